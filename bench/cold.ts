@@ -71,7 +71,11 @@ function lambdaEnvironment(name: string): Record<string, string> {
     LOG_LEVEL: 'silent',
   };
   for (const variable of Object.values(ENV)) {
-    env[variable] = variable.endsWith('_URL') ? `https://sqs.us-east-1.amazonaws.com/123456789012/${variable.toLowerCase()}` : variable.endsWith('_ARN') ? `arn:aws:sqs:us-east-1:123456789012:${variable.toLowerCase()}` : `mailservice-${variable.toLowerCase()}`;
+    env[variable] = variable.endsWith('_URL')
+      ? `https://sqs.us-east-1.amazonaws.com/123456789012/${variable.toLowerCase()}`
+      : variable.endsWith('_ARN')
+        ? `arn:aws:sqs:us-east-1:123456789012:${variable.toLowerCase()}`
+        : `mailservice-${variable.toLowerCase()}`;
   }
   env[ENV.secretsKeyId] = 'arn:aws:kms:us-east-1:123456789012:key/00000000-0000-0000-0000-000000000000';
   env[ENV.awsAccountId] = '123456789012';
@@ -95,7 +99,11 @@ async function coldStart(file: string, name: string, sourceMaps: boolean): Promi
   return JSON.parse(stdout) as Sample;
 }
 
-const median = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50);
+const median = (samples: number[]) =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 
 async function coldStarts(bundles: { name: string; file: string; bytes: number }[]): Promise<void> {
   const rows: string[][] = [];
@@ -124,14 +132,34 @@ async function coldStarts(bundles: { name: string; file: string; bytes: number }
   }
   console.log(`\n## Cold initialisation (median of ${RUNS} fresh processes each; node ${process.version}, ${process.arch})\n`);
   console.log(
-    table(['function', 'bundle KiB', 'node boot ms', 'load ms (CPU ms)', 'composition root ms (CPU ms)', 'init ms', 'init ms, --enable-source-maps', 'heap MiB', 'RSS MiB'], rows),
+    table(
+      [
+        'function',
+        'bundle KiB',
+        'node boot ms',
+        'load ms (CPU ms)',
+        'composition root ms (CPU ms)',
+        'init ms',
+        'init ms, --enable-source-maps',
+        'heap MiB',
+        'RSS MiB',
+      ],
+      rows,
+    ),
   );
-  console.log('\ninit = load + composition root (wall); boot is node\'s own start, before the bundle (Lambda\'s runtime has it too).');
+  console.log("\ninit = load + composition root (wall); boot is node's own start, before the bundle (Lambda's runtime has it too).");
 }
 
 // ---- CPU per request, against an in-memory local cloud ----
 
-type Handler = (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string; headers?: Record<string, string>; cookies?: string[] } | undefined | { batchItemFailures: unknown[] }>;
+type Handler = (
+  event: unknown,
+  context: unknown,
+) => Promise<
+  | { statusCode?: number; body?: string; headers?: Record<string, string>; cookies?: string[] }
+  | undefined
+  | { batchItemFailures: unknown[] }
+>;
 
 function apiEvent(method: string, rawPath: string, headers: Record<string, string>, body?: string) {
   const [path, query = ''] = rawPath.split('?');
@@ -273,14 +301,22 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     await createDashboardUser(services, { accountId: account.id, email: owner, password });
     const auth = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${base}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: auth,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
       return response.json() as Promise<any>;
     };
     const domainName = `cold-${Math.random().toString(36).slice(2, 8)}.example.com`;
     const { domain } = await call('POST', '/domains', { name: domainName });
     for (const record of domain.records as { type: string; name: string; value: string; priority?: number }[]) {
-      await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
+      await call('PUT', '/_local/dns/records', {
+        name: record.name,
+        type: record.type,
+        values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value],
+      });
     }
     const verified = await call('POST', `/domains/${domain.id}`, { action: 'verify' });
     if (verified.domain.status !== 'verified') throw new Error(`the bench domain did not verify: ${JSON.stringify(verified)}`);
@@ -293,17 +329,48 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     const sendWorker = handler('send-email');
     const rows: string[][] = [];
     const row = (name: string, what: string, t: Timed) =>
-      rows.push([name, what, ms(median(t.cpu)), ms(percentile([...t.cpu].sort((a, b) => a - b), 95)), ms(median(t.wall)), ms(t.first.cpu), ms(t.first.wall)]);
+      rows.push([
+        name,
+        what,
+        ms(median(t.cpu)),
+        ms(
+          percentile(
+            [...t.cpu].sort((a, b) => a - b),
+            95,
+          ),
+        ),
+        ms(median(t.wall)),
+        ms(t.first.cpu),
+        ms(t.first.wall),
+      ]);
 
-    const sendBody = (i: number) => JSON.stringify({ from: `Bench <bench@${domainName}>`, to: `someone+${i}@example.net`, subject: `Cold bench ${i}`, html: `<p>Hello ${i}, this is <a href="https://example.com/x">a link</a>.</p>`, text: `Hello ${i}` });
+    const sendBody = (i: number) =>
+      JSON.stringify({
+        from: `Bench <bench@${domainName}>`,
+        to: `someone+${i}@example.net`,
+        subject: `Cold bench ${i}`,
+        html: `<p>Hello ${i}, this is <a href="https://example.com/x">a link</a>.</p>`,
+        text: `Hello ${i}`,
+      });
     const ids: string[] = [];
     const send = await timed(REQUESTS, WARMUP, async (i) => {
-      const result = (await emails(apiEvent('POST', '/emails', auth, sendBody(i)), context('emails'))) as { statusCode?: number; body?: string };
+      const result = (await emails(apiEvent('POST', '/emails', auth, sendBody(i)), context('emails'))) as {
+        statusCode?: number;
+        body?: string;
+      };
       if (result.statusCode !== 200) throw new Error(`POST /emails: ${result.statusCode} ${result.body}`);
       ids.push(JSON.parse(result.body!).id);
     });
     row('emails', 'POST /emails', send);
-    row('emails', 'GET /emails/{id}', await timed(REQUESTS, WARMUP, async (i) => void (await emails(apiEvent('GET', `/emails/${ids[i % ids.length]}`, auth), context('emails')))));
+    row(
+      'emails',
+      'GET /emails/{id}',
+      await timed(
+        REQUESTS,
+        WARMUP,
+        async (i) => void (await emails(apiEvent('GET', `/emails/${ids[i % ids.length]}`, auth), context('emails'))),
+      ),
+    );
     row(
       'emails',
       'GET /emails (25)',
@@ -311,19 +378,46 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
       await timed(REQUESTS, WARMUP, async () => void (await emails(apiEvent('GET', '/emails?limit=25', auth), context('emails'))), 150),
     );
 
-    const signIn = (await dashboard(apiEvent('POST', '/dashboard/sign-in', { 'content-type': 'application/json' }, JSON.stringify({ email: owner, password })), context('dashboard'))) as {
+    const signIn = (await dashboard(
+      apiEvent('POST', '/dashboard/sign-in', { 'content-type': 'application/json' }, JSON.stringify({ email: owner, password })),
+      context('dashboard'),
+    )) as {
       statusCode?: number;
       cookies?: string[];
       headers?: Record<string, string>;
     };
     const cookie = (signIn.cookies?.[0] ?? signIn.headers?.['set-cookie'] ?? '').split(';')[0]!;
     if (!cookie.startsWith('svc_session=')) throw new Error(`dashboard sign-in failed: ${signIn.statusCode}`);
-    row('dashboard', 'GET /dashboard/api-keys', await timed(REQUESTS, WARMUP, async () => void (await dashboard(apiEvent('GET', '/dashboard/api-keys', { cookie }), context('dashboard')))));
-    row('dashboard-emails', 'GET /dashboard/emails', await timed(REQUESTS, WARMUP, async () => void (await dashboardEmails(apiEvent('GET', '/dashboard/emails', { cookie }), context('dashboard-emails')))));
+    row(
+      'dashboard',
+      'GET /dashboard/api-keys',
+      await timed(
+        REQUESTS,
+        WARMUP,
+        async () => void (await dashboard(apiEvent('GET', '/dashboard/api-keys', { cookie }), context('dashboard'))),
+      ),
+    );
+    row(
+      'dashboard-emails',
+      'GET /dashboard/emails',
+      await timed(
+        REQUESTS,
+        WARMUP,
+        async () => void (await dashboardEmails(apiEvent('GET', '/dashboard/emails', { cookie }), context('dashboard-emails'))),
+      ),
+    );
     row(
       'dashboard-emails',
       'GET /dashboard/emails/{id}',
-      await timed(REQUESTS, WARMUP, async (i) => void (await dashboardEmails(apiEvent('GET', `/dashboard/emails/${ids[i % ids.length]}`, { cookie }), context('dashboard-emails')))),
+      await timed(
+        REQUESTS,
+        WARMUP,
+        async (i) =>
+          void (await dashboardEmails(
+            apiEvent('GET', `/dashboard/emails/${ids[i % ids.length]}`, { cookie }),
+            context('dashboard-emails'),
+          )),
+      ),
     );
 
     // The send worker: the messages the outbox relay put in the (held) send queue, one per invocation.
@@ -331,20 +425,40 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
     const sqs = new SQSClient({ region: config.region, endpoint: config.endpoints.sqs });
     const records: { messageId: string; receiptHandle: string; body: string }[] = [];
     for (let attempt = 0; records.length < ids.length && attempt < 100; attempt++) {
-      const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl: config.sendQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 300 }));
-      for (const message of got.Messages ?? []) records.push({ messageId: message.MessageId, receiptHandle: message.ReceiptHandle, body: message.Body });
+      const got = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: config.sendQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 300 }),
+      );
+      for (const message of got.Messages ?? [])
+        records.push({ messageId: message.MessageId, receiptHandle: message.ReceiptHandle, body: message.Body });
     }
     const count = Math.min(REQUESTS, records.length - WARMUP);
     if (count <= 0) throw new Error(`only ${records.length} messages reached the send queue`);
     const deliver = await timed(count, WARMUP, async (i) => {
       const record = records[i]!;
-      const event = { Records: [{ ...record, attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:send', awsRegion: 'us-east-1' }] };
+      const event = {
+        Records: [
+          {
+            ...record,
+            attributes: { ApproximateReceiveCount: '1' },
+            messageAttributes: {},
+            md5OfBody: '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:send',
+            awsRegion: 'us-east-1',
+          },
+        ],
+      };
       const result = (await sendWorker(event, context('send-email'))) as { batchItemFailures?: unknown[] } | undefined;
       if (result?.batchItemFailures?.length) throw new Error(`send-email failed on ${record.messageId}`);
     });
     row('send-email', 'one message (compose, DKIM, SES)', deliver);
     for (let i = 0; i < records.length; i += 10) {
-      await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: config.sendQueueUrl, Entries: records.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle })) }));
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: config.sendQueueUrl,
+          Entries: records.slice(i, i + 10).map((r, j) => ({ Id: String(j), ReceiptHandle: r.receiptHandle })),
+        }),
+      );
     }
     sqs.destroy();
 
@@ -356,7 +470,11 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
       const raw = inboundMessage();
       const rawKey = `inbound/raw/bench-${Date.now()}.eml`;
       await services.blobs.put(rawKey, raw, 'message/rfc822');
-      const checks = { spf: { result: 'pass', domain: 'example.org' }, dkim: [{ result: 'pass', domain: 'example.org', selector: 's1', aligned: true }], dmarc: { result: 'pass', domain: 'example.org', policy: 'none' } };
+      const checks = {
+        spf: { result: 'pass', domain: 'example.org' },
+        dkim: [{ result: 'pass', domain: 'example.org', selector: 's1', aligned: true }],
+        dmarc: { result: 'pass', domain: 'example.org', policy: 'none' },
+      };
       const receive = await timed(REQUESTS, WARMUP, async (i) => {
         const message = {
           email_id: newId('inb'),
@@ -372,16 +490,34 @@ async function requestCpu(bundles: Map<string, BuiltFunction>): Promise<void> {
           tls: true,
           authentication: checks,
         };
-        const event = { Records: [{ messageId: `bench-${i}`, receiptHandle: `bench-${i}`, body: JSON.stringify(message), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbound', awsRegion: 'us-east-1' }] };
+        const event = {
+          Records: [
+            {
+              messageId: `bench-${i}`,
+              receiptHandle: `bench-${i}`,
+              body: JSON.stringify(message),
+              attributes: { ApproximateReceiveCount: '1' },
+              messageAttributes: {},
+              md5OfBody: '',
+              eventSource: 'aws:sqs',
+              eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:inbound',
+              awsRegion: 'us-east-1',
+            },
+          ],
+        };
         const result = (await inboundWorker(event, context('inbound-email'))) as { batchItemFailures?: unknown[] } | undefined;
         if (result?.batchItemFailures?.length) throw new Error(`inbound-email failed on message ${i}`);
       });
       row('inbound-email', `one message (${Math.round(raw.length / 1024)} KiB: parse, store parts, record)`, receive);
     }
 
-    console.log(`\n## CPU per request (${REQUESTS} after ${WARMUP} warm-up invocations; the bundles in this process, the local cloud in its own)\n`);
+    console.log(
+      `\n## CPU per request (${REQUESTS} after ${WARMUP} warm-up invocations; the bundles in this process, the local cloud in its own)\n`,
+    );
     console.log(table(['function', 'request', 'CPU ms p50', 'CPU ms p95', 'wall ms p50', 'first: CPU ms', 'first: wall ms'], rows));
-    console.log('\nOn AWS the CPU share is memory / 1,769 MB: CPU ms / share estimates the compute part of a request at that size (docs/deploy.md, "Memory sizing").');
+    console.log(
+      '\nOn AWS the CPU share is memory / 1,769 MB: CPU ms / share estimates the compute part of a request at that size (docs/deploy.md, "Memory sizing").',
+    );
   });
 }
 
@@ -412,11 +548,7 @@ export const handler = async () => client;
     });
     const built = await buildFunctions({ outDir: join(scratch, 'out'), entries, entryPrologue: MARK });
     log(`built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    await coldStarts([
-      { ...floors[0]!, name: '(floor) empty handler' },
-      { ...floors[1]!, name: '(floor) DynamoDB client only' },
-      ...built,
-    ]);
+    await coldStarts([{ ...floors[0]!, name: '(floor) empty handler' }, { ...floors[1]!, name: '(floor) DynamoDB client only' }, ...built]);
     if (!values['no-requests']) {
       const needed = ['emails', 'dashboard', 'dashboard-emails', 'send-email'];
       const byName = new Map(built.map((b) => [b.name, b]));

@@ -26,7 +26,11 @@ const log = (message: string) => console.error(`[bench:dashboard] ${message}`);
 const sleep = (msec: number) => new Promise((done) => setTimeout(done, msec));
 
 /** `pauseMs` between requests (not timed): GET /emails allows 10 requests per second per account. */
-async function timed(samples: number, run: () => Promise<Response>, pauseMs = 0): Promise<{ p50: number; p95: number; bytes: number; status: number }> {
+async function timed(
+  samples: number,
+  run: () => Promise<Response>,
+  pauseMs = 0,
+): Promise<{ p50: number; p95: number; bytes: number; status: number }> {
   const latencies: number[] = [];
   let bytes = 0;
   let status = 0;
@@ -74,7 +78,11 @@ async function main() {
       if (got.email.status === 'delivered') break;
       await sleep(50);
     }
-    const signIn = await fetch(`${base}/dashboard/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email, password }) });
+    const signIn = await fetch(`${base}/dashboard/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify({ email, password }),
+    });
     const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
     if (!cookie.startsWith('svc_session=')) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
     const page = (path: string) => () => fetch(`${base}${path}`, { headers: { cookie } });
@@ -110,7 +118,18 @@ async function main() {
         Array.from({ length: Math.min(25, EMAILS - i) }, (_, j) => {
           const cloneId = newId('msg', started + (i + j) * 10);
           // Under the shard of its own id, as EmailRepository writes it (shared/adapters/store/email-index-shard.ts).
-          return { PutRequest: { Item: { ...Item, PK: `EMAIL#${cloneId}`, GSI4PK: keys.emailsByAccount(Item.account_id, emailIndexShard(cloneId)), GSI4SK: cloneId, id: cloneId, subject: `Bench email ${i + j}` } } };
+          return {
+            PutRequest: {
+              Item: {
+                ...Item,
+                PK: `EMAIL#${cloneId}`,
+                GSI4PK: keys.emailsByAccount(Item.account_id, emailIndexShard(cloneId)),
+                GSI4SK: cloneId,
+                id: cloneId,
+                subject: `Bench email ${i + j}`,
+              },
+            },
+          };
         }),
       );
     }
@@ -139,7 +158,9 @@ async function main() {
       `${ms(pick(large).p50)} / ${ms(pick(large).p95)}`,
       `${(pick(large).bytes / 1024).toFixed(1)} KB (${pick(large).status})`,
     ];
-    console.log(`\nDashboard emails page (npm run bench:dashboard -- --emails ${EMAILS} --samples ${SAMPLES}), ms p50 / p95, sequential:\n`);
+    console.log(
+      `\nDashboard emails page (npm run bench:dashboard -- --emails ${EMAILS} --samples ${SAMPLES}), ms p50 / p95, sequential:\n`,
+    );
     console.log(
       table(
         ['request', 'with 1 email', `with ${EMAILS + 1} emails`, 'page size at the end'],

@@ -57,9 +57,11 @@ function message(to: string, n: number) {
 }
 
 /** A sending server's connections to the MX (or the floor): no AUTH, STARTTLS required, pooled. */
-const senderPool = (port: number, ca: Buffer | undefined, connections: number) => smtpPool({ port, ca, connections, name: 'sender.example-mail.test' });
+const senderPool = (port: number, ca: Buffer | undefined, connections: number) =>
+  smtpPool({ port, ca, connections, name: 'sender.example-mail.test' });
 
-const phase = (transport: SmtpTransport, to: string, concurrency: number, durationMs: number): Promise<PhaseResult> => mailLoop(transport, (n) => message(to, n), concurrency, durationMs);
+const phase = (transport: SmtpTransport, to: string, concurrency: number, durationMs: number): Promise<PhaseResult> =>
+  mailLoop(transport, (n) => message(to, n), concurrency, durationMs);
 
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-inbound-'));
@@ -67,7 +69,12 @@ async function main() {
   const observer = new StackObserver(OBSERVE, scratch);
   const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
   log('starting an in-memory local cloud');
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...AWS_SETTINGS_ENV, ...observer.stackEnv() } });
+  const stack = await spawnStack({
+    dataDir: scratch,
+    inMemory: true,
+    timeoutMs: 120_000,
+    env: { LOCAL_TASK_PERIOD_MS: '60000', ...AWS_SETTINGS_ENV, ...observer.stackEnv() },
+  });
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { mx?: string; smtp_ca_file?: string };
     Object.assign(process.env, info!.env);
@@ -77,7 +84,12 @@ async function main() {
 
     // Fixtures: an account with a verified receiving domain; the sender's SPF allows loopback.
     const suffix = Math.random().toString(36).slice(2, 8);
-    const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+    const { secret } = await createAccount(services, {
+      email: `bench-${suffix}@example.com`,
+      plan: 'dedicated',
+      paymentMethod: true,
+      tenants: false,
+    });
     const http = new HttpClient(stack.apiUrl, 4);
     const call = jsonCaller(http, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
     const domain = await verifiedDomain(call, `bench-${suffix}.example-mail.test`, { inbound_enabled: true });
@@ -130,12 +142,29 @@ async function main() {
 
     // Every message accepted was recorded: the account's received emails against what the MX accepted.
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    console.log(`\nInbound benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) to ${to.replace(/^[^@]+/, 'support')}, nodemailer pooled STARTTLS (no AUTH).`);
+    console.log(
+      `\nInbound benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) to ${to.replace(/^[^@]+/, 'support')}, nodemailer pooled STARTTLS (no AUTH).`,
+    );
     console.log(`Load average before ${loadBefore}, after ${loadAfter}.\n`);
     console.log(
-      table(['c', 'MX msg/s (250)', 'MX p50 / p95 / p99 ms', 'received msg/s (first to drained)', 'floor msg/s', 'floor p50 / p95 / p99 ms', `MX / floor (goal ${INBOUND_FLOOR_GOAL})`, 'stack CPU ms/msg (to drained)', 'errors'], rows),
+      table(
+        [
+          'c',
+          'MX msg/s (250)',
+          'MX p50 / p95 / p99 ms',
+          'received msg/s (first to drained)',
+          'floor msg/s',
+          'floor p50 / p95 / p99 ms',
+          `MX / floor (goal ${INBOUND_FLOOR_GOAL})`,
+          'stack CPU ms/msg (to drained)',
+          'errors',
+        ],
+        rows,
+      ),
     );
-    console.log('\nThe floor is a bare smtp-server (same TLS certificate and client) that discards each message: what SMTP itself costs here.');
+    console.log(
+      '\nThe floor is a bare smtp-server (same TLS certificate and client) that discards each message: what SMTP itself costs here.',
+    );
     observer.print((line = '') => console.log(line), 'received message');
   } finally {
     await stack.stop('SIGINT');

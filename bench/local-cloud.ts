@@ -28,7 +28,12 @@ async function main() {
     const { buildServices } = await import('../shared/services');
     const { createAccount } = await import('../shared/usecases/access/accounts');
     const { loadConfig } = await import('../shared/config/config');
-    const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), { email: 'bench@example.com', plan: 'free', paymentMethod: false, tenants: false });
+    const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), {
+      email: 'bench@example.com',
+      plan: 'free',
+      paymentMethod: false,
+      tenants: false,
+    });
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const idleRss = rssMb(descendants(stack.child.pid!));
 
@@ -56,8 +61,12 @@ async function main() {
     const fmt = (n: number) => n.toFixed(1);
     console.log(`start-up (spawn to ready line, on-disk data): ${startup} ms`);
     console.log(`memory of the whole stack (Node + DynamoDB Local), RSS: idle ${fmt(idleRss)} MB, after ${sends} sends ${fmt(busyRss)} MB`);
-    console.log(`POST /emails -> 200 (sequential, n=${sends}): p50 ${fmt(percentile(accepted, 50))} ms, p95 ${fmt(percentile(accepted, 95))} ms`);
-    console.log(`POST /emails -> delivered (polled every 5 ms): p50 ${fmt(percentile(delivered, 50))} ms, p95 ${fmt(percentile(delivered, 95))} ms, max ${fmt(delivered[delivered.length - 1]!)} ms`);
+    console.log(
+      `POST /emails -> 200 (sequential, n=${sends}): p50 ${fmt(percentile(accepted, 50))} ms, p95 ${fmt(percentile(accepted, 95))} ms`,
+    );
+    console.log(
+      `POST /emails -> delivered (polled every 5 ms): p50 ${fmt(percentile(delivered, 50))} ms, p95 ${fmt(percentile(delivered, 95))} ms, max ${fmt(delivered[delivered.length - 1]!)} ms`,
+    );
   } finally {
     await stack.stop('SIGINT');
     rmSync(dataDir, { recursive: true, force: true });

@@ -21,14 +21,20 @@ import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { HttpClient } from './lib/load';
 import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '500' }, rate: { type: 'string', default: '14' }, pace: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '500' }, rate: { type: 'string', default: '14' }, pace: { type: 'string' } },
+});
 const COUNT = Number(values.count);
 const RATE = Number(values.rate);
 /** --pace: the rate the workers pace to (SES_MAX_SEND_RATE), instead of 90% of SES's (the default). */
 const PACE = values.pace !== undefined ? Number(values.pace) : null;
 
 async function main(): Promise<void> {
-  const env = { LOCAL_SES_MAX_SEND_RATE: String(RATE), LOCAL_QUEUE_VISIBILITY_SECONDS: '2', ...(PACE !== null ? { SES_MAX_SEND_RATE: String(PACE) } : {}) };
+  const env = {
+    LOCAL_SES_MAX_SEND_RATE: String(RATE),
+    LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
+    ...(PACE !== null ? { SES_MAX_SEND_RATE: String(PACE) } : {}),
+  };
   const ok = await withInMemoryStack('ses-quota', { env }, async ({ stack, info }) => {
     const { buildServices } = load('shared/services');
     const { loadConfig } = load('shared/config/config');
@@ -38,18 +44,29 @@ async function main(): Promise<void> {
     const sesUrl = info.env.AWS_ENDPOINT_URL_SESV2!;
 
     const suffix = Math.random().toString(36).slice(2, 8);
-    const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+    const { secret } = await createAccount(services, {
+      email: `bench-${suffix}@example.com`,
+      plan: 'dedicated',
+      paymentMethod: true,
+      tenants: false,
+    });
     const client = new HttpClient(stack.apiUrl, 4);
     const call = jsonCaller(client, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
     const domain = `quota-${suffix}.example-mail.test`;
     await verifiedDomain(call, domain);
-    const localAccount = async (): Promise<{ throttled: number }> => (await fetch(`${sesUrl}/_local/account`)).json() as Promise<{ throttled: number }>;
+    const localAccount = async (): Promise<{ throttled: number }> =>
+      (await fetch(`${sesUrl}/_local/account`)).json() as Promise<{ throttled: number }>;
     const throttledBefore = (await localAccount()).throttled;
 
     const acceptStart = Date.now();
     const ids: string[] = [];
     for (let start = 0; start < COUNT; start += 100) {
-      const emails = Array.from({ length: Math.min(100, COUNT - start) }, (_, i) => ({ from: `bench@${domain}`, to: `success+${start + i}@simulator.amazonses.com`, subject: `q ${start + i}`, text: 't' }));
+      const emails = Array.from({ length: Math.min(100, COUNT - start) }, (_, i) => ({
+        from: `bench@${domain}`,
+        to: `success+${start + i}@simulator.amazonses.com`,
+        subject: `q ${start + i}`,
+        text: 't',
+      }));
       const { data } = await call('POST', '/emails/batch', { emails });
       ids.push(...data.map((item: { id: string }) => item.id));
     }
@@ -58,7 +75,9 @@ async function main(): Promise<void> {
     const wanted = new Set(ids);
     let perEmail = new Set<string>();
     const received = async (): Promise<number[]> => {
-      const { messages } = (await call('GET', `/_local/ses/messages?since=${new Date(acceptStart - 1000).toISOString()}`)) as { messages: { received_at: string; tags: Record<string, string> }[] };
+      const { messages } = (await call('GET', `/_local/ses/messages?since=${new Date(acceptStart - 1000).toISOString()}`)) as {
+        messages: { received_at: string; tags: Record<string, string> }[];
+      };
       const ours = messages.filter((m) => wanted.has(m.tags.email_id ?? ''));
       perEmail = new Set(ours.map((m) => m.tags.email_id!));
       return ours.map((m) => Date.parse(m.received_at));
@@ -72,8 +91,11 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     const spanS = times.length ? (times.at(-1)! - times[0]!) / 1000 : NaN;
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'mailservice-send-email-dlq' }));
-    const dlq = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-    const dlqDepth = Number(dlq.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(dlq.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    const dlq = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    const dlqDepth =
+      Number(dlq.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(dlq.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
     const throttled = (await localAccount()).throttled - throttledBefore;
     // The budget's turns used from the first send to the last reserved one, at the rate the workers pace to:
     // above COUNT, the turns of sends that came back from their hold too late and took a new one (the old
@@ -86,9 +108,15 @@ async function main(): Promise<void> {
 
     console.log(`ses-quota bench: ${COUNT} emails, local SES at ${RATE} recipients/s`);
     console.log(`  accepted (POST /emails/batch x${Math.ceil(COUNT / 100)}):   ${(acceptedMs / 1000).toFixed(1)} s`);
-    console.log(`  received by SES:                  ${times.length}/${COUNT}${perEmail.size < times.length ? ` (${times.length - perEmail.size} duplicate sends!)` : ''}`);
-    console.log(`  first to last SES receipt:        ${spanS.toFixed(1)} s (ideal ${(COUNT / RATE).toFixed(1)} s at ${RATE}/s; ${(times.length / spanS).toFixed(1)}/s achieved)`);
-    console.log(`  budget turns used:                ${turns} for ${COUNT} sends at ${paceRate.toFixed(1)}/s (${turns - COUNT} taken again after a late return)`);
+    console.log(
+      `  received by SES:                  ${times.length}/${COUNT}${perEmail.size < times.length ? ` (${times.length - perEmail.size} duplicate sends!)` : ''}`,
+    );
+    console.log(
+      `  first to last SES receipt:        ${spanS.toFixed(1)} s (ideal ${(COUNT / RATE).toFixed(1)} s at ${RATE}/s; ${(times.length / spanS).toFixed(1)}/s achieved)`,
+    );
+    console.log(
+      `  budget turns used:                ${turns} for ${COUNT} sends at ${paceRate.toFixed(1)}/s (${turns - COUNT} taken again after a late return)`,
+    );
     console.log(`  sends SES refused (429):          ${throttled}`);
     console.log(`  send DLQ depth:                   ${dlqDepth}`);
     console.log(`  load average (1 min):             ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);

@@ -57,13 +57,20 @@ function message(from: string, n: number) {
 
 /** Message `n` through `transport`, its id (from the 250's `queued as`) kept in `ids`. */
 function phase(transport: SmtpTransport, from: string, concurrency: number, durationMs: number, ids?: string[]): Promise<PhaseResult> {
-  return mailLoop(transport, (n) => message(from, n), concurrency, durationMs, (response) => {
-    const id = /queued as (msg_[0-9A-Z]+)/.exec(response)?.[1];
-    if (id) ids?.push(id);
-  });
+  return mailLoop(
+    transport,
+    (n) => message(from, n),
+    concurrency,
+    durationMs,
+    (response) => {
+      const id = /queued as (msg_[0-9A-Z]+)/.exec(response)?.[1];
+      if (id) ids?.push(id);
+    },
+  );
 }
 
-const relayPool = (port: number, ca: Buffer | undefined, password: string, connections: number) => smtpPool({ port, ca, password, connections });
+const relayPool = (port: number, ca: Buffer | undefined, password: string, connections: number) =>
+  smtpPool({ port, ca, password, connections });
 
 async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'bench-smtp-'));
@@ -71,7 +78,12 @@ async function main() {
   log('starting an in-memory local cloud');
   const observer = new StackObserver(OBSERVE, scratch);
   const observing = OBSERVE.countCalls || OBSERVE.cpuProf || OBSERVE.cost;
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TASK_PERIOD_MS: '60000', ...AWS_SETTINGS_ENV, ...observer.stackEnv() } });
+  const stack = await spawnStack({
+    dataDir: scratch,
+    inMemory: true,
+    timeoutMs: 120_000,
+    env: { LOCAL_TASK_PERIOD_MS: '60000', ...AWS_SETTINGS_ENV, ...observer.stackEnv() },
+  });
   try {
     const info = readStackFile(scratch)! as ReturnType<typeof readStackFile> & { smtp?: string; smtp_ca_file?: string };
     Object.assign(process.env, info!.env);
@@ -81,7 +93,12 @@ async function main() {
 
     // Fixtures: a dedicated-plan account with a verified domain and an SMTP credential.
     const suffix = Math.random().toString(36).slice(2, 8);
-    const { secret } = await createAccount(services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: false });
+    const { secret } = await createAccount(services, {
+      email: `bench-${suffix}@example.com`,
+      plan: 'dedicated',
+      paymentMethod: true,
+      tenants: false,
+    });
     const http = new HttpClient(stack.apiUrl, 4);
     const call = jsonCaller(http, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
     const domainName = `bench-${suffix}.example-mail.test`;
@@ -155,12 +172,29 @@ async function main() {
     const [a, d] = [summarise(accepted), summarise(delivered)];
 
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-    console.log(`\nSMTP relay benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) from a verified domain, nodemailer pooled STARTTLS + AUTH.`);
+    console.log(
+      `\nSMTP relay benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) from a verified domain, nodemailer pooled STARTTLS + AUTH.`,
+    );
     console.log(`Load average before ${loadBefore}, after ${loadAfter}.\n`);
     console.log(
-      table(['c', 'relay msg/s', 'relay p50 / p95 / p99 ms', 'floor msg/s', 'floor p50 / p95 / p99 ms', 'relay / floor', 'stack CPU ms/msg', 'bench CPU ms/msg', 'errors'], rows),
+      table(
+        [
+          'c',
+          'relay msg/s',
+          'relay p50 / p95 / p99 ms',
+          'floor msg/s',
+          'floor p50 / p95 / p99 ms',
+          'relay / floor',
+          'stack CPU ms/msg',
+          'bench CPU ms/msg',
+          'errors',
+        ],
+        rows,
+      ),
     );
-    console.log(`\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`);
+    console.log(
+      `\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`,
+    );
     console.log('The floor is a bare smtp-server (same TLS, AUTH and client) that discards each message: what SMTP itself costs here.');
     observer.print((line = '') => console.log(line), 'relay email');
     control.destroy();

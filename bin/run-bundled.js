@@ -11,7 +11,7 @@
  * builds again). Several programs started at once may each build it: each writes its own temporary files and
  * renames them into place, the manifest last, so a reader sees whole bundles of one build or the previous ones.
  */
-'use strict';
+
 const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, resolve } = require('node:path');
 
@@ -51,7 +51,9 @@ const ownDirname = {
     build.onLoad({ filter: /\.[cm]?ts$/ }, (args) => {
       if (args.path.includes(`${join('node_modules', '')}`)) return undefined;
       const source = readFileSync(args.path, 'utf8');
-      const contents = source.replace(/\b__dirname\b/g, JSON.stringify(dirname(args.path))).replace(/\b__filename\b/g, JSON.stringify(args.path));
+      const contents = source
+        .replace(/\b__dirname\b/g, JSON.stringify(dirname(args.path)))
+        .replace(/\b__filename\b/g, JSON.stringify(args.path));
       return { contents, loader: 'ts' };
     });
   },

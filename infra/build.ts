@@ -11,7 +11,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { BUNDLE_FILE, BUNDLE_SIZE_EXCEPTIONS, DEFAULT_FUNCTIONS_DIR, MAX_BUNDLE_BYTES, PROJECT_ROOT, RELAY_DOCKERFILE, bundleLimit, functionCodeDir, functionEntries, type FunctionEntry } from './functions';
+import {
+  BUNDLE_FILE,
+  BUNDLE_SIZE_EXCEPTIONS,
+  DEFAULT_FUNCTIONS_DIR,
+  MAX_BUNDLE_BYTES,
+  PROJECT_ROOT,
+  RELAY_DOCKERFILE,
+  bundleLimit,
+  functionCodeDir,
+  functionEntries,
+  type FunctionEntry,
+} from './functions';
 import { SMTP_RELAY } from './definitions';
 import { THIRD_PARTY_LICENSES_FILE, thirdPartyLicenses } from './third-party-licenses';
 
@@ -57,7 +68,11 @@ function lambdaCredentialsOnly(rootDir: string): Plugin {
     name: 'lambda-credentials-only',
     setup(b) {
       b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lambda-unused-credentials' }));
-      b.onLoad({ filter: /.*/, namespace: 'lambda-unused-credentials' }, () => ({ contents: UNUSED_CREDENTIAL_SOURCE, loader: 'js', resolveDir: rootDir }));
+      b.onLoad({ filter: /.*/, namespace: 'lambda-unused-credentials' }, () => ({
+        contents: UNUSED_CREDENTIAL_SOURCE,
+        loader: 'js',
+        resolveDir: rootDir,
+      }));
     },
   };
 }
@@ -150,7 +165,10 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
   // links each entry point on its own, so each bundle is what a build of its entry alone makes. One build
   // per function parsed the shared sources 35 times (about 30 s of CPU on 2 cores, against about 8).
   const result = await build({
-    entryPoints: entries.map(({ name, entry }) => ({ in: path.resolve(rootDir, entry), out: path.join(name, path.parse(BUNDLE_FILE).name) })),
+    entryPoints: entries.map(({ name, entry }) => ({
+      in: path.resolve(rootDir, entry),
+      out: path.join(name, path.parse(BUNDLE_FILE).name),
+    })),
     outdir: outDir,
     absWorkingDir: rootDir,
     // Entries outside the project (tests, scratch entries) still resolve the project's packages.
@@ -170,7 +188,7 @@ export async function buildFunctions(options: BuildOptions = {}): Promise<BuiltF
     metafile: true,
     logLevel: 'warning',
     plugins: [
-      ...(options.lambdaCredentials ?? true ? [lambdaCredentialsOnly(rootDir)] : []),
+      ...((options.lambdaCredentials ?? true) ? [lambdaCredentialsOnly(rootDir)] : []),
       nodemailerTypesFromOurTable(),
       ...(options.entryPrologue ? [prologue(entryFiles, options.entryPrologue)] : []),
     ],
@@ -196,12 +214,17 @@ function kib(bytes: number): string {
 }
 
 /** Bundles over their limit (bundleLimit: MAX_BUNDLE_BYTES, or the exception's ceiling). */
-export function oversizedBundles(built: readonly Pick<BuiltFunction, 'name' | 'bytes'>[]): { name: string; bytes: number; limit: number }[] {
+export function oversizedBundles(
+  built: readonly Pick<BuiltFunction, 'name' | 'bytes'>[],
+): { name: string; bytes: number; limit: number }[] {
   return built.map((b) => ({ name: b.name, bytes: b.bytes, limit: bundleLimit(b.name) })).filter((b) => b.bytes > b.limit);
 }
 
 /** One line per bundle: its size, its share of the limit, and what is wrong or allowed (a container has no limit). */
-export function sizeReport(built: readonly Pick<BuiltFunction, 'name' | 'bytes' | 'sourceMapBytes' | 'file'>[], containers: readonly string[] = []): string[] {
+export function sizeReport(
+  built: readonly Pick<BuiltFunction, 'name' | 'bytes' | 'sourceMapBytes' | 'file'>[],
+  containers: readonly string[] = [],
+): string[] {
   const width = Math.max(...built.map((b) => b.name.length));
   return built.map((b) => {
     const limit = bundleLimit(b.name);
@@ -209,7 +232,8 @@ export function sizeReport(built: readonly Pick<BuiltFunction, 'name' | 'bytes' 
     let status: string;
     if (containers.includes(b.name)) status = 'container (no limit)';
     else if (b.bytes > limit) status = `OVER THE LIMIT of ${kib(limit)}`;
-    else if (exception && b.bytes > MAX_BUNDLE_BYTES) status = `over ${kib(MAX_BUNDLE_BYTES)}: allowed up to ${kib(limit)} (${exception.reason})`;
+    else if (exception && b.bytes > MAX_BUNDLE_BYTES)
+      status = `over ${kib(MAX_BUNDLE_BYTES)}: allowed up to ${kib(limit)} (${exception.reason})`;
     else status = `${Math.round((100 * b.bytes) / limit)}% of ${kib(limit)}`;
     return `${b.name.padEnd(width)}  ${kib(b.bytes).padStart(10)}  (map ${kib(b.sourceMapBytes).padStart(10)})  ${path.relative(PROJECT_ROOT, b.file).padEnd(width + 24)}  ${status}`;
   });
@@ -222,7 +246,11 @@ export function sizeReport(built: readonly Pick<BuiltFunction, 'name' | 'bytes' 
 export async function buildSmtpRelay(options: Pick<BuildOptions, 'outDir' | 'minify'> = {}): Promise<BuiltFunction> {
   const outDir = path.resolve(options.outDir ?? DEFAULT_FUNCTIONS_DIR);
   // A container, not a Lambda: its credentials come from the task role (the full credential chain).
-  const [built] = await buildFunctions({ ...options, entries: [{ name: SMTP_RELAY.name, entry: SMTP_RELAY.entry }], lambdaCredentials: false });
+  const [built] = await buildFunctions({
+    ...options,
+    entries: [{ name: SMTP_RELAY.name, entry: SMTP_RELAY.entry }],
+    lambdaCredentials: false,
+  });
   fs.copyFileSync(path.join(PROJECT_ROOT, RELAY_DOCKERFILE), path.join(functionCodeDir(outDir, SMTP_RELAY.name), 'Dockerfile'));
   return built!;
 }
@@ -232,7 +260,9 @@ async function main(): Promise<void> {
   const functions = await buildFunctions();
   const relay = await buildSmtpRelay();
   for (const line of sizeReport([...functions, relay], [relay.name])) console.log(line);
-  console.log(`Built ${functions.length + 1} function bundles in ${Date.now() - started} ms (limit ${kib(MAX_BUNDLE_BYTES)} per Lambda, infra/functions.ts)`);
+  console.log(
+    `Built ${functions.length + 1} function bundles in ${Date.now() - started} ms (limit ${kib(MAX_BUNDLE_BYTES)} per Lambda, infra/functions.ts)`,
+  );
   const over = oversizedBundles(functions);
   if (over.length > 0) {
     throw new Error(

@@ -71,7 +71,8 @@ export function functionEntries(): FunctionEntry[] {
     if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) {
       throw new Error(`Function name "${name}" must be lower-case letters, digits and dashes (it names a directory and a logical id)`);
     }
-    if (seen.has(name)) throw new Error(`Function name "${name}" is used twice in infra/definitions.ts (API groups and workers share one namespace)`);
+    if (seen.has(name))
+      throw new Error(`Function name "${name}" is used twice in infra/definitions.ts (API groups and workers share one namespace)`);
     seen.add(name);
   }
   return entries;

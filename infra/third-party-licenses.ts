@@ -55,6 +55,9 @@ export function thirdPartyLicenses(rootDir: string, inputs: readonly string[]): 
   const header = `Third-party software in this bundle (${unique.length} packages), with their licences.\n`;
   return [
     header,
-    ...unique.map((notice) => `${'='.repeat(78)}\n${notice.name}@${notice.version} (${notice.license})\n${'='.repeat(78)}\n${notice.text ?? `(no licence file in the package; its package.json says ${notice.license})`}\n`),
+    ...unique.map(
+      (notice) =>
+        `${'='.repeat(78)}\n${notice.name}@${notice.version} (${notice.license})\n${'='.repeat(78)}\n${notice.text ?? `(no licence file in the package; its package.json says ${notice.license})`}\n`,
+    ),
   ].join('\n');
 }

@@ -19,11 +19,15 @@ export function workerConcurrencyOverrides(context: unknown): Record<string, num
   for (const entry of String(context).split(',')) {
     const [name = '', value = ''] = entry.split(':').map((part) => part.trim());
     if (!WORKERS.some((worker) => worker.name === name)) {
-      throw new Error(`context ${WORKER_CONCURRENCY_CONTEXT}: '${name}' is not an SQS worker (one of ${WORKERS.map((worker) => worker.name).join(', ')}); write name:count,name:count`);
+      throw new Error(
+        `context ${WORKER_CONCURRENCY_CONTEXT}: '${name}' is not an SQS worker (one of ${WORKERS.map((worker) => worker.name).join(', ')}); write name:count,name:count`,
+      );
     }
     const count = Number(value);
     if (!Number.isInteger(count) || count < MIN || count > MAX) {
-      throw new Error(`context ${WORKER_CONCURRENCY_CONTEXT}: ${name}'s concurrency must be a whole number from ${MIN} to ${MAX} (Lambda's limits for an SQS event source), got '${value}'`);
+      throw new Error(
+        `context ${WORKER_CONCURRENCY_CONTEXT}: ${name}'s concurrency must be a whole number from ${MIN} to ${MAX} (Lambda's limits for an SQS event source), got '${value}'`,
+      );
     }
     overrides[name] = count;
   }

@@ -47,7 +47,9 @@ function targetLocalStack(aws: boolean, dataDir: string): void {
     return;
   }
   if (!process.env[ENV.tableName]) {
-    throw new UsageError(`No running local stack found in ${dataDir} (start it with "npm start"), and ${ENV.tableName} is not set for AWS.`);
+    throw new UsageError(
+      `No running local stack found in ${dataDir} (start it with "npm start"), and ${ENV.tableName} is not set for AWS.`,
+    );
   }
 }
 
@@ -63,4 +65,3 @@ export async function main(argv: string[]): Promise<number> {
   const dataDir = resolve(split.dataDir ?? process.env.DATA_DIR ?? '.data');
   return runAdmin(split.rest, { prepareEnvironment: () => targetLocalStack(split.aws, dataDir), targetUsage: TARGET_USAGE });
 }
-

@@ -54,7 +54,8 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
 function eventOrder(env: NodeJS.ProcessEnv): EventOrder | undefined {
   const raw = env.LOCAL_SES_EVENT_ORDER;
   if (raw === undefined || raw === '') return undefined;
-  if (!(EVENT_ORDERS as readonly string[]).includes(raw)) throw new Error(`LOCAL_SES_EVENT_ORDER must be one of ${EVENT_ORDERS.join(', ')}, got "${raw}"`);
+  if (!(EVENT_ORDERS as readonly string[]).includes(raw))
+    throw new Error(`LOCAL_SES_EVENT_ORDER must be one of ${EVENT_ORDERS.join(', ')}, got "${raw}"`);
   return raw as EventOrder;
 }
 
@@ -100,12 +101,18 @@ async function main(): Promise<void> {
     sesSandbox: env.LOCAL_SES_SANDBOX === '1' || env.LOCAL_SES_SANDBOX === 'true',
     // Identities stay PENDING this long after verification starts (SES checks DNS periodically); only those matching the pattern when set.
     sesVerificationDelay: positiveInteger(env, 'LOCAL_SES_VERIFICATION_DELAY_MS')
-      ? { ms: positiveInteger(env, 'LOCAL_SES_VERIFICATION_DELAY_MS')!, names: env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES ? new RegExp(env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES, 'i') : undefined }
+      ? {
+          ms: positiveInteger(env, 'LOCAL_SES_VERIFICATION_DELAY_MS')!,
+          names: env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES ? new RegExp(env.LOCAL_SES_VERIFICATION_DELAY_IDENTITIES, 'i') : undefined,
+        }
       : undefined,
     sesEventOrder: eventOrder(env),
     sesBounceRecipients: env.LOCAL_SES_BOUNCE_RECIPIENTS ? new RegExp(env.LOCAL_SES_BOUNCE_RECIPIENTS, 'i') : undefined,
     sesComplaintRecipients: env.LOCAL_SES_COMPLAINT_RECIPIENTS ? new RegExp(env.LOCAL_SES_COMPLAINT_RECIPIENTS, 'i') : undefined,
-    sesSendQuota: { maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE'), max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND') },
+    sesSendQuota: {
+      maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE'),
+      max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND'),
+    },
     oidc: env.LOCAL_OIDC === '1' || env.LOCAL_OIDC === 'true',
     oidcPort: portFromEnv(env, 'LOCAL_OIDC_PORT', 0),
     log,
@@ -116,9 +123,13 @@ async function main(): Promise<void> {
   console.log(`Webhooks: ${info.webhook_inbox_url}hooks (a local HTTPS receiver; what it got: ${cloud.apiUrl}/_local/webhooks)`);
   console.log(`SMTP:     ${info.smtp} (STARTTLS, user mailservice)`);
   console.log(`MX:       ${info.mx} (inbound mail for receiving domains: docs/inbound.md)`);
-  console.log(`Domains:  ${info.custom_domains_url} (API Gateway custom domain names, CA ${info.custom_domains_ca_file}: docs/local-cloud/custom-domains.md)`);
+  console.log(
+    `Domains:  ${info.custom_domains_url} (API Gateway custom domain names, CA ${info.custom_domains_ca_file}: docs/local-cloud/custom-domains.md)`,
+  );
   console.log(`Data:     ${info.in_memory ? '(in memory)' : info.data_dir}`);
-  console.log(`Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`);
+  console.log(
+    `Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`,
+  );
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl} (template ${cloud.info.template?.hash.slice(0, 12) ?? '?'})`);
 
   let stopping = false;

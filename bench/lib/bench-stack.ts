@@ -23,12 +23,21 @@ export interface BenchStack {
   info: { env: Record<string, string> };
 }
 
-export async function withInMemoryStack<T>(name: string, options: { timeoutMs?: number; env?: Record<string, string> }, run: (bench: BenchStack) => Promise<T>): Promise<T> {
+export async function withInMemoryStack<T>(
+  name: string,
+  options: { timeoutMs?: number; env?: Record<string, string> },
+  run: (bench: BenchStack) => Promise<T>,
+): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `mailservice-bench-${name}-`));
   const { spawnStack } = loadProduct('test/integration/harness/spawn-stack');
   const { readStackFile } = loadProduct('localstack/cloud/stack-file');
   // The template's task periods unless the bench sets its own (the test harness's stacks run the reconciler every 10 s).
-  const stack = await spawnStack({ dataDir: scratch, inMemory: true, timeoutMs: options.timeoutMs ?? 120_000, env: { LOCAL_TASK_PERIOD_MS: '', ...AWS_SETTINGS_ENV, ...options.env } });
+  const stack = await spawnStack({
+    dataDir: scratch,
+    inMemory: true,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    env: { LOCAL_TASK_PERIOD_MS: '', ...AWS_SETTINGS_ENV, ...options.env },
+  });
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= stack.stop('SIGINT').finally(() => rmSync(scratch, { recursive: true, force: true })));
   const interrupted = () => void stop().finally(() => process.exit(130));

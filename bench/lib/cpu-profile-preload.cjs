@@ -34,7 +34,11 @@ if (dir && !globalThis[GUARD]) {
     }
     mkdirSync(dir, { recursive: true });
     // A worker's process.argv is completed after the preloads run: the meta is rewritten with each chunk.
-    const writeMeta = () => writeFileSync(join(dir, `${prefix}.meta.json`), JSON.stringify({ pid: process.pid, threadId: wt.threadId, tid, role, argv1: process.argv[1] || '' }));
+    const writeMeta = () =>
+      writeFileSync(
+        join(dir, `${prefix}.meta.json`),
+        JSON.stringify({ pid: process.pid, threadId: wt.threadId, tid, role, argv1: process.argv[1] || '' }),
+      );
     writeMeta();
     const session = new inspector.Session();
     session.connect();

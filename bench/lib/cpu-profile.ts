@@ -99,7 +99,10 @@ export function profiledThreads(dir: string): ProfiledThread[] {
   for (const meta of entries.filter((file) => file.endsWith('.meta.json'))) {
     const info = JSON.parse(readFileSync(join(dir, meta), 'utf8')) as Omit<ProfiledThread, 'files'>;
     const prefix = `${info.pid}-${info.threadId}-`;
-    const files = entries.filter((file) => file.startsWith(prefix) && file.endsWith('.cpuprofile')).sort().map((file) => join(dir, file));
+    const files = entries
+      .filter((file) => file.startsWith(prefix) && file.endsWith('.cpuprofile'))
+      .sort()
+      .map((file) => join(dir, file));
     threads.push({ ...info, files });
   }
   return threads.sort((a, b) => a.pid - b.pid || a.threadId - b.threadId);
@@ -112,7 +115,8 @@ export function summariseCpuProfile(file: string, windowMicros?: { from: number;
   } catch {
     return { totalMs: 0, idleMs: 0, components: [], functions: [] };
   }
-  if (windowMicros && (profile.endTime < windowMicros.from || profile.startTime > windowMicros.to)) return { totalMs: 0, idleMs: 0, components: [], functions: [] };
+  if (windowMicros && (profile.endTime < windowMicros.from || profile.startTime > windowMicros.to))
+    return { totalMs: 0, idleMs: 0, components: [], functions: [] };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -164,16 +168,41 @@ export function bucketOf(component: string): string {
   if (component === '(idle)') return '(idle)';
   if (component === '(garbage collector)') return 'garbage collector';
   if (component === '(program)') return 'V8 (program: compiler, runtime)';
-  if (component.startsWith('npm:@smithy/') || component.startsWith('npm:@aws-sdk/') || component.startsWith('npm:@aws-crypto/')) return 'AWS SDK v3 (serialise, sign, parse, middleware)';
+  if (component.startsWith('npm:@smithy/') || component.startsWith('npm:@aws-sdk/') || component.startsWith('npm:@aws-crypto/'))
+    return 'AWS SDK v3 (serialise, sign, parse, middleware)';
   if (component === 'node:internal/crypto' || component === 'node:crypto') return 'crypto (SigV4 HMAC/SHA-256, DKIM RSA)';
-  if (/^node:(_http|http|net|internal\/(http|stream_base_commons|streams|net)|events|internal\/process|internal\/timers|timers|internal\/async_hooks)/.test(component)) return 'Node HTTP, sockets, streams, events, microtasks';
-  if (/^npm:(fauxqs|fastify|@fastify\/.*|find-my-way|avvio|light-my-request|fast-json-stringify|secure-json-parse|pino.*|fast-querystring|toad-cache)$/.test(component)) return 'fauxqs (SQS/SNS/S3 emulator, on fastify)';
+  if (
+    /^node:(_http|http|net|internal\/(http|stream_base_commons|streams|net)|events|internal\/process|internal\/timers|timers|internal\/async_hooks)/.test(
+      component,
+    )
+  )
+    return 'Node HTTP, sockets, streams, events, microtasks';
+  if (
+    /^npm:(fauxqs|fastify|@fastify\/.*|find-my-way|avvio|light-my-request|fast-json-stringify|secure-json-parse|pino.*|fast-querystring|toad-cache)$/.test(
+      component,
+    )
+  )
+    return 'fauxqs (SQS/SNS/S3 emulator, on fastify)';
   if (component.startsWith('localstack/emulators')) return 'SES/DNS/Scheduler emulators';
   if (component === 'localstack/cloud') return 'local cloud runtime (API gateway, Lambda adapter, pollers)';
-  if (component === 'npm:hono' || component.startsWith('shared/doors/http') || component.startsWith('functions/api')) return 'API frame (Hono, middleware)';
-  if (component === 'npm:tsx' || component === 'npm:esbuild' || component === 'npm:get-tsconfig') return 'tsx (module loading, transpiling)';
+  if (component === 'npm:hono' || component.startsWith('shared/doors/http') || component.startsWith('functions/api'))
+    return 'API frame (Hono, middleware)';
+  if (component === 'npm:tsx' || component === 'npm:esbuild' || component === 'npm:get-tsconfig')
+    return 'tsx (module loading, transpiling)';
   if (component === 'npm:zod') return 'zod (validation)';
-  if (['npm:nodemailer', 'npm:mailauth', 'npm:libmime', 'npm:libqp', 'npm:libbase64', 'npm:punycode.js', 'shared/domain/mime', 'shared/lib/dkim'].includes(component)) return 'MIME composition and DKIM';
+  if (
+    [
+      'npm:nodemailer',
+      'npm:mailauth',
+      'npm:libmime',
+      'npm:libqp',
+      'npm:libbase64',
+      'npm:punycode.js',
+      'shared/domain/mime',
+      'shared/lib/dkim',
+    ].includes(component)
+  )
+    return 'MIME composition and DKIM';
   if (/^(shared|functions|localstack)\//.test(component)) return 'other project code';
   if (component.startsWith('node:')) return 'other Node internals (url, buffer, ...)';
   return 'other';

@@ -16,12 +16,20 @@ export function jsonCaller(client: HttpClient, headers: Record<string, string>):
  * Adds `name` with POST /domains (and `extra` fields: `inbound_enabled`, `tenant`), publishes its records in
  * the DNS emulator and verifies it.
  */
-export async function verifiedDomain(call: JsonCall, name: string, extra: Record<string, unknown> = {}): Promise<{ id: string; inbound_subdomain: string | null }> {
+export async function verifiedDomain(
+  call: JsonCall,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; inbound_subdomain: string | null }> {
   const { domain } = (await call('POST', '/domains', { name, ...extra })) as {
     domain: { id: string; inbound_subdomain?: string | null; records: { type: string; name: string; value: string; priority?: number }[] };
   };
   for (const record of domain.records) {
-    await call('PUT', '/_local/dns/records', { name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
+    await call('PUT', '/_local/dns/records', {
+      name: record.name,
+      type: record.type,
+      values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value],
+    });
   }
   const verified = (await call('POST', `/domains/${domain.id}`, { action: 'verify' })) as { domain: { status: string } };
   if (verified.domain.status !== 'verified') throw new Error(`domain ${name} did not verify: ${JSON.stringify(verified)}`);

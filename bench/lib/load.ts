@@ -27,7 +27,11 @@ export interface PhaseResult {
 }
 
 /** Closed loop for `durationMs`: each of `concurrency` workers issues one operation, waits for it, issues the next. */
-export function closedLoop(concurrency: number, durationMs: number, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
+export function closedLoop(
+  concurrency: number,
+  durationMs: number,
+  operation: (sequence: number) => Promise<Outcome>,
+): Promise<PhaseResult> {
   const deadline = performance.now() + durationMs;
   return workerLoop(concurrency, () => performance.now() < deadline, operation);
 }
@@ -38,7 +42,11 @@ export function countedLoop(concurrency: number, count: number, operation: (sequ
 }
 
 /** `concurrency` workers issuing operations (numbered from 0) while `more(next sequence)` holds. */
-async function workerLoop(concurrency: number, more: (sequence: number) => boolean, operation: (sequence: number) => Promise<Outcome>): Promise<PhaseResult> {
+async function workerLoop(
+  concurrency: number,
+  more: (sequence: number) => boolean,
+  operation: (sequence: number) => Promise<Outcome>,
+): Promise<PhaseResult> {
   const latencies: number[] = [];
   const serverLatencies: number[] = [];
   const outcomes: Record<string, number> = {};

@@ -61,7 +61,11 @@ export function partitionReadsBetween(before: Map<string, SdkThreadState>, after
   return meteredBetween(before, after, 'partitionReads');
 }
 
-function meteredBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>, field: 'units' | 'partitionReads'): Record<string, number> {
+function meteredBetween(
+  before: Map<string, SdkThreadState>,
+  after: Map<string, SdkThreadState>,
+  field: 'units' | 'partitionReads',
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [id, state] of after) {
     const earlier = before.get(id)?.[field] ?? {};
@@ -76,12 +80,21 @@ function meteredBetween(before: Map<string, SdkThreadState>, after: Map<string, 
 /** Failed conditional writes between two snapshots, every thread, by "origin\tservice\toperation". */
 export function failuresBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, number> {
   const asCalls = (states: Map<string, SdkThreadState>) =>
-    new Map([...states].map(([id, state]) => [id, { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} }]));
+    new Map(
+      [...states].map(([id, state]) => [
+        id,
+        { ...state, calls: (state as SdkThreadState & { conditionalFailures?: Record<string, number> }).conditionalFailures ?? {} },
+      ]),
+    );
   return callsBetween(asCalls(before), asCalls(after), () => true);
 }
 
 /** Calls made between two snapshots by the threads `which` selects, by "origin\tservice\toperation". */
-export function callsBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>, which: (state: SdkThreadState) => boolean): Record<string, number> {
+export function callsBetween(
+  before: Map<string, SdkThreadState>,
+  after: Map<string, SdkThreadState>,
+  which: (state: SdkThreadState) => boolean,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [id, state] of after) {
     if (!which(state)) continue;
@@ -95,7 +108,10 @@ export function callsBetween(before: Map<string, SdkThreadState>, after: Map<str
 }
 
 /** Injected latency between two snapshots (all threads): "service operation" -> {count, meanMs}. */
-export function injectedBetween(before: Map<string, SdkThreadState>, after: Map<string, SdkThreadState>): Record<string, { count: number; meanMs: number }> {
+export function injectedBetween(
+  before: Map<string, SdkThreadState>,
+  after: Map<string, SdkThreadState>,
+): Record<string, { count: number; meanMs: number }> {
   const sums: Record<string, [number, number]> = {};
   for (const [id, state] of after) {
     const earlier = before.get(id)?.injected ?? {};
@@ -106,7 +122,11 @@ export function injectedBetween(before: Map<string, SdkThreadState>, after: Map<
       entry[1] += total - total0;
     }
   }
-  return Object.fromEntries(Object.entries(sums).filter(([, [count]]) => count > 0).map(([key, [count, total]]) => [key, { count, meanMs: total / count }]));
+  return Object.fromEntries(
+    Object.entries(sums)
+      .filter(([, [count]]) => count > 0)
+      .map(([key, [count, total]]) => [key, { count, meanMs: total / count }]),
+  );
 }
 
 export interface HotItem {

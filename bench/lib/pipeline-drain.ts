@@ -16,7 +16,11 @@ export interface PipelineProbe {
 }
 
 /** `control`: the bench's own SQS client (not a call of the service: never delayed); `log` hears a drain that gave up. */
-export function pipelineProbe(control: SQSClient, workerQueueUrls: string[], log: (message: string) => void = (message) => console.error(message)): PipelineProbe {
+export function pipelineProbe(
+  control: SQSClient,
+  workerQueueUrls: string[],
+  log: (message: string) => void = (message) => console.error(message),
+): PipelineProbe {
   const queueDepth = async (url: string) => {
     const { Attributes = {} } = await control.send(
       new GetQueueAttributesCommand({
@@ -24,7 +28,11 @@ export function pipelineProbe(control: SQSClient, workerQueueUrls: string[], log
         AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'],
       }),
     );
-    return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0);
+    return (
+      Number(Attributes.ApproximateNumberOfMessages ?? 0) +
+      Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0) +
+      Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0)
+    );
   };
   const backlog = async () => (await Promise.all(workerQueueUrls.map(queueDepth))).reduce((a, b) => a + b, 0);
   const drain = async (): Promise<number> => {

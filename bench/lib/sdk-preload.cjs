@@ -52,7 +52,18 @@ const DELAYED = new Set(['product', 'event-source', 'bench']);
 const DYNAMO_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 const TOP_KEYS_PER_SECOND = 25;
 /** DynamoDB operations that take ReturnConsumedCapacity. */
-const CAPACITY_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const CAPACITY_OPERATIONS = new Set([
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'Scan',
+  'TransactGetItems',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+]);
 const READ_OPERATIONS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
 const SQS_CHUNK_BYTES = 64 * 1024;
 
@@ -173,7 +184,7 @@ function install() {
 
   const keyOf = (key) => {
     if (!key || typeof key !== 'object') return '?';
-    const value = (attribute) => (attribute ? attribute.S ?? attribute.N ?? attribute.B ?? JSON.stringify(attribute) : '');
+    const value = (attribute) => (attribute ? (attribute.S ?? attribute.N ?? attribute.B ?? JSON.stringify(attribute)) : '');
     if (key.PK || key.SK) return `${value(key.PK)}|${value(key.SK)}`;
     return JSON.stringify(key);
   };
@@ -183,7 +194,12 @@ function install() {
     let input;
     try {
       // The SDK's JSON body is bytes (a Uint8Array that also answers string methods, with a warning).
-      const text = typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : null;
+      const text =
+        typeof body === 'string'
+          ? body
+          : body instanceof Uint8Array
+            ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+            : null;
       if (text === null) return;
       input = JSON.parse(text);
     } catch {
@@ -294,8 +310,10 @@ function install() {
     for (const entry of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
       const table = entry.Table ? entry.Table.CapacityUnits : entry.CapacityUnits;
       addUnits(origin, 'DynamoDB', `${kind} table`, table);
-      for (const [index, used] of Object.entries(entry.GlobalSecondaryIndexes || {})) addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
-      for (const [index, used] of Object.entries(entry.LocalSecondaryIndexes || {})) addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+      for (const [index, used] of Object.entries(entry.GlobalSecondaryIndexes || {}))
+        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+      for (const [index, used] of Object.entries(entry.LocalSecondaryIndexes || {}))
+        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
     }
   }
 
@@ -310,7 +328,8 @@ function install() {
    */
   function addPartitionReads(operation, input, consumed, batchGetMissing = new Map()) {
     const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-    const unitsOf = (table) => entries.filter((entry) => entry.TableName === table).reduce((sum, entry) => sum + (entry.CapacityUnits || 0), 0);
+    const unitsOf = (table) =>
+      entries.filter((entry) => entry.TableName === table).reduce((sum, entry) => sum + (entry.CapacityUnits || 0), 0);
     const add = (where, pk, amount) => {
       if (pk === undefined || !(amount > 0)) return;
       const name = `${where}\t${pk}`;
@@ -325,7 +344,8 @@ function install() {
         const found = keys.filter((key) => !missing.has(keyText(key)));
         // Found keys share what DynamoDB Local reported; a missing key is the minimum read (missingReadUnits).
         for (const key of found) add('table', plain(key.PK), unitsOf(table) / found.length);
-        for (const key of keys.filter((key) => missing.has(keyText(key)))) add('table', plain(key.PK), (batchGetMissing.get(table) || { each: 0 }).each);
+        for (const key of keys.filter((key) => missing.has(keyText(key))))
+          add('table', plain(key.PK), (batchGetMissing.get(table) || { each: 0 }).each);
       }
     } else if (operation === 'Query') {
       const names = input.ExpressionAttributeNames || {};
@@ -350,7 +370,8 @@ function install() {
       addCapacity(origin, operation, result && result.output && result.output.ConsumedCapacity);
       const missing = operation === 'BatchGetItem' && result && result.output ? missingReadUnits(args.input, result.output) : new Map();
       for (const { keys, each } of missing.values()) addUnits(origin, 'DynamoDB', 'RRU table', keys.length * each);
-      if (origin === 'product' && READ_OPERATIONS.has(operation)) addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity, missing);
+      if (origin === 'product' && READ_OPERATIONS.has(operation))
+        addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity, missing);
       // The caller did not ask: it gets the answer it would have had.
       if (!asked && result && result.output) delete result.output.ConsumedCapacity;
     } catch {
@@ -386,7 +407,8 @@ function install() {
     if (instrumented.has(stack)) return;
     instrumented.add(stack);
     stack.add(observer(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkObserver', override: true });
-    if (dir) stack.add(failureObserver(stack), { step: 'deserialize', priority: 'high', name: 'benchSdkConditionalObserver', override: true });
+    if (dir)
+      stack.add(failureObserver(stack), { step: 'deserialize', priority: 'high', name: 'benchSdkConditionalObserver', override: true });
     if (dir && costOn) {
       stack.add(capacityMeter(stack), { step: 'initialize', priority: 'high', name: 'benchSdkCapacityMeter', override: true });
       stack.add(payloadMeter(stack), { step: 'deserialize', priority: 'low', name: 'benchSdkPayloadMeter', override: true });
@@ -424,7 +446,18 @@ function install() {
       }
       if (!dirty && !final) return;
       dirty = false;
-      const state = { pid: process.pid, threadId, tid, mainThread: wt.isMainThread, argv1: process.argv[1] || '', calls, conditionalFailures, injected, units, partitionReads };
+      const state = {
+        pid: process.pid,
+        threadId,
+        tid,
+        mainThread: wt.isMainThread,
+        argv1: process.argv[1] || '',
+        calls,
+        conditionalFailures,
+        injected,
+        units,
+        partitionReads,
+      };
       writeFileSync(`${base}.json.tmp`, JSON.stringify(state));
       renameSync(`${base}.json.tmp`, `${base}.json`);
     };

@@ -35,7 +35,13 @@ export function smtpPool(options: { port: number; ca?: Buffer; connections: numb
 }
 
 /** A closed loop of message `n` through `transport` for `durationMs`; each answer's text goes to `answered`. */
-export function mailLoop(transport: SmtpTransport, message: (n: number) => Mail.Options, concurrency: number, durationMs: number, answered?: (response: string) => void): Promise<PhaseResult> {
+export function mailLoop(
+  transport: SmtpTransport,
+  message: (n: number) => Mail.Options,
+  concurrency: number,
+  durationMs: number,
+  answered?: (response: string) => void,
+): Promise<PhaseResult> {
   return closedLoop(concurrency, durationMs, async (n) => {
     const info = await transport.sendMail(message(n));
     answered?.(info.response);
@@ -44,11 +50,18 @@ export function mailLoop(transport: SmtpTransport, message: (n: number) => Mail.
 }
 
 /** The floor: smtp-server with the same certificate (and AUTH when `auth`), draining and discarding each message. */
-export async function startDiscardingServer(tls: { key: string; cert: string }, auth: boolean): Promise<{ port: number; close(): Promise<void> }> {
+export async function startDiscardingServer(
+  tls: { key: string; cert: string },
+  auth: boolean,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = new SMTPServer({
     ...tls,
     ...(auth
-      ? { authMethods: ['PLAIN', 'LOGIN'], allowInsecureAuth: false, onAuth: (login, _session, callback) => callback(null, { user: login.username }) }
+      ? {
+          authMethods: ['PLAIN', 'LOGIN'],
+          allowInsecureAuth: false,
+          onAuth: (login, _session, callback) => callback(null, { user: login.username }),
+        }
       : { authOptional: true, disabledCommands: ['AUTH'] }),
     size: 40 * 1024 * 1024,
     onData: (stream, _session, callback) => {
@@ -64,11 +77,22 @@ export async function startDiscardingServer(tls: { key: string; cert: string }, 
 
 /** The relay task's certificate in a stack's data folder (the MX uses it too): the floor's, so both sides do the same TLS work. */
 export function relayCertificate(dataDir: string): { key: string; cert: string } {
-  return { key: readFileSync(join(dataDir, 'smtp-relay', 'server-key.pem'), 'utf8'), cert: readFileSync(join(dataDir, 'smtp-relay', 'server-cert.pem'), 'utf8') };
+  return {
+    key: readFileSync(join(dataDir, 'smtp-relay', 'server-key.pem'), 'utf8'),
+    cert: readFileSync(join(dataDir, 'smtp-relay', 'server-cert.pem'), 'utf8'),
+  };
 }
 
 /** The stack's worker queues, seen through a client of the bench's own (`control`; destroy it at the end). */
 export function workerQueues(env: Record<string, string | undefined>): { control: SQSClient; pipeline: PipelineProbe } {
   const control = new SQSClient({ region: env.AWS_REGION ?? 'us-east-1', endpoint: env.AWS_ENDPOINT_URL_SQS });
-  return { control, pipeline: pipelineProbe(control, Object.values(QUEUES).map((queue) => env[queue.envVar]).filter((url): url is string => Boolean(url))) };
+  return {
+    control,
+    pipeline: pipelineProbe(
+      control,
+      Object.values(QUEUES)
+        .map((queue) => env[queue.envVar])
+        .filter((url): url is string => Boolean(url)),
+    ),
+  };
 }

@@ -64,7 +64,10 @@ export class StackObserver {
 
   /** The stack's environment for the flags (merge into spawnStack's env). */
   stackEnv(): Record<string, string> {
-    const preloads = [...(this.flags.cpuProf ? ['cpu-profile-preload.cjs'] : []), ...(this.flags.countCalls || this.flags.cost ? ['sdk-preload.cjs'] : [])];
+    const preloads = [
+      ...(this.flags.cpuProf ? ['cpu-profile-preload.cjs'] : []),
+      ...(this.flags.countCalls || this.flags.cost ? ['sdk-preload.cjs'] : []),
+    ];
     if (preloads.length === 0) return {};
     return {
       NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, file)}`)].join(' ').trim(),
@@ -96,7 +99,8 @@ export class StackObserver {
           .sort((a, b) => b[1] - a[1]),
       );
     }
-    if (mark.cost) observation.cost = await this.meter.since(mark.cost, apiUrl, { emails: counts.messages, apiRequests: counts.apiRequests });
+    if (mark.cost)
+      observation.cost = await this.meter.since(mark.cost, apiUrl, { emails: counts.messages, apiRequests: counts.apiRequests });
     if (this.flags.cpuProf) {
       await sleep(CPU_PROFILE_CHUNK_MS + 500);
       observation.profiles = profiledThreads(this.profDir)
@@ -104,12 +108,19 @@ export class StackObserver {
           const summary = summariseCpuProfiles(thread.files, { from: mark.fromMicros, to: toMicros });
           const busy = summary.totalMs - summary.idleMs;
           const kinds = new Map<string, number>();
-          for (const component of summary.components) if (component.name !== '(idle)') kinds.set(bucketOf(component.name), (kinds.get(bucketOf(component.name)) ?? 0) + component.ms);
+          for (const component of summary.components)
+            if (component.name !== '(idle)') kinds.set(bucketOf(component.name), (kinds.get(bucketOf(component.name)) ?? 0) + component.ms);
           return {
             thread: `pid ${thread.pid} ${thread.role === 'main' ? 'main' : `thread ${thread.threadId}`} (${thread.argv1.split('/').slice(-2).join('/') || '?'})`,
             busyMsPerMessage: busy / n,
-            kinds: [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => [name, busy ? (100 * ms) / busy : 0] as [string, number]),
-            functions: summary.functions.filter((fn) => !fn.name.startsWith('(idle)')).slice(0, 8).map((fn) => [fn.name, busy ? (100 * fn.ms) / busy : 0] as [string, number]),
+            kinds: [...kinds]
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, 6)
+              .map(([name, ms]) => [name, busy ? (100 * ms) / busy : 0] as [string, number]),
+            functions: summary.functions
+              .filter((fn) => !fn.name.startsWith('(idle)'))
+              .slice(0, 8)
+              .map((fn) => [fn.name, busy ? (100 * fn.ms) / busy : 0] as [string, number]),
           };
         })
         .filter((thread) => thread.busyMsPerMessage > 0.05)
@@ -124,14 +135,27 @@ export class StackObserver {
     for (const observation of this.observations) {
       if (observation.calls) {
         print();
-        print(`SDK calls per ${unit}, ${observation.label} (every process and thread of the stack, phase start to drained; origin service operation):`);
-        print(table(['call', `per ${unit}`], Object.entries(observation.calls).filter(([, count]) => count >= 0.005).map(([name, count]) => [name, count.toFixed(2)])));
-        const product = Object.entries(observation.calls).filter(([name]) => name.startsWith('product ')).reduce((sum, [, count]) => sum + count, 0);
+        print(
+          `SDK calls per ${unit}, ${observation.label} (every process and thread of the stack, phase start to drained; origin service operation):`,
+        );
+        print(
+          table(
+            ['call', `per ${unit}`],
+            Object.entries(observation.calls)
+              .filter(([, count]) => count >= 0.005)
+              .map(([name, count]) => [name, count.toFixed(2)]),
+          ),
+        );
+        const product = Object.entries(observation.calls)
+          .filter(([name]) => name.startsWith('product '))
+          .reduce((sum, [, count]) => sum + count, 0);
         print(`Product calls per ${unit}: ${product.toFixed(2)}.`);
       }
       if (observation.profiles) {
         print();
-        print(`CPU profile, ${observation.label}: busy ms per ${unit} by thread (sampled wall time in JavaScript, native code or GC), its kinds of work and hottest functions:`);
+        print(
+          `CPU profile, ${observation.label}: busy ms per ${unit} by thread (sampled wall time in JavaScript, native code or GC), its kinds of work and hottest functions:`,
+        );
         for (const thread of observation.profiles.slice(0, 4)) {
           print(`  ${thread.thread}: ${thread.busyMsPerMessage.toFixed(2)} ms per ${unit}`);
           print(`    kinds: ${thread.kinds.map(([name, pct]) => `${name} ${pct.toFixed(0)}%`).join(', ')}`);
@@ -142,7 +166,9 @@ export class StackObserver {
     const costs = this.observations.filter((observation) => observation.cost);
     if (costs.length > 0) {
       print();
-      print(`Cost per million ${unit}s beyond SES (--cost; each phase until the pipeline drained; the relay's and MX's Fargate task and NLB are fixed monthly costs, not in it):`);
+      print(
+        `Cost per million ${unit}s beyond SES (--cost; each phase until the pipeline drained; the relay's and MX's Fargate task and NLB are fixed monthly costs, not in it):`,
+      );
       for (const observation of costs) {
         print();
         printCostTable(print, `${observation.label} (${observation.messages} ${unit}s):`, observation.cost!);

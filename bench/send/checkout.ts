@@ -71,4 +71,5 @@ export const checkoutAt = (root: string): Checkout => ({
 });
 
 /** The checkout's HEAD, short. */
-export const commitOf = (root: string): string => execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+export const commitOf = (root: string): string =>
+  execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();

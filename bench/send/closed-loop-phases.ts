@@ -12,20 +12,30 @@ const WARM_UP_CONCURRENCY = 8;
 
 export async function warmUp(measure: MeasurePhase, label: string, warmupMs: number, floorNames: FloorName[]): Promise<void> {
   const floorWarmMs = floorNames.length ? Math.max(2000, warmupMs / floorNames.length) : 0;
-  log(`${label}: warm-up ${warmupMs / 1000} s API${floorNames.length ? ` and ${(floorWarmMs / 1000).toFixed(1)} s per floor (${floorNames.join(', ')})` : ''} at concurrency ${WARM_UP_CONCURRENCY}`);
+  log(
+    `${label}: warm-up ${warmupMs / 1000} s API${floorNames.length ? ` and ${(floorWarmMs / 1000).toFixed(1)} s per floor (${floorNames.join(', ')})` : ''} at concurrency ${WARM_UP_CONCURRENCY}`,
+  );
   const warm = [await measure('API', WARM_UP_CONCURRENCY, warmupMs)];
   for (const floor of floorNames) warm.push(await measure(`floor ${floor}`, WARM_UP_CONCURRENCY, floorWarmMs, floor));
   for (const phase of warm) if (phase.result.errors) log(`warm-up errors (${phase.name}): ${JSON.stringify(phase.result.outcomes)}`);
 }
 
-export async function measuredPhases(measure: MeasurePhase, label: string, concurrencies: number[], durationMs: number, floorNames: FloorName[]): Promise<Measured[]> {
+export async function measuredPhases(
+  measure: MeasurePhase,
+  label: string,
+  concurrencies: number[],
+  durationMs: number,
+  floorNames: FloorName[],
+): Promise<Measured[]> {
   const phases: Measured[] = [];
   for (const concurrency of concurrencies) {
     for (const floor of [undefined, ...floorNames]) {
       const name = floor ? `floor ${floor}` : 'API';
       log(`${label}: ${name} at concurrency ${concurrency} for ${durationMs / 1000} s`);
       const phase = await measure(name, concurrency, durationMs, floor);
-      log(`  ${phase.result.latencies.length} requests, ${phase.result.errors} errors; backlog ${phase.backlog} drained in ${(phase.drainMs / 1000).toFixed(1)} s`);
+      log(
+        `  ${phase.result.latencies.length} requests, ${phase.result.errors} errors; backlog ${phase.backlog} drained in ${(phase.drainMs / 1000).toFixed(1)} s`,
+      );
       phases.push(phase);
     }
   }

@@ -77,9 +77,11 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
   });
   if (values.tracked && values.template) throw new Error('--tracked and --template are separate scenarios: run them one at a time');
   if (values.tenant && values.baseline) throw new Error('--tenant cannot be combined with --baseline');
-  if (values.template && values.baseline) throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
+  if (values.template && values.baseline)
+    throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
   const htmlKb = Number(values['html-kb']);
-  if (!(Number.isInteger(htmlKb) && htmlKb >= 0 && htmlKb <= 1000)) throw new Error(`--html-kb takes a whole number of KB from 0 to 1000, got '${values['html-kb']}'`);
+  if (!(Number.isInteger(htmlKb) && htmlKb >= 0 && htmlKb <= 1000))
+    throw new Error(`--html-kb takes a whole number of KB from 0 to 1000, got '${values['html-kb']}'`);
   if (htmlKb > 0 && (values.template || values.tracked)) throw new Error('--html-kb is for plain sends: not with --template or --tracked');
   const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
   for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);

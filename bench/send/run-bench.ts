@@ -52,7 +52,12 @@ export async function runBench(options: SendBenchOptions): Promise<void> {
 }
 
 /** The baseline's API phases on its worktree (its own stack; the preloads of this checkout; no floors). */
-function runBaseline(worktree: Worktree, scratch: string, options: SendBenchOptions, benchSdk: BenchSdk | undefined): Promise<TargetResult> {
+function runBaseline(
+  worktree: Worktree,
+  scratch: string,
+  options: SendBenchOptions,
+  benchSdk: BenchSdk | undefined,
+): Promise<TargetResult> {
   addProjectRoot(worktree.dir);
   return runTarget({ label: `baseline ${worktree.sha.slice(0, 7)}`, root: worktree.dir, withFloors: false }, scratch, options, benchSdk);
 }

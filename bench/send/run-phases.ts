@@ -40,7 +40,15 @@ export interface TargetRun {
 export async function runPhases(run: TargetRun): Promise<TargetResult> {
   const { target, options } = run;
   const session = openStackSession(run.checkout, run.stack, run.dirs.dataDir, run.benchSdk);
-  const sender = await setUpSender({ apiUrl: run.stack.apiUrl, services: session.services, createAccount: session.createAccount, template: options.template, tracked: options.tracked, tenant: options.tenant, htmlKb: options.htmlKb });
+  const sender = await setUpSender({
+    apiUrl: run.stack.apiUrl,
+    services: session.services,
+    createAccount: session.createAccount,
+    template: options.template,
+    tracked: options.tracked,
+    tenant: options.tenant,
+    htmlKb: options.htmlKb,
+  });
   const idleRss = rssMb(session.pids);
   const floors = await floorsOf(run, session, sender);
   const floorNames = floors ? options.floors : [];
@@ -89,8 +97,15 @@ async function floorsOf(run: TargetRun, session: StackSession, sender: ApiSender
 async function instrument(run: TargetRun, session: StackSession, sender: ApiSender, floors: Floors | undefined) {
   const { options, dirs } = run;
   const queues = run.checkout.queues();
-  const pipeline = pipelineProbe(session.control, queues.map((queue) => session.info.env[queue.envVar]).filter((url): url is string => Boolean(url)), log);
-  const threads = await discoverStackThreads(session.stackPid, { sdkDir: options.observe ? dirs.sdkDir : undefined, profDir: options.cpuProf ? dirs.profDir : undefined });
+  const pipeline = pipelineProbe(
+    session.control,
+    queues.map((queue) => session.info.env[queue.envVar]).filter((url): url is string => Boolean(url)),
+    log,
+  );
+  const threads = await discoverStackThreads(session.stackPid, {
+    sdkDir: options.observe ? dirs.sdkDir : undefined,
+    profDir: options.cpuProf ? dirs.profDir : undefined,
+  });
   const measure = phaseMeasurer({
     targetLabel: run.target.label,
     apiUrl: run.stack.apiUrl,
@@ -101,9 +116,18 @@ async function instrument(run: TargetRun, session: StackSession, sender: ApiSend
     pipeline,
     lambda: options.cost ? () => readLambdaUsage(run.stack.apiUrl) : undefined,
     streamWatch: options.cost
-      ? () => watchStream({ endpoint: session.info.env.AWS_ENDPOINT_URL_DYNAMODB!, region: session.config.region, tableName: session.config.tableName, indexes: run.checkout.tableIndexes() })
+      ? () =>
+          watchStream({
+            endpoint: session.info.env.AWS_ENDPOINT_URL_DYNAMODB!,
+            region: session.config.region,
+            tableName: session.config.tableName,
+            indexes: run.checkout.tableIndexes(),
+          })
       : undefined,
-    opens: options.cost && options.tracked ? (ids) => measureOpens({ apiUrl: run.stack.apiUrl, ids, meter: costMeterAt(dirs.sdkDir), pipeline }) : undefined,
+    opens:
+      options.cost && options.tracked
+        ? (ids) => measureOpens({ apiUrl: run.stack.apiUrl, ids, meter: costMeterAt(dirs.sdkDir), pipeline })
+        : undefined,
   });
   return { queues, pipeline, threads, measure };
 }

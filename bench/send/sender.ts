@@ -27,7 +27,8 @@ export interface ApiSender {
 
 /** A receipt-like html body of about `kb` KB (a table of order lines), `{n}` where the send's number goes. */
 export function htmlOfAbout(kb: number): string {
-  const line = (i: number) => `<tr><td style="padding:4px 8px;border-bottom:1px solid #eee">Item ${i}</td><td style="text-align:right">$${(i * 3.17).toFixed(2)}</td></tr>`;
+  const line = (i: number) =>
+    `<tr><td style="padding:4px 8px;border-bottom:1px solid #eee">Item ${i}</td><td style="text-align:right">$${(i * 3.17).toFixed(2)}</td></tr>`;
   let rows = '';
   for (let i = 1; Buffer.byteLength(rows) < kb * 1024 - 200; i++) rows += line(i);
   return `<html><body><p>Order {n}</p><table>${rows}</table></body></html>`;
@@ -46,7 +47,12 @@ export async function setUpSender(context: {
   htmlKb?: number;
 }): Promise<ApiSender> {
   const suffix = Math.random().toString(36).slice(2, 8);
-  const { account, secret } = await context.createAccount(context.services, { email: `bench-${suffix}@example.com`, plan: 'dedicated', paymentMethod: true, tenants: context.tenant ?? false });
+  const { account, secret } = await context.createAccount(context.services, {
+    email: `bench-${suffix}@example.com`,
+    plan: 'dedicated',
+    paymentMethod: true,
+    tenants: context.tenant ?? false,
+  });
   const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
   const setup = new HttpClient(context.apiUrl, 4);
   const call = jsonCaller(setup, headers);
@@ -58,11 +64,30 @@ export async function setUpSender(context: {
   if (context.tenant) await call('POST', '/tenants', { external_id: 'bench', name: 'Bench' });
   const asTenant = context.tenant ? { tenant: 'bench' } : {};
   const recipient = (n: number) => `success+${n}@simulator.amazonses.com`;
-  const tracked = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`, text: 'hello' });
+  const tracked = (n: number) => ({
+    from,
+    to: recipient(n),
+    subject: `bench ${n}`,
+    html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`,
+    text: 'hello',
+  });
   const html = context.htmlKb ? htmlOfAbout(context.htmlKb) : undefined;
-  const plain = (n: number) => ({ from, to: recipient(n), subject: `bench ${n}`, text: 'hello', ...(html ? { html: html.replace('{n}', String(n)) } : {}) });
+  const plain = (n: number) => ({
+    from,
+    to: recipient(n),
+    subject: `bench ${n}`,
+    text: 'hello',
+    ...(html ? { html: html.replace('{n}', String(n)) } : {}),
+  });
   const sendBody = (n: number) =>
-    JSON.stringify({ ...(context.template ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } } : context.tracked ? tracked(n) : plain(n)), ...asTenant });
+    JSON.stringify({
+      ...(context.template
+        ? { from, to: recipient(n), template: { id: 'bench', variables: { n } } }
+        : context.tracked
+          ? tracked(n)
+          : plain(n)),
+      ...asTenant,
+    });
   let sequence = 0;
   const acceptedIds: string[] = [];
   return {

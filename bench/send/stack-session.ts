@@ -24,7 +24,12 @@ export interface StackSession {
   control: SQSClient;
 }
 
-export function openStackSession(checkout: Checkout, stack: SpawnedStackLike, dataDir: string, benchSdk: BenchSdk | undefined): StackSession {
+export function openStackSession(
+  checkout: Checkout,
+  stack: SpawnedStackLike,
+  dataDir: string,
+  benchSdk: BenchSdk | undefined,
+): StackSession {
   const info = checkout.readStackFile(dataDir)!;
   Object.assign(process.env, info.env);
   // Product modules read the environment when loaded: load them (this checkout's) after it is set.

@@ -45,7 +45,9 @@ export async function startStack(target: Target, scratch: string, options: SendB
   const dataDir = mkdtempSync(join(scratch, `${target.label.split(' ')[0]}-`));
   const dirs = { dataDir, profDir: join(dataDir, 'cpu-prof'), sdkDir: join(dataDir, 'sdk') };
   const preloads = [...(options.cpuProf ? ['cpu-profile-preload.cjs'] : []), ...(options.observe ? ['sdk-preload.cjs'] : [])];
-  log(`${target.label} (${target.root}, ${commit}): starting an in-memory local cloud${preloads.length ? ` with ${preloads.join(', ')}` : ''}${options.awsLatency ? ' and AWS latencies' : ''}`);
+  log(
+    `${target.label} (${target.root}, ${commit}): starting an in-memory local cloud${preloads.length ? ` with ${preloads.join(', ')}` : ''}${options.awsLatency ? ' and AWS latencies' : ''}`,
+  );
   const stack = await checkout.spawnStack({
     dataDir,
     inMemory: true,
@@ -58,7 +60,9 @@ export async function startStack(target: Target, scratch: string, options: SendB
       ...AWS_SETTINGS_ENV,
       ...(preloads.length
         ? {
-            NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, '..', 'lib', file)}`)].join(' ').trim(),
+            NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, '..', 'lib', file)}`)]
+              .join(' ')
+              .trim(),
             ...(options.cpuProf ? { CPU_PROFILE_DIR: dirs.profDir, CPU_PROFILE_CHUNK_MS: String(CPU_PROFILE_CHUNK_MS) } : {}),
             ...(options.observe ? { BENCH_SDK_DIR: dirs.sdkDir } : {}),
             ...(options.awsLatency ? { BENCH_AWS_LATENCY: '1' } : {}),

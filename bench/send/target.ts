@@ -5,7 +5,12 @@ import type { Target, TargetResult } from './results';
 import { runPhases } from './run-phases';
 import { startStack } from './start-stack';
 
-export async function runTarget(target: Target, scratch: string, options: SendBenchOptions, benchSdk: BenchSdk | undefined): Promise<TargetResult> {
+export async function runTarget(
+  target: Target,
+  scratch: string,
+  options: SendBenchOptions,
+  benchSdk: BenchSdk | undefined,
+): Promise<TargetResult> {
   const started = await startStack(target, scratch, options);
   try {
     return await runPhases({ target, ...started, options, benchSdk });

@@ -48,8 +48,10 @@ export interface ApiClient {
 }
 
 function errorOf(status: number, body: unknown, retryAfter: string | null): ApiError {
-  const envelope = typeof body === 'object' && body !== null ? (body as { error?: { message?: unknown; code?: unknown } }).error : undefined;
-  const message = typeof envelope?.message === 'string' ? envelope.message : typeof body === 'string' && body !== '' ? body : `HTTP ${status}`;
+  const envelope =
+    typeof body === 'object' && body !== null ? (body as { error?: { message?: unknown; code?: unknown } }).error : undefined;
+  const message =
+    typeof envelope?.message === 'string' ? envelope.message : typeof body === 'string' && body !== '' ? body : `HTTP ${status}`;
   const code = typeof envelope?.code === 'string' ? envelope.code : undefined;
   const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
   return new ApiError(status, message, code, body, seconds);

@@ -22,7 +22,8 @@ export const MTA_STS_MODES = ['enforce', 'testing', 'none'] as const satisfies r
 
 /** What each record is for, as both clients explain it. */
 export const MTA_STS_RECORD_PURPOSES: Readonly<Record<MtaStsRecord['purpose'], string>> = {
-  certificate_validation: "ACM's DNS validation of the policy host's certificate (publish it first: the certificate is issued once it is found)",
+  certificate_validation:
+    "ACM's DNS validation of the policy host's certificate (publish it first: the certificate is issued once it is found)",
   policy_host: 'points mta-sts.<policy domain> at the host that serves the policy (listed once the certificate is issued)',
   policy: 'announces the policy and its id to senders (a new id, so a new value, whenever mode or max_age changes)',
   tls_rpt: 'asks senders to mail TLS failure reports to the receiving subdomain (recommended, not needed)',

@@ -2,7 +2,12 @@
 import type { ApiClient } from './client';
 
 /** Every item of a paged list (`{<items>, has_more, next_cursor}`), following next_cursor to the end. */
-export async function allPages<T>(client: ApiClient, path: string, itemsKey: string, query: Record<string, string | number | undefined> = {}): Promise<T[]> {
+export async function allPages<T>(
+  client: ApiClient,
+  path: string,
+  itemsKey: string,
+  query: Record<string, string | number | undefined> = {},
+): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   for (;;) {

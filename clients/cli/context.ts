@@ -36,7 +36,12 @@ export function contextOf(io: CliIo, command: Command): CommandContext {
     client() {
       if (!client) {
         const connection = resolveConnection(options, io.env, readProfileFile(profileFilePath(io.env)), profileFilePath(io.env));
-        client = createApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, userAgent: 'mailservice-cli', ...(io.fetch ? { fetch: io.fetch } : {}) });
+        client = createApiClient({
+          baseUrl: connection.baseUrl,
+          apiKey: connection.apiKey,
+          userAgent: 'mailservice-cli',
+          ...(io.fetch ? { fetch: io.fetch } : {}),
+        });
       }
       return client;
     },

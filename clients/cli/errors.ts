@@ -38,7 +38,9 @@ export function describeError(error: unknown): string[] {
     return lines;
   }
   if (error instanceof Error && (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') {
-    return [`Error: cannot reach the API (${error.message}: connection refused). Is the service running, and is the base URL right (--base-url, MAILSERVICE_BASE_URL)?`];
+    return [
+      `Error: cannot reach the API (${error.message}: connection refused). Is the service running, and is the base URL right (--base-url, MAILSERVICE_BASE_URL)?`,
+    ];
   }
   return [`Error: ${error instanceof Error ? error.message : String(error)}`];
 }
@@ -46,7 +48,9 @@ export function describeError(error: unknown): string[] {
 /** Prints the failure and answers the exit status. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
   if (json && error instanceof ApiError) {
-    io.err(`${JSON.stringify(typeof error.body === 'object' && error.body !== null ? error.body : { error: { message: error.message } })}\n`);
+    io.err(
+      `${JSON.stringify(typeof error.body === 'object' && error.body !== null ? error.body : { error: { message: error.message } })}\n`,
+    );
   } else {
     io.err(`${describeError(error).join('\n')}\n`);
   }

@@ -13,7 +13,11 @@ export function formatTable(headers: string[], rows: Cell[][], empty = '(none)')
   if (rows.length === 0) return `${empty}\n`;
   const cells = rows.map((row) => row.map(text));
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return `${[line(headers.map((h) => h.toUpperCase())), ...cells.map(line)].join('\n')}\n`;
 }
 
@@ -21,7 +25,9 @@ export function formatTable(headers: string[], rows: Cell[][], empty = '(none)')
 export function formatFields(fields: [string, Cell | Cell[]][]): string {
   const shown = fields.filter(([, value]) => value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0));
   const width = Math.max(0, ...shown.map(([key]) => key.length));
-  return shown.map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${Array.isArray(value) ? value.map(text).join(', ') : text(value)}\n`).join('');
+  return shown
+    .map(([key, value]) => `${`${key}:`.padEnd(width + 2)}${Array.isArray(value) ? value.map(text).join(', ') : text(value)}\n`)
+    .join('');
 }
 
 export function printJson(io: CliIo, value: unknown): void {

@@ -20,7 +20,9 @@ import type { CliIo } from './io';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('mailservice')
-    .description('The mailservice CLI: send email, validate addresses and manage domains, keys, suppressions and imports through the HTTP API (docs/cli.md).')
+    .description(
+      'The mailservice CLI: send email, validate addresses and manage domains, keys, suppressions and imports through the HTTP API (docs/cli.md).',
+    )
     .version('0.1.0')
     .option('--json', 'print the API answers as JSON (for scripts)')
     .option('--profile <name>', 'use a saved profile (mailservice profile list)')

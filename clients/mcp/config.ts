@@ -28,7 +28,10 @@ export function stdioConfigFromEnv(env: NodeJS.ProcessEnv): ConfigResult {
   try {
     url = new URL(baseUrl);
   } catch {
-    return { ok: false, message: `mailservice-mcp: MAILSERVICE_BASE_URL is not a URL: ${JSON.stringify(baseUrl)} (e.g. ${DEFAULT_BASE_URL} or your API Gateway URL).` };
+    return {
+      ok: false,
+      message: `mailservice-mcp: MAILSERVICE_BASE_URL is not a URL: ${JSON.stringify(baseUrl)} (e.g. ${DEFAULT_BASE_URL} or your API Gateway URL).`,
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, message: `mailservice-mcp: MAILSERVICE_BASE_URL must be an http(s) URL, not ${JSON.stringify(baseUrl)}.` };

@@ -10,8 +10,13 @@ export function docsUri(name: string): string {
 
 export function registerDocsResources(server: McpServer, docs: DocsSource): void {
   for (const page of DOC_PAGES) {
-    server.registerResource(page.name, docsUri(page.name), { title: page.title, description: page.description, mimeType: DOCS_MIME_TYPE }, async (uri) => ({
-      contents: [{ uri: uri.href, mimeType: DOCS_MIME_TYPE, text: await docs(page.name) }],
-    }));
+    server.registerResource(
+      page.name,
+      docsUri(page.name),
+      { title: page.title, description: page.description, mimeType: DOCS_MIME_TYPE },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: DOCS_MIME_TYPE, text: await docs(page.name) }],
+      }),
+    );
   }
 }

@@ -39,7 +39,8 @@ interface ErrorEnvelope {
 /** The structured form of a failed call: {error: {status?, message, code?, hint?, details?, retry_after_seconds?}} (a ToolError: no status). */
 export function errorData(error: unknown): { error: Record<string, unknown> } {
   if (error instanceof ApiError) {
-    const envelope = (typeof error.body === 'object' && error.body !== null ? (error.body as { error?: ErrorEnvelope }).error : undefined) ?? {};
+    const envelope =
+      (typeof error.body === 'object' && error.body !== null ? (error.body as { error?: ErrorEnvelope }).error : undefined) ?? {};
     return {
       error: {
         status: error.status,
@@ -54,7 +55,11 @@ export function errorData(error: unknown): { error: Record<string, unknown> } {
   if (error instanceof ToolError) return { error: { message: error.message, code: error.code } };
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return { error: { message: `The mailservice API could not be reached: ${message}${cause}. Check the API URL (MAILSERVICE_BASE_URL for stdio) and that the API is running.` } };
+  return {
+    error: {
+      message: `The mailservice API could not be reached: ${message}${cause}. Check the API URL (MAILSERVICE_BASE_URL for stdio) and that the API is running.`,
+    },
+  };
 }
 
 /** A failed call as a tool result (isError), its text saying what went wrong and what to do. */

@@ -21,8 +21,15 @@ export async function handleStatelessMcpRequest(createServer: () => McpServer, r
 
 /** The answer to GET and DELETE: a JSON-RPC error body (as the SDK gives), Allow: POST. */
 export function methodNotAllowed(): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' }, id: null }), {
-    status: 405,
-    headers: { 'content-type': 'application/json', allow: 'POST' },
-  });
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' },
+      id: null,
+    }),
+    {
+      status: 405,
+      headers: { 'content-type': 'application/json', allow: 'POST' },
+    },
+  );
 }

@@ -86,12 +86,16 @@ export interface AdminOptions {
 }
 
 /** The password piped to --password-stdin: everything read, without the one trailing newline `echo` adds. */
-async function passwordFromStdin(usage = '--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run admin -- user create ...'): Promise<string> {
+async function passwordFromStdin(
+  usage = '--password-stdin reads the password from a pipe: printf %s "$PASSWORD" | npm run admin -- user create ...',
+): Promise<string> {
   const input = process.stdin;
   if (input.isTTY) throw new UsageError(usage);
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 function plan(value: string | undefined): PlanName | undefined {
@@ -164,10 +168,21 @@ interface CommandContext extends Inputs {
 
 /** The OpenID Connect settings the secret is bound to, checked before the secret is read; then the secret. */
 async function oidcInputs(values: Values): Promise<Pick<Inputs, 'oidc' | 'clientSecret'>> {
-  const oidc = oidcSettingsFromValues({ issuer: values.issuer ?? process.env.OIDC_ISSUER ?? '', clientId: values['client-id'] ?? process.env.OIDC_CLIENT_ID ?? '', label: '', allowedDomains: '', sealedClientSecret: '' });
-  if (!oidc) throw new UsageError('oidc seal-secret needs --issuer <url> --client-id <id> (or OIDC_ISSUER and OIDC_CLIENT_ID): the secret is sealed for them');
+  const oidc = oidcSettingsFromValues({
+    issuer: values.issuer ?? process.env.OIDC_ISSUER ?? '',
+    clientId: values['client-id'] ?? process.env.OIDC_CLIENT_ID ?? '',
+    label: '',
+    allowedDomains: '',
+    sealedClientSecret: '',
+  });
+  if (!oidc)
+    throw new UsageError(
+      'oidc seal-secret needs --issuer <url> --client-id <id> (or OIDC_ISSUER and OIDC_CLIENT_ID): the secret is sealed for them',
+    );
   if (oidc.problem) throw new UsageError(oidc.problem);
-  const clientSecret = await passwordFromStdin('oidc seal-secret reads the client secret from a pipe: printf %s "$SECRET" | npm run admin -- oidc seal-secret ...');
+  const clientSecret = await passwordFromStdin(
+    'oidc seal-secret reads the client secret from a pipe: printf %s "$SECRET" | npm run admin -- oidc seal-secret ...',
+  );
   if (clientSecret.trim() === '') throw new UsageError('the client secret read from standard input is empty');
   return { oidc, clientSecret };
 }
@@ -205,7 +220,11 @@ async function createAccountCommand({ services, values, audited }: CommandContex
     tenants: values.tenants ?? false,
   });
   // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
-  return audited(account.id, { account: account.id, api_key: apiKey.id }, { account_id: account.id, api_key: toPublicApiKey(apiKey), secret });
+  return audited(
+    account.id,
+    { account: account.id, api_key: apiKey.id },
+    { account_id: account.id, api_key: toPublicApiKey(apiKey), secret },
+  );
 }
 
 async function updateAccountCommand({ services, values, audited }: CommandContext): Promise<unknown> {
@@ -215,14 +234,25 @@ async function updateAccountCommand({ services, values, audited }: CommandContex
     payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),
     tenants_enabled: flag(values.tenants, values['no-tenants'], 'tenants'),
   });
-  return audited(account.id, { account: account.id }, { account_id: account.id, email: account.email, plan: account.plan, payment_method: account.payment_method, tenants_enabled: account.tenants_enabled });
+  return audited(
+    account.id,
+    { account: account.id },
+    {
+      account_id: account.id,
+      email: account.email,
+      plan: account.plan,
+      payment_method: account.payment_method,
+      tenants_enabled: account.tenants_enabled,
+    },
+  );
 }
 
 function pauseCommand(action: 'pause' | 'resume') {
   return async ({ services, values, audited }: CommandContext): Promise<unknown> => {
     if (!values.id) throw new UsageError(`account ${action} needs --id <account_id>`);
     const reason = values.reason?.trim() || 'Paused by the operator.';
-    const changed = action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
+    const changed =
+      action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
     return audited(changed.id, { account: changed.id }, { account_id: changed.id, ...accountPauseView(changed) });
   };
 }
@@ -237,7 +267,17 @@ async function createUserCommand({ services, values, password, audited }: Comman
   const chosen = password ?? generatePassword();
   const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
   // A generated password is printed once, here; it is stored only as its scrypt hash.
-  return audited(user.account_id, { user: user.id }, { user_id: user.id, account_id: user.account_id, email: user.email, role: user.role, ...(password === undefined ? { password: chosen } : {}) });
+  return audited(
+    user.account_id,
+    { user: user.id },
+    {
+      user_id: user.id,
+      account_id: user.account_id,
+      email: user.email,
+      role: user.role,
+      ...(password === undefined ? { password: chosen } : {}),
+    },
+  );
 }
 
 /** Every command, by `<resource> <action>` (`rotate-link-key` alone). */
@@ -255,7 +295,12 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<unknown>> = 
   },
   'ses quota': async ({ services }) => {
     const { sesAccount } = buildSesPace(services.config, services);
-    return sesQuotaReport({ sesAccount, sesSendBudget: services.sesSendBudget, configuredRate: services.config.sesMaxSendRate, now: Date.now() });
+    return sesQuotaReport({
+      sesAccount,
+      sesSendBudget: services.sesSendBudget,
+      configuredRate: services.config.sesMaxSendRate,
+      now: Date.now(),
+    });
   },
   'mta-sts quota': async ({ services, hostingQuotas }) => hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas),
   'oidc seal-secret': async ({ services, oidc, clientSecret }) => {
@@ -263,7 +308,8 @@ const COMMANDS: Record<string, (context: CommandContext) => Promise<unknown>> = 
     const sealed = await services.secretBox.seal(clientSecret!, oidcSecretContext(oidc!));
     return { oidc_client_secret_sealed: sealed, issuer: oidc!.issuer, client_id: oidc!.clientId };
   },
-  'data adopt-legacy': async ({ services, segments, audited }) => audited(UNKNOWN_ACCOUNT_AUDIT, {}, await adoptLegacyCommand(services, segments)),
+  'data adopt-legacy': async ({ services, segments, audited }) =>
+    audited(UNKNOWN_ACCOUNT_AUDIT, {}, await adoptLegacyCommand(services, segments)),
 };
 
 /** Runs one command; answers what to print (undefined: nothing). */
@@ -280,13 +326,26 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   const inputs = await inputsOf(resource, values);
 
   options.prepareEnvironment?.();
-  if (!process.env[ENV.tableName]) throw new UsageError(`Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`);
+  if (!process.env[ENV.tableName])
+    throw new UsageError(
+      `Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`,
+    );
   const services = buildServices(loadConfig(process.env));
   const auditLog = new AuditLogRepository({ client: createDynamoClient(services.config), name: services.config.tableName });
   const audited = async <T>(accountId: string, ids: Record<string, string>, result: T): Promise<T> => {
     await recordAudit(
       { auditLog, clock: services.clock },
-      { account_id: accountId, tenant_id: null, action: `cli:${name}`, resource_ids: ids, actor: { type: 'operator' }, status: null, source_ip: null, user_agent: null, request_id: null },
+      {
+        account_id: accountId,
+        tenant_id: null,
+        action: `cli:${name}`,
+        resource_ids: ids,
+        actor: { type: 'operator' },
+        status: null,
+        source_ip: null,
+        user_agent: null,
+        request_id: null,
+      },
     );
     return result;
   };

@@ -17,7 +17,10 @@ import { createRelayServer } from '../../shared/doors/smtp/relay-server';
 async function main(): Promise<void> {
   const env = process.env;
   const tls = tlsFromEnv(env);
-  if (!tls) throw new Error(`No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`);
+  if (!tls)
+    throw new Error(
+      `No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`,
+    );
   const services = buildServices();
   const relaySettings = relaySettingsFromEnv(env);
   const relay = createRelayServer({ tls, ...relaySettings }, services);
@@ -26,7 +29,8 @@ async function main(): Promise<void> {
   logInfo('smtp relay listening', { host, port });
 
   const mxPort = mxPortFromEnv(env);
-  const mx = mxPort === null ? null : createMxServer({ tls, ...mxSettingsFromEnv(env), closeTimeoutMs: relaySettings.closeTimeoutMs }, services);
+  const mx =
+    mxPort === null ? null : createMxServer({ tls, ...mxSettingsFromEnv(env), closeTimeoutMs: relaySettings.closeTimeoutMs }, services);
   if (mx && mxPort !== null) {
     const mxHost = env[MX_ENV.host]?.trim() || '0.0.0.0';
     logInfo('mx listening', { host: mxHost, port: await mx.listen(mxPort, mxHost) });
@@ -49,6 +53,7 @@ main().catch((error: unknown) => {
   logError('smtp relay failed to start', error);
   // Said even with LOG_LEVEL=silent: a task that exits at start must leave its reason in its output
   // (ECS keeps a stopped task's last log lines; the local cloud fails its start with them).
-  if (process.env.LOG_LEVEL === 'silent') console.error(`smtp relay failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  if (process.env.LOG_LEVEL === 'silent')
+    console.error(`smtp relay failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -36,20 +36,24 @@ export class Alarms extends Construct {
     for (const queueId of Object.keys(QUEUES) as QueueId[]) {
       const name = pascalCase(queueId);
       this.alarms.push(
-        props.queues[queueId].metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }).createAlarm(this, `${name}OldestMessage`, {
-          alarmDescription: `${QUEUES[queueId].name}: a message has waited over ${QUEUE_AGE_ALARM_SECONDS}s (consumers stalled or failing)`,
-          threshold: QUEUE_AGE_ALARM_SECONDS,
-          evaluationPeriods: 3,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
-        props.deadLetterQueues[queueId].metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }).createAlarm(this, `${name}DeadLetters`, {
-          alarmDescription: `${QUEUES[queueId].dlqName}: messages gave up after ${QUEUES[queueId].maxReceiveCount} receives`,
-          threshold: 0,
-          evaluationPeriods: 1,
-          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-          treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        }),
+        props.queues[queueId]
+          .metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' })
+          .createAlarm(this, `${name}OldestMessage`, {
+            alarmDescription: `${QUEUES[queueId].name}: a message has waited over ${QUEUE_AGE_ALARM_SECONDS}s (consumers stalled or failing)`,
+            threshold: QUEUE_AGE_ALARM_SECONDS,
+            evaluationPeriods: 3,
+            comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+          }),
+        props.deadLetterQueues[queueId]
+          .metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' })
+          .createAlarm(this, `${name}DeadLetters`, {
+            alarmDescription: `${QUEUES[queueId].dlqName}: messages gave up after ${QUEUES[queueId].maxReceiveCount} receives`,
+            threshold: 0,
+            evaluationPeriods: 1,
+            comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+          }),
       );
     }
     // The reputation guard (docs/deliverability.md): SES's own rates for the whole SES account, which AWS
@@ -57,16 +61,30 @@ export class Alarms extends Construct {
     // brake itself runs from the table's stream; subscribe these to your paging topic.
     const percent = (rate: number) => `${Number((rate * 100).toFixed(4))}%`;
     const reputationAlarm = (id: string, metric: keyof typeof SES_REPUTATION_METRICS, threshold: number) =>
-      new cloudwatch.Metric({ namespace: 'AWS/SES', metricName: SES_REPUTATION_METRICS[metric], period: Duration.minutes(15), statistic: 'Maximum' }).createAlarm(this, id, {
+      new cloudwatch.Metric({
+        namespace: 'AWS/SES',
+        metricName: SES_REPUTATION_METRICS[metric],
+        period: Duration.minutes(15),
+        statistic: 'Maximum',
+      }).createAlarm(this, id, {
         alarmDescription: `SES's ${metric} rate for this account reached ${percent(threshold)} (AWS reviews the account at ${percent(AWS_REVIEW[`${metric}Rate`])}, may pause it at ${percent(AWS_PAUSE[`${metric}Rate`])}): see the reputation brake's pauses (docs/deliverability.md)`,
         threshold,
         evaluationPeriods: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       });
-    this.alarms.push(reputationAlarm('SesBounceRate', 'bounce', props.reputation.bounceRate), reputationAlarm('SesComplaintRate', 'complaint', props.reputation.complaintRate));
+    this.alarms.push(
+      reputationAlarm('SesBounceRate', 'bounce', props.reputation.bounceRate),
+      reputationAlarm('SesComplaintRate', 'complaint', props.reputation.complaintRate),
+    );
     const reconcilerMetric = (metricName: string, statistic: string) =>
-      new cloudwatch.Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { Task: 'reconciler' }, period: Duration.minutes(5), statistic });
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { Task: 'reconciler' },
+        period: Duration.minutes(5),
+        statistic,
+      });
     this.alarms.push(
       reconcilerMetric('OldestDueAgeSeconds', 'Maximum').createAlarm(this, 'Overdue', {
         alarmDescription: `Work has been past its due time for over ${OVERDUE_ALARM_SECONDS}s: the reconciler cannot move it (see its logs)`,

@@ -54,7 +54,10 @@ export class Api extends Construct {
       'APIG4',
       'Every route is authorised by the application: API keys (Authorization: Bearer, looked up hashed in the table) and dashboard sessions are checked in the handlers (shared/doors/http/middleware/authenticate.ts, docs/dashboard.md); signed unsubscribe and tracking links and the OpenAPI reference are public by design. An API Gateway authorizer would add a second Lambda call to every request for the same check.',
     );
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const defaultStage = this.httpApi.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;
     if (!defaultStage) throw new Error('The HTTP API has no default stage');
     defaultStage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
@@ -77,7 +80,10 @@ export class Api extends Construct {
       }
     }
 
-    this.mtaStsApi = new apigw.HttpApi(this, 'MtaStsApi', { description: 'mailservice hosted MTA-STS policies (custom domains only)', disableExecuteApiEndpoint: true });
+    this.mtaStsApi = new apigw.HttpApi(this, 'MtaStsApi', {
+      description: 'mailservice hosted MTA-STS policies (custom domains only)',
+      disableExecuteApiEndpoint: true,
+    });
     acknowledgeRule(
       this.mtaStsApi,
       'APIG4',
@@ -108,7 +114,9 @@ const METHODS = new Set<string>(Object.values(apigw.HttpMethod));
 export function parseRoute(route: string, group = '?'): { method: apigw.HttpMethod; path: string } {
   const match = /^([A-Z]+) (\/\S*)$/.exec(route);
   if (!match || !METHODS.has(match[1] ?? '')) {
-    throw new Error(`Invalid route "${route}" in API group "${group}": expected "<METHOD> /path" with METHOD one of ${[...METHODS].join(', ')}`);
+    throw new Error(
+      `Invalid route "${route}" in API group "${group}": expected "<METHOD> /path" with METHOD one of ${[...METHODS].join(', ')}`,
+    );
   }
   return { method: match[1] as apigw.HttpMethod, path: match[2] as string };
 }

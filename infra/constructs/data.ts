@@ -24,7 +24,9 @@ export function declaredIndexes(context: unknown): typeof TABLE.globalSecondaryI
   if (context === undefined) return all;
   const count = Number(context);
   if (!Number.isInteger(count) || count < 1 || count > all.length) {
-    throw new Error(`context ${TABLE_INDEXES_CONTEXT} must be a whole number from 1 to ${all.length} (the first N of the table's indexes: ${all.map((gsi) => gsi.indexName).join(', ')}), got ${String(context)}`);
+    throw new Error(
+      `context ${TABLE_INDEXES_CONTEXT} must be a whole number from 1 to ${all.length} (the first N of the table's indexes: ${all.map((gsi) => gsi.indexName).join(', ')}), got ${String(context)}`,
+    );
   }
   return all.slice(0, count);
 }
@@ -86,28 +88,39 @@ export class Data extends Construct {
       'This is the access-log destination: S3 advises against a bucket logging into itself (every log delivery would be logged, without end: https://docs.aws.amazon.com/AmazonS3/latest/userguide/ServerLogs.html), and no function reads or writes it.',
     );
 
-    this.buckets = mapRecord(BUCKETS, (def) =>
-      new s3.Bucket(this, `${pascalCase(def.id)}Bucket`, {
-        blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-        enforceSSL: true,
-        encryption: s3.BucketEncryption.S3_MANAGED,
-        removalPolicy: RemovalPolicy.RETAIN,
-        serverAccessLogsBucket: this.logsBucket,
-        serverAccessLogsPrefix: `s3-access/${def.id}/`,
-        // Uploads (POST /attachments) are copied under the email that uses them; the uploads themselves
-        // live a day, as their records do (docs/attachments.md).
-        // Retention (docs/retention.md): objects are written under their account's class, `retention/<days>d/`,
-        // one rule per class (S3's rules are bucket-wide; a prefix per class makes the account's choice the key's).
-        lifecycleRules: [
-          { id: 'expire-uploads', prefix: 'uploads/', expiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-          ...RETENTION_CLASSES_DAYS.map((days) => ({ id: `retention-${days}d`, prefix: retentionKeyPrefix(days), expiration: Duration.days(days) })),
-          // The MX listener's shared copy of a received message (each receiving account keeps its own under
-          // its class): past every queue message that can name it (docs/retention.md).
-          { id: 'expire-inbound-raw', prefix: INBOUND_RAW_PREFIX, expiration: Duration.days(INBOUND_RAW_DAYS) },
-          // Account exports' files (docs/exports.md): kept as long as their record.
-          { id: 'expire-exports', prefix: EXPORT_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS) },
-        ],
-      }),
+    this.buckets = mapRecord(
+      BUCKETS,
+      (def) =>
+        new s3.Bucket(this, `${pascalCase(def.id)}Bucket`, {
+          blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+          enforceSSL: true,
+          encryption: s3.BucketEncryption.S3_MANAGED,
+          removalPolicy: RemovalPolicy.RETAIN,
+          serverAccessLogsBucket: this.logsBucket,
+          serverAccessLogsPrefix: `s3-access/${def.id}/`,
+          // Uploads (POST /attachments) are copied under the email that uses them; the uploads themselves
+          // live a day, as their records do (docs/attachments.md).
+          // Retention (docs/retention.md): objects are written under their account's class, `retention/<days>d/`,
+          // one rule per class (S3's rules are bucket-wide; a prefix per class makes the account's choice the key's).
+          lifecycleRules: [
+            {
+              id: 'expire-uploads',
+              prefix: 'uploads/',
+              expiration: Duration.days(1),
+              abortIncompleteMultipartUploadAfter: Duration.days(1),
+            },
+            ...RETENTION_CLASSES_DAYS.map((days) => ({
+              id: `retention-${days}d`,
+              prefix: retentionKeyPrefix(days),
+              expiration: Duration.days(days),
+            })),
+            // The MX listener's shared copy of a received message (each receiving account keeps its own under
+            // its class): past every queue message that can name it (docs/retention.md).
+            { id: 'expire-inbound-raw', prefix: INBOUND_RAW_PREFIX, expiration: Duration.days(INBOUND_RAW_DAYS) },
+            // Account exports' files (docs/exports.md): kept as long as their record.
+            { id: 'expire-exports', prefix: EXPORT_PREFIX, expiration: Duration.days(EXPORT_KEPT_DAYS) },
+          ],
+        }),
     );
 
     // Symmetric, yearly automatic rotation (old key material stays usable for decryption). The default

@@ -41,7 +41,10 @@ export class Email extends Construct {
       disableSuppressionList: true,
       reputationMetrics: true,
     });
-    for (const [set, id] of [[this.configurationSet, 'SnsDestination'], [this.tlsRequiredConfigurationSet, 'TlsRequiredSnsDestination']] as const) {
+    for (const [set, id] of [
+      [this.configurationSet, 'SnsDestination'],
+      [this.tlsRequiredConfigurationSet, 'TlsRequiredSnsDestination'],
+    ] as const) {
       set.addEventDestination(id, {
         configurationSetEventDestinationName: CONFIGURATION_SET.eventDestinationName,
         destination: ses.EventDestination.snsTopic(props.eventsTopic),
@@ -59,7 +62,9 @@ export class Email extends Construct {
 export function toEmailSendingEvent(type: string): ses.EmailSendingEvent {
   const event = (ses.EmailSendingEvent as Record<string, ses.EmailSendingEvent | undefined>)[type];
   if (event === undefined) {
-    throw new Error(`Unknown SES event type "${type}" in CONFIGURATION_SET.matchingEventTypes (expected one of ${Object.keys(ses.EmailSendingEvent).join(', ')})`);
+    throw new Error(
+      `Unknown SES event type "${type}" in CONFIGURATION_SET.matchingEventTypes (expected one of ${Object.keys(ses.EmailSendingEvent).join(', ')})`,
+    );
   }
   return event;
 }

@@ -8,7 +8,20 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../shared/config/config';
-import { BUCKETS, CONFIGURATION_SET, QUEUES, SCHEDULE_GROUP, SECRETS_KEY, TABLE, TOPICS, type Access, type BucketId, type Grant, type QueueId, type TopicId } from '../definitions';
+import {
+  BUCKETS,
+  CONFIGURATION_SET,
+  QUEUES,
+  SCHEDULE_GROUP,
+  SECRETS_KEY,
+  TABLE,
+  TOPICS,
+  type Access,
+  type BucketId,
+  type Grant,
+  type QueueId,
+  type TopicId,
+} from '../definitions';
 import { acknowledgeWildcardActions, acknowledgeWildcardResources } from './nag';
 import type { Scheduling } from './scheduling';
 
@@ -122,7 +135,12 @@ export const API_DOMAIN_CREATE_CONDITIONS = {
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
-export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'];
+export const SCHEDULER_ACTIONS = [
+  'scheduler:CreateSchedule',
+  'scheduler:UpdateSchedule',
+  'scheduler:DeleteSchedule',
+  'scheduler:GetSchedule',
+];
 
 /**
  * KMS actions per access to the secrets key. Secrets are sealed with KMS Encrypt directly (no envelope
@@ -142,12 +160,18 @@ export const SECRETS_KEY_ACTIONS: Partial<Record<Access, string[]>> = {
  * A function gets only what its definition lists; an access that makes no sense for a resource
  * kind fails the synthesis.
  */
-export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: readonly Grant[], resources: ServiceResources): Record<string, string> {
+export function grantAccess(
+  scope: Construct,
+  grantee: iam.IGrantable,
+  grants: readonly Grant[],
+  resources: ServiceResources,
+): Record<string, string> {
   const env: Record<string, string> = {};
   const stack = Stack.of(scope);
 
   for (const { resource, access } of grants) {
-    const invalid = (): Error => new Error(`Access "${access}" is not valid on a ${resource.kind}${'id' in resource ? ` ("${resource.id}")` : ''}`);
+    const invalid = (): Error =>
+      new Error(`Access "${access}" is not valid on a ${resource.kind}${'id' in resource ? ` ("${resource.id}")` : ''}`);
     switch (resource.kind) {
       case 'table': {
         const table = resources.table;
@@ -192,7 +216,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
       case 'ses': {
         const tenantsArn = stack.formatArn({ service: 'ses', resource: 'tenant', resourceName: '*' });
         const identitiesArn = stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' });
-        const configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: resources.configurationSetName });
+        const configurationSetArn = stack.formatArn({
+          service: 'ses',
+          resource: 'configuration-set',
+          resourceName: resources.configurationSetName,
+        });
         if (access === 'manageTenants' || access === 'sweepTenants') {
           iam.Grant.addToPrincipal({
             grantee,
@@ -203,7 +231,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
               tenantsArn,
               identitiesArn,
               configurationSetArn,
-              stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
+              stack.formatArn({
+                service: 'ses',
+                resource: 'configuration-set',
+                resourceName: tlsRequiredConfigurationSet(resources.configurationSetName),
+              }),
             ],
           });
           acknowledgeWildcardResources(grantee, [tenantsArn], SES_TENANTS_REASON);
@@ -211,7 +243,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
           if (access === 'sweepTenants') {
             iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_SWEEP_ACTIONS, resourceArns: [tenantsArn] });
             iam.Grant.addToPrincipal({ grantee, actions: SES_TENANT_LIST_ACTIONS, resourceArns: ['*'] });
-            acknowledgeWildcardResources(grantee, ['*'], 'ses:ListTenants has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES). The reconciler lists tenants to sweep those the table no longer has.');
+            acknowledgeWildcardResources(
+              grantee,
+              ['*'],
+              'ses:ListTenants has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES). The reconciler lists tenants to sweep those the table no longer has.',
+            );
           }
           // Resource ARNs are built from the account and the configuration set's name.
           env[ENV.awsAccountId] = stack.account;
@@ -229,7 +265,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         }
         if (access === 'readAccount') {
           iam.Grant.addToPrincipal({ grantee, actions: SES_ACCOUNT_READ_ACTIONS, resourceArns: ['*'] });
-          acknowledgeWildcardResources(grantee, ['*'], 'ses:GetAccount (the send quota and sending state) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES).');
+          acknowledgeWildcardResources(
+            grantee,
+            ['*'],
+            'ses:GetAccount (the send quota and sending state) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon SES).',
+          );
           break;
         }
         if (access !== 'sendEmail') throw invalid();
@@ -241,7 +281,11 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
             identitiesArn,
             configurationSetArn,
             // Domains with tls_mode enforced send through the TLS-required twin.
-            stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: tlsRequiredConfigurationSet(resources.configurationSetName) }),
+            stack.formatArn({
+              service: 'ses',
+              resource: 'configuration-set',
+              resourceName: tlsRequiredConfigurationSet(resources.configurationSetName),
+            }),
             tenantsArn,
           ],
         });
@@ -257,7 +301,7 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         acknowledgeWildcardResources(
           grantee,
           [scheduling.schedulesArn],
-          'One-time schedules are created at run time, one per scheduled send or automation wait, with generated names: the grant is every schedule of this stack\'s group and no other group.',
+          "One-time schedules are created at run time, one per scheduled send or automation wait, with generated names: the grant is every schedule of this stack's group and no other group.",
         );
         iam.Grant.addToPrincipal({
           grantee,
@@ -288,9 +332,13 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         acknowledgeWildcardResources(
           grantee,
           [arn('hostedzone'), arn('change')],
-          'DNS apply (docs/domains.md) writes the records of a domain into the customer\'s own hosted zone, found at run time by name, and waits on the change Route 53 returns (its id is generated): neither is known when the stack is deployed.',
+          "DNS apply (docs/domains.md) writes the records of a domain into the customer's own hosted zone, found at run time by name, and waits on the change Route 53 returns (its id is generated): neither is known when the stack is deployed.",
         );
-        acknowledgeWildcardResources(grantee, ['*'], 'route53:ListHostedZonesByName (finding the customer\'s zone) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon Route 53).');
+        acknowledgeWildcardResources(
+          grantee,
+          ['*'],
+          'route53:ListHostedZonesByName (finding the customer\'s zone) has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, Amazon Route 53).',
+        );
         break;
       }
       case 'certificates': {
@@ -298,8 +346,16 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         iam.Grant.addToPrincipal({ grantee, actions: ACM_REQUEST_ACTIONS, resourceArns: ['*'], conditions: MTA_STS_REQUEST_CONDITIONS });
         const certificates = stack.formatArn({ service: 'acm', resource: 'certificate', resourceName: '*' });
         iam.Grant.addToPrincipal({ grantee, actions: ACM_CERTIFICATE_ACTIONS, resourceArns: [certificates] });
-        acknowledgeWildcardResources(grantee, ['*'], `acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated, non-exportable certificates whose every name is ${MTA_STS_HOST_PATTERN} only.`);
-        acknowledgeWildcardResources(grantee, [certificates], 'Hosted MTA-STS policy hosts get a certificate each at run time (docs/deliverability.md): its id is ACM\'s, unknown when the stack is deployed.');
+        acknowledgeWildcardResources(
+          grantee,
+          ['*'],
+          `acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated, non-exportable certificates whose every name is ${MTA_STS_HOST_PATTERN} only.`,
+        );
+        acknowledgeWildcardResources(
+          grantee,
+          [certificates],
+          "Hosted MTA-STS policy hosts get a certificate each at run time (docs/deliverability.md): its id is ACM's, unknown when the stack is deployed.",
+        );
         break;
       }
       case 'apiDomains': {
@@ -307,9 +363,18 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
         // API Gateway's ARNs name no account: arn:<partition>:apigateway:<region>::<path>.
         const path = (resource: string) => `arn:${stack.partition}:apigateway:${stack.region}::${resource}`;
         const host = `/domainnames/${MTA_STS_HOST_PATTERN}`;
-        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_CREATE_ACTIONS, resourceArns: [path('/domainnames')], conditions: API_DOMAIN_CREATE_CONDITIONS });
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: API_DOMAIN_CREATE_ACTIONS,
+          resourceArns: [path('/domainnames')],
+          conditions: API_DOMAIN_CREATE_CONDITIONS,
+        });
         iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_CREATE_ACTIONS, resourceArns: [path(`${host}/apimappings`)] });
-        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_READ_DELETE_ACTIONS, resourceArns: [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)] });
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: API_DOMAIN_READ_DELETE_ACTIONS,
+          resourceArns: [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)],
+        });
         acknowledgeWildcardResources(
           grantee,
           [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)],
@@ -326,19 +391,18 @@ export function grantAccess(scope: Construct, grantee: iam.IGrantable, grants: r
 
 /** Why each wildcard of a grant is acceptable (cdk-nag IAM5, acknowledged per wildcard: infra/constructs/nag.ts). */
 const TABLE_INDEXES_REASON =
-  'Queries on the global secondary indexes (TABLE.globalSecondaryIndexes) are authorised on the index ARN: CDK\'s table grant names <table ARN>/index/*, the indexes of this one table and nothing else.';
+  "Queries on the global secondary indexes (TABLE.globalSecondaryIndexes) are authorised on the index ARN: CDK's table grant names <table ARN>/index/*, the indexes of this one table and nothing else.";
 const BUCKET_OBJECTS_REASON = 'Object keys are made at run time (per account, email, upload): the grant is the objects of this one bucket.';
 /** Wildcard actions of CDK's grantRead and, beside them, of grantReadWrite. */
 const BUCKET_READ_WILDCARDS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'];
 const BUCKET_WRITE_WILDCARDS = ['s3:DeleteObject*', 's3:Abort*'];
 const BUCKET_ACTIONS_REASON =
-  'CDK\'s bucket read (GetObject*, GetBucket*, List*) and read-write (DeleteObject*, Abort*) action groups, on this one bucket and its objects: reads of objects and their metadata, deletes, and aborting the multipart uploads the SDK makes for large attachments; no policy, ACL or configuration writes.';
+  "CDK's bucket read (GetObject*, GetBucket*, List*) and read-write (DeleteObject*, Abort*) action groups, on this one bucket and its objects: reads of objects and their metadata, deletes, and aborting the multipart uploads the SDK makes for large attachments; no policy, ACL or configuration writes.";
 const SES_IDENTITIES_REASON =
-  'Sending domains are the customers\', added at run time (POST /domains): the grant is every SES identity of this account and region; which domain an API key may use is checked by the product (docs/domains.md).';
+  "Sending domains are the customers', added at run time (POST /domains): the grant is every SES identity of this account and region; which domain an API key may use is checked by the product (docs/domains.md).";
 const SES_TENANTS_REASON =
   'SES tenants are created at run time, one per tenant of the product (docs/tenants.md): the grant is every SES tenant of this account and region.';
 
 function assertNever(value: never): never {
   throw new Error(`Unknown resource ${JSON.stringify(value)}`);
 }
-

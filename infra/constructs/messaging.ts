@@ -20,20 +20,24 @@ export class Messaging extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
-    this.deadLetterQueues = mapRecord(QUEUES, (def) =>
-      new sqs.Queue(this, `${pascalCase(def.id)}Dlq`, {
-        retentionPeriod: Duration.days(14),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-      }),
+    this.deadLetterQueues = mapRecord(
+      QUEUES,
+      (def) =>
+        new sqs.Queue(this, `${pascalCase(def.id)}Dlq`, {
+          retentionPeriod: Duration.days(14),
+          encryption: sqs.QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+        }),
     );
-    this.queues = mapRecord(QUEUES, (def) =>
-      new sqs.Queue(this, `${pascalCase(def.id)}Queue`, {
-        visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
-        encryption: sqs.QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        deadLetterQueue: { queue: this.deadLetterQueues[def.id], maxReceiveCount: def.maxReceiveCount },
-      }),
+    this.queues = mapRecord(
+      QUEUES,
+      (def) =>
+        new sqs.Queue(this, `${pascalCase(def.id)}Queue`, {
+          visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+          encryption: sqs.QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+          deadLetterQueue: { queue: this.deadLetterQueues[def.id], maxReceiveCount: def.maxReceiveCount },
+        }),
     );
 
     this.topics = mapRecord(TOPICS, (def) => {

@@ -16,7 +16,8 @@ import { Construct, type IConstruct } from 'constructs';
 
 /** Acknowledges rule `AwsSolutions-<rule>` on `scope` and everything under it, saying why it is acceptable here. */
 export function acknowledgeRule(scope: IConstruct, rule: string, reason: string): void {
-  if (rule.startsWith('IAM5')) throw new Error('Acknowledge IAM5 per wildcard with acknowledgeWildcardResources/acknowledgeWildcardActions');
+  if (rule.startsWith('IAM5'))
+    throw new Error('Acknowledge IAM5 per wildcard with acknowledgeWildcardResources/acknowledgeWildcardActions');
   Validations.of(scope).acknowledge({ id: `AwsSolutions-${rule}`, reason });
 }
 

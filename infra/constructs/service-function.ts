@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -51,12 +51,19 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    if (props.memoryMb !== undefined && (!Number.isInteger(props.memoryMb) || props.memoryMb < MIN_MEMORY_MB || props.memoryMb > MAX_MEMORY_MB)) {
-      throw new Error(`Function "${props.name}": memoryMb ${props.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`);
+    if (
+      props.memoryMb !== undefined &&
+      (!Number.isInteger(props.memoryMb) || props.memoryMb < MIN_MEMORY_MB || props.memoryMb > MAX_MEMORY_MB)
+    ) {
+      throw new Error(
+        `Function "${props.name}": memoryMb ${props.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`,
+      );
     }
     const codeDir = functionCodeDir(props.functionsDir, props.name);
     if (!fs.existsSync(path.join(codeDir, BUNDLE_FILE))) {
-      throw new Error(`No bundle for function "${props.name}": ${path.join(codeDir, BUNDLE_FILE)} is missing. Run \`npm run build\` first.`);
+      throw new Error(
+        `No bundle for function "${props.name}": ${path.join(codeDir, BUNDLE_FILE)} is missing. Run \`npm run build\` first.`,
+      );
     }
 
     const logGroup = new logs.LogGroup(this, 'Logs', {

@@ -67,7 +67,10 @@ export class SmtpRelay extends Construct {
       subnetConfiguration: [{ name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 }],
     });
     // Every accepted and rejected connection of the relay's VPC, for abuse investigations (who connected to 25 and 587).
-    vpc.addFlowLog('FlowLog', { destination: ec2.FlowLogDestination.toS3(props.logsBucket, 'vpc-flow-logs/'), trafficType: ec2.FlowLogTrafficType.ALL });
+    vpc.addFlowLog('FlowLog', {
+      destination: ec2.FlowLogDestination.toS3(props.logsBucket, 'vpc-flow-logs/'),
+      trafficType: ec2.FlowLogTrafficType.ALL,
+    });
     const cluster = new ecs.Cluster(this, 'Cluster', { vpc, containerInsightsV2: ecs.ContainerInsights.ENABLED });
 
     this.tlsSecret = props.tlsSecretArn
@@ -117,9 +120,20 @@ export class SmtpRelay extends Construct {
       'ecr:GetAuthorizationToken, which ECS needs to pull the relay image, has no resource-level permission: AWS requires Resource "*" (https://docs.aws.amazon.com/AmazonECR/latest/userguide/security_iam_id-based-policy-examples.html); the image pulls themselves are on the asset repository.',
     );
 
-    const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', { vpc, description: 'SMTP relay tasks: submission and MX from anywhere (client addresses are preserved)' });
-    securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.containerPort), 'SMTP submission (the NLB forwards 587 here, keeping the client address)');
-    securityGroup.addIngressRule(ec2.Peer.anyIpv4(), ec2.Port.tcp(SMTP_RELAY.mx.containerPort), 'Inbound MX (the NLB forwards 25 here, keeping the client address)');
+    const securityGroup = new ec2.SecurityGroup(this, 'TaskSecurityGroup', {
+      vpc,
+      description: 'SMTP relay tasks: submission and MX from anywhere (client addresses are preserved)',
+    });
+    securityGroup.addIngressRule(
+      ec2.Peer.anyIpv4(),
+      ec2.Port.tcp(SMTP_RELAY.containerPort),
+      'SMTP submission (the NLB forwards 587 here, keeping the client address)',
+    );
+    securityGroup.addIngressRule(
+      ec2.Peer.anyIpv4(),
+      ec2.Port.tcp(SMTP_RELAY.mx.containerPort),
+      'Inbound MX (the NLB forwards 25 here, keeping the client address)',
+    );
     acknowledgeRule(
       securityGroup.node.defaultChild as ec2.CfnSecurityGroup,
       'EC23',
@@ -138,11 +152,15 @@ export class SmtpRelay extends Construct {
       maxHealthyPercent: 200,
     });
 
-    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', { vpc, internetFacing: true, vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC } });
+    this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', {
+      vpc,
+      internetFacing: true,
+      vpcSubnets: { subnetType: ec2.SubnetType.PUBLIC },
+    });
     acknowledgeRule(
       this.loadBalancer.node.defaultChild as elbv2.CfnLoadBalancer,
       'ELB2',
-      'A Network Load Balancer writes access logs only for TLS listeners (https://docs.aws.amazon.com/elasticloadbalancing/latest/network/load-balancer-access-logs.html); both listeners are TCP (STARTTLS is inside the SMTP session), so logs would stay empty. Connections are recorded by the VPC flow logs and the relay\'s own logs.',
+      "A Network Load Balancer writes access logs only for TLS listeners (https://docs.aws.amazon.com/elasticloadbalancing/latest/network/load-balancer-access-logs.html); both listeners are TCP (STARTTLS is inside the SMTP session), so logs would stay empty. Connections are recorded by the VPC flow logs and the relay's own logs.",
     );
     for (const nlbSecurityGroup of this.loadBalancer.connections.securityGroups) {
       acknowledgeRule(
@@ -160,7 +178,13 @@ export class SmtpRelay extends Construct {
     // One listener per public port, each to its container port in its own target group: the health check
     // connects to the port it guards (a target group's health check defaults to its traffic port).
     const ports = [
-      { id: 'Submission', targetsId: 'Relay', port: SMTP_RELAY.port, containerPort: SMTP_RELAY.containerPort, description: 'SMTP submission' },
+      {
+        id: 'Submission',
+        targetsId: 'Relay',
+        port: SMTP_RELAY.port,
+        containerPort: SMTP_RELAY.containerPort,
+        description: 'SMTP submission',
+      },
       { id: 'Mx', targetsId: 'MxTargets', port: SMTP_RELAY.mx.port, containerPort: SMTP_RELAY.mx.containerPort, description: 'Inbound MX' },
     ];
     for (const { id, targetsId, port, containerPort, description } of ports) {
@@ -176,7 +200,11 @@ export class SmtpRelay extends Construct {
         deregistrationDelay: Duration.seconds(SMTP_RELAY.stopTimeoutSeconds),
         healthCheck,
       });
-      securityGroup.connections.allowFrom(this.loadBalancer, ec2.Port.tcp(containerPort), `health checks from the load balancer (${description})`);
+      securityGroup.connections.allowFrom(
+        this.loadBalancer,
+        ec2.Port.tcp(containerPort),
+        `health checks from the load balancer (${description})`,
+      );
     }
   }
 }

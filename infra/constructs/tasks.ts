@@ -8,8 +8,10 @@ import { ServiceFunction, type FunctionDefaults } from './service-function';
 import { pascalCase } from './util';
 
 function checkTask(task: ScheduledTaskDefinition): void {
-  if (!Number.isInteger(task.everyMinutes) || task.everyMinutes < 1) throw new Error(`Scheduled task "${task.name}": everyMinutes must be a whole number of minutes >= 1`);
-  if (task.timeoutSeconds >= task.everyMinutes * 60) throw new Error(`Scheduled task "${task.name}": timeout ${task.timeoutSeconds}s must stay below its period so passes never overlap`);
+  if (!Number.isInteger(task.everyMinutes) || task.everyMinutes < 1)
+    throw new Error(`Scheduled task "${task.name}": everyMinutes must be a whole number of minutes >= 1`);
+  if (task.timeoutSeconds >= task.everyMinutes * 60)
+    throw new Error(`Scheduled task "${task.name}": timeout ${task.timeoutSeconds}s must stay below its period so passes never overlap`);
 }
 
 /** One Lambda per SCHEDULED_TASKS entry, invoked by an EventBridge rule at its rate. */

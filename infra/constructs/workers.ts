@@ -20,11 +20,15 @@ function checkStreamWorker(worker: StreamWorkerDefinition): void {
   };
   if (!TABLE.stream) fail('the table has no stream (set TABLE.stream in infra/definitions.ts)');
   if (TABLE.stream === 'KEYS_ONLY' || TABLE.stream === 'OLD_IMAGE') fail(`the table's stream (${TABLE.stream}) carries no new image`);
-  if (!Number.isInteger(worker.batchSize) || worker.batchSize < 1 || worker.batchSize > 10_000) fail(`batchSize ${worker.batchSize} must be 1-10000`);
+  if (!Number.isInteger(worker.batchSize) || worker.batchSize < 1 || worker.batchSize > 10_000)
+    fail(`batchSize ${worker.batchSize} must be 1-10000`);
   if (worker.maxBatchingWindowMs % 1000 !== 0 || worker.maxBatchingWindowMs < 0 || worker.maxBatchingWindowMs > MAX_BATCHING_WINDOW_MS) {
-    fail(`maxBatchingWindowMs ${worker.maxBatchingWindowMs} must be whole seconds between 0 and 300000 (Lambda's MaximumBatchingWindowInSeconds)`);
+    fail(
+      `maxBatchingWindowMs ${worker.maxBatchingWindowMs} must be whole seconds between 0 and 300000 (Lambda's MaximumBatchingWindowInSeconds)`,
+    );
   }
-  if (!Number.isInteger(worker.retryAttempts) || worker.retryAttempts < -1 || worker.retryAttempts > 10_000) fail(`retryAttempts ${worker.retryAttempts} must be -1 or 0-10000`);
+  if (!Number.isInteger(worker.retryAttempts) || worker.retryAttempts < -1 || worker.retryAttempts > 10_000)
+    fail(`retryAttempts ${worker.retryAttempts} must be -1 or 0-10000`);
 }
 
 /**
@@ -50,8 +54,13 @@ export class Workers extends Construct {
           `Worker "${worker.name}": timeout ${worker.timeoutSeconds}s must stay below the visibility timeout of queue "${worker.queue}" (${queueDef.visibilityTimeoutSeconds}s)`,
         );
       }
-      if (worker.memoryMb !== undefined && (!Number.isInteger(worker.memoryMb) || worker.memoryMb < MIN_MEMORY_MB || worker.memoryMb > MAX_MEMORY_MB)) {
-        throw new Error(`Worker "${worker.name}": memoryMb ${worker.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`);
+      if (
+        worker.memoryMb !== undefined &&
+        (!Number.isInteger(worker.memoryMb) || worker.memoryMb < MIN_MEMORY_MB || worker.memoryMb > MAX_MEMORY_MB)
+      ) {
+        throw new Error(
+          `Worker "${worker.name}": memoryMb ${worker.memoryMb} must be a whole number of MB from ${MIN_MEMORY_MB} to ${MAX_MEMORY_MB}`,
+        );
       }
       const fn = new ServiceFunction(this, pascalCase(worker.name), {
         ...props,
@@ -90,7 +99,7 @@ export class Workers extends Construct {
       acknowledgeRule(
         onFailure,
         'SQS3',
-        'This queue is the stream worker\'s on-failure destination, a dead-letter queue in all but name (Lambda sends it the batches it gave up on): nothing consumes it automatically, so a DLQ behind it would never receive anything.',
+        "This queue is the stream worker's on-failure destination, a dead-letter queue in all but name (Lambda sends it the batches it gave up on): nothing consumes it automatically, so a DLQ behind it would never receive anything.",
       );
       // The event source grants stream reads (DescribeStream, GetShardIterator, GetRecords on the
       // stream; ListStreams, which has no resource-level permission) and SendMessage on the on-failure queue.

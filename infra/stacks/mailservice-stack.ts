@@ -62,7 +62,10 @@ export class MailserviceStack extends Stack {
     this.data = new Data(this, 'Data');
     this.messaging = new Messaging(this, 'Messaging');
     this.scheduling = new Scheduling(this, 'Scheduling', {
-      targetQueues: SCHEDULE_GROUP.targetQueues.map((target) => ({ queue: this.messaging.queues[target.queue], arnEnvVar: target.arnEnvVar })),
+      targetQueues: SCHEDULE_GROUP.targetQueues.map((target) => ({
+        queue: this.messaging.queues[target.queue],
+        arnEnvVar: target.arnEnvVar,
+      })),
     });
     this.email = new Email(this, 'Email', { eventsTopic: this.messaging.topics[CONFIGURATION_SET.topic] });
 
@@ -75,7 +78,8 @@ export class MailserviceStack extends Stack {
       scheduling: this.scheduling,
       secretsKey: this.data.secretsKey,
     };
-    const sandboxDomain = props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
+    const sandboxDomain =
+      props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
     const settings = settingsFromContext(this);
     const functionsDir = props.functionsDir ?? DEFAULT_FUNCTIONS_DIR;
     this.api = new Api(this, 'Api', { functionsDir, resources, environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain } });
@@ -91,7 +95,12 @@ export class MailserviceStack extends Stack {
     const functions: FunctionDefaults = {
       functionsDir,
       resources,
-      environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain, LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint, [ENV.mtaStsApiId]: this.api.mtaStsApi.apiId },
+      environment: {
+        ...settings,
+        SANDBOX_DOMAIN: sandboxDomain,
+        LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint,
+        [ENV.mtaStsApiId]: this.api.mtaStsApi.apiId,
+      },
     };
     this.workers = new Workers(this, 'Workers', functions);
     this.tasks = new ScheduledTasks(this, 'Tasks', functions);
@@ -108,7 +117,13 @@ export class MailserviceStack extends Stack {
     });
     // The SMTP relay (587) and the inbound MX listener (25) on Fargate behind one NLB, granted like the functions.
     const smtpTlsSecretArn = props.smtpTlsSecretArn ?? (this.node.tryGetContext('smtpTlsSecretArn') as string | undefined);
-    this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', { functionsDir: functions.functionsDir, resources, environment: functions.environment, tlsSecretArn: smtpTlsSecretArn, logsBucket: this.data.logsBucket });
+    this.smtpRelay = new SmtpRelay(this, 'SmtpRelay', {
+      functionsDir: functions.functionsDir,
+      resources,
+      environment: functions.environment,
+      tlsSecretArn: smtpTlsSecretArn,
+      logsBucket: this.data.logsBucket,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
@@ -125,7 +140,10 @@ export class MailserviceStack extends Stack {
         description: `Batches the ${worker.name} stream worker gave up on (shard and sequence numbers)`,
       });
     }
-    new CfnOutput(this, 'SmtpHost', { value: this.smtpRelay.loadBalancer.loadBalancerDnsName, description: 'SMTP relay host (port 587, STARTTLS): point smtp.<your domain> at it with a CNAME' });
+    new CfnOutput(this, 'SmtpHost', {
+      value: this.smtpRelay.loadBalancer.loadBalancerDnsName,
+      description: 'SMTP relay host (port 587, STARTTLS): point smtp.<your domain> at it with a CNAME',
+    });
     // The same load balancer: an MX target must be a name with address records (RFC 2181 10.3), never a CNAME.
     new CfnOutput(this, 'MxHost', {
       value: this.smtpRelay.loadBalancer.loadBalancerDnsName,
@@ -133,9 +151,14 @@ export class MailserviceStack extends Stack {
     });
     new CfnOutput(this, 'SmtpTlsSecretArn', {
       value: this.smtpRelay.tlsSecret.secretArn,
-      description: smtpTlsSecretArn ? 'The SMTP relay STARTTLS certificate secret' : 'Put {"key","cert"} PEMs in this secret, then deploy with -c smtpTlsSecretArn=<this ARN> to start the relay',
+      description: smtpTlsSecretArn
+        ? 'The SMTP relay STARTTLS certificate secret'
+        : 'Put {"key","cert"} PEMs in this secret, then deploy with -c smtpTlsSecretArn=<this ARN> to start the relay',
     });
     new CfnOutput(this, 'ConfigurationSetName', { value: this.email.configurationSetName });
-    new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn, description: 'KMS key that encrypts stored secrets (DKIM keys)' });
+    new CfnOutput(this, 'SecretsKeyArn', {
+      value: this.data.secretsKey.keyArn,
+      description: 'KMS key that encrypts stored secrets (DKIM keys)',
+    });
   }
 }

@@ -181,7 +181,10 @@ export async function routeToFunction(
  * The request listener of a gateway's server (this one, the custom domains' HTTPS one): `handle` for each
  * request; a body over the payload limit 413 (the connection kept), any other failure a 500.
  */
-export function gatewayListener(handle: (req: IncomingMessage, res: ServerResponse, started: bigint) => Promise<void>, log: (message: string) => void) {
+export function gatewayListener(
+  handle: (req: IncomingMessage, res: ServerResponse, started: bigint) => Promise<void>,
+  log: (message: string) => void,
+) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = process.hrtime.bigint();
     handle(req, res, started).catch((error: unknown) => {
@@ -238,7 +241,9 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown; within?: unknown };
       const now = body.now === undefined ? functionsNow() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
       if (Number.isNaN(now.getTime()) || (body.within !== undefined && typeof body.within !== 'string')) {
-        return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' } });
+        return sendJson(res, 400, {
+          error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' },
+        });
       }
       return sendJson(res, 200, pages.s3LifecycleSweep(now, body.within));
     }
@@ -246,7 +251,8 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       // `{"now": "<ISO>"}` deletes what has expired by then; no body: by the functions' clock (PUT /_local/clock).
       const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown };
       const now = body.now === undefined ? undefined : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
-      if (now && Number.isNaN(now.getTime())) return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
+      if (now && Number.isNaN(now.getTime()))
+        return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
       return sendJson(res, 200, await pages.ttlSweep(now));
     }
     if (url.pathname === '/_local/clock') {
@@ -279,9 +285,17 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       // Not deployed yet: no route is known (the template is deployed after the server listens).
       setServerTiming(res, started);
       res.setHeader('Retry-After', '1');
-      return sendJson(res, 503, { error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' } });
+      return sendJson(res, 503, {
+        error: { message: 'The local cloud is still starting; retry in a moment.', code: 'service_unavailable' },
+      });
     }
-    await routeToFunction(gateway, gateway.routes, { req, res, started }, () => sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } }), log);
+    await routeToFunction(
+      gateway,
+      gateway.routes,
+      { req, res, started },
+      () => sendJson(res, 404, { error: { message: `Route ${method} ${url.pathname} was not found.`, code: 'not_found' } }),
+      log,
+    );
   }
 
   return configureGatewayServer(createServer(gatewayListener(handle, log)));

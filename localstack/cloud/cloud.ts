@@ -48,7 +48,12 @@ import { workloadEnvironments } from './workload-environment';
 export type { LocalCloudOptions } from './start-context';
 
 /** stack.json of a local cloud: StackInfo plus the SMTP relay's address and the CA its certificate comes from. */
-export type LocalStackInfo = StackInfo & { smtp?: string; smtp_ca_file?: string | null; mx?: string; /** The relay task's process (./relay-task.ts). */ smtp_pid?: number };
+export type LocalStackInfo = StackInfo & {
+  smtp?: string;
+  smtp_ca_file?: string | null;
+  mx?: string /** The relay task's process (./relay-task.ts). */;
+  smtp_pid?: number;
+};
 
 export interface LocalCloud {
   apiUrl: string;
@@ -57,7 +62,11 @@ export interface LocalCloud {
 }
 
 /** What this machine changes around every function and the relay task (./function-environment.ts, layer 4). */
-function localEnvironment(ctx: StartContext, endpoints: LocalEndpoints, { inbox, providers, route53, cloudflare }: LocalEmulators): Record<string, string> {
+function localEnvironment(
+  ctx: StartContext,
+  endpoints: LocalEndpoints,
+  { inbox, providers, route53, cloudflare }: LocalEmulators,
+): Record<string, string> {
   const { options, dataDir } = ctx;
   return {
     AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
@@ -102,7 +111,8 @@ function localEnvironment(ctx: StartContext, endpoints: LocalEndpoints, { inbox,
  * from verified identities); no bounce and complaint mail to it (docs/deploy.md asks the operator the same).
  */
 async function verifySandboxSender(ses: SESv2Client, dns: DnsEmulator, sandboxDomain: string): Promise<void> {
-  if (!(await ensureVerifiedDomainIdentity(ses, dns, sandboxDomain))) throw new Error(`the local SES did not verify the sandbox domain ${sandboxDomain}`);
+  if (!(await ensureVerifiedDomainIdentity(ses, dns, sandboxDomain)))
+    throw new Error(`the local SES did not verify the sandbox domain ${sandboxDomain}`);
   await ses.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: sandboxDomain, EmailForwardingEnabled: false }));
 }
 
@@ -117,7 +127,10 @@ interface StackInfoParts {
   deployment: LocalDeployment;
 }
 
-function stackInfo(ctx: StartContext, { apiUrl, customDomainsUrl, endpoints, emulators, relay, env, synthesized, deployment }: StackInfoParts): LocalStackInfo {
+function stackInfo(
+  ctx: StartContext,
+  { apiUrl, customDomainsUrl, endpoints, emulators, relay, env, synthesized, deployment }: StackInfoParts,
+): LocalStackInfo {
   return {
     pid: process.pid,
     api_url: apiUrl,
@@ -180,7 +193,16 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
 
     const env = stackEnvironment(deployment, relayTask.task, localEnv, emulators.secretsKeyFile);
     api.health = stackHealth({ clients, dns: emulators.dns, fauxqs: stores.fauxqs, deployment, workers, relay });
-    const info = stackInfo(ctx, { apiUrl: api.url, customDomainsUrl: api.customDomainsUrl, endpoints, emulators, relay, env, synthesized, deployment });
+    const info = stackInfo(ctx, {
+      apiUrl: api.url,
+      customDomainsUrl: api.customDomainsUrl,
+      endpoints,
+      emulators,
+      relay,
+      env,
+      synthesized,
+      deployment,
+    });
     writeStackFile(ctx.dataDir, info);
     ctx.stops.addFinal(async () => removeStackFile(ctx.dataDir, process.pid));
     return { apiUrl: api.url, info, stop: () => ctx.stops.run() };

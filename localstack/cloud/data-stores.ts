@@ -22,7 +22,8 @@ export interface DataStores {
 
 export async function startDataStores(ctx: StartContext): Promise<DataStores> {
   const { options, host, log } = ctx;
-  if (options.dynamodbEndpoint && !options.inMemory) throw new Error('LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1: a data folder keeps its own DynamoDB Local');
+  if (options.dynamodbEndpoint && !options.inMemory)
+    throw new Error('LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1: a data folder keeps its own DynamoDB Local');
   const [dynamo, fauxqs] = await Promise.all([
     options.dynamodbEndpoint
       ? useRunningDynamoDbLocal(options.dynamodbEndpoint, `${stackNameOf(options)}-`)

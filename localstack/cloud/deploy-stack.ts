@@ -18,10 +18,18 @@ export interface DeployedStackResult {
   synthesized: SynthesizedTemplate;
 }
 
-export async function deployStack(ctx: StartContext, source: TemplateSource, clients: LocalClients, fauxqs: FauxqsServer, apiUrl: string): Promise<DeployedStackResult> {
+export async function deployStack(
+  ctx: StartContext,
+  source: TemplateSource,
+  clients: LocalClients,
+  fauxqs: FauxqsServer,
+  apiUrl: string,
+): Promise<DeployedStackResult> {
   const { options, log } = ctx;
   const synthesized = await source.synthesizing;
-  log(`template ${synthesized.hash.slice(0, 12)} ${source.templateFile ? `from ${source.templateFile}` : synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`);
+  log(
+    `template ${synthesized.hash.slice(0, 12)} ${source.templateFile ? `from ${source.templateFile}` : synthesized.cached ? 'from the cache' : 'synthesized'} in ${synthesized.ms} ms`,
+  );
   const deployment = await deployTemplate({
     template: synthesized.template,
     identity: { stackName: stackNameOf(options), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, apiUrl },
@@ -30,6 +38,7 @@ export async function deployStack(ctx: StartContext, source: TemplateSource, cli
     fauxqs,
     visibilityOverrideSeconds: options.visibilityOverrideSeconds,
   });
-  if (deployment.names === 'legacy') log('kept the data folder\'s resources under their names from before the template deploy (cloudformation.json records them now)');
+  if (deployment.names === 'legacy')
+    log("kept the data folder's resources under their names from before the template deploy (cloudformation.json records them now)");
   return { deployment, synthesized };
 }

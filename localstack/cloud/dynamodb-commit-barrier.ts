@@ -91,7 +91,12 @@ export async function startCommitBarrier(options: CommitBarrierOptions): Promise
     call.on('error', (error) => {
       if (response.headersSent) return response.destroy(error);
       response.writeHead(502, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: `DynamoDB Local unreachable: ${error.message}` }));
+      response.end(
+        JSON.stringify({
+          __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+          message: `DynamoDB Local unreachable: ${error.message}`,
+        }),
+      );
     });
     request.on('aborted', () => call.destroy());
     request.pipe(call);

@@ -51,7 +51,11 @@ export function ttlExpired(value: AttributeValue | undefined, nowSeconds: number
 }
 
 /** Deletes every item of `tables` whose TTL has passed at `now`. */
-export async function sweepExpiredItems(dynamo: DynamoDBClient, tables: readonly TtlTable[], now: Date = functionsNow()): Promise<TtlSweepResult> {
+export async function sweepExpiredItems(
+  dynamo: DynamoDBClient,
+  tables: readonly TtlTable[],
+  now: Date = functionsNow(),
+): Promise<TtlSweepResult> {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const deleted: Record<string, number> = {};
   for (const table of tables) {
@@ -73,7 +77,15 @@ export async function sweepExpiredItems(dynamo: DynamoDBClient, tables: readonly
         if (!ttlExpired(item[table.attribute], nowSeconds)) continue;
         const key = Object.fromEntries(table.keyAttributes.map((name) => [name, item[name]!]));
         try {
-          await dynamo.send(new DeleteItemCommand({ TableName: table.name, Key: key, ConditionExpression: '#ttl < :now AND #ttl > :oldest', ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+          await dynamo.send(
+            new DeleteItemCommand({
+              TableName: table.name,
+              Key: key,
+              ConditionExpression: '#ttl < :now AND #ttl > :oldest',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            }),
+          );
           deleted[table.name]! += 1;
         } catch (error) {
           // Changed since the scan (its ttl moved later, or gone): left as it is, as AWS leaves it.
@@ -93,15 +105,22 @@ export interface TtlSweeper {
 }
 
 /** Sweeps on a period (and on demand); one sweep at a time (a demand during a sweep waits for it, then runs). */
-export function startTtlSweeper(options: { dynamo: DynamoDBClient; tables: TtlTable[]; intervalMs?: number; log?: (message: string) => void }): TtlSweeper {
+export function startTtlSweeper(options: {
+  dynamo: DynamoDBClient;
+  tables: TtlTable[];
+  intervalMs?: number;
+  log?: (message: string) => void;
+}): TtlSweeper {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = (now?: Date): Promise<TtlSweepResult> => {
-    const next = running.catch(() => undefined).then(async () => {
-      const result = await sweepExpiredItems(options.dynamo, options.tables, now ?? functionsNow());
-      const total = Object.values(result.deleted).reduce((sum, n) => sum + n, 0);
-      if (total) options.log?.(`DynamoDB TTL: deleted ${total} expired items`);
-      return result;
-    });
+    const next = running
+      .catch(() => undefined)
+      .then(async () => {
+        const result = await sweepExpiredItems(options.dynamo, options.tables, now ?? functionsNow());
+        const total = Object.values(result.deleted).reduce((sum, n) => sum + n, 0);
+        if (total) options.log?.(`DynamoDB TTL: deleted ${total} expired items`);
+        return result;
+      });
     running = next;
     return next;
   };
@@ -113,11 +132,24 @@ export function startTtlSweeper(options: { dynamo: DynamoDBClient; tables: TtlTa
 }
 
 /** The deployed tables that have TTL enabled, from the template (AWS::DynamoDB::Table TimeToLiveSpecification, KeySchema). */
-export function ttlTables(stack: { ofType(type: string): string[]; record(id: string): { name?: string }; properties<T>(id: string): T }): TtlTable[] {
+export function ttlTables(stack: {
+  ofType(type: string): string[];
+  record(id: string): { name?: string };
+  properties<T>(id: string): T;
+}): TtlTable[] {
   return stack.ofType('AWS::DynamoDB::Table').flatMap((id) => {
-    const properties = stack.properties<{ TimeToLiveSpecification?: { AttributeName?: string; Enabled?: boolean }; KeySchema?: { AttributeName: string }[] }>(id);
+    const properties = stack.properties<{
+      TimeToLiveSpecification?: { AttributeName?: string; Enabled?: boolean };
+      KeySchema?: { AttributeName: string }[];
+    }>(id);
     const spec = properties.TimeToLiveSpecification;
     if (!spec?.Enabled || !spec.AttributeName) return [];
-    return [{ name: stack.record(id).name!, attribute: spec.AttributeName, keyAttributes: (properties.KeySchema ?? []).map((key) => key.AttributeName) }];
+    return [
+      {
+        name: stack.record(id).name!,
+        attribute: spec.AttributeName,
+        keyAttributes: (properties.KeySchema ?? []).map((key) => key.AttributeName),
+      },
+    ];
   });
 }

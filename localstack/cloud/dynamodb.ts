@@ -88,12 +88,26 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   // The barrier takes its port first (so Java's free port cannot be the same one); it reads Java's per request.
   let javaPort = 0;
   const barrier: CommitBarrier | undefined = options.dataDir
-    ? await startCommitBarrier({ host, port: options.port ?? 0, upstreamPort: () => javaPort, onTransactionAnswered: options.onTransactionAnswered })
+    ? await startCommitBarrier({
+        host,
+        port: options.port ?? 0,
+        upstreamPort: () => javaPort,
+        onTransactionAnswered: options.onTransactionAnswered,
+      })
     : undefined;
   javaPort = barrier ? await freePort(host) : options.port || (await freePort(host));
   const port = barrier?.port ?? javaPort;
   const jarDir = jarDirectory();
-  const args = [...JVM_FLAGS, `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`, '-jar', join(jarDir, 'DynamoDBLocal.jar'), '-port', String(javaPort), '-sharedDb', '-disableTelemetry'];
+  const args = [
+    ...JVM_FLAGS,
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(jarDir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(javaPort),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
   if (options.dataDir) {
     if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
     args.push('-dbPath', options.dataDir);
@@ -154,7 +168,9 @@ export async function useRunningDynamoDbLocal(endpoint: string, tablePrefix: str
     await deleteOurTables();
   } catch (error) {
     client.destroy();
-    throw new Error(`LOCAL_DYNAMODB_ENDPOINT ${endpoint} does not answer as DynamoDB: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `LOCAL_DYNAMODB_ENDPOINT ${endpoint} does not answer as DynamoDB: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return {
     endpoint,

@@ -9,14 +9,27 @@ import type { LocalFunctionOf } from './local-functions';
 import type { LocalIam } from './local-iam';
 import type { LocalDeployment } from './template/deploy';
 
-export async function checkEventSources(deployment: LocalDeployment, functionOf: LocalFunctionOf, { settings, enforcement }: LocalIam): Promise<void> {
+export async function checkEventSources(
+  deployment: LocalDeployment,
+  functionOf: LocalFunctionOf,
+  { settings, enforcement }: LocalIam,
+): Promise<void> {
   checkQueueVisibilityCoversTimeout(
     deployment.queueSources.map((s) => ({ fn: functionOf(s.function), queueArn: s.queueArn })),
     templateVisibilityTimeouts(deployment.stack),
   );
   if (!enforcement || settings.mode !== 'enforce') return;
   await checkEventSourcePermissions(enforcement.authorizer, [
-    ...deployment.queueSources.map((s) => ({ fn: functionOf(s.function), kind: 'sqs' as const, source: deployment.queueUrls[s.queueArn]! })),
-    ...deployment.streamSources.map((s) => ({ fn: functionOf(s.function), kind: 'stream' as const, source: s.streamArn, onFailureQueueUrl: s.onFailureArn ? deployment.queueUrls[s.onFailureArn] : undefined })),
+    ...deployment.queueSources.map((s) => ({
+      fn: functionOf(s.function),
+      kind: 'sqs' as const,
+      source: deployment.queueUrls[s.queueArn]!,
+    })),
+    ...deployment.streamSources.map((s) => ({
+      fn: functionOf(s.function),
+      kind: 'stream' as const,
+      source: s.streamArn,
+      onFailureQueueUrl: s.onFailureArn ? deployment.queueUrls[s.onFailureArn] : undefined,
+    })),
   ]);
 }

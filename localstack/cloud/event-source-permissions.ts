@@ -34,9 +34,25 @@ export async function checkEventSourcePermissions(authorizer: Authorizer, source
     const principal = principalOf(fn);
     const calls: [string, string, Record<string, unknown>, string][] =
       kind === 'sqs'
-        ? SQS_CALLS.map((call) => ['SQSClient', `${call}Command`, { QueueUrl: source, ReceiptHandle: 'check', AttributeNames: ['All'] }, `${call} on SQS`])
-        : STREAM_CALLS.map((call) => ['DynamoDBStreamsClient', `${call}Command`, { StreamArn: source, ShardId: 'shardId-check', ShardIteratorType: 'TRIM_HORIZON' }, `${call} on DynamoDB`]);
-    if (onFailureQueueUrl) calls.push(['SQSClient', 'SendMessageCommand', { QueueUrl: onFailureQueueUrl, MessageBody: '{}' }, 'SendMessage on the on-failure destination (SQS)']);
+        ? SQS_CALLS.map((call) => [
+            'SQSClient',
+            `${call}Command`,
+            { QueueUrl: source, ReceiptHandle: 'check', AttributeNames: ['All'] },
+            `${call} on SQS`,
+          ])
+        : STREAM_CALLS.map((call) => [
+            'DynamoDBStreamsClient',
+            `${call}Command`,
+            { StreamArn: source, ShardId: 'shardId-check', ShardIteratorType: 'TRIM_HORIZON' },
+            `${call} on DynamoDB`,
+          ]);
+    if (onFailureQueueUrl)
+      calls.push([
+        'SQSClient',
+        'SendMessageCommand',
+        { QueueUrl: onFailureQueueUrl, MessageBody: '{}' },
+        'SendMessage on the on-failure destination (SQS)',
+      ]);
     for (const [client, command, input, what] of calls) {
       const verdict = await authorizer.authorize(principal, client, command, input);
       if (!verdict.allowed) {
@@ -56,18 +72,24 @@ const SQS_DEFAULT_VISIBILITY_SECONDS = 30;
 /** Each queue's VisibilityTimeout as the template gives it (not the test stacks' shortened one), by queue ARN. */
 export function templateVisibilityTimeouts(stack: DeployedStack): Map<string, number> {
   return new Map(
-    stack.ofType('AWS::SQS::Queue').map((id) => [
-      stack.record(id).attributes.Arn as string,
-      Number(stack.properties<{ VisibilityTimeout?: number | string }>(id).VisibilityTimeout ?? SQS_DEFAULT_VISIBILITY_SECONDS),
-    ]),
+    stack
+      .ofType('AWS::SQS::Queue')
+      .map((id) => [
+        stack.record(id).attributes.Arn as string,
+        Number(stack.properties<{ VisibilityTimeout?: number | string }>(id).VisibilityTimeout ?? SQS_DEFAULT_VISIBILITY_SECONDS),
+      ]),
   );
 }
 
 /** Throws Lambda's error when an SQS mapping's queue hides a message for less than its function may run. */
-export function checkQueueVisibilityCoversTimeout(sources: { fn: Pick<LocalFunction, 'functionName' | 'timeoutSeconds'>; queueArn: string }[], visibilityOf: Map<string, number>): void {
+export function checkQueueVisibilityCoversTimeout(
+  sources: { fn: Pick<LocalFunction, 'functionName' | 'timeoutSeconds'>; queueArn: string }[],
+  visibilityOf: Map<string, number>,
+): void {
   for (const { fn, queueArn } of sources) {
     const visibility = visibilityOf.get(queueArn);
-    if (visibility === undefined) throw new Error(`the event source mapping of ${fn.functionName} reads ${queueArn}, which the template does not define`);
+    if (visibility === undefined)
+      throw new Error(`the event source mapping of ${fn.functionName} reads ${queueArn}, which the template does not define`);
     if (visibility >= fn.timeoutSeconds) continue;
     const error = new Error(
       `InvalidParameterValueException: the event source mapping of ${fn.functionName} cannot be created: Queue visibility timeout: ${visibility} seconds is less than Function timeout: ${fn.timeoutSeconds} seconds`,

@@ -16,5 +16,7 @@ export async function startFauxqsServer(options: { port: number; host: string })
   await installFauxqsHooks();
   const secretOf = (accessKeyId: string) => (accessKeyId === LOCAL_CREDENTIALS.accessKeyId ? LOCAL_CREDENTIALS.secretAccessKey : undefined);
   // Queue URLs use the `sqs.<region>.<host>` form; SDK clients use the endpoint, not the URL's host.
-  return withS3RequestGate({ region: LOCAL_REGION, secretOf }, () => startFauxqs({ port: options.port, host: options.host, logger: false }));
+  return withS3RequestGate({ region: LOCAL_REGION, secretOf }, () =>
+    startFauxqs({ port: options.port, host: options.host, logger: false }),
+  );
 }

@@ -7,7 +7,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { LOCAL_ACCOUNT_ID } from './constants';
 
-export type ApiHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined>;
+export type ApiHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined>;
 
 const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|x-www-form-urlencoded|xml|javascript))/i;
 /** API Gateway's payload limit. */
@@ -71,7 +74,12 @@ export interface EventDomain {
   stage: string;
 }
 
-export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, pathParameters: Record<string, string>, domain?: EventDomain): Promise<APIGatewayProxyEventV2> {
+export async function toApiGatewayEvent(
+  req: IncomingMessage,
+  routeKey: string,
+  pathParameters: Record<string, string>,
+  domain?: EventDomain,
+): Promise<APIGatewayProxyEventV2> {
   const url = new URL(req.url ?? '/', 'http://local');
   const body = await readBody(req);
   const headers: Record<string, string> = {};
@@ -114,7 +122,9 @@ export async function toApiGatewayEvent(req: IncomingMessage, routeKey: string, 
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
-    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !isText } : { isBase64Encoded: false }),
+    ...(body.length
+      ? { body: isText ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !isText }
+      : { isBase64Encoded: false }),
   };
 }
 

@@ -63,7 +63,9 @@ export function integrationTimeoutMs(env: NodeJS.ProcessEnv = process.env): numb
   if (raw === undefined || raw === '') return HTTP_API_INTEGRATION_TIMEOUT_MS;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > HTTP_API_INTEGRATION_TIMEOUT_MS) {
-    throw new Error(`${INTEGRATION_TIMEOUT_ENV} must be an integer from 1 to ${HTTP_API_INTEGRATION_TIMEOUT_MS} (API Gateway's maximum), got "${raw}"`);
+    throw new Error(
+      `${INTEGRATION_TIMEOUT_ENV} must be an integer from 1 to ${HTTP_API_INTEGRATION_TIMEOUT_MS} (API Gateway's maximum), got "${raw}"`,
+    );
   }
   return value;
 }
@@ -96,7 +98,9 @@ export async function invokeWithinLimits(
     }
     const bytes = lambdaResponsePayloadBytes(outcome);
     if (bytes > LAMBDA_SYNC_RESPONSE_MAX_BYTES) {
-      log(`api: Function.ResponseSizeTooLarge: response payload ${bytes} bytes exceeds ${LAMBDA_SYNC_RESPONSE_MAX_BYTES} (API Gateway answers 500)`);
+      log(
+        `api: Function.ResponseSizeTooLarge: response payload ${bytes} bytes exceeds ${LAMBDA_SYNC_RESPONSE_MAX_BYTES} (API Gateway answers 500)`,
+      );
       return INTERNAL_SERVER_ERROR;
     }
     return outcome;

@@ -67,14 +67,21 @@ function localPages(api: Omit<LocalApi, 'url' | 'customDomainsUrl'>, { ses, inbo
 }
 
 export async function startLocalApi(ctx: StartContext, emulators: LocalEmulators): Promise<LocalApi> {
-  const api: Omit<LocalApi, 'url' | 'customDomainsUrl'> = { gateway: { routes: [], apiRoutes: {}, handlers: {} }, health: async () => ({ ok: false, components: { functions: 'starting' } }) };
+  const api: Omit<LocalApi, 'url' | 'customDomainsUrl'> = {
+    gateway: { routes: [], apiRoutes: {}, handlers: {} },
+    health: async () => ({ ok: false, components: { functions: 'starting' } }),
+  };
   const server = createApiServer(api.gateway, localPages(api, emulators), ctx.log);
   const port = await listen(server, ctx.options.port, ctx.host);
   ctx.stops.add(() => closeServer(server));
   const { acm, apigatewayv2 } = emulators;
   const domains = createCustomDomainsServer(
     api.gateway,
-    { certificateArnOf: (host) => apigatewayv2.certificateArnOf(host), targetOf: (host) => apigatewayv2.targetOf(host), issuedCertificate: (arn) => acm.issuedCertificate(arn) },
+    {
+      certificateArnOf: (host) => apigatewayv2.certificateArnOf(host),
+      targetOf: (host) => apigatewayv2.targetOf(host),
+      issuedCertificate: (arn) => acm.issuedCertificate(arn),
+    },
     ctx.log,
   );
   const domainsPort = await listen(domains, ctx.options.ports?.customDomains ?? 0, ctx.host);

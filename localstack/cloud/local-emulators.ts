@@ -57,19 +57,34 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
   const dns = await startDnsEmulator({ port: options.ports?.dns ?? 0, host, dataDir: ctx.persistDir('dns'), upstream: getServers(), log });
   stops.add(() => dns.stop());
   // SES and ACM read what the functions read: DNS_RESOLVERS when set (./emulator-dns-servers.ts).
-  const emulatorDns = emulatorDnsServers(options.dnsResolvers, dns.address, [options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN, returnPathHost()]);
+  const emulatorDns = emulatorDnsServers(options.dnsResolvers, dns.address, [
+    options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN,
+    returnPathHost(),
+  ]);
   const [ses, scheduler] = await Promise.all([
     startSes(ctx, emulatorDns, awsAccess),
     startSchedulerEmulator({ port: options.ports?.scheduler ?? 0, host, dataDir: ctx.persistDir('scheduler'), sqs: awsAccess, log }),
   ]);
-  stops.add(() => ses.stop(), () => scheduler.stop());
+  stops.add(
+    () => ses.stop(),
+    () => scheduler.stop(),
+  );
   // Fake DNS hosts for DNS apply (docs/domains.md): Route 53's API and Cloudflare's, their zones views
   // over the DNS emulator's records, so what apply writes is what verification reads.
   const [route53, cloudflare] = await Promise.all([
-    startRoute53Emulator({ dns, host, dataDir: ctx.persistDir('route53'), accessKeys: [LOCAL_CREDENTIALS.accessKeyId, ROUTE53_LOCAL_ACCESS_KEY_ID], log }),
+    startRoute53Emulator({
+      dns,
+      host,
+      dataDir: ctx.persistDir('route53'),
+      accessKeys: [LOCAL_CREDENTIALS.accessKeyId, ROUTE53_LOCAL_ACCESS_KEY_ID],
+      log,
+    }),
     startCloudflareEmulator({ dns, host, dataDir: ctx.persistDir('cloudflare'), log }),
   ]);
-  stops.add(() => route53.stop(), () => cloudflare.stop());
+  stops.add(
+    () => route53.stop(),
+    () => cloudflare.stop(),
+  );
   // The local HTTPS webhook inbox (first-run webhooks without a public endpoint); its CA is trusted by the functions.
   const inbox = await startWebhookInbox({ dir: join(ctx.dataDir, 'webhook-inbox'), port: options.ports?.webhookInbox ?? 0, host });
   stops.add(() => inbox.stop());
@@ -81,7 +96,14 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
   const secretsKeyFile = join(ctx.dataDir, 'secrets.key');
   ensureLocalKeyFile(secretsKeyFile);
   // The KMS emulator holds the secrets key the template defines (docs/local-cloud/kms.md).
-  const kms = await startKmsEmulator({ port: 0, host, dataDir: ctx.persistDir('kms'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, log });
+  const kms = await startKmsEmulator({
+    port: 0,
+    host,
+    dataDir: ctx.persistDir('kms'),
+    region: LOCAL_REGION,
+    accountId: LOCAL_ACCOUNT_ID,
+    log,
+  });
   stops.add(() => kms.stop());
   const { acm, apigatewayv2 } = await startCustomDomains(ctx, dns, emulatorDns);
   return { dns, ses, scheduler, route53, cloudflare, inbox, providers, kms, acm, apigatewayv2, secretsKeyFile };
@@ -92,7 +114,11 @@ export async function startEmulators(ctx: StartContext, fauxqsEndpoint: string):
  * against `emulatorDns` (what the functions read), by the functions' clock (PUT /_local/clock moves the 72-hour validation
  * window); the CA in DATA_DIR/acm even in memory (stack.json names it: what clients trust).
  */
-async function startCustomDomains(ctx: StartContext, dns: DnsEmulator, emulatorDns: DnsServers): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
+async function startCustomDomains(
+  ctx: StartContext,
+  dns: DnsEmulator,
+  emulatorDns: DnsServers,
+): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
   const { host, log, stops } = ctx;
   const acm = await startAcmEmulator({
     host,
@@ -105,7 +131,15 @@ async function startCustomDomains(ctx: StartContext, dns: DnsEmulator, emulatorD
     log,
   });
   stops.add(() => acm.stop());
-  const apigatewayv2 = await startApiGatewayEmulator({ host, dataDir: ctx.persistDir('apigatewayv2'), region: LOCAL_REGION, accountId: LOCAL_ACCOUNT_ID, certificates: acm, dns, log });
+  const apigatewayv2 = await startApiGatewayEmulator({
+    host,
+    dataDir: ctx.persistDir('apigatewayv2'),
+    region: LOCAL_REGION,
+    accountId: LOCAL_ACCOUNT_ID,
+    certificates: acm,
+    dns,
+    log,
+  });
   stops.add(() => apigatewayv2.stop());
   return { acm, apigatewayv2 };
 }
@@ -153,7 +187,10 @@ function returnPathHost(): string {
  * name a provider of their own (OIDC_ISSUER): started once the API's URL is known, its client's redirect URI
  * the dashboard's callback there. Its settings are this machine's (the functions' local environment).
  */
-export async function startLocalOidc(ctx: StartContext, apiUrl: string): Promise<{ emulator: OidcEmulator; env: Record<string, string> } | null> {
+export async function startLocalOidc(
+  ctx: StartContext,
+  apiUrl: string,
+): Promise<{ emulator: OidcEmulator; env: Record<string, string> } | null> {
   if (!ctx.options.oidc || process.env.OIDC_ISSUER?.trim()) return null;
   const api = new URL(apiUrl);
   const callback = '/dashboard/sign-in/oidc/callback';

@@ -22,5 +22,16 @@ export interface LocalEndpoints {
 
 export function localEndpoints(stores: DataStores, emulators: LocalEmulators): LocalEndpoints {
   const fauxqs = stores.fauxqsEndpoint;
-  return { dynamodb: stores.dynamo.endpoint, sqs: fauxqs, sns: fauxqs, s3: fauxqs, sesv2: emulators.ses.url, scheduler: emulators.scheduler.url, kms: emulators.kms.url, acm: emulators.acm.url, apigatewayv2: emulators.apigatewayv2.url, dns: emulators.dns.address };
+  return {
+    dynamodb: stores.dynamo.endpoint,
+    sqs: fauxqs,
+    sns: fauxqs,
+    s3: fauxqs,
+    sesv2: emulators.ses.url,
+    scheduler: emulators.scheduler.url,
+    kms: emulators.kms.url,
+    acm: emulators.acm.url,
+    apigatewayv2: emulators.apigatewayv2.url,
+    dns: emulators.dns.address,
+  };
 }

@@ -33,8 +33,17 @@ function localFunction(fn: DeployedFunction, environment: Record<string, string>
 }
 
 /** Every deployed function's local function, each environment computed now. */
-export function localFunctions(deployment: LocalDeployment, environmentOf: WorkloadEnvironmentOf, policiesByRole: Map<string, NamedPolicy[]>): LocalFunctionOf {
-  const functions = new Map(deployment.functions.map((fn) => [fn.name, localFunction(fn, environmentOf(fn.environment, fn), policiesByRole.get(fn.roleLogicalId)!)]));
+export function localFunctions(
+  deployment: LocalDeployment,
+  environmentOf: WorkloadEnvironmentOf,
+  policiesByRole: Map<string, NamedPolicy[]>,
+): LocalFunctionOf {
+  const functions = new Map(
+    deployment.functions.map((fn) => [
+      fn.name,
+      localFunction(fn, environmentOf(fn.environment, fn), policiesByRole.get(fn.roleLogicalId)!),
+    ]),
+  );
   return (fn) => functions.get(fn.name)!;
 }
 
@@ -44,17 +53,25 @@ export function localFunctions(deployment: LocalDeployment, environmentOf: Workl
  * SMTP relay and MX comes from a socket event (Node does not carry the context into a socket's events).
  */
 export function useLocalIdentity(): void {
-  Object.assign(process.env, { AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey });
+  Object.assign(process.env, {
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+  });
 }
 
 /** Loads the API groups' handlers into `gateway` (each function reads its environment at cold start, as in Lambda) and routes to them. */
 export function loadApiFunctions(gateway: LocalGateway, deployment: LocalDeployment, functionOf: LocalFunctionOf): void {
   installFunctionEnvironments();
   const apiFunctions = new Map(deployment.routes.map((route) => [route.function.name, functionOf(route.function)]));
-  for (const fn of apiFunctions.values()) gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
+  for (const fn of apiFunctions.values())
+    gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
   // The default endpoint serves the APIs whose execute-api endpoint is on; the others only their custom domain names (./custom-domains-server.ts).
   const executeApi = new Set(deployment.apis.filter((api) => api.executeApiEndpoint).map((api) => api.apiId));
-  const compiled = (routes: LocalDeployment['routes']) => compileRoutes(routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
-  gateway.apiRoutes = Object.fromEntries(deployment.apis.map((api) => [api.apiId, compiled(deployment.routes.filter((route) => route.apiId === api.apiId))]));
+  const compiled = (routes: LocalDeployment['routes']) =>
+    compileRoutes(routes.map((route) => ({ routeKey: route.routeKey, target: route.function.name })));
+  gateway.apiRoutes = Object.fromEntries(
+    deployment.apis.map((api) => [api.apiId, compiled(deployment.routes.filter((route) => route.apiId === api.apiId))]),
+  );
   gateway.routes = compiled(deployment.routes.filter((route) => executeApi.has(route.apiId)));
 }

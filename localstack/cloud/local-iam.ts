@@ -40,7 +40,12 @@ function iamSettings(deployment: LocalDeployment): IamSettings {
   };
 }
 
-export async function installLocalIam(ctx: StartContext, deployment: LocalDeployment, policiesByRole: Map<string, NamedPolicy[]>, { ses, scheduler }: LocalEmulators): Promise<LocalIam> {
+export async function installLocalIam(
+  ctx: StartContext,
+  deployment: LocalDeployment,
+  policiesByRole: Map<string, NamedPolicy[]>,
+  { ses, scheduler }: LocalEmulators,
+): Promise<LocalIam> {
   const settings = iamSettings(deployment);
   const enforcement = enforceIam(settings, ctx.log);
   if (settings.mode === 'enforce') ses.authorizePublish(sesPublishAuthorizer(settings));
@@ -49,7 +54,11 @@ export async function installLocalIam(ctx: StartContext, deployment: LocalDeploy
     ctx.stops.add(() => authorizeSnsDeliveries(null));
   }
   if (enforcement && settings.mode === 'enforce') {
-    const policiesOfRoleArn = new Map(deployment.stack.ofType('AWS::IAM::Role').map((id) => [deployment.stack.record(id).attributes.Arn as string, policiesByRole.get(id)!]));
+    const policiesOfRoleArn = new Map(
+      deployment.stack
+        .ofType('AWS::IAM::Role')
+        .map((id) => [deployment.stack.record(id).attributes.Arn as string, policiesByRole.get(id)!]),
+    );
     scheduler.authorizeTargets(schedulerTargetAuthorizer(enforcement.authorizer, (arn) => policiesOfRoleArn.get(arn)));
   }
   return { settings, enforcement };

@@ -16,7 +16,10 @@ export interface LocalCa {
   certFile: string;
 }
 
-export async function writeLocalCa(dir: string, options: { commonName: string; validDays: number; extraDnsNames?: string[] }): Promise<LocalCa> {
+export async function writeLocalCa(
+  dir: string,
+  options: { commonName: string; validDays: number; extraDnsNames?: string[] },
+): Promise<LocalCa> {
   const notBeforeDate = new Date(Date.now() - 24 * 3600 * 1000);
   const notAfterDate = new Date(Date.now() + options.validDays * 24 * 3600 * 1000);
   const ca = await generate([{ name: 'commonName', value: options.commonName }], {

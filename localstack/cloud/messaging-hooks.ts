@@ -93,10 +93,14 @@ async function load(): Promise<Classes> {
 export async function assertFauxqsShape(): Promise<void> {
   const { SqsQueue, SqsStore, S3Store, SnsRouter } = await load();
   const missing = [
-    ...['enqueue', 'deleteMessage', 'purge'].filter((name) => typeof SqsQueue.prototype[name] !== 'function').map((name) => `SqsQueue.${name}`),
+    ...['enqueue', 'deleteMessage', 'purge']
+      .filter((name) => typeof SqsQueue.prototype[name] !== 'function')
+      .map((name) => `SqsQueue.${name}`),
     ...['handle'].filter((name) => typeof SnsRouter.prototype[name] !== 'function').map((name) => `SnsRouter.${name}`),
     ...['createQueue', 'getQueueByArn'].filter((name) => typeof SqsStore.prototype[name] !== 'function').map((name) => `SqsStore.${name}`),
-    ...['createBucket', 'putObject', 'deleteObject', 'completeMultipartUpload'].filter((name) => typeof S3Store.prototype[name] !== 'function').map((name) => `S3Store.${name}`),
+    ...['createBucket', 'putObject', 'deleteObject', 'completeMultipartUpload']
+      .filter((name) => typeof S3Store.prototype[name] !== 'function')
+      .map((name) => `S3Store.${name}`),
   ];
   if (missing.length) throw new Error(`fauxqs changed: ${missing.join(', ')} missing; localstack/cloud/messaging-hooks.ts must follow`);
 }
@@ -105,7 +109,12 @@ function install(): Promise<void> {
   installed ??= (async () => {
     await assertFauxqsShape();
     const { SqsQueue, SqsStore, S3Store, SnsRouter } = await load();
-    const wrap = (proto: Prototype, name: string, after: (self: any, args: any[], result: any, before: any) => void, beforeHook?: (self: any, args: any[]) => any) => {
+    const wrap = (
+      proto: Prototype,
+      name: string,
+      after: (self: any, args: any[], result: any, before: any) => void,
+      beforeHook?: (self: any, args: any[]) => any,
+    ) => {
       const original = proto[name]!;
       proto[name] = function (this: unknown, ...args: unknown[]) {
         const before = beforeHook?.(this, args);
@@ -176,7 +185,10 @@ function wrapSnsDeliveries(router: Prototype, sqsStore: Prototype): void {
 }
 
 /** Checks every SNS delivery to a queue from now on (null: deliver all, fauxqs's own behaviour). */
-export async function authorizeSnsDeliveries(check: SnsDeliveryCheck | null, log: (message: string) => void = () => undefined): Promise<void> {
+export async function authorizeSnsDeliveries(
+  check: SnsDeliveryCheck | null,
+  log: (message: string) => void = () => undefined,
+): Promise<void> {
   await install();
   snsDeliveryCheck = check ? { check, log } : null;
 }

@@ -16,9 +16,33 @@
  * way when it grows.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { currentS3Store, observeMessaging, queueByName, withoutObserving, type FauxqsMessage, type FauxqsObject, type MessagingObserver } from './messaging-hooks';
+import {
+  currentS3Store,
+  observeMessaging,
+  queueByName,
+  withoutObserving,
+  type FauxqsMessage,
+  type FauxqsObject,
+  type MessagingObserver,
+} from './messaging-hooks';
 
 export interface JournaledMessage {
   id: string;
@@ -167,7 +191,8 @@ export class MessagingJournal implements MessagingObserver {
     if (existsSync(this.snapshotPath)) {
       const snapshot = JSON.parse(readFileSync(this.snapshotPath, 'utf8')) as Snapshot;
       this.state.seq = snapshot.seq;
-      for (const [queue, messages] of Object.entries(snapshot.queues)) for (const m of messages) this.state.apply({ s: snapshot.seq, op: 'enq', q: queue, m });
+      for (const [queue, messages] of Object.entries(snapshot.queues))
+        for (const m of messages) this.state.apply({ s: snapshot.seq, op: 'enq', q: queue, m });
       for (const o of snapshot.objects) this.state.apply({ s: snapshot.seq, op: 'put', o });
     }
     if (!existsSync(this.journalPath)) return;
@@ -189,18 +214,36 @@ export class MessagingJournal implements MessagingObserver {
 
   /** Messages and objects of the snapshot file earlier versions wrote on a clean stop. */
   private importLegacy(path: string): void {
-    const legacy = JSON.parse(readFileSync(path, 'utf8')) as { queues?: Record<string, { body: string; delaySeconds: number }[]>; objects?: Record<string, { key: string; contentType?: string; base64: string }[]> };
+    const legacy = JSON.parse(readFileSync(path, 'utf8')) as {
+      queues?: Record<string, { body: string; delaySeconds: number }[]>;
+      objects?: Record<string, { key: string; contentType?: string; base64: string }[]>;
+    };
     const now = Date.now();
     for (const [queue, messages] of Object.entries(legacy.queues ?? {})) {
       for (const [n, message] of messages.entries()) {
-        this.state.apply({ s: this.state.seq + 1, op: 'enq', q: queue, m: { id: `legacy-${now}-${queue}-${n}`, body: message.body, attributes: {}, sent: now, ...(message.delaySeconds ? { delayUntil: now + message.delaySeconds * 1000 } : {}) } });
+        this.state.apply({
+          s: this.state.seq + 1,
+          op: 'enq',
+          q: queue,
+          m: {
+            id: `legacy-${now}-${queue}-${n}`,
+            body: message.body,
+            attributes: {},
+            sent: now,
+            ...(message.delaySeconds ? { delayUntil: now + message.delaySeconds * 1000 } : {}),
+          },
+        });
       }
     }
     for (const [bucket, objects] of Object.entries(legacy.objects ?? {})) {
       for (const object of objects) {
         const seq = this.state.seq + 1;
         const file = this.writeObjectFile(bucket, object.key, Buffer.from(object.base64, 'base64'), seq);
-        this.state.apply({ s: seq, op: 'put', o: { bucket, key: object.key, file, contentType: object.contentType ?? 'application/octet-stream', metadata: {} } });
+        this.state.apply({
+          s: seq,
+          op: 'put',
+          o: { bucket, key: object.key, file, contentType: object.contentType ?? 'application/octet-stream', metadata: {} },
+        });
       }
     }
     rmSync(path, { force: true });

@@ -16,7 +16,10 @@ export function queueBacklog(fauxqs: FauxqsServer, names: readonly string[], now
     const state = fauxqs.inspectQueue(name);
     if (!state) continue;
     const all = [...state.messages.ready, ...state.messages.delayed, ...state.messages.inflight.map((entry) => entry.message)];
-    const oldest = all.reduce<number | null>((min, message) => (min === null || message.sentTimestamp < min ? message.sentTimestamp : min), null);
+    const oldest = all.reduce<number | null>(
+      (min, message) => (min === null || message.sentTimestamp < min ? message.sentTimestamp : min),
+      null,
+    );
     backlog[name] = { messages: all.length, oldest_age_seconds: oldest === null ? null : Math.max(0, Math.round((now - oldest) / 1000)) };
   }
   return backlog;

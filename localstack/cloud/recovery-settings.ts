@@ -18,6 +18,9 @@ const LOCAL_SECONDS: Record<keyof typeof RECOVERY_ENV, number> = {
 
 export function localRecoveryEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
-    (Object.entries(RECOVERY_ENV) as [keyof typeof RECOVERY_ENV, string][]).map(([bound, variable]) => [variable, env[variable] ?? String(LOCAL_SECONDS[bound])]),
+    (Object.entries(RECOVERY_ENV) as [keyof typeof RECOVERY_ENV, string][]).map(([bound, variable]) => [
+      variable,
+      env[variable] ?? String(LOCAL_SECONDS[bound]),
+    ]),
   );
 }

@@ -18,7 +18,13 @@ export interface RelayTaskLaunch {
   starting: Promise<LocalRelayTask>;
 }
 
-export function launchRelayTask(ctx: StartContext, deployment: LocalDeployment, environmentOf: WorkloadEnvironmentOf, policiesByRole: Map<string, NamedPolicy[]>, iam: IamSettings): RelayTaskLaunch {
+export function launchRelayTask(
+  ctx: StartContext,
+  deployment: LocalDeployment,
+  environmentOf: WorkloadEnvironmentOf,
+  policiesByRole: Map<string, NamedPolicy[]>,
+  iam: IamSettings,
+): RelayTaskLaunch {
   const { options } = ctx;
   const task = deployment.relayTask;
   if (!task) throw new Error('the template has no SMTP relay task');

@@ -18,7 +18,10 @@ function available(port: number, host: string): Promise<boolean> {
   });
 }
 
-export async function choosePort(request: { port: number; explicit: boolean; host: string; name: string; variable: string }, log: (message: string) => void): Promise<number> {
+export async function choosePort(
+  request: { port: number; explicit: boolean; host: string; name: string; variable: string },
+  log: (message: string) => void,
+): Promise<number> {
   if (request.port === 0) return freePort(request.host);
   if (request.explicit || (await available(request.port, request.host))) return request.port;
   log(`${request.name}: port ${request.port} is in use, using a free port instead (set ${request.variable} to choose one)`);

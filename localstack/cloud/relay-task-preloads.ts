@@ -19,7 +19,10 @@ export function requirePreloads(nodeOptions: string | undefined): string[] {
 }
 
 /** The task's environment with the local cloud's preloads added to its NODE_OPTIONS (unchanged when there are none). */
-export function withLocalPreloads(env: Record<string, string>, localNodeOptions: string | undefined = process.env.NODE_OPTIONS): Record<string, string> {
+export function withLocalPreloads(
+  env: Record<string, string>,
+  localNodeOptions: string | undefined = process.env.NODE_OPTIONS,
+): Record<string, string> {
   const preloads = requirePreloads(localNodeOptions);
   if (preloads.length === 0) return env;
   return { ...env, NODE_OPTIONS: [env.NODE_OPTIONS ?? '', ...preloads].join(' ').trim() };

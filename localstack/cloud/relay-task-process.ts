@@ -66,7 +66,12 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
   // Its own process group: a terminal's Ctrl-C reaches the local cloud, which stops the task in its turn
   // (SIGTERM, as ECS does) instead of the task stopping on its own first; the IPC channel still takes it
   // down with the local cloud (./relay-task-runtime.ts exits when the channel closes).
-  const child = spawn(process.execPath, [relayTaskEntry()], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true });
+  const child = spawn(process.execPath, [relayTaskEntry()], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+  });
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {
@@ -74,7 +79,9 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
       options.log(`smtp-relay: ${line}`);
     });
   }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    child.once('exit', (code, signal) => resolveExit({ code, signal })),
+  );
   let running = true;
   let stopping = false;
   const send = (message: ToRelayTask) => {
@@ -84,7 +91,9 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
   void exited.then(({ code, signal }) => {
     running = false;
     stopFollowingClock();
-    options.log(`SMTP relay task (pid ${child.pid}) exited with ${signal ? `signal ${signal}` : `code ${code}`}${stopping ? '' : ' unexpectedly: /health reports it down (ECS would start a new task; restart the local cloud)'}`);
+    options.log(
+      `SMTP relay task (pid ${child.pid}) exited with ${signal ? `signal ${signal}` : `code ${code}`}${stopping ? '' : ' unexpectedly: /health reports it down (ECS would start a new task; restart the local cloud)'}`,
+    );
   });
   const healthWaiters = new Map<number, (connections: Record<string, number>) => void>();
   let nextId = 0;
@@ -121,7 +130,12 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
 }
 
 /** ECS's stop: SIGTERM, SIGKILL after the stop timeout; resolves when the process has exited. */
-async function stopProcess(child: ChildProcess, exited: Promise<unknown>, stopTimeoutSeconds: number, markStopping: () => void): Promise<void> {
+async function stopProcess(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  stopTimeoutSeconds: number,
+  markStopping: () => void,
+): Promise<void> {
   markStopping();
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
@@ -142,14 +156,22 @@ async function waitUntilReady(
   void exited.then((result) => (exit = result));
   const pending = new Set(options.listeners.map(({ host, port }) => `${host}:${port}`));
   while (pending.size > 0) {
-    if (exit) throw new RelayTaskStartError(`the SMTP relay task exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} before listening on ${[...pending].join(' and ')}:\n${output().trim() || '(no output)'}`, output());
+    if (exit)
+      throw new RelayTaskStartError(
+        `the SMTP relay task exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`} before listening on ${[...pending].join(' and ')}:\n${output().trim() || '(no output)'}`,
+        output(),
+      );
     if (Date.now() > deadline) {
       await task.stop();
-      throw new RelayTaskStartError(`the SMTP relay task did not listen on ${[...pending].join(' and ')} within ${options.startTimeoutMs} ms:\n${output().trim() || '(no output)'}`, output());
+      throw new RelayTaskStartError(
+        `the SMTP relay task did not listen on ${[...pending].join(' and ')} within ${options.startTimeoutMs} ms:\n${output().trim() || '(no output)'}`,
+        output(),
+      );
     }
     for (const { host, port } of options.listeners) {
       // The greeting must come from the task (it saw the connection), not from another process on the port.
-      if (pending.has(`${host}:${port}`) && (await greets(host, port)) && String(port) in (await task.connections())) pending.delete(`${host}:${port}`);
+      if (pending.has(`${host}:${port}`) && (await greets(host, port)) && String(port) in (await task.connections()))
+        pending.delete(`${host}:${port}`);
     }
     if (pending.size > 0) await Promise.race([new Promise((resolveLater) => setTimeout(resolveLater, 100)), exited]);
   }

@@ -19,5 +19,4 @@ export type ToRelayTask =
 /** Child -> parent. */
 export type FromRelayTask =
   /** A line for the local cloud's log (IAM's explain log). */
-  | { type: 'log'; message: string }
-  | { type: 'health'; id: number; connections: Record<string, number> };
+  { type: 'log'; message: string } | { type: 'health'; id: number; connections: Record<string, number> };

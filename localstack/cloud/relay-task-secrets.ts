@@ -34,10 +34,14 @@ export function resolveTaskSecrets(secrets: Record<string, string>, tls: { key: 
   const values: Record<string, string> = {};
   for (const [name, valueFrom] of Object.entries(secrets)) {
     const reference = parseSecretReference(valueFrom);
-    if (!reference) throw new Error(`the relay task's secret ${name} (${valueFrom}) is not a Secrets Manager reference the local cloud can answer`);
-    if (reference.versionStage || reference.versionId) throw new Error(`the relay task's secret ${name} names a version (${valueFrom}): the local cloud has one version of its TLS secret`);
+    if (!reference)
+      throw new Error(`the relay task's secret ${name} (${valueFrom}) is not a Secrets Manager reference the local cloud can answer`);
+    if (reference.versionStage || reference.versionId)
+      throw new Error(`the relay task's secret ${name} names a version (${valueFrom}): the local cloud has one version of its TLS secret`);
     if (reference.jsonKey !== 'key' && reference.jsonKey !== 'cert') {
-      throw new Error(`the relay task's secret ${name} reads JSON key "${reference.jsonKey}" of ${reference.secretArn}: the local TLS secret has "key" and "cert"`);
+      throw new Error(
+        `the relay task's secret ${name} reads JSON key "${reference.jsonKey}" of ${reference.secretArn}: the local TLS secret has "key" and "cert"`,
+      );
     }
     values[name] = tls[reference.jsonKey];
   }

@@ -95,14 +95,24 @@ const START_ATTEMPTS = 3;
 
 export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promise<LocalRelayTask> {
   const image = readRelayImage(join(PROJECT_ROOT, RELAY_DOCKERFILE));
-  if (image.script !== BUNDLE_FILE) throw new Error(`${RELAY_DOCKERFILE}: CMD runs ${image.script}, the local cloud knows the relay's bundle as ${BUNDLE_FILE}`);
+  if (image.script !== BUNDLE_FILE)
+    throw new Error(`${RELAY_DOCKERFILE}: CMD runs ${image.script}, the local cloud knows the relay's bundle as ${BUNDLE_FILE}`);
   const { key, cert, caFile } = await certificate(options.certDir);
   const template = { ...image.env, ...options.task.environment, ...resolveTaskSecrets(options.task.secrets, { key, cert }) };
   const { host, log } = options;
   for (let attempt = 1; ; attempt++) {
-    const smtpPort = await choosePort({ port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port }, log);
-    const mxPort = await choosePort({ port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port }, log);
-    const env = withLocalPreloads({ ...options.containerEnvironment(template), ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }) });
+    const smtpPort = await choosePort(
+      { port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port },
+      log,
+    );
+    const mxPort = await choosePort(
+      { port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port },
+      log,
+    );
+    const env = withLocalPreloads({
+      ...options.containerEnvironment(template),
+      ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }),
+    });
     let running: RelayTaskProcess;
     const started = Date.now();
     try {
@@ -121,7 +131,8 @@ export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promi
         log,
       });
     } catch (error) {
-      const raced = error instanceof RelayTaskStartError && /EADDRINUSE/.test(error.output) && !options.explicit.smtp && !options.explicit.mx;
+      const raced =
+        error instanceof RelayTaskStartError && /EADDRINUSE/.test(error.output) && !options.explicit.smtp && !options.explicit.mx;
       if (!raced || attempt >= START_ATTEMPTS) throw error;
       log(`SMTP relay task: a port chosen for it was taken before it listened; starting it again on other free ports`);
       continue;

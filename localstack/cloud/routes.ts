@@ -30,7 +30,10 @@ function specificity(route: RouteTarget<unknown>): number {
 }
 
 export function matchRoute<T>(routes: RouteTarget<T>[], method: string, path: string): RouteMatch<T> | null {
-  const parts = path.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+  const parts = path
+    .split('/')
+    .filter(Boolean)
+    .map((part) => decodeURIComponent(part));
   let best: { route: RouteTarget<T>; params: Record<string, string> } | null = null;
   for (const route of routes) {
     if (route.method !== 'ANY' && route.method !== method) continue;

@@ -17,12 +17,18 @@ export interface LifecycleSweeper {
   stop(): void;
 }
 
-export function startLifecycleSweeper(options: { store: SweepableS3Store; lifecycles: BucketLifecycle[]; intervalMs?: number; log?: (message: string) => void }): LifecycleSweeper {
+export function startLifecycleSweeper(options: {
+  store: SweepableS3Store;
+  lifecycles: BucketLifecycle[];
+  intervalMs?: number;
+  log?: (message: string) => void;
+}): LifecycleSweeper {
   const withRules = options.lifecycles.filter((bucket) => bucket.rules.length);
   // The functions' clock by default (PUT /_local/clock moves it), as the DynamoDB TTL sweep's: a test that moves time sees both expire.
   const sweep = (now = functionsNow(), within = '') => {
     const result = sweepLifecycle(options.store, withRules, now, within);
-    if (result.expired.length || result.aborted.length) options.log?.(`S3 lifecycle: expired ${result.expired.length} objects, aborted ${result.aborted.length} multipart uploads`);
+    if (result.expired.length || result.aborted.length)
+      options.log?.(`S3 lifecycle: expired ${result.expired.length} objects, aborted ${result.aborted.length} multipart uploads`);
     return result;
   };
   const safeSweep = () => {

@@ -89,7 +89,12 @@ export function responseOverrides(url: string): [string, string][] {
   return overrides;
 }
 
-const refusal = (status: number, code: string, message: string, details: [string, string][] = []): S3Refusal => ({ status, code, message, details });
+const refusal = (status: number, code: string, message: string, details: [string, string][] = []): S3Refusal => ({
+  status,
+  code,
+  message,
+  details,
+});
 const queryError = (message: string) => refusal(400, 'AuthorizationQueryParametersError', message);
 
 /** Query parameters as decoded values (`+` is not a space in a SigV4 canonical query); repeated keys keep every value. */
@@ -152,7 +157,12 @@ class PresignedUrlVerifier extends SignatureV4 {
   async expectedSignature(request: HttpRequest, signedHeaders: Record<string, string>, payloadHash: string, longDate: string) {
     const { shortDate, region, service } = this.scope;
     const canonicalRequest = this.createCanonicalRequest(request, signedHeaders, payloadHash);
-    const stringToSign = await this.createStringToSign(longDate, `${shortDate}/${region}/${service}/aws4_request`, canonicalRequest, ALGORITHM);
+    const stringToSign = await this.createStringToSign(
+      longDate,
+      `${shortDate}/${region}/${service}/aws4_request`,
+      canonicalRequest,
+      ALGORITHM,
+    );
     const key = await getSigningKey(NodeSha256, this.credentials, shortDate, region, service);
     const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
     return { canonicalRequest, stringToSign, signature };
@@ -176,51 +186,90 @@ export async function checkPresignedRequest(request: IncomingS3Request, options:
   }
   const single = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
   if (REQUIRED.some((name) => single(name) === undefined)) {
-    return queryError('Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.');
+    return queryError(
+      'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
+    );
   }
-  const [algorithm, credential, signatureProvided, amzDate, signedHeaderList, expiresText] = REQUIRED.map((name) => single(name)!) as [string, string, string, string, string, string];
+  const [algorithm, credential, signatureProvided, amzDate, signedHeaderList, expiresText] = REQUIRED.map((name) => single(name)!) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (algorithm !== ALGORITHM) return queryError(`X-Amz-Algorithm only supports "${ALGORITHM}"`);
   const signingDate = parseAmzDate(amzDate);
-  if (!signingDate) return queryError('X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd\'T\'HHmmss\'Z\'"');
+  if (!signingDate) return queryError("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
   if (!/^-?\d+$/.test(expiresText)) return queryError('X-Amz-Expires should be a number');
   const expiresSeconds = Number(expiresText);
   if (expiresSeconds < 0) return queryError('X-Amz-Expires must be non-negative');
   // AWS documents 1 to 604,800; its answer to 0 is not documented: refused as the bound it breaks (our text).
   if (expiresSeconds < 1) return queryError('X-Amz-Expires must be at least 1 (second)');
-  if (expiresSeconds > MAX_PRESIGNED_URL_SECONDS) return queryError(`X-Amz-Expires must be less than a week (in seconds) that is; ${MAX_PRESIGNED_URL_SECONDS}`);
+  if (expiresSeconds > MAX_PRESIGNED_URL_SECONDS)
+    return queryError(`X-Amz-Expires must be less than a week (in seconds) that is; ${MAX_PRESIGNED_URL_SECONDS}`);
   const scopeParts = credential.split('/');
-  if (scopeParts.length !== 5 || scopeParts[4] !== 'aws4_request') return queryError('Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
+  if (scopeParts.length !== 5 || scopeParts[4] !== 'aws4_request')
+    return queryError(
+      'Error parsing the X-Amz-Credential parameter; the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".',
+    );
   const [accessKeyId, scopeDate, scopeRegion, scopeService] = scopeParts as [string, string, string, string, string];
   if (scopeDate !== amzDate.slice(0, 8)) return queryError('Invalid credential date. Date is not the same as X-Amz-Date.');
-  if (scopeRegion !== options.region) return queryError(`Error parsing the X-Amz-Credential parameter; the region '${scopeRegion}' is wrong; expecting '${options.region}'`);
-  if (scopeService !== 's3') return queryError(`Error parsing the X-Amz-Credential parameter; incorrect service "${scopeService}". This endpoint belongs to "s3".`);
+  if (scopeRegion !== options.region)
+    return queryError(`Error parsing the X-Amz-Credential parameter; the region '${scopeRegion}' is wrong; expecting '${options.region}'`);
+  if (scopeService !== 's3')
+    return queryError(`Error parsing the X-Amz-Credential parameter; incorrect service "${scopeService}". This endpoint belongs to "s3".`);
 
   // Its lifetime, before its signature: an expired URL is refused so even when it was also altered (S3 does the same).
   const expiresAt = new Date(signingDate.getTime() + expiresSeconds * 1000);
   if (signingDate.getTime() > options.now.getTime()) {
-    return refusal(403, 'AccessDenied', 'Request is not yet valid', [['X-Amz-Date', amzDate], ['Expires', isoSeconds(expiresAt)], ['ServerTime', isoSeconds(options.now)]]);
+    return refusal(403, 'AccessDenied', 'Request is not yet valid', [
+      ['X-Amz-Date', amzDate],
+      ['Expires', isoSeconds(expiresAt)],
+      ['ServerTime', isoSeconds(options.now)],
+    ]);
   }
   if (options.now.getTime() > expiresAt.getTime()) {
-    return refusal(403, 'AccessDenied', 'Request has expired', [['X-Amz-Expires', expiresText], ['Expires', isoSeconds(expiresAt)], ['ServerTime', isoSeconds(options.now)]]);
+    return refusal(403, 'AccessDenied', 'Request has expired', [
+      ['X-Amz-Expires', expiresText],
+      ['Expires', isoSeconds(expiresAt)],
+      ['ServerTime', isoSeconds(options.now)],
+    ]);
   }
 
   const secretAccessKey = options.secretOf(accessKeyId);
-  if (secretAccessKey === undefined) return refusal(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [['AWSAccessKeyId', accessKeyId]]);
+  if (secretAccessKey === undefined)
+    return refusal(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [
+      ['AWSAccessKeyId', accessKeyId],
+    ]);
   const signedHeaders: Record<string, string> = {};
   for (const name of signedHeaderList.split(';')) {
     // A signed header the request lacks signs as empty: the signatures then differ.
     signedHeaders[name] = (headerValue(request.headers, name) ?? '').replace(/\s+/g, ' ').trim();
   }
   const payloadHash = single('X-Amz-Content-Sha256') ?? UNSIGNED_PAYLOAD;
-  const verifier = new PresignedUrlVerifier({ accessKeyId, secretAccessKey }, { shortDate: scopeDate, region: scopeRegion, service: scopeService });
-  const expected = await verifier.expectedSignature({ method: request.method, protocol: 'http:', hostname: '', path, query, headers: signedHeaders } as HttpRequest, signedHeaders, payloadHash, amzDate);
+  const verifier = new PresignedUrlVerifier(
+    { accessKeyId, secretAccessKey },
+    { shortDate: scopeDate, region: scopeRegion, service: scopeService },
+  );
+  const expected = await verifier.expectedSignature(
+    { method: request.method, protocol: 'http:', hostname: '', path, query, headers: signedHeaders } as HttpRequest,
+    signedHeaders,
+    payloadHash,
+    amzDate,
+  );
   const provided = Buffer.from(signatureProvided);
   const computed = Buffer.from(expected.signature);
   if (provided.length === computed.length && timingSafeEqual(provided, computed)) return null;
-  return refusal(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', [
-    ['AWSAccessKeyId', accessKeyId],
-    ['StringToSign', expected.stringToSign],
-    ['SignatureProvided', signatureProvided],
-    ['CanonicalRequest', expected.canonicalRequest],
-  ]);
+  return refusal(
+    403,
+    'SignatureDoesNotMatch',
+    'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    [
+      ['AWSAccessKeyId', accessKeyId],
+      ['StringToSign', expected.stringToSign],
+      ['SignatureProvided', signatureProvided],
+      ['CanonicalRequest', expected.canonicalRequest],
+    ],
+  );
 }

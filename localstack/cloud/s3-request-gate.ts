@@ -17,7 +17,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { checkPresignedRequest, isPresignedRequest, responseOverrides, type PresignedCheckOptions, type S3Refusal } from './s3-presigned-url';
+import {
+  checkPresignedRequest,
+  isPresignedRequest,
+  responseOverrides,
+  type PresignedCheckOptions,
+  type S3Refusal,
+} from './s3-presigned-url';
 
 interface FastifyReplyLike {
   code(status: number): FastifyReplyLike;
@@ -30,7 +36,15 @@ type GateRequest = { raw: IncomingMessage & { originalUrl?: string }; method: st
 /** The part of a Fastify instance the gate uses (fauxqs's Fastify types are not ours to import). */
 interface FastifyLike {
   addHook(name: 'onRequest', hook: (request: GateRequest, reply: FastifyReplyLike, done: (error?: Error) => void) => void): unknown;
-  addHook(name: 'onSend', hook: (request: GateRequest, reply: FastifyReplyLike & { statusCode: number }, payload: unknown, done: (error: Error | null, payload: unknown) => void) => void): unknown;
+  addHook(
+    name: 'onSend',
+    hook: (
+      request: GateRequest,
+      reply: FastifyReplyLike & { statusCode: number },
+      payload: unknown,
+      done: (error: Error | null, payload: unknown) => void,
+    ) => void,
+  ): unknown;
 }
 
 export interface S3GateOptions extends Omit<PresignedCheckOptions, 'now'> {
@@ -42,7 +56,13 @@ const xmlEscape = (text: string) => text.replace(/[<>&'"]/g, (c) => `&#${c.charC
 
 /** S3's XML error body (https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html#RESTErrorResponses). */
 export function s3ErrorXml(refusal: S3Refusal, requestId: string): string {
-  const elements: [string, string][] = [['Code', refusal.code], ['Message', refusal.message], ...refusal.details, ['RequestId', requestId], ['HostId', randomBytes(24).toString('base64')]];
+  const elements: [string, string][] = [
+    ['Code', refusal.code],
+    ['Message', refusal.message],
+    ...refusal.details,
+    ['RequestId', requestId],
+    ['HostId', randomBytes(24).toString('base64')],
+  ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${elements.map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`).join('')}</Error>`;
 }
 
@@ -52,7 +72,10 @@ function addGate(app: FastifyLike, options: S3GateOptions): void {
     // The URL as sent: fauxqs rewrites virtual-hosted-style URLs, but the signature covers the original.
     const url = request.raw.originalUrl ?? request.raw.url ?? '/';
     if (!isPresignedRequest(url)) return done();
-    checkPresignedRequest({ method: request.method, url, headers: request.raw.headers }, { region: options.region, secretOf: options.secretOf, now: now() }).then(
+    checkPresignedRequest(
+      { method: request.method, url, headers: request.raw.headers },
+      { region: options.region, secretOf: options.secretOf, now: now() },
+    ).then(
       (refused) => {
         if (!refused) return done();
         const requestId = randomBytes(8).toString('hex').toUpperCase();
@@ -93,7 +116,9 @@ export function withS3RequestGate<T>(options: S3GateOptions, start: () => Promis
   }
   if (gated !== 1) {
     started.catch(() => undefined);
-    throw new Error(`fauxqs created ${gated} Fastify apps during its start, expected 1: localstack/cloud/s3-request-gate.ts must follow its upgrade`);
+    throw new Error(
+      `fauxqs created ${gated} Fastify apps during its start, expected 1: localstack/cloud/s3-request-gate.ts must follow its upgrade`,
+    );
   }
   return started;
 }

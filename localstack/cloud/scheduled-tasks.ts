@@ -30,7 +30,13 @@ export class ScheduledTaskRunner {
   private readonly current: TaskStatus = { state: 'up', passes: 0, last_pass_at: null, last_report: null, totals: {} };
 
   constructor(
-    private readonly options: { name: string; handler: TaskHandler; everyMs: number; timeoutSeconds: number; log: (message: string) => void },
+    private readonly options: {
+      name: string;
+      handler: TaskHandler;
+      everyMs: number;
+      timeoutSeconds: number;
+      log: (message: string) => void;
+    },
   ) {}
 
   start(): void {

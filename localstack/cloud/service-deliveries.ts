@@ -23,12 +23,22 @@ import type { TargetAuthorizer } from '../emulators/scheduler/sqs-target';
 import type { SnsDeliveryCheck } from './messaging-hooks';
 
 /** The scheduler's sends, as the schedule's role (`policiesOfRole`: the template's roles by ARN; an unknown role may do nothing). */
-export function schedulerTargetAuthorizer(authorizer: Authorizer, policiesOfRole: (roleArn: string) => NamedPolicy[] | undefined): TargetAuthorizer {
+export function schedulerTargetAuthorizer(
+  authorizer: Authorizer,
+  policiesOfRole: (roleArn: string) => NamedPolicy[] | undefined,
+): TargetAuthorizer {
   return async (roleArn, queueArn, queueUrl) => {
     const policies = policiesOfRole(roleArn);
     if (!policies) return `${roleArn} is not a role of the deployed template`;
-    const verdict = await authorizer.authorize(principalOf({ functionName: 'scheduler', roleArn, policies }), 'SQSClient', 'SendMessageCommand', { QueueUrl: queueUrl, MessageBody: '{}' });
-    return verdict.allowed ? true : `${roleArn} may not sqs:SendMessage to ${queueArn}${verdict.error ? ` (${verdict.error.message})` : ''}`;
+    const verdict = await authorizer.authorize(
+      principalOf({ functionName: 'scheduler', roleArn, policies }),
+      'SQSClient',
+      'SendMessageCommand',
+      { QueueUrl: queueUrl, MessageBody: '{}' },
+    );
+    return verdict.allowed
+      ? true
+      : `${roleArn} may not sqs:SendMessage to ${queueArn}${verdict.error ? ` (${verdict.error.message})` : ''}`;
   };
 }
 
@@ -36,7 +46,10 @@ export function schedulerTargetAuthorizer(authorizer: Authorizer, policiesOfRole
  * Whether the resource's policy lets AWS service `service` do `action` on it for `sourceArn` (the resource the
  * delivery is for; undefined: the key is absent): Allow, Deny or ImplicitDeny, or 'no policy' when the resource has none.
  */
-function serviceDeliveryVerdict(settings: IamSettings, request: { service: string; action: string; resource: string; sourceArn?: string }): string {
+function serviceDeliveryVerdict(
+  settings: IamSettings,
+  request: { service: string; action: string; resource: string; sourceArn?: string },
+): string {
   const resourcePolicy = settings.resourcePolicies[request.resource];
   if (!resourcePolicy) return 'no policy';
   const { sourceArn } = request;
@@ -44,7 +57,11 @@ function serviceDeliveryVerdict(settings: IamSettings, request: { service: strin
     {
       action: request.action,
       resource: request.resource,
-      context: { 'aws:SecureTransport': 'true', 'aws:SourceAccount': settings.accountId, ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}) },
+      context: {
+        'aws:SecureTransport': 'true',
+        'aws:SourceAccount': settings.accountId,
+        ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}),
+      },
       absentKeys: sourceArn ? [] : ['aws:SourceArn'],
     },
     { kind: 'service', service: request.service },
@@ -56,9 +73,18 @@ export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
   return (topicArn, configurationSet) => {
     // A topic the template does not define (a test's or an operator's own): its policy is not known here.
     if (!settings.resourcePolicies[topicArn]) return true;
-    const sourceArn = configurationSet ? `arn:aws:ses:${settings.region}:${settings.accountId}:configuration-set/${configurationSet}` : undefined;
-    const verdict = serviceDeliveryVerdict(settings, { service: 'ses.amazonaws.com', action: 'sns:Publish', resource: topicArn, sourceArn });
-    return verdict === 'Allow' ? true : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${verdict})`;
+    const sourceArn = configurationSet
+      ? `arn:aws:ses:${settings.region}:${settings.accountId}:configuration-set/${configurationSet}`
+      : undefined;
+    const verdict = serviceDeliveryVerdict(settings, {
+      service: 'ses.amazonaws.com',
+      action: 'sns:Publish',
+      resource: topicArn,
+      sourceArn,
+    });
+    return verdict === 'Allow'
+      ? true
+      : `no statement of the topic's policy allows ses.amazonaws.com sns:Publish for ${sourceArn ?? 'a send without a configuration set'} (${verdict})`;
   };
 }
 
@@ -70,7 +96,14 @@ export function sesPublishAuthorizer(settings: IamSettings): PublishAuthorizer {
 export function snsDeliveryCheck(settings: IamSettings, templateQueueArns: ReadonlySet<string>): SnsDeliveryCheck {
   return (topicArn, queueArn) => {
     if (!templateQueueArns.has(queueArn)) return true;
-    const verdict = serviceDeliveryVerdict(settings, { service: 'sns.amazonaws.com', action: 'sqs:SendMessage', resource: queueArn, sourceArn: topicArn });
-    return verdict === 'Allow' ? true : `no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for ${topicArn} (${verdict === 'no policy' ? 'no queue policy' : verdict})`;
+    const verdict = serviceDeliveryVerdict(settings, {
+      service: 'sns.amazonaws.com',
+      action: 'sqs:SendMessage',
+      resource: queueArn,
+      sourceArn: topicArn,
+    });
+    return verdict === 'Allow'
+      ? true
+      : `no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for ${topicArn} (${verdict === 'no policy' ? 'no queue policy' : verdict})`;
   };
 }

@@ -9,7 +9,11 @@ import { CreateEmailIdentityCommand, GetEmailIdentityCommand, type SESv2Client }
 import type { DnsEmulator } from '../emulators/dns';
 
 /** Whether SES now counts the domain as verified for sending. */
-export async function ensureVerifiedDomainIdentity(ses: SESv2Client, dns: Pick<DnsEmulator, 'setRecords'>, domain: string): Promise<boolean> {
+export async function ensureVerifiedDomainIdentity(
+  ses: SESv2Client,
+  dns: Pick<DnsEmulator, 'setRecords'>,
+  domain: string,
+): Promise<boolean> {
   try {
     await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }));
   } catch (error) {

@@ -16,7 +16,14 @@
  * was delivered again and again, and reached the DLQ without ever failing.
  */
 import { createHash } from 'node:crypto';
-import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  type Message,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
@@ -52,7 +59,11 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, value]) => [
         name,
-        { dataType: value.DataType ?? 'String', stringValue: value.StringValue, binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined },
+        {
+          dataType: value.DataType ?? 'String',
+          stringValue: value.StringValue,
+          binaryValue: value.BinaryValue ? Buffer.from(value.BinaryValue).toString('base64') : undefined,
+        },
       ]),
     ),
     md5OfBody: message.MD5OfBody ?? createHash('md5').update(body).digest('hex'),
@@ -130,7 +141,8 @@ export class SqsPoller {
   private async receive(waits: boolean): Promise<void> {
     const { sqs, queueUrl, batchSize } = this.options;
     while (this.running) {
-      while (this.running && this.inFlight.size + this.receiving >= this.concurrency) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+      while (this.running && this.inFlight.size + this.receiving >= this.concurrency)
+        await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
       if (!this.running) return;
       let messages: Message[] = [];
       this.receiving++;
@@ -183,7 +195,11 @@ export class SqsPoller {
     const kept = this.keepInvisible(records);
     try {
       // Past the function's Timeout the invocation fails (./lambda-timeout.ts): the whole batch comes back.
-      const response = await invokeWithinTimeout({ name, timeoutSeconds }, (context) => handler({ Records: records }, context), this.options.log);
+      const response = await invokeWithinTimeout(
+        { name, timeoutSeconds },
+        (context) => handler({ Records: records }, context),
+        this.options.log,
+      );
       const ids = new Set(records.map((r) => r.messageId));
       const reported = (response?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
       // As Lambda does: an unknown or empty identifier fails the whole batch.
@@ -243,7 +259,8 @@ export class SqsPoller {
     return {
       release: async (failed) => {
         const visibility = await shortened;
-        if (visibility !== null && failed.length > 0) await this.setVisibility(failed, visibility, 'give failed records their visibility back');
+        if (visibility !== null && failed.length > 0)
+          await this.setVisibility(failed, visibility, 'give failed records their visibility back');
       },
     };
   }

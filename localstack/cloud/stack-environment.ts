@@ -10,9 +10,19 @@ import { relayTaskSharedEnvironment } from './relay-task';
 import type { LocalDeployment } from './template/deploy';
 import type { RelayTask } from './template/relay-task';
 
-export function stackEnvironment(deployment: LocalDeployment, relayTask: RelayTask, localEnv: Record<string, string>, secretsKeyFile: string): Record<string, string> {
+export function stackEnvironment(
+  deployment: LocalDeployment,
+  relayTask: RelayTask,
+  localEnv: Record<string, string>,
+  secretsKeyFile: string,
+): Record<string, string> {
   const env: Record<string, string> = Object.assign(
-    { AWS_REGION: LOCAL_REGION, AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey, [SECRETS_KEY.localFileEnvVar]: secretsKeyFile },
+    {
+      AWS_REGION: LOCAL_REGION,
+      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      [SECRETS_KEY.localFileEnvVar]: secretsKeyFile,
+    },
     ...deployment.functions.map((fn) => fn.environment),
     relayTaskSharedEnvironment(relayTask.environment),
     localEnv,

@@ -14,7 +14,17 @@ export interface StackInfo {
   data_dir: string;
   in_memory: boolean;
   region: string;
-  endpoints: { dynamodb: string; sqs: string; sns: string; s3: string; sesv2: string; scheduler: string; dns: string; acm?: string; apigatewayv2?: string };
+  endpoints: {
+    dynamodb: string;
+    sqs: string;
+    sns: string;
+    s3: string;
+    sesv2: string;
+    scheduler: string;
+    dns: string;
+    acm?: string;
+    apigatewayv2?: string;
+  };
   /** The HTTPS endpoint of API Gateway's custom domain names (`https://<host>:<port>`): send the domain name as SNI and Host. */
   custom_domains_url?: string;
   /** The ACM emulator's CA certificate (PEM): what a client of the custom domain names trusts. */

@@ -51,8 +51,13 @@ async function serviceStates({ clients, dns }: StackParts): Promise<Record<strin
 }
 
 /** Each deployed function's billing so far, with its configured memory (MemorySize), zero when never invoked. */
-function lambdaBilling(deployment: LocalDeployment, billed: Record<string, FunctionBilling>): Record<string, FunctionBilling & { memory_mb: number }> {
-  return Object.fromEntries(deployment.functions.map((fn) => [fn.name, { ...(billed[fn.name] ?? { invocations: 0, billed_ms: 0 }), memory_mb: fn.memoryMb }]));
+function lambdaBilling(
+  deployment: LocalDeployment,
+  billed: Record<string, FunctionBilling>,
+): Record<string, FunctionBilling & { memory_mb: number }> {
+  return Object.fromEntries(
+    deployment.functions.map((fn) => [fn.name, { ...(billed[fn.name] ?? { invocations: 0, billed_ms: 0 }), memory_mb: fn.memoryMb }]),
+  );
 }
 
 export function stackHealth(parts: StackParts): LocalPages['health'] {
@@ -62,10 +67,23 @@ export function stackHealth(parts: StackParts): LocalPages['health'] {
     const components = await serviceStates(parts);
     for (const source of deployment.queueSources) components[`worker:${source.function.name}`] = workers.alive() ? 'up' : 'down';
     const { streams, streamReads, tasks, lambda } = await workers.status();
-    for (const source of deployment.streamSources) components[`stream:${source.function.name}`] = workers.alive() ? (streams[source.function.name] ?? 'down: not running') : 'down';
-    for (const schedule of deployment.schedules) components[`task:${schedule.function.name}`] = workers.alive() ? (tasks[schedule.function.name]?.state ?? 'down: not running') : 'down';
+    for (const source of deployment.streamSources)
+      components[`stream:${source.function.name}`] = workers.alive() ? (streams[source.function.name] ?? 'down: not running') : 'down';
+    for (const schedule of deployment.schedules)
+      components[`task:${schedule.function.name}`] = workers.alive()
+        ? (tasks[schedule.function.name]?.state ?? 'down: not running')
+        : 'down';
     const { smtp, mx } = await relay.health();
     const billed = lambdaBilling(deployment, addBilling(billingSnapshot(), lambda));
-    return { ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up', components, queues: queueBacklog(fauxqs, queueNames), tasks, stream_reads: streamReads, lambda: billed, smtp, mx };
+    return {
+      ok: Object.values(components).every((state) => state === 'up') && smtp.state === 'up' && mx.state === 'up',
+      components,
+      queues: queueBacklog(fauxqs, queueNames),
+      tasks,
+      stream_reads: streamReads,
+      lambda: billed,
+      smtp,
+      mx,
+    };
   };
 }

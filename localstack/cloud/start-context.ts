@@ -23,7 +23,9 @@ export interface LocalCloudOptions {
   dynamodbEndpoint?: string;
   /** LOCAL_STACK_NAME: the stack's name, the prefix of its resources' physical names (default Mailservice). */
   stackName?: string;
-  ports?: Partial<Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers' | 'customDomains', number>>;
+  ports?: Partial<
+    Record<'dynamodb' | 'fauxqs' | 'ses' | 'scheduler' | 'dns' | 'webhookInbox' | 'smtp' | 'mx' | 'providers' | 'customDomains', number>
+  >;
   /** The SMTP port was asked for explicitly (SMTP_PORT): taken is an error, not a reason to take a free one. */
   smtpPortExplicit?: boolean;
   mxPortExplicit?: boolean;

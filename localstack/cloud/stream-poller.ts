@@ -57,7 +57,14 @@ export interface StreamBatchFailure {
 /** The event source mapping's settings come from the stream worker's definition, as in CDK. */
 type MappingSettings = Pick<
   StreamWorkerDefinition,
-  'startingPosition' | 'batchSize' | 'maxBatchingWindowMs' | 'filters' | 'retryAttempts' | 'bisectBatchOnFunctionError' | 'reportBatchItemFailures' | 'timeoutSeconds'
+  | 'startingPosition'
+  | 'batchSize'
+  | 'maxBatchingWindowMs'
+  | 'filters'
+  | 'retryAttempts'
+  | 'bisectBatchOnFunctionError'
+  | 'reportBatchItemFailures'
+  | 'timeoutSeconds'
 >;
 
 export interface StreamPollerOptions extends MappingSettings {
@@ -207,7 +214,9 @@ function toLambdaImage(image: Record<string, SdkAttributeValue> | undefined): Re
 export function toLambdaRecord(record: _Record, streamArn: string): DynamoDBRecord {
   const d = record.dynamodb ?? {};
   const dynamodb: NonNullable<DynamoDBRecord['dynamodb']> = {
-    ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) : undefined,
+    ApproximateCreationDateTime: d.ApproximateCreationDateTime
+      ? Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000)
+      : undefined,
     Keys: toLambdaImage(d.Keys),
     NewImage: toLambdaImage(d.NewImage),
     OldImage: toLambdaImage(d.OldImage),
@@ -236,7 +245,17 @@ function numericMatch(conditions: (string | number)[], value: number): boolean {
     const operator = conditions[i];
     const operand = Number(conditions[i + 1]);
     const ok =
-      operator === '=' ? value === operand : operator === '>' ? value > operand : operator === '>=' ? value >= operand : operator === '<' ? value < operand : operator === '<=' ? value <= operand : false;
+      operator === '='
+        ? value === operand
+        : operator === '>'
+          ? value > operand
+          : operator === '>='
+            ? value >= operand
+            : operator === '<'
+              ? value < operand
+              : operator === '<='
+                ? value <= operand
+                : false;
     if (!ok) return false;
   }
   return true;
@@ -303,7 +322,14 @@ export class StreamPoller {
   private readonly feed: StreamShardFeed;
 
   constructor(private readonly options: StreamPollerOptions) {
-    this.feed = options.feed ?? new StreamShardFeed({ streams: options.streams, streamArn: options.streamArn, minIntervalMs: options.pollIntervalMs, log: options.log });
+    this.feed =
+      options.feed ??
+      new StreamShardFeed({
+        streams: options.streams,
+        streamArn: options.streamArn,
+        minIntervalMs: options.pollIntervalMs,
+        log: options.log,
+      });
   }
 
   start(): void {
@@ -366,9 +392,12 @@ export class StreamPoller {
     const shards: Shard[] = [];
     let start: string | undefined;
     do {
-      const result = await this.options.streams.send(new DescribeStreamCommand({ StreamArn: this.options.streamArn, ExclusiveStartShardId: start }), {
-        abortSignal: this.abort.signal,
-      });
+      const result = await this.options.streams.send(
+        new DescribeStreamCommand({ StreamArn: this.options.streamArn, ExclusiveStartShardId: start }),
+        {
+          abortSignal: this.abort.signal,
+        },
+      );
       shards.push(...(result.StreamDescription?.Shards ?? []));
       start = result.StreamDescription?.LastEvaluatedShardId;
     } while (start);
@@ -460,7 +489,10 @@ export class StreamPoller {
           const result = await this.feed.read(name, shardId, position, this.abort.signal);
           // Converted before anything moves: a record that cannot be converted stops the shard here
           // (reported in /health, read again) rather than being skipped.
-          const records = result.records.map((raw) => ({ sequenceNumber: raw.dynamodb?.SequenceNumber ?? '', record: toLambdaRecord(raw, this.options.streamArn) }));
+          const records = result.records.map((raw) => ({
+            sequenceNumber: raw.dynamodb?.SequenceNumber ?? '',
+            record: toLambdaRecord(raw, this.options.streamArn),
+          }));
           exhausted = result.exhausted;
           waitMs = result.waitMs;
           this.error = null;
@@ -518,7 +550,11 @@ export class StreamPoller {
     this.stats.invocations++;
     try {
       // Past the function's Timeout the invocation fails (./lambda-timeout.ts) and the batch is retried per the mapping.
-      const response = await invokeWithinTimeout({ name, timeoutSeconds }, (context) => handler({ Records: batch.map((p) => p.record) }, context), this.options.log);
+      const response = await invokeWithinTimeout(
+        { name, timeoutSeconds },
+        (context) => handler({ Records: batch.map((p) => p.record) }, context),
+        this.options.log,
+      );
       if (!reportBatchItemFailures) return { kind: 'ok' };
       const failures = response?.batchItemFailures ?? [];
       if (failures.length === 0) return { kind: 'ok' };
@@ -594,7 +630,10 @@ export class StreamPoller {
     this.stats.failedBatches++;
     const first = batch[0]!;
     const last = batch[batch.length - 1]!;
-    const arrival = (p: Pending) => (p.record.dynamodb?.ApproximateCreationDateTime ? new Date(p.record.dynamodb.ApproximateCreationDateTime * 1000).toISOString() : undefined);
+    const arrival = (p: Pending) =>
+      p.record.dynamodb?.ApproximateCreationDateTime
+        ? new Date(p.record.dynamodb.ApproximateCreationDateTime * 1000).toISOString()
+        : undefined;
     const failure: StreamBatchFailure = {
       requestContext: {
         requestId: randomUUID(),
@@ -602,7 +641,11 @@ export class StreamPoller {
         condition: 'RetryAttemptsExhausted',
         approximateInvokeCount: invokes,
       },
-      responseContext: { statusCode: 200, executedVersion: '$LATEST', ...(outcome.kind === 'error' ? { functionError: 'Unhandled' as const } : {}) },
+      responseContext: {
+        statusCode: 200,
+        executedVersion: '$LATEST',
+        ...(outcome.kind === 'error' ? { functionError: 'Unhandled' as const } : {}),
+      },
       version: '1.0',
       timestamp: new Date().toISOString(),
       DDBStreamBatchInfo: {
@@ -615,7 +658,9 @@ export class StreamPoller {
         streamArn: this.options.streamArn,
       },
     };
-    this.options.log(`${this.options.name}: giving up on ${batch.length} record(s) ${first.sequenceNumber}..${last.sequenceNumber} of ${shardId} after ${invokes} invocation(s)`);
+    this.options.log(
+      `${this.options.name}: giving up on ${batch.length} record(s) ${first.sequenceNumber}..${last.sequenceNumber} of ${shardId} after ${invokes} invocation(s)`,
+    );
     if (!this.options.onFailure) return true;
     for (let attempt = 1; ; attempt++) {
       if (!this.running) return false;

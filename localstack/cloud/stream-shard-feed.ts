@@ -14,7 +14,13 @@
  * log keeps up to `maxRecords`, then drops what every mapping has read (a mapping left further behind
  * reads alone); a log no mapping reads from starts again where the next mapping stands.
  */
-import { GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record, type ShardIteratorType } from '@aws-sdk/client-dynamodb-streams';
+import {
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type DynamoDBStreamsClient,
+  type _Record,
+  type ShardIteratorType,
+} from '@aws-sdk/client-dynamodb-streams';
 
 export type Position = { type: 'TRIM_HORIZON' | 'LATEST' } | { type: 'AFTER_SEQUENCE_NUMBER'; sequenceNumber: string };
 
@@ -214,7 +220,16 @@ export class StreamShardFeed {
 }
 
 function newLog(anchor: Position): ShardLog {
-  return { anchor, records: [], base: 0, indexBySequence: new Map(), iterator: null, lastEmptyReadAt: 0, reading: null, readers: new Map() };
+  return {
+    anchor,
+    records: [],
+    base: 0,
+    indexBySequence: new Map(),
+    iterator: null,
+    lastEmptyReadAt: 0,
+    reading: null,
+    readers: new Map(),
+  };
 }
 
 const ownKey = (reader: string, shardId: string) => `${reader}\n${shardId}`;
@@ -229,7 +244,8 @@ function indexIn(log: ShardLog, position: Position): number | undefined {
   return sequenceAfter(log.anchor) === after ? log.base : undefined;
 }
 
-const sequenceAfter = (position: Position): string | undefined => (position.type === 'AFTER_SEQUENCE_NUMBER' ? position.sequenceNumber : undefined);
+const sequenceAfter = (position: Position): string | undefined =>
+  position.type === 'AFTER_SEQUENCE_NUMBER' ? position.sequenceNumber : undefined;
 
 function samePosition(a: Position, b: Position): boolean {
   return a.type === b.type && sequenceAfter(a) === sequenceAfter(b);

@@ -34,7 +34,9 @@ function settingsContext(env: NodeJS.ProcessEnv, sandboxDomain: string): Record<
 
 export function startTemplateSynthesis(options: LocalCloudOptions): TemplateSource {
   const templateFile = process.env.LOCAL_TEMPLATE_FILE?.trim();
-  const synthesizing = templateFile ? Promise.resolve().then(() => templateFromFile(resolve(templateFile))) : synthesizedTemplate(settingsContext(process.env, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN));
+  const synthesizing = templateFile
+    ? Promise.resolve().then(() => templateFromFile(resolve(templateFile)))
+    : synthesizedTemplate(settingsContext(process.env, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN));
   synthesizing.catch(() => undefined);
   return { templateFile: templateFile || undefined, synthesizing };
 }

@@ -68,7 +68,14 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
     });
     req.on('end', () => {
       const body = Buffer.concat(chunks).subarray(0, KEEP_BODY_BYTES).toString('utf8');
-      received.unshift({ method: req.method ?? '', path: req.url ?? '/', headers: req.headers, body, received_at: new Date().toISOString(), ...(size > KEEP_BODY_BYTES ? { truncated: true as const } : {}) });
+      received.unshift({
+        method: req.method ?? '',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+        received_at: new Date().toISOString(),
+        ...(size > KEEP_BODY_BYTES ? { truncated: true as const } : {}),
+      });
       forgetOldest(received, req.url ?? '/');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"received":true}');
@@ -80,7 +87,9 @@ export async function startWebhookInbox(options: { dir: string; port: number; ho
     // The default port (3001) may be taken by another dev server: take a free one rather than fail the
     // whole stack (the start-up line and stack.json say which). A port asked for explicitly must be had.
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || options.port === 0 || process.env.WEBHOOK_INBOX_PORT) throw error;
-    console.error(`[local-cloud] webhook inbox: port ${options.port} is in use, using a free port instead (set WEBHOOK_INBOX_PORT to choose one)`);
+    console.error(
+      `[local-cloud] webhook inbox: port ${options.port} is in use, using a free port instead (set WEBHOOK_INBOX_PORT to choose one)`,
+    );
     await listen(server, 0, options.host);
   }
   const port = (server.address() as AddressInfo).port;

@@ -11,7 +11,13 @@ import type { StartContext } from './start-context';
 import type { LocalDeployment } from './template/deploy';
 import type { StreamsConfig, WorkersConfig } from './workers-runtime';
 
-export function workersConfig(ctx: StartContext, deployment: LocalDeployment, functionOf: LocalFunctionOf, iam: IamSettings, endpoints: LocalEndpoints): WorkersConfig {
+export function workersConfig(
+  ctx: StartContext,
+  deployment: LocalDeployment,
+  functionOf: LocalFunctionOf,
+  iam: IamSettings,
+  endpoints: LocalEndpoints,
+): WorkersConfig {
   return {
     sqsEndpoint: endpoints.sqs,
     iam,
@@ -32,7 +38,12 @@ export function workersConfig(ctx: StartContext, deployment: LocalDeployment, fu
 }
 
 /** The table's stream feeding the stream workers (the outbox relay); undefined when the table has none. */
-function streamsConfig(ctx: StartContext, deployment: LocalDeployment, functionOf: LocalFunctionOf, endpoints: LocalEndpoints): StreamsConfig | undefined {
+function streamsConfig(
+  ctx: StartContext,
+  deployment: LocalDeployment,
+  functionOf: LocalFunctionOf,
+  endpoints: LocalEndpoints,
+): StreamsConfig | undefined {
   if (!deployment.streamArn) return undefined;
   const onFailureOf = (arn: string | undefined) => (arn ? { url: deployment.queueUrls[arn]!, arn } : undefined);
   return {

@@ -40,46 +40,63 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
       alive = false;
       reject(error);
     });
-    worker.on('message', (message: { type: string; message?: string; error?: string; id?: number; streams?: Record<string, string>; streamReads?: number; tasks?: Record<string, TaskStatus>; lambda?: Record<string, FunctionBilling> }) => {
-      if (message.type === 'log') log(message.message ?? '');
-      else if (message.type === 'status') {
-        statusWaiters.get(message.id!)?.({ streams: message.streams ?? {}, streamReads: message.streamReads ?? 0, tasks: message.tasks ?? {}, lambda: message.lambda ?? {} });
-        statusWaiters.delete(message.id!);
-      } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
-      else if (message.type === 'ready') {
-        resolveStart({
-          alive: () => alive,
-          status: () =>
-            new Promise((resolveStatus) => {
-              if (!alive) return resolveStatus(none());
-              const id = ++nextId;
-              const timer = setTimeout(() => {
-                statusWaiters.delete(id);
-                resolveStatus(none());
-              }, 2000);
-              statusWaiters.set(id, (status) => {
-                clearTimeout(timer);
-                resolveStatus(status);
-              });
-              worker.postMessage({ type: 'status', id });
-            }),
-          stop: () =>
-            new Promise<void>((resolveStop) => {
-              if (!alive) return resolveStop();
-              const force = setTimeout(() => void worker.terminate(), 10_000);
-              worker.on('message', (reply: { type: string }) => {
-                if (reply.type !== 'stopped') return;
-                clearTimeout(force);
-                void worker.terminate().then(() => resolveStop());
-              });
-              worker.once('exit', () => {
-                clearTimeout(force);
-                resolveStop();
-              });
-              worker.postMessage({ type: 'stop' });
-            }),
-        });
-      }
-    });
+    worker.on(
+      'message',
+      (message: {
+        type: string;
+        message?: string;
+        error?: string;
+        id?: number;
+        streams?: Record<string, string>;
+        streamReads?: number;
+        tasks?: Record<string, TaskStatus>;
+        lambda?: Record<string, FunctionBilling>;
+      }) => {
+        if (message.type === 'log') log(message.message ?? '');
+        else if (message.type === 'status') {
+          statusWaiters.get(message.id!)?.({
+            streams: message.streams ?? {},
+            streamReads: message.streamReads ?? 0,
+            tasks: message.tasks ?? {},
+            lambda: message.lambda ?? {},
+          });
+          statusWaiters.delete(message.id!);
+        } else if (message.type === 'failed') reject(new Error(`local workers failed to start: ${message.error}`));
+        else if (message.type === 'ready') {
+          resolveStart({
+            alive: () => alive,
+            status: () =>
+              new Promise((resolveStatus) => {
+                if (!alive) return resolveStatus(none());
+                const id = ++nextId;
+                const timer = setTimeout(() => {
+                  statusWaiters.delete(id);
+                  resolveStatus(none());
+                }, 2000);
+                statusWaiters.set(id, (status) => {
+                  clearTimeout(timer);
+                  resolveStatus(status);
+                });
+                worker.postMessage({ type: 'status', id });
+              }),
+            stop: () =>
+              new Promise<void>((resolveStop) => {
+                if (!alive) return resolveStop();
+                const force = setTimeout(() => void worker.terminate(), 10_000);
+                worker.on('message', (reply: { type: string }) => {
+                  if (reply.type !== 'stopped') return;
+                  clearTimeout(force);
+                  void worker.terminate().then(() => resolveStop());
+                });
+                worker.once('exit', () => {
+                  clearTimeout(force);
+                  resolveStop();
+                });
+                worker.postMessage({ type: 'stop' });
+              }),
+          });
+        }
+      },
+    );
   });
 }

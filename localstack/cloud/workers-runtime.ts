@@ -29,7 +29,13 @@ export interface QueueWorkerConfig {
 /** A stream event source mapping (its settings as the template gives them) and its function, with its on-failure destination queue. */
 export type StreamWorkerConfig = Pick<
   StreamWorkerDefinition,
-  'startingPosition' | 'batchSize' | 'maxBatchingWindowMs' | 'filters' | 'retryAttempts' | 'bisectBatchOnFunctionError' | 'reportBatchItemFailures'
+  | 'startingPosition'
+  | 'batchSize'
+  | 'maxBatchingWindowMs'
+  | 'filters'
+  | 'retryAttempts'
+  | 'bisectBatchOnFunctionError'
+  | 'reportBatchItemFailures'
 > & { fn: LocalFunction; onFailure?: { url: string; arn: string } };
 
 /** A function an EventBridge rate rule runs, and the local period (LOCAL_TASK_PERIOD_MS overrides it). */
@@ -79,7 +85,9 @@ export interface RunningWorkers {
 }
 
 function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message: string) => void) {
-  const streams = withoutSdkLogging(new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 }));
+  const streams = withoutSdkLogging(
+    new DynamoDBStreamsClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.dynamodbEndpoint, maxAttempts: 2 }),
+  );
   // Every GetRecords of the stream's mappings, counted for /health (`stream_reads`).
   let reads = 0;
   streams.middlewareStack.add(
@@ -138,7 +146,9 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
 export async function startWorkers(config: WorkersConfig, log: (message: string) => void): Promise<RunningWorkers> {
   // Before the handlers load: their clients get the IAM checks when built.
   if (config.iam) enforceIam(config.iam, log);
-  const sqs = withoutSdkLogging(new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 }));
+  const sqs = withoutSdkLogging(
+    new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 }),
+  );
   const pollers = new Map<string, SqsPoller>();
   for (const worker of config.workers) {
     pollers.set(
@@ -159,17 +169,25 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
   const tasks = new Map<string, ScheduledTaskRunner>();
   for (const task of config.tasks ?? []) {
-    tasks.set(task.fn.name, new ScheduledTaskRunner({
+    tasks.set(
+      task.fn.name,
+      new ScheduledTaskRunner({
         name: task.fn.name,
         handler: loadFunctionHandler<TaskHandler>(task.fn),
         everyMs: localTaskPeriod(task.localEveryMs, process.env),
         timeoutSeconds: task.fn.timeoutSeconds,
         log,
-      }));
+      }),
+    );
   }
   // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
   // the queue (a test of what a crash between hand-over and processing leaves behind; test/integration/inbound-restart.test.ts).
-  const held = new Set((process.env.LOCAL_HOLD_WORKERS ?? '').split(',').map((name) => name.trim()).filter(Boolean));
+  const held = new Set(
+    (process.env.LOCAL_HOLD_WORKERS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
   for (const [name, poller] of pollers) {
     if (held.has(name)) log(`worker ${name} held (LOCAL_HOLD_WORKERS): its queue is not read`);
     else poller.start();
@@ -178,7 +196,8 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   for (const task of tasks.values()) task.start();
   return {
     isRunning: (name) => pollers.get(name)?.isRunning() ?? streams?.pollers.get(name)?.isRunning() ?? false,
-    streamStatus: () => Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
+    streamStatus: () =>
+      Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
     streamReads: () => streams?.reads() ?? 0,
     taskStatus: () => Object.fromEntries([...tasks].map(([name, task]) => [name, task.status()])),
     stop: async () => {

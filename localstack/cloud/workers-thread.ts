@@ -19,7 +19,15 @@ if (clockOffsetCell) shareClockOffset(clockOffsetCell);
 startWorkers(config as WorkersConfig, log).then(
   (running) => {
     port.on('message', (message: { type: string; id?: number }) => {
-      if (message.type === 'status') port.postMessage({ type: 'status', id: message.id, streams: running.streamStatus(), streamReads: running.streamReads(), tasks: running.taskStatus(), lambda: billingSnapshot() });
+      if (message.type === 'status')
+        port.postMessage({
+          type: 'status',
+          id: message.id,
+          streams: running.streamStatus(),
+          streamReads: running.streamReads(),
+          tasks: running.taskStatus(),
+          lambda: billingSnapshot(),
+        });
       if (message.type !== 'stop') return;
       running.stop().then(() => port.postMessage({ type: 'stopped' }));
     });

@@ -13,12 +13,22 @@ export type WorkloadRuntime = { functionName: string; memoryMb: number; runtime:
 
 export type WorkloadEnvironmentOf = (template: Record<string, string>, runtime: WorkloadRuntime) => Record<string, string>;
 
-export function workloadEnvironments(deployment: LocalDeployment, localEnv: Record<string, string>, secretsKeyFile: string): WorkloadEnvironmentOf {
+export function workloadEnvironments(
+  deployment: LocalDeployment,
+  localEnv: Record<string, string>,
+  secretsKeyFile: string,
+): WorkloadEnvironmentOf {
   const managed = templateManagedNames([...deployment.functions.map((fn) => fn.environment), deployment.relayTask?.environment ?? {}]);
   return (template, runtime) => {
     // Secrets sealed before the KMS emulator (a data folder's `v1:local:`) still open with the local key file,
     // for the functions the template gives the secrets key (shared/adapters/secrets/migrating-secret-box.ts).
     const legacySecrets = template[SECRETS_KEY.envVar] ? { [SECRETS_KEY.localFileEnvVar]: secretsKeyFile } : {};
-    return functionEnvironment({ template, managed, base: process.env, local: { ...localEnv, ...legacySecrets }, runtime: { ...runtime, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS } });
+    return functionEnvironment({
+      template,
+      managed,
+      base: process.env,
+      local: { ...localEnv, ...legacySecrets },
+      runtime: { ...runtime, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS },
+    });
   };
 }

@@ -49,7 +49,12 @@ export function readJsonObject(raw: Buffer, maxBytes: number): JsonObject {
 export type AwsJsonOperation = (body: JsonObject) => JsonObject | Promise<JsonObject>;
 
 /** The request handler for serveHttp (./http-server.ts): `operations` by name, under `targetPrefix` (`CertificateManager`). */
-export function awsJsonHandler(options: { targetPrefix: string; operations: Record<string, AwsJsonOperation>; internalError: string; log: (msg: string) => void }) {
+export function awsJsonHandler(options: {
+  targetPrefix: string;
+  operations: Record<string, AwsJsonOperation>;
+  internalError: string;
+  log: (msg: string) => void;
+}) {
   const prefix = `${options.targetPrefix}.`;
   const answer = async (req: http.IncomingMessage, raw: Buffer): Promise<JsonObject> => {
     const target = String(req.headers['x-amz-target'] ?? '');
@@ -85,7 +90,10 @@ function send(res: http.ServerResponse, status: number, payload: JsonObject): vo
 export function constraintError(member: string, value: unknown, rule: string): AwsJsonError {
   const path = member.charAt(0).toLowerCase() + member.slice(1);
   const shown = value === undefined || value === null ? ' null' : ` '${String(value)}'`;
-  return new AwsJsonError('ValidationException', `1 validation error detected: Value${shown} at '${path}' failed to satisfy constraint: ${rule}`);
+  return new AwsJsonError(
+    'ValidationException',
+    `1 validation error detected: Value${shown} at '${path}' failed to satisfy constraint: ${rule}`,
+  );
 }
 
 /** A string member within `min`..`max` characters matching `pattern` (the whole value) when given; undefined when absent. */
@@ -95,7 +103,8 @@ export function optionalString(body: JsonObject, member: string, rule: { min: nu
   if (typeof v !== 'string') throw new AwsJsonError('SerializationException', `${member} must be a string.`);
   if (v.length < rule.min) throw constraintError(member, v, `Member must have length greater than or equal to ${rule.min}`);
   if (v.length > rule.max) throw constraintError(member, v, `Member must have length less than or equal to ${rule.max}`);
-  if (rule.pattern && !new RegExp(`^(?:${rule.pattern.source})$`).test(v)) throw constraintError(member, v, `Member must satisfy regular expression pattern: ${rule.pattern.source}`);
+  if (rule.pattern && !new RegExp(`^(?:${rule.pattern.source})$`).test(v))
+    throw constraintError(member, v, `Member must satisfy regular expression pattern: ${rule.pattern.source}`);
   return v;
 }
 

@@ -30,12 +30,21 @@ export function resolvedPath<State, Request, Reply, Resource>(
 }
 
 /** A path whose actions get its parameters as they are (the path's captures, not decoded). */
-export function plainPath<State, Request, Reply>(path: RegExp, actions: Partial<Record<string, Action<State, Request, string[], Reply>>>): PathRoute<State, Request, Reply> {
+export function plainPath<State, Request, Reply>(
+  path: RegExp,
+  actions: Partial<Record<string, Action<State, Request, string[], Reply>>>,
+): PathRoute<State, Request, Reply> {
   return resolvedPath(path, (_state: State, params) => params, actions);
 }
 
 /** The reply of the first route whose path matches `pathname`; undefined when none does, or its methods do not include `method`. */
-export function answerRoute<State, Request, Reply>(routes: readonly PathRoute<State, Request, Reply>[], state: State, method: string, pathname: string, request: Request): Reply | undefined {
+export function answerRoute<State, Request, Reply>(
+  routes: readonly PathRoute<State, Request, Reply>[],
+  state: State,
+  method: string,
+  pathname: string,
+  request: Request,
+): Reply | undefined {
   for (const route of routes) {
     const match = route.path.exec(pathname);
     if (match) return route.answer(state, method, match.slice(1), request);

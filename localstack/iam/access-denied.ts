@@ -38,10 +38,16 @@ export interface SynthesizedResponse {
   body: Uint8Array;
 }
 
-export function accessDeniedMessage(sessionArn: string, action: string, resource: string, decision: Pick<Decision, 'effect' | 'deniedBy'>): string {
+export function accessDeniedMessage(
+  sessionArn: string,
+  action: string,
+  resource: string,
+  decision: Pick<Decision, 'effect' | 'deniedBy'>,
+): string {
   const head = `User: ${sessionArn} is not authorized to perform: ${action} on resource: ${resource}`;
   const kind = decision.deniedBy === 'resource' ? 'resource-based' : 'identity-based';
-  if (decision.effect === 'ExplicitDeny') return `${head} with an explicit deny in ${kind === 'resource-based' ? 'a' : 'an'} ${kind} policy`;
+  if (decision.effect === 'ExplicitDeny')
+    return `${head} with an explicit deny in ${kind === 'resource-based' ? 'a' : 'an'} ${kind} policy`;
   return `${head} because no ${kind} policy allows the ${action} action`;
 }
 
@@ -49,13 +55,23 @@ const xmlEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(
 
 function response(statusCode: number, headers: Record<string, string>, body: string): SynthesizedResponse {
   const bytes = Buffer.from(body, 'utf8');
-  return { statusCode, reason: statusCode === 403 ? 'Forbidden' : 'Bad Request', headers: { ...headers, 'content-length': String(bytes.length), 'x-amzn-requestid': randomUUID() }, body: bytes };
+  return {
+    statusCode,
+    reason: statusCode === 403 ? 'Forbidden' : 'Bad Request',
+    headers: { ...headers, 'content-length': String(bytes.length), 'x-amzn-requestid': randomUUID() },
+    body: bytes,
+  };
 }
 
 const json10 = (message: string, extra: Record<string, string> = {}) =>
-  response(400, { 'content-type': 'application/x-amz-json-1.0', ...extra }, JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }));
+  response(
+    400,
+    { 'content-type': 'application/x-amz-json-1.0', ...extra },
+    JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', Message: message }),
+  );
 
-const restJson = (message: string) => response(403, { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, JSON.stringify({ message }));
+const restJson = (message: string) =>
+  response(403, { 'content-type': 'application/json', 'x-amzn-errortype': 'AccessDeniedException' }, JSON.stringify({ message }));
 
 const errorResponseXml = (namespace: string, code: string, message: string) =>
   response(

@@ -42,7 +42,15 @@ export interface CallVerdict {
   error?: Error;
 }
 
-const ABSENT_GLOBAL_KEYS = ['aws:SourceArn', 'aws:SourceAccount', 'aws:SourceOrgID', 'aws:SourceOrgPaths', 'aws:CalledVia', 'aws:CalledViaFirst', 'aws:CalledViaLast'];
+const ABSENT_GLOBAL_KEYS = [
+  'aws:SourceArn',
+  'aws:SourceAccount',
+  'aws:SourceOrgID',
+  'aws:SourceOrgPaths',
+  'aws:CalledVia',
+  'aws:CalledViaFirst',
+  'aws:CalledViaLast',
+];
 
 export class Authorizer {
   private readonly cache = new DecisionCache();
@@ -102,11 +110,19 @@ export class Authorizer {
   }
 
   /** The verdict on an SDK call; never throws: what cannot be authorized is denied, with the reason in `error`. */
-  async authorize(principal: Principal, clientName: string, commandName: string, input: Record<string, unknown>, iterators?: ReadonlyMap<string, string>): Promise<CallVerdict> {
+  async authorize(
+    principal: Principal,
+    clientName: string,
+    commandName: string,
+    input: Record<string, unknown>,
+    iterators?: ReadonlyMap<string, string>,
+  ): Promise<CallVerdict> {
     const operation = operationKey(clientName, commandName);
     const verdicts: RequestVerdict[] = [];
     try {
-      const env: OperationEnv = iterators ? { streamOfShardIterator: (iterator) => iterators.get(iterator), ...this.options } : this.options;
+      const env: OperationEnv = iterators
+        ? { streamOfShardIterator: (iterator) => iterators.get(iterator), ...this.options }
+        : this.options;
       for (const request of authorizationRequests(clientName, commandName, input, env)) {
         const verdict = await this.decide(principal, request);
         verdicts.push(verdict);

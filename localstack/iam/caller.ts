@@ -68,7 +68,9 @@ const named = new WeakMap<Principal, NamedPolicy[]>();
 export function namedPolicies(principal: Principal): NamedPolicy[] {
   let policies = named.get(principal);
   if (!policies) {
-    policies = principal.policies.map((policy, i) => ('document' in policy ? policy : { name: `${roleName(principal.roleArn)} policy ${i + 1}`, document: policy }));
+    policies = principal.policies.map((policy, i) =>
+      'document' in policy ? policy : { name: `${roleName(principal.roleArn)} policy ${i + 1}`, document: policy },
+    );
     named.set(principal, policies);
   }
   return policies;

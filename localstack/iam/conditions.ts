@@ -39,14 +39,18 @@ const number = (value: string): number => (/^\s*-?\d+(\.\d+)?\s*$/.test(value) ?
 /** Date condition values: ISO 8601 or POSIX epoch seconds (condition operators doc, "Date condition operators"). */
 const date = (value: string): number => (/^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value));
 
-const numeric = (test: (a: number, b: number) => boolean): Compare => (c, p) => {
-  const a = number(c);
-  return !Number.isNaN(a) && test(a, number(p));
-};
-const dated = (test: (a: number, b: number) => boolean): Compare => (c, p) => {
-  const a = date(c);
-  return !Number.isNaN(a) && test(a, date(p));
-};
+const numeric =
+  (test: (a: number, b: number) => boolean): Compare =>
+  (c, p) => {
+    const a = number(c);
+    return !Number.isNaN(a) && test(a, number(p));
+  };
+const dated =
+  (test: (a: number, b: number) => boolean): Compare =>
+  (c, p) => {
+    const a = date(c);
+    return !Number.isNaN(a) && test(a, date(p));
+  };
 
 const equals: Compare = (c, p) => c === p;
 const equalsIgnoreCase: Compare = (c, p) => c.toLowerCase() === p.toLowerCase();
@@ -111,7 +115,7 @@ function compileOperator(where: string, written: string): Pick<CompiledCondition
   }
   const ifExists = name.endsWith('IfExists');
   if (ifExists) name = name.slice(0, -'IfExists'.length);
-  const base = Object.prototype.hasOwnProperty.call(OPERATORS, name) ? OPERATORS[name] : undefined;
+  const base = Object.hasOwn(OPERATORS, name) ? OPERATORS[name] : undefined;
   if (!base) throw new UnsupportedPolicyError(`${where}: condition operator "${written}" is not supported by the local IAM evaluator`);
   return { ...(set ? { set } : {}), ifExists, base, isNull: false };
 }
@@ -119,11 +123,13 @@ function compileOperator(where: string, written: string): Pick<CompiledCondition
 /** Compiles a statement's Condition block; throws on an operator it does not know or a malformed value. */
 export function compileConditionBlock(where: string, block: unknown, version: string | undefined): CompiledCondition[] {
   if (block === undefined) return [];
-  if (typeof block !== 'object' || block === null || Array.isArray(block)) throw new UnsupportedPolicyError(`${where}: Condition must be an object`);
+  if (typeof block !== 'object' || block === null || Array.isArray(block))
+    throw new UnsupportedPolicyError(`${where}: Condition must be an object`);
   const conditions: CompiledCondition[] = [];
   for (const [written, keys] of Object.entries(block as Record<string, unknown>)) {
     const operator = compileOperator(where, written);
-    if (typeof keys !== 'object' || keys === null || Array.isArray(keys)) throw new UnsupportedPolicyError(`${where}: ${written} must map condition keys to values`);
+    if (typeof keys !== 'object' || keys === null || Array.isArray(keys))
+      throw new UnsupportedPolicyError(`${where}: ${written} must map condition keys to values`);
     for (const [key, raw] of Object.entries(keys as Record<string, unknown>)) {
       const list = Array.isArray(raw) ? raw : [raw];
       if (list.length === 0 || list.some((v) => !['string', 'number', 'boolean'].includes(typeof v))) {
@@ -169,12 +175,16 @@ export function conditionHolds(condition: CompiledCondition, lookup: (key: strin
   if (condition.set) {
     const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
     if (values.length === 0) return condition.set === 'ForAllValues' || condition.ifExists;
-    return condition.set === 'ForAllValues' ? values.every((v) => single(condition, base, v)) : values.some((v) => single(condition, base, v));
+    return condition.set === 'ForAllValues'
+      ? values.every((v) => single(condition, base, v))
+      : values.some((v) => single(condition, base, v));
   }
   if (value === undefined) return condition.ifExists || base.negated;
   if (typeof value !== 'string') {
     if (value.length !== 1) {
-      throw new UnsupportedPolicyError(`condition ${condition.operator} on the multivalued key ${condition.key} needs ForAnyValue: or ForAllValues: (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html)`);
+      throw new UnsupportedPolicyError(
+        `condition ${condition.operator} on the multivalued key ${condition.key} needs ForAnyValue: or ForAllValues: (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html)`,
+      );
     }
     return single(condition, base, value[0] as string);
   }

@@ -20,7 +20,9 @@ const idOf = (value: object): number => {
 };
 
 function readKeys(policies: readonly NamedPolicy[], kinds: ('identity' | 'resource')[]): string[] {
-  return [...new Set(policies.flatMap((policy, i) => compilePolicy(policy, kinds[i] as 'identity' | 'resource').flatMap((s) => s.conditionKeys)))].sort();
+  return [
+    ...new Set(policies.flatMap((policy, i) => compilePolicy(policy, kinds[i] as 'identity' | 'resource').flatMap((s) => s.conditionKeys))),
+  ].sort();
 }
 
 /** A decision and the reference's resource type of its ARN (a hit skips the reference check: same action, same ARN). */
@@ -34,10 +36,18 @@ export class DecisionCache {
   private readonly keysOf = new WeakMap<object, string[]>();
 
   /** The cache key of a request: what the decision can depend on. */
-  key(principal: object, identityPolicies: readonly NamedPolicy[], resourcePolicy: NamedPolicy | undefined, request: AuthorizationRequest): string {
+  key(
+    principal: object,
+    identityPolicies: readonly NamedPolicy[],
+    resourcePolicy: NamedPolicy | undefined,
+    request: AuthorizationRequest,
+  ): string {
     let identityKeys = this.keysOf.get(principal);
     if (!identityKeys) {
-      identityKeys = readKeys(identityPolicies, identityPolicies.map(() => 'identity'));
+      identityKeys = readKeys(
+        identityPolicies,
+        identityPolicies.map(() => 'identity'),
+      );
       this.keysOf.set(principal, identityKeys);
     }
     let resourceKeys: string[] = [];

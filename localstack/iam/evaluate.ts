@@ -98,7 +98,11 @@ export function contextLookup(request: AuthorizationRequest): (key: string) => C
   };
 }
 
-function statementApplies(statement: CompiledStatement, request: AuthorizationRequest, lookup: (key: string) => ContextValue | undefined): boolean {
+function statementApplies(
+  statement: CompiledStatement,
+  request: AuthorizationRequest,
+  lookup: (key: string) => ContextValue | undefined,
+): boolean {
   const actionListed = statement.actions.patterns.some((pattern) => actionMatches(pattern, request.action));
   if (actionListed === statement.actions.negated) return false;
   if (statement.resources) {

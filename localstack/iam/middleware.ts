@@ -83,8 +83,10 @@ function eventOf(principal: Principal, verdict: CallVerdict, mode: IamMode, mess
 
 function denialMessage(principal: Principal, verdict: CallVerdict): string | undefined {
   const sessionArn = callerIdentity(principal).sessionArn;
-  if (verdict.denied) return accessDeniedMessage(sessionArn, verdict.denied.request.action, verdict.denied.request.resource, verdict.denied.decision);
-  if (verdict.error) return `User: ${sessionArn} is not authorized to perform: ${verdict.operation} because the local cloud cannot authorize it: ${verdict.error.message}`;
+  if (verdict.denied)
+    return accessDeniedMessage(sessionArn, verdict.denied.request.action, verdict.denied.request.resource, verdict.denied.decision);
+  if (verdict.error)
+    return `User: ${sessionArn} is not authorized to perform: ${verdict.operation} because the local cloud cannot authorize it: ${verdict.error.message}`;
   return undefined;
 }
 
@@ -104,7 +106,13 @@ function enforceMiddleware(enforcement: Enforcement, owner: Principal | undefine
       let decided = decidedCalls.get(context);
       if (!decided) {
         const started = process.hrtime.bigint();
-        const verdict = await enforcement.authorizer.authorize(principal, context.clientName, context.commandName, args.input, enforcement.iterators);
+        const verdict = await enforcement.authorizer.authorize(
+          principal,
+          context.clientName,
+          context.commandName,
+          args.input,
+          enforcement.iterators,
+        );
         const micros = Number(process.hrtime.bigint() - started) / 1000;
         decided = { verdict, message: denialMessage(principal, verdict) };
         decidedCalls.set(context, decided);
@@ -132,10 +140,12 @@ function shardIteratorMiddleware(enforcement: Enforcement) {
       const remember = (iterator: unknown, stream: string | undefined) => {
         if (typeof iterator !== 'string' || !stream) return;
         enforcement.iterators.set(iterator, stream);
-        if (enforcement.iterators.size > STREAM_ITERATORS_KEPT) enforcement.iterators.delete(enforcement.iterators.keys().next().value as string);
+        if (enforcement.iterators.size > STREAM_ITERATORS_KEPT)
+          enforcement.iterators.delete(enforcement.iterators.keys().next().value as string);
       };
       if (context.commandName === 'GetShardIteratorCommand') remember(output.ShardIterator, args.input.StreamArn as string | undefined);
-      if (context.commandName === 'GetRecordsCommand') remember(output.NextShardIterator, enforcement.iterators.get(args.input.ShardIterator as string));
+      if (context.commandName === 'GetRecordsCommand')
+        remember(output.NextShardIterator, enforcement.iterators.get(args.input.ShardIterator as string));
       return result;
     };
 }
@@ -143,6 +153,11 @@ function shardIteratorMiddleware(enforcement: Enforcement) {
 /** Adds the enforcement middleware to a client's stack (idempotent: re-adding replaces). */
 export function addIamMiddleware(client: { middlewareStack: unknown }, enforcement: Enforcement): void {
   const stack = client.middlewareStack as Stack;
-  stack.addRelativeTo(enforceMiddleware(enforcement, currentPrincipal()), { relation: 'after', toMiddleware: 'deserializerMiddleware', name: 'localIamEnforcement', override: true });
+  stack.addRelativeTo(enforceMiddleware(enforcement, currentPrincipal()), {
+    relation: 'after',
+    toMiddleware: 'deserializerMiddleware',
+    name: 'localIamEnforcement',
+    override: true,
+  });
   stack.add(shardIteratorMiddleware(enforcement), { step: 'initialize', priority: 'low', name: 'localIamShardIterators', override: true });
 }

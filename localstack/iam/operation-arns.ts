@@ -22,7 +22,8 @@ export type Input = Record<string, any>;
 
 export function required(input: Input, member: string, operation: string): string {
   const value = input[member];
-  if (typeof value !== 'string' || value === '') throw new UnsupportedRequestError(`${operation}: ${member} is missing, so the request cannot be authorized`);
+  if (typeof value !== 'string' || value === '')
+    throw new UnsupportedRequestError(`${operation}: ${member} is missing, so the request cannot be authorized`);
   return value;
 }
 
@@ -44,7 +45,8 @@ export function sqsQueueArn(env: OperationEnv, queueUrl: string): string {
     throw new UnsupportedRequestError(`"${queueUrl}" is not a queue URL`);
   }
   const [account, name] = path.slice(-2);
-  if (path.length < 2 || !account || !name || !/^\d{12}$/.test(account)) throw new UnsupportedRequestError(`"${queueUrl}" is not a queue URL of the form https://host/<account>/<queue>`);
+  if (path.length < 2 || !account || !name || !/^\d{12}$/.test(account))
+    throw new UnsupportedRequestError(`"${queueUrl}" is not a queue URL of the form https://host/<account>/<queue>`);
   return `arn:${env.partition}:sqs:${env.region}:${account}:${name}`;
 }
 
@@ -57,7 +59,11 @@ export function s3CopySource(copySource: string): { bucket: string; key: string;
   const slash = path.indexOf('/');
   if (slash <= 0) throw new UnsupportedRequestError(`CopySource "${copySource}" is not bucket/key`);
   const versionId = query ? new URLSearchParams(query).get('versionId') : null;
-  return { bucket: decodeURIComponent(path.slice(0, slash)), key: decodeURIComponent(path.slice(slash + 1)), ...(versionId ? { versionId } : {}) };
+  return {
+    bucket: decodeURIComponent(path.slice(0, slash)),
+    key: decodeURIComponent(path.slice(slash + 1)),
+    ...(versionId ? { versionId } : {}),
+  };
 }
 
 const sesPrefix = (env: OperationEnv) => `arn:${env.partition}:ses:${env.region}:${env.accountId}`;
@@ -68,7 +74,8 @@ export const sesTemplateArn = (env: OperationEnv, name: string): string => `${se
  * `tenant/<name>/<id>`. The id is SES's; before the tenant exists (CreateTenant), or when the local cloud
  * is not told it, the id is `*` (our choice: AWS documents no ARN for a tenant that has no id yet).
  */
-export const sesTenantArn = (env: OperationEnv, name: string): string => `${sesPrefix(env)}:tenant/${name}/${env.sesTenantId?.(name) ?? '*'}`;
+export const sesTenantArn = (env: OperationEnv, name: string): string =>
+  `${sesPrefix(env)}:tenant/${name}/${env.sesTenantId?.(name) ?? '*'}`;
 
 /** `"Name" <a@b.example>` or `a@b.example` -> the address and the display name (RFC 5322 name-addr / addr-spec). */
 export function parseMailbox(mailbox: string): { address: string; displayName?: string } {
@@ -86,7 +93,8 @@ export function kmsKey(env: OperationEnv, keyId: string): { keyArn: string; alia
   const isAlias = keyId.startsWith('alias/') || /^arn:[^:]+:kms:[^:]*:\d*:alias\//.test(keyId);
   if (isAlias) {
     const keyArn = env.kmsAliasTarget?.(keyId);
-    if (!keyArn) throw new UnsupportedRequestError(`KMS alias ${keyId}: the local cloud cannot tell which key it names, so it cannot be authorized`);
+    if (!keyArn)
+      throw new UnsupportedRequestError(`KMS alias ${keyId}: the local cloud cannot tell which key it names, so it cannot be authorized`);
     return { keyArn, alias: keyId.startsWith('alias/') ? keyId : keyId.slice(keyId.indexOf('alias/')) };
   }
   return { keyArn: keyId.startsWith('arn:') ? keyId : `arn:${env.partition}:kms:${env.region}:${env.accountId}:key/${keyId}` };
@@ -106,10 +114,16 @@ export const apiGatewayArn = (env: OperationEnv, path: string): string => `arn:$
  * Tags of a create request as the global keys `aws:TagKeys` and `aws:RequestTag/<key>`; without tags both are
  * known absent (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-requesttag).
  */
-export function requestTagKeys(tags: readonly (readonly [string, string])[] | undefined): { context: Record<string, string | string[]>; absentKeys: string[] } {
+export function requestTagKeys(tags: readonly (readonly [string, string])[] | undefined): {
+  context: Record<string, string | string[]>;
+  absentKeys: string[];
+} {
   if (!tags || tags.length === 0) return { context: {}, absentKeys: ['aws:TagKeys', 'aws:RequestTag/*'] };
   return {
-    context: { 'aws:TagKeys': tags.map(([key]) => key), ...Object.fromEntries(tags.map(([key, value]) => [`aws:RequestTag/${key}`, value])) },
+    context: {
+      'aws:TagKeys': tags.map(([key]) => key),
+      ...Object.fromEntries(tags.map(([key, value]) => [`aws:RequestTag/${key}`, value])),
+    },
     // Any tag key the request does not carry is known absent.
     absentKeys: ['aws:RequestTag/*'],
   };

@@ -107,7 +107,11 @@ function optionalKeys(input: Input, keys: Record<string, string>): Pick<Authoriz
 
 // ---- DynamoDB -------------------------------------------------------------------------------------
 
-const DYNAMO_OPTIONAL = { 'dynamodb:ReturnValues': 'ReturnValues', 'dynamodb:ReturnConsumedCapacity': 'ReturnConsumedCapacity', 'dynamodb:Select': 'Select' };
+const DYNAMO_OPTIONAL = {
+  'dynamodb:ReturnValues': 'ReturnValues',
+  'dynamodb:ReturnConsumedCapacity': 'ReturnConsumedCapacity',
+  'dynamodb:Select': 'Select',
+};
 
 function dynamoItem(action: string, enclosing?: 'TransactWriteItems' | 'TransactGetItems'): Mapper {
   return (input, env) => {
@@ -125,24 +129,38 @@ function dynamoItem(action: string, enclosing?: 'TransactWriteItems' | 'Transact
 }
 
 function dynamoRead(action: 'Query' | 'Scan'): Mapper {
-  return (input, env) => [{ action: `dynamodb:${action}`, resource: dynamoReadArn(env, input, `dynamodb:${action}`), ...optionalKeys(input, DYNAMO_OPTIONAL) }];
+  return (input, env) => [
+    { action: `dynamodb:${action}`, resource: dynamoReadArn(env, input, `dynamodb:${action}`), ...optionalKeys(input, DYNAMO_OPTIONAL) },
+  ];
 }
 
 function dynamoBatch(action: 'BatchGetItem' | 'BatchWriteItem'): Mapper {
   return (input, env) => {
     const tables = Object.keys((input.RequestItems ?? {}) as object);
     if (tables.length === 0) throw new UnsupportedRequestError(`dynamodb:${action}: RequestItems names no table`);
-    return tables.map((table) => ({ action: `dynamodb:${action}`, resource: dynamoTableArn(env, table), ...optionalKeys(input, DYNAMO_OPTIONAL) }));
+    return tables.map((table) => ({
+      action: `dynamodb:${action}`,
+      resource: dynamoTableArn(env, table),
+      ...optionalKeys(input, DYNAMO_OPTIONAL),
+    }));
   };
 }
 
-const TRANSACT_WRITE_ACTIONS: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+const TRANSACT_WRITE_ACTIONS: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+};
 
 const transactWrite: Mapper = (input, env) =>
   ((input.TransactItems ?? []) as Input[]).flatMap((item) => {
     const [kind, ...others] = Object.keys(item).filter((k) => item[k] !== undefined);
     const action = kind ? TRANSACT_WRITE_ACTIONS[kind] : undefined;
-    if (!action || others.length > 0) throw new UnsupportedRequestError(`dynamodb TransactWriteItems: item with ${JSON.stringify(Object.keys(item))} is not one of Put, Update, Delete, ConditionCheck`);
+    if (!action || others.length > 0)
+      throw new UnsupportedRequestError(
+        `dynamodb TransactWriteItems: item with ${JSON.stringify(Object.keys(item))} is not one of Put, Update, Delete, ConditionCheck`,
+      );
     return dynamoItem(action, 'TransactWriteItems')(item[kind as string] as Input, env);
   });
 
@@ -171,7 +189,8 @@ const getQueueUrl: Mapper = (input, env) => {
 };
 
 const snsPublish: Mapper = (input) => {
-  if (input.TargetArn !== undefined || input.PhoneNumber !== undefined) throw new UnsupportedRequestError('sns:Publish to a TargetArn or PhoneNumber is not mapped; only TopicArn');
+  if (input.TargetArn !== undefined || input.PhoneNumber !== undefined)
+    throw new UnsupportedRequestError('sns:Publish to a TargetArn or PhoneNumber is not mapped; only TopicArn');
   const topic = required(input, 'TopicArn', 'sns:Publish');
   return [{ action: 'sns:Publish', resource: topic, context: {}, policyHolder: topic }];
 };
@@ -182,7 +201,14 @@ function s3Object(action: string, versionAction?: string): Mapper {
   return (input, env) => {
     const bucket = required(input, 'Bucket', `s3:${action}`);
     const chosen = input.VersionId !== undefined && versionAction ? versionAction : action;
-    return [{ action: `s3:${chosen}`, resource: s3ObjectArn(env, bucket, required(input, 'Key', `s3:${action}`)), context: {}, policyHolder: s3BucketArn(env, bucket) }];
+    return [
+      {
+        action: `s3:${chosen}`,
+        resource: s3ObjectArn(env, bucket, required(input, 'Key', `s3:${action}`)),
+        context: {},
+        policyHolder: s3BucketArn(env, bucket),
+      },
+    ];
   };
 }
 
@@ -194,14 +220,27 @@ const s3Put: Mapper = (input, env) => {
 
 const s3Copy: Mapper = (input, env) => {
   const source = s3CopySource(required(input, 'CopySource', 's3:CopyObject'));
-  const getSource = s3Object('GetObject', 'GetObjectVersion')({ Bucket: source.bucket, Key: source.key, ...(source.versionId ? { VersionId: source.versionId } : {}) }, env);
-  const putDestination = s3Put(input, env).map((request) => ({ ...request, context: { ...request.context, 's3:x-amz-copy-source': input.CopySource as string } }));
+  const getSource = s3Object('GetObject', 'GetObjectVersion')(
+    { Bucket: source.bucket, Key: source.key, ...(source.versionId ? { VersionId: source.versionId } : {}) },
+    env,
+  );
+  const putDestination = s3Put(input, env).map((request) => ({
+    ...request,
+    context: { ...request.context, 's3:x-amz-copy-source': input.CopySource as string },
+  }));
   return [...getSource, ...putDestination];
 };
 
 const s3List: Mapper = (input, env) => {
   const bucket = s3BucketArn(env, required(input, 'Bucket', 's3:ListBucket'));
-  return [{ action: 's3:ListBucket', resource: bucket, policyHolder: bucket, ...optionalKeys(input, { 's3:prefix': 'Prefix', 's3:delimiter': 'Delimiter', 's3:max-keys': 'MaxKeys' }) }];
+  return [
+    {
+      action: 's3:ListBucket',
+      resource: bucket,
+      policyHolder: bucket,
+      ...optionalKeys(input, { 's3:prefix': 'Prefix', 's3:delimiter': 'Delimiter', 's3:max-keys': 'MaxKeys' }),
+    },
+  ];
 };
 
 // ---- SES v2 --------------------------------------------------------------------------------------
@@ -209,11 +248,15 @@ const s3List: Mapper = (input, env) => {
 const SES_V2 = { 'ses:ApiVersion': '2' };
 
 function sesIdentity(action: string): Mapper {
-  return (input, env) => [{ action: `ses:${action}`, resource: sesIdentityArn(env, required(input, 'EmailIdentity', `ses:${action}`)), context: SES_V2 }];
+  return (input, env) => [
+    { action: `ses:${action}`, resource: sesIdentityArn(env, required(input, 'EmailIdentity', `ses:${action}`)), context: SES_V2 },
+  ];
 }
 
 function sesTenant(action: string): Mapper {
-  return (input, env) => [{ action: `ses:${action}`, resource: sesTenantArn(env, required(input, 'TenantName', `ses:${action}`)), context: SES_V2 }];
+  return (input, env) => [
+    { action: `ses:${action}`, resource: sesTenantArn(env, required(input, 'TenantName', `ses:${action}`)), context: SES_V2 },
+  ];
 }
 
 /** Create/DeleteTenantResourceAssociation: the same action on the tenant and on the associated resource. */
@@ -224,7 +267,9 @@ function sesTenantAssociation(action: string): Mapper {
   ];
 }
 
-const sesWildcard = (action: string): Mapper => () => [{ action: `ses:${action}`, resource: '*', context: SES_V2 }];
+const sesWildcard =
+  (action: string): Mapper =>
+  () => [{ action: `ses:${action}`, resource: '*', context: SES_V2 }];
 
 const sesSendEmail: Mapper = (input, env) => {
   const from = parseMailbox(required(input, 'FromEmailAddress', 'ses:SendEmail'));
@@ -232,14 +277,24 @@ const sesSendEmail: Mapper = (input, env) => {
   const destination = input.Destination as { ToAddresses?: string[]; CcAddresses?: string[]; BccAddresses?: string[] } | undefined;
   const context: Record<string, string | string[]> = { ...SES_V2, 'ses:FromAddress': from.address };
   const absentKeys: string[] = [];
-  const optional = { 'ses:FromDisplayName': from.displayName, 'ses:TenantName': input.TenantName, 'ses:FeedbackAddress': input.FeedbackForwardingEmailAddress, 'ses:MultiRegionEndpointId': input.EndpointId };
+  const optional = {
+    'ses:FromDisplayName': from.displayName,
+    'ses:TenantName': input.TenantName,
+    'ses:FeedbackAddress': input.FeedbackForwardingEmailAddress,
+    'ses:MultiRegionEndpointId': input.EndpointId,
+  };
   for (const [key, value] of Object.entries(optional)) {
     if (typeof value === 'string') context[key] = value;
     else absentKeys.push(key);
   }
   // Recipients: from Destination. A raw message without Destination takes them from its headers, which are
   // not parsed here: the key is then left unknown, so a policy reading it throws rather than guessing.
-  if (destination) context['ses:Recipients'] = [...(destination.ToAddresses ?? []), ...(destination.CcAddresses ?? []), ...(destination.BccAddresses ?? [])].map((a) => parseMailbox(a).address);
+  if (destination)
+    context['ses:Recipients'] = [
+      ...(destination.ToAddresses ?? []),
+      ...(destination.CcAddresses ?? []),
+      ...(destination.BccAddresses ?? []),
+    ].map((a) => parseMailbox(a).address);
   const request = (resource: string): MappedRequest => ({ action: 'ses:SendEmail', resource, context, absentKeys });
   const identities =
     typeof input.FromEmailAddressIdentityArn === 'string'
@@ -258,7 +313,11 @@ const sesSendEmail: Mapper = (input, env) => {
 function schedule(action: string, passesRole: boolean): Mapper {
   return (input, env) => {
     const requests: MappedRequest[] = [
-      { action: `scheduler:${action}`, resource: schedulerScheduleArn(env, input.GroupName as string | undefined, required(input, 'Name', `scheduler:${action}`)), context: {} },
+      {
+        action: `scheduler:${action}`,
+        resource: schedulerScheduleArn(env, input.GroupName as string | undefined, required(input, 'Name', `scheduler:${action}`)),
+        context: {},
+      },
     ];
     if (passesRole) {
       const roleArn = required((input.Target ?? {}) as Input, 'RoleArn', `scheduler:${action} Target`);
@@ -291,7 +350,9 @@ function kmsRequest(action: string, env: OperationEnv, keyId: string, input: Inp
   };
 }
 
-const kmsWithKeyId = (action: string): Mapper => (input, env) => [kmsRequest(action, env, required(input, 'KeyId', `kms:${action}`), input)];
+const kmsWithKeyId =
+  (action: string): Mapper =>
+  (input, env) => [kmsRequest(action, env, required(input, 'KeyId', `kms:${action}`), input)];
 
 const kmsDecrypt: Mapper = (input, env) => {
   const blob = input.CiphertextBlob as Uint8Array | undefined;
@@ -303,13 +364,22 @@ const kmsDecrypt: Mapper = (input, env) => {
 
 // ---- Route 53 ------------------------------------------------------------------------------------
 
-const hostedZone = (action: string): Mapper => (input, env) => [
-  { action: `route53:${action}`, resource: `arn:${env.partition}:route53:::hostedzone/${route53Id(required(input, 'HostedZoneId', `route53:${action}`))}`, context: {} },
-];
+const hostedZone =
+  (action: string): Mapper =>
+  (input, env) => [
+    {
+      action: `route53:${action}`,
+      resource: `arn:${env.partition}:route53:::hostedzone/${route53Id(required(input, 'HostedZoneId', `route53:${action}`))}`,
+      context: {},
+    },
+  ];
 
 const changeRecordSets: Mapper = (input, env) => {
   const [request] = hostedZone('ChangeResourceRecordSets')(input, env) as [MappedRequest];
-  const changes = ((input.ChangeBatch as Input | undefined)?.Changes ?? []) as { Action: string; ResourceRecordSet: { Name: string; Type: string } }[];
+  const changes = ((input.ChangeBatch as Input | undefined)?.Changes ?? []) as {
+    Action: string;
+    ResourceRecordSet: { Name: string; Type: string };
+  }[];
   // "Normalized": lower case, no trailing dot (specifying-rrset-conditions.html).
   const names = changes.map((change) => change.ResourceRecordSet.Name.toLowerCase().replace(/\.$/, ''));
   return [
@@ -326,13 +396,18 @@ const changeRecordSets: Mapper = (input, env) => {
 
 // ---- ACM -----------------------------------------------------------------------------------------
 
-const acmCertificate = (action: string): Mapper => (input) => [{ action: `acm:${action}`, resource: required(input, 'CertificateArn', `acm:${action}`), context: {} }];
+const acmCertificate =
+  (action: string): Mapper =>
+  (input) => [{ action: `acm:${action}`, resource: required(input, 'CertificateArn', `acm:${action}`), context: {} }];
 
 const acmRequestCertificate: Mapper = (input) => {
   const names = [required(input, 'DomainName', 'acm:RequestCertificate'), ...((input.SubjectAlternativeNames ?? []) as string[])];
   const options = (input.Options ?? {}) as Input;
   const tags = requestTagKeys(((input.Tags ?? []) as { Key: string; Value?: string }[]).map((tag) => [tag.Key, tag.Value ?? ''] as const));
-  const optional = optionalKeys({ ...input, Export: options.Export }, { 'acm:KeyAlgorithm': 'KeyAlgorithm', 'acm:Export': 'Export', 'acm:CertificateAuthority': 'CertificateAuthorityArn' });
+  const optional = optionalKeys(
+    { ...input, Export: options.Export },
+    { 'acm:KeyAlgorithm': 'KeyAlgorithm', 'acm:Export': 'Export', 'acm:CertificateAuthority': 'CertificateAuthorityArn' },
+  );
   return [
     {
       action: 'acm:RequestCertificate',
@@ -340,7 +415,10 @@ const acmRequestCertificate: Mapper = (input) => {
       context: {
         'acm:DomainNames': [...new Set(names)],
         'acm:ValidationMethod': typeof input.ValidationMethod === 'string' ? input.ValidationMethod : 'EMAIL',
-        'acm:CertificateTransparencyLogging': typeof options.CertificateTransparencyLoggingPreference === 'string' ? options.CertificateTransparencyLoggingPreference : 'ENABLED',
+        'acm:CertificateTransparencyLogging':
+          typeof options.CertificateTransparencyLoggingPreference === 'string'
+            ? options.CertificateTransparencyLoggingPreference
+            : 'ENABLED',
         ...optional.context,
         ...tags.context,
       },
@@ -356,27 +434,48 @@ const domainPath = (input: Input, action: string): string => `/domainnames/${req
 function apiGateway(method: 'GET' | 'POST' | 'DELETE', path: (input: Input, action: string) => string): Mapper {
   return (input, env) => {
     const action = `apigateway:${method}`;
-    return [{ action, resource: apiGatewayArn(env, path(input, action)), context: {}, ...(method === 'GET' ? {} : { absentKeys: ['aws:TagKeys', 'aws:RequestTag/*'] }) }];
+    return [
+      {
+        action,
+        resource: apiGatewayArn(env, path(input, action)),
+        context: {},
+        ...(method === 'GET' ? {} : { absentKeys: ['aws:TagKeys', 'aws:RequestTag/*'] }),
+      },
+    ];
   };
 }
 
 const createDomainName: Mapper = (input, env) => {
-  if (input.Tags !== undefined && Object.keys(input.Tags as object).length > 0) throw new UnsupportedRequestError('apigateway CreateDomainName with Tags is not mapped: which further action AWS authorizes for them is not documented');
+  if (input.Tags !== undefined && Object.keys(input.Tags as object).length > 0)
+    throw new UnsupportedRequestError(
+      'apigateway CreateDomainName with Tags is not mapped: which further action AWS authorizes for them is not documented',
+    );
   const configurations = (input.DomainNameConfigurations ?? []) as Input[];
-  const listed = (member: string): string[] => configurations.map((configuration) => configuration[member]).filter((value): value is string => typeof value === 'string');
+  const listed = (member: string): string[] =>
+    configurations.map((configuration) => configuration[member]).filter((value): value is string => typeof value === 'string');
   const mtls = (input.MutualTlsAuthentication ?? {}) as Input;
   const context: Record<string, string | string[]> = {};
   const absentKeys = ['aws:TagKeys', 'aws:RequestTag/*'];
-  for (const [key, values] of Object.entries({ 'apigateway:Request/EndpointType': listed('EndpointType'), 'apigateway:Request/SecurityPolicy': listed('SecurityPolicy') })) {
+  for (const [key, values] of Object.entries({
+    'apigateway:Request/EndpointType': listed('EndpointType'),
+    'apigateway:Request/SecurityPolicy': listed('SecurityPolicy'),
+  })) {
     if (values.length > 0) context[key] = values;
     else absentKeys.push(key);
   }
-  const optional = optionalKeys({ ...input, TruststoreUri: mtls.TruststoreUri, TruststoreVersion: mtls.TruststoreVersion }, {
-    'apigateway:Request/MtlsTrustStoreUri': 'TruststoreUri',
-    'apigateway:Request/MtlsTrustStoreVersion': 'TruststoreVersion',
-    'apigateway:Request/RoutingMode': 'RoutingMode',
-  });
-  const request = { resource: apiGatewayArn(env, '/domainnames'), context: { ...context, ...optional.context }, absentKeys: [...absentKeys, ...(optional.absentKeys ?? [])] };
+  const optional = optionalKeys(
+    { ...input, TruststoreUri: mtls.TruststoreUri, TruststoreVersion: mtls.TruststoreVersion },
+    {
+      'apigateway:Request/MtlsTrustStoreUri': 'TruststoreUri',
+      'apigateway:Request/MtlsTrustStoreVersion': 'TruststoreVersion',
+      'apigateway:Request/RoutingMode': 'RoutingMode',
+    },
+  );
+  const request = {
+    resource: apiGatewayArn(env, '/domainnames'),
+    context: { ...context, ...optional.context },
+    absentKeys: [...absentKeys, ...(optional.absentKeys ?? [])],
+  };
   return [
     { action: 'apigateway:POST', ...request },
     // "Grants permission to add certificates for mutual TLS authentication to a domain name" (the reference).
@@ -397,12 +496,22 @@ export const OPERATIONS: Readonly<Record<string, Mapper>> = {
   'DynamoDB.BatchWriteItem': dynamoBatch('BatchWriteItem'),
   'DynamoDB.TransactWriteItems': transactWrite,
   'DynamoDB.TransactGetItems': transactGet,
-  'DynamoDB.DescribeTable': (input, env) => [{ action: 'dynamodb:DescribeTable', resource: dynamoTableArn(env, required(input, 'TableName', 'dynamodb:DescribeTable')), context: {} }],
+  'DynamoDB.DescribeTable': (input, env) => [
+    {
+      action: 'dynamodb:DescribeTable',
+      resource: dynamoTableArn(env, required(input, 'TableName', 'dynamodb:DescribeTable')),
+      context: {},
+    },
+  ],
   'DynamoDBStreams.DescribeStream': (input) => streamRequest('DescribeStream', required(input, 'StreamArn', 'dynamodb:DescribeStream')),
-  'DynamoDBStreams.GetShardIterator': (input) => streamRequest('GetShardIterator', required(input, 'StreamArn', 'dynamodb:GetShardIterator')),
+  'DynamoDBStreams.GetShardIterator': (input) =>
+    streamRequest('GetShardIterator', required(input, 'StreamArn', 'dynamodb:GetShardIterator')),
   'DynamoDBStreams.GetRecords': (input, env) => {
     const stream = env.streamOfShardIterator?.(required(input, 'ShardIterator', 'dynamodb:GetRecords'));
-    if (!stream) throw new UnsupportedRequestError('dynamodb:GetRecords: the shard iterator was not obtained through an enforced client, so its stream is unknown');
+    if (!stream)
+      throw new UnsupportedRequestError(
+        'dynamodb:GetRecords: the shard iterator was not obtained through an enforced client, so its stream is unknown',
+      );
     return streamRequest('GetRecords', stream);
   },
   'DynamoDBStreams.ListStreams': () => streamRequest('ListStreams', '*'),
@@ -458,18 +567,31 @@ export const OPERATIONS: Readonly<Record<string, Mapper>> = {
   'ApiGatewayV2.DeleteDomainName': apiGateway('DELETE', domainPath),
   'ApiGatewayV2.CreateApiMapping': apiGateway('POST', (input, action) => `${domainPath(input, action)}/apimappings`),
   'ApiGatewayV2.GetApiMappings': apiGateway('GET', (input, action) => `${domainPath(input, action)}/apimappings`),
-  'ApiGatewayV2.DeleteApiMapping': apiGateway('DELETE', (input, action) => `${domainPath(input, action)}/apimappings/${required(input, 'ApiMappingId', action)}`),
-  'Route53.GetChange': (input, env) => [{ action: 'route53:GetChange', resource: `arn:${env.partition}:route53:::change/${route53Id(required(input, 'Id', 'route53:GetChange'))}`, context: {} }],
+  'ApiGatewayV2.DeleteApiMapping': apiGateway(
+    'DELETE',
+    (input, action) => `${domainPath(input, action)}/apimappings/${required(input, 'ApiMappingId', action)}`,
+  ),
+  'Route53.GetChange': (input, env) => [
+    {
+      action: 'route53:GetChange',
+      resource: `arn:${env.partition}:route53:::change/${route53Id(required(input, 'Id', 'route53:GetChange'))}`,
+      context: {},
+    },
+  ],
 };
 
 /** `DynamoDBClient` + `GetItemCommand` -> `DynamoDB.GetItem`. */
-export const operationKey = (clientName: string, commandName: string): string => `${clientName.replace(/Client$/, '')}.${commandName.replace(/Command$/, '')}`;
+export const operationKey = (clientName: string, commandName: string): string =>
+  `${clientName.replace(/Client$/, '')}.${commandName.replace(/Command$/, '')}`;
 
 /** The authorization requests of an SDK call; throws UnsupportedRequestError for an operation not in the table. */
 export function authorizationRequests(clientName: string, commandName: string, input: Input, env: OperationEnv): MappedRequest[] {
   const key = operationKey(clientName, commandName);
-  const mapper = Object.prototype.hasOwnProperty.call(OPERATIONS, key) ? OPERATIONS[key] : undefined;
-  if (!mapper) throw new UnmappedOperationError(`${key} has no entry in the local cloud's IAM operation map (localstack/iam/operations.ts), so it is denied`);
+  const mapper = Object.hasOwn(OPERATIONS, key) ? OPERATIONS[key] : undefined;
+  if (!mapper)
+    throw new UnmappedOperationError(
+      `${key} has no entry in the local cloud's IAM operation map (localstack/iam/operations.ts), so it is denied`,
+    );
   const requests = mapper(input, env);
   if (requests.length === 0) throw new UnsupportedRequestError(`${key}: the request names no resource to authorize`);
   return requests;

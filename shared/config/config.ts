@@ -145,7 +145,21 @@ function positiveInt(value: string, fallback: number): number {
 }
 
 /** The region, the account and the names of the resources the stack made (table, queues, bucket, ...). */
-function resourceNames(env: NodeJS.ProcessEnv): Pick<Config, 'region' | 'accountId' | 'tableName' | 'sendQueueUrl' | 'mailBucket' | 'sesConfigurationSet' | 'webhookEventsQueueUrl' | 'inboundQueueUrl' | 'automationStepsQueueUrl' | 'automationStepsQueueArn'> {
+function resourceNames(
+  env: NodeJS.ProcessEnv,
+): Pick<
+  Config,
+  | 'region'
+  | 'accountId'
+  | 'tableName'
+  | 'sendQueueUrl'
+  | 'mailBucket'
+  | 'sesConfigurationSet'
+  | 'webhookEventsQueueUrl'
+  | 'inboundQueueUrl'
+  | 'automationStepsQueueUrl'
+  | 'automationStepsQueueArn'
+> {
   return {
     region: read(env, 'AWS_REGION', read(env, 'AWS_DEFAULT_REGION', 'us-east-1')),
     accountId: read(env, ENV.awsAccountId),
@@ -161,7 +175,25 @@ function resourceNames(env: NodeJS.ProcessEnv): Pick<Config, 'region' | 'account
 }
 
 /** Where the deployment lives and what it calls itself: schedules, domains, hosts and base URLs. */
-function deploymentSettings(env: NodeJS.ProcessEnv): Pick<Config, 'scheduleGroup' | 'mtaStsApiId' | 'schedulerRoleArn' | 'schedulerTargetArn' | 'sandboxDomain' | 'returnPathHost' | 'spfInclude' | 'inboundMxHost' | 'dashboardUrl' | 'dnsResolvers' | 'linksBaseUrl' | 'apiBaseUrl' | 'webhookDeliveriesQueueUrl' | 'webhookAllowLoopback'> {
+function deploymentSettings(
+  env: NodeJS.ProcessEnv,
+): Pick<
+  Config,
+  | 'scheduleGroup'
+  | 'mtaStsApiId'
+  | 'schedulerRoleArn'
+  | 'schedulerTargetArn'
+  | 'sandboxDomain'
+  | 'returnPathHost'
+  | 'spfInclude'
+  | 'inboundMxHost'
+  | 'dashboardUrl'
+  | 'dnsResolvers'
+  | 'linksBaseUrl'
+  | 'apiBaseUrl'
+  | 'webhookDeliveriesQueueUrl'
+  | 'webhookAllowLoopback'
+> {
   return {
     scheduleGroup: read(env, ENV.scheduleGroup),
     mtaStsApiId: read(env, ENV.mtaStsApiId),
@@ -181,11 +213,15 @@ function deploymentSettings(env: NodeJS.ProcessEnv): Pick<Config, 'scheduleGroup
 }
 
 /** Limits and rates an operator may tune: imports, DNS apply, SES pacing, the reputation brake, the hot lookups' cache. */
-function tuningSettings(env: NodeJS.ProcessEnv): Pick<Config, 'imports' | 'dnsApply' | 'sesMaxSendRate' | 'sesHoldRetryMs' | 'reputation' | 'hotLookupsCacheMs'> {
+function tuningSettings(
+  env: NodeJS.ProcessEnv,
+): Pick<Config, 'imports' | 'dnsApply' | 'sesMaxSendRate' | 'sesHoldRetryMs' | 'reputation' | 'hotLookupsCacheMs'> {
   return {
     imports: {
       budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 20_000),
-      maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST') ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1) : null,
+      maxStretchesPerRequest: read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST')
+        ? positiveInt(read(env, 'MIGRATION_MAX_STRETCHES_PER_REQUEST'), 1)
+        : null,
     },
     dnsApply: {
       cloudflareApiUrl: read(env, 'CLOUDFLARE_API_URL', 'https://api.cloudflare.com/client/v4').trim().replace(/\/+$/, ''),

@@ -36,13 +36,20 @@ const isContainer = (node: unknown): node is object => node !== null && typeof n
  * and arrays at depth `maxDepth` are visited but not entered, so the recursion is at most `maxDepth`
  * calls deep however deep the value is (a 1 MB body can be nested 500,000 levels, past the call stack).
  */
-function walkJson(value: unknown, maxDepth: number, visit: (node: unknown, depth: number, field: string | null) => boolean, depth = 0, field: string | null = null): boolean {
+function walkJson(
+  value: unknown,
+  maxDepth: number,
+  visit: (node: unknown, depth: number, field: string | null) => boolean,
+  depth = 0,
+  field: string | null = null,
+): boolean {
   if (visit(value, depth, field)) return true;
   if (!isContainer(value) || depth >= maxDepth) return false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) if (walkJson(value[i], maxDepth, visit, depth + 1, field ?? String(i))) return true;
   } else {
-    for (const key of Object.keys(value)) if (walkJson((value as Record<string, unknown>)[key], maxDepth, visit, depth + 1, field ?? key)) return true;
+    for (const key of Object.keys(value))
+      if (walkJson((value as Record<string, unknown>)[key], maxDepth, visit, depth + 1, field ?? key)) return true;
   }
   return false;
 }
@@ -143,7 +150,11 @@ export function freeFormObject(field: string, bounds: FreeFormBounds) {
       return;
     }
     const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
-    if (bytes > bounds.maxBytes) ctx.addIssue({ code: 'custom', message: `${field} is ${bytes} bytes as JSON; at most ${bounds.maxBytes} (${formatBytes(bounds.maxBytes)})` });
+    if (bytes > bounds.maxBytes)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${field} is ${bytes} bytes as JSON; at most ${bounds.maxBytes} (${formatBytes(bounds.maxBytes)})`,
+      });
   });
 }
 

@@ -116,11 +116,16 @@ export class UpstreamError extends AppError {
  */
 export class RateLimitedError extends AppError {
   constructor(limit: number, windowSeconds: number, retryAfterSeconds: number, subject = 'for this account') {
-    super(429, 'rate_limited', `Too many requests: at most ${limit} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`} ${subject}. Retry after ${retryAfterSeconds} s.`, {
-      details: { limit, window_seconds: windowSeconds, retry_after: retryAfterSeconds },
-      hint: 'Slow down: wait for Retry-After seconds, and keep concurrent requests below the limit.',
-      headers: { 'Retry-After': String(retryAfterSeconds) },
-    });
+    super(
+      429,
+      'rate_limited',
+      `Too many requests: at most ${limit} per ${windowSeconds === 1 ? 'second' : `${windowSeconds} seconds`} ${subject}. Retry after ${retryAfterSeconds} s.`,
+      {
+        details: { limit, window_seconds: windowSeconds, retry_after: retryAfterSeconds },
+        hint: 'Slow down: wait for Retry-After seconds, and keep concurrent requests below the limit.',
+        headers: { 'Retry-After': String(retryAfterSeconds) },
+      },
+    );
   }
 }
 
@@ -145,9 +150,14 @@ export class UndeliverableRecipientsError extends AppError {
  */
 export class ResponseTooLargeError extends AppError {
   constructor(payloadBytes: number, limitBytes: number) {
-    super(500, 'internal_error', `The answer (${payloadBytes} bytes as a Lambda payload) is larger than an API response can be (${limitBytes} bytes).`, {
-      details: { reason: 'response_too_large', payload_bytes: payloadBytes, limit_bytes: limitBytes },
-      hint: 'Ask for fewer items (a smaller limit) and fetch large content by its download links; report this with the request id.',
-    });
+    super(
+      500,
+      'internal_error',
+      `The answer (${payloadBytes} bytes as a Lambda payload) is larger than an API response can be (${limitBytes} bytes).`,
+      {
+        details: { reason: 'response_too_large', payload_bytes: payloadBytes, limit_bytes: limitBytes },
+        hint: 'Ask for fewer items (a smaller limit) and fetch large content by its download links; report this with the request id.',
+      },
+    );
   }
 }

@@ -6,7 +6,26 @@ import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'msg' | 'acc' | 'key' | 'req' | 'sup' | 'dom' | 'wh' | 'whd' | 'evt' | 'ten' | 'smtp' | 'inb' | 'tpl' | 'cop' | 'auto' | 'run' | 'ae' | 'mig' | 'usr';
+export type IdPrefix =
+  | 'msg'
+  | 'acc'
+  | 'key'
+  | 'req'
+  | 'sup'
+  | 'dom'
+  | 'wh'
+  | 'whd'
+  | 'evt'
+  | 'ten'
+  | 'smtp'
+  | 'inb'
+  | 'tpl'
+  | 'cop'
+  | 'auto'
+  | 'run'
+  | 'ae'
+  | 'mig'
+  | 'usr';
 
 export function ulid(now: number = Date.now()): string {
   let time = '';

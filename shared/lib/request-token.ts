@@ -18,5 +18,8 @@ import { createHash } from 'node:crypto';
 export type TokenPurpose = 'usage' | 'stats';
 
 export function usageToken(purpose: TokenPurpose, eventIds: readonly string[]): string {
-  return createHash('sha256').update(`${purpose}\n${eventIds.join('\n')}`).digest('base64url').slice(0, 36);
+  return createHash('sha256')
+    .update(`${purpose}\n${eventIds.join('\n')}`)
+    .digest('base64url')
+    .slice(0, 36);
 }

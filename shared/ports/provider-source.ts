@@ -2,7 +2,16 @@
  * Port: the provider an import reads from (SendGrid, Postmark, Mailgun: shared/adapters/providers/), and why
  * reading it stopped (ProviderError). The records it yields: shared/domain/imports/source.ts.
  */
-import type { ProviderName, SourceDomain, SourcePage, SourceSuppression, SourceTemplate, SourceTemplateSummary, SourceWebhook, SuppressionListRef } from '../domain/imports/source';
+import type {
+  ProviderName,
+  SourceDomain,
+  SourcePage,
+  SourceSuppression,
+  SourceTemplate,
+  SourceTemplateSummary,
+  SourceWebhook,
+  SuppressionListRef,
+} from '../domain/imports/source';
 
 /** Why reading the provider stopped. Adapters throw these; anything else is a bug. */
 export type ProviderFailure =

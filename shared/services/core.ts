@@ -67,7 +67,14 @@ export function buildCore(config: Config = loadConfig()) {
   const dashboardUsers = new DashboardUserRepository(table);
   const dns = new NodeDnsResolver(parseResolvers(config.dnsResolvers));
   /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
-  const sendContextLoader = new SendContextLoader({ sendContext, apiKeys, tenants, domains, publishedTemplates, sandboxDomain: config.sandboxDomain });
+  const sendContextLoader = new SendContextLoader({
+    sendContext,
+    apiKeys,
+    tenants,
+    domains,
+    publishedTemplates,
+    sandboxDomain: config.sandboxDomain,
+  });
   return {
     config,
     clock,

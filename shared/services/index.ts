@@ -37,9 +37,37 @@ import { buildValidation, type ValidationServices } from './validation';
 import { buildDeliverability, type DeliverabilityServices } from './deliverability';
 import { buildMtaStsHosting, buildMtaStsProvisioning, type MtaStsHostingServices, type MtaStsProvisioningServices } from './mta-sts';
 
-export type { BlobServices, CoreServices, DeliverabilityServices, DnsApplyServices, ImportServices, MessagingServices, MtaStsHostingServices, MtaStsProvisioningServices, OidcServices, ScheduleServices, SecretServices, SesServices, TenantCleanupServices, ValidationServices };
+export type {
+  BlobServices,
+  CoreServices,
+  DeliverabilityServices,
+  DnsApplyServices,
+  ImportServices,
+  MessagingServices,
+  MtaStsHostingServices,
+  MtaStsProvisioningServices,
+  OidcServices,
+  ScheduleServices,
+  SecretServices,
+  SesServices,
+  TenantCleanupServices,
+  ValidationServices,
+};
 
-export type Services = CoreServices & MessagingServices & BlobServices & SesServices & TenantCleanupServices & ScheduleServices & SecretServices & DnsApplyServices & ImportServices & OidcServices & ValidationServices & DeliverabilityServices & MtaStsHostingServices & MtaStsProvisioningServices;
+export type Services = CoreServices &
+  MessagingServices &
+  BlobServices &
+  SesServices &
+  TenantCleanupServices &
+  ScheduleServices &
+  SecretServices &
+  DnsApplyServices &
+  ImportServices &
+  OidcServices &
+  ValidationServices &
+  DeliverabilityServices &
+  MtaStsHostingServices &
+  MtaStsProvisioningServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
   const core = buildCore(config);

@@ -24,7 +24,11 @@ export function buildOidc(config: Pick<Config, 'oidc'>, secrets: Pick<SecretServ
         return await secrets.secretBox.open(sealed, oidcSecretContext(settings));
       } catch (error) {
         // Sealed for another issuer or client, by another key, or not a sealed value: the settings are wrong.
-        throw new OidcProviderError('misconfigured', 'OIDC_CLIENT_SECRET_SEALED does not open for this issuer and client id: seal the secret again with `admin oidc seal-secret` for them', { cause: error });
+        throw new OidcProviderError(
+          'misconfigured',
+          'OIDC_CLIENT_SECRET_SEALED does not open for this issuer and client id: seal the secret again with `admin oidc seal-secret` for them',
+          { cause: error },
+        );
       }
     },
   });

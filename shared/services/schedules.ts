@@ -6,8 +6,16 @@ import type { Config } from '../config/config';
 export function buildSchedules(config: Config) {
   const client = createSchedulerClient(config);
   return {
-    scheduler: new EventBridgeEmailScheduler(client, { group: config.scheduleGroup, targetArn: config.schedulerTargetArn, roleArn: config.schedulerRoleArn }),
-    stepScheduler: new EventBridgeStepScheduler(client, { group: config.scheduleGroup, targetArn: config.automationStepsQueueArn, roleArn: config.schedulerRoleArn }),
+    scheduler: new EventBridgeEmailScheduler(client, {
+      group: config.scheduleGroup,
+      targetArn: config.schedulerTargetArn,
+      roleArn: config.schedulerRoleArn,
+    }),
+    stepScheduler: new EventBridgeStepScheduler(client, {
+      group: config.scheduleGroup,
+      targetArn: config.automationStepsQueueArn,
+      roleArn: config.schedulerRoleArn,
+    }),
   };
 }
 

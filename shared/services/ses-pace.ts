@@ -42,7 +42,8 @@ export function buildSesPace(config: Config, core: { sesSendBudget: SesSendBudge
     sesAccount,
     pace: {
       budget: core.sesSendBudget,
-      sendRate: configured !== null ? async () => configured : cachedRate(async () => paceRateOf((await sesAccount.get()).maxSendRate, null), now),
+      sendRate:
+        configured !== null ? async () => configured : cachedRate(async () => paceRateOf((await sesAccount.get()).maxSendRate, null), now),
       accountSendingEnabled: async () => (await sesAccount.get()).sendingEnabled,
       accountHoldRetryMs: config.sesHoldRetryMs,
       now,

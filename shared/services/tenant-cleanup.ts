@@ -4,10 +4,49 @@ import type { CoreServices } from './core';
 import type { SesServices } from './ses';
 
 export function buildTenantCleanup(
-  services: Pick<CoreServices, 'apiKeys' | 'smtpCredentials' | 'domains' | 'suppressions' | 'categoryOptOuts' | 'webhooks' | 'tenants' | 'emails' | 'tenantScheduled' | 'clock'> & Pick<SesServices, 'sesTenants'>,
+  services: Pick<
+    CoreServices,
+    | 'apiKeys'
+    | 'smtpCredentials'
+    | 'domains'
+    | 'suppressions'
+    | 'categoryOptOuts'
+    | 'webhooks'
+    | 'tenants'
+    | 'emails'
+    | 'tenantScheduled'
+    | 'clock'
+  > &
+    Pick<SesServices, 'sesTenants'>,
 ) {
-  const { apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, tenants, emails, tenantScheduled, sesTenants, clock } = services;
-  return { tenantCleanup: tenantCleanupSteps({ apiKeys, smtpCredentials, domains, suppressions, categoryOptOuts, webhooks, tenants, emails, tenantScheduled, sesTenants, clock }) };
+  const {
+    apiKeys,
+    smtpCredentials,
+    domains,
+    suppressions,
+    categoryOptOuts,
+    webhooks,
+    tenants,
+    emails,
+    tenantScheduled,
+    sesTenants,
+    clock,
+  } = services;
+  return {
+    tenantCleanup: tenantCleanupSteps({
+      apiKeys,
+      smtpCredentials,
+      domains,
+      suppressions,
+      categoryOptOuts,
+      webhooks,
+      tenants,
+      emails,
+      tenantScheduled,
+      sesTenants,
+      clock,
+    }),
+  };
 }
 
 export type TenantCleanupServices = ReturnType<typeof buildTenantCleanup>;

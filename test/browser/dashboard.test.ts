@@ -21,11 +21,36 @@ import { publish } from '../integration/harness/dns';
 import { mxTransport, receivingDomain } from '../integration/harness/inbound';
 import { FIXTURE_DOMAIN, FIXTURE_SELECTOR, source } from '../fixtures/dmarc/build';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
-import { baseUrl, failureScreenshot, launchBrowser, newContext, newDashboardAccount, pageCsrfToken, reloadUntil, screenshot, signInThroughUi, type DashboardTestUser } from './harness';
+import {
+  baseUrl,
+  failureScreenshot,
+  launchBrowser,
+  newContext,
+  newDashboardAccount,
+  pageCsrfToken,
+  reloadUntil,
+  screenshot,
+  signInThroughUi,
+  type DashboardTestUser,
+} from './harness';
 import { startOtherOrigin, type OtherOrigin } from './other-origin';
 
 /** The main navigation's links, in order (the pages' contract), and the screenshot of each. */
-const NAV = ['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log', 'Settings'];
+const NAV = [
+  'Emails',
+  'Domains',
+  'API keys',
+  'SMTP credentials',
+  'Webhooks',
+  'Suppressions',
+  'Tenants',
+  'Templates',
+  'Automations',
+  'Received',
+  'Imports',
+  'Audit log',
+  'Settings',
+];
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
 let browser: Browser;
@@ -49,13 +74,21 @@ const text = (page: Page, selector = 'body') => page.locator(selector).first().i
  * rejected; `blocked`: the CSP directive that refused it, when it was the CSP).
  */
 type PageFetchResult = { status: number; text: string } | { error: string; blocked: string | null };
-function pageFetch(page: Page, url: string, init: { method: string; headers?: Record<string, string>; body?: string; credentials?: 'same-origin' | 'include' }): Promise<PageFetchResult> {
+function pageFetch(
+  page: Page,
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: string; credentials?: 'same-origin' | 'include' },
+): Promise<PageFetchResult> {
   return page.evaluate(
     async ({ url, init }) => {
       type Listener = (event: { effectiveDirective: string }) => void;
-      const doc = (globalThis as unknown as { document: { addEventListener(type: string, listener: Listener, options: { once: boolean }): void } }).document;
+      const doc = (
+        globalThis as unknown as { document: { addEventListener(type: string, listener: Listener, options: { once: boolean }): void } }
+      ).document;
       // A refusal by the CSP fires securitypolicyviolation, a task of its own beside the fetch's rejection.
-      const violation = new Promise<string>((resolve) => doc.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true }));
+      const violation = new Promise<string>((resolve) =>
+        doc.addEventListener('securitypolicyviolation', (event) => resolve(event.effectiveDirective), { once: true }),
+      );
       try {
         const response = await fetch(url, { credentials: 'same-origin', ...init });
         return { status: response.status, text: await response.text() };
@@ -99,8 +132,14 @@ describe('keyboard and the session in the browser', () => {
   it('the sign-in page works by keyboard alone: the skip link is the first stop, then Email, Password, Enter', async () => {
     await page.goto('/dashboard/sign-in');
     await screenshot(page, 'sign-in');
-    const focused = () => page.evaluate('({ tag: document.activeElement.tagName, id: document.activeElement.id, text: document.activeElement.textContent.trim(), href: document.activeElement.getAttribute("href") })') as Promise<{ tag: string; id: string; text: string; href: string | null }>;
-    const focusedIs = (label: string) => page.getByLabel(label, { exact: true }).evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
+    const focused = () =>
+      page.evaluate(
+        '({ tag: document.activeElement.tagName, id: document.activeElement.id, text: document.activeElement.textContent.trim(), href: document.activeElement.getAttribute("href") })',
+      ) as Promise<{ tag: string; id: string; text: string; href: string | null }>;
+    const focusedIs = (label: string) =>
+      page
+        .getByLabel(label, { exact: true })
+        .evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement);
     // The page puts the caret in Email (autofocus); the one stop before it is the skip link.
     expect(await focusedIs('Email')).toBe(true);
     await page.keyboard.press('Shift+Tab');
@@ -122,7 +161,9 @@ describe('keyboard and the session in the browser', () => {
     await page.goto('/dashboard/emails');
     expect(await page.evaluate('document.activeElement === document.body')).toBe(true);
     await page.keyboard.press('Tab');
-    const first = (await page.evaluate('({ tag: document.activeElement.tagName, text: document.activeElement.textContent.trim(), href: document.activeElement.getAttribute("href") })')) as { tag: string; text: string; href: string | null };
+    const first = (await page.evaluate(
+      '({ tag: document.activeElement.tagName, text: document.activeElement.textContent.trim(), href: document.activeElement.getAttribute("href") })',
+    )) as { tag: string; text: string; href: string | null };
     expect(first).toEqual({ tag: 'A', text: 'Skip to main content', href: '#main' });
     await page.keyboard.press('Enter');
     expect(await page.evaluate('document.activeElement.id')).toBe('main');
@@ -155,13 +196,22 @@ describe('keyboard and the session in the browser', () => {
     const refused = await pageFetch(page, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(statusOf(refused)).toBe(403);
     expect((refused as { text: string }).text).toContain('Missing CSRF token');
-    const wrong = await pageFetch(page, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': 'not-the-token' }, body });
+    const wrong = await pageFetch(page, '/api/events', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': 'not-the-token' },
+      body,
+    });
     expect(statusOf(wrong)).toBe(403);
     // The script reads the token from the page, as the dashboard's own script does (a form's csrf_token field).
     const accepted = await page.evaluate(async (body) => {
       const doc = (globalThis as unknown as { document: { querySelector(selector: string): { value: string } | null } }).document;
       const token = doc.querySelector('input[name="csrf_token"]')!.value;
-      const response = await fetch('/api/events', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body });
+      const response = await fetch('/api/events', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body,
+      });
       return { status: response.status, answer: (await response.json()) as { event: { name: string } } };
     }, body);
     expect(accepted.status).toBe(202);
@@ -194,7 +244,11 @@ describe('keyboard and the session in the browser', () => {
       expect(forged).toEqual({ error: expect.stringContaining('Failed to fetch'), blocked: null });
       expect(await webhookUrls(user.account.key)).not.toContain(url);
       // The same request from the dashboard's own page creates it (so the forged one was refused, not malformed).
-      const own = await pageFetch(page, '/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: JSON.stringify({ url }) });
+      const own = await pageFetch(page, '/api/webhooks', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: JSON.stringify({ url }),
+      });
       expect(statusOf(own)).toBe(200);
       expect(await webhookUrls(user.account.key)).toContain(url);
     });
@@ -226,7 +280,10 @@ describe('keyboard and the session in the browser', () => {
         },
         { action: `${baseUrl()}/api/webhooks`, token, url },
       );
-      const [response] = await Promise.all([otherPage.waitForResponse(`${baseUrl()}/api/webhooks`), otherPage.getByRole('button', { name: 'Claim your prize' }).click()]);
+      const [response] = await Promise.all([
+        otherPage.waitForResponse(`${baseUrl()}/api/webhooks`),
+        otherPage.getByRole('button', { name: 'Claim your prize' }).click(),
+      ]);
       expect(response.status()).toBe(403);
       expect((await response.request().allHeaders()).cookie).toContain('svc_session=');
       expect(await response.text()).toContain('Sec-Fetch-Site is \\"same-site\\"');
@@ -244,9 +301,19 @@ describe('keyboard and the session in the browser', () => {
       await strangerPage.goto('/dashboard/webhooks');
       expect(new URL(strangerPage.url()).pathname).toBe('/dashboard/sign-in');
       expect(statusOf(await pageFetch(strangerPage, '/api/webhooks', { method: 'GET' }))).toBe(401);
-      expect(statusOf(await pageFetch(strangerPage, '/api/events', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","email":"a@example.com"}' }))).toBe(401);
+      expect(
+        statusOf(
+          await pageFetch(strangerPage, '/api/events', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"name":"x","email":"a@example.com"}',
+          }),
+        ),
+      ).toBe(401);
       // A form post to a page action without a session goes to sign in, changing nothing.
-      expect((await stranger.request.post('/dashboard/emails/test', { form: { to: 'a@example.com', subject: 'x' }, maxRedirects: 0 })).status()).toBe(303);
+      expect(
+        (await stranger.request.post('/dashboard/emails/test', { form: { to: 'a@example.com', subject: 'x' }, maxRedirects: 0 })).status(),
+      ).toBe(303);
     } finally {
       await stranger.close();
     }
@@ -338,7 +405,10 @@ describe('the dashboard journey', () => {
       const name = `b${randomUUID().slice(0, 8)}.browser-test.test`;
       await route53.send(new CreateHostedZoneCommand({ Name: name, CallerReference: randomUUID() }));
 
-      await Promise.all([page.waitForURL(/\/dashboard\/domains$/), mainNav(page).getByRole('link', { name: 'Domains', exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains$/),
+        mainNav(page).getByRole('link', { name: 'Domains', exact: true }).click(),
+      ]);
       await page.getByLabel('Domain name').fill(name);
       await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Add domain' }).click()]);
       await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -384,11 +454,19 @@ describe('the dashboard journey', () => {
       const shop = `shop-${randomUUID().slice(0, 8)}.test`;
       await publish(shop, 'MX', [`10 mx1.${shop}`, `20 mx2.${shop}`]);
       await page.goto(`${baseUrl()}/dashboard/validations`);
-      await page.getByLabel('Addresses').fill([`jane@${shop}`, `sales@${shop}`, 'jane@gmial.com', 'postmaster@mailinator.com', 'not an address', 'ann@nowhere.invalid'].join('\n'));
+      await page
+        .getByLabel('Addresses')
+        .fill(
+          [`jane@${shop}`, `sales@${shop}`, 'jane@gmial.com', 'postmaster@mailinator.com', 'not an address', 'ann@nowhere.invalid'].join(
+            '\n',
+          ),
+        );
       await page.getByRole('button', { name: 'Validate' }).click();
       const results = page.getByRole('table', { name: 'Validation results, in the order given' });
       await results.waitFor();
-      expect(await results.innerText()).toMatch(/valid[\s\S]*role_address[\s\S]*possible_typo[\s\S]*disposable_domain[\s\S]*invalid_syntax[\s\S]*no_mail_host/);
+      expect(await results.innerText()).toMatch(
+        /valid[\s\S]*role_address[\s\S]*possible_typo[\s\S]*disposable_domain[\s\S]*invalid_syntax[\s\S]*no_mail_host/,
+      );
       await page.getByText('Checked 6 addresses: 1 valid, 1 risky, 4 invalid.').waitFor();
       await screenshot(page, 'validations');
     },
@@ -400,12 +478,17 @@ describe('the dashboard journey', () => {
     async () => {
       const inbox = await receivingDomain(user.account);
       await page.goto(`${baseUrl()}/dashboard/domains/${inbox.id}`);
-      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Read DMARC reports' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
+        page.getByRole('button', { name: 'Read DMARC reports' }).click(),
+      ]);
       const address = `dmarc@${inbox.subdomain}`;
       await page.getByText(`DMARC reports are read at ${address}`).waitFor();
       // The reports of four receivers (test/fixtures/dmarc/), moved to three days ago (the page shows the last
       // 30 days), mailed to the address through the MX.
-      const selector = (await api('GET', `/domains/${inbox.id}`, { key: user.account.key })).body.domain.records.find((record: { purpose: string }) => record.purpose === 'dkim').name.split('._domainkey.')[0];
+      const selector = (await api('GET', `/domains/${inbox.id}`, { key: user.account.key })).body.domain.records
+        .find((record: { purpose: string }) => record.purpose === 'dkim')
+        .name.split('._domainkey.')[0];
       const shift = Math.floor(Date.now() / 86_400_000 - 3) * 86_400 - Date.parse('2026-11-01T00:00:00Z') / 1000;
       const report = (name: string) =>
         Buffer.from(
@@ -414,7 +497,10 @@ describe('the dashboard journey', () => {
             .join(inbox.name)
             .split(FIXTURE_SELECTOR)
             .join(selector)
-            .replace(/<((?:\w+:)?(?:begin|end))>(\d+)<\/\1>/g, (_all, tag: string, epoch: string) => `<${tag}>${Number(epoch) + shift}</${tag}>`),
+            .replace(
+              /<((?:\w+:)?(?:begin|end))>(\d+)<\/\1>/g,
+              (_all, tag: string, epoch: string) => `<${tag}>${Number(epoch) + shift}</${tag}>`,
+            ),
         );
       for (const names of [['google.xml'], ['outlook.xml', 'yahoo.xml'], ['smallisp.xml']]) {
         await mxTransport().sendMail({
@@ -426,7 +512,10 @@ describe('the dashboard journey', () => {
           attachments: names.map((name) => ({ filename: name, content: report(name), contentType: 'text/xml' })),
         });
       }
-      await waitFor(async () => (await api('GET', `/domains/${inbox.id}/dmarc`, { key: user.account.key })).body.totals.messages === 312, 'the four reports counted');
+      await waitFor(
+        async () => (await api('GET', `/domains/${inbox.id}/dmarc`, { key: user.account.key })).body.totals.messages === 312,
+        'the four reports counted',
+      );
       await page.reload();
       await page.getByText(/312 messages, 91\.0% passed DMARC/).waitFor();
       await page.locator('#dmarc-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
@@ -442,13 +531,22 @@ describe('the dashboard journey', () => {
       const hosting = async () => (await api('GET', `/domains/${inbox.id}/mta-sts`, { key: user.account.key })).body;
       await page.goto(`${baseUrl()}/dashboard/domains/${inbox.id}`);
       await page.locator('#mta-sts-mode').selectOption('testing');
-      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Host an MTA-STS policy' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
+        page.getByRole('button', { name: 'Host an MTA-STS policy' }).click(),
+      ]);
       await page.getByText('MTA-STS policy (testing) saved').waitFor();
       // The domain-health task requests the certificate and lists its validation record within seconds: published, then checked now.
-      const listed = await waitFor(async () => (await hosting()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'), 'the certificate validation record');
+      const listed = await waitFor(
+        async () => (await hosting()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'),
+        'the certificate validation record',
+      );
       await publish(listed.name, 'CNAME', [listed.value]);
       await page.reload();
-      await Promise.all([page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/), page.getByRole('button', { name: 'Save and check now' }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
+        page.getByRole('button', { name: 'Save and check now' }).click(),
+      ]);
       await waitFor(async () => (await hosting()).status === 'pending_dns', 'the policy served');
       await page.reload();
       await page.getByText('The policy is served; publish the policy_host CNAME').waitFor();
@@ -459,7 +557,10 @@ describe('the dashboard journey', () => {
   );
 
   step('creates an API key on its page (the secret shown once) that then authenticates', async () => {
-    await Promise.all([page.waitForURL(/\/dashboard\/api-keys$/), mainNav(page).getByRole('link', { name: 'API keys', exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/api-keys$/),
+      mainNav(page).getByRole('link', { name: 'API keys', exact: true }).click(),
+    ]);
     await page.getByLabel('Name', { exact: true }).fill('browser test');
     await page.getByRole('button', { name: 'Create API key' }).click();
     const secret = ((await page.locator('[aria-label="API key secret"]').textContent()) ?? '').trim();
@@ -477,7 +578,10 @@ describe('the dashboard journey', () => {
       receiver.setResponder(() => ({ status: 503, body: 'down for the test' }));
       const url = `${receiver.url}/${randomUUID().slice(0, 8)}`;
 
-      await Promise.all([page.waitForURL(/\/dashboard\/webhooks$/), mainNav(page).getByRole('link', { name: 'Webhooks', exact: true }).click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/webhooks$/),
+        mainNav(page).getByRole('link', { name: 'Webhooks', exact: true }).click(),
+      ]);
       await page.getByLabel('Endpoint URL').fill(url);
       for (const checkbox of await page.getByRole('checkbox').all()) {
         const name = (await checkbox.getAttribute('value')) ?? '';
@@ -502,7 +606,10 @@ describe('the dashboard journey', () => {
       // 1 try + 5 retries (1 s apart in tests), then failed.
       await reloadUntil(page, async () => /\bfailed\b/.test(await deliveries.innerText()), 'the delivery to fail', 40_000);
       await screenshot(page, 'webhook');
-      await Promise.all([page.waitForURL(/\/dashboard\/webhooks\/[^/]+\/deliveries\/[^/?#]+$/), deliveries.getByRole('link', { name: 'View' }).first().click()]);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/webhooks\/[^/]+\/deliveries\/[^/?#]+$/),
+        deliveries.getByRole('link', { name: 'View' }).first().click(),
+      ]);
       expect(await text(page, 'main')).toContain('down for the test');
       await screenshot(page, 'webhook-delivery-failed');
 
@@ -511,7 +618,11 @@ describe('the dashboard journey', () => {
       // The page script sends Replay to the session door (CSP on): the page stays, and says so.
       const deliveryPage = page.url();
       const [door] = await Promise.all([
-        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `/api${new URL(deliveryPage).pathname.slice('/dashboard'.length)}/replay`),
+        page.waitForResponse(
+          (response) =>
+            response.request().method() === 'POST' &&
+            new URL(response.url()).pathname === `/api${new URL(deliveryPage).pathname.slice('/dashboard'.length)}/replay`,
+        ),
         page.getByRole('button', { name: 'Replay' }).click(),
       ]);
       expect(door.status()).toBe(202);
@@ -538,7 +649,13 @@ describe('the dashboard journey', () => {
         steps: [
           { key: 'is-free', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'free' },
           { key: 'wait', type: 'delay', duration: '2 days' },
-          { key: 'welcome', type: 'send_email', from: `hello@${stack().services.sandboxDomain}`, subject: 'Welcome, {{event.data.first_name}}!', text: 'Hi {{event.data.first_name}}' },
+          {
+            key: 'welcome',
+            type: 'send_email',
+            from: `hello@${stack().services.sandboxDomain}`,
+            subject: 'Welcome, {{event.data.first_name}}!',
+            text: 'Hi {{event.data.first_name}}',
+          },
         ],
       },
     });
@@ -556,14 +673,24 @@ describe('the dashboard journey', () => {
       page.getByRole('button', { name: 'Dry run' }).click(),
     ]);
     expect(door.status()).toBe(200);
-    expect(door.request().postDataJSON()).toEqual({ name: 'browser.signup', email: 'ada@example.com', user_id: 'user_42', data: { plan: 'free', first_name: 'Ada' }, dry_run: true, automation_id: id });
+    expect(door.request().postDataJSON()).toEqual({
+      name: 'browser.signup',
+      email: 'ada@example.com',
+      user_id: 'user_42',
+      data: { plan: 'free', first_name: 'Ada' },
+      dry_run: true,
+      automation_id: id,
+    });
     const trace = page.getByRole('region', { name: 'Dry run trace' });
     await page.getByRole('heading', { level: 2, name: 'Dry run trace' }).waitFor();
     expect(new URL(page.url()).pathname).toBe(`/dashboard/automations/${id}`);
-    await page.getByRole('region', { name: 'Dry run', exact: true }).getByText('Dry run finished: its trace is shown above the steps.').waitFor();
+    await page
+      .getByRole('region', { name: 'Dry run', exact: true })
+      .getByText('Dry run finished: its trace is shown above the steps.')
+      .waitFor();
     // Focus moves to the trace (keyboard and screen reader users land on it).
     expect(await page.evaluate('document.activeElement.id')).toBe('trace-heading');
-    const traced = await trace.textContent() ?? '';
+    const traced = (await trace.textContent()) ?? '';
     expect(traced).toContain('Welcome, Ada!');
     expect(traced).toMatch(/completed/);
     // Open the send step's output (the email it would have sent) for the screenshot, taken from the top as before.
@@ -586,7 +713,9 @@ describe('the dashboard journey', () => {
       await screenshot(page, `page-${slug(name)}`);
       if (name === 'Emails') {
         // The charts: sends, and delivery, bounce and complaint rates per day.
-        await page.getByRole('heading', { level: 2, name: 'Activity' }).evaluate((heading) => (heading as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'start' }));
+        await page
+          .getByRole('heading', { level: 2, name: 'Activity' })
+          .evaluate((heading) => (heading as unknown as { scrollIntoView(options: object): void }).scrollIntoView({ block: 'start' }));
         await screenshot(page, 'emails-activity');
       }
     }
@@ -614,7 +743,9 @@ describe('the dashboard journey', () => {
     await page.getByRole('heading', { level: 1, name: 'Emails' }).waitFor();
     expect((await context.cookies()).find((cookie) => cookie.name === 'svc_session')).toBeDefined();
     expect((await page.request.get('/dashboard/session')).status()).toBe(200);
-    expect(((await (await page.request.get('/dashboard/session')).json()) as { user: { email: string } }).user.email).toBe(user.email.toLowerCase());
+    expect(((await (await page.request.get('/dashboard/session')).json()) as { user: { email: string } }).user.email).toBe(
+      user.email.toLowerCase(),
+    );
   });
 });
 
@@ -629,18 +760,38 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
     user = await newDashboardAccount();
     receiver = await startHttpsReceiver({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
     receiver.setResponder(() => ({ status: 204 }));
-    const webhook = await api('POST', '/webhooks', { key: user.account.key, body: { url: `${receiver.url}/ok`, events: ['email.delivered'] } });
+    const webhook = await api('POST', '/webhooks', {
+      key: user.account.key,
+      body: { url: `${receiver.url}/ok`, events: ['email.delivered'] },
+    });
     expect(webhook.status).toBe(200);
     const webhookId = webhook.body.webhook.id as string;
     expect((await api('POST', '/emails/test', { key: user.account.key, body: { event: 'email.delivered' } })).status).toBe(200);
-    const deliveryId = await waitFor(async () => {
-      const list = await api('GET', `/webhooks/${webhookId}/deliveries`, { key: user.account.key });
-      return (list.body.deliveries as { id: string; status: string }[]).find((delivery) => delivery.status === 'succeeded')?.id;
-    }, 'a succeeded delivery', 30_000, 250);
+    const deliveryId = await waitFor(
+      async () => {
+        const list = await api('GET', `/webhooks/${webhookId}/deliveries`, { key: user.account.key });
+        return (list.body.deliveries as { id: string; status: string }[]).find((delivery) => delivery.status === 'succeeded')?.id;
+      },
+      'a succeeded delivery',
+      30_000,
+      250,
+    );
     deliveryPath = `/dashboard/webhooks/${webhookId}/deliveries/${deliveryId}`;
     const created = await api('POST', '/automations', {
       key: user.account.key,
-      body: { name: 'Browser doors (draft)', trigger: { event: 'browser.doors' }, steps: [{ key: 'welcome', type: 'send_email', from: `hello@${stack().services.sandboxDomain}`, subject: 'Hi {{event.data.first_name}}', text: 'Hi' }] },
+      body: {
+        name: 'Browser doors (draft)',
+        trigger: { event: 'browser.doors' },
+        steps: [
+          {
+            key: 'welcome',
+            type: 'send_email',
+            from: `hello@${stack().services.sandboxDomain}`,
+            subject: 'Hi {{event.data.first_name}}',
+            text: 'Hi',
+          },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     automationId = created.body.automation.id as string;
@@ -653,7 +804,10 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
   const alert = (page: Page) => page.locator('.flash [role="alert"]');
 
   /** A context signed in as the user (script on or off), and the requests (method and path) its pages send to /api/*. */
-  async function signedInContext(user: DashboardTestUser, options: { script?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; doorRequests: string[] }> {
+  async function signedInContext(
+    user: DashboardTestUser,
+    options: { script?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page; doorRequests: string[] }> {
     const context = await newContext(browser, options);
     const page = await context.newPage();
     const doorRequests: string[] = [];
@@ -665,7 +819,8 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
     return { context, page, doorRequests };
   }
   /** The message region right after the dry run form, and after the delivery page's actions (the page script's). */
-  const dryRunAlert = (page: Page) => page.getByRole('region', { name: 'Dry run', exact: true }).locator('form[data-door] + .flash [role="alert"]');
+  const dryRunAlert = (page: Page) =>
+    page.getByRole('region', { name: 'Dry run', exact: true }).locator('form[data-door] + .flash [role="alert"]');
   const replayAlert = (page: Page) => page.locator('.actions + .flash [role="alert"]');
 
   describe('with script (CSP on)', () => {
@@ -695,7 +850,10 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
     it("the door's refusal (400) is shown as text: the API's own message, in the page", async () => {
       await page.goto(`/dashboard/automations/${automationId}`);
       await page.getByLabel('Event name').fill('not an event name');
-      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events'), page.getByRole('button', { name: 'Dry run' }).click()]);
+      const [door] = await Promise.all([
+        page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events'),
+        page.getByRole('button', { name: 'Dry run' }).click(),
+      ]);
       expect(door.status()).toBe(400);
       const message = ((await door.json()) as { error: { message: string } }).error.message;
       await dryRunAlert(page).waitFor();
@@ -706,7 +864,10 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
 
     it('a replay the door refuses (409: the delivery already succeeded) says why, and the page stays', async () => {
       await page.goto(deliveryPath);
-      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')), page.getByRole('button', { name: 'Replay' }).click()]);
+      const [door] = await Promise.all([
+        page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')),
+        page.getByRole('button', { name: 'Replay' }).click(),
+      ]);
       expect(door.status()).toBe(409);
       await replayAlert(page).waitFor();
       expect(await replayAlert(page).innerText()).toMatch(/already succeeded .* Only failed or cancelled deliveries can be replayed\./);
@@ -727,7 +888,10 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
       // Not the trigger (the run goes on, said in the summary), and data the send step renders.
       await page.getByLabel('Event name').fill('browser.not-the-trigger');
       await page.getByLabel('Event data (JSON)').fill('{"first_name": "<b>Grace</b>"}');
-      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events'), page.getByRole('button', { name: 'Dry run' }).click()]);
+      const [door] = await Promise.all([
+        page.waitForResponse((response) => new URL(response.url()).pathname === '/api/events'),
+        page.getByRole('button', { name: 'Dry run' }).click(),
+      ]);
       expect(door.status()).toBe(200);
       await page.getByRole('heading', { level: 2, name: 'Dry run trace' }).waitFor();
       const drawn = await traceView();
@@ -748,11 +912,16 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
       await other.goto('/dashboard/emails');
       await Promise.all([other.waitForURL(/\/dashboard\/sign-in/), other.getByRole('button', { name: 'Sign out' }).click()]);
       await other.close();
-      const [door] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')), page.getByRole('button', { name: 'Replay' }).click()]);
+      const [door] = await Promise.all([
+        page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/replay')),
+        page.getByRole('button', { name: 'Replay' }).click(),
+      ]);
       expect(door.status()).toBe(401);
       await replayAlert(page).waitFor();
       expect(await replayAlert(page).innerText()).toBe('Your session has ended: sign in again, then retry.');
-      expect(await replayAlert(page).getByRole('link', { name: 'sign in again' }).getAttribute('href')).toBe(`/dashboard/sign-in?next=${encodeURIComponent(deliveryPath)}`);
+      expect(await replayAlert(page).getByRole('link', { name: 'sign in again' }).getAttribute('href')).toBe(
+        `/dashboard/sign-in?next=${encodeURIComponent(deliveryPath)}`,
+      );
     });
   });
 
@@ -771,7 +940,10 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
     it('the dry run form posts to its page action, which answers with the trace', async () => {
       await page.goto(`/dashboard/automations/${automationId}`);
       await page.getByLabel('Event data (JSON)').fill('{"first_name": "Grace"}');
-      await Promise.all([page.waitForURL(`**/dashboard/automations/${automationId}/dry-run`), page.getByRole('button', { name: 'Dry run' }).click()]);
+      await Promise.all([
+        page.waitForURL(`**/dashboard/automations/${automationId}/dry-run`),
+        page.getByRole('button', { name: 'Dry run' }).click(),
+      ]);
       const trace = page.getByRole('region', { name: 'Dry run trace' });
       // textContent: the stubbed email is in the step's (closed) Output.
       expect(await trace.textContent()).toContain('Hi Grace');
@@ -781,7 +953,9 @@ describe("the doors' actions: refusals shown in the page, and the same forms wit
     it("Replay posts its form: the action's refusal comes back as the page's message", async () => {
       await page.goto(deliveryPath);
       const [posted] = await Promise.all([
-        page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `${deliveryPath}/replay`),
+        page.waitForResponse(
+          (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === `${deliveryPath}/replay`,
+        ),
         page.getByRole('button', { name: 'Replay' }).click(),
       ]);
       expect(posted.status()).toBe(303);

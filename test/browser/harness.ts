@@ -57,7 +57,13 @@ export const baseUrl = (): string => stack().apiUrl.replace(/\/$/, '');
  */
 export async function newContext(browser: Browser | undefined, options: { script?: boolean } = {}): Promise<BrowserContext> {
   if (!browser) throw new Error('no browser: launching Chromium failed (see the first error)');
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC', javaScriptEnabled: options.script ?? true });
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: VIEWPORT,
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    javaScriptEnabled: options.script ?? true,
+  });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;
@@ -118,7 +124,11 @@ export async function reloadUntil(page: Page, probe: () => Promise<boolean>, wha
     });
   for (;;) {
     if (await holds()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} on ${page.url()}${lastError ? ` (the probe last threw: ${(lastError as Error).message})` : ''}`, { cause: lastError });
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what} on ${page.url()}${lastError ? ` (the probe last threw: ${(lastError as Error).message})` : ''}`,
+        { cause: lastError },
+      );
     await page.waitForTimeout(1_000);
     if (await holds()) return;
     await page.reload();

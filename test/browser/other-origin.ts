@@ -14,7 +14,8 @@ export interface OtherOrigin {
   close(): Promise<void>;
 }
 
-const PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title></head><body><h1>Another site</h1></body></html>';
+const PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title></head><body><h1>Another site</h1></body></html>';
 
 /** Serves a blank page at every path of a new origin. */
 export async function startOtherOrigin(): Promise<OtherOrigin> {

@@ -16,7 +16,10 @@ export interface ApiAnswer<T = any> {
 
 /** A step's expectation that did not hold, with the answer it judged (printed in the report). */
 export class CheckFailed extends Error {
-  constructor(message: string, readonly answer?: ApiAnswer) {
+  constructor(
+    message: string,
+    readonly answer?: ApiAnswer,
+  ) {
     super(message);
   }
 }
@@ -66,7 +69,8 @@ export class ApiClient {
   async expect<T = any>(status: number | number[], method: string, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
     const answer = await this.request<T>(method, path, options);
     const wanted = Array.isArray(status) ? status : [status];
-    if (!wanted.includes(answer.status)) throw new CheckFailed(`${method} ${path} answered ${answer.status}, expected ${wanted.join(' or ')}`, answer);
+    if (!wanted.includes(answer.status))
+      throw new CheckFailed(`${method} ${path} answered ${answer.status}, expected ${wanted.join(' or ')}`, answer);
     return answer;
   }
 }

@@ -57,7 +57,8 @@ export function isLoopback(hostname: string): boolean {
 
 function positiveNumber(flag: string, value: string, allowZero = false): number {
   const number = Number(value);
-  if (!Number.isFinite(number) || number < 0 || (!allowZero && number === 0)) throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${value}"`);
+  if (!Number.isFinite(number) || number < 0 || (!allowZero && number === 0))
+    throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} number, not "${value}"`);
   return number;
 }
 
@@ -99,10 +100,13 @@ export function parseOptions(argv: string[]): DeployedOptions | null {
     throw new UsageError(`--url is not a URL: "${rawUrl}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--url must be http(s), not ${url.protocol}`);
-  if (values.target !== undefined && values.target !== 'local' && values.target !== 'aws') throw new UsageError(`--target is local or aws, not "${values.target}"`);
-  if (values['webhook-url'] !== undefined && !values['webhook-url'].startsWith('https://')) throw new UsageError('--webhook-url must be an https:// URL (webhook endpoints are HTTPS only)');
+  if (values.target !== undefined && values.target !== 'local' && values.target !== 'aws')
+    throw new UsageError(`--target is local or aws, not "${values.target}"`);
+  if (values['webhook-url'] !== undefined && !values['webhook-url'].startsWith('https://'))
+    throw new UsageError('--webhook-url must be an https:// URL (webhook endpoints are HTTPS only)');
   const from = values.from ?? `smoke@${DEFAULT_SETTINGS.SANDBOX_DOMAIN}`;
-  if (!/^[^@\s]+@[^@\s]+$/.test(from)) throw new UsageError(`--from must be a bare address (name@domain), not "${from}": the display-name check adds a name itself`);
+  if (!/^[^@\s]+@[^@\s]+$/.test(from))
+    throw new UsageError(`--from must be a bare address (name@domain), not "${from}": the display-name check adds a name itself`);
   return {
     url: url.href.replace(/\/+$/, ''),
     key: requiredString('--key', values.key),

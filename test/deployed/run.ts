@@ -32,10 +32,14 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   if (!options.json) console.log(formatHeader(options.target, options.url));
-  const report = await runSteps(options, [...STEPS], (result) => {
-    if (!options.json) console.log(formatStep(result));
-  }, interrupted);
+  const report = await runSteps(
+    options,
+    [...STEPS],
+    (result) => {
+      if (!options.json) console.log(formatStep(result));
+    },
+    interrupted,
+  );
   console.log(options.json ? JSON.stringify(report, null, 2) : formatSummary(report));
   return report.ok ? 0 : 1;
 }
-

@@ -109,7 +109,12 @@ export interface RunReport {
  * cleanup. `onResult` sees each result as it is known (the text report prints as it goes).
  * `interrupted`, when it resolves, stops the run before the next step (the cleanup still runs).
  */
-export async function runSteps(options: DeployedOptions, steps: Step[], onResult: (result: StepResult) => void, interrupted?: { stop: boolean }): Promise<RunReport> {
+export async function runSteps(
+  options: DeployedOptions,
+  steps: Step[],
+  onResult: (result: StepResult) => void,
+  interrupted?: { stop: boolean },
+): Promise<RunReport> {
   const api = new ApiClient(options.url, options.key);
   const cleanup = new Cleanup();
   const ctx: RunContext = { api, options, runId: randomUUID().slice(0, 8), state: {}, cleanup, note: () => {} };
@@ -122,7 +127,13 @@ export async function runSteps(options: DeployedOptions, steps: Step[], onResult
   try {
     for (const step of steps) {
       if (abortedBy || interrupted?.stop) {
-        record({ name: step.name, status: 'SKIP', ms: 0, note: abortedBy ? `not run: ${abortedBy} failed` : 'not run: interrupted', settles: step.settles });
+        record({
+          name: step.name,
+          status: 'SKIP',
+          ms: 0,
+          note: abortedBy ? `not run: ${abortedBy} failed` : 'not run: interrupted',
+          settles: step.settles,
+        });
         continue;
       }
       const notes: string[] = [];
@@ -137,7 +148,13 @@ export async function runSteps(options: DeployedOptions, steps: Step[], onResult
       } catch (error) {
         if (error instanceof Skip) result = { name: step.name, status: 'SKIP', ms: 0, note: error.message };
         else {
-          result = { name: step.name, status: 'FAIL', ms: 0, error: (error as Error).message, answer: describeAnswer(error instanceof CheckFailed ? (error.answer ?? api.last) : api.last) };
+          result = {
+            name: step.name,
+            status: 'FAIL',
+            ms: 0,
+            error: (error as Error).message,
+            answer: describeAnswer(error instanceof CheckFailed ? (error.answer ?? api.last) : api.last),
+          };
           if (step.critical) abortedBy = step.name;
         }
       }
@@ -152,5 +169,11 @@ export async function runSteps(options: DeployedOptions, steps: Step[], onResult
       record(outcome.error ? { name, status: 'FAIL', ms: outcome.ms, error: outcome.error } : { name, status: 'PASS', ms: outcome.ms });
     }
   }
-  return { target: options.target, url: options.url, run_id: ctx.runId, steps: results, ok: results.every((result) => result.status !== 'FAIL') };
+  return {
+    target: options.target,
+    url: options.url,
+    run_id: ctx.runId,
+    steps: results,
+    ok: results.every((result) => result.status !== 'FAIL'),
+  };
 }

@@ -94,7 +94,9 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
       const services = buildServices(loadConfig(info.env));
       const owner = `kill+${round}-${Date.now()}@example.com`;
       const { secret: key } = await createAccount(services, { email: owner, plan: 'free', paymentMethod: false, tenants: false });
-      expect((await call(current.apiUrl, 'POST', '/webhooks', key, { url: receiver.url, events: ['email.sent', 'email.delivered'] })).status).toBe(200);
+      expect(
+        (await call(current.apiUrl, 'POST', '/webhooks', key, { url: receiver.url, events: ['email.sent', 'email.delivered'] })).status,
+      ).toBe(200);
 
       const apiUrl = current.apiUrl;
       let bursting = true;
@@ -108,7 +110,10 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
               refusals.push(response.status);
               if (response.status === 200) for (const { id } of response.body.data) accepted.push({ id, key, kind });
             } else {
-              const body = kind === 'scheduled' ? { ...email(`r${round} scheduled`), scheduled_at: new Date(Date.now() + random(1000, 4000)).toISOString() } : email(`r${round} single`);
+              const body =
+                kind === 'scheduled'
+                  ? { ...email(`r${round} scheduled`), scheduled_at: new Date(Date.now() + random(1000, 4000)).toISOString() }
+                  : email(`r${round} single`);
               const response = await call(apiUrl, 'POST', '/emails', key, body);
               refusals.push(response.status);
               if (response.status === 200) accepted.push({ id: response.body.id, key, kind });
@@ -139,7 +144,8 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
     }
 
     expect({ accepted: accepted.length, answers: refusals.length }).toEqual({ accepted: expect.any(Number), answers: expect.any(Number) });
-    if (accepted.length <= ROUNDS * 4) throw new Error(`too few sends accepted: ${accepted.length}; answers ${JSON.stringify(refusals.slice(0, 20))}`);
+    if (accepted.length <= ROUNDS * 4)
+      throw new Error(`too few sends accepted: ${accepted.length}; answers ${JSON.stringify(refusals.slice(0, 20))}`);
     const ids = new Set(accepted.map((a) => a.id));
     expect(ids.size).toBe(accepted.length);
 
@@ -163,9 +169,12 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
     expect([...statuses.values()].filter((status) => status !== 'delivered')).toEqual([]);
 
     // Exactly once in the SES mailbox (each email has one recipient).
-    const mailbox = await fetch(`${current.apiUrl}/_local/ses/messages`).then((r) => r.json() as Promise<{ messages: { tags: Record<string, string> }[] }>);
+    const mailbox = await fetch(`${current.apiUrl}/_local/ses/messages`).then(
+      (r) => r.json() as Promise<{ messages: { tags: Record<string, string> }[] }>,
+    );
     const copies = new Map<string, number>();
-    for (const message of mailbox.messages) if (ids.has(message.tags.email_id!)) copies.set(message.tags.email_id!, (copies.get(message.tags.email_id!) ?? 0) + 1);
+    for (const message of mailbox.messages)
+      if (ids.has(message.tags.email_id!)) copies.set(message.tags.email_id!, (copies.get(message.tags.email_id!) ?? 0) + 1);
     expect(accepted.filter((a) => copies.get(a.id) !== 1).map((a) => `${a.id}: ${copies.get(a.id) ?? 0} copies`)).toEqual([]);
 
     // Every subscribed event at least once, each with one stable webhook-id.
@@ -178,13 +187,17 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
         if (!webhookIds.has(key)) webhookIds.set(key, new Set());
         webhookIds.get(key)!.add(String(request.headers['webhook-id']));
       }
-      return accepted.flatMap((a) => ['email.sent', 'email.delivered'].filter((type) => !webhookIds.has(`${a.id} ${type}`)).map((type) => `${a.id} (${a.kind}) ${type}`));
+      return accepted.flatMap((a) =>
+        ['email.sent', 'email.delivered'].filter((type) => !webhookIds.has(`${a.id} ${type}`)).map((type) => `${a.id} (${a.kind}) ${type}`),
+      );
     };
     const webhookDeadline = Date.now() + 60_000;
     while (missing().length > 0 && Date.now() < webhookDeadline) await sleep(500);
     expect(missing()).toEqual([]);
     const kinds = accepted.reduce<Record<string, number>>((n, a) => ({ ...n, [a.kind]: (n[a.kind] ?? 0) + 1 }), {});
-    console.log(`kill test: ${ROUNDS} kills, ${accepted.length} emails accepted (${JSON.stringify(kinds)}), all delivered once; ${receiver.requests.length} webhook requests for ${webhookIds.size} events`);
+    console.log(
+      `kill test: ${ROUNDS} kills, ${accepted.length} emails accepted (${JSON.stringify(kinds)}), all delivered once; ${receiver.requests.length} webhook requests for ${webhookIds.size} events`,
+    );
     expect([...webhookIds].filter(([, set]) => set.size !== 1).map(([key, set]) => `${key}: ${[...set].join(', ')}`)).toEqual([]);
   }, 600_000);
 });

@@ -24,7 +24,8 @@ describe('attachments API group', () => {
 
   test('may read and write the table and the mail bucket (sign PUTs, HEAD), and nothing else', () => {
     const actions = new Set(functionActions(s.template, s.stack, 'attachments'));
-    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:GetObject*', 's3:PutObject']) expect(actions).toContain(action);
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:GetObject*', 's3:PutObject'])
+      expect(actions).toContain(action);
     for (const prefix of ['sqs:', 'sns:', 'ses:', 'kms:', 'scheduler:', 'iam:']) {
       expect([...actions].filter((action) => action.startsWith(prefix))).toEqual([]);
     }
@@ -40,7 +41,9 @@ describe('attachments API group', () => {
 describe('uploads in the mail bucket', () => {
   it('expire after a day (lifecycle rule on uploads/)', () => {
     const template = s.template;
-    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as { Properties: { LifecycleConfiguration?: { Rules: { Prefix?: string; ExpirationInDays?: number }[] } } }[];
+    const buckets = Object.values(template.findResources('AWS::S3::Bucket')) as {
+      Properties: { LifecycleConfiguration?: { Rules: { Prefix?: string; ExpirationInDays?: number }[] } };
+    }[];
     const rules = buckets.flatMap((b) => b.Properties.LifecycleConfiguration?.Rules ?? []);
     expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 1 })]));
   });

@@ -6,7 +6,19 @@
 import { apiRoutes } from '../../infra/api-routes';
 import { API_GROUPS, QUEUES, SCHEDULE_GROUP, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type QueueId } from '../../infra/definitions';
 import { ENV } from '../../shared/config/config';
-import { actionsOf, functionActions, functionEnv, functionOf, functionStatements, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
+import {
+  actionsOf,
+  functionActions,
+  functionEnv,
+  functionOf,
+  functionStatements,
+  logicalId,
+  resourcesOf,
+  roleStatements,
+  synth,
+  type Statement,
+  type Synthesised,
+} from './helpers';
 
 let s: Synthesised;
 beforeAll(() => {
@@ -62,7 +74,9 @@ describe('the scheduler', () => {
   });
 
   test('every function granted the scheduler gets both target ARNs, each pointing at its queue', () => {
-    const schedulers = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].filter((d) => d.grants.some((g) => g.resource.kind === 'scheduler'));
+    const schedulers = [...API_GROUPS, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].filter((d) =>
+      d.grants.some((g) => g.resource.kind === 'scheduler'),
+    );
     expect(schedulers.map((d) => d.name)).toEqual(expect.arrayContaining(['emails', 'automation-steps']));
     for (const definition of schedulers) {
       const env = functionEnv(s.template, s.stack, definition.name);
@@ -108,11 +122,23 @@ describe('the automation-steps worker', () => {
     // Emails reach the send queue through the outbox relay (the table's stream), never from here.
     expect(sendsOf('automation-steps')).toEqual([queueArn('webhookEvents')]);
     const actions = functionActions(s.template, s.stack, 'automation-steps');
-    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject', 'scheduler:CreateSchedule', 'iam:PassRole', 'sqs:ReceiveMessage']) expect(actions).toContain(action);
+    for (const action of [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      's3:PutObject',
+      'scheduler:CreateSchedule',
+      'iam:PassRole',
+      'sqs:ReceiveMessage',
+    ])
+      expect(actions).toContain(action);
     for (const prefix of ['ses:', 'sns:', 'kms:']) expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
-    const receives = functionStatements(s.template, s.stack, 'automation-steps').filter((st) => actionsOf(st).includes('sqs:ReceiveMessage')).flatMap(resourcesOf);
+    const receives = functionStatements(s.template, s.stack, 'automation-steps')
+      .filter((st) => actionsOf(st).includes('sqs:ReceiveMessage'))
+      .flatMap(resourcesOf);
     expect(receives).toEqual(receives.map(() => queueArn('automationSteps')));
-    expect(functionEnv(s.template, s.stack, 'automation-steps')[ENV.automationStepsQueueUrl]).toEqual({ Ref: logicalId(s.stack, s.stack.messaging.queues.automationSteps) });
+    expect(functionEnv(s.template, s.stack, 'automation-steps')[ENV.automationStepsQueueUrl]).toEqual({
+      Ref: logicalId(s.stack, s.stack.messaging.queues.automationSteps),
+    });
   });
 });
 
@@ -140,15 +166,25 @@ describe('the automation-outbox stream worker', () => {
     expect(ENV.automationOutboxFailuresQueueUrl).toBe('AUTOMATION_OUTBOX_FAILURES_QUEUE_URL');
     s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: logicalId(s.stack, functionOf(s.stack, 'automation-outbox')) },
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['run'] } } } }) }] },
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { type: { S: ['run'] } } } }) }],
+      },
     });
   });
 
   test('may read the stream and send to the automation-steps, webhook events and its on-failure queues, nothing else', () => {
-    expect(sorted(sendsOf('automation-outbox'))).toEqual(sorted([queueArn('automationSteps'), queueArn('webhookEvents'), onFailureArn('automation-outbox')]));
+    expect(sorted(sendsOf('automation-outbox'))).toEqual(
+      sorted([queueArn('automationSteps'), queueArn('webhookEvents'), onFailureArn('automation-outbox')]),
+    );
     const actions = functionActions(s.template, s.stack, 'automation-outbox');
-    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
-    for (const prefix of ['s3:', 'ses:', 'sns:', 'kms:', 'scheduler:', 'iam:']) expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+    ]);
+    for (const prefix of ['s3:', 'ses:', 'sns:', 'kms:', 'scheduler:', 'iam:'])
+      expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
   });
 });
 
@@ -175,7 +211,12 @@ describe('the automations API group', () => {
       entry: 'functions/api/automations/handler.ts',
       grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
     });
-    expect(apiRoutes(API_GROUPS.find((g) => g.name === 'automations')!)).toEqual(['ANY /events', 'ANY /events/{proxy+}', 'ANY /automations', 'ANY /automations/{proxy+}']);
+    expect(apiRoutes(API_GROUPS.find((g) => g.name === 'automations')!)).toEqual([
+      'ANY /events',
+      'ANY /events/{proxy+}',
+      'ANY /automations',
+      'ANY /automations/{proxy+}',
+    ]);
     const owners = API_GROUPS.filter((g) => apiRoutes(g).some((r) => r.endsWith(' /events') || r.startsWith('ANY /events/')));
     expect(owners.map((g) => g.name)).toEqual(['automations']);
   });
@@ -187,7 +228,9 @@ describe('the automations API group', () => {
     expect(routes).toHaveLength(1);
     const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
     const integration = s.template.toJSON().Resources[integrationId];
-    expect(integration.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, functionOf(s.stack, 'automations')), 'Arn'] });
+    expect(integration.Properties.IntegrationUri).toEqual({
+      'Fn::GetAtt': [logicalId(s.stack, functionOf(s.stack, 'automations')), 'Arn'],
+    });
     for (const prefix of ['sqs:', 's3:', 'ses:', 'sns:', 'kms:', 'scheduler:', 'iam:']) {
       expect(functionActions(s.template, s.stack, 'automations').filter((a) => a.startsWith(prefix))).toEqual([]);
     }

@@ -27,7 +27,11 @@ function importsOf(file: string, source: string): Import[] {
   return ts.preProcessFile(source, true, true).importedFiles.map(({ fileName, pos }) => ({
     line: source.slice(0, pos).split('\n').length,
     specifier: fileName,
-    target: fileName.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), fileName)).split(sep).join('/') : null,
+    target: fileName.startsWith('.')
+      ? relative(ROOT, resolve(ROOT, dirname(file), fileName))
+          .split(sep)
+          .join('/')
+      : null,
   }));
 }
 
@@ -86,30 +90,33 @@ const RULES: Record<string, Rule> = {
     from: ['shared/config'],
     only: ['shared/lib', 'shared/domain'],
   },
-  'shared/ports/ imports only shared/lib, shared/domain and shared/config: never the store or another adapter, a use case, a door or a service': {
-    from: ['shared/ports'],
-    only: ['shared/lib', 'shared/domain', 'shared/config'],
-  },
+  'shared/ports/ imports only shared/lib, shared/domain and shared/config: never the store or another adapter, a use case, a door or a service':
+    {
+      from: ['shared/ports'],
+      only: ['shared/lib', 'shared/domain', 'shared/config'],
+    },
   // The store reads the service's clock for the times it writes when given none (shared/adapters/clock.ts).
   'the store (shared/adapters/store/) imports only shared/lib, shared/domain and the service clock (shared/adapters/clock)': {
     from: ['shared/adapters/store'],
     only: ['shared/lib', 'shared/domain', 'shared/adapters/clock'],
   },
-  'shared/usecases/ imports only shared/lib, shared/domain, shared/config, shared/ports and the store (shared/adapters/store): no other adapter, no door, no service, nothing of functions/': {
-    from: ['shared/usecases'],
-    only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters/store'],
-  },
+  'shared/usecases/ imports only shared/lib, shared/domain, shared/config, shared/ports and the store (shared/adapters/store): no other adapter, no door, no service, nothing of functions/':
+    {
+      from: ['shared/usecases'],
+      only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters/store'],
+    },
   // Keys, item layouts and stream images stay in the store: use cases get models, typed requests and named changes.
   'shared/usecases/ never imports shared/adapters/store/keys': {
     from: ['shared/usecases'],
     never: ['shared/adapters/store/keys'],
   },
-  'the adapters other than the store (shared/adapters/*) import only shared/lib, shared/domain, shared/config, shared/ports and one another: never the store, a use case, a door or a service': {
-    from: ['shared/adapters'],
-    except: ['shared/adapters/store'],
-    never: ['shared/adapters/store'],
-    only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters'],
-  },
+  'the adapters other than the store (shared/adapters/*) import only shared/lib, shared/domain, shared/config, shared/ports and one another: never the store, a use case, a door or a service':
+    {
+      from: ['shared/adapters'],
+      except: ['shared/adapters/store'],
+      never: ['shared/adapters/store'],
+      only: ['shared/lib', 'shared/domain', 'shared/config', 'shared/ports', 'shared/adapters'],
+    },
   'shared/doors/ and shared/services/ never import functions/ (the functions call the doors, built from the services)': {
     from: ['shared/doors', 'shared/services'],
     never: ['functions'],
@@ -143,7 +150,10 @@ function violations(files: Map<string, Import[]>, rule: Rule): string[] {
 function moduleGraph(files: Map<string, Import[]>): Map<string, string[]> {
   const resolveFile = (target: string) => [`${target}.ts`, `${target}/index.ts`, target].find((candidate) => files.has(candidate));
   return new Map(
-    [...files].map(([file, imports]) => [file, [...new Set(imports.flatMap(({ target }) => (target === null ? [] : (resolveFile(target) ?? []))))]]),
+    [...files].map(([file, imports]) => [
+      file,
+      [...new Set(imports.flatMap(({ target }) => (target === null ? [] : (resolveFile(target) ?? []))))],
+    ]),
   );
 }
 
@@ -263,7 +273,9 @@ describe('import cycles', () => {
 describe('the import scanner', () => {
   it('sees the product code and its imports (the rules are not checked against nothing)', () => {
     expect([...FILES.keys()].filter((file) => within(file, 'shared')).length).toBeGreaterThan(50);
-    expect(FILES.get('functions/workers/send-email/handler.ts')).toContainEqual(expect.objectContaining({ target: 'shared/doors/worker/for-each-record' }));
+    expect(FILES.get('functions/workers/send-email/handler.ts')).toContainEqual(
+      expect.objectContaining({ target: 'shared/doors/worker/for-each-record' }),
+    );
     expect(FILES.get('localstack/admin-local.ts')).toContainEqual(expect.objectContaining({ target: 'localstack/cloud/stack-file' }));
   });
 
@@ -278,7 +290,7 @@ describe('the import scanner', () => {
       "const d = () => import('../../bench/d');", // 7
       "const e = require('../store/e');", // 8
       "import 'zod';", // 9
-      "const s = \"import x from '../../test/string'\";", // 10
+      'const s = "import x from \'../../test/string\'";', // 10
     ].join('\n');
     expect(importsOf('shared/domain/x.ts', source)).toEqual([
       { line: 1, specifier: '../../infra/a', target: 'infra/a' },
@@ -295,23 +307,41 @@ describe('the import scanner', () => {
       ['shared/domain/x.ts', importsOf('shared/domain/x.ts', "import { a } from './ok';\nimport { t } from '../adapters/store/table';\n")],
       ['shared/adapters/store/y.ts', importsOf('shared/adapters/store/y.ts', "import { t } from './table';\n")],
     ]);
-    expect(violations(files, RULES['shared/domain/ imports only shared/lib (of shared/ and functions/)']!)).toEqual(['shared/domain/x.ts:2 -> shared/adapters/store/table']);
+    expect(violations(files, RULES['shared/domain/ imports only shared/lib (of shared/ and functions/)']!)).toEqual([
+      'shared/domain/x.ts:2 -> shared/adapters/store/table',
+    ]);
   });
 
   it('holds use cases to the store among the adapters, the store to what it needs, and ports off the store', () => {
     const files = new Map([
       [
         'shared/usecases/a/x.ts',
-        importsOf('shared/usecases/a/x.ts', "import { r } from '../../adapters/store/emails';\nimport { s } from '../../adapters/aws/ses-mailer';\nimport { m } from '../../ports/mail';\nimport 'zod';\n"),
+        importsOf(
+          'shared/usecases/a/x.ts',
+          "import { r } from '../../adapters/store/emails';\nimport { s } from '../../adapters/aws/ses-mailer';\nimport { m } from '../../ports/mail';\nimport 'zod';\n",
+        ),
       ],
-      ['shared/adapters/store/y.ts', importsOf('shared/adapters/store/y.ts', "import { c } from '../clock';\nimport { d } from '../aws/dynamo-client';\nimport { t } from './table';\n")],
-      ['shared/adapters/aws/z.ts', importsOf('shared/adapters/aws/z.ts', "import { e } from '../store/emails';\nimport { f } from './client-factories';\n")],
+      [
+        'shared/adapters/store/y.ts',
+        importsOf(
+          'shared/adapters/store/y.ts',
+          "import { c } from '../clock';\nimport { d } from '../aws/dynamo-client';\nimport { t } from './table';\n",
+        ),
+      ],
+      [
+        'shared/adapters/aws/z.ts',
+        importsOf('shared/adapters/aws/z.ts', "import { e } from '../store/emails';\nimport { f } from './client-factories';\n"),
+      ],
       ['shared/ports/w.ts', importsOf('shared/ports/w.ts', "import type { E } from '../adapters/store/emails';\n")],
     ]);
     const rule = (start: string) => RULES[Object.keys(RULES).find((title) => title.startsWith(start))!]!;
-    expect(violations(files, rule('shared/usecases/ imports only'))).toEqual(['shared/usecases/a/x.ts:2 -> shared/adapters/aws/ses-mailer']);
+    expect(violations(files, rule('shared/usecases/ imports only'))).toEqual([
+      'shared/usecases/a/x.ts:2 -> shared/adapters/aws/ses-mailer',
+    ]);
     expect(violations(files, rule('the store'))).toEqual(['shared/adapters/store/y.ts:2 -> shared/adapters/aws/dynamo-client']);
-    expect(violations(files, rule('the adapters other than the store'))).toEqual(['shared/adapters/aws/z.ts:1 -> shared/adapters/store/emails']);
+    expect(violations(files, rule('the adapters other than the store'))).toEqual([
+      'shared/adapters/aws/z.ts:1 -> shared/adapters/store/emails',
+    ]);
     expect(violations(files, rule('shared/ports/'))).toEqual(['shared/ports/w.ts:1 -> shared/adapters/store/emails']);
   });
 });

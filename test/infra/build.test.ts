@@ -13,7 +13,9 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('the functions to build are every API group, worker, stream worker and scheduled task of the definitions', () => {
-  expect(functionEntries().map((e) => [e.name, e.entry])).toEqual([...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].map((d) => [d.name, d.entry]));
+  expect(functionEntries().map((e) => [e.name, e.entry])).toEqual(
+    [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].map((d) => [d.name, d.entry]),
+  );
 });
 
 test('bundles an entry with its dependencies, the AWS SDK included, into <outDir>/<name>/index.js', async () => {
@@ -66,6 +68,8 @@ test('fails before building, naming every missing entry', async () => {
     ],
   });
   await expect(run).rejects.toBeInstanceOf(MissingEntryError);
-  await expect(run).rejects.toThrow(/functions\/api\/nope\/handler\.ts \(function "emails"\)[\s\S]*functions\/workers\/nope\/handler\.ts \(function "other"\)/);
+  await expect(run).rejects.toThrow(
+    /functions\/api\/nope\/handler\.ts \(function "emails"\)[\s\S]*functions\/workers\/nope\/handler\.ts \(function "other"\)/,
+  );
   expect(fs.existsSync(outDir)).toBe(false);
 });

@@ -7,7 +7,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LAMBDA_UNUSED_CREDENTIAL_SOURCES, buildFunctions, buildSmtpRelay, oversizedBundles, sizeReport, type BuiltFunction } from '../../infra/build';
+import {
+  LAMBDA_UNUSED_CREDENTIAL_SOURCES,
+  buildFunctions,
+  buildSmtpRelay,
+  oversizedBundles,
+  sizeReport,
+  type BuiltFunction,
+} from '../../infra/build';
 import { WORKERS } from '../../infra/definitions';
 import { BUNDLE_SIZE_EXCEPTIONS, MAX_BUNDLE_BYTES, bundleLimit, functionEntries } from '../../infra/functions';
 
@@ -27,7 +34,7 @@ test('the limit is 1 MiB', () => {
   expect(MAX_BUNDLE_BYTES).toBe(1_048_576);
 });
 
-test('every Lambda bundle is within its limit: 1 MiB, or its exception\'s ceiling; the build says which is over', () => {
+test("every Lambda bundle is within its limit: 1 MiB, or its exception's ceiling; the build says which is over", () => {
   expect(built.map((b) => b.name)).toEqual(functionEntries().map((e) => e.name));
   const report = sizeReport(built).join('\n');
   expect({ over: oversizedBundles(built), report }).toEqual({ over: [], report });
@@ -42,7 +49,11 @@ test('an exception is only for a queue worker (no one waits on its cold start) t
   expect(Object.keys(BUNDLE_SIZE_EXCEPTIONS)).toEqual(['inbound-email']);
   for (const [name, { maxBytes, reason }] of Object.entries(BUNDLE_SIZE_EXCEPTIONS)) {
     expect({ name, queueWorker: WORKERS.some((worker) => worker.name === name) }).toEqual({ name, queueWorker: true });
-    expect({ name, over: bytes(name) > MAX_BUNDLE_BYTES, ceilingNear: maxBytes < bytes(name) * 1.1 }).toEqual({ name, over: true, ceilingNear: true });
+    expect({ name, over: bytes(name) > MAX_BUNDLE_BYTES, ceilingNear: maxBytes < bytes(name) * 1.1 }).toEqual({
+      name,
+      over: true,
+      ceilingNear: true,
+    });
     expect(reason).toMatch(/\d/);
   }
 });
@@ -72,14 +83,29 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   // nowhere either. docs/architecture.md, "Which parser each door uses".
   for (const b of built) {
     const inbound = b.name === 'inbound-email';
-    for (const [library, marker, where] of [['mailparser', 'simpleParser', inbound], ['iconv-lite', 'iconv-lite', inbound], ['mailauth', 'DkimVerifier', false], ['undici', 'UND_ERR_', false]] as const) {
+    for (const [library, marker, where] of [
+      ['mailparser', 'simpleParser', inbound],
+      ['iconv-lite', 'iconv-lite', inbound],
+      ['mailauth', 'DkimVerifier', false],
+      ['undici', 'UND_ERR_', false],
+    ] as const) {
       expect({ name: b.name, library, bundled: has(b.name, marker) }).toEqual({ name: b.name, library, bundled: where });
     }
   }
 });
 
 describe('the credential chain of a Lambda bundle', () => {
-  const ENV_NAMES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_EC2_METADATA_DISABLED', 'AWS_CONFIG_FILE', 'AWS_SHARED_CREDENTIALS_FILE'];
+  const ENV_NAMES = [
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'AWS_PROFILE',
+    'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+    'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+    'AWS_EC2_METADATA_DISABLED',
+    'AWS_CONFIG_FILE',
+    'AWS_SHARED_CREDENTIALS_FILE',
+  ];
   let saved: Record<string, string | undefined>;
   let probe: BuiltFunction;
   let full: BuiltFunction;
@@ -112,14 +138,18 @@ describe('the credential chain of a Lambda bundle', () => {
     await expect(credentials(probe.file)).resolves.toMatchObject({ accessKeyId: 'AKIDLAMBDA', sessionToken: 'token' });
   });
 
-  test('without them: every other source is absent, and the chain ends with the SDK\'s own error', async () => {
+  test("without them: every other source is absent, and the chain ends with the SDK's own error", async () => {
     for (const name of ENV_NAMES) delete process.env[name];
     // No shared files either way (a developer's ~/.aws must not answer), no metadata endpoint.
-    Object.assign(process.env, { AWS_CONFIG_FILE: path.join(tmp, 'none'), AWS_SHARED_CREDENTIALS_FILE: path.join(tmp, 'none'), AWS_EC2_METADATA_DISABLED: 'true' });
+    Object.assign(process.env, {
+      AWS_CONFIG_FILE: path.join(tmp, 'none'),
+      AWS_SHARED_CREDENTIALS_FILE: path.join(tmp, 'none'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
     await expect(credentials(probe.file)).rejects.toThrow(/Could not load credentials from any providers/);
   });
 
-  test('the other sources and the STS, SSO and sign-in clients they use are not in it (they are in a full build: the SMTP relay\'s)', () => {
+  test("the other sources and the STS, SSO and sign-in clients they use are not in it (they are in a full build: the SMTP relay's)", () => {
     const lambda = fs.readFileSync(probe.file, 'utf8');
     const relay = fs.readFileSync(full.file, 'utf8');
     for (const marker of ['"STSClient"', '"SSOClient"', 'security-credentials', 'credential_process']) {
@@ -132,15 +162,16 @@ describe('the credential chain of a Lambda bundle', () => {
   });
 });
 
-test('the SMTP relay (a container: its credentials come from the task role\'s endpoint) keeps the whole credential chain', async () => {
+test("the SMTP relay (a container: its credentials come from the task role's endpoint) keeps the whole credential chain", async () => {
   const relay = await buildSmtpRelay({ outDir: path.join(tmp, 'relay') });
   const bundle = fs.readFileSync(relay.file, 'utf8');
   // The container provider (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) and the instance metadata one.
-  for (const marker of ['AWS_CONTAINER_AUTHORIZATION_TOKEN', 'security-credentials']) expect({ marker, relay: bundle.includes(marker) }).toEqual({ marker, relay: true });
+  for (const marker of ['AWS_CONTAINER_AUTHORIZATION_TOKEN', 'security-credentials'])
+    expect({ marker, relay: bundle.includes(marker) }).toEqual({ marker, relay: true });
   expect(bundle).not.toContain('credentials are not part of a Lambda bundle');
 }, 120_000);
 
-test('nodemailer\'s extension table is ours in the bundles that compose mail (it kept the send worker over 1 MiB)', () => {
+test("nodemailer's extension table is ours in the bundles that compose mail (it kept the send worker over 1 MiB)", () => {
   const sendWorker = code('send-email');
   // An entry only nodemailer's ~2,000-line table has, and one of ours.
   expect(sendWorker).not.toContain('application/vnd.handheld-entertainment+xml');

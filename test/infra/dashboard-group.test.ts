@@ -20,14 +20,21 @@ afterAll(() => s?.cleanup());
 
 const ROUTES: Record<string, string[]> = {
   dashboard: ['ANY /dashboard', 'ANY /dashboard/{proxy+}', 'ANY /api/{proxy+}'],
-  'dashboard-emails': ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
+  'dashboard-emails': [
+    'ANY /dashboard/emails',
+    'ANY /dashboard/emails/{proxy+}',
+    'ANY /dashboard/received',
+    'ANY /dashboard/received/{proxy+}',
+  ],
   'dashboard-domains': ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
   'dashboard-validations': ['ANY /dashboard/validations'],
   'dashboard-send': ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
 };
 const group = (name: string) => API_GROUPS.find((g) => g.name === name)!;
 const holders = (grant: Grant) =>
-  API_GROUPS.filter((g) => !g.name.startsWith('dashboard') && g.grants.some((other) => JSON.stringify(other) === JSON.stringify(grant))).map((g) => g.name);
+  API_GROUPS.filter(
+    (g) => !g.name.startsWith('dashboard') && g.grants.some((other) => JSON.stringify(other) === JSON.stringify(grant)),
+  ).map((g) => g.name);
 
 describe('the dashboard functions', () => {
   test('are defined with their entries and routes; no other group takes /dashboard or /api', () => {
@@ -51,7 +58,15 @@ describe('the dashboard functions', () => {
     expect(target('POST', '/dashboard/validations')).toBe('dashboard-validations');
     expect(target('POST', '/dashboard/invitations')).toBe('dashboard-send');
     expect(target('GET', '/dashboard/emails/testing')).toBe('dashboard-emails');
-    for (const path of ['/dashboard', '/dashboard/sign-in', '/dashboard/api-keys', '/dashboard/webhooks/wh_1', '/dashboard/emailsx', '/dashboard/assets/app.css', '/api/events']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/sign-in',
+      '/dashboard/api-keys',
+      '/dashboard/webhooks/wh_1',
+      '/dashboard/emailsx',
+      '/dashboard/assets/app.css',
+      '/api/events',
+    ]) {
       expect({ path, target: target('GET', path) }).toEqual({ path, target: 'dashboard' });
     }
   });
@@ -76,18 +91,24 @@ describe('the dashboard functions', () => {
       { resource: { kind: 'ses' }, access: 'manageTenants' },
       { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
     ]);
-    for (const name of Object.keys(ROUTES)) for (const grant of group(name).grants) expect({ name, grant, held: holders(grant).length > 0 }).toEqual({ name, grant, held: true });
+    for (const name of Object.keys(ROUTES))
+      for (const grant of group(name).grants) expect({ name, grant, held: holders(grant).length > 0 }).toEqual({ name, grant, held: true });
     expect(holders({ resource: { kind: 'queue', id: 'webhookDeliveries' }, access: 'send' })).toEqual(['webhooks']);
     expect(holders({ resource: { kind: 'secretsKey' }, access: 'encrypt' })).toContain('webhooks');
     expect(holders({ resource: { kind: 'route53' }, access: 'manageRecords' })).toEqual(['domains']);
   });
 
   test('routes each route key to its function', () => {
-    const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, { Properties: { IntegrationUri: unknown } }>;
+    const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<
+      string,
+      { Properties: { IntegrationUri: unknown } }
+    >;
     for (const [name, routeKeys] of Object.entries(ROUTES)) {
       const fnId = logicalId(s.stack, s.stack.api.functions[name]!);
       for (const routeKey of routeKeys) {
-        const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as { Properties: { Target: { 'Fn::Join': [string, unknown[]] } } }[];
+        const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as {
+          Properties: { Target: { 'Fn::Join': [string, unknown[]] } };
+        }[];
         expect(routes).toHaveLength(1);
         const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
         expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
@@ -98,7 +119,16 @@ describe('the dashboard functions', () => {
   test('none may send email, schedule or publish; the main one sends to the deliveries queue only, dashboard-emails touches no queue', () => {
     for (const name of Object.keys(ROUTES)) {
       const actions = functionActions(s.template, s.stack, name);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']));
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          'dynamodb:GetItem',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:Query',
+          'dynamodb:BatchGetItem',
+        ]),
+      );
       expect(actions).not.toContain('ses:SendEmail');
       expect(actions).not.toContain('ses:SendRawEmail');
       for (const prefix of ['sns:', 'scheduler:', 'iam:']) expect(actions.filter((action) => action.startsWith(prefix))).toEqual([]);
@@ -109,8 +139,12 @@ describe('the dashboard functions', () => {
     expect(sqs.flatMap(resourcesOf)).toEqual(sqs.map(() => deliveries));
     expect(Object.keys(functionEnv(s.template, s.stack, 'dashboard'))).toContain(QUEUES.webhookDeliveries.envVar);
     expect(functionActions(s.template, s.stack, 'dashboard')).not.toContain('s3:GetObject*');
-    expect(functionActions(s.template, s.stack, 'dashboard-emails').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
+    expect(
+      functionActions(s.template, s.stack, 'dashboard-emails').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:')),
+    ).toEqual([]);
     expect(functionActions(s.template, s.stack, 'dashboard-emails')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject*']));
-    expect(functionActions(s.template, s.stack, 'dashboard-send').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:'))).toEqual([]);
+    expect(
+      functionActions(s.template, s.stack, 'dashboard-send').filter((action) => action.startsWith('sqs:') || action.startsWith('kms:')),
+    ).toEqual([]);
   });
 });

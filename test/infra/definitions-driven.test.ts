@@ -23,7 +23,19 @@ import {
   type WorkerDefinition,
 } from '../../infra/definitions';
 import { functionEntries } from '../../infra/functions';
-import { actionsOf, createStack, functionActions, functionEnv, functionOf, functionProperties, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
+import {
+  actionsOf,
+  createStack,
+  functionActions,
+  functionEnv,
+  functionOf,
+  functionProperties,
+  functionStatements,
+  logicalId,
+  resourcesOf,
+  synth,
+  type Synthesised,
+} from './helpers';
 
 const NEW_QUEUE = 'webhooks' as QueueId;
 const newQueue: QueueDefinition = {
@@ -109,7 +121,10 @@ describe('a new API group, worker and queue in the definitions', () => {
       BatchSize: newWorker.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
-    expect(functionProperties(s.template, s.stack, newWorker.name)).toMatchObject({ Timeout: newWorker.timeoutSeconds, MemorySize: newWorker.memoryMb });
+    expect(functionProperties(s.template, s.stack, newWorker.name)).toMatchObject({
+      Timeout: newWorker.timeoutSeconds,
+      MemorySize: newWorker.memoryMb,
+    });
     expect(functionEnv(s.template, s.stack, newWorker.name)[newQueue.envVar]).toEqual({ Ref: queueId });
   });
 
@@ -120,7 +135,8 @@ describe('a new API group, worker and queue in the definitions', () => {
   test('read access on the table is read-only', () => {
     const actions = functionActions(s.template, s.stack, newGroup.name);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions).not.toContain(write);
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(actions).not.toContain(write);
   });
 
   test('scheduler access: schedule actions on the group schedules, PassRole on the scheduler role only, and its environment', () => {
@@ -172,7 +188,9 @@ describe('settings given as context', () => {
         expect(env.SPF_INCLUDE).toBeUndefined();
       }
       const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
-      const containerEnv = Object.fromEntries((task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
+      const containerEnv = Object.fromEntries(
+        (task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]),
+      );
       expect(containerEnv.INBOUND_MX_HOST).toBe('mx.example.net');
     } finally {
       cleanup();
@@ -187,13 +205,10 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
     const worker = WORKERS[0]!;
     const original = worker.timeoutSeconds;
     expect(() =>
-      withDefinitions(
-        () => {
-          worker.timeoutSeconds = QUEUES[worker.queue].visibilityTimeoutSeconds;
-          return () => (worker.timeoutSeconds = original);
-        },
-        construct,
-      ),
+      withDefinitions(() => {
+        worker.timeoutSeconds = QUEUES[worker.queue].visibilityTimeoutSeconds;
+        return () => (worker.timeoutSeconds = original);
+      }, construct),
     ).toThrow(/must stay below the visibility timeout/);
   });
 
@@ -201,13 +216,10 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
     const worker = WORKERS[0]!;
     const original = worker.memoryMb;
     expect(() =>
-      withDefinitions(
-        () => {
-          worker.memoryMb = 64;
-          return () => (worker.memoryMb = original);
-        },
-        construct,
-      ),
+      withDefinitions(() => {
+        worker.memoryMb = 64;
+        return () => (worker.memoryMb = original);
+      }, construct),
     ).toThrow(`Worker "${worker.name}": memoryMb 64 must be a whole number of MB from 128 to 10240`);
   });
 
@@ -215,13 +227,10 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
     const worker = STREAM_WORKERS[0]!;
     const original = worker.maxBatchingWindowMs;
     expect(() =>
-      withDefinitions(
-        () => {
-          worker.maxBatchingWindowMs = 250;
-          return () => (worker.maxBatchingWindowMs = original);
-        },
-        construct,
-      ),
+      withDefinitions(() => {
+        worker.maxBatchingWindowMs = 250;
+        return () => (worker.maxBatchingWindowMs = original);
+      }, construct),
     ).toThrow(`Stream worker "${worker.name}": maxBatchingWindowMs 250 must be whole seconds`);
   });
 
@@ -229,23 +238,17 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
     const group = API_GROUPS[0]!;
     const bad = { resource: { kind: 'table' as const }, access: 'publish' as const };
     expect(() =>
-      withDefinitions(
-        () => {
-          group.grants.push(bad);
-          return () => group.grants.splice(group.grants.indexOf(bad), 1);
-        },
-        construct,
-      ),
+      withDefinitions(() => {
+        group.grants.push(bad);
+        return () => group.grants.splice(group.grants.indexOf(bad), 1);
+      }, construct),
     ).toThrow('Access "publish" is not valid on a table');
     const badKey = { resource: { kind: 'secretsKey' as const }, access: 'readWrite' as const };
     expect(() =>
-      withDefinitions(
-        () => {
-          group.grants.push(badKey);
-          return () => group.grants.splice(group.grants.indexOf(badKey), 1);
-        },
-        construct,
-      ),
+      withDefinitions(() => {
+        group.grants.push(badKey);
+        return () => group.grants.splice(group.grants.indexOf(badKey), 1);
+      }, construct),
     ).toThrow('Access "readWrite" is not valid on a secretsKey');
   });
 
@@ -261,6 +264,8 @@ describe('inconsistent definitions fail the synthesis with a clear message', () 
   });
 
   test('a function without its bundle', () => {
-    expect(() => createStack({ functionNames: [] })).toThrow(/No bundle for function "emails": .*index\.js is missing\. Run `npm run build` first/);
+    expect(() => createStack({ functionNames: [] })).toThrow(
+      /No bundle for function "emails": .*index\.js is missing\. Run `npm run build` first/,
+    );
   });
 });

@@ -11,30 +11,57 @@ import ts from 'typescript';
 const ROOT = resolve(__dirname, '..', '..');
 const LIMIT = 60;
 
-/** file#function -> its length in lines today (to cut: issue 48, items 3 and 5). */
+/** file#function -> its length in lines today, as Biome formats it at 140 columns (to cut: issue 48, items 3 and 5). */
 const STILL_LONG: Record<string, number> = {
-  "functions/api/dashboard-emails/email-pages.ts#addEmailPages": 104,
-  "shared/services/core.ts#buildCore": 102,
-  "functions/api/dashboard/pages/webhooks.ts#addWebhookPages": 94,
-  "functions/api/dashboard-domains/domain-pages.ts#addDomainPages": 89,
-  "functions/api/dashboard/pages/automations.ts#addAutomationPages": 88,
-  "shared/doors/compat/mailgun/message-schema.ts#(argument of z.record)": 80,
-  "shared/doors/openapi/document.ts#buildOpenApiDocument": 80,
-  "functions/api/dashboard/pages/templates.ts#addTemplatePages": 77,
-  "functions/api/domains/app.ts#createDomainsApp": 77,
-  "shared/adapters/store/send-context.ts#read": 74,
-  "shared/adapters/store/domains.ts#recordCheck": 71,
-  "shared/adapters/webhooks/http-sender.ts#post": 70,
-  "shared/adapters/store/emails.ts#applyOutcome": 66,
-  "functions/api/links/app.ts#createLinksApp": 63,
-  "functions/api/emails/app.ts#createEmailsApp": 62,
-  "shared/adapters/store/emails.ts#acceptEmail": 61,
-  "functions/api/dashboard/team-routes.ts#addTeamRoutes": 61,
+  'functions/api/dashboard-domains/domain-pages.ts#addDomainPages': 123,
+  'functions/api/dashboard-emails/email-pages.ts#addEmailPages': 112,
+  'functions/api/dashboard/pages/webhooks.ts#addWebhookPages': 110,
+  'shared/services/core.ts#buildCore': 109,
+  'shared/doors/openapi/document.ts#buildOpenApiDocument': 105,
+  'functions/api/dashboard/pages/templates.ts#addTemplatePages': 102,
+  'functions/api/dashboard/pages/automations.ts#addAutomationPages': 100,
+  'functions/api/dashboard/team-routes.ts#addTeamRoutes': 98,
+  'shared/usecases/automations/runs/run-step.ts#runStep': 95,
+  'shared/adapters/store/emails.ts#acceptEmail': 84,
+  'shared/adapters/store/send-context.ts#read': 82,
+  'shared/doors/compat/mailgun/message-schema.ts#(argument of z.record)': 82,
+  'shared/domain/domains/health/dmarc.ts#evaluateDmarcHealth': 80,
+  'shared/adapters/store/domains.ts#recordCheck': 78,
+  'shared/usecases/domains/verify.ts#checkDomain': 77,
+  'functions/api/domains/app.ts#createDomainsApp': 77,
+  'shared/doors/openapi/document.ts#buildOperation': 76,
+  'shared/usecases/delivery/apply-ses-event.ts#applySesEvent': 73,
+  'shared/usecases/domains/mta-sts/step.ts#certificateStep': 73,
+  'functions/api/links/app.ts#createLinksApp': 73,
+  'functions/api/dashboard/pages/suppressions.ts#addSuppressionPages': 72,
+  'shared/adapters/store/emails.ts#applyOutcome': 71,
+  'shared/domain/imports/code-changes.ts#pythonChange': 71,
+  'shared/adapters/webhooks/http-sender.ts#post': 70,
+  'shared/doors/compat/sendgrid/to-send-requests.ts#shared': 67,
+  'functions/api/dashboard/pages/settings.ts#addSettingsPages': 67,
+  'shared/doors/openapi/reference-page.ts#page': 66,
+  'shared/adapters/store/audit-log.ts#list': 65,
+  'shared/usecases/imports/import-webhooks.ts#importWebhooksStretch': 65,
+  'functions/api/dashboard/pages/members.ts#addMemberPages': 65,
+  'shared/adapters/store/email-listing.ts#merged': 64,
+  'shared/usecases/automations/runs/accept-event.ts#applyEvent': 64,
+  'shared/usecases/dmarc/ingest-reports.ts#ingestDmarcReports': 64,
+  'shared/usecases/dashboard/oidc-sign-in.ts#completeOidcSignIn': 63,
+  'shared/usecases/domains/manage.ts#createDomain': 63,
+  'shared/domain/automations/dry-run.ts#dryRunSteps': 62,
+  'functions/api/emails/app.ts#createEmailsApp': 62,
+  'shared/adapters/store/legacy-records.ts#legacyRecordOf': 61,
+  'shared/usecases/domains/mta-sts/manage.ts#configured': 61,
+  'shared/usecases/send/accept-email.ts#acceptEmail': 61,
 };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(`${dir}/${entry.name}`) : /\.ts$/.test(entry.name) && !/\.(generated|d)\.ts$/.test(entry.name) ? [`${dir}/${entry.name}`] : [],
+    entry.isDirectory()
+      ? sourceFiles(`${dir}/${entry.name}`)
+      : /\.ts$/.test(entry.name) && !/\.(generated|d)\.ts$/.test(entry.name)
+        ? [`${dir}/${entry.name}`]
+        : [],
   );
 }
 
@@ -54,7 +81,8 @@ export function longFunctions(file: string, text: string): Map<string, number> {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
-      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      const lines =
+        source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
       const key = `${file}#${nameOf(node as ts.FunctionLikeDeclaration)}`;
       if (lines > LIMIT) found.set(key, Math.max(lines, found.get(key) ?? 0));
     }
@@ -69,9 +97,15 @@ test('no product function is over 60 lines, but for the ones still listed, none 
   expect(files.length).toBeGreaterThan(500);
   const long = new Map(files.flatMap((file) => [...longFunctions(file, readFileSync(join(ROOT, file), 'utf8'))]));
   const problems = [...long].flatMap(([key, lines]) =>
-    STILL_LONG[key] === undefined ? [`${key}: ${lines} lines (over ${LIMIT}: cut it into named steps)`] : lines > STILL_LONG[key]! ? [`${key}: ${lines} lines, longer than the ${STILL_LONG[key]} listed`] : [],
+    STILL_LONG[key] === undefined
+      ? [`${key}: ${lines} lines (over ${LIMIT}: cut it into named steps)`]
+      : lines > STILL_LONG[key]!
+        ? [`${key}: ${lines} lines, longer than the ${STILL_LONG[key]} listed`]
+        : [],
   );
-  const cut = Object.keys(STILL_LONG).filter((key) => !long.has(key)).map((key) => `${key}: no longer over ${LIMIT} lines, take it off STILL_LONG`);
+  const cut = Object.keys(STILL_LONG)
+    .filter((key) => !long.has(key))
+    .map((key) => `${key}: no longer over ${LIMIT} lines, take it off STILL_LONG`);
   expect([...problems, ...cut]).toEqual([]);
 });
 

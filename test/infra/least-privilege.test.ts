@@ -2,7 +2,17 @@
  * Least privilege: every function's role allows what its definition's grants list and nothing more.
  * Expectations are derived from infra/definitions.ts.
  */
-import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type Access, type Grant, type QueueId, type Resource } from '../../infra/definitions';
+import {
+  API_GROUPS,
+  QUEUES,
+  SCHEDULED_TASKS,
+  STREAM_WORKERS,
+  WORKERS,
+  type Access,
+  type Grant,
+  type QueueId,
+  type Resource,
+} from '../../infra/definitions';
 import {
   ACM_CERTIFICATE_ACTIONS,
   ACM_REQUEST_ACTIONS,
@@ -23,7 +33,17 @@ import {
   TABLE_UPDATE_ACTIONS,
 } from '../../infra/constructs/grants';
 import { ENV } from '../../shared/config/config';
-import { actionsOf, functionActions, functionEnv, functionStatements, logicalId, resourcesOf, synth, type Statement, type Synthesised } from './helpers';
+import {
+  actionsOf,
+  functionActions,
+  functionEnv,
+  functionStatements,
+  logicalId,
+  resourcesOf,
+  synth,
+  type Statement,
+  type Synthesised,
+} from './helpers';
 
 let s: Synthesised;
 beforeAll(() => {
@@ -43,7 +63,8 @@ const isListHostedZones = (statement: Statement): boolean => actionsOf(statement
 /** Nor has SES's ListTenants (Resource "*"). */
 const isListTenants = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_TENANT_LIST_ACTIONS.includes(a));
 /** Nor has ACM's RequestCertificate (Resource "*", held by its conditions). */
-const isRequestCertificate = (statement: Statement): boolean => actionsOf(statement).every((a) => ACM_REQUEST_ACTIONS.includes(a)) && statement.Condition !== undefined;
+const isRequestCertificate = (statement: Statement): boolean =>
+  actionsOf(statement).every((a) => ACM_REQUEST_ACTIONS.includes(a)) && statement.Condition !== undefined;
 /** Nor has SES's GetAccount (Resource "*"). */
 const isGetAccount = (statement: Statement): boolean => actionsOf(statement).every((a) => SES_ACCOUNT_READ_ACTIONS.includes(a));
 const grants = (name: string): Grant[] => definitions.find((d) => d.name === name)!.grants;
@@ -83,16 +104,31 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
       ['sns:Publish', granted(name, 'topic', 'publish')],
       ['ses:SendRawEmail', granted(name, 'ses', 'sendEmail')],
       ['ses:SendEmail', granted(name, 'ses', 'sendEmail')],
-      ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageIdentities') || (SES_IDENTITY_READ_ACTIONS.includes(action) && granted(name, 'ses', 'readIdentities'))]),
+      ...SES_IDENTITY_ACTIONS.map((action): [string, boolean] => [
+        action,
+        granted(name, 'ses', 'manageIdentities') || (SES_IDENTITY_READ_ACTIONS.includes(action) && granted(name, 'ses', 'readIdentities')),
+      ]),
       ...SES_TENANT_ACTIONS.map((action): [string, boolean] => [action, granted(name, 'ses', 'manageTenants', 'sweepTenants')]),
-      ...[...SES_TENANT_SWEEP_ACTIONS, ...SES_TENANT_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'ses', 'sweepTenants')]),
+      ...[...SES_TENANT_SWEEP_ACTIONS, ...SES_TENANT_LIST_ACTIONS].map((action): [string, boolean] => [
+        action,
+        granted(name, 'ses', 'sweepTenants'),
+      ]),
       ['scheduler:CreateSchedule', granted(name, 'scheduler')],
       ['iam:PassRole', granted(name, 'scheduler')],
       ['kms:Encrypt', granted(name, 'secretsKey', 'encrypt', 'encryptDecrypt')],
       ['kms:Decrypt', granted(name, 'secretsKey', 'decrypt', 'encryptDecrypt')],
-      ...[...ROUTE53_ZONE_ACTIONS, ...ROUTE53_CHANGE_ACTIONS, ...ROUTE53_LIST_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'route53', 'manageRecords')]),
-      ...[...ACM_REQUEST_ACTIONS, ...ACM_CERTIFICATE_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'certificates', 'manageCertificates')]),
-      ...[...API_DOMAIN_CREATE_ACTIONS, ...API_DOMAIN_READ_DELETE_ACTIONS].map((action): [string, boolean] => [action, granted(name, 'apiDomains', 'manageApiDomains')]),
+      ...[...ROUTE53_ZONE_ACTIONS, ...ROUTE53_CHANGE_ACTIONS, ...ROUTE53_LIST_ACTIONS].map((action): [string, boolean] => [
+        action,
+        granted(name, 'route53', 'manageRecords'),
+      ]),
+      ...[...ACM_REQUEST_ACTIONS, ...ACM_CERTIFICATE_ACTIONS].map((action): [string, boolean] => [
+        action,
+        granted(name, 'certificates', 'manageCertificates'),
+      ]),
+      ...[...API_DOMAIN_CREATE_ACTIONS, ...API_DOMAIN_READ_DELETE_ACTIONS].map((action): [string, boolean] => [
+        action,
+        granted(name, 'apiDomains', 'manageApiDomains'),
+      ]),
     ];
     for (const [action, expected] of expectations) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: expected });
@@ -102,7 +138,9 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
   test('queue actions only on the queues it is granted', () => {
     const statements = functionStatements(s.template, s.stack, name);
     const sendQueues = grants(name).flatMap((g) => (g.resource.kind === 'queue' && g.access === 'send' ? [queueArn(g.resource.id)] : []));
-    const consumeQueues = grants(name).flatMap((g) => (g.resource.kind === 'queue' && g.access === 'consume' ? [queueArn(g.resource.id)] : []));
+    const consumeQueues = grants(name).flatMap((g) =>
+      g.resource.kind === 'queue' && g.access === 'consume' ? [queueArn(g.resource.id)] : [],
+    );
     const worker = WORKERS.find((w) => w.name === name);
     if (worker) consumeQueues.push(queueArn(worker.queue));
     // A stream worker's event source sends batch descriptions to its on-failure queue.
@@ -125,7 +163,16 @@ test('the api-keys Lambda cannot enqueue sends nor call SES', () => {
 
 describe('received (inbound) email', () => {
   /** DynamoDB actions of CDK's grantReadData: reads, queries, scans, condition checks, no writes. */
-  const TABLE_READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:Query', 'dynamodb:Scan'];
+  const TABLE_READ_ACTIONS = [
+    'dynamodb:BatchGetItem',
+    'dynamodb:ConditionCheckItem',
+    'dynamodb:DescribeTable',
+    'dynamodb:GetItem',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:Query',
+    'dynamodb:Scan',
+  ];
 
   test('the received-emails API reads the table and the mail bucket, and writes nothing', () => {
     const actions = functionActions(s.template, s.stack, 'received-emails');
@@ -135,13 +182,16 @@ describe('received (inbound) email', () => {
     const s3 = actions.filter((a) => a.startsWith('s3:'));
     expect(s3).toContain('s3:GetObject*');
     for (const action of s3) expect(action).not.toMatch(/^s3:(Put|Delete|Abort|Replicate|Restore)/);
-    for (const prefix of ['sqs:', 'sns:', 'ses:', 'kms:', 'scheduler:', 'iam:']) expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
+    for (const prefix of ['sqs:', 'sns:', 'ses:', 'kms:', 'scheduler:', 'iam:'])
+      expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
   });
 
   test('no function may send to the inbound queue: only the relay task (its MX listener) hands messages over', () => {
     const inbound = JSON.stringify(queueArn('inbound'));
     const senders = definitions.filter((d) =>
-      functionStatements(s.template, s.stack, d.name).some((st) => actionsOf(st).includes('sqs:SendMessage') && resourcesOf(st).some((r) => JSON.stringify(r) === inbound)),
+      functionStatements(s.template, s.stack, d.name).some(
+        (st) => actionsOf(st).includes('sqs:SendMessage') && resourcesOf(st).some((r) => JSON.stringify(r) === inbound),
+      ),
     );
     expect(senders.map((d) => d.name)).toEqual([]);
   });
@@ -149,13 +199,19 @@ describe('received (inbound) email', () => {
 
 test('only the functions granted SES may send, and only with the account identities, the configuration set and the account tenants', () => {
   const sendActions = ['ses:SendRawEmail', 'ses:SendEmail'];
-  const senders = definitions.filter((d) => functionActions(s.template, s.stack, d.name).some((a) => sendActions.includes(a))).map((d) => d.name);
+  const senders = definitions
+    .filter((d) => functionActions(s.template, s.stack, d.name).some((a) => sendActions.includes(a)))
+    .map((d) => d.name);
   expect(senders).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'sendEmail')).map((d) => d.name));
   expect(senders).toEqual(['send-email']);
 
   // Beside it, only GetAccount (the send quota, readAccount), on "*" as SES requires.
-  const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter((st) => actionsOf(st).some((a) => a.startsWith('ses:')) && !isGetAccount(st));
-  expect(definitions.filter((d) => functionActions(s.template, s.stack, d.name).includes('ses:GetAccount')).map((d) => d.name)).toEqual(['send-email']);
+  const sesStatements = functionStatements(s.template, s.stack, 'send-email').filter(
+    (st) => actionsOf(st).some((a) => a.startsWith('ses:')) && !isGetAccount(st),
+  );
+  expect(definitions.filter((d) => functionActions(s.template, s.stack, d.name).includes('ses:GetAccount')).map((d) => d.name)).toEqual([
+    'send-email',
+  ]);
   expect(actionsOf(sesStatements[0]!).sort()).toEqual([...sendActions].sort());
   expect(sesStatements).toHaveLength(1);
   const arns = JSON.stringify(resourcesOf(sesStatements[0]!));
@@ -172,13 +228,20 @@ test('only the functions granted SES may send, and only with the account identit
 describe('SES identity management', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the domains function (and the dashboard\'s domain pages, which verify) may manage identities, with exactly these actions', () => {
+  test("only the domains function (and the dashboard's domain pages, which verify) may manage identities, with exactly these actions", () => {
     const changes = SES_IDENTITY_ACTIONS.filter((a) => !SES_IDENTITY_READ_ACTIONS.includes(a));
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => changes.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities')).map((d) => d.name));
     expect(managers).toEqual(['domains', 'dashboard-domains']);
     expect([...SES_IDENTITY_ACTIONS].sort()).toEqual(
-      ['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity', 'ses:PutEmailIdentityDkimSigningAttributes', 'ses:PutEmailIdentityFeedbackAttributes', 'ses:PutEmailIdentityMailFromAttributes'].sort(),
+      [
+        'ses:CreateEmailIdentity',
+        'ses:DeleteEmailIdentity',
+        'ses:GetEmailIdentity',
+        'ses:PutEmailIdentityDkimSigningAttributes',
+        'ses:PutEmailIdentityFeedbackAttributes',
+        'ses:PutEmailIdentityMailFromAttributes',
+      ].sort(),
     );
     // domains cannot send; send-email cannot touch identities.
     expect(sesActions('domains').sort()).toEqual([...SES_IDENTITY_ACTIONS, ...SES_TENANT_ACTIONS].sort());
@@ -189,7 +252,9 @@ describe('SES identity management', () => {
   });
 
   test.each(['domains', 'dashboard-domains'])('identity actions of %s are scoped to the account identities of the stack region', (name) => {
-    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
+    const statements = functionStatements(s.template, s.stack, name).filter((st) =>
+      actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)),
+    );
     expect(statements).toHaveLength(1);
     expect(actionsOf(statements[0]!).sort()).toEqual([...SES_IDENTITY_ACTIONS].sort());
     const resources = resourcesOf(statements[0]!);
@@ -207,7 +272,9 @@ describe('SES identity management', () => {
     expect(readers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageIdentities', 'readIdentities')).map((d) => d.name));
     expect(readers).toEqual(['domains', 'dashboard-domains', 'reconciler']);
     expect(SES_IDENTITY_READ_ACTIONS).toEqual(['ses:GetEmailIdentity']);
-    const statements = functionStatements(s.template, s.stack, 'reconciler').filter((st) => actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)));
+    const statements = functionStatements(s.template, s.stack, 'reconciler').filter((st) =>
+      actionsOf(st).some((a) => SES_IDENTITY_ACTIONS.includes(a)),
+    );
     expect(statements).toHaveLength(1);
     expect(actionsOf(statements[0]!)).toEqual(['ses:GetEmailIdentity']);
     const resources = resourcesOf(statements[0]!);
@@ -221,7 +288,7 @@ describe('Route 53 (DNS apply)', () => {
   const route53Actions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('route53:'));
   const route53Arn = (resource: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:route53:::${resource}/*`]] });
 
-  test('only the domains function (and the dashboard\'s domain pages, which apply) may touch Route 53, with exactly the four actions apply uses', () => {
+  test("only the domains function (and the dashboard's domain pages, which apply) may touch Route 53, with exactly the four actions apply uses", () => {
     const writers = definitions.filter((d) => route53Actions(d.name).length > 0).map((d) => d.name);
     expect(writers).toEqual(definitions.filter((d) => granted(d.name, 'route53')).map((d) => d.name));
     expect(writers).toEqual(['domains', 'dashboard-domains']);
@@ -232,45 +299,86 @@ describe('Route 53 (DNS apply)', () => {
     }
   });
 
-  test.each(['domains', 'dashboard-domains'])('%s: record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"', (name) => {
-    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
-    expect(statements).toHaveLength(3);
-    const byActions = (actions: string[]) => statements.find((st) => JSON.stringify(actionsOf(st).sort()) === JSON.stringify([...actions].sort()));
-    expect(resourcesOf(byActions(ROUTE53_ZONE_ACTIONS)!)).toEqual([route53Arn('hostedzone')]);
-    expect(resourcesOf(byActions(ROUTE53_CHANGE_ACTIONS)!)).toEqual([route53Arn('change')]);
-    expect(resourcesOf(byActions(ROUTE53_LIST_ACTIONS)!)).toEqual(['*']);
-    // Nothing that creates or deletes zones, nor touches other Route 53 resources.
-    for (const action of route53Actions(name)) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
-  });
+  test.each(['domains', 'dashboard-domains'])(
+    '%s: record sets on hosted zones, GetChange on changes, and only ListHostedZonesByName (no resource-level permission) on "*"',
+    (name) => {
+      const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('route53:')));
+      expect(statements).toHaveLength(3);
+      const byActions = (actions: string[]) =>
+        statements.find((st) => JSON.stringify(actionsOf(st).sort()) === JSON.stringify([...actions].sort()));
+      expect(resourcesOf(byActions(ROUTE53_ZONE_ACTIONS)!)).toEqual([route53Arn('hostedzone')]);
+      expect(resourcesOf(byActions(ROUTE53_CHANGE_ACTIONS)!)).toEqual([route53Arn('change')]);
+      expect(resourcesOf(byActions(ROUTE53_LIST_ACTIONS)!)).toEqual(['*']);
+      // Nothing that creates or deletes zones, nor touches other Route 53 resources.
+      for (const action of route53Actions(name)) expect(action).not.toMatch(/^route53:(Create|Delete|Update|Associate|Disassociate)/);
+    },
+  );
 });
 
 describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom domain names)', () => {
-  const hostingActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('acm:') || a.startsWith('apigateway:'));
-  const apiGatewayArn = (path: string): unknown => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, `::${path}`]] });
+  const hostingActions = (name: string): string[] =>
+    functionActions(s.template, s.stack, name).filter((a) => a.startsWith('acm:') || a.startsWith('apigateway:'));
+  const apiGatewayArn = (path: string): unknown => ({
+    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, `::${path}`]],
+  });
   const host = '/domainnames/mta-sts.inbound.*';
 
   test('only the domain-health task (which takes every provisioning step) may touch ACM or API Gateway, with exactly the six actions provisioning uses', () => {
-    expect(definitions.filter((d) => hostingActions(d.name).length > 0).map((d) => d.name).sort()).toEqual(['domain-health']);
+    expect(
+      definitions
+        .filter((d) => hostingActions(d.name).length > 0)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['domain-health']);
     for (const name of ['domain-health']) {
-      expect(new Set(hostingActions(name))).toEqual(new Set(['acm:RequestCertificate', 'acm:DescribeCertificate', 'acm:DeleteCertificate', 'apigateway:POST', 'apigateway:GET', 'apigateway:DELETE']));
+      expect(new Set(hostingActions(name))).toEqual(
+        new Set([
+          'acm:RequestCertificate',
+          'acm:DescribeCertificate',
+          'acm:DeleteCertificate',
+          'apigateway:POST',
+          'apigateway:GET',
+          'apigateway:DELETE',
+        ]),
+      );
     }
   });
 
   test.each(['domain-health'])('%s: each action on exactly its resources and under its conditions', (name) => {
-    const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => a.startsWith('acm:') || a.startsWith('apigateway:')));
-    const shapes = statements.map((st) => ({ actions: actionsOf(st).sort(), resources: resourcesOf(st), ...(st.Condition ? { condition: st.Condition } : {}) }));
+    const statements = functionStatements(s.template, s.stack, name).filter((st) =>
+      actionsOf(st).some((a) => a.startsWith('acm:') || a.startsWith('apigateway:')),
+    );
+    const shapes = statements.map((st) => ({
+      actions: actionsOf(st).sort(),
+      resources: resourcesOf(st),
+      ...(st.Condition ? { condition: st.Condition } : {}),
+    }));
     expect(shapes).toEqual(
       expect.arrayContaining([
         { actions: ['acm:RequestCertificate'], resources: ['*'], condition: MTA_STS_REQUEST_CONDITIONS },
-        { actions: ['acm:DeleteCertificate', 'acm:DescribeCertificate'], resources: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':acm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':certificate/*']] }] },
+        {
+          actions: ['acm:DeleteCertificate', 'acm:DescribeCertificate'],
+          resources: [
+            {
+              'Fn::Join': [
+                '',
+                ['arn:', { Ref: 'AWS::Partition' }, ':acm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':certificate/*'],
+              ],
+            },
+          ],
+        },
         { actions: ['apigateway:POST'], resources: [apiGatewayArn('/domainnames')], condition: API_DOMAIN_CREATE_CONDITIONS },
       ]),
     );
     // Unconditioned API Gateway grants: POST only on the mappings of mta-sts hosts, GET and DELETE only on those hosts and their mappings.
     const allowedOn = (action: string) => statements.filter((st) => !st.Condition && actionsOf(st).includes(action)).flatMap(resourcesOf);
     expect(new Set(allowedOn('apigateway:POST'))).toEqual(new Set([apiGatewayArn(`${host}/apimappings`)]));
-    expect(new Set(allowedOn('apigateway:GET'))).toEqual(new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]));
-    expect(new Set(allowedOn('apigateway:DELETE'))).toEqual(new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]));
+    expect(new Set(allowedOn('apigateway:GET'))).toEqual(
+      new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]),
+    );
+    expect(new Set(allowedOn('apigateway:DELETE'))).toEqual(
+      new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]),
+    );
     expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
   });
 });
@@ -278,14 +386,24 @@ describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom doma
 describe('SES tenants', () => {
   const sesActions = (name: string): string[] => functionActions(s.template, s.stack, name).filter((a) => a.startsWith('ses:'));
 
-  test('only the tenants and domains functions (and the dashboard\'s domain pages, which verify) may manage SES tenants, with exactly these actions', () => {
+  test("only the tenants and domains functions (and the dashboard's domain pages, which verify) may manage SES tenants, with exactly these actions", () => {
     const managers = definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_ACTIONS.includes(a))).map((d) => d.name);
     expect(managers).toEqual(definitions.filter((d) => granted(d.name, 'ses', 'manageTenants', 'sweepTenants')).map((d) => d.name));
     expect(managers).toEqual(['tenants', 'domains', 'dashboard-domains', 'reconciler']);
     // Only the reconciler lists them (its SES tenants sweep).
-    expect(definitions.filter((d) => sesActions(d.name).some((a) => SES_TENANT_LIST_ACTIONS.includes(a) || SES_TENANT_SWEEP_ACTIONS.includes(a))).map((d) => d.name)).toEqual(['reconciler']);
+    expect(
+      definitions
+        .filter((d) => sesActions(d.name).some((a) => SES_TENANT_LIST_ACTIONS.includes(a) || SES_TENANT_SWEEP_ACTIONS.includes(a)))
+        .map((d) => d.name),
+    ).toEqual(['reconciler']);
     expect([...SES_TENANT_ACTIONS].sort()).toEqual(
-      ['ses:CreateTenant', 'ses:CreateTenantResourceAssociation', 'ses:DeleteTenant', 'ses:DeleteTenantResourceAssociation', 'ses:GetTenant'].sort(),
+      [
+        'ses:CreateTenant',
+        'ses:CreateTenantResourceAssociation',
+        'ses:DeleteTenant',
+        'ses:DeleteTenantResourceAssociation',
+        'ses:GetTenant',
+      ].sort(),
     );
     // The tenants function manages SES tenants only: it cannot send nor touch identities.
     expect(sesActions('tenants').sort()).toEqual([...SES_TENANT_ACTIONS].sort());
@@ -293,7 +411,9 @@ describe('SES tenants', () => {
 
   test('tenant actions are scoped to the account tenants, identities and our two configuration sets; the account id is in the environment', () => {
     for (const name of ['tenants', 'domains', 'dashboard-domains']) {
-      const statements = functionStatements(s.template, s.stack, name).filter((st) => actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)));
+      const statements = functionStatements(s.template, s.stack, name).filter((st) =>
+        actionsOf(st).some((a) => SES_TENANT_ACTIONS.includes(a)),
+      );
       expect(statements).toHaveLength(1);
       expect(actionsOf(statements[0]!).sort()).toEqual([...SES_TENANT_ACTIONS].sort());
       const resources = resourcesOf(statements[0]!);
@@ -312,10 +432,21 @@ describe('SES tenants', () => {
 test('every queue of the definitions is consumed by at most its workers', () => {
   for (const id of Object.keys(QUEUES) as QueueId[]) {
     const consumers = definitions
-      .filter((d) => functionStatements(s.template, s.stack, d.name).some((st) => actionsOf(st).includes('sqs:ReceiveMessage') && JSON.stringify(resourcesOf(st)).includes(JSON.stringify(queueArn(id)))))
+      .filter((d) =>
+        functionStatements(s.template, s.stack, d.name).some(
+          (st) => actionsOf(st).includes('sqs:ReceiveMessage') && JSON.stringify(resourcesOf(st)).includes(JSON.stringify(queueArn(id))),
+        ),
+      )
       .map((d) => d.name)
       .sort();
-    const expected = definitions.filter((d) => WORKERS.some((w) => w.name === d.name && w.queue === id) || d.grants.some((g) => g.resource.kind === 'queue' && g.resource.id === id && g.access === 'consume')).map((d) => d.name).sort();
+    const expected = definitions
+      .filter(
+        (d) =>
+          WORKERS.some((w) => w.name === d.name && w.queue === id) ||
+          d.grants.some((g) => g.resource.kind === 'queue' && g.resource.id === id && g.access === 'consume'),
+      )
+      .map((d) => d.name)
+      .sort();
     expect(consumers).toEqual(expected);
   }
 });
@@ -327,10 +458,19 @@ describe('the secrets key', () => {
   test('only the functions holding secrets get KMS permissions, as the definitions say', () => {
     const users = definitions.filter((d) => kmsActions(d.name).length > 0).map((d) => d.name);
     expect(users).toEqual(definitions.filter((d) => granted(d.name, 'secretsKey')).map((d) => d.name));
-    expect(users.sort()).toEqual(['dashboard', 'dashboard-domains', 'domains', 'links', 'migrations', 'send-email', 'webhook-delivery', 'webhooks']);
+    expect(users.sort()).toEqual([
+      'dashboard',
+      'dashboard-domains',
+      'domains',
+      'links',
+      'migrations',
+      'send-email',
+      'webhook-delivery',
+      'webhooks',
+    ]);
   });
 
-  test('domains and the dashboard\'s domain pages may encrypt and decrypt, and the dashboard (webhook secrets; the OpenID Connect client secret); webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration', () => {
+  test("domains and the dashboard's domain pages may encrypt and decrypt, and the dashboard (webhook secrets; the OpenID Connect client secret); webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration", () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
     expect(kmsActions('dashboard-domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -340,7 +480,11 @@ describe('the secrets key', () => {
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('links')).toEqual(['kms:Decrypt']);
     expect(kmsActions('webhook-delivery')).toEqual(['kms:Decrypt']);
-    expect(SECRETS_KEY_ACTIONS).toEqual({ encrypt: ['kms:Encrypt'], decrypt: ['kms:Decrypt'], encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'] });
+    expect(SECRETS_KEY_ACTIONS).toEqual({
+      encrypt: ['kms:Encrypt'],
+      decrypt: ['kms:Decrypt'],
+      encryptDecrypt: ['kms:Encrypt', 'kms:Decrypt'],
+    });
   });
 
   test('KMS statements are scoped to the secrets key', () => {
@@ -359,15 +503,20 @@ describe('stream workers', () => {
   test('only stream workers may read the stream, and only the table stream', () => {
     // Table read grants name GetRecords too, but on the table and its indexes: they never cover the stream ARN.
     const readsStream = (st: Statement) =>
-      actionsOf(st).includes('dynamodb:GetRecords') && resourcesOf(st).some((r) => r === '*' || JSON.stringify(r) === JSON.stringify(streamArn()) || JSON.stringify(r).includes('/stream'));
+      actionsOf(st).includes('dynamodb:GetRecords') &&
+      resourcesOf(st).some((r) => r === '*' || JSON.stringify(r) === JSON.stringify(streamArn()) || JSON.stringify(r).includes('/stream'));
     const readers = definitions.filter((d) => functionStatements(s.template, s.stack, d.name).some(readsStream)).map((d) => d.name);
     expect(readers).toEqual(STREAM_WORKERS.map((w) => w.name));
     for (const worker of STREAM_WORKERS) {
       // The event source's statement: stream actions on the stream ARN only (a table read grant names
       // GetRecords on the table and its indexes, which never covers a stream).
-      const statements = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:DescribeStream'));
+      const statements = functionStatements(s.template, s.stack, worker.name).filter((st) =>
+        actionsOf(st).includes('dynamodb:DescribeStream'),
+      );
       expect(statements.flatMap(resourcesOf)).toEqual(statements.map(() => streamArn()));
-      const listStreams = functionStatements(s.template, s.stack, worker.name).filter((st) => actionsOf(st).includes('dynamodb:ListStreams'));
+      const listStreams = functionStatements(s.template, s.stack, worker.name).filter((st) =>
+        actionsOf(st).includes('dynamodb:ListStreams'),
+      );
       expect(listStreams.every(isListStreams)).toBe(true);
     }
   });
@@ -377,13 +526,19 @@ describe('stream workers', () => {
     const dynamoActions = new Set(statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')));
     expect(dynamoActions.has('dynamodb:UpdateItem')).toBe(true);
     expect(dynamoActions.has('dynamodb:BatchGetItem')).toBe(true);
-    for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(dynamoActions.has(write)).toBe(false);
-    expect(statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf)).toEqual([onFailureArn('tenant-stats')]);
+    for (const write of ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      expect(dynamoActions.has(write)).toBe(false);
+    expect(statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf)).toEqual([
+      onFailureArn('tenant-stats'),
+    ]);
   });
 
   test('the tenant events worker may only read the stream and send to the webhook events queue and its on-failure queue', () => {
     const statements = functionStatements(s.template, s.stack, 'tenant-events');
-    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
+    const dynamoActions = statements
+      .flatMap(actionsOf)
+      .filter((a) => a.startsWith('dynamodb:'))
+      .sort();
     expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
     const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
     expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
@@ -393,14 +548,29 @@ describe('stream workers', () => {
 
   test('the outbox relay may UpdateItem on the table and send to the send and webhook events queues, nothing else', () => {
     const statements = functionStatements(s.template, s.stack, 'outbox-relay');
-    const tableActions = statements.filter((st) => resourcesOf(st).some((r) => JSON.stringify(r) === JSON.stringify(tableArn()))).flatMap(actionsOf);
+    const tableActions = statements
+      .filter((st) => resourcesOf(st).some((r) => JSON.stringify(r) === JSON.stringify(tableArn())))
+      .flatMap(actionsOf);
     expect(tableActions).toEqual(TABLE_UPDATE_ACTIONS);
-    const dynamoActions = statements.flatMap(actionsOf).filter((a) => a.startsWith('dynamodb:')).sort();
-    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:UpdateItem']);
+    const dynamoActions = statements
+      .flatMap(actionsOf)
+      .filter((a) => a.startsWith('dynamodb:'))
+      .sort();
+    expect(dynamoActions).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+      'dynamodb:ListStreams',
+      'dynamodb:UpdateItem',
+    ]);
     const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
     expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
-      [queueArn('send'), queueArn('webhookEvents'), onFailureArn('outbox-relay')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+      [queueArn('send'), queueArn('webhookEvents'), onFailureArn('outbox-relay')].sort((a, b) =>
+        JSON.stringify(a).localeCompare(JSON.stringify(b)),
+      ),
     );
-    expect(functionActions(s.template, s.stack, 'outbox-relay').some((a) => a.startsWith('ses:') || a.startsWith('kms:') || a.startsWith('s3:'))).toBe(false);
+    expect(
+      functionActions(s.template, s.stack, 'outbox-relay').some((a) => a.startsWith('ses:') || a.startsWith('kms:') || a.startsWith('s3:')),
+    ).toBe(false);
   });
 });

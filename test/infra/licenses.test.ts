@@ -35,14 +35,18 @@ test('the production dependencies are found (the lockfile lists them)', () => {
 });
 
 test("every production dependency's licence is one NOTICE names", () => {
-  const outside = production.filter(([, entry]) => !ALLOWED.has(entry.license ?? '')).map(([path, entry]) => `${path}: ${entry.license ?? 'no licence'}`);
+  const outside = production
+    .filter(([, entry]) => !ALLOWED.has(entry.license ?? ''))
+    .map(([path, entry]) => `${path}: ${entry.license ?? 'no licence'}`);
   expect(outside).toEqual([]);
 });
 
 test('no installed production dependency ships a NOTICE file (NOTICE would have to reproduce it)', () => {
   const installed = production.filter(([path]) => existsSync(join(ROOT, path)));
   expect(installed.length).toBeGreaterThan(100);
-  const withNotice = installed.filter(([path]) => readdirSync(join(ROOT, path)).some((file) => /^notice(\.|$)/i.test(file))).map(([path]) => path);
+  const withNotice = installed
+    .filter(([path]) => readdirSync(join(ROOT, path)).some((file) => /^notice(\.|$)/i.test(file)))
+    .map(([path]) => path);
   expect(withNotice).toEqual([]);
 });
 

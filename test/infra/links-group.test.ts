@@ -22,10 +22,15 @@ describe('links API group', () => {
   });
 
   test('routes ANY /unsubscribe/{proxy+} and ANY /t/{proxy+} to the links function', () => {
-    const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, { Properties: { IntegrationUri: unknown } }>;
+    const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<
+      string,
+      { Properties: { IntegrationUri: unknown } }
+    >;
     const fnId = logicalId(s.stack, s.stack.api.functions.links!);
     for (const routeKey of ['ANY /unsubscribe/{proxy+}', 'ANY /t/{proxy+}']) {
-      const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as { Properties: { Target: { 'Fn::Join': [string, unknown[]] } } }[];
+      const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as {
+        Properties: { Target: { 'Fn::Join': [string, unknown[]] } };
+      }[];
       expect(routes).toHaveLength(1);
       const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
       expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
@@ -34,15 +39,28 @@ describe('links API group', () => {
 
   test('may use the table, open (never seal) secrets and publish events, and nothing else', () => {
     const actions = new Set(functionActions(s.template, s.stack, 'links'));
-    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'kms:Decrypt', 'sqs:SendMessage']) expect(actions).toContain(action);
+    for (const action of [
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:Query',
+      'kms:Decrypt',
+      'sqs:SendMessage',
+    ])
+      expect(actions).toContain(action);
     expect([...actions].filter((action) => action.startsWith('kms:'))).toEqual(['kms:Decrypt']);
-    for (const prefix of ['sns:', 'ses:', 's3:', 'scheduler:', 'iam:']) expect([...actions].filter((action) => action.startsWith(prefix))).toEqual([]);
+    for (const prefix of ['sns:', 'ses:', 's3:', 'scheduler:', 'iam:'])
+      expect([...actions].filter((action) => action.startsWith(prefix))).toEqual([]);
     const env = functionEnv(s.template, s.stack, 'links');
     expect(Object.keys(env)).toEqual(expect.arrayContaining([TABLE.envVar, QUEUES.webhookEvents.envVar]));
   });
 
   test('the send worker may seal (it creates the first link key) and open secrets', () => {
-    expect(functionActions(s.template, s.stack, 'send-email').filter((action) => action.startsWith('kms:')).sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
+    expect(
+      functionActions(s.template, s.stack, 'send-email')
+        .filter((action) => action.startsWith('kms:'))
+        .sort(),
+    ).toEqual(['kms:Decrypt', 'kms:Encrypt']);
   });
 });
 
@@ -50,15 +68,22 @@ describe('LINKS_BASE_URL', () => {
   test('every function gets the HTTP API endpoint by default', () => {
     const endpoint = s.stack.resolve(s.stack.api.httpApi.apiEndpoint);
     expect(JSON.stringify(endpoint)).toContain(logicalId(s.stack, s.stack.api.httpApi));
-    for (const name of allFunctions()) expect({ name, value: functionEnv(s.template, s.stack, name).LINKS_BASE_URL }).toEqual({ name, value: endpoint });
+    for (const name of allFunctions())
+      expect({ name, value: functionEnv(s.template, s.stack, name).LINKS_BASE_URL }).toEqual({ name, value: endpoint });
   });
 
   test('`-c linksBaseUrl=...` replaces it everywhere, the relay/MX task included', () => {
     const custom = synth({ context: { linksBaseUrl: 'https://links.example.net' } });
     try {
-      for (const name of allFunctions()) expect({ name, value: functionEnv(custom.template, custom.stack, name).LINKS_BASE_URL }).toEqual({ name, value: 'https://links.example.net' });
+      for (const name of allFunctions())
+        expect({ name, value: functionEnv(custom.template, custom.stack, name).LINKS_BASE_URL }).toEqual({
+          name,
+          value: 'https://links.example.net',
+        });
       const task = Object.values(custom.template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
-      const containerEnv = Object.fromEntries((task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
+      const containerEnv = Object.fromEntries(
+        (task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]),
+      );
       expect(containerEnv.LINKS_BASE_URL).toBe('https://links.example.net');
     } finally {
       custom.cleanup();
@@ -67,9 +92,10 @@ describe('LINKS_BASE_URL', () => {
 });
 
 describe('API_BASE_URL', () => {
-  test('every API function (the MCP door\'s included) gets the HTTP API endpoint, whatever linksBaseUrl says', () => {
+  test("every API function (the MCP door's included) gets the HTTP API endpoint, whatever linksBaseUrl says", () => {
     const endpoint = s.stack.resolve(s.stack.api.httpApi.apiEndpoint);
     expect(API_GROUPS.map((group) => group.name)).toContain('mcp');
-    for (const { name } of API_GROUPS) expect({ name, value: functionEnv(s.template, s.stack, name).API_BASE_URL }).toEqual({ name, value: endpoint });
+    for (const { name } of API_GROUPS)
+      expect({ name, value: functionEnv(s.template, s.stack, name).API_BASE_URL }).toEqual({ name, value: endpoint });
   });
 });

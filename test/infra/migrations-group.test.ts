@@ -28,8 +28,11 @@ describe('migrations API group', () => {
 
   test('may use the table and seal secrets (DKIM keys, webhook secrets), never open them; no queues, mail or schedules', () => {
     const actions = functionActions(s.template, s.stack, 'migrations');
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'kms:Encrypt']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'kms:Encrypt']),
+    );
     expect(actions.filter((action) => action.startsWith('kms:'))).toEqual(['kms:Encrypt']);
-    for (const prefix of ['sqs:', 'sns:', 'ses:', 's3:', 'scheduler:', 'iam:']) expect(actions.filter((action) => action.startsWith(prefix))).toEqual([]);
+    for (const prefix of ['sqs:', 'sns:', 'ses:', 's3:', 'scheduler:', 'iam:'])
+      expect(actions.filter((action) => action.startsWith(prefix))).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ function listFindings(violations: PolicyViolation[]): string {
 /** The stack as deployed before the relay's certificate is given (an empty secret, no task), and after. */
 const CONFIGURATIONS: [string, Record<string, unknown>][] = [
   ['default', {}],
-  ['with the relay\'s TLS secret', { smtpTlsSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf' }],
+  ["with the relay's TLS secret", { smtpTlsSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf' }],
 ];
 
 test.each(CONFIGURATIONS)('cdk-nag AwsSolutions (%s): no unacknowledged error or warning', (_name, context) => {

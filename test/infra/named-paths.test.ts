@@ -12,7 +12,10 @@ const ROOT = resolve(__dirname, '..', '..');
 const CODE_FOLDERS = ['shared', 'functions', 'infra', 'localstack', 'clients', 'bin', 'bench', 'test'];
 const SOURCE = (name: string) => /\.(ts|tsx|js|cjs|mjs)$/.test(name) && !name.endsWith('.generated.ts') && !name.endsWith('.d.ts');
 
-const missing = (paths: NamedPath[]) => paths.filter((named) => !pathExists(ROOT, named.target)).map((named) => `${named.file}:${named.line}: ${named.path} (no ${named.target})`);
+const missing = (paths: NamedPath[]) =>
+  paths
+    .filter((named) => !pathExists(ROOT, named.target))
+    .map((named) => `${named.file}:${named.line}: ${named.path} (no ${named.target})`);
 
 test('every path a code comment names exists', () => {
   const files = CODE_FOLDERS.flatMap((folder) => filesUnder(ROOT, folder, SOURCE));
@@ -50,7 +53,10 @@ test('the reader finds stale paths, relative ones included, and leaves patterns,
       [2, 'shared/lib/moved.ts', false],
       [3, '../also-gone.ts', false],
     ]);
-    writeFileSync(join(root, 'page.md'), 'Run `localstack/localstack:4.4.0`; see [the log](shared/lib/log.ts) and [gone](shared/gone.md#x), [web](https://a.example/b).\n');
+    writeFileSync(
+      join(root, 'page.md'),
+      'Run `localstack/localstack:4.4.0`; see [the log](shared/lib/log.ts) and [gone](shared/gone.md#x), [web](https://a.example/b).\n',
+    );
     expect(pathsNamedInPage(root, 'page.md').map((path) => [path.path, pathExists(root, path.target)])).toEqual([
       ['shared/lib/log.ts', true],
       ['shared/gone.md', false],

@@ -20,7 +20,15 @@ const reputationAlarms = (template: Synthesised['template']) =>
   Object.values(template.findResources('AWS::CloudWatch::Alarm'))
     .map((alarm) => alarm.Properties)
     .filter((alarm) => alarm.Namespace === 'AWS/SES')
-    .map(({ MetricName, Threshold, ComparisonOperator, Statistic, Period, Dimensions, AlarmActions }) => ({ MetricName, Threshold, ComparisonOperator, Statistic, Period, Dimensions, AlarmActions }));
+    .map(({ MetricName, Threshold, ComparisonOperator, Statistic, Period, Dimensions, AlarmActions }) => ({
+      MetricName,
+      Threshold,
+      ComparisonOperator,
+      Statistic,
+      Period,
+      Dimensions,
+      AlarmActions,
+    }));
 
 it('both configuration sets publish reputation metrics', () => {
   const sets = Object.values(s.template.findResources('AWS::SES::ConfigurationSet'));
@@ -29,7 +37,13 @@ it('both configuration sets publish reputation metrics', () => {
 });
 
 it("alarms on SES's account-level bounce and complaint rates at the brake's default thresholds, below AWS's review rates", () => {
-  const common = { ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum', Period: 900, Dimensions: undefined, AlarmActions: undefined };
+  const common = {
+    ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    Statistic: 'Maximum',
+    Period: 900,
+    Dimensions: undefined,
+    AlarmActions: undefined,
+  };
   expect(reputationAlarms(s.template)).toEqual([
     { MetricName: 'Reputation.BounceRate', Threshold: DEFAULT_BRAKE.bounceRate, ...common },
     { MetricName: 'Reputation.ComplaintRate', Threshold: DEFAULT_BRAKE.complaintRate, ...common },
@@ -44,8 +58,15 @@ it('takes the thresholds from context (the settings, in camel case), refusing va
   try {
     expect(reputationAlarms(lowered.template).map((alarm) => alarm.Threshold)).toEqual([0.03, 0.0005]);
     // The stats worker gets the same settings.
-    expect(functionEnv(lowered.template, lowered.stack, 'tenant-stats')).toMatchObject({ REPUTATION_BOUNCE_RATE: '0.03', REPUTATION_COMPLAINT_RATE: '0.0005', REPUTATION_OFFENDER_MIN_SENT: '20' });
-    expect(reputationAlarms(refused.template).map((alarm) => alarm.Threshold)).toEqual([DEFAULT_BRAKE.bounceRate, DEFAULT_BRAKE.complaintRate]);
+    expect(functionEnv(lowered.template, lowered.stack, 'tenant-stats')).toMatchObject({
+      REPUTATION_BOUNCE_RATE: '0.03',
+      REPUTATION_COMPLAINT_RATE: '0.0005',
+      REPUTATION_OFFENDER_MIN_SENT: '20',
+    });
+    expect(reputationAlarms(refused.template).map((alarm) => alarm.Threshold)).toEqual([
+      DEFAULT_BRAKE.bounceRate,
+      DEFAULT_BRAKE.complaintRate,
+    ]);
   } finally {
     lowered.cleanup();
     refused.cleanup();

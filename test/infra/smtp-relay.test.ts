@@ -59,7 +59,9 @@ describe('SMTP relay, with its TLS secret given', () => {
     expect(SMTP_RELAY.mx).toEqual({ port: 25, containerPort: 2525 });
     const resources = s.template.toJSON().Resources as Resources;
     const nlbId = logicalId(s.stack, s.stack.smtpRelay.loadBalancer);
-    const listeners = Object.values(resources).filter((r) => r.Type === 'AWS::ElasticLoadBalancingV2::Listener' && r.Properties.Port === 25);
+    const listeners = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::ElasticLoadBalancingV2::Listener' && r.Properties.Port === 25,
+    );
     expect(listeners).toHaveLength(1);
     const listener = listeners[0]!.Properties;
     expect(listener).toMatchObject({ Protocol: 'TCP', LoadBalancerArn: { Ref: nlbId } });
@@ -82,7 +84,9 @@ describe('SMTP relay, with its TLS secret given', () => {
     const service = Object.values(resources).find((r) => r.Type === 'AWS::ECS::Service')!.Properties;
     expect(service.LoadBalancers).toHaveLength(2);
     expect(service.LoadBalancers).toContainEqual({ ContainerName: 'relay', ContainerPort: 2525, TargetGroupArn: { Ref: targetGroupId } });
-    expect(service.LoadBalancers).toContainEqual(expect.objectContaining({ ContainerName: 'relay', ContainerPort: SMTP_RELAY.containerPort }));
+    expect(service.LoadBalancers).toContainEqual(
+      expect.objectContaining({ ContainerName: 'relay', ContainerPort: SMTP_RELAY.containerPort }),
+    );
     // The MX host is the same load balancer.
     const outputs = s.template.toJSON().Outputs as Record<string, { Value: unknown; Description?: string }>;
     expect(outputs.MxHost?.Value).toEqual({ 'Fn::GetAtt': [nlbId, 'DNSName'] });
@@ -122,7 +126,9 @@ describe('SMTP relay, with its TLS secret given', () => {
       [ENV.scheduleGroup]: expect.anything(),
       [ENV.inboundQueueUrl]: { Ref: logicalId(s.stack, s.stack.messaging.queues.inbound) },
     });
-    const secrets = Object.fromEntries((container.Secrets as { Name: string; ValueFrom: unknown }[]).map((e) => [e.Name, JSON.stringify(e.ValueFrom)]));
+    const secrets = Object.fromEntries(
+      (container.Secrets as { Name: string; ValueFrom: unknown }[]).map((e) => [e.Name, JSON.stringify(e.ValueFrom)]),
+    );
     expect(Object.keys(secrets).sort()).toEqual(['SMTP_TLS_CERT', 'SMTP_TLS_KEY']);
     expect(secrets.SMTP_TLS_KEY).toContain(`${SECRET_ARN}:key::`);
     expect(secrets.SMTP_TLS_CERT).toContain(`${SECRET_ARN}:cert::`);
@@ -133,7 +139,17 @@ describe('SMTP relay, with its TLS secret given', () => {
     const roleId = (task.TaskRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     const statements = roleStatements(s.template, roleId);
     const actions = new Set(statements.flatMap(actionsOf));
-    for (const action of ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 's3:PutObject', 's3:GetObject*', 'scheduler:CreateSchedule', 'iam:PassRole', 'sqs:SendMessage']) {
+    for (const action of [
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      's3:PutObject',
+      's3:GetObject*',
+      'scheduler:CreateSchedule',
+      'iam:PassRole',
+      'sqs:SendMessage',
+    ]) {
       expect({ action, allowed: actions.has(action) }).toEqual({ action, allowed: true });
     }
     for (const action of actions) expect(action).not.toMatch(/^(ses|sns|kms):/);
@@ -146,8 +162,14 @@ describe('SMTP relay, with its TLS secret given', () => {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/^(\*|[a-z0-9-]+:\*)$/);
       expect(resourcesOf(statement)).not.toContain('*');
     }
-    const grantKey = (g: { resource: { kind: string; id?: string }; access: string }): string => [g.resource.kind, g.resource.id, g.access].filter(Boolean).join(':');
-    expect(SMTP_RELAY.grants.map(grantKey).sort()).toEqual(['bucket:mail:readWrite', 'queue:inbound:send', 'scheduler:schedule', 'table:readWrite']);
+    const grantKey = (g: { resource: { kind: string; id?: string }; access: string }): string =>
+      [g.resource.kind, g.resource.id, g.access].filter(Boolean).join(':');
+    expect(SMTP_RELAY.grants.map(grantKey).sort()).toEqual([
+      'bucket:mail:readWrite',
+      'queue:inbound:send',
+      'scheduler:schedule',
+      'table:readWrite',
+    ]);
     // The task role is not the execution role (which only pulls the image, writes logs and reads the secret).
     expect(roleId).not.toBe((task.ExecutionRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
   });
@@ -161,7 +183,10 @@ describe('SMTP relay, with its TLS secret given', () => {
       UnhealthyThresholdCount: SMTP_RELAY.healthCheck.unhealthyThreshold,
     });
     const task = Object.values(s.template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
-    expect(task.ContainerDefinitions[0].LogConfiguration).toMatchObject({ LogDriver: 'awslogs', Options: expect.objectContaining({ 'awslogs-stream-prefix': 'smtp-relay' }) });
+    expect(task.ContainerDefinitions[0].LogConfiguration).toMatchObject({
+      LogDriver: 'awslogs',
+      Options: expect.objectContaining({ 'awslogs-stream-prefix': 'smtp-relay' }),
+    });
   });
 
   test('the TLS and port variables of the definition are the ones the relay and the MX listener read', () => {
@@ -181,13 +206,17 @@ describe('SMTP relay, with its TLS secret given', () => {
 
   test('security groups: 587 and 25 open on the load balancer, both container ports open on the tasks, to anyone and to the load balancer', () => {
     const resources = s.template.toJSON().Resources as Resources;
-    const ingress = (id: string): { CidrIp?: string; FromPort: number; ToPort: number; IpProtocol: string }[] => resources[id]!.Properties.SecurityGroupIngress ?? [];
-    const nlbSecurityGroupIds = (resources[logicalId(s.stack, s.stack.smtpRelay.loadBalancer)]!.Properties.SecurityGroups as { 'Fn::GetAtt': [string, string] }[]).map((g) => g['Fn::GetAtt'][0]);
+    const ingress = (id: string): { CidrIp?: string; FromPort: number; ToPort: number; IpProtocol: string }[] =>
+      resources[id]!.Properties.SecurityGroupIngress ?? [];
+    const nlbSecurityGroupIds = (
+      resources[logicalId(s.stack, s.stack.smtpRelay.loadBalancer)]!.Properties.SecurityGroups as { 'Fn::GetAtt': [string, string] }[]
+    ).map((g) => g['Fn::GetAtt'][0]);
     expect(nlbSecurityGroupIds).toHaveLength(1);
     const nlbSecurityGroupId = nlbSecurityGroupIds[0]!;
     const service = Object.values(resources).find((r) => r.Type === 'AWS::ECS::Service')!.Properties;
     const taskSecurityGroupId = service.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups[0]['Fn::GetAtt'][0] as string;
-    const fromAnywhere = (port: number) => expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: port, ToPort: port, IpProtocol: 'tcp' });
+    const fromAnywhere = (port: number) =>
+      expect.objectContaining({ CidrIp: '0.0.0.0/0', FromPort: port, ToPort: port, IpProtocol: 'tcp' });
 
     expect(ingress(nlbSecurityGroupId)).toEqual(expect.arrayContaining([fromAnywhere(587), fromAnywhere(25)]));
     // Preserved client addresses reach the tasks as they are: both container ports from anywhere...
@@ -226,7 +255,9 @@ describe('SMTP relay task role = its grants, exactly', () => {
     const created = createStack({ context: { smtpTlsSecretArn: SECRET_ARN } });
     try {
       // A reference role granted SMTP_RELAY.grants by the helper the functions use: the task role must hold the same statements, no more.
-      const reference = new iam.Role(created.stack, 'ReferenceRelayRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
+      const reference = new iam.Role(created.stack, 'ReferenceRelayRole', {
+        assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com'),
+      });
       const env = grantAccess(created.stack, reference, SMTP_RELAY.grants, resourcesOfStack(created.stack));
       const template = Template.fromStack(created.stack);
       const task = Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0]!.Properties;
@@ -235,8 +266,11 @@ describe('SMTP relay task role = its grants, exactly', () => {
       expect(expected.length).toBeGreaterThan(0);
       expect(sortedJson(roleStatements(template, taskRoleId))).toEqual(sortedJson(expected));
 
-      const containerEnv = Object.fromEntries((task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]));
-      for (const [name, value] of Object.entries(env)) expect({ name, value: containerEnv[name] }).toEqual({ name, value: created.stack.resolve(value) });
+      const containerEnv = Object.fromEntries(
+        (task.ContainerDefinitions[0].Environment as { Name: string; Value: unknown }[]).map((e) => [e.Name, e.Value]),
+      );
+      for (const [name, value] of Object.entries(env))
+        expect({ name, value: containerEnv[name] }).toEqual({ name, value: created.stack.resolve(value) });
     } finally {
       created.cleanup();
     }

@@ -113,7 +113,12 @@ describe('data', () => {
       s.template.hasResource('AWS::S3::Bucket', {
         DeletionPolicy: 'Retain',
         Properties: {
-          PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true,
+            BlockPublicPolicy: true,
+            IgnorePublicAcls: true,
+            RestrictPublicBuckets: true,
+          },
           BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
         },
       });
@@ -132,7 +137,9 @@ describe('data', () => {
     const logsBucketId = logicalId(s.stack, s.stack.data.logsBucket);
     for (const bucket of Object.values(s.stack.data.buckets)) {
       s.template.hasResource('AWS::S3::Bucket', {
-        Properties: Match.objectLike({ LoggingConfiguration: { DestinationBucketName: { Ref: logsBucketId }, LogFilePrefix: Match.stringLikeRegexp('^s3-access/') } }),
+        Properties: Match.objectLike({
+          LoggingConfiguration: { DestinationBucketName: { Ref: logsBucketId }, LogFilePrefix: Match.stringLikeRegexp('^s3-access/') },
+        }),
       });
       expect(logicalId(s.stack, bucket)).not.toBe(logsBucketId);
     }
@@ -145,7 +152,12 @@ describe('data', () => {
     s.template.resourceCountIs('AWS::KMS::Key', 1);
     const keyId = logicalId(s.stack, s.stack.data.secretsKey);
     const key = s.template.toJSON().Resources[keyId];
-    expect(key).toMatchObject({ Type: 'AWS::KMS::Key', DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    expect(key).toMatchObject({
+      Type: 'AWS::KMS::Key',
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { EnableKeyRotation: true },
+    });
     // Symmetric encrypt/decrypt (the defaults): KeySpec/KeyUsage absent or default.
     expect(key.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
     expect(key.Properties.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
@@ -217,7 +229,14 @@ describe('messaging', () => {
     expect(policies[0]!.Properties.PolicyDocument.Statement[0].Resource).toHaveLength(2);
     expect(policies[0]!.Properties.PolicyDocument.Statement).toEqual([
       // The send queue (scheduled emails) and the automation-steps queue (waiting steps), nothing else.
-      { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: expect.arrayContaining([{ 'Fn::GetAtt': [queueId('send'), 'Arn'] }, { 'Fn::GetAtt': [queueId('automationSteps'), 'Arn'] }]) },
+      {
+        Effect: 'Allow',
+        Action: 'sqs:SendMessage',
+        Resource: expect.arrayContaining([
+          { 'Fn::GetAtt': [queueId('send'), 'Arn'] },
+          { 'Fn::GetAtt': [queueId('automationSteps'), 'Arn'] },
+        ]),
+      },
     ]);
   });
 });
@@ -239,7 +258,10 @@ describe('SES', () => {
 
   test('a TLS-required twin (tls_mode enforced) with TlsPolicy REQUIRE publishes the same events to the same topic', () => {
     s.template.resourceCountIs('AWS::SES::ConfigurationSet', 2);
-    s.template.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: tlsRequiredConfigurationSet(CONFIGURATION_SET.name), DeliveryOptions: { TlsPolicy: 'REQUIRE' } });
+    s.template.hasResourceProperties('AWS::SES::ConfigurationSet', {
+      Name: tlsRequiredConfigurationSet(CONFIGURATION_SET.name),
+      DeliveryOptions: { TlsPolicy: 'REQUIRE' },
+    });
     s.template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       ConfigurationSetName: { Ref: logicalId(s.stack, s.stack.email.tlsRequiredConfigurationSet) },
       EventDestination: {
@@ -268,7 +290,13 @@ describe('SES', () => {
 });
 
 describe('functions', () => {
-  const all = [...API_GROUPS.map((g) => g.name), MTA_STS_API.name, ...WORKERS.map((w) => w.name), ...STREAM_WORKERS.map((w) => w.name), ...SCHEDULED_TASKS.map((t) => t.name)];
+  const all = [
+    ...API_GROUPS.map((g) => g.name),
+    MTA_STS_API.name,
+    ...WORKERS.map((w) => w.name),
+    ...STREAM_WORKERS.map((w) => w.name),
+    ...SCHEDULED_TASKS.map((t) => t.name),
+  ];
 
   test('one Lambda per API group, worker, stream worker and scheduled task: nodejs22.x or newer, arm64, 512 MB unless the definition sets memoryMb, bundle handler', () => {
     s.template.resourceCountIs('AWS::Lambda::Function', all.length);
@@ -277,7 +305,9 @@ describe('functions', () => {
       const props = functionProperties(s.template, s.stack, name);
       const version = Number(/^nodejs(\d+)\.x$/.exec(props.Runtime as string)?.[1]);
       expect(version).toBeGreaterThanOrEqual(22);
-      const memoryMb = [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].find((d) => d.name === name)?.memoryMb ?? FUNCTION_MEMORY_MB;
+      const memoryMb =
+        [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS].find((d) => d.name === name)?.memoryMb ??
+        FUNCTION_MEMORY_MB;
       expect({ name, props }).toMatchObject({ name, props: { Architectures: ['arm64'], MemorySize: memoryMb, Handler: 'index.handler' } });
     }
     for (const worker of [...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS]) {
@@ -287,7 +317,17 @@ describe('functions', () => {
 
   test('memory as docs/deploy.md ("Memory sizing") recommends: 1024 MB on the CPU-bound paths people wait on and for inbound mail, 512 MB for the rest', () => {
     const memory = Object.fromEntries(all.map((name) => [name, functionProperties(s.template, s.stack, name).MemorySize]));
-    const raised = { emails: 1024, compat: 1024, domains: 1024, migrations: 1024, 'dashboard-emails': 1024, 'dashboard-domains': 1024, 'send-email': 1024, 'inbound-email': 1024, 'mta-sts': 256 };
+    const raised = {
+      emails: 1024,
+      compat: 1024,
+      domains: 1024,
+      migrations: 1024,
+      'dashboard-emails': 1024,
+      'dashboard-domains': 1024,
+      'send-email': 1024,
+      'inbound-email': 1024,
+      'mta-sts': 256,
+    };
     expect(memory).toEqual(Object.fromEntries(all.map((name) => [name, raised[name as keyof typeof raised] ?? 512])));
   });
 
@@ -308,7 +348,11 @@ describe('functions', () => {
       const env = functionEnv(s.template, s.stack, def.name);
       expect(env).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', SANDBOX_DOMAIN: SETTINGS.SANDBOX_DOMAIN });
       const expected = expectedEnvVars(def.grants);
-      expect(Object.keys(env).filter((k) => resourceVars.has(k)).sort()).toEqual([...new Set(expected)].sort());
+      expect(
+        Object.keys(env)
+          .filter((k) => resourceVars.has(k))
+          .sort(),
+      ).toEqual([...new Set(expected)].sort());
     }
   });
 
@@ -365,15 +409,26 @@ describe('the MTA-STS API (hosted policies: docs/deliverability.md)', () => {
     const resources = s.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
     const routes = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Route' && r.Properties.ApiId.Ref === api);
     expect(routes.map((route) => route.Properties.RouteKey)).toEqual(MTA_STS_API.routes);
-    const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1] as unknown[]).map((part) => (typeof part === 'object' && part !== null && 'Ref' in part ? (part as { Ref: string }).Ref : '')).join('');
-    expect(resources[integrationId]?.Properties).toMatchObject({ ApiId: { Ref: api }, IntegrationType: 'AWS_PROXY', IntegrationUri: { 'Fn::GetAtt': [fnId(MTA_STS_API.name), 'Arn'] } });
-    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { ApiId: { Ref: api }, StageName: '$default', AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }) });
+    const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1] as unknown[])
+      .map((part) => (typeof part === 'object' && part !== null && 'Ref' in part ? (part as { Ref: string }).Ref : ''))
+      .join('');
+    expect(resources[integrationId]?.Properties).toMatchObject({
+      ApiId: { Ref: api },
+      IntegrationType: 'AWS_PROXY',
+      IntegrationUri: { 'Fn::GetAtt': [fnId(MTA_STS_API.name), 'Arn'] },
+    });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: { Ref: api },
+      StageName: '$default',
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue() }),
+    });
   });
 
   test('the domain-health task, which provisions policy hosts, knows the API to map them to (MTA_STS_API_ID); the API functions do not', () => {
     const api = logicalId(s.stack, s.stack.api.mtaStsApi);
     expect(functionEnv(s.template, s.stack, 'domain-health')[ENV.mtaStsApiId]).toEqual({ Ref: api });
-    for (const name of ['domains', 'dashboard-domains', MTA_STS_API.name]) expect(functionEnv(s.template, s.stack, name)[ENV.mtaStsApiId]).toBeUndefined();
+    for (const name of ['domains', 'dashboard-domains', MTA_STS_API.name])
+      expect(functionEnv(s.template, s.stack, name)[ENV.mtaStsApiId]).toBeUndefined();
   });
 
   test('the mta-sts function reads the table only', () => {
@@ -441,13 +496,22 @@ describe('stream workers', () => {
         FilterCriteria: { Filters: worker.filters.map((pattern) => ({ Pattern: JSON.stringify(pattern) })) },
         DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [onFailureId(worker.name), 'Arn'] } } },
       });
-      expect(s.template.toJSON().Resources[onFailureId(worker.name)].Properties).toMatchObject({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+      expect(s.template.toJSON().Resources[onFailureId(worker.name)].Properties).toMatchObject({
+        MessageRetentionPeriod: 14 * 24 * 3600,
+        SqsManagedSseEnabled: true,
+      });
     }
   });
 
   test('the outbox relay takes new email items only, in batches of 100, retries 10 times, bisects and reports partial failures', () => {
     const relay = STREAM_WORKERS.find((w) => w.name === 'outbox-relay')!;
-    expect(relay).toMatchObject({ startingPosition: 'TRIM_HORIZON', batchSize: 100, retryAttempts: 10, bisectBatchOnFunctionError: true, reportBatchItemFailures: true });
+    expect(relay).toMatchObject({
+      startingPosition: 'TRIM_HORIZON',
+      batchSize: 100,
+      retryAttempts: 10,
+      bisectBatchOnFunctionError: true,
+      reportBatchItemFailures: true,
+    });
     expect(relay.filters).toEqual([{ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['email'] } } } }]);
   });
 });
@@ -458,7 +522,8 @@ test('outputs: API URL, table name, queue URLs, secrets key ARN', () => {
   expect(outputs.TableName?.Value).toEqual({ Ref: logicalId(s.stack, s.stack.data.table) });
   const queueUrls = Object.values(outputs).map((o) => o.Value);
   for (const id of ids(QUEUES) as QueueId[]) expect(queueUrls).toContainEqual({ Ref: queueId(id) });
-  for (const worker of STREAM_WORKERS) expect(queueUrls).toContainEqual({ Ref: logicalId(s.stack, s.stack.workers.onFailureQueues[worker.name]!) });
+  for (const worker of STREAM_WORKERS)
+    expect(queueUrls).toContainEqual({ Ref: logicalId(s.stack, s.stack.workers.onFailureQueues[worker.name]!) });
   expect(outputs.SecretsKeyArn?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack, s.stack.data.secretsKey), 'Arn'] });
 });
 
@@ -468,7 +533,12 @@ describe('reliability', () => {
       s.template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: `rate(${task.everyMinutes} minute${task.everyMinutes === 1 ? '' : 's'})`,
         State: 'ENABLED',
-        Targets: [{ Arn: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.tasks.functions[task.name]!), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } }],
+        Targets: [
+          {
+            Arn: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.tasks.functions[task.name]!), 'Arn'] },
+            RetryPolicy: { MaximumRetryAttempts: 0 },
+          },
+        ],
       });
     }
   });
@@ -482,12 +552,18 @@ describe('reliability', () => {
       });
       s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.deadLetterQueues[queueId]), 'QueueName'] } }],
+        Dimensions: [
+          { Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.messaging.deadLetterQueues[queueId]), 'QueueName'] } },
+        ],
         Threshold: 0,
       });
     }
     for (const metric of ['OldestDueAgeSeconds', 'Redriven', 'ReconcileErrors']) {
-      s.template.hasResourceProperties('AWS::CloudWatch::Alarm', { Namespace: 'Mailservice', MetricName: metric, Dimensions: [{ Name: 'Task', Value: 'reconciler' }] });
+      s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'Mailservice',
+        MetricName: metric,
+        Dimensions: [{ Name: 'Task', Value: 'reconciler' }],
+      });
     }
   });
 });
@@ -496,8 +572,12 @@ describe('context tableIndexes (an upgrade one index per deploy: CloudFormation 
   test('declares only the first N of the indexes, in order', () => {
     const upgrade = synth({ context: { tableIndexes: TABLE.globalSecondaryIndexes.length - 1 } });
     try {
-      const [table] = Object.values(upgrade.template.findResources('AWS::DynamoDB::Table')) as { Properties: { GlobalSecondaryIndexes: { IndexName: string }[] } }[];
-      expect(table!.Properties.GlobalSecondaryIndexes.map((gsi) => gsi.IndexName)).toEqual(TABLE.globalSecondaryIndexes.slice(0, -1).map((gsi) => gsi.indexName));
+      const [table] = Object.values(upgrade.template.findResources('AWS::DynamoDB::Table')) as {
+        Properties: { GlobalSecondaryIndexes: { IndexName: string }[] };
+      }[];
+      expect(table!.Properties.GlobalSecondaryIndexes.map((gsi) => gsi.IndexName)).toEqual(
+        TABLE.globalSecondaryIndexes.slice(0, -1).map((gsi) => gsi.indexName),
+      );
     } finally {
       upgrade.cleanup();
     }
@@ -505,7 +585,9 @@ describe('context tableIndexes (an upgrade one index per deploy: CloudFormation 
 
   test('refuses a count that is not one of the indexes, naming them', () => {
     for (const bad of [0, TABLE.globalSecondaryIndexes.length + 1, 'four', 2.5]) {
-      expect(() => declaredIndexes(bad)).toThrow(/tableIndexes must be a whole number from 1 to \d+ \(the first N of the table's indexes: GSI1, /);
+      expect(() => declaredIndexes(bad)).toThrow(
+        /tableIndexes must be a whole number from 1 to \d+ \(the first N of the table's indexes: GSI1, /,
+      );
     }
     expect(declaredIndexes(undefined)).toEqual(TABLE.globalSecondaryIndexes);
   });
@@ -515,11 +597,20 @@ describe('context workerConcurrency (a worker sized for a higher SES quota)', ()
   test("sets the named workers' event source concurrency, leaving the others at their definition's", () => {
     const sized = synth({ context: { workerConcurrency: 'send-email:100, webhook-delivery:400' } });
     try {
-      const mappings = Object.values(sized.template.findResources('AWS::Lambda::EventSourceMapping')) as { Properties: { FunctionName: unknown; ScalingConfig?: { MaximumConcurrency: number } } }[];
-      const of = (name: string) => mappings.find((m) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: logicalId(sized.stack, sized.stack.workers.functions[name]!) }))!.Properties.ScalingConfig;
+      const mappings = Object.values(sized.template.findResources('AWS::Lambda::EventSourceMapping')) as {
+        Properties: { FunctionName: unknown; ScalingConfig?: { MaximumConcurrency: number } };
+      }[];
+      const of = (name: string) =>
+        mappings.find(
+          (m) =>
+            JSON.stringify(m.Properties.FunctionName) ===
+            JSON.stringify({ Ref: logicalId(sized.stack, sized.stack.workers.functions[name]!) }),
+        )!.Properties.ScalingConfig;
       expect(of('send-email')).toEqual({ MaximumConcurrency: 100 });
       expect(of('webhook-delivery')).toEqual({ MaximumConcurrency: 400 });
-      expect(of('inbound-email')).toEqual({ MaximumConcurrency: WORKERS.find((worker) => worker.name === 'inbound-email')!.maxConcurrency });
+      expect(of('inbound-email')).toEqual({
+        MaximumConcurrency: WORKERS.find((worker) => worker.name === 'inbound-email')!.maxConcurrency,
+      });
     } finally {
       sized.cleanup();
     }
@@ -528,6 +619,7 @@ describe('context workerConcurrency (a worker sized for a higher SES quota)', ()
   test('refuses a worker it does not know and a count Lambda does not take, naming them', () => {
     expect(workerConcurrencyOverrides(undefined)).toEqual({});
     expect(() => workerConcurrencyOverrides('sender:10')).toThrow(/'sender' is not an SQS worker \(one of send-email, /);
-    for (const bad of ['send-email:1', 'send-email:1001', 'send-email:many', 'send-email']) expect(() => workerConcurrencyOverrides(bad)).toThrow(/must be a whole number from 2 to 1000/);
+    for (const bad of ['send-email:1', 'send-email:1001', 'send-email:many', 'send-email'])
+      expect(() => workerConcurrencyOverrides(bad)).toThrow(/must be a whole number from 2 to 1000/);
   });
 });

@@ -28,7 +28,11 @@ describe('admin CLI', () => {
     const updated = await admin('account', 'update', '--id', created.account_id, '--plan', 'scale', '--payment-method', '--tenants');
     expect(updated.code).toBe(0);
     expect(JSON.parse(updated.stdout)).toMatchObject({ plan: 'scale', payment_method: true, tenants_enabled: true });
-    expect(await stack().services.accounts.get(created.account_id)).toMatchObject({ plan: 'scale', payment_method: true, tenants_enabled: true });
+    expect(await stack().services.accounts.get(created.account_id)).toMatchObject({
+      plan: 'scale',
+      payment_method: true,
+      tenants_enabled: true,
+    });
 
     const duplicate = await admin('account', 'create', '--email', email.toUpperCase());
     expect(duplicate.code).toBe(1);
@@ -36,14 +40,24 @@ describe('admin CLI', () => {
   });
 
   it('resumes a tenant the service paused (the API refuses to), and refuses unknown tenants', async () => {
-    const created = JSON.parse((await admin('account', 'create', '--email', uniqueEmail('tenants'), '--plan', 'scale', '--payment-method', '--tenants')).stdout);
+    const created = JSON.parse(
+      (await admin('account', 'create', '--email', uniqueEmail('tenants'), '--plan', 'scale', '--payment-method', '--tenants')).stdout,
+    );
     const tenant = (await api('POST', '/tenants', { key: created.secret, body: { external_id: 'paused-by-service' } })).body.tenant;
-    await stack().services.tenants.update({ account_id: created.account_id, external_id: tenant.external_id }, { status: 'paused', pause_source: 'automated', paused_reason: 'complaint rate 0.4%', paused_at: new Date().toISOString() }, new Date().toISOString());
+    await stack().services.tenants.update(
+      { account_id: created.account_id, external_id: tenant.external_id },
+      { status: 'paused', pause_source: 'automated', paused_reason: 'complaint rate 0.4%', paused_at: new Date().toISOString() },
+      new Date().toISOString(),
+    );
     expect((await api('PATCH', `/tenants/${tenant.id}`, { key: created.secret, body: { status: 'active' } })).status).toBe(403);
     const resumed = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'paused-by-service');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toEqual({ tenant_id: tenant.id, external_id: 'paused-by-service', status: 'active' });
-    expect((await api('GET', `/tenants/${tenant.id}`, { key: created.secret })).body.tenant).toMatchObject({ status: 'active', pause_source: null, paused_reason: null });
+    expect((await api('GET', `/tenants/${tenant.id}`, { key: created.secret })).body.tenant).toMatchObject({
+      status: 'active',
+      pause_source: null,
+      paused_reason: null,
+    });
     const unknown = await admin('tenant', 'resume', '--account', created.account_id, '--tenant', 'nobody');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not found');
@@ -63,7 +77,9 @@ describe('admin CLI', () => {
     const email = uniqueEmail('race');
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () =>
-        import('../../shared/usecases/access/accounts').then(({ createAccount }) => createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false })),
+        import('../../shared/usecases/access/accounts').then(({ createAccount }) =>
+          createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false }),
+        ),
       ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);

@@ -39,7 +39,11 @@ describe('errors', () => {
   });
 
   it('answers invalid JSON with 400 validation_error', async () => {
-    const response = await api('POST', '/emails', { key: account.key, rawBody: '{"from": ', headers: { 'content-type': 'application/json' } });
+    const response = await api('POST', '/emails', {
+      key: account.key,
+      rawBody: '{"from": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatchObject({ code: 'validation_error', message: expect.stringMatching(/JSON/) });
   });
@@ -61,7 +65,13 @@ describe('errors', () => {
   it('rejects dangerous headers, naming them', async () => {
     const response = await api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', headers: { Bcc: 'x@example.com', 'X-Ok': 'fine', 'X-Evil': 'a\r\nBcc: y@example.com' } },
+      body: {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 's',
+        text: 't',
+        headers: { Bcc: 'x@example.com', 'X-Ok': 'fine', 'X-Evil': 'a\r\nBcc: y@example.com' },
+      },
     });
     expect(response.status).toBe(400);
     const fields = response.body.error.details.fields.map((f: { field: string }) => f.field);

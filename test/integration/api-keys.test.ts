@@ -23,7 +23,10 @@ describe('/api-keys', () => {
       hint: created.body.secret.slice(0, 8) + '…',
       created_at: expect.any(String),
     });
-    const send = await api('POST', '/emails', { key: created.body.secret, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: created.body.secret,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(send.status).toBe(200);
 
     const list = await api('GET', '/api-keys', { key: account.key });
@@ -43,7 +46,10 @@ describe('/api-keys', () => {
     expect(createKey.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'mail:admin'] } });
     const list = await api('GET', '/api-keys', { key });
     expect(list.status).toBe(403);
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' },
+    });
     const read = await api('GET', `/emails/${sent.body.id}`, { key });
     expect(read.status).toBe(403);
     expect(read.body.error.code).toBe('insufficient_scope');
@@ -53,11 +59,17 @@ describe('/api-keys', () => {
   });
 
   it('validates names, scopes and allowed_domains', async () => {
-    const response = await api('POST', '/api-keys', { key: account.key, body: { name: '', scopes: ['everything'], allowed_domains: ['not a domain'] } });
+    const response = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: '', scopes: ['everything'], allowed_domains: ['not a domain'] },
+    });
     expect(response.status).toBe(400);
     const fields = response.body.error.details.fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['name', 'scopes.0', 'allowed_domains.0']));
-    const stored = await api('POST', '/api-keys', { key: account.key, body: { name: 'limited', scopes: ['emails:send'], allowed_domains: ['Example.com'] } });
+    const stored = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'limited', scopes: ['emails:send'], allowed_domains: ['Example.com'] },
+    });
     expect(stored.body.api_key.allowed_domains).toEqual(['example.com']);
   });
 
@@ -111,7 +123,11 @@ describe('/api-keys', () => {
 
   it('stops a revoked key from sending at once, even after it has sent (its account remembered by the API)', async () => {
     const created = await api('POST', '/api-keys', { key: account.key, body: { name: 'sender', scopes: ['emails:send'] } });
-    const send = () => api('POST', '/emails', { key: created.body.secret, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'r', text: 't' } });
+    const send = () =>
+      api('POST', '/emails', {
+        key: created.body.secret,
+        body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'r', text: 't' },
+      });
     expect((await send()).status).toBe(200);
     expect((await send()).status).toBe(200);
     expect((await api('DELETE', `/api-keys/${created.body.api_key.id}`, { key: account.key })).status).toBe(200);

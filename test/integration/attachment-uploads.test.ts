@@ -20,8 +20,6 @@ const FROM = `a@${SANDBOX}`;
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
- 
-
 interface Created {
   id: string;
   url: string;
@@ -90,7 +88,12 @@ describe('POST /attachments and GET /attachments/{id}', () => {
     const created = Date.parse(attachment.created_at);
     expect(created).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(attachment.expires_at) - created).toBe(24 * 3600 * 1000);
-    expect(put).toEqual({ url: expect.any(String), method: 'PUT', headers: { 'Content-Type': 'application/pdf' }, expires_at: expect.any(String) });
+    expect(put).toEqual({
+      url: expect.any(String),
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/pdf' },
+      expires_at: expect.any(String),
+    });
     expect(Date.parse(put.expires_at) - created).toBe(15 * 60 * 1000);
 
     const url = new URL(put.url);
@@ -111,7 +114,10 @@ describe('POST /attachments and GET /attachments/{id}', () => {
     }
     const big = await api('POST', '/attachments', { key: account.key, body: { filename: 'big.bin', size: MAX_ATTACHMENT_BYTES + 1 } });
     expect(big.status).toBe(413);
-    expect(big.body.error).toMatchObject({ code: 'payload_too_large', details: { size: MAX_ATTACHMENT_BYTES + 1, max_size: MAX_ATTACHMENT_BYTES } });
+    expect(big.body.error).toMatchObject({
+      code: 'payload_too_large',
+      details: { size: MAX_ATTACHMENT_BYTES + 1, max_size: MAX_ATTACHMENT_BYTES },
+    });
     const exact = await api('POST', '/attachments', { key: account.key, body: { filename: 'exact.bin', size: MAX_ATTACHMENT_BYTES } });
     expect(exact.status).toBe(201);
   });
@@ -149,14 +155,18 @@ describe('POST /attachments and GET /attachments/{id}', () => {
     }
   });
 
-  it('lets a key limited to a tenant see its tenant\'s uploads only (the one visibility rule); account-wide keys see all of the account\'s', async () => {
+  it("lets a key limited to a tenant see its tenant's uploads only (the one visibility rule); account-wide keys see all of the account's", async () => {
     const platform = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const [acme, globex] = [await createTenant(platform, {}, 'acme'), await createTenant(platform, {}, 'globex')];
-    const keyOf = async (tenant: string) => (await api('POST', '/api-keys', { key: platform.key, body: { name: tenant, scopes: ['emails:send'], tenant } })).body.secret as string;
+    const keyOf = async (tenant: string) =>
+      (await api('POST', '/api-keys', { key: platform.key, body: { name: tenant, scopes: ['emails:send'], tenant } })).body
+        .secret as string;
     const acmeKey = await keyOf(acme.external_id);
     const globexKey = await keyOf(globex.external_id);
-    const acmeUpload = (await api('POST', '/attachments', { key: acmeKey, body: { filename: 'acme.pdf', size: 10 } })).body.attachment.id as string;
-    const accountUpload = (await api('POST', '/attachments', { key: platform.key, body: { filename: 'all.pdf', size: 10 } })).body.attachment.id as string;
+    const acmeUpload = (await api('POST', '/attachments', { key: acmeKey, body: { filename: 'acme.pdf', size: 10 } })).body.attachment
+      .id as string;
+    const accountUpload = (await api('POST', '/attachments', { key: platform.key, body: { filename: 'all.pdf', size: 10 } })).body
+      .attachment.id as string;
     const status = async (key: string, id: string) => (await api('GET', `/attachments/${id}`, { key })).status;
     expect(await status(acmeKey, acmeUpload)).toBe(200);
     expect(await status(platform.key, acmeUpload)).toBe(200);
@@ -168,12 +178,27 @@ describe('POST /attachments and GET /attachments/{id}', () => {
     // The same rule when sending: a tenant's key can attach its own tenant's uploads only.
     const bytes = Buffer.from('%PDF-1.4 acme');
     const created = await api('POST', '/attachments', { key: acmeKey, body: { filename: 'sent.pdf', size: bytes.length } });
-    await put({ id: created.body.attachment.id, url: created.body.upload.url, headers: created.body.upload.headers, body: created.body }, bytes);
+    await put(
+      { id: created.body.attachment.id, url: created.body.upload.url, headers: created.body.upload.headers, body: created.body },
+      bytes,
+    );
     const sendWith = (key: string, tenant: string) =>
-      api('POST', '/emails', { key, body: { from: FROM, to: platform.email, subject: 's', text: 't', tenant, attachments: [{ attachment_id: created.body.attachment.id }] } });
+      api('POST', '/emails', {
+        key,
+        body: {
+          from: FROM,
+          to: platform.email,
+          subject: 's',
+          text: 't',
+          tenant,
+          attachments: [{ attachment_id: created.body.attachment.id }],
+        },
+      });
     const refused = await sendWith(globexKey, globex.external_id);
     expect(refused.status).toBe(422);
-    expect(refused.body.error.details.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('no attachment') }]);
+    expect(refused.body.error.details.fields).toEqual([
+      { field: 'attachments.0.attachment_id', message: expect.stringContaining('no attachment') },
+    ]);
     expect((await sendWith(acmeKey, acme.external_id)).status).toBe(200);
     expect((await sendWith(platform.key, globex.external_id)).status).toBe(200);
   });
@@ -207,7 +232,9 @@ describe('resolveAttachments + loadAttachments against the local S3 and table', 
     const emailId = `msg_direct${Date.now()}`;
     const inline = Buffer.from('inline bytes');
     const refs = await resolveAttachments(deps(), account.id, emailId, [
-      ...ids.map((attachment_id, i) => (i === 1 ? { attachment_id, filename: 'renamed.bin', content_type: 'application/x-test' } : { attachment_id })),
+      ...ids.map((attachment_id, i) =>
+        i === 1 ? { attachment_id, filename: 'renamed.bin', content_type: 'application/x-test' } : { attachment_id },
+      ),
       { filename: 'note.txt', content_type: 'text/plain', data: inline.toString('base64'), size: inline.length },
     ]);
     expect(refs).toEqual([
@@ -223,7 +250,14 @@ describe('resolveAttachments + loadAttachments against the local S3 and table', 
 
   it('refuses a total over SES 40 MB with 413 (4 x 9 MiB), storing nothing', async () => {
     const emailId = `msg_toolarge${Date.now()}`;
-    const error = await refusal(resolveAttachments(deps(), account.id, emailId, [...ids, ids[0]!].map((attachment_id) => ({ attachment_id }))));
+    const error = await refusal(
+      resolveAttachments(
+        deps(),
+        account.id,
+        emailId,
+        [...ids, ids[0]!].map((attachment_id) => ({ attachment_id })),
+      ),
+    );
     expect(error.status).toBe(413);
     expect(error.code).toBe('payload_too_large');
     expect(error.message).toContain('40 MB');
@@ -242,7 +276,9 @@ describe('resolveAttachments + loadAttachments against the local S3 and table', 
     ]);
     const notUploaded = await refusal(resolveAttachments(deps(), account.id, 'msg_y', [{ attachment_id: pending.id }]));
     expect(notUploaded.status).toBe(422);
-    expect(notUploaded.details!.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('not been uploaded') }]);
+    expect(notUploaded.details!.fields).toEqual([
+      { field: 'attachments.0.attachment_id', message: expect.stringContaining('not been uploaded') },
+    ]);
   });
 
   it('refuses an upload over 10 MB with 413', async () => {
@@ -292,7 +328,13 @@ describe('POST /emails with attachment_id references', () => {
   it('refuses attachments over 40 MB in all with 413 payload_too_large', async () => {
     const response = await api('POST', '/emails', {
       key: account.key,
-      body: { from: FROM, to: account.email, subject: 'Too much', text: 't', attachments: [...ids, ids[0]].map((attachment_id) => ({ attachment_id })) },
+      body: {
+        from: FROM,
+        to: account.email,
+        subject: 'Too much',
+        text: 't',
+        attachments: [...ids, ids[0]].map((attachment_id) => ({ attachment_id })),
+      },
     });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
@@ -305,7 +347,9 @@ describe('POST /emails with attachment_id references', () => {
       body: { from: FROM, to: other.email, subject: 's', text: 't', attachments: [{ attachment_id: ids[0] }] },
     });
     expect(foreign.status).toBe(422);
-    expect(foreign.body.error.details.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('no attachment') }]);
+    expect(foreign.body.error.details.fields).toEqual([
+      { field: 'attachments.0.attachment_id', message: expect.stringContaining('no attachment') },
+    ]);
 
     const pending = await createUpload(account, { filename: 'later.pdf' });
     const notUploaded = await api('POST', '/emails', {
@@ -313,7 +357,9 @@ describe('POST /emails with attachment_id references', () => {
       body: { from: FROM, to: account.email, subject: 's', text: 't', attachments: [{ attachment_id: pending.id }] },
     });
     expect(notUploaded.status).toBe(422);
-    expect(notUploaded.body.error.details.fields).toEqual([{ field: 'attachments.0.attachment_id', message: expect.stringContaining('not been uploaded') }]);
+    expect(notUploaded.body.error.details.fields).toEqual([
+      { field: 'attachments.0.attachment_id', message: expect.stringContaining('not been uploaded') },
+    ]);
   });
 });
 
@@ -334,7 +380,13 @@ describe('ten files: 10 x 10 MB upload but cannot go in one message; 10 x 2.9 MB
 
     const response = await api('POST', '/emails', {
       key: account.key,
-      body: { from: FROM, to: account.email, subject: 'Ten big files', text: 'attached', attachments: ids.map((attachment_id) => ({ attachment_id })) },
+      body: {
+        from: FROM,
+        to: account.email,
+        subject: 'Ten big files',
+        text: 'attached',
+        attachments: ids.map((attachment_id) => ({ attachment_id })),
+      },
     });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
@@ -347,7 +399,13 @@ describe('ten files: 10 x 10 MB upload but cannot go in one message; 10 x 2.9 MB
     const ids = await Promise.all(small.map((bytes, i) => upload(account, `part-${i}.bin`, Buffer.from(bytes))));
     const send = await api('POST', '/emails', {
       key: account.key,
-      body: { from: FROM, to: account.email, subject: 'Ten files', text: 'attached', attachments: ids.map((attachment_id) => ({ attachment_id })) },
+      body: {
+        from: FROM,
+        to: account.email,
+        subject: 'Ten files',
+        text: 'attached',
+        attachments: ids.map((attachment_id) => ({ attachment_id })),
+      },
     });
     expect(send.status).toBe(200);
     const id = send.body.id as string;

@@ -8,10 +8,7 @@ const FROM = `a@${SANDBOX}`;
 
 /** A small but real-looking PDF and a 1x1 PNG. */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 async function emailOf(account: TestAccount, id: string) {
   const response = await api('GET', `/emails/${id}`, { key: account.key });
@@ -81,7 +78,13 @@ describe('POST /emails with attachments', () => {
     const stored = await services.emails.get(id);
     expect(stored!.email.attachments).toEqual([
       { filename: 'invoice.pdf', content_type: 'application/pdf', size: PDF.length, blob_key: `retention/30d/attachments/${id}/0` },
-      { filename: 'logo.png', content_type: 'image/png', size: PNG.length, content_id: 'logo@acme', blob_key: `retention/30d/attachments/${id}/1` },
+      {
+        filename: 'logo.png',
+        content_type: 'image/png',
+        size: PNG.length,
+        content_id: 'logo@acme',
+        blob_key: `retention/30d/attachments/${id}/1`,
+      },
     ]);
     expect((await services.blobs.get(`retention/30d/attachments/${id}/1`)).equals(PNG)).toBe(true);
   });
@@ -90,7 +93,13 @@ describe('POST /emails with attachments', () => {
     const bytes = randomBytes(3 * 1024 * 1024);
     const send = await api('POST', '/emails', {
       key: account.key,
-      body: { from: FROM, to: account.email, subject: 'Big file', text: 'see attached', attachments: [{ filename: 'data.bin', data: bytes.toString('base64') }] },
+      body: {
+        from: FROM,
+        to: account.email,
+        subject: 'Big file',
+        text: 'see attached',
+        attachments: [{ filename: 'data.bin', data: bytes.toString('base64') }],
+      },
     });
     expect(send.status).toBe(200);
     const parsed = await deliveredMessage(account, send.body.id);
@@ -118,7 +127,9 @@ describe('POST /emails with attachments', () => {
       });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('validation_error');
-      expect(response.body.error.details.fields).toEqual([{ field: 'attachments.0.filename', message: expect.stringContaining(`"${filename}"`) }]);
+      expect(response.body.error.details.fields).toEqual([
+        { field: 'attachments.0.filename', message: expect.stringContaining(`"${filename}"`) },
+      ]);
     }
   });
 

@@ -41,11 +41,15 @@ describe('automation delays and wait timeouts (moved clock, stack of its own)', 
   });
 
   const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const moveClock = async (offsetMs: number) => expect((await harness.api('PUT', '/_local/clock', { body: { offset_ms: offsetMs } })).status).toBe(200);
+  const moveClock = async (offsetMs: number) =>
+    expect((await harness.api('PUT', '/_local/clock', { body: { offset_ms: offsetMs } })).status).toBe(200);
 
   async function activeAutomation(steps: unknown[]) {
     const event = unique('evt');
-    const created = await harness.api('POST', '/automations', { key: account.key, body: { name: 'Timed', trigger: { event }, steps, status: 'active' } });
+    const created = await harness.api('POST', '/automations', {
+      key: account.key,
+      body: { name: 'Timed', trigger: { event }, steps, status: 'active' },
+    });
     expect(created.status).toBe(201);
     return { id: created.body.automation.id as string, event };
   }
@@ -61,10 +65,15 @@ describe('automation delays and wait timeouts (moved clock, stack of its own)', 
 
   async function runWith(id: string, status: string, timeoutMs = 30_000) {
     const { services } = harness.stack();
-    return harness.waitFor(async () => {
-      const run = await services.runs.get(id);
-      return run && run.status === status ? run : undefined;
-    }, `run ${id} ${status}`, timeoutMs, 200);
+    return harness.waitFor(
+      async () => {
+        const run = await services.runs.get(id);
+        return run && run.status === status ? run : undefined;
+      },
+      `run ${id} ${status}`,
+      timeoutMs,
+      200,
+    );
   }
 
   it('a delay is a one-time schedule into the automation-steps queue; its firing moves the run on', async () => {
@@ -143,7 +152,9 @@ describe('automation delays and wait timeouts (moved clock, stack of its own)', 
     await moveClock(2 * DAY_MS + 60_000);
     try {
       const ended = await runWith(endRun.id, 'completed');
-      expect(ended.history).toEqual([expect.objectContaining({ key: 'wait', status: 'completed', output: { event: 'never.comes', timed_out: true } })]);
+      expect(ended.history).toEqual([
+        expect.objectContaining({ key: 'wait', status: 'completed', output: { event: 'never.comes', timed_out: true } }),
+      ]);
       const went = await runWith(goRun.id, 'completed');
       expect(went.history.map((step) => step.key)).toEqual(['wait', 'fallback']);
       const late = await harness.api('POST', '/events', { key: account.key, body: { name: 'never.comes', user_id: 'timeout-user' } });

@@ -63,14 +63,27 @@ describe('automation engine', () => {
       trigger: { event },
       steps: [
         { key: 'is-pro', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'pro' },
-        { key: 'welcome', type: 'send_email', from: `Team <team@${domain}>`, subject: 'Welcome {{event.data.first_name}}', html: '<p>Hi {{event.data.first_name}}</p>', text: 'Hi {{event.data.first_name}}' },
+        {
+          key: 'welcome',
+          type: 'send_email',
+          from: `Team <team@${domain}>`,
+          subject: 'Welcome {{event.data.first_name}}',
+          html: '<p>Hi {{event.data.first_name}}</p>',
+          text: 'Hi {{event.data.first_name}}',
+        },
       ],
     });
     const to = `${unique('ada')}@example.com`;
     const accepted = await postEvent(account, { name: event, user_id: 'u-1', email: to, data: { plan: 'pro', first_name: '<Ada>' } });
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ matched_automations: 1, resumed_runs: 0, cancelled_runs: 0 });
-    expect(accepted.body.event).toMatchObject({ name: event, user_id: 'u-1', email: to, data: { plan: 'pro', first_name: '<Ada>' }, source: 'api' });
+    expect(accepted.body.event).toMatchObject({
+      name: event,
+      user_id: 'u-1',
+      email: to,
+      data: { plan: 'pro', first_name: '<Ada>' },
+      source: 'api',
+    });
     expect(accepted.body.event.id).toMatch(/^ae_[0-9A-Z]{26}$/);
 
     const run = await runReaching(id, 'completed');
@@ -93,10 +106,16 @@ describe('automation engine', () => {
     }, 'four automation webhooks');
     const byType = (type: string) => received.filter((hook) => hook.type === type);
     expect(byType('automation.started')).toHaveLength(1);
-    expect(byType('automation.step_completed').map((hook) => hook.data.step_index).sort()).toEqual([0, 1]);
+    expect(
+      byType('automation.step_completed')
+        .map((hook) => hook.data.step_index)
+        .sort(),
+    ).toEqual([0, 1]);
     expect(byType('automation.completed')).toHaveLength(1);
     for (const hook of received) {
-      expect(Object.keys(hook.data)).toEqual(expect.arrayContaining(['automation_id', 'automation_name', 'run_id', 'status', 'event_name', 'step_index', 'step_type', 'error']));
+      expect(Object.keys(hook.data)).toEqual(
+        expect.arrayContaining(['automation_id', 'automation_name', 'run_id', 'status', 'event_name', 'step_index', 'step_type', 'error']),
+      );
       expect(hook.data).toMatchObject({ automation_id: id, automation_name: 'Welcome', run_id: run.id, event_name: event, error: null });
     }
     expect(byType('automation.step_completed')[0]!.data.status).toBe('running');
@@ -113,13 +132,15 @@ describe('automation engine', () => {
         { key: 'send', type: 'send_email', from: `team@${domain}`, subject: 'x', text: 'x' },
       ],
     });
-    expect((await postEvent(account, { name: event, email: `${unique('free')}@example.com`, data: { plan: 'free' } })).body.matched_automations).toBe(1);
+    expect(
+      (await postEvent(account, { name: event, email: `${unique('free')}@example.com`, data: { plan: 'free' } })).body.matched_automations,
+    ).toBe(1);
     const run = await runReaching(id, 'completed');
     expect(run.history).toHaveLength(1);
     expect(run.history[0]).toMatchObject({ key: 'is-pro', status: 'completed', output: { result: false } });
   });
 
-  it('wait_for_event resumes on the same user\'s event (not another user\'s), then sends; cancel_on_events cancels the user\'s running runs', async () => {
+  it("wait_for_event resumes on the same user's event (not another user's), then sends; cancel_on_events cancels the user's running runs", async () => {
     const start = unique('signup');
     const verified = unique('email.verified');
     const deleted = unique('account.deleted');
@@ -160,10 +181,17 @@ describe('automation engine', () => {
 
   it('an Idempotency-Key replays the first answer and starts one run; the key with another body is 409', async () => {
     const event = unique('order.paid');
-    const id = await automation(account, { name: 'Receipt', trigger: { event }, steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] });
+    const id = await automation(account, {
+      name: 'Receipt',
+      trigger: { event },
+      steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }],
+    });
     const key = unique('idem');
     const body = { name: event, user_id: 'u-9', data: { total: 12 } };
-    const answers = await Promise.all([postEvent(account, body, { 'idempotency-key': key }), postEvent(account, body, { 'idempotency-key': key })]);
+    const answers = await Promise.all([
+      postEvent(account, body, { 'idempotency-key': key }),
+      postEvent(account, body, { 'idempotency-key': key }),
+    ]);
     expect(answers.map((answer) => answer.status)).toEqual([202, 202]);
     expect(answers[1]!.body.event.id).toBe(answers[0]!.body.event.id);
     const again = await postEvent(account, body, { 'idempotency-key': key });
@@ -179,7 +207,11 @@ describe('automation engine', () => {
 
   it('a send refused by the sending rules fails its run with automation.failed; other runs go on', async () => {
     const event = unique('invite');
-    const id = await automation(account, { name: 'Invite', trigger: { event }, steps: [{ key: 'invite', type: 'send_email', from: `team@${domain}`, subject: 'Join us', text: 'hi' }] });
+    const id = await automation(account, {
+      name: 'Invite',
+      trigger: { event },
+      steps: [{ key: 'invite', type: 'send_email', from: `team@${domain}`, subject: 'Join us', text: 'hi' }],
+    });
     const blocked = `${unique('blocked')}@example.com`;
     expect((await api('POST', '/suppressions', { key: account.key, body: { email: blocked } })).status).toBeLessThan(300);
     const fine = `${unique('fine')}@example.com`;
@@ -222,14 +254,27 @@ describe('automation engine', () => {
     const final = await services.runs.get(run.id);
     expect(final!.history.map((step) => step.key)).toEqual(['one', 'two']);
     const emails = await api('GET', '/emails?limit=100', { key: account.key });
-    expect(emails.body.emails.filter((email: any) => email.to.includes(to)).map((email: any) => email.subject).sort()).toEqual(['Once', 'Twice?']);
+    expect(
+      emails.body.emails
+        .filter((email: any) => email.to.includes(to))
+        .map((email: any) => email.subject)
+        .sort(),
+    ).toEqual(['Once', 'Twice?']);
   });
 
   it('many runs at once: 150 events start 150 runs that all complete, one email each', async () => {
     const event = unique('bulk');
-    const id = await automation(account, { name: 'Bulk', trigger: { event }, steps: [{ key: 'hello', type: 'send_email', from: `team@${domain}`, subject: 'Bulk {{event.user_id}}', text: 'hi' }] });
+    const id = await automation(account, {
+      name: 'Bulk',
+      trigger: { event },
+      steps: [{ key: 'hello', type: 'send_email', from: `team@${domain}`, subject: 'Bulk {{event.user_id}}', text: 'hi' }],
+    });
     const count = 150;
-    const answers = await Promise.all(Array.from({ length: count }, (_, i) => postEvent(account, { name: event, user_id: `bulk-${i}`, email: `bulk-${i}-${event}@example.com` })));
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        postEvent(account, { name: event, user_id: `bulk-${i}`, email: `bulk-${i}-${event}@example.com` }),
+      ),
+    );
     expect(answers.every((answer) => answer.status === 202 && answer.body.matched_automations === 1)).toBe(true);
     const { services } = stack();
     const done = await waitFor(
@@ -252,7 +297,11 @@ describe('automation engine', () => {
   });
 
   it('refuses dry runs for API keys, bad events and tenant keys', async () => {
-    const id = await automation(account, { name: 'Dry', trigger: { event: 'x.y' }, steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] }, false);
+    const id = await automation(
+      account,
+      { name: 'Dry', trigger: { event: 'x.y' }, steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
+      false,
+    );
     const dry = await postEvent(account, { name: 'x.y', dry_run: true, automation_id: id });
     expect(dry.status).toBe(403);
     expect(dry.body.error.message).toMatch(/dashboard/);

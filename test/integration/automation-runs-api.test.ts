@@ -33,10 +33,20 @@ interface Created {
 }
 
 async function createAutomation(account: TestAccount): Promise<Created> {
-  const response = await api('POST', '/automations', { key: account.key, body: { name: 'Welcome series', trigger: { event: unique('user.created') }, steps: definitionSteps } });
+  const response = await api('POST', '/automations', {
+    key: account.key,
+    body: { name: 'Welcome series', trigger: { event: unique('user.created') }, steps: definitionSteps },
+  });
   expect([response.status, response.body.error]).toEqual([201, undefined]);
   const automation = response.body.automation;
-  return { id: automation.id, account_id: account.id, name: automation.name, version: automation.version, steps: automation.steps, allowed_domains: automation.allowed_domains };
+  return {
+    id: automation.id,
+    account_id: account.id,
+    name: automation.name,
+    version: automation.version,
+    steps: automation.steps,
+    allowed_domains: automation.allowed_domains,
+  };
 }
 
 const runs = () => stack().services.runs;
@@ -44,7 +54,17 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function result(automation: Created, index: number, startedMs: number, durationMs: number, extra: Partial<StepResult> = {}): StepResult {
   const step = automation.steps[index]!;
-  return { index, key: step.key, type: step.type, status: 'completed', started_at: iso(startedMs), completed_at: iso(startedMs + durationMs), output: null, error: null, ...extra };
+  return {
+    index,
+    key: step.key,
+    type: step.type,
+    status: 'completed',
+    started_at: iso(startedMs),
+    completed_at: iso(startedMs + durationMs),
+    output: null,
+    error: null,
+    ...extra,
+  };
 }
 
 /**
@@ -55,11 +75,26 @@ async function startClaimed(automation: Created, eventMs: number, index: number,
   const now = Date.now();
   const run = newRun({
     automation,
-    event: { id: newId('ae', eventMs), name: 'user.created', user_id: 'u-42', email: 'ada@example.com', data: { plan: 'pro', first_name: 'Ada' }, created_at: iso(eventMs) },
+    event: {
+      id: newId('ae', eventMs),
+      name: 'user.created',
+      user_id: 'u-42',
+      email: 'ada@example.com',
+      data: { plan: 'pro', first_name: 'Ada' },
+      created_at: iso(eventMs),
+    },
     subject: 'user:u-42',
     now: new Date(now),
   });
-  const claimed: Run = { ...run, step_index: index, step_state: 'claimed', lease_until: now + DAY_MS, attempt: 1, step_started_at: iso(now), history };
+  const claimed: Run = {
+    ...run,
+    step_index: index,
+    step_state: 'claimed',
+    lease_until: now + DAY_MS,
+    attempt: 1,
+    step_started_at: iso(now),
+    history,
+  };
   expect(await runs().start(claimed)).toEqual({ kind: 'started' });
   return claimed;
 }
@@ -82,7 +117,11 @@ describe('automation runs API', () => {
     a = await createAutomation(account);
     b = await createAutomation(account);
 
-    const done = [result(a, 0, base + 1_000, 250, { output: { email_id: 'msg_01JD8Z6X4Q2T9V3N5M7K1H0G8C' } }), result(a, 1, base + 2_000, 2 * DAY_MS), result(a, 2, base + 2 * DAY_MS + 3_000, 60_000)];
+    const done = [
+      result(a, 0, base + 1_000, 250, { output: { email_id: 'msg_01JD8Z6X4Q2T9V3N5M7K1H0G8C' } }),
+      result(a, 1, base + 2_000, 2 * DAY_MS),
+      result(a, 2, base + 2 * DAY_MS + 3_000, 60_000),
+    ];
     const c = await startClaimed(a, base, 3, done);
     const last = result(a, 3, base + 2 * DAY_MS + 70_000, 40, { status: 'skipped' });
     completed = (await runs().completeStep(c.id, 3, 1, last, { end: 'completed' }))!;
@@ -90,7 +129,10 @@ describe('automation runs API', () => {
 
     const f = await startClaimed(a, base + 1_000, 0, []);
     const refusal = 'Recipient ada@example.com is suppressed (bounce).';
-    failed = (await runs().completeStep(f.id, 0, 1, result(a, 0, base + 2_000, 40, { status: 'failed', error: refusal }), { end: 'failed', error: refusal }))!;
+    failed = (await runs().completeStep(f.id, 0, 1, result(a, 0, base + 2_000, 40, { status: 'failed', error: refusal }), {
+      end: 'failed',
+      error: refusal,
+    }))!;
     expect(failed).toMatchObject({ status: 'failed', error: refusal });
 
     const w = await startClaimed(a, base + 2_000, 2, done.slice(0, 2));
@@ -109,9 +151,15 @@ describe('automation runs API', () => {
     expect(first.body.runs.map((run: { id: string }) => run.id)).toEqual([waiting.id, failed.id]);
     expect(first.body).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
 
-    const second = await api('GET', `/automations/${a.id}/runs?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: account.key });
+    const second = await api('GET', `/automations/${a.id}/runs?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      key: account.key,
+    });
     expect(second.status).toBe(200);
-    expect(second.body).toEqual({ runs: [expect.objectContaining({ id: completed.id, status: 'completed' })], has_more: false, next_cursor: null });
+    expect(second.body).toEqual({
+      runs: [expect.objectContaining({ id: completed.id, status: 'completed' })],
+      has_more: false,
+      next_cursor: null,
+    });
 
     const all = await api('GET', `/automations/${a.id}/runs`, { key: account.key });
     expect(all.body.runs.map((run: { id: string }) => run.id)).toEqual([waiting.id, failed.id, completed.id]);
@@ -121,7 +169,13 @@ describe('automation runs API', () => {
   it('summarises each run: where it is, how far it got, no event data and nothing internal', async () => {
     const page = await api('GET', `/automations/${a.id}/runs`, { key: account.key });
     const [w, f, c] = page.body.runs;
-    const event = (run: Run) => ({ id: run.event.id, name: 'user.created', user_id: 'u-42', email: 'ada@example.com', created_at: run.event.created_at });
+    const event = (run: Run) => ({
+      id: run.event.id,
+      name: 'user.created',
+      user_id: 'u-42',
+      email: 'ada@example.com',
+      created_at: run.event.created_at,
+    });
     expect(w).toEqual({
       object: 'automation_run',
       id: waiting.id,
@@ -129,7 +183,14 @@ describe('automation runs API', () => {
       automation_version: 1,
       status: 'running',
       event: event(waiting),
-      current_step: { index: 2, key: 'upgraded', type: 'wait_for_event', state: 'waiting', wake_at: waiting.wake_at, waiting_for: 'user.upgraded' },
+      current_step: {
+        index: 2,
+        key: 'upgraded',
+        type: 'wait_for_event',
+        state: 'waiting',
+        wake_at: waiting.wake_at,
+        waiting_for: 'user.upgraded',
+      },
       steps_completed: 2,
       error: null,
       created_at: waiting.created_at,
@@ -137,23 +198,40 @@ describe('automation runs API', () => {
       ended_at: null,
     });
     expect(w.current_step.wake_at).toMatch(TIMESTAMP);
-    expect(f).toMatchObject({ status: 'failed', current_step: null, steps_completed: 1, error: 'Recipient ada@example.com is suppressed (bounce).', ended_at: expect.stringMatching(TIMESTAMP) });
+    expect(f).toMatchObject({
+      status: 'failed',
+      current_step: null,
+      steps_completed: 1,
+      error: 'Recipient ada@example.com is suppressed (bounce).',
+      ended_at: expect.stringMatching(TIMESTAMP),
+    });
     expect(c).toMatchObject({ status: 'completed', current_step: null, steps_completed: 4, error: null, ended_at: completed.ended_at });
-    for (const internal of ['account_id', 'lease_until', 'attempt', 'subject', 'GSI', '"PK"', 'data', 'automation_name', 'duration"']) expect([internal, page.text.includes(internal)]).toEqual([internal, false]);
+    for (const internal of ['account_id', 'lease_until', 'attempt', 'subject', 'GSI', '"PK"', 'data', 'automation_name', 'duration"'])
+      expect([internal, page.text.includes(internal)]).toEqual([internal, false]);
   });
 
   it('filters by status (a page may hold fewer than limit; has_more says whether to go on)', async () => {
     const onlyFailed = await api('GET', `/automations/${a.id}/runs?status=failed`, { key: account.key });
-    expect([onlyFailed.status, onlyFailed.body.runs.map((run: { id: string }) => run.id), onlyFailed.body.has_more]).toEqual([200, [failed.id], false]);
+    expect([onlyFailed.status, onlyFailed.body.runs.map((run: { id: string }) => run.id), onlyFailed.body.has_more]).toEqual([
+      200,
+      [failed.id],
+      false,
+    ]);
     const onlyRunning = await api('GET', `/automations/${b.id}/runs?status=running`, { key: account.key });
     expect(onlyRunning.body.runs.map((run: { id: string }) => run.id)).toEqual([running.id]);
-    expect((await api('GET', `/automations/${b.id}/runs?status=cancelled`, { key: account.key })).body.runs.map((run: { id: string }) => run.id)).toEqual([cancelled.id]);
+    expect(
+      (await api('GET', `/automations/${b.id}/runs?status=cancelled`, { key: account.key })).body.runs.map((run: { id: string }) => run.id),
+    ).toEqual([cancelled.id]);
 
     // Walking the filtered pages one run at a time finds every completed or failed run once.
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let guard = 0; guard < 10; guard++) {
-      const response: { body: any } = await api('GET', `/automations/${a.id}/runs?status=completed&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: account.key });
+      const response: { body: any } = await api(
+        'GET',
+        `/automations/${a.id}/runs?status=completed&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key: account.key },
+      );
       seen.push(...response.body.runs.map((run: { id: string }) => run.id));
       cursor = response.body.next_cursor;
       if (!response.body.has_more) break;
@@ -169,11 +247,18 @@ describe('automation runs API', () => {
       ['cursor=bm9wZQ', 'cursor'],
     ] as const) {
       const response = await api('GET', `/automations/${a.id}/runs?${query}`, { key: account.key });
-      expect([query, response.status, response.body.error.code, response.body.error.details.fields.map((f: { field: string }) => f.field)]).toEqual([query, 400, 'validation_error', [field]]);
+      expect([
+        query,
+        response.status,
+        response.body.error.code,
+        response.body.error.details.fields.map((f: { field: string }) => f.field),
+      ]).toEqual([query, 400, 'validation_error', [field]]);
     }
     // A cursor of another automation's list is not accepted for this one.
     const other = await api('GET', `/automations/${b.id}/runs?limit=1`, { key: account.key });
-    const crossed = await api('GET', `/automations/${a.id}/runs?cursor=${encodeURIComponent(other.body.next_cursor)}`, { key: account.key });
+    const crossed = await api('GET', `/automations/${a.id}/runs?cursor=${encodeURIComponent(other.body.next_cursor)}`, {
+      key: account.key,
+    });
     expect([crossed.status, crossed.body.error.code]).toEqual([400, 'validation_error']);
   });
 
@@ -187,7 +272,14 @@ describe('automation runs API', () => {
         automation_id: a.id,
         automation_version: 1,
         status: 'completed',
-        event: { id: completed.event.id, name: 'user.created', user_id: 'u-42', email: 'ada@example.com', data: { plan: 'pro', first_name: 'Ada' }, created_at: iso(base) },
+        event: {
+          id: completed.event.id,
+          name: 'user.created',
+          user_id: 'u-42',
+          email: 'ada@example.com',
+          data: { plan: 'pro', first_name: 'Ada' },
+          created_at: iso(base),
+        },
         current_step: null,
         steps_completed: 4,
         error: null,
@@ -195,14 +287,55 @@ describe('automation runs API', () => {
         updated_at: completed.updated_at,
         ended_at: completed.ended_at,
         steps: [
-          { index: 0, key: 'welcome', type: 'send_email', status: 'completed', started_at: iso(base + 1_000), completed_at: iso(base + 1_250), duration_ms: 250, output: { email_id: 'msg_01JD8Z6X4Q2T9V3N5M7K1H0G8C' }, error: null },
-          { index: 1, key: 'wait-2-days', type: 'delay', status: 'completed', started_at: iso(base + 2_000), completed_at: iso(base + 2_000 + 2 * DAY_MS), duration_ms: 2 * DAY_MS, output: null, error: null },
-          { index: 2, key: 'upgraded', type: 'wait_for_event', status: 'completed', started_at: iso(base + 2 * DAY_MS + 3_000), completed_at: iso(base + 2 * DAY_MS + 63_000), duration_ms: 60_000, output: null, error: null },
-          { index: 3, key: 'thanks', type: 'send_email', status: 'skipped', started_at: iso(base + 2 * DAY_MS + 70_000), completed_at: iso(base + 2 * DAY_MS + 70_040), duration_ms: 40, output: null, error: null },
+          {
+            index: 0,
+            key: 'welcome',
+            type: 'send_email',
+            status: 'completed',
+            started_at: iso(base + 1_000),
+            completed_at: iso(base + 1_250),
+            duration_ms: 250,
+            output: { email_id: 'msg_01JD8Z6X4Q2T9V3N5M7K1H0G8C' },
+            error: null,
+          },
+          {
+            index: 1,
+            key: 'wait-2-days',
+            type: 'delay',
+            status: 'completed',
+            started_at: iso(base + 2_000),
+            completed_at: iso(base + 2_000 + 2 * DAY_MS),
+            duration_ms: 2 * DAY_MS,
+            output: null,
+            error: null,
+          },
+          {
+            index: 2,
+            key: 'upgraded',
+            type: 'wait_for_event',
+            status: 'completed',
+            started_at: iso(base + 2 * DAY_MS + 3_000),
+            completed_at: iso(base + 2 * DAY_MS + 63_000),
+            duration_ms: 60_000,
+            output: null,
+            error: null,
+          },
+          {
+            index: 3,
+            key: 'thanks',
+            type: 'send_email',
+            status: 'skipped',
+            started_at: iso(base + 2 * DAY_MS + 70_000),
+            completed_at: iso(base + 2 * DAY_MS + 70_040),
+            duration_ms: 40,
+            output: null,
+            error: null,
+          },
         ],
       },
     });
-    for (const internal of ['account_id', 'lease_until', 'attempt', 'subject', 'GSI', '"PK"', 'automation_name', '"from"']) expect([internal, detail.text.includes(internal)]).toEqual([internal, false]);
+    for (const internal of ['account_id', 'lease_until', 'attempt', 'subject', 'GSI', '"PK"', 'automation_name', '"from"'])
+      expect([internal, detail.text.includes(internal)]).toEqual([internal, false]);
 
     const wait = await api('GET', `/automations/${a.id}/runs/${waiting.id}`, { key: account.key });
     expect(wait.body.run.steps.map((step: { key: string; status: string }) => [step.key, step.status])).toEqual([
@@ -225,14 +358,43 @@ describe('automation runs API', () => {
     });
 
     const fail = await api('GET', `/automations/${a.id}/runs/${failed.id}`, { key: account.key });
-    expect(fail.body.run).toMatchObject({ status: 'failed', error: 'Recipient ada@example.com is suppressed (bounce).', steps: [{ key: 'welcome', status: 'failed', error: 'Recipient ada@example.com is suppressed (bounce).', duration_ms: 40 }] });
+    expect(fail.body.run).toMatchObject({
+      status: 'failed',
+      error: 'Recipient ada@example.com is suppressed (bounce).',
+      steps: [{ key: 'welcome', status: 'failed', error: 'Recipient ada@example.com is suppressed (bounce).', duration_ms: 40 }],
+    });
 
     const claimed = await api('GET', `/automations/${b.id}/runs/${running.id}`, { key: account.key });
-    expect(claimed.body.run.current_step).toEqual({ index: 1, key: 'wait-2-days', type: 'delay', state: 'running', wake_at: null, waiting_for: null });
-    expect(claimed.body.run.steps[1]).toEqual({ index: 1, key: 'wait-2-days', type: 'delay', status: 'running', started_at: running.step_started_at, completed_at: null, duration_ms: null, output: null, error: null, wake_at: null, waiting_for: null });
+    expect(claimed.body.run.current_step).toEqual({
+      index: 1,
+      key: 'wait-2-days',
+      type: 'delay',
+      state: 'running',
+      wake_at: null,
+      waiting_for: null,
+    });
+    expect(claimed.body.run.steps[1]).toEqual({
+      index: 1,
+      key: 'wait-2-days',
+      type: 'delay',
+      status: 'running',
+      started_at: running.step_started_at,
+      completed_at: null,
+      duration_ms: null,
+      output: null,
+      error: null,
+      wake_at: null,
+      waiting_for: null,
+    });
 
     const stopped = await api('GET', `/automations/${b.id}/runs/${cancelled.id}`, { key: account.key });
-    expect(stopped.body.run).toMatchObject({ status: 'cancelled', error: 'cancelled by event user.deleted', current_step: null, steps: [], ended_at: expect.stringMatching(TIMESTAMP) });
+    expect(stopped.body.run).toMatchObject({
+      status: 'cancelled',
+      error: 'cancelled by event user.deleted',
+      current_step: null,
+      steps: [],
+      ended_at: expect.stringMatching(TIMESTAMP),
+    });
   });
 
   it("answers 404 for another account's automation or run, another automation's run, and ids that cannot exist", async () => {
@@ -254,7 +416,11 @@ describe('automation runs API', () => {
     }
     // Its own (empty) automation lists nothing of the first account's.
     const own = await createAutomation(other);
-    expect((await api('GET', `/automations/${own.id}/runs`, { key: other.key })).body).toEqual({ runs: [], has_more: false, next_cursor: null });
+    expect((await api('GET', `/automations/${own.id}/runs`, { key: other.key })).body).toEqual({
+      runs: [],
+      has_more: false,
+      next_cursor: null,
+    });
   });
 
   it('refuses a key limited to a tenant (403 forbidden); reading needs account:read or full', async () => {
@@ -262,15 +428,24 @@ describe('automation runs API', () => {
     const automation = await createAutomation(owner);
     const run = await startClaimed(automation, Date.now() - DAY_MS, 0, []);
     const tenant = await createTenant(owner, {}, 'runs');
-    const tenantKey = (await api('POST', '/api-keys', { key: owner.key, body: { name: 'tenant', scopes: ['full'], tenant: tenant.external_id } })).body.secret as string;
-    for (const path of [`/automations/${automation.id}/runs`, `/automations/${automation.id}/runs/${run.id}`, `/automations/${automation.id}/runs/run_nope`]) {
+    const tenantKey = (
+      await api('POST', '/api-keys', { key: owner.key, body: { name: 'tenant', scopes: ['full'], tenant: tenant.external_id } })
+    ).body.secret as string;
+    for (const path of [
+      `/automations/${automation.id}/runs`,
+      `/automations/${automation.id}/runs/${run.id}`,
+      `/automations/${automation.id}/runs/run_nope`,
+    ]) {
       const response = await api('GET', path, { key: tenantKey });
       expect([path, response.status, response.body.error.code]).toEqual([path, 403, 'forbidden']);
     }
 
-    const keyWith = async (scopes: string[]) => (await api('POST', '/api-keys', { key: owner.key, body: { name: 'scoped', scopes } })).body.secret as string;
+    const keyWith = async (scopes: string[]) =>
+      (await api('POST', '/api-keys', { key: owner.key, body: { name: 'scoped', scopes } })).body.secret as string;
     const reader = await keyWith(['account:read']);
-    expect((await api('GET', `/automations/${automation.id}/runs`, { key: reader })).body.runs.map((r: { id: string }) => r.id)).toEqual([run.id]);
+    expect((await api('GET', `/automations/${automation.id}/runs`, { key: reader })).body.runs.map((r: { id: string }) => r.id)).toEqual([
+      run.id,
+    ]);
     expect((await api('GET', `/automations/${automation.id}/runs/${run.id}`, { key: reader })).body.run.id).toBe(run.id);
     const sender = await keyWith(['emails:send']);
     for (const path of [`/automations/${automation.id}/runs`, `/automations/${automation.id}/runs/${run.id}`]) {

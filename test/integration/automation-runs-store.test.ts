@@ -28,13 +28,29 @@ const steps: Step[] = [
 function run(eventId = newId('evt'), at = new Date(), automation = { id: newId('auto'), account_id: newId('acc') }): Run {
   return newRun({
     automation: { ...automation, name: 'Welcome', version: 3, steps, allowed_domains: null },
-    event: { id: eventId, name: 'user.created', user_id: 'u1', email: 'u1@example.com', data: { plan: 'pro' }, created_at: at.toISOString() },
+    event: {
+      id: eventId,
+      name: 'user.created',
+      user_id: 'u1',
+      email: 'u1@example.com',
+      data: { plan: 'pro' },
+      created_at: at.toISOString(),
+    },
     subject: 'user:u1',
     now: at,
   });
 }
 
-const result = (index: number, at: string): StepResult => ({ index, key: steps[index]!.key, type: steps[index]!.type, status: 'completed', started_at: at, completed_at: at, output: { n: index }, error: null });
+const result = (index: number, at: string): StepResult => ({
+  index,
+  key: steps[index]!.key,
+  type: steps[index]!.type,
+  status: 'completed',
+  started_at: at,
+  completed_at: at,
+  output: { n: index },
+  error: null,
+});
 
 describe('the run store', () => {
   let repository: RunRepository;
@@ -63,7 +79,13 @@ describe('the run store', () => {
     const outcomes = await Promise.all([first, again, first, again, first].map((r) => runs().start(r)));
     expect(outcomes.filter((o) => o.kind === 'started')).toHaveLength(1);
     const stored = await runs().get(first.id);
-    expect(stored).toMatchObject({ status: 'running', step_index: 0, step_state: 'pending', attempt: 0, event: { name: 'user.created', data: { plan: 'pro' } } });
+    expect(stored).toMatchObject({
+      status: 'running',
+      step_index: 0,
+      step_state: 'pending',
+      attempt: 0,
+      event: { name: 'user.created', data: { plan: 'pro' } },
+    });
     expect((await runs().list(first.automation_id, { limit: 10 })).items.map((r) => r.id)).toEqual([first.id]);
   });
 
@@ -90,7 +112,13 @@ describe('the run store', () => {
     expect(retry).toMatchObject({ kind: 'claimed', run: { attempt: 2 } });
     expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
     const done = await runs().completeStep(r.id, 0, 2, result(0, at), { next: 1 });
-    expect(done).toMatchObject({ step_index: 1, step_state: 'pending', attempt: 0, lease_until: null, history: [{ index: 0, key: 'hello', status: 'completed', output: { n: 0 } }] });
+    expect(done).toMatchObject({
+      step_index: 1,
+      step_state: 'pending',
+      attempt: 0,
+      lease_until: null,
+      history: [{ index: 0, key: 'hello', status: 'completed', output: { n: 0 } }],
+    });
   });
 
   it('records a step once: a repeated completion is refused, and the run ends completed or failed', async () => {
@@ -99,7 +127,10 @@ describe('the run store', () => {
     const now = Date.now();
     const at = new Date(now).toISOString();
     await runs().claimStep(r.id, 0, now, 30_000, at);
-    const [a, b] = await Promise.all([runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 }), runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })]);
+    const [a, b] = await Promise.all([
+      runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 }),
+      runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 }),
+    ]);
     expect([a, b].filter((x) => x !== null)).toHaveLength(1);
     await runs().claimStep(r.id, 1, now, 30_000, at);
     const ended = await runs().completeStep(r.id, 1, 1, result(1, at), { end: 'completed' });
@@ -111,7 +142,15 @@ describe('the run store', () => {
     const failing = run();
     await runs().start(failing);
     await runs().claimStep(failing.id, 0, now, 30_000, at);
-    expect(await runs().completeStep(failing.id, 0, 1, { ...result(0, at), status: 'failed', error: 'template missing' }, { end: 'failed', error: 'template missing' })).toMatchObject({
+    expect(
+      await runs().completeStep(
+        failing.id,
+        0,
+        1,
+        { ...result(0, at), status: 'failed', error: 'template missing' },
+        { end: 'failed', error: 'template missing' },
+      ),
+    ).toMatchObject({
       status: 'failed',
       error: 'template missing',
     });
@@ -137,7 +176,12 @@ describe('the run store', () => {
     const at = new Date(now).toISOString();
     await runs().claimStep(r.id, 0, now, 30_000, at);
     const waiting = await runs().waitStep(r.id, 0, 1, now + 60_000, 'user.upgraded', at);
-    expect(waiting).toMatchObject({ step_state: 'waiting', waiting_for: 'user.upgraded', wake_at: new Date(now + 60_000).toISOString(), lease_until: null });
+    expect(waiting).toMatchObject({
+      step_state: 'waiting',
+      waiting_for: 'user.upgraded',
+      wake_at: new Date(now + 60_000).toISOString(),
+      lease_until: null,
+    });
     // The attempt that parked it cannot park it again, nor complete it.
     expect(await runs().waitStep(r.id, 0, 1, now + 90_000, null, at)).toBeNull();
     expect(await runs().completeStep(r.id, 0, 1, result(0, at), { next: 1 })).toBeNull();
@@ -149,7 +193,14 @@ describe('the run store', () => {
       ...Array.from({ length: 4 }, () => runs().finishWaiting(r.id, 0, result(0, at), { next: 1 })),
     ]);
     expect(racing.filter((x) => x !== null)).toHaveLength(1);
-    expect(await runs().get(r.id)).toMatchObject({ step_index: 1, step_state: 'pending', waiting_for: null, wake_at: null, attempt: 0, history: [{ index: 0 }] });
+    expect(await runs().get(r.id)).toMatchObject({
+      step_index: 1,
+      step_state: 'pending',
+      waiting_for: null,
+      wake_at: null,
+      attempt: 0,
+      history: [{ index: 0 }],
+    });
   });
 
   it("lists the user's running runs while they run; the write that ends one takes it out of the user's and the due index", async () => {
@@ -162,7 +213,14 @@ describe('the run store', () => {
     const at = new Date().toISOString();
     await runs().cancel(a.id, at, 'cancelled by event user.deleted');
     expect((await runs().runningForSubject(automation.account_id, 'user:u1')).map((x) => x.id)).toEqual([b.id]);
-    const indexed = await table.client.send(new QueryCommand({ TableName: table.name, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': keys.runsBySubject(automation.account_id, 'user:u1') } }));
+    const indexed = await table.client.send(
+      new QueryCommand({
+        TableName: table.name,
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.runsBySubject(automation.account_id, 'user:u1') },
+      }),
+    );
     expect((indexed.Items ?? []).map((item) => item.id)).toEqual([b.id]);
     const { Item } = await table.client.send(new GetCommand({ TableName: table.name, Key: keys.run(a.id), ConsistentRead: true }));
     expect(Object.keys(Item!).filter((name) => name.startsWith('GSI2') || name.startsWith('GSI3'))).toEqual([]);

@@ -12,13 +12,24 @@ let counter = 0;
 const uniqueEvent = (prefix = 'evt') => `${prefix}.${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 const welcomeSteps = [
-  { key: 'welcome', type: 'send_email', from: 'Acme <hello@example.com>', subject: 'Welcome, {{event.data.first_name}}', html: '<p>Hi {{event.data.first_name}}</p>' },
+  {
+    key: 'welcome',
+    type: 'send_email',
+    from: 'Acme <hello@example.com>',
+    subject: 'Welcome, {{event.data.first_name}}',
+    html: '<p>Hi {{event.data.first_name}}</p>',
+  },
   { key: 'wait', type: 'delay', duration: '2 days' },
   { key: 'is-pro', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'pro' },
   { key: 'tips', type: 'send_email', template: { id: 'pro-tips', variables: { name: '{{event.data.first_name}}' } } },
 ];
 
-const definition = (body: Record<string, unknown> = {}) => ({ name: 'Welcome series', trigger: { event: uniqueEvent('user.created') }, steps: welcomeSteps, ...body });
+const definition = (body: Record<string, unknown> = {}) => ({
+  name: 'Welcome series',
+  trigger: { event: uniqueEvent('user.created') },
+  steps: welcomeSteps,
+  ...body,
+});
 
 async function create(account: TestAccount, body: Record<string, unknown> = definition()) {
   const response = await api('POST', '/automations', { key: account.key, body });
@@ -71,7 +82,14 @@ describe('/automations', () => {
 
     const patched = await api('PATCH', `/automations/${id}`, { key: account.key, body: { name: 'Welcome v2', steps: [welcomeSteps[1]] } });
     expect(patched.status).toBe(200);
-    expect(patched.body.automation).toMatchObject({ id, name: 'Welcome v2', version: 2, status: 'draft', steps: [welcomeSteps[1]], trigger: body.trigger });
+    expect(patched.body.automation).toMatchObject({
+      id,
+      name: 'Welcome v2',
+      version: 2,
+      status: 'draft',
+      steps: [welcomeSteps[1]],
+      trigger: body.trigger,
+    });
     expect((await api('GET', `/automations/${id}`, { key: account.key })).body).toEqual(patched.body);
     // The same definition again writes nothing.
     const same = await api('PATCH', `/automations/${id}`, { key: account.key, body: { name: 'Welcome v2' } });
@@ -129,7 +147,9 @@ describe('/automations', () => {
       expect(final).toMatchObject({ name: `raced ${round}`, status: 'active', version: 2 });
     }
     const { id } = await create(account, definition({ status: 'active' }));
-    const edits = await Promise.all(Array.from({ length: 4 }, (_, i) => api('PATCH', `/automations/${id}`, { key: account.key, body: { name: `editor ${i}` } })));
+    const edits = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => api('PATCH', `/automations/${id}`, { key: account.key, body: { name: `editor ${i}` } })),
+    );
     expect(edits.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     const final = (await api('GET', `/automations/${id}`, { key: account.key })).body.automation;
     expect(final.version).toBe(5);
@@ -156,7 +176,8 @@ describe('/automations', () => {
     } while (cursor);
     expect(seen).toEqual([...made].reverse());
 
-    const ids = async (status: string) => (await api('GET', `/automations?status=${status}&limit=100`, { key: owner.key })).body.automations.map((a: { id: string }) => a.id);
+    const ids = async (status: string) =>
+      (await api('GET', `/automations?status=${status}&limit=100`, { key: owner.key })).body.automations.map((a: { id: string }) => a.id);
     expect(await ids('active')).toEqual([made[1]]);
     expect(await ids('paused')).toEqual([made[3]]);
     expect(await ids('draft')).toEqual([made[4], made[2], made[0]]);
@@ -174,30 +195,54 @@ describe('/automations', () => {
   it('answers 400 validation_error naming each bad step', async () => {
     const cases: [string, unknown[], string[]][] = [
       ['unknown type', [welcomeSteps[1], { key: 'sms', type: 'send_sms' }], ['steps.1.type']],
-      ['cycle', [{ key: 'a', type: 'delay', duration: '1 day' }, { key: 'b', type: 'delay', duration: '1 day', next: 'a' }], ['steps.1.next']],
+      [
+        'cycle',
+        [
+          { key: 'a', type: 'delay', duration: '1 day' },
+          { key: 'b', type: 'delay', duration: '1 day', next: 'a' },
+        ],
+        ['steps.1.next'],
+      ],
       ['delay over 365 days', [{ key: 'a', type: 'delay', duration: '366 days' }], ['steps.0.duration']],
       ['bad placeholder', [{ ...welcomeSteps[0], subject: 'Hi {{event.firstname}}' }], ['steps.0.subject']],
       ['missing next target', [{ key: 'a', type: 'delay', duration: '1 day', next: 'missing' }], ['steps.0.next']],
       ['condition without value', [{ key: 'c', type: 'condition', field: 'event.data.plan', operator: 'eq' }], ['steps.0.value']],
       ['wait over 30 days', [{ key: 'w', type: 'wait_for_event', event: 'x', timeout: '31 days' }], ['steps.0.timeout']],
-      ['several at once', [{ key: 'x', type: 'sms' }, { key: 'd', type: 'delay', duration: 'later' }], ['steps.0.type', 'steps.1.duration']],
+      [
+        'several at once',
+        [
+          { key: 'x', type: 'sms' },
+          { key: 'd', type: 'delay', duration: 'later' },
+        ],
+        ['steps.0.type', 'steps.1.duration'],
+      ],
     ];
     for (const [what, steps, fields] of cases) {
       const response = await api('POST', '/automations', { key: account.key, body: definition({ steps }) });
       expect([what, response.status, response.body.error.code, fieldsOf(response)]).toEqual([what, 400, 'validation_error', fields]);
     }
-    const unknown = await api('POST', '/automations', { key: account.key, body: definition({ steps: [{ key: 'sms', type: 'send_sms' }] }) });
-    expect(unknown.body.error.details.fields[0].message).toBe('unknown step type "send_sms": one of send_email, delay, wait_for_event, condition');
+    const unknown = await api('POST', '/automations', {
+      key: account.key,
+      body: definition({ steps: [{ key: 'sms', type: 'send_sms' }] }),
+    });
+    expect(unknown.body.error.details.fields[0].message).toBe(
+      'unknown step type "send_sms": one of send_email, delay, wait_for_event, condition',
+    );
 
     // PATCH validates the merged definition: a new trigger against the stored steps, new steps against the trigger.
     const { id } = await create(account);
-    const cycle = await api('PATCH', `/automations/${id}`, { key: account.key, body: { steps: [{ key: 'a', type: 'delay', duration: '1 day', next: 'a' }] } });
+    const cycle = await api('PATCH', `/automations/${id}`, {
+      key: account.key,
+      body: { steps: [{ key: 'a', type: 'delay', duration: '1 day', next: 'a' }] },
+    });
     expect([cycle.status, fieldsOf(cycle)]).toEqual([400, ['steps.0.next']]);
     const self = await api('PATCH', `/automations/${id}`, { key: account.key, body: { trigger: { event: 'x', cancel_on_events: ['x'] } } });
     expect([self.status, fieldsOf(self)]).toEqual([400, ['trigger.cancel_on_events.0']]);
     expect((await api('GET', `/automations/${id}`, { key: account.key })).body.automation.version).toBe(1);
     for (const raw of ['', '{', '[]']) {
-      expect((await api('POST', '/automations', { key: account.key, rawBody: raw, headers: { 'content-type': 'application/json' } })).status).toBe(400);
+      expect(
+        (await api('POST', '/automations', { key: account.key, rawBody: raw, headers: { 'content-type': 'application/json' } })).status,
+      ).toBe(400);
     }
   });
 
@@ -205,7 +250,10 @@ describe('/automations', () => {
     const owner = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const { id } = await create(owner);
     const tenant = await createTenant(owner, {}, 'auto');
-    const response = await api('POST', '/api-keys', { key: owner.key, body: { name: 'tenant', scopes: ['full'], tenant: tenant.external_id } });
+    const response = await api('POST', '/api-keys', {
+      key: owner.key,
+      body: { name: 'tenant', scopes: ['full'], tenant: tenant.external_id },
+    });
     const key = response.body.secret;
     const calls: [string, string, unknown?][] = [
       ['POST', '/automations', definition()],
@@ -225,7 +273,8 @@ describe('/automations', () => {
 
   it('needs full to write (403 insufficient_scope); account:read may read', async () => {
     const { id } = await create(account);
-    const keyWith = async (scopes: string[]) => (await api('POST', '/api-keys', { key: account.key, body: { name: 'scoped', scopes } })).body.secret as string;
+    const keyWith = async (scopes: string[]) =>
+      (await api('POST', '/api-keys', { key: account.key, body: { name: 'scoped', scopes } })).body.secret as string;
     const reader = await keyWith(['account:read']);
     const refused = await api('POST', '/automations', { key: reader, body: definition() });
     expect(refused.status).toBe(403);
@@ -257,7 +306,11 @@ describe('/automations', () => {
     const made = await Promise.all(Array.from({ length: 100 }, () => api('POST', '/automations', { key: owner.key, body: definition() })));
     expect(made.every((r) => r.status === 201)).toBe(true);
     const over = await api('POST', '/automations', { key: owner.key, body: definition() });
-    expect([over.status, over.body.error.code, over.body.error.details]).toEqual([403, 'limit_exceeded', { limit: 100, resource: 'automations' }]);
+    expect([over.status, over.body.error.code, over.body.error.details]).toEqual([
+      403,
+      'limit_exceeded',
+      { limit: 100, resource: 'automations' },
+    ]);
     expect((await api('DELETE', `/automations/${made[0]!.body.automation.id}`, { key: owner.key })).status).toBe(200);
     expect((await api('POST', '/automations', { key: owner.key, body: definition() })).status).toBe(201);
   });
@@ -306,9 +359,19 @@ describe('/automations', () => {
       const after = uniqueEvent('new');
       const cancelBefore = uniqueEvent('cancel-old');
       const cancelAfter = uniqueEvent('cancel-new');
-      const automation = await create(owner, definition({ status: 'active', trigger: { event: before, cancel_on_events: [cancelBefore] } }));
-      const patched = await api('PATCH', `/automations/${automation.id}`, { key: owner.key, body: { trigger: { event: after, cancel_on_events: [cancelAfter] } } });
-      expect(patched.body.automation).toMatchObject({ version: 2, status: 'active', trigger: { event: after, cancel_on_events: [cancelAfter] } });
+      const automation = await create(
+        owner,
+        definition({ status: 'active', trigger: { event: before, cancel_on_events: [cancelBefore] } }),
+      );
+      const patched = await api('PATCH', `/automations/${automation.id}`, {
+        key: owner.key,
+        body: { trigger: { event: after, cancel_on_events: [cancelAfter] } },
+      });
+      expect(patched.body.automation).toMatchObject({
+        version: 2,
+        status: 'active',
+        trigger: { event: after, cancel_on_events: [cancelAfter] },
+      });
       expect(await repo().activeByTrigger(owner.id, before)).toEqual([]);
       expect(await repo().activeByCancelEvent(owner.id, cancelBefore)).toEqual([]);
       const found = await repo().activeByTrigger(owner.id, after);

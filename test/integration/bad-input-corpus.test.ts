@@ -26,7 +26,11 @@ async function call(c: Case, key: string): Promise<Answer> {
     const response = await api(c.method, c.path, { key, body: c.body, rawBody: c.rawBody, headers: c.headers });
     return { status: response.status, text: response.text, body: response.body };
   }
-  const response = await fetch(stack().apiUrl + c.path, { method: c.method, headers: { authorization: `Bearer ${key}`, ...c.headers }, body: c.rawBody });
+  const response = await fetch(stack().apiUrl + c.path, {
+    method: c.method,
+    headers: { authorization: `Bearer ${key}`, ...c.headers },
+    body: c.rawBody,
+  });
   const text = await response.text();
   let body: unknown;
   try {
@@ -99,7 +103,16 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
   const cases: Case[] = [];
   const add = (c: Case) => cases.push(c);
   // Long and odd ids on every {id} route.
-  for (const id of [LONG, 'msg_' + LONG, '%00', 'msg_%0d%0a', '..', 'msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', "msg_'; DROP TABLE", '\u00e9\u00e9']) {
+  for (const id of [
+    LONG,
+    'msg_' + LONG,
+    '%00',
+    'msg_%0d%0a',
+    '..',
+    'msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ',
+    "msg_'; DROP TABLE",
+    '\u00e9\u00e9',
+  ]) {
     const enc = encodeURIComponent(id);
     add({ name: `GET email ${id.slice(0, 10)}`, method: 'GET', path: `/emails/${enc}` });
     add({ name: `PATCH email ${id.slice(0, 10)}`, method: 'PATCH', path: `/emails/${enc}`, body: { cancel: true } });
@@ -224,15 +237,49 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
     ] as [string, string][]) {
       add({ name: `${path} ${label}`, method, path, rawBody, headers: { 'content-type': 'application/json' } });
     }
-    add({ name: `${path} wrong content-type`, method, path, rawBody: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    for (const type of ['text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/octet-stream', '', 'application/json, text/html']) {
+    add({
+      name: `${path} wrong content-type`,
+      method,
+      path,
+      rawBody: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    for (const type of [
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/octet-stream',
+      '',
+      'application/json, text/html',
+    ]) {
       add({ name: `${path} content-type ${type}`, method, path, rawBody: '{"a":1}', headers: { 'content-type': type } });
     }
-    add({ name: `${path} content-encoding gzip`, method, path, rawBody: '{"a":1}', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
-    const invalidUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from('","email":"a@b.c"}')]);
+    add({
+      name: `${path} content-encoding gzip`,
+      method,
+      path,
+      rawBody: '{"a":1}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    const invalidUtf8 = Buffer.concat([
+      Buffer.from('{"name":"'),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+      Buffer.from('","email":"a@b.c"}'),
+    ]);
     add({ name: `${path} invalid UTF-8`, method, path, rawBody: invalidUtf8, headers: { 'content-type': 'application/json' } });
-    add({ name: `${path} binary`, method, path, rawBody: Buffer.from([0, 1, 2, 0xff, 0x80, 0]), headers: { 'content-type': 'application/octet-stream' } });
-    add({ name: `${path} huge field`, method, path, body: { name: 'x'.repeat(2_000_000), url: 'x'.repeat(100_000), email: 'y'.repeat(100_000) } });
+    add({
+      name: `${path} binary`,
+      method,
+      path,
+      rawBody: Buffer.from([0, 1, 2, 0xff, 0x80, 0]),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    add({
+      name: `${path} huge field`,
+      method,
+      path,
+      body: { name: 'x'.repeat(2_000_000), url: 'x'.repeat(100_000), email: 'y'.repeat(100_000) },
+    });
   }
   // The send request, field by field.
   const sends: [string, unknown][] = [
@@ -256,32 +303,104 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
     ['deep unknown field', { ...SEND, extra: deep(200) }],
   ];
   for (const [label, body] of sends) add({ name: `send ${label}`, method: 'POST', path: '/emails', body });
-  add({ name: 'send deep unknown with Idempotency-Key', method: 'POST', path: '/emails', rawBody: `{"from":"a@sandbox.mailservice.dev","to":"owner@example.com","subject":"s","text":"t","x":${deepJson(100_000)}}`, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-1' } });
-  add({ name: 'batch deep unknown with Idempotency-Key', method: 'POST', path: '/emails/batch', rawBody: `{"emails":[{"from":"a@sandbox.mailservice.dev","to":"owner@example.com","subject":"s","text":"t","x":${deepJson(100_000)}}]}`, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' } });
-  add({ name: 'batch bad validation header', method: 'POST', path: '/emails/batch', body: [SEND], headers: { 'x-batch-validation': 'lenient' } });
+  add({
+    name: 'send deep unknown with Idempotency-Key',
+    method: 'POST',
+    path: '/emails',
+    rawBody: `{"from":"a@sandbox.mailservice.dev","to":"owner@example.com","subject":"s","text":"t","x":${deepJson(100_000)}}`,
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-1' },
+  });
+  add({
+    name: 'batch deep unknown with Idempotency-Key',
+    method: 'POST',
+    path: '/emails/batch',
+    rawBody: `{"emails":[{"from":"a@sandbox.mailservice.dev","to":"owner@example.com","subject":"s","text":"t","x":${deepJson(100_000)}}]}`,
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' },
+  });
+  add({
+    name: 'batch bad validation header',
+    method: 'POST',
+    path: '/emails/batch',
+    body: [SEND],
+    headers: { 'x-batch-validation': 'lenient' },
+  });
   add({ name: 'idempotency key with spaces', method: 'POST', path: '/emails', body: SEND, headers: { 'idempotency-key': 'has spaces' } });
   add({ name: 'idempotency key too long', method: 'POST', path: '/emails', body: SEND, headers: { 'idempotency-key': 'k'.repeat(300) } });
   add({ name: 'idempotency key latin-1', method: 'POST', path: '/emails', body: SEND, headers: { 'idempotency-key': 'k\u00e9' } });
   add({ name: 'idempotency key empty', method: 'POST', path: '/emails', body: SEND, headers: { 'idempotency-key': '' } });
-  add({ name: 'batch idempotency key with spaces', method: 'POST', path: '/emails/batch', body: [SEND], headers: { 'idempotency-key': 'a b' } });
-  add({ name: 'batch validation header long', method: 'POST', path: '/emails/batch', body: [SEND], headers: { 'x-batch-validation': 'x'.repeat(5000) } });
+  add({
+    name: 'batch idempotency key with spaces',
+    method: 'POST',
+    path: '/emails/batch',
+    body: [SEND],
+    headers: { 'idempotency-key': 'a b' },
+  });
+  add({
+    name: 'batch validation header long',
+    method: 'POST',
+    path: '/emails/batch',
+    body: [SEND],
+    headers: { 'x-batch-validation': 'x'.repeat(5000) },
+  });
   add({ name: 'batch of 10000', method: 'POST', path: '/emails/batch', body: Array.from({ length: 10_000 }, () => SEND) });
   add({ name: 'batch of arrays', method: 'POST', path: '/emails/batch', body: { emails: [[SEND], 'x', null, 5] } });
-  add({ name: 'send with body fields of every wrong type', method: 'POST', path: '/emails', body: { from: [], to: {}, subject: 5, html: [], text: {}, cc: 5, bcc: 'x', reply_to: 1, tags: 'x', headers: 'x', attachments: 'x', scheduled_at: 5 } });
+  add({
+    name: 'send with body fields of every wrong type',
+    method: 'POST',
+    path: '/emails',
+    body: {
+      from: [],
+      to: {},
+      subject: 5,
+      html: [],
+      text: {},
+      cc: 5,
+      bcc: 'x',
+      reply_to: 1,
+      tags: 'x',
+      headers: 'x',
+      attachments: 'x',
+      scheduled_at: 5,
+    },
+  });
   add({ name: 'send subject with NUL', method: 'POST', path: '/emails', body: { ...SEND, subject: 'a\u0000b' } });
-  add({ name: 'send from with CRLF', method: 'POST', path: '/emails', body: { ...SEND, from: 'A\r\nBcc: x@y.z <a@sandbox.mailservice.dev>' } });
+  add({
+    name: 'send from with CRLF',
+    method: 'POST',
+    path: '/emails',
+    body: { ...SEND, from: 'A\r\nBcc: x@y.z <a@sandbox.mailservice.dev>' },
+  });
   add({ name: 'send to with CRLF', method: 'POST', path: '/emails', body: { ...SEND, to: 'owner@example.com\r\nBcc: x@y.z' } });
   add({ name: 'send header name with colon', method: 'POST', path: '/emails', body: { ...SEND, headers: { 'X-A: b\r\nBcc': 'x' } } });
   add({ name: 'test event unknown', method: 'POST', path: '/emails/test', body: { event: 'nope' } });
   add({ name: 'test event deep data', method: 'POST', path: '/emails/test', body: { event: 'email.delivered', data: deep(500) } });
   add({ name: 'PATCH email array', method: 'PATCH', path: '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', body: [{ cancel: true }] });
-  add({ name: 'PATCH email scheduled number', method: 'PATCH', path: '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', body: { scheduled_at: 1e20 } });
-  add({ name: 'verify domain unknown action', method: 'POST', path: '/domains/dom_01ZZZZZZZZZZZZZZZZZZZZZZZZ', body: { action: 'explode' } });
-  add({ name: 'suppressions delete email multi-byte', method: 'DELETE', path: `/suppressions?email=${multiByteSegment(900)}%40example.com` });
+  add({
+    name: 'PATCH email scheduled number',
+    method: 'PATCH',
+    path: '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ',
+    body: { scheduled_at: 1e20 },
+  });
+  add({
+    name: 'verify domain unknown action',
+    method: 'POST',
+    path: '/domains/dom_01ZZZZZZZZZZZZZZZZZZZZZZZZ',
+    body: { action: 'explode' },
+  });
+  add({
+    name: 'suppressions delete email multi-byte',
+    method: 'DELETE',
+    path: `/suppressions?email=${multiByteSegment(900)}%40example.com`,
+  });
   add({ name: 'suppressions list reason garbage', method: 'GET', path: '/suppressions?reason=%00' });
   add({ name: 'unknown route', method: 'GET', path: `/${LONG}` });
   add({ name: 'unknown method', method: 'PUT', path: '/emails' });
-  add({ name: 'PATCH email both', method: 'PATCH', path: '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', body: { cancel: true, scheduled_at: 'x' } });
+  add({
+    name: 'PATCH email both',
+    method: 'PATCH',
+    path: '/emails/msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ',
+    body: { cancel: true, scheduled_at: 'x' },
+  });
   add({ name: 'domain bad name', method: 'POST', path: '/domains', body: { name: '-bad-.example' } });
   add({ name: 'domain region', method: 'POST', path: '/domains', body: { name: 'ok.example', region: 42 } });
   add({ name: 'webhook http', method: 'POST', path: '/webhooks', body: { url: 'http://example.com', events: ['email.sent'] } });
@@ -299,7 +418,10 @@ describe('the bad-input corpus', () => {
   let webhookId: string;
   beforeAll(async () => {
     account = await newAccount();
-    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}corpus`, events: ['email.delivered'] } });
+    const created = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${stack().info.webhook_inbox_url}corpus`, events: ['email.delivered'] },
+    });
     expect(created.status).toBe(200);
     webhookId = created.body.webhook.id;
   });
@@ -311,7 +433,10 @@ describe('the bad-input corpus', () => {
     for (const c of cases) {
       const response = await call(c, account.key);
       if (response.status >= 500) failures.push(`${c.name}: ${response.status} ${response.text.slice(0, 200)}`);
-      else if (response.status >= 400 && (typeof response.body?.error?.message !== 'string' || typeof response.body?.error?.code !== 'string')) {
+      else if (
+        response.status >= 400 &&
+        (typeof response.body?.error?.message !== 'string' || typeof response.body?.error?.code !== 'string')
+      ) {
         failures.push(`${c.name}: ${response.status} without the envelope: ${response.text.slice(0, 200)}`);
       }
     }
@@ -356,7 +481,12 @@ describe('the bad-input corpus', () => {
         ['GET', `/attachments/${id}`],
       ]) {
         const response = await api(method!, path!, { key: fresh.key, body: method === 'PATCH' ? { cancel: true } : undefined });
-        expect([method, path!.slice(0, 40), response.status, response.body?.error?.code]).toEqual([method, path!.slice(0, 40), 404, 'not_found']);
+        expect([method, path!.slice(0, 40), response.status, response.body?.error?.code]).toEqual([
+          method,
+          path!.slice(0, 40),
+          404,
+          'not_found',
+        ]);
       }
     }
     // Still 401 before 404: a bad caller learns nothing about the path.
@@ -365,9 +495,12 @@ describe('the bad-input corpus', () => {
     expect((await api('GET', '/emails/msg_%FF', { key: fresh.key })).status).toBe(404);
   });
 
-  it('answers 400 validation_error naming cursor for a cursor of the caller\'s partition with missing, foreign or oversized fields', async () => {
+  it("answers 400 validation_error naming cursor for a cursor of the caller's partition with missing, foreign or oversized fields", async () => {
     const fresh = await newAccount();
-    const created = await api('POST', '/webhooks', { key: fresh.key, body: { url: `${stack().info.webhook_inbox_url}cursor`, events: ['email.sent'] } });
+    const created = await api('POST', '/webhooks', {
+      key: fresh.key,
+      body: { url: `${stack().info.webhook_inbox_url}cursor`, events: ['email.sent'] },
+    });
     const wh = created.body.webhook.id;
     const wide = '\u4e2d'.repeat(400);
     const cases: [string, Record<string, unknown>][] = [
@@ -383,19 +516,36 @@ describe('the bad-input corpus', () => {
     ];
     for (const [path, key] of cases) {
       const response = await api('GET', `${path}?cursor=${cursor(key)}`, { key: fresh.key });
-      expect([path, response.status, response.body?.error?.code, response.body?.error?.details?.fields?.[0]?.field]).toEqual([path, 400, 'validation_error', 'cursor']);
+      expect([path, response.status, response.body?.error?.code, response.body?.error?.details?.fields?.[0]?.field]).toEqual([
+        path,
+        400,
+        'validation_error',
+        'cursor',
+      ]);
     }
   });
 
   it('fingerprints a deeply nested body with an Idempotency-Key without crashing: unknown fields dropped on a send, 400 on a batch', async () => {
     // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/doors/http/validate.ts).
     const rawBody = `{"from":"a@sandbox.mailservice.dev","to":"${account.email}","subject":"s","text":"t","x":${deepJson(40)}}`;
-    const single = await api('POST', '/emails', { key: account.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-ok' } });
+    const single = await api('POST', '/emails', {
+      key: account.key,
+      rawBody,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-ok' },
+    });
     expect(single.status).toBe(200);
-    const batch = await api('POST', '/emails/batch', { key: account.key, rawBody: `{"emails":[${rawBody}]}`, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-batch' } });
+    const batch = await api('POST', '/emails/batch', {
+      key: account.key,
+      rawBody: `{"emails":[${rawBody}]}`,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-batch' },
+    });
     expect([batch.status, batch.body?.error?.code]).toEqual([400, 'validation_error']);
     // 100,000 levels: refused whole before any schema or fingerprint walks it, naming the field.
-    const deeper = await api('POST', '/emails', { key: account.key, rawBody: rawBody.replace(deepJson(40), deepJson(100_000)), headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-deeper' } });
+    const deeper = await api('POST', '/emails', {
+      key: account.key,
+      rawBody: rawBody.replace(deepJson(40), deepJson(100_000)),
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-deeper' },
+    });
     expect([deeper.status, deeper.body?.error?.details?.fields?.[0]?.field]).toEqual([400, 'x']);
   });
 });

@@ -36,7 +36,11 @@ async function send({ account, from }: Sender, to: string): Promise<string> {
 
 async function webhookOf({ received }: Sender, id: string, type: string): Promise<ReceivedWebhook> {
   let found: ReceivedWebhook | undefined;
-  await waitFor(async () => (found = (await received()).find((event) => event.data.email_id === id && event.type === type)) !== undefined, `${type} of ${id}`, 60_000);
+  await waitFor(
+    async () => (found = (await received()).find((event) => event.data.email_id === id && event.type === type)) !== undefined,
+    `${type} of ${id}`,
+    60_000,
+  );
   return found!;
 }
 
@@ -68,17 +72,23 @@ describe('bounce categories through the local SES', () => {
     expect(everyCategory.map(([, category]) => category)).toEqual([...BOUNCE_CATEGORIES]);
   });
 
-  it.each(everyCategory)('%s bounces as %s in the email and in email.bounced; suppressed by default: %s', async (to, category, suppresses) => {
-    const id = await send(defaults, to);
-    const email = await waitForStatus(defaults.account, id, 'bounced');
-    expect(email.bounce_category).toBe(category);
-    expect((await webhookOf(defaults, id, 'email.bounced')).data).toMatchObject({ bounce_category: category });
-    expect(await suppressed(defaults, to)).toBe(suppresses);
-  });
+  it.each(everyCategory)(
+    '%s bounces as %s in the email and in email.bounced; suppressed by default: %s',
+    async (to, category, suppresses) => {
+      const id = await send(defaults, to);
+      const email = await waitForStatus(defaults.account, id, 'bounced');
+      expect(email.bounce_category).toBe(category);
+      expect((await webhookOf(defaults, id, 'email.bounced')).data).toMatchObject({ bounce_category: category });
+      expect(await suppressed(defaults, to)).toBe(suppresses);
+    },
+  );
 
   it('a DeliveryDelay says its category and delay type in email.delivery_delayed', async () => {
     const id = await send(defaults, local('delay+mailboxfull'));
-    expect((await webhookOf(defaults, id, 'email.delivery_delayed')).data).toMatchObject({ bounce_category: 'mailbox_full', delay_type: 'MailboxFull' });
+    expect((await webhookOf(defaults, id, 'email.delivery_delayed')).data).toMatchObject({
+      bounce_category: 'mailbox_full',
+      delay_type: 'MailboxFull',
+    });
   });
 
   it("the account's suppress_bounce_categories decides: without invalid_address a hard bounce stays unsuppressed, with mailbox_full a full mailbox is suppressed", async () => {
@@ -111,7 +121,10 @@ describe('bounce categories through the local SES', () => {
     const tenant = await createTenant(account);
     const ids = await Promise.all(
       everyCategory.map(async ([to]) => {
-        const sent = await api('POST', '/emails', { key: account.key, body: { from, to: [to], subject: 'categories', text: 't', tenant: tenant.external_id } });
+        const sent = await api('POST', '/emails', {
+          key: account.key,
+          body: { from, to: [to], subject: 'categories', text: 't', tenant: tenant.external_id },
+        });
         expect(sent.status).toBe(200);
         return sent.body.id as string;
       }),
@@ -127,21 +140,34 @@ describe('bounce categories through the local SES', () => {
     const page = await dashboardRequest('GET', '/dashboard/tenants', { cookie: session.cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('<th scope="col">Bounces by category</th>');
-    for (const label of ['Invalid address 1', 'Blocked for reputation 1', 'Blocked for content 1', 'Unclassified 1']) expect(page.text).toContain(label);
+    for (const label of ['Invalid address 1', 'Blocked for reputation 1', 'Blocked for content 1', 'Unclassified 1'])
+      expect(page.text).toContain(label);
 
     // The account's own stats count them too (its tenants' part said), in all and on today's entry.
     const account30 = await waitFor(async () => {
       const answer = await api('GET', '/account/stats', { key: account.key });
       return answer.status === 200 && answer.body.bounced === everyCategory.length && answer.body;
     }, 'the bounces counted in the account stats');
-    expect(account30).toMatchObject({ object: 'account_stats', days: 30, sent: everyCategory.length, bounce_rate: 1, tenants: { sent: everyCategory.length, bounced: everyCategory.length } });
+    expect(account30).toMatchObject({
+      object: 'account_stats',
+      days: 30,
+      sent: everyCategory.length,
+      bounce_rate: 1,
+      tenants: { sent: everyCategory.length, bounced: everyCategory.length },
+    });
     expect(account30.bounce_categories).toEqual(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 1])));
     expect(account30.daily).toHaveLength(30);
     expect(account30.daily[29].bounce_categories).toEqual(account30.bounce_categories);
-    expect((await api('GET', '/account/stats?days=1', { key: account.key })).body).toMatchObject({ days: 1, bounced: everyCategory.length });
+    expect((await api('GET', '/account/stats?days=1', { key: account.key })).body).toMatchObject({
+      days: 1,
+      bounced: everyCategory.length,
+    });
     expect((await api('GET', '/account/stats?days=91', { key: account.key })).status).toBe(400);
     // A key limited to the tenant sees its tenant's stats, not the account's.
-    const tenantKey = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } });
+    const tenantKey = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id },
+    });
     expect(tenantKey.status).toBe(201);
     const refused = await api('GET', '/account/stats', { key: tenantKey.body.secret });
     expect([refused.status, refused.body.error.code]).toEqual([403, 'forbidden']);
@@ -149,14 +175,23 @@ describe('bounce categories through the local SES', () => {
     const domains = await dashboardRequest('GET', '/dashboard/domains', { cookie: session.cookie });
     expect(domains.text).toContain('Sending, last 30 days');
     expect(domains.text).toContain(`${everyCategory.length} bounced (100.00%)`);
-    for (const label of ['Invalid address', 'Mailbox full', 'Rate limited']) expect(domains.text).toContain(`<th scope="row">${label}</th>`);
+    for (const label of ['Invalid address', 'Mailbox full', 'Rate limited'])
+      expect(domains.text).toContain(`<th scope="row">${label}</th>`);
   });
 
   it('an account that sent nothing answers zeros, one entry per day', async () => {
     const quiet = await newAccount();
     const stats = await api('GET', '/account/stats?days=7', { key: quiet.key });
     expect(stats.status).toBe(200);
-    expect(stats.body).toMatchObject({ object: 'account_stats', days: 7, sent: 0, bounced: 0, complained: 0, bounce_rate: 0, complaint_rate: 0 });
+    expect(stats.body).toMatchObject({
+      object: 'account_stats',
+      days: 7,
+      sent: 0,
+      bounced: 0,
+      complained: 0,
+      bounce_rate: 0,
+      complaint_rate: 0,
+    });
     expect(stats.body.daily.map((day: { sent: number }) => day.sent)).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });

@@ -72,7 +72,10 @@ describe('tenant caps on the first send of the day', () => {
     const tenant = await createTenant(account, { daily_limit: 1 });
     const first = await send(2, { tenant: tenant.external_id });
     expect(first.status).toBe(429);
-    expect(first.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { tenant: tenant.external_id, daily_limit: 1, recipients: 2, limited_by: 'daily_limit' } });
+    expect(first.body.error).toMatchObject({
+      code: 'daily_ramp_limit',
+      details: { tenant: tenant.external_id, daily_limit: 1, recipients: 2, limited_by: 'daily_limit' },
+    });
     expect((await send(1, { tenant: tenant.external_id })).status).toBe(200);
     expect((await send(1, { tenant: tenant.external_id })).status).toBe(429);
     const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
@@ -95,7 +98,10 @@ describe('tenant caps on the first send of the day', () => {
     await fillShards(account.id, scope, 'DAY', today(), 1000, 970);
     const over = await send(31, { tenant: tenant.external_id, category: 'product' });
     expect(over.status).toBe(429);
-    expect(over.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { stream: 'product', daily_limit: 1000, recipients: 31, limited_by: 'ramp' } });
+    expect(over.body.error).toMatchObject({
+      code: 'daily_ramp_limit',
+      details: { stream: 'product', daily_limit: 1000, recipients: 31, limited_by: 'ramp' },
+    });
     const answers = await Promise.all(Array.from({ length: 4 }, () => send(10, { tenant: tenant.external_id, category: 'product' })));
     expect(statuses(answers)).toEqual([200, 200, 200, 429]);
     const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
@@ -147,7 +153,10 @@ describe('200 sends raced at a cap with 60 places left', () => {
     const send = sender(account, (await verifiedDomain(account)).name);
     const tenant = await createTenant(account);
     await fillShards(account.id, tenantScope(tenant.id, 'product'), 'DAY', today(), 1000, 1000 - LEFT);
-    expect(await race(() => send(1, { tenant: tenant.external_id, category: 'product' }))).toEqual({ '200': LEFT, '429 daily_ramp_limit': RACED - LEFT });
+    expect(await race(() => send(1, { tenant: tenant.external_id, category: 'product' }))).toEqual({
+      '200': LEFT,
+      '429 daily_ramp_limit': RACED - LEFT,
+    });
     const stats = await api('GET', `/tenants/${tenant.external_id}/stats?days=1`, { key: account.key });
     expect(stats.body.ramp.used_today.product).toBe(1000);
   });

@@ -40,7 +40,14 @@ describe('the mailservice CLI against the local cloud', () => {
         {
           cwd: dir,
           timeout: 120_000,
-          env: { PATH: process.env.PATH, HOME: dir, MAILSERVICE_BASE_URL: stack().apiUrl, MAILSERVICE_API_KEY: account.key, MAILSERVICE_CONFIG: join(dir, 'config.json'), ...env },
+          env: {
+            PATH: process.env.PATH,
+            HOME: dir,
+            MAILSERVICE_BASE_URL: stack().apiUrl,
+            MAILSERVICE_API_KEY: account.key,
+            MAILSERVICE_CONFIG: join(dir, 'config.json'),
+            ...env,
+          },
         },
         (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
@@ -64,7 +71,17 @@ describe('the mailservice CLI against the local cloud', () => {
       execFile(
         'bash',
         ['-o', 'pipefail', '-c', `for i in 1 2 3 4 5 6 7 8; do node ${JSON.stringify(BIN)} keys list; done | head -1`],
-        { cwd: dir, timeout: 120_000, env: { PATH: process.env.PATH, HOME: dir, MAILSERVICE_BASE_URL: stack().apiUrl, MAILSERVICE_API_KEY: account.key, MAILSERVICE_CONFIG: join(dir, 'config.json') } },
+        {
+          cwd: dir,
+          timeout: 120_000,
+          env: {
+            PATH: process.env.PATH,
+            HOME: dir,
+            MAILSERVICE_BASE_URL: stack().apiUrl,
+            MAILSERVICE_API_KEY: account.key,
+            MAILSERVICE_CONFIG: join(dir, 'config.json'),
+          },
+        },
         (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
     });
@@ -75,19 +92,58 @@ describe('the mailservice CLI against the local cloud', () => {
 
   it('sends from flags (with a tag, a header and an attachment) and the email is delivered', async () => {
     writeFileSync(join(dir, 'notes.txt'), 'attached notes');
-    const run = await ok(['send', '--from', SANDBOX_FROM, '--to', account.email, '--subject', 'From the CLI', '--text', 'Hello from flags',
-      '--tag', 'source=cli', '--header', 'X-Entity-Ref-ID: cli-1', '--attach', join(dir, 'notes.txt'), '--idempotency-key', `cli-${account.id}`]);
+    const run = await ok([
+      'send',
+      '--from',
+      SANDBOX_FROM,
+      '--to',
+      account.email,
+      '--subject',
+      'From the CLI',
+      '--text',
+      'Hello from flags',
+      '--tag',
+      'source=cli',
+      '--header',
+      'X-Entity-Ref-ID: cli-1',
+      '--attach',
+      join(dir, 'notes.txt'),
+      '--idempotency-key',
+      `cli-${account.id}`,
+    ]);
     const [id, status] = run.stdout.trim().split(' ');
     expect(status).toBe('sent');
     expect(id).toMatch(/^msg_/);
     const email = await waitForStatus(account, id!, 'delivered');
-    expect(email).toMatchObject({ subject: 'From the CLI', to: [account.email], tags: expect.arrayContaining([{ name: 'source', value: 'cli' }]) });
+    expect(email).toMatchObject({
+      subject: 'From the CLI',
+      to: [account.email],
+      tags: expect.arrayContaining([{ name: 'source', value: 'cli' }]),
+    });
     expect(email.attachments).toEqual([expect.objectContaining({ filename: 'notes.txt' })]);
     const [message] = await sesMessagesFor(id!);
     expect(message!.raw).toContain('X-Entity-Ref-ID: cli-1');
     // The same idempotency key replays the first answer: no second email.
-    const again = await ok(['--json', 'send', '--from', SANDBOX_FROM, '--to', account.email, '--subject', 'From the CLI', '--text', 'Hello from flags',
-      '--tag', 'source=cli', '--header', 'X-Entity-Ref-ID: cli-1', '--attach', join(dir, 'notes.txt'), '--idempotency-key', `cli-${account.id}`]);
+    const again = await ok([
+      '--json',
+      'send',
+      '--from',
+      SANDBOX_FROM,
+      '--to',
+      account.email,
+      '--subject',
+      'From the CLI',
+      '--text',
+      'Hello from flags',
+      '--tag',
+      'source=cli',
+      '--header',
+      'X-Entity-Ref-ID: cli-1',
+      '--attach',
+      join(dir, 'notes.txt'),
+      '--idempotency-key',
+      `cli-${account.id}`,
+    ]);
     expect(JSON.parse(again.stdout).id).toBe(id);
   });
 
@@ -137,15 +193,23 @@ describe('the mailservice CLI against the local cloud', () => {
     const name = uniqueDomain();
     const domain = JSON.parse((await ok(['--json', 'domains', 'add', name])).stdout).domain;
     const health = await ok(['domains', 'health', name]);
-    expect(health.stdout).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')} \\(${domain.id}\\): checked \\S+, next check \\S+: \\d+ open findings \\(3 high, \\d+ low\\)\n`));
+    expect(health.stdout).toMatch(
+      new RegExp(
+        `^${name.replace(/\./g, '\\.')} \\(${domain.id}\\): checked \\S+, next check \\S+: \\d+ open findings \\(3 high, \\d+ low\\)\n`,
+      ),
+    );
     expect(health.stdout).toMatch(/IMPACT\s+STATUS\s+CHECK\s+TYPE\s+RECORD/);
     expect(health.stdout).toMatch(new RegExp(`high\\s+open\\s+spf\\s+spf_missing\\s+TXT ${name.replace(/\./g, '\\.')} v=spf1 `));
     await publishAll(domain.records);
     const now = JSON.parse((await ok(['--json', 'domains', 'health', domain.id, '--now'])).stdout);
     expect(now).toMatchObject({ object: 'domain_health', domain_id: domain.id, summary: { high: 0 } });
-    expect(now.findings.filter((f: { status: string }) => f.status === 'fixed').map((f: { type: string }) => f.type)).toEqual(expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']));
+    expect(now.findings.filter((f: { status: string }) => f.status === 'fixed').map((f: { type: string }) => f.type)).toEqual(
+      expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']),
+    );
     const dmarc = await ok(['domains', 'dmarc', name, '--since', '2026-01-01', '--until', '2026-01-31']);
-    expect(dmarc.stdout).toBe(`${name} 2026-01-01..2026-01-31: 0 reports\ntotals: 0 messages, 0% passed DMARC\nours:   0 messages, 0% passed DMARC\nothers: 0 messages, 0% passed DMARC\n\nno sources reported\n`);
+    expect(dmarc.stdout).toBe(
+      `${name} 2026-01-01..2026-01-31: 0 reports\ntotals: 0 messages, 0% passed DMARC\nours:   0 messages, 0% passed DMARC\nothers: 0 messages, 0% passed DMARC\n\nno sources reported\n`,
+    );
   });
 
   it("hosts a receiving domain's MTA-STS policy by name (pending_certificate with the records to publish), shows it, stops it (a 404 after), and prints the 400 for a domain that does not receive", async () => {
@@ -155,16 +219,32 @@ describe('the mailservice CLI against the local cloud', () => {
     await publishAll(domain.records);
     expect((await ok(['domains', 'verify', name])).stdout).toMatch(/status:\s+verified/);
     const hosted = await ok(['domains', 'mta-sts', name, '--mode', 'testing']);
-    expect(hosted.stdout.split('\n')[0]).toBe(`MTA-STS policy of inbound.${name} (${domain.id}): pending_certificate, mode testing, max_age 604800 s`);
+    expect(hosted.stdout.split('\n')[0]).toBe(
+      `MTA-STS policy of inbound.${name} (${domain.id}): pending_certificate, mode testing, max_age 604800 s`,
+    );
     expect(hosted.stdout).toContain(`policy url: https://mta-sts.inbound.${name}/.well-known/mta-sts.txt\n`);
     const shown = JSON.parse((await ok(['--json', 'domains', 'mta-sts', domain.id])).stdout);
-    expect(shown).toMatchObject({ object: 'mta_sts_hosting', domain_id: domain.id, policy_domain: `inbound.${name}`, status: 'pending_certificate', mode: 'testing' });
+    expect(shown).toMatchObject({
+      object: 'mta_sts_hosting',
+      domain_id: domain.id,
+      policy_domain: `inbound.${name}`,
+      status: 'pending_certificate',
+      mode: 'testing',
+    });
     const text = await ok(['domains', 'mta-sts', name]);
     expect(text.stdout).toMatch(/PURPOSE\s+TYPE\s+NAME\s+VALUE\s+REQUIRED\s+STATUS\s+FOUND/);
-    expect(text.stdout).toMatch(new RegExp(`\npolicy\\s+TXT\\s+_mta-sts\\.inbound\\.${escaped}\\s+v=STSv1; id=${shown.policy_id}\\s+yes\\s+pending`));
-    expect(text.stdout).toMatch(new RegExp(`\ntls_rpt\\s+TXT\\s+_smtp\\._tls\\.inbound\\.${escaped}\\s+v=TLSRPTv1; rua=mailto:tls-reports@inbound\\.${escaped}\\s+no\\s+pending`));
+    expect(text.stdout).toMatch(
+      new RegExp(`\npolicy\\s+TXT\\s+_mta-sts\\.inbound\\.${escaped}\\s+v=STSv1; id=${shown.policy_id}\\s+yes\\s+pending`),
+    );
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `\ntls_rpt\\s+TXT\\s+_smtp\\._tls\\.inbound\\.${escaped}\\s+v=TLSRPTv1; rua=mailto:tls-reports@inbound\\.${escaped}\\s+no\\s+pending`,
+      ),
+    );
     const stopped = await ok(['domains', 'mta-sts', name, '--delete']);
-    expect(stopped.stdout).toBe(`stopped hosting the MTA-STS policy of ${domain.id}: no longer served; its certificate and host are deleted within minutes\n`);
+    expect(stopped.stdout).toBe(
+      `stopped hosting the MTA-STS policy of ${domain.id}: no longer served; its certificate and host are deleted within minutes\n`,
+    );
     const gone = await cli(['domains', 'mta-sts', name]);
     expect(gone.status).toBe(1);
     expect(gone.stdout).toBe('');
@@ -178,7 +258,9 @@ describe('the mailservice CLI against the local cloud', () => {
   });
 
   it('creates a key (secret printed once), lists it, revokes it, and the revoked key then fails with exit 1 and the API message', async () => {
-    const created = JSON.parse((await ok(['--json', 'keys', 'create', '--name', 'cli-key', '--scopes', 'emails:send,account:read'])).stdout);
+    const created = JSON.parse(
+      (await ok(['--json', 'keys', 'create', '--name', 'cli-key', '--scopes', 'emails:send,account:read'])).stdout,
+    );
     expect(created.api_key).toMatchObject({ name: 'cli-key', scopes: ['emails:send', 'account:read'] });
     expect(created.secret).toMatch(/^svc_/);
     const text = await ok(['keys', 'create', '--name', 'cli-text-key']);
@@ -209,7 +291,13 @@ describe('the mailservice CLI against the local cloud', () => {
   it('imports a suppressions CSV in batches with progress and a summary, and exports the list back (round trip)', async () => {
     const fresh = await newAccount();
     const addresses = Array.from({ length: 7 }, (_, i) => `person${i}@example.org`);
-    const csv = ['email,reason', ...addresses.map((a, i) => (i === 2 ? `"${a.toUpperCase()}",bounce` : `${a},manual`)), 'not-an-address,manual', `${addresses[0]},manual`, '"broken,line'].join('\n');
+    const csv = [
+      'email,reason',
+      ...addresses.map((a, i) => (i === 2 ? `"${a.toUpperCase()}",bounce` : `${a},manual`)),
+      'not-an-address,manual',
+      `${addresses[0]},manual`,
+      '"broken,line',
+    ].join('\n');
     writeFileSync(join(dir, 'in.csv'), `${csv}\n`);
     const imported = await ok(['suppressions', 'import', join(dir, 'in.csv'), '--batch-size', '3'], { MAILSERVICE_API_KEY: fresh.key });
     expect(imported.stdout).toContain('10 lines: 7 added, 1 skipped (already listed or repeated), 2 refused');
@@ -219,22 +307,34 @@ describe('the mailservice CLI against the local cloud', () => {
     expect(imported.stderr).toContain('suppressions: 3/7 lines');
     expect(imported.stderr).toContain('suppressions: 7/7 lines (100%)');
     // Again: everything already listed.
-    const again = JSON.parse((await ok(['--json', 'suppressions', 'import', join(dir, 'in.csv')], { MAILSERVICE_API_KEY: fresh.key })).stdout);
+    const again = JSON.parse(
+      (await ok(['--json', 'suppressions', 'import', join(dir, 'in.csv')], { MAILSERVICE_API_KEY: fresh.key })).stdout,
+    );
     expect(again).toMatchObject({ added: 0, skipped: 8, refused: 2 });
 
     // The listing reads an index (eventually consistent): export until all seven are there.
     let exported: string[][] = [];
     for (let i = 0; i < 30 && exported.length < 8; i++) {
       await ok(['suppressions', 'export', '--out', join(dir, 'out.csv')], { MAILSERVICE_API_KEY: fresh.key });
-      exported = readFileSync(join(dir, 'out.csv'), 'utf8').trim().split('\r\n').map((line) => line.split(','));
+      exported = readFileSync(join(dir, 'out.csv'), 'utf8')
+        .trim()
+        .split('\r\n')
+        .map((line) => line.split(','));
       if (exported.length < 8) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     expect(exported[0]).toEqual(['email', 'reason', 'scope', 'tenant', 'created_at']);
-    expect(exported.slice(1).map((row) => row[0]).sort()).toEqual([...addresses].sort());
+    expect(
+      exported
+        .slice(1)
+        .map((row) => row[0])
+        .sort(),
+    ).toEqual([...addresses].sort());
     expect(exported.slice(1).every((row) => row[1] === 'manual' && row[2] === 'account')).toBe(true);
     // The export imports into another account as is.
     const other = await newAccount();
-    const roundTrip = JSON.parse((await ok(['--json', 'suppressions', 'import', join(dir, 'out.csv')], { MAILSERVICE_API_KEY: other.key })).stdout);
+    const roundTrip = JSON.parse(
+      (await ok(['--json', 'suppressions', 'import', join(dir, 'out.csv')], { MAILSERVICE_API_KEY: other.key })).stdout,
+    );
     expect(roundTrip).toMatchObject({ lines: 7, added: 7, skipped: 0, refused: 0 });
     const check = await api('GET', `/suppressions?email=${addresses[6]}`, { key: other.key });
     expect(check.body.suppressions).toEqual([expect.objectContaining({ email: addresses[6], reason: 'manual' })]);
@@ -256,7 +356,11 @@ describe('the mailservice CLI against the local cloud', () => {
     const file = await ok(['--json', 'validate', '--file', join(dir, 'addresses.txt')]);
     const { validations } = JSON.parse(file.stdout) as { validations: { email: string; verdict: string }[] };
     expect(validations.map((v) => v.email)).toEqual(listed);
-    expect(validations.filter((v) => v.verdict === 'invalid').map((v) => v.email)).toEqual([`person39@${missing}`, `person79@${missing}`, `person119@${missing}`]);
+    expect(validations.filter((v) => v.verdict === 'invalid').map((v) => v.email)).toEqual([
+      `person39@${missing}`,
+      `person79@${missing}`,
+      `person119@${missing}`,
+    ]);
     expect(file.stderr).toContain('validate: 100/120 addresses (83%) invalid 2, risky 0');
     expect(file.stderr).toContain('validate: 120/120 addresses (100%) invalid 3, risky 0');
   });
@@ -272,7 +376,10 @@ describe('the mailservice CLI against the local cloud', () => {
     }
     expect(tail.stdout).toContain(`email ${id} delivered  to ${account.email}  "Tail me"`);
     const json = await ok(['--json', 'events', 'tail', '--once', '--limit', '100']);
-    const lines = json.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toContainEqual({ kind: 'email', previous_status: null, email: expect.objectContaining({ id, status: 'delivered' }) });
   });
 
@@ -281,12 +388,17 @@ describe('the mailservice CLI against the local cloud', () => {
     const key = providerKey('SG.');
     // The fixture's domains renamed: domain names are unique across the shared stack's accounts, and
     // imports-sendgrid.test.ts imports the fixture's own names.
-    const suffix = key.slice(-8).toLowerCase().replace(/[^a-z0-9]/g, '');
+    const suffix = key
+      .slice(-8)
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
     const data = JSON.parse(JSON.stringify(fixtureData('sendgrid', 600)).replace(/(acme|news)-sg\.example/g, `$1-cli-${suffix}.example`));
     await seedProvider({ provider: 'sendgrid', api_key: key, data });
     await publishFixtureDns(sendgridFixture.publishedDns, ['hooks.acme.example', 'ops.acme.example']);
     const run = await ok(['imports', 'start', '--provider', 'sendgrid', '--provider-key', key], { MAILSERVICE_API_KEY: importer.key });
-    expect(run.stderr).toMatch(/import from sendgrid: \d+\/4 resources \(\d+%\) request 1: domains 2 found, webhooks 2 found, templates 6 found, suppressions 617 found/);
+    expect(run.stderr).toMatch(
+      /import from sendgrid: \d+\/4 resources \(\d+%\) request 1: domains 2 found, webhooks 2 found, templates 6 found, suppressions 617 found/,
+    );
     expect(run.stderr).toMatch(/import from sendgrid: 4\/4 resources \(100%\)/);
     expect(run.stdout).toMatch(/^import mig_\w+ from sendgrid: partial, \d+ requests?/);
     expect(run.stdout).toMatch(/suppressions\s+found 617, imported 611, already suppressed 3, skipped 3/);

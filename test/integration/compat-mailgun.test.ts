@@ -21,7 +21,12 @@ const clientFor = (key: string): MailgunClient => new Mailgun(FormData).client({
 const emailIdOf = (id: string | undefined) => /^<(msg_[^@]+)@[^>]+>$/.exec(id ?? '')?.[1] ?? `not a Mailgun id: ${id}`;
 
 /** A raw request to the stack (the harness's contract check leaves the provider doors to tests like this one). */
-async function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+async function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
   const response = await fetch(new URL(path, stack().apiUrl), { method, headers, ...(body !== undefined ? { body } : {}) });
   return { status: response.status, text: await response.text() };
 }
@@ -37,8 +42,26 @@ async function failureOf(call: Promise<unknown>): Promise<{ status: number; deta
 }
 
 /** What a record and an event should share between a Mailgun send and an API send (ids and times aside). */
-const comparable = (email: Record<string, unknown>) => ({ from: email.from, to: email.to, cc: email.cc, bcc: email.bcc, reply_to: email.reply_to, subject: email.subject, tags: email.tags, status: email.status, category: email.category, tenant: email.tenant });
-const eventShape = (event: ReceivedWebhook) => ({ type: event.type, from: event.data.from, to: event.data.to, subject: event.data.subject, tags: event.data.tags, status: event.data.status });
+const comparable = (email: Record<string, unknown>) => ({
+  from: email.from,
+  to: email.to,
+  cc: email.cc,
+  bcc: email.bcc,
+  reply_to: email.reply_to,
+  subject: email.subject,
+  tags: email.tags,
+  status: email.status,
+  category: email.category,
+  tenant: email.tenant,
+});
+const eventShape = (event: ReceivedWebhook) => ({
+  type: event.type,
+  from: event.data.from,
+  to: event.data.to,
+  subject: event.data.subject,
+  tags: event.data.tags,
+  status: event.data.status,
+});
 
 describe('the mailgun.js SDK against this service', () => {
   let account: TestAccount;
@@ -69,13 +92,37 @@ describe('the mailgun.js SDK against this service', () => {
 
     const viaApi = await api('POST', '/emails', {
       key: account.key,
-      body: { from: `Shop <${SANDBOX}>`, to: [account.email], subject: 'mailgun sdk', text: 'hello from mailgun.js', html: '<p>hello from mailgun.js</p>', tags: [{ name: 'tag', value: 'welcome' }, { name: 'order_id', value: 'A17' }], headers: { 'X-Campaign': 'spring' }, reply_to: ['help@example.com'] },
+      body: {
+        from: `Shop <${SANDBOX}>`,
+        to: [account.email],
+        subject: 'mailgun sdk',
+        text: 'hello from mailgun.js',
+        html: '<p>hello from mailgun.js</p>',
+        tags: [
+          { name: 'tag', value: 'welcome' },
+          { name: 'order_id', value: 'A17' },
+        ],
+        headers: { 'X-Campaign': 'spring' },
+        reply_to: ['help@example.com'],
+      },
     });
     expect(viaApi.status).toBe(200);
 
-    const [mailgunEmail, apiEmail] = await Promise.all([waitForStatus(account, id, 'delivered'), waitForStatus(account, viaApi.body.id, 'delivered')]);
+    const [mailgunEmail, apiEmail] = await Promise.all([
+      waitForStatus(account, id, 'delivered'),
+      waitForStatus(account, viaApi.body.id, 'delivered'),
+    ]);
     expect(comparable(mailgunEmail)).toEqual(comparable(apiEmail));
-    expect(mailgunEmail).toMatchObject({ from: `Shop <${SANDBOX}>`, to: [account.email], subject: 'mailgun sdk', reply_to: ['help@example.com'], tags: [{ name: 'tag', value: 'welcome' }, { name: 'order_id', value: 'A17' }] });
+    expect(mailgunEmail).toMatchObject({
+      from: `Shop <${SANDBOX}>`,
+      to: [account.email],
+      subject: 'mailgun sdk',
+      reply_to: ['help@example.com'],
+      tags: [
+        { name: 'tag', value: 'welcome' },
+        { name: 'order_id', value: 'A17' },
+      ],
+    });
 
     // email.sent and email.delivered of both sends, the same.
     const [mine, theirs] = await webhooksOfBoth(received, [id, viaApi.body.id], eventShape);
@@ -85,7 +132,13 @@ describe('the mailgun.js SDK against this service', () => {
 
   it('works with the global FormData as well as the form-data package', async () => {
     const client = new Mailgun(globalThis.FormData).client({ username: 'api', key: account.key, url: stack().apiUrl });
-    const result = await client.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: [account.email], subject: 'global FormData', text: 'x', 'o:tag': ['native'] });
+    const result = await client.messages.create(SANDBOX_DOMAIN, {
+      from: SANDBOX,
+      to: [account.email],
+      subject: 'global FormData',
+      text: 'x',
+      'o:tag': ['native'],
+    });
     expect(result).toMatchObject({ status: 200, message: 'Queued. Thank you.' });
     const email = await waitForStatus(account, emailIdOf(result.id), 'delivered');
     expect(email).toMatchObject({ subject: 'global FormData', tags: [{ name: 'tag', value: 'native' }] });
@@ -110,18 +163,38 @@ describe('the mailgun.js SDK against this service', () => {
   it('schedules with o:deliverytime (RFC 2822)', async () => {
     const at = new Date(Date.now() + 3 * 3600_000);
     at.setUTCMilliseconds(0);
-    const result = await mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: account.email, subject: 'later', text: 'x', 'o:deliverytime': at.toUTCString() });
+    const result = await mg.messages.create(SANDBOX_DOMAIN, {
+      from: SANDBOX,
+      to: account.email,
+      subject: 'later',
+      text: 'x',
+      'o:deliverytime': at.toUTCString(),
+    });
     const email = await emailOf(account, emailIdOf(result.id));
     expect(email.status).toBe('scheduled');
     expect(email.scheduled_at).toBe(at.toISOString());
   });
 
   it('sends from a template by the alias the Mailgun import gives it', async () => {
-    const created = await api('POST', '/templates', { key: account.key, body: { alias: 'order-receipt', name: 'Order Receipt', subject: 'Receipt for {{user_name}}', html: '<p>Thanks {{user_name}}</p>', variables: [{ key: 'user_name', type: 'string' }] } });
+    const created = await api('POST', '/templates', {
+      key: account.key,
+      body: {
+        alias: 'order-receipt',
+        name: 'Order Receipt',
+        subject: 'Receipt for {{user_name}}',
+        html: '<p>Thanks {{user_name}}</p>',
+        variables: [{ key: 'user_name', type: 'string' }],
+      },
+    });
     expect(created.status).toBeLessThan(300);
     const published = await api('POST', '/templates/order-receipt/publish', { key: account.key });
     expect(published.status).toBe(200);
-    const result = await mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: account.email, template: 'Order Receipt', 't:variables': JSON.stringify({ user: { name: 'Ann' } }) });
+    const result = await mg.messages.create(SANDBOX_DOMAIN, {
+      from: SANDBOX,
+      to: account.email,
+      template: 'Order Receipt',
+      't:variables': JSON.stringify({ user: { name: 'Ann' } }),
+    });
     const email = await waitForStatus(account, emailIdOf(result.id), 'delivered');
     expect(email.subject).toBe('Receipt for Ann');
   });
@@ -146,18 +219,32 @@ describe('the mailgun.js SDK against this service', () => {
       if (mine.length < 2) throw new Error(`${mine.length} emails so far`);
       return mine;
     }, 'both emails of the batch');
-    expect(listed.map((email) => [email.to, email.subject]).sort()).toEqual([[[ann], 'Hi Ann'], [[bob], 'Hi Bob']]);
+    expect(listed.map((email) => [email.to, email.subject]).sort()).toEqual([
+      [[ann], 'Hi Ann'],
+      [[bob], 'Hi Bob'],
+    ]);
   });
 
-  it('answers a bad key 401 (the SDK sees Mailgun\'s Forbidden)', async () => {
-    const error = await failureOf(clientFor('svc_not_a_real_key_000000000000000000').messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: account.email, subject: 'x', text: 'x' }));
+  it("answers a bad key 401 (the SDK sees Mailgun's Forbidden)", async () => {
+    const error = await failureOf(
+      clientFor('svc_not_a_real_key_000000000000000000').messages.create(SANDBOX_DOMAIN, {
+        from: SANDBOX,
+        to: account.email,
+        subject: 'x',
+        text: 'x',
+      }),
+    );
     expect(error).toMatchObject({ type: 'MailgunAPIError', status: 401, details: 'Forbidden' });
   });
 
   it('answers a domain this account does not have 404 Domain not found', async () => {
-    const error = await failureOf(mg.messages.create('not-mine.example.net', { from: 'a@not-mine.example.net', to: account.email, subject: 'x', text: 'x' }));
+    const error = await failureOf(
+      mg.messages.create('not-mine.example.net', { from: 'a@not-mine.example.net', to: account.email, subject: 'x', text: 'x' }),
+    );
     expect(error).toMatchObject({ status: 404, details: 'Domain not found: not-mine.example.net' });
-    const otherPath = await failureOf(mg.messages.create('not-mine.example.net', { from: SANDBOX, to: account.email, subject: 'x', text: 'x' }));
+    const otherPath = await failureOf(
+      mg.messages.create('not-mine.example.net', { from: SANDBOX, to: account.email, subject: 'x', text: 'x' }),
+    );
     expect(otherPath).toMatchObject({ status: 404, details: 'Domain not found: not-mine.example.net' });
   });
 
@@ -175,13 +262,17 @@ describe('the mailgun.js SDK against this service', () => {
     expect(invalid.details).toMatch(/to: .*not a valid email address/);
     const missing = await failureOf(mg.messages.create(SANDBOX_DOMAIN, { to: account.email, subject: 'x', text: 'x' } as never));
     expect(missing).toMatchObject({ status: 400, details: "'from' parameter is missing" });
-    const testmode = await failureOf(mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: account.email, subject: 'x', text: 'x', 'o:testmode': true }));
+    const testmode = await failureOf(
+      mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: account.email, subject: 'x', text: 'x', 'o:testmode': true }),
+    );
     expect(testmode.status).toBe(400);
     expect(testmode.details).toMatch(/o:testmode/);
   });
 
   it('answers the sandbox refusing another recipient 403', async () => {
-    const error = await failureOf(mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: 'someone-else@example.com', subject: 'x', text: 'x' }));
+    const error = await failureOf(
+      mg.messages.create(SANDBOX_DOMAIN, { from: SANDBOX, to: 'someone-else@example.com', subject: 'x', text: 'x' }),
+    );
     expect(error.status).toBe(403);
     expect(error.details).toMatch(/sandbox sender/);
   });
@@ -191,14 +282,33 @@ describe('the mailgun.js SDK against this service', () => {
     const other = await raw('GET', `/v3/${SANDBOX_DOMAIN}/events`, { authorization: auth });
     expect(other.status).toBe(404);
     expect(JSON.parse(other.text)).toEqual({ message: expect.stringContaining('POST /v3/{domain}/messages') });
-    const sendgrid = await raw('POST', '/v3/mail/send', { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, 'from=a');
+    const sendgrid = await raw(
+      'POST',
+      '/v3/mail/send',
+      { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      'from=a',
+    );
     expect(sendgrid.text).not.toContain('/v3/{domain}/messages');
     expect(sendgrid.text).not.toContain('Forbidden');
   });
 
   it('takes application/x-www-form-urlencoded too', async () => {
-    const body = new URLSearchParams([['from', SANDBOX], ['to', account.email], ['subject', 'urlencoded'], ['text', 'x'], ['o:tag', 'form']]);
-    const response = await raw('POST', `/v3/${SANDBOX_DOMAIN}/messages`, { authorization: `Basic ${Buffer.from(`api:${account.key}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, body.toString());
+    const body = new URLSearchParams([
+      ['from', SANDBOX],
+      ['to', account.email],
+      ['subject', 'urlencoded'],
+      ['text', 'x'],
+      ['o:tag', 'form'],
+    ]);
+    const response = await raw(
+      'POST',
+      `/v3/${SANDBOX_DOMAIN}/messages`,
+      {
+        authorization: `Basic ${Buffer.from(`api:${account.key}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body.toString(),
+    );
     expect(response.status).toBe(200);
     const answer = JSON.parse(response.text) as { id: string };
     const email = await emailOf(account, emailIdOf(answer.id));

@@ -79,7 +79,10 @@ describe('the postmark SDK against this service', () => {
         subject: content.subject,
         html: content.html,
         text: content.text,
-        tags: [{ name: 'tag', value: 'welcome' }, { name: 'order', value: 'ord-42' }],
+        tags: [
+          { name: 'tag', value: 'welcome' },
+          { name: 'order', value: 'ord-42' },
+        ],
         headers: { 'X-Campaign': 'spring' },
         category: 'transactional',
       },
@@ -89,15 +92,36 @@ describe('the postmark SDK against this service', () => {
     const fromSdk = await waitForStatus(account, sent.MessageID, 'delivered');
     const fromApi = await waitForStatus(account, viaApi.body.id, 'delivered');
     expect(comparable(fromSdk)).toEqual(comparable(fromApi));
-    expect(fromSdk).toMatchObject({ from: `Sender <${SANDBOX}>`, to: [account.email], reply_to: ['reply@example.com'], tags: [{ name: 'tag', value: 'welcome' }, { name: 'order', value: 'ord-42' }] });
+    expect(fromSdk).toMatchObject({
+      from: `Sender <${SANDBOX}>`,
+      to: [account.email],
+      reply_to: ['reply@example.com'],
+      tags: [
+        { name: 'tag', value: 'welcome' },
+        { name: 'order', value: 'ord-42' },
+      ],
+    });
 
     const eventsOf = async (id: string) => (await hooks()).filter((event) => event.data.email_id === id);
-    const [sdkEvents, apiEvents] = await waitFor(async () => {
-      const both = [await eventsOf(sent.MessageID), await eventsOf(viaApi.body.id)];
-      return both.every((events) => events.length >= 2) && both;
-    }, 'email.sent and email.delivered of both sends', 30_000);
+    const [sdkEvents, apiEvents] = await waitFor(
+      async () => {
+        const both = [await eventsOf(sent.MessageID), await eventsOf(viaApi.body.id)];
+        return both.every((events) => events.length >= 2) && both;
+      },
+      'email.sent and email.delivered of both sends',
+      30_000,
+    );
     const shape = (events: ReceivedWebhook[]) =>
-      events.map((event) => ({ type: event.type, from: event.data.from, to: event.data.to, subject: event.data.subject, tags: event.data.tags, status: event.data.status })).sort((a, b) => a.type.localeCompare(b.type));
+      events
+        .map((event) => ({
+          type: event.type,
+          from: event.data.from,
+          to: event.data.to,
+          subject: event.data.subject,
+          tags: event.data.tags,
+          status: event.data.status,
+        }))
+        .sort((a, b) => a.type.localeCompare(b.type));
     expect(shape(sdkEvents!)).toEqual(shape(apiEvents!));
     expect(shape(sdkEvents!).map((event) => event.type)).toEqual(['email.delivered', 'email.sent']);
   });
@@ -106,7 +130,17 @@ describe('the postmark SDK against this service', () => {
     const alias = unique('receipt');
     const created = await api('POST', '/templates', {
       key: account.key,
-      body: { alias, name: 'Receipt', subject: 'Receipt for {{user_name}}', text: 'Order {{order_id}} for {{user_name}}: {{items_0_sku}}', variables: [{ key: 'user_name', type: 'string' }, { key: 'order_id', type: 'string' }, { key: 'items_0_sku', type: 'string' }] },
+      body: {
+        alias,
+        name: 'Receipt',
+        subject: 'Receipt for {{user_name}}',
+        text: 'Order {{order_id}} for {{user_name}}: {{items_0_sku}}',
+        variables: [
+          { key: 'user_name', type: 'string' },
+          { key: 'order_id', type: 'string' },
+          { key: 'items_0_sku', type: 'string' },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     expect((await api('POST', `/templates/${alias}/publish`, { key: account.key })).status).toBe(200);
@@ -137,7 +171,13 @@ describe('the postmark SDK against this service', () => {
 
   it('sends Attachments with sendEmail; in a batch a message with attachments fails alone (300), as our batch refuses them', async () => {
     const attachment = { Name: 'note.txt', Content: Buffer.from('hello').toString('base64'), ContentType: 'text/plain', ContentID: null };
-    const sent = await client.sendEmail({ From: SANDBOX, To: account.email, Subject: 'with a file', TextBody: 'see file', Attachments: [attachment] });
+    const sent = await client.sendEmail({
+      From: SANDBOX,
+      To: account.email,
+      Subject: 'with a file',
+      TextBody: 'see file',
+      Attachments: [attachment],
+    });
     const email = await waitForStatus(account, sent.MessageID, 'delivered');
     expect(email.attachments).toEqual([expect.objectContaining({ filename: 'note.txt', content_type: 'text/plain', size: 5 })]);
     const results = await client.sendEmailBatch([
@@ -160,12 +200,20 @@ describe('the postmark SDK against this service', () => {
     expect(results[1]).toMatchObject({ ErrorCode: 300, Message: expect.stringContaining('To') });
     expect(results[2]).toMatchObject({ ErrorCode: 1235 });
     expect(results[3]).toMatchObject({ ErrorCode: 0, Message: 'OK' });
-    for (const index of [0, 3]) expect((await waitForStatus(account, results[index]!.MessageID, 'delivered')).subject).toBe(index === 0 ? 'batch one' : 'batch four');
+    for (const index of [0, 3])
+      expect((await waitForStatus(account, results[index]!.MessageID, 'delivered')).subject).toBe(index === 0 ? 'batch one' : 'batch four');
   });
 
   it('sends with sendEmailBatchWithTemplates; a template that is not there is 1101 for its message only', async () => {
     const alias = unique('hello');
-    expect((await api('POST', '/templates', { key: account.key, body: { alias, name: 'Hello', subject: 'Hello {{name}}', text: 'Hi {{name}}', variables: [{ key: 'name', type: 'string' }] } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', '/templates', {
+          key: account.key,
+          body: { alias, name: 'Hello', subject: 'Hello {{name}}', text: 'Hi {{name}}', variables: [{ key: 'name', type: 'string' }] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await api('POST', `/templates/${alias}/publish`, { key: account.key })).status).toBe(200);
     const results = await client.sendEmailBatchWithTemplates([
       { From: SANDBOX, To: account.email, TemplateAlias: alias, TemplateModel: { name: 'Ann' } },
@@ -176,14 +224,18 @@ describe('the postmark SDK against this service', () => {
     expect((await emailOf(account, results[0]!.MessageID)).subject).toBe('Hello Ann');
   });
 
-  it('answers a bad key as Postmark does: the SDK\'s InvalidAPIKeyError, ErrorCode 10', async () => {
-    const error = await rejectionOf(postmarkClient('svc_not_a_real_key_0000000000000000').sendEmail({ From: SANDBOX, To: account.email, Subject: 's', TextBody: 't' }));
+  it("answers a bad key as Postmark does: the SDK's InvalidAPIKeyError, ErrorCode 10", async () => {
+    const error = await rejectionOf(
+      postmarkClient('svc_not_a_real_key_0000000000000000').sendEmail({ From: SANDBOX, To: account.email, Subject: 's', TextBody: 't' }),
+    );
     expect(error).toBeInstanceOf(Errors.InvalidAPIKeyError);
     expect(error).toMatchObject({ statusCode: 401, code: 10 });
   });
 
   it('answers an unverified sender with ErrorCode 400, an invalid address with 300, an unknown stream with 1235 (HTTP 422)', async () => {
-    const unverified = await rejectionOf(client.sendEmail({ From: `me@${unique('unverified')}.example.com`, To: account.email, Subject: 's', TextBody: 't' }));
+    const unverified = await rejectionOf(
+      client.sendEmail({ From: `me@${unique('unverified')}.example.com`, To: account.email, Subject: 's', TextBody: 't' }),
+    );
     expect(unverified).toBeInstanceOf(Errors.ApiInputError);
     expect(unverified).toMatchObject({ statusCode: 422, code: 400 });
 
@@ -192,14 +244,16 @@ describe('the postmark SDK against this service', () => {
     expect(invalid).toMatchObject({ statusCode: 422, code: 300 });
     expect(invalid.message).toContain('To:');
 
-    const stream = await rejectionOf(client.sendEmail({ From: SANDBOX, To: account.email, Subject: 's', TextBody: 't', MessageStream: 'marketing' }));
+    const stream = await rejectionOf(
+      client.sendEmail({ From: SANDBOX, To: account.email, Subject: 's', TextBody: 't', MessageStream: 'marketing' }),
+    );
     expect(stream).toMatchObject({ statusCode: 422, code: 1235 });
 
     const sandbox = await rejectionOf(client.sendEmail({ From: SANDBOX, To: 'someone@example.com', Subject: 's', TextBody: 't' }));
     expect(sandbox).toMatchObject({ statusCode: 422, code: 412 });
   });
 
-  it('answers a suppressed recipient with the SDK\'s InactiveRecipientsError (406) naming it', async () => {
+  it("answers a suppressed recipient with the SDK's InactiveRecipientsError (406) naming it", async () => {
     const other = await newAccount({ plan: 'pro' });
     expect((await api('POST', '/suppressions', { key: other.key, body: { email: other.email } })).status).toBe(201);
     const error = await rejectionOf(postmarkClient(other.key).sendEmail({ From: SANDBOX, To: other.email, Subject: 's', TextBody: 't' }));
@@ -208,7 +262,7 @@ describe('the postmark SDK against this service', () => {
     expect((error as Errors.InactiveRecipientsError).recipients).toEqual([other.email]);
   });
 
-  it('refuses a batch over our 100 messages with Postmark\'s 410, sending nothing', async () => {
+  it("refuses a batch over our 100 messages with Postmark's 410, sending nothing", async () => {
     const before = await api('GET', '/emails?limit=100', { key: account.key });
     const many = Array.from({ length: 101 }, (_, i) => ({ From: SANDBOX, To: account.email, Subject: `many ${i}`, TextBody: 'x' }));
     const error = await rejectionOf(client.sendEmailBatch(many));

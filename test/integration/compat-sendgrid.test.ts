@@ -25,7 +25,9 @@ function sendgridFor(key: string): MailService {
 }
 
 /** The SDK's error (a ResponseError: code = status, response.body = SendGrid's error body) for a call expected to fail. */
-async function failureOf(call: Promise<unknown>): Promise<{ code: number; response: { body: { errors: { message: string; field: string | null; help: string | null }[] } } }> {
+async function failureOf(
+  call: Promise<unknown>,
+): Promise<{ code: number; response: { body: { errors: { message: string; field: string | null; help: string | null }[] } } }> {
   try {
     await call;
   } catch (error) {
@@ -37,8 +39,24 @@ async function failureOf(call: Promise<unknown>): Promise<{ code: number; respon
 const unique = (label: string) => `${label} ${randomUUID().slice(0, 8)}`;
 
 /** What a record should share between a SendGrid send and an API send (ids and times aside). */
-const comparable = (email: Record<string, unknown>) => ({ from: email.from, to: email.to, cc: email.cc, bcc: email.bcc, reply_to: email.reply_to, tags: email.tags, status: email.status, category: email.category, tenant: email.tenant });
-const eventShape = (event: ReceivedWebhook) => ({ type: event.type, from: event.data.from, to: event.data.to, tags: event.data.tags, status: event.data.status });
+const comparable = (email: Record<string, unknown>) => ({
+  from: email.from,
+  to: email.to,
+  cc: email.cc,
+  bcc: email.bcc,
+  reply_to: email.reply_to,
+  tags: email.tags,
+  status: email.status,
+  category: email.category,
+  tenant: email.tenant,
+});
+const eventShape = (event: ReceivedWebhook) => ({
+  type: event.type,
+  from: event.data.from,
+  to: event.data.to,
+  tags: event.data.tags,
+  status: event.data.status,
+});
 
 /** The account's emails with this subject (newest first). */
 async function emailsWithSubject(account: TestAccount, subject: string): Promise<Record<string, any>[]> {
@@ -86,15 +104,29 @@ describe('the @sendgrid/mail SDK against this service', () => {
         subject: `${subject} (api)`,
         text: 'hello from @sendgrid/mail',
         html: '<p>hello from @sendgrid/mail</p>',
-        tags: [{ name: 'category', value: 'welcome' }, { name: 'order_id', value: 'A17' }],
+        tags: [
+          { name: 'category', value: 'welcome' },
+          { name: 'order_id', value: 'A17' },
+        ],
         headers: { 'X-Campaign': 'spring' },
       },
     });
     expect(viaApi.status).toBe(200);
 
-    const [sendgridEmail, apiEmail] = await Promise.all([waitForStatus(account, id, 'delivered'), waitForStatus(account, viaApi.body.id, 'delivered')]);
+    const [sendgridEmail, apiEmail] = await Promise.all([
+      waitForStatus(account, id, 'delivered'),
+      waitForStatus(account, viaApi.body.id, 'delivered'),
+    ]);
     expect(comparable(sendgridEmail)).toEqual(comparable(apiEmail));
-    expect(sendgridEmail).toMatchObject({ from: `Shop <${SANDBOX}>`, subject, reply_to: ['help@example.com'], tags: [{ name: 'category', value: 'welcome' }, { name: 'order_id', value: 'A17' }] });
+    expect(sendgridEmail).toMatchObject({
+      from: `Shop <${SANDBOX}>`,
+      subject,
+      reply_to: ['help@example.com'],
+      tags: [
+        { name: 'category', value: 'welcome' },
+        { name: 'order_id', value: 'A17' },
+      ],
+    });
 
     // email.sent and email.delivered of both sends, the same.
     const [mine, theirs] = await webhooksOfBoth(received, [id, viaApi.body.id], eventShape);
@@ -131,7 +163,13 @@ describe('the @sendgrid/mail SDK against this service', () => {
       html: '<p><img src="cid:logo"></p>',
       attachments: [
         { content: Buffer.from('some notes').toString('base64'), filename: 'notes.txt', type: 'text/plain' },
-        { content: Buffer.from([137, 80, 78, 71]).toString('base64'), filename: 'logo.png', type: 'image/png', disposition: 'inline', contentId: 'logo' },
+        {
+          content: Buffer.from([137, 80, 78, 71]).toString('base64'),
+          filename: 'logo.png',
+          type: 'image/png',
+          disposition: 'inline',
+          contentId: 'logo',
+        },
       ],
     });
     const email = await waitForStatus(account, response.headers['x-message-id'] as string, 'delivered');
@@ -169,12 +207,20 @@ describe('the @sendgrid/mail SDK against this service', () => {
 
   it('validates without sending in sandbox_mode (200, empty), and refuses a bad request there too', async () => {
     const before = await api('GET', '/emails?limit=100', { key: account.key });
-    const [response, body] = await sg.send({ from: SANDBOX, to: account.email, subject: 'sandbox', text: 'x', mailSettings: { sandboxMode: { enable: true } } });
+    const [response, body] = await sg.send({
+      from: SANDBOX,
+      to: account.email,
+      subject: 'sandbox',
+      text: 'x',
+      mailSettings: { sandboxMode: { enable: true } },
+    });
     expect(response.statusCode).toBe(200);
     expect(body).toBe('');
     const after = await api('GET', '/emails?limit=100', { key: account.key });
     expect(after.body.emails.length).toBe(before.body.emails.length);
-    const bad = await failureOf(sg.send({ from: SANDBOX, to: 'not an address', subject: 'sandbox', text: 'x', mailSettings: { sandboxMode: { enable: true } } }));
+    const bad = await failureOf(
+      sg.send({ from: SANDBOX, to: 'not an address', subject: 'sandbox', text: 'x', mailSettings: { sandboxMode: { enable: true } } }),
+    );
     expect(bad.code).toBe(400);
     expect(bad.response.body.errors[0]).toMatchObject({ field: 'personalizations.0.to.0.email' });
   });
@@ -216,7 +262,12 @@ describe('the @sendgrid/mail SDK against this service', () => {
     const imported = answers.at(-1)!.body.migration.templates.items.find((item: { source_id: string }) => item.source_id === templateId);
     expect(imported).toMatchObject({ status: 'imported', published: true });
 
-    const [response] = await sg.send({ from: SANDBOX, to: account.email, templateId, dynamicTemplateData: { user: { first_name: 'Ann' } } });
+    const [response] = await sg.send({
+      from: SANDBOX,
+      to: account.email,
+      templateId,
+      dynamicTemplateData: { user: { first_name: 'Ann' } },
+    });
     expect(response.statusCode).toBe(202);
     const email = await waitForStatus(account, response.headers['x-message-id'] as string, 'delivered');
     expect(email.subject).toBe('Welcome Ann');
@@ -227,17 +278,23 @@ describe('the @sendgrid/mail SDK against this service', () => {
   });
 
   it("answers our refusals as SendGrid's errors", async () => {
-    const badKey = await failureOf(sendgridFor('svc_not_a_real_key_0000000000000000000000000000').send({ from: SANDBOX, to: account.email, subject: 's', text: 'x' }));
+    const badKey = await failureOf(
+      sendgridFor('svc_not_a_real_key_0000000000000000000000000000').send({ from: SANDBOX, to: account.email, subject: 's', text: 'x' }),
+    );
     expect(badKey.code).toBe(401);
     expect(badKey.response.body).toEqual({ errors: [{ message: expect.any(String), field: null, help: null }] });
 
-    const unverified = await failureOf(sg.send({ from: `a@${randomUUID().slice(0, 8)}.unverified.test`, to: account.email, subject: 's', text: 'x' }));
+    const unverified = await failureOf(
+      sg.send({ from: `a@${randomUUID().slice(0, 8)}.unverified.test`, to: account.email, subject: 's', text: 'x' }),
+    );
     expect(unverified.code).toBe(403);
     expect(unverified.response.body.errors[0]).toMatchObject({ field: 'from', message: expect.stringMatching(/not verified/) });
 
     const invalid = await failureOf(sg.send({ from: SANDBOX, to: 'not an address', subject: 's', text: 'x' }));
     expect(invalid.code).toBe(400);
-    expect(invalid.response.body.errors).toEqual([{ message: expect.stringContaining('not a valid email address'), field: 'personalizations.0.to.0.email', help: null }]);
+    expect(invalid.response.body.errors).toEqual([
+      { message: expect.stringContaining('not a valid email address'), field: 'personalizations.0.to.0.email', help: null },
+    ]);
 
     const noContent = await failureOf(sg.send({ from: SANDBOX, to: account.email, subject: 's' } as MailDataRequired));
     expect(noContent.code).toBe(400);

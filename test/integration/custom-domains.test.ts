@@ -12,14 +12,24 @@ import { ACMClient, DescribeCertificateCommand, RequestCertificateCommand } from
 import { ApiGatewayV2Client, CreateApiMappingCommand, CreateDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
 import { api, stack } from './harness/stack';
 
-function httpsGet(url: string, name: string, path: string, caFile: string): Promise<{ status: number; type: string | undefined; body: string }> {
+function httpsGet(
+  url: string,
+  name: string,
+  path: string,
+  caFile: string,
+): Promise<{ status: number; type: string | undefined; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path, servername: name, headers: { host: name }, ca: readFileSync(caFile), agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      { host: hostname, port, path, servername: name, headers: { host: name }, ca: readFileSync(caFile), agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -27,7 +37,11 @@ function httpsGet(url: string, name: string, path: string, caFile: string): Prom
 
 it('serves the MTA-STS API only on a custom domain name mapped to it, with an ACM certificate validated by DNS', async () => {
   const { info } = stack();
-  const config = { region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! }, maxAttempts: 1 };
+  const config = {
+    region: info.region,
+    credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
+    maxAttempts: 1,
+  };
   const acm = new ACMClient({ ...config, endpoint: info.endpoints.acm });
   const apigw = new ApiGatewayV2Client({ ...config, endpoint: info.endpoints.apigatewayv2 });
   const apiId = info.env.MTA_STS_API_ID!;
@@ -37,7 +51,9 @@ it('serves the MTA-STS API only on a custom domain name mapped to it, with an AC
     const onDefault = await api('GET', '/.well-known/mta-sts.txt');
     expect([onDefault.status, onDefault.body?.error?.code]).toEqual([404, 'not_found']);
 
-    const { CertificateArn } = await acm.send(new RequestCertificateCommand({ DomainName: name, ValidationMethod: 'DNS', IdempotencyToken: 'mtasts' }));
+    const { CertificateArn } = await acm.send(
+      new RequestCertificateCommand({ DomainName: name, ValidationMethod: 'DNS', IdempotencyToken: 'mtasts' }),
+    );
     const pending = (await acm.send(new DescribeCertificateCommand({ CertificateArn }))).Certificate!;
     expect(pending.Status).toBe('PENDING_VALIDATION');
     const record = pending.DomainValidationOptions![0]!.ResourceRecord!;
@@ -45,7 +61,12 @@ it('serves the MTA-STS API only on a custom domain name mapped to it, with an AC
     expect(published.status).toBe(200);
     expect((await acm.send(new DescribeCertificateCommand({ CertificateArn }))).Certificate!.Status).toBe('ISSUED');
 
-    await apigw.send(new CreateDomainNameCommand({ DomainName: name, DomainNameConfigurations: [{ CertificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] }));
+    await apigw.send(
+      new CreateDomainNameCommand({
+        DomainName: name,
+        DomainNameConfigurations: [{ CertificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+      }),
+    );
     const unmapped = await httpsGet(info.custom_domains_url!, name, '/.well-known/mta-sts.txt', info.custom_domains_ca_file!);
     expect(unmapped).toMatchObject({ status: 404, body: '{"message":"Not Found"}' });
     await apigw.send(new CreateApiMappingCommand({ DomainName: name, ApiId: apiId, Stage: '$default' }));

@@ -11,7 +11,15 @@ import { createAwsClients } from '../../shared/adapters/aws/clients';
 import { sessionTokenHash } from '../../shared/domain/dashboard/session-token';
 import { keys } from '../../shared/adapters/store/keys';
 import { startSession } from '../../shared/usecases/dashboard/sessions';
-import { DASHBOARD_PASSWORD, dashboardRequest, newDashboardUser, randomLoopback, sessionTokenOf, signIn, type DashboardResponse } from './harness/dashboard';
+import {
+  DASHBOARD_PASSWORD,
+  dashboardRequest,
+  newDashboardUser,
+  randomLoopback,
+  sessionTokenOf,
+  signIn,
+  type DashboardResponse,
+} from './harness/dashboard';
 import { api, newAccount, stack, uniqueEmail, type TestAccount } from './harness/stack';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -37,10 +45,19 @@ async function automation(body: Record<string, unknown>, activate: boolean): Pro
 
 describe('sign-in and the session', () => {
   it('signs in: the svc_session cookie is HttpOnly, Secure, SameSite=Lax, Path=/, for 7 days; the answer has the user and the CSRF token', async () => {
-    const response = await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: email.toUpperCase(), password: DASHBOARD_PASSWORD } });
+    const response = await dashboardRequest('POST', '/dashboard/sign-in', {
+      body: { email: email.toUpperCase(), password: DASHBOARD_PASSWORD },
+    });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      user: { object: 'dashboard_user', id: expect.stringMatching(/^usr_/), account_id: account.id, email, role: 'owner', created_at: expect.any(String) },
+      user: {
+        object: 'dashboard_user',
+        id: expect.stringMatching(/^usr_/),
+        account_id: account.id,
+        email,
+        role: 'owner',
+        created_at: expect.any(String),
+      },
       csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       expires_at: expect.any(String),
       idle_expires_at: expect.any(String),
@@ -57,7 +74,9 @@ describe('sign-in and the session', () => {
     const { services } = stack();
     const item = await services.sessions.get(sessionTokenHash(token));
     expect(item).toMatchObject({ account_id: account.id, user_email: email, csrf_token: response.body.csrf_token });
-    const raw = await createAwsClients(services.config).dynamo.send(new GetCommand({ TableName: services.config.tableName, Key: keys.session(sessionTokenHash(token)) }));
+    const raw = await createAwsClients(services.config).dynamo.send(
+      new GetCommand({ TableName: services.config.tableName, Key: keys.session(sessionTokenHash(token)) }),
+    );
     expect(raw.Item).toBeDefined();
     expect(JSON.stringify(raw.Item)).not.toContain(token);
   });
@@ -82,13 +101,18 @@ describe('sign-in and the session', () => {
   });
 
   it('answers the same 401 for an unknown email and a wrong password; a sign-in from another origin is 403', async () => {
-    const unknown = await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: uniqueEmail('nobody'), password: DASHBOARD_PASSWORD } });
+    const unknown = await dashboardRequest('POST', '/dashboard/sign-in', {
+      body: { email: uniqueEmail('nobody'), password: DASHBOARD_PASSWORD },
+    });
     const wrong = await dashboardRequest('POST', '/dashboard/sign-in', { body: { email, password: 'not the password' } });
     expect(unknown.status).toBe(401);
     expect(wrong.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.setCookies).toEqual([]);
-    const foreign = await dashboardRequest('POST', '/dashboard/sign-in', { body: { email, password: DASHBOARD_PASSWORD }, origin: 'https://evil.example' });
+    const foreign = await dashboardRequest('POST', '/dashboard/sign-in', {
+      body: { email, password: DASHBOARD_PASSWORD },
+      origin: 'https://evil.example',
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('forbidden');
     expect((await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: 'x' } })).status).toBe(400);
@@ -104,14 +128,19 @@ describe('sign-in and the session', () => {
       const started = window();
       const target = (await newDashboardUser(account)).email;
       for (let i = 0; i < 10; i++) {
-        expect((await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: target, password: `wrong password ${i}` } })).status).toBe(401);
+        expect(
+          (await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: target, password: `wrong password ${i}` } })).status,
+        ).toBe(401);
       }
       const eleventh = await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: target, password: DASHBOARD_PASSWORD } });
       if (window() === started) limited = eleventh;
     }
     if (!limited) throw new Error('two rounds of sign-ins straddled a window boundary');
     expect(limited.status).toBe(429);
-    expect(limited.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/for sign-ins with this email address/) });
+    expect(limited.body.error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/for sign-ins with this email address/),
+    });
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(900);
@@ -121,13 +150,29 @@ describe('sign-in and the session', () => {
 
 describe('/api/events and /api/webhooks with the session cookie', () => {
   it('POST /api/events with the cookie and CSRF token answers 202 as POST /events does for an API key', async () => {
-    await automation({ name: 'Dashboard door', trigger: { event: 'dash.door' }, steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] }, true);
-    const viaSession = await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: session.csrf, body: { name: 'dash.door', user_id: 'u-session' } });
+    await automation(
+      {
+        name: 'Dashboard door',
+        trigger: { event: 'dash.door' },
+        steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }],
+      },
+      true,
+    );
+    const viaSession = await dashboardRequest('POST', '/api/events', {
+      cookie: session.cookie,
+      csrf: session.csrf,
+      body: { name: 'dash.door', user_id: 'u-session' },
+    });
     const viaKey = await api('POST', '/events', { key: account.key, body: { name: 'dash.door', user_id: 'u-key' } });
     expect(viaKey.status).toBe(202);
     expect(viaSession.status).toBe(202);
     expect(Object.keys(viaSession.body).sort()).toEqual(Object.keys(viaKey.body).sort());
-    expect(viaSession.body).toMatchObject({ event: { name: 'dash.door', user_id: 'u-session', source: 'api', id: expect.stringMatching(/^ae_/) }, matched_automations: 1, resumed_runs: 0, cancelled_runs: 0 });
+    expect(viaSession.body).toMatchObject({
+      event: { name: 'dash.door', user_id: 'u-session', source: 'api', id: expect.stringMatching(/^ae_/) },
+      matched_automations: 1,
+      resumed_runs: 0,
+      cancelled_runs: 0,
+    });
     // The same validation as /events.
     const bad = await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: session.csrf, body: { user_id: 'u' } });
     const badKey = await api('POST', '/events', { key: account.key, body: { user_id: 'u' } });
@@ -141,10 +186,24 @@ describe('/api/events and /api/webhooks with the session cookie', () => {
     expect(missing.status).toBe(403);
     expect(missing.body.error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/Missing CSRF token/) });
     expect((await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: 'x'.repeat(43), body })).status).toBe(403);
-    const foreign = await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: session.csrf, body, origin: 'https://evil.example' });
+    const foreign = await dashboardRequest('POST', '/api/events', {
+      cookie: session.cookie,
+      csrf: session.csrf,
+      body,
+      origin: 'https://evil.example',
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.message).toMatch(/Origin https:\/\/evil.example/);
-    expect((await dashboardRequest('POST', '/api/webhooks', { cookie: session.cookie, csrf: session.csrf, body: { url: 'https://example.com/h' }, headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect(
+      (
+        await dashboardRequest('POST', '/api/webhooks', {
+          cookie: session.cookie,
+          csrf: session.csrf,
+          body: { url: 'https://example.com/h' },
+          headers: { 'sec-fetch-site': 'cross-site' },
+        })
+      ).status,
+    ).toBe(403);
     const anonymous = await dashboardRequest('POST', '/api/events', { csrf: session.csrf, body });
     expect(anonymous.status).toBe(401);
     expect((await dashboardRequest('GET', '/api/webhooks')).status).toBe(401);
@@ -153,14 +212,24 @@ describe('/api/events and /api/webhooks with the session cookie', () => {
   it('takes the session cookie only: an API key is not a credential on /api/*', async () => {
     const response = await dashboardRequest('GET', '/api/webhooks', { headers: { authorization: `Bearer ${account.key}` } });
     expect(response.status).toBe(401);
-    expect((await dashboardRequest('POST', '/api/events', { headers: { authorization: `Bearer ${account.key}` }, body: { name: 'dash.door' } })).status).toBe(401);
+    expect(
+      (await dashboardRequest('POST', '/api/events', { headers: { authorization: `Bearer ${account.key}` }, body: { name: 'dash.door' } }))
+        .status,
+    ).toBe(401);
   });
 
   it('POST /api/webhooks creates a webhook (the secret shown once) that /webhooks lists; read, change and delete through /api/webhooks/{id}', async () => {
     const url = `${stack().info.webhook_inbox_url}dash-${Date.now()}`;
-    const created = await dashboardRequest('POST', '/api/webhooks', { cookie: session.cookie, csrf: session.csrf, body: { url, events: ['email.delivered'] } });
+    const created = await dashboardRequest('POST', '/api/webhooks', {
+      cookie: session.cookie,
+      csrf: session.csrf,
+      body: { url, events: ['email.delivered'] },
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ webhook: { id: expect.stringMatching(/^wh_/), url, events: ['email.delivered'], enabled: true }, secret: expect.any(String) });
+    expect(created.body).toMatchObject({
+      webhook: { id: expect.stringMatching(/^wh_/), url, events: ['email.delivered'], enabled: true },
+      secret: expect.any(String),
+    });
     const id = created.body.webhook.id as string;
     const viaKey = await api('GET', `/webhooks/${id}`, { key: account.key });
     expect(viaKey.status).toBe(200);
@@ -169,12 +238,22 @@ describe('/api/events and /api/webhooks with the session cookie', () => {
     expect(viaSession.body).toEqual(viaKey.body);
     const listed = await dashboardRequest('GET', '/api/webhooks', { cookie: session.cookie });
     expect(listed.body.webhooks.map((w: { id: string }) => w.id)).toContain(id);
-    const patched = await dashboardRequest('PATCH', `/api/webhooks/${id}`, { cookie: session.cookie, csrf: session.csrf, body: { enabled: false } });
+    const patched = await dashboardRequest('PATCH', `/api/webhooks/${id}`, {
+      cookie: session.cookie,
+      csrf: session.csrf,
+      body: { enabled: false },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id, enabled: false });
-    expect((await dashboardRequest('GET', `/api/webhooks/${id}/deliveries`, { cookie: session.cookie })).body).toEqual({ deliveries: [], has_more: false, next_cursor: null });
+    expect((await dashboardRequest('GET', `/api/webhooks/${id}/deliveries`, { cookie: session.cookie })).body).toEqual({
+      deliveries: [],
+      has_more: false,
+      next_cursor: null,
+    });
     expect((await dashboardRequest('DELETE', `/api/webhooks/${id}`, { cookie: session.cookie })).status).toBe(403);
-    expect((await dashboardRequest('DELETE', `/api/webhooks/${id}`, { cookie: session.cookie, csrf: session.csrf })).body).toEqual({ ok: true });
+    expect((await dashboardRequest('DELETE', `/api/webhooks/${id}`, { cookie: session.cookie, csrf: session.csrf })).body).toEqual({
+      ok: true,
+    });
     expect((await api('GET', `/webhooks/${id}`, { key: account.key })).status).toBe(404);
     // Another account's webhook is not found through a session either.
     const other = await newAccount();
@@ -192,12 +271,24 @@ describe('/api/events and /api/webhooks with the session cookie', () => {
         steps: [
           { key: 'is-free', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'free' },
           { key: 'wait', type: 'delay', duration: '2 days' },
-          { key: 'welcome', type: 'send_email', from: `hello@${sandbox}`, subject: 'Welcome, {{event.data.first_name}}!', text: 'Hi {{event.data.first_name}}' },
+          {
+            key: 'welcome',
+            type: 'send_email',
+            from: `hello@${sandbox}`,
+            subject: 'Welcome, {{event.data.first_name}}!',
+            text: 'Hi {{event.data.first_name}}',
+          },
         ],
       },
       false,
     );
-    const event = { name: 'dash.signup', email: 'ada@example.com', data: { plan: 'free', first_name: 'Ada' }, dry_run: true, automation_id: id };
+    const event = {
+      name: 'dash.signup',
+      email: 'ada@example.com',
+      data: { plan: 'free', first_name: 'Ada' },
+      dry_run: true,
+      automation_id: id,
+    };
     const dry = await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: session.csrf, body: event });
     expect(dry.status).toBe(200);
     expect(dry.body).toMatchObject({
@@ -210,14 +301,23 @@ describe('/api/events and /api/webhooks with the session cookie', () => {
       steps: [
         { key: 'is-free', type: 'condition', status: 'completed', output: { result: true } },
         { key: 'wait', type: 'delay', status: 'skipped', output: { would_wait_ms: 172_800_000 } },
-        { key: 'welcome', type: 'send_email', status: 'stubbed', output: { to: ['ada@example.com'], subject: 'Welcome, Ada!', text: 'Hi Ada', missing: [] } },
+        {
+          key: 'welcome',
+          type: 'send_email',
+          status: 'stubbed',
+          output: { to: ['ada@example.com'], subject: 'Welcome, Ada!', text: 'Hi Ada', missing: [] },
+        },
       ],
     });
     expect((await api('GET', `/automations/${id}/runs`, { key: account.key })).body.runs).toEqual([]);
     const viaKey = await api('POST', '/events', { key: account.key, body: event });
     expect(viaKey.status).toBe(403);
     expect(viaKey.body.error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/dashboard session/) });
-    const unknown = await dashboardRequest('POST', '/api/events', { cookie: session.cookie, csrf: session.csrf, body: { ...event, automation_id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F' } });
+    const unknown = await dashboardRequest('POST', '/api/events', {
+      cookie: session.cookie,
+      csrf: session.csrf,
+      body: { ...event, automation_id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F' },
+    });
     expect(unknown.status).toBe(404);
   });
 });
@@ -231,7 +331,9 @@ describe('sign-out and expiry', () => {
     expect(out.body).toEqual({ ok: true });
     expect(out.setCookies[0]).toMatch(/^svc_session=; Max-Age=0; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
     expect((await dashboardRequest('GET', '/dashboard/session', { cookie: own.cookie })).status).toBe(401);
-    expect((await dashboardRequest('POST', '/api/events', { cookie: own.cookie, csrf: own.csrf, body: { name: 'dash.door' } })).status).toBe(401);
+    expect(
+      (await dashboardRequest('POST', '/api/events', { cookie: own.cookie, csrf: own.csrf, body: { name: 'dash.door' } })).status,
+    ).toBe(401);
     // The other session of the same user is untouched.
     expect((await dashboardRequest('GET', '/dashboard/session', { cookie: session.cookie })).status).toBe(200);
   });
@@ -240,7 +342,10 @@ describe('sign-out and expiry', () => {
     const { services } = stack();
     const user = (await services.dashboardUsers.getByEmail(email))!;
     const idle = await startSession({ sessions: services.sessions, clock: { now: () => new Date(Date.now() - 12 * HOUR - 60_000) } }, user);
-    const old = await startSession({ sessions: services.sessions, clock: { now: () => new Date(Date.now() - 7 * 24 * HOUR - 60_000) } }, user);
+    const old = await startSession(
+      { sessions: services.sessions, clock: { now: () => new Date(Date.now() - 7 * 24 * HOUR - 60_000) } },
+      user,
+    );
     const idleAnswer = await dashboardRequest('GET', '/dashboard/session', { cookie: idle.token });
     expect(idleAnswer.status).toBe(401);
     expect(idleAnswer.body.error.message).toMatch(/expired \(no request for 12 hours\)/);
@@ -253,7 +358,10 @@ describe('sign-out and expiry', () => {
 
   it('a new sign-in from the same browser ends its previous session', async () => {
     const first = await signIn(email);
-    const second = await dashboardRequest('POST', '/dashboard/sign-in', { cookie: first.cookie, body: { email, password: DASHBOARD_PASSWORD } });
+    const second = await dashboardRequest('POST', '/dashboard/sign-in', {
+      cookie: first.cookie,
+      body: { email, password: DASHBOARD_PASSWORD },
+    });
     expect(second.status).toBe(200);
     expect((await dashboardRequest('GET', '/dashboard/session', { cookie: first.cookie })).status).toBe(401);
     expect((await dashboardRequest('GET', '/dashboard/session', { cookie: sessionTokenOf(second)! })).status).toBe(200);
@@ -285,7 +393,13 @@ describe('admin user create', () => {
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const created = JSON.parse(lines[0]!);
-    expect(created).toEqual({ user_id: expect.stringMatching(/^usr_/), account_id: account.id, email: address, role: 'owner', password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/) });
+    expect(created).toEqual({
+      user_id: expect.stringMatching(/^usr_/),
+      account_id: account.id,
+      email: address,
+      role: 'owner',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{24}$/),
+    });
     const signedIn = await signIn(address, created.password);
     expect(signedIn.response.body.user.id).toBe(created.user_id);
     const stored = await stack().services.dashboardUsers.getByEmail(address);
@@ -295,13 +409,19 @@ describe('admin user create', () => {
 
   it('reads the password from stdin with --password-stdin; refuses a short one, a taken email and an unknown account', async () => {
     const address = uniqueEmail('cli-stdin');
-    const piped = await admin(['user', 'create', '--account', account.id, '--email', address, '--password-stdin'], 'my chosen passphrase\n');
+    const piped = await admin(
+      ['user', 'create', '--account', account.id, '--email', address, '--password-stdin'],
+      'my chosen passphrase\n',
+    );
     expect(piped.code).toBe(0);
     const created = JSON.parse(piped.stdout);
     expect(created).toEqual({ user_id: expect.stringMatching(/^usr_/), account_id: account.id, email: address, role: 'owner' });
     await signIn(address, 'my chosen passphrase', randomLoopback());
 
-    const short = await admin(['user', 'create', '--account', account.id, '--email', uniqueEmail('cli-short'), '--password-stdin'], 'too short\n');
+    const short = await admin(
+      ['user', 'create', '--account', account.id, '--email', uniqueEmail('cli-short'), '--password-stdin'],
+      'too short\n',
+    );
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('at least 12 characters');
     const taken = await admin(['user', 'create', '--account', account.id, '--email', address.toUpperCase()]);

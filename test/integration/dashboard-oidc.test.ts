@@ -6,7 +6,15 @@
  * state, the person cancelling at the provider), the audit records, and a viewer still read-only.
  */
 import { createHash } from 'node:crypto';
-import { DASHBOARD_PASSWORD, dashboardRequest, newDashboardUser, randomLoopback, sessionTokenOf, signIn, type DashboardResponse } from './harness/dashboard';
+import {
+  DASHBOARD_PASSWORD,
+  dashboardRequest,
+  newDashboardUser,
+  randomLoopback,
+  sessionTokenOf,
+  signIn,
+  type DashboardResponse,
+} from './harness/dashboard';
 import { api, newAccount, stack, uniqueEmail, type TestAccount } from './harness/stack';
 
 const CALLBACK = '/dashboard/sign-in/oidc/callback';
@@ -48,7 +56,11 @@ interface Dance {
  */
 async function dance(login: string, options: { next?: string; cancel?: boolean } = {}): Promise<Dance> {
   const from = randomLoopback();
-  const start = await dashboardRequest('GET', `/dashboard/sign-in/oidc${options.next ? `?${new URLSearchParams({ next: options.next })}` : ''}`, { from });
+  const start = await dashboardRequest(
+    'GET',
+    `/dashboard/sign-in/oidc${options.next ? `?${new URLSearchParams({ next: options.next })}` : ''}`,
+    { from },
+  );
   expect(start.status).toBe(302);
   const flowCookie = cookieOf(start, 'svc_oidc');
   expect(flowCookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -84,7 +96,10 @@ async function dance(login: string, options: { next?: string; cancel?: boolean }
 
 /** The browser arriving at the callback with its flow cookie. */
 function arrive(callback: URL, flowCookie: string | undefined, from = randomLoopback()): Promise<DashboardResponse> {
-  return dashboardRequest('GET', `${callback.pathname}${callback.search}`, { from, headers: flowCookie ? { cookie: `svc_oidc=${flowCookie}` } : {} });
+  return dashboardRequest('GET', `${callback.pathname}${callback.search}`, {
+    from,
+    headers: flowCookie ? { cookie: `svc_oidc=${flowCookie}` } : {},
+  });
 }
 
 const emailHash = (email: string) => createHash('sha256').update(email, 'utf8').digest('hex').slice(0, 32);
@@ -92,7 +107,12 @@ const emailHash = (email: string) => createHash('sha256').update(email, 'utf8').
 async function auditRecords(account: TestAccount, action: string) {
   const response = await api('GET', `/audit-log?action=${action}&limit=100`, { key: account.key });
   expect(response.status).toBe(200);
-  return response.body.audit_records as { action: string; resource_ids: Record<string, string>; actor: Record<string, unknown>; status: number | null }[];
+  return response.body.audit_records as {
+    action: string;
+    resource_ids: Record<string, string>;
+    actor: Record<string, unknown>;
+    status: number | null;
+  }[];
 }
 
 let account: TestAccount;
@@ -114,7 +134,9 @@ describe('sign-in with OpenID Connect', () => {
     const { user, email } = await newDashboardUser(account);
     const { callback, flowCookie, from, start } = await dance(email.toUpperCase(), { next: '/dashboard/webhooks' });
     // The flow's cookie: HttpOnly, this path only, 10 minutes.
-    expect(start.setCookies.find((line) => line.startsWith('svc_oidc='))).toMatch(/Max-Age=600; Path=\/dashboard\/sign-in\/oidc; HttpOnly; Secure; SameSite=Lax/);
+    expect(start.setCookies.find((line) => line.startsWith('svc_oidc='))).toMatch(
+      /Max-Age=600; Path=\/dashboard\/sign-in\/oidc; HttpOnly; Secure; SameSite=Lax/,
+    );
     // PKCE S256, state and nonce went to the provider.
     const authorization = new URL(String(start.headers.location));
     expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
@@ -125,7 +147,9 @@ describe('sign-in with OpenID Connect', () => {
     expect(arrived.status).toBe(303);
     expect(arrived.headers.location).toBe('/dashboard/webhooks');
     const token = sessionTokenOf(arrived);
-    expect(arrived.setCookies.find((line) => line.startsWith('svc_session='))).toMatch(/Max-Age=604800; Path=\/; HttpOnly; Secure; SameSite=Lax/);
+    expect(arrived.setCookies.find((line) => line.startsWith('svc_session='))).toMatch(
+      /Max-Age=604800; Path=\/; HttpOnly; Secure; SameSite=Lax/,
+    );
     // The flow's cookie is cleared.
     expect(arrived.setCookies.find((line) => line.startsWith('svc_oidc='))).toMatch(/Max-Age=0/);
 
@@ -137,7 +161,12 @@ describe('sign-in with OpenID Connect', () => {
 
     const records = await auditRecords(account, 'signIn');
     expect(records.filter((record) => record.resource_ids.user === user.id)).toEqual([
-      expect.objectContaining({ action: 'signIn', resource_ids: { user: user.id, method: 'oidc' }, actor: expect.objectContaining({ type: 'user', id: user.id, email }), status: 200 }),
+      expect.objectContaining({
+        action: 'signIn',
+        resource_ids: { user: user.id, method: 'oidc' },
+        actor: expect.objectContaining({ type: 'user', id: user.id, email }),
+        status: 200,
+      }),
     ]);
 
     // The same callback again (replayed, even with its cookie): the flow was used; no session.
@@ -160,11 +189,16 @@ describe('sign-in with OpenID Connect', () => {
     expect(await stack().services.dashboardUsers.getByEmail(email)).toBeNull();
     const page = await stack().services.auditLog.list('deployment', { action: 'signInFailed' }, { limit: 100 }, Date.now());
     expect(page.items.filter((record) => record.actor.type === 'user' && record.actor.email_hash === emailHash(email))).toEqual([
-      expect.objectContaining({ action: 'signInFailed', resource_ids: { method: 'oidc' }, status: 403, actor: expect.objectContaining({ id: null, email: null }) }),
+      expect.objectContaining({
+        action: 'signInFailed',
+        resource_ids: { method: 'oidc' },
+        status: 403,
+        actor: expect.objectContaining({ id: null, email: null }),
+      }),
     ]);
   });
 
-  it('refuses an email the provider has not verified, even a member\'s: 403, no session, signInFailed in the member\'s account', async () => {
+  it("refuses an email the provider has not verified, even a member's: 403, no session, signInFailed in the member's account", async () => {
     const { user, email } = await newDashboardUser(account);
     const { callback, flowCookie, from } = await dance(`unverified:${email}`);
     const arrived = await arrive(callback, flowCookie, from);
@@ -173,11 +207,15 @@ describe('sign-in with OpenID Connect', () => {
     expect(sessionTokenOf(arrived)).toBeUndefined();
     const records = await auditRecords(account, 'signInFailed');
     expect(records.filter((record) => record.resource_ids.user === user.id)).toEqual([
-      expect.objectContaining({ resource_ids: { user: user.id, method: 'oidc' }, status: 403, actor: expect.objectContaining({ id: user.id }) }),
+      expect.objectContaining({
+        resource_ids: { user: user.id, method: 'oidc' },
+        status: 403,
+        actor: expect.objectContaining({ id: user.id }),
+      }),
     ]);
   });
 
-  it('refuses a forged state, a callback without the flow\'s cookie, and a flow started in another browser; the flow is spent either way', async () => {
+  it("refuses a forged state, a callback without the flow's cookie, and a flow started in another browser; the flow is spent either way", async () => {
     const { email } = await newDashboardUser(account);
     const first = await dance(email);
     const forged = new URL(first.callback);
@@ -201,7 +239,7 @@ describe('sign-in with OpenID Connect', () => {
     expect(sessionTokenOf(otherFlow)).toBeUndefined();
   });
 
-  it('the person cancelling at the provider: 401 with the provider\'s error, no session', async () => {
+  it("the person cancelling at the provider: 401 with the provider's error, no session", async () => {
     const { email } = await newDashboardUser(account);
     const { callback, flowCookie, from } = await dance(email, { cancel: true });
     expect(callback.searchParams.get('error')).toBe('access_denied');
@@ -215,7 +253,11 @@ describe('sign-in with OpenID Connect', () => {
     const owner = await newDashboardUser(account);
     const signedIn = await signIn(owner.email);
     const email = uniqueEmail('viewer');
-    const invited = await dashboardRequest('POST', '/dashboard/team/invitations', { cookie: signedIn.cookie, csrf: signedIn.csrf, body: { email, role: 'viewer' } });
+    const invited = await dashboardRequest('POST', '/dashboard/team/invitations', {
+      cookie: signedIn.cookie,
+      csrf: signedIn.csrf,
+      body: { email, role: 'viewer' },
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.link).searchParams.get('token');
     const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } });
@@ -227,7 +269,11 @@ describe('sign-in with OpenID Connect', () => {
     const cookie = sessionTokenOf(arrived)!;
     const session = await dashboardRequest('GET', '/dashboard/session', { cookie });
     expect(session.body.user).toMatchObject({ email, role: 'viewer' });
-    const change = await dashboardRequest('POST', '/api/webhooks', { cookie, csrf: session.body.csrf_token, body: { url: 'https://example.com/hook' } });
+    const change = await dashboardRequest('POST', '/api/webhooks', {
+      cookie,
+      csrf: session.body.csrf_token,
+      body: { url: 'https://example.com/hook' },
+    });
     expect(change.status).toBe(403);
     expect(change.body.error.message).toContain('Your dashboard role (viewer) is read-only');
   });

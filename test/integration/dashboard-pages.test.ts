@@ -28,7 +28,11 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const page = (path: string, cookie: string | null = session.cookie) => dashboardRequest('GET', path, cookie === null ? {} : { cookie });
 
 /** A form post as the browser sends it: url-encoded, the session cookie, the CSRF field (unless `csrf` is null), the Origin. */
-function post(path: string, fields: Record<string, string | string[]> = {}, options: { csrf?: string | null; cookie?: string } = {}): Promise<DashboardResponse> {
+function post(
+  path: string,
+  fields: Record<string, string | string[]> = {},
+  options: { csrf?: string | null; cookie?: string } = {},
+): Promise<DashboardResponse> {
   const body = new URLSearchParams();
   const csrf = options.csrf === undefined ? session.csrf : options.csrf;
   if (csrf !== null) body.set('csrf_token', csrf);
@@ -40,7 +44,9 @@ function post(path: string, fields: Record<string, string | string[]> = {}, opti
 async function follow(response: DashboardResponse): Promise<DashboardResponse> {
   expect(response.status).toBe(303);
   const flash = response.setCookies.find((line) => line.startsWith('svc_flash='))?.split(';')[0];
-  return dashboardRequest('GET', response.headers.location!, { headers: { cookie: [`svc_session=${session.cookie}`, ...(flash ? [flash] : [])].join('; ') } });
+  return dashboardRequest('GET', response.headers.location!, {
+    headers: { cookie: [`svc_session=${session.cookie}`, ...(flash ? [flash] : [])].join('; ') },
+  });
 }
 
 const h1 = (text: string) => /<h1>([^<]*)<\/h1>/.exec(text)?.[1];
@@ -86,9 +92,25 @@ describe('every page', () => {
     expect(text).toContain('<a class="skip" href="#main">Skip to main content</a>');
     const nav = /<nav aria-label="Main">([\s\S]*?)<\/nav>/.exec(text)![1]!;
     const links = [...nav.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map((m) => m[2]);
-    expect(links).toEqual(['Emails', 'Domains', 'API keys', 'SMTP credentials', 'Webhooks', 'Suppressions', 'Tenants', 'Templates', 'Automations', 'Received', 'Imports', 'Audit log', 'Settings']);
+    expect(links).toEqual([
+      'Emails',
+      'Domains',
+      'API keys',
+      'SMTP credentials',
+      'Webhooks',
+      'Suppressions',
+      'Tenants',
+      'Templates',
+      'Automations',
+      'Received',
+      'Imports',
+      'Audit log',
+      'Settings',
+    ]);
     expect(nav).toContain('<a href="/dashboard/domains" aria-current="page">Domains</a>');
-    expect(text).toMatch(/<form method="post" action="\/dashboard\/sign-out"><input type="hidden" name="csrf_token" value="[^"]+">.*<button type="submit">Sign out<\/button><\/form>/);
+    expect(text).toMatch(
+      /<form method="post" action="\/dashboard\/sign-out"><input type="hidden" name="csrf_token" value="[^"]+">.*<button type="submit">Sign out<\/button><\/form>/,
+    );
     expect(text.match(/<h1>/g)).toHaveLength(1);
     expect(text).toContain('<main id="main" tabindex="-1"><div class="flash" aria-live="polite">');
     // Every input has a label pointing at it.
@@ -128,11 +150,14 @@ describe('sign-in and sign-out pages', () => {
     const form = await page('/dashboard/sign-in?next=%2Fdashboard%2Fwebhooks', null);
     expect(form.status).toBe(200);
     expect(form.text).toMatch(/<label for="sign-in-email">Email<\/label><input id="sign-in-email" name="email" type="email"/);
-    expect(form.text).toMatch(/<label for="sign-in-password">Password<\/label><input id="sign-in-password" name="password" type="password"/);
+    expect(form.text).toMatch(
+      /<label for="sign-in-password">Password<\/label><input id="sign-in-password" name="password" type="password"/,
+    );
     expect(form.text).toContain('<button type="submit">Sign in</button>');
     expect(form.text).toContain('<input type="hidden" name="next" value="/dashboard/webhooks">');
 
-    const signInForm = (fields: Record<string, string>) => dashboardRequest('POST', '/dashboard/sign-in', { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+    const signInForm = (fields: Record<string, string>) =>
+      dashboardRequest('POST', '/dashboard/sign-in', { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
     const ok = await signInForm({ email: userEmail, password: DASHBOARD_PASSWORD, next: '/dashboard/webhooks' });
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/dashboard/webhooks');
@@ -160,7 +185,9 @@ describe('sign-in and sign-out pages', () => {
     expect(out.headers.location).toBe('/dashboard/sign-in');
     expect(out.setCookies.some((line) => /^svc_session=; Max-Age=0/.test(line))).toBe(true);
     expect((await page('/dashboard/emails', own.cookie)).status).toBe(302);
-    const signInPage = await dashboardRequest('GET', '/dashboard/sign-in', { headers: { cookie: out.setCookies.find((line) => line.startsWith('svc_flash='))!.split(';')[0]! } });
+    const signInPage = await dashboardRequest('GET', '/dashboard/sign-in', {
+      headers: { cookie: out.setCookies.find((line) => line.startsWith('svc_flash='))!.split(';')[0]! },
+    });
     expect(signInPage.text).toContain('Signed out.');
   });
 });
@@ -176,7 +203,12 @@ describe('forms and CSRF', () => {
     const anonymous = await dashboardRequest('POST', '/dashboard/api-keys', { rawBody: 'name=anon&scopes=full', headers: FORM });
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.location).toBe('/dashboard/sign-in');
-    const foreign = await dashboardRequest('POST', '/dashboard/api-keys', { cookie: session.cookie, rawBody: `csrf_token=${session.csrf}&name=x&scopes=full`, headers: FORM, origin: 'https://evil.example' });
+    const foreign = await dashboardRequest('POST', '/dashboard/api-keys', {
+      cookie: session.cookie,
+      rawBody: `csrf_token=${session.csrf}&name=x&scopes=full`,
+      headers: FORM,
+      origin: 'https://evil.example',
+    });
     expect(foreign.status).toBe(403);
     expect((await api('GET', '/api-keys', { key: account.key })).body.api_keys.length).toBe(before);
   });
@@ -221,7 +253,16 @@ describe('emails', () => {
   });
 
   it('refreshes an email page while it is on its way (unless asked not to)', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: account.email, subject: 'On its way', text: 'x', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: 'Acme <hello@sandbox.mailservice.dev>',
+        to: account.email,
+        subject: 'On its way',
+        text: 'x',
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
     expect(sent.status).toBe(200);
     // A scheduled email is not on its way yet: no refresh.
     expect((await page(`/dashboard/emails/${sent.body.id}`)).text).not.toContain('http-equiv="refresh"');
@@ -234,7 +275,15 @@ describe('emails', () => {
 
   it('escapes what an email holds: a subject with <script> is text, the body only runs in the sandbox', async () => {
     const subject = `<script>alert("x")</script> & ${randomUUID().slice(0, 6)}`;
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: account.email, subject, html: '<p>hi</p><script>parent.alert(1)</script><img src=x onerror="alert(2)">' } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: 'Acme <hello@sandbox.mailservice.dev>',
+        to: account.email,
+        subject,
+        html: '<p>hi</p><script>parent.alert(1)</script><img src=x onerror="alert(2)">',
+      },
+    });
     expect(sent.status).toBe(200);
     const escaped = subject.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     const detail = await page(`/dashboard/emails/${sent.body.id}`);
@@ -250,7 +299,16 @@ describe('emails', () => {
 
   it('searches by recipient, subject, status and tag, and shows the activity charts with a data table', async () => {
     const marker = randomUUID().slice(0, 8);
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: account.email, subject: `Invoice ${marker}`, text: 'x', tags: [{ name: 'kind', value: marker }] } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: 'Acme <hello@sandbox.mailservice.dev>',
+        to: account.email,
+        subject: `Invoice ${marker}`,
+        text: 'x',
+        tags: [{ name: 'kind', value: marker }],
+      },
+    });
     await waitFor(async () => (await page(`/dashboard/emails?subject=${marker}`)).text.includes(sent.body.id), 'the email in the search');
     const search = await page(`/dashboard/emails?subject=invoice+${marker}&recipient=${encodeURIComponent(account.email.slice(0, 8))}`);
     expect(search.text).toContain(`/dashboard/emails/${sent.body.id}`);
@@ -259,18 +317,22 @@ describe('emails', () => {
     expect((await page(`/dashboard/emails?tag=kind%3Dother`)).text).not.toContain(sent.body.id);
     expect((await page(`/dashboard/emails?subject=${marker}&status=bounced`)).text).toContain('No email matched.');
     const form = (await page('/dashboard/emails')).text;
-    for (const label of ['Recipient', 'Subject', 'Status', 'Tag', 'Tenant']) expect(form).toMatch(new RegExp(`<label for="[^"]+">${label}</label>`));
+    for (const label of ['Recipient', 'Subject', 'Status', 'Tag', 'Tenant'])
+      expect(form).toMatch(new RegExp(`<label for="[^"]+">${label}</label>`));
     expect(form).toContain('<button type="submit">Search</button>');
     expect(form).toMatch(/<svg class="chart" [^>]*role="img" aria-labelledby="chart-sends-title chart-sends-desc"/);
     expect(form).toContain('<title id="chart-rates-title">Delivery, bounce and complaint rates per day</title>');
     expect(form).toMatch(/<details><summary>Data table<\/summary>[\s\S]*<th scope="col">Bounce rate<\/th>/);
   });
 
-  it('searches by tenant: only that tenant\'s emails (as GET /emails?tenant=); an unknown tenant is said, not a failed page', async () => {
+  it("searches by tenant: only that tenant's emails (as GET /emails?tenant=); an unknown tenant is said, not a failed page", async () => {
     const withTenants = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const tenant = await createTenant(withTenants, {}, 'dash');
     const send = async (extra: Record<string, unknown>) => {
-      const sent = await api('POST', '/emails', { key: withTenants.key, body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: withTenants.email, subject: 'Tenant search', text: 'x', ...extra } });
+      const sent = await api('POST', '/emails', {
+        key: withTenants.key,
+        body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: withTenants.email, subject: 'Tenant search', text: 'x', ...extra },
+      });
       expect(sent.status).toBe(200);
       return sent.body.id as string;
     };
@@ -308,7 +370,7 @@ describe('API keys and SMTP credentials', () => {
     expect(later.text).not.toContain(secret);
     expect(later.text).not.toContain('API key secret');
 
-    const keyId = new RegExp(`<td id="key-(key_[0-9A-Z]+)">from the dashboard</td>`).exec(later.text)![1]!;
+    const keyId = /<td id="key-(key_[0-9A-Z]+)">from the dashboard<\/td>/.exec(later.text)![1]!;
     expect(later.text).toContain(`<button type="submit" class="danger" aria-describedby="key-${keyId}">Revoke</button>`);
     const revoked = await post(`/dashboard/api-keys/${keyId}/revoke`);
     expect((await follow(revoked)).text).toContain('API key revoked');
@@ -340,8 +402,11 @@ describe('domains', () => {
     expect(h1(domainPage.text)).toBe(`mail.${parent}`);
     expect(domainPage.text).toContain('<th scope="col">Status</th>');
     expect(domainPage.text).toContain('<button type="submit">Verify</button>');
-    expect(domainPage.text).toMatch(/<label for="dns-host">DNS host<\/label><select id="dns-host" name="provider"><option value="route53" selected>Route 53<\/option><option value="cloudflare">Cloudflare<\/option><\/select>/);
-    for (const label of ['Access key ID', 'Secret access key', 'API token']) expect(domainPage.text).toMatch(new RegExp(`<label for="[^"]+">${label}</label>`));
+    expect(domainPage.text).toMatch(
+      /<label for="dns-host">DNS host<\/label><select id="dns-host" name="provider"><option value="route53" selected>Route 53<\/option><option value="cloudflare">Cloudflare<\/option><\/select>/,
+    );
+    for (const label of ['Access key ID', 'Secret access key', 'API token'])
+      expect(domainPage.text).toMatch(new RegExp(`<label for="[^"]+">${label}</label>`));
     expect(domainPage.text).toContain('<button type="submit">Apply DNS records</button>');
     // Never registered with SES yet (provider null): its records say what is missing, no SES section.
     expect(domainPage.text).not.toContain('id="provider-heading"');
@@ -349,7 +414,12 @@ describe('domains', () => {
     const verified = await follow(await post(`${added.headers.location}/verify`));
     expect(verified.text).toMatch(/Checked: mail\.\S+ is (pending|failed)/);
 
-    const applied = await post(`${added.headers.location}/apply`, { provider: 'cloudflare', api_token: CLOUDFLARE_LOCAL_TOKEN, access_key_id: '', secret_access_key: '' });
+    const applied = await post(`${added.headers.location}/apply`, {
+      provider: 'cloudflare',
+      api_token: CLOUDFLARE_LOCAL_TOKEN,
+      access_key_id: '',
+      secret_access_key: '',
+    });
     expect(applied.status).toBe(200);
     expect(applied.text).toContain('<h2 id="apply-results-heading">Apply results</h2>');
     expect(applied.text).toMatch(/<td>ownership<\/td><td>TXT<\/td>[\s\S]*?<span class="status good">created<\/span>/);
@@ -373,19 +443,25 @@ describe('domains', () => {
     await unpublish(records.find((record: { purpose: string }) => record.purpose === 'dkim').name, 'TXT');
 
     const checked = await follow(verify);
-    expect(checked.text).toContain(`Checked: ${name} is pending; every required record is verified, SES has not confirmed the domain yet (see Mail provider).`);
+    expect(checked.text).toContain(
+      `Checked: ${name} is pending; every required record is verified, SES has not confirmed the domain yet (see Mail provider).`,
+    );
     expect(checked.text).toContain('Status: <span class="status wait">pending</span>');
     const notice = section(checked.text, 'provider-heading');
     expect(notice).toContain('<h2 id="provider-heading">Mail provider (SES)</h2>');
     expect(notice).toContain('<dt>Status</dt><dd><span class="status wait">pending</span></dd>');
     expect(notice).toMatch(/<dt>Checked<\/dt><dd><time datetime="\d{4}-[^"]+">/);
-    expect(notice).toMatch(/<dd class="provider-message">SES has not yet confirmed the DKIM record \(verification PENDING, DKIM PENDING\)[^<]*<\/dd>/);
+    expect(notice).toMatch(
+      /<dd class="provider-message">SES has not yet confirmed the DKIM record \(verification PENDING, DKIM PENDING\)[^<]*<\/dd>/,
+    );
     expect(notice).toContain('Sends from this domain are refused until SES confirms it.');
     expect(notice).not.toContain('Verify again');
-    expect(listRow((await page('/dashboard/domains')).text, name)).toBe('<span class="status wait">pending</span> <span class="status wait">SES pending</span>');
+    expect(listRow((await page('/dashboard/domains')).text, name)).toBe(
+      '<span class="status wait">pending</span> <span class="status wait">SES pending</span>',
+    );
   });
 
-  it('shows the provider\'s message as text, never markup; a failed verification offers Verify again', async () => {
+  it("shows the provider's message as text, never markup; a failed verification offers Verify again", async () => {
     const name = uniqueDomain();
     const added = await post('/dashboard/domains', { name });
     const path = added.headers.location!;
@@ -395,18 +471,34 @@ describe('domains', () => {
     const stored = (await services.domains.get(id))!.domain;
     const at = new Date().toISOString();
     const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)> "quoted" & 'single'`;
-    expect(await services.domains.recordCheck(account.id, id, { status: 'pending', records: stored.records, at, inbound_enabled: false, provider: { status: 'failed', message: hostile, checked_at: at } })).not.toBeNull();
+    expect(
+      await services.domains.recordCheck(account.id, id, {
+        status: 'pending',
+        records: stored.records,
+        at,
+        inbound_enabled: false,
+        provider: { status: 'failed', message: hostile, checked_at: at },
+      }),
+    ).not.toBeNull();
 
     const shown = await page(path);
     expect(shown.status).toBe(200);
     const notice = section(shown.text, 'provider-heading');
     expect(notice).toContain('<dt>Status</dt><dd><span class="status bad">failed</span></dd>');
     expect(notice).toContain(`<time datetime="${at}">`);
-    expect(notice).toContain('<dd class="provider-message">&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &amp; &#39;single&#39;</dd>');
+    expect(notice).toContain(
+      '<dd class="provider-message">&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &quot;quoted&quot; &amp; &#39;single&#39;</dd>',
+    );
     expect(shown.text).not.toContain('<script>alert');
     expect(shown.text).not.toContain('<img src=x');
-    expect(notice).toMatch(new RegExp(`<form class="inline" method="post" action="${path}/verify"><input type="hidden" name="csrf_token" value="[^"]+"><button type="submit">Verify again</button></form> <span class="hint">Verifying again restarts SES's verification`));
-    expect(listRow((await page('/dashboard/domains')).text, name)).toBe('<span class="status wait">pending</span> <span class="status bad">SES failed</span>');
+    expect(notice).toMatch(
+      new RegExp(
+        `<form class="inline" method="post" action="${path}/verify"><input type="hidden" name="csrf_token" value="[^"]+"><button type="submit">Verify again</button></form> <span class="hint">Verifying again restarts SES's verification`,
+      ),
+    );
+    expect(listRow((await page('/dashboard/domains')).text, name)).toBe(
+      '<span class="status wait">pending</span> <span class="status bad">SES failed</span>',
+    );
   });
 });
 
@@ -432,7 +524,9 @@ describe('webhooks', () => {
     const path = `/dashboard/webhooks/${id}`;
     expect((await page(path)).text).not.toContain(secret);
     expect((await page('/dashboard/webhooks')).text).toMatch(/<label for="[^"]+">Endpoint URL<\/label>/);
-    expect((await page('/dashboard/webhooks')).text.match(/type="checkbox" id="[^"]+" name="events" value="[^"]+" checked>/g)!.length).toBeGreaterThan(10);
+    expect(
+      (await page('/dashboard/webhooks')).text.match(/type="checkbox" id="[^"]+" name="events" value="[^"]+" checked>/g)!.length,
+    ).toBeGreaterThan(10);
 
     const disabled = await follow(await post(`${path}/enabled`, { enabled: 'false' }));
     expect(disabled.text).toContain('Webhook disabled');
@@ -442,11 +536,16 @@ describe('webhooks', () => {
 
     // An event to an endpoint that refuses connections: its delivery fails after the (shortened) retries.
     expect((await api('POST', '/emails/test', { key: account.key, body: { event: 'email.delivered' } })).status).toBe(200);
-    const deliveryId = await waitFor(async () => {
-      const list = await api('GET', `/webhooks/${id}/deliveries`, { key: account.key });
-      const failed = list.body.deliveries.find((delivery: { status: string }) => delivery.status === 'failed');
-      return failed?.id as string | undefined;
-    }, 'a failed delivery', 60_000, 250);
+    const deliveryId = await waitFor(
+      async () => {
+        const list = await api('GET', `/webhooks/${id}/deliveries`, { key: account.key });
+        const failed = list.body.deliveries.find((delivery: { status: string }) => delivery.status === 'failed');
+        return failed?.id as string | undefined;
+      },
+      'a failed delivery',
+      60_000,
+      250,
+    );
     const log = await page(path);
     expect(log.text).toContain('<h2 id="deliveries-heading">Deliveries</h2>');
     expect(log.text).toContain(`<a href="${path}/deliveries/${deliveryId}" aria-describedby="d-${deliveryId}">View</a>`);
@@ -454,7 +553,9 @@ describe('webhooks', () => {
     expect(delivery.text).toContain('<h2 id="request-heading">Request</h2>');
     expect(delivery.text).toContain('<h2 id="response-heading">Response</h2>');
     expect(delivery.text).toContain('&quot;type&quot;: &quot;email.delivered&quot;');
-    expect(delivery.text).toContain(`<form class="inline" method="post" action="${path}/deliveries/${deliveryId}/replay" data-door="/api/webhooks/${id}/deliveries/${deliveryId}/replay" data-door-kind="replay" data-done="Replayed: the delivery is queued again.">`);
+    expect(delivery.text).toContain(
+      `<form class="inline" method="post" action="${path}/deliveries/${deliveryId}/replay" data-door="/api/webhooks/${id}/deliveries/${deliveryId}/replay" data-door-kind="replay" data-done="Replayed: the delivery is queued again.">`,
+    );
     expect(delivery.text).toMatch(/<dd id="delivery-status"><span class="status bad">failed<\/span><\/dd>/);
     const replayed = await post(`${path}/deliveries/${deliveryId}/replay`);
     expect(replayed.headers.location).toBe(`${path}/deliveries/${deliveryId}`);
@@ -468,7 +569,13 @@ describe('automations, templates, suppressions', () => {
       name: 'Dash dry run',
       trigger: { event: 'user.created' },
       steps: [
-        { key: 'welcome', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Hi {{event.data.first_name}}', text: 'Welcome.' },
+        {
+          key: 'welcome',
+          type: 'send_email',
+          from: 'Acme <hello@sandbox.mailservice.dev>',
+          subject: 'Hi {{event.data.first_name}}',
+          text: 'Welcome.',
+        },
         { key: 'wait', type: 'delay', duration: '1 day' },
         { key: 'is-pro', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'pro' },
       ],
@@ -483,13 +590,22 @@ describe('automations, templates, suppressions', () => {
     expect(detail.text).toContain('<button type="submit">Dry run</button>');
     // The form posts to the page action; the page script sends it to the session door instead (docs/dashboard.md).
     const automationId = path.split('/').pop()!;
-    expect(detail.text).toContain(`<form method="post" action="${path}/dry-run" data-door="/api/events" data-door-kind="dry-run" data-done="Dry run finished: its trace is shown above the steps." data-automation-id="${automationId}">`);
+    expect(detail.text).toContain(
+      `<form method="post" action="${path}/dry-run" data-door="/api/events" data-door-kind="dry-run" data-done="Dry run finished: its trace is shown above the steps." data-automation-id="${automationId}">`,
+    );
     expect(detail.text).toContain('<div id="dry-run-trace"></div>');
 
-    const dry = await post(`${path}/dry-run`, { name: 'user.created', email: 'ada@example.com', user_id: '', data: '{"first_name": "Ada", "plan": "free"}' });
+    const dry = await post(`${path}/dry-run`, {
+      name: 'user.created',
+      email: 'ada@example.com',
+      user_id: '',
+      data: '{"first_name": "Ada", "plan": "free"}',
+    });
     expect(dry.status).toBe(200);
     expect(dry.text).toContain('<h2 id="trace-heading">Dry run trace</h2>');
-    expect(dry.text).toMatch(/<strong>welcome<\/strong> <span class="muted">\(send email\)<\/span>: <span class="status[^"]*">stubbed<\/span>/);
+    expect(dry.text).toMatch(
+      /<strong>welcome<\/strong> <span class="muted">\(send email\)<\/span>: <span class="status[^"]*">stubbed<\/span>/,
+    );
     expect(dry.text).toMatch(/<strong>wait<\/strong> <span class="muted">\(delay\)<\/span>: <span class="status[^"]*">skipped<\/span>/);
     expect(dry.text).toContain('Hi Ada');
     const bad = await post(`${path}/dry-run`, { name: 'user.created', data: '{not json' });
@@ -497,7 +613,14 @@ describe('automations, templates, suppressions', () => {
 
     // Activated, an event starts a run: the runs table shows it.
     expect((await follow(await post(`${path}/status`, { action: 'activate' }))).text).toContain('Automation active.');
-    expect((await api('POST', '/events', { key: account.key, body: { name: 'user.created', email: account.email, data: { first_name: 'Ada' } } })).status).toBe(202);
+    expect(
+      (
+        await api('POST', '/events', {
+          key: account.key,
+          body: { name: 'user.created', email: account.email, data: { first_name: 'Ada' } },
+        })
+      ).status,
+    ).toBe(202);
     const runs = await waitFor(async () => {
       const text = (await page(path)).text;
       return text.includes('<th scope="col">Status</th><th scope="col">Started</th><th scope="col">Steps</th>') ? text : undefined;
@@ -507,7 +630,12 @@ describe('automations, templates, suppressions', () => {
 
   it('creates a template, previews it with variables, publishes it', async () => {
     const alias = `dash-${randomUUID().slice(0, 6)}`;
-    const created = await post('/dashboard/templates', { name: 'Dash welcome', alias, subject: 'Welcome {{name}}', html: '<p>Hello {{name}}</p>' });
+    const created = await post('/dashboard/templates', {
+      name: 'Dash welcome',
+      alias,
+      subject: 'Welcome {{name}}',
+      html: '<p>Hello {{name}}</p>',
+    });
     expect(created.headers.location).toBe(`/dashboard/templates/${alias}`);
     const preview = await post(`/dashboard/templates/${alias}/preview`, { variables: '{"name": "Grace"}' });
     expect(preview.status).toBe(200);
@@ -515,7 +643,14 @@ describe('automations, templates, suppressions', () => {
     expect(preview.text).toMatch(/<iframe class="preview" sandbox title="Template preview" srcdoc="&lt;p&gt;Hello Grace&lt;\/p&gt;">/);
     const published = await follow(await post(`/dashboard/templates/${alias}/publish`));
     expect(published.text).toContain('Published: version 1');
-    const saved = await follow(await post(`/dashboard/templates/${alias}`, { name: 'Dash welcome', subject: 'Welcome back {{name}}', html: '<p>Hi {{name}}</p>', text: '' }));
+    const saved = await follow(
+      await post(`/dashboard/templates/${alias}`, {
+        name: 'Dash welcome',
+        subject: 'Welcome back {{name}}',
+        html: '<p>Hi {{name}}</p>',
+        text: '',
+      }),
+    );
     expect(saved.text).toContain('Draft saved');
     expect(saved.text).toContain('draft has unpublished changes');
   });
@@ -544,7 +679,10 @@ describe('automations, templates, suppressions', () => {
   it('tenants: explains when tenants are not enabled; lists tenants with status, ramp and stats when they are', async () => {
     expect((await page('/dashboard/tenants')).text).toContain('<p>Tenants are not enabled for this account');
     const withTenants = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const tenant = await api('POST', '/tenants', { key: withTenants.key, body: { external_id: `cust-${randomUUID().slice(0, 6)}`, name: 'Customer <One>' } });
+    const tenant = await api('POST', '/tenants', {
+      key: withTenants.key,
+      body: { external_id: `cust-${randomUUID().slice(0, 6)}`, name: 'Customer <One>' },
+    });
     expect(tenant.status).toBe(201);
     const own = await signIn((await newDashboardUser(withTenants)).email);
     const list = await page('/dashboard/tenants', own.cookie);

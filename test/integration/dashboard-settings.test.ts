@@ -30,7 +30,9 @@ async function follow(response: DashboardResponse, who: SignedIn): Promise<Dashb
   expect(response.status).toBe(303);
   expect(response.headers.location).toBe(PATH);
   const flash = response.setCookies.find((line) => line.startsWith('svc_flash='))?.split(';')[0];
-  return dashboardRequest('GET', response.headers.location!, { headers: { cookie: [`svc_session=${who.cookie}`, ...(flash ? [flash] : [])].join('; ') } });
+  return dashboardRequest('GET', response.headers.location!, {
+    headers: { cookie: [`svc_session=${who.cookie}`, ...(flash ? [flash] : [])].join('; ') },
+  });
 }
 const accountSettings = async () => {
   const response = await api('GET', '/account', { key: account.key });
@@ -39,11 +41,18 @@ const accountSettings = async () => {
 };
 const h1 = (text: string) => /<h1>([^<]*)<\/h1>/.exec(text)?.[1];
 /** The option a select shows as chosen. */
-const selected = (text: string, name: string) => new RegExp(`<select[^>]*name="${name.replace('.', '\\.')}"[^>]*>(.*?)</select>`).exec(text)?.[1]?.match(/<option value="([^"]*)" selected>/)?.[1];
+const selected = (text: string, name: string) =>
+  new RegExp(`<select[^>]*name="${name.replace('.', '\\.')}"[^>]*>(.*?)</select>`)
+    .exec(text)?.[1]
+    ?.match(/<option value="([^"]*)" selected>/)?.[1];
 const hasForm = (text: string) => text.includes(`<form method="post" action="${PATH}"`);
 /** The bounce categories' checkboxes: value, label and whether checked, in page order. */
 const categoryBoxes = (text: string) =>
-  [...text.matchAll(/<input type="checkbox" id="([^"]+)" name="suppress_bounce_categories" value="([^"]+)"( checked)?> <label for="\1">([^<]*)<\/label>/g)].map((m) => [m[2], m[4], m[3] !== undefined]);
+  [
+    ...text.matchAll(
+      /<input type="checkbox" id="([^"]+)" name="suppress_bounce_categories" value="([^"]+)"( checked)?> <label for="\1">([^<]*)<\/label>/g,
+    ),
+  ].map((m) => [m[2], m[4], m[3] !== undefined]);
 /** The categories posted as the form does: the checked ones and the marker of the fieldset. */
 const categoriesField = (categories: string[]) => ({ suppress_bounce_categories: categories, suppress_bounce_categories_shown: '1' });
 
@@ -53,7 +62,11 @@ beforeAll(async () => {
   owner = { ...(await signIn(created.email)), id: created.user.id, email: created.email };
   for (const role of ['admin', 'developer', 'viewer'] as const) {
     const member = await newDashboardUser(account);
-    const changed = await dashboardRequest('PATCH', `/dashboard/team/members/${member.user.id}`, { cookie: owner.cookie, csrf: owner.csrf, body: { role } });
+    const changed = await dashboardRequest('PATCH', `/dashboard/team/members/${member.user.id}`, {
+      cookie: owner.cookie,
+      csrf: owner.csrf,
+      body: { role },
+    });
     if (changed.status !== 200) throw new Error(`role change answered ${changed.status}: ${changed.text}`);
     members[role] = { ...(await signIn(member.email)), id: member.user.id, email: member.email };
   }
@@ -88,30 +101,46 @@ describe('the settings page', () => {
       ['technical', 'Technical', false],
       ['unclassified', 'Unclassified', false],
     ]);
-    expect(response.text).toContain('A bounce of these categories puts the address on the suppression list: <strong>Invalid address, Mailbox inactive, Domain invalid</strong>.');
+    expect(response.text).toContain(
+      'A bounce of these categories puts the address on the suppression list: <strong>Invalid address, Mailbox inactive, Domain invalid</strong>.',
+    );
   });
 
   it('an owner changes a window and content storage: GET /account answers the new values', async () => {
-    const saved = await follow(await post(owner, { 'retention.emails_days': '30', 'retention.received_emails_days': '90', store_content: 'off' }), owner);
+    const saved = await follow(
+      await post(owner, { 'retention.emails_days': '30', 'retention.received_emails_days': '90', store_content: 'off' }),
+      owner,
+    );
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('Settings saved. Sent emails: kept 30 days; sent content is no longer kept.');
     expect(selected(saved.text, 'retention.emails_days')).toBe('30');
     expect(selected(saved.text, 'store_content')).toBe('off');
-    expect(await accountSettings()).toMatchObject({ retention: { emails_days: 30, received_emails_days: 90, webhook_deliveries_days: 90, imports_days: 90 }, store_content: false });
+    expect(await accountSettings()).toMatchObject({
+      retention: { emails_days: 30, received_emails_days: 90, webhook_deliveries_days: 90, imports_days: 90 },
+      store_content: false,
+    });
   });
 
   it('an admin can too', async () => {
     const saved = await follow(await post(members.admin, { 'retention.imports_days': '7', store_content: 'on' }), members.admin);
     expect(saved.text).toContain('Settings saved. Import reports: kept 7 days; sent content is kept.');
     // A post without the categories' fieldset leaves them as they were.
-    expect(await accountSettings()).toMatchObject({ retention: { emails_days: 30, imports_days: 7 }, store_content: true, suppress_bounce_categories: ['invalid_address', 'mailbox_inactive', 'domain_invalid'] });
+    expect(await accountSettings()).toMatchObject({
+      retention: { emails_days: 30, imports_days: 7 },
+      store_content: true,
+      suppress_bounce_categories: ['invalid_address', 'mailbox_inactive', 'domain_invalid'],
+    });
   });
 
   it('an owner chooses the bounce categories that suppress: GET /account answers them, the page shows them checked; none checked is none', async () => {
     const saved = await follow(await post(owner, categoriesField(['rate_limited', 'invalid_address', 'mailbox_full'])), owner);
     expect(saved.text).toContain('Settings saved. Bounces that suppress the address: Invalid address, Mailbox full, Rate limited.');
     expect((await accountSettings()).suppress_bounce_categories).toEqual(['invalid_address', 'mailbox_full', 'rate_limited']);
-    expect(categoryBoxes(saved.text).filter(([, , checked]) => checked).map(([value]) => value)).toEqual(['invalid_address', 'mailbox_full', 'rate_limited']);
+    expect(
+      categoryBoxes(saved.text)
+        .filter(([, , checked]) => checked)
+        .map(([value]) => value),
+    ).toEqual(['invalid_address', 'mailbox_full', 'rate_limited']);
 
     const none = await follow(await post(owner, categoriesField([])), owner);
     expect(none.text).toContain('Bounces that suppress the address: none.');
@@ -125,8 +154,12 @@ describe('the settings page', () => {
     expect(shown.status).toBe(200);
     expect(h1(shown.text)).toBe('Settings');
     expect(hasForm(shown.text)).toBe(false);
-    expect(shown.text).toMatch(new RegExp(`Your role \\(${role}\\) cannot change the account(&#39;|')s settings: owners and admins can\\.`));
-    expect(shown.text).toContain('<p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>');
+    expect(shown.text).toMatch(
+      new RegExp(`Your role \\(${role}\\) cannot change the account(&#39;|')s settings: owners and admins can\\.`),
+    );
+    expect(shown.text).toContain(
+      '<p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>',
+    );
     expect(categoryBoxes(shown.text)).toEqual([]);
     const before = await accountSettings();
     const refused = await post(who, { 'retention.emails_days': '1', store_content: 'off', ...categoriesField(['technical']) });
@@ -142,10 +175,16 @@ describe('the settings page', () => {
 
   it.each([
     [{ 'retention.emails_days': '180' }, 'retention.emails_days must be at most 90 days on the pro plan'],
-    [{ 'retention.webhook_deliveries_days': '45', store_content: 'off' }, 'retention.webhook_deliveries_days must be one of 1, 7, 14, 30, 60, 90, 180, 365, 730 (days)'],
+    [
+      { 'retention.webhook_deliveries_days': '45', store_content: 'off' },
+      'retention.webhook_deliveries_days must be one of 1, 7, 14, 30, 60, 90, 180, 365, 730 (days)',
+    ],
     [{ 'retention.emails_days': 'forever' }, 'retention.emails_days must be a number of days.'],
     [{ store_content: 'maybe' }, 'store_content must be on or off.'],
-    [{ store_content: 'off', ...categoriesField(['invalid_address', 'bogus']) }, 'suppress_bounce_categories has an unknown category &#39;bogus&#39;'],
+    [
+      { store_content: 'off', ...categoriesField(['invalid_address', 'bogus']) },
+      'suppress_bounce_categories has an unknown category &#39;bogus&#39;',
+    ],
   ])('bad input %j is the page again with the problem (400), nothing changed', async (fields, problem) => {
     const before = await accountSettings();
     const response = await post(owner, fields);
@@ -162,7 +201,11 @@ describe('the settings page', () => {
     const records: Record_[] = [];
     let cursor: string | null = null;
     do {
-      const response: { status: number; body: { audit_records: Record_[]; next_cursor: string | null } } = await api('GET', `/audit-log?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: account.key });
+      const response: { status: number; body: { audit_records: Record_[]; next_cursor: string | null } } = await api(
+        'GET',
+        `/audit-log?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        { key: account.key },
+      );
       expect(response.status).toBe(200);
       records.push(...response.body.audit_records);
       cursor = response.body.next_cursor;

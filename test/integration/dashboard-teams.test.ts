@@ -11,7 +11,15 @@ import { documentClient } from './harness/usage';
 import { simpleParser } from 'mailparser';
 import { invitationTokenHash } from '../../shared/domain/dashboard/invitation';
 import type { DashboardRole } from '../../shared/domain/dashboard/roles';
-import { DASHBOARD_PASSWORD, dashboardRequest, newDashboardUser, sessionTokenOf, signIn, type DashboardResponse, type SignedIn } from './harness/dashboard';
+import {
+  DASHBOARD_PASSWORD,
+  dashboardRequest,
+  newDashboardUser,
+  sessionTokenOf,
+  signIn,
+  type DashboardResponse,
+  type SignedIn,
+} from './harness/dashboard';
 import { verifiedDomain } from './harness/domains';
 import { newAccount, sesMessagesFor, stack, uniqueEmail, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -21,7 +29,8 @@ let account: TestAccount;
 let owner: SignedIn & { id: string; email: string };
 const members = {} as Record<Exclude<DashboardRole, 'owner'>, SignedIn & { id: string; email: string }>;
 
-const json = (method: string, path: string, who: SignedIn, body?: unknown) => dashboardRequest(method, path, { cookie: who.cookie, csrf: who.csrf, ...(body === undefined ? {} : { body }) });
+const json = (method: string, path: string, who: SignedIn, body?: unknown) =>
+  dashboardRequest(method, path, { cookie: who.cookie, csrf: who.csrf, ...(body === undefined ? {} : { body }) });
 const page = (path: string, who: SignedIn) => dashboardRequest('GET', path, { cookie: who.cookie });
 function post(path: string, who: SignedIn, fields: Record<string, string> = {}): Promise<DashboardResponse> {
   const body = new URLSearchParams({ csrf_token: who.csrf, ...fields });
@@ -42,7 +51,14 @@ describe('invitations', () => {
     const email = uniqueEmail('admin');
     const response = await invite(owner, email, 'admin');
     expect(response.status).toBe(201);
-    expect(response.body.invitation).toMatchObject({ object: 'dashboard_invitation', id: expect.stringMatching(/^inv_/), account_id: account.id, email, role: 'admin', invited_by: owner.email });
+    expect(response.body.invitation).toMatchObject({
+      object: 'dashboard_invitation',
+      id: expect.stringMatching(/^inv_/),
+      account_id: account.id,
+      email,
+      role: 'admin',
+      invited_by: owner.email,
+    });
     const token = tokenOf(response.body.link);
     expect(response.body.link).toBe(`${new URL(stack().apiUrl).origin}/dashboard/accept-invitation?token=${token}`);
     // Every page of the scan: the shared stack's table holds every test's items, and a filtered Scan answers
@@ -52,7 +68,13 @@ describe('invitations', () => {
     const client = documentClient();
     do {
       const page = await client.send(
-        new ScanCommand({ TableName: stack().info.env.TABLE_NAME, FilterExpression: 'id = :id', ExpressionAttributeValues: { ':id': response.body.invitation.id }, ConsistentRead: true, ExclusiveStartKey: start }),
+        new ScanCommand({
+          TableName: stack().info.env.TABLE_NAME,
+          FilterExpression: 'id = :id',
+          ExpressionAttributeValues: { ':id': response.body.invitation.id },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
       );
       stored.Items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
@@ -89,7 +111,8 @@ describe('invitations', () => {
     expect(shown.text).toContain('<h1>Accept the invitation</h1>');
     expect(shown.text).toContain(email);
     expect(shown.text).toContain('<strong>developer</strong>');
-    const form = (fields: Record<string, string>) => dashboardRequest('POST', '/dashboard/accept-invitation', { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
+    const form = (fields: Record<string, string>) =>
+      dashboardRequest('POST', '/dashboard/accept-invitation', { rawBody: new URLSearchParams(fields).toString(), headers: FORM });
     const short = await form({ token: tokenOf(link), password: 'short' });
     expect(short.status).toBe(400);
     expect(short.text).toMatch(/password must be at least 12 characters/);
@@ -112,7 +135,9 @@ describe('invitations', () => {
     expect(response.text).not.toContain('was emailed');
     const link = /<code aria-label="Invitation link" data-copy>([^<]+)<\/code>/.exec(response.text)?.[1]?.replace(/&amp;/g, '&');
     expect(link).toMatch(/\/dashboard\/accept-invitation\?token=/);
-    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token: tokenOf(link!), password: DASHBOARD_PASSWORD } });
+    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', {
+      body: { token: tokenOf(link!), password: DASHBOARD_PASSWORD },
+    });
     expect(accepted.status).toBe(200);
     const signedIn = await signIn(email);
     members.viewer = { ...signedIn, id: signedIn.response.body.user.id, email };
@@ -139,7 +164,9 @@ describe('invitations', () => {
     expect(parsed.subject).toBe(`${owner.email} invited you to their mail service dashboard`);
     const link = /(http:\/\/\S+\/dashboard\/accept-invitation\?token=[A-Za-z0-9_-]{43})/.exec(parsed.text ?? '')?.[1];
     expect(link).toBeDefined();
-    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token: tokenOf(link!), password: DASHBOARD_PASSWORD } });
+    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', {
+      body: { token: tokenOf(link!), password: DASHBOARD_PASSWORD },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body.user).toMatchObject({ email, role: 'developer' });
   });
@@ -158,16 +185,33 @@ describe('invitations', () => {
   it('a revoked or expired invitation, or an address that has a user, is refused', async () => {
     const revoked = await invite(owner, uniqueEmail('revoked'), 'viewer');
     expect((await json('DELETE', `/dashboard/team/invitations/${revoked.body.invitation.id}`, owner)).status).toBe(200);
-    expect((await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token: tokenOf(revoked.body.link), password: DASHBOARD_PASSWORD } })).status).toBe(400);
+    expect(
+      (
+        await dashboardRequest('POST', '/dashboard/accept-invitation', {
+          body: { token: tokenOf(revoked.body.link), password: DASHBOARD_PASSWORD },
+        })
+      ).status,
+    ).toBe(400);
 
     // An invitation made a week and a minute ago (written through the store, as the use case does).
     const token = 'e'.repeat(43);
     const old = new Date(Date.now() - 60_000).toISOString();
     await stack().services.invitations.create(
-      { id: `inv_01${'A'.repeat(24)}`, account_id: account.id, email: uniqueEmail('late'), role: 'viewer', invited_by: owner.id, invited_by_email: owner.email, created_at: old, expires_at: old },
+      {
+        id: `inv_01${'A'.repeat(24)}`,
+        account_id: account.id,
+        email: uniqueEmail('late'),
+        role: 'viewer',
+        invited_by: owner.id,
+        invited_by_email: owner.email,
+        created_at: old,
+        expires_at: old,
+      },
       invitationTokenHash(token),
     );
-    expect((await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } })).status).toBe(400);
+    expect((await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } })).status).toBe(
+      400,
+    );
     expect((await dashboardRequest('GET', `/dashboard/accept-invitation?token=${token}`)).status).toBe(400);
 
     const taken = await invite(owner, members.viewer.email, 'developer');
@@ -198,7 +242,12 @@ describe('each role, on every kind of door', () => {
     const event = await json('POST', '/api/events', who(role), { name: 'team.checked', user_id: 'u-team' });
     expect(event.status).toBe(changes(role) ? 202 : 403);
     if (!changes(role)) {
-      expect(created.body.error).toEqual(expect.objectContaining({ code: 'forbidden', message: 'Your dashboard role (viewer) is read-only: it cannot change anything in this account.' }));
+      expect(created.body.error).toEqual(
+        expect.objectContaining({
+          code: 'forbidden',
+          message: 'Your dashboard role (viewer) is read-only: it cannot change anything in this account.',
+        }),
+      );
     }
   });
 
@@ -232,12 +281,15 @@ describe('each role, on every kind of door', () => {
     const byForm = await post('/dashboard/invitations', who(role), { email: uniqueEmail(`form-${role}`), role: 'viewer' });
     expect(byForm.status).toBe(managesMembers(role) ? 200 : 403);
     if (role === 'developer') {
-      expect(byJson.body.error.message).toBe("Your dashboard role (developer) cannot manage the account's members (owners and admins can).");
+      expect(byJson.body.error.message).toBe(
+        "Your dashboard role (developer) cannot manage the account's members (owners and admins can).",
+      );
       expect(byForm.text).toContain('<h1>Not allowed</h1>');
     }
     // The members page shows the forms to those who may use them.
     expect((await page('/dashboard/members', who(role))).text.includes('Invite a member')).toBe(managesMembers(role));
-    if (byJson.status === 201) expect((await json('DELETE', `/dashboard/team/invitations/${byJson.body.invitation.id}`, who(role))).status).toBe(200);
+    if (byJson.status === 201)
+      expect((await json('DELETE', `/dashboard/team/invitations/${byJson.body.invitation.id}`, who(role))).status).toBe(200);
   });
 
   it('an admin cannot make, change or remove owners; an owner can make one', async () => {
@@ -265,7 +317,9 @@ describe('changing and removing members', () => {
     // Removed through the form: its session ends, it cannot sign in.
     expect((await post(`/dashboard/members/${person.id}/remove`, members.admin)).status).toBe(303);
     expect((await json('GET', '/dashboard/session', person)).status).toBe(401);
-    expect((await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: person.email, password: DASHBOARD_PASSWORD } })).status).toBe(401);
+    expect(
+      (await dashboardRequest('POST', '/dashboard/sign-in', { body: { email: person.email, password: DASHBOARD_PASSWORD } })).status,
+    ).toBe(401);
     expect((await json('DELETE', `/dashboard/team/members/${person.id}`, owner)).status).toBe(404);
   });
 
@@ -303,12 +357,19 @@ describe('the last owner', () => {
     const aSession = await signIn(a.email);
     const bEmail = uniqueEmail('b');
     const { link } = (await invite(aSession, bEmail, 'owner')).body;
-    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token: tokenOf(link), password: DASHBOARD_PASSWORD } });
+    const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', {
+      body: { token: tokenOf(link), password: DASHBOARD_PASSWORD },
+    });
     const bSession = await signIn(bEmail);
     const ids = { a: a.user.id, b: accepted.body.user.id as string };
     const act = (actor: SignedIn, target: string) =>
-      kind === 'DELETE' ? json('DELETE', `/dashboard/team/members/${target}`, actor) : json('PATCH', `/dashboard/team/members/${target}`, actor, { role: 'developer' });
-    const answers = kind === 'PATCH-SELF' ? await Promise.all([act(aSession, ids.a), act(bSession, ids.b)]) : await Promise.all([act(aSession, ids.b), act(bSession, ids.a)]);
+      kind === 'DELETE'
+        ? json('DELETE', `/dashboard/team/members/${target}`, actor)
+        : json('PATCH', `/dashboard/team/members/${target}`, actor, { role: 'developer' });
+    const answers =
+      kind === 'PATCH-SELF'
+        ? await Promise.all([act(aSession, ids.a), act(bSession, ids.b)])
+        : await Promise.all([act(aSession, ids.b), act(bSession, ids.a)]);
     // One wins. The other is refused by the owner counter's condition (409), or, when its session was
     // read after the winner committed, as what it has become (demoted: 403; removed: 401).
     const statuses = answers.map((answer) => answer.status);
@@ -332,7 +393,11 @@ describe('the last owner, at the store', () => {
       // Both reads first, then both writes at once: whatever was read, DynamoDB decides.
       const [readA, readB] = [(await users.getById(pair.id, a.id))!, (await users.getById(pair.id, b.id))!];
       const now = new Date().toISOString();
-      const results = await Promise.allSettled(round === 2 ? [users.remove(readA), users.remove(readB)] : [users.changeRole(readA, 'viewer', now), round === 1 ? users.changeRole(readB, 'admin', now) : users.remove(readB)]);
+      const results = await Promise.allSettled(
+        round === 2
+          ? [users.remove(readA), users.remove(readB)]
+          : [users.changeRole(readA, 'viewer', now), round === 1 ? users.changeRole(readB, 'admin', now) : users.remove(readB)],
+      );
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
       const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason).toMatchObject({ status: 409, code: 'conflict', details: { reason: 'last_owner' } });
@@ -346,7 +411,9 @@ describe('the last owner, at the store', () => {
 async function newInvitee(role: DashboardRole): Promise<SignedIn & { id: string; email: string }> {
   const email = uniqueEmail(role);
   const { link } = (await invite(owner, email, role)).body;
-  const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token: tokenOf(link), password: DASHBOARD_PASSWORD } });
+  const accepted = await dashboardRequest('POST', '/dashboard/accept-invitation', {
+    body: { token: tokenOf(link), password: DASHBOARD_PASSWORD },
+  });
   expect(accepted.status).toBe(200);
   return { ...(await signIn(email)), id: accepted.body.user.id, email };
 }

@@ -34,15 +34,23 @@ const mail = (emailId: string, accountId: string) => ({
 async function depth(queueName: string): Promise<number> {
   const { sqs } = clients();
   const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }));
-  const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+  const attributes = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
   sqs.destroy();
-  return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  return (
+    Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) +
+    Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+  );
 }
 
 const emailOf = async (account: TestAccount, id: string) => (await api('GET', `/emails/${id}`, { key: account.key })).body.email;
 
 async function deliveredEmail(account: TestAccount) {
-  const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'o', text: 't' } });
+  const send = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 'o', text: 't' },
+  });
   await waitFor(async () => (await emailOf(account, send.body.id)).status === 'delivered', 'delivered');
   return send.body.id as string;
 }
@@ -58,27 +66,52 @@ describe('delivery outcomes', () => {
     await publishSesEvent({
       eventType: 'Bounce',
       mail: mail(id, account.id),
-      bounce: { bounceType: 'Permanent', bounceSubType: 'NoEmail', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: 'late-bounce@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }] },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'NoEmail',
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: 'late-bounce@example.com', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }],
+      },
     });
     const email = await waitFor(async () => {
       const current = await emailOf(account, id);
       return current.status === 'bounced' ? current : undefined;
     }, 'bounced');
-    expect(email).toMatchObject({ last_event: 'bounced', bounce_type: 'hard', bounce_reason: 'smtp; 550 5.1.1 mailbox gone', delivered_at: expect.any(String), bounced_at: expect.any(String) });
+    expect(email).toMatchObject({
+      last_event: 'bounced',
+      bounce_type: 'hard',
+      bounce_reason: 'smtp; 550 5.1.1 mailbox gone',
+      delivered_at: expect.any(String),
+      bounced_at: expect.any(String),
+    });
     // The list is read through an index: the suppression shows once it has caught up.
-    const suppressed = await waitFor(async () => (await api('GET', '/suppressions?email=late-bounce@example.com', { key: account.key })).body.suppressions[0], 'the suppression listed');
+    const suppressed = await waitFor(
+      async () => (await api('GET', '/suppressions?email=late-bounce@example.com', { key: account.key })).body.suppressions[0],
+      'the suppression listed',
+    );
     expect(suppressed).toMatchObject({ reason: 'bounce' });
   });
 
   it('reports a block as bounced/block without suppressing; a late delay does not move a delivered email back', async () => {
     const id = await deliveredEmail(account);
-    await publishSesEvent({ eventType: 'DeliveryDelay', mail: mail(id, account.id), deliveryDelay: { timestamp: new Date().toISOString(), delayType: 'TransientCommunicationFailure' } });
-    const blockedId = (await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'b', text: 't' } })).body.id;
+    await publishSesEvent({
+      eventType: 'DeliveryDelay',
+      mail: mail(id, account.id),
+      deliveryDelay: { timestamp: new Date().toISOString(), delayType: 'TransientCommunicationFailure' },
+    });
+    const blockedId = (
+      await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'b', text: 't' } })
+    ).body.id;
     await waitFor(async () => (await emailOf(account, blockedId)).sent_at, 'sent');
     await publishSesEvent({
       eventType: 'Bounce',
       mail: mail(blockedId, account.id),
-      bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: 'blocked@example.com', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 rejected by policy' }] },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: 'blocked@example.com', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 rejected by policy' }],
+      },
     });
     const blocked = await waitFor(async () => {
       const current = await emailOf(account, blockedId);
@@ -95,7 +128,11 @@ describe('delivery outcomes', () => {
     const id = await deliveredEmail(account);
     // Unknown email id, another account's tag on our email, no tags at all, and garbage.
     await publishSesEvent({ eventType: 'Delivery', mail: mail('msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ', account.id), delivery: {} });
-    await publishSesEvent({ eventType: 'Bounce', mail: mail(id, other.id), bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'x@example.com', status: '5.1.1' }] } });
+    await publishSesEvent({
+      eventType: 'Bounce',
+      mail: mail(id, other.id),
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'x@example.com', status: '5.1.1' }] },
+    });
     await publishSesEvent({ eventType: 'Delivery', mail: { messageId: 'not-ours', timestamp: new Date().toISOString() }, delivery: {} });
     const { sns } = clients();
     await sns.send(new PublishCommand({ TopicArn: stack().info.resources!.topics.sesEvents!.arn, Message: 'not json at all' }));
@@ -113,7 +150,12 @@ describe('delivery outcomes', () => {
     sqs.destroy();
     await deliveredEmail(account);
     // Visibility is 2 s on the test stack and maxReceiveCount 5: the DLQ gets it within ~10-15 s.
-    await waitFor(async () => (await depth(stack().info.resources!.queues.send!.dlqName)) > before, 'poison message in the DLQ', 30_000, 250);
+    await waitFor(
+      async () => (await depth(stack().info.resources!.queues.send!.dlqName)) > before,
+      'poison message in the DLQ',
+      30_000,
+      250,
+    );
     const dlq = clients().sqs;
     const { QueueUrl } = await dlq.send(new GetQueueUrlCommand({ QueueName: stack().info.resources!.queues.send!.dlqName }));
     const received = await dlq.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10 }));

@@ -49,7 +49,10 @@ function markerReport(domain: string, reportId: string, count: number): Buffer {
     .split(FIXTURE_DOMAIN)
     .join(domain)
     .replace('1793491200.418276', reportId)
-    .replace(/<record>[\s\S]*<\/record>/, `<record><row><source_ip>192.0.2.200</source_ip><count>${count}</count><policy_evaluated><disposition>none</disposition><dkim>fail</dkim><spf>fail</spf></policy_evaluated></row><identifiers><header_from>${domain}</header_from></identifiers><auth_results><spf><domain>elsewhere.test</domain><result>pass</result></spf></auth_results></record>`);
+    .replace(
+      /<record>[\s\S]*<\/record>/,
+      `<record><row><source_ip>192.0.2.200</source_ip><count>${count}</count><policy_evaluated><disposition>none</disposition><dkim>fail</dkim><spf>fail</spf></policy_evaluated></row><identifiers><header_from>${domain}</header_from></identifiers><auth_results><spf><domain>elsewhere.test</domain><result>pass</result></spf></auth_results></record>`,
+    );
   return gzipSync(xml);
 }
 
@@ -82,36 +85,77 @@ describe('DMARC aggregate reports through our MX', () => {
     const domain = await enableReports(account, inbox.id);
     const address = `dmarc@${inbox.subdomain}`;
     expect(domain.dmarc_reports).toEqual({ enabled: true, address, authorization_record: null });
-    expect(domain.records.find((record: { purpose: string }) => record.purpose === 'dmarc').value).toBe(`v=DMARC1; p=none; rua=mailto:${address}`);
+    expect(domain.records.find((record: { purpose: string }) => record.purpose === 'dmarc').value).toBe(
+      `v=DMARC1; p=none; rua=mailto:${address}`,
+    );
 
     const reports = receiverReports(inbox.name, await selectorOf(account, inbox.id));
     const ids = [
       await sendReport(address, { [`google.com!${inbox.name}!1793491200!1793577599.zip`]: reports['google.zip'] }),
-      await sendReport(address, { 'enterprise.protection.outlook.com!report.xml.gz': reports['outlook.xml.gz'], 'yahoo.com!report.xml.gz': reports['yahoo.xml.gz'] }),
+      await sendReport(address, {
+        'enterprise.protection.outlook.com!report.xml.gz': reports['outlook.xml.gz'],
+        'yahoo.com!report.xml.gz': reports['yahoo.xml.gz'],
+      }),
       await sendReport(address, {}, reports['smallisp.xml'].toString()),
     ];
     // Each report mail is a received email as any other.
     for (const id of ids) expect(await waitForReceived(account, id)).toMatchObject({ id, rcpt_to: [address], status: 'received' });
 
     const figures = await waitForMessages(account, inbox.id, 312);
-    expect(figures).toMatchObject({ object: 'dmarc_figures', domain_id: inbox.id, domain: inbox.name, since: '2026-11-01', until: '2026-11-02', report_address: address, reports: 4 });
-    expect(figures.totals).toEqual({ messages: 312, dmarc_pass: 284, spf_aligned_pass: 273, dkim_aligned_pass: 281, pass_rate: 0.9103, disposition: { none: 296, quarantine: 7, reject: 9 } });
+    expect(figures).toMatchObject({
+      object: 'dmarc_figures',
+      domain_id: inbox.id,
+      domain: inbox.name,
+      since: '2026-11-01',
+      until: '2026-11-02',
+      report_address: address,
+      reports: 4,
+    });
+    expect(figures.totals).toEqual({
+      messages: 312,
+      dmarc_pass: 284,
+      spf_aligned_pass: 273,
+      dkim_aligned_pass: 281,
+      pass_rate: 0.9103,
+      disposition: { none: 296, quarantine: 7, reject: 9 },
+    });
     expect({ ours: figures.ours.messages, others: figures.others.messages }).toEqual({ ours: 276, others: 36 });
     expect(figures.reporters).toEqual(['Enterprise Outlook', 'Yahoo', 'google.com', 'mx.smallisp.test']);
     expect(figures.days).toEqual([
-      { day: '2026-11-01', messages: 222, dmarc_pass: 201, ours: { messages: 196, dmarc_pass: 196 }, others: { messages: 26, dmarc_pass: 5 } },
+      {
+        day: '2026-11-01',
+        messages: 222,
+        dmarc_pass: 201,
+        ours: { messages: 196, dmarc_pass: 196 },
+        others: { messages: 26, dmarc_pass: 5 },
+      },
       { day: '2026-11-02', messages: 90, dmarc_pass: 83, ours: { messages: 80, dmarc_pass: 80 }, others: { messages: 10, dmarc_pass: 3 } },
     ]);
-    expect(figures.sources[0]).toMatchObject({ source_ip: '54.240.8.10', group: 'ours', messages: 206, reporters: ['Enterprise Outlook', 'google.com', 'mx.smallisp.test'] });
+    expect(figures.sources[0]).toMatchObject({
+      source_ip: '54.240.8.10',
+      group: 'ours',
+      messages: 206,
+      reporters: ['Enterprise Outlook', 'google.com', 'mx.smallisp.test'],
+    });
     const others = await figuresOnce(account, inbox.id, `${RANGE}&group=others&limit=2`);
-    expect(others.sources.map((s: { source_ip: string; messages: number }) => [s.source_ip, s.messages])).toEqual([['203.0.113.7', 21], ['2001:db8::25', 7]]);
+    expect(others.sources.map((s: { source_ip: string; messages: number }) => [s.source_ip, s.messages])).toEqual([
+      ['203.0.113.7', 21],
+      ['2001:db8::25', 7],
+    ]);
     expect(others.has_more).toBe(true);
 
     // Google sends the same report again (with a new one after it in the same mail): counted once.
-    const again = await sendReport(address, { 'google.zip': reports['google.zip'], 'marker.xml.gz': markerReport(inbox.name, 'marker-1', 1) });
+    const again = await sendReport(address, {
+      'google.zip': reports['google.zip'],
+      'marker.xml.gz': markerReport(inbox.name, 'marker-1', 1),
+    });
     await waitForReceived(account, again);
     const after = await waitForMessages(account, inbox.id, 313);
-    expect({ reports: after.reports, ours: after.ours.messages, others: after.others.messages }).toEqual({ reports: 5, ours: 276, others: 37 });
+    expect({ reports: after.reports, ours: after.ours.messages, others: after.others.messages }).toEqual({
+      reports: 5,
+      ours: 276,
+      others: 37,
+    });
 
     // Another account's key: 404, as for the domain itself.
     const stranger = await newAccount();
@@ -134,7 +178,11 @@ describe('DMARC aggregate reports through our MX', () => {
     });
     expect(await waitForReceived(account, id)).toMatchObject({ id, status: 'received', attachment_count: 4, parse_error: null });
     const figures = await waitForMessages(account, inbox.id, 4);
-    expect({ reports: figures.reports, reporters: figures.reporters, sources: figures.sources.map((s: { source_ip: string }) => s.source_ip) }).toEqual({ reports: 1, reporters: ['Yahoo'], sources: ['192.0.2.200'] });
+    expect({
+      reports: figures.reports,
+      reporters: figures.reporters,
+      sources: figures.sources.map((s: { source_ip: string }) => s.source_ip),
+    }).toEqual({ reports: 1, reporters: ['Yahoo'], sources: ['192.0.2.200'] });
 
     // A file that is hostile alone: recorded, nothing counted (the totals stay at the marker's 4).
     const alone = await sendReport(address, { 'billion-laughs.xml': hostile['billion-laughs.xml']! });
@@ -145,9 +193,14 @@ describe('DMARC aggregate reports through our MX', () => {
 
   it('refuses an address that is not on a receiving domain of the account (400 naming the field)', async () => {
     const inbox = await receivingDomain(account);
-    const response = await api('PATCH', `/domains/${inbox.id}`, { key: account.key, body: { dmarc_reports: { enabled: true, address: 'dmarc@inbound.not-ours.test' } } });
+    const response = await api('PATCH', `/domains/${inbox.id}`, {
+      key: account.key,
+      body: { dmarc_reports: { enabled: true, address: 'dmarc@inbound.not-ours.test' } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body.error.details.fields).toEqual([{ field: 'dmarc_reports.address', message: expect.stringContaining('not-ours.test is not a domain of this account') }]);
+    expect(response.body.error.details.fields).toEqual([
+      { field: 'dmarc_reports.address', message: expect.stringContaining('not-ours.test is not a domain of this account') },
+    ]);
     expect(FIXTURE_SELECTOR).toMatch(/^svc/);
   });
 });
@@ -177,7 +230,8 @@ describe('the DMARC record and the report address under concurrent PATCHes and v
   it("never leave the domain's DMARC record naming another address than its dmarc_reports", async () => {
     const account = await newAccount();
     const inbox = await receivingDomain(account);
-    const rua = (domain: { records: { purpose: string; value: string }[] }) => /rua=mailto:([^;\s]+)/.exec(domain.records.find((record) => record.purpose === 'dmarc')!.value)?.[1] ?? null;
+    const rua = (domain: { records: { purpose: string; value: string }[] }) =>
+      /rua=mailto:([^;\s]+)/.exec(domain.records.find((record) => record.purpose === 'dmarc')!.value)?.[1] ?? null;
     for (let round = 0; round < 4; round++) {
       const responses = await Promise.all(
         Array.from({ length: 8 }, (_, n) =>
@@ -189,7 +243,10 @@ describe('the DMARC record and the report address under concurrent PATCHes and v
       for (const response of responses) expect(response.status).toBe(200);
       const current = (await api('GET', `/domains/${inbox.id}`, { key: account.key })).body.domain;
       // The record names the report address while reports are read, else the domain's own dmarc@ (records.ts dmarcValue).
-      expect({ round, rua: rua(current) }).toEqual({ round, rua: current.dmarc_reports.enabled ? current.dmarc_reports.address : `dmarc@${inbox.name}` });
+      expect({ round, rua: rua(current) }).toEqual({
+        round,
+        rua: current.dmarc_reports.enabled ? current.dmarc_reports.address : `dmarc@${inbox.name}`,
+      });
     }
   }, 60_000);
 });

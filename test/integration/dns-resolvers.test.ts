@@ -34,7 +34,12 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
 
   /** Publishes records in the other server only (MX as "priority host", as the API lists them). */
   function publishElsewhere(records: Pick<PublicRecord, 'name' | 'type' | 'value' | 'priority'>[]): void {
-    for (const record of records) other.setRecords({ name: record.name, type: record.type, values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value] });
+    for (const record of records)
+      other.setRecords({
+        name: record.name,
+        type: record.type,
+        values: [record.type === 'MX' ? `${record.priority ?? 10} ${record.value}` : record.value],
+      });
   }
 
   /** The local cloud's own DNS emulator holds nothing under `name`. */
@@ -46,7 +51,11 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
 
   function sesClient(): SESv2Client {
     const { info } = harness.stack();
-    return new SESv2Client({ endpoint: info.endpoints.sesv2, region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! } });
+    return new SESv2Client({
+      endpoint: info.endpoints.sesv2,
+      region: info.region,
+      credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
+    });
   }
 
   it('the stack reads the other server: its functions are given it', () => {
@@ -70,23 +79,37 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
       expect(identity.VerifiedForSendingStatus).toBe(true);
       expect(identity.DkimAttributes?.Status).toBe('SUCCESS');
       // rp.<domain> is a CNAME (in the other server) to the operator's MAIL FROM host, whose MX the local cloud publishes in its own DNS.
-      expect(identity.MailFromAttributes).toMatchObject({ MailFromDomain: expect.stringMatching(new RegExp(`\\.${name.replace(/\./g, '\\.')}$`)), MailFromDomainStatus: 'SUCCESS' });
+      expect(identity.MailFromAttributes).toMatchObject({
+        MailFromDomain: expect.stringMatching(new RegExp(`\\.${name.replace(/\./g, '\\.')}$`)),
+        MailFromDomainStatus: 'SUCCESS',
+      });
     } finally {
       ses.destroy();
     }
 
-    const sent = await harness.api('POST', '/emails', { key: account.key, body: { from: `hello@${name}`, to: account.email, subject: 'One DNS', text: 'Hello' } });
+    const sent = await harness.api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${name}`, to: account.email, subject: 'One DNS', text: 'Hello' },
+    });
     expect(sent.status).toBe(200);
     await harness.waitForStatus(account, sent.body.id, 'delivered', 60_000);
   });
 
   it('the sandbox sender, whose records the local cloud publishes in its own DNS emulator, still sends', async () => {
-    const sent = await harness.api('POST', '/emails', { key: account.key, body: { from: `hello@${harness.stack().info.env.SANDBOX_DOMAIN ?? 'sandbox.mailservice.dev'}`, to: account.email, subject: 'Sandbox', text: 'Hello' } });
+    const sent = await harness.api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `hello@${harness.stack().info.env.SANDBOX_DOMAIN ?? 'sandbox.mailservice.dev'}`,
+        to: account.email,
+        subject: 'Sandbox',
+        text: 'Hello',
+      },
+    });
     expect(sent.status).toBe(200);
     await harness.waitForStatus(account, sent.body.id, 'delivered', 60_000);
   });
 
-  it('a hosted MTA-STS policy\'s certificate is issued once its validation CNAME is in the other server (the local ACM reads it there)', async () => {
+  it("a hosted MTA-STS policy's certificate is issued once its validation CNAME is in the other server (the local ACM reads it there)", async () => {
     const account = await harness.newAccount(); // a free plan's one domain each
     const name = dns.uniqueDomain();
     const added = await harness.api('POST', '/domains', { key: account.key, body: { name, inbound_enabled: true } });
@@ -96,7 +119,10 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
     expect(verified.body.domain.status).toBe('verified');
     const domainId = added.body.domain.id as string;
     const hosting = async () => (await harness.api('GET', `/domains/${domainId}/mta-sts`, { key: account.key })).body;
-    const validationOf = (body: any) => (body.records as { purpose: string; type: 'CNAME'; name: string; value: string; status: string }[]).find((record) => record.purpose === 'certificate_validation');
+    const validationOf = (body: any) =>
+      (body.records as { purpose: string; type: 'CNAME'; name: string; value: string; status: string }[]).find(
+        (record) => record.purpose === 'certificate_validation',
+      );
 
     expect((await harness.api('PUT', `/domains/${domainId}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
     const listed = await harness.waitFor(async () => validationOf(await hosting()), 'the validation record to be listed', 60_000);
@@ -104,10 +130,14 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
     await notInTheStacksDns(listed.name);
     // PUT again (same body): the next step due now.
     expect((await harness.api('PUT', `/domains/${domainId}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
-    const issued = await harness.waitFor(async () => {
-      const body = await hosting();
-      return body.status === 'pending_dns' ? body : undefined;
-    }, 'the certificate to be issued (pending_dns)', 60_000);
+    const issued = await harness.waitFor(
+      async () => {
+        const body = await hosting();
+        return body.status === 'pending_dns' ? body : undefined;
+      },
+      'the certificate to be issued (pending_dns)',
+      60_000,
+    );
     expect(validationOf(issued)!.status).toBe('verified');
   });
 });

@@ -71,7 +71,10 @@ describe('the docs, run as written on a fresh stack', () => {
     readme?.shell?.close();
     await stack?.stop();
     for (const folder of [...folders, dataDir].filter(Boolean)) rmSync(folder, { recursive: true, force: true });
-    const lines = runs.map((run) => `${String(run.ms).padStart(7)} ms  ${String(run.commands).padStart(3)} commands  ${run.page}${run.skipped.length ? `  (${run.skipped.length} skipped)` : ''}`);
+    const lines = runs.map(
+      (run) =>
+        `${String(run.ms).padStart(7)} ms  ${String(run.commands).padStart(3)} commands  ${run.page}${run.skipped.length ? `  (${run.skipped.length} skipped)` : ''}`,
+    );
     const slowest = runs
       .flatMap((run) => run.timings.map(([line, ms]) => ({ where: `${run.page}:${line}`, ms })))
       .sort((a, b) => b.ms - a.ms)

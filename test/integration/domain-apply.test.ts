@@ -27,7 +27,12 @@ const spfInclude = () => env().SPF_INCLUDE ?? 'spf.mailservice.dev';
 
 let route53: Route53Client;
 beforeAll(() => {
-  route53 = new Route53Client({ region: 'us-east-1', endpoint: env().AWS_ENDPOINT_URL_ROUTE_53, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  route53 = new Route53Client({
+    region: 'us-east-1',
+    endpoint: env().AWS_ENDPOINT_URL_ROUTE_53,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 });
 afterAll(() => route53.destroy());
 
@@ -56,7 +61,8 @@ async function addDomain(account: TestAccount, name: string) {
   return response.body.domain as { id: string; name: string; records: { purpose: string; value: string }[] };
 }
 
-const apply = (account: TestAccount, id: string, body: Record<string, unknown>) => api('POST', `/domains/${id}`, { key: account.key, body: { action: 'apply', ...body } });
+const apply = (account: TestAccount, id: string, body: Record<string, unknown>) =>
+  api('POST', `/domains/${id}`, { key: account.key, body: { action: 'apply', ...body } });
 
 async function txt(name: string): Promise<string[]> {
   try {
@@ -112,13 +118,19 @@ describe('apply through Route 53', () => {
     const domain = await addDomain(account, `mail.${parent}`);
     const secret = `secret-${randomUUID()}`;
 
-    const refused = await apply(account, domain.id, { provider: 'route53', credentials: { access_key_id: 'AKIAUNKNOWNKEY0000000', secret_access_key: secret } });
+    const refused = await apply(account, domain.id, {
+      provider: 'route53',
+      credentials: { access_key_id: 'AKIAUNKNOWNKEY0000000', secret_access_key: secret },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'validation_error', details: { reason: 'dns_auth_failed', provider: 'route53' } });
     expect(refused.text).not.toContain(secret);
     expect(refused.text).not.toContain('AKIAUNKNOWNKEY0000000');
 
-    const response = await apply(account, domain.id, { provider: 'route53', credentials: { access_key_id: ROUTE53_LOCAL_ACCESS_KEY_ID, secret_access_key: secret } });
+    const response = await apply(account, domain.id, {
+      provider: 'route53',
+      credentials: { access_key_id: ROUTE53_LOCAL_ACCESS_KEY_ID, secret_access_key: secret },
+    });
     expect(response.status).toBe(200);
     expect(response.body.apply).toMatchObject({ zone: { name: `mail.${parent}` }, credentials: 'request' });
     expect(response.body.domain.status).toBe('verified');
@@ -132,9 +144,15 @@ describe('apply through Route 53', () => {
     const domain = await addDomain(account, name);
     const secret = `secret-${randomUUID()}`;
 
-    const stored = await api('PUT', '/dns-providers/route53', { key: account.key, body: { credentials: { access_key_id: ROUTE53_LOCAL_ACCESS_KEY_ID, secret_access_key: secret } } });
+    const stored = await api('PUT', '/dns-providers/route53', {
+      key: account.key,
+      body: { credentials: { access_key_id: ROUTE53_LOCAL_ACCESS_KEY_ID, secret_access_key: secret } },
+    });
     expect(stored.status).toBe(200);
-    expect(stored.body.dns_provider).toMatchObject({ provider: 'route53', hint: `${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(0, 4)}…${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(-4)}` });
+    expect(stored.body.dns_provider).toMatchObject({
+      provider: 'route53',
+      hint: `${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(0, 4)}…${ROUTE53_LOCAL_ACCESS_KEY_ID.slice(-4)}`,
+    });
     expect(stored.text).not.toContain(secret);
 
     const response = await apply(account, domain.id, { provider: 'route53' });
@@ -155,7 +173,13 @@ describe('apply through Route 53', () => {
     expect(response.status).toBe(502);
     expect(response.body.error).toMatchObject({ code: 'upstream_error', details: { domain_id: domain.id, status: 'pending' } });
     expect(response.body.error.details.apply).toMatchObject({ provider: 'route53', zone: { name }, credentials: 'service' });
-    expect(actions(response.body.error.details.apply.records)).toEqual({ ownership: 'created', dkim: 'created', return_path: 'created', spf: 'created', dmarc: 'created' });
+    expect(actions(response.body.error.details.apply.records)).toEqual({
+      ownership: 'created',
+      dkim: 'created',
+      return_path: 'created',
+      spf: 'created',
+      dmarc: 'created',
+    });
     // The records are there: verify needs no DNS change (it fails at SES again, not at DNS).
     expect(await txt(`_dmarc.${name}`)).toHaveLength(1);
     const again = await apply(account, domain.id, { provider: 'route53' });
@@ -192,7 +216,9 @@ describe('apply through Cloudflare', () => {
     expect(actions(records)).toEqual({ ownership: 'created', dkim: 'created', return_path: 'created', spf: 'updated', dmarc: 'created' });
     expect(response.body.domain.status).toBe('verified');
     const apex = await txt(name);
-    expect(apex.filter((value) => value.startsWith('v=spf1'))).toEqual([`v=spf1 include:a.example.net ip4:192.0.2.10 include:${spfInclude()} -all`]);
+    expect(apex.filter((value) => value.startsWith('v=spf1'))).toEqual([
+      `v=spf1 include:a.example.net ip4:192.0.2.10 include:${spfInclude()} -all`,
+    ]);
     expect(apex).toContain('keep=me');
     expect(response.text).not.toContain(CLOUDFLARE_LOCAL_TOKEN);
 
@@ -228,9 +254,16 @@ describe('apply through Cloudflare', () => {
     await cloudflareZone(parent);
     const domain = await addDomain(account, parent);
 
-    const stored = await api('PUT', '/dns-providers/cloudflare', { key: account.key, body: { credentials: { api_token: CLOUDFLARE_LOCAL_TOKEN } } });
+    const stored = await api('PUT', '/dns-providers/cloudflare', {
+      key: account.key,
+      body: { credentials: { api_token: CLOUDFLARE_LOCAL_TOKEN } },
+    });
     expect(stored.status).toBe(200);
-    expect(stored.body.dns_provider).toMatchObject({ object: 'dns_provider', provider: 'cloudflare', hint: `…${CLOUDFLARE_LOCAL_TOKEN.slice(-4)}` });
+    expect(stored.body.dns_provider).toMatchObject({
+      object: 'dns_provider',
+      provider: 'cloudflare',
+      hint: `…${CLOUDFLARE_LOCAL_TOKEN.slice(-4)}`,
+    });
     const listed = await api('GET', '/dns-providers', { key: account.key });
     expect(listed.body.dns_providers).toEqual([stored.body.dns_provider]);
     for (const text of [stored.text, listed.text]) expect(text).not.toContain(CLOUDFLARE_LOCAL_TOKEN);
@@ -244,10 +277,20 @@ describe('apply through Cloudflare', () => {
     expect(response.body.domain.status).toBe('verified');
 
     const tenant = await api('POST', '/tenants', { key: account.key, body: { external_id: `t-${randomUUID().slice(0, 8)}` } });
-    const tenantKey = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant', scopes: ['full'], tenant: tenant.body.tenant.id } });
+    const tenantKey = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'tenant', scopes: ['full'], tenant: tenant.body.tenant.id },
+    });
     expect(tenantKey.status).toBe(201);
     expect((await api('GET', '/dns-providers', { key: tenantKey.body.secret })).status).toBe(403);
-    expect((await api('PUT', '/dns-providers/cloudflare', { key: tenantKey.body.secret, body: { credentials: { api_token: 'abcdefghijklmnopqrstuvwxyz' } } })).status).toBe(403);
+    expect(
+      (
+        await api('PUT', '/dns-providers/cloudflare', {
+          key: tenantKey.body.secret,
+          body: { credentials: { api_token: 'abcdefghijklmnopqrstuvwxyz' } },
+        })
+      ).status,
+    ).toBe(403);
 
     expect((await api('DELETE', '/dns-providers/cloudflare', { key: account.key })).status).toBe(200);
     expect((await api('DELETE', '/dns-providers/cloudflare', { key: account.key })).status).toBe(404);

@@ -11,7 +11,15 @@ import { verifiedDomain } from './harness/domains';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 
-type Finding = { type: string; check: string; impact: string; status: string; first_seen_at: string; fixed_at: string | null; record?: { type: string; name: string; value: string } };
+type Finding = {
+  type: string;
+  check: string;
+  impact: string;
+  status: string;
+  first_seen_at: string;
+  fixed_at: string | null;
+  record?: { type: string; name: string; value: string };
+};
 type Health = { findings: Finding[]; summary: any; domain_id: string; checked_at: string; next_check_at: string };
 
 let account: TestAccount;
@@ -55,8 +63,16 @@ describe('GET /domains/{id}/health', () => {
       ['bimi_missing', 'low', 'open'],
     ]);
     const mx = stack().info.env.INBOUND_MX_HOST ?? 'inbound.mailservice.dev';
-    expect(checked.findings.find((f) => f.type === 'inbound_mx_missing')!.record).toEqual({ type: 'MX', name: `inbound.${domain.name}`, value: `10 ${mx}` });
-    expect(checked.findings.find((f) => f.type === 'dkim_missing')!.record).toEqual({ type: 'TXT', name: record('dkim').name, value: record('dkim').value });
+    expect(checked.findings.find((f) => f.type === 'inbound_mx_missing')!.record).toEqual({
+      type: 'MX',
+      name: `inbound.${domain.name}`,
+      value: `10 ${mx}`,
+    });
+    expect(checked.findings.find((f) => f.type === 'dkim_missing')!.record).toEqual({
+      type: 'TXT',
+      name: record('dkim').name,
+      value: record('dkim').value,
+    });
     expect(checked.summary).toMatchObject({ open: 7, high: 4, low: 3, spf_lookups: null });
   });
 
@@ -64,7 +80,12 @@ describe('GET /domains/{id}/health', () => {
     await publishAll(domain.records);
     const checked = await health();
     expect(checked.findings.map((f) => f.type)).toEqual(['dmarc_policy_none', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
-    expect(checked.summary).toMatchObject({ high: 0, low: 4, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'issues', inbound_mx: 'ok' } });
+    expect(checked.summary).toMatchObject({
+      high: 0,
+      low: 4,
+      spf_lookups: 1,
+      checks: { spf: 'ok', dkim: 'ok', dmarc: 'issues', inbound_mx: 'ok' },
+    });
   });
 
   it('finds +all and ?all, then clears them', async () => {
@@ -138,7 +159,13 @@ describe('GET /domains/{id}/health', () => {
     }
     const after = await health();
     expect(after.findings).toEqual([]);
-    expect(after.summary).toEqual({ open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'ok', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } });
+    expect(after.summary).toEqual({
+      open: 0,
+      high: 0,
+      low: 0,
+      spf_lookups: 1,
+      checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'ok', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' },
+    });
     await unpublish(`_smtp._tls.${domain.name}`, 'TXT');
     expect(await types()).toEqual(['tls_rpt_missing']);
   });
@@ -180,7 +207,11 @@ describe('stored checks: GET, fixed findings, domain.health_changed, the daily t
     expect(stored.body.findings.find((f: Finding) => f.type === 'tls_rpt_missing').status).toBe('open');
 
     const after = await checkNow();
-    expect(after.findings.find((f) => f.type === 'tls_rpt_missing')).toMatchObject({ status: 'fixed', first_seen_at: tlsRpt.first_seen_at, fixed_at: after.checked_at });
+    expect(after.findings.find((f) => f.type === 'tls_rpt_missing')).toMatchObject({
+      status: 'fixed',
+      first_seen_at: tlsRpt.first_seen_at,
+      fixed_at: after.checked_at,
+    });
     expect(after.summary).toMatchObject({ open: 0, high: 0, low: 0 });
     expect((await api('GET', `/domains/${domain.id}/health`, { key: account.key })).body).toEqual(after);
   });
@@ -190,12 +221,21 @@ describe('stored checks: GET, fixed findings, domain.health_changed, the daily t
     const latest = (await api('GET', `/domains/${domain.id}/health`, { key: account.key })).body.checked_at as string;
     const events = await waitFor(async () => {
       const all = (await received()).filter((event) => event.data.domain_id === domain.id);
-      if (!all.some((event) => event.data.checked_at === latest)) throw new Error(`${all.length} events so far, none of the check at ${latest}`);
+      if (!all.some((event) => event.data.checked_at === latest))
+        throw new Error(`${all.length} events so far, none of the check at ${latest}`);
       return all.sort((a, b) => a.data.checked_at.localeCompare(b.data.checked_at));
     }, 'the event of the check that fixed TLS-RPT');
     // The first check opened seven findings; the last one fixed TLS-RPT.
     expect(events[0]!.data).toMatchObject({ domain: domain.name, tenant: null, fixed: [] });
-    expect(events[0]!.data.opened.map((f: Finding) => f.type)).toEqual(['spf_missing', 'dkim_missing', 'dmarc_missing', 'inbound_mx_missing', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
+    expect(events[0]!.data.opened.map((f: Finding) => f.type)).toEqual([
+      'spf_missing',
+      'dkim_missing',
+      'dmarc_missing',
+      'inbound_mx_missing',
+      'mta_sts_missing',
+      'tls_rpt_missing',
+      'bimi_missing',
+    ]);
     const last = events[events.length - 1]!.data;
     expect(last).toMatchObject({ checked_at: latest, opened: [], summary: { open: 0, high: 0, low: 0 } });
     expect(last.fixed.map((f: Finding) => f.type)).toEqual(['tls_rpt_missing']);
@@ -215,7 +255,12 @@ describe('stored checks: GET, fixed findings, domain.health_changed, the daily t
       return found;
     }, 'the domain-health task to check the domain just verified');
     // Its records are published as the service gave them (DMARC p=none): the low findings open.
-    expect(event.data.opened.map((f: Finding) => f.type)).toEqual(['dmarc_policy_none', 'mta_sts_missing', 'tls_rpt_missing', 'bimi_missing']);
+    expect(event.data.opened.map((f: Finding) => f.type)).toEqual([
+      'dmarc_policy_none',
+      'mta_sts_missing',
+      'tls_rpt_missing',
+      'bimi_missing',
+    ]);
     const stored = await api('GET', `/domains/${own.id}/health`, { key: other.key });
     expect(stored.body.checked_at).toBe(event.data.checked_at);
   });
@@ -229,7 +274,10 @@ describe('the reputation check', () => {
     expect(before.body.summary.checks.reputation).toBe('skipped');
     // 100 emails through the local SES: 94 delivered, 6 bounced (6%, over SES's 5%).
     const to = (i: number) => (i < 6 ? `bounce+h${i}@simulator.amazonses.com` : `success+h${i}@simulator.amazonses.com`);
-    const batch = await api('POST', '/emails/batch', { key: sender.key, body: Array.from({ length: 100 }, (_, i) => ({ from: `hello@${own.name}`, to: to(i), subject: 'Health', text: 'Hi' })) });
+    const batch = await api('POST', '/emails/batch', {
+      key: sender.key,
+      body: Array.from({ length: 100 }, (_, i) => ({ from: `hello@${own.name}`, to: to(i), subject: 'Health', text: 'Hi' })),
+    });
     expect(batch.status).toBe(200);
     const found = await waitFor(async () => {
       const checked = await api('POST', `/domains/${own.id}/health`, { key: sender.key });
@@ -237,7 +285,11 @@ describe('the reputation check', () => {
       if (!rate || rate.type !== 'bounce_rate_high') throw new Error(`reputation: ${checked.body.summary.checks.reputation}`);
       return rate;
     }, 'the bounces counted and the reputation finding');
-    expect(found).toMatchObject({ impact: 'high', status: 'open', docs_url: 'https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html' });
+    expect(found).toMatchObject({
+      impact: 'high',
+      status: 'open',
+      docs_url: 'https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html',
+    });
     expect(found.message).toContain("Bounce rate 6% over 100 of the account's emails");
     expect(found.record).toBeUndefined();
   });

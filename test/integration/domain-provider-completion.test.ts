@@ -22,7 +22,10 @@ beforeEach(async () => {
 });
 beforeAll(() => {
   const { info } = stack();
-  table = { client: DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region })), name: info.env.TABLE_NAME! };
+  table = {
+    client: DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region })),
+    name: info.env.TABLE_NAME!,
+  };
 });
 afterAll(() => table.client.destroy());
 
@@ -39,20 +42,31 @@ describe('a domain SES verifies after its check', () => {
     expect(indexed.GSI2SK).toMatch(new RegExp(`^\\d{4}-.+#DOMAIN#${domain.id}$`));
     expect(indexed.provider_pending_since).toBe(indexed.last_checked_at);
 
-    const refused = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: account.email, subject: 'too early', text: 'x' } });
+    const refused = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: account.email, subject: 'too early', text: 'x' },
+    });
     expect(refused.status).toBe(403);
 
-    const verified = await waitFor(async () => {
-      const item = await rawDomain(domain.id);
-      return item.status === 'verified' && item;
-    }, 'the reconciler to record the domain verified', 60_000, 250);
+    const verified = await waitFor(
+      async () => {
+        const item = await rawDomain(domain.id);
+        return item.status === 'verified' && item;
+      },
+      'the reconciler to record the domain verified',
+      60_000,
+      250,
+    );
     expect(verified).toMatchObject({ status: 'verified', provider: { status: 'verified' }, verified_at: expect.any(String) });
     // Its write took it out of the index.
     expect(verified).not.toHaveProperty('GSI2PK');
     expect(verified).not.toHaveProperty('GSI2SK');
     expect(verified).not.toHaveProperty('provider_pending_since');
 
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: account.email, subject: 'now', text: 'x' } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: account.email, subject: 'now', text: 'x' },
+    });
     expect(sent.status).toBe(200);
     await waitForStatus(account, sent.body.id, 'delivered');
   });
@@ -64,20 +78,33 @@ describe('a domain SES verifies after its check', () => {
     await unpublish(dkim.name, 'TXT');
     const first = await rawDomain(domain.id);
     const dueTimes = new Set<string>([first.GSI2SK]);
-    await waitFor(async () => {
-      const item = await rawDomain(domain.id);
-      expect(item).toMatchObject({ status: 'pending', provider: { status: 'pending' }, last_checked_at: first.last_checked_at });
-      dueTimes.add(item.GSI2SK);
-      return dueTimes.size >= 3;
-    }, 'the reconciler to ask SES again twice', 60_000, 250);
+    await waitFor(
+      async () => {
+        const item = await rawDomain(domain.id);
+        expect(item).toMatchObject({ status: 'pending', provider: { status: 'pending' }, last_checked_at: first.last_checked_at });
+        dueTimes.add(item.GSI2SK);
+        return dueTimes.size >= 3;
+      },
+      'the reconciler to ask SES again twice',
+      60_000,
+      250,
+    );
     // Later each time, in the same index partition.
     const ordered = [...dueTimes];
     expect([...ordered].sort()).toEqual(ordered);
     expect((await rawDomain(domain.id)).GSI2PK).toBe(first.GSI2PK);
 
     await publish(dkim.name, 'TXT', [dkim.value]);
-    await waitFor(async () => (await rawDomain(domain.id)).status === 'verified', 'the reconciler to record the domain verified', 60_000, 250);
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: account.email, subject: 'now', text: 'x' } });
+    await waitFor(
+      async () => (await rawDomain(domain.id)).status === 'verified',
+      'the reconciler to record the domain verified',
+      60_000,
+      250,
+    );
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: account.email, subject: 'now', text: 'x' },
+    });
     expect(sent.status).toBe(200);
   });
 });

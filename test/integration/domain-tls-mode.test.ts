@@ -8,15 +8,20 @@ import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-confi
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus } from './harness/stack';
 
-
 describe('tls_mode', () => {
   it('enforced: the message goes through the TLS-required configuration set, which requires TLS', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
     const main = stack().info.env.SES_CONFIGURATION_SET!;
     const { name: enforced } = await verifiedDomain(account, { tls_mode: 'enforced' });
     const { name: opportunistic } = await verifiedDomain(account, { tls_mode: 'opportunistic' });
-    const strict = await api('POST', '/emails', { key: account.key, body: { from: `a@${enforced}`, to: 'x@example.org', subject: 'TLS', text: 't' } });
-    const relaxed = await api('POST', '/emails', { key: account.key, body: { from: `a@${opportunistic}`, to: 'x@example.org', subject: 'TLS', text: 't' } });
+    const strict = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${enforced}`, to: 'x@example.org', subject: 'TLS', text: 't' },
+    });
+    const relaxed = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${opportunistic}`, to: 'x@example.org', subject: 'TLS', text: 't' },
+    });
     await waitForStatus(account, strict.body.id, 'delivered');
     await waitForStatus(account, relaxed.body.id, 'delivered');
     expect((await sesMessagesFor(strict.body.id))[0]!.configuration_set).toBe(tlsRequiredConfigurationSet(main));

@@ -35,7 +35,15 @@ describe('POST /domains', () => {
     const account = await newAccount();
     const name = uniqueDomain();
     const domain = await addDomain(account, name);
-    expect(domain).toMatchObject({ name, status: 'pending', open_tracking: false, click_tracking: false, tls_mode: 'opportunistic', inbound_enabled: false, tenant: null });
+    expect(domain).toMatchObject({
+      name,
+      status: 'pending',
+      open_tracking: false,
+      click_tracking: false,
+      tls_mode: 'opportunistic',
+      inbound_enabled: false,
+      tenant: null,
+    });
     const records = domain.records;
     expect(records.map((r) => [r.purpose, r.type, r.required])).toEqual([
       ['ownership', 'TXT', true],
@@ -44,13 +52,19 @@ describe('POST /domains', () => {
       ['spf', 'TXT', true],
       ['dmarc', 'TXT', false],
     ]);
-    expect(byPurpose(records, 'ownership')).toMatchObject({ name: `_service.${name}`, value: expect.stringMatching(/^service-verification=/) });
+    expect(byPurpose(records, 'ownership')).toMatchObject({
+      name: `_service.${name}`,
+      value: expect.stringMatching(/^service-verification=/),
+    });
     const dkim = byPurpose(records, 'dkim');
     expect(dkim.name).toMatch(new RegExp(`^[a-z0-9-]+\\._domainkey\\.${name.replace(/\./g, '\\.')}$`));
     // A 2048-bit RSA public key (SPKI DER, base64) is ~392 characters.
     const key = /p=([A-Za-z0-9+/=]+)/.exec(dkim.value)![1]!;
     expect(Buffer.from(key, 'base64').length).toBeGreaterThanOrEqual(290);
-    expect(byPurpose(records, 'return_path')).toMatchObject({ name: `rp.${name}`, value: stack().info.env.RETURN_PATH_HOST ?? 'rp.mailservice.dev' });
+    expect(byPurpose(records, 'return_path')).toMatchObject({
+      name: `rp.${name}`,
+      value: stack().info.env.RETURN_PATH_HOST ?? 'rp.mailservice.dev',
+    });
     expect(byPurpose(records, 'spf')).toMatchObject({ name, value: 'v=spf1 include:spf.mailservice.dev ~all' });
     expect(byPurpose(records, 'dmarc').name).toBe(`_dmarc.${name}`);
     expect(records.every((r) => r.status === 'pending')).toBe(true);
@@ -64,7 +78,13 @@ describe('POST /domains', () => {
     const account = await newAccount({ plan: 'pro' });
     const name = uniqueDomain();
     const domain = await addDomain(account, name, { inbound_enabled: true });
-    expect(byPurpose(domain.records, 'inbound_mx')).toMatchObject({ type: 'MX', name: `inbound.${name}`, value: 'inbound.mailservice.dev', priority: 10, required: false });
+    expect(byPurpose(domain.records, 'inbound_mx')).toMatchObject({
+      type: 'MX',
+      name: `inbound.${name}`,
+      value: 'inbound.mailservice.dev',
+      priority: 10,
+      required: false,
+    });
   });
 
   it('validates the name and needs domains:write', async () => {
@@ -83,11 +103,17 @@ describe('POST /domains', () => {
 
   it('limits domains by plan with 403 plan_limit and an upgrade_url, even under concurrent requests', async () => {
     const account = await newAccount({ plan: 'free' });
-    const results = await Promise.all(Array.from({ length: 6 }, () => api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const refused = results.filter((r) => r.status === 403);
     expect(refused).toHaveLength(5);
-    expect(refused[0]!.body.error).toMatchObject({ code: 'plan_limit', details: { limit: 1, resource: 'domains', plan: 'free' }, upgrade_url: expect.stringMatching(/^https?:\/\//) });
+    expect(refused[0]!.body.error).toMatchObject({
+      code: 'plan_limit',
+      details: { limit: 1, resource: 'domains', plan: 'free' },
+      upgrade_url: expect.stringMatching(/^https?:\/\//),
+    });
     const list = await api('GET', '/domains', { key: account.key });
     expect(list.body.domains).toHaveLength(1);
   });
@@ -102,7 +128,10 @@ describe('POST /domains', () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const loser = a.status === 409 ? a : b;
-    expect(loser.body.error.details).toMatchObject({ domain: name, claim: { type: 'TXT', name: `_service-claim.${name}`, value: expect.stringMatching(/^service-claim=/) } });
+    expect(loser.body.error.details).toMatchObject({
+      domain: name,
+      claim: { type: 'TXT', name: `_service-claim.${name}`, value: expect.stringMatching(/^service-claim=/) },
+    });
     expect(loser.body.error.hint).toContain('support');
     const again = await api('POST', '/domains', { key: (a.status === 201 ? first : second).key, body: { name } });
     expect(again.status).toBe(409);
@@ -130,7 +159,9 @@ describe('verification against DNS', () => {
 
   it('says what is wrong with wrong records: found vs expected', async () => {
     const name = domain.name;
-    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .publicKey.export({ type: 'spki', format: 'der' })
+      .toString('base64');
     await publish(`_service.${name}`, 'TXT', ['service-verification=someone-else']);
     await publish(byPurpose(domain.records, 'dkim').name, 'TXT', [`v=DKIM1; k=rsa; p=${otherKey}`]);
     await publish(`rp.${name}`, 'CNAME', ['elsewhere.example.net']);
@@ -139,7 +170,11 @@ describe('verification against DNS', () => {
     expect(checked.status).toBe('pending');
     expect(byPurpose(checked.records, 'ownership')).toMatchObject({ status: 'invalid', found: ['service-verification=someone-else'] });
     expect(byPurpose(checked.records, 'dkim')).toMatchObject({ status: 'invalid', message: expect.stringContaining('not this domain') });
-    expect(byPurpose(checked.records, 'return_path')).toMatchObject({ status: 'invalid', found: ['elsewhere.example.net'], message: expect.stringContaining('rp.mailservice.dev') });
+    expect(byPurpose(checked.records, 'return_path')).toMatchObject({
+      status: 'invalid',
+      found: ['elsewhere.example.net'],
+      message: expect.stringContaining('rp.mailservice.dev'),
+    });
     expect(byPurpose(checked.records, 'spf')).toMatchObject({
       status: 'invalid',
       message: expect.stringContaining('"v=spf1 include:spf.mailservice.dev include:_spf.google.com ~all"'),
@@ -147,7 +182,11 @@ describe('verification against DNS', () => {
   });
 
   it('fails two SPF records and says so', async () => {
-    await publish(domain.name, 'TXT', ['v=spf1 include:spf.mailservice.dev ~all', 'v=spf1 include:_spf.google.com ~all', 'google-site-verification=abc']);
+    await publish(domain.name, 'TXT', [
+      'v=spf1 include:spf.mailservice.dev ~all',
+      'v=spf1 include:_spf.google.com ~all',
+      'google-site-verification=abc',
+    ]);
     const checked = await verify(account, domain.id);
     const spf = byPurpose(checked.records, 'spf');
     expect(spf.status).toBe('invalid');
@@ -199,7 +238,10 @@ describe('verification against DNS', () => {
     expect(stored).toMatchObject({ status: 'pending', verified_at: null });
     expect(stored.last_checked_at).not.toBeNull();
     for (const record of stored.records as PublicRecord[]) expect(record.status).toBe('verified');
-    const send = await api('POST', '/emails', { key: owner.key, body: { from: `a@${refused.name}`, to: owner.email, subject: 's', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: owner.key,
+      body: { from: `a@${refused.name}`, to: owner.email, subject: 's', text: 't' },
+    });
     expect(send.status).toBe(403);
     expect(send.body.error.code).toBe('domain_not_verified');
   });
@@ -228,26 +270,47 @@ describe('sending from a verified domain', () => {
 
   it('refuses an unverified domain and one that was never added', async () => {
     const pending = await addDomain(account);
-    const notVerified = await api('POST', '/emails', { key: account.key, body: { from: `a@${pending.name}`, to: account.email, subject: 's', text: 't' } });
+    const notVerified = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${pending.name}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(notVerified.status).toBe(403);
     expect(notVerified.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain_id: pending.id, status: 'pending' } });
-    const unknown = await api('POST', '/emails', { key: account.key, body: { from: 'a@never-added.example', to: account.email, subject: 's', text: 't' } });
+    const unknown = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@never-added.example', to: account.email, subject: 's', text: 't' },
+    });
     expect(unknown.status).toBe(403);
     expect(unknown.body.error.code).toBe('domain_not_verified');
   });
 
   it('only reaches the account email until a payment method is on file, then anyone', async () => {
-    const locked = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: 'customer@example.org', subject: 's', text: 't' } });
+    const locked = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: 'customer@example.org', subject: 's', text: 't' },
+    });
     expect(locked.status).toBe(403);
-    expect(locked.body.error).toMatchObject({ code: 'recipient_not_allowed', details: { reason: 'production_not_unlocked', refused_recipients: ['customer@example.org'] } });
+    expect(locked.body.error).toMatchObject({
+      code: 'recipient_not_allowed',
+      details: { reason: 'production_not_unlocked', refused_recipients: ['customer@example.org'] },
+    });
 
-    const own = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: account.email, subject: 'own', text: 't' } });
+    const own = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: account.email, subject: 'own', text: 't' },
+    });
     expect(own.status).toBe(200);
 
     await stack().services.accounts.update(account.id, { payment_method: true }, new Date().toISOString());
-    const open = await api('POST', '/emails', { key: account.key, body: { from: `Hello <hello@${domain.name}>`, to: 'customer@example.org', subject: 'Signed', text: 'hi' } });
+    const open = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `Hello <hello@${domain.name}>`, to: 'customer@example.org', subject: 'Signed', text: 'hi' },
+    });
     expect(open.status).toBe(200);
-    await waitFor(async () => (await api('GET', `/emails/${open.body.id}`, { key: account.key })).body.email.status === 'delivered', 'delivered');
+    await waitFor(
+      async () => (await api('GET', `/emails/${open.body.id}`, { key: account.key })).body.email.status === 'delivered',
+      'delivered',
+    );
 
     // The message left DKIM-signed with the domain's key, and the signature verifies against DNS.
     const [message] = await sesMessagesFor(open.body.id);
@@ -258,13 +321,28 @@ describe('sending from a verified domain', () => {
     expect(results.find((r) => r.domain === domain.name)?.status).toBe('pass');
   });
 
-  it('enforces a key\'s allowed_domains with 403 domain_not_allowed', async () => {
-    const limited = await api('POST', '/api-keys', { key: account.key, body: { name: 'other only', scopes: ['emails:send'], allowed_domains: ['other.example'] } });
-    const refused = await api('POST', '/emails', { key: limited.body.secret, body: { from: `a@${domain.name}`, to: account.email, subject: 's', text: 't' } });
+  it("enforces a key's allowed_domains with 403 domain_not_allowed", async () => {
+    const limited = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'other only', scopes: ['emails:send'], allowed_domains: ['other.example'] },
+    });
+    const refused = await api('POST', '/emails', {
+      key: limited.body.secret,
+      body: { from: `a@${domain.name}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'domain_not_allowed', details: { domain: domain.name, allowed_domains: ['other.example'] } });
-    const allowed = await api('POST', '/api-keys', { key: account.key, body: { name: 'this one', scopes: ['emails:send'], allowed_domains: [domain.name] } });
-    const ok = await api('POST', '/emails', { key: allowed.body.secret, body: { from: `a@${domain.name}`, to: account.email, subject: 's', text: 't' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'domain_not_allowed',
+      details: { domain: domain.name, allowed_domains: ['other.example'] },
+    });
+    const allowed = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'this one', scopes: ['emails:send'], allowed_domains: [domain.name] },
+    });
+    const ok = await api('POST', '/emails', {
+      key: allowed.body.secret,
+      body: { from: `a@${domain.name}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -278,7 +356,10 @@ describe('sending from a verified domain', () => {
     expect(deleted.body).toEqual({ ok: true });
     // The SES identity goes with it.
     expect(await sesIdentity(gone.name)).toBeUndefined();
-    const refused = await api('POST', '/emails', { key: owner.key, body: { from: `a@${gone.name}`, to: 'x@example.org', subject: 's', text: 't' } });
+    const refused = await api('POST', '/emails', {
+      key: owner.key,
+      body: { from: `a@${gone.name}`, to: 'x@example.org', subject: 's', text: 't' },
+    });
     expect(refused.status).toBe(403);
     expect((await api('GET', `/domains/${gone.id}`, { key: owner.key })).status).toBe(404);
     // The name is free again.
@@ -291,7 +372,10 @@ describe('domain settings and listing', () => {
     const account = await newAccount({ plan: 'pro' });
     const created = [];
     for (let i = 0; i < 3; i++) created.push(await addDomain(account));
-    const patched = await api('PATCH', `/domains/${created[0]!.id}`, { key: account.key, body: { open_tracking: true, tls_mode: 'enforced' } });
+    const patched = await api('PATCH', `/domains/${created[0]!.id}`, {
+      key: account.key,
+      body: { open_tracking: true, tls_mode: 'enforced' },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.domain).toMatchObject({ open_tracking: true, click_tracking: false, tls_mode: 'enforced' });
     const invalid = await api('PATCH', `/domains/${created[0]!.id}`, { key: account.key, body: { tls_mode: 'sometimes' } });

@@ -20,7 +20,11 @@ const SANDBOX = 'sandbox.mailservice.dev';
 function documentClient() {
   const { info } = stack();
   return DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! } }),
+    new DynamoDBClient({
+      endpoint: info.endpoints.dynamodb,
+      region: info.region,
+      credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
+    }),
   );
 }
 
@@ -29,18 +33,32 @@ function documentClient() {
  * given): the account's on GSI4 and the tenant's on GSI5 (keys only), or with `legacy` on GSI1 and GSI3 as emails
  * accepted before GSI4 and GSI5 have them.
  */
-async function writeEmail(doc: DynamoDBDocumentClient, account: TestAccount, at: number, options: { shard?: number; tenantId?: string; legacy?: boolean } = {}): Promise<string> {
+async function writeEmail(
+  doc: DynamoDBDocumentClient,
+  account: TestAccount,
+  at: number,
+  options: { shard?: number; tenantId?: string; legacy?: boolean } = {},
+): Promise<string> {
   const id = newId('msg', at);
   const shard = options.shard ?? emailIndexShard(id);
   const created = new Date(at).toISOString();
-  const accountEntry = options.legacy ? { GSI1PK: keys.emailsByAccount(account.id, shard), GSI1SK: id } : { GSI4PK: keys.emailsByAccount(account.id, shard), GSI4SK: id };
+  const accountEntry = options.legacy
+    ? { GSI1PK: keys.emailsByAccount(account.id, shard), GSI1SK: id }
+    : { GSI4PK: keys.emailsByAccount(account.id, shard), GSI4SK: id };
   await doc.send(
     new PutCommand({
       TableName: stack().info.env.TABLE_NAME!,
       Item: {
         ...keys.email(id),
         ...accountEntry,
-        ...(options.tenantId ? { ...(options.legacy ? { GSI3PK: keys.emailsByTenant(options.tenantId, shard), GSI3SK: id } : { GSI5PK: keys.emailsByTenant(options.tenantId, shard), GSI5SK: id }), tenant_id: options.tenantId } : {}),
+        ...(options.tenantId
+          ? {
+              ...(options.legacy
+                ? { GSI3PK: keys.emailsByTenant(options.tenantId, shard), GSI3SK: id }
+                : { GSI5PK: keys.emailsByTenant(options.tenantId, shard), GSI5SK: id }),
+              tenant_id: options.tenantId,
+            }
+          : {}),
         type: 'email',
         id,
         account_id: account.id,
@@ -98,7 +116,9 @@ describe('the email listings over their shards', () => {
     for (let i = 0; i < 40; i++) {
       // Interleaved in time: one in five written as before the shards (GSI1, every one under shard 0), one in
       // five as before GSI4 (GSI1, sharded), the rest as today (GSI4, keys only).
-      ids.push(await writeEmail(doc, account, start + i * 100, i % 5 === 0 ? { shard: 0, legacy: true } : i % 5 === 1 ? { legacy: true } : {}));
+      ids.push(
+        await writeEmail(doc, account, start + i * 100, i % 5 === 0 ? { shard: 0, legacy: true } : i % 5 === 1 ? { legacy: true } : {}),
+      );
     }
     expected = ids.reverse();
   });
@@ -119,14 +139,20 @@ describe('the email listings over their shards', () => {
 
   it('continues a cursor of the one-partition listing (a start key of shard 0) where it was', async () => {
     const after = expected[9]!;
-    const legacy = Buffer.from(JSON.stringify({ PK: `EMAIL#${after}`, SK: 'EMAIL', GSI1PK: keys.emailsByAccount(account.id, 0), GSI1SK: after }), 'utf8').toString('base64url');
+    const legacy = Buffer.from(
+      JSON.stringify({ PK: `EMAIL#${after}`, SK: 'EMAIL', GSI1PK: keys.emailsByAccount(account.id, 0), GSI1SK: after }),
+      'utf8',
+    ).toString('base64url');
     expect((await pageAll(account, 6, legacy)).ids).toEqual(expected.slice(10));
   });
 
   it("refuses another account's cursor and a forged one (400 at cursor)", async () => {
     const first = await api('GET', '/emails?limit=3', { key: account.key });
     const other = await newAccount();
-    for (const cursor of [first.body.next_cursor as string, Buffer.from(JSON.stringify({ listing: `ACCOUNT#${account.id}#EMAILS`, after: 'not-an-id' })).toString('base64url')]) {
+    for (const cursor of [
+      first.body.next_cursor as string,
+      Buffer.from(JSON.stringify({ listing: `ACCOUNT#${account.id}#EMAILS`, after: 'not-an-id' })).toString('base64url'),
+    ]) {
       const response = await api('GET', `/emails?cursor=${encodeURIComponent(cursor)}`, { key: other.key });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'validation_error', details: { fields: [{ field: 'cursor' }] } });
@@ -138,7 +164,13 @@ describe('the email listings over their shards', () => {
     const start = Date.now() - 30_000;
     const ids: string[] = [];
     // Interleaved: one in four as before the shards (GSI3, shard 0), one in four as before GSI5 (GSI3), the rest on GSI5.
-    for (let i = 0; i < 12; i++) ids.push(await writeEmail(doc, account, start + i * 100, { tenantId, ...(i % 4 === 0 ? { shard: 0, legacy: true } : i % 4 === 1 ? { legacy: true } : {}) }));
+    for (let i = 0; i < 12; i++)
+      ids.push(
+        await writeEmail(doc, account, start + i * 100, {
+          tenantId,
+          ...(i % 4 === 0 ? { shard: 0, legacy: true } : i % 4 === 1 ? { legacy: true } : {}),
+        }),
+      );
     const listing = new EmailListingRepository({ client: doc, name: stack().info.env.TABLE_NAME! });
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -162,7 +194,10 @@ describe('the email listings over their shards', () => {
     const fresh = await newAccount();
     // In two shards: a shard holding both would be asked twice (its share of the page is one), 17 Queries
     // (random ids put both in one shard once in 16 runs).
-    const ids = [await writeEmail(doc, fresh, Date.now() - 2000, { shard: 1 }), await writeEmail(doc, fresh, Date.now() - 1000, { shard: 2 })];
+    const ids = [
+      await writeEmail(doc, fresh, Date.now() - 2000, { shard: 1 }),
+      await writeEmail(doc, fresh, Date.now() - 1000, { shard: 2 }),
+    ];
     expect((await listing.list(fresh.id, { limit: 10 })).items.map((email) => email.id)).toEqual([...ids].reverse());
     expect(queries).toEqual({ GSI4: 16, GSI1: 16 });
     // Known to have no older entries: the keys-only index alone.
@@ -180,7 +215,10 @@ describe('the email listings over their shards', () => {
     const sender = await newAccount();
     const sent: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const response = await api('POST', '/emails', { key: sender.key, body: { from: `a@${SANDBOX}`, to: sender.email, subject: `shard ${i}`, text: 't' } });
+      const response = await api('POST', '/emails', {
+        key: sender.key,
+        body: { from: `a@${SANDBOX}`, to: sender.email, subject: `shard ${i}`, text: 't' },
+      });
       expect(response.status).toBe(200);
       sent.push(response.body.id);
     }

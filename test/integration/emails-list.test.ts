@@ -1,6 +1,16 @@
 /** GET /emails (listing, per-account rate limit) and POST /emails/{id}/resend. */
 import { RATE_LIMITS } from '../../shared/domain/rate-limits';
-import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type ApiResponse, type TestAccount } from './harness/stack';
+import {
+  api,
+  emailOf,
+  newAccount,
+  sesMessagesFor,
+  stack,
+  waitFor,
+  waitForStatus,
+  type ApiResponse,
+  type TestAccount,
+} from './harness/stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 /** RATE_LIMITS.listEmails (shared/domain/rate-limits.ts): 10 per 1-second window. */
@@ -25,11 +35,13 @@ async function list(account: TestAccount, query = ''): Promise<ApiResponse> {
 }
 
 async function send(account: TestAccount, body: Record<string, unknown> = {}): Promise<string> {
-  const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', ...body } });
+  const response = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', ...body },
+  });
   expect(response.status).toBe(200);
   return response.body.id;
 }
-
 
 async function keyWithScopes(account: TestAccount, scopes: string[]): Promise<string> {
   const created = await api('POST', '/api-keys', { key: account.key, body: { name: scopes.join(' '), scopes } });
@@ -91,7 +103,18 @@ describe('GET /emails', () => {
     const single = await emailOf(account, listed.id);
     expect(Object.keys(listed).sort()).toEqual(Object.keys(single).sort());
     expect(listed).toMatchObject({ object: 'email', id: ids[6], subject: 'listing 6', to: [account.email], tenant: null });
-    for (const internal of ['account_id', 'headers', 'provider_message_id', 'body', 'body_blob_key', 'GSI1PK', 'GSI4PK', 'PK', 'last_event_rank', 'send_lease_until']) {
+    for (const internal of [
+      'account_id',
+      'headers',
+      'provider_message_id',
+      'body',
+      'body_blob_key',
+      'GSI1PK',
+      'GSI4PK',
+      'PK',
+      'last_event_rank',
+      'send_lease_until',
+    ]) {
       expect(listed).not.toHaveProperty(internal);
     }
   });
@@ -172,7 +195,11 @@ describe('GET /emails rate limit', () => {
       }
       if (!sameWindow && attempt < 5) continue;
       expect(sameWindow).toBe(true);
-      expect(responses.map((response) => response.headers.get('ratelimit-remaining'))).toEqual([String(LIMIT - 1), String(LIMIT - 2), String(LIMIT - 3)]);
+      expect(responses.map((response) => response.headers.get('ratelimit-remaining'))).toEqual([
+        String(LIMIT - 1),
+        String(LIMIT - 2),
+        String(LIMIT - 3),
+      ]);
       break;
     }
   });
@@ -290,7 +317,8 @@ describe('POST /emails/{id}/resend', () => {
     const [after, ...more] = await sesMessagesFor(resend.body.id);
     expect(more).toHaveLength(0);
     expect(after!.to).toEqual(before!.to);
-    const lines = (raw: string, name: string) => raw.split('\r\n').filter((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+    const lines = (raw: string, name: string) =>
+      raw.split('\r\n').filter((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`));
     for (const header of ['From', 'To', 'Cc', 'Reply-To', 'Subject', 'X-Campaign']) {
       expect(lines(after!.raw, header)).toEqual(lines(before!.raw, header));
       expect(lines(after!.raw, header)).toHaveLength(1);

@@ -34,7 +34,9 @@ async function asExportOfBefore(accountId: string, exportId: string): Promise<vo
   const items = await itemsNaming(`EXPORT#${head.PK}#HEAD`);
   expect(items.length).toBeGreaterThan(0);
   expect(items.length).toBeLessThanOrEqual(25);
-  await client.send(new BatchWriteCommand({ RequestItems: { [table]: items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })) } }));
+  await client.send(
+    new BatchWriteCommand({ RequestItems: { [table]: items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } })) } }),
+  );
   client.destroy();
 }
 
@@ -58,25 +60,56 @@ describe('erasure finds every copy', () => {
     const deliveries = await webhookInbox(owner, ['email.sent', 'email.delivered', 'email.received']);
 
     // Sent: the person only in Reply-To (a contact form), only in Cc, only in Bcc; and one that never names them.
-    const replyTo = await send(owner, { from, to: 'success@simulator.amazonses.com', reply_to: `Visitor <${person}>`, subject: 'Contact form', text: 'A question from the site' });
+    const replyTo = await send(owner, {
+      from,
+      to: 'success@simulator.amazonses.com',
+      reply_to: `Visitor <${person}>`,
+      subject: 'Contact form',
+      text: 'A question from the site',
+    });
     const cc = await send(owner, { from, to: 'success@simulator.amazonses.com', cc: [person.toLowerCase()], subject: 'cc', text: 'hi' });
     const bcc = await send(owner, { from, to: 'success@simulator.amazonses.com', bcc: [person.toUpperCase()], subject: 'bcc', text: 'hi' });
-    const unrelated = await send(owner, { from, to: 'success@simulator.amazonses.com', reply_to: 'someone-else@example.org', subject: 'other', text: 'hi' });
+    const unrelated = await send(owner, {
+      from,
+      to: 'success@simulator.amazonses.com',
+      reply_to: 'someone-else@example.org',
+      subject: 'other',
+      text: 'hi',
+    });
     // Through the SMTP relay (its raw message kept in the bucket), the person only in an encoded Reply-To.
     const credential = await createSmtpCredential(owner);
     const relayed = queuedId(
-      (await transport(credential.password).sendMail({ from, to: 'success@simulator.amazonses.com', replyTo: { name: 'Vísitor', address: person }, subject: 'relayed', text: 'hi' })).response,
+      (
+        await transport(credential.password).sendMail({
+          from,
+          to: 'success@simulator.amazonses.com',
+          replyTo: { name: 'Vísitor', address: person },
+          subject: 'relayed',
+          text: 'hi',
+        })
+      ).response,
     );
     for (const id of [replyTo, cc, bcc, unrelated, relayed]) await waitForStatus(owner, id, 'delivered');
 
     // An automation run whose event names the person only in its data.
     const automation = await api('POST', '/automations', {
       key: owner.key,
-      body: { name: 'referrals', status: 'active', trigger: { event: 'user.referred' }, steps: [{ key: 'wait', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }] },
+      body: {
+        name: 'referrals',
+        status: 'active',
+        trigger: { event: 'user.referred' },
+        steps: [{ key: 'wait', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }],
+      },
     });
     expect(automation.status).toBeLessThan(300);
-    expect((await api('POST', '/events', { key: owner.key, body: { name: 'user.referred', user_id: 'u1', data: { referrer: person } } })).status).toBeLessThan(300);
-    await waitFor(async () => ((await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined), 'the run');
+    expect(
+      (await api('POST', '/events', { key: owner.key, body: { name: 'user.referred', user_id: 'u1', data: { referrer: person } } })).status,
+    ).toBeLessThan(300);
+    await waitFor(
+      async () =>
+        (await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined,
+      'the run',
+    );
 
     // Received at the MX: the person in From, in Cc, in Reply-To (an encoded-word display name); the envelope names only the sender and the inbox.
     const inbox = await receivingDomain(owner);
@@ -84,8 +117,22 @@ describe('erasure finds every copy', () => {
     const stranger = `stranger-${tag}@example.net`;
     const mails = [
       { from: person, to: support, subject: 'from the person', text: 'hello', envelope: { from: person, to: [support] } },
-      { from: stranger, to: support, cc: `"Visitor" <${person.toLowerCase()}>`, subject: 'the person in copy', text: 'hello', envelope: { from: stranger, to: [support] } },
-      { from: stranger, to: support, replyTo: { name: 'Vísitor Ünïcode', address: person }, subject: 'answer the person', text: 'hello', envelope: { from: stranger, to: [support] } },
+      {
+        from: stranger,
+        to: support,
+        cc: `"Visitor" <${person.toLowerCase()}>`,
+        subject: 'the person in copy',
+        text: 'hello',
+        envelope: { from: stranger, to: [support] },
+      },
+      {
+        from: stranger,
+        to: support,
+        replyTo: { name: 'Vísitor Ünïcode', address: person },
+        subject: 'answer the person',
+        text: 'hello',
+        envelope: { from: stranger, to: [support] },
+      },
       { from: stranger, to: support, subject: 'unrelated', text: 'hello', envelope: { from: stranger, to: [support] } },
     ];
     const received: string[] = [];
@@ -126,16 +173,33 @@ describe('erasure finds every copy', () => {
     expect(before.objects.length).toBeGreaterThan(0);
     const deliveriesBefore = before.items.filter((item) => item.type === 'webhook_delivery').length;
     expect(deliveriesBefore).toBeGreaterThanOrEqual(5);
-    expect(before.items.filter((item) => item.type === 'email').map((item) => item.PK).sort()).toEqual([`EMAIL#${replyTo}`, `EMAIL#${cc}`, `EMAIL#${bcc}`, `EMAIL#${relayed}`].sort());
+    expect(
+      before.items
+        .filter((item) => item.type === 'email')
+        .map((item) => item.PK)
+        .sort(),
+    ).toEqual([`EMAIL#${replyTo}`, `EMAIL#${cc}`, `EMAIL#${bcc}`, `EMAIL#${relayed}`].sort());
     expect(before.items.filter((item) => item.type === 'run')).toHaveLength(1);
-    expect(before.items.filter((item) => item.type === 'received_email').map((item) => item.PK).sort()).toEqual(received.map((id) => `RECEIVED#${id}`).sort());
+    expect(
+      before.items
+        .filter((item) => item.type === 'received_email')
+        .map((item) => item.PK)
+        .sort(),
+    ).toEqual(received.map((id) => `RECEIVED#${id}`).sort());
 
     const erasureStarted = await api('POST', '/privacy/erasures', { key: owner.key, body: { email: person.toLowerCase() } });
     expect(erasureStarted.status).toBe(201);
     let erasure = erasureStarted.body.erasure;
     while (erasure.status === 'running') erasure = (await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key })).body.erasure;
     expect(erasure.status).toBe('completed');
-    expect(erasure.removed).toMatchObject({ emails: 4, received_emails: 3, webhook_deliveries: deliveriesBefore, exports: 2, idempotency_records: 0, automation_runs: 1 });
+    expect(erasure.removed).toMatchObject({
+      emails: 4,
+      received_emails: 3,
+      webhook_deliveries: deliveriesBefore,
+      exports: 2,
+      idempotency_records: 0,
+      automation_runs: 1,
+    });
     expect(erasure.removed.objects).toBeGreaterThan(0);
 
     // Nothing left anywhere, in any case or encoding; the erasure's record holds the hash, never the address.

@@ -53,7 +53,13 @@ describe('erasure by address', () => {
     // Sent to it (a body and an attachment in the bucket, an idempotency record); the simulator bounces it.
     const bounced = await send(
       owner,
-      { from, to: address, subject: 'for you', html: `<p>${'x'.repeat(4000)} ${address}</p>`, attachments: [{ filename: 'a.txt', content: Buffer.from(`for ${address}`).toString('base64') }] },
+      {
+        from,
+        to: address,
+        subject: 'for you',
+        html: `<p>${'x'.repeat(4000)} ${address}</p>`,
+        attachments: [{ filename: 'a.txt', content: Buffer.from(`for ${address}`).toString('base64') }],
+      },
       { 'idempotency-key': `erase-${randomUUID()}` },
     );
     expect(bounced.status).toBe(200);
@@ -61,10 +67,18 @@ describe('erasure by address', () => {
     const cc = await send(owner, { from, to: 'success@simulator.amazonses.com', cc: [address.toLowerCase()], subject: 'cc', text: 'hi' });
     const ccId = (cc.status === 200 ? cc.body.id : cc.body.error.details.email_id) as string;
     await waitForStatus(owner, bounced.body.id, 'bounced');
-    await waitFor(async () => ((await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: owner.key })).body.suppressions?.length ? true : undefined), 'the bounce suppression');
+    await waitFor(
+      async () =>
+        (await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: owner.key })).body.suppressions?.length
+          ? true
+          : undefined,
+      'the bounce suppression',
+    );
 
     // Unsubscribed from newsletters, suppressed on the tenant's list, and a tenant's email to it (refused, kept).
-    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: address, category: 'newsletter' } })).status).toBeLessThan(300);
+    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: address, category: 'newsletter' } })).status).toBeLessThan(
+      300,
+    );
     expect((await api('POST', '/suppressions', { key: owner.key, body: { email: address, tenant: 'acme' } })).status).toBeLessThan(300);
     const tenantSend = await send(owner, { from, to: address, subject: 'from acme', text: 'hi', tenant: 'acme' });
     expect(tenantSend.status).toBe(422);
@@ -72,26 +86,48 @@ describe('erasure by address', () => {
 
     // Received from it at the MX.
     const inbox = await receivingDomain(owner);
-    const info = await mxTransport().sendMail({ from: address, to: inbox.address('support'), subject: 'a question', text: `from ${address}` });
+    const info = await mxTransport().sendMail({
+      from: address,
+      to: inbox.address('support'),
+      subject: 'a question',
+      text: `from ${address}`,
+    });
     const [receivedId] = receivedIds(info.response);
     await waitForReceived(owner, receivedId!);
 
     // An automation run about it (its event named it), waiting for another event.
     const automation = await api('POST', '/automations', {
       key: owner.key,
-      body: { name: 'erase me', status: 'active', trigger: { event: 'user.created' }, steps: [{ key: 'verified', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }] },
+      body: {
+        name: 'erase me',
+        status: 'active',
+        trigger: { event: 'user.created' },
+        steps: [{ key: 'verified', type: 'wait_for_event', event: 'user.verified', timeout: '3 days' }],
+      },
     });
     expect(automation.status).toBeLessThan(300);
-    const event = await api('POST', '/events', { key: owner.key, body: { name: 'user.created', user_id: '42', email: address, data: { plan: 'pro' } } });
+    const event = await api('POST', '/events', {
+      key: owner.key,
+      body: { name: 'user.created', user_id: '42', email: address, data: { plan: 'pro' } },
+    });
     expect(event.status).toBeLessThan(300);
-    await waitFor(async () => ((await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined), 'the run');
+    await waitFor(
+      async () =>
+        (await api('GET', `/automations/${automation.body.automation.id}/runs`, { key: owner.key })).body.runs?.length ? true : undefined,
+      'the run',
+    );
 
     // Everything settled: the webhook deliveries naming it stop growing.
-    await settled(async () => (await deliveries()).filter((hook) => JSON.stringify(hook).toLowerCase().includes(address.toLowerCase())), 'the webhooks to settle');
+    await settled(
+      async () => (await deliveries()).filter((hook) => JSON.stringify(hook).toLowerCase().includes(address.toLowerCase())),
+      'the webhooks to settle',
+    );
     const before = await itemsNaming(address);
     const count = (type: string) => before.filter((item) => item.type === type).length;
     expect(count('email')).toBe(3);
-    expect(before.map((item) => item.PK)).toEqual(expect.arrayContaining([`EMAIL#${bounced.body.id}`, `EMAIL#${ccId}`, `EMAIL#${tenantEmailId}`, `RECEIVED#${receivedId}`]));
+    expect(before.map((item) => item.PK)).toEqual(
+      expect.arrayContaining([`EMAIL#${bounced.body.id}`, `EMAIL#${ccId}`, `EMAIL#${tenantEmailId}`, `RECEIVED#${receivedId}`]),
+    );
     expect(count('webhook_delivery')).toBeGreaterThanOrEqual(3);
     const objectsBefore = await objectsNaming(address);
     expect(objectsBefore.length).toBeGreaterThanOrEqual(2);
@@ -106,7 +142,13 @@ describe('erasure by address', () => {
     expect(started.status).toBe(201);
     let erasure = started.body.erasure;
     while (erasure.status === 'running') erasure = (await api('GET', `/privacy/erasures/${erasure.id}`, { key: owner.key })).body.erasure;
-    expect(erasure).toMatchObject({ id: expect.stringMatching(/^era_/), object: 'erasure', status: 'completed', suppression_kept_as_hash: true, completed_at: expect.any(String) });
+    expect(erasure).toMatchObject({
+      id: expect.stringMatching(/^era_/),
+      object: 'erasure',
+      status: 'completed',
+      suppression_kept_as_hash: true,
+      completed_at: expect.any(String),
+    });
     expect(erasure.removed).toMatchObject({
       suppressions: 2,
       category_opt_outs: 1,
@@ -136,7 +178,10 @@ describe('erasure by address', () => {
     expect(again.body.erasure.id).not.toBe(erasure.id);
 
     // Still not mailed: on the account's list and the tenant's, by hash.
-    for (const body of [{ from, to: address, subject: 'again', text: 'hi' }, { from, to: [address.toUpperCase()], subject: 'again', text: 'hi', tenant: 'acme' }]) {
+    for (const body of [
+      { from, to: address, subject: 'again', text: 'hi' },
+      { from, to: [address.toUpperCase()], subject: 'again', text: 'hi', tenant: 'acme' },
+    ]) {
       const later = await send(owner, body);
       expect(later.status).toBe(422);
       expect(later.body.error.details.suppressed).toHaveLength(1);
@@ -151,7 +196,10 @@ describe('erasure by address', () => {
     const bad = await api('POST', '/privacy/erasures', { key: one.key, body: { email: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('validation_error');
-    const started = await api('POST', '/privacy/erasures', { key: one.key, body: { email: `nobody+${randomUUID().slice(0, 6)}@example.org` } });
+    const started = await api('POST', '/privacy/erasures', {
+      key: one.key,
+      body: { email: `nobody+${randomUUID().slice(0, 6)}@example.org` },
+    });
     expect(started.status).toBe(201);
     expect(started.body.erasure.removed.emails).toBe(0);
     expect((await api('GET', `/privacy/erasures/${started.body.erasure.id}`, { key: other.key })).status).toBe(404);

@@ -9,18 +9,38 @@ import { api, newAccount } from './harness/stack';
 describe('error messages that say what to fix', () => {
   it('a bad address names the field, the address and the form to use', async () => {
     const account = await newAccount();
-    const single = await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: 'ann@', subject: 's', text: 't' } });
+    const single = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@sandbox.mailservice.dev', to: 'ann@', subject: 's', text: 't' },
+    });
     expect(single.status).toBe(400);
-    expect(single.body.error.details.fields).toEqual([{ field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' }]);
+    expect(single.body.error.details.fields).toEqual([
+      { field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' },
+    ]);
 
-    const list = await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: [account.email, 'bob'], subject: 's', text: 't' } });
-    expect(list.body.error.details.fields).toEqual([{ field: 'to.1', message: expect.stringMatching(/^"bob" is not a valid email address: write /) }]);
+    const list = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@sandbox.mailservice.dev', to: [account.email, 'bob'], subject: 's', text: 't' },
+    });
+    expect(list.body.error.details.fields).toEqual([
+      { field: 'to.1', message: expect.stringMatching(/^"bob" is not a valid email address: write /) },
+    ]);
 
-    const wrongType = await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: 42, subject: 's', text: 't' } });
-    expect(wrongType.body.error.details.fields).toEqual([{ field: 'to', message: expect.stringMatching(/^must be an email address or a list of them: write /) }]);
+    const wrongType = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@sandbox.mailservice.dev', to: 42, subject: 's', text: 't' },
+    });
+    expect(wrongType.body.error.details.fields).toEqual([
+      { field: 'to', message: expect.stringMatching(/^must be an email address or a list of them: write /) },
+    ]);
 
-    const from = await api('POST', '/emails', { key: account.key, body: { from: 'not an address', to: account.email, subject: 's', text: 't' } });
-    expect(from.body.error.details.fields).toEqual([{ field: 'from', message: expect.stringMatching(/^"not an address" is not a valid email address .*: write /) }]);
+    const from = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'not an address', to: account.email, subject: 's', text: 't' },
+    });
+    expect(from.body.error.details.fields).toEqual([
+      { field: 'from', message: expect.stringMatching(/^"not an address" is not a valid email address .*: write /) },
+    ]);
     for (const response of [single, list, wrongType, from]) expect(JSON.stringify(response.body)).not.toContain('Invalid input');
   });
 
@@ -48,8 +68,12 @@ describe('error messages that say what to fix', () => {
     ] as const) {
       const response = await api(method, path, { key: account.key, body });
       expect({ path, status: response.status, code: response.body.error.code }).toEqual({ path, status: 403, code: 'tenants_not_enabled' });
-      expect(response.body.error.message).toBe('Tenants are not enabled for this account, so the /tenants endpoints are not available to it.');
-      expect(response.body.error.hint).toMatch(/^To use them: tenants come with the Scale and Dedicated plans, .*admin account update --id <account_id> --plan scale --tenants/);
+      expect(response.body.error.message).toBe(
+        'Tenants are not enabled for this account, so the /tenants endpoints are not available to it.',
+      );
+      expect(response.body.error.hint).toMatch(
+        /^To use them: tenants come with the Scale and Dedicated plans, .*admin account update --id <account_id> --plan scale --tenants/,
+      );
       expect(JSON.stringify(response.body)).not.toMatch(/field/i);
     }
   });

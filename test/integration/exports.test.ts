@@ -51,7 +51,13 @@ async function download(exported: any): Promise<{ records: Record<string, any[]>
     expect(Buffer.byteLength(text)).toBe(file.size);
     texts.push(text);
     if (file.format === 'csv') csv += text;
-    else (records[file.kind] ??= []).push(...text.split('\n').filter(Boolean).map((line) => JSON.parse(line)));
+    else
+      (records[file.kind] ??= []).push(
+        ...text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      );
   }
   return { records, csv, texts };
 }
@@ -74,16 +80,27 @@ describe('account export', () => {
 
     const sent = [];
     for (const subject of ['one', 'two']) {
-      const response = await api('POST', '/emails', { key: owner.key, body: { from, to: 'success@simulator.amazonses.com', subject, text: 'hi' } });
+      const response = await api('POST', '/emails', {
+        key: owner.key,
+        body: { from, to: 'success@simulator.amazonses.com', subject, text: 'hi' },
+      });
       expect(response.status).toBe(200);
       sent.push(response.body.id as string);
     }
     for (const id of sent) await waitForStatus(owner, id, 'delivered');
 
     const gone = `gone-${randomUUID().slice(0, 8)}@example.com`;
-    expect((await api('POST', '/suppressions', { key: owner.key, body: { emails: [gone, `also-${randomUUID().slice(0, 4)}@example.com`] } })).status).toBeLessThan(300);
-    expect((await api('POST', '/suppressions', { key: owner.key, body: { email: 'tenant-gone@example.com', tenant: 'acme' } })).status).toBeLessThan(300);
-    const template = await api('POST', '/templates', { key: owner.key, body: { name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' } });
+    expect(
+      (await api('POST', '/suppressions', { key: owner.key, body: { emails: [gone, `also-${randomUUID().slice(0, 4)}@example.com`] } }))
+        .status,
+    ).toBeLessThan(300);
+    expect(
+      (await api('POST', '/suppressions', { key: owner.key, body: { email: 'tenant-gone@example.com', tenant: 'acme' } })).status,
+    ).toBeLessThan(300);
+    const template = await api('POST', '/templates', {
+      key: owner.key,
+      body: { name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>' },
+    });
     expect(template.status).toBeLessThan(300);
     const automation = await api('POST', '/automations', {
       key: owner.key,
@@ -91,7 +108,12 @@ describe('account export', () => {
     });
     expect(automation.status).toBeLessThan(300);
     const inbox = await receivingDomain(owner);
-    const info = await mxTransport().sendMail({ from: 'someone@example.org', to: inbox.address('support'), subject: 'a question', text: 'hello' });
+    const info = await mxTransport().sendMail({
+      from: 'someone@example.org',
+      to: inbox.address('support'),
+      subject: 'a question',
+      text: 'hello',
+    });
     const [receivedId] = receivedIds(info.response);
     await waitForReceived(owner, receivedId!);
 
@@ -103,16 +125,27 @@ describe('account export', () => {
     // Emails and their events.
     for (const id of sent) {
       expect(once(records.emails!, id)).toEqual((await api('GET', `/emails/${id}`, { key: owner.key })).body.email);
-      expect(records.events!.filter((event) => event.email_id === id).map((event) => event.type)).toEqual(['accepted', 'sent', 'delivered']);
+      expect(records.events!.filter((event) => event.email_id === id).map((event) => event.type)).toEqual([
+        'accepted',
+        'sent',
+        'delivered',
+      ]);
     }
     expect(records.emails).toHaveLength(sent.length);
     // Domains, the webhook (never its secret), the template, the automation.
-    for (const id of [domain.id, inbox.id]) expect(once(records.domains!, id)).toEqual((await api('GET', `/domains/${id}`, { key: owner.key })).body.domain);
+    for (const id of [domain.id, inbox.id])
+      expect(once(records.domains!, id)).toEqual((await api('GET', `/domains/${id}`, { key: owner.key })).body.domain);
     expect(records.domains).toHaveLength(2);
-    expect(once(records.webhooks!, webhooks[0].id)).toEqual((await api('GET', `/webhooks/${webhooks[0].id}`, { key: owner.key })).body.webhook);
+    expect(once(records.webhooks!, webhooks[0].id)).toEqual(
+      (await api('GET', `/webhooks/${webhooks[0].id}`, { key: owner.key })).body.webhook,
+    );
     expect(texts.join('')).not.toMatch(/whsec_|"secret"/);
-    expect(once(records.templates!, template.body.template.id)).toEqual((await api('GET', '/templates/welcome', { key: owner.key })).body.template);
-    expect(once(records.automations!, automation.body.automation.id)).toEqual((await api('GET', `/automations/${automation.body.automation.id}`, { key: owner.key })).body.automation);
+    expect(once(records.templates!, template.body.template.id)).toEqual(
+      (await api('GET', '/templates/welcome', { key: owner.key })).body.template,
+    );
+    expect(once(records.automations!, automation.body.automation.id)).toEqual(
+      (await api('GET', `/automations/${automation.body.automation.id}`, { key: owner.key })).body.automation,
+    );
     // The received email, as GET /received-emails lists it.
     const listedReceived = (await api('GET', '/received-emails', { key: owner.key })).body.received_emails;
     expect(records.received_emails).toEqual(listedReceived);
@@ -145,15 +178,24 @@ describe('account export', () => {
     expect((await api('POST', '/suppressions', { key: owner.key, body: { emails: addresses } })).status).toBeLessThan(300);
     const sent: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await api('POST', '/emails', { key: owner.key, body: { from: `a@${SANDBOX}`, to: owner.email, subject: `s${i}`, text: 't' } });
+      const response = await api('POST', '/emails', {
+        key: owner.key,
+        body: { from: `a@${SANDBOX}`, to: owner.email, subject: `s${i}`, text: 't' },
+      });
       expect(response.status).toBe(200);
       sent.push(response.body.id);
     }
-    await waitFor(async () => ((await api('GET', '/emails', { key: owner.key })).body.emails?.length === 3 ? true : undefined), 'the listing of the three emails');
+    await waitFor(
+      async () => ((await api('GET', '/emails', { key: owner.key })).body.emails?.length === 3 ? true : undefined),
+      'the listing of the three emails',
+    );
 
     // Requests of one stretch each (a part of two records), as a small time budget would cut them.
     const services = stack().services;
-    const deps = { ...exportDepsOf(services), exportSettings: { budgetMs: 20_000, maxStretchesPerRequest: 1, partRecords: 2, leaseMs: 55_000 } };
+    const deps = {
+      ...exportDepsOf(services),
+      exportSettings: { budgetMs: 20_000, maxStretchesPerRequest: 1, partRecords: 2, leaseMs: 55_000 },
+    };
     const principal = await authenticateKeyHash(services, apiKeySecretHash(owner.key));
     const first = await startExport(deps, principal);
     expect(first.status).toBe('running');
@@ -200,15 +242,29 @@ describe('account export', () => {
     const owner = await newAccount();
     const sent: string[] = [];
     for (const subject of ['kept', 'expired']) {
-      const response = await api('POST', '/emails', { key: owner.key, body: { from: `a@${SANDBOX}`, to: owner.email, subject, text: 't' } });
+      const response = await api('POST', '/emails', {
+        key: owner.key,
+        body: { from: `a@${SANDBOX}`, to: owner.email, subject, text: 't' },
+      });
       expect(response.status).toBe(200);
       sent.push(response.body.id);
     }
-    await waitFor(async () => ((await api('GET', '/emails', { key: owner.key })).body.emails?.length === 2 ? true : undefined), 'the listing of the two emails');
+    await waitFor(
+      async () => ((await api('GET', '/emails', { key: owner.key })).body.emails?.length === 2 ? true : undefined),
+      'the listing of the two emails',
+    );
     // The second email's retention ran out a moment ago (DynamoDB's TTL deletes lazily: until then, reads leave it out).
     const table = stack().services.config.tableName;
     const client = createDynamoClient(stack().services.config);
-    await client.send(new UpdateCommand({ TableName: table, Key: { PK: `EMAIL#${sent[1]}`, SK: 'EMAIL' }, UpdateExpression: 'SET #ttl = :past', ExpressionAttributeNames: { '#ttl': 'ttl' }, ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 } }));
+    await client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: { PK: `EMAIL#${sent[1]}`, SK: 'EMAIL' },
+        UpdateExpression: 'SET #ttl = :past',
+        ExpressionAttributeNames: { '#ttl': 'ttl' },
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+      }),
+    );
     expect((await api('GET', `/emails/${sent[1]}`, { key: owner.key })).status).toBe(404);
 
     const exported = await exportToEnd(owner);
@@ -221,7 +277,11 @@ describe('account export', () => {
     const owner = await newAccount();
     const readOnly = await api('POST', '/api-keys', { key: owner.key, body: { name: 'reader', scopes: ['account:read'] } });
     expect(readOnly.status).toBeLessThan(300);
-    for (const [method, path] of [['POST', '/exports'], ['GET', '/exports'], ['GET', '/exports/exp_01JDZZZZZZZZZZZZZZZZZZZZZZ']] as const) {
+    for (const [method, path] of [
+      ['POST', '/exports'],
+      ['GET', '/exports'],
+      ['GET', '/exports/exp_01JDZZZZZZZZZZZZZZZZZZZZZZ'],
+    ] as const) {
       const response = await api(method, path, { key: readOnly.body.secret });
       expect(response.status).toBe(403);
       expect(response.body.error.code).toBe('insufficient_scope');

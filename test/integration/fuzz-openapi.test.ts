@@ -31,7 +31,9 @@ const document = loadDocument();
 const checker = new ContractChecker(document);
 
 /** What the fuzzer drives: API-key and public operations, not the dashboard's session doors and sign-in. */
-const operations = fuzzOperations(document).filter((operation) => operation.caller === 'apiKey' || (operation.caller === 'public' && !operation.path.startsWith('/dashboard/')));
+const operations = fuzzOperations(document).filter(
+  (operation) => operation.caller === 'apiKey' || (operation.caller === 'public' && !operation.path.startsWith('/dashboard/')),
+);
 
 interface Finding {
   property: string;
@@ -58,14 +60,21 @@ function judge(request: FuzzRequest, answer: FuzzAnswer): string[] {
   if (answer.status === -1) return []; // node:http would not send it: nothing reached the server
   if (answer.status === 0) return [`no HTTP answer: ${answer.error}`];
   const problems = answer.status >= 500 ? [`a ${answer.status}`] : [];
-  return [...problems, ...checker.check({ method: request.method, url: request.path }, { status: answer.status, header: (name) => headerOf(answer, name), text: answer.text })];
+  return [
+    ...problems,
+    ...checker.check(
+      { method: request.method, url: request.path },
+      { status: answer.status, header: (name) => headerOf(answer, name), text: answer.text },
+    ),
+  ];
 }
 
 async function fire(request: FuzzRequest): Promise<FuzzAnswer> {
   const answer = await send(stack().apiUrl, request);
   stats.requests++;
   stats.statuses.set(answer.status, (stats.statuses.get(answer.status) ?? 0) + 1);
-  if (answer.ms > stats.slowest.ms) stats.slowest = { ms: answer.ms, what: `${request.method} ${excerpt(request.path, 60)} (${request.label})` };
+  if (answer.ms > stats.slowest.ms)
+    stats.slowest = { ms: answer.ms, what: `${request.method} ${excerpt(request.path, 60)} (${request.label})` };
   return answer;
 }
 
@@ -108,7 +117,14 @@ async function checkProperty(property: FuzzProperty): Promise<Finding[]> {
     const breach = details.errorInstance instanceof ContractBreach ? details.errorInstance : null;
     const replay = `FUZZ_SEED=${SEED} (property seed ${seed}, path ${details.counterexamplePath})`;
     if (breach) findings.push(findingOf(property, breach.request, breach.answer, breach.problems, replay));
-    else findings.push({ property: `${property.operation.id} ${property.name}`, request: '-', answer: '-', problems: [String(details.errorInstance ?? 'failed')], replay });
+    else
+      findings.push({
+        property: `${property.operation.id} ${property.name}`,
+        request: '-',
+        answer: '-',
+        problems: [String(details.errorInstance ?? 'failed')],
+        replay,
+      });
   }
   return findings;
 }
@@ -138,30 +154,40 @@ beforeAll(async () => {
 afterAll(() => closeFuzzClient());
 
 describe('the OpenAPI fuzzer', () => {
-  it(`answers hostile requests to every operation within the document (seed ${SEED})`, async () => {
-    const started = Date.now();
-    const byMethod = (operation: FuzzOperation) => (operation.method === 'DELETE' ? 1 : 0);
-    // Deletions last: until then every operation finds the fixtures it names.
-    const ordered = [...operations].sort((a, b) => byMethod(a) - byMethod(b));
-    const properties = ordered.map((operation) => planFor(document, operation, fixtures, { runs: RUNS }));
-    const findings: Finding[] = [];
-    for (const phase of [0, 1]) {
-      const batch = properties.filter((_, i) => byMethod(ordered[i]!) === phase).flat();
-      findings.push(...(await mapBounded(batch, CONCURRENCY, check)).flat());
-    }
-    const statuses = [...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
-    // eslint-disable-next-line no-console
-    console.log(
-      `fuzz-openapi: ${operations.length} operations, ${properties.flat().length} properties, ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}, runs ${RUNS}); statuses ${statuses}; slowest ${stats.slowest.ms} ms: ${stats.slowest.what}`,
-    );
-    if (process.env.FUZZ_VERBOSE) {
-      const slowest = timings.sort((a, b) => b.ms - a.ms).slice(0, 25).map((t) => `  ${t.ms} ms, ${t.requests} requests: ${t.name}`);
+  it(
+    `answers hostile requests to every operation within the document (seed ${SEED})`,
+    async () => {
+      const started = Date.now();
+      const byMethod = (operation: FuzzOperation) => (operation.method === 'DELETE' ? 1 : 0);
+      // Deletions last: until then every operation finds the fixtures it names.
+      const ordered = [...operations].sort((a, b) => byMethod(a) - byMethod(b));
+      const properties = ordered.map((operation) => planFor(document, operation, fixtures, { runs: RUNS }));
+      const findings: Finding[] = [];
+      for (const phase of [0, 1]) {
+        const batch = properties.filter((_, i) => byMethod(ordered[i]!) === phase).flat();
+        findings.push(...(await mapBounded(batch, CONCURRENCY, check)).flat());
+      }
+      const statuses = [...stats.statuses.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}: ${count}`)
+        .join(', ');
       // eslint-disable-next-line no-console
-      console.log(`fuzz-openapi: slowest properties\n${slowest.join('\n')}`);
-    }
-    expect(findings).toEqual([]);
-    expect(operations.filter((operation) => operation.caller === 'apiKey').length).toBeGreaterThan(60);
-  }, 15 * 60_000);
+      console.log(
+        `fuzz-openapi: ${operations.length} operations, ${properties.flat().length} properties, ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}, runs ${RUNS}); statuses ${statuses}; slowest ${stats.slowest.ms} ms: ${stats.slowest.what}`,
+      );
+      if (process.env.FUZZ_VERBOSE) {
+        const slowest = timings
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 25)
+          .map((t) => `  ${t.ms} ms, ${t.requests} requests: ${t.name}`);
+        // eslint-disable-next-line no-console
+        console.log(`fuzz-openapi: slowest properties\n${slowest.join('\n')}`);
+      }
+      expect(findings).toEqual([]);
+      expect(operations.filter((operation) => operation.caller === 'apiKey').length).toBeGreaterThan(60);
+    },
+    15 * 60_000,
+  );
 
   it('refuses the inputs that were 5xx with a 400 naming the field (issue 28 and this fuzzer)', async () => {
     const key = fixtures.account.key;
@@ -180,20 +206,37 @@ describe('the OpenAPI fuzzer', () => {
       ['POST', '/events', { name: 'user.signed_up', user_id: 'fuzz-regression', data: { n: 1e300 } }, 'data'],
       ['POST', '/emails', { ...send, headers: { constructor: 'x' } }, 'headers.constructor'],
       ['POST', '/emails', { ...send, tenant: '\u0000' }, 'tenant'],
-      ['POST', '/emails', { ...send, headers: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'.repeat(500)])) }, 'headers'],
+      [
+        'POST',
+        '/emails',
+        { ...send, headers: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'.repeat(500)])) },
+        'headers',
+      ],
     ];
     for (const [method, path, body, field] of cases) {
       const response = await api(method, path, { key, body });
-      expect({ status: response.status, code: response.body?.error?.code, fields: response.body?.error?.details?.fields?.map((f: { field: string }) => f.field) }).toEqual({
+      expect({
+        status: response.status,
+        code: response.body?.error?.code,
+        fields: response.body?.error?.details?.fields?.map((f: { field: string }) => f.field),
+      }).toEqual({
         status: 400,
         code: 'validation_error',
         fields: [field],
       });
     }
-     // 100,000 wrong items, a problem each: a 12 MB answer past API Gateway's limit (a 500) before the
+    // 100,000 wrong items, a problem each: a 12 MB answer past API Gateway's limit (a 500) before the
     // envelope answered the first 100 with their total.
-    const many = await api('POST', '/migrations', { key, body: { provider: 'sendgrid', api_key: 'SG.fuzz', resources: Array.from({ length: 100_000 }, () => 1) } });
-    expect({ status: many.status, code: many.body?.error?.code, answered: many.body?.error?.details?.fields?.length, total: many.body?.error?.details?.fields_total }).toEqual({
+    const many = await api('POST', '/migrations', {
+      key,
+      body: { provider: 'sendgrid', api_key: 'SG.fuzz', resources: Array.from({ length: 100_000 }, () => 1) },
+    });
+    expect({
+      status: many.status,
+      code: many.body?.error?.code,
+      answered: many.body?.error?.details?.fields?.length,
+      total: many.body?.error?.details?.fields_total,
+    }).toEqual({
       status: 400,
       code: 'validation_error',
       answered: 100,
@@ -206,15 +249,27 @@ describe('the OpenAPI fuzzer', () => {
     expect((await api('POST', '/suppressions', { key: account.key, body: { emails: [account.email] } })).status).toBe(201);
     const from = `Fuzz <fuzz@${loadConfig(process.env).sandboxDomain}>`;
     for (const html of ['<p>small</p>', `<p>${'x'.repeat(1_000_000)}</p>`]) {
-      const response = await api('POST', '/emails', { key: account.key, body: { from, to: account.email, subject: 'to a suppressed address', html } });
-      expect({ status: response.status, code: response.body?.error?.code, suppressed: response.body?.error?.details?.suppressed }).toEqual({ status: 422, code: 'validation_error', suppressed: [account.email] });
+      const response = await api('POST', '/emails', {
+        key: account.key,
+        body: { from, to: account.email, subject: 'to a suppressed address', html },
+      });
+      expect({ status: response.status, code: response.body?.error?.code, suppressed: response.body?.error?.details?.suppressed }).toEqual({
+        status: 422,
+        code: 'validation_error',
+        suppressed: [account.email],
+      });
       // Kept as a failed email, its body with it (in the blob store when large).
       expect((await api('GET', `/emails/${response.body.error.details.email_id}`, { key: account.key })).body.email.status).toBe('failed');
     }
   });
 
   it('answers a request line over the 16 KB header limit with 431 and the envelope', async () => {
-    const answer = await send(stack().apiUrl, { method: 'GET', path: `/emails/${'a'.repeat(20_000)}`, headers: { authorization: `Bearer ${fixtures.account.key}` }, label: 'long request line' });
+    const answer = await send(stack().apiUrl, {
+      method: 'GET',
+      path: `/emails/${'a'.repeat(20_000)}`,
+      headers: { authorization: `Bearer ${fixtures.account.key}` },
+      label: 'long request line',
+    });
     expect(answer.status).toBe(431);
     expect(JSON.parse(answer.text)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
   });
@@ -224,7 +279,10 @@ describe('the OpenAPI fuzzer', () => {
     expect(health.status).toBe(200);
     const account = await newAccount();
     const sandbox = loadConfig(process.env).sandboxDomain;
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `Fuzz <fuzz@${sandbox}>`, to: account.email, subject: 'after the fuzzer', text: 'still here' } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `Fuzz <fuzz@${sandbox}>`, to: account.email, subject: 'after the fuzzer', text: 'still here' },
+    });
     expect(sent.status).toBe(200);
     await waitForStatus(account, sent.body.id, 'delivered', 60_000);
   }, 90_000);

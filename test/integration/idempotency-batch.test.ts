@@ -10,7 +10,11 @@ describe('Idempotency-Key on POST /emails', () => {
     account = await newAccount({ plan: 'pro' });
   });
   const send = (key: string, subject = 'idem') =>
-    api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': key }, body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't' } });
+    api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key },
+      body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't' },
+    });
 
   it('replays the original response for the same key and body', async () => {
     const key = randomUUID();
@@ -19,7 +23,10 @@ describe('Idempotency-Key on POST /emails', () => {
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     expect(second.body).toEqual(first.body);
-    await waitFor(async () => (await api('GET', `/emails/${first.body.id}`, { key: account.key })).body.email.status === 'delivered', 'delivered');
+    await waitFor(
+      async () => (await api('GET', `/emails/${first.body.id}`, { key: account.key })).body.email.status === 'delivered',
+      'delivered',
+    );
     expect(await sesMessagesFor(first.body.id)).toHaveLength(1);
   });
 
@@ -33,8 +40,16 @@ describe('Idempotency-Key on POST /emails', () => {
 
   it('treats key order in the body as the same body', async () => {
     const key = randomUUID();
-    const a = await api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': key }, rawBody: JSON.stringify({ from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' }), });
-    const b = await api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': key, 'content-type': 'application/json' }, rawBody: JSON.stringify({ text: 't', subject: 's', to: account.email, from: `a@${SANDBOX}` }) });
+    const a = await api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key },
+      rawBody: JSON.stringify({ from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' }),
+    });
+    const b = await api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key, 'content-type': 'application/json' },
+      rawBody: JSON.stringify({ text: 't', subject: 's', to: account.email, from: `a@${SANDBOX}` }),
+    });
     expect(b.body).toEqual(a.body);
   });
 
@@ -52,18 +67,34 @@ describe('Idempotency-Key on POST /emails', () => {
     const key = randomUUID();
     const other = await newAccount();
     const mine = await send(key);
-    const theirs = await api('POST', '/emails', { key: other.key, headers: { 'Idempotency-Key': key }, body: { from: `a@${SANDBOX}`, to: other.email, subject: 'idem', text: 't' } });
+    const theirs = await api('POST', '/emails', {
+      key: other.key,
+      headers: { 'Idempotency-Key': key },
+      body: { from: `a@${SANDBOX}`, to: other.email, subject: 'idem', text: 't' },
+    });
     expect(theirs.status).toBe(200);
     expect(theirs.body.id).not.toBe(mine.body.id);
-    const bad = await api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': 'has space' }, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });
+    const bad = await api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': 'has space' },
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(bad.status).toBe(400);
   });
 
   it('does not record a refused request: the key can be retried after fixing it', async () => {
     const key = randomUUID();
-    const refused = await api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': key }, body: { from: `a@${SANDBOX}`, to: 'stranger@example.com', subject: 's', text: 't' } });
+    const refused = await api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key },
+      body: { from: `a@${SANDBOX}`, to: 'stranger@example.com', subject: 's', text: 't' },
+    });
     expect(refused.status).toBe(403);
-    const fixed = await api('POST', '/emails', { key: account.key, headers: { 'Idempotency-Key': key }, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' } });
+    const fixed = await api('POST', '/emails', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key },
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't' },
+    });
     expect(fixed.status).toBe(200);
   });
 });
@@ -92,11 +123,19 @@ describe('POST /emails/batch', () => {
     const data = response.body.data;
     expect(data.map((d: { index: number }) => d.index)).toEqual([0, 1, 2, 3, 4]);
     expect(data[0]).toEqual({ index: 0, id: expect.stringMatching(/^msg_/), status: 'sent' });
-    expect(data[1]).toMatchObject({ index: 1, id: null, status: 'failed', error: { code: 'validation_error', details: { fields: [{ field: 'to' }] } } });
+    expect(data[1]).toMatchObject({
+      index: 1,
+      id: null,
+      status: 'failed',
+      error: { code: 'validation_error', details: { fields: [{ field: 'to' }] } },
+    });
     expect(data[2]).toMatchObject({ status: 'failed', error: { code: 'validation_error', message: expect.stringContaining('batch') } });
     expect(data[3]).toMatchObject({ status: 'failed', error: { code: 'recipient_not_allowed' } });
     expect(data[4]).toMatchObject({ status: 'scheduled', id: expect.stringMatching(/^msg_/) });
-    await waitFor(async () => (await api('GET', `/emails/${data[0].id}`, { key: account.key })).body.email.status === 'delivered', 'batch item delivered');
+    await waitFor(
+      async () => (await api('GET', `/emails/${data[0].id}`, { key: account.key })).body.email.status === 'delivered',
+      'batch item delivered',
+    );
   });
 
   it('refuses an empty batch, more than 100 items and a body without emails', async () => {
@@ -110,14 +149,20 @@ describe('POST /emails/batch', () => {
   it('replays a whole batch for the same Idempotency-Key, also under concurrency, creating each email once', async () => {
     const key = randomUUID();
     const body = { emails: [item('i0'), item('i1'), item('i2')] };
-    const results = await Promise.all(Array.from({ length: 4 }, () => api('POST', '/emails/batch', { key: account.key, headers: { 'Idempotency-Key': key }, body })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => api('POST', '/emails/batch', { key: account.key, headers: { 'Idempotency-Key': key }, body })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     for (const result of results) expect(result.body).toEqual(results[0]!.body);
     const ids = results[0]!.body.data.map((d: { id: string }) => d.id);
     expect(new Set(ids).size).toBe(3);
     const later = await api('POST', '/emails/batch', { key: account.key, headers: { 'Idempotency-Key': key }, body });
     expect(later.body).toEqual(results[0]!.body);
-    const conflict = await api('POST', '/emails/batch', { key: account.key, headers: { 'Idempotency-Key': key }, body: { emails: [item('other')] } });
+    const conflict = await api('POST', '/emails/batch', {
+      key: account.key,
+      headers: { 'Idempotency-Key': key },
+      body: { emails: [item('other')] },
+    });
     expect(conflict.status).toBe(409);
     expect(conflict.body.error.code).toBe('idempotency_conflict');
   });

@@ -113,14 +113,24 @@ describe('scopes', () => {
     for (const resources of [undefined, ['suppressions', 'webhooks']]) {
       const refused = await post(limited, { provider: 'sendgrid', api_key: key, ...(resources ? { resources } : {}) });
       expectError(refused, 403, 'insufficient_scope');
-      expect(refused.body.error.details.required_scopes).toEqual(['full', 'mail:admin', ...(resources ? ['webhooks:write', 'suppressions:write'] : ALL_WRITE_SCOPES)]);
+      expect(refused.body.error.details.required_scopes).toEqual([
+        'full',
+        'mail:admin',
+        ...(resources ? ['webhooks:write', 'suppressions:write'] : ALL_WRITE_SCOPES),
+      ]);
       expect(refused.body.error.details.key_scopes).toEqual(['suppressions:write']);
     }
     expect(await requestLog('sendgrid', key)).toEqual([]);
 
     const allowed = await post(limited, { provider: 'sendgrid', api_key: key, resources: ['suppressions'] });
     expect(allowed.status).toBe(200);
-    expect(allowed.body.migration).toMatchObject({ resources: ['suppressions'], status: 'completed', has_more: false, next_cursor: null, errors: [] });
+    expect(allowed.body.migration).toMatchObject({
+      resources: ['suppressions'],
+      status: 'completed',
+      has_more: false,
+      next_cursor: null,
+      errors: [],
+    });
     expect(allowed.body.migration.suppressions.totals).toMatchObject({ found: 24, imported: 18, already_suppressed: 3, skipped: 3 });
     expect(allowed.body.migration.templates.items).toEqual([]);
     // Only what suppressions need was read.
@@ -186,7 +196,12 @@ describe('provider errors', () => {
     const migration = response.body.migration;
     expect(migration).toMatchObject({ status: 'partial', has_more: false });
     // The provider's status and path are quoted (below the fake's /sendgrid mount locally).
-    expect(migration.errors).toEqual([{ resource: 'templates', message: expect.stringMatching(/^SendGrid does not let this API key read this \(403 on GET (\/sendgrid)?\/v3\/templates\)/) }]);
+    expect(migration.errors).toEqual([
+      {
+        resource: 'templates',
+        message: expect.stringMatching(/^SendGrid does not let this API key read this \(403 on GET (\/sendgrid)?\/v3\/templates\)/),
+      },
+    ]);
     expect(migration.templates).toEqual({ totals: { found: 0, imported: 0, needs_attention: 0, skipped: 0, failed: 0 }, items: [] });
     expect(migration.webhooks.totals).toEqual({ found: 2, imported: 2, skipped: 0, failed: 0 });
     expect(migration.suppressions.totals).toMatchObject({ found: 24, imported: 18 });
@@ -225,14 +240,26 @@ describe('an import rate-limited twice, continued with its cursor', () => {
 
   it('a 429 mid-import: 200 with has_more, next_cursor and retry_after_seconds; what was done is kept', async () => {
     // The third template read: the first two are done and saved, the stretch stops there.
-    firstFault = referenceLog.findIndex((path, index) => path.startsWith('GET /v3/templates/') && referenceLog.slice(0, index).filter((p) => p.startsWith('GET /v3/templates/')).length === 2);
+    firstFault = referenceLog.findIndex(
+      (path, index) =>
+        path.startsWith('GET /v3/templates/') &&
+        referenceLog.slice(0, index).filter((p) => p.startsWith('GET /v3/templates/')).length === 2,
+    );
     expect(firstFault).toBeGreaterThan(0);
     await setFaults('sendgrid', key, { rate_limit_after_requests: firstFault, rate_limit_count: 1, retry_after_seconds: 1 });
     const answer = await post(account.key, body());
     expect(answer.status).toBe(200);
     first = answer.body.migration;
-    expect(first).toMatchObject({ status: 'in_progress', has_more: true, next_cursor: `${first.id}.1`, requests: 1, retry_after_seconds: 1 });
-    expect(first.templates.items.map((item: any) => item.source_id)).toEqual(reference.templates.items.slice(0, 2).map((item: any) => item.source_id));
+    expect(first).toMatchObject({
+      status: 'in_progress',
+      has_more: true,
+      next_cursor: `${first.id}.1`,
+      requests: 1,
+      retry_after_seconds: 1,
+    });
+    expect(first.templates.items.map((item: any) => item.source_id)).toEqual(
+      reference.templates.items.slice(0, 2).map((item: any) => item.source_id),
+    );
     expect(first.webhooks.totals.imported).toBe(2);
     expect(first.suppressions.totals.found).toBe(0);
     // The import is kept and listed with its cursor.
@@ -245,12 +272,23 @@ describe('an import rate-limited twice, continued with its cursor', () => {
     // where the first stopped: the second 429 falls on the second page of bounces.
     const secondPage = referenceLog.indexOf('GET /v3/suppression/bounces?limit=500&offset=500');
     expect(secondPage).toBeGreaterThan(firstFault);
-    await setFaults('sendgrid', key, { rate_limit_after_requests: 1 + secondPage - firstFault, rate_limit_count: 1, retry_after_seconds: 1 });
+    await setFaults('sendgrid', key, {
+      rate_limit_after_requests: 1 + secondPage - firstFault,
+      rate_limit_count: 1,
+      retry_after_seconds: 1,
+    });
     await sleep(first.retry_after_seconds * 1000);
     const answer = await post(account.key, { ...body(), cursor: first.next_cursor });
     expect(answer.status).toBe(200);
     second = answer.body.migration;
-    expect(second).toMatchObject({ id: first.id, status: 'in_progress', has_more: true, next_cursor: `${first.id}.2`, requests: 2, retry_after_seconds: 1 });
+    expect(second).toMatchObject({
+      id: first.id,
+      status: 'in_progress',
+      has_more: true,
+      next_cursor: `${first.id}.2`,
+      requests: 2,
+      retry_after_seconds: 1,
+    });
     expect(comparableReport({ ...second, status: null }).templates).toEqual(comparableReport(reference).templates);
     // The first page of bounces: 499 hard bounces and over-quota@ (4.2.2) skipped.
     expect(second.suppressions.totals).toMatchObject({ found: 500, imported: 499, skipped: 1 });
@@ -281,7 +319,10 @@ describe('an import rate-limited twice, continued with its cursor', () => {
       expect(fieldsOf(response)).toEqual([field]);
     }
     expect((await requestLog('sendgrid', key)).length).toBe(before);
-    expect((await api('GET', `/migrations/${first.id}`, { key: account.key })).body.migration).toMatchObject({ requests: 2, next_cursor: cursor });
+    expect((await api('GET', `/migrations/${first.id}`, { key: account.key })).body.migration).toMatchObject({
+      requests: 2,
+      next_cursor: cursor,
+    });
   });
 
   it("another account's cursor is a 404", async () => {
@@ -295,11 +336,18 @@ describe('an import rate-limited twice, continued with its cursor', () => {
     expectError(response, 502, 'upstream_error');
     expect(response.body.error.details).toMatchObject({ reason: 'provider_unavailable' });
     await setFaults('sendgrid', key, {});
-    expect((await api('GET', `/migrations/${first.id}`, { key: account.key })).body.migration).toMatchObject({ requests: 2, has_more: true, next_cursor: second.next_cursor });
+    expect((await api('GET', `/migrations/${first.id}`, { key: account.key })).body.migration).toMatchObject({
+      requests: 2,
+      has_more: true,
+      next_cursor: second.next_cursor,
+    });
   });
 
   it('two requests with the same cursor: one works it, the other gets 409 conflict with Retry-After', async () => {
-    const [a, b] = await Promise.all([post(account.key, { ...body(), cursor: second.next_cursor }), post(account.key, { ...body(), cursor: second.next_cursor })]);
+    const [a, b] = await Promise.all([
+      post(account.key, { ...body(), cursor: second.next_cursor }),
+      post(account.key, { ...body(), cursor: second.next_cursor }),
+    ]);
     const worked = [a, b].find((response) => response.status === 200)!;
     const refused = [a, b].find((response) => response.status !== 200)!;
     expect(worked).toBeDefined();
@@ -318,7 +366,9 @@ describe('an import rate-limited twice, continued with its cursor', () => {
     expect(log.filter((entry) => entry.status === 429)).toHaveLength(2);
     expect(log.filter((entry) => entry.status === 503)).toHaveLength(1);
     // Everything read once, as without faults, plus the template list read again by the continuation.
-    expect(sorted(requestPaths(log, [429, 503]))).toEqual(sorted([...referenceLog, referenceLog.find((path) => path.startsWith('GET /v3/templates?'))!]));
+    expect(sorted(requestPaths(log, [429, 503]))).toEqual(
+      sorted([...referenceLog, referenceLog.find((path) => path.startsWith('GET /v3/templates?'))!]),
+    );
   });
 
   it('a cursor of the finished import answers its final report, without working', async () => {
@@ -367,7 +417,12 @@ describe('limits and reports', () => {
     }
     expect((await requestLog('sendgrid', key)).length).toBe(before);
     await sleep(1000);
-    const continued = await post(account.key, { provider: 'sendgrid', api_key: key, resources: ['webhooks'], cursor: interrupted.next_cursor });
+    const continued = await post(account.key, {
+      provider: 'sendgrid',
+      api_key: key,
+      resources: ['webhooks'],
+      cursor: interrupted.next_cursor,
+    });
     expect(continued.status).toBe(200);
     expect(continued.body.migration).toMatchObject({ id: interrupted.id, has_more: false, requests: 2 });
   });
@@ -376,12 +431,22 @@ describe('limits and reports', () => {
     const one = (await api('GET', '/migrations?limit=1', { key: account.key })).body;
     expect(one.migrations.map((item: any) => item.id)).toEqual([kept.at(-1)]);
     expect(one).toMatchObject({ has_more: true, next_cursor: expect.any(String) });
-    expect(one.migrations[0]).toMatchObject({ object: 'migration', provider: 'sendgrid', dry_run: false, status: 'completed', requests: 2, next_cursor: null, totals: expect.any(Object) });
+    expect(one.migrations[0]).toMatchObject({
+      object: 'migration',
+      provider: 'sendgrid',
+      dry_run: false,
+      status: 'completed',
+      requests: 2,
+      next_cursor: null,
+      totals: expect.any(Object),
+    });
     const seen: string[] = [];
     const sizes: number[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = (await api('GET', `/migrations?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: account.key })).body;
+      const page: any = (
+        await api('GET', `/migrations?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: account.key })
+      ).body;
       seen.push(...page.migrations.map((item: any) => item.id));
       sizes.push(page.migrations.length);
       expect(page.has_more).toBe(page.next_cursor !== null);
@@ -396,9 +461,10 @@ describe('limits and reports', () => {
     }
   });
 
-  it('GET /migrations/{id}: 404 for a preview and for another account\'s import; ?format=xml is a 400', async () => {
+  it("GET /migrations/{id}: 404 for a preview and for another account's import; ?format=xml is a 400", async () => {
     const other = await newAccount();
-    for (const path of [`/migrations/${previews[0]}`, `/migrations/${previews[0]}/report`]) expectError(await api('GET', path, { key: account.key }), 404, 'not_found');
+    for (const path of [`/migrations/${previews[0]}`, `/migrations/${previews[0]}/report`])
+      expectError(await api('GET', path, { key: account.key }), 404, 'not_found');
     for (const path of [`/migrations/${kept[0]}`, `/migrations/${kept[0]}/report`, `/migrations/${kept[0]}/report?format=json`]) {
       expectError(await api('GET', path, { key: other.key }), 404, 'not_found');
     }
@@ -416,7 +482,11 @@ describe('limits and reports', () => {
     expect((await api('GET', `/migrations/${kept[0]}/report`, { key: reader })).status).toBe(200);
     const before = (await requestLog('sendgrid', key)).length;
     expectError(await post(reader, { provider: 'sendgrid', api_key: key, resources: ['webhooks'] }), 403, 'insufficient_scope');
-    expectError(await post(reader, { provider: 'sendgrid', api_key: key, resources: ['webhooks'], cursor: `${kept[0]}.1` }), 403, 'insufficient_scope');
+    expectError(
+      await post(reader, { provider: 'sendgrid', api_key: key, resources: ['webhooks'], cursor: `${kept[0]}.1` }),
+      403,
+      'insufficient_scope',
+    );
     expect((await requestLog('sendgrid', key)).length).toBe(before);
     // A key with a write scope but without account:read reads reports too (any of the write scopes).
     const writer = await keyWith(account, ['templates:write']);
@@ -458,7 +528,10 @@ describe('continuations', () => {
     // Two previews stopped before any work, one started now and one started just over its TTL ago.
     const { imports } = stack().services;
     const previewAt = async (startedMs: number): Promise<string> => {
-      const head = newImportHead({ account_id: account.id, provider: 'sendgrid', region: 'us', resources: ['webhooks'], dry_run: true }, startedMs);
+      const head = newImportHead(
+        { account_id: account.id, provider: 'sendgrid', region: 'us', resources: ['webhooks'], dry_run: true },
+        startedMs,
+      );
       await imports.create(head, startedMs);
       return `${head.id}.0`;
     };
@@ -481,7 +554,9 @@ async function tableItems(): Promise<string[]> {
       const texts: string[] = [];
       let start: Record<string, unknown> | undefined;
       do {
-        const page = await client.send(new ScanCommand({ TableName: table, Segment: segment, TotalSegments: segments, ExclusiveStartKey: start }));
+        const page = await client.send(
+          new ScanCommand({ TableName: table, Segment: segment, TotalSegments: segments, ExclusiveStartKey: start }),
+        );
         for (const item of page.Items ?? []) texts.push(JSON.stringify(item));
         start = page.LastEvaluatedKey;
       } while (start);
@@ -519,14 +594,21 @@ describe('secrets', () => {
     answers.push(await api('GET', '/migrations', { key: account.key }));
 
     // The key, its random part alone, and base64 forms (HTTP Basic, as Mailgun's adapter sends keys).
-    const needles = [key, rejected].flatMap((secret) => [secret, secret.slice(3), Buffer.from(secret).toString('base64'), Buffer.from(`api:${secret}`).toString('base64')]);
+    const needles = [key, rejected].flatMap((secret) => [
+      secret,
+      secret.slice(3),
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(`api:${secret}`).toString('base64'),
+    ]);
     for (const answer of answers) for (const needle of needles) expect(answer.text).not.toContain(needle);
 
     // The data folder of the shared stack (stack.json, the local key file, CA and TLS files, the webhook
     // inbox, the SMTP relay's files), every file read whole and searched byte for byte.
     const files = filesUnder(stack().info.data_dir);
     expect(files.map(([path]) => path)).toContain(join(stack().info.data_dir, 'stack.json'));
-    const onDisk = files.filter(([, contents]) => needles.some((needle) => contents.indexOf(Buffer.from(needle)) !== -1)).map(([path]) => path);
+    const onDisk = files
+      .filter(([, contents]) => needles.some((needle) => contents.indexOf(Buffer.from(needle)) !== -1))
+      .map(([path]) => path);
     expect(onDisk).toEqual([]);
 
     // The shared stack runs DynamoDB Local in memory: nothing of the table is on disk, so its items are

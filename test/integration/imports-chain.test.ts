@@ -104,7 +104,6 @@ const CASES: Case[] = [
   },
 ];
 
-
 /**
  * How many times the bounce list's pages were cut when the per-answer counts `added` hold them in order,
  * each page whole in one answer or split over consecutive answers (a time budget cut it); null when they
@@ -142,7 +141,11 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const headers: Record<string, string> = {};
     if (options.key) headers.authorization = `Bearer ${options.key}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(ownInfo.api_url + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await fetch(ownInfo.api_url + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await response.text();
     let body: unknown;
     try {
@@ -193,85 +196,97 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each(CASES.map((c) => [c.provider, c] as const))('%s', async (provider, c) => {
-    const apiKey = providerKey(c.keyPrefix);
-    const accountApiKey = c.accountKey ? providerKey(`${c.keyPrefix}account-`) : undefined;
-    keys.push(apiKey, ...(accountApiKey ? [accountApiKey] : []));
-    const seed: AccountSeed = { provider, api_key: apiKey, ...(accountApiKey ? { account_api_key: accountApiKey } : {}), data: c.data };
-    const hosts = webhookHosts(c.data);
-    await seedProvider(seed);
-    await seedProviderAccount(ownEmulator(), seed);
-    await publishFixtureDns(c.publishedDns, hosts);
-    await publishFixtureDns(c.publishedDns, hosts, ownApi);
-    const body = { provider, api_key: apiKey, ...(accountApiKey ? { account_api_key: accountApiKey } : {}) };
+  it.each(CASES.map((c) => [c.provider, c] as const))(
+    '%s',
+    async (provider, c) => {
+      const apiKey = providerKey(c.keyPrefix);
+      const accountApiKey = c.accountKey ? providerKey(`${c.keyPrefix}account-`) : undefined;
+      keys.push(apiKey, ...(accountApiKey ? [accountApiKey] : []));
+      const seed: AccountSeed = { provider, api_key: apiKey, ...(accountApiKey ? { account_api_key: accountApiKey } : {}), data: c.data };
+      const hosts = webhookHosts(c.data);
+      await seedProvider(seed);
+      await seedProviderAccount(ownEmulator(), seed);
+      await publishFixtureDns(c.publishedDns, hosts);
+      await publishFixtureDns(c.publishedDns, hosts, ownApi);
+      const body = { provider, api_key: apiKey, ...(accountApiKey ? { account_api_key: accountApiKey } : {}) };
 
-    const [sharedAccount, chainAccount] = await Promise.all([newAccount({ plan: 'free' }), ownAccount()]);
-    const [long, chainAnswers] = await Promise.all([importToEnd(sharedAccount, body), importToEnd(chainAccount, body, { api: ownApi, maxRequests: 100 })]);
-    const single = long.at(-1)!.body.migration;
-    const chain: any[] = chainAnswers.map((answer) => answer.body.migration);
-    const last = chain.at(-1)!;
+      const [sharedAccount, chainAccount] = await Promise.all([newAccount({ plan: 'free' }), ownAccount()]);
+      const [long, chainAnswers] = await Promise.all([
+        importToEnd(sharedAccount, body),
+        importToEnd(chainAccount, body, { api: ownApi, maxRequests: 100 }),
+      ]);
+      const single = long.at(-1)!.body.migration;
+      const chain: any[] = chainAnswers.map((answer) => answer.body.migration);
+      const last = chain.at(-1)!;
 
-    // The chain stopped after every stretch: one request each, each with a new cursor, has_more until the last.
-    expect(chain.map((answer) => answer.requests)).toEqual(chain.map((_, index) => index + 1));
-    expect(chain.map((answer) => answer.has_more)).toEqual(chain.map((_, index) => index < chain.length - 1));
-    expect(chain.map((answer) => answer.next_cursor)).toEqual(chain.map((answer, index) => (index < chain.length - 1 ? `${answer.id}.${index + 1}` : null)));
-    expect(chain.map((answer) => answer.status)).toEqual([...chain.slice(1).map(() => 'in_progress'), single.status]);
-    // Suppressions: at most one page per answer, and the bounce list's pages one answer each, in order.
-    const found = chain.map((answer) => answer.suppressions.totals.found);
-    const added = found.map((count, index) => count - (index === 0 ? 0 : found[index - 1]!));
-    expect(Math.max(...added)).toBeLessThanOrEqual(c.pageSize);
-    expect(Math.min(...added)).toBeGreaterThanOrEqual(0);
-    // A page the chain's own time budget cut (a loaded machine) comes in two answers or more, in order.
-    const cuts = pageCuts(added, c.bouncePages);
-    expect({ added, cuts }).toEqual({ added, cuts: expect.any(Number) });
-    // Domains, webhooks, templates (a stretch at least each), the list of lists, and every page.
-    expect(chain.length).toBeGreaterThanOrEqual(4 + c.bouncePages.length);
-    expect(chain.length).toBeGreaterThan(long.length + c.bouncePages.length);
+      // The chain stopped after every stretch: one request each, each with a new cursor, has_more until the last.
+      expect(chain.map((answer) => answer.requests)).toEqual(chain.map((_, index) => index + 1));
+      expect(chain.map((answer) => answer.has_more)).toEqual(chain.map((_, index) => index < chain.length - 1));
+      expect(chain.map((answer) => answer.next_cursor)).toEqual(
+        chain.map((answer, index) => (index < chain.length - 1 ? `${answer.id}.${index + 1}` : null)),
+      );
+      expect(chain.map((answer) => answer.status)).toEqual([...chain.slice(1).map(() => 'in_progress'), single.status]);
+      // Suppressions: at most one page per answer, and the bounce list's pages one answer each, in order.
+      const found = chain.map((answer) => answer.suppressions.totals.found);
+      const added = found.map((count, index) => count - (index === 0 ? 0 : found[index - 1]!));
+      expect(Math.max(...added)).toBeLessThanOrEqual(c.pageSize);
+      expect(Math.min(...added)).toBeGreaterThanOrEqual(0);
+      // A page the chain's own time budget cut (a loaded machine) comes in two answers or more, in order.
+      const cuts = pageCuts(added, c.bouncePages);
+      expect({ added, cuts }).toEqual({ added, cuts: expect.any(Number) });
+      // Domains, webhooks, templates (a stretch at least each), the list of lists, and every page.
+      expect(chain.length).toBeGreaterThanOrEqual(4 + c.bouncePages.length);
+      expect(chain.length).toBeGreaterThan(long.length + c.bouncePages.length);
 
-    // The same report as one long request.
-    expect(single).toMatchObject({ has_more: false, next_cursor: null });
-    expect(comparableReport(last, ownInfo.api_url)).toEqual(comparableReport(single, stack().apiUrl));
-    const stored = (await ownApi('GET', `/migrations/${last.id}`, { key: chainAccount.key })).body.migration;
-    expect(comparableReport(stored, ownInfo.api_url)).toEqual(comparableReport(last, ownInfo.api_url));
-    // Each created webhook's secret shown once, in the answer of the request that created it.
-    const secrets = chain.flatMap((answer) => answer.webhooks.items.filter((item: any) => item.secret !== null).map((item: any) => item.secret));
-    expect(secrets).toHaveLength(last.webhooks.totals.imported);
-    expect(new Set(secrets).size).toBe(secrets.length);
+      // The same report as one long request.
+      expect(single).toMatchObject({ has_more: false, next_cursor: null });
+      expect(comparableReport(last, ownInfo.api_url)).toEqual(comparableReport(single, stack().apiUrl));
+      const stored = (await ownApi('GET', `/migrations/${last.id}`, { key: chainAccount.key })).body.migration;
+      expect(comparableReport(stored, ownInfo.api_url)).toEqual(comparableReport(last, ownInfo.api_url));
+      // Each created webhook's secret shown once, in the answer of the request that created it.
+      const secrets = chain.flatMap((answer) =>
+        answer.webhooks.items.filter((item: any) => item.secret !== null).map((item: any) => item.secret),
+      );
+      expect(secrets).toHaveLength(last.webhooks.totals.imported);
+      expect(new Set(secrets).size).toBe(secrets.length);
 
-    // The provider was read the same way: every page once, nothing read again by the continuations,
-    // except a page the long import's budget cut (its next request reads it again). And except what an adapter keeps for the rest of one request only, read again by each request that
-    // needs it: Mailgun's domain names (to walk templates and webhooks domain by domain) and a Postmark
-    // suppression dump (unpaginated: one read serves all its 1,000-entry pages within a request, so the
-    // chain, a request per page, reads the bounce dump once per page).
-    const sharedLog = requestPaths(await requestLog(provider, apiKey));
-    const ownLog = requestPaths(await providerRequestLog(ownEmulator(), provider, apiKey));
-    const perRequest = (path: string) =>
-      (provider === 'mailgun' && path.startsWith('GET /v4/domains?limit=100&skip=0')) || (provider === 'postmark' && path.includes('/suppressions/dump?'));
-    const ownPaths = ownLog.filter((path) => !perRequest(path));
-    const sharedPaths = sharedLog.filter((path) => !perRequest(path));
-    // A page the long import's time budget cut (a loaded machine) is read again by its next request:
-    // the long import's reads are the chain's, plus at most one per continuation it needed.
-    // And a page the chain's budget cut is read again by the chain's next request.
-    const extra = [...sharedPaths];
-    const chainExtra: string[] = [];
-    for (const path of ownPaths) {
-      const at = extra.indexOf(path);
-      if (at < 0) chainExtra.push(path);
-      else extra.splice(at, 1);
-    }
-    expect(chainExtra.length).toBeLessThanOrEqual(cuts!);
-    expect(extra.length).toBeLessThanOrEqual(long.length - 1);
-    expect(new Set(ownLog)).toEqual(new Set(sharedLog));
-    if (provider === 'postmark') {
-      const bounceDump = 'GET /message-streams/outbound/suppressions/dump?SuppressionReason=HardBounce';
-      // Once per request that reached the bounce list: one, unless a loaded machine made the long import
-      // itself continue (each of its requests works ~20 s).
-      const sharedDumps = sharedLog.filter((path) => path === bounceDump).length;
-      expect(sharedDumps).toBeGreaterThanOrEqual(1);
-      expect(sharedDumps).toBeLessThanOrEqual(long.length);
-      expect(ownLog.filter((path) => path === bounceDump)).toHaveLength(c.bouncePages.length + cuts!);
-    }
-  }, 150_000);
+      // The provider was read the same way: every page once, nothing read again by the continuations,
+      // except a page the long import's budget cut (its next request reads it again). And except what an adapter keeps for the rest of one request only, read again by each request that
+      // needs it: Mailgun's domain names (to walk templates and webhooks domain by domain) and a Postmark
+      // suppression dump (unpaginated: one read serves all its 1,000-entry pages within a request, so the
+      // chain, a request per page, reads the bounce dump once per page).
+      const sharedLog = requestPaths(await requestLog(provider, apiKey));
+      const ownLog = requestPaths(await providerRequestLog(ownEmulator(), provider, apiKey));
+      const perRequest = (path: string) =>
+        (provider === 'mailgun' && path.startsWith('GET /v4/domains?limit=100&skip=0')) ||
+        (provider === 'postmark' && path.includes('/suppressions/dump?'));
+      const ownPaths = ownLog.filter((path) => !perRequest(path));
+      const sharedPaths = sharedLog.filter((path) => !perRequest(path));
+      // A page the long import's time budget cut (a loaded machine) is read again by its next request:
+      // the long import's reads are the chain's, plus at most one per continuation it needed.
+      // And a page the chain's budget cut is read again by the chain's next request.
+      const extra = [...sharedPaths];
+      const chainExtra: string[] = [];
+      for (const path of ownPaths) {
+        const at = extra.indexOf(path);
+        if (at < 0) chainExtra.push(path);
+        else extra.splice(at, 1);
+      }
+      expect(chainExtra.length).toBeLessThanOrEqual(cuts!);
+      expect(extra.length).toBeLessThanOrEqual(long.length - 1);
+      expect(new Set(ownLog)).toEqual(new Set(sharedLog));
+      if (provider === 'postmark') {
+        const bounceDump = 'GET /message-streams/outbound/suppressions/dump?SuppressionReason=HardBounce';
+        // Once per request that reached the bounce list: one, unless a loaded machine made the long import
+        // itself continue (each of its requests works ~20 s).
+        const sharedDumps = sharedLog.filter((path) => path === bounceDump).length;
+        expect(sharedDumps).toBeGreaterThanOrEqual(1);
+        expect(sharedDumps).toBeLessThanOrEqual(long.length);
+        expect(ownLog.filter((path) => path === bounceDump)).toHaveLength(c.bouncePages.length + cuts!);
+      }
+    },
+    150_000,
+  );
 
   it('the provider keys are in none of its logs or files (DynamoDB Local on disk included)', async () => {
     expect(keys.length).toBeGreaterThanOrEqual(4);
@@ -289,7 +304,12 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     expect(output).toContain('"message":"request failed"');
     expect(output).toContain('SendGrid could not be reached');
 
-    const needles = keys.flatMap((key) => [key, key.replace(/^(SG\.|pm-account-|pm-|key-)/, ''), Buffer.from(key).toString('base64'), Buffer.from(`api:${key}`).toString('base64')]);
+    const needles = keys.flatMap((key) => [
+      key,
+      key.replace(/^(SG\.|pm-account-|pm-|key-)/, ''),
+      Buffer.from(key).toString('base64'),
+      Buffer.from(`api:${key}`).toString('base64'),
+    ]);
     expect(needles.filter((needle) => output.includes(needle))).toEqual([]);
 
     const files = filesUnder(dataDir);
@@ -297,7 +317,9 @@ describe('a chain of continuations (one stretch per request) ends with the same 
     const table = files.filter(([path]) => path.includes(`${join(dataDir, 'dynamodb')}`));
     expect(table.length).toBeGreaterThan(0);
     expect(table.some(([, contents]) => contents.indexOf(Buffer.from('MIGRATION#')) !== -1)).toBe(true);
-    const holding = files.filter(([, contents]) => needles.some((needle) => contents.indexOf(Buffer.from(needle)) !== -1)).map(([path]) => path);
+    const holding = files
+      .filter(([, contents]) => needles.some((needle) => contents.indexOf(Buffer.from(needle)) !== -1))
+      .map(([path]) => path);
     expect(holding).toEqual([]);
   }, 60_000);
 });

@@ -38,7 +38,16 @@
  * imported. found 6 = imported 3 + needs_attention 3.
  */
 import { mailgunFixture as fixture } from '../fixtures/providers/mailgun';
-import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, requestLog, seedProvider } from './harness/imports';
+import {
+  fixtureData,
+  GENERATED_BOUNCES,
+  importToEnd,
+  providerKey,
+  publishFixtureDns,
+  reportBothWays,
+  requestLog,
+  seedProvider,
+} from './harness/imports';
 import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
@@ -52,20 +61,54 @@ const SHARED_URL = fixture.facts.webhooks.shared_url;
 const OUR_SPF_INCLUDE = 'include:spf.mailservice.dev';
 
 const SUPPRESSIONS = {
-  totals: { found: N + 12, imported: N + 8, already_suppressed: 2, skipped: 2, failed: 0, bounce: N + 2, complaint: 2, unsubscribe: 1, manual: 0, product_opt_out: 3 },
+  totals: {
+    found: N + 12,
+    imported: N + 8,
+    already_suppressed: 2,
+    skipped: 2,
+    failed: 0,
+    bounce: N + 2,
+    complaint: 2,
+    unsubscribe: 1,
+    manual: 0,
+    product_opt_out: 3,
+  },
   skipped_reasons: { blocked: 1, temporary_failure: 1 },
   estimated: false,
 };
 const TEMPLATES = [
-  { source_id: `${MAIN}/account-notice`, alias: 'account-notice', status: 'imported', published: true, variables: ['user_first_name', 'user_last_name', 'user_address_city', 'signature_html', 'footer_html'] },
+  {
+    source_id: `${MAIN}/account-notice`,
+    alias: 'account-notice',
+    status: 'imported',
+    published: true,
+    variables: ['user_first_name', 'user_last_name', 'user_address_city', 'signature_html', 'footer_html'],
+  },
   { source_id: `${MAIN}/go-digest`, alias: 'go-digest', status: 'needs_attention', published: false, variables: ['Name'] },
-  { source_id: `${MAIN}/newsletter`, alias: 'newsletter', status: 'needs_attention', published: false, variables: ['first_name', 'headline'] },
+  {
+    source_id: `${MAIN}/newsletter`,
+    alias: 'newsletter',
+    status: 'needs_attention',
+    published: false,
+    variables: ['first_name', 'headline'],
+  },
   { source_id: `${MAIN}/no-subject`, alias: 'no-subject', status: 'imported', published: true, variables: ['subject', 'message'] },
-  { source_id: `${MAIN}/order-receipt`, alias: 'order-receipt', status: 'needs_attention', published: false, variables: ['order_id', 'first_name'] },
+  {
+    source_id: `${MAIN}/order-receipt`,
+    alias: 'order-receipt',
+    status: 'needs_attention',
+    published: false,
+    variables: ['order_id', 'first_name'],
+  },
   { source_id: `${NEWS}/weekly`, alias: 'weekly', status: 'imported', published: true, variables: ['title'] },
 ];
 const WEBHOOKS = [
-  [SHARED_URL, 'imported', ['email.delivered', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.failed', 'contact.unsubscribed'], []],
+  [
+    SHARED_URL,
+    'imported',
+    ['email.delivered', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.failed', 'contact.unsubscribed'],
+    [],
+  ],
   ['https://analytics.acme.example/opens', 'imported', ['email.opened'], []],
   ['https://hooks.acme.example/deliveries', 'imported', ['email.delivered', 'email.bounced', 'email.failed'], []],
   ['https://legacy.acme.example/mailgun-drops', 'failed', [], ['drop']],
@@ -90,13 +133,31 @@ describe('import from Mailgun (EU region)', () => {
   it('previews without writing: first pages only, estimated', async () => {
     const [answer] = await importToEnd(account, { ...body(), dry_run: true });
     const preview = answer!.body.migration;
-    expect(preview).toMatchObject({ provider: 'mailgun', region: 'eu', dry_run: true, status: 'partial', has_more: false, next_cursor: null });
+    expect(preview).toMatchObject({
+      provider: 'mailgun',
+      region: 'eu',
+      dry_run: true,
+      status: 'partial',
+      has_more: false,
+      next_cursor: null,
+    });
     // First pages: MAIN bounces 1000 of N + 3 by address (blocked@ skipped, both-bounce-unsub@ and
     // bounce-000000..000997 bounce; soft-421@ sorts last, so no temporary failure yet), every other list
     // whole. Looked up against the empty list: both-bounce-unsub@ and complainer-unsub@ also count as
     // unsubscribes (part of "estimated").
     expect(preview.suppressions).toEqual({
-      totals: { found: 1009, imported: 1008, already_suppressed: 0, skipped: 1, failed: 0, bounce: 1000, complaint: 2, unsubscribe: 3, manual: 0, product_opt_out: 3 },
+      totals: {
+        found: 1009,
+        imported: 1008,
+        already_suppressed: 0,
+        skipped: 1,
+        failed: 0,
+        bounce: 1000,
+        complaint: 2,
+        unsubscribe: 3,
+        manual: 0,
+        product_opt_out: 3,
+      },
       skipped_reasons: { blocked: 1 },
       estimated: true,
     });
@@ -105,8 +166,12 @@ describe('import from Mailgun (EU region)', () => {
       [MAIN, 'would_import', null],
     ]);
     expect(preview.templates.totals).toEqual({ found: 6, imported: 3, needs_attention: 3, skipped: 0, failed: 0 });
-    expect(preview.templates.items.map((item: any) => [item.alias, item.status, item.published])).toEqual(TEMPLATES.map((t) => [t.alias, 'would_import', t.published]));
-    expect(preview.webhooks.items.map((item: any) => [item.url, item.status, item.secret])).toEqual(WEBHOOKS.map(([url, status]) => [url, status === 'imported' ? 'would_import' : status, null]));
+    expect(preview.templates.items.map((item: any) => [item.alias, item.status, item.published])).toEqual(
+      TEMPLATES.map((t) => [t.alias, 'would_import', t.published]),
+    );
+    expect(preview.webhooks.items.map((item: any) => [item.url, item.status, item.secret])).toEqual(
+      WEBHOOKS.map(([url, status]) => [url, status === 'imported' ? 'would_import' : status, null]),
+    );
     // Nothing written, and previews are not kept.
     expect((await api('GET', '/domains', { key: account.key })).body.domains).toEqual([]);
     expect((await api('GET', '/webhooks', { key: account.key })).body.webhooks).toEqual([]);
@@ -120,7 +185,10 @@ describe('import from Mailgun (EU region)', () => {
   it('the same key with region us is refused: the account lives on the EU host only', async () => {
     const response = await api('POST', '/migrations', { key: account.key, body: { provider: 'mailgun', api_key: key } });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'validation_error', details: { reason: 'provider_auth_failed', provider: 'mailgun' } });
+    expect(response.body.error).toMatchObject({
+      code: 'validation_error',
+      details: { reason: 'provider_auth_failed', provider: 'mailgun' },
+    });
     expect(response.text).not.toContain(key);
     expect((await api('GET', '/migrations', { key: account.key })).body.migrations).toEqual([]);
   });
@@ -128,14 +196,27 @@ describe('import from Mailgun (EU region)', () => {
   it('imports everything, as worked out by hand', async () => {
     first = await importToEnd(account, body());
     const report = first.at(-1)!.body.migration;
-    expect(report).toMatchObject({ provider: 'mailgun', region: 'eu', dry_run: false, status: 'partial', has_more: false, next_cursor: null, errors: [] });
+    expect(report).toMatchObject({
+      provider: 'mailgun',
+      region: 'eu',
+      dry_run: false,
+      status: 'partial',
+      has_more: false,
+      next_cursor: null,
+      errors: [],
+    });
     expect(report.requests).toBe(first.length);
     expect(report.suppressions).toEqual(SUPPRESSIONS);
 
     expect(report.domains.totals).toEqual({ found: 2, imported: 2, skipped: 0, failed: 0 });
     const [news, main] = report.domains.items;
     expect(news).toMatchObject({ name: NEWS, status: 'imported', domain_id: expect.stringMatching(/^dom_/) });
-    expect(main).toMatchObject({ name: MAIN, status: 'imported', domain_id: expect.stringMatching(/^dom_/), dashboard_url: expect.stringContaining('/domains/dom_') });
+    expect(main).toMatchObject({
+      name: MAIN,
+      status: 'imported',
+      domain_id: expect.stringMatching(/^dom_/),
+      dashboard_url: expect.stringContaining('/domains/dom_'),
+    });
     expect(main.dns_plan.checked).toBe(true);
     expect(main.dns_plan.changes.find((change: any) => change.purpose === 'spf')).toMatchObject({
       action: 'update',
@@ -143,7 +224,12 @@ describe('import from Mailgun (EU region)', () => {
       current: fixture.publishedDns[0]!.values[0],
       value: `v=spf1 include:mailgun.org include:_spf.google.com ${OUR_SPF_INCLUDE} ~all`,
     });
-    expect(main.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual(['add', 'add', 'add', 'add']);
+    expect(main.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual([
+      'add',
+      'add',
+      'add',
+      'add',
+    ]);
     expect(main.dns_plan.keep_old_records).toContain(`pic._domainkey.${MAIN}`);
     expect(main.dns_plan.keep_old_records).toContain(`email.${MAIN}`);
     expect(main.dns_plan.keep_old_records).toContain('take include:mailgun.org out');
@@ -155,8 +241,18 @@ describe('import from Mailgun (EU region)', () => {
     expect(report.webhooks.items[3].message).toBe('None of its events (drop) has an equivalent here.');
 
     expect(report.templates.totals).toEqual({ found: 6, imported: 3, needs_attention: 3, skipped: 0, failed: 0 });
-    expect(report.templates.items.map((item: any) => ({ source_id: item.source_id, alias: item.alias, status: item.status, published: item.published, variables: item.variables }))).toEqual(TEMPLATES);
-    expect(report.templates.items[1].notes).toEqual(expect.arrayContaining([expect.stringContaining('Conditional or loop blocks {{range}}')]));
+    expect(
+      report.templates.items.map((item: any) => ({
+        source_id: item.source_id,
+        alias: item.alias,
+        status: item.status,
+        published: item.published,
+        variables: item.variables,
+      })),
+    ).toEqual(TEMPLATES);
+    expect(report.templates.items[1].notes).toEqual(
+      expect.arrayContaining([expect.stringContaining('Conditional or loop blocks {{range}}')]),
+    );
     expect(report.template_map).toEqual(TEMPLATES.map((t) => ({ source_id: t.source_id, alias: t.alias })));
     expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
 
@@ -177,7 +273,9 @@ describe('import from Mailgun (EU region)', () => {
     expect(digest.html).toBe('<p>Hi {{Name}}</p>{{range .Items}}<li>{{.}}</li>{{end}}');
     const newsletter = await template('newsletter');
     expect(newsletter).toMatchObject({ category: 'product', unsubscribe_enabled: true, status: 'draft' });
-    expect(newsletter.html).toBe('<p>{{headline}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a> | <a href="{{unsubscribe_url}}">Only this list</a></p>');
+    expect(newsletter.html).toBe(
+      '<p>{{headline}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a> | <a href="{{unsubscribe_url}}">Only this list</a></p>',
+    );
     expect(await template('no-subject')).toMatchObject({ subject: '{{subject}}', status: 'published', html: '<p>{{message}}</p>' });
     // The active version (v2), not the older inactive one.
     const receipt = await template('order-receipt');
@@ -195,7 +293,8 @@ describe('import from Mailgun (EU region)', () => {
     // The last generated bounce, on the last page.
     expect((await suppressionsOf(syntheticAddress('bounce', `bulk.${D}`, N - 1))).suppressions).toMatchObject([{ reason: 'bounce' }]);
     // Skipped (a temporary failure, a block) and never read (whitelists): nothing here.
-    for (const email of [`soft-421@${D}`, `blocked@${D}`, `vip@${D}`]) expect(await suppressionsOf(email)).toMatchObject({ suppressions: [], category_opt_outs: [] });
+    for (const email of [`soft-421@${D}`, `blocked@${D}`, `vip@${D}`])
+      expect(await suppressionsOf(email)).toMatchObject({ suppressions: [], category_opt_outs: [] });
     // Tag-only unsubscribes: product opt-outs, not suppressions.
     for (const email of Object.keys(fixture.facts.suppressions.scoped_opt_outs)) {
       const optOuts = await suppressionsOf(email);
@@ -229,14 +328,19 @@ describe('import from Mailgun (EU region)', () => {
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     expect(got.webhooks.items).toEqual(last.webhooks.items.map((item: any) => ({ ...item, secret: null })));
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'mailgun', 'partial', N + 8]]);
+    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([
+      [last.id, 'mailgun', 'partial', N + 8],
+    ]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
     expect(csv).toEqual(jsonAsCsv);
     // 2 domains + 5 webhooks + 6 templates + the suppression rows below.
     expect(json.rows).toHaveLength(2 + 5 + 6 + 7);
-    expect(json.rows.find((row: any) => row.item === 'https://legacy.acme.example/mailgun-drops')).toMatchObject({ status: 'failed', message: 'None of its events (drop) has an equivalent here.; unmapped: drop' });
+    expect(json.rows.find((row: any) => row.item === 'https://legacy.acme.example/mailgun-drops')).toMatchObject({
+      status: 'failed',
+      message: 'None of its events (drop) has an equivalent here.; unmapped: drop',
+    });
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
       { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: N + 2, message: '' },
       { resource: 'suppressions', item: 'complaint', status: 'imported', id: '', count: 2, message: '' },
@@ -253,7 +357,15 @@ describe('import from Mailgun (EU region)', () => {
     // Everything that is not skipped finds its address there (product opt-outs keyed by account, email, product).
     expect(rerun.suppressions).toEqual({
       ...SUPPRESSIONS,
-      totals: { ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 10, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 },
+      totals: {
+        ...SUPPRESSIONS.totals,
+        imported: 0,
+        already_suppressed: N + 10,
+        bounce: 0,
+        complaint: 0,
+        unsubscribe: 0,
+        product_opt_out: 0,
+      },
     });
     expect(rerun.domains.items.map((item: any) => [item.name, item.status])).toEqual([
       [NEWS, 'skipped'],

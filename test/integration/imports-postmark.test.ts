@@ -38,7 +38,15 @@
  * Without account_api_key (a second account): domains are in `errors`, nothing else changes.
  */
 import { postmarkFixture as fixture, INBOUND_HOOK_URL, LEGACY_HOOK_URL } from '../fixtures/providers/postmark';
-import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import {
+  fixtureData,
+  GENERATED_BOUNCES,
+  importToEnd,
+  providerKey,
+  publishFixtureDns,
+  reportBothWays,
+  seedProvider,
+} from './harness/imports';
 import { syntheticAddress } from '../../localstack/emulators/providers/seed';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
@@ -50,17 +58,42 @@ const SHARED_URL = fixture.facts.webhooks.shared_url;
 const PAUSED_URL = 'https://hooks.acme.example/paused';
 
 const SUPPRESSIONS = {
-  totals: { found: N + 13, imported: N + 11, already_suppressed: 2, skipped: 0, failed: 0, bounce: N + 2, complaint: 3, unsubscribe: 1, manual: 3, product_opt_out: 2 },
+  totals: {
+    found: N + 13,
+    imported: N + 11,
+    already_suppressed: 2,
+    skipped: 0,
+    failed: 0,
+    bounce: N + 2,
+    complaint: 3,
+    unsubscribe: 1,
+    manual: 3,
+    product_opt_out: 2,
+  },
   skipped_reasons: {},
   estimated: false,
 };
 const TEMPLATES = [
   { source_id: '8002', alias: 'welcome', status: 'needs_attention', published: false, variables: ['name', 'company_name'] },
-  { source_id: '8003', alias: 'account-notice', status: 'imported', published: true, variables: ['person_first_name', 'person_last_name', 'person_address_city', 'signature_html', 'raw_footer'] },
+  {
+    source_id: '8003',
+    alias: 'account-notice',
+    status: 'imported',
+    published: true,
+    variables: ['person_first_name', 'person_last_name', 'person_address_city', 'signature_html', 'raw_footer'],
+  },
   { source_id: '8004', alias: 'empty-subject', status: 'imported', published: true, variables: ['subject', 'message'] },
   { source_id: '8005', alias: 'monthly-newsletter', status: 'needs_attention', published: false, variables: ['first_name', 'headline'] },
 ];
-const SHARED_EVENTS = ['email.delivered', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.failed', 'contact.unsubscribed'];
+const SHARED_EVENTS = [
+  'email.delivered',
+  'email.bounced',
+  'email.complained',
+  'email.opened',
+  'email.clicked',
+  'email.failed',
+  'contact.unsubscribed',
+];
 const WEBHOOKS = [
   [SHARED_URL, 'imported', SHARED_EVENTS, []],
   [PAUSED_URL, 'failed', [], []],
@@ -89,12 +122,30 @@ describe('import from Postmark', () => {
   it('previews without writing: first pages only, estimated', async () => {
     const [answer] = await importToEnd(account, { ...body(), dry_run: true });
     const preview = answer!.body.migration;
-    expect(preview).toMatchObject({ provider: 'postmark', region: 'us', dry_run: true, status: 'partial', has_more: false, next_cursor: null });
+    expect(preview).toMatchObject({
+      provider: 'postmark',
+      region: 'us',
+      dry_run: true,
+      status: 'partial',
+      has_more: false,
+      next_cursor: null,
+    });
     // First pages: outbound hard bounces 1000 of N + 1 (bounce-and-unsub@ + 999 generated), every other
     // list whole. Looked up against the list as it stands (empty): the two addresses that are also on
     // receipts' unsubscribes count as unsubscribes too (that is part of "estimated").
     expect(preview.suppressions).toEqual({
-      totals: { found: 1012, imported: 1012, already_suppressed: 0, skipped: 0, failed: 0, bounce: 1001, complaint: 3, unsubscribe: 3, manual: 3, product_opt_out: 2 },
+      totals: {
+        found: 1012,
+        imported: 1012,
+        already_suppressed: 0,
+        skipped: 0,
+        failed: 0,
+        bounce: 1001,
+        complaint: 3,
+        unsubscribe: 3,
+        manual: 3,
+        product_opt_out: 2,
+      },
       skipped_reasons: {},
       estimated: true,
     });
@@ -103,7 +154,9 @@ describe('import from Postmark', () => {
       ['news-pm.example', 'would_import', null],
     ]);
     expect(preview.templates.totals).toEqual({ found: 4, imported: 2, needs_attention: 2, skipped: 0, failed: 0 });
-    expect(preview.templates.items.map((item: any) => [item.alias, item.status, item.published])).toEqual(TEMPLATES.map((t) => [t.alias, 'would_import', t.published]));
+    expect(preview.templates.items.map((item: any) => [item.alias, item.status, item.published])).toEqual(
+      TEMPLATES.map((t) => [t.alias, 'would_import', t.published]),
+    );
     expect(preview.webhooks.items.map((item: any) => [item.url, item.status, item.secret])).toEqual([
       [SHARED_URL, 'would_import', null],
       [PAUSED_URL, 'failed', null],
@@ -123,13 +176,26 @@ describe('import from Postmark', () => {
   it('imports everything, as worked out by hand', async () => {
     first = await importToEnd(account, body());
     const report = first.at(-1)!.body.migration;
-    expect(report).toMatchObject({ provider: 'postmark', region: 'us', dry_run: false, status: 'partial', has_more: false, next_cursor: null, errors: [] });
+    expect(report).toMatchObject({
+      provider: 'postmark',
+      region: 'us',
+      dry_run: false,
+      status: 'partial',
+      has_more: false,
+      next_cursor: null,
+      errors: [],
+    });
     expect(report.requests).toBe(first.length);
     expect(report.suppressions).toEqual(SUPPRESSIONS);
 
     expect(report.domains.totals).toEqual({ found: 2, imported: 2, skipped: 0, failed: 0 });
     const [acme, news] = report.domains.items;
-    expect(acme).toMatchObject({ name: 'acme-pm.example', status: 'imported', domain_id: expect.stringMatching(/^dom_/), dashboard_url: expect.stringContaining('/domains/dom_') });
+    expect(acme).toMatchObject({
+      name: 'acme-pm.example',
+      status: 'imported',
+      domain_id: expect.stringMatching(/^dom_/),
+      dashboard_url: expect.stringContaining('/domains/dom_'),
+    });
     expect(news).toMatchObject({ name: 'news-pm.example', status: 'imported', domain_id: expect.stringMatching(/^dom_/) });
     // acme-pm.example: SPF merged into the published record (its includes kept, ours before ~all); the rest adds.
     expect(acme.dns_plan.checked).toBe(true);
@@ -139,7 +205,12 @@ describe('import from Postmark', () => {
       current: fixture.publishedDns[0]!.values[0],
       value: `v=spf1 include:_spf.google.com include:spf.mtasv.net ${OUR_SPF_INCLUDE} ~all`,
     });
-    expect(acme.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual(['add', 'add', 'add', 'add']);
+    expect(acme.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual([
+      'add',
+      'add',
+      'add',
+      'add',
+    ]);
     // Postmark's DKIM key and return path kept for now; its SPF include to be taken out later, never ours.
     expect(acme.dns_plan.keep_old_records).toContain('20241201000000pm._domainkey.acme-pm.example');
     expect(acme.dns_plan.keep_old_records).toContain('pm-bounces.acme-pm.example');
@@ -155,11 +226,23 @@ describe('import from Postmark', () => {
     const [, paused, , inbound] = report.webhooks.items;
     expect(paused.message).toMatch(/no events/i);
     expect(inbound.message).toContain('inbound');
-    expect(report.attention).toEqual(expect.arrayContaining([{ resource: 'webhooks', item: INBOUND_HOOK_URL, message: 'No equivalent for: inbound.' }]));
+    expect(report.attention).toEqual(
+      expect.arrayContaining([{ resource: 'webhooks', item: INBOUND_HOOK_URL, message: 'No equivalent for: inbound.' }]),
+    );
 
     expect(report.templates.totals).toEqual({ found: 4, imported: 2, needs_attention: 2, skipped: 0, failed: 0 });
-    expect(report.templates.items.map((item: any) => ({ source_id: item.source_id, alias: item.alias, status: item.status, published: item.published, variables: item.variables }))).toEqual(TEMPLATES);
-    expect(report.templates.items[0].notes[0]).toBe('Merged layout "basic" into the template (its {{{@content}}} replaced by the template\'s body).');
+    expect(
+      report.templates.items.map((item: any) => ({
+        source_id: item.source_id,
+        alias: item.alias,
+        status: item.status,
+        published: item.published,
+        variables: item.variables,
+      })),
+    ).toEqual(TEMPLATES);
+    expect(report.templates.items[0].notes[0]).toBe(
+      'Merged layout "basic" into the template (its {{{@content}}} replaced by the template\'s body).',
+    );
     expect(report.template_map).toEqual(TEMPLATES.map((t) => ({ source_id: t.source_id, alias: t.alias })));
     expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
   }, 180_000);
@@ -177,8 +260,13 @@ describe('import from Postmark', () => {
     expect((await api('GET', '/templates/basic', { key: account.key })).status).toBe(404);
     const notice = (await api('GET', '/templates/account-notice', { key: account.key })).body.template;
     expect(notice).toMatchObject({ subject: 'Notice for {{person_first_name}}', status: 'published', text: '{{person_first_name}}' });
-    expect(notice.html).toBe('<p>{{person_first_name}} {{person_last_name}}</p><p>{{person_address_city}}</p>{{signature_html}}{{raw_footer}}');
-    expect((await api('GET', '/templates/empty-subject', { key: account.key })).body.template).toMatchObject({ subject: '{{subject}}', status: 'published' });
+    expect(notice.html).toBe(
+      '<p>{{person_first_name}} {{person_last_name}}</p><p>{{person_address_city}}</p>{{signature_html}}{{raw_footer}}',
+    );
+    expect((await api('GET', '/templates/empty-subject', { key: account.key })).body.template).toMatchObject({
+      subject: '{{subject}}',
+      status: 'published',
+    });
     const newsletter = (await api('GET', '/templates/monthly-newsletter', { key: account.key })).body.template;
     expect(newsletter).toMatchObject({ name: 'Monthly newsletter', category: 'product', unsubscribe_enabled: true, status: 'draft' });
     expect(newsletter.html).toBe('<p>{{headline}}</p><p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>');
@@ -202,10 +290,12 @@ describe('import from Postmark', () => {
     expect(await suppressionsOf(`archived-reader@${D}`)).toMatchObject({ suppressions: [], category_opt_outs: [] });
 
     const endpoints = (await api('GET', '/webhooks', { key: account.key })).body.webhooks;
-    expect(endpoints.map((endpoint: any) => [endpoint.url, endpoint.enabled, endpoint.events]).sort()).toEqual([
-      [SHARED_URL, false, SHARED_EVENTS],
-      [LEGACY_HOOK_URL, false, ['email.bounced', 'email.opened', 'email.failed']],
-    ].sort());
+    expect(endpoints.map((endpoint: any) => [endpoint.url, endpoint.enabled, endpoint.events]).sort()).toEqual(
+      [
+        [SHARED_URL, false, SHARED_EVENTS],
+        [LEGACY_HOOK_URL, false, ['email.bounced', 'email.opened', 'email.failed']],
+      ].sort(),
+    );
     const domains = (await api('GET', '/domains', { key: account.key })).body.domains;
     expect(domains.map((domain: any) => domain.name).sort()).toEqual(['acme-pm.example', 'news-pm.example']);
   });
@@ -225,14 +315,18 @@ describe('import from Postmark', () => {
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     expect(got.webhooks.items).toEqual(last.webhooks.items.map((item: any) => ({ ...item, secret: null })));
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'postmark', 'partial', N + 11]]);
+    expect(list.migrations.map((item: any) => [item.id, item.provider, item.status, item.totals.suppressions.imported])).toEqual([
+      [last.id, 'postmark', 'partial', N + 11],
+    ]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
     expect(csv).toEqual(jsonAsCsv);
     // 2 domains + 4 webhooks + 4 templates + the suppression rows below.
     expect(json.rows).toHaveLength(2 + 4 + 4 + 6);
-    expect(json.rows.filter((row: any) => row.resource === 'webhooks').map((row: any) => [row.item, row.status])).toEqual(WEBHOOKS.map(([url, status]) => [url, status]));
+    expect(json.rows.filter((row: any) => row.resource === 'webhooks').map((row: any) => [row.item, row.status])).toEqual(
+      WEBHOOKS.map(([url, status]) => [url, status]),
+    );
     expect(json.rows.find((row: any) => row.item === INBOUND_HOOK_URL)!.message).toContain('unmapped: inbound');
     expect(json.rows.filter((row: any) => row.resource === 'suppressions')).toEqual([
       { resource: 'suppressions', item: 'bounce', status: 'imported', id: '', count: N + 2, message: '' },
@@ -247,7 +341,16 @@ describe('import from Postmark', () => {
   it('a rerun imports nothing new (rule 7)', async () => {
     const rerun = (await importToEnd(account, body())).at(-1)!.body.migration;
     // Every entry read finds its address already there (product opt-outs included: keyed by account, email, product).
-    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 13, bounce: 0, complaint: 0, unsubscribe: 0, manual: 0, product_opt_out: 0 });
+    expect(rerun.suppressions.totals).toEqual({
+      ...SUPPRESSIONS.totals,
+      imported: 0,
+      already_suppressed: N + 13,
+      bounce: 0,
+      complaint: 0,
+      unsubscribe: 0,
+      manual: 0,
+      product_opt_out: 0,
+    });
     expect(rerun.domains.items.map((item: any) => [item.name, item.status])).toEqual([
       ['acme-pm.example', 'skipped'],
       ['news-pm.example', 'skipped'],
@@ -270,6 +373,8 @@ describe('import from Postmark', () => {
     expect(report.templates.items.map((item: any) => [item.alias, item.status])).toEqual(TEMPLATES.map((t) => [t.alias, t.status]));
     expect((await api('GET', '/domains', { key: other.key })).body.domains).toEqual([]);
     const { json } = await reportBothWays(other, report.id);
-    expect(json.rows.filter((row: any) => row.status === 'error')).toEqual([{ resource: 'domains', item: '', status: 'error', id: '', count: 0, message: report.errors[0].message }]);
+    expect(json.rows.filter((row: any) => row.status === 'error')).toEqual([
+      { resource: 'domains', item: '', status: 'error', id: '', count: 0, message: report.errors[0].message },
+    ]);
   }, 180_000);
 });

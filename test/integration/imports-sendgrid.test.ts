@@ -20,14 +20,33 @@
  * whitespace), no-subject and legacy imported and published, the legacy one without versions failed.
  */
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
-import { fixtureData, GENERATED_BOUNCES, importToEnd, providerKey, publishFixtureDns, reportBothWays, seedProvider } from './harness/imports';
+import {
+  fixtureData,
+  GENERATED_BOUNCES,
+  importToEnd,
+  providerKey,
+  publishFixtureDns,
+  reportBothWays,
+  seedProvider,
+} from './harness/imports';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
 /** The fixture's generated bounces imported here (the first 1,100 of its 10,000): the counts below are N + what the hand-made entries add. */
 const N = GENERATED_BOUNCES;
 
 const SUPPRESSIONS = {
-  totals: { found: N + 17, imported: N + 11, already_suppressed: 3, skipped: 3, failed: 0, bounce: N + 3, complaint: 2, unsubscribe: 2, manual: 0, product_opt_out: 4 },
+  totals: {
+    found: N + 17,
+    imported: N + 11,
+    already_suppressed: 3,
+    skipped: 3,
+    failed: 0,
+    bounce: N + 3,
+    complaint: 2,
+    unsubscribe: 2,
+    manual: 0,
+    product_opt_out: 4,
+  },
   skipped_reasons: { temporary_failure: 1, blocked: 2 },
   estimated: false,
 };
@@ -39,7 +58,18 @@ const TEMPLATES = [
   { alias: 'legacy-password-reset', status: 'imported', published: true },
   { alias: 'legacy-draft-no-versions', status: 'failed', published: false },
 ];
-const MERGED_EVENTS = ['email.sent', 'email.delivered', 'email.delivery_delayed', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.failed', 'email.suppressed', 'contact.unsubscribed'];
+const MERGED_EVENTS = [
+  'email.sent',
+  'email.delivered',
+  'email.delivery_delayed',
+  'email.bounced',
+  'email.complained',
+  'email.opened',
+  'email.clicked',
+  'email.failed',
+  'email.suppressed',
+  'contact.unsubscribed',
+];
 
 describe('import from SendGrid', () => {
   let account: TestAccount;
@@ -61,7 +91,18 @@ describe('import from SendGrid', () => {
     // A preview looks each page up against the list as it stands (empty here): an address on two lists
     // counts on both (that is part of "estimated").
     expect(preview.suppressions).toEqual({
-      totals: { found: 514, imported: 511, already_suppressed: 0, skipped: 3, failed: 0, bounce: 500, complaint: 2, unsubscribe: 4, manual: 0, product_opt_out: 5 },
+      totals: {
+        found: 514,
+        imported: 511,
+        already_suppressed: 0,
+        skipped: 3,
+        failed: 0,
+        bounce: 500,
+        complaint: 2,
+        unsubscribe: 4,
+        manual: 0,
+        product_opt_out: 5,
+      },
       skipped_reasons: { temporary_failure: 1, blocked: 2 },
       estimated: true,
     });
@@ -69,7 +110,14 @@ describe('import from SendGrid', () => {
       ['acme-sg.example', 'would_import', null],
       ['news-sg.example', 'would_import', null],
     ]);
-    expect(preview.templates.items.map((item: any) => item.status)).toEqual(['would_import', 'would_import', 'would_import', 'would_import', 'would_import', 'failed']);
+    expect(preview.templates.items.map((item: any) => item.status)).toEqual([
+      'would_import',
+      'would_import',
+      'would_import',
+      'would_import',
+      'would_import',
+      'failed',
+    ]);
     expect(preview.webhooks.items.map((item: any) => [item.url, item.status, item.secret])).toEqual([
       [fixture.facts.webhooks.shared_url, 'would_import', null],
       ['https://ops.acme.example/sendgrid-status', 'would_import', null],
@@ -84,19 +132,46 @@ describe('import from SendGrid', () => {
   it('imports everything, as worked out by hand', async () => {
     first = await importToEnd(account, { provider: 'sendgrid', api_key: key });
     const report = first.at(-1)!.body.migration;
-    expect(report).toMatchObject({ provider: 'sendgrid', dry_run: false, status: 'partial', has_more: false, next_cursor: null, errors: [] });
+    expect(report).toMatchObject({
+      provider: 'sendgrid',
+      dry_run: false,
+      status: 'partial',
+      has_more: false,
+      next_cursor: null,
+      errors: [],
+    });
     expect(report.requests).toBe(first.length);
     expect(report.suppressions).toEqual(SUPPRESSIONS);
 
     expect(report.domains.totals).toEqual({ found: 2, imported: 1, skipped: 0, failed: 1 });
     const [acme, news] = report.domains.items;
-    expect(news).toMatchObject({ name: 'news-sg.example', status: 'failed', domain_id: null, message: expect.stringContaining('free plan includes 1 domain') });
-    expect(acme).toMatchObject({ name: 'acme-sg.example', status: 'imported', domain_id: expect.stringMatching(/^dom_/), dashboard_url: expect.stringContaining('/domains/dom_') });
+    expect(news).toMatchObject({
+      name: 'news-sg.example',
+      status: 'failed',
+      domain_id: null,
+      message: expect.stringContaining('free plan includes 1 domain'),
+    });
+    expect(acme).toMatchObject({
+      name: 'acme-sg.example',
+      status: 'imported',
+      domain_id: expect.stringMatching(/^dom_/),
+      dashboard_url: expect.stringContaining('/domains/dom_'),
+    });
     // SPF merged into the published record (never a second one); the rest are adds.
     expect(acme.dns_plan.checked).toBe(true);
     const spf = acme.dns_plan.changes.find((change: any) => change.purpose === 'spf');
-    expect(spf).toMatchObject({ action: 'update', host: 'acme-sg.example', current: fixture.publishedDns[0]!.values[0], value: 'v=spf1 include:_spf.google.com include:em5101.acme-sg.example include:spf.mailservice.dev -all' });
-    expect(acme.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual(['add', 'add', 'add', 'add']);
+    expect(spf).toMatchObject({
+      action: 'update',
+      host: 'acme-sg.example',
+      current: fixture.publishedDns[0]!.values[0],
+      value: 'v=spf1 include:_spf.google.com include:em5101.acme-sg.example include:spf.mailservice.dev -all',
+    });
+    expect(acme.dns_plan.changes.filter((change: any) => change.purpose !== 'spf').map((change: any) => change.action)).toEqual([
+      'add',
+      'add',
+      'add',
+      'add',
+    ]);
     expect(acme.dns_plan.keep_old_records).toContain('em5101.acme-sg.example');
 
     expect(report.webhooks.totals).toEqual({ found: 2, imported: 2, skipped: 0, failed: 0 });
@@ -106,8 +181,14 @@ describe('import from SendGrid', () => {
     ]);
 
     expect(report.templates.totals).toEqual({ found: 6, imported: 3, needs_attention: 2, skipped: 0, failed: 1 });
-    expect(report.templates.items.map((item: any) => ({ alias: item.alias, status: item.status, published: item.published }))).toEqual(TEMPLATES);
-    expect(report.template_map).toEqual(report.templates.items.filter((item: any) => item.status !== 'failed').map((item: any) => ({ source_id: item.source_id, alias: item.alias })));
+    expect(report.templates.items.map((item: any) => ({ alias: item.alias, status: item.status, published: item.published }))).toEqual(
+      TEMPLATES,
+    );
+    expect(report.template_map).toEqual(
+      report.templates.items
+        .filter((item: any) => item.status !== 'failed')
+        .map((item: any) => ({ source_id: item.source_id, alias: item.alias })),
+    );
     expect(report.code_changes.map((change: any) => change.stack)).toEqual(['node-sdk', 'node', 'python', 'curl', 'smtp']);
     expect(report.agent_prompt).toContain('order-receipt');
   }, 180_000);
@@ -148,7 +229,9 @@ describe('import from SendGrid', () => {
     const got = (await api('GET', `/migrations/${last.id}`, { key: account.key })).body.migration;
     expect({ ...got, webhooks: undefined }).toEqual({ ...last, webhooks: undefined });
     const list = (await api('GET', '/migrations?limit=100', { key: account.key })).body;
-    expect(list.migrations.map((item: any) => [item.id, item.status, item.totals.suppressions.imported])).toEqual([[last.id, 'partial', N + 11]]);
+    expect(list.migrations.map((item: any) => [item.id, item.status, item.totals.suppressions.imported])).toEqual([
+      [last.id, 'partial', N + 11],
+    ]);
 
     const { json, contentType, csv, jsonAsCsv } = await reportBothWays(account, last.id);
     expect(contentType).toContain('text/csv');
@@ -167,7 +250,15 @@ describe('import from SendGrid', () => {
 
   it('a rerun imports nothing new (rule 7)', async () => {
     const rerun = (await importToEnd(account, { provider: 'sendgrid', api_key: key })).at(-1)!.body.migration;
-    expect(rerun.suppressions.totals).toEqual({ ...SUPPRESSIONS.totals, imported: 0, already_suppressed: N + 14, bounce: 0, complaint: 0, unsubscribe: 0, product_opt_out: 0 });
+    expect(rerun.suppressions.totals).toEqual({
+      ...SUPPRESSIONS.totals,
+      imported: 0,
+      already_suppressed: N + 14,
+      bounce: 0,
+      complaint: 0,
+      unsubscribe: 0,
+      product_opt_out: 0,
+    });
     expect(rerun.domains.items.map((item: any) => item.status)).toEqual(['skipped', 'failed']);
     expect(rerun.webhooks.totals).toEqual({ found: 2, imported: 0, skipped: 2, failed: 0 });
     expect(rerun.templates.totals).toEqual({ found: 6, imported: 0, needs_attention: 0, skipped: 5, failed: 1 });

@@ -26,7 +26,10 @@ describe('the import store', () => {
   });
 
   async function newImport(leaseUntil: number): Promise<ImportHead> {
-    const head = newImportHead({ account_id: `acc_${randomUUID()}`, provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false }, Date.now());
+    const head = newImportHead(
+      { account_id: `acc_${randomUUID()}`, provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false },
+      Date.now(),
+    );
     await store.create(head, leaseUntil);
     return head;
   }
@@ -58,7 +61,14 @@ describe('the import store', () => {
     const taken = await store.claim(other.account_id, other.id, 0, Date.now(), Date.now() + 60_000);
     expect(taken.kind).toBe('claimed');
     // The first request (its lease over) saves or finishes: refused.
-    expect(await store.saveStretch(structuredClone(other), oldLease, { progress: INITIAL_PROGRESS, totals: emptyTotals(), part: emptyPart() }, new Date().toISOString())).toBe(false);
+    expect(
+      await store.saveStretch(
+        structuredClone(other),
+        oldLease,
+        { progress: INITIAL_PROGRESS, totals: emptyTotals(), part: emptyPart() },
+        new Date().toISOString(),
+      ),
+    ).toBe(false);
     expect(await store.finish(structuredClone(other), oldLease, finish, new Date().toISOString())).toBe(false);
   });
 

@@ -42,7 +42,10 @@ function acceptedId(done: Reply | undefined): string {
   return receivedIds(done!.text)[0]!;
 }
 
-const headers = (fields: Record<string, string>) => Object.entries(fields).map(([name, value]) => `${name}: ${value}${CRLF}`).join('');
+const headers = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([name, value]) => `${name}: ${value}${CRLF}`)
+    .join('');
 
 describe('inbound MX: a bad-input corpus over a raw socket', () => {
   let account: TestAccount;
@@ -89,29 +92,63 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
   it('records a multipart message whose boundary never appears, with its subject', async () => {
     const to = inbox.address('broken-boundary');
     const message =
-      headers({ From: 'Broken <broken@example.org>', To: to, Subject: 'Boundary never appears', 'MIME-Version': '1.0', 'Content-Type': 'multipart/mixed; boundary="never-seen"' }) +
+      headers({
+        From: 'Broken <broken@example.org>',
+        To: to,
+        Subject: 'Boundary never appears',
+        'MIME-Version': '1.0',
+        'Content-Type': 'multipart/mixed; boundary="never-seen"',
+      }) +
       `${CRLF}This body has no delimiter line at all.${CRLF}--some-other-boundary${CRLF}Content-Type: text/plain${CRLF}${CRLF}stray part${CRLF}`;
     const id = acceptedId((await send('broken@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     // mailparser reads it as a multipart with no parts: the preamble and the stray part are not content.
-    expect(email).toMatchObject({ id, subject: 'Boundary never appears', from: 'Broken <broken@example.org>', rcpt_to: [to], attachment_count: 0, attachments: [], parse_error: null });
+    expect(email).toMatchObject({
+      id,
+      subject: 'Boundary never appears',
+      from: 'Broken <broken@example.org>',
+      rcpt_to: [to],
+      attachment_count: 0,
+      attachments: [],
+      parse_error: null,
+    });
   });
 
   it('records a multipart message cut off inside a part (no closing delimiter, part header truncated)', async () => {
     const to = inbox.address('truncated-part');
     const message =
-      headers({ From: 'cut@example.org', To: to, Subject: 'Truncated part', 'MIME-Version': '1.0', 'Content-Type': 'multipart/mixed; boundary="b1"' }) +
+      headers({
+        From: 'cut@example.org',
+        To: to,
+        Subject: 'Truncated part',
+        'MIME-Version': '1.0',
+        'Content-Type': 'multipart/mixed; boundary="b1"',
+      }) +
       `${CRLF}--b1${CRLF}Content-Type: text/plain; charset=utf-8${CRLF}${CRLF}first part, complete${CRLF}` +
       `--b1${CRLF}Content-Type: application/pdf; name="cut.pdf"${CRLF}Content-Transfer-Encoding: base64${CRLF}Content-Dispos`;
     const id = acceptedId((await send('cut@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     // The complete part is the text; the cut one is still an attachment (its header read as far as it goes).
-    expect(email).toMatchObject({ id, subject: 'Truncated part', from: 'cut@example.org', text: 'first part, complete', attachment_count: 1, parse_error: null });
+    expect(email).toMatchObject({
+      id,
+      subject: 'Truncated part',
+      from: 'cut@example.org',
+      text: 'first part, complete',
+      attachment_count: 1,
+      parse_error: null,
+    });
   });
 
   it('records a multipart message with no parts at all (only the closing delimiter), with no attachment', async () => {
     const to = inbox.address('no-parts');
-    const message = headers({ From: 'empty@example.org', To: to, Subject: 'No parts', 'MIME-Version': '1.0', 'Content-Type': 'multipart/mixed; boundary="b1"' }) + `${CRLF}--b1--${CRLF}`;
+    const message =
+      headers({
+        From: 'empty@example.org',
+        To: to,
+        Subject: 'No parts',
+        'MIME-Version': '1.0',
+        'Content-Type': 'multipart/mixed; boundary="b1"',
+      }) + `${CRLF}--b1--${CRLF}`;
     const id = acceptedId((await send('empty@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     expect(email).toMatchObject({ id, subject: 'No parts', attachment_count: 0, attachments: [], parse_error: null });
@@ -120,7 +157,10 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
   it('decodes a raw 8-bit UTF-8 Subject and From display name (not RFC 2047 encoded)', async () => {
     const to = inbox.address('eight-bit');
     const subject = 'Grüße aus Köln — 日本語 ✓';
-    const message = Buffer.from(headers({ From: '"Jürgen Müller" <juergen@example.org>', To: to, Subject: subject }) + `${CRLF}Hallo, schöne Grüße.${CRLF}`, 'utf8');
+    const message = Buffer.from(
+      headers({ From: '"Jürgen Müller" <juergen@example.org>', To: to, Subject: subject }) + `${CRLF}Hallo, schöne Grüße.${CRLF}`,
+      'utf8',
+    );
     const id = acceptedId((await send('juergen@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     expect(email).toMatchObject({ id, subject, from: 'Jürgen Müller <juergen@example.org>', parse_error: null });
@@ -131,29 +171,71 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     const to = inbox.address('bomb');
     const parts = [`--bomb${CRLF}Content-Type: text/plain${CRLF}${CRLF}2000 attachments follow${CRLF}`];
     for (let n = 1; n <= 2000; n++) {
-      parts.push(`--bomb${CRLF}Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="f${n}.bin"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}QUJD${CRLF}`);
+      parts.push(
+        `--bomb${CRLF}Content-Type: application/octet-stream${CRLF}Content-Disposition: attachment; filename="f${n}.bin"${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}QUJD${CRLF}`,
+      );
     }
-    const message = headers({ From: 'bomb@example.org', To: to, Subject: 'Attachment bomb', 'MIME-Version': '1.0', 'Content-Type': 'multipart/mixed; boundary="bomb"' }) + CRLF + parts.join('') + `--bomb--${CRLF}`;
+    const message =
+      headers({
+        From: 'bomb@example.org',
+        To: to,
+        Subject: 'Attachment bomb',
+        'MIME-Version': '1.0',
+        'Content-Type': 'multipart/mixed; boundary="bomb"',
+      }) +
+      CRLF +
+      parts.join('') +
+      `--bomb--${CRLF}`;
     const id = acceptedId((await send('bomb@example.org', [to], message)).done);
     const email = await waitForReceived(account, id, 45_000);
     expect(email).toMatchObject({ id, subject: 'Attachment bomb', attachment_count: 2000, parse_error: null });
     expect(email.attachments).toHaveLength(MAX_STORED_ATTACHMENTS);
     expect(email.attachments[0]).toMatchObject({ id: 'att_1', filename: 'f1.bin', size: 3 });
-    expect(email.attachments[MAX_STORED_ATTACHMENTS - 1]).toMatchObject({ id: `att_${MAX_STORED_ATTACHMENTS}`, filename: `f${MAX_STORED_ATTACHMENTS}.bin` });
+    expect(email.attachments[MAX_STORED_ATTACHMENTS - 1]).toMatchObject({
+      id: `att_${MAX_STORED_ATTACHMENTS}`,
+      filename: `f${MAX_STORED_ATTACHMENTS}.bin`,
+    });
 
     // A normal message afterwards is recorded.
     const after = inbox.address('after-bomb');
-    const next = acceptedId((await send('normal@example.org', [after], headers({ From: 'normal@example.org', To: after, Subject: 'After the bomb' }) + `${CRLF}hello${CRLF}`)).done);
+    const next = acceptedId(
+      (
+        await send(
+          'normal@example.org',
+          [after],
+          headers({ From: 'normal@example.org', To: after, Subject: 'After the bomb' }) + `${CRLF}hello${CRLF}`,
+        )
+      ).done,
+    );
     expect(await waitForReceived(account, next)).toMatchObject({ subject: 'After the bomb', parse_error: null, attachment_count: 0 });
   }, 90_000);
 
   it(`records a message past the parser's ${MAX_MIME_PARTS} MIME parts with its top header fields and a parse_error`, async () => {
     const to = inbox.address('too-many-parts');
     const part = `--p${CRLF}Content-Type: application/octet-stream${CRLF}${CRLF}A${CRLF}`;
-    const message = headers({ From: 'parts@example.org', To: to, Subject: 'Too many parts', 'MIME-Version': '1.0', 'Content-Type': 'multipart/mixed; boundary="p"' }) + CRLF + part.repeat(MAX_MIME_PARTS + 1) + `--p--${CRLF}`;
+    const message =
+      headers({
+        From: 'parts@example.org',
+        To: to,
+        Subject: 'Too many parts',
+        'MIME-Version': '1.0',
+        'Content-Type': 'multipart/mixed; boundary="p"',
+      }) +
+      CRLF +
+      part.repeat(MAX_MIME_PARTS + 1) +
+      `--p--${CRLF}`;
     const id = acceptedId((await send('parts@example.org', [to], message)).done);
     const email = await waitForReceived(account, id, 30_000);
-    expect(email).toMatchObject({ id, subject: 'Too many parts', from: 'parts@example.org', to: [to], text: null, html: null, attachment_count: 0, attachments: [] });
+    expect(email).toMatchObject({
+      id,
+      subject: 'Too many parts',
+      from: 'parts@example.org',
+      to: [to],
+      text: null,
+      html: null,
+      attachment_count: 0,
+      attachments: [],
+    });
     expect(email.parse_error).toMatch(/child nodes/i);
   });
 
@@ -167,12 +249,23 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     const message = headers({ From: 'deep@example.org', To: to, Subject: 'Deep nesting', 'MIME-Version': '1.0' }) + body;
     const id = acceptedId((await send('deep@example.org', [to], message)).done);
     const email = await waitForReceived(account, id, 30_000);
-    expect(email).toMatchObject({ id, subject: 'Deep nesting', from: 'deep@example.org', text: 'the bottom of the nest', attachment_count: 0, parse_error: null });
+    expect(email).toMatchObject({
+      id,
+      subject: 'Deep nesting',
+      from: 'deep@example.org',
+      text: 'the bottom of the nest',
+      attachment_count: 0,
+      parse_error: null,
+    });
   });
 
   it(`refuses the ${MX_MAX_RECIPIENTS + 1}st RCPT TO of a transaction with 452 4.5.3 and takes the first ${MX_MAX_RECIPIENTS}`, async () => {
     const recipients = Array.from({ length: MX_MAX_RECIPIENTS + 1 }, (_, n) => inbox.address(`many${n + 1}`));
-    const result = await send('many@example.org', recipients, headers({ From: 'many@example.org', To: recipients[0]!, Subject: 'Many recipients' }) + `${CRLF}hi${CRLF}`);
+    const result = await send(
+      'many@example.org',
+      recipients,
+      headers({ From: 'many@example.org', To: recipients[0]!, Subject: 'Many recipients' }) + `${CRLF}hi${CRLF}`,
+    );
     expect(result.rcpt.slice(0, MX_MAX_RECIPIENTS).every((reply) => reply.code === 250)).toBe(true);
     expect(result.rcpt[MX_MAX_RECIPIENTS]!.code).toBe(452);
     expect(result.rcpt[MX_MAX_RECIPIENTS]!.text).toMatch(/^4\.5\.3 /);
@@ -188,13 +281,25 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     expect((await client.command(`RCPT TO:<${to}>`)).code).toBe(250);
     expect((await client.command('DATA')).code).toBe(354);
     // Written as is (no CRLF conversion): bare LF everywhere, NULs in the body; then the end of data.
-    client.write(Buffer.from(`From: nul@example.org\nTo: ${to}\nSubject: NUL and bare LF\n\nline one\0with a NUL\nline two\n\0\0\nlast line\n`, 'latin1'));
+    client.write(
+      Buffer.from(
+        `From: nul@example.org\nTo: ${to}\nSubject: NUL and bare LF\n\nline one\0with a NUL\nline two\n\0\0\nlast line\n`,
+        'latin1',
+      ),
+    );
     client.write(`${CRLF}.${CRLF}`);
     const done = await client.reply(30_000);
     await client.quit();
     const id = acceptedId(done);
     const email = await waitForReceived(account, id);
-    expect(email).toMatchObject({ id, subject: 'NUL and bare LF', from: 'nul@example.org', rcpt_to: [to], attachment_count: 0, parse_error: null });
+    expect(email).toMatchObject({
+      id,
+      subject: 'NUL and bare LF',
+      from: 'nul@example.org',
+      rcpt_to: [to],
+      attachment_count: 0,
+      parse_error: null,
+    });
     // The NULs are kept in the text as they came.
     expect(email.text).toContain('line one\0with a NUL\nline two\n\0\0\nlast line');
   });
@@ -220,7 +325,9 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     const sqs = createSqsClient(loadConfig(process.env));
     try {
       const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: stack().info.resources!.queues.inbound!.dlqName }));
-      const ours = (await peekBodies<{ account_id?: string; email_id: string }>(sqs, QueueUrl!)).filter((body) => body?.account_id === account.id);
+      const ours = (await peekBodies<{ account_id?: string; email_id: string }>(sqs, QueueUrl!)).filter(
+        (body) => body?.account_id === account.id,
+      );
       const unrecorded = [];
       for (const id of new Set(ours.map((body) => body.email_id))) {
         if ((await api('GET', `/received-emails/${id}`, { key: account.key })).status !== 200) unrecorded.push(id);

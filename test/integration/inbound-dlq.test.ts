@@ -8,7 +8,14 @@
  * Beside it, a queue message of a raw message the MX listener discarded (it answered no 250) is dropped
  * by the worker: never recorded, never in the DLQ.
  */
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../shared/adapters/aws/client-factories';
 import { loadConfig } from '../../shared/config/config';
 import { inboundKeys } from '../../shared/domain/inbound/content-keys';
@@ -17,7 +24,6 @@ import type { CheckedInboundMessage } from '../../shared/domain/messages';
 import { peekBodies } from '../support/queue-peek';
 import { receivingDomain } from './harness/inbound';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
-
 
 describe('the inbound worker failing on purpose', () => {
   let account: TestAccount;
@@ -54,10 +60,15 @@ describe('the inbound worker failing on purpose', () => {
     const { services } = stack();
     await waitFor(
       async () => {
-        const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 5 }));
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 5 }),
+        );
         const found = Messages.find((message) => (JSON.parse(message.Body ?? '{}') as { email_id?: string }).email_id === emailId);
         // Any other message goes back at once, as it was.
-        for (const other of Messages.filter((message) => message !== found)) await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: dlqUrl, ReceiptHandle: other.ReceiptHandle!, VisibilityTimeout: 0 }));
+        for (const other of Messages.filter((message) => message !== found))
+          await sqs.send(
+            new ChangeMessageVisibilityCommand({ QueueUrl: dlqUrl, ReceiptHandle: other.ReceiptHandle!, VisibilityTimeout: 0 }),
+          );
         if (!found) return false;
         await sqs.send(new SendMessageCommand({ QueueUrl: services.config.inboundQueueUrl, MessageBody: found.Body! }));
         await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: found.ReceiptHandle! }));
@@ -108,7 +119,12 @@ describe('the inbound worker failing on purpose', () => {
       20_000,
       200,
     );
-    expect(email).toMatchObject({ id: broken.email_id, subject: 'back from the DLQ', rcpt_to: broken.rcpt_to, message_id: `<dlq-${broken.email_id}@example.org>` });
+    expect(email).toMatchObject({
+      id: broken.email_id,
+      subject: 'back from the DLQ',
+      rcpt_to: broken.rcpt_to,
+      message_id: `<dlq-${broken.email_id}@example.org>`,
+    });
     expect(email.text.trim()).toBe('redriven');
     expect(await inDlq([broken.email_id])).toEqual([]);
     // The discarded one had as many chances to fail, and more time: dropped, neither recorded nor dead-lettered.

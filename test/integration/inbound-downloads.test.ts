@@ -14,7 +14,12 @@ jest.setTimeout(120_000);
 /** What a browser would do with the link: the disposition and the type it is served with. */
 async function served(url: string): Promise<{ status: number; disposition: string; type: string; body: Buffer }> {
   const response = await fetch(url);
-  return { status: response.status, disposition: response.headers.get('content-disposition') ?? '', type: response.headers.get('content-type') ?? '', body: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    disposition: response.headers.get('content-disposition') ?? '',
+    type: response.headers.get('content-type') ?? '',
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 const RENDERED = /html|xml|svg|script/i;
@@ -26,7 +31,11 @@ describe('links to received content', () => {
   const page = `<html><body><script>document.title = 'stranger code'</script>${'"'.repeat(2_900_000)}</body></html>`;
   const attachments = [
     { filename: 'page.html', content: Buffer.alloc(1_500_000, '<script>alert(1)</script>'), contentType: 'text/html' },
-    { filename: 'logo.svg', content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), contentType: 'image/svg+xml' },
+    {
+      filename: 'logo.svg',
+      content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      contentType: 'image/svg+xml',
+    },
     { filename: 'report.pdf', content: Buffer.from('%PDF-1.4 tiny'), contentType: 'application/pdf' },
   ];
 
@@ -65,15 +74,34 @@ describe('links to received content', () => {
       [email.raw.download_url, `${id}.eml`],
       ...email.attachments.map((attachment: { download_url: string; filename: string }) => [attachment.download_url, attachment.filename]),
     ] as [string, string][];
-    expect(email.attachments.map((attachment: { download_url: string | null }) => attachment.download_url)).toEqual([expect.stringMatching(/^http/), expect.stringMatching(/^http/), expect.stringMatching(/^http/)]);
+    expect(email.attachments.map((attachment: { download_url: string | null }) => attachment.download_url)).toEqual([
+      expect.stringMatching(/^http/),
+      expect.stringMatching(/^http/),
+      expect.stringMatching(/^http/),
+    ]);
     for (const [url, name] of urls) {
       const file = await served(url);
-      expect({ name, status: file.status, disposition: file.disposition }).toEqual({ name, status: 200, disposition: expect.stringMatching(new RegExp(`^attachment; filename="${name.replace(/\./g, '\\.')}"`)) });
+      expect({ name, status: file.status, disposition: file.disposition }).toEqual({
+        name,
+        status: 200,
+        disposition: expect.stringMatching(new RegExp(`^attachment; filename="${name.replace(/\./g, '\\.')}"`)),
+      });
       expect({ name, type: file.type }).toEqual({ name, type: expect.not.stringMatching(RENDERED) });
     }
     // An inert type is kept; an active one is served as bytes.
-    const types = Object.fromEntries(await Promise.all(email.attachments.map(async (attachment: { download_url: string; filename: string }) => [attachment.filename, (await served(attachment.download_url)).type])));
-    expect(types).toEqual({ 'page.html': 'application/octet-stream', 'logo.svg': 'application/octet-stream', 'report.pdf': 'application/pdf' });
+    const types = Object.fromEntries(
+      await Promise.all(
+        email.attachments.map(async (attachment: { download_url: string; filename: string }) => [
+          attachment.filename,
+          (await served(attachment.download_url)).type,
+        ]),
+      ),
+    );
+    expect(types).toEqual({
+      'page.html': 'application/octet-stream',
+      'logo.svg': 'application/octet-stream',
+      'report.pdf': 'application/pdf',
+    });
   });
 
   it('the dashboard links the large HTML body as a download of that URL, never a page', async () => {

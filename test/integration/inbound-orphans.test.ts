@@ -41,12 +41,22 @@ describe('raw inbound messages not queued are deleted', () => {
       put: (key: string, body: string | Buffer, contentType: string) => (stored.push(key), services.blobs.put(key, body, contentType)),
       delete: (key: string) => services.blobs.delete(key),
     };
-    const mx = createMxServer({ tls, hostname: 'mx.orphans.test', closeTimeoutMs: 500, unqueuedRawBoundMs: BOUND_MS }, { ...services, blobs, inboundQueue });
+    const mx = createMxServer(
+      { tls, hostname: 'mx.orphans.test', closeTimeoutMs: 500, unqueuedRawBoundMs: BOUND_MS },
+      { ...services, blobs, inboundQueue },
+    );
     listeners.push(mx);
     const port = await mx.listen(0, '127.0.0.1');
     const send = (subject: string) =>
       nodemailer
-        .createTransport({ host: '127.0.0.1', port, secure: false, tls: { ca: relay().ca, servername: 'localhost' }, name: 'sender.example-mail.test', socketTimeout: 60_000 })
+        .createTransport({
+          host: '127.0.0.1',
+          port,
+          secure: false,
+          tls: { ca: relay().ca, servername: 'localhost' },
+          name: 'sender.example-mail.test',
+          socketTimeout: 60_000,
+        })
         .sendMail({ from: 'someone@example.org', to: domain.address('orphans'), subject, text: 'hello' });
     return { stored, send };
   }
@@ -84,22 +94,39 @@ describe('raw inbound messages not queued are deleted', () => {
     expect(await services.inboundRawMarkers.pastDue(Date.now() + 3_600_000, 1000)).not.toContain(stored[0]);
   });
 
-  it('deletes a message stored by a listener stuck before queueing it, once past the bound (the stack\'s reconciler)', async () => {
+  it("deletes a message stored by a listener stuck before queueing it, once past the bound (the stack's reconciler)", async () => {
     const blackhole = net.createServer((socket) => void sockets.push(socket));
     blackholes.push(blackhole);
     await new Promise<void>((resolve) => blackhole.listen(0, '127.0.0.1', resolve));
-    const stuck = messagingWith((config) => ({ endpoints: { ...config.endpoints, sqs: `http://127.0.0.1:${(blackhole.address() as net.AddressInfo).port}` } }));
+    const stuck = messagingWith((config) => ({
+      endpoints: { ...config.endpoints, sqs: `http://127.0.0.1:${(blackhole.address() as net.AddressInfo).port}` },
+    }));
     const { stored, send } = await listener(stuck.inboundQueue);
     const answer = send('listener stuck').catch((error: unknown) => error);
     const { services } = stack();
     // Stored (its marker pending) and never queued.
-    const rawKey = await waitFor(async () => stored[0] && (await services.blobs.head(stored[0])) && stored[0], 'the raw message stored', 10_000, 20);
+    const rawKey = await waitFor(
+      async () => stored[0] && (await services.blobs.head(stored[0])) && stored[0],
+      'the raw message stored',
+      10_000,
+      20,
+    );
     const marker = await services.inboundRawMarkers.get(rawKey);
     expect(marker?.status === 'pending' || marker?.status === 'discarded').toBe(true);
     // The stack's reconciler (every 2 s) deletes it once the marker is past the bound.
-    await waitFor(async () => (await services.blobs.head(rawKey)) === null, 'the unqueued raw message deleted by the reconciler', 20_000, 200);
+    await waitFor(
+      async () => (await services.blobs.head(rawKey)) === null,
+      'the unqueued raw message deleted by the reconciler',
+      20_000,
+      200,
+    );
     expect(await services.inboundRawMarkers.get(rawKey)).toMatchObject({ status: 'discarded' });
-    await waitFor(async () => !(await services.inboundRawMarkers.pastDue(Date.now() + 3_600_000, 1000)).includes(rawKey), 'the marker out of the index', 10_000, 100);
+    await waitFor(
+      async () => !(await services.inboundRawMarkers.pastDue(Date.now() + 3_600_000, 1000)).includes(rawKey),
+      'the marker out of the index',
+      10_000,
+      100,
+    );
     // The endpoint goes away: the stuck queue call fails, and the listener answers 451 (it never said 250).
     const closed = new Promise((resolve) => blackhole.close(resolve));
     for (const socket of sockets) socket.destroy();

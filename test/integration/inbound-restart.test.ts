@@ -32,7 +32,9 @@ describe('inbound mail across a crash between the 250 and processing (stack of i
     const domain = await inbound.receivingDomain(account);
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
-      const info = await inbound.mxTransport().sendMail({ from: 'sender@example.org', to: domain.address(`crash${n}`), subject: `before the crash ${n}`, text: `message ${n}` });
+      const info = await inbound
+        .mxTransport()
+        .sendMail({ from: 'sender@example.org', to: domain.address(`crash${n}`), subject: `before the crash ${n}`, text: `message ${n}` });
       expect(info.response).toMatch(/^250 /);
       ids.push(...inbound.receivedIds(info.response));
     }

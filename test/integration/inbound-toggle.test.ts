@@ -47,14 +47,24 @@ describe('turning receiving on and off after a domain is added', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body.domain).toMatchObject({ status: 'verified', inbound_enabled: true, inbound_subdomain: `inbound.${name}` });
     expect(mxRecords(enabled.body.domain)).toEqual([
-      expect.objectContaining({ type: 'MX', name: `inbound.${name}`, value: expect.any(String), priority: 10, required: false, status: 'pending' }),
+      expect.objectContaining({
+        type: 'MX',
+        name: `inbound.${name}`,
+        value: expect.any(String),
+        priority: 10,
+        required: false,
+        status: 'pending',
+      }),
     ]);
     // The other records keep what the last verify found.
     expect(enabled.body.domain.records.filter((record: PublicRecord) => record.purpose !== 'inbound_mx')).toEqual(domain.records);
     // Idempotent: asking again changes nothing (one MX record).
     const again = await patch(account, domain.id, { inbound_enabled: true });
     expect(mxRecords(again.body.domain)).toHaveLength(1);
-    expect((await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain).toMatchObject({ inbound_enabled: true, inbound_subdomain: `inbound.${name}` });
+    expect((await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain).toMatchObject({
+      inbound_enabled: true,
+      inbound_subdomain: `inbound.${name}`,
+    });
 
     const [mx] = mxRecords(enabled.body.domain);
     await publish(mx!.name, 'MX', [`${mx!.priority} ${mx!.value}`]);
@@ -62,7 +72,12 @@ describe('turning receiving on and off after a domain is added', () => {
     expect(checked.body.domain.status).toBe('verified');
     expect(mxRecords(checked.body.domain)).toEqual([expect.objectContaining({ status: 'verified' })]);
 
-    const info = await mxTransport().sendMail({ from: 'someone@example.org', to: `support@inbound.${name}`, subject: 'after turning it on', text: 'hello' });
+    const info = await mxTransport().sendMail({
+      from: 'someone@example.org',
+      to: `support@inbound.${name}`,
+      subject: 'after turning it on',
+      text: 'hello',
+    });
     expect(info.response).toMatch(/^250 /);
     const [id] = receivedIds(info.response);
     expect(await waitForReceived(account, id!)).toMatchObject({ subject: 'after turning it on', rcpt_to: [`support@inbound.${name}`] });
@@ -83,7 +98,14 @@ describe('turning receiving on and off after a domain is added', () => {
     expect(mxRecords(checked.body.domain)).toEqual([]);
 
     // Never received on before: nothing cached, refused at once (no open relay).
-    await expect(mxTransport().sendMail({ from: 'someone@example.org', to: `support@inbound.${name}`, subject: 'after turning it off', text: 'hello' })).rejects.toMatchObject({
+    await expect(
+      mxTransport().sendMail({
+        from: 'someone@example.org',
+        to: `support@inbound.${name}`,
+        subject: 'after turning it off',
+        text: 'hello',
+      }),
+    ).rejects.toMatchObject({
       responseCode: 550,
     });
   });
@@ -98,7 +120,10 @@ describe('turning receiving on and off after a domain is added', () => {
     }
     const other = await newAccount();
     expect((await patch(other, domain.id, { inbound_enabled: true })).status).toBe(404);
-    expect((await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain).toMatchObject({ inbound_enabled: false, records: domain.records });
+    expect((await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain).toMatchObject({
+      inbound_enabled: false,
+      records: domain.records,
+    });
   });
 
   it('concurrent PATCHes and verifies leave the flag and the records in agreement', async () => {
@@ -112,7 +137,13 @@ describe('turning receiving on and off after a domain is added', () => {
       const current = (await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain as PublicDomain;
       expect(mxRecords(current)).toHaveLength(current.inbound_enabled ? 1 : 0);
       expect(current.inbound_subdomain).toBe(current.inbound_enabled ? `inbound.${name}` : null);
-      expect(current.records.filter((record) => record.purpose !== 'inbound_mx').map((record) => record.purpose)).toEqual(['ownership', 'dkim', 'return_path', 'spf', 'dmarc']);
+      expect(current.records.filter((record) => record.purpose !== 'inbound_mx').map((record) => record.purpose)).toEqual([
+        'ownership',
+        'dkim',
+        'return_path',
+        'spf',
+        'dmarc',
+      ]);
       // Each PATCH answered the state it asked for.
       responses.forEach((response, n) => {
         if (n % 3 !== 2) expect(response.body.domain.inbound_enabled).toBe((n + round) % 2 === 0);

@@ -39,7 +39,9 @@ describe('inbound mail', () => {
   it('stores, records and publishes a message sent with nodemailer, with every field of the spec and ours', async () => {
     const sender = await senderDomain();
     const to = inbox.address('support+ticket-42');
-    const info = await mxTransport({ dkim: { domainName: sender.name, keySelector: sender.selector, privateKey: sender.privateKeyPem } }).sendMail({
+    const info = await mxTransport({
+      dkim: { domainName: sender.name, keySelector: sender.selector, privateKey: sender.privateKeyPem },
+    }).sendMail({
       envelope: { from: `alice@${sender.name}`, to: [to] },
       from: `Alice <alice@${sender.name}>`,
       to: `Support <${to}>`,
@@ -90,9 +92,24 @@ describe('inbound mail', () => {
       spam_reasons: [],
     });
     expect(email.attachments).toEqual([
-      { id: 'att_1', filename: 'invoice.pdf', content_type: 'application/pdf', size: 13, content_id: null, content_disposition: 'attachment', content: Buffer.from('%PDF-1.4 tiny').toString('base64'), download_url: null, expires_at: null },
+      {
+        id: 'att_1',
+        filename: 'invoice.pdf',
+        content_type: 'application/pdf',
+        size: 13,
+        content_id: null,
+        content_disposition: 'attachment',
+        content: Buffer.from('%PDF-1.4 tiny').toString('base64'),
+        download_url: null,
+        expires_at: null,
+      },
     ]);
-    expect(email.headers).toEqual(expect.arrayContaining([{ name: 'Subject', value: expect.any(String) }, { name: 'Received', value: expect.stringContaining('with ESMTPS id') }]));
+    expect(email.headers).toEqual(
+      expect.arrayContaining([
+        { name: 'Subject', value: expect.any(String) },
+        { name: 'Received', value: expect.stringContaining('with ESMTPS id') },
+      ]),
+    );
 
     // The raw message as stored: the Received field in front, then the message as sent.
     const raw = await fetch(email.raw.download_url);
@@ -134,7 +151,9 @@ describe('inbound mail', () => {
     const real = await senderDomain({ spf: 'v=spf1 ip4:192.0.2.1 -all', dmarc: 'v=DMARC1; p=reject' });
     const forger = await senderDomain();
     // Signed with another key than the one in real's DNS, sent from an address real's SPF does not allow.
-    const info = await mxTransport({ dkim: { domainName: real.name, keySelector: real.selector, privateKey: forger.privateKeyPem } }).sendMail({
+    const info = await mxTransport({
+      dkim: { domainName: real.name, keySelector: real.selector, privateKey: forger.privateKeyPem },
+    }).sendMail({
       envelope: { from: `ceo@${real.name}`, to: [inbox.address('billing')] },
       from: `ceo@${real.name}`,
       to: inbox.address('billing'),
@@ -153,27 +172,58 @@ describe('inbound mail', () => {
     // A message that would pass everything, were the worker to check it.
     const sender = await senderDomain();
     const to = inbox.address('legacy');
-    const raw = await signDkim({ raw: Buffer.from(`From: Alice <alice@${sender.name}>\r\nTo: ${to}\r\nSubject: queued before the upgrade\r\n\r\nhello\r\n`), domain: sender.name, selector: sender.selector, privateKeyPem: sender.privateKeyPem });
+    const raw = await signDkim({
+      raw: Buffer.from(`From: Alice <alice@${sender.name}>\r\nTo: ${to}\r\nSubject: queued before the upgrade\r\n\r\nhello\r\n`),
+      domain: sender.name,
+      selector: sender.selector,
+      privateKeyPem: sender.privateKeyPem,
+    });
     const now = Date.now();
     const rawKey = inboundKeys.raw(ulid(now));
     const { info, services } = stack();
     await services.blobs.put(rawKey, raw, 'message/rfc822');
     // The previous listener's queue message: every field but `authentication`.
     const id = newId('inb', now);
-    const old = { email_id: id, account_id: account.id, domain_id: inbox.id, tenant_id: null, tenant: null, raw_key: rawKey, size: raw.length, received_at: new Date(now).toISOString(), mail_from: `alice@${sender.name}`, rcpt_to: [to], remote_address: '127.0.0.1', helo: 'sender.example-mail.test', tls: true };
-    await new SQSClient({ endpoint: info.endpoints.sqs, region: info.region }).send(new SendMessageCommand({ QueueUrl: info.env.INBOUND_QUEUE_URL, MessageBody: JSON.stringify(old) }));
+    const old = {
+      email_id: id,
+      account_id: account.id,
+      domain_id: inbox.id,
+      tenant_id: null,
+      tenant: null,
+      raw_key: rawKey,
+      size: raw.length,
+      received_at: new Date(now).toISOString(),
+      mail_from: `alice@${sender.name}`,
+      rcpt_to: [to],
+      remote_address: '127.0.0.1',
+      helo: 'sender.example-mail.test',
+      tls: true,
+    };
+    await new SQSClient({ endpoint: info.endpoints.sqs, region: info.region }).send(
+      new SendMessageCommand({ QueueUrl: info.env.INBOUND_QUEUE_URL, MessageBody: JSON.stringify(old) }),
+    );
     const email = await waitForReceived(account, id);
-    expect(email.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null }, spam_reasons: [] });
+    expect(email.authentication).toEqual({
+      spf: { result: 'temperror', domain: null },
+      dkim: [],
+      dmarc: { result: 'temperror', domain: null, policy: null },
+      spam_reasons: [],
+    });
     expect(email).toMatchObject({ spam_status: 'not_spam', subject: 'queued before the upgrade', rcpt_to: [to] });
   });
 
   it('refuses recipients of domains it does not receive for at RCPT TO, and takes the others', async () => {
     const plain = uniqueDomain();
     expect((await api('POST', '/domains', { key: account.key, body: { name: plain } })).status).toBeLessThan(300);
-    const unverified = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), inbound_enabled: true } })).body.domain;
+    const unverified = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), inbound_enabled: true } })).body
+      .domain;
     const { client } = await SmtpClient.connect({ target: mx() });
     expect((await client.command('EHLO relay.example-mail.test')).code).toBe(250);
-    const result = await client.transaction('someone@example.org', ['x@example.org', `x@inbound.${plain}`, `x@${unverified.inbound_subdomain}`, `x@${inbox.name}`, inbox.address('ok')], 'Subject: t\r\n\r\nhello\r\n');
+    const result = await client.transaction(
+      'someone@example.org',
+      ['x@example.org', `x@inbound.${plain}`, `x@${unverified.inbound_subdomain}`, `x@${inbox.name}`, inbox.address('ok')],
+      'Subject: t\r\n\r\nhello\r\n',
+    );
     expect(result.mail.code).toBe(250);
     expect(result.rcpt.map((reply) => reply.code)).toEqual([550, 550, 550, 550, 250]);
     expect(result.rcpt[0]!.text).toMatch(/^5\.7\.1 Relay access denied/);
@@ -199,7 +249,10 @@ describe('inbound mail', () => {
     });
     const email = await waitForReceived(account, receivedIds(info.response)[0]!);
     expect(email.attachment_count).toBe(2);
-    for (const [attachment, original] of [[email.attachments[0], big], [email.attachments[1], small]] as const) {
+    for (const [attachment, original] of [
+      [email.attachments[0], big],
+      [email.attachments[1], small],
+    ] as const) {
       expect(attachment.content).toBeNull();
       expect(attachment.size).toBe(original.length);
       const download = await fetch(attachment.download_url);
@@ -213,7 +266,12 @@ describe('inbound mail', () => {
     const since = new Date().toISOString();
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
-      const info = await mxTransport().sendMail({ from: `sender${n}@example.org`, to: own.address(`list${n}`), subject: `list ${n}`, text: 'x' });
+      const info = await mxTransport().sendMail({
+        from: `sender${n}@example.org`,
+        to: own.address(`list${n}`),
+        subject: `list ${n}`,
+        text: 'x',
+      });
       ids.push(receivedIds(info.response)[0]!);
     }
     await Promise.all(ids.map((id) => waitForReceived(account, id)));
@@ -224,7 +282,10 @@ describe('inbound mail', () => {
       return page.body.received_emails.length === 3;
     }, 'listing');
     do {
-      const page: { body: { received_emails: { id: string; html?: unknown }[]; has_more: boolean; next_cursor: string | null } } = await api('GET', `/received-emails?limit=2&since=${encodeURIComponent(since)}${cursor ? `&cursor=${cursor}` : ''}`, { key: account.key });
+      const page: { body: { received_emails: { id: string; html?: unknown }[]; has_more: boolean; next_cursor: string | null } } =
+        await api('GET', `/received-emails?limit=2&since=${encodeURIComponent(since)}${cursor ? `&cursor=${cursor}` : ''}`, {
+          key: account.key,
+        });
       seen.push(...page.body.received_emails.map((email) => email.id));
       expect(page.body.received_emails.every((email) => email.html === undefined)).toBe(true);
       expect(page.body.has_more).toBe(page.body.next_cursor !== null);
@@ -246,7 +307,8 @@ describe('inbound mail', () => {
     const hook = await startHttpsReceiver(certs());
     try {
       hook.setResponder(() => ({ status: 500, body: 'broken' }));
-      const webhook = (await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.received'] } })).body.webhook;
+      const webhook = (await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.received'] } })).body
+        .webhook;
       const info = await mxTransport().sendMail({ from: 'x@example.org', to: domain.address('retry'), subject: 'retry me', text: 'r' });
       const id = receivedIds(info.response)[0]!;
       // 1 try + 5 retries (the test stack's schedule is 0,1,1,1,1 s), one webhook-id throughout.
@@ -260,7 +322,11 @@ describe('inbound mail', () => {
       expect(failed.event_type).toBe('email.received');
       hook.setResponder(() => ({ status: 200 }));
       expect((await api('POST', `/webhooks/${webhook.id}/deliveries/${failed.id}/replay`, { key: other.key })).status).toBe(202);
-      await waitFor(async () => (await api('GET', `/webhooks/${webhook.id}/deliveries/${failed.id}`, { key: other.key })).body.delivery?.status === 'succeeded', 'replayed');
+      await waitFor(
+        async () =>
+          (await api('GET', `/webhooks/${webhook.id}/deliveries/${failed.id}`, { key: other.key })).body.delivery?.status === 'succeeded',
+        'replayed',
+      );
       expect(JSON.parse(hook.requests.at(-1)!.body).data.email_id).toBe(id);
     } finally {
       await hook.close();
@@ -269,7 +335,9 @@ describe('inbound mail', () => {
 
   it('answers 403 to a key limited to a tenant and 404 to another account', async () => {
     const tenant = await createTenant(account, {}, 'inbound');
-    const key = (await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } })).body.secret as string;
+    const key = (
+      await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } })
+    ).body.secret as string;
     const info = await mxTransport().sendMail({ from: 'x@example.org', to: inbox.address('private'), subject: 'p', text: 'p' });
     const id = receivedIds(info.response)[0]!;
     await waitForReceived(account, id);

@@ -19,7 +19,8 @@ let other: string;
 /** A full key limited to the sandbox domain. */
 let limited: string;
 
-const sendFrom = (key: string, domain: string) => api('POST', '/emails', { key, body: { from: `a@${domain}`, to: account.email, subject: 's', text: 't' } });
+const sendFrom = (key: string, domain: string) =>
+  api('POST', '/emails', { key, body: { from: `a@${domain}`, to: account.email, subject: 's', text: 't' } });
 const newKey = async (key: string, body: Record<string, unknown>) => api('POST', '/api-keys', { key, body });
 
 beforeAll(async () => {
@@ -47,7 +48,10 @@ describe('POST /api-keys', () => {
   it('a limited key cannot ask for a domain outside its own (403 domain_not_allowed naming it)', async () => {
     const refused = await newKey(limited, { name: 'wider', allowed_domains: [SANDBOX, other] });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'domain_not_allowed', details: { field: 'allowed_domains', domains: [other], allowed_domains: [SANDBOX] } });
+    expect(refused.body.error).toMatchObject({
+      code: 'domain_not_allowed',
+      details: { field: 'allowed_domains', domains: [other], allowed_domains: [SANDBOX] },
+    });
   });
 
   it('scopes: a key makes none its own do not cover (403 insufficient_scope naming them)', async () => {
@@ -55,7 +59,10 @@ describe('POST /api-keys', () => {
     for (const scopes of [['full'], ['account:admin'], ['mail:admin', 'account:admin']]) {
       const refused = await newKey(mailAdmin, { name: 'up', scopes });
       expect(refused.status).toBe(403);
-      expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { refused_scopes: scopes.filter((scope) => scope !== 'mail:admin') } });
+      expect(refused.body.error).toMatchObject({
+        code: 'insufficient_scope',
+        details: { refused_scopes: scopes.filter((scope) => scope !== 'mail:admin') },
+      });
     }
     const sender = await newKey(mailAdmin, { name: 'sender', scopes: ['emails:send'] });
     expect(sender.status).toBe(201);
@@ -92,7 +99,9 @@ describe('POST /smtp-credentials', () => {
     const made = await api('POST', '/smtp-credentials', { key: limited, body: { name: 'relay' } });
     expect(made.status).toBe(201);
     expect(made.body.smtp_credential.allowed_domains).toEqual([SANDBOX]);
-    await expect(transport(made.body.password).sendMail({ from: `a@${other}`, to: account.email, subject: 's', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      transport(made.body.password).sendMail({ from: `a@${other}`, to: account.email, subject: 's', text: 'x' }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     const wider = await api('POST', '/smtp-credentials', { key: limited, body: { name: 'wider', allowed_domains: [other] } });
     expect(wider.status).toBe(403);
     expect(wider.body.error.code).toBe('domain_not_allowed');
@@ -108,7 +117,8 @@ describe('revoking: only what your reach covers', () => {
     expect(refused.body.error.code).toBe('insufficient_scope');
     // Still a key: it sends.
     expect((await sendFrom(owner.secret, other)).status).toBe(200);
-    const unlimitedCredential = (await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'any domain' } })).body.smtp_credential;
+    const unlimitedCredential = (await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'any domain' } })).body
+      .smtp_credential;
     expect((await api('DELETE', `/smtp-credentials/${unlimitedCredential.id}`, { key: limited })).status).toBe(403);
     const ownCredential = (await api('POST', '/smtp-credentials', { key: limited, body: { name: 'mine' } })).body.smtp_credential;
     expect((await api('DELETE', `/smtp-credentials/${ownCredential.id}`, { key: limited })).status).toBe(200);
@@ -130,20 +140,28 @@ describe('the dashboard: a developer', () => {
   beforeAll(async () => {
     owner = await signIn((await newDashboardUser(account)).email);
     const email = uniqueEmail('developer');
-    const invited = await dashboardRequest('POST', '/dashboard/team/invitations', { cookie: owner.cookie, csrf: owner.csrf, body: { email, role: 'developer' } });
+    const invited = await dashboardRequest('POST', '/dashboard/team/invitations', {
+      cookie: owner.cookie,
+      csrf: owner.csrf,
+      body: { email, role: 'developer' },
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.link).searchParams.get('token');
-    expect((await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } })).status).toBe(200);
+    expect((await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } })).status).toBe(
+      200,
+    );
     developer = await signIn(email);
   });
 
-  it('the form offers every scope but full and account:admin; the owner\'s offers them all', async () => {
+  it("the form offers every scope but full and account:admin; the owner's offers them all", async () => {
     const offered = (response: DashboardResponse) => [...response.text.matchAll(/name="scopes" value="([^"]+)"/g)].map((match) => match[1]);
     const mine = offered(await dashboardRequest('GET', '/dashboard/api-keys', { cookie: developer.cookie }));
     expect(mine).toContain('mail:admin');
     expect(mine).not.toContain('full');
     expect(mine).not.toContain('account:admin');
-    expect(offered(await dashboardRequest('GET', '/dashboard/api-keys', { cookie: owner.cookie }))).toEqual(expect.arrayContaining(['full', 'account:admin', 'mail:admin']));
+    expect(offered(await dashboardRequest('GET', '/dashboard/api-keys', { cookie: owner.cookie }))).toEqual(
+      expect.arrayContaining(['full', 'account:admin', 'mail:admin']),
+    );
   });
 
   it('creating a full or account:admin key is refused (the form says why); a mail:admin key is made, and it cannot reach the account settings or the audit log', async () => {
@@ -153,7 +171,9 @@ describe('the dashboard: a developer', () => {
       expect(refused.status).toBe(303);
       expect(secretOf(refused)).toBeUndefined();
       const flash = refused.setCookies.find((line) => line.startsWith('svc_flash='))!.split(';')[0]!;
-      const shown = await dashboardRequest('GET', refused.headers.location!, { headers: { cookie: `svc_session=${developer.cookie}; ${flash}` } });
+      const shown = await dashboardRequest('GET', refused.headers.location!, {
+        headers: { cookie: `svc_session=${developer.cookie}; ${flash}` },
+      });
       expect(shown.text).toContain(`your scopes (mail:admin) do not cover ${scopes}.`);
     }
     const names = (await api('GET', '/api-keys?limit=100', { key: account.key })).body.api_keys.map((key: { name: string }) => key.name);
@@ -183,7 +203,9 @@ describe('the dashboard: a developer', () => {
     const refused = await post(developer, `/dashboard/api-keys/${ownerKey.api_key.id}/revoke`, {});
     expect(refused.status).toBe(303);
     const flash = refused.setCookies.find((line) => line.startsWith('svc_flash='))!.split(';')[0]!;
-    const shown = await dashboardRequest('GET', refused.headers.location!, { headers: { cookie: `svc_session=${developer.cookie}; ${flash}` } });
+    const shown = await dashboardRequest('GET', refused.headers.location!, {
+      headers: { cookie: `svc_session=${developer.cookie}; ${flash}` },
+    });
     expect(shown.text).toContain('is revoked only by one whose reach covers it');
     expect((await sendFrom(ownerKey.secret, other)).status).toBe(200);
   });
@@ -210,7 +232,11 @@ describe('automations: within the reach of whoever made them', () => {
   it('a limited key cannot save a step sending from another domain (403 domain_not_allowed naming the step)', async () => {
     const refused = await api('POST', '/automations', {
       key: limited,
-      body: { name: 'wide', trigger: { event: unique('e') }, steps: [{ key: 'hello', type: 'send_email', to: account.email, from: `a@${other}`, subject: 'Hi', text: 'x' }] },
+      body: {
+        name: 'wide',
+        trigger: { event: unique('e') },
+        steps: [{ key: 'hello', type: 'send_email', to: account.email, from: `a@${other}`, subject: 'Hi', text: 'x' }],
+      },
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'domain_not_allowed', details: { field: 'steps.0.from', domains: [other] } });
@@ -220,19 +246,29 @@ describe('automations: within the reach of whoever made them', () => {
     const event = unique('user.created');
     const created = await api('POST', '/automations', {
       key: limited,
-      body: { name: 'templated sender', status: 'active', trigger: { event }, steps: [{ key: 'hello', type: 'send_email', to: account.email, from: '{{event.data.sender}}', subject: 'Hi', text: 'x' }] },
+      body: {
+        name: 'templated sender',
+        status: 'active',
+        trigger: { event },
+        steps: [{ key: 'hello', type: 'send_email', to: account.email, from: '{{event.data.sender}}', subject: 'Hi', text: 'x' }],
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body.automation.allowed_domains).toEqual([SANDBOX]);
     const id = created.body.automation.id;
 
-    expect((await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u-1', data: { sender: `ceo@${other}` } } })).status).toBe(202);
+    expect(
+      (await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u-1', data: { sender: `ceo@${other}` } } })).status,
+    ).toBe(202);
     const refused = await runOf(id, 'failed');
     expect(refused.error).toMatch(/^domain_not_allowed: /);
     expect(refused.history[0]).toMatchObject({ key: 'hello', status: 'failed', output: { status: 403, code: 'domain_not_allowed' } });
 
     // Within its reach, the same automation sends.
-    expect((await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u-2', data: { sender: `team@${SANDBOX}` } } })).status).toBe(202);
+    expect(
+      (await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u-2', data: { sender: `team@${SANDBOX}` } } }))
+        .status,
+    ).toBe(202);
     const sent = await waitFor(async () => {
       const page = await stack().services.runs.list(id, { limit: 10 });
       const runs = await Promise.all(page.items.map((item) => stack().services.runs.get(item.id)));

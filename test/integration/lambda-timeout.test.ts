@@ -26,7 +26,9 @@ const SLOW_RECEIVER_MS = 8000;
 
 /** Sets the Timeout of the function `mailservice <name>`. */
 function setTimeoutOf(template: CfnTemplate, name: string, seconds: number): void {
-  const fn = Object.values(template.Resources).find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties?.Description === `mailservice ${name}`);
+  const fn = Object.values(template.Resources).find(
+    (r) => r.Type === 'AWS::Lambda::Function' && r.Properties?.Description === `mailservice ${name}`,
+  );
   if (!fn) throw new Error(`no function ${name} in the template`);
   fn.Properties!.Timeout = seconds;
 }
@@ -34,7 +36,9 @@ function setTimeoutOf(template: CfnTemplate, name: string, seconds: number): voi
 /** A new account with a webhook on `receiver` for email.delivered, and one test event sent to it. */
 async function oneSlowWebhook(harness: typeof import('./harness/stack'), receiver: HttpsReceiver): Promise<void> {
   const account = await harness.newAccount({ plan: 'scale', paymentMethod: true });
-  expect((await harness.api('POST', '/webhooks', { key: account.key, body: { url: receiver.url, events: ['email.delivered'] } })).status).toBe(200);
+  expect(
+    (await harness.api('POST', '/webhooks', { key: account.key, body: { url: receiver.url, events: ['email.delivered'] } })).status,
+  ).toBe(200);
   const queued = await harness.api('POST', '/emails/test', { key: account.key, body: { event: 'email.delivered' } });
   expect(queued.status).toBe(200);
 }
@@ -48,7 +52,7 @@ describe('a worker whose handler outlives its function timeout', () => {
     await receiver.close();
   });
 
-  it('with the template\'s timeout (30 s), an 8 s webhook answer is waited for: the event is delivered once', async () => {
+  it("with the template's timeout (30 s), an 8 s webhook answer is waited for: the event is delivered once", async () => {
     const harness = await import('./harness/stack');
     await oneSlowWebhook(harness, receiver);
     await receiver.waitForRequests(1, 60_000);
@@ -79,7 +83,8 @@ describe('a worker whose handler outlives its function timeout', () => {
       expect(second!.receivedAt.getTime() - first!.receivedAt.getTime()).toBeLessThan(SLOW_RECEIVER_MS);
       // The message comes back at the queue's 2 s visibility, the moment the invocation times out: the
       // second request can reach the receiver before the timeout's log line reaches this process.
-      const logged = (pattern: RegExp) => waitFor(() => pattern.test(own!.output()) || undefined, `the stack's output to match ${pattern}`, 10_000);
+      const logged = (pattern: RegExp) =>
+        waitFor(() => pattern.test(own!.output()) || undefined, `the stack's output to match ${pattern}`, 10_000);
       await logged(/webhook-delivery: \S+ \S+ Task timed out after 2\.\d\d seconds/);
       await logged(/webhook-delivery: invocation failed, whole batch will be retried: Task timed out after 2\.\d\d seconds/);
     } finally {
@@ -98,7 +103,14 @@ describe('a template whose queue hides a message for less than its function may 
     setTimeoutOf(template, 'send-email', 61);
     const dir = mkdtempSync(join(tmpdir(), 'mailservice-timeout-visibility-'));
     try {
-      await expect(spawnStack({ dataDir: dir, inMemory: true, timeoutMs: 90_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dir, template), WEBHOOK_CA_FILE: '' } })).rejects.toThrow(
+      await expect(
+        spawnStack({
+          dataDir: dir,
+          inMemory: true,
+          timeoutMs: 90_000,
+          env: { LOCAL_TEMPLATE_FILE: writeTemplate(dir, template), WEBHOOK_CA_FILE: '' },
+        }),
+      ).rejects.toThrow(
         /InvalidParameterValueException: the event source mapping of \S+ cannot be created: Queue visibility timeout: 60 seconds is less than Function timeout: 61 seconds/,
       );
     } finally {

@@ -54,7 +54,15 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
 
   async function update(key: { PK: string; SK: string }, expression: string, values?: Record<string, unknown>): Promise<void> {
     const client = usage.documentClient();
-    await client.send(new UpdateCommand({ TableName: harness.stack().info.env.TABLE_NAME, Key: key, UpdateExpression: expression, ...(values ? { ExpressionAttributeValues: values } : {}), ...(expression.includes('#ttl') ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}) }));
+    await client.send(
+      new UpdateCommand({
+        TableName: harness.stack().info.env.TABLE_NAME,
+        Key: key,
+        UpdateExpression: expression,
+        ...(values ? { ExpressionAttributeValues: values } : {}),
+        ...(expression.includes('#ttl') ? { ExpressionAttributeNames: { '#ttl': 'ttl' } } : {}),
+      }),
+    );
     client.destroy();
   }
 
@@ -62,11 +70,24 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
 
   it('gives emails, received emails and deliveries of before their retention and address references; they then expire and can be erased', async () => {
     const account = await harness.newAccount();
-    expect((await harness.api('PATCH', '/account', { key: account.key, body: { retention: { emails_days: 1, received_emails_days: 1, webhook_deliveries_days: 1 } } })).status).toBe(200);
+    expect(
+      (
+        await harness.api('PATCH', '/account', {
+          key: account.key,
+          body: { retention: { emails_days: 1, received_emails_days: 1, webhook_deliveries_days: 1 } },
+        })
+      ).status,
+    ).toBe(200);
     const deliveries = await webhooks.webhookInbox(account, ['email.delivered']);
     const sent = await harness.api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'from an older release', html: `<p>${'y'.repeat(4000)}</p>`, attachments: [{ filename: 'a.txt', content: Buffer.from('legacy attachment').toString('base64') }] },
+      body: {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 'from an older release',
+        html: `<p>${'y'.repeat(4000)}</p>`,
+        attachments: [{ filename: 'a.txt', content: Buffer.from('legacy attachment').toString('base64') }],
+      },
     });
     expect(sent.status).toBe(200);
     const emailId = sent.body.id as string;
@@ -75,10 +96,27 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
 
     const sender = `legacy-sender-${Date.now()}@sender.example`;
     const domain = await inbound.receivingDomain(account);
-    const info = await inbound.mxTransport().sendMail({ from: sender, to: domain.address('inbox'), subject: 'old mail', text: 'received by an older release', attachments: [{ filename: 'r.txt', content: 'old attachment' }] });
+    const info = await inbound
+      .mxTransport()
+      .sendMail({
+        from: sender,
+        to: domain.address('inbox'),
+        subject: 'old mail',
+        text: 'received by an older release',
+        attachments: [{ filename: 'r.txt', content: 'old attachment' }],
+      });
     const [receivedId] = inbound.receivedIds(info.response);
     await inbound.waitForReceived(account, receivedId!);
-    await harness.waitFor(async () => ((await tableItems()).some((item) => item.type === 'webhook_delivery' && item.account_id === account.id && item.status === 'succeeded') ? true : undefined), 'the delivery logged', 20_000);
+    await harness.waitFor(
+      async () =>
+        (await tableItems()).some(
+          (item) => item.type === 'webhook_delivery' && item.account_id === account.id && item.status === 'succeeded',
+        )
+          ? true
+          : undefined,
+      'the delivery logged',
+      20_000,
+    );
 
     // Back to what the release before wrote.
     const items = await tableItems();
@@ -86,20 +124,29 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
     expect(emailItem.body_blob_key).toBe(`retention/1d/bodies/${emailId}.json`);
     await moveObject(emailItem.body_blob_key, `bodies/${emailId}.json`);
     await moveObject(`retention/1d/attachments/${emailId}/0`, `attachments/${emailId}/0`);
-    await update(keyOf(emailItem), 'REMOVE #ttl, attachments[0].blob_key, address_refs SET body_blob_key = :body', { ':body': `bodies/${emailId}.json` });
+    await update(keyOf(emailItem), 'REMOVE #ttl, attachments[0].blob_key, address_refs SET body_blob_key = :body', {
+      ':body': `bodies/${emailId}.json`,
+    });
     const receivedItem = items.find((item) => item.type === 'received_email' && item.id === receivedId)!;
     const sharedRaw = receivedItem.shared_raw_key as string;
     expect(sharedRaw).toMatch(/^inbound\/raw\//);
-    for (const name of ['content.json', 'attachments/att_1']) await moveObject(`retention/1d/inbound/${receivedId}/${name}`, `inbound/${receivedId}/${name}`);
+    for (const name of ['content.json', 'attachments/att_1'])
+      await moveObject(`retention/1d/inbound/${receivedId}/${name}`, `inbound/${receivedId}/${name}`);
     await moveObject(`retention/1d/inbound/${receivedId}/message.eml`, `legacy-trash/${receivedId}.eml`);
-    await update(keyOf(receivedItem), 'REMOVE #ttl, objects_prefix, shared_raw_key, address_refs SET raw_key = :raw', { ':raw': sharedRaw });
+    await update(keyOf(receivedItem), 'REMOVE #ttl, objects_prefix, shared_raw_key, address_refs SET raw_key = :raw', {
+      ':raw': sharedRaw,
+    });
     const deliveryItems = items.filter((item) => item.type === 'webhook_delivery' && item.account_id === account.id);
     expect(deliveryItems.length).toBeGreaterThan(0);
     for (const item of deliveryItems) await update(keyOf(item), 'REMOVE retention_seconds, address_refs');
     const refs = items.filter((item) => String(item.PK).startsWith(`ADDRESSREF#${account.id}#`));
     expect(refs.length).toBeGreaterThanOrEqual(3);
     const client = usage.documentClient();
-    await client.send(new BatchWriteCommand({ RequestItems: { [harness.stack().info.env.TABLE_NAME as string]: refs.map((item) => ({ DeleteRequest: { Key: keyOf(item) } })) } }));
+    await client.send(
+      new BatchWriteCommand({
+        RequestItems: { [harness.stack().info.env.TABLE_NAME as string]: refs.map((item) => ({ DeleteRequest: { Key: keyOf(item) } })) },
+      }),
+    );
     client.destroy();
     expect(await bucketKeys('retention/1d/')).toEqual([]);
 
@@ -118,13 +165,23 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
     expect(adoptedEmail.body_blob_key).toBe(`retention/1d/bodies/${emailId}.json`);
     expect(adoptedEmail.attachments[0].blob_key).toBe(`retention/1d/attachments/${emailId}/0`);
     const adoptedReceived = after.find((item) => item.type === 'received_email' && item.id === receivedId)!;
-    expect(adoptedReceived).toMatchObject({ objects_prefix: 'retention/1d/', raw_key: `retention/1d/inbound/${receivedId}/message.eml`, shared_raw_key: sharedRaw });
+    expect(adoptedReceived).toMatchObject({
+      objects_prefix: 'retention/1d/',
+      raw_key: `retention/1d/inbound/${receivedId}/message.eml`,
+      shared_raw_key: sharedRaw,
+    });
     expect(typeof adoptedReceived.ttl).toBe('number');
     expect(await bucketKeys(`bodies/`)).toEqual([]);
     expect(await bucketKeys(`attachments/`)).toEqual([]);
     expect(await bucketKeys(`inbound/${receivedId}/`)).toEqual([]);
     expect(await bucketKeys('retention/1d/')).toEqual(
-      [`retention/1d/attachments/${emailId}/0`, `retention/1d/bodies/${emailId}.json`, `retention/1d/inbound/${receivedId}/attachments/att_1`, `retention/1d/inbound/${receivedId}/content.json`, `retention/1d/inbound/${receivedId}/message.eml`].sort(),
+      [
+        `retention/1d/attachments/${emailId}/0`,
+        `retention/1d/bodies/${emailId}.json`,
+        `retention/1d/inbound/${receivedId}/attachments/att_1`,
+        `retention/1d/inbound/${receivedId}/content.json`,
+        `retention/1d/inbound/${receivedId}/message.eml`,
+      ].sort(),
     );
     // Read whole through the API from the moved objects.
     const received = (await harness.api('GET', `/received-emails/${receivedId}`, { key: account.key })).body.received_email;
@@ -143,10 +200,14 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
     // The sender's data can be erased now: the erasure finds the received email through its reference.
     const erasure = await harness.api('POST', '/privacy/erasures', { key: account.key, body: { email: sender } });
     expect(erasure.status).toBe(201);
-    const report = await harness.waitFor(async () => {
-      const read = await harness.api('GET', `/privacy/erasures/${erasure.body.erasure.id}`, { key: account.key });
-      return read.body.erasure.status === 'completed' ? read.body.erasure : undefined;
-    }, 'the erasure to complete', 20_000);
+    const report = await harness.waitFor(
+      async () => {
+        const read = await harness.api('GET', `/privacy/erasures/${erasure.body.erasure.id}`, { key: account.key });
+        return read.body.erasure.status === 'completed' ? read.body.erasure : undefined;
+      },
+      'the erasure to complete',
+      20_000,
+    );
     expect(report.removed.received_emails).toBe(1);
     expect((await harness.api('GET', `/received-emails/${receivedId}`, { key: account.key })).status).toBe(404);
     expect(await bucketKeys(`retention/1d/inbound/${receivedId}/`)).toEqual([]);

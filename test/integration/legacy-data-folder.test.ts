@@ -46,7 +46,9 @@ describe('a data folder from before the template deploy (stack of its own, on di
     const client = new DynamoDBClient({ endpoint: endpoints.dynamodb, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
     const { Table } = await client.send(new DescribeTableCommand({ TableName: TABLE.name }));
     client.destroy();
-    expect(Table!.GlobalSecondaryIndexes!.map((gsi) => gsi.IndexName).sort()).toEqual(TABLE.globalSecondaryIndexes.map((gsi) => gsi.indexName).sort());
+    expect(Table!.GlobalSecondaryIndexes!.map((gsi) => gsi.IndexName).sort()).toEqual(
+      TABLE.globalSecondaryIndexes.map((gsi) => gsi.indexName).sort(),
+    );
     expect(Table!.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: TABLE.stream });
     const state = JSON.parse(readFileSync(join(dataDir, STATE_FILE), 'utf8')) as { physicalNames: Record<string, string> };
     expect(Object.values(state.physicalNames)).toEqual(expect.arrayContaining([TABLE.name, QUEUES.send.name, BUCKETS.mail.name]));

@@ -31,12 +31,21 @@ beforeAll(async () => {
     new CreateTableCommand({
       TableName: table.name,
       BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [{ AttributeName: 'PK', AttributeType: 'S' }, { AttributeName: 'SK', AttributeType: 'S' }],
-      KeySchema: [{ AttributeName: 'PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }],
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
     }),
   );
   // 50 items of 390 KB in one partition: 19.5 MB, over BatchGetItem's 16 MB and many Query pages of 1 MB.
-  for (let i = 0; i < 50; i++) await table.client.send(new PutCommand({ TableName: table.name, Item: { PK: 'big', SK: `s${String(i).padStart(3, '0')}`, d: 'x'.repeat(390 * 1024) } }));
+  for (let i = 0; i < 50; i++)
+    await table.client.send(
+      new PutCommand({ TableName: table.name, Item: { PK: 'big', SK: `s${String(i).padStart(3, '0')}`, d: 'x'.repeat(390 * 1024) } }),
+    );
 });
 
 afterAll(async () => {
@@ -44,29 +53,50 @@ afterAll(async () => {
   raw.destroy();
 });
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: Error) => `${error.name}: ${error.message}`);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'accepted',
+    (error: Error) => `${error.name}: ${error.message}`,
+  );
 const keys = (n: number, pk = 'none') => Array.from({ length: n }, (_, i) => ({ PK: pk, SK: `s${String(i).padStart(3, '0')}` }));
 
 describe('DynamoDB Local enforces', () => {
   it('the 400 KB item size (names and values counted)', async () => {
     // PK(2) + 'a'(1) + SK(2) + 'b'(1) + d(1) = 7 bytes besides the value.
-    expect(await refusal(table.client.send(new PutCommand({ TableName: table.name, Item: { PK: 'a', SK: 'b', d: 'x'.repeat(ITEM_MAX_BYTES - 7) } })))).toBe('accepted');
-    expect(await refusal(table.client.send(new PutCommand({ TableName: table.name, Item: { PK: 'a', SK: 'c', d: 'x'.repeat(ITEM_MAX_BYTES - 6) } })))).toMatch(/^ValidationException: Item size has exceeded the maximum allowed size/);
+    expect(
+      await refusal(
+        table.client.send(new PutCommand({ TableName: table.name, Item: { PK: 'a', SK: 'b', d: 'x'.repeat(ITEM_MAX_BYTES - 7) } })),
+      ),
+    ).toBe('accepted');
+    expect(
+      await refusal(
+        table.client.send(new PutCommand({ TableName: table.name, Item: { PK: 'a', SK: 'c', d: 'x'.repeat(ITEM_MAX_BYTES - 6) } })),
+      ),
+    ).toMatch(/^ValidationException: Item size has exceeded the maximum allowed size/);
   });
 
   it('TransactWriteItems: 100 actions, 4 MB', async () => {
-    const puts = (n: number, size: number) => Array.from({ length: n }, (_, i) => ({ Put: { TableName: table.name, Item: { PK: 't', SK: `s${i}`, d: 'x'.repeat(size) } } }));
+    const puts = (n: number, size: number) =>
+      Array.from({ length: n }, (_, i) => ({ Put: { TableName: table.name, Item: { PK: 't', SK: `s${i}`, d: 'x'.repeat(size) } } }));
     expect(await refusal(table.client.send(new TransactWriteCommand({ TransactItems: puts(100, 1) })))).toBe('accepted');
-    expect(await refusal(table.client.send(new TransactWriteCommand({ TransactItems: puts(101, 1) })))).toMatch(/^ValidationException: .*less than or equal to 100/);
-    expect(await refusal(table.client.send(new TransactWriteCommand({ TransactItems: puts(11, 390 * 1024) })))).toMatch(/^ValidationException: Transaction payload size cannot exceed 4MB/);
+    expect(await refusal(table.client.send(new TransactWriteCommand({ TransactItems: puts(101, 1) })))).toMatch(
+      /^ValidationException: .*less than or equal to 100/,
+    );
+    expect(await refusal(table.client.send(new TransactWriteCommand({ TransactItems: puts(11, 390 * 1024) })))).toMatch(
+      /^ValidationException: Transaction payload size cannot exceed 4MB/,
+    );
   });
 
   it('BatchGetItem 100 keys and BatchWriteItem 25 requests', async () => {
     expect(await refusal(table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: keys(100) } } })))).toBe('accepted');
-    expect(await refusal(table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: keys(101) } } })))).toMatch(/^ValidationException: Too many items requested for the BatchGetItem call/);
+    expect(await refusal(table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: keys(101) } } })))).toMatch(
+      /^ValidationException: Too many items requested for the BatchGetItem call/,
+    );
     const writes = (n: number) => keys(n, 'w').map((Item) => ({ PutRequest: { Item } }));
     expect(await refusal(table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: writes(25) } })))).toBe('accepted');
-    expect(await refusal(table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: writes(26) } })))).toMatch(/^ValidationException: Too many items requested for the BatchWriteItem call/);
+    expect(await refusal(table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: writes(26) } })))).toMatch(
+      /^ValidationException: Too many items requested for the BatchWriteItem call/,
+    );
   });
 
   it('BatchGetItem answers at most 16 MB, the rest as UnprocessedKeys', async () => {
@@ -83,7 +113,11 @@ describe('the product at those limits', () => {
   });
 
   it('queryAll reads past the 1 MB Query page', async () => {
-    const found = await queryAll(table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'big' } }, (item) => item.SK as string);
+    const found = await queryAll(
+      table,
+      { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'big' } },
+      (item) => item.SK as string,
+    );
     expect(found).toHaveLength(50);
   });
 
@@ -91,8 +125,15 @@ describe('the product at those limits', () => {
     const account = await newAccount({ plan: 'pro' });
     // 3-byte characters: the limits count UTF-8 bytes.
     const body = (bytes: number, mark: string) => mark + '€'.repeat(Math.floor((bytes - mark.length) / 3));
-    const full = (mark: string) => ({ subject: `S${mark}`.padEnd(TEMPLATE_LIMITS.subjectChars, 's'), html: body(TEMPLATE_LIMITS.htmlBytes, `<p>${mark}`), text: body(TEMPLATE_LIMITS.textBytes, mark) });
-    const created = await api('POST', '/templates', { key: account.key, body: { alias: 'largest', name: 'N'.repeat(TEMPLATE_LIMITS.nameChars), ...full('1') } });
+    const full = (mark: string) => ({
+      subject: `S${mark}`.padEnd(TEMPLATE_LIMITS.subjectChars, 's'),
+      html: body(TEMPLATE_LIMITS.htmlBytes, `<p>${mark}`),
+      text: body(TEMPLATE_LIMITS.textBytes, mark),
+    });
+    const created = await api('POST', '/templates', {
+      key: account.key,
+      body: { alias: 'largest', name: 'N'.repeat(TEMPLATE_LIMITS.nameChars), ...full('1') },
+    });
     expect([created.status, created.body.error]).toEqual([201, undefined]);
     expect((await api('POST', '/templates/largest/publish', { key: account.key })).status).toBe(200);
     const drafted = await api('PATCH', '/templates/largest', { key: account.key, body: full('2') });
@@ -100,7 +141,10 @@ describe('the product at those limits', () => {
     const read = await api('GET', '/templates/largest', { key: account.key });
     expect(read.body.template).toMatchObject({ status: 'published', has_unpublished_changes: true, html: full('2').html });
     // One byte over the html limit is the caller's 400, never DynamoDB's refusal (a 500).
-    const over = await api('PATCH', '/templates/largest', { key: account.key, body: { html: body(TEMPLATE_LIMITS.htmlBytes, '<p>3') + 'x' } });
+    const over = await api('PATCH', '/templates/largest', {
+      key: account.key,
+      body: { html: body(TEMPLATE_LIMITS.htmlBytes, '<p>3') + 'x' },
+    });
     expect([over.status, over.body.error?.code]).toEqual([400, 'validation_error']);
   });
 });

@@ -12,7 +12,13 @@ jest.setTimeout(180_000);
 
 /** A definition of about 240 KB as JSON: three send steps of 80 KB of html each (each step's html may be 100 KB, a definition 256 KB). */
 function largeDefinition(n: number) {
-  const step = (key: string) => ({ key, type: 'send_email', from: 'Acme <hello@example.com>', subject: `Step ${key}`, html: `<p>${'x'.repeat(80_000)}</p>` });
+  const step = (key: string) => ({
+    key,
+    type: 'send_email',
+    from: 'Acme <hello@example.com>',
+    subject: `Step ${key}`,
+    html: `<p>${'x'.repeat(80_000)}</p>`,
+  });
   return { name: `Large ${n}`, trigger: { event: `large.${n}` }, steps: [step('a'), step('b'), step('c')] };
 }
 
@@ -31,7 +37,9 @@ it('GET /automations pages by size as well as count: 30 definitions of 240 KB co
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const response: ApiResponse = await api('GET', `/automations?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: account.key });
+    const response: ApiResponse = await api('GET', `/automations?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      key: account.key,
+    });
     expect(response.status).toBe(200);
     expect(textPayloadBytes(response.text)).toBeLessThanOrEqual(RESPONSE_BODY_BUDGET_BYTES);
     const items = response.body.automations as { id: string }[];

@@ -80,13 +80,23 @@ describe('GET /received-emails/{id} at the 6 MB limit', () => {
 describe('dashboard email page at the 6 MB limit', () => {
   it('shows the page with a notice in place of a preview that would not fit', async () => {
     // 1.2 MB of quotes: &quot; in the frame's srcdoc makes about 7 MB of page.
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: 'Acme <hello@sandbox.mailservice.dev>', to: account.email, subject: 'Huge preview', html: `<p>${'"'.repeat(1_200_000)}</p>` } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: 'Acme <hello@sandbox.mailservice.dev>',
+        to: account.email,
+        subject: 'Huge preview',
+        html: `<p>${'"'.repeat(1_200_000)}</p>`,
+      },
+    });
     expect(sent.status).toBe(200);
     const session = await signIn((await newDashboardUser(account)).email);
     const page = await dashboardRequest('GET', `/dashboard/emails/${sent.body.id}`, { cookie: session.cookie });
     expect(page.status).toBe(200);
     expect(textPayloadBytes(page.text)).toBeLessThanOrEqual(RESPONSE_BODY_BUDGET_BYTES);
-    expect(page.text).toMatch(/<section aria-labelledby="preview-heading" data-truncated="true">[\s\S]*Too large to show here: \d+\.\d MB on the page/);
+    expect(page.text).toMatch(
+      /<section aria-labelledby="preview-heading" data-truncated="true">[\s\S]*Too large to show here: \d+\.\d MB on the page/,
+    );
     expect(page.text).not.toContain('<iframe');
     // The rest of the page is there.
     expect(page.text).toContain(`<code>${sent.body.id}</code>`);

@@ -19,12 +19,18 @@ it('sends to 50 recipients in one SES message and refuses 51 with 400 validation
     return { to: all.slice(0, 20), cc: all.slice(20, 40), bcc: all.slice(40) };
   };
 
-  const refused = await api('POST', '/emails', { key: account.key, body: { from: `a@${domain.name}`, ...split(51), subject: 'Too many', text: 't' } });
+  const refused = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${domain.name}`, ...split(51), subject: 'Too many', text: 't' },
+  });
   expect(refused.status).toBe(400);
   expect(refused.body.error.code).toBe('validation_error');
   expect(JSON.stringify(refused.body.error)).toContain('at most 50 recipients');
 
-  const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${domain.name}`, ...split(50), subject: 'Fifty', text: 't' } });
+  const sent = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${domain.name}`, ...split(50), subject: 'Fifty', text: 't' },
+  });
   expect(sent.status).toBe(200);
   const messages = await waitFor(async () => {
     const found = await sesMessagesFor(sent.body.id, { raw: false });

@@ -16,10 +16,11 @@ import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 const SANDBOX = 'sandbox.mailservice.dev';
 const BROWSER = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-
-
 async function send(account: TestAccount, body: Record<string, unknown> = {}) {
-  return api('POST', '/emails', { key: account.key, body: { from: `News <news@${SANDBOX}>`, to: account.email, subject: 'Links', html: '<p>Hi</p>', ...body } });
+  return api('POST', '/emails', {
+    key: account.key,
+    body: { from: `News <news@${SANDBOX}>`, to: account.email, subject: 'Links', html: '<p>Hi</p>', ...body },
+  });
 }
 
 async function sent(account: TestAccount, body: Record<string, unknown> = {}): Promise<string> {
@@ -31,7 +32,11 @@ async function sent(account: TestAccount, body: Record<string, unknown> = {}): P
 /** A request to a public link exactly as a client without credentials makes it (no redirect following). */
 function hit(url: string, init: RequestInit = {}): Promise<Response> {
   expect(url.startsWith(`${stack().apiUrl}/`)).toBe(true);
-  return fetch(url, { redirect: 'manual', ...init, headers: { 'user-agent': BROWSER, ...(init.headers as Record<string, string> | undefined) } });
+  return fetch(url, {
+    redirect: 'manual',
+    ...init,
+    headers: { 'user-agent': BROWSER, ...(init.headers as Record<string, string> | undefined) },
+  });
 }
 
 const oneClick = { method: 'POST', body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
@@ -49,7 +54,15 @@ async function settled(received: () => Promise<ReceivedWebhook[]>, ms = 2500): P
 }
 
 function unsubscribeLink(account: TestAccount, emailId: string, overrides: Partial<UnsubscribeLink> = {}): UnsubscribeLink {
-  return { accountId: account.id, emailId, recipient: account.email.toLowerCase(), scope: 'all', category: 'transactional', tenantId: null, ...overrides };
+  return {
+    accountId: account.id,
+    emailId,
+    recipient: account.email.toLowerCase(),
+    scope: 'all',
+    category: 'transactional',
+    tenantId: null,
+    ...overrides,
+  };
 }
 
 describe('unsubscribe links (RFC 8058)', () => {
@@ -78,7 +91,11 @@ describe('unsubscribe links (RFC 8058)', () => {
     // id is derived from the email, the address and the scope; the router delivers an event id once).
     await waitFor(async () => (await received()).length > 0, 'contact.unsubscribed', 60_000);
     expect((await hit(url, oneClick)).status).toBe(200);
-    const done = await hit(url, { method: 'POST', body: 'source=confirmation_page', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' } });
+    const done = await hit(url, {
+      method: 'POST',
+      body: 'source=confirmation_page',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+    });
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('You are unsubscribed');
     expect((await suppressionsOf(account)).map((s) => s.id)).toEqual([suppression!.id]);
@@ -108,7 +125,9 @@ describe('unsubscribe links (RFC 8058)', () => {
     const account = await newAccount();
     const received = await webhookInbox(account, ['contact.unsubscribed']);
     const emailId = await sent(account, { category: 'product' });
-    const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, emailId, { scope: 'category', category: 'product' }));
+    const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(
+      unsubscribeLink(account, emailId, { scope: 'category', category: 'product' }),
+    );
     const page = await hit(url);
     expect(await page.text()).toContain('product updates');
 
@@ -123,10 +142,14 @@ describe('unsubscribe links (RFC 8058)', () => {
     expect((await send(account, { category: 'newsletter' })).status).toBe(200);
     expect(await suppressionsOf(account)).toEqual([]);
 
-    const [event] = await waitFor(async () => {
-      const events = await received();
-      return events.length ? events : undefined;
-    }, 'contact.unsubscribed', 60_000);
+    const [event] = await waitFor(
+      async () => {
+        const events = await received();
+        return events.length ? events : undefined;
+      },
+      'contact.unsubscribed',
+      60_000,
+    );
     expect(event!.data).toEqual({
       email: account.email.toLowerCase(),
       source: 'one_click',
@@ -146,10 +169,14 @@ describe('unsubscribe links (RFC 8058)', () => {
     const url = (await stack().services.linkSigning.urls()).unsubscribeUrl(unsubscribeLink(account, gone));
     expect((await hit(url, { method: 'POST' })).status).toBe(200);
     expect(await suppressionsOf(account)).toHaveLength(1);
-    const [event] = await waitFor(async () => {
-      const events = await received();
-      return events.length ? events : undefined;
-    }, 'contact.unsubscribed', 60_000);
+    const [event] = await waitFor(
+      async () => {
+        const events = await received();
+        return events.length ? events : undefined;
+      },
+      'contact.unsubscribed',
+      60_000,
+    );
     expect(event!.data).toMatchObject({ email_id: gone, scope: 'all' });
   }, 120_000);
 });
@@ -182,12 +209,16 @@ describe('forged links', () => {
       [`${base}/unsubscribe/${'A'.repeat(4500)}`, oneClick],
     ] as [string, RequestInit][]) {
       const response = await hit(url, init);
-      expect({ url: url.slice(base.length, base.length + 50), status: response.status, location: response.headers.get('location') }).toEqual({
+      expect({
+        url: url.slice(base.length, base.length + 50),
+        status: response.status,
+        location: response.headers.get('location'),
+      }).toEqual({
         url: url.slice(base.length, base.length + 50),
         status: 404,
         location: null,
       });
-      if (init.method !== 'HEAD' && !url.includes('/unsubscribe/') || init.method === 'POST') {
+      if ((init.method !== 'HEAD' && !url.includes('/unsubscribe/')) || init.method === 'POST') {
         expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
       }
     }
@@ -243,7 +274,7 @@ describe('open and click tracking', () => {
     });
   });
 
-  it('a HEAD click and a scanner\'s click redirect too, but are machine hits that do not set clicked_at', async () => {
+  it("a HEAD click and a scanner's click redirect too, but are machine hits that do not set clicked_at", async () => {
     const url = (await stack().services.linkSigning.urls()).clickUrl({ accountId: account.id, emailId, url: target });
     const head = await hit(url, { method: 'HEAD' });
     expect(head.status).toBe(302);
@@ -252,10 +283,14 @@ describe('open and click tracking', () => {
     expect(scanner.status).toBe(302);
     expect(scanner.headers.get('location')).toBe(target);
 
-    const clicks = await waitFor(async () => {
-      const events = await eventsOf('email.clicked');
-      return events.length >= 2 ? events : undefined;
-    }, 'two email.clicked', 20_000);
+    const clicks = await waitFor(
+      async () => {
+        const events = await eventsOf('email.clicked');
+        return events.length >= 2 ? events : undefined;
+      },
+      'two email.clicked',
+      20_000,
+    );
     expect(clicks.map((event) => [event.data.machine, event.data.first, event.data.link])).toEqual([
       [true, false, target],
       [true, false, target],
@@ -267,7 +302,7 @@ describe('open and click tracking', () => {
     expect((await stack().services.emails.get(emailId))!.email.clicked_at).toBeUndefined();
   });
 
-  it('a reader\'s click redirects to exactly the signed URL and is one email.clicked, setting clicked_at and last_event', async () => {
+  it("a reader's click redirects to exactly the signed URL and is one email.clicked, setting clicked_at and last_event", async () => {
     // Gateways follow links as mail arrives: a click within 10 s of delivery would count as a machine's.
     const wait = Date.parse(deliveredAt) + 10_500 - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -283,7 +318,14 @@ describe('open and click tracking', () => {
     await waitFor(async () => (await eventsOf('email.clicked')).length > before, 'email.clicked', 20_000);
     const clicks = (await settled(received)).filter((event) => event.type === 'email.clicked').slice(before);
     expect(clicks).toHaveLength(1);
-    expect(clicks[0]!.data).toMatchObject({ link: target, clicked_at: stored!.email.clicked_at, machine: false, machine_reasons: [], first: true, user_agent: BROWSER });
+    expect(clicks[0]!.data).toMatchObject({
+      link: target,
+      clicked_at: stored!.email.clicked_at,
+      machine: false,
+      machine_reasons: [],
+      first: true,
+      user_agent: BROWSER,
+    });
   }, 30_000);
 
   it('links of an email that no longer exists answer normally but record nothing', async () => {
@@ -304,7 +346,10 @@ describe('legacy v1 tokens (mail sent before opaque tokens)', () => {
     const { services } = stack();
     await services.linkSigning.urls(); // creates the first key on a fresh stack
     const stored = (await services.linkKeys.current())!;
-    return { kid: stored.kid, secret: Buffer.from(await services.secretBox.open(stored.sealed_secret, linkKeyContext(stored.kid)), 'base64') };
+    return {
+      kid: stored.kid,
+      secret: Buffer.from(await services.secretBox.open(stored.sealed_secret, linkKeyContext(stored.kid)), 'base64'),
+    };
   }
 
   it('still unsubscribe, count the open and redirect the click; new links are opaque v2 tokens naming nobody', async () => {
@@ -331,7 +376,13 @@ describe('legacy v1 tokens (mail sent before opaque tokens)', () => {
     expect(current).toMatch(/\/unsubscribe\/v2\.\d+\.[\w-]+\.[\w-]{43}$/);
     const token = current.slice(current.lastIndexOf('/') + 1);
     const readable = [token, ...token.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1'))].join(' ').toLowerCase();
-    for (const name of [account.email.toLowerCase(), account.email.toLowerCase().split('@')[0]!, account.id.toLowerCase(), emailId.toLowerCase()]) expect(readable).not.toContain(name);
+    for (const name of [
+      account.email.toLowerCase(),
+      account.email.toLowerCase().split('@')[0]!,
+      account.id.toLowerCase(),
+      emailId.toLowerCase(),
+    ])
+      expect(readable).not.toContain(name);
   });
 });
 

@@ -48,7 +48,16 @@ describe('local cloud', () => {
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('ok');
     expect(Object.keys(response.body.components).sort()).toEqual(
-      ['dns', 'dynamodb', 'scheduler', 'ses', 'sqs_sns_s3', ...WORKERS.map((worker) => `worker:${worker.name}`), ...STREAM_WORKERS.map((worker) => `stream:${worker.name}`), ...SCHEDULED_TASKS.map((task) => `task:${task.name}`)].sort(),
+      [
+        'dns',
+        'dynamodb',
+        'scheduler',
+        'ses',
+        'sqs_sns_s3',
+        ...WORKERS.map((worker) => `worker:${worker.name}`),
+        ...STREAM_WORKERS.map((worker) => `stream:${worker.name}`),
+        ...SCHEDULED_TASKS.map((task) => `task:${task.name}`),
+      ].sort(),
     );
     expect(Object.values(response.body.components).every((state) => state === 'up')).toBe(true);
   });
@@ -60,7 +69,10 @@ describe('local cloud', () => {
     expect(Object.keys(before).sort()).toEqual(expect.arrayContaining(['emails', 'send-email', 'outbox-relay', 'reconciler']));
     expect(before['send-email']!.memory_mb).toBe(WORKERS.find((worker) => worker.name === 'send-email')!.memoryMb);
     const account = await newAccount();
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'billed', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'billed', text: 't' },
+    });
     await waitFor(async () => (await sesMessages({ email_id: send.body.id })).length > 0, 'message in mailbox');
     // The API's invocation (main thread) and the send worker's (workers thread) are both counted, each when
     // it settles: the send worker's after SES took the message (the mailbox may show it first).
@@ -89,7 +101,10 @@ describe('local cloud', () => {
 
   it('filters the mailbox JSON on the server, without the bytes unless raw=1, and refuses an unknown filter', async () => {
     const account = await newAccount();
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'filtered', text: 'the body' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'filtered', text: 'the body' },
+    });
     // Once its Delivery event is recorded too, so that the two filters below read the same summary.
     const [summary, ...others] = await waitFor(async () => {
       const found = await sesMessages({ email_id: send.body.id });
@@ -114,7 +129,9 @@ describe('local cloud', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { CACHE } = require('../../bin/run-bundled') as { CACHE: string };
     const manifest = JSON.parse(readFileSync(join(CACHE, 'local-cloud.json'), 'utf8')) as { inputs: Record<string, string> };
-    const bundled = functionEntries().map((fn) => fn.entry).filter((entry) => !(entry in manifest.inputs));
+    const bundled = functionEntries()
+      .map((fn) => fn.entry)
+      .filter((entry) => !(entry in manifest.inputs));
     expect(bundled).toEqual([]);
   });
 
@@ -127,12 +144,24 @@ describe('local cloud', () => {
       const { CreateTableCommand, DynamoDBClient, ListTablesCommand } = await import('@aws-sdk/client-dynamodb');
       const { LOCAL_CREDENTIALS, LOCAL_REGION } = await import('../../localstack/cloud/constants');
       const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-      const tables = async (prefix: string) => ((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith(prefix));
+      const tables = async (prefix: string) =>
+        ((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith(prefix));
       const name = `Mailservice-share${Date.now().toString(36)}`;
       // What a stack of this name killed mid-run would have left.
-      await dynamo.send(new CreateTableCommand({ TableName: `${name}-Leftover`, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }));
+      await dynamo.send(
+        new CreateTableCommand({
+          TableName: `${name}-Leftover`,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        }),
+      );
       try {
-        own.running = await spawnStack({ dataDir: own.dataDir, inMemory: true, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name } });
+        own.running = await spawnStack({
+          dataDir: own.dataDir,
+          inMemory: true,
+          env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name },
+        });
         const info = readStackFile(own.dataDir)!;
         expect(info.endpoints.dynamodb).toBe(endpoint);
         expect(info.env.TABLE_NAME).toMatch(new RegExp(`^${name}-Data`));
@@ -149,8 +178,12 @@ describe('local cloud', () => {
 
     it('refuses a data folder on disk with another DynamoDB Local, and a name CloudFormation would refuse', async () => {
       const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
-      await expect(spawnStack({ dataDir: own.dataDir, inMemory: false, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint } })).rejects.toThrow(/LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1/);
-      await expect(spawnStack({ dataDir: own.dataDir, inMemory: true, ownDynamoDb: true, env: { LOCAL_STACK_NAME: '9-lives_stack' } })).rejects.toThrow(/LOCAL_STACK_NAME "9-lives_stack" is not a stack name/);
+      await expect(spawnStack({ dataDir: own.dataDir, inMemory: false, env: { LOCAL_DYNAMODB_ENDPOINT: endpoint } })).rejects.toThrow(
+        /LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1/,
+      );
+      await expect(
+        spawnStack({ dataDir: own.dataDir, inMemory: true, ownDynamoDb: true, env: { LOCAL_STACK_NAME: '9-lives_stack' } }),
+      ).rejects.toThrow(/LOCAL_STACK_NAME "9-lives_stack" is not a stack name/);
     });
   });
 
@@ -162,7 +195,7 @@ describe('local cloud', () => {
       const info = readStackFile(own.dataDir)!;
       // Quiet, its four stream mappings share one read of the shard at most every 250 ms (4 a second; each
       // reading alone, 16): /health counts the GetRecords calls (localstack/cloud/stream-shard-feed.ts).
-      const streamReads = async () => ((await call(own.running!.apiUrl, 'GET', '/health')).body.stream_reads as number);
+      const streamReads = async () => (await call(own.running!.apiUrl, 'GET', '/health')).body.stream_reads as number;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const readsBefore = await streamReads();
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -185,9 +218,17 @@ describe('local cloud', () => {
 
       // A body over 64 KB lives in the S3 emulator (in memory), which is snapshotted on a clean stop.
       const body = `persisted-${'y'.repeat(80 * 1024)}-end`;
-      const send = await call(own.running.apiUrl, 'POST', '/emails', secret, { from: `a@${SANDBOX}`, to: account.email, subject: 'persist', text: body });
+      const send = await call(own.running.apiUrl, 'POST', '/emails', secret, {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 'persist',
+        text: body,
+      });
       expect(send.status).toBe(200);
-      await waitFor(async () => (await call(own.running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered', 'delivered');
+      await waitFor(
+        async () => (await call(own.running!.apiUrl, 'GET', `/emails/${send.body.id}`, secret)).body.email.status === 'delivered',
+        'delivered',
+      );
 
       expect(await own.running.stop('SIGINT')).toBe(0);
       expect(processesMentioning(own.dataDir)).toEqual([]);

@@ -7,17 +7,34 @@ import { request, Agent } from 'node:http';
 import { checkApiResponse } from './harness/contract';
 import { newAccount, stack, type TestAccount } from './harness/stack';
 
-function send(agent: Agent, method: string, path: string, key: string, body?: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; socket: unknown }> {
+function send(
+  agent: Agent,
+  method: string,
+  path: string,
+  key: string,
+  body?: Buffer,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; socket: unknown }> {
   const url = new URL(stack().apiUrl + path);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method, agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(body ? { 'content-length': body.length } : {}) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        agent,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(body ? { 'content-length': body.length } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          checkApiResponse(method, path, { status: res.statusCode!, header: (name) => (res.headers[name.toLowerCase()] as string | undefined) ?? null, text });
+          checkApiResponse(method, path, {
+            status: res.statusCode!,
+            header: (name) => (res.headers[name.toLowerCase()] as string | undefined) ?? null,
+            text,
+          });
           resolve({ status: res.statusCode!, headers: res.headers, text, socket: req.socket });
         });
       },
@@ -38,10 +55,16 @@ describe('the local API gateway', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       for (let round = 0; round < 3; round++) {
-        const big = Buffer.from(JSON.stringify({ from: 'a@sandbox.mailservice.dev', to: account.email, subject: 's', text: 'x'.repeat(14 * 1024 * 1024) }));
+        const big = Buffer.from(
+          JSON.stringify({ from: 'a@sandbox.mailservice.dev', to: account.email, subject: 's', text: 'x'.repeat(14 * 1024 * 1024) }),
+        );
         const refused = await send(agent, 'POST', '/emails', account.key, big);
         expect(refused.status).toBe(413);
-        expect(JSON.parse(refused.text).error).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('POST /attachments'), details: { limit_bytes: 6 * 1024 * 1024 } });
+        expect(JSON.parse(refused.text).error).toMatchObject({
+          code: 'payload_too_large',
+          message: expect.stringContaining('POST /attachments'),
+          details: { limit_bytes: 6 * 1024 * 1024 },
+        });
         expect(refused.headers['server-timing']).toMatch(/^handler;dur=\d+\.\d$/);
         const next = await send(agent, 'GET', '/emails?limit=1', account.key);
         expect(next.status).toBe(200);
@@ -66,7 +89,7 @@ describe('the local API gateway', () => {
     }
   });
 
-  it('keeps idle keep-alive connections past Node\'s default 5 s, and reports the handler time', async () => {
+  it("keeps idle keep-alive connections past Node's default 5 s, and reports the handler time", async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const first = await send(agent, 'GET', '/emails?limit=1', account.key);

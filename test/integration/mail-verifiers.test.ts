@@ -24,8 +24,10 @@ let domain: string;
 let tracked: string;
 
 const TO = 'Reader <reader@example.org>';
-const TEXT = 'Hello Ada,\n\nthanks for your order #1042. It ships tomorrow.\nTrack it at https://shop.example/orders/1042\n\nThe Acme team\n';
-const HTML = '<p>Hello Ada,</p>\n<p>Thanks for your order #1042. It ships tomorrow.</p>\n<p><a href="https://shop.example/orders/1042">Track your order</a></p>\n<p>The Acme team</p>\n';
+const TEXT =
+  'Hello Ada,\n\nthanks for your order #1042. It ships tomorrow.\nTrack it at https://shop.example/orders/1042\n\nThe Acme team\n';
+const HTML =
+  '<p>Hello Ada,</p>\n<p>Thanks for your order #1042. It ships tomorrow.</p>\n<p><a href="https://shop.example/orders/1042">Track your order</a></p>\n<p>The Acme team</p>\n';
 /** About 1 KB of HTML: a short receipt, the kind a tracked email most often is. */
 const HTML_1KB =
   '<p>Hello Ada,</p>\n<p>Thanks for shopping with Acme. Your order #1042 is confirmed and will ship tomorrow morning from our warehouse.</p>\n' +
@@ -34,10 +36,14 @@ const HTML_1KB =
   '<p>We hope you enjoy your new mug. See you soon,</p>\n<p>The Acme team<br>12 Harbour Street, Portsmouth</p>\n';
 
 async function sesBytes(id: string): Promise<Buffer> {
-  const [message] = await waitFor(async () => {
-    const messages = await sesMessagesFor(id);
-    return messages.length ? messages : undefined;
-  }, `SES's message of ${id}`, 30_000);
+  const [message] = await waitFor(
+    async () => {
+      const messages = await sesMessagesFor(id);
+      return messages.length ? messages : undefined;
+    },
+    `SES's message of ${id}`,
+    30_000,
+  );
   return Buffer.from(message!.raw_base64, 'base64');
 }
 
@@ -57,7 +63,11 @@ const DOORS: Record<string, () => Promise<string>> = {
     const created = await api('POST', '/templates', {
       key: account.key,
       body: {
-        alias, name: 'News', from: `Acme <news@${domain}>`, subject: 'What is new at Acme, {{name}}', category: 'newsletter',
+        alias,
+        name: 'News',
+        from: `Acme <news@${domain}>`,
+        subject: 'What is new at Acme, {{name}}',
+        category: 'newsletter',
         html: '<p>Hello {{name}},</p>\n<p>This month we opened a second shop, in Bristol, and our autumn coffee is back.</p>\n<p><a href="https://shop.example/news">Read the news</a></p>\n<p><a href="{{unsubscribe_url}}">Unsubscribe</a></p>\n',
         text: 'Hello {{name}},\n\nThis month we opened a second shop, in Bristol, and our autumn coffee is back.\nRead the news: https://shop.example/news\n\nUnsubscribe: {{unsubscribe_url}}\n',
         variables: [{ key: 'name', type: 'string' }],
@@ -70,15 +80,25 @@ const DOORS: Record<string, () => Promise<string>> = {
   tracked: () => sendApi({ from: `Acme <orders@${tracked}>`, to: TO, subject: 'Your order #1042', html: HTML_1KB }),
   'attachments-inline-image': () =>
     sendApi({
-      from: `Acme <orders@${domain}>`, to: TO, subject: 'Your invoice for order #1042', text: TEXT,
+      from: `Acme <orders@${domain}>`,
+      to: TO,
+      subject: 'Your invoice for order #1042',
+      text: TEXT,
       html: `<p><img src="cid:logo" alt="Acme" width="120" height="40"></p>\n${HTML_1KB}`,
       attachments: [
         { filename: 'logo.png', content_type: 'image/png', content_id: 'logo', data: PNG },
-        { filename: 'invoice-1042.pdf', content_type: 'application/pdf', data: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64') },
+        {
+          filename: 'invoice-1042.pdf',
+          content_type: 'application/pdf',
+          data: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64'),
+        },
       ],
     }),
   batch: async () => {
-    const sent = await api('POST', '/emails/batch', { key: account.key, body: { emails: [{ from: `Acme <orders@${domain}>`, to: TO, subject: 'Your order #1042', html: HTML, text: TEXT }] } });
+    const sent = await api('POST', '/emails/batch', {
+      key: account.key,
+      body: { emails: [{ from: `Acme <orders@${domain}>`, to: TO, subject: 'Your order #1042', html: HTML, text: TEXT }] },
+    });
     expect(sent.status).toBe(200);
     return sent.body.data[0].id as string;
   },
@@ -86,35 +106,63 @@ const DOORS: Record<string, () => Promise<string>> = {
     const event = `order.placed.${Date.now().toString(36)}`;
     const created = await api('POST', '/automations', {
       key: account.key,
-      body: { name: 'Order confirmation', status: 'active', trigger: { event }, steps: [{ key: 'confirm', type: 'send_email', from: `Acme <orders@${domain}>`, subject: 'Your order #1042', html: HTML, text: TEXT }] },
+      body: {
+        name: 'Order confirmation',
+        status: 'active',
+        trigger: { event },
+        steps: [
+          { key: 'confirm', type: 'send_email', from: `Acme <orders@${domain}>`, subject: 'Your order #1042', html: HTML, text: TEXT },
+        ],
+      },
     });
     expect(created.status).toBe(201);
-    expect((await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u1', email: 'reader@example.org' } })).status).toBe(202);
+    expect(
+      (await api('POST', '/events', { key: account.key, body: { name: event, user_id: 'u1', email: 'reader@example.org' } })).status,
+    ).toBe(202);
     const id = created.body.automation.id as string;
-    return waitFor(async () => {
-      const [run] = (await api('GET', `/automations/${id}/runs`, { key: account.key })).body.runs ?? [];
-      if (!run) return undefined;
-      const detail = (await api('GET', `/automations/${id}/runs/${run.id}`, { key: account.key })).body.run;
-      return detail.steps.find((step: any) => step.key === 'confirm')?.output?.email_id as string | undefined;
-    }, 'the automation sent its email', 30_000, 200);
+    return waitFor(
+      async () => {
+        const [run] = (await api('GET', `/automations/${id}/runs`, { key: account.key })).body.runs ?? [];
+        if (!run) return undefined;
+        const detail = (await api('GET', `/automations/${id}/runs/${run.id}`, { key: account.key })).body.run;
+        return detail.steps.find((step: any) => step.key === 'confirm')?.output?.email_id as string | undefined;
+      },
+      'the automation sent its email',
+      30_000,
+      200,
+    );
   },
   sendgrid: async () => {
     const sent = await api('POST', '/v3/mail/send', {
       key: account.key,
-      body: { personalizations: [{ to: [{ email: 'reader@example.org', name: 'Reader' }] }], from: { email: `orders@${domain}`, name: 'Acme' }, subject: 'Your order #1042', content: [{ type: 'text/plain', value: TEXT }, { type: 'text/html', value: HTML }] },
+      body: {
+        personalizations: [{ to: [{ email: 'reader@example.org', name: 'Reader' }] }],
+        from: { email: `orders@${domain}`, name: 'Acme' },
+        subject: 'Your order #1042',
+        content: [
+          { type: 'text/plain', value: TEXT },
+          { type: 'text/html', value: HTML },
+        ],
+      },
     });
     expect(sent.status).toBe(202);
     return sent.headers.get('x-message-id')!;
   },
   postmark: async () => {
-    const sent = await api('POST', '/email', { headers: { 'X-Postmark-Server-Token': account.key, accept: 'application/json' }, body: { From: `Acme <orders@${domain}>`, To: TO, Subject: 'Your order #1042', TextBody: TEXT, HtmlBody: HTML } });
+    const sent = await api('POST', '/email', {
+      headers: { 'X-Postmark-Server-Token': account.key, accept: 'application/json' },
+      body: { From: `Acme <orders@${domain}>`, To: TO, Subject: 'Your order #1042', TextBody: TEXT, HtmlBody: HTML },
+    });
     expect(sent.status).toBe(200);
     return sent.body.MessageID as string;
   },
   mailgun: async () => {
     const form = new URLSearchParams({ from: `Acme <orders@${domain}>`, to: TO, subject: 'Your order #1042', text: TEXT, html: HTML });
     const sent = await api('POST', `/v3/${domain}/messages`, {
-      headers: { authorization: `Basic ${Buffer.from(`api:${account.key}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`api:${account.key}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       rawBody: form.toString(),
     });
     expect(sent.status).toBe(200);
@@ -122,7 +170,13 @@ const DOORS: Record<string, () => Promise<string>> = {
   },
   relay: async () => {
     const { password } = await createSmtpCredential(account);
-    const info = await transport(password).sendMail({ from: `Acme <orders@${domain}>`, to: TO, subject: 'Your order #1042', text: TEXT, html: HTML });
+    const info = await transport(password).sendMail({
+      from: `Acme <orders@${domain}>`,
+      to: TO,
+      subject: 'Your order #1042',
+      text: TEXT,
+      html: HTML,
+    });
     return queuedId(info.response);
   },
   'relay-bare-lf': async () => {
@@ -174,9 +228,19 @@ describe('every door hands SES canonical CRLF mail', () => {
 describe("every door's DKIM signature passes Mail::DKIM, a verifier independent of the signer (mailauth)", () => {
   it('pass, for the sending domain', () => {
     const doors = [...delivered.keys()];
-    const results = verifyWithMailDkim(doors.map((door) => delivered.get(door)!), stack().info.endpoints.dns);
+    const results = verifyWithMailDkim(
+      doors.map((door) => delivered.get(door)!),
+      stack().info.endpoints.dns,
+    );
     const expected = doors.map((door) => ({ door, result: 'pass', domain: door === 'tracked' ? tracked : domain }));
-    expect(doors.map((door, i) => ({ door, result: results[i]!.result, domain: results[i]!.domain, ...(results[i]!.result === 'pass' ? {} : { detail: results[i]!.detail }) }))).toEqual(expected);
+    expect(
+      doors.map((door, i) => ({
+        door,
+        result: results[i]!.result,
+        domain: results[i]!.domain,
+        ...(results[i]!.result === 'pass' ? {} : { detail: results[i]!.detail }),
+      })),
+    ).toEqual(expected);
   });
 });
 

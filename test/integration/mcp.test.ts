@@ -34,7 +34,9 @@ async function connect(transport: Transport, key: string): Promise<Client> {
       }),
     );
   } else {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${stack().apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack().apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
   }
   return client;
 }
@@ -66,7 +68,29 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
 
   it('lists the tools and the docs resources', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['send_email', 'send_batch', 'get_email', 'list_emails', 'list_domains', 'get_domain', 'verify_domain', 'add_domain', 'add_suppressions', 'remove_suppression', 'create_webhook', 'render_template', 'send_event', 'validate_email', 'get_domain_health', 'get_dmarc_figures', 'get_mta_sts_policy', 'host_mta_sts_policy', 'stop_mta_sts_policy']));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining([
+        'send_email',
+        'send_batch',
+        'get_email',
+        'list_emails',
+        'list_domains',
+        'get_domain',
+        'verify_domain',
+        'add_domain',
+        'add_suppressions',
+        'remove_suppression',
+        'create_webhook',
+        'render_template',
+        'send_event',
+        'validate_email',
+        'get_domain_health',
+        'get_dmarc_figures',
+        'get_mta_sts_policy',
+        'host_mta_sts_policy',
+        'stop_mta_sts_policy',
+      ]),
+    );
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://mcp']));
     const read = await client.readResource({ uri: 'docs://api' });
@@ -74,7 +98,13 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
   });
 
   it('sends an email with send_email, which is delivered, and reads it back with get_email', async () => {
-    const sent = await call(client, 'send_email', { from: SANDBOX, to: account.email, subject: `mcp over ${transport}`, text: 'sent by an agent', idempotency_key: `mcp-${transport}-${account.id}` });
+    const sent = await call(client, 'send_email', {
+      from: SANDBOX,
+      to: account.email,
+      subject: `mcp over ${transport}`,
+      text: 'sent by an agent',
+      idempotency_key: `mcp-${transport}-${account.id}`,
+    });
     expect(sent.isError).toBeFalsy();
     const id = (sent.structuredContent as { id: string }).id;
     expect(id).toMatch(/^msg_/);
@@ -83,7 +113,10 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
 
     const got = await call(client, 'get_email', { id });
     expect(got.isError).toBeFalsy();
-    const { email, timeline } = got.structuredContent as { email: { id: string; status: string; subject: string }; timeline: { event: string }[] };
+    const { email, timeline } = got.structuredContent as {
+      email: { id: string; status: string; subject: string };
+      timeline: { event: string }[];
+    };
     expect(email).toMatchObject({ id, status: 'delivered', subject: `mcp over ${transport}` });
     expect(timeline.map((entry) => entry.event)).toEqual(expect.arrayContaining(['accepted', 'delivered']));
     expect(summaryOf(got)).toContain(`Email ${id} is delivered`);
@@ -106,18 +139,34 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     const id: string = added.body.domain.id;
     const health = await call(client, 'get_domain_health', { id });
     expect(health.isError).toBeFalsy();
-    const answer = health.structuredContent as { object: string; domain_id: string; findings: { type: string; status: string; record?: { type: string; name: string } }[]; summary: { high: number } };
+    const answer = health.structuredContent as {
+      object: string;
+      domain_id: string;
+      findings: { type: string; status: string; record?: { type: string; name: string } }[];
+      summary: { high: number };
+    };
     expect(answer).toMatchObject({ object: 'domain_health', domain_id: id });
-    expect(answer.findings.filter((f) => f.status === 'open').map((f) => f.type)).toEqual(expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']));
+    expect(answer.findings.filter((f) => f.status === 'open').map((f) => f.type)).toEqual(
+      expect.arrayContaining(['spf_missing', 'dkim_missing', 'dmarc_missing']),
+    );
     expect(answer.summary.high).toBe(3);
     expect(summaryOf(health)).toContain(`${name} (${id}): checked `);
     expect(summaryOf(health)).toMatch(/- open high spf\/spf_missing: .* Publish: TXT /);
     const again = await call(client, 'get_domain_health', { id, check_now: true });
     expect(again.isError).toBeFalsy();
-    expect((again.structuredContent as { checked_at: string }).checked_at >= (answer as unknown as { checked_at: string }).checked_at).toBe(true);
+    expect((again.structuredContent as { checked_at: string }).checked_at >= (answer as unknown as { checked_at: string }).checked_at).toBe(
+      true,
+    );
     const figures = await call(client, 'get_dmarc_figures', { id });
     expect(figures.isError).toBeFalsy();
-    expect(figures.structuredContent).toMatchObject({ object: 'dmarc_figures', domain_id: id, reports: 0, totals: { messages: 0, pass_rate: 0 }, sources: [], has_more: false });
+    expect(figures.structuredContent).toMatchObject({
+      object: 'dmarc_figures',
+      domain_id: id,
+      reports: 0,
+      totals: { messages: 0, pass_rate: 0 },
+      sources: [],
+      has_more: false,
+    });
     expect(summaryOf(figures)).toContain('Totals: 0 messages, 0% passed DMARC.');
   });
 
@@ -132,7 +181,14 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     expect(denied.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope' } });
     const hosted = await call(client, 'host_mta_sts_policy', { domain: name, mode: 'testing' });
     expect(hosted.isError).toBeFalsy();
-    expect(hosted.structuredContent).toMatchObject({ object: 'mta_sts_hosting', domain_id: id, policy_domain: `inbound.${name}`, status: 'pending_certificate', mode: 'testing', max_age: 604800 });
+    expect(hosted.structuredContent).toMatchObject({
+      object: 'mta_sts_hosting',
+      domain_id: id,
+      policy_domain: `inbound.${name}`,
+      status: 'pending_certificate',
+      mode: 'testing',
+      max_age: 604800,
+    });
     expect(summaryOf(hosted)).toContain(`MTA-STS policy of inbound.${name} (${id}): pending_certificate, mode testing, max_age 604800 s`);
     const read = await call(client, 'get_mta_sts_policy', { domain: id });
     expect(read.isError).toBeFalsy();
@@ -158,7 +214,16 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
   });
 
   it('renders a template with render_template', async () => {
-    const created = await api('POST', '/templates', { key: account.key, body: { alias: 'welcome', name: 'Welcome', subject: 'Welcome, {{name}}', text: 'Hi {{name}}.', variables: [{ key: 'name', type: 'string' }] } });
+    const created = await api('POST', '/templates', {
+      key: account.key,
+      body: {
+        alias: 'welcome',
+        name: 'Welcome',
+        subject: 'Welcome, {{name}}',
+        text: 'Hi {{name}}.',
+        variables: [{ key: 'name', type: 'string' }],
+      },
+    });
     expect(created.status).toBe(201);
     const rendered = await call(client, 'render_template', { alias: 'welcome', variables: { name: 'Ada' } });
     expect(rendered.isError).toBeFalsy();
@@ -170,7 +235,13 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     await publish(withMx, 'MX', [`10 mx.${withMx}`]);
     const one = await call(sendOnly, 'validate_email', { emails: `jane@${withMx}` });
     expect(one.isError).toBeFalsy();
-    expect(one.structuredContent).toMatchObject({ object: 'validation', email: `jane@${withMx}`, verdict: 'valid', score: 1, checks: { domain: { result: 'mx', hosts: [`mx.${withMx}`] } } });
+    expect(one.structuredContent).toMatchObject({
+      object: 'validation',
+      email: `jane@${withMx}`,
+      verdict: 'valid',
+      score: 1,
+      checks: { domain: { result: 'mx', hosts: [`mx.${withMx}`] } },
+    });
     expect(summaryOf(one)).toBe(`jane@${withMx}: valid (score 1)`);
 
     const missing = uniqueDomain();
@@ -188,12 +259,16 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
   it('returns refusals as isError results: a key without the scope, a bad address', async () => {
     const refused = await call(sendOnly, 'add_domain', { name: uniqueDomain() });
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope', details: { required_scopes: expect.arrayContaining(['domains:write']) } } });
+    expect(refused.structuredContent).toMatchObject({
+      error: { status: 403, code: 'insufficient_scope', details: { required_scopes: expect.arrayContaining(['domains:write']) } },
+    });
     expect(summaryOf(refused)).toContain('403 insufficient_scope');
 
     const bad = await call(sendOnly, 'send_email', { from: SANDBOX, to: 'ann@', subject: 'x', text: 'x' });
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ error: { status: 400, code: 'validation_error', details: { fields: [expect.objectContaining({ field: 'to' })] } } });
+    expect(bad.structuredContent).toMatchObject({
+      error: { status: 400, code: 'validation_error', details: { fields: [expect.objectContaining({ field: 'to' })] } },
+    });
   });
 });
 
@@ -207,7 +282,10 @@ describe('the MCP server door', () => {
   it('GET and DELETE /mcp are 405 (a stateless server)', async () => {
     const account = await newAccount();
     for (const method of ['GET', 'DELETE']) {
-      const response = await fetch(`${stack().apiUrl}/mcp`, { method, headers: { authorization: `Bearer ${account.key}`, accept: 'text/event-stream' } });
+      const response = await fetch(`${stack().apiUrl}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${account.key}`, accept: 'text/event-stream' },
+      });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
     }
@@ -219,7 +297,9 @@ describe('the MCP server door', () => {
     const reached: string[] = [];
     const decoy = createServer((req: IncomingMessage, res) => {
       reached.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"domains":[{"id":"dom_decoy","name":"decoy.example"}],"has_more":false,"next_cursor":null}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"domains":[{"id":"dom_decoy","name":"decoy.example"}],"has_more":false,"next_cursor":null}');
     });
     await new Promise<void>((listening) => decoy.listen(0, '127.0.0.2', listening));
     const decoyHost = `127.0.0.2:${(decoy.address() as AddressInfo).port}`;
@@ -234,11 +314,21 @@ describe('the MCP server door', () => {
             port: api.port,
             path: '/mcp',
             method: 'POST',
-            headers: { host: decoyHost, 'x-forwarded-host': decoyHost, 'x-forwarded-proto': 'http', authorization: `Bearer ${account.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            headers: {
+              host: decoyHost,
+              'x-forwarded-host': decoyHost,
+              'x-forwarded-proto': 'http',
+              authorization: `Bearer ${account.key}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+            },
           },
           (res) => {
             let text = '';
-            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+            res
+              .setEncoding('utf8')
+              .on('data', (chunk: string) => (text += chunk))
+              .on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
           },
         );
         req.on('error', reject).end(body);
@@ -257,7 +347,13 @@ describe('the MCP server door', () => {
   it('the stdio server without MAILSERVICE_API_KEY says so on stderr and exits 1, printing nothing on stdout', () => {
     const env = { ...process.env };
     delete env.MAILSERVICE_API_KEY;
-    const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/mailservice-mcp.js')], { cwd: ROOT, env, encoding: 'utf8', timeout: 30_000, input: '' });
+    const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/mailservice-mcp.js')], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 30_000,
+      input: '',
+    });
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('MAILSERVICE_API_KEY is not set');

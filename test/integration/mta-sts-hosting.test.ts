@@ -39,14 +39,19 @@ async function receivingDomain(account: TestAccount): Promise<{ id: string; name
   return { id: added.body.domain.id, name };
 }
 
-const hostingOf = async (account: TestAccount, domainId: string) => (await api('GET', `/domains/${domainId}/mta-sts`, { key: account.key })).body as Hosting;
+const hostingOf = async (account: TestAccount, domainId: string) =>
+  (await api('GET', `/domains/${domainId}/mta-sts`, { key: account.key })).body as Hosting;
 
 /** Waits (the domain-health task takes each step every 2 s locally) for the hosting to reach `status`. */
 function waitForHosting(account: TestAccount, domainId: string, done: (hosting: Hosting) => boolean, what: string): Promise<Hosting> {
-  return waitFor(async () => {
-    const hosting = await hostingOf(account, domainId);
-    return done(hosting) ? hosting : undefined;
-  }, `${domainId}'s MTA-STS policy ${what}`, WAIT_MS);
+  return waitFor(
+    async () => {
+      const hosting = await hostingOf(account, domainId);
+      return done(hosting) ? hosting : undefined;
+    },
+    `${domainId}'s MTA-STS policy ${what}`,
+    WAIT_MS,
+  );
 }
 
 const recordOf = (hosting: Hosting, purpose: string) => hosting.records.find((record) => record.purpose === purpose);
@@ -65,11 +70,24 @@ function fetchPolicy(host: string, address = '127.0.0.1'): Promise<{ status: num
   const { info } = stack();
   const { port } = new URL(info.custom_domains_url!);
   return new Promise((resolve, reject) => {
-    const req = request({ host: address, port, path: '/.well-known/mta-sts.txt', servername: host, headers: { host }, ca: readFileSync(info.custom_domains_ca_file!), agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: address,
+        port,
+        path: '/.well-known/mta-sts.txt',
+        servername: host,
+        headers: { host },
+        ca: readFileSync(info.custom_domains_ca_file!),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -77,8 +95,15 @@ function fetchPolicy(host: string, address = '127.0.0.1'): Promise<{ status: num
 
 function awsClients() {
   const { info } = stack();
-  const config = { region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! }, maxAttempts: 1 };
-  return { acm: new ACMClient({ ...config, endpoint: info.endpoints.acm }), apigw: new ApiGatewayV2Client({ ...config, endpoint: info.endpoints.apigatewayv2 }) };
+  const config = {
+    region: info.region,
+    credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
+    maxAttempts: 1,
+  };
+  return {
+    acm: new ACMClient({ ...config, endpoint: info.endpoints.acm }),
+    apigw: new ApiGatewayV2Client({ ...config, endpoint: info.endpoints.apigatewayv2 }),
+  };
 }
 
 /** Whether the custom domain name `host` exists in the local API Gateway. */
@@ -98,17 +123,31 @@ async function certificatesFor(acm: ACMClient, host: string): Promise<string[]> 
 }
 
 /** A receiving domain of a new account whose policy is hosted (testing), its certificate's validation record listed. */
-async function hostedDomain(): Promise<{ account: TestAccount; domain: { id: string; name: string }; host: string; validation: Hosting['records'][number] }> {
+async function hostedDomain(): Promise<{
+  account: TestAccount;
+  domain: { id: string; name: string };
+  host: string;
+  validation: Hosting['records'][number];
+}> {
   const account = await newAccount();
   const domain = await receivingDomain(account);
   expect((await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(200);
-  const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+  const listed = await waitForHosting(
+    account,
+    domain.id,
+    (hosting) => recordOf(hosting, 'certificate_validation') !== undefined,
+    'to list its validation record',
+  );
   return { account, domain, host: `mta-sts.inbound.${domain.name}`, validation: recordOf(listed, 'certificate_validation')! };
 }
 
 /** Waits for the task to have deleted the host's custom domain name and certificate. */
 function hostGone(acm: ACMClient, apigw: ApiGatewayV2Client, host: string, why: string): Promise<unknown> {
-  return waitFor(async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0, `${host}'s custom domain name and certificate to be deleted ${why}`, WAIT_MS);
+  return waitFor(
+    async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0,
+    `${host}'s custom domain name and certificate to be deleted ${why}`,
+    WAIT_MS,
+  );
 }
 
 let account: TestAccount;
@@ -132,13 +171,31 @@ describe('hosting a policy', () => {
     host = `mta-sts.inbound.${domain.name}`;
   });
 
-  it('PUT stores it (pending_certificate), the task lists the certificate\'s validation record within seconds', async () => {
+  it("PUT stores it (pending_certificate), the task lists the certificate's validation record within seconds", async () => {
     const put = await api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ object: 'mta_sts_hosting', domain_id: domain.id, policy_domain: `inbound.${domain.name}`, status: 'pending_certificate', mode: 'testing', max_age: 604800, policy_url: `https://${host}/.well-known/mta-sts.txt` });
+    expect(put.body).toMatchObject({
+      object: 'mta_sts_hosting',
+      domain_id: domain.id,
+      policy_domain: `inbound.${domain.name}`,
+      status: 'pending_certificate',
+      mode: 'testing',
+      max_age: 604800,
+      policy_url: `https://${host}/.well-known/mta-sts.txt`,
+    });
     expect(put.body.mx).toEqual([stack().info.env.INBOUND_MX_HOST ?? 'inbound.mailservice.dev']);
-    const listed = await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
-    expect(recordOf(listed, 'certificate_validation')).toMatchObject({ type: 'CNAME', name: expect.stringMatching(new RegExp(`^_[0-9a-f]{32}\\.${host.replace(/\./g, '\\.')}$`)), value: expect.stringMatching(/\.acm-validations\.aws$/), status: 'pending' });
+    const listed = await waitForHosting(
+      account,
+      domain.id,
+      (hosting) => recordOf(hosting, 'certificate_validation') !== undefined,
+      'to list its validation record',
+    );
+    expect(recordOf(listed, 'certificate_validation')).toMatchObject({
+      type: 'CNAME',
+      name: expect.stringMatching(new RegExp(`^_[0-9a-f]{32}\\.${host.replace(/\./g, '\\.')}$`)),
+      value: expect.stringMatching(/\.acm-validations\.aws$/),
+      status: 'pending',
+    });
     // The certificate exists in ACM, requested by the task (under its IAM role), once.
     expect(await certificatesFor(acm, host)).toHaveLength(1);
     // Not served yet: no custom domain name.
@@ -154,7 +211,12 @@ describe('hosting a policy', () => {
     const served = await waitForHosting(account, domain.id, (hosting) => hosting.status === 'pending_dns', 'to be served');
     expect(recordOf(served, 'certificate_validation')!.status).toBe('verified');
     const hostRecord = recordOf(served, 'policy_host')!;
-    expect(hostRecord).toMatchObject({ type: 'CNAME', name: host, value: expect.stringMatching(/^d-[a-z0-9]{10}\.execute-api\.[a-z0-9-]+\.amazonaws\.com$/), status: 'pending' });
+    expect(hostRecord).toMatchObject({
+      type: 'CNAME',
+      name: host,
+      value: expect.stringMatching(/^d-[a-z0-9]{10}\.execute-api\.[a-z0-9-]+\.amazonaws\.com$/),
+      status: 'pending',
+    });
     expect(served.message).toMatch(/publish the policy_host CNAME/);
 
     const policy = await fetchPolicy(host);
@@ -164,7 +226,7 @@ describe('hosting a policy', () => {
     await expect(fetchPolicy(`mta-sts.inbound.other-${domain.name}`)).rejects.toThrow();
   });
 
-  it('the owner\'s records (host CNAME, policy TXT): the host resolves through DNS to the endpoint, and the policy is active', async () => {
+  it("the owner's records (host CNAME, policy TXT): the host resolves through DNS to the endpoint, and the policy is active", async () => {
     const served = await hostingOf(account, domain.id);
     for (const purpose of ['policy_host', 'policy', 'tls_rpt']) {
       const record = recordOf(served, purpose)!;
@@ -200,7 +262,9 @@ describe('hosting a policy', () => {
 
   it('racing PUTs of different modes: each answers 200 or 409, and the policy served is the stored one', async () => {
     const modes = ['testing', 'enforce', 'none', 'testing', 'enforce', 'none', 'testing', 'enforce'];
-    const answers = await Promise.all(modes.map((mode) => api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode } })));
+    const answers = await Promise.all(
+      modes.map((mode) => api('PUT', `/domains/${domain.id}/mta-sts`, { key: account.key, body: { mode } })),
+    );
     for (const answer of answers) expect([200, 409]).toContain(answer.status);
     expect(answers.some((answer) => answer.status === 200)).toBe(true);
     const stored = await hostingOf(account, domain.id);
@@ -211,7 +275,10 @@ describe('hosting a policy', () => {
   it('another account cannot see or change it (404), and a domain that does not receive mail cannot have one (400)', async () => {
     const other = await newAccount();
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const answer = await api(method, `/domains/${domain.id}/mta-sts`, { key: other.key, ...(method === 'PUT' ? { body: { mode: 'testing' } } : {}) });
+      const answer = await api(method, `/domains/${domain.id}/mta-sts`, {
+        key: other.key,
+        ...(method === 'PUT' ? { body: { mode: 'testing' } } : {}),
+      });
       expect([method, answer.status, answer.body.error.code]).toEqual([method, 404, 'not_found']);
     }
     const sending = await api('POST', '/domains', { key: other.key, body: { name: uniqueDomain() } });
@@ -256,13 +323,22 @@ describe("the dashboard's domain page", () => {
     const domain = await receivingDomain(account);
     const session = await signIn((await newDashboardUser(account)).email);
     const form = (path: string, fields: Record<string, string> = {}) =>
-      dashboardRequest('POST', path, { cookie: session.cookie, rawBody: new URLSearchParams({ csrf_token: session.csrf, ...fields }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      dashboardRequest('POST', path, {
+        cookie: session.cookie,
+        rawBody: new URLSearchParams({ csrf_token: session.csrf, ...fields }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const before = await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie });
     expect(before.text).toContain('MTA-STS policy');
     expect(before.text).toContain('Host an MTA-STS policy');
     expect((await form(`/dashboard/domains/${domain.id}/mta-sts`, { mode: 'enforce' })).status).toBe(303);
     expect((await hostingOf(account, domain.id)).mode).toBe('enforce');
-    await waitForHosting(account, domain.id, (hosting) => recordOf(hosting, 'certificate_validation') !== undefined, 'to list its validation record');
+    await waitForHosting(
+      account,
+      domain.id,
+      (hosting) => recordOf(hosting, 'certificate_validation') !== undefined,
+      'to list its validation record',
+    );
     const page = await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie });
     expect(page.text).toContain('certificate validation');
     expect(page.text).toContain(`_mta-sts.inbound.${domain.name}`);
@@ -270,11 +346,13 @@ describe("the dashboard's domain page", () => {
     expect(page.text).not.toContain('Host an MTA-STS policy');
     expect((await form(`/dashboard/domains/${domain.id}/mta-sts/delete`)).status).toBe(303);
     expect((await api('GET', `/domains/${domain.id}/mta-sts`, { key: account.key })).status).toBe(404);
-    expect((await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie })).text).toContain('Host an MTA-STS policy');
+    expect((await dashboardRequest('GET', `/dashboard/domains/${domain.id}`, { cookie: session.cookie })).text).toContain(
+      'Host an MTA-STS policy',
+    );
   });
 });
 
-it('turning receiving off takes the subdomain\'s hosted policy down (its MX is no longer ours)', async () => {
+it("turning receiving off takes the subdomain's hosted policy down (its MX is no longer ours)", async () => {
   const { acm, apigw } = clients();
   try {
     const { account, domain, host } = await hostedDomain();

@@ -51,7 +51,12 @@ function portOpen(address: string): Promise<boolean> {
 }
 
 /** Polls (test/support/wait.ts) until `done`; a timeout shows `describeState()` as it last was. */
-async function waitUntil(what: string, done: () => Promise<boolean> | boolean, timeoutMs: number, describeState: () => string): Promise<void> {
+async function waitUntil(
+  what: string,
+  done: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  describeState: () => string,
+): Promise<void> {
   await waitFor(
     async () => {
       if (await done()) return true;
@@ -77,7 +82,12 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    await waitUntil("npm start's ready line", () => /Ready in \d+ ms/.test(output), 90_000, () => output);
+    await waitUntil(
+      "npm start's ready line",
+      () => /Ready in \d+ ms/.test(output),
+      90_000,
+      () => output,
+    );
     const stack = JSON.parse(readFileSync(join(dataDir, 'stack.json'), 'utf8')) as {
       api_url: string;
       smtp: string;
@@ -97,7 +107,12 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     // npm's own process only, or the whole group as a terminal's Ctrl-C does.
     process.kill(target === 'npm' ? npm.pid! : -pgid, signal);
 
-    await waitUntil(`no process of npm start's group left after ${signal} to ${target}`, () => processGroup(pgid).length === 0, 30_000, () => JSON.stringify(processGroup(pgid)));
+    await waitUntil(
+      `no process of npm start's group left after ${signal} to ${target}`,
+      () => processGroup(pgid).length === 0,
+      30_000,
+      () => JSON.stringify(processGroup(pgid)),
+    );
     const open: string[] = [];
     for (const address of addresses) if (await portOpen(address)) open.push(address);
     expect(open).toEqual([]);

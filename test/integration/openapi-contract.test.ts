@@ -19,7 +19,11 @@ test('answers through api(), a direct fetch and the dashboard harness are all ch
 });
 
 test('an answer that does not match the document is reported', () => {
-  checkApiResponse('GET', '/api-keys', { status: 200, header: (name) => (name === 'content-type' ? 'application/json' : null), text: JSON.stringify({ api_keys: [{ id: 'nope' }] }) });
+  checkApiResponse('GET', '/api-keys', {
+    status: 200,
+    header: (name) => (name === 'content-type' ? 'application/json' : null),
+    text: JSON.stringify({ api_keys: [{ id: 'nope' }] }),
+  });
   const problems = takeContractProblems();
   expect(problems).toHaveLength(1);
   expect(problems[0]).toContain('GET /api-keys -> 200 (listApiKeys): the body does not match the document');

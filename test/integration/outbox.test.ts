@@ -28,7 +28,11 @@ const SANDBOX = 'sandbox.mailservice.dev';
 const RELAY = STREAM_WORKERS.find((worker) => worker.name === 'outbox-relay')!;
 
 function clientsFor(info: StackInfo) {
-  const options = { endpoint: info.endpoints.dynamodb, region: info.region, credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! } };
+  const options = {
+    endpoint: info.endpoints.dynamodb,
+    region: info.region,
+    credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
+  };
   return {
     doc: DynamoDBDocumentClient.from(new DynamoDBClient(options), { marshallOptions: { removeUndefinedValues: true } }),
     streams: new DynamoDBStreamsClient(options),
@@ -52,7 +56,11 @@ interface Deferred {
  * What the new send path writes: the email item (the shape of EmailRepository's put), `queued`, and for
  * uncapped plans the usage it owes, in one PutItem. Nothing is sent to SQS.
  */
-async function writeEmail(clients: Clients, account: { id: string; email: string }, options: { status?: string; deferred?: Deferred; subject?: string } = {}): Promise<string> {
+async function writeEmail(
+  clients: Clients,
+  account: { id: string; email: string },
+  options: { status?: string; deferred?: Deferred; subject?: string } = {},
+): Promise<string> {
   const now = new Date();
   const id = newId('msg', now.getTime());
   const status = options.status ?? 'queued';
@@ -156,14 +164,20 @@ describe('the outbox on the shared local cloud', () => {
     const current = keys.usage(account.id, period.scope, period.period, period.periodValue);
     const legacy = keys.legacyUsage(account.id, period.scope, period.period, period.periodValue);
     expect(current.PK).toBe(`USAGE#${account.id}#PLAN#DAY#outbox-moved-day`);
-    const ids = [await writeEmail(clients, account, { deferred: { count: 2, counters: [current] } }), await writeEmail(clients, account, { deferred: { count: 3, counters: [legacy] } })];
+    const ids = [
+      await writeEmail(clients, account, { deferred: { count: 2, counters: [current] } }),
+      await writeEmail(clients, account, { deferred: { count: 3, counters: [legacy] } }),
+    ];
     for (const id of ids) await waitForStatus(account, id, 'delivered');
     await waitFor(async () => (await counterValue(clients, current)) === 2 && (await counterValue(clients, legacy)) === 3, 'both counted');
     expect(await stack().services.usage.current(account.id, period)).toBe(5);
   });
 
   it('relays an API send: delivered, and exactly one message reaches SES', async () => {
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'api + outbox', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'api + outbox', text: 't' },
+    });
     expect(send.status).toBe(200);
     await waitForStatus(account, send.body.id, 'delivered');
     await sleep(300);
@@ -226,12 +240,16 @@ describe('the outbox on a stack of its own (data folder)', () => {
     expect(failuresUrl).toContain('OutboxRelayOnFailure');
     // Usage owed to another account's counter: the relay refuses the record (it may only add to the
     // email's own account's counters).
-    const poison = await writeEmail(clients!, owner, { deferred: { count: 1, counters: [keys.usage('acc_someone_else', 'PLAN', 'DAY', 'x')] } });
+    const poison = await writeEmail(clients!, owner, {
+      deferred: { count: 1, counters: [keys.usage('acc_someone_else', 'PLAN', 'DAY', 'x')] },
+    });
     const after = await writeEmail(clients!, owner);
 
     const failure = await waitFor(
       async () => {
-        const received = await clients!.sqs.send(new ReceiveMessageCommand({ QueueUrl: failuresUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1 }));
+        const received = await clients!.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: failuresUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1 }),
+        );
         return received.Messages?.[0] ? (JSON.parse(received.Messages[0].Body!) as StreamBatchFailure) : undefined;
       },
       'the on-failure message',
@@ -246,7 +264,14 @@ describe('the outbox on a stack of its own (data folder)', () => {
     expect(failure.requestContext.approximateInvokeCount).toBeGreaterThan(RELAY.retryAttempts);
     // The description points at the record: it can be read back from the stream (24 h) to redrive it.
     const { shardId, startSequenceNumber, streamArn } = failure.DDBStreamBatchInfo;
-    const iterator = await clients!.streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: startSequenceNumber }));
+    const iterator = await clients!.streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+        SequenceNumber: startSequenceNumber,
+      }),
+    );
     const records = await clients!.streams.send(new GetRecordsCommand({ ShardIterator: iterator.ShardIterator!, Limit: 1 }));
     expect(records.Records?.[0]?.dynamodb?.NewImage?.id?.S).toBe(poison);
     // Nothing lost: the refused email is still queued in the table; the stream went on after it.

@@ -26,7 +26,10 @@ function table() {
 
 /** An email accepted through the API as scheduled an hour ahead (not handed to the send queue: the scheduler owns it). */
 async function acceptedScheduled(account: TestAccount, subject: string): Promise<string> {
-  const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() } });
+  const response = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject, text: 't', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() },
+  });
   expect(response.status).toBe(200);
   return response.body.id;
 }
@@ -100,10 +103,19 @@ describe('reconciler', () => {
     const hook = await startHttpsReceiver(certs());
     receivers.push(hook);
     const other = await newAccount();
-    expect((await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.delivery_delayed', 'email.failed'] } })).status).toBe(200);
+    expect(
+      (await api('POST', '/webhooks', { key: other.key, body: { url: hook.url, events: ['email.delivery_delayed', 'email.failed'] } }))
+        .status,
+    ).toBe(200);
     const delayed = await acceptedScheduled(other, 'no outcome yet');
     const expired = await acceptedScheduled(other, 'no outcome ever');
-    const sentAgo = (ms: number) => ({ status: 'sent', last_event: 'sent', last_event_rank: 1, sent_at: new Date(Date.now() - ms).toISOString(), provider_message_id: `lost-${ms}` });
+    const sentAgo = (ms: number) => ({
+      status: 'sent',
+      last_event: 'sent',
+      last_event_rank: 1,
+      sent_at: new Date(Date.now() - ms).toISOString(),
+      provider_message_id: `lost-${ms}`,
+    });
     await leaveAs(delayed, sentAgo(301_000), 1000); // past 300 s locally
     await leaveAs(expired, sentAgo(3_601_000), 1000); // past 3600 s locally
     await waitFor(async () => (await emailOf(other, expired)).status === 'failed', 'no-outcome email failed', 20_000);
@@ -113,7 +125,12 @@ describe('reconciler', () => {
     expect((await emailOf(other, delayed)).status).toBe('sent');
     const requests = await hook.waitForRequests(2, 15_000);
     const bodies = requests.map((r) => JSON.parse(r.body));
-    expect(bodies.map((b) => [b.type, b.data.email_id]).sort()).toEqual([['email.delivery_delayed', delayed], ['email.failed', expired]].sort());
+    expect(bodies.map((b) => [b.type, b.data.email_id]).sort()).toEqual(
+      [
+        ['email.delivery_delayed', delayed],
+        ['email.failed', expired],
+      ].sort(),
+    );
     expect(bodies.find((b) => b.type === 'email.failed').data.bounce_type).toBe('undetermined');
     // The delayed one waits in the index for the last bound; the failed one left it.
     expect((await rawItem(delayed)).GSI2SK).toBeDefined();
@@ -158,24 +175,40 @@ describe('reconciler', () => {
     // What the router leaves when it dies after recording the delivery and before queueing it.
     expect(
       await stack().services.webhookDeliveries.create({
-        id: deliveryId, webhook_id: webhookId, account_id: owner.id, event_id: eventId, event_type: 'email.sent',
+        id: deliveryId,
+        webhook_id: webhookId,
+        account_id: owner.id,
+        event_id: eventId,
+        event_type: 'email.sent',
         payload: JSON.stringify({ type: 'email.sent', created_at: longAgo, data: { email_id: 'msg_lost' } }),
-        status: 'pending', attempts: [], next_attempt_at: longAgo, created_at: longAgo, updated_at: longAgo,
+        status: 'pending',
+        attempts: [],
+        next_attempt_at: longAgo,
+        created_at: longAgo,
+        updated_at: longAgo,
       }),
     ).toBe(true);
     const [request] = await hook.waitForRequests(1, 20_000);
     expect(request!.headers['webhook-id']).toBe(eventId);
-    await waitFor(async () => (await stack().services.webhookDeliveries.get(webhookId, deliveryId))?.status === 'succeeded', 'delivery succeeded', 10_000);
+    await waitFor(
+      async () => (await stack().services.webhookDeliveries.get(webhookId, deliveryId))?.status === 'succeeded',
+      'delivery succeeded',
+      10_000,
+    );
   });
 
   it('reports its passes and re-drives on /health', async () => {
     // The re-drives of the tests above, counted over the reconciler's passes. A pass reports when it ends,
     // and a re-drive's effect (a delivery made) can be seen before the pass that made it has ended.
-    const health = await waitFor(async () => {
-      const body = (await fetch(`${stack().apiUrl}/health`).then((r) => r.json())) as any;
-      const totals = body.tasks?.reconciler?.totals ?? {};
-      return totals.redriven_queued >= 2 && totals.redriven_scheduled >= 1 && totals.redriven_webhooks >= 1 ? body : undefined;
-    }, 'the re-drives above counted in the passes reported on /health', 15_000);
+    const health = await waitFor(
+      async () => {
+        const body = (await fetch(`${stack().apiUrl}/health`).then((r) => r.json())) as any;
+        const totals = body.tasks?.reconciler?.totals ?? {};
+        return totals.redriven_queued >= 2 && totals.redriven_scheduled >= 1 && totals.redriven_webhooks >= 1 ? body : undefined;
+      },
+      'the re-drives above counted in the passes reported on /health',
+      15_000,
+    );
     expect(health.components['task:reconciler']).toBe('up');
     expect(health.tasks.reconciler.passes).toBeGreaterThan(0);
     expect(health.queues[stack().info.resources!.queues.send!.name]).toMatchObject({ messages: expect.any(Number) });

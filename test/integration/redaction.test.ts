@@ -47,11 +47,15 @@ function marked(from: string, extra: Record<string, unknown> = {}) {
  * before the worker's own write of `sent` and the drop that follows it.
  */
 async function waitForDropped(account: TestAccount, id: string) {
-  return waitFor(async () => {
-    const { body } = await api('GET', `/emails/${id}`, { key: account.key });
-    if (body.email?.subject !== '') throw new Error(`email ${id} still has its subject (${body.email?.status})`);
-    return body.email;
-  }, `the content of ${id} to be dropped`, 20_000);
+  return waitFor(
+    async () => {
+      const { body } = await api('GET', `/emails/${id}`, { key: account.key });
+      if (body.email?.subject !== '') throw new Error(`email ${id} still has its subject (${body.email?.status})`);
+      return body.email;
+    },
+    `the content of ${id} to be dropped`,
+    20_000,
+  );
 }
 
 async function dashboardPage(account: TestAccount, path: string) {
@@ -75,7 +79,10 @@ describe('content redaction', () => {
   it('delivers a store_content: false send with its content, then keeps none of it; a plain send keeps its content', async () => {
     const redacted = marked(from, { store_content: false });
     const plain = marked(from);
-    const [sentRedacted, sentPlain] = await Promise.all([api('POST', '/emails', { key: keeper.key, body: redacted.request }), api('POST', '/emails', { key: keeper.key, body: plain.request })]);
+    const [sentRedacted, sentPlain] = await Promise.all([
+      api('POST', '/emails', { key: keeper.key, body: redacted.request }),
+      api('POST', '/emails', { key: keeper.key, body: plain.request }),
+    ]);
     expect(sentRedacted.status).toBe(200);
     expect(sentPlain.status).toBe(200);
     const redactedId = sentRedacted.body.id as string;
@@ -95,7 +102,9 @@ describe('content redaction', () => {
     expect(email.subject).toBe('');
     expect(email.to).toEqual(['success@simulator.amazonses.com']);
     expect(email.tags).toEqual([{ name: 'kind', value: 'redaction' }]);
-    expect(email.attachments).toEqual([{ filename: 'notes.txt', content_type: 'text/plain', size: redacted.attachment.length + 1, content_id: null }]);
+    expect(email.attachments).toEqual([
+      { filename: 'notes.txt', content_type: 'text/plain', size: redacted.attachment.length + 1, content_id: null },
+    ]);
 
     // The dashboard says so, and shows none of it.
     const redactedPage = await dashboardPage(keeper, `/dashboard/emails/${redactedId}`);
@@ -150,7 +159,10 @@ describe('content redaction', () => {
       expect(refused.status).toBe(400);
       expect(refused.text).toContain('store_content');
     }
-    const send = await api('POST', '/emails', { key: account.key, body: { from: 'a@example.com', to: 'b@example.com', subject: 's', text: 't', store_content: 'off' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@example.com', to: 'b@example.com', subject: 's', text: 't', store_content: 'off' },
+    });
     expect(send.status).toBe(400);
     expect(send.text).toContain('store_content');
     expect((await api('GET', '/account', { key: account.key })).body.store_content).toBe(true);
@@ -214,12 +226,19 @@ describe('content redaction', () => {
     expect(plainPage.text).not.toContain('Content not kept');
 
     // email.received was sent, without content.
-    const event = await waitFor(async () => (await hooks()).find((hook) => hook.data.email_id === redactedId), 'email.received of the redacted email');
+    const event = await waitFor(
+      async () => (await hooks()).find((hook) => hook.data.email_id === redactedId),
+      'email.received of the redacted email',
+    );
     expect(JSON.stringify(event)).not.toContain(marker);
     expect(event.data.subject).toBe('');
 
     // Nothing of the message in the bucket (the raw message too) nor the table.
-    await waitFor(async () => ((await objectsNaming([`r${marker}`])).length === 0 ? true : undefined), 'the raw message to be deleted', 20_000);
+    await waitFor(
+      async () => ((await objectsNaming([`r${marker}`])).length === 0 ? true : undefined),
+      'the raw message to be deleted',
+      20_000,
+    );
     expect(await itemsNaming(`r${marker}`)).toEqual([]);
     expect((await objectsNaming([`bodyp${marker}`])).length).toBeGreaterThan(0);
   });

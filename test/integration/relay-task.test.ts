@@ -90,7 +90,12 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     template = deployedTemplate(SHARED_STACK_DIR);
     removeStatements(template, { role: relayTaskOf(template).roleId }, grantsService('sqs'));
     [own, killed] = await Promise.all([
-      spawnStack({ dataDir, inMemory: true, timeoutMs: 120_000, env: { LOCAL_TEMPLATE_FILE: writeTemplate(dataDir, template), WEBHOOK_CA_FILE: '', SMTP_CLOSE_TIMEOUT_S: '30' } }),
+      spawnStack({
+        dataDir,
+        inMemory: true,
+        timeoutMs: 120_000,
+        env: { LOCAL_TEMPLATE_FILE: writeTemplate(dataDir, template), WEBHOOK_CA_FILE: '', SMTP_CLOSE_TIMEOUT_S: '30' },
+      }),
       spawnStack({ dataDir: killedDir, inMemory: true, timeoutMs: 120_000, detached: true, env: { WEBHOOK_CA_FILE: '' } }),
     ]);
     info = readStackFile(dataDir) as LocalStackInfo;
@@ -154,7 +159,11 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     } finally {
       await client.quit();
     }
-    await waitFor(async () => (await harness.api('GET', '/health')).body.smtp.connections === 0 || undefined, 'the closed session no longer counted', 10_000);
+    await waitFor(
+      async () => (await harness.api('GET', '/health')).body.smtp.connections === 0 || undefined,
+      'the closed session no longer counted',
+      10_000,
+    );
   });
 
   it('makes its SDK calls as the task role: without SQS, the MX stores a message but cannot hand it on, answers 451 and the log says why', async () => {
@@ -171,7 +180,9 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     } finally {
       await client.quit();
     }
-    expect(own!.output()).toMatch(/iam: User: arn:aws:sts::\d+:assumed-role\/[^/]+\/smtp-relay is not authorized to perform: sqs:SendMessage on resource: arn:aws:sqs:\S+/);
+    expect(own!.output()).toMatch(
+      /iam: User: arn:aws:sts::\d+:assumed-role\/[^/]+\/smtp-relay is not authorized to perform: sqs:SendMessage on resource: arn:aws:sqs:\S+/,
+    );
   });
 
   it('reads the local clock: a message relayed with the clock moved 3 days on is dated by it', async () => {
@@ -180,7 +191,9 @@ describe('the SMTP relay task, run as ECS runs its container (stacks of their ow
     const moved = await harness.api('PUT', '/_local/clock', { body: { offset_ms: 3 * 86_400_000 } });
     expect(moved.status).toBe(200);
     try {
-      const sent = await smtp.transport(credential.password).sendMail({ from: 'hello@sandbox.mailservice.dev', to: account.email, subject: 'later', text: 'hi' });
+      const sent = await smtp
+        .transport(credential.password)
+        .sendMail({ from: 'hello@sandbox.mailservice.dev', to: account.email, subject: 'later', text: 'hi' });
       const email = await harness.emailOf(account, smtp.queuedId(sent.response));
       const shift = Date.parse(email.created_at as string) - Date.now();
       expect(shift).toBeGreaterThan(3 * 86_400_000 - 120_000);

@@ -40,7 +40,12 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
     harness.api('POST', '/emails', { key: who.account.key, body: { from: who.from, to, subject: 'Reputation', text: 'Hello', ...extra } });
 
   /** Sends `count` emails and waits for each outcome (the counters count outcomes from the stream). */
-  async function sendAll(who: { account: TestAccount; from: string }, recipients: string[], outcome: 'delivered' | 'bounced', extra: Record<string, unknown> = {}): Promise<void> {
+  async function sendAll(
+    who: { account: TestAccount; from: string },
+    recipients: string[],
+    outcome: 'delivered' | 'bounced',
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
     const ids: string[] = [];
     for (const to of recipients) {
       const answer = await send(who, to, extra);
@@ -50,19 +55,25 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
     for (const id of ids) await harness.waitForStatus(who.account, id, outcome, 60_000);
   }
 
-  const addresses = (kind: 'success' | 'bounce', count: number, tag: string) => Array.from({ length: count }, (_, i) => `${kind}+${tag}${i}@simulator.amazonses.com`);
+  const addresses = (kind: 'success' | 'bounce', count: number, tag: string) =>
+    Array.from({ length: count }, (_, i) => `${kind}+${tag}${i}@simulator.amazonses.com`);
 
   it('pauses the account driving the bounce rate (webhook, 403 on every send), not the others; the operator resumes it', async () => {
     const healthy = await sender();
     const offender = await sender();
     const path = tenants.unique('reputation');
-    const webhook = await harness.api('POST', '/webhooks', { key: offender.account.key, body: { url: `${harness.stack().info.webhook_inbox_url}${path}`, events: ['account.paused', 'account.resumed'] } });
+    const webhook = await harness.api('POST', '/webhooks', {
+      key: offender.account.key,
+      body: { url: `${harness.stack().info.webhook_inbox_url}${path}`, events: ['account.paused', 'account.resumed'] },
+    });
     expect(webhook.status).toBe(200);
 
     // The deployment's volume first: 12 delivered emails of a healthy account (no bounce: no brake check).
     await sendAll(healthy, addresses('success', 12, 'h'), 'delivered');
     // An email the offender schedules before its bounces, to fire after the pause: not sent then.
-    const scheduled = await send(offender, 'success+later@simulator.amazonses.com', { scheduled_at: new Date(Date.now() + 30_000).toISOString() });
+    const scheduled = await send(offender, 'success+later@simulator.amazonses.com', {
+      scheduled_at: new Date(Date.now() + 30_000).toISOString(),
+    });
     expect(scheduled.status).toBe(200);
     // Then 4 bounces of the offender: the deployment's rate is 4 of 16 (25%, over 4%), the offender's 100%.
     await sendAll(offender, addresses('bounce', 4, 'o'), 'bounced');
@@ -75,11 +86,22 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
       status: 'paused',
       pause_source: 'automated',
       paused_reason: expect.stringContaining('Reputation brake'),
-      pause_figures: { rule: 'deployment_brake', metric: 'bounce', threshold: 0.04, window_days: 2, account: { bounced: expect.any(Number) }, deployment: { sent: expect.any(Number) } },
+      pause_figures: {
+        rule: 'deployment_brake',
+        metric: 'bounce',
+        threshold: 0.04,
+        window_days: 2,
+        account: { bounced: expect.any(Number) },
+        deployment: { sent: expect.any(Number) },
+      },
     });
     expect(paused.pause_figures.account.bounce_rate).toBeGreaterThan(0.04);
     expect(paused.pause_figures.deployment.bounce_rate).toBeGreaterThanOrEqual(0.04);
-    expect((await harness.api('GET', '/account', { key: healthy.account.key })).body).toMatchObject({ status: 'active', paused_reason: null, pause_figures: null });
+    expect((await harness.api('GET', '/account', { key: healthy.account.key })).body).toMatchObject({
+      status: 'active',
+      paused_reason: null,
+      pause_figures: null,
+    });
 
     // account.paused at the offender's endpoint, with the reason and the figures.
     const event = await harness.waitFor(async () => {
@@ -87,29 +109,51 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
       const bodies = requests.map((r) => JSON.parse(r.body) as { type: string; data: Record<string, unknown> });
       return bodies.find((body) => body.type === 'account.paused');
     }, 'account.paused delivered');
-    expect(event.data).toMatchObject({ account_id: offender.account.id, status: 'paused', pause_source: 'automated', pause_figures: { rule: 'deployment_brake' } });
+    expect(event.data).toMatchObject({
+      account_id: offender.account.id,
+      status: 'paused',
+      pause_source: 'automated',
+      pause_figures: { rule: 'deployment_brake' },
+    });
 
     // Its next send is refused, at every door of the send core (the batch's item too); the others still send.
     const refused = await send(offender, 'success+after@simulator.amazonses.com');
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'account_paused', details: { account_id: offender.account.id, status: 'paused', pause_source: 'automated' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'account_paused',
+      details: { account_id: offender.account.id, status: 'paused', pause_source: 'automated' },
+    });
     expect(refused.body.error.message).toContain('Reputation brake');
-    const batch = await harness.api('POST', '/emails/batch', { key: offender.account.key, body: [{ from: offender.from, to: 'success+b@simulator.amazonses.com', subject: 's', text: 't' }] });
+    const batch = await harness.api('POST', '/emails/batch', {
+      key: offender.account.key,
+      body: [{ from: offender.from, to: 'success+b@simulator.amazonses.com', subject: 's', text: 't' }],
+    });
     expect(batch.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'account_paused' } });
     expect((await send(healthy, 'success+still@simulator.amazonses.com')).status).toBe(200);
     // The email scheduled before the pause fails when it fires, saying why (the account as of the firing).
-    const fired = await harness.waitFor(async () => {
-      const email = await harness.api('GET', `/emails/${scheduled.body.id}`, { key: offender.account.key });
-      if (email.body.email?.status !== 'failed') throw new Error(`${email.status} ${JSON.stringify(email.body).slice(0, 300)}`);
-      return email.body.email;
-    }, 'the scheduled email refused at its firing', 60_000);
+    const fired = await harness.waitFor(
+      async () => {
+        const email = await harness.api('GET', `/emails/${scheduled.body.id}`, { key: offender.account.key });
+        if (email.body.email?.status !== 'failed') throw new Error(`${email.status} ${JSON.stringify(email.body).slice(0, 300)}`);
+        return email.body.email;
+      },
+      'the scheduled email refused at its firing',
+      60_000,
+    );
     expect(fired.bounce_reason).toContain('Not sent: the account was paused before the scheduled time: Reputation brake');
 
     // The operator resumes it: it sends again, and account.resumed follows.
     const resumed = await admin.runAdminCli(dataDir, 'account', 'resume', '--id', offender.account.id);
     expect({ code: resumed.code, stderr: resumed.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
-    expect(JSON.parse(resumed.stdout.trim().split('\n').pop()!)).toMatchObject({ account_id: offender.account.id, status: 'active', paused_reason: null });
-    await harness.waitFor(async () => ((await send(offender, 'success+resumed@simulator.amazonses.com')).status === 200 ? true : undefined), 'the resumed account sending again');
+    expect(JSON.parse(resumed.stdout.trim().split('\n').pop()!)).toMatchObject({
+      account_id: offender.account.id,
+      status: 'active',
+      paused_reason: null,
+    });
+    await harness.waitFor(
+      async () => ((await send(offender, 'success+resumed@simulator.amazonses.com')).status === 200 ? true : undefined),
+      'the resumed account sending again',
+    );
     await harness.waitFor(async () => {
       const requests = await inbox.inboxRequests(path);
       return requests.some((r) => JSON.parse(r.body).type === 'account.resumed') || undefined;
@@ -128,7 +172,11 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
       const found = await harness.api('GET', `/tenants/${bad.external_id}`, { key: owner.account.key });
       return found.body.tenant?.status === 'paused' ? found.body.tenant : undefined;
     }, 'the bouncing tenant paused by the brake');
-    expect(tenant).toMatchObject({ status: 'paused', pause_source: 'automated', paused_reason: expect.stringContaining("this tenant's own bounce rate") });
+    expect(tenant).toMatchObject({
+      status: 'paused',
+      pause_source: 'automated',
+      paused_reason: expect.stringContaining("this tenant's own bounce rate"),
+    });
     expect((await harness.api('GET', '/account', { key: owner.account.key })).body.status).toBe('active');
     expect((await harness.api('GET', `/tenants/${good.external_id}`, { key: owner.account.key })).body.tenant.status).toBe('active');
     const refused = await send(owner, 'success+t@simulator.amazonses.com', { tenant: bad.external_id });

@@ -41,7 +41,9 @@ describe('the resend SDK against this service', () => {
       { from: SANDBOX, to: 'not an address', subject: 'bad', text: '2' },
     ]);
     expect(data).toBeNull();
-    expect(error).toMatchObject({ error: { code: 'validation_error', details: { fields: expect.arrayContaining([expect.objectContaining({ field: 'emails.1.to' })]) } } });
+    expect(error).toMatchObject({
+      error: { code: 'validation_error', details: { fields: expect.arrayContaining([expect.objectContaining({ field: 'emails.1.to' })]) } },
+    });
     const after = await api('GET', '/emails?limit=100', { key: account.key });
     expect(after.body.emails.length).toBe(before.body.emails.length);
   });

@@ -74,7 +74,13 @@ describe('retention (moved clock, stack of its own)', () => {
     const webhookId = hooks.body.webhooks[0].id as string;
     const sent = await harness.api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'kept a day', html: `<p>${'x'.repeat(4000)}</p>`, attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64') }] },
+      body: {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 'kept a day',
+        html: `<p>${'x'.repeat(4000)}</p>`,
+        attachments: [{ filename: 'a.txt', content: Buffer.from('attached').toString('base64') }],
+      },
     });
     expect(sent.status).toBe(200);
     const emailId = sent.body.id as string;
@@ -82,10 +88,14 @@ describe('retention (moved clock, stack of its own)', () => {
     await harness.waitFor(async () => ((await deliveries()).length ? true : undefined), 'the email.delivered webhook', 20_000);
     const objects = await store.bucketKeys('retention/1d/');
     expect(objects).toEqual(expect.arrayContaining([`retention/1d/bodies/${emailId}.json`, `retention/1d/attachments/${emailId}/0`]));
-    const logged = await harness.waitFor(async () => {
-      const page = await harness.api('GET', `/webhooks/${webhookId}/deliveries`, { key: account.key });
-      return page.body.deliveries?.some((d: { status: string }) => d.status === 'succeeded') ? page.body.deliveries : undefined;
-    }, 'a succeeded delivery in the log', 20_000);
+    const logged = await harness.waitFor(
+      async () => {
+        const page = await harness.api('GET', `/webhooks/${webhookId}/deliveries`, { key: account.key });
+        return page.body.deliveries?.some((d: { status: string }) => d.status === 'succeeded') ? page.body.deliveries : undefined;
+      },
+      'a succeeded delivery in the log',
+      20_000,
+    );
     const deliveryId = logged[0].id as string;
 
     // Received at the MX.
@@ -101,12 +111,19 @@ describe('retention (moved clock, stack of its own)', () => {
     await inbound.waitForReceived(account, receivedId!);
     // Its objects under the account's class for received_emails_days (docs/retention.md), the raw message's copy among them.
     const receivedObjects = await store.bucketKeys(`retention/1d/inbound/${receivedId}/`);
-    expect(receivedObjects.sort()).toEqual([`retention/1d/inbound/${receivedId}/attachments/att_1`, `retention/1d/inbound/${receivedId}/content.json`, `retention/1d/inbound/${receivedId}/message.eml`]);
+    expect(receivedObjects.sort()).toEqual([
+      `retention/1d/inbound/${receivedId}/attachments/att_1`,
+      `retention/1d/inbound/${receivedId}/content.json`,
+      `retention/1d/inbound/${receivedId}/message.eml`,
+    ]);
     const sharedRaw = await store.bucketKeys('inbound/raw/');
     expect(sharedRaw).toHaveLength(1);
     // Read back from the record's keys.
     const receivedView = await harness.api('GET', `/received-emails/${receivedId}`, { key: account.key });
-    expect(receivedView.body.received_email).toMatchObject({ text: expect.stringContaining('a received message'), attachments: [{ id: 'att_1', filename: 'r.txt', content: Buffer.from('received attachment').toString('base64') }] });
+    expect(receivedView.body.received_email).toMatchObject({
+      text: expect.stringContaining('a received message'),
+      attachments: [{ id: 'att_1', filename: 'r.txt', content: Buffer.from('received attachment').toString('base64') }],
+    });
 
     // Suppressions: one added by the API, the others imported (a report kept a day).
     const suppressed = `gone+${Date.now()}@example.com`;
@@ -134,7 +151,8 @@ describe('retention (moved clock, stack of its own)', () => {
     expect(present).toEqual({ email: 1, received: 1, deliveries: 1, migration: expect.any(Number) });
     expect(present.migration).toBeGreaterThanOrEqual(2);
     // Each with its ttl: a day from its start.
-    for (const item of before.filter((i) => [`EMAIL#${emailId}`, `RECEIVED#${receivedId}`].includes(String(i.PK)))) expect(typeof item.ttl).toBe('number');
+    for (const item of before.filter((i) => [`EMAIL#${emailId}`, `RECEIVED#${receivedId}`].includes(String(i.PK))))
+      expect(typeof item.ttl).toBe('number');
 
     // Three days on by the functions' clock: past the window (S3 counts to the next midnight after a day).
     expect((await harness.api('PUT', '/_local/clock', { body: { offset_ms: 3 * DAY_MS } })).status).toBe(200);
@@ -154,7 +172,9 @@ describe('retention (moved clock, stack of its own)', () => {
     expect(ttl.status).toBe(200);
     const lifecycle = await harness.api('POST', '/_local/s3/lifecycle-sweep');
     expect(lifecycle.status).toBe(200);
-    expect(lifecycle.body.expired).toEqual(expect.arrayContaining([...objects, ...receivedObjects].map((key) => expect.stringContaining(key))));
+    expect(lifecycle.body.expired).toEqual(
+      expect.arrayContaining([...objects, ...receivedObjects].map((key) => expect.stringContaining(key))),
+    );
     expect(await store.bucketKeys('retention/1d/')).toEqual([]);
     expect(await store.bucketKeys(`inbound/${receivedId}/`)).toEqual([]);
 
@@ -165,7 +185,14 @@ describe('retention (moved clock, stack of its own)', () => {
     expect(await usage.usage(account.id, 'PLAN', 'MONTH', usage.month())).toBe(monthUsage);
     expect((await harness.api('GET', '/suppressions?limit=100', { key: account.key })).body.suppressions).toEqual(suppressionsBefore);
     const client = usage.documentClient();
-    const stillSuppressed = await client.send(new QueryCommand({ TableName: harness.stack().info.env.TABLE_NAME, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}#SUPPRESSIONS#0` } }));
+    const stillSuppressed = await client.send(
+      new QueryCommand({
+        TableName: harness.stack().info.env.TABLE_NAME,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}#SUPPRESSIONS#0` },
+      }),
+    );
     client.destroy();
     expect((stillSuppressed.Items ?? []).map((item) => item.email)).toContain(suppressed);
     expect((stillSuppressed.Items ?? []).every((item) => item.ttl === undefined)).toBe(true);

@@ -15,7 +15,11 @@ import { stack } from './harness/stack';
 jest.setTimeout(60_000);
 
 async function sweep(now: Date, within: string): Promise<{ expired: string[]; aborted: string[] }> {
-  const response = await fetch(`${stack().apiUrl}/_local/s3/lifecycle-sweep`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: now.toISOString(), within }) });
+  const response = await fetch(`${stack().apiUrl}/_local/s3/lifecycle-sweep`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ now: now.toISOString(), within }),
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { expired: string[]; aborted: string[] };
 }
@@ -43,18 +47,39 @@ describe('the mail bucket lifecycle rule on the local S3', () => {
     expect(await services.blobs.head(upload)).not.toBeNull();
 
     // Due: the upload and the incomplete multipart upload under uploads/ go.
-    expect(await sweep(due, `uploads/${run}/`)).toEqual({ expired: [`${bucket}/${upload}`], aborted: [`${bucket}/uploads/${run}/big.bin (${multipart.UploadId})`] });
+    expect(await sweep(due, `uploads/${run}/`)).toEqual({
+      expired: [`${bucket}/${upload}`],
+      aborted: [`${bucket}/uploads/${run}/big.bin (${multipart.UploadId})`],
+    });
     expect(await services.blobs.head(upload)).toBeNull();
-    await expect(s3.send(new UploadPartCommand({ Bucket: bucket, Key: `uploads/${run}/big.bin`, UploadId: multipart.UploadId, PartNumber: 1, Body: 'x' }))).rejects.toMatchObject({ name: 'NoSuchUpload' });
+    await expect(
+      s3.send(
+        new UploadPartCommand({ Bucket: bucket, Key: `uploads/${run}/big.bin`, UploadId: multipart.UploadId, PartNumber: 1, Body: 'x' }),
+      ),
+    ).rejects.toMatchObject({ name: 'NoSuchUpload' });
 
     // Outside the rule's prefix nothing expires, however old.
     expect(await sweep(new Date(due.getTime() + 30 * 24 * 3600_000), `s3-lifecycle-test/${run}/`)).toEqual({ expired: [], aborted: [] });
     expect(await services.blobs.head(elsewhere)).not.toBeNull();
-    await expect(s3.send(new UploadPartCommand({ Bucket: bucket, Key: `s3-lifecycle-test/${run}/big.bin`, UploadId: multipartElsewhere.UploadId, PartNumber: 1, Body: 'x' }))).resolves.toBeDefined();
+    await expect(
+      s3.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: `s3-lifecycle-test/${run}/big.bin`,
+          UploadId: multipartElsewhere.UploadId,
+          PartNumber: 1,
+          Body: 'x',
+        }),
+      ),
+    ).resolves.toBeDefined();
   });
 
   it('refuses a sweep time that is not a date', async () => {
-    const response = await fetch(`${stack().apiUrl}/_local/s3/lifecycle-sweep`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: 'tomorrow' }) });
+    const response = await fetch(`${stack().apiUrl}/_local/s3/lifecycle-sweep`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ now: 'tomorrow' }),
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('validation_error');
   });

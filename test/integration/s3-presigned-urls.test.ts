@@ -39,7 +39,11 @@ describe('a presigned GET on the local S3', () => {
   it('works within its lifetime, then answers 403 AccessDenied "Request has expired" with S3 XML body', async () => {
     const objectKey = key('report.txt');
     await blobs().put(objectKey, 'within its lifetime', 'text/plain');
-    const url = await blobs().presignGet(objectKey, { expiresInSeconds: 4, downloadName: 'report.txt', contentType: 'application/octet-stream' });
+    const url = await blobs().presignGet(objectKey, {
+      expiresInSeconds: 4,
+      downloadName: 'report.txt',
+      contentType: 'application/octet-stream',
+    });
 
     const fresh = await fetch(url);
     expect(fresh.status).toBe(200);
@@ -69,7 +73,10 @@ describe('a presigned GET on the local S3', () => {
     const objectKey = key('old.txt');
     await blobs().put(objectKey, 'x', 'text/plain');
     const s3 = createS3Client(loadConfig(process.env));
-    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: loadConfig(process.env).mailBucket, Key: objectKey }), { expiresIn: 3600, signingDate: new Date(Date.now() - 2 * 3600_000) });
+    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: loadConfig(process.env).mailBucket, Key: objectKey }), {
+      expiresIn: 3600,
+      signingDate: new Date(Date.now() - 2 * 3600_000),
+    });
     const response = await fetch(url);
     expect(response.status).toBe(403);
     expect(element(await response.text(), 'Message')).toBe('Request has expired');
@@ -78,7 +85,11 @@ describe('a presigned GET on the local S3', () => {
   it('takes X-Amz-Expires of 7 days, and refuses 604801 s with 400 AuthorizationQueryParametersError', async () => {
     const objectKey = key('week.txt');
     await blobs().put(objectKey, 'a week', 'text/plain');
-    const url = await blobs().presignGet(objectKey, { expiresInSeconds: MAX_PRESIGNED_URL_SECONDS, downloadName: 'week.txt', contentType: 'text/plain' });
+    const url = await blobs().presignGet(objectKey, {
+      expiresInSeconds: MAX_PRESIGNED_URL_SECONDS,
+      downloadName: 'week.txt',
+      contentType: 'text/plain',
+    });
     expect((await fetch(url)).status).toBe(200);
     const longer = await fetch(url.replace(`X-Amz-Expires=${MAX_PRESIGNED_URL_SECONDS}`, `X-Amz-Expires=${MAX_PRESIGNED_URL_SECONDS + 1}`));
     expect(longer.status).toBe(400);
@@ -103,12 +114,20 @@ describe('a presigned PUT on the local S3 (attachment uploads)', () => {
   it('stores the object only when sent as signed: another Content-Type or key is refused 403 SignatureDoesNotMatch', async () => {
     const objectKey = key('upload.pdf');
     const bytes = Buffer.from('%PDF-');
-    const presigned = await blobs().presignPut(objectKey, { contentType: 'application/pdf', contentLength: bytes.length, expiresInSeconds: UPLOAD_URL_TTL_SECONDS });
+    const presigned = await blobs().presignPut(objectKey, {
+      contentType: 'application/pdf',
+      contentLength: bytes.length,
+      expiresInSeconds: UPLOAD_URL_TTL_SECONDS,
+    });
 
     const otherType = await fetch(presigned.url, { method: 'PUT', headers: { 'Content-Type': 'text/html' }, body: bytes });
     expect(otherType.status).toBe(403);
     expect(element(await otherType.text(), 'Code')).toBe('SignatureDoesNotMatch');
-    const otherKey = await fetch(presigned.url.replace('upload.pdf', 'other.pdf'), { method: 'PUT', headers: presigned.headers, body: bytes });
+    const otherKey = await fetch(presigned.url.replace('upload.pdf', 'other.pdf'), {
+      method: 'PUT',
+      headers: presigned.headers,
+      body: bytes,
+    });
     expect(otherKey.status).toBe(403);
     expect(await blobs().head(objectKey)).toBeNull();
 
@@ -119,7 +138,7 @@ describe('a presigned PUT on the local S3 (attachment uploads)', () => {
 });
 
 describe('the product at the presigned URL limits', () => {
-  it('signs uploads for 15 minutes and downloads for 1 hour, both within S3\'s 7 days', () => {
+  it("signs uploads for 15 minutes and downloads for 1 hour, both within S3's 7 days", () => {
     expect(UPLOAD_URL_TTL_SECONDS).toBe(900);
     expect(DOWNLOAD_URL_SECONDS).toBe(3600);
     expect(Math.max(UPLOAD_URL_TTL_SECONDS, DOWNLOAD_URL_SECONDS)).toBeLessThanOrEqual(MAX_PRESIGNED_URL_SECONDS);

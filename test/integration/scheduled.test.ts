@@ -11,7 +11,10 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function schedule(account: TestAccount, at: string, extra: object = {}) {
-  return api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'later', text: 't', scheduled_at: at, ...extra } });
+  return api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 'later', text: 't', scheduled_at: at, ...extra },
+  });
 }
 
 const emailOf = async (account: TestAccount, id: string) => (await api('GET', `/emails/${id}`, { key: account.key })).body.email;
@@ -27,12 +30,21 @@ describe('scheduled sends', () => {
     const response = await schedule(account, at);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ id: expect.stringMatching(/^msg_/), status: 'scheduled' });
-    expect(await emailOf(account, response.body.id)).toMatchObject({ status: 'scheduled', last_event: 'scheduled', scheduled_at: at, sent_at: null });
+    expect(await emailOf(account, response.body.id)).toMatchObject({
+      status: 'scheduled',
+      last_event: 'scheduled',
+      scheduled_at: at,
+      sent_at: null,
+    });
     expect(await sesMessagesFor(response.body.id)).toHaveLength(0);
-    const delivered = await waitFor(async () => {
-      const email = await emailOf(account, response.body.id);
-      return email.status === 'delivered' ? email : undefined;
-    }, 'scheduled email delivered', 15_000);
+    const delivered = await waitFor(
+      async () => {
+        const email = await emailOf(account, response.body.id);
+        return email.status === 'delivered' ? email : undefined;
+      },
+      'scheduled email delivered',
+      15_000,
+    );
     expect(Date.parse(delivered.sent_at)).toBeGreaterThanOrEqual(Date.parse(at));
     expect(await sesMessagesFor(response.body.id)).toHaveLength(1);
   });
@@ -42,10 +54,14 @@ describe('scheduled sends', () => {
     const response = await schedule(owner, inMs(2000));
     expect(response.status).toBe(200);
     expect((await api('POST', '/suppressions', { key: owner.key, body: { email: owner.email } })).status).toBeLessThan(300);
-    const failed = await waitFor(async () => {
-      const email = await emailOf(owner, response.body.id);
-      return email.status === 'failed' ? email : undefined;
-    }, 'scheduled email failed at firing', 15_000);
+    const failed = await waitFor(
+      async () => {
+        const email = await emailOf(owner, response.body.id);
+        return email.status === 'failed' ? email : undefined;
+      },
+      'scheduled email failed at firing',
+      15_000,
+    );
     expect(failed.bounce_reason).toContain('suppressed before the scheduled time');
     expect(failed.sent_at).toBeNull();
     expect(await sesMessagesFor(response.body.id)).toHaveLength(0);
@@ -93,10 +109,16 @@ describe('scheduled sends', () => {
   });
 
   it('only changes scheduled emails, with clear errors', async () => {
-    const now = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'now', text: 't' } });
+    const now = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'now', text: 't' },
+    });
     const conflict = await api('PATCH', `/emails/${now.body.id}`, { key: account.key, body: { scheduled_at: inMs(60_000) } });
     expect(conflict.status).toBe(409);
-    expect(conflict.body.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/only scheduled emails can be rescheduled/) });
+    expect(conflict.body.error).toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/only scheduled emails can be rescheduled/),
+    });
     const scheduled = await schedule(account, inMs(60_000));
     for (const body of [{}, { cancel: true, scheduled_at: inMs(60_000) }, { cancel: false }, { scheduled_at: 'soon' }, { subject: 'x' }]) {
       expect((await api('PATCH', `/emails/${scheduled.body.id}`, { key: account.key, body })).status).toBe(400);
@@ -106,7 +128,9 @@ describe('scheduled sends', () => {
   });
 
   it('refuses attachments on scheduled sends', async () => {
-    const response = await schedule(account, inMs(60_000), { attachments: [{ filename: 'a.txt', content: Buffer.from('hi').toString('base64') }] });
+    const response = await schedule(account, inMs(60_000), {
+      attachments: [{ filename: 'a.txt', content: Buffer.from('hi').toString('base64') }],
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.details.fields.map((f: { field: string }) => f.field)).toContain('attachments');
   });
@@ -116,10 +140,12 @@ describe('scheduled sends', () => {
     const ids = await Promise.all(Array.from({ length: 8 }, async () => (await schedule(account, at)).body.id as string));
     // Fire the cancels around the due time, a little spread out.
     await sleep(Math.max(0, Date.parse(at) - Date.now() - 60));
-    const cancels = await Promise.all(ids.map(async (id, i) => {
-      await sleep(i * 15);
-      return api('PATCH', `/emails/${id}`, { key: account.key, body: { cancel: true } });
-    }));
+    const cancels = await Promise.all(
+      ids.map(async (id, i) => {
+        await sleep(i * 15);
+        return api('PATCH', `/emails/${id}`, { key: account.key, body: { cancel: true } });
+      }),
+    );
     // Each email settles: cancelled, or sent (however slow the pipeline); then, 3 s after the cancels at
     // least, a last look for a copy that should not be there.
     const lastLook = Date.now() + 3000;

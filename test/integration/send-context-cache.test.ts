@@ -48,7 +48,10 @@ describe('the send context cache (HOT_LOOKUPS_CACHE_MS)', () => {
     process.env.AWS_SECRET_ACCESS_KEY ??= info.env.AWS_SECRET_ACCESS_KEY;
     const table = { client: createDynamoClient(config), name: config.tableName };
     const email = 'cache-owner@example.com';
-    const { secret: owner } = await createAccount({ accounts: new AccountRepository(table), apiKeys: new ApiKeyRepository(table), clock: serviceClock }, { email, plan: 'free', paymentMethod: false, tenants: false });
+    const { secret: owner } = await createAccount(
+      { accounts: new AccountRepository(table), apiKeys: new ApiKeyRepository(table), clock: serviceClock },
+      { email, plan: 'free', paymentMethod: false, tenants: false },
+    );
     const created = await call('POST', '/api-keys', owner, { name: 'sender', scopes: ['emails:send'] });
     expect(created.status).toBe(201);
     const sender = created.body.secret as string;

@@ -4,7 +4,6 @@ import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
-
 describe('POST /emails from the sandbox sender', () => {
   let account: TestAccount;
   beforeAll(async () => {
@@ -64,7 +63,14 @@ describe('POST /emails from the sandbox sender', () => {
   it('accepts the spec aliases (htmlBody, replyTo, from object, tags object)', async () => {
     const send = await api('POST', '/emails', {
       key: account.key,
-      body: { from: { email: `team@${SANDBOX}`, name: 'The Team' }, to: [account.email], subject: 'Aliases', htmlBody: '<p>x</p>', replyTo: 'help@example.com', tags: { kind: 'alias_test' } },
+      body: {
+        from: { email: `team@${SANDBOX}`, name: 'The Team' },
+        to: [account.email],
+        subject: 'Aliases',
+        htmlBody: '<p>x</p>',
+        replyTo: 'help@example.com',
+        tags: { kind: 'alias_test' },
+      },
     });
     expect(send.status).toBe(200);
     const email = await emailOf(account, send.body.id);
@@ -88,21 +94,30 @@ describe('POST /emails from the sandbox sender', () => {
   });
 
   it('refuses a from domain the account has not verified with 403', async () => {
-    const response = await api('POST', '/emails', { key: account.key, body: { from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' } });
+    const response = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' },
+    });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({ code: 'domain_not_verified', details: { domain: 'unverified-example.com' } });
   });
 
   it("reports an address on SES's suppression list (the suppression-list simulator) as failed/not_sent", async () => {
     const refused = await newAccount({ email: `suppressionlist+${Date.now()}@simulator.amazonses.com` });
-    const send = await api('POST', '/emails', { key: refused.key, body: { from: `a@${SANDBOX}`, to: refused.email, subject: 'r', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: refused.key,
+      body: { from: `a@${SANDBOX}`, to: refused.email, subject: 'r', text: 't' },
+    });
     const email = await waitForStatus(refused, send.body.id, 'failed');
     expect(email).toMatchObject({ last_event: 'failed', bounce_type: 'not_sent', delivered_at: null, bounced_at: expect.any(String) });
   });
 
   it('reports a hard bounce (the SES bounce simulator) as bounced/hard and suppresses the address', async () => {
     const bouncer = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com` });
-    const send = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: bouncer.key,
+      body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' },
+    });
     expect(send.status).toBe(200);
     const email = await waitForStatus(bouncer, send.body.id, 'bounced');
     expect(email).toMatchObject({ last_event: 'bounced', bounce_type: 'hard', delivered_at: null });
@@ -114,7 +129,10 @@ describe('POST /emails from the sandbox sender', () => {
       return response.body.suppressions?.length ? response.body.suppressions : undefined;
     }, 'suppression');
     expect(list[0]).toMatchObject({ email: bouncer.email, reason: 'bounce', scope: 'account' });
-    const again = await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' } });
+    const again = await api('POST', '/emails', {
+      key: bouncer.key,
+      body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 'b', text: 't' },
+    });
     expect(again.status).toBe(422);
     expect(again.body.error.details).toMatchObject({ suppressed: [bouncer.email], email_id: expect.stringMatching(/^msg_/) });
     const refused = await emailOf(bouncer, again.body.error.details.email_id);
@@ -123,7 +141,10 @@ describe('POST /emails from the sandbox sender', () => {
 
   it('keeps a complained email delivered with last_event complained, and suppresses the address', async () => {
     const complainer = await newAccount({ email: `complaint+${Date.now()}@simulator.amazonses.com` });
-    const send = await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 'c', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: complainer.key,
+      body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 'c', text: 't' },
+    });
     // SES publishes Delivery and Complaint separately; they may be applied in either order, and the
     // email converges to delivered + complained.
     const email = await waitFor(async () => {
@@ -132,13 +153,20 @@ describe('POST /emails from the sandbox sender', () => {
     }, 'complaint and delivery');
     expect(email).toMatchObject({ status: 'delivered', last_event: 'complained' });
     expect(email.delivered_at).not.toBeNull();
-    const list = await waitFor(async () => (await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions?.[0], 'suppression');
+    const list = await waitFor(
+      async () =>
+        (await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions?.[0],
+      'suppression',
+    );
     expect(list.reason).toBe('complaint');
   });
 
   it('stores a large body outside the item and still delivers it intact', async () => {
     const big = 'x'.repeat(300 * 1024);
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'big', text: `start-${big}-end` } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'big', text: `start-${big}-end` },
+    });
     expect(send.status).toBe(200);
     await waitForStatus(account, send.body.id, 'delivered');
     const [message] = await sesMessagesFor(send.body.id);
@@ -149,12 +177,17 @@ describe('POST /emails from the sandbox sender', () => {
   });
 
   it('sends an email once even when its send message is delivered twice', async () => {
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'dup', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'dup', text: 't' },
+    });
     const { info } = stack();
     const sqs = new SQSClient({ endpoint: info.endpoints.sqs, region: info.region });
     // Duplicate deliveries racing the original message.
     await Promise.all(
-      [1, 2, 3].map(() => sqs.send(new SendMessageCommand({ QueueUrl: info.env.SEND_QUEUE_URL, MessageBody: JSON.stringify({ email_id: send.body.id }) }))),
+      [1, 2, 3].map(() =>
+        sqs.send(new SendMessageCommand({ QueueUrl: info.env.SEND_QUEUE_URL, MessageBody: JSON.stringify({ email_id: send.body.id }) })),
+      ),
     );
     await waitForStatus(account, send.body.id, 'delivered');
     await new Promise((resolve) => setTimeout(resolve, 1000));

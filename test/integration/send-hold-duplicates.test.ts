@@ -95,16 +95,42 @@ describe('a send held for its turn in SES’s rate', () => {
   async function queuedEmail(): Promise<Email> {
     const at = new Date(now()).toISOString();
     const email: Email = {
-      id: newId('msg', now()), account_id: newId('acc'), from: `Hold <hold@${stack().services.sandboxDomain}>`, to: [uniqueEmail('held')], cc: [], bcc: [], reply_to: [],
-      subject: 'held for its turn', status: 'queued', last_event: 'queued', bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null,
-      cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null, created_at: at, tenant: null, provider_message_id: null,
+      id: newId('msg', now()),
+      account_id: newId('acc'),
+      from: `Hold <hold@${stack().services.sandboxDomain}>`,
+      to: [uniqueEmail('held')],
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: 'held for its turn',
+      status: 'queued',
+      last_event: 'queued',
+      bounce_reason: null,
+      bounce_type: null,
+      tags: [],
+      headers: {},
+      scheduled_at: null,
+      cancelled_at: null,
+      sent_at: null,
+      delivered_at: null,
+      bounced_at: null,
+      created_at: at,
+      tenant: null,
+      provider_message_id: null,
     };
     await emails.create(email, { inline: { text: 'sent once, after its turn' } });
     return email;
   }
 
-  const budgetTat = async () => Number((await table.client.send(new GetCommand({ TableName: table.name, Key: keys.sesSendBudget(0), ConsistentRead: true }))).Item?.tat);
-  const sendAttempts = async (id: string) => Number((await table.client.send(new GetCommand({ TableName: table.name, Key: keys.email(id), ConsistentRead: true }))).Item?.send_attempts ?? 0);
+  const budgetTat = async () =>
+    Number(
+      (await table.client.send(new GetCommand({ TableName: table.name, Key: keys.sesSendBudget(0), ConsistentRead: true }))).Item?.tat,
+    );
+  const sendAttempts = async (id: string) =>
+    Number(
+      (await table.client.send(new GetCommand({ TableName: table.name, Key: keys.email(id), ConsistentRead: true }))).Item?.send_attempts ??
+        0,
+    );
 
   it('ignores a duplicate message during a ten-minute hold, then sends the email once when its turn comes', async () => {
     // The budget is spoken for ten minutes ahead: the next send's turn is then.
@@ -141,14 +167,20 @@ describe('a send held for its turn in SES’s rate', () => {
     expect(requeued).toHaveLength(1);
   }, 60_000);
 
-  it('ignores a duplicate message during an account pause\'s hold, even once SES sends again, then sends the email once', async () => {
+  it("ignores a duplicate message during an account pause's hold, even once SES sends again, then sends the email once", async () => {
     // Not paced here (no rate, as when GetAccount fails): the hold is the account's alone.
-    const paused = { ...deps, mailer: pausableMailer, pace: { ...deps.pace, sendRate: async () => null, accountSendingEnabled: async () => !sesPaused } };
+    const paused = {
+      ...deps,
+      mailer: pausableMailer,
+      pace: { ...deps.pace, sendRate: async () => null, accountSendingEnabled: async () => !sesPaused },
+    };
     requeued.length = 0;
     const email = await queuedEmail();
     sesPaused = true;
     expect(await deliverPaced(paused, { email_id: email.id })).toBe('held');
-    expect(requeued).toEqual([{ message: { email_id: email.id, held_since: expect.any(Number) }, delaySeconds: HOLD_RETRY_MS.account_paused / 1000 }]);
+    expect(requeued).toEqual([
+      { message: { email_id: email.id, held_since: expect.any(Number) }, delaySeconds: HOLD_RETRY_MS.account_paused / 1000 },
+    ]);
     const held = requeued[0]!;
     const retryAt = now() + HOLD_RETRY_MS.account_paused;
     // SES sends again; duplicates during the hold still wait for the email's own message.

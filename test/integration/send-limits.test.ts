@@ -10,7 +10,8 @@ import { month, setUsage, settledUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
-const sandboxSend = (key: string, to: string) => api('POST', '/emails', { key, body: { from: `a@${SANDBOX}`, to, subject: 'limit', text: 't' } });
+const sandboxSend = (key: string, to: string) =>
+  api('POST', '/emails', { key, body: { from: `a@${SANDBOX}`, to, subject: 'limit', text: 't' } });
 
 describe('plan limits', () => {
   it('counts each send against the day and month counters', async () => {
@@ -31,7 +32,14 @@ describe('plan limits', () => {
     expect(refused[0]!.body.error).toMatchObject({
       code: 'plan_limit',
       upgrade_url: expect.stringMatching(/^https?:\/\//),
-      details: { limit: 100, period: 'day', scope: 'plan', plan: 'free', requested: 1, resets_at: expect.stringMatching(/T00:00:00.000Z$/) },
+      details: {
+        limit: 100,
+        period: 'day',
+        scope: 'plan',
+        plan: 'free',
+        requested: 1,
+        resets_at: expect.stringMatching(/T00:00:00.000Z$/),
+      },
     });
     expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
   });
@@ -42,27 +50,44 @@ describe('plan limits', () => {
     const name = uniqueDomain();
     const created = await api('POST', '/domains', { key: account.key, body: { name } });
     await publishAll(created.body.domain.records);
-    expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    expect(
+      (await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status,
+    ).toBe('verified');
     // 100 a day over 8 shards: leave 7 places, spread so that no single shard holds 3 of them.
     const caps = shardCaps(100);
     const free = [2, 2, 1, 1, 1, 0, 0, 0];
     await setUsage(account.id, 'PLAN', 'DAY', today(), 0);
     const { DynamoDBDocumentClient, PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-    const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: stack().info.endpoints.dynamodb, region: stack().info.region }));
+    const client = DynamoDBDocumentClient.from(
+      new DynamoDBClient({ endpoint: stack().info.endpoints.dynamodb, region: stack().info.region }),
+    );
     for (let shard = 0; shard < caps.length; shard++) {
-      await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usageShard(account.id, 'PLAN', 'DAY', today(), shard), count: caps[shard]! - free[shard]! } }));
+      await client.send(
+        new PutCommand({
+          TableName: stack().info.env.TABLE_NAME,
+          Item: { ...keys.usageShard(account.id, 'PLAN', 'DAY', today(), shard), count: caps[shard]! - free[shard]! },
+        }),
+      );
     }
     client.destroy();
     // 6 sends of 3 recipients race for 7 places: exactly 2 fit (6 places), whatever the interleaving.
     const sends = await Promise.all(
-      Array.from({ length: 6 }, () => api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: [uniqueEmail('r'), uniqueEmail('r'), uniqueEmail('r')], subject: 'edge', text: 't' } })),
+      Array.from({ length: 6 }, () =>
+        api('POST', '/emails', {
+          key: account.key,
+          body: { from: `a@${name}`, to: [uniqueEmail('r'), uniqueEmail('r'), uniqueEmail('r')], subject: 'edge', text: 't' },
+        }),
+      ),
     );
     expect(sends.filter((r) => r.status === 200)).toHaveLength(2);
     expect(sends.filter((r) => r.status === 429)).toHaveLength(4);
     expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(99);
     // The last place still goes to a one-recipient send; then the counter is full.
-    expect((await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: uniqueEmail('r'), subject: 'last', text: 't' } })).status).toBe(200);
+    expect(
+      (await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: uniqueEmail('r'), subject: 'last', text: 't' } }))
+        .status,
+    ).toBe(200);
     expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(100);
   });
 
@@ -113,8 +138,17 @@ describe('suppressed recipients', () => {
 describe('category opt-outs', () => {
   it('refuse product and newsletter mail with details.category_unsubscribed, never transactional mail', async () => {
     const account = await newAccount();
-    await stack().services.categoryOptOuts.add({ account_id: account.id, tenant: null, email: account.email, category: 'product', created_at: new Date().toISOString() });
-    const product = await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'p', text: 't', category: 'product' } });
+    await stack().services.categoryOptOuts.add({
+      account_id: account.id,
+      tenant: null,
+      email: account.email,
+      category: 'product',
+      created_at: new Date().toISOString(),
+    });
+    const product = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'p', text: 't', category: 'product' },
+    });
     expect(product.status).toBe(422);
     expect(product.body.error).toMatchObject({
       code: 'validation_error',
@@ -122,8 +156,22 @@ describe('category opt-outs', () => {
     });
     const kept = await api('GET', `/emails/${product.body.error.details.email_id}`, { key: account.key });
     expect(kept.body.email).toMatchObject({ status: 'failed', last_event: 'suppressed' });
-    expect((await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'n', text: 't', category: 'newsletter' } })).status).toBe(200);
-    expect((await api('POST', '/emails', { key: account.key, body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 't', text: 't' } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/emails', {
+          key: account.key,
+          body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 'n', text: 't', category: 'newsletter' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api('POST', '/emails', {
+          key: account.key,
+          body: { from: 'a@sandbox.mailservice.dev', to: account.email, subject: 't', text: 't' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -138,11 +186,19 @@ describe('a failed hand-off', () => {
       credential: { kind: 'api_key' as const, id: 'k', scopes: ['full'], tenant: null, allowed_domains: null },
     };
     // The real store, with a scheduler that is down.
-    const deps = { ...services, scheduler: { upsert: async () => Promise.reject(new Error('Scheduler is down')), remove: async () => undefined } };
+    const deps = {
+      ...services,
+      scheduler: { upsert: async () => Promise.reject(new Error('Scheduler is down')), remove: async () => undefined },
+    };
     const before = await usage(account.id, 'PLAN', 'DAY', today());
     const { sendEmail } = await import('../../shared/usecases/send');
     const at = new Date(Date.now() + 3600_000).toISOString();
-    const attempt = sendEmail(deps, { principal }, { from: { email: 'a@sandbox.mailservice.dev' }, to: [account.email], subject: 'down', text: 't', scheduled_at: at }, { idempotency: { key: 'handoff-key', fingerprint: 'f' } });
+    const attempt = sendEmail(
+      deps,
+      { principal },
+      { from: { email: 'a@sandbox.mailservice.dev' }, to: [account.email], subject: 'down', text: 't', scheduled_at: at },
+      { idempotency: { key: 'handoff-key', fingerprint: 'f' } },
+    );
     await expect(attempt).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(await usage(account.id, 'PLAN', 'DAY', today())).toBe(before);
     expect(await services.idempotency.get(account.id, 'handoff-key', new Date())).toBeNull();

@@ -68,7 +68,13 @@ describe('each event type: status, webhook, suppression', () => {
     [local('attachmentrejected'), 'bounced', 'block', /^Transient bounce \(AttachmentRejected\)/, 'email.bounced'],
     [local('undetermined'), 'bounced', 'undetermined', /^Undetermined bounce$/, 'email.bounced'],
     [local('reject'), 'failed', null, /^Rejected by SES: Bad content$/, 'email.failed'],
-    ['suppressionlist@simulator.amazonses.com', 'failed', 'not_sent', /^Not sent: the address is on the SES account's suppression list/, 'email.failed'],
+    [
+      'suppressionlist@simulator.amazonses.com',
+      'failed',
+      'not_sent',
+      /^Not sent: the address is on the SES account's suppression list/,
+      'email.failed',
+    ],
     [local('complaintsuppressed'), 'failed', 'not_sent', /^Not sent: the address is on the SES account's suppression list/, 'email.failed'],
   ])('%s ends %s (%s) with its reason and webhook, and is not suppressed', async (to, status, bounceType, reason, webhook) => {
     const id = await send([to]);
@@ -89,13 +95,14 @@ describe('each event type: status, webhook, suppression', () => {
     expect(types).toContain('email.delivery_delayed');
     // The delay happened first (the events' own times: webhooks are delivered in parallel and at least once,
     // so their arrival order is not promised, as with Resend's and Svix's).
-    const at = async (type: string) => Date.parse((await received()).find((event) => event.data.email_id === id && event.type === type)!.created_at);
+    const at = async (type: string) =>
+      Date.parse((await received()).find((event) => event.data.email_id === id && event.type === type)!.created_at);
     expect(await at('email.delivery_delayed')).toBeLessThanOrEqual(await at('email.delivered'));
   });
 });
 
 describe('per recipient, whatever the order', () => {
-  it('a suppression-list bounce of B before A\'s Delivery ends as in the other order: bounced (not_sent), after email.delivered and email.bounced', async () => {
+  it("a suppression-list bounce of B before A's Delivery ends as in the other order: bounced (not_sent), after email.delivered and email.bounced", async () => {
     const ordered = await send(['success@simulator.amazonses.com', 'suppressionlist@simulator.amazonses.com']);
     // `+early`: the local SES publishes B's bounce first, a second before A's Delivery (as SES does).
     const reversed = await send(['success@simulator.amazonses.com', 'suppressionlist+early@simulator.amazonses.com']);
@@ -107,7 +114,13 @@ describe('per recipient, whatever the order', () => {
         const current = await emailOf(account, id);
         return current.delivered_at ? current : undefined;
       }, `delivered_at of ${id}`);
-      expect(email).toMatchObject({ status: 'bounced', last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String), bounced_at: expect.any(String) });
+      expect(email).toMatchObject({
+        status: 'bounced',
+        last_event: 'bounced',
+        bounce_type: 'not_sent',
+        delivered_at: expect.any(String),
+        bounced_at: expect.any(String),
+      });
       expect(email.bounce_reason).toMatch(/^Not sent: /);
       await waitForWebhook(id, 'email.bounced');
       await waitForWebhook(id, 'email.delivered');
@@ -131,12 +144,33 @@ describe('per recipient under concurrency', () => {
   async function sentEmail(to: string[]): Promise<Email> {
     const now = new Date().toISOString();
     const email: Email = {
-      id: newId('msg'), account_id: account.id, from, to, cc: [], bcc: [], reply_to: [], subject: 'race', status: 'queued', last_event: 'queued',
-      bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
-      created_at: now, tenant: null, provider_message_id: null,
+      id: newId('msg'),
+      account_id: account.id,
+      from,
+      to,
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: 'race',
+      status: 'queued',
+      last_event: 'queued',
+      bounce_reason: null,
+      bounce_type: null,
+      tags: [],
+      headers: {},
+      scheduled_at: null,
+      cancelled_at: null,
+      sent_at: null,
+      delivered_at: null,
+      bounced_at: null,
+      created_at: now,
+      tenant: null,
+      provider_message_id: null,
     };
     const { services } = stack();
-    expect((await services.emails.accept({ email, body: { inline: { text: 't' } as never }, count: to.length, capped: [], uncapped: [] })).kind).toBe('accepted');
+    expect(
+      (await services.emails.accept({ email, body: { inline: { text: 't' } as never }, count: to.length, capped: [], uncapped: [] })).kind,
+    ).toBe('accepted');
     expect(await services.emails.recordSent(email.id, `ses-${email.id}`, now)).not.toBeNull();
     return email;
   }
@@ -145,7 +179,12 @@ describe('per recipient under concurrency', () => {
     const { services } = stack();
     const address = 'replay@example.net';
     const email = await sentEmail([address]);
-    const mail = { timestamp: email.created_at, messageId: `ses-${email.id}`, destination: [address], tags: { email_id: [email.id], account_id: [account.id] } };
+    const mail = {
+      timestamp: email.created_at,
+      messageId: `ses-${email.id}`,
+      destination: [address],
+      tags: { email_id: [email.id], account_id: [account.id] },
+    };
     const delivery = (at: string) => JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
     const at = new Date().toISOString();
     // The worker writes the outcome, then dies before its publish: the webhook is owed.
@@ -168,20 +207,42 @@ describe('per recipient under concurrency', () => {
       Array.from({ length: 40 }, async (_, round) => {
         const [a, b] = [`a${round}@example.net`, `b${round}@example.net`];
         const email = await sentEmail([a, b]);
-        const mail = { timestamp: email.created_at, messageId: `ses-${email.id}`, destination: [a, b], tags: { email_id: [email.id], account_id: [account.id] } };
+        const mail = {
+          timestamp: email.created_at,
+          messageId: `ses-${email.id}`,
+          destination: [a, b],
+          tags: { email_id: [email.id], account_id: [account.id] },
+        };
         const at = new Date().toISOString();
         const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [a] } });
         const refusal = JSON.stringify({
           eventType: 'Bounce',
           mail,
-          bounce: { bounceType: 'Permanent', bounceSubType: 'OnAccountSuppressionList', timestamp: at, bouncedRecipients: [{ emailAddress: b, status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.' }] },
+          bounce: {
+            bounceType: 'Permanent',
+            bounceSubType: 'OnAccountSuppressionList',
+            timestamp: at,
+            bouncedRecipients: [
+              {
+                emailAddress: b,
+                status: '5.1.1',
+                diagnosticCode:
+                  'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
+              },
+            ],
+          },
         });
         // Both orders of starting, racing in the same instant on the real table.
-        await Promise.all(round % 2 ? [applySesEvent(services, delivery), applySesEvent(services, refusal)] : [applySesEvent(services, refusal), applySesEvent(services, delivery)]);
+        await Promise.all(
+          round % 2
+            ? [applySesEvent(services, delivery), applySesEvent(services, refusal)]
+            : [applySesEvent(services, refusal), applySesEvent(services, delivery)],
+        );
         return emailOf(account, email.id);
       }),
     );
-    for (const email of rounds) expect(email).toMatchObject({ status: 'bounced', last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String) });
+    for (const email of rounds)
+      expect(email).toMatchObject({ status: 'bounced', last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String) });
   }, 180_000);
 });
 
@@ -198,9 +259,26 @@ describe('no webhook when nothing changed', () => {
     await waitForStatus(account, id, 'delivered');
     await waitForWebhook(id, 'email.delivered');
     const email = await emailOf(account, id);
-    const mail = { timestamp: email.sent_at, messageId: email.provider_message_id ?? `local-${id}`, destination: ['success@simulator.amazonses.com'], tags: { email_id: [id], account_id: [account.id] } };
-    await publishSesEvent({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: new Date().toISOString(), delayType: 'TransientCommunicationFailure', delayedRecipients: [{ emailAddress: 'success@simulator.amazonses.com' }] } });
-    await publishSesEvent({ eventType: 'Delivery', mail, delivery: { timestamp: new Date().toISOString(), recipients: ['success@simulator.amazonses.com'] } });
+    const mail = {
+      timestamp: email.sent_at,
+      messageId: email.provider_message_id ?? `local-${id}`,
+      destination: ['success@simulator.amazonses.com'],
+      tags: { email_id: [id], account_id: [account.id] },
+    };
+    await publishSesEvent({
+      eventType: 'DeliveryDelay',
+      mail,
+      deliveryDelay: {
+        timestamp: new Date().toISOString(),
+        delayType: 'TransientCommunicationFailure',
+        delayedRecipients: [{ emailAddress: 'success@simulator.amazonses.com' }],
+      },
+    });
+    await publishSesEvent({
+      eventType: 'Delivery',
+      mail,
+      delivery: { timestamp: new Date().toISOString(), recipients: ['success@simulator.amazonses.com'] },
+    });
     // A later email's webhook shows the worker has moved past both events.
     const marker = await send(['success@simulator.amazonses.com']);
     await waitForWebhook(marker, 'email.delivered');
@@ -217,15 +295,21 @@ describe('tenants', () => {
     const added = await api('POST', '/domains', { key: account.key, body: { name, tenant } });
     expect(added.status).toBe(201);
     await publishAll(added.body.domain.records);
-    expect((await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
-    if (Object.keys(settings).length) expect((await api('PATCH', `/domains/${added.body.domain.id}`, { key: account.key, body: settings })).status).toBe(200);
+    expect(
+      (await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status,
+    ).toBe('verified');
+    if (Object.keys(settings).length)
+      expect((await api('PATCH', `/domains/${added.body.domain.id}`, { key: account.key, body: settings })).status).toBe(200);
     return name;
   }
 
   it('a TLS-enforced tenant domain sends WITH the tenant name, through the TLS-required configuration set', async () => {
     const tenant = await createTenant(account);
     const domain = await tenantDomain(tenant.external_id, { tls_mode: 'enforced' });
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'tls', text: 't', tenant: tenant.external_id } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'tls', text: 't', tenant: tenant.external_id },
+    });
     expect(sent.status).toBe(200);
     await waitForStatus(account, sent.body.id, 'delivered');
     // One message at SES, named by the tenant: no refusal, no fallback to the account level.
@@ -239,13 +323,26 @@ describe('tenants', () => {
     const domain = await tenantDomain(tenant.external_id);
     const { Tenant } = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
     const status = (SendingStatus: 'ENABLED' | 'DISABLED') =>
-      view.client().send(new UpdateReputationEntityCustomerManagedStatusCommand({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus }));
+      view
+        .client()
+        .send(
+          new UpdateReputationEntityCustomerManagedStatusCommand({
+            ReputationEntityType: 'RESOURCE',
+            ReputationEntityReference: Tenant!.TenantArn!,
+            SendingStatus,
+          }),
+        );
     await status('DISABLED');
     try {
-      const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'paused', text: 't', tenant: tenant.external_id } });
+      const sent = await api('POST', '/emails', {
+        key: account.key,
+        body: { from: `hi@${domain}`, to: 'someone@example.com', subject: 'paused', text: 't', tenant: tenant.external_id },
+      });
       expect(sent.status).toBe(200);
       // Failed (or held, should SES's pause be retried): never sent at the account level.
-      await waitFor(async () => (await emailOf(account, sent.body.id)).status === 'failed', 'the paused send refused', 30_000).catch(() => undefined);
+      await waitFor(async () => (await emailOf(account, sent.body.id)).status === 'failed', 'the paused send refused', 30_000).catch(
+        () => undefined,
+      );
       const email = await emailOf(account, sent.body.id);
       expect(['failed', 'queued']).toContain(email.status);
       if (email.status === 'failed') expect(email.bounce_reason).toMatch(/SendingPausedException/);

@@ -32,26 +32,40 @@ beforeAll(async () => {
 async function relayRefusal(raw: Buffer): Promise<{ responseCode?: number; response?: string }> {
   const error = await transport(credential.password)
     .sendMail({ envelope: { from: `a@${plain.name}`, to: ['reader@example.org'] }, raw })
-    .then(() => null, (err: { responseCode?: number; response?: string }) => err);
+    .then(
+      () => null,
+      (err: { responseCode?: number; response?: string }) => err,
+    );
   expect(error).not.toBeNull();
   return error!;
 }
 
 describe('what SES refuses is refused at our doors, naming the file or header', () => {
-  it.each(['cert.cer', 'setup.MSI', 'run.ps1', 'shortcut.lnk', 'link.url', 'scratch.tmp', 'a:b.pdf', 'why?.pdf', 'x|y.pdf'])('POST /emails: %s is a 400 naming it', async (filename) => {
-    const response = await api('POST', '/emails', {
-      key: account.key,
-      body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 's', text: 't', attachments: [{ filename, data: PDF }] },
-    });
-    expect(response.status).toBe(400);
-    expect(response.body.error.code).toBe('validation_error');
-    expect(response.body.error.details.fields).toEqual([{ field: 'attachments.0.filename', message: expect.stringContaining(`"${filename}"`) }]);
-  });
+  it.each(['cert.cer', 'setup.MSI', 'run.ps1', 'shortcut.lnk', 'link.url', 'scratch.tmp', 'a:b.pdf', 'why?.pdf', 'x|y.pdf'])(
+    'POST /emails: %s is a 400 naming it',
+    async (filename) => {
+      const response = await api('POST', '/emails', {
+        key: account.key,
+        body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 's', text: 't', attachments: [{ filename, data: PDF }] },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('validation_error');
+      expect(response.body.error.details.fields).toEqual([
+        { field: 'attachments.0.filename', message: expect.stringContaining(`"${filename}"`) },
+      ]);
+    },
+  );
 
   it('POST /emails: a header SES allows once, given twice in different cases, is a 400 naming it', async () => {
     const response = await api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 's', text: 't', headers: { References: '<a@example.org>', references: '<b@example.org>' } },
+      body: {
+        from: `a@${plain.name}`,
+        to: 'reader@example.org',
+        subject: 's',
+        text: 't',
+        headers: { References: '<a@example.org>', references: '<b@example.org>' },
+      },
     });
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body.error)).toMatch(/references.*once/i);
@@ -76,7 +90,9 @@ describe('what SES refuses is refused at our doors, naming the file or header', 
   });
 
   it('the relay: a field SES allows once, given twice, is a 550 5.6.0 naming it', async () => {
-    const raw = Buffer.from([`From: a@${plain.name}`, 'To: reader@example.org', 'Subject: one', 'subject: two', 'Comments: a', '', 'x', ''].join('\r\n'));
+    const raw = Buffer.from(
+      [`From: a@${plain.name}`, 'To: reader@example.org', 'Subject: one', 'subject: two', 'Comments: a', '', 'x', ''].join('\r\n'),
+    );
     const refusal = await relayRefusal(raw);
     expect(refusal.responseCode).toBe(550);
     expect(refusal.response).toMatch(/5\.6\.0 .*subject field is given more than once/i);
@@ -90,7 +106,10 @@ describe("SES's own tracking stays off: the only tracking is ours", () => {
   });
 
   it('a domain without tracking: the delivered HTML is as sent (no pixel, links untouched)', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 'untracked', html: HTML } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 'untracked', html: HTML },
+    });
     expect(sent.status).toBe(200);
     await waitForStatus(account, sent.body.id, 'delivered');
     const [message] = await sesMessagesFor(sent.body.id);
@@ -102,7 +121,10 @@ describe("SES's own tracking stays off: the only tracking is ours", () => {
 
   it('a domain with tracking: our pixel and link only', async () => {
     const tracked = await verifiedDomain(account, { open_tracking: true, click_tracking: true });
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${tracked.name}`, to: 'reader@example.org', subject: 'tracked', html: HTML } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${tracked.name}`, to: 'reader@example.org', subject: 'tracked', html: HTML },
+    });
     await waitForStatus(account, sent.body.id, 'delivered');
     const [message] = await sesMessagesFor(sent.body.id);
     const html = (await simpleParser(Buffer.from(message!.raw_base64, 'base64'))).html as string;
@@ -119,10 +141,19 @@ describe("the Message-ID recipients see is SES's, exposed; one DKIM signature, S
     const received = await webhookInbox(account, ['email.sent']);
     let id: string;
     if (door === 'api') {
-      const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 'ids', html: HTML } });
+      const sent = await api('POST', '/emails', {
+        key: account.key,
+        body: { from: `a@${plain.name}`, to: 'reader@example.org', subject: 'ids', html: HTML },
+      });
       id = sent.body.id;
     } else {
-      const info = await transport(credential.password).sendMail({ from: `a@${plain.name}`, to: 'reader@example.org', subject: 'ids', html: HTML, messageId: '<client-own@example.org>' });
+      const info = await transport(credential.password).sendMail({
+        from: `a@${plain.name}`,
+        to: 'reader@example.org',
+        subject: 'ids',
+        html: HTML,
+        messageId: '<client-own@example.org>',
+      });
       id = /queued as (msg_[0-9A-Z]{26})/.exec(info.response)![1]!;
     }
     const email = await waitForStatus(account, id, 'delivered');
@@ -133,7 +164,11 @@ describe("the Message-ID recipients see is SES's, exposed; one DKIM signature, S
     expect(delivered.messageId).toBe(email.message_id);
     expect(bytes.toString('latin1')).not.toContain('client-own@example.org');
 
-    const sentEvent = await waitFor(async () => (await received()).find((event) => event.data.email_id === id), `email.sent of ${id}`, 30_000);
+    const sentEvent = await waitFor(
+      async () => (await received()).find((event) => event.data.email_id === id),
+      `email.sent of ${id}`,
+      30_000,
+    );
     expect(sentEvent.data.message_id).toBe(email.message_id);
 
     const signatures = bytes.toString('latin1').match(/^DKIM-Signature:/gim) ?? [];

@@ -51,8 +51,13 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
 
   const dlqDepth = async (): Promise<number> => {
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: harness.stack().info.resources!.queues.send!.dlqName }));
-    const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-    return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+    const attributes = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
+    return (
+      Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) +
+      Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+    );
   };
   /** The local SES account's state after `body`'s switches (local only, docs/local-cloud/ses.md); `throttled` counts its 429s. */
   const localAccount = async (body: object = {}): Promise<{ throttled: number }> => {
@@ -66,7 +71,12 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
     const account = await harness.newAccount({ plan: 'pro' });
     const ids: string[] = [];
     for (let start = 0; start < count; start += 100) {
-      const emails = Array.from({ length: Math.min(100, count - start) }, (_, i) => ({ from: `q@${SANDBOX}`, to: account.email, subject: `${subject} ${start + i}`, text: 't' }));
+      const emails = Array.from({ length: Math.min(100, count - start) }, (_, i) => ({
+        from: `q@${SANDBOX}`,
+        to: account.email,
+        subject: `${subject} ${start + i}`,
+        text: 't',
+      }));
       const response = await harness.api('POST', '/emails/batch', { key: account.key, body: { emails } });
       expect(response.status).toBe(200);
       ids.push(...response.body.data.map((item: { id: string }) => item.id));
@@ -103,11 +113,23 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
   }, 120_000);
 
   it('shows the operator SES’s quota, the rate sends are paced to and the backlog (npm run admin -- ses quota)', async () => {
-    const { stdout } = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), 'ses', 'quota', '--data-dir', dataDir], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), 'ses', 'quota', '--data-dir', dataDir], {
+      cwd: ROOT,
+    });
     const report = JSON.parse(stdout) as { ses: Record<string, unknown>; pace: Record<string, unknown> };
-    expect(report.ses).toMatchObject({ max_send_rate: RATE, max_24_hour_send: null, sending_enabled: true, production_access_enabled: true, enforcement_status: 'HEALTHY' });
+    expect(report.ses).toMatchObject({
+      max_send_rate: RATE,
+      max_24_hour_send: null,
+      sending_enabled: true,
+      production_access_enabled: true,
+      enforcement_status: 'HEALTHY',
+    });
     expect(report.ses.sent_last_24_hours).toBeGreaterThanOrEqual(60);
-    expect(report.pace).toMatchObject({ recipients_per_second: RATE * 0.9, source: 'SES GetAccount MaxSendRate x 0.9', backlog_seconds: 0 });
+    expect(report.pace).toMatchObject({
+      recipients_per_second: RATE * 0.9,
+      source: 'SES GetAccount MaxSendRate x 0.9',
+      backlog_seconds: 0,
+    });
   }, 60_000);
 
   it('holds what SES throttles (429 over its rate) and sends it later, never through the DLQ', async () => {

@@ -19,7 +19,13 @@ describe('SES send budget (DynamoDB Local)', () => {
     const rate = 20; // recipients per second: 50 ms a recipient
     const now = Date.now() + 3_600_000; // later than anything reserved before: the budget is idle then
     const recipients = Array.from({ length: 60 }, (_, i) => 1 + (i % 3));
-    const slots = await Promise.all(recipients.map((n) => budget().reserve(n, rate, now).then(({ slotMs }) => ({ slotMs, n }))));
+    const slots = await Promise.all(
+      recipients.map((n) =>
+        budget()
+          .reserve(n, rate, now)
+          .then(({ slotMs }) => ({ slotMs, n })),
+      ),
+    );
     slots.sort((a, b) => a.slotMs - b.slotMs);
     expect(slots[0]!.slotMs).toBe(now);
     for (let i = 1; i < slots.length; i++) expect(slots[i]!.slotMs - slots[i - 1]!.slotMs).toBeCloseTo((slots[i - 1]!.n * 1000) / rate, 6);

@@ -64,7 +64,11 @@ const onSesList = async (address: string): Promise<string | undefined> => {
  * A configuration set WITHOUT our override (what SES's default does to a send), publishing to a probe
  * topic and queue of this test only; the event types SES published for a send through it.
  */
-async function setWithoutOverride(): Promise<{ send: (from: string, to: string) => Promise<string>; eventsOf: (messageId: string, count: number) => Promise<string[]>; close: () => void }> {
+async function setWithoutOverride(): Promise<{
+  send: (from: string, to: string) => Promise<string>;
+  eventsOf: (messageId: string, count: number) => Promise<string[]>;
+  close: () => void;
+}> {
   const { info } = stack();
   const sns = new SNSClient({ endpoint: info.endpoints.sns, region: info.region });
   const sqs = new SQSClient({ endpoint: info.endpoints.sqs, region: info.region });
@@ -72,7 +76,9 @@ async function setWithoutOverride(): Promise<{ send: (from: string, to: string) 
   const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: name }));
   const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name }));
   const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
-  await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: Attributes!.QueueArn!, Attributes: { RawMessageDelivery: 'true' } }));
+  await sns.send(
+    new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: Attributes!.QueueArn!, Attributes: { RawMessageDelivery: 'true' } }),
+  );
   await ses.send(new CreateConfigurationSetCommand({ ConfigurationSetName: name }));
   await ses.send(
     new CreateConfigurationSetEventDestinationCommand({
@@ -94,7 +100,11 @@ async function setWithoutOverride(): Promise<{ send: (from: string, to: string) 
     }, `${count} events of ${messageId}`);
   const sendThrough = async (from: string, to: string): Promise<string> => {
     const content = { Simple: { Subject: { Data: 'probe' }, Body: { Text: { Data: 'x' } } } };
-    return (await ses.send(new SendEmailCommand({ FromEmailAddress: from, Destination: { ToAddresses: [to] }, Content: content, ConfigurationSetName: name }))).MessageId!;
+    return (
+      await ses.send(
+        new SendEmailCommand({ FromEmailAddress: from, Destination: { ToAddresses: [to] }, Content: content, ConfigurationSetName: name }),
+      )
+    ).MessageId!;
   };
   return { send: sendThrough, eventsOf, close: () => (sns.destroy(), sqs.destroy()) };
 }
@@ -102,7 +112,9 @@ async function setWithoutOverride(): Promise<{ send: (from: string, to: string) 
 describe("SES's account-level suppression list is off for our configuration sets", () => {
   it('both sets carry SuppressionOptions.SuppressedReasons []', async () => {
     for (const name of [CONFIGURATION_SET.name, tlsRequiredConfigurationSet(CONFIGURATION_SET.name)]) {
-      expect((await ses.send(new GetConfigurationSetCommand({ ConfigurationSetName: name }))).SuppressionOptions).toEqual({ SuppressedReasons: [] });
+      expect((await ses.send(new GetConfigurationSetCommand({ ConfigurationSetName: name }))).SuppressionOptions).toEqual({
+        SuppressedReasons: [],
+      });
     }
   });
 
@@ -167,7 +179,10 @@ describe('feedback forwarding is off for our identities', () => {
     const bounced = await send(a, from, `bounce+${unique()}@simulator.amazonses.com`);
     const complained = await send(a, from, `complaint+${unique()}@simulator.amazonses.com`);
     await waitForStatus(a, bounced, 'bounced');
-    await waitFor(async () => (await api('GET', `/emails/${complained}`, { key: a.key })).body.email.last_event === 'complained', 'the complaint');
+    await waitFor(
+      async () => (await api('GET', `/emails/${complained}`, { key: a.key })).body.email.last_event === 'complained',
+      'the complaint',
+    );
     // SES puts feedback mail into the mailbox before it answers the send: by now it would be there.
     expect(await sesMessages({ to: from })).toEqual([]);
   });

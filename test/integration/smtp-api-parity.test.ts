@@ -81,19 +81,39 @@ describe('an SMTP relay send and an API send of the same content', () => {
     const relayedId = queuedId(info.response);
 
     // The public records, once both are delivered.
-    const [apiEmail, relayedEmail] = await Promise.all([waitForStatus(account, viaApi.body.id, 'delivered'), waitForStatus(account, relayedId, 'delivered')]);
+    const [apiEmail, relayedEmail] = await Promise.all([
+      waitForStatus(account, viaApi.body.id, 'delivered'),
+      waitForStatus(account, relayedId, 'delivered'),
+    ]);
     expect(comparableRecord(relayedEmail)).toEqual(comparableRecord(apiEmail));
     expect(relayedEmail.attachments).toEqual([
       { filename: 'logo.png', content_type: 'image/png', size: PNG.length, content_id: 'logo@acme' },
       { filename: 'invoice-1042.pdf', content_type: 'application/pdf', size: PDF.length, content_id: null },
     ]);
-    expect(relayedEmail).toMatchObject({ from: content.from, to: [content.to], cc: [bob], bcc: [carol], reply_to: [content.reply_to], subject: content.subject, tags: [{ name: 'kind', value: 'invoice' }] });
+    expect(relayedEmail).toMatchObject({
+      from: content.from,
+      to: [content.to],
+      cc: [bob],
+      bcc: [carol],
+      reply_to: [content.reply_to],
+      subject: content.subject,
+      tags: [{ name: 'kind', value: 'invoice' }],
+    });
 
     // The stored emails: the fields GET does not show, and the attachments but for where their bytes are.
     const { services } = stack();
     const [apiStored, relayedStored] = await Promise.all([services.emails.get(viaApi.body.id), services.emails.get(relayedId)]);
     const comparableStored = (email: NonNullable<typeof apiStored>['email']) => {
-      const { id: _id, created_at: _created, sent_at: _sent, delivered_at: _delivered, provider_message_id: _provider, message_id: _messageId, attachments, ...rest } = email;
+      const {
+        id: _id,
+        created_at: _created,
+        sent_at: _sent,
+        delivered_at: _delivered,
+        provider_message_id: _provider,
+        message_id: _messageId,
+        attachments,
+        ...rest
+      } = email;
       return { ...rest, attachments: (attachments ?? []).map(({ blob_key: _where, ...metadata }) => metadata) };
     };
     expect(comparableStored(relayedStored!.email)).toEqual(comparableStored(apiStored!.email));
@@ -101,7 +121,10 @@ describe('an SMTP relay send and an API send of the same content', () => {
 
     // The content the dashboard's email page shows.
     const principal = await authenticateKeyHash(services, apiKeySecretHash(account.key));
-    const [apiContent, relayedContent] = await Promise.all([getEmailContent(services, principal, viaApi.body.id), getEmailContent(services, principal, relayedId)]);
+    const [apiContent, relayedContent] = await Promise.all([
+      getEmailContent(services, principal, viaApi.body.id),
+      getEmailContent(services, principal, relayedId),
+    ]);
     expect({ html: relayedContent.html, text: relayedContent.text }).toEqual({ html: apiContent.html, text: apiContent.text });
     expect(relayedContent.html).toBe(content.html);
     expect(comparableRecord(relayedContent.email)).toEqual(comparableRecord(apiContent.email));

@@ -66,10 +66,14 @@ describe('failed SMTP logins counted across two relay tasks', () => {
 
   it('counts guesses at one relay against the other, per client address', async () => {
     const address = ownLoopbackAddress();
-    for (const which of [1, 1, 2] as const) expect(await login(which, address, guess())).toMatchObject({ code: 535, text: expect.stringMatching(TOLD_FAILURE) });
+    for (const which of [1, 1, 2] as const)
+      expect(await login(which, address, guess())).toMatchObject({ code: 535, text: expect.stringMatching(TOLD_FAILURE) });
     expect(await login(1, address, guess())).toMatchObject({ code: 535 });
     // The fifth failure, at the second relay, reaches the limit the first relay's four count toward.
-    expect(await login(2, address, guess())).toMatchObject({ code: 421, text: expect.stringMatching(/^4\.7\.0 Invalid SMTP credential.*Too many failed logins/) });
+    expect(await login(2, address, guess())).toMatchObject({
+      code: 421,
+      text: expect.stringMatching(/^4\.7\.0 Invalid SMTP credential.*Too many failed logins/),
+    });
     // Blocked at both, even with the right password; another address is not.
     expect(await login(1, address, credential.password)).toMatchObject({ code: 421, text: expect.stringMatching(NOT_TOLD) });
     expect(await login(2, address, credential.password)).toMatchObject({ code: 421, text: expect.stringMatching(NOT_TOLD) });
@@ -82,8 +86,15 @@ describe('failed SMTP logins counted across two relay tasks', () => {
     const answers = [];
     for (let n = 0; n < MAX_FAILURES + 2; n++) answers.push(await login(n % 2 === 0 ? 1 : 2, ownLoopbackAddress(), password));
     expect(answers.slice(0, MAX_FAILURES - 1).map((reply) => reply.code)).toEqual(Array(MAX_FAILURES - 1).fill(535));
-    expect(answers[MAX_FAILURES - 1]).toMatchObject({ code: 421, text: expect.stringMatching(/^4\.7\.0 Invalid SMTP credential.*Too many failed logins/) });
-    for (const reply of answers.slice(MAX_FAILURES)) expect(reply).toMatchObject({ code: 421, text: expect.stringMatching(/^4\.7\.0 Too many failed logins with this password; try again in \d+ s/) });
+    expect(answers[MAX_FAILURES - 1]).toMatchObject({
+      code: 421,
+      text: expect.stringMatching(/^4\.7\.0 Invalid SMTP credential.*Too many failed logins/),
+    });
+    for (const reply of answers.slice(MAX_FAILURES))
+      expect(reply).toMatchObject({
+        code: 421,
+        text: expect.stringMatching(/^4\.7\.0 Too many failed logins with this password; try again in \d+ s/),
+      });
   });
 
   it('tells parallel sessions on both relays no more failures than the limit', async () => {
@@ -93,6 +104,7 @@ describe('failed SMTP logins counted across two relay tasks', () => {
     const told = replies.filter((reply) => TOLD_FAILURE.test(reply.text));
     expect(told).toHaveLength(MAX_FAILURES);
     for (const reply of replies) expect(reply.code === 535 || reply.code === 421).toBe(true);
-    for (const reply of replies.filter((reply) => !TOLD_FAILURE.test(reply.text))) expect(reply).toMatchObject({ code: 421, text: expect.stringMatching(NOT_TOLD) });
+    for (const reply of replies.filter((reply) => !TOLD_FAILURE.test(reply.text)))
+      expect(reply).toMatchObject({ code: 421, text: expect.stringMatching(NOT_TOLD) });
   }, 60_000);
 });

@@ -45,13 +45,30 @@ describe('SMTP credentials', () => {
     // Two items, as for an API key: the listing item and the lookup item under the password's hash, which
     // the relay's AUTH and the send core's one BatchGetItem read (kind smtp, may only send).
     const table = stack().info.env.TABLE_NAME!;
-    const listing = (await documentClient().send(new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, credential.id), ConsistentRead: true }))).Item;
+    const listing = (
+      await documentClient().send(
+        new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, credential.id), ConsistentRead: true }),
+      )
+    ).Item;
     expect(listing).toMatchObject({ type: 'smtp_credential', id: credential.id, secret_hash: hashSecret(password) });
-    const lookup = (await documentClient().send(new GetCommand({ TableName: table, Key: keys.apiKeyHash(hashSecret(password)), ConsistentRead: true }))).Item;
-    expect(lookup).toMatchObject({ type: 'api_key_lookup', kind: 'smtp', key_id: credential.id, account_id: account.id, scopes: ['emails:send'], tenant: null, allowed_domains: null });
+    const lookup = (
+      await documentClient().send(new GetCommand({ TableName: table, Key: keys.apiKeyHash(hashSecret(password)), ConsistentRead: true }))
+    ).Item;
+    expect(lookup).toMatchObject({
+      type: 'api_key_lookup',
+      kind: 'smtp',
+      key_id: credential.id,
+      account_id: account.id,
+      scopes: ['emails:send'],
+      tenant: null,
+      allowed_domains: null,
+    });
     // It authenticates the relay as this account, limited to sending.
     const principal = await auth(password);
-    expect(principal).toMatchObject({ account: { id: account.id }, credential: { kind: 'smtp', id: credential.id, scopes: ['emails:send'] } });
+    expect(principal).toMatchObject({
+      account: { id: account.id },
+      credential: { kind: 'smtp', id: credential.id, scopes: ['emails:send'] },
+    });
     // The listing never shows it again.
     const list = await api('GET', '/smtp-credentials', { key: account.key });
     expect(list.text).not.toContain(password);
@@ -64,7 +81,11 @@ describe('SMTP credentials', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { smtp_credentials: { name: string }[]; has_more: boolean; next_cursor: string | null } } = await api('GET', `/smtp-credentials?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { key: other.key });
+      const page: { body: { smtp_credentials: { name: string }[]; has_more: boolean; next_cursor: string | null } } = await api(
+        'GET',
+        `/smtp-credentials?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        { key: other.key },
+      );
       expect(page.body.smtp_credentials).toHaveLength(1);
       seen.push(page.body.smtp_credentials[0]!.name);
       expect(page.body.has_more).toBe(page.body.next_cursor !== null);
@@ -84,7 +105,9 @@ describe('SMTP credentials', () => {
     const deleted = await api('DELETE', `/smtp-credentials/${created.smtp_credential.id}`, { key: account.key });
     expect(deleted.status).toBe(200);
     await expect(auth(created.password)).rejects.toMatchObject({ status: 401 });
-    await expect(mailer.sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 'after', text: 'x' })).rejects.toMatchObject({ responseCode: 535 });
+    await expect(mailer.sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 'after', text: 'x' })).rejects.toMatchObject({
+      responseCode: 535,
+    });
     const again = await api('DELETE', `/smtp-credentials/${created.smtp_credential.id}`, { key: account.key });
     expect({ status: again.status, code: again.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
     const list = await api('GET', '/smtp-credentials?limit=100', { key: account.key });
@@ -96,7 +119,9 @@ describe('SMTP credentials', () => {
     await transport(created.password).sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 'use', text: 'x' });
     const used = await waitFor(async () => {
       const list = await api('GET', '/smtp-credentials?limit=100', { key: account.key });
-      return list.body.smtp_credentials.find((c: { id: string; last_used_at: string | null }) => c.id === created.smtp_credential.id && c.last_used_at);
+      return list.body.smtp_credentials.find(
+        (c: { id: string; last_used_at: string | null }) => c.id === created.smtp_credential.id && c.last_used_at,
+      );
     }, 'last_used_at');
     expect(Date.parse(used.last_used_at)).toBeGreaterThanOrEqual(Date.parse(created.smtp_credential.created_at));
   });
@@ -106,12 +131,17 @@ describe('SMTP credentials', () => {
     const { smtpCredentials } = stack().services;
     await smtpCredentials.touchLastUsed(account.id, created.smtp_credential.id, '2026-11-23T08:00:00.000Z');
     const list = await api('GET', '/smtp-credentials?limit=100', { key: account.key });
-    expect(list.body.smtp_credentials.find((c: { id: string }) => c.id === created.smtp_credential.id).last_used_at).toBe('2026-11-23T08:00:00.000Z');
+    expect(list.body.smtp_credentials.find((c: { id: string }) => c.id === created.smtp_credential.id).last_used_at).toBe(
+      '2026-11-23T08:00:00.000Z',
+    );
     expect((await api('DELETE', `/smtp-credentials/${created.smtp_credential.id}`, { key: account.key })).status).toBe(200);
     const table = stack().info.env.TABLE_NAME!;
     for (const id of [created.smtp_credential.id, 'smtp_01HZZZZZZZZZZZZZZZZZZZZZZZ']) {
       await expect(smtpCredentials.touchLastUsed(account.id, id, '2026-11-23T08:01:00.000Z')).resolves.toBeUndefined();
-      expect((await documentClient().send(new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, id), ConsistentRead: true }))).Item).toBeUndefined();
+      expect(
+        (await documentClient().send(new GetCommand({ TableName: table, Key: keys.smtpCredential(account.id, id), ConsistentRead: true })))
+          .Item,
+      ).toBeUndefined();
     }
   });
 
@@ -120,14 +150,22 @@ describe('SMTP credentials', () => {
     const asBearer = await api('GET', '/emails', { key: created.password });
     expect(asBearer.status).toBe(401);
     await expect(auth(account.key)).rejects.toMatchObject({ status: 401 });
-    await expect(authenticateSmtp(stack().services, 'apikey', created.password)).rejects.toMatchObject({ status: 401, message: expect.stringContaining('mailservice') });
+    await expect(authenticateSmtp(stack().services, 'apikey', created.password)).rejects.toMatchObject({
+      status: 401,
+      message: expect.stringContaining('mailservice'),
+    });
   });
 
   it('limits to allowed_domains as API keys do: the sandbox sender is refused at MAIL FROM', async () => {
-    const created = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'domains', allowed_domains: ['Example.COM', 'example.com'] } });
+    const created = await api('POST', '/smtp-credentials', {
+      key: account.key,
+      body: { name: 'domains', allowed_domains: ['Example.COM', 'example.com'] },
+    });
     expect(created.status).toBe(201);
     expect(created.body.smtp_credential.allowed_domains).toEqual(['example.com']);
-    await expect(transport(created.body.password).sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(
+      transport(created.body.password).sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 'x' }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     for (const allowed_domains of [[], ['not a domain'], 'example.com']) {
       const bad = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'x', allowed_domains } });
       expect({ status: bad.status, code: bad.body.error?.code }).toEqual({ status: 400, code: 'validation_error' });
@@ -146,7 +184,12 @@ describe('SMTP credentials', () => {
     expect((await api('DELETE', `/tenants/${tenant.external_id}`, { key: account.key })).status).toBe(200);
     for (const created of [byExternal, byId]) await expect(auth(created.body.password)).rejects.toMatchObject({ status: 401 });
     const rows = await documentClient().send(
-      new QueryCommand({ TableName: stack().info.env.TABLE_NAME!, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)', ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}`, ':p': 'SMTPCRED#' }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: stack().info.env.TABLE_NAME!,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${account.id}`, ':p': 'SMTPCRED#' },
+        ConsistentRead: true,
+      }),
     );
     expect((rows.Items ?? []).filter((item) => item.tenant === tenant.id)).toEqual([]);
     // A deleted tenant can not be given a credential.
@@ -161,7 +204,8 @@ describe('SMTP credentials', () => {
     const unknown = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'x', tenant: 'nobody-here' } });
     expect({ status: unknown.status, code: unknown.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
     const tenant = (await api('POST', '/tenants', { key: account.key, body: { external_id: unique('limited') } })).body.tenant;
-    const limited = (await api('POST', '/api-keys', { key: account.key, body: { name: 'k', scopes: ['full'], tenant: tenant.id } })).body.secret;
+    const limited = (await api('POST', '/api-keys', { key: account.key, body: { name: 'k', scopes: ['full'], tenant: tenant.id } })).body
+      .secret;
     for (const [method, path, body] of [
       ['POST', '/smtp-credentials', { name: 'x' }],
       ['POST', '/smtp-credentials', { name: 'x', tenant: tenant.id }],
@@ -169,7 +213,12 @@ describe('SMTP credentials', () => {
       ['DELETE', '/smtp-credentials/smtp_01HZZZZZZZZZZZZZZZZZZZZZZZ'],
     ] as [string, string, unknown?][]) {
       const response = await api(method, path, { key: limited, body });
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'forbidden' });
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'forbidden',
+      });
     }
   });
 
@@ -185,7 +234,11 @@ describe('SMTP credentials', () => {
     ];
     for (const [method, path, body, status] of cases) {
       const response = await api(method, path, { key: account.key, body });
-      expect({ path: path.slice(0, 40), status: response.status, message: typeof response.body?.error?.message }).toEqual({ path: path.slice(0, 40), status, message: 'string' });
+      expect({ path: path.slice(0, 40), status: response.status, message: typeof response.body?.error?.message }).toEqual({
+        path: path.slice(0, 40),
+        status,
+        message: 'string',
+      });
     }
     expect((await api('POST', '/smtp-credentials', { body: { name: 'x' } })).status).toBe(401);
   });

@@ -44,10 +44,14 @@ describe('the SMTP relay, one door of the send core', () => {
     domain = uniqueDomain();
     const created = await api('POST', '/domains', { key: account.key, body: { name: domain } });
     await publishAll(created.body.domain.records);
-    expect((await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    expect(
+      (await api('POST', `/domains/${created.body.domain.id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status,
+    ).toBe('verified');
     credential = await createSmtpCredential(account);
     hooks = await startHttpsReceiver(certs());
-    expect((await api('POST', '/webhooks', { key: account.key, body: { url: hooks.url, events: ['email.sent', 'email.delivered'] } })).status).toBe(200);
+    expect(
+      (await api('POST', '/webhooks', { key: account.key, body: { url: hooks.url, events: ['email.sent', 'email.delivered'] } })).status,
+    ).toBe(200);
     tenant = await createTenant(account, {}, 'smtp');
   });
   afterAll(async () => {
@@ -56,8 +60,20 @@ describe('the SMTP relay, one door of the send core', () => {
 
   it('records, delivers (DKIM-signed, bcc in the envelope only) and reports a message as POST /emails does', async () => {
     const [ann, bob, carol] = [uniqueEmail('ann'), uniqueEmail('bob'), uniqueEmail('carol')];
-    const fields = { from: `Acme <hello@${domain}>`, to: `Ann <${ann}>`, cc: bob, bcc: carol, reply_to: `help@${domain}`, subject: 'Parity check', html: '<p>Hello <b>there</b></p>', text: 'Hello there' };
-    const viaApi = await api('POST', '/emails', { key: account.key, body: { ...fields, headers: { 'X-Campaign': 'spring' }, tags: [{ name: 'kind', value: 'welcome' }] } });
+    const fields = {
+      from: `Acme <hello@${domain}>`,
+      to: `Ann <${ann}>`,
+      cc: bob,
+      bcc: carol,
+      reply_to: `help@${domain}`,
+      subject: 'Parity check',
+      html: '<p>Hello <b>there</b></p>',
+      text: 'Hello there',
+    };
+    const viaApi = await api('POST', '/emails', {
+      key: account.key,
+      body: { ...fields, headers: { 'X-Campaign': 'spring' }, tags: [{ name: 'kind', value: 'welcome' }] },
+    });
     expect(viaApi.status).toBe(200);
     const info = await transport(credential.password).sendMail({
       from: fields.from,
@@ -74,9 +90,20 @@ describe('the SMTP relay, one door of the send core', () => {
     expect(info.accepted).toEqual([ann, bob, carol]);
     const id = queuedId(info.response);
 
-    const [apiEmail, smtpEmail] = await Promise.all([waitForStatus(account, viaApi.body.id, 'delivered'), waitForStatus(account, id, 'delivered')]);
+    const [apiEmail, smtpEmail] = await Promise.all([
+      waitForStatus(account, viaApi.body.id, 'delivered'),
+      waitForStatus(account, id, 'delivered'),
+    ]);
     expect(content(smtpEmail)).toEqual(content(apiEmail));
-    expect(smtpEmail).toMatchObject({ from: fields.from, to: [fields.to], cc: [bob], bcc: [carol], reply_to: [fields.reply_to], tags: [{ name: 'kind', value: 'welcome' }], tenant: null });
+    expect(smtpEmail).toMatchObject({
+      from: fields.from,
+      to: [fields.to],
+      cc: [bob],
+      bcc: [carol],
+      reply_to: [fields.reply_to],
+      tags: [{ name: 'kind', value: 'welcome' }],
+      tenant: null,
+    });
 
     const [message] = await sesMessagesFor(id);
     expect(message!.to.sort()).toEqual([ann, bob, carol].sort());
@@ -94,12 +121,16 @@ describe('the SMTP relay, one door of the send core', () => {
 
     // Webhooks: email.sent and email.delivered for both, with the same data but for ids and times.
     const eventsOf = async (emailId: string) =>
-      waitFor(async () => {
-        const bodies = hooks.requests.map((request) => JSON.parse(request.body)).filter((event) => event.data.email_id === emailId);
-        // Deliveries are at least once: a retried delivery (a slow answer under load) is the same event again.
-        const once = [...new Map(bodies.map((event) => [event.type, event])).values()];
-        return once.length >= 2 ? once.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
-      }, `webhooks of ${emailId}`, 30_000);
+      waitFor(
+        async () => {
+          const bodies = hooks.requests.map((request) => JSON.parse(request.body)).filter((event) => event.data.email_id === emailId);
+          // Deliveries are at least once: a retried delivery (a slow answer under load) is the same event again.
+          const once = [...new Map(bodies.map((event) => [event.type, event])).values()];
+          return once.length >= 2 ? once.sort((a, b) => a.type.localeCompare(b.type)) : undefined;
+        },
+        `webhooks of ${emailId}`,
+        30_000,
+      );
     const [apiEvents, smtpEvents] = await Promise.all([eventsOf(viaApi.body.id), eventsOf(id)]);
     const comparable = (event: { type: string; data: Record<string, unknown> }) => {
       const { email_id: _id, created_at: _c, sent_at: _s, delivered_at: _d, message_id: _m, ...data } = event.data;
@@ -139,7 +170,14 @@ describe('the SMTP relay, one door of the send core', () => {
     expect(split(delivered).rest).toBe(split(original).rest);
     const header = split(delivered).header;
     expect(header).toMatch(/^X-Custom-Trace: keep me\r$/m);
-    for (const gone of ['Return-Path', 'DKIM-Signature: v=1; a=rsa-sha256; d=elsewhere', 'X-SES-CONFIGURATION-SET', 'Authentication-Results', 'Bcc', 'leak@example.org']) {
+    for (const gone of [
+      'Return-Path',
+      'DKIM-Signature: v=1; a=rsa-sha256; d=elsewhere',
+      'X-SES-CONFIGURATION-SET',
+      'Authentication-Results',
+      'Bcc',
+      'leak@example.org',
+    ]) {
       expect(header).not.toContain(gone);
     }
     const parsed = await simpleParser(Buffer.from(message!.raw_base64, 'base64'));
@@ -150,8 +188,18 @@ describe('the SMTP relay, one door of the send core', () => {
 
   it('resends an SMTP email as the same message with a new Message-ID (POST /emails/{id}/resend)', async () => {
     const to = uniqueEmail('again');
-    const composed = await new MailComposer({ from: `Acme <hello@${domain}>`, to, subject: 'Once more', text: 'Same bytes', messageId: '<original@client.example>' }).compile().build();
-    const first = queuedId((await transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [to] }, raw: composed })).response);
+    const composed = await new MailComposer({
+      from: `Acme <hello@${domain}>`,
+      to,
+      subject: 'Once more',
+      text: 'Same bytes',
+      messageId: '<original@client.example>',
+    })
+      .compile()
+      .build();
+    const first = queuedId(
+      (await transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [to] }, raw: composed })).response,
+    );
     await waitForStatus(account, first, 'delivered');
     const resent = await api('POST', `/emails/${first}/resend`, { key: account.key });
     expect(resent.status).toBe(200);
@@ -173,15 +221,23 @@ describe('the SMTP relay, one door of the send core', () => {
   it('replays an X-Service-Idempotency-Key retry with the same id, and refuses the key for another message (550 5.6.0)', async () => {
     const to = uniqueEmail('idem');
     const key = `order-${Date.now()}`;
-    const raw = Buffer.from(`From: hello@${domain}\r\nTo: ${to}\r\nSubject: Once\r\nX-Service-Idempotency-Key: ${key}\r\n\r\nOnly once\r\n`);
-    const send = (message: Buffer) => transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [to] }, raw: message });
+    const raw = Buffer.from(
+      `From: hello@${domain}\r\nTo: ${to}\r\nSubject: Once\r\nX-Service-Idempotency-Key: ${key}\r\n\r\nOnly once\r\n`,
+    );
+    const send = (message: Buffer) =>
+      transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [to] }, raw: message });
     const [first, again] = [await send(raw), await send(raw)];
     expect(queuedId(again.response)).toBe(queuedId(first.response));
     await waitForStatus(account, queuedId(first.response), 'delivered');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await sesMessagesFor(queuedId(first.response))).toHaveLength(1);
-    const other = await send(Buffer.from(raw.toString().replace('Only once', 'Something else'))).catch((error: { responseCode?: number; response?: string }) => error);
-    expect(other).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.6\.0 This Idempotency-Key was already used with a different request body/) });
+    const other = await send(Buffer.from(raw.toString().replace('Only once', 'Something else'))).catch(
+      (error: { responseCode?: number; response?: string }) => error,
+    );
+    expect(other).toMatchObject({
+      responseCode: 550,
+      response: expect.stringMatching(/^550 5\.6\.0 This Idempotency-Key was already used with a different request body/),
+    });
   });
 
   it('sends for the tenant named by X-Service-Tenant, in the category of X-Service-Category, and schedules with X-Service-Scheduled-At', async () => {
@@ -202,7 +258,13 @@ describe('the SMTP relay, one door of the send core', () => {
 
     // Five seconds from now, not from the start of the test: the sends above may take that long on a busy machine.
     const at = new Date(Date.now() + 5000).toISOString();
-    const later = await transport(credential.password).sendMail({ from: `hello@${domain}`, to, subject: 'Later', text: 'hi', headers: { 'X-Service-Scheduled-At': at } });
+    const later = await transport(credential.password).sendMail({
+      from: `hello@${domain}`,
+      to,
+      subject: 'Later',
+      text: 'hi',
+      headers: { 'X-Service-Scheduled-At': at },
+    });
     expect(later.response).toMatch(/queued as msg_.* \(scheduled for /);
     const scheduledId = queuedId(later.response);
     expect(await emailOf(account, scheduledId)).toMatchObject({ status: 'scheduled', scheduled_at: new Date(at).toISOString() });
@@ -214,7 +276,10 @@ describe('the SMTP relay, one door of the send core', () => {
   });
 
   it('refuses an unverified sender at MAIL FROM with the API refusal (550 5.7.1)', async () => {
-    const viaApi = await api('POST', '/emails', { key: account.key, body: { from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' } });
+    const viaApi = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' },
+    });
     expect(viaApi.status).toBe(403);
     const error = await transport(credential.password)
       .sendMail({ from: 'me@unverified-example.com', to: account.email, subject: 's', text: 't' })
@@ -226,11 +291,16 @@ describe('the SMTP relay, one door of the send core', () => {
   it('refuses a suppressed recipient at RCPT TO (550 5.1.1 with the reason) and still delivers to the others', async () => {
     const [gone, kept] = [uniqueEmail('gone'), uniqueEmail('kept')];
     expect((await api('POST', '/suppressions', { key: account.key, body: { email: gone } })).status).toBeLessThan(300);
-    const viaApi = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain}`, to: [gone, kept], subject: 's', text: 't' } });
+    const viaApi = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain}`, to: [gone, kept], subject: 's', text: 't' },
+    });
     expect(viaApi.status).toBe(422);
     const info = await transport(credential.password).sendMail({ from: `hello@${domain}`, to: [gone, kept], subject: 'Partly', text: 't' });
     expect(info.rejected).toEqual([gone]);
-    expect((info as unknown as { rejectedErrors: { response: string }[] }).rejectedErrors[0]!.response).toMatch(/^550 5\.1\.1 The recipient .* is on the account's suppression list \(reason: manual/);
+    expect((info as unknown as { rejectedErrors: { response: string }[] }).rejectedErrors[0]!.response).toMatch(
+      /^550 5\.1\.1 The recipient .* is on the account's suppression list \(reason: manual/,
+    );
     const email = await waitForStatus(account, queuedId(info.response), 'delivered');
     // The header still shows both (the client's message); the record and the envelope only the recipient.
     expect(email).toMatchObject({ to: [kept], bcc: [] });
@@ -242,11 +312,21 @@ describe('the SMTP relay, one door of the send core', () => {
     const sandboxAccount = await newAccount();
     const sandboxCredential = await createSmtpCredential(sandboxAccount);
     const stranger = uniqueEmail('stranger');
-    const viaApi = await api('POST', '/emails', { key: sandboxAccount.key, body: { from: `a@${SANDBOX}`, to: stranger, subject: 's', text: 't' } });
+    const viaApi = await api('POST', '/emails', {
+      key: sandboxAccount.key,
+      body: { from: `a@${SANDBOX}`, to: stranger, subject: 's', text: 't' },
+    });
     expect(viaApi.body.error.code).toBe('recipient_not_allowed');
-    const info = await transport(sandboxCredential.password).sendMail({ from: `a@${SANDBOX}`, to: [stranger, sandboxAccount.email], subject: 'Sandbox', text: 't' });
+    const info = await transport(sandboxCredential.password).sendMail({
+      from: `a@${SANDBOX}`,
+      to: [stranger, sandboxAccount.email],
+      subject: 'Sandbox',
+      text: 't',
+    });
     expect(info.rejected).toEqual([stranger]);
-    expect((info as unknown as { rejectedErrors: { response: string }[] }).rejectedErrors[0]!.response).toMatch(/^550 5\.7\.1 The sandbox sender can only send to the account email/);
+    expect((info as unknown as { rejectedErrors: { response: string }[] }).rejectedErrors[0]!.response).toMatch(
+      /^550 5\.7\.1 The sandbox sender can only send to the account email/,
+    );
     expect(await waitForStatus(sandboxAccount, queuedId(info.response), 'delivered')).toMatchObject({ to: [sandboxAccount.email] });
   });
 
@@ -254,11 +334,18 @@ describe('the SMTP relay, one door of the send core', () => {
     const limited = await newAccount({ plan: 'free' });
     const limitedCredential = await createSmtpCredential(limited);
     await setUsage(limited.id, 'PLAN', 'DAY', today(), 100);
-    const viaApi = await api('POST', '/emails', { key: limited.key, body: { from: `a@${SANDBOX}`, to: limited.email, subject: 's', text: 't' } });
+    const viaApi = await api('POST', '/emails', {
+      key: limited.key,
+      body: { from: `a@${SANDBOX}`, to: limited.email, subject: 's', text: 't' },
+    });
     expect(viaApi.status).toBe(429);
     const error = await transport(limitedCredential.password)
       .sendMail({ from: `a@${SANDBOX}`, to: limited.email, subject: 's', text: 't' })
       .catch((e: { responseCode?: number; response?: string; command?: string }) => e);
-    expect(error).toMatchObject({ responseCode: 451, command: 'DATA', response: expect.stringMatching(/^451 4\.7\.1 The free plan's daily limit of 100 emails would be exceeded/) });
+    expect(error).toMatchObject({
+      responseCode: 451,
+      command: 'DATA',
+      response: expect.stringMatching(/^451 4\.7\.1 The free plan's daily limit of 100 emails would be exceeded/),
+    });
   });
 });

@@ -30,7 +30,13 @@ describe('swaks, as documented in docs/smtp.md', () => {
     const { port } = relay();
     const [command, ...args] = documentedCommand();
     const filled = args.map((arg) =>
-      arg === 'smtp@example.com' ? account.email : arg === '127.0.0.1:2587' ? `127.0.0.1:${port}` : arg === '"$SMTP_PASSWORD"' ? password : arg,
+      arg === 'smtp@example.com'
+        ? account.email
+        : arg === '127.0.0.1:2587'
+          ? `127.0.0.1:${port}`
+          : arg === '"$SMTP_PASSWORD"'
+            ? password
+            : arg,
     );
     // Every placeholder of the documented line was found and filled.
     expect(filled).toContain(account.email);

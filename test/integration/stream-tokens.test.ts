@@ -27,7 +27,8 @@ describe('the stream writers’ transaction tokens', () => {
     const stats = new AccountStatsRepository(table);
     const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
     return {
-      addUsage: (token: string) => usage.add([{ counter: usageCounterId(keys.usage(account, 'PLAN', 'DAY', '2026-11-25')), count: 3, expiresAt }], token),
+      addUsage: (token: string) =>
+        usage.add([{ counter: usageCounterId(keys.usage(account, 'PLAN', 'DAY', '2026-11-25')), count: 3, expiresAt }], token),
       addStats: (token: string) =>
         stats.add(
           [

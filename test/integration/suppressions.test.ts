@@ -1,6 +1,13 @@
 /** /suppressions over HTTP, plus the repositories the send path will call, against the running local cloud. */
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
-import { findCategoryOptOuts, findSuppressedRecipients, listCategoryOptOuts, recordCategoryOptOut, removeCategoryOptOut, suppressAddresses } from '../../shared/usecases/suppressions/suppressions';
+import {
+  findCategoryOptOuts,
+  findSuppressedRecipients,
+  listCategoryOptOuts,
+  recordCategoryOptOut,
+  removeCategoryOptOut,
+  suppressAddresses,
+} from '../../shared/usecases/suppressions/suppressions';
 import { keys } from '../../shared/adapters/store/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '../../shared/adapters/aws/clients';
@@ -51,7 +58,15 @@ describe('/suppressions', () => {
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       suppressions: [
-        { object: 'suppression', id: expect.stringMatching(/^sup_[0-9A-HJKMNP-TV-Z]{26}$/), email, scope: 'account', tenant: null, reason: 'manual', created_at: expect.any(String) },
+        {
+          object: 'suppression',
+          id: expect.stringMatching(/^sup_[0-9A-HJKMNP-TV-Z]{26}$/),
+          email,
+          scope: 'account',
+          tenant: null,
+          reason: 'manual',
+          created_at: expect.any(String),
+        },
       ],
       created: [email],
       existing: [],
@@ -64,7 +79,10 @@ describe('/suppressions', () => {
     const known = address('known');
     const first = await api('POST', '/suppressions', { key: account.key, body: { email: known, reason: 'manual' } });
     const fresh = [address('a'), address('b'), address('c')];
-    const response = await api('POST', '/suppressions', { key: account.key, body: { emails: [fresh[0], known.toUpperCase(), fresh[1], fresh[0]!.toUpperCase(), fresh[2]] } });
+    const response = await api('POST', '/suppressions', {
+      key: account.key,
+      body: { emails: [fresh[0], known.toUpperCase(), fresh[1], fresh[0]!.toUpperCase(), fresh[2]] },
+    });
     expect(response.status).toBe(201);
     expect(response.body.suppressions.map((s: { email: string }) => s.email)).toEqual([fresh[0], known, fresh[1], fresh[2]]);
     expect(response.body.created).toEqual(fresh);
@@ -207,7 +225,12 @@ describe('/suppressions', () => {
       for (let i = 0; i < 9; i++) {
         const email = `r${i}@example.com`;
         if (i % 3 === 1) {
-          const result = await suppressAddresses(stack().services, { accountId: owner.id, tenantId: null, emails: [email], reason: 'bounce' });
+          const result = await suppressAddresses(stack().services, {
+            accountId: owner.id,
+            tenantId: null,
+            emails: [email],
+            reason: 'bounce',
+          });
           bounced.push(result.suppressions[0]!.id);
         } else {
           await api('POST', '/suppressions', { key: owner.key, body: { email } });
@@ -229,11 +252,17 @@ describe('/suppressions', () => {
       expect(seen).toEqual([...bounced].reverse());
 
       const complaints = await api('GET', '/suppressions?reason=complaint', { key: owner.key });
-      expect(complaints.body.suppressions.map((s: { email: string; reason: string }) => [s.email, s.reason])).toEqual([['c@example.com', 'complaint']]);
+      expect(complaints.body.suppressions.map((s: { email: string; reason: string }) => [s.email, s.reason])).toEqual([
+        ['c@example.com', 'complaint'],
+      ]);
       expect(complaints.body.has_more).toBe(false);
       const manual = await api('GET', '/suppressions?reason=manual&limit=100', { key: owner.key });
       expect(manual.body.suppressions).toHaveLength(6);
-      expect((await api('GET', '/suppressions?reason=unsubscribe', { key: owner.key })).body).toEqual({ suppressions: [], has_more: false, next_cursor: null });
+      expect((await api('GET', '/suppressions?reason=unsubscribe', { key: owner.key })).body).toEqual({
+        suppressions: [],
+        has_more: false,
+        next_cursor: null,
+      });
     });
 
     it('filters by exact email (with reason too)', async () => {
@@ -276,7 +305,9 @@ describe('/suppressions', () => {
     it('concurrent removes of one address: one 200, the others 404', async () => {
       const email = address('race-delete');
       await api('POST', '/suppressions', { key: account.key, body: { email } });
-      const results = await Promise.all([1, 2, 3, 4].map(() => api('DELETE', `/suppressions?email=${encodeURIComponent(email)}`, { key: account.key })));
+      const results = await Promise.all(
+        [1, 2, 3, 4].map(() => api('DELETE', `/suppressions?email=${encodeURIComponent(email)}`, { key: account.key })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404, 404]);
     });
   });
@@ -357,7 +388,9 @@ describe('/suppressions', () => {
 
     it('validates the tenant parameter first', async () => {
       expect(fieldsOf(await api('GET', '/suppressions?tenant=', { key: account.key }))).toEqual(['tenant']);
-      expect(fieldsOf(await api('POST', '/suppressions', { key: account.key, body: { email: 'a@example.com', tenant: 'x'.repeat(129) } }))).toEqual(['tenant']);
+      expect(
+        fieldsOf(await api('POST', '/suppressions', { key: account.key, body: { email: 'a@example.com', tenant: 'x'.repeat(129) } })),
+      ).toEqual(['tenant']);
     });
   });
 
@@ -384,7 +417,9 @@ describe('/suppressions', () => {
       const owner = await newAccount();
       const email = 'race@example.com';
       const responses = await Promise.all(
-        Array.from({ length: 25 }, (_, i) => api('POST', '/suppressions', { key: owner.key, body: { email: i % 2 ? email.toUpperCase() : email } })),
+        Array.from({ length: 25 }, (_, i) =>
+          api('POST', '/suppressions', { key: owner.key, body: { email: i % 2 ? email.toUpperCase() : email } }),
+        ),
       );
       for (const response of responses) expect([200, 201]).toContain(response.status);
       expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
@@ -413,13 +448,30 @@ describe('send-path lookups (repositories through the use cases, real DynamoDB)'
     const { services } = stack();
     const owner = await newAccount();
     await suppressAddresses(services, { accountId: owner.id, tenantId: null, emails: ['Global@Example.com'], reason: 'complaint' });
-    const tenantAdd = await suppressAddresses(services, { accountId: owner.id, tenantId: 'tenant-a', emails: ['tenant-only@example.com'], reason: 'bounce' });
-    expect(tenantAdd.suppressions[0]).toMatchObject({ scope: 'tenant', tenant: 'tenant-a', reason: 'bounce', email: 'tenant-only@example.com' });
+    const tenantAdd = await suppressAddresses(services, {
+      accountId: owner.id,
+      tenantId: 'tenant-a',
+      emails: ['tenant-only@example.com'],
+      reason: 'bounce',
+    });
+    expect(tenantAdd.suppressions[0]).toMatchObject({
+      scope: 'tenant',
+      tenant: 'tenant-a',
+      reason: 'bounce',
+      email: 'tenant-only@example.com',
+    });
 
     const recipients = ['global@example.com', 'GLOBAL@example.com', 'tenant-only@example.com', 'clean@example.com', 'global@example.com'];
     expect(await findSuppressedRecipients(services, owner.id, null, recipients)).toEqual(['global@example.com', 'GLOBAL@example.com']);
-    expect(await findSuppressedRecipients(services, owner.id, 'tenant-a', recipients)).toEqual(['global@example.com', 'GLOBAL@example.com', 'tenant-only@example.com']);
-    expect(await findSuppressedRecipients(services, owner.id, 'tenant-b', recipients)).toEqual(['global@example.com', 'GLOBAL@example.com']);
+    expect(await findSuppressedRecipients(services, owner.id, 'tenant-a', recipients)).toEqual([
+      'global@example.com',
+      'GLOBAL@example.com',
+      'tenant-only@example.com',
+    ]);
+    expect(await findSuppressedRecipients(services, owner.id, 'tenant-b', recipients)).toEqual([
+      'global@example.com',
+      'GLOBAL@example.com',
+    ]);
     expect(await findSuppressedRecipients(services, owner.id, null, [])).toEqual([]);
 
     // The tenant's list is its own list: the account-wide listing does not show it.
@@ -444,37 +496,61 @@ describe('send-path lookups (repositories through the use cases, real DynamoDB)'
     await suppressAddresses(services, { accountId: owner.id, tenantId: null, emails: suppressed, reason: 'bounce' });
     await suppressAddresses(services, { accountId: owner.id, tenantId: 't', emails: tenantSuppressed, reason: 'bounce' });
     // 260 addresses x 2 lists = 520 keys = 6 chunks.
-    expect(await findSuppressedRecipients(services, owner.id, 't', emails)).toEqual(emails.filter((e) => suppressed.includes(e) || tenantSuppressed.includes(e)));
+    expect(await findSuppressedRecipients(services, owner.id, 't', emails)).toEqual(
+      emails.filter((e) => suppressed.includes(e) || tenantSuppressed.includes(e)),
+    );
     expect(await findSuppressedRecipients(services, owner.id, null, emails)).toEqual(suppressed);
   });
 
   it('category opt-outs: stored apart, idempotent, per category and list, removable', async () => {
     const { services } = stack();
     const owner = await newAccount();
-    const first = await recordCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'Reader@Example.com', category: 'newsletter' });
+    const first = await recordCategoryOptOut(services, {
+      accountId: owner.id,
+      tenantId: null,
+      email: 'Reader@Example.com',
+      category: 'newsletter',
+    });
     expect(first.created).toBe(true);
     expect(first.optOut).toMatchObject({ account_id: owner.id, tenant: null, email: 'reader@example.com', category: 'newsletter' });
-    const again = await Promise.all([1, 2, 3].map(() => recordCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' })));
+    const again = await Promise.all(
+      [1, 2, 3].map(() =>
+        recordCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' }),
+      ),
+    );
     expect(again.map((r) => r.created)).toEqual([false, false, false]);
     expect(again[0]!.optOut).toEqual(first.optOut);
     await recordCategoryOptOut(services, { accountId: owner.id, tenantId: 'tenant-a', email: 'reader@example.com', category: 'product' });
     await recordCategoryOptOut(services, { accountId: owner.id, tenantId: 'tenant-a', email: 'other@example.com', category: 'newsletter' });
 
-    expect((await listCategoryOptOuts(services, { accountId: owner.id, tenantId: null, email: 'READER@example.com' })).map((o) => o.category)).toEqual(['newsletter']);
-    expect((await listCategoryOptOuts(services, { accountId: owner.id, tenantId: 'tenant-a', email: 'reader@example.com' })).map((o) => o.category)).toEqual(['product']);
+    expect(
+      (await listCategoryOptOuts(services, { accountId: owner.id, tenantId: null, email: 'READER@example.com' })).map((o) => o.category),
+    ).toEqual(['newsletter']);
+    expect(
+      (await listCategoryOptOuts(services, { accountId: owner.id, tenantId: 'tenant-a', email: 'reader@example.com' })).map(
+        (o) => o.category,
+      ),
+    ).toEqual(['product']);
 
     const recipients = ['reader@example.com', 'other@example.com', 'nobody@example.com'];
     expect(await findCategoryOptOuts(services, owner.id, null, recipients, 'newsletter')).toEqual(['reader@example.com']);
     expect(await findCategoryOptOuts(services, owner.id, null, recipients, 'product')).toEqual([]);
-    expect(await findCategoryOptOuts(services, owner.id, 'tenant-a', recipients, 'newsletter')).toEqual(['reader@example.com', 'other@example.com']);
+    expect(await findCategoryOptOuts(services, owner.id, 'tenant-a', recipients, 'newsletter')).toEqual([
+      'reader@example.com',
+      'other@example.com',
+    ]);
     expect(await findCategoryOptOuts(services, owner.id, 'tenant-a', recipients, 'product')).toEqual(['reader@example.com']);
 
     // An opt-out is not a suppression: other mail still goes out, and the suppression list does not show it.
     expect(await findSuppressedRecipients(services, owner.id, 'tenant-a', recipients)).toEqual([]);
     expect((await api('GET', '/suppressions', { key: owner.key })).body.suppressions).toEqual([]);
 
-    expect(await removeCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' })).toBe(true);
-    expect(await removeCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' })).toBe(false);
+    expect(
+      await removeCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' }),
+    ).toBe(true);
+    expect(
+      await removeCategoryOptOut(services, { accountId: owner.id, tenantId: null, email: 'reader@example.com', category: 'newsletter' }),
+    ).toBe(false);
     expect(await findCategoryOptOuts(services, owner.id, null, recipients, 'newsletter')).toEqual([]);
     expect(await findCategoryOptOuts(services, owner.id, 'tenant-a', recipients, 'newsletter')).toEqual(['other@example.com']);
   });

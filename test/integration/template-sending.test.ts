@@ -24,10 +24,22 @@ async function delivered(account: TestAccount, id: string): Promise<Delivered> {
   const [message] = await sesMessagesFor(id);
   const parsed = await simpleParser(Buffer.from(message!.raw, 'utf8'));
   const headers = new Map<string, string>();
-  for (const line of parsed.headerLines) headers.set(line.key, line.line.slice(line.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim());
-  return { raw: message!.raw, headers, subject: parsed.subject ?? '', html: typeof parsed.html === 'string' ? parsed.html : '', text: parsed.text ?? '' };
+  for (const line of parsed.headerLines)
+    headers.set(
+      line.key,
+      line.line
+        .slice(line.line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim(),
+    );
+  return {
+    raw: message!.raw,
+    headers,
+    subject: parsed.subject ?? '',
+    html: typeof parsed.html === 'string' ? parsed.html : '',
+    text: parsed.text ?? '',
+  };
 }
-
 
 async function template(account: TestAccount, body: Record<string, unknown>, publish = true) {
   const created = await api('POST', '/templates', { key: account.key, body });
@@ -73,7 +85,10 @@ describe('sending with a template', () => {
   });
 
   it('renders the published version: HTML-escaped in html, plain in text and subject, fallbacks applied', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'ann@example.org', template: { id: welcome, variables: { name: '<Ann & "Bob">' } } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: 'ann@example.org', template: { id: welcome, variables: { name: '<Ann & "Bob">' } } },
+    });
     expect(sent.status).toBe(200);
     const message = await delivered(account, sent.body.id);
     expect(message.subject).toBe('Hi <Ann & "Bob">, your free plan');
@@ -86,7 +101,10 @@ describe('sending with a template', () => {
   });
 
   it('adds one-click List-Unsubscribe headers inside the DKIM h= list; the signature verifies against DNS', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'dkim@example.org', template: { id: welcome, variables: { name: 'Dee' } } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: 'dkim@example.org', template: { id: welcome, variables: { name: 'Dee' } } },
+    });
     expect(sent.status).toBe(200);
     const message = await delivered(account, sent.body.id);
     const linksBase = stack().info.env.LINKS_BASE_URL!;
@@ -102,7 +120,10 @@ describe('sending with a template', () => {
 
     const unfolded = message.raw.replace(/\r\n[ \t]+/g, ' ');
     const signature = /^DKIM-Signature: (.*)$/m.exec(unfolded)![1]!;
-    const signed = /h=([^;]+);/.exec(signature)![1]!.split(':').map((name) => name.trim().toLowerCase());
+    const signed = /h=([^;]+);/
+      .exec(signature)![1]!
+      .split(':')
+      .map((name) => name.trim().toLowerCase());
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post', 'from', 'subject']));
     const resolver = localResolver();
     const results = await verifyDkim(Buffer.from(message.raw, 'utf8'), (name) => resolver.resolveTxt(name));
@@ -111,26 +132,49 @@ describe('sending with a template', () => {
 
   it('one-click POST of the delivered link (no key, no cookie) opts the address out of product mail only', async () => {
     const address = `oneclick-${Date.now()}@example.org`;
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: address, template: { id: welcome, variables: { name: 'Oli' } } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: address, template: { id: welcome, variables: { name: 'Oli' } } },
+    });
     const message = await delivered(account, sent.body.id);
     const url = message.headers.get('list-unsubscribe')!.slice(1, -1);
     // RFC 8058: a POST with this body, nothing else; answered 200 without a redirect or a cookie.
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click', redirect: 'manual' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+      redirect: 'manual',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toBeNull();
 
-    const product = await api('POST', '/emails', { key: account.key, body: { to: address, template: { id: welcome, variables: { name: 'Oli' } } } });
+    const product = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: address, template: { id: welcome, variables: { name: 'Oli' } } },
+    });
     expect(product.status).toBe(422);
-    expect(product.body.error).toMatchObject({ code: 'validation_error', details: { category_unsubscribed: [address], category: 'product', email_id: expect.stringMatching(/^msg_/) } });
+    expect(product.body.error).toMatchObject({
+      code: 'validation_error',
+      details: { category_unsubscribed: [address], category: 'product', email_id: expect.stringMatching(/^msg_/) },
+    });
     // The template's category is inherited unless overridden: the same template sent as transactional passes.
-    const transactional = await api('POST', '/emails', { key: account.key, body: { to: address, category: 'transactional', template: { id: welcome, variables: { name: 'Oli' } } } });
+    const transactional = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: address, category: 'transactional', template: { id: welcome, variables: { name: 'Oli' } } },
+    });
     expect(transactional.status).toBe(200);
-    const plain = await api('POST', '/emails', { key: account.key, body: { from: `a@${domain}`, to: address, subject: 'Receipt', text: 'Paid' } });
+    const plain = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${domain}`, to: address, subject: 'Receipt', text: 'Paid' },
+    });
     expect(plain.status).toBe(200);
   });
 
   it('a resend keeps managed unsubscribe, with a link of its own (bound to the new email)', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'resend@example.org', template: { id: welcome, variables: { name: 'Rae' } } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: 'resend@example.org', template: { id: welcome, variables: { name: 'Rae' } } },
+    });
     const first = (await delivered(account, sent.body.id)).headers.get('list-unsubscribe')!;
     const again = await api('POST', `/emails/${sent.body.id}/resend`, { key: account.key });
     expect(again.status).toBe(200);
@@ -142,7 +186,10 @@ describe('sending with a template', () => {
   });
 
   it('unsubscribe: false overrides the template: no List-Unsubscribe, the placeholder left alone', async () => {
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'nolink@example.org', unsubscribe: false, template: { id: welcome, variables: { name: 'Ned' } } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: 'nolink@example.org', unsubscribe: false, template: { id: welcome, variables: { name: 'Ned' } } },
+    });
     expect(sent.status).toBe(200);
     const message = await delivered(account, sent.body.id);
     expect(message.headers.has('list-unsubscribe')).toBe(false);
@@ -152,7 +199,14 @@ describe('sending with a template', () => {
   it('managed unsubscribe on a plain send (unsubscribe: true) with {{unsubscribe_url}} in its own html', async () => {
     const sent = await api('POST', '/emails', {
       key: account.key,
-      body: { from: `a@${domain}`, to: 'plain@example.org', subject: 'Digest', html: '<a href="{{unsubscribe_url}}">stop</a>', unsubscribe: true, category: 'newsletter' },
+      body: {
+        from: `a@${domain}`,
+        to: 'plain@example.org',
+        subject: 'Digest',
+        html: '<a href="{{unsubscribe_url}}">stop</a>',
+        unsubscribe: true,
+        category: 'newsletter',
+      },
     });
     expect(sent.status).toBe(200);
     const message = await delivered(account, sent.body.id);
@@ -178,7 +232,10 @@ describe('sending with a template', () => {
     }
     const draftOnly = unique('draft');
     await template(account, { alias: draftOnly, name: 'Draft', subject: 'S', text: 'T' }, false);
-    const unpublished = await api('POST', '/emails', { key: account.key, body: { from: `a@${domain}`, to: 'x@example.org', template: { id: draftOnly } } });
+    const unpublished = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${domain}`, to: 'x@example.org', template: { id: draftOnly } },
+    });
     expect(unpublished.status).toBe(400);
     expect(unpublished.body.error.message).toMatch(/no published version/);
   });
@@ -205,10 +262,15 @@ describe('sending with a template', () => {
     const alias = unique('later');
     await template(account, { alias, name: 'Later', from: `a@${domain}`, subject: 'Version one', text: 'one' });
     const at = new Date(Date.now() + 3000).toISOString();
-    const sent = await api('POST', '/emails', { key: account.key, body: { to: 'later@example.org', scheduled_at: at, template: { id: alias } } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { to: 'later@example.org', scheduled_at: at, template: { id: alias } },
+    });
     expect(sent.status).toBe(200);
     expect(sent.body.status).toBe('scheduled');
-    expect((await api('PATCH', `/templates/${alias}`, { key: account.key, body: { subject: 'Version two', text: 'two' } })).status).toBe(200);
+    expect((await api('PATCH', `/templates/${alias}`, { key: account.key, body: { subject: 'Version two', text: 'two' } })).status).toBe(
+      200,
+    );
     expect((await api('POST', `/templates/${alias}/publish`, { key: account.key })).body.template.published_version).toBe(2);
     const message = await delivered(account, sent.body.id);
     expect(message.subject).toBe('Version one');
@@ -234,11 +296,14 @@ describe('sending with a template', () => {
   });
 
   it('answers 401 before a template problem', async () => {
-    const response = await api('POST', '/emails', { key: 'svc_not-a-real-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', body: { to: 'x@example.org', template: { id: 'no-such-template' } } });
+    const response = await api('POST', '/emails', {
+      key: 'svc_not-a-real-key-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      body: { to: 'x@example.org', template: { id: 'no-such-template' } },
+    });
     expect(response.status).toBe(401);
   });
 
-  it('the SMTP relay: X-Service-Unsubscribe: true adds the signed List-Unsubscribe fields (replacing the client\'s), DKIM-covered', async () => {
+  it("the SMTP relay: X-Service-Unsubscribe: true adds the signed List-Unsubscribe fields (replacing the client's), DKIM-covered", async () => {
     const credential = await createSmtpCredential(account);
     const info = await transport(credential.password).sendMail({
       from: `relay@${domain}`,
@@ -249,7 +314,9 @@ describe('sending with a template', () => {
     });
     const id = queuedId(info.response);
     const message = await delivered(account, id);
-    expect(message.headers.get('list-unsubscribe')).toMatch(new RegExp(`^<${stack().info.env.LINKS_BASE_URL!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/unsubscribe/[^>]+>$`));
+    expect(message.headers.get('list-unsubscribe')).toMatch(
+      new RegExp(`^<${stack().info.env.LINKS_BASE_URL!.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/unsubscribe/[^>]+>$`),
+    );
     expect(message.raw).not.toContain('client.example');
     expect(message.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     expect(message.raw).not.toMatch(/^X-Service-Unsubscribe/im);

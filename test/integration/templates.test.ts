@@ -50,7 +50,10 @@ describe('/templates', () => {
 
   it('creates a draft (201), reads, edits, deletes it; the alias is free again', async () => {
     const alias = uniqueAlias('crud');
-    const created = await api('POST', '/templates', { key: account.key, body: welcome(alias, { from: 'Acme <hello@example.com>', reply_to: 'help@example.com' }) });
+    const created = await api('POST', '/templates', {
+      key: account.key,
+      body: welcome(alias, { from: 'Acme <hello@example.com>', reply_to: 'help@example.com' }),
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       template: {
@@ -85,9 +88,20 @@ describe('/templates', () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual(created.body);
 
-    const patched = await api('PATCH', `/templates/${alias}`, { key: account.key, body: { name: 'Welcome v2', text: null, from: null, category: 'product' } });
+    const patched = await api('PATCH', `/templates/${alias}`, {
+      key: account.key,
+      body: { name: 'Welcome v2', text: null, from: null, category: 'product' },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.template).toMatchObject({ id, name: 'Welcome v2', text: null, from: null, category: 'product', unsubscribe_enabled: true, status: 'draft' });
+    expect(patched.body.template).toMatchObject({
+      id,
+      name: 'Welcome v2',
+      text: null,
+      from: null,
+      category: 'product',
+      unsubscribe_enabled: true,
+      status: 'draft',
+    });
     expect((await api('GET', `/templates/${alias}`, { key: account.key })).body).toEqual(patched.body);
 
     const deleted = await api('DELETE', `/templates/${alias}`, { key: account.key });
@@ -109,10 +123,14 @@ describe('/templates', () => {
     await createTemplate(account, welcome(alias));
     const duplicate = await api('POST', '/templates', { key: account.key, body: welcome(alias, { name: 'Other' }) });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toEqual({ error: { message: `A template with alias ${alias} already exists.`, code: 'conflict', details: { alias }, hint: expect.any(String) } });
+    expect(duplicate.body).toEqual({
+      error: { message: `A template with alias ${alias} already exists.`, code: 'conflict', details: { alias }, hint: expect.any(String) },
+    });
 
     const raced = uniqueAlias('race');
-    const responses = await Promise.all(Array.from({ length: 6 }, (_, i) => api('POST', '/templates', { key: account.key, body: welcome(raced, { name: `racer ${i}` }) })));
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api('POST', '/templates', { key: account.key, body: welcome(raced, { name: `racer ${i}` }) })),
+    );
     expect(responses.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
     const winner = responses.find((r) => r.status === 201)!.body.template;
     expect((await api('GET', `/templates/${raced}`, { key: account.key })).body.template.id).toBe(winner.id);
@@ -125,14 +143,32 @@ describe('/templates', () => {
     await createTemplate(account, welcome(alias));
     const published = await api('POST', `/templates/${alias}/publish`, { key: account.key });
     expect(published.status).toBe(200);
-    expect(published.body.template).toMatchObject({ status: 'published', published_version: 1, has_unpublished_changes: false, published_at: expect.stringMatching(TIMESTAMP) });
+    expect(published.body.template).toMatchObject({
+      status: 'published',
+      published_version: 1,
+      has_unpublished_changes: false,
+      published_at: expect.stringMatching(TIMESTAMP),
+    });
 
     const edited = await api('PATCH', `/templates/${alias}`, { key: account.key, body: { subject: 'Hello again, {{first_name}}' } });
-    expect(edited.body.template).toMatchObject({ subject: 'Hello again, {{first_name}}', status: 'published', published_version: 1, has_unpublished_changes: true });
+    expect(edited.body.template).toMatchObject({
+      subject: 'Hello again, {{first_name}}',
+      status: 'published',
+      published_version: 1,
+      has_unpublished_changes: true,
+    });
     const read = await api('GET', `/templates/${alias}`, { key: account.key });
-    expect(read.body.template).toMatchObject({ subject: 'Hello again, {{first_name}}', published_version: 1, has_unpublished_changes: true, published_at: published.body.template.published_at });
+    expect(read.body.template).toMatchObject({
+      subject: 'Hello again, {{first_name}}',
+      published_version: 1,
+      has_unpublished_changes: true,
+      published_at: published.body.template.published_at,
+    });
     // What sends use is still version 1.
-    const sent = await api('POST', `/templates/${alias}/render?version=published`, { key: account.key, body: { variables: { first_name: 'Ada' } } });
+    const sent = await api('POST', `/templates/${alias}/render?version=published`, {
+      key: account.key,
+      body: { variables: { first_name: 'Ada' } },
+    });
     expect(sent.body.subject).toBe('Welcome, Ada');
 
     const republished = await api('POST', `/templates/${alias}/publish`, { key: account.key });
@@ -140,7 +176,10 @@ describe('/templates', () => {
     const noop = await api('POST', `/templates/${alias}/publish`, { key: account.key });
     expect(noop.status).toBe(200);
     expect(noop.body).toEqual(republished.body);
-    expect((await api('POST', `/templates/${alias}/render?version=published`, { key: account.key, body: { variables: { first_name: 'Ada' } } })).body.subject).toBe('Hello again, Ada');
+    expect(
+      (await api('POST', `/templates/${alias}/render?version=published`, { key: account.key, body: { variables: { first_name: 'Ada' } } }))
+        .body.subject,
+    ).toBe('Hello again, Ada');
   });
 
   it("getPublished (the send path's read): not_found, not_published, then the published version whatever the draft says", async () => {
@@ -231,9 +270,14 @@ describe('/templates', () => {
     // No body renders without values; the reserved placeholder is never reported.
     const bare = await api('POST', `/templates/${alias}/render`, { key: account.key });
     expect(bare.status).toBe(200);
-    expect(bare.body.warnings.filter((w: { code: string }) => w.code === 'missing_variable').map((w: { variable: string }) => w.variable)).toEqual(['first_name', 'coupon', 'unknown_in_html']);
+    expect(
+      bare.body.warnings.filter((w: { code: string }) => w.code === 'missing_variable').map((w: { variable: string }) => w.variable),
+    ).toEqual(['first_name', 'coupon', 'unknown_in_html']);
 
-    const badValues = await api('POST', `/templates/${alias}/render`, { key: account.key, body: { variables: { first_name: { a: 1 }, plan: ['x'] } } });
+    const badValues = await api('POST', `/templates/${alias}/render`, {
+      key: account.key,
+      body: { variables: { first_name: { a: 1 }, plan: ['x'] } },
+    });
     expect(badValues.status).toBe(400);
     expect(fieldsOf(badValues)).toEqual(['variables.first_name', 'variables.plan']);
     const notPublished = await api('POST', `/templates/${alias}/render?version=published`, { key: account.key });
@@ -291,7 +335,15 @@ describe('/templates', () => {
         [{ category: 'product', unsubscribe_enabled: false }, ['unsubscribe_enabled']],
         [{ variables: [{ key: 'unsubscribe_url', type: 'string' }] }, ['variables.0.key']],
         [{ variables: [{ key: 'n', type: 'number', fallback_value: 'ten' }] }, ['variables.0.fallback_value']],
-        [{ variables: [{ key: 'a', type: 'string' }, { key: 'a', type: 'string' }] }, ['variables.1.key']],
+        [
+          {
+            variables: [
+              { key: 'a', type: 'string' },
+              { key: 'a', type: 'string' },
+            ],
+          },
+          ['variables.1.key'],
+        ],
         [{ from: 'not an address' }, ['from']],
       ];
       for (const [change, fields] of cases) {
@@ -303,7 +355,11 @@ describe('/templates', () => {
       const missing = await post({});
       // Each field is named; the whole-body rule (html or text) is checked once the fields are valid.
       expect(fieldsOf(missing)).toEqual(['name', 'alias', 'subject']);
-      const notJson = await api('POST', '/templates', { key: account.key, rawBody: '{nope', headers: { 'content-type': 'application/json' } });
+      const notJson = await api('POST', '/templates', {
+        key: account.key,
+        rawBody: '{nope',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(notJson.status).toBe(400);
       expect(fieldsOf(notJson)).toEqual(['(body)']);
     });
@@ -320,7 +376,11 @@ describe('/templates', () => {
       await patch({ category: 'product' });
       expect(fieldsOf(await patch({ unsubscribe_enabled: false }))).toEqual(['unsubscribe_enabled']);
       // Nothing of the refused PATCHes was written.
-      expect((await api('GET', `/templates/${alias}`, { key: account.key })).body.template).toMatchObject({ html: expect.any(String), category: 'product', unsubscribe_enabled: true });
+      expect((await api('GET', `/templates/${alias}`, { key: account.key })).body.template).toMatchObject({
+        html: expect.any(String),
+        category: 'product',
+        unsubscribe_enabled: true,
+      });
     });
   });
 
@@ -353,8 +413,15 @@ describe('/templates', () => {
     const reader = await keyWith(account, { scopes: ['account:read'] });
     const refused = await api('POST', '/templates', { key: reader, body: welcome(uniqueAlias('r')) });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scopes: ['full', 'mail:admin', 'templates:write'] } });
-    for (const [method, path] of [['PATCH', `/templates/${alias}`], ['DELETE', `/templates/${alias}`], ['POST', `/templates/${alias}/publish`]] as const) {
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: { required_scopes: ['full', 'mail:admin', 'templates:write'] },
+    });
+    for (const [method, path] of [
+      ['PATCH', `/templates/${alias}`],
+      ['DELETE', `/templates/${alias}`],
+      ['POST', `/templates/${alias}/publish`],
+    ] as const) {
       expect((await api(method, path, { key: reader, body: { name: 'x' } })).body.error.code).toBe('insufficient_scope');
     }
     expect((await api('GET', '/templates', { key: reader })).status).toBe(200);
@@ -409,7 +476,10 @@ describe('/templates', () => {
     };
     await createTemplate(account, body);
     expect((await api('POST', `/templates/${alias}/publish`, { key: account.key })).status).toBe(200);
-    const changed = { html: `${wide(Math.floor(TEMPLATE_LIMITS.htmlBytes / 3) - 1)}x`, text: `${wide(Math.floor(TEMPLATE_LIMITS.textBytes / 3) - 1)}x` };
+    const changed = {
+      html: `${wide(Math.floor(TEMPLATE_LIMITS.htmlBytes / 3) - 1)}x`,
+      text: `${wide(Math.floor(TEMPLATE_LIMITS.textBytes / 3) - 1)}x`,
+    };
     const patched = await api('PATCH', `/templates/${alias}`, { key: account.key, body: changed });
     expect(patched.status).toBe(200);
     expect(patched.body.template).toMatchObject({ has_unpublished_changes: true, published_version: 1 });

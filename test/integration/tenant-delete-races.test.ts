@@ -16,7 +16,18 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hookUrl = () => `${stack().info.webhook_inbox_url}race-${unique('h')}`;
 
 function scheduleFor(account: TestAccount, tenant: string | null, extra: Record<string, unknown> = {}) {
-  return api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'later', text: 't', scheduled_at: inAnHour(), ...(tenant ? { tenant } : {}), ...extra } });
+  return api('POST', '/emails', {
+    key: account.key,
+    body: {
+      from: `a@${SANDBOX}`,
+      to: account.email,
+      subject: 'later',
+      text: 't',
+      scheduled_at: inAnHour(),
+      ...(tenant ? { tenant } : {}),
+      ...extra,
+    },
+  });
 }
 
 /**
@@ -30,7 +41,13 @@ const LARGE = { html: `<p>${'report '.repeat(300_000)}</p>` };
  * first ones finish before it, the last ones start after it began, those between race it); answers the
  * DELETE's status and theirs.
  */
-async function raceWithDeletion<T>(account: TestAccount, externalId: string, requests: number, spacingMs: number, request: () => Promise<T>): Promise<{ deleted: number; answers: T[] }> {
+async function raceWithDeletion<T>(
+  account: TestAccount,
+  externalId: string,
+  requests: number,
+  spacingMs: number,
+  request: () => Promise<T>,
+): Promise<{ deleted: number; answers: T[] }> {
   const started = Array.from({ length: requests }, (_, i) => pause(i * spacingMs).then(request));
   const deletion = pause(Math.floor((requests * spacingMs) / 2)).then(() => api('DELETE', `/tenants/${externalId}`, { key: account.key }));
   const [deleted, ...answers] = await Promise.all([deletion, ...started]);
@@ -54,7 +71,12 @@ async function timed<T>(request: () => Promise<T>): Promise<{ answer: T; took: n
  */
 async function bystanders(account: TestAccount, count: number): Promise<string[]> {
   const names: string[] = [];
-  while (names.length < count) names.push(...(await Promise.all(Array.from({ length: Math.min(8, count - names.length) }, () => createTenant(account, {}, 'by')))).map((t) => t.external_id));
+  while (names.length < count)
+    names.push(
+      ...(await Promise.all(Array.from({ length: Math.min(8, count - names.length) }, () => createTenant(account, {}, 'by')))).map(
+        (t) => t.external_id,
+      ),
+    );
   return names;
 }
 
@@ -62,78 +84,94 @@ async function bystanders(account: TestAccount, count: number): Promise<string[]
 const RACE_TEST_MS = 180_000;
 
 describe('tenant deletion racing attachments', () => {
-  it('a webhook created during the deletion keeps no deleted tenant in its filter, and a new tenant with the same external_id inherits nothing', async () => {
-    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const others = await bystanders(account, 40);
-    const externalId = unique('race');
-    let created = 0;
-    let refused = 0;
-    // Rounds (the same external_id each time) until both outcomes happened: the race was real.
-    const createHook = () => api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), events: ['email.delivered'], tenants: [externalId, ...others] } });
-    for (let round = 0; round < 4 && (created === 0 || refused === 0); round++) {
-      await createTenant(account, { external_id: externalId });
-      const { answer: probe, took } = await timed(createHook);
-      expect(probe.status).toBe(200);
-      expect((await api('DELETE', `/webhooks/${probe.body.webhook.id}`, { key: account.key })).status).toBe(200);
-      const { deleted, answers } = await raceWithDeletion(account, externalId, 6, Math.ceil(took / 2), createHook);
-      expect(deleted).toBe(200);
-      for (const answer of answers) {
-        expect([200, 404]).toContain(answer.status);
-        if (answer.status === 404) {
-          refused++;
-          expect(answer.body.error.code).toBe('not_found');
-          continue;
-        }
-        created++;
-        // Created in time: the deletion took the tenant out of its filter; the others stay.
-        const view = (await api('GET', `/webhooks/${answer.body.webhook.id}`, { key: account.key })).body.webhook;
-        expect({ id: view.id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id: view.id, tenants: others, enabled: true });
-        expect((await api('DELETE', `/webhooks/${view.id}`, { key: account.key })).status).toBe(200);
-      }
-    }
-    expect({ created: created > 0, refused: refused > 0 }).toEqual({ created: true, refused: true });
-
-    // A new tenant takes the external_id: no endpoint of the account names it.
-    const fresh = await createTenant(account, { external_id: externalId });
-    expect(fresh.external_id).toBe(externalId);
-    const endpoints = (await api('GET', '/webhooks?limit=100', { key: account.key })).body.webhooks as { tenants?: string[] }[];
-    expect(endpoints.filter((endpoint) => endpoint.tenants?.includes(externalId))).toEqual([]);
-  }, RACE_TEST_MS);
-
-  it('a webhook changed to name the tenant during the deletion keeps no deleted tenant either', async () => {
-    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    const others = await bystanders(account, 40);
-    const hooks: string[] = [];
-    for (let i = 0; i < 8; i++) hooks.push((await api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), tenants: others } })).body.webhook.id);
-    let updated = 0;
-    let refused = 0;
-    // Rounds (the same endpoints, each round with a tenant of its own) until both outcomes happened: the race was real.
-    for (let round = 0; round < 4 && (updated === 0 || refused === 0); round++) {
-      const tenant = await createTenant(account, {}, 'patched');
-      const nameTenant = (id: string) => api('PATCH', `/webhooks/${id}`, { key: account.key, body: { tenants: [tenant.external_id, ...others] } });
-      // The first endpoint names it before the DELETE (timed); the others race it.
-      const { answer: probe, took } = await timed(() => nameTenant(hooks[0]!));
-      expect(probe.status).toBe(200);
-      let next = 1;
-      const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, hooks.length - 1, Math.ceil(took / 2), () => nameTenant(hooks[next++]!));
-      expect(deleted).toBe(200);
-      for (const answer of answers) {
-        expect([200, 404]).toContain(answer.status);
-        if (answer.status === 200) updated++;
-        else {
-          refused++;
-          expect(answer.body.error.code).toBe('not_found');
+  it(
+    'a webhook created during the deletion keeps no deleted tenant in its filter, and a new tenant with the same external_id inherits nothing',
+    async () => {
+      const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+      const others = await bystanders(account, 40);
+      const externalId = unique('race');
+      let created = 0;
+      let refused = 0;
+      // Rounds (the same external_id each time) until both outcomes happened: the race was real.
+      const createHook = () =>
+        api('POST', '/webhooks', {
+          key: account.key,
+          body: { url: hookUrl(), events: ['email.delivered'], tenants: [externalId, ...others] },
+        });
+      for (let round = 0; round < 4 && (created === 0 || refused === 0); round++) {
+        await createTenant(account, { external_id: externalId });
+        const { answer: probe, took } = await timed(createHook);
+        expect(probe.status).toBe(200);
+        expect((await api('DELETE', `/webhooks/${probe.body.webhook.id}`, { key: account.key })).status).toBe(200);
+        const { deleted, answers } = await raceWithDeletion(account, externalId, 6, Math.ceil(took / 2), createHook);
+        expect(deleted).toBe(200);
+        for (const answer of answers) {
+          expect([200, 404]).toContain(answer.status);
+          if (answer.status === 404) {
+            refused++;
+            expect(answer.body.error.code).toBe('not_found');
+            continue;
+          }
+          created++;
+          // Created in time: the deletion took the tenant out of its filter; the others stay.
+          const view = (await api('GET', `/webhooks/${answer.body.webhook.id}`, { key: account.key })).body.webhook;
+          expect({ id: view.id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id: view.id, tenants: others, enabled: true });
+          expect((await api('DELETE', `/webhooks/${view.id}`, { key: account.key })).status).toBe(200);
         }
       }
-      for (const id of hooks) {
-        const view = (await api('GET', `/webhooks/${id}`, { key: account.key })).body.webhook;
-        expect({ id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id, tenants: others, enabled: true });
-      }
-    }
-    expect({ updated: updated > 0, refused: refused > 0 }).toEqual({ updated: true, refused: true });
-  }, RACE_TEST_MS);
+      expect({ created: created > 0, refused: refused > 0 }).toEqual({ created: true, refused: true });
 
-  it('DELETE cancels the tenant\'s scheduled emails (as PATCH {cancel} would), and no other', async () => {
+      // A new tenant takes the external_id: no endpoint of the account names it.
+      const fresh = await createTenant(account, { external_id: externalId });
+      expect(fresh.external_id).toBe(externalId);
+      const endpoints = (await api('GET', '/webhooks?limit=100', { key: account.key })).body.webhooks as { tenants?: string[] }[];
+      expect(endpoints.filter((endpoint) => endpoint.tenants?.includes(externalId))).toEqual([]);
+    },
+    RACE_TEST_MS,
+  );
+
+  it(
+    'a webhook changed to name the tenant during the deletion keeps no deleted tenant either',
+    async () => {
+      const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+      const others = await bystanders(account, 40);
+      const hooks: string[] = [];
+      for (let i = 0; i < 8; i++)
+        hooks.push((await api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), tenants: others } })).body.webhook.id);
+      let updated = 0;
+      let refused = 0;
+      // Rounds (the same endpoints, each round with a tenant of its own) until both outcomes happened: the race was real.
+      for (let round = 0; round < 4 && (updated === 0 || refused === 0); round++) {
+        const tenant = await createTenant(account, {}, 'patched');
+        const nameTenant = (id: string) =>
+          api('PATCH', `/webhooks/${id}`, { key: account.key, body: { tenants: [tenant.external_id, ...others] } });
+        // The first endpoint names it before the DELETE (timed); the others race it.
+        const { answer: probe, took } = await timed(() => nameTenant(hooks[0]!));
+        expect(probe.status).toBe(200);
+        let next = 1;
+        const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, hooks.length - 1, Math.ceil(took / 2), () =>
+          nameTenant(hooks[next++]!),
+        );
+        expect(deleted).toBe(200);
+        for (const answer of answers) {
+          expect([200, 404]).toContain(answer.status);
+          if (answer.status === 200) updated++;
+          else {
+            refused++;
+            expect(answer.body.error.code).toBe('not_found');
+          }
+        }
+        for (const id of hooks) {
+          const view = (await api('GET', `/webhooks/${id}`, { key: account.key })).body.webhook;
+          expect({ id, tenants: view.tenants, enabled: view.enabled }).toEqual({ id, tenants: others, enabled: true });
+        }
+      }
+      expect({ updated: updated > 0, refused: refused > 0 }).toEqual({ updated: true, refused: true });
+    },
+    RACE_TEST_MS,
+  );
+
+  it("DELETE cancels the tenant's scheduled emails (as PATCH {cancel} would), and no other", async () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const doomed = await createTenant(account, {}, 'doomed');
     const sibling = await createTenant(account, {}, 'sibling');
@@ -154,30 +192,34 @@ describe('tenant deletion racing attachments', () => {
     expect((await api('PATCH', `/emails/${doomedIds[0]}`, { key: account.key, body: { cancel: true } })).status).toBe(409);
   });
 
-  it('a scheduled send racing the deletion is either refused (404) or cancelled by it: none stays scheduled', async () => {
-    const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
-    let accepted = 0;
-    let refused = 0;
-    // Rounds until both outcomes happened (the race was real), each with a tenant of its own.
-    for (let round = 0; round < 4 && (accepted === 0 || refused === 0); round++) {
-      const tenant = await createTenant(account, {}, 'sched');
-      const schedule = () => scheduleFor(account, tenant.external_id, LARGE);
-      const { answer: probe, took } = await timed(schedule);
-      expect(probe.status).toBe(200);
-      const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, 10, Math.ceil(took / 2), schedule);
-      expect(deleted).toBe(200);
-      // Accepted before the DELETE began: cancelled by it.
-      expect(await emailOf(account, probe.body.id)).toMatchObject({ id: probe.body.id, status: 'cancelled' });
-      for (const answer of answers) {
-        expect([200, 404]).toContain(answer.status);
-        if (answer.status === 404) {
-          refused++;
-          continue;
+  it(
+    'a scheduled send racing the deletion is either refused (404) or cancelled by it: none stays scheduled',
+    async () => {
+      const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
+      let accepted = 0;
+      let refused = 0;
+      // Rounds until both outcomes happened (the race was real), each with a tenant of its own.
+      for (let round = 0; round < 4 && (accepted === 0 || refused === 0); round++) {
+        const tenant = await createTenant(account, {}, 'sched');
+        const schedule = () => scheduleFor(account, tenant.external_id, LARGE);
+        const { answer: probe, took } = await timed(schedule);
+        expect(probe.status).toBe(200);
+        const { deleted, answers } = await raceWithDeletion(account, tenant.external_id, 10, Math.ceil(took / 2), schedule);
+        expect(deleted).toBe(200);
+        // Accepted before the DELETE began: cancelled by it.
+        expect(await emailOf(account, probe.body.id)).toMatchObject({ id: probe.body.id, status: 'cancelled' });
+        for (const answer of answers) {
+          expect([200, 404]).toContain(answer.status);
+          if (answer.status === 404) {
+            refused++;
+            continue;
+          }
+          accepted++;
+          expect(await emailOf(account, answer.body.id)).toMatchObject({ id: answer.body.id, status: 'cancelled' });
         }
-        accepted++;
-        expect(await emailOf(account, answer.body.id)).toMatchObject({ id: answer.body.id, status: 'cancelled' });
       }
-    }
-    expect({ accepted: accepted > 0, refused: refused > 0 }).toEqual({ accepted: true, refused: true });
-  }, RACE_TEST_MS);
+      expect({ accepted: accepted > 0, refused: refused > 0 }).toEqual({ accepted: true, refused: true });
+    },
+    RACE_TEST_MS,
+  );
 });

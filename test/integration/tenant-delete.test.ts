@@ -30,7 +30,10 @@ beforeAll(async () => {
 });
 
 async function webhook(account: TestAccount, tenants?: string[]) {
-  const response = await api('POST', '/webhooks', { key: account.key, body: { url: `https://${hookHost}/${randomUUID().slice(0, 6)}`, ...(tenants ? { tenants } : {}) } });
+  const response = await api('POST', '/webhooks', {
+    key: account.key,
+    body: { url: `https://${hookHost}/${randomUUID().slice(0, 6)}`, ...(tenants ? { tenants } : {}) },
+  });
   expect(response.status).toBe(200);
   return response.body.webhook as { id: string };
 }
@@ -41,10 +44,14 @@ async function claimOf(name: string) {
 
 /** A tenant with something of each kind: a key, two domains (one created for it, one given), a suppression, an opt-out. */
 async function furnish(account: TestAccount, tenant: TenantView) {
-  const key = (await api('POST', '/api-keys', { key: account.key, body: { name: 'k', scopes: ['full'], tenant: tenant.external_id } })).body.secret as string;
-  const created = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), tenant: tenant.external_id } })).body.domain;
+  const key = (await api('POST', '/api-keys', { key: account.key, body: { name: 'k', scopes: ['full'], tenant: tenant.external_id } })).body
+    .secret as string;
+  const created = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), tenant: tenant.external_id } })).body
+    .domain;
   const given = (await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } })).body.domain;
-  expect((await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: given.name } })).status).toBe(200);
+  expect((await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: given.name } })).status).toBe(
+    200,
+  );
   const email = `${unique('s')}@example.com`;
   expect((await api('POST', '/suppressions', { key: account.key, body: { email, tenant: tenant.external_id } })).status).toBe(201);
   await recordCategoryOptOut(stack().services, { accountId: account.id, tenantId: tenant.id, email, category: 'product' });
@@ -71,14 +78,18 @@ describe('DELETE /tenants/{tenant}: the cascade', () => {
 
     // Keys: revoked at once.
     expect((await api('GET', '/domains', { key: goneStuff.key })).status).toBe(401);
-    expect((await api('GET', '/api-keys?limit=100', { key: account.key })).body.api_keys.map((k: { tenant: string | null }) => k.tenant)).not.toContain(gone.external_id);
+    expect(
+      (await api('GET', '/api-keys?limit=100', { key: account.key })).body.api_keys.map((k: { tenant: string | null }) => k.tenant),
+    ).not.toContain(gone.external_id);
     expect((await api('GET', '/domains', { key: keptStuff.key })).status).toBe(200);
 
     // Domains: back to the account, claims too.
     for (const domain of goneStuff.domains) {
       expect((await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain.tenant).toBeNull();
       expect((await claimOf(domain.name))!.tenant_id).toBeUndefined();
-      const membership = await documentClient().send(new GetCommand({ TableName: tableName(), Key: tenantDomainKey(gone.id, domain.id), ConsistentRead: true }));
+      const membership = await documentClient().send(
+        new GetCommand({ TableName: tableName(), Key: tenantDomainKey(gone.id, domain.id), ConsistentRead: true }),
+      );
       expect(membership.Item).toBeUndefined();
     }
     for (const domain of keptStuff.domains) {
@@ -129,10 +140,25 @@ describe('DELETE /tenants/{tenant}: the cascade', () => {
     expect((await claimOf(stuff.domains[0]!.name))!.tenant_id).toBe(tenant.id);
 
     // A tenant being deleted takes nothing new: through the API (404) and at the store's conditions.
-    expect((await api('POST', '/api-keys', { key: account.key, body: { name: 'late', scopes: ['full'], tenant: tenant.external_id } })).status).toBe(404);
-    expect((await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: spare.name } })).status).toBe(404);
-    expect((await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), tenant: tenant.external_id } })).status).toBe(404);
-    const lateKey = { id: newId('key'), account_id: account.id, name: 'late', scopes: ['full' as const], tenant: stored.id, allowed_domains: null, hint: 'svc_x…', created_at: new Date().toISOString() };
+    expect(
+      (await api('POST', '/api-keys', { key: account.key, body: { name: 'late', scopes: ['full'], tenant: tenant.external_id } })).status,
+    ).toBe(404);
+    expect((await api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: spare.name } })).status).toBe(
+      404,
+    );
+    expect((await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), tenant: tenant.external_id } })).status).toBe(
+      404,
+    );
+    const lateKey = {
+      id: newId('key'),
+      account_id: account.id,
+      name: 'late',
+      scopes: ['full' as const],
+      tenant: stored.id,
+      allowed_domains: null,
+      hint: 'svc_x…',
+      created_at: new Date().toISOString(),
+    };
     expect(await services.apiKeys.create(lateKey, hashSecret(generateApiKeySecret()), stored)).toBe('tenant_gone');
     expect(await services.domains.assignToTenant(account.id, spare, stored, new Date().toISOString())).toEqual({ kind: 'tenant_gone' });
     expect((await claimOf(spare.name))!.tenant_id).toBeUndefined();

@@ -18,7 +18,10 @@ const tenantDomainKey = keys.tenantDomain;
 const tableName = () => stack().info.env.TABLE_NAME!;
 
 async function tenantKey(account: TestAccount, tenant: TenantView): Promise<string> {
-  const response = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id } });
+  const response = await api('POST', '/api-keys', {
+    key: account.key,
+    body: { name: 'tenant key', scopes: ['full'], tenant: tenant.external_id },
+  });
   expect(response.status).toBe(201);
   return response.body.secret;
 }
@@ -34,7 +37,9 @@ async function claimOf(name: string) {
 }
 
 async function membership(tenantId: string, domainId: string) {
-  return (await documentClient().send(new GetCommand({ TableName: tableName(), Key: tenantDomainKey(tenantId, domainId), ConsistentRead: true }))).Item;
+  return (
+    await documentClient().send(new GetCommand({ TableName: tableName(), Key: tenantDomainKey(tenantId, domainId), ConsistentRead: true }))
+  ).Item;
 }
 
 const names = (list: { name: string }[]) => list.map((d) => d.name).sort();
@@ -67,20 +72,31 @@ describe('domains per tenant', () => {
     }
   });
 
-  it('lists a tenant\'s domains at GET /tenants/{t}/domains and GET /domains?tenant= (external_id or id), paginated', async () => {
+  it("lists a tenant's domains at GET /tenants/{t}/domains and GET /domains?tenant= (external_id or id), paginated", async () => {
     const owner = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const one = await createTenant(owner);
     const two = await createTenant(owner);
-    const ones = [await addDomain(owner.key, { tenant: one.external_id }), await addDomain(owner.key, { tenant: one.external_id }), await addDomain(owner.key, { tenant: one.external_id })];
+    const ones = [
+      await addDomain(owner.key, { tenant: one.external_id }),
+      await addDomain(owner.key, { tenant: one.external_id }),
+      await addDomain(owner.key, { tenant: one.external_id }),
+    ];
     const twos = [await addDomain(owner.key, { tenant: two.external_id })];
     const shared = await addDomain(owner.key);
 
-    for (const path of [`/tenants/${one.external_id}/domains`, `/tenants/${one.id}/domains`, `/domains?tenant=${one.external_id}`, `/domains?tenant=${one.id}`]) {
+    for (const path of [
+      `/tenants/${one.external_id}/domains`,
+      `/tenants/${one.id}/domains`,
+      `/domains?tenant=${one.external_id}`,
+      `/domains?tenant=${one.id}`,
+    ]) {
       const list = await api('GET', path, { key: owner.key });
       expect({ path, status: list.status }).toEqual({ path, status: 200 });
       expect(list.body.domains.map((d: { id: string }) => d.id)).toEqual([...ones].reverse().map((d) => d.id));
       expect(list.body.has_more).toBe(false);
-      expect(list.body.domains.every((d: { tenant: string; object: string }) => d.tenant === one.external_id && d.object === 'domain')).toBe(true);
+      expect(
+        list.body.domains.every((d: { tenant: string; object: string }) => d.tenant === one.external_id && d.object === 'domain'),
+      ).toBe(true);
     }
     expect(names((await api('GET', `/tenants/${two.external_id}/domains`, { key: owner.key })).body.domains)).toEqual(names(twos));
     // The account's listing holds every domain.
@@ -89,7 +105,11 @@ describe('domains per tenant', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await api('GET', `/tenants/${one.external_id}/domains?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: owner.key });
+      const page: any = await api(
+        'GET',
+        `/tenants/${one.external_id}/domains?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key: owner.key },
+      );
       expect(page.status).toBe(200);
       expect(page.body.domains.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.domains.map((d: { id: string }) => d.id));
@@ -98,13 +118,18 @@ describe('domains per tenant', () => {
     expect(seen).toEqual([...ones].reverse().map((d) => d.id));
     // A cursor of one tenant's list does not read another's.
     const first = await api('GET', `/tenants/${one.external_id}/domains?limit=1`, { key: owner.key });
-    const foreign = await api('GET', `/tenants/${two.external_id}/domains?cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: owner.key });
+    const foreign = await api('GET', `/tenants/${two.external_id}/domains?cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+      key: owner.key,
+    });
     expect(foreign.status).toBe(400);
   });
 
   it('gives an account domain to a tenant by name or id (idempotent), 409 for another tenant, and returns it to the account', async () => {
     const domain = await addDomain(account.key);
-    const given = await api('POST', `/tenants/${acme.external_id}/domains`, { key: account.key, body: { domain: domain.name.toUpperCase() } });
+    const given = await api('POST', `/tenants/${acme.external_id}/domains`, {
+      key: account.key,
+      body: { domain: domain.name.toUpperCase() },
+    });
     expect(given.status).toBe(200);
     expect(given.body.domain).toMatchObject({ id: domain.id, name: domain.name, tenant: acme.external_id });
     expect(await claimOf(domain.name)).toMatchObject({ tenant_id: acme.id, domain_id: domain.id });
@@ -130,7 +155,9 @@ describe('domains per tenant', () => {
     expect((await api('DELETE', `/tenants/${acme.external_id}/domains/${domain.id}`, { key: account.key })).status).toBe(404);
 
     // Free again: another tenant can take it.
-    expect((await api('POST', `/tenants/${globex.external_id}/domains`, { key: account.key, body: { domain: domain.id } })).body.domain.tenant).toBe(globex.external_id);
+    expect(
+      (await api('POST', `/tenants/${globex.external_id}/domains`, { key: account.key, body: { domain: domain.id } })).body.domain.tenant,
+    ).toBe(globex.external_id);
   });
 
   it('refuses bad input and unknown names with 400/404 (never 500)', async () => {
@@ -158,11 +185,22 @@ describe('domains per tenant', () => {
   });
 
   it('two tenants racing for one domain: exactly one wins, and the claim names the winner', async () => {
-    const contenders = [await createTenant(account, {}, 'r1'), await createTenant(account, {}, 'r2'), await createTenant(account, {}, 'r3')];
+    const contenders = [
+      await createTenant(account, {}, 'r1'),
+      await createTenant(account, {}, 'r2'),
+      await createTenant(account, {}, 'r3'),
+    ];
     for (let round = 0; round < 3; round++) {
       const domain = await addDomain(account.key);
       const answers = await Promise.all(
-        contenders.flatMap((tenant) => [0, 1].map(() => api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: domain.name } }).then((r) => ({ tenant, r })))),
+        contenders.flatMap((tenant) =>
+          [0, 1].map(() =>
+            api('POST', `/tenants/${tenant.external_id}/domains`, { key: account.key, body: { domain: domain.name } }).then((r) => ({
+              tenant,
+              r,
+            })),
+          ),
+        ),
       );
       const winners = new Set(answers.filter(({ r }) => r.status === 200).map(({ tenant }) => tenant.id));
       expect(winners.size).toBe(1);
@@ -175,7 +213,7 @@ describe('domains per tenant', () => {
     }
   });
 
-  it('a key limited to a tenant sees and manages only its tenant\'s domains', async () => {
+  it("a key limited to a tenant sees and manages only its tenant's domains", async () => {
     const mine = await createTenant(account, {}, 'mine');
     const theirs = await createTenant(account, {}, 'theirs');
     const key = await tenantKey(account, mine);
@@ -196,7 +234,10 @@ describe('domains per tenant', () => {
     expect((await api('PATCH', `/domains/${own.id}`, { key, body: { open_tracking: true } })).body.domain.open_tracking).toBe(true);
 
     for (const other of [accountWide, theirsDomain]) {
-      for (const [method, body] of [['GET'], ['PATCH', { open_tracking: true }], ['DELETE'], ['POST', { action: 'verify' }]] as [string, unknown?][]) {
+      for (const [method, body] of [['GET'], ['PATCH', { open_tracking: true }], ['DELETE'], ['POST', { action: 'verify' }]] as [
+        string,
+        unknown?,
+      ][]) {
         const response = await api(method, `/domains/${other.id}`, { key, body });
         expect({ method, id: other.id, status: response.status }).toEqual({ method, id: other.id, status: 404 });
       }
@@ -214,7 +255,12 @@ describe('domains per tenant', () => {
     ];
     for (const [method, path, body] of forbidden) {
       const response = await api(method, path, { key, body });
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'forbidden' });
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'forbidden',
+      });
     }
     expect((await claimOf(accountWide.name))!.tenant_id).toBeUndefined();
 
@@ -229,7 +275,11 @@ describe('domains per tenant', () => {
     const domain = await addDomain(account.key, { tenant: acme.external_id });
     expect((await api('DELETE', `/domains/${domain.id}`, { key: account.key })).status).toBe(200);
     expect(await membership(acme.id, domain.id)).toBeUndefined();
-    expect((await api('GET', `/tenants/${acme.external_id}/domains?limit=100`, { key: account.key })).body.domains.map((d: { id: string }) => d.id)).not.toContain(domain.id);
+    expect(
+      (await api('GET', `/tenants/${acme.external_id}/domains?limit=100`, { key: account.key })).body.domains.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).not.toContain(domain.id);
   });
 
   it('keeps accounts apart: another account can neither see nor take a domain or a tenant', async () => {
@@ -237,8 +287,12 @@ describe('domains per tenant', () => {
     const otherTenant = await createTenant(other);
     const domain = await addDomain(account.key);
     const tenantDomain = await addDomain(account.key, { tenant: acme.external_id });
-    expect((await api('POST', `/tenants/${otherTenant.external_id}/domains`, { key: other.key, body: { domain: domain.name } })).status).toBe(404);
-    expect((await api('POST', `/tenants/${otherTenant.external_id}/domains`, { key: other.key, body: { domain: domain.id } })).status).toBe(404);
+    expect(
+      (await api('POST', `/tenants/${otherTenant.external_id}/domains`, { key: other.key, body: { domain: domain.name } })).status,
+    ).toBe(404);
+    expect((await api('POST', `/tenants/${otherTenant.external_id}/domains`, { key: other.key, body: { domain: domain.id } })).status).toBe(
+      404,
+    );
     expect((await api('GET', `/tenants/${acme.id}/domains`, { key: other.key })).status).toBe(404);
     expect((await api('GET', `/domains?tenant=${acme.id}`, { key: other.key })).status).toBe(404);
     expect((await api('DELETE', `/tenants/${acme.id}/domains/${tenantDomain.id}`, { key: other.key })).status).toBe(404);

@@ -10,7 +10,10 @@ import { inboxRequests } from './harness/webhook-inbox';
 const SANDBOX = 'sandbox.mailservice.dev';
 
 async function sendAs(account: TestAccount, tenant?: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', ...(tenant ? { tenant } : {}), ...extra } });
+  const response = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', ...(tenant ? { tenant } : {}), ...extra },
+  });
   expect(response.status).toBe(200);
   return response.body.id;
 }
@@ -26,17 +29,22 @@ async function getEmails(key: string, query: string): Promise<any> {
 
 /** Every page of GET /emails with `query`, as ids; waits for `expected` (the index is eventually consistent). */
 async function listed(key: string, query: string, expected: string[]): Promise<string[]> {
-  return waitFor(async () => {
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: any = await getEmails(key, `limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(page.status).toBe(200);
-      ids.push(...page.body.emails.map((e: { id: string }) => e.id));
-      cursor = page.body.next_cursor;
-    } while (cursor);
-    return expected.every((id) => ids.includes(id)) ? ids : undefined;
-  }, `listing ${query}`, 15_000, 250);
+  return waitFor(
+    async () => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await getEmails(key, `limit=2${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(page.status).toBe(200);
+        ids.push(...page.body.emails.map((e: { id: string }) => e.id));
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      return expected.every((id) => ids.includes(id)) ? ids : undefined;
+    },
+    `listing ${query}`,
+    15_000,
+    250,
+  );
 }
 
 describe('tenant emails', () => {
@@ -56,7 +64,7 @@ describe('tenant emails', () => {
     accountWide = await sendAs(account);
   });
 
-  it('GET /emails?tenant= lists only that tenant\'s emails, newest first, across pages; the account listing has them all', async () => {
+  it("GET /emails?tenant= lists only that tenant's emails, newest first, across pages; the account listing has them all", async () => {
     const byExternal = await listed(account.key, `&tenant=${acme.external_id}`, acmeIds);
     expect(byExternal).toEqual([...acmeIds].sort().reverse());
     expect(await listed(account.key, `&tenant=${acme.id}`, acmeIds)).toEqual([...acmeIds].sort().reverse());
@@ -78,8 +86,10 @@ describe('tenant emails', () => {
     expect((await emailOf(account, accountWide)).tenant).toBeNull();
   });
 
-  it('a key limited to a tenant sees only its tenant\'s emails (404 for others, 403 naming another tenant)', async () => {
-    const key = (await api('POST', '/api-keys', { key: account.key, body: { name: 'acme only', scopes: ['full'], tenant: acme.external_id } })).body.secret;
+  it("a key limited to a tenant sees only its tenant's emails (404 for others, 403 naming another tenant)", async () => {
+    const key = (
+      await api('POST', '/api-keys', { key: account.key, body: { name: 'acme only', scopes: ['full'], tenant: acme.external_id } })
+    ).body.secret;
     expect(await listed(key, '', acmeIds)).toEqual([...acmeIds].sort().reverse());
     expect(await listed(key, `&tenant=${acme.external_id}`, acmeIds)).toEqual([...acmeIds].sort().reverse());
     expect((await getEmails(key, `tenant=${globex.external_id}`)).status).toBe(403);
@@ -112,8 +122,15 @@ describe('tenant emails', () => {
   it('routes email webhooks by tenant filter, with data.tenant', async () => {
     const inbox = stack().info.webhook_inbox_url!;
     const paths = { acme: unique('acme-hook'), globex: unique('globex-hook'), all: unique('all-hook') };
-    for (const [name, tenants] of [['acme', [acme.external_id]], ['globex', [globex.id]], ['all', undefined]] as const) {
-      const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${paths[name]}`, events: ['email.delivered'], ...(tenants ? { tenants } : {}) } });
+    for (const [name, tenants] of [
+      ['acme', [acme.external_id]],
+      ['globex', [globex.id]],
+      ['all', undefined],
+    ] as const) {
+      const created = await api('POST', '/webhooks', {
+        key: account.key,
+        body: { url: `${inbox}${paths[name]}`, events: ['email.delivered'], ...(tenants ? { tenants } : {}) },
+      });
       expect(created.status).toBe(200);
     }
     const acmeEmail = await sendAs(account, acme.external_id);
@@ -129,32 +146,57 @@ describe('tenant emails', () => {
     expect(all.find((b) => b.data.email_id === plainEmail).data.tenant).toBeUndefined();
     // The filtered endpoints got their tenant's email only (routing is done once all three were routed).
     const acmeBodies = await waitFor(async () => ((await bodiesAt(paths.acme)).length ? bodiesAt(paths.acme) : undefined), 'acme delivery');
-    const globexBodies = await waitFor(async () => ((await bodiesAt(paths.globex)).length ? bodiesAt(paths.globex) : undefined), 'globex delivery');
+    const globexBodies = await waitFor(
+      async () => ((await bodiesAt(paths.globex)).length ? bodiesAt(paths.globex) : undefined),
+      'globex delivery',
+    );
     expect(acmeBodies.map((b) => b.data.email_id)).toEqual([acmeEmail]);
     expect(globexBodies.map((b) => b.data.email_id)).toEqual([globexEmail]);
     expect(acmeBodies[0]).toMatchObject({ type: 'email.delivered', data: { tenant: acme.external_id, status: 'delivered' } });
   });
 
-  it('puts a bounced address of tenant email on the tenant\'s suppression list, not the account\'s', async () => {
-    const bouncer = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com`, plan: 'scale', paymentMethod: true, tenants: true });
+  it("puts a bounced address of tenant email on the tenant's suppression list, not the account's", async () => {
+    const bouncer = await newAccount({
+      email: `bounce+${Date.now()}@simulator.amazonses.com`,
+      plan: 'scale',
+      paymentMethod: true,
+      tenants: true,
+    });
     const tenant = await createTenant(bouncer);
     const id = await sendAs(bouncer, tenant.external_id);
     expect(await waitForStatus(bouncer, id, 'bounced')).toMatchObject({ tenant: tenant.external_id, bounce_type: 'hard' });
     const onTenant = await waitFor(async () => {
-      const list = await api('GET', `/suppressions?tenant=${tenant.external_id}&email=${encodeURIComponent(bouncer.email)}`, { key: bouncer.key });
+      const list = await api('GET', `/suppressions?tenant=${tenant.external_id}&email=${encodeURIComponent(bouncer.email)}`, {
+        key: bouncer.key,
+      });
       return list.body.suppressions?.length ? list.body.suppressions : undefined;
     }, 'the tenant suppression');
     expect(onTenant[0]).toMatchObject({ reason: 'bounce', scope: 'tenant', tenant: tenant.external_id });
     const onAccount = await api('GET', `/suppressions?email=${encodeURIComponent(bouncer.email)}`, { key: bouncer.key });
     expect(onAccount.body.suppressions).toEqual([]);
     // The tenant's next send to it is refused; an account-wide send is not.
-    expect((await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't', tenant: tenant.external_id } })).status).toBe(422);
-    expect((await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't' } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/emails', {
+          key: bouncer.key,
+          body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't', tenant: tenant.external_id },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await api('POST', '/emails', { key: bouncer.key, body: { from: `a@${SANDBOX}`, to: bouncer.email, subject: 's', text: 't' } }))
+        .status,
+    ).toBe(200);
   });
 
-  it('puts a complaining address of tenant email on the tenant\'s suppression list, not the account\'s nor another tenant\'s', async () => {
+  it("puts a complaining address of tenant email on the tenant's suppression list, not the account's nor another tenant's", async () => {
     // The SES emulator's complaint simulator: delivered, then a Complaint.
-    const complainer = await newAccount({ email: `complaint+${Date.now()}@simulator.amazonses.com`, plan: 'scale', paymentMethod: true, tenants: true });
+    const complainer = await newAccount({
+      email: `complaint+${Date.now()}@simulator.amazonses.com`,
+      plan: 'scale',
+      paymentMethod: true,
+      tenants: true,
+    });
     const tenant = await createTenant(complainer);
     const sibling = await createTenant(complainer);
     const id = await sendAs(complainer, tenant.id);
@@ -164,15 +206,35 @@ describe('tenant emails', () => {
     }, 'delivery and complaint');
     expect(email.tenant).toBe(tenant.external_id);
     const onTenant = await waitFor(async () => {
-      const list = await api('GET', `/suppressions?tenant=${tenant.id}&email=${encodeURIComponent(complainer.email)}`, { key: complainer.key });
+      const list = await api('GET', `/suppressions?tenant=${tenant.id}&email=${encodeURIComponent(complainer.email)}`, {
+        key: complainer.key,
+      });
       return list.body.suppressions?.length ? list.body.suppressions : undefined;
     }, 'the tenant suppression');
     expect(onTenant[0]).toMatchObject({ reason: 'complaint', scope: 'tenant', tenant: tenant.external_id });
-    expect((await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions).toEqual([]);
-    expect((await api('GET', `/suppressions?tenant=${sibling.external_id}&email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions).toEqual([]);
-    const again = await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: tenant.external_id } });
+    expect(
+      (await api('GET', `/suppressions?email=${encodeURIComponent(complainer.email)}`, { key: complainer.key })).body.suppressions,
+    ).toEqual([]);
+    expect(
+      (
+        await api('GET', `/suppressions?tenant=${sibling.external_id}&email=${encodeURIComponent(complainer.email)}`, {
+          key: complainer.key,
+        })
+      ).body.suppressions,
+    ).toEqual([]);
+    const again = await api('POST', '/emails', {
+      key: complainer.key,
+      body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: tenant.external_id },
+    });
     expect(again.status).toBe(422);
     expect(again.body.error.details.suppressed).toEqual([complainer.email]);
-    expect((await api('POST', '/emails', { key: complainer.key, body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: sibling.external_id } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/emails', {
+          key: complainer.key,
+          body: { from: `a@${SANDBOX}`, to: complainer.email, subject: 's', text: 't', tenant: sibling.external_id },
+        })
+      ).status,
+    ).toBe(200);
   });
 });

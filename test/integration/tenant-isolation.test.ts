@@ -68,16 +68,52 @@ const probeDomain = () => {
 
 const ROWS: Row[] = [
   { route: 'GET /tenants/{t}', call: (t) => ['GET', `/tenants/${t.ref}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'PATCH /tenants/{t} pause', call: (t) => ['PATCH', `/tenants/${t.ref}`, { status: 'paused', reason: 'hijack' }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: 'PATCH /tenants/{t} settings', call: (t) => ['PATCH', `/tenants/${t.ref}`, { name: 'hijacked', daily_limit: 1, metadata: { x: 1 } }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
+  {
+    route: 'PATCH /tenants/{t} pause',
+    call: (t) => ['PATCH', `/tenants/${t.ref}`, { status: 'paused', reason: 'hijack' }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: 'PATCH /tenants/{t} settings',
+    call: (t) => ['PATCH', `/tenants/${t.ref}`, { name: 'hijacked', daily_limit: 1, metadata: { x: 1 } }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
   { route: 'DELETE /tenants/{t}', call: (t) => ['DELETE', `/tenants/${t.ref}`], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
   { route: 'GET /tenants/{t}/stats', call: (t) => ['GET', `/tenants/${t.ref}/stats?days=7`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'POST /tenants/{t}/domains', call: (t, c) => ['POST', `/tenants/${t.ref}/domains`, { domain: c.ownDomain }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
+  {
+    route: 'POST /tenants/{t}/domains',
+    call: (t, c) => ['POST', `/tenants/${t.ref}/domains`, { domain: c.ownDomain }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
   { route: 'GET /tenants/{t}/domains', call: (t) => ['GET', `/tenants/${t.ref}/domains`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'DELETE /tenants/{t}/domains/{d} (by id)', call: (t) => ['DELETE', `/tenants/${t.ref}/domains/${t.domain.id}`], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: 'DELETE /tenants/{t}/domains/{d} (by name)', call: (t) => ['DELETE', `/tenants/${t.ref}/domains/${t.domain.name}`], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
+  {
+    route: 'DELETE /tenants/{t}/domains/{d} (by id)',
+    call: (t) => ['DELETE', `/tenants/${t.ref}/domains/${t.domain.id}`],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: 'DELETE /tenants/{t}/domains/{d} (by name)',
+    call: (t) => ['DELETE', `/tenants/${t.ref}/domains/${t.domain.name}`],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
   { route: 'GET /emails?tenant=', call: (t) => ['GET', `/emails?tenant=${enc(t.ref)}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'POST /emails with tenant', call: (t, c) => ['POST', '/emails', { from: `a@${SANDBOX}`, to: c.email, subject: 's', text: 't', tenant: t.ref }], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
+  {
+    route: 'POST /emails with tenant',
+    call: (t, c) => ['POST', '/emails', { from: `a@${SANDBOX}`, to: c.email, subject: 's', text: 't', tenant: t.ref }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
   {
     route: 'POST /emails/batch item with tenant',
     call: (t, c) => ['POST', '/emails/batch', { emails: [{ from: `a@${SANDBOX}`, to: c.email, subject: 's', text: 't', tenant: t.ref }] }],
@@ -86,23 +122,113 @@ const ROWS: Row[] = [
     bc: [200, 'not_found'],
     d: [200, 'not_found'],
   },
-  { route: 'POST /emails/test with tenant', call: (t) => ['POST', '/emails/test', { event: 'email.sent', tenant: t.ref, deliver: false }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: 'POST /domains with tenant', call: (t) => ['POST', '/domains', { name: probeDomain(), tenant: t.ref }], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
+  {
+    route: 'POST /emails/test with tenant',
+    call: (t) => ['POST', '/emails/test', { event: 'email.sent', tenant: t.ref, deliver: false }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: 'POST /domains with tenant',
+    call: (t) => ['POST', '/domains', { name: probeDomain(), tenant: t.ref }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
   { route: 'GET /domains?tenant=', call: (t) => ['GET', `/domains?tenant=${enc(t.ref)}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'GET /suppressions?tenant=', call: (t) => ['GET', `/suppressions?tenant=${enc(t.ref)}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'GET /suppressions?email=&tenant=', call: (t) => ['GET', `/suppressions?email=${enc(t.suppressed)}&tenant=${enc(t.ref)}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'POST /suppressions with tenant', call: (t) => ['POST', '/suppressions', { email: probeAddress(), tenant: t.ref }], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'DELETE /suppressions?email=&tenant=', call: (t) => ['DELETE', `/suppressions?email=${enc(t.suppressed)}&tenant=${enc(t.ref)}`], a: FORBIDDEN, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: 'POST /api-keys with tenant', call: (t) => ['POST', '/api-keys', { name: 'sneaky', scopes: ['full'], tenant: t.ref }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: 'POST /webhooks with tenants', call: (t) => ['POST', '/webhooks', { url: `${stack().info.webhook_inbox_url}${unique('sneaky')}`, tenants: [t.ref] }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: 'PATCH /webhooks/{own} tenants', call: (t, c) => ['PATCH', `/webhooks/${c.ownWebhook}`, { tenants: [t.ref] }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
+  {
+    route: 'GET /suppressions?tenant=',
+    call: (t) => ['GET', `/suppressions?tenant=${enc(t.ref)}`],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: 'GET /suppressions?email=&tenant=',
+    call: (t) => ['GET', `/suppressions?email=${enc(t.suppressed)}&tenant=${enc(t.ref)}`],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: 'POST /suppressions with tenant',
+    call: (t) => ['POST', '/suppressions', { email: probeAddress(), tenant: t.ref }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: 'DELETE /suppressions?email=&tenant=',
+    call: (t) => ['DELETE', `/suppressions?email=${enc(t.suppressed)}&tenant=${enc(t.ref)}`],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: 'POST /api-keys with tenant',
+    call: (t) => ['POST', '/api-keys', { name: 'sneaky', scopes: ['full'], tenant: t.ref }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: 'POST /webhooks with tenants',
+    call: (t) => ['POST', '/webhooks', { url: `${stack().info.webhook_inbox_url}${unique('sneaky')}`, tenants: [t.ref] }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: 'PATCH /webhooks/{own} tenants',
+    call: (t, c) => ['PATCH', `/webhooks/${c.ownWebhook}`, { tenants: [t.ref] }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
   // The tenant's records by id: another tenant's or account's are not found (never 403).
-  { route: "GET /emails/{id} (the tenant's email)", call: (t) => ['GET', `/emails/${t.emailId}`], a: NOT_FOUND, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: "POST /emails/{id}/resend (the tenant's email)", call: (t) => ['POST', `/emails/${t.emailId}/resend`], a: NOT_FOUND, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: "POST /emails/test with the tenant's email_id", call: (t) => ['POST', '/emails/test', { event: 'email.delivered', email_id: t.emailId, deliver: false }], a: FORBIDDEN, bc: NOT_FOUND, d: FORBIDDEN },
-  { route: "GET /domains/{id} (the tenant's domain)", call: (t) => ['GET', `/domains/${t.domain.id}`], a: NOT_FOUND, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: "PATCH /domains/{id} (the tenant's domain)", call: (t) => ['PATCH', `/domains/${t.domain.id}`, { open_tracking: true }], a: NOT_FOUND, bc: NOT_FOUND, d: NOT_FOUND },
-  { route: "DELETE /domains/{id} (the tenant's domain)", call: (t) => ['DELETE', `/domains/${t.domain.id}`], a: NOT_FOUND, bc: NOT_FOUND, d: NOT_FOUND },
+  {
+    route: "GET /emails/{id} (the tenant's email)",
+    call: (t) => ['GET', `/emails/${t.emailId}`],
+    a: NOT_FOUND,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: "POST /emails/{id}/resend (the tenant's email)",
+    call: (t) => ['POST', `/emails/${t.emailId}/resend`],
+    a: NOT_FOUND,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: "POST /emails/test with the tenant's email_id",
+    call: (t) => ['POST', '/emails/test', { event: 'email.delivered', email_id: t.emailId, deliver: false }],
+    a: FORBIDDEN,
+    bc: NOT_FOUND,
+    d: FORBIDDEN,
+  },
+  {
+    route: "GET /domains/{id} (the tenant's domain)",
+    call: (t) => ['GET', `/domains/${t.domain.id}`],
+    a: NOT_FOUND,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: "PATCH /domains/{id} (the tenant's domain)",
+    call: (t) => ['PATCH', `/domains/${t.domain.id}`, { open_tracking: true }],
+    a: NOT_FOUND,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
+  {
+    route: "DELETE /domains/{id} (the tenant's domain)",
+    call: (t) => ['DELETE', `/domains/${t.domain.id}`],
+    a: NOT_FOUND,
+    bc: NOT_FOUND,
+    d: NOT_FOUND,
+  },
 ];
 
 interface Furnished {
@@ -116,14 +242,18 @@ interface Furnished {
 async function furnish(account: TestAccount, tenant: TenantView): Promise<Furnished> {
   const domain = await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain(), tenant: tenant.external_id } });
   expect(domain.status).toBe(201);
-  const email = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant: tenant.id } });
+  const email = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant: tenant.id },
+  });
   expect(email.status).toBe(200);
   const suppressed = `${unique('listed')}@example.com`;
   expect((await api('POST', '/suppressions', { key: account.key, body: { email: suppressed, tenant: tenant.id } })).status).toBe(201);
   return { tenant, domain: { id: domain.body.domain.id, name: domain.body.domain.name }, emailId: email.body.id, suppressed };
 }
 
-const targetsOf = (f: Furnished, refs: string[]): Target[] => refs.map((ref) => ({ ref, domain: f.domain, emailId: f.emailId, suppressed: f.suppressed }));
+const targetsOf = (f: Furnished, refs: string[]): Target[] =>
+  refs.map((ref) => ({ ref, domain: f.domain, emailId: f.emailId, suppressed: f.suppressed }));
 
 async function expectOk(response: Promise<ApiResponse>, what: string): Promise<any> {
   const answer = await response;
@@ -136,20 +266,32 @@ async function snapshot(account: TestAccount, tenants: Furnished[], addresses: s
   const key = account.key;
   const state: Record<string, unknown> = {};
   state.tenants = (await expectOk(api('GET', '/tenants?limit=100', { key }), 'GET /tenants')).tenants;
-  state.domains = (await expectOk(api('GET', '/domains?limit=100', { key }), 'GET /domains')).domains.map((d: any) => ({ id: d.id, name: d.name, tenant: d.tenant, open_tracking: d.open_tracking }));
+  state.domains = (await expectOk(api('GET', '/domains?limit=100', { key }), 'GET /domains')).domains.map((d: any) => ({
+    id: d.id,
+    name: d.name,
+    tenant: d.tenant,
+    open_tracking: d.open_tracking,
+  }));
   state.apiKeys = (await expectOk(api('GET', '/api-keys?limit=100', { key }), 'GET /api-keys')).api_keys;
   state.webhooks = (await expectOk(api('GET', '/webhooks?limit=100', { key }), 'GET /webhooks')).webhooks;
   for (const { tenant, emailId } of tenants) {
     state[`tenant ${tenant.id}`] = (await expectOk(api('GET', `/tenants/${tenant.id}`, { key }), 'GET /tenants/{t}')).tenant;
-    state[`tenant domains ${tenant.id}`] = (await expectOk(api('GET', `/tenants/${tenant.id}/domains?limit=100`, { key }), 'GET /tenants/{t}/domains')).domains.map((d: any) => d.id);
+    state[`tenant domains ${tenant.id}`] = (
+      await expectOk(api('GET', `/tenants/${tenant.id}/domains?limit=100`, { key }), 'GET /tenants/{t}/domains')
+    ).domains.map((d: any) => d.id);
     // Reserved in the accept transaction: any send let through for the tenant shows here at once.
-    state[`ramp usage ${tenant.id}`] = (await expectOk(api('GET', `/tenants/${tenant.id}/stats`, { key }), 'GET /tenants/{t}/stats')).ramp.used_today;
+    state[`ramp usage ${tenant.id}`] = (
+      await expectOk(api('GET', `/tenants/${tenant.id}/stats`, { key }), 'GET /tenants/{t}/stats')
+    ).ramp.used_today;
     state[`email ${emailId}`] = (await expectOk(api('GET', `/emails/${emailId}`, { key }), 'GET /emails/{id}')).email.tenant;
   }
   // Exact lookups (no index) of every address the rows name, on the account list and each tenant's.
   for (const list of [null, ...tenants.map((t) => t.tenant.id)]) {
     for (const address of addresses) {
-      const found = await expectOk(api('GET', `/suppressions?email=${enc(address)}${list ? `&tenant=${list}` : ''}`, { key }), 'GET /suppressions?email=');
+      const found = await expectOk(
+        api('GET', `/suppressions?email=${enc(address)}${list ? `&tenant=${list}` : ''}`, { key }),
+        'GET /suppressions?email=',
+      );
       state[`suppression ${list ?? 'account'} ${address}`] = found.suppressions.map((s: any) => s.id);
     }
   }
@@ -173,19 +315,28 @@ describe('tenant isolation on every tenant route: between tenants and between ac
   async function caller(account: TestAccount, key: string): Promise<Caller> {
     const domain = await api('POST', '/domains', { key: account.key, body: { name: uniqueDomain() } });
     expect(domain.status).toBe(201);
-    const hook = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${unique('iso-hook')}`, events: ['email.sent'] } });
+    const hook = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${stack().info.webhook_inbox_url}${unique('iso-hook')}`, events: ['email.sent'] },
+    });
     expect(hook.status).toBe(200);
     return { key, email: account.email, ownDomain: domain.body.domain.name, ownWebhook: hook.body.webhook.id };
   }
 
   beforeAll(async () => {
-    [A, B] = await Promise.all([newAccount({ plan: 'scale', paymentMethod: true, tenants: true }), newAccount({ plan: 'scale', paymentMethod: true, tenants: true })]);
+    [A, B] = await Promise.all([
+      newAccount({ plan: 'scale', paymentMethod: true, tenants: true }),
+      newAccount({ plan: 'scale', paymentMethod: true, tenants: true }),
+    ]);
     t1 = await furnish(A, await createTenant(A, {}, 't1'));
     t2 = await furnish(A, await createTenant(A, {}, 't2'));
     u1 = await furnish(B, await createTenant(B, {}, 'u1'));
     // B's twin has the same external_id as A's t2.
     twin = await furnish(B, await createTenant(B, { external_id: t2.tenant.external_id }));
-    const limited = await api('POST', '/api-keys', { key: A.key, body: { name: 't1 only', scopes: ['full'], tenant: t1.tenant.external_id } });
+    const limited = await api('POST', '/api-keys', {
+      key: A.key,
+      body: { name: 't1 only', scopes: ['full'], tenant: t1.tenant.external_id },
+    });
     expect(limited.status).toBe(201);
     t1Key = limited.body.secret;
     callers = { t1Key: await caller(A, t1Key), A: await caller(A, A.key), B: await caller(B, B.key) };
@@ -196,9 +347,24 @@ describe('tenant isolation on every tenant route: between tenants and between ac
   it('answers every route with the exact status and code of the tenant rules, and changes nothing', async () => {
     const cases: { name: string; caller: Caller; targets: Target[]; expected: keyof Pick<Row, 'a' | 'bc' | 'd'> }[] = [
       { name: "(a) t1's key on t2", caller: callers.t1Key, targets: targetsOf(t2, [t2.tenant.external_id, t2.tenant.id]), expected: 'a' },
-      { name: "(b) A's key on B's tenants", caller: callers.A, targets: [...targetsOf(u1, [u1.tenant.external_id, u1.tenant.id]), ...targetsOf(twin, [twin.tenant.id])], expected: 'bc' },
-      { name: "(c) B's key on A's tenants", caller: callers.B, targets: [...targetsOf(t1, [t1.tenant.external_id, t1.tenant.id]), ...targetsOf(t2, [t2.tenant.id])], expected: 'bc' },
-      { name: "(d) t1's key on B's tenant", caller: callers.t1Key, targets: [...targetsOf(u1, [u1.tenant.external_id, u1.tenant.id]), ...targetsOf(twin, [twin.tenant.id])], expected: 'd' },
+      {
+        name: "(b) A's key on B's tenants",
+        caller: callers.A,
+        targets: [...targetsOf(u1, [u1.tenant.external_id, u1.tenant.id]), ...targetsOf(twin, [twin.tenant.id])],
+        expected: 'bc',
+      },
+      {
+        name: "(c) B's key on A's tenants",
+        caller: callers.B,
+        targets: [...targetsOf(t1, [t1.tenant.external_id, t1.tenant.id]), ...targetsOf(t2, [t2.tenant.id])],
+        expected: 'bc',
+      },
+      {
+        name: "(d) t1's key on B's tenant",
+        caller: callers.t1Key,
+        targets: [...targetsOf(u1, [u1.tenant.external_id, u1.tenant.id]), ...targetsOf(twin, [twin.tenant.id])],
+        expected: 'd',
+      },
     ];
     const knownAddresses = [t1, t2, u1, twin].map((f) => f.suppressed);
     const before = { A: await snapshot(A, [t1, t2], knownAddresses), B: await snapshot(B, [u1, twin], knownAddresses) };
@@ -230,46 +396,71 @@ describe('tenant isolation on every tenant route: between tenants and between ac
     expect((await api('GET', `/tenants/${t1.tenant.external_id}`, { key: t1Key })).status).toBe(200);
   });
 
-  it('an external_id used in both accounts always names the caller\'s own tenant', async () => {
+  it("an external_id used in both accounts always names the caller's own tenant", async () => {
     const shared = t2.tenant.external_id;
     expect(twin.tenant.external_id).toBe(shared);
     expect(twin.tenant.id).not.toBe(t2.tenant.id);
     expect((await api('GET', `/tenants/${shared}`, { key: A.key })).body.tenant.id).toBe(t2.tenant.id);
     expect((await api('GET', `/tenants/${shared}`, { key: B.key })).body.tenant.id).toBe(twin.tenant.id);
-    expect((await api('GET', '/tenants?limit=100', { key: A.key })).body.tenants.map((t: TenantView) => t.id).sort()).toEqual([t1.tenant.id, t2.tenant.id].sort());
-    expect((await api('GET', '/tenants?limit=100', { key: B.key })).body.tenants.map((t: TenantView) => t.id).sort()).toEqual([u1.tenant.id, twin.tenant.id].sort());
+    expect((await api('GET', '/tenants?limit=100', { key: A.key })).body.tenants.map((t: TenantView) => t.id).sort()).toEqual(
+      [t1.tenant.id, t2.tenant.id].sort(),
+    );
+    expect((await api('GET', '/tenants?limit=100', { key: B.key })).body.tenants.map((t: TenantView) => t.id).sort()).toEqual(
+      [u1.tenant.id, twin.tenant.id].sort(),
+    );
 
     // B changes, lists, gives domains and suppresses by the shared name: only B's twin is touched.
     const patched = await api('PATCH', `/tenants/${shared}`, { key: B.key, body: { name: 'B twin', status: 'paused', reason: 'B only' } });
     expect(patched.body.tenant).toMatchObject({ id: twin.tenant.id, name: 'B twin', status: 'paused' });
-    expect((await api('GET', `/tenants/${shared}`, { key: A.key })).body.tenant).toMatchObject({ id: t2.tenant.id, name: shared, status: 'active' });
+    expect((await api('GET', `/tenants/${shared}`, { key: A.key })).body.tenant).toMatchObject({
+      id: t2.tenant.id,
+      name: shared,
+      status: 'active',
+    });
     const given = await api('POST', `/tenants/${shared}/domains`, { key: B.key, body: { domain: callers.B.ownDomain } });
     expect(given.status).toBe(200);
     expect((await claimOf(callers.B.ownDomain))!.tenant_id).toBe(twin.tenant.id);
-    const byTenant = (account: TestAccount, path: string) => api('GET', path, { key: account.key }).then((r) => r.body.domains.map((d: { id: string }) => d.id).sort());
+    const byTenant = (account: TestAccount, path: string) =>
+      api('GET', path, { key: account.key }).then((r) => r.body.domains.map((d: { id: string }) => d.id).sort());
     expect(await byTenant(A, `/tenants/${shared}/domains`)).toEqual([t2.domain.id]);
     expect(await byTenant(A, `/domains?tenant=${shared}`)).toEqual([t2.domain.id]);
     expect(await byTenant(B, `/tenants/${shared}/domains`)).toEqual([twin.domain.id, given.body.domain.id].sort());
     const address = `${unique('twin')}@example.com`;
     expect((await api('POST', '/suppressions', { key: B.key, body: { email: address, tenant: shared } })).status).toBe(201);
     expect((await api('GET', `/suppressions?email=${enc(address)}&tenant=${shared}`, { key: A.key })).body.suppressions).toEqual([]);
-    expect((await api('GET', `/suppressions?email=${enc(twin.suppressed)}&tenant=${shared}`, { key: A.key })).body.suppressions).toEqual([]);
-    expect((await api('GET', `/suppressions?email=${enc(t2.suppressed)}&tenant=${shared}`, { key: A.key })).body.suppressions).toHaveLength(1);
+    expect((await api('GET', `/suppressions?email=${enc(twin.suppressed)}&tenant=${shared}`, { key: A.key })).body.suppressions).toEqual(
+      [],
+    );
+    expect((await api('GET', `/suppressions?email=${enc(t2.suppressed)}&tenant=${shared}`, { key: A.key })).body.suppressions).toHaveLength(
+      1,
+    );
     expect((await api('DELETE', `/suppressions?email=${enc(address)}&tenant=${shared}`, { key: A.key })).status).toBe(404);
 
     // A sends as the shared name while B's twin is paused: A's own t2 sends, and it is A's t2's email.
-    const sent = await api('POST', '/emails', { key: A.key, body: { from: `a@${SANDBOX}`, to: A.email, subject: 's', text: 't', tenant: shared } });
+    const sent = await api('POST', '/emails', {
+      key: A.key,
+      body: { from: `a@${SANDBOX}`, to: A.email, subject: 's', text: 't', tenant: shared },
+    });
     expect(sent.status).toBe(200);
     expect((await api('GET', `/emails/${sent.body.id}`, { key: A.key })).body.email.tenant).toBe(shared);
     expect((await api('GET', `/emails/${sent.body.id}`, { key: B.key })).status).toBe(404);
-    expect((await api('POST', '/emails', { key: B.key, body: { from: `a@${SANDBOX}`, to: B.email, subject: 's', text: 't', tenant: shared } })).status).toBe(403);
+    expect(
+      (await api('POST', '/emails', { key: B.key, body: { from: `a@${SANDBOX}`, to: B.email, subject: 's', text: 't', tenant: shared } }))
+        .status,
+    ).toBe(403);
     expect((await api('GET', `/tenants/${shared}/stats`, { key: B.key })).body.ramp.used_today.transactional).toBe(1); // B's twin's own setup email
 
     // A webhook of B filtered to the shared name never gets A's events (and the reverse).
     const inbox = stack().info.webhook_inbox_url!;
     const paths = { A: unique('twin-a'), B: unique('twin-b') };
-    const hookA = await api('POST', '/webhooks', { key: A.key, body: { url: `${inbox}${paths.A}`, events: ['email.delivered'], tenants: [shared] } });
-    const hookB = await api('POST', '/webhooks', { key: B.key, body: { url: `${inbox}${paths.B}`, events: ['email.delivered'], tenants: [shared] } });
+    const hookA = await api('POST', '/webhooks', {
+      key: A.key,
+      body: { url: `${inbox}${paths.A}`, events: ['email.delivered'], tenants: [shared] },
+    });
+    const hookB = await api('POST', '/webhooks', {
+      key: B.key,
+      body: { url: `${inbox}${paths.B}`, events: ['email.delivered'], tenants: [shared] },
+    });
     expect([hookA.status, hookB.status]).toEqual([200, 200]);
     const fromA = await api('POST', '/emails/test', { key: A.key, body: { event: 'email.delivered', tenant: shared } });
     const fromB = await api('POST', '/emails/test', { key: B.key, body: { event: 'email.delivered', tenant: twin.tenant.id } });
@@ -285,7 +476,10 @@ describe('tenant isolation on every tenant route: between tenants and between ac
     expect(got.b.filter((e) => e.id === fromA.body.id || e.emailId === sent.body.id || e.emailId === t2.emailId)).toEqual([]);
     // The delivery logs (written when an event is routed) agree.
     const logged = async (account: TestAccount, hookId: string) =>
-      (await api('GET', `/webhooks/${hookId}/deliveries?limit=100`, { key: account.key })).body.deliveries as { event_id: string; payload: { data: { email_id: string } } }[];
+      (await api('GET', `/webhooks/${hookId}/deliveries?limit=100`, { key: account.key })).body.deliveries as {
+        event_id: string;
+        payload: { data: { email_id: string } };
+      }[];
     expect((await logged(A, hookA.body.webhook.id)).map((d) => d.event_id)).not.toContain(fromB.body.id);
     // B's: its test event, and its twin's own setup email if that delivery was routed after the endpoint existed (a loaded machine).
     const ofB = await logged(B, hookB.body.webhook.id);
@@ -297,6 +491,7 @@ describe('tenant isolation on every tenant route: between tenants and between ac
 /** A snapshot taken before the probes existed, with the probes' (empty) lookups added. */
 async function withEmptyProbes(state: Record<string, unknown>, tenants: Furnished[]) {
   const out = { ...state };
-  for (const list of [null, ...tenants.map((t) => t.tenant.id)]) for (const address of probes.addresses) out[`suppression ${list ?? 'account'} ${address}`] = [];
+  for (const list of [null, ...tenants.map((t) => t.tenant.id)])
+    for (const address of probes.addresses) out[`suppression ${list ?? 'account'} ${address}`] = [];
   return out;
 }

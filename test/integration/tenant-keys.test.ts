@@ -10,7 +10,6 @@ import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { unique } from './harness/tenants';
 
-
 describe('API keys limited to a tenant', () => {
   let account: TestAccount;
   let acme: { id: string; external_id: string };
@@ -24,7 +23,9 @@ describe('API keys limited to a tenant', () => {
       const created = await api('POST', '/api-keys', { key: account.key, body: { name: 'acme key', scopes: ['full'], tenant } });
       expect(created.status).toBe(201);
       expect(created.body.api_key).toMatchObject({ object: 'api_key', name: 'acme key', tenant: acme.external_id, scopes: ['full'] });
-      const lookup = await documentClient().send(new GetCommand({ TableName: stack().info.env.TABLE_NAME!, Key: keys.apiKeyHash(hashSecret(created.body.secret)) }));
+      const lookup = await documentClient().send(
+        new GetCommand({ TableName: stack().info.env.TABLE_NAME!, Key: keys.apiKeyHash(hashSecret(created.body.secret)) }),
+      );
       expect(lookup.Item).toMatchObject({ tenant: acme.id });
       // It works as that tenant's key.
       expect((await api('GET', `/tenants/${acme.external_id}`, { key: created.body.secret })).status).toBe(200);
@@ -37,7 +38,9 @@ describe('API keys limited to a tenant', () => {
   });
 
   it('a key limited to a tenant cannot create, list or revoke API keys (403 forbidden)', async () => {
-    const limited = (await api('POST', '/api-keys', { key: account.key, body: { name: 'acme', scopes: ['full'], tenant: acme.external_id } })).body;
+    const limited = (
+      await api('POST', '/api-keys', { key: account.key, body: { name: 'acme', scopes: ['full'], tenant: acme.external_id } })
+    ).body;
     const calls: [string, string, unknown?][] = [
       ['POST', '/api-keys', { name: 'k', scopes: ['full'] }],
       ['POST', '/api-keys', { name: 'k', scopes: ['full'], tenant: acme.external_id }],
@@ -46,12 +49,17 @@ describe('API keys limited to a tenant', () => {
     ];
     for (const [method, path, body] of calls) {
       const response = await api(method, path, { key: limited.secret, body });
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'forbidden' });
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'forbidden',
+      });
     }
     expect((await api('GET', `/tenants/${acme.id}`, { key: limited.secret })).status).toBe(200);
   });
 
-  it('404 for an unknown tenant or another account\'s tenant; 400 for a malformed one', async () => {
+  it("404 for an unknown tenant or another account's tenant; 400 for a malformed one", async () => {
     const other = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     for (const tenant of ['nobody', acme.id, acme.external_id]) {
       const response = await api('POST', '/api-keys', { key: other.key, body: { name: 'k', scopes: ['full'], tenant } });

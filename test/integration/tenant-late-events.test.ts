@@ -20,7 +20,10 @@ async function publishSesEvent(event: Record<string, unknown>) {
 }
 
 async function deliveredAs(account: TestAccount, tenant: string): Promise<string> {
-  const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'late', text: 't', tenant } });
+  const sent = await api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 'late', text: 't', tenant },
+  });
   expect(sent.status).toBe(200);
   await waitFor(async () => (await emailOf(account, sent.body.id)).status === 'delivered', 'delivered');
   return sent.body.id;
@@ -32,21 +35,41 @@ describe('late events of a deleted tenant', () => {
     const received = await webhookInbox(account, ['email.delivered', 'email.bounced']);
     const tenant = await createTenant(account, {}, 'late');
     const id = await deliveredAs(account, tenant.external_id);
-    const delivered = await waitFor(async () => (await received()).find((event) => event.type === 'email.delivered' && event.data.email_id === id), 'email.delivered');
+    const delivered = await waitFor(
+      async () => (await received()).find((event) => event.type === 'email.delivered' && event.data.email_id === id),
+      'email.delivered',
+    );
     expect(delivered.data.tenant).toBe(tenant.external_id);
 
     expect((await api('DELETE', `/tenants/${tenant.external_id}`, { key: account.key })).status).toBe(200);
     const successor = await createTenant(account, { external_id: tenant.external_id });
-    const filtered = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}late-${successor.id}`, events: ['email.bounced'], tenants: [successor.external_id] } });
+    const filtered = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${stack().info.webhook_inbox_url}late-${successor.id}`, events: ['email.bounced'], tenants: [successor.external_id] },
+    });
     expect(filtered.status).toBe(200);
 
     // SES reports a bounce of the delivered message after the tenant is gone.
     await publishSesEvent({
       eventType: 'Bounce',
-      mail: { timestamp: new Date().toISOString(), messageId: `local-${id}`, source: `a@${SANDBOX}`, destination: [account.email], tags: { email_id: [id], account_id: [account.id] } },
-      bounce: { bounceType: 'Permanent', bounceSubType: 'NoEmail', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: account.email, status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }] },
+      mail: {
+        timestamp: new Date().toISOString(),
+        messageId: `local-${id}`,
+        source: `a@${SANDBOX}`,
+        destination: [account.email],
+        tags: { email_id: [id], account_id: [account.id] },
+      },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'NoEmail',
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: account.email, status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 mailbox gone' }],
+      },
     });
-    const bounced = await waitFor(async () => (await received()).find((event) => event.type === 'email.bounced' && event.data.email_id === id), 'the late email.bounced');
+    const bounced = await waitFor(
+      async () => (await received()).find((event) => event.type === 'email.bounced' && event.data.email_id === id),
+      'the late email.bounced',
+    );
     expect(bounced.data).toMatchObject({ email_id: id, status: 'bounced', tenant: null });
     expect(await emailOf(account, id)).toMatchObject({ status: 'bounced', tenant: null });
     // The new tenant's endpoint got no delivery of it (routing records every delivery before queueing any).

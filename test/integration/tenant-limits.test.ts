@@ -19,10 +19,15 @@ const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0,
 const tableName = () => stack().info.env.TABLE_NAME!;
 
 const send = (account: TestAccount, tenant: string, extra: Record<string, unknown> = {}) =>
-  api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant, ...extra } });
+  api('POST', '/emails', {
+    key: account.key,
+    body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', tenant, ...extra },
+  });
 
 async function setDayStats(tenantId: string, day: string, counts: Record<string, number>) {
-  await documentClient().send(new PutCommand({ TableName: tableName(), Item: { ...keys.tenantStats(tenantId, day), type: 'tenant_stats', ...counts } }));
+  await documentClient().send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.tenantStats(tenantId, day), type: 'tenant_stats', ...counts } }),
+  );
 }
 
 describe('tenant limits, stats and automatic pause', () => {
@@ -41,7 +46,15 @@ describe('tenant limits, stats and automatic pause', () => {
     expect(refused).toHaveLength(6);
     expect(refused[0]!.body.error).toMatchObject({
       code: 'daily_ramp_limit',
-      details: { tenant: limited.external_id, stream: 'transactional', daily_limit: 5, recipients: 1, ramp_stage: 1, resets_at: expect.stringMatching(/T00:00:00.000Z$/), limited_by: 'daily_limit' },
+      details: {
+        tenant: limited.external_id,
+        stream: 'transactional',
+        daily_limit: 5,
+        recipients: 1,
+        ramp_stage: 1,
+        resets_at: expect.stringMatching(/T00:00:00.000Z$/),
+        limited_by: 'daily_limit',
+      },
     });
     expect(typeof refused[0]!.body.error.details.used_today).toBe('number');
     // Nothing refused was stored or sent; the other tenant still has its places.
@@ -70,19 +83,34 @@ describe('tenant limits, stats and automatic pause', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => send(account, tenant.external_id, { category: 'product' })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
     const refused = answers.find((a) => a.status === 429)!;
-    expect(refused.body.error).toMatchObject({ code: 'daily_ramp_limit', details: { stream: 'product', daily_limit: 1000, used_today: 1000, ramp_stage: 1, limited_by: 'ramp' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'daily_ramp_limit',
+      details: { stream: 'product', daily_limit: 1000, used_today: 1000, ramp_stage: 1, limited_by: 'ramp' },
+    });
     // Newsletter counts as product; transactional has its own 3,000.
     expect((await send(account, tenant.external_id, { category: 'newsletter' })).status).toBe(429);
     expect((await send(account, tenant.external_id)).status).toBe(200);
     const stats = await api('GET', `/tenants/${tenant.id}/stats?days=1`, { key: account.key });
-    expect(stats.body.ramp).toMatchObject({ object: 'tenant_ramp', active: true, stage: 1, daily_limit: { transactional: 3000, product: 1000 }, used_today: { transactional: 1, product: 1000 }, completed: false });
+    expect(stats.body.ramp).toMatchObject({
+      object: 'tenant_ramp',
+      active: true,
+      stage: 1,
+      daily_limit: { transactional: 3000, product: 1000 },
+      used_today: { transactional: 1, product: 1000 },
+      completed: false,
+    });
   });
 
   it('doubles the ramp on the first send of a UTC day after a qualifying day, once', async () => {
     const tenant = await createTenant(account);
     // As if the tenant had sent 600 product recipients yesterday with no bounces.
     await documentClient().send(
-      new UpdateCommand({ TableName: tableName(), Key: keys.tenant(account.id, tenant.external_id), UpdateExpression: 'SET ramp_day = :d', ExpressionAttributeValues: { ':d': yesterday() } }),
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.tenant(account.id, tenant.external_id),
+        UpdateExpression: 'SET ramp_day = :d',
+        ExpressionAttributeValues: { ':d': yesterday() },
+      }),
     );
     await fillShards(account.id, tenantScope(tenant.id, 'product'), 'DAY', yesterday(), 1000, 600);
     await setDayStats(tenant.id, yesterday(), { total: 600, sent: 600, delivered: 600 });
@@ -120,27 +148,49 @@ describe('tenant limits, stats and automatic pause', () => {
       clicked: 0,
       bounce_rate: 0,
       complaint_rate: 0,
-      bounce_categories: { invalid_address: 0, mailbox_full: 0, mailbox_inactive: 0, domain_invalid: 0, blocked_reputation: 0, blocked_content: 0, rate_limited: 0, technical: 0, unclassified: 0 },
+      bounce_categories: {
+        invalid_address: 0,
+        mailbox_full: 0,
+        mailbox_inactive: 0,
+        domain_invalid: 0,
+        blocked_reputation: 0,
+        blocked_content: 0,
+        rate_limited: 0,
+        technical: 0,
+        unclassified: 0,
+      },
     });
-    for (const days of ['0', '91', 'x', '1.5']) expect((await api('GET', `/tenants/${tenant.external_id}/stats?days=${days}`, { key: account.key })).status).toBe(400);
+    for (const days of ['0', '91', 'x', '1.5'])
+      expect((await api('GET', `/tenants/${tenant.external_id}/stats?days=${days}`, { key: account.key })).status).toBe(400);
     expect((await api('GET', '/tenants/nobody/stats', { key: account.key })).status).toBe(404);
     // Isolation: another account does not see it; a key of this tenant reads its stats, a key of another tenant may not.
     const other = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     expect((await api('GET', `/tenants/${tenant.id}/stats`, { key: other.key })).status).toBe(404);
     const second = await createTenant(account);
-    const own = (await api('POST', '/api-keys', { key: account.key, body: { name: 'own', scopes: ['full'], tenant: tenant.external_id } })).body.secret;
-    const foreign = (await api('POST', '/api-keys', { key: account.key, body: { name: 'foreign', scopes: ['full'], tenant: second.external_id } })).body.secret;
+    const own = (await api('POST', '/api-keys', { key: account.key, body: { name: 'own', scopes: ['full'], tenant: tenant.external_id } }))
+      .body.secret;
+    const foreign = (
+      await api('POST', '/api-keys', { key: account.key, body: { name: 'foreign', scopes: ['full'], tenant: second.external_id } })
+    ).body.secret;
     expect((await api('GET', `/tenants/${tenant.external_id}/stats`, { key: own })).body.stats.delivered).toBe(2);
     const refused = await api('GET', `/tenants/${tenant.external_id}/stats`, { key: foreign });
     expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 403, code: 'forbidden' });
   });
 
   it('pauses a tenant whose bounce rate crosses the threshold (tenant.paused), refuses its sends, and only an operator resumes it (tenant.resumed)', async () => {
-    const bouncer = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true, email: `bounce+${Date.now()}@simulator.amazonses.com` });
+    const bouncer = await newAccount({
+      plan: 'scale',
+      paymentMethod: true,
+      tenants: true,
+      email: `bounce+${Date.now()}@simulator.amazonses.com`,
+    });
     const tenant = await createTenant(bouncer);
     const inbox = stack().info.webhook_inbox_url!;
     const path = unique('tenant-hook');
-    expect((await api('POST', '/webhooks', { key: bouncer.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } })).status).toBe(200);
+    expect(
+      (await api('POST', '/webhooks', { key: bouncer.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } }))
+        .status,
+    ).toBe(200);
     // 300 sent today with 15 bounces (5%: not over); one more bounce crosses it.
     await setDayStats(tenant.id, today(), { total: 300, sent: 300, delivered: 285, bounced: 15 });
     const id = (await send(bouncer, tenant.external_id)).body.id;
@@ -149,21 +199,48 @@ describe('tenant limits, stats and automatic pause', () => {
       const current = (await api('GET', `/tenants/${tenant.id}`, { key: bouncer.key })).body.tenant;
       return current.status === 'paused' ? current : undefined;
     }, 'automatic pause');
-    expect(paused).toMatchObject({ pause_source: 'automated', paused_reason: expect.stringContaining('Bounce rate 5.32% over 301 emails'), paused_at: expect.any(String) });
+    expect(paused).toMatchObject({
+      pause_source: 'automated',
+      paused_reason: expect.stringContaining('Bounce rate 5.32% over 301 emails'),
+      paused_at: expect.any(String),
+    });
     const refused = await send(bouncer, tenant.external_id);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
     expect((await api('PATCH', `/tenants/${tenant.id}`, { key: bouncer.key, body: { status: 'active' } })).status).toBe(403);
 
-    await stack().services.tenants.update({ account_id: bouncer.id, external_id: tenant.external_id }, { status: 'active', paused_reason: null, paused_at: null, pause_source: null }, new Date().toISOString());
-    const bodies = await waitFor(async () => {
-      const found = ((await api('GET', `/_local/webhooks?path=/${path}`)).body.requests as { path: string; body: string; headers: Record<string, string> }[]).filter((r) => r.path === `/${path}`);
-      return found.length >= 2 ? found.map((r) => JSON.parse(r.body)) : undefined;
-    }, 'tenant.paused and tenant.resumed webhooks', 60_000);
+    await stack().services.tenants.update(
+      { account_id: bouncer.id, external_id: tenant.external_id },
+      { status: 'active', paused_reason: null, paused_at: null, pause_source: null },
+      new Date().toISOString(),
+    );
+    const bodies = await waitFor(
+      async () => {
+        const found = (
+          (await api('GET', `/_local/webhooks?path=/${path}`)).body.requests as {
+            path: string;
+            body: string;
+            headers: Record<string, string>;
+          }[]
+        ).filter((r) => r.path === `/${path}`);
+        return found.length >= 2 ? found.map((r) => JSON.parse(r.body)) : undefined;
+      },
+      'tenant.paused and tenant.resumed webhooks',
+      60_000,
+    );
     const types = bodies.map((b) => b.type).sort();
     expect(types).toEqual(['tenant.paused', 'tenant.resumed']);
-    expect(bodies.find((b) => b.type === 'tenant.paused').data).toMatchObject({ tenant_id: tenant.id, tenant: tenant.external_id, status: 'paused', pause_source: 'automated' });
-    expect(bodies.find((b) => b.type === 'tenant.resumed').data).toMatchObject({ tenant: tenant.external_id, status: 'active', pause_source: null });
+    expect(bodies.find((b) => b.type === 'tenant.paused').data).toMatchObject({
+      tenant_id: tenant.id,
+      tenant: tenant.external_id,
+      status: 'paused',
+      pause_source: 'automated',
+    });
+    expect(bodies.find((b) => b.type === 'tenant.resumed').data).toMatchObject({
+      tenant: tenant.external_id,
+      status: 'active',
+      pause_source: null,
+    });
     // Resumed: the send passes the tenant check (before suppressions) and meets the bounced address on the tenant's list.
     const after = await send(bouncer, tenant.external_id);
     expect(after.status).toBe(422);
@@ -174,13 +251,21 @@ describe('tenant limits, stats and automatic pause', () => {
     const tenant = await createTenant(account);
     const inbox = stack().info.webhook_inbox_url!;
     const path = unique('manual-hook');
-    expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } })).status).toBe(200);
-    expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'paused', reason: 'invoice' } })).status).toBe(200);
+    expect(
+      (await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${path}`, events: ['tenant.paused', 'tenant.resumed'] } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'paused', reason: 'invoice' } })).status,
+    ).toBe(200);
     const body = await waitFor(async () => {
       const found = (await inboxRequests(path))[0];
       return found ? JSON.parse(found.body) : undefined;
     }, 'tenant.paused webhook');
-    expect(body).toMatchObject({ type: 'tenant.paused', data: { tenant: tenant.external_id, paused_reason: 'invoice', pause_source: 'manual' } });
+    expect(body).toMatchObject({
+      type: 'tenant.paused',
+      data: { tenant: tenant.external_id, paused_reason: 'invoice', pause_source: 'manual' },
+    });
     expect((await api('PATCH', `/tenants/${tenant.external_id}`, { key: account.key, body: { status: 'active' } })).status).toBe(200);
     const resumed = await waitFor(async () => {
       const found = (await inboxRequests(path)).map((r) => JSON.parse(r.body));

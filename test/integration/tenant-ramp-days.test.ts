@@ -56,15 +56,26 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
       const { components, queues } = health.body as { components?: Record<string, string>; queues?: Record<string, { messages: number }> };
       const streams = components
         ? {
-            components: Object.fromEntries(Object.entries(components).filter(([name, state]) => name.startsWith('stream:') || state !== 'up')),
+            components: Object.fromEntries(
+              Object.entries(components).filter(([name, state]) => name.startsWith('stream:') || state !== 'up'),
+            ),
             queues: Object.fromEntries(Object.entries(queues ?? {}).filter(([, queue]) => queue.messages > 0)),
           }
         : health.body;
-      const lines = own.output().split('\n').filter((line) => !line.startsWith('[local-cloud] dns:'));
+      const lines = own
+        .output()
+        .split('\n')
+        .filter((line) => !line.startsWith('[local-cloud] dns:'));
       const printed = lines.slice(-40).join('\n');
       // Why a worker failed (its own error lines: a tenant-stats batch stopped once in a whole run), however early.
-      const failures = lines.filter((line) => /error|failed|batch stopped/i.test(line)).slice(-20).join('\n');
-      throw new Error(`${(error as Error).message}\n/health: ${JSON.stringify(streams)}\nthe stack printed last:\n${printed}\nits error lines:\n${failures || '(none)'}`, { cause: error });
+      const failures = lines
+        .filter((line) => /error|failed|batch stopped/i.test(line))
+        .slice(-20)
+        .join('\n');
+      throw new Error(
+        `${(error as Error).message}\n/health: ${JSON.stringify(streams)}\nthe stack printed last:\n${printed}\nits error lines:\n${failures || '(none)'}`,
+        { cause: error },
+      );
     }
   }
 
@@ -84,7 +95,10 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     for (let i = 0; i < sends; i++) {
       const local = i < bouncing ? 'bounce' : 'success';
       const to = Array.from({ length: 50 }, (_, n) => `${local}+r${i}-${n}@simulator.amazonses.com`);
-      const sent = await harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to, subject: `day ${i}`, text: 'hi', tenant, category: 'product' } });
+      const sent = await harness.api('POST', '/emails', {
+        key: account.key,
+        body: { from: `news@${domain}`, to, subject: `day ${i}`, text: 'hi', tenant, category: 'product' },
+      });
       expect(sent.status).toBe(200);
     }
   }
@@ -129,15 +143,31 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
 
     // Day 1: the first send evaluates day 0 (qualified): stage 2, usage starts again from 0.
     await setClock(DAY_MS);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'd1', text: 'hi', tenant, category: 'product' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        harness.api('POST', '/emails', {
+          key: account.key,
+          body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'd1', text: 'hi', tenant, category: 'product' },
+        }),
+      ),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     const day1 = await harness.api('GET', `/tenants/${tenant}/stats?days=2`, { key: account.key });
-    expect(day1.body.ramp).toMatchObject({ stage: 2, daily_limit: { transactional: 6000, product: 2000 }, used_today: { product: 4, transactional: 0 } });
+    expect(day1.body.ramp).toMatchObject({
+      stage: 2,
+      daily_limit: { transactional: 6000, product: 2000 },
+      used_today: { product: 4, transactional: 0 },
+    });
     // Two days of counters (the tenant-stats worker counts within a second or so): day 0's ten sends and day 1's four.
-    const twoDays = await waitFor(async () => {
-      const stats = await harness.api('GET', `/tenants/${tenant}/stats?days=2`, { key: account.key });
-      return stats.body.stats.total >= 14 ? stats.body.stats : undefined;
-    }, 'day 1 counted', 90_000, 200);
+    const twoDays = await waitFor(
+      async () => {
+        const stats = await harness.api('GET', `/tenants/${tenant}/stats?days=2`, { key: account.key });
+        return stats.body.stats.total >= 14 ? stats.body.stats : undefined;
+      },
+      'day 1 counted',
+      90_000,
+      200,
+    );
     expect(twoDays).toMatchObject({ days: 2, total: 14 });
     expect(day1.body.stats.from).toBe(`${new Date(NOON).toISOString().slice(0, 10)}T00:00:00.000Z`);
     // Concurrent first sends of the day moved the stage once.
@@ -146,14 +176,26 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
 
     // Day 2: day 1 used 4 of 2,000: not qualified, the stage stays.
     await setClock(2 * DAY_MS);
-    expect((await harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'd2', text: 'hi', tenant, category: 'product' } })).status).toBe(200);
+    expect(
+      (
+        await harness.api('POST', '/emails', {
+          key: account.key,
+          body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'd2', text: 'hi', tenant, category: 'product' },
+        })
+      ).status,
+    ).toBe(200);
     const day2 = await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key });
     // Today's counters hold only today's send (the counters are per UTC day of acceptance).
     // Waits for a count, then asserts it is exactly today's one (a wait for "=== 1" hid what it saw instead).
-    const today = await waitFor(async () => {
-      const stats = (await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key })).body.stats;
-      return stats.total >= 1 ? stats : undefined;
-    }, 'day 2 counted', 90_000, 200);
+    const today = await waitFor(
+      async () => {
+        const stats = (await harness.api('GET', `/tenants/${tenant}/stats?days=1`, { key: account.key })).body.stats;
+        return stats.total >= 1 ? stats : undefined;
+      },
+      'day 2 counted',
+      90_000,
+      200,
+    );
     expect(today).toMatchObject({ days: 1, total: 1 });
     expect(day2.body.ramp).toMatchObject({ stage: 2, used_today: { product: 1 } });
   }, 300_000);
@@ -166,7 +208,14 @@ describe('tenant ramp across UTC days (moved clock, stack of its own)', () => {
     await productDay(account, domain, tenant, 10, 1);
     await settled(account, tenant, { sent: 10, bounced: 1 });
     await setClock(11 * DAY_MS);
-    expect((await harness.api('POST', '/emails', { key: account.key, body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'next', text: 'hi', tenant, category: 'product' } })).status).toBe(200);
+    expect(
+      (
+        await harness.api('POST', '/emails', {
+          key: account.key,
+          body: { from: `news@${domain}`, to: 'success@simulator.amazonses.com', subject: 'next', text: 'hi', tenant, category: 'product' },
+        })
+      ).status,
+    ).toBe(200);
     const next = await harness.api('GET', `/tenants/${tenant}/stats`, { key: account.key });
     expect(next.body.ramp).toMatchObject({ stage: 1, daily_limit: { product: 1000 }, used_today: { product: 1 } });
   }, 240_000);

@@ -30,12 +30,20 @@ async function verifiedDomain(account: TestAccount, tenantId: string | null = nu
   const verified = await api('POST', `/domains/${added.body.domain.id}`, { key: account.key, body: { action: 'verify' } });
   expect(verified.body.domain.status).toBe('verified');
   if (tenantId) {
-    await documentClient().send(new UpdateCommand({ TableName: tableName(), Key: keys.domainName(name), UpdateExpression: 'SET tenant_id = :t', ExpressionAttributeValues: { ':t': tenantId } }));
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.domainName(name),
+        UpdateExpression: 'SET tenant_id = :t',
+        ExpressionAttributeValues: { ':t': tenantId },
+      }),
+    );
   }
   return name;
 }
 
-const send = (key: string, body: Record<string, unknown>) => api('POST', '/emails', { key, body: { to: 'someone@example.com', subject: 's', text: 't', ...body } });
+const send = (key: string, body: Record<string, unknown>) =>
+  api('POST', '/emails', { key, body: { to: 'someone@example.com', subject: 's', text: 't', ...body } });
 
 describe('tenant sends', () => {
   let account: TestAccount;
@@ -75,7 +83,9 @@ describe('tenant sends', () => {
 
   it('refuses a paused tenant and product email of a transactional_only tenant with 403 forbidden', async () => {
     const paused = await createTenant(account);
-    expect((await api('PATCH', `/tenants/${paused.id}`, { key: account.key, body: { status: 'paused', reason: 'unpaid' } })).status).toBe(200);
+    expect((await api('PATCH', `/tenants/${paused.id}`, { key: account.key, body: { status: 'paused', reason: 'unpaid' } })).status).toBe(
+      200,
+    );
     const refused = await send(account.key, { from: `hi@${shared}`, tenant: paused.external_id });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'forbidden', details: { tenant: paused.external_id, paused_reason: 'unpaid' } });
@@ -107,7 +117,7 @@ describe('tenant sends', () => {
     expect(foreign.body.error).toMatchObject({ code: 'domain_not_allowed', details: { domain: globexDomain } });
   });
 
-  it('refuses a domain owned by another tenant (403 domain_not_allowed); with no tenant named the email is the domain owner\'s (rule 12)', async () => {
+  it("refuses a domain owned by another tenant (403 domain_not_allowed); with no tenant named the email is the domain owner's (rule 12)", async () => {
     const crossed = await send(account.key, { from: `hi@${globexDomain}`, tenant: acme.external_id });
     expect(crossed.status).toBe(403);
     expect(crossed.body.error).toMatchObject({ code: 'domain_not_allowed', details: { domain: globexDomain, tenant: acme.external_id } });
@@ -137,13 +147,18 @@ describe('tenant sends', () => {
     for (const body of [{ from: 'billing' }, { from: 'billing', tenant: acme.external_id }]) {
       const refused = await send(account.key, body);
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ code: 'validation_error', details: { fields: [expect.objectContaining({ field: 'from' })] } });
+      expect(refused.body.error).toMatchObject({
+        code: 'validation_error',
+        details: { fields: [expect.objectContaining({ field: 'from' })] },
+      });
     }
   });
 
   it('checks the tenant suppression list and the account list', async () => {
     const blocked = `blocked+${Date.now()}@example.com`;
-    expect((await api('POST', '/suppressions', { key: account.key, body: { email: blocked, tenant: acme.external_id } })).status).toBeLessThan(300);
+    expect(
+      (await api('POST', '/suppressions', { key: account.key, body: { email: blocked, tenant: acme.external_id } })).status,
+    ).toBeLessThan(300);
     const refused = await send(account.key, { from: `hi@${shared}`, to: blocked, tenant: acme.external_id });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details.suppressed).toEqual([blocked]);
@@ -160,14 +175,38 @@ describe('tenant sends', () => {
   it('applies the same rules to each batch item, reported per item', async () => {
     const paused = await createTenant(account);
     await api('PATCH', `/tenants/${paused.external_id}`, { key: account.key, body: { status: 'paused' } });
-    const item = (extra: Record<string, unknown>) => ({ from: `hi@${shared}`, to: 'someone@example.com', subject: 's', text: 't', ...extra });
+    const item = (extra: Record<string, unknown>) => ({
+      from: `hi@${shared}`,
+      to: 'someone@example.com',
+      subject: 's',
+      text: 't',
+      ...extra,
+    });
     const batch = await api('POST', '/emails/batch', {
       key: account.key,
-      body: { emails: [item({ tenant: acme.external_id }), item({ tenant: globex.id }), item({ tenant: paused.external_id }), item({ tenant: 'nobody' }), item({ from: `hi@${globexDomain}`, tenant: acme.external_id }), item({ from: 'billing' }), item({})] },
+      body: {
+        emails: [
+          item({ tenant: acme.external_id }),
+          item({ tenant: globex.id }),
+          item({ tenant: paused.external_id }),
+          item({ tenant: 'nobody' }),
+          item({ from: `hi@${globexDomain}`, tenant: acme.external_id }),
+          item({ from: 'billing' }),
+          item({}),
+        ],
+      },
     });
     expect(batch.status).toBe(200);
     const data = batch.body.data;
-    expect(data.map((d: { status: string; error?: { code: string } }) => d.error?.code ?? d.status)).toEqual(['sent', 'sent', 'forbidden', 'not_found', 'domain_not_allowed', 'validation_error', 'sent']);
+    expect(data.map((d: { status: string; error?: { code: string } }) => d.error?.code ?? d.status)).toEqual([
+      'sent',
+      'sent',
+      'forbidden',
+      'not_found',
+      'domain_not_allowed',
+      'validation_error',
+      'sent',
+    ]);
     expect((await emailOf(account, data[0].id)).tenant).toBe(acme.external_id);
     expect((await emailOf(account, data[1].id)).tenant).toBe(globex.external_id);
     expect((await emailOf(account, data[6].id)).tenant).toBeNull();
@@ -189,18 +228,38 @@ describe('tenant sends', () => {
     const later = await createTenant(account);
     const inbox = stack().info.webhook_inbox_url!;
     const hookPath = unique('failed-hook');
-    const hook = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${hookPath}`, events: ['email.failed'], tenants: [later.external_id] } });
+    const hook = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${inbox}${hookPath}`, events: ['email.failed'], tenants: [later.external_id] },
+    });
     expect(hook.status).toBe(200);
-    const scheduled = await send(account.key, { from: `hi@${shared}`, tenant: later.external_id, scheduled_at: new Date(Date.now() + 2500).toISOString() });
+    const scheduled = await send(account.key, {
+      from: `hi@${shared}`,
+      tenant: later.external_id,
+      scheduled_at: new Date(Date.now() + 2500).toISOString(),
+    });
     expect(scheduled.body.status).toBe('scheduled');
-    expect((await api('PATCH', `/tenants/${later.id}`, { key: account.key, body: { status: 'paused', reason: 'abuse report' } })).status).toBe(200);
+    expect(
+      (await api('PATCH', `/tenants/${later.id}`, { key: account.key, body: { status: 'paused', reason: 'abuse report' } })).status,
+    ).toBe(200);
     const failed = await waitForStatus(account, scheduled.body.id, 'failed', 20_000);
-    expect(failed).toMatchObject({ tenant: later.external_id, last_event: 'failed', bounce_reason: expect.stringMatching(/paused.*abuse report/) });
+    expect(failed).toMatchObject({
+      tenant: later.external_id,
+      last_event: 'failed',
+      bounce_reason: expect.stringMatching(/paused.*abuse report/),
+    });
     expect(await sesMessagesFor(scheduled.body.id)).toEqual([]);
-    const delivered = await waitFor(async () => {
-      return (await inboxRequests(hookPath))[0];
-    }, 'email.failed at the tenant-filtered endpoint', 60_000); // the webhook pipeline under the whole suite's load
-    expect(JSON.parse(delivered.body)).toMatchObject({ type: 'email.failed', data: { email_id: scheduled.body.id, status: 'failed', tenant: later.external_id } });
+    const delivered = await waitFor(
+      async () => {
+        return (await inboxRequests(hookPath))[0];
+      },
+      'email.failed at the tenant-filtered endpoint',
+      60_000,
+    ); // the webhook pipeline under the whole suite's load
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      type: 'email.failed',
+      data: { email_id: scheduled.body.id, status: 'failed', tenant: later.external_id },
+    });
   }, 120_000);
 
   it('does not send a scheduled product email whose tenant became transactional_only before its time; its transactional email goes', async () => {
@@ -208,13 +267,32 @@ describe('tenant sends', () => {
     const at = new Date(Date.now() + 2500).toISOString();
     const product = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, category: 'product', scheduled_at: at });
     const newsletter = await send(account.key, { from: `hi@${shared}`, tenant: tenant.id, category: 'newsletter', scheduled_at: at });
-    const transactional = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, category: 'transactional', scheduled_at: at });
+    const transactional = await send(account.key, {
+      from: `hi@${shared}`,
+      tenant: tenant.external_id,
+      category: 'transactional',
+      scheduled_at: at,
+    });
     const uncategorised = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, scheduled_at: at });
-    expect([product, newsletter, transactional, uncategorised].map((r) => r.body.status)).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
-    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { stream_policy: 'transactional_only' } })).status).toBe(200);
-    for (const [refused, category] of [[product, 'product'], [newsletter, 'newsletter']] as const) {
+    expect([product, newsletter, transactional, uncategorised].map((r) => r.body.status)).toEqual([
+      'scheduled',
+      'scheduled',
+      'scheduled',
+      'scheduled',
+    ]);
+    expect((await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { stream_policy: 'transactional_only' } })).status).toBe(
+      200,
+    );
+    for (const [refused, category] of [
+      [product, 'product'],
+      [newsletter, 'newsletter'],
+    ] as const) {
       const failed = await waitForStatus(account, refused.body.id, 'failed', 20_000);
-      expect(failed).toMatchObject({ tenant: tenant.external_id, last_event: 'failed', bounce_reason: expect.stringMatching(new RegExp(`transactional.*${category}`)) });
+      expect(failed).toMatchObject({
+        tenant: tenant.external_id,
+        last_event: 'failed',
+        bounce_reason: expect.stringMatching(new RegExp(`transactional.*${category}`)),
+      });
       expect(await sesMessagesFor(refused.body.id)).toEqual([]);
     }
     for (const sent of [transactional, uncategorised]) {
@@ -237,13 +315,17 @@ describe('tenant sends', () => {
       return r.body.id as string;
     });
     for (const tenant of [doomed, reused]) expect((await api('DELETE', `/tenants/${tenant.id}`, { key: account.key })).status).toBe(200);
-    for (const id of scheduled) expect(await emailOf(account, id)).toMatchObject({ status: 'cancelled', tenant: null, cancelled_at: expect.any(String) });
+    for (const id of scheduled)
+      expect(await emailOf(account, id)).toMatchObject({ status: 'cancelled', tenant: null, cancelled_at: expect.any(String) });
     // The platform reuses a customer id for a new tenant, with an endpoint filtered to it.
     const reborn = (await api('POST', '/tenants', { key: account.key, body: { external_id: reused.external_id } })).body.tenant;
     expect(reborn.id).not.toBe(reused.id);
     const inbox = stack().info.webhook_inbox_url!;
     const paths = { reborn: unique('reborn-hook'), all: unique('all-failed-hook') };
-    const rebornHook = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${paths.reborn}`, events: ['email.failed'], tenants: [reborn.external_id] } });
+    const rebornHook = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${inbox}${paths.reborn}`, events: ['email.failed'], tenants: [reborn.external_id] },
+    });
     const allHook = await api('POST', '/webhooks', { key: account.key, body: { url: `${inbox}${paths.all}`, events: ['email.failed'] } });
     expect([rebornHook.status, allHook.status]).toEqual([200, 200]);
 
@@ -254,10 +336,17 @@ describe('tenant sends', () => {
       expect(await sesMessagesFor(id)).toEqual([]);
     }
     // The new tenant's own email events do reach it, and only those.
-    const own = await send(account.key, { from: `hi@${shared}`, tenant: reborn.external_id, scheduled_at: new Date(Date.now() + 8000).toISOString() });
+    const own = await send(account.key, {
+      from: `hi@${shared}`,
+      tenant: reborn.external_id,
+      scheduled_at: new Date(Date.now() + 8000).toISOString(),
+    });
     await api('PATCH', `/tenants/${reborn.id}`, { key: account.key, body: { status: 'paused' } });
     await waitForStatus(account, own.body.id, 'failed', 20_000);
-    const delivered = await waitFor(async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0], 'its own email.failed');
+    const delivered = await waitFor(
+      async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0],
+      'its own email.failed',
+    );
     expect(delivered.payload).toMatchObject({ type: 'email.failed', data: { email_id: own.body.id, tenant: reborn.external_id } });
     const bodies = await waitFor(async () => {
       const found = (await inboxRequests(paths.all)).map((r) => JSON.parse(r.body));

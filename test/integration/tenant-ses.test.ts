@@ -44,7 +44,10 @@ describe('tenants as SES tenants', () => {
     const domain = await verifiedDomain(tenant.external_id);
     expect(await sesResources(tenant.id)).toEqual([...OUR_CONFIGURATION_SET_ARNS, identityArn(domain.name)].sort());
 
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${domain.name}`, to: 'someone@example.com', subject: 'tenant', text: 't', tenant: tenant.external_id } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${domain.name}`, to: 'someone@example.com', subject: 'tenant', text: 't', tenant: tenant.external_id },
+    });
     expect(sent.status).toBe(200);
     const [message] = await waitFor(async () => {
       const found = await sesMessagesFor(sent.body.id);
@@ -56,7 +59,10 @@ describe('tenants as SES tenants', () => {
   it("a tenant's email from an account-wide domain goes without TenantName", async () => {
     const tenant = await createTenant(account);
     const shared = await verifiedDomain();
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hello@${shared.name}`, to: 'someone@example.com', subject: 'shared', text: 't', tenant: tenant.external_id } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hello@${shared.name}`, to: 'someone@example.com', subject: 'shared', text: 't', tenant: tenant.external_id },
+    });
     expect(sent.status).toBe(200);
     const [message] = await waitFor(async () => {
       const found = await sesMessagesFor(sent.body.id);

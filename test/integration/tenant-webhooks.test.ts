@@ -25,7 +25,8 @@ const NOT_FOR_TENANT_FILTERS = [
  */
 async function receivedAt(path: string): Promise<{ id: string; type: string; data: Record<string, unknown> }[]> {
   const byId = new Map<string, { id: string; type: string; data: Record<string, unknown> }>();
-  for (const r of (await inboxRequests(path)).reverse()) if (!byId.has(r.headers['webhook-id']!)) byId.set(r.headers['webhook-id']!, { id: r.headers['webhook-id']!, ...JSON.parse(r.body) });
+  for (const r of (await inboxRequests(path)).reverse())
+    if (!byId.has(r.headers['webhook-id']!)) byId.set(r.headers['webhook-id']!, { id: r.headers['webhook-id']!, ...JSON.parse(r.body) });
   return [...byId.values()];
 }
 
@@ -35,7 +36,10 @@ async function endpoint(account: TestAccount, path: string, extra: Record<string
   return created.body.webhook.id;
 }
 
-async function testEvent(account: TestAccount, body: Record<string, unknown>): Promise<{ id: string; payload: { type: string; created_at: string; data: Record<string, unknown> } }> {
+async function testEvent(
+  account: TestAccount,
+  body: Record<string, unknown>,
+): Promise<{ id: string; payload: { type: string; created_at: string; data: Record<string, unknown> } }> {
   const response = await api('POST', '/emails/test', { key: account.key, body });
   expect({ body, status: response.status }).toEqual({ body, status: 200 });
   return response.body;
@@ -59,10 +63,18 @@ describe('webhooks of tenants', () => {
     // Test events naming t1 of every type a filter excludes, t1's email events, and email events of t2 and of no tenant.
     const excluded: string[] = [];
     for (const event of NOT_FOR_TENANT_FILTERS) excluded.push((await testEvent(account, { event, tenant: t1.external_id })).id);
-    const t1Email = [(await testEvent(account, { event: 'email.delivered', tenant: t1.external_id })).id, (await testEvent(account, { event: 'email.bounced', tenant: t1.id })).id];
-    const others = [(await testEvent(account, { event: 'email.delivered', tenant: t2.external_id })).id, (await testEvent(account, { event: 'email.delivered' })).id];
+    const t1Email = [
+      (await testEvent(account, { event: 'email.delivered', tenant: t1.external_id })).id,
+      (await testEvent(account, { event: 'email.bounced', tenant: t1.id })).id,
+    ];
+    const others = [
+      (await testEvent(account, { event: 'email.delivered', tenant: t2.external_id })).id,
+      (await testEvent(account, { event: 'email.delivered' })).id,
+    ];
     // Real tenant events: t1 paused and resumed through the API (published from the table's stream).
-    expect((await api('PATCH', `/tenants/${t1.id}`, { key: account.key, body: { status: 'paused', reason: 'webhook test' } })).status).toBe(200);
+    expect((await api('PATCH', `/tenants/${t1.id}`, { key: account.key, body: { status: 'paused', reason: 'webhook test' } })).status).toBe(
+      200,
+    );
     expect((await api('PATCH', `/tenants/${t1.id}`, { key: account.key, body: { status: 'active' } })).status).toBe(200);
 
     // The unfiltered endpoint gets everything (which also means every event above has been routed).
@@ -71,7 +83,12 @@ describe('webhooks of tenants', () => {
       const real = got.filter((e) => e.type.startsWith('tenant.') && e.data.tenant === t1.external_id && !excluded.includes(e.id));
       return [...excluded, ...t1Email, ...others].every((id) => got.some((e) => e.id === id)) && real.length === 2 ? got : undefined;
     }, 'every event at the unfiltered endpoint');
-    expect(all.filter((e) => excluded.includes(e.id)).map((e) => e.type).sort()).toEqual([...NOT_FOR_TENANT_FILTERS].sort());
+    expect(
+      all
+        .filter((e) => excluded.includes(e.id))
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual([...NOT_FOR_TENANT_FILTERS].sort());
     const realTenantEvents = all.filter((e) => e.type.startsWith('tenant.') && !excluded.includes(e.id));
     expect(realTenantEvents.map((e) => [e.type, e.data.tenant, e.data.status]).sort()).toEqual([
       ['tenant.paused', t1.external_id, 'paused'],
@@ -120,8 +137,25 @@ describe('webhooks of tenants', () => {
     // A tenant named (by external_id or id): the payload is about that tenant, and it is delivered as returned.
     const paused = await testEvent(account, { event: 'tenant.paused', tenant: t1.id });
     const resumed = await testEvent(account, { event: 'tenant.resumed', tenant: t1.external_id });
-    expect(paused.payload.data).toMatchObject({ tenant_id: t1.id, tenant: t1.external_id, name: 'Tenant One', status: 'paused', paused_reason: expect.any(String) });
-    expect(resumed.payload).toMatchObject({ type: 'tenant.resumed', data: { tenant_id: t1.id, tenant: t1.external_id, name: 'Tenant One', status: 'active', paused_reason: null, paused_at: null, pause_source: null } });
+    expect(paused.payload.data).toMatchObject({
+      tenant_id: t1.id,
+      tenant: t1.external_id,
+      name: 'Tenant One',
+      status: 'paused',
+      paused_reason: expect.any(String),
+    });
+    expect(resumed.payload).toMatchObject({
+      type: 'tenant.resumed',
+      data: {
+        tenant_id: t1.id,
+        tenant: t1.external_id,
+        name: 'Tenant One',
+        status: 'active',
+        paused_reason: null,
+        paused_at: null,
+        pause_source: null,
+      },
+    });
     expect(Object.keys(resumed.payload.data).sort()).toEqual(fields);
     const delivered = await waitFor(async () => {
       const at = await receivedAt(path);

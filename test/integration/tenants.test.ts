@@ -13,7 +13,13 @@ const SANDBOX = 'sandbox.mailservice.dev';
 
 async function setCounter(accountId: string, count: number): Promise<void> {
   await documentClient().send(
-    new UpdateCommand({ TableName: tableName(), Key: keys.counter(accountId, TENANT_COUNTER), UpdateExpression: 'SET #c = :c', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':c': count } }),
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(accountId, TENANT_COUNTER),
+      UpdateExpression: 'SET #c = :c',
+      ExpressionAttributeNames: { '#c': 'count' },
+      ExpressionAttributeValues: { ':c': count },
+    }),
   );
 }
 
@@ -45,10 +51,23 @@ describe('/tenants', () => {
     });
     const full = await api('POST', '/tenants', {
       key: account.key,
-      body: { external_id: `${external}.full:x@y_z`, name: 'Acme Inc', default_from_domain: 'Mail.Acme.test', stream_policy: 'transactional_only', daily_limit: 500, metadata: { plan: 'gold', seats: 3 } },
+      body: {
+        external_id: `${external}.full:x@y_z`,
+        name: 'Acme Inc',
+        default_from_domain: 'Mail.Acme.test',
+        stream_policy: 'transactional_only',
+        daily_limit: 500,
+        metadata: { plan: 'gold', seats: 3 },
+      },
     });
     expect(full.status).toBe(201);
-    expect(full.body.tenant).toMatchObject({ name: 'Acme Inc', default_from_domain: 'mail.acme.test', stream_policy: 'transactional_only', daily_limit: 500, metadata: { plan: 'gold', seats: 3 } });
+    expect(full.body.tenant).toMatchObject({
+      name: 'Acme Inc',
+      default_from_domain: 'mail.acme.test',
+      stream_policy: 'transactional_only',
+      daily_limit: 500,
+      metadata: { plan: 'gold', seats: 3 },
+    });
   });
 
   it('refuses bad input with 400 validation_error naming the field', async () => {
@@ -99,14 +118,17 @@ describe('/tenants', () => {
       expect((await api('GET', `/tenants/${external}`, { key: account.key })).status).toBe(404);
     }
 
-    const tenant = (await api('POST', '/tenants', { key: account.key, body: { external_id: unique('meta-patch'), metadata: { small: true } } })).body.tenant;
+    const tenant = (
+      await api('POST', '/tenants', { key: account.key, body: { external_id: unique('meta-patch'), metadata: { small: true } } })
+    ).body.tenant;
     for (const metadata of atLimit) {
       const patched = await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { metadata } });
       expect(patched.status).toBe(200);
       expect(patched.body.tenant.metadata).toEqual(metadata);
     }
     const before = (await api('GET', `/tenants/${tenant.id}`, { key: account.key })).body.tenant;
-    for (const metadata of overLimit) expectRefused(await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { metadata } }), metadata);
+    for (const metadata of overLimit)
+      expectRefused(await api('PATCH', `/tenants/${tenant.id}`, { key: account.key, body: { metadata } }), metadata);
     expect((await api('GET', `/tenants/${tenant.id}`, { key: account.key })).body.tenant).toEqual(before);
   });
 
@@ -118,7 +140,9 @@ describe('/tenants', () => {
     expect(again.body.error.details).toEqual({ external_id: external });
 
     const raced = unique('race');
-    const answers = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/tenants', { key: account.key, body: { external_id: raced } })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => api('POST', '/tenants', { key: account.key, body: { external_id: raced } })),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     const list = await api('GET', '/tenants?limit=100', { key: account.key });
     expect(list.body.tenants.filter((t: { external_id: string }) => t.external_id === raced)).toHaveLength(1);
@@ -128,7 +152,9 @@ describe('/tenants', () => {
     const edge = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const limit = PLANS.scale.tenants;
     await setCounter(edge.id, limit - 2);
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api('POST', '/tenants', { key: edge.key, body: { external_id: `edge-${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => api('POST', '/tenants', { key: edge.key, body: { external_id: `edge-${i}` } })),
+    );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(2);
     const refused = answers.filter((a) => a.status === 403);
     expect(refused).toHaveLength(4);
@@ -194,12 +220,28 @@ describe('/tenants', () => {
     await api('POST', '/tenants', { key: account.key, body: { external_id: external } });
     const paused = await api('PATCH', `/tenants/${external}`, { key: account.key, body: { status: 'paused', reason: 'unpaid invoice' } });
     expect(paused.status).toBe(200);
-    expect(paused.body.tenant).toMatchObject({ status: 'paused', paused_reason: 'unpaid invoice', pause_source: 'manual', paused_at: expect.any(String) });
+    expect(paused.body.tenant).toMatchObject({
+      status: 'paused',
+      paused_reason: 'unpaid invoice',
+      pause_source: 'manual',
+      paused_at: expect.any(String),
+    });
     const resumed = await api('PATCH', `/tenants/${external}`, { key: account.key, body: { status: 'active' } });
     expect(resumed.body.tenant).toMatchObject({ status: 'active', paused_reason: null, paused_at: null, pause_source: null });
-    const changed = await api('PATCH', `/tenants/${external}`, { key: account.key, body: { name: 'Renamed', daily_limit: 42, stream_policy: 'transactional_only', metadata: null } });
-    expect(changed.body.tenant).toMatchObject({ name: 'Renamed', daily_limit: 42, stream_policy: 'transactional_only', metadata: null, external_id: external });
-    expect((await api('PATCH', `/tenants/${external}`, { key: account.key, body: { daily_limit: null } })).body.tenant.daily_limit).toBeNull();
+    const changed = await api('PATCH', `/tenants/${external}`, {
+      key: account.key,
+      body: { name: 'Renamed', daily_limit: 42, stream_policy: 'transactional_only', metadata: null },
+    });
+    expect(changed.body.tenant).toMatchObject({
+      name: 'Renamed',
+      daily_limit: 42,
+      stream_policy: 'transactional_only',
+      metadata: null,
+      external_id: external,
+    });
+    expect(
+      (await api('PATCH', `/tenants/${external}`, { key: account.key, body: { daily_limit: null } })).body.tenant.daily_limit,
+    ).toBeNull();
     for (const body of [{ external_id: 'other' }, {}, { status: 'deleted' }, { reason: 'no status' }]) {
       const refused = await api('PATCH', `/tenants/${external}`, { key: account.key, body });
       expect({ body, status: refused.status }).toEqual({ body, status: 400 });
@@ -215,7 +257,12 @@ describe('/tenants', () => {
         Key: keys.tenant(account.id, external),
         UpdateExpression: 'SET #s = :p, pause_source = :a, paused_reason = :r, paused_at = :t',
         ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':p': 'paused', ':a': 'automated', ':r': 'bounce rate 7.5% over 24 h', ':t': new Date().toISOString() },
+        ExpressionAttributeValues: {
+          ':p': 'paused',
+          ':a': 'automated',
+          ':r': 'bounce rate 7.5% over 24 h',
+          ':t': new Date().toISOString(),
+        },
       }),
     );
     const refused = await api('PATCH', `/tenants/${created.id}`, { key: account.key, body: { status: 'active' } });
@@ -248,7 +295,9 @@ describe('/tenants', () => {
     // As if a DELETE died after its first step.
     expect(await services.tenants.markDeleting({ account_id: account.id, external_id: external }, new Date().toISOString())).toBe(true);
     expect((await api('GET', `/tenants/${external}`, { key: account.key })).status).toBe(404);
-    expect((await api('GET', '/tenants?limit=100', { key: account.key })).body.tenants.map((t: { id: string }) => t.id)).not.toContain(created.id);
+    expect((await api('GET', '/tenants?limit=100', { key: account.key })).body.tenants.map((t: { id: string }) => t.id)).not.toContain(
+      created.id,
+    );
     const finished = await api('DELETE', `/tenants/${external}`, { key: account.key });
     expect(finished.status).toBe(200);
     expect(finished.body).toMatchObject({ id: created.id, deleted: true });
@@ -280,17 +329,28 @@ describe('/tenants', () => {
     ];
     for (const [method, path, body] of calls) {
       const response = await api(method, path, { key: plain.key, body });
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'tenants_not_enabled' });
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'tenants_not_enabled',
+      });
     }
     // A batch item naming a tenant is refused on its own, with the same code.
-    const batch = await api('POST', '/emails/batch', { key: plain.key, body: [{ from: `a@${SANDBOX}`, to: plain.email, subject: 's', text: 't', tenant: 'a' }] });
+    const batch = await api('POST', '/emails/batch', {
+      key: plain.key,
+      body: [{ from: `a@${SANDBOX}`, to: plain.email, subject: 's', text: 't', tenant: 'a' }],
+    });
     expect(JSON.stringify(batch.body)).toContain('tenants_not_enabled');
   });
 
   it('lets a key limited to a tenant read only its own tenant (403 for other tenants and account-wide routes)', async () => {
     const mine = (await api('POST', '/tenants', { key: account.key, body: { external_id: unique('mine') } })).body.tenant;
     const theirs = (await api('POST', '/tenants', { key: account.key, body: { external_id: unique('theirs') } })).body.tenant;
-    const key = await api('POST', '/api-keys', { key: account.key, body: { name: 'tenant key', scopes: ['full'], tenant: mine.external_id } });
+    const key = await api('POST', '/api-keys', {
+      key: account.key,
+      body: { name: 'tenant key', scopes: ['full'], tenant: mine.external_id },
+    });
     expect(key.status).toBe(201);
     const limited = key.body.secret;
     expect((await api('GET', `/tenants/${mine.external_id}`, { key: limited })).body.tenant.id).toBe(mine.id);
@@ -305,7 +365,12 @@ describe('/tenants', () => {
     ];
     for (const [method, path, body] of calls) {
       const response = await api(method, path, { key: limited, body });
-      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({ method, path, status: 403, code: 'forbidden' });
+      expect({ method, path, status: response.status, code: response.body.error?.code }).toEqual({
+        method,
+        path,
+        status: 403,
+        code: 'forbidden',
+      });
     }
   });
 });

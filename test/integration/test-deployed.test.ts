@@ -18,7 +18,10 @@ const ROOT = resolve(__dirname, '..', '..');
 
 async function testDeployed(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'test', 'deployed', 'run.cjs'), ...args], { cwd: ROOT, timeout: 240_000 });
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'test', 'deployed', 'run.cjs'), ...args], {
+      cwd: ROOT,
+      timeout: 240_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -33,7 +36,17 @@ describe('npm run test:deployed against the local cloud', () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const domain = await verifiedDomain(account);
     const path = `deployed-${randomUUID().slice(0, 8)}`;
-    const result = await testDeployed('--url', stack().apiUrl, '--key', account.key, '--from', `smoke@${domain.name}`, '--webhook-url', `${stack().info.webhook_inbox_url}${path}`, '--json');
+    const result = await testDeployed(
+      '--url',
+      stack().apiUrl,
+      '--key',
+      account.key,
+      '--from',
+      `smoke@${domain.name}`,
+      '--webhook-url',
+      `${stack().info.webhook_inbox_url}${path}`,
+      '--json',
+    );
     const report = JSON.parse(result.stdout) as RunReport;
     const failed = report.steps.filter((step) => step.status !== 'PASS' && step.status !== 'ONLY-AWS');
     expect(failed).toEqual([]);
@@ -50,12 +63,22 @@ describe('npm run test:deployed against the local cloud', () => {
     const received = (await inboxRequests(path)).map((request) => JSON.parse(request.body).type);
     expect(received).toContain('email.delivered');
     // Cleaned up: every resource the run created is gone (the domain it added, the template, the tenant, the webhook).
-    for (const [list, items] of [['/domains?limit=100', 'domains'], ['/templates?limit=100', 'templates'], ['/webhooks?limit=100', 'webhooks'], ['/tenants?limit=100', 'tenants']] as const) {
-      const names = ((await api('GET', list, { key: account.key })).body[items] as any[]).map((item) => item.name ?? item.alias ?? item.url ?? item.external_id);
+    for (const [list, items] of [
+      ['/domains?limit=100', 'domains'],
+      ['/templates?limit=100', 'templates'],
+      ['/webhooks?limit=100', 'webhooks'],
+      ['/tenants?limit=100', 'tenants'],
+    ] as const) {
+      const names = ((await api('GET', list, { key: account.key })).body[items] as any[]).map(
+        (item) => item.name ?? item.alias ?? item.url ?? item.external_id,
+      );
       expect(names.filter((name: string) => name.includes(report.run_id))).toEqual([]);
     }
     expect((await api('GET', '/domains?limit=100', { key: account.key })).body.domains.map((one: any) => one.name)).toEqual([domain.name]);
-    expect((await api('GET', `/suppressions?email=${encodeURIComponent(`test-deployed+${report.run_id}@example.com`)}`, { key: account.key })).body.suppressions).toEqual([]);
+    expect(
+      (await api('GET', `/suppressions?email=${encodeURIComponent(`test-deployed+${report.run_id}@example.com`)}`, { key: account.key }))
+        .body.suppressions,
+    ).toEqual([]);
   });
 
   it('runs with only a free account and the default sandbox sender, skipping what needs a domain, tenants or a receiver', async () => {
@@ -78,8 +101,21 @@ describe('npm run test:deployed against the local cloud', () => {
     const email = `success+deployed-${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
     const account = await newAccount({ email });
     const domain = await verifiedDomain(account);
-    const result = await testDeployed('--url', stack().apiUrl, '--key', account.key, '--from', `smoke@${domain.name}`, '--to', email, '--burst', '0');
-    expect(result.stdout).toMatch(/^SKIP .*a domain: add, its DNS records, get, delete .*\(the account has no room for another domain \(plan_limit\)/m);
+    const result = await testDeployed(
+      '--url',
+      stack().apiUrl,
+      '--key',
+      account.key,
+      '--from',
+      `smoke@${domain.name}`,
+      '--to',
+      email,
+      '--burst',
+      '0',
+    );
+    expect(result.stdout).toMatch(
+      /^SKIP .*a domain: add, its DNS records, get, delete .*\(the account has no room for another domain \(plan_limit\)/m,
+    );
     expect(result.stdout).toMatch(/^SKIP .*sends through an SES tenant.*\(the account cannot open a tenant \(tenants_not_enabled\)\)/m);
     expect(result.stdout).toMatch(/^OK: /m);
     expect(result.code).toBe(0);
@@ -88,7 +124,9 @@ describe('npm run test:deployed against the local cloud', () => {
   it('fails with a non-zero exit code, and says why, when a step fails (a wrong key)', async () => {
     const result = await testDeployed('--url', stack().apiUrl, '--key', 'svc_wrong', '--timeout', '5');
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL .*the key is accepted \(GET \/emails\)\n.*GET \/emails\?limit=1 answered 401, expected 200\n.*-> 401 /m);
+    expect(result.stdout).toMatch(
+      /^FAIL .*the key is accepted \(GET \/emails\)\n.*GET \/emails\?limit=1 answered 401, expected 200\n.*-> 401 /m,
+    );
     expect(result.stdout).toMatch(/^SKIP .*send one email .*not run: the key is accepted \(GET \/emails\) failed/m);
     expect(result.stdout).toMatch(/^FAILED: 0 passed, 1 failed, \d+ skipped/m);
   });

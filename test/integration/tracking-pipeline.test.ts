@@ -11,8 +11,6 @@ import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus } from '
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
-
-
 describe('tracking in sent mail', () => {
   it('adds the pixel and rewrites links when the domain asks; the pixel and a rewritten link each make one event', async () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
@@ -66,15 +64,24 @@ describe('tracking in sent mail', () => {
     expect(clicked.status).toBe(302);
     expect(clicked.headers.get('location')).toBe(target);
 
-    const events = await waitFor(async () => {
-      const all = await received();
-      return all.some((e) => e.type === 'email.opened') && all.some((e) => e.type === 'email.clicked') ? all : undefined;
-    }, 'email.opened and email.clicked', 60_000);
+    const events = await waitFor(
+      async () => {
+        const all = await received();
+        return all.some((e) => e.type === 'email.opened') && all.some((e) => e.type === 'email.clicked') ? all : undefined;
+      },
+      'email.opened and email.clicked',
+      60_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const settled = await received();
     expect(settled.filter((e) => e.type === 'email.opened')).toHaveLength(1);
     expect(settled.filter((e) => e.type === 'email.clicked')).toHaveLength(1);
-    expect(events.find((e) => e.type === 'email.clicked')!.data).toMatchObject({ email_id: sent.body.id, link: target, machine: false, first: true });
+    expect(events.find((e) => e.type === 'email.clicked')!.data).toMatchObject({
+      email_id: sent.body.id,
+      link: target,
+      machine: false,
+      first: true,
+    });
     expect(events.find((e) => e.type === 'email.opened')!.data).toMatchObject({ email_id: sent.body.id, machine: false, first: true });
     const after = (await api('GET', `/emails/${sent.body.id}`, { key: account.key })).body.email;
     expect(after).toMatchObject({ status: 'delivered', last_event: 'clicked' });
@@ -84,7 +91,10 @@ describe('tracking in sent mail', () => {
     const account = await newAccount({ plan: 'pro', paymentMethod: true });
     const { name } = await verifiedDomain(account);
     const html = '<p><a href="https://shop.example/x">x</a></p>';
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `a@${name}`, to: 'reader@example.org', subject: 'Plain', html } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${name}`, to: 'reader@example.org', subject: 'Plain', html },
+    });
     await waitForStatus(account, sent.body.id, 'delivered');
     const parsed = await simpleParser(Buffer.from((await sesMessagesFor(sent.body.id))[0]!.raw, 'utf8'));
     expect(parsed.html).toContain('href="https://shop.example/x"');

@@ -45,10 +45,24 @@ describe('address validation', () => {
   });
 
   it("answers a batch in order from the DNS emulator's zones, the disposable list, the role list and the typo rule", async () => {
-    const emails = [`jane@${aOnly}`, `jane@${nullMx}`, `jane@${missing}`, 'jane@@example', `postmaster@${mxDomain}`, 'jane@mailinator.com', 'jane@gmial.com'];
+    const emails = [
+      `jane@${aOnly}`,
+      `jane@${nullMx}`,
+      `jane@${missing}`,
+      'jane@@example',
+      `postmaster@${mxDomain}`,
+      'jane@mailinator.com',
+      'jane@gmial.com',
+    ];
     const response = await api('POST', '/validations/batch', { key: account.key, body: { emails } });
     expect(response.status).toBe(200);
-    const answers = response.body.validations as { email: string; verdict: string; reasons: string[]; suggestion: string | null; checks: { domain: { result: string; hosts: string[] } } }[];
+    const answers = response.body.validations as {
+      email: string;
+      verdict: string;
+      reasons: string[];
+      suggestion: string | null;
+      checks: { domain: { result: string; hosts: string[] } };
+    }[];
     expect(answers.map((a) => [a.email, a.verdict, a.checks.domain.result, a.reasons])).toEqual([
       [`jane@${aOnly}`, 'valid', 'implicit_mx', ['implicit_mx']],
       [`jane@${nullMx}`, 'invalid', 'null_mx', ['null_mx']],
@@ -68,11 +82,18 @@ describe('address validation', () => {
     const address = `gone@${mxDomain}`;
     expect((await api('POST', '/suppressions', { key: account.key, body: { email: address } })).status).toBe(201);
     const response = await api('POST', '/validations', { key: account.key, body: { email: address.toUpperCase() } });
-    expect(response.body).toMatchObject({ verdict: 'risky', reasons: ['suppressed'], checks: { suppressed: { suppressed: true, reason: 'manual' } } });
+    expect(response.body).toMatchObject({
+      verdict: 'risky',
+      reasons: ['suppressed'],
+      checks: { suppressed: { suppressed: true, reason: 'manual' } },
+    });
   });
 
   it('refuses a batch over 100 addresses (400) and a key without a suitable scope (403)', async () => {
-    const tooMany = await api('POST', '/validations/batch', { key: account.key, body: { emails: Array.from({ length: 101 }, (_, i) => `u${i}@${mxDomain}`) } });
+    const tooMany = await api('POST', '/validations/batch', {
+      key: account.key,
+      body: { emails: Array.from({ length: 101 }, (_, i) => `u${i}@${mxDomain}`) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.code).toBe('validation_error');
     const created = await api('POST', '/api-keys', { key: account.key, body: { name: 'domains only', scopes: ['domains:write'] } });
@@ -84,7 +105,10 @@ describe('address validation', () => {
 
   it("answers 429 with Retry-After once the plan's hourly allowance of addresses is used up (a batch counts each address)", async () => {
     const free = await newAccount({ email: `limited@${mxDomain}` });
-    const first = await api('POST', '/validations/batch', { key: free.key, body: { emails: Array.from({ length: 100 }, (_, i) => `u${i}@${mxDomain}`) } });
+    const first = await api('POST', '/validations/batch', {
+      key: free.key,
+      body: { emails: Array.from({ length: 100 }, (_, i) => `u${i}@${mxDomain}`) },
+    });
     expect(first.status).toBe(200);
     expect(first.body.validations).toHaveLength(100);
     const over = await api('POST', '/validations', { key: free.key, body: { email: `jane@${mxDomain}` } });
@@ -106,7 +130,10 @@ describe("the send's validate: true", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.error.code).toBe('validation_error');
     expect(refused.body.error.message).toContain(account.email);
-    expect(refused.body.error.details).toEqual({ reason: 'undeliverable_recipients', recipients: [{ email: account.email, reason: 'null_mx' }] });
+    expect(refused.body.error.details).toEqual({
+      reason: 'undeliverable_recipients',
+      recipients: [{ email: account.email, reason: 'null_mx' }],
+    });
     const listed = await api('GET', '/emails?limit=10', { key: account.key });
     expect(listed.body.emails).toEqual([]);
     expect((await api('POST', '/emails', { key: account.key, body })).status).toBe(200);
@@ -116,7 +143,10 @@ describe("the send's validate: true", () => {
     const mxDomain = uniqueDomain();
     await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
     const account = await newAccount({ email: `owner@${mxDomain}` });
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true },
+    });
     expect(sent.status).toBe(200);
     expect(typeof sent.body.id).toBe('string');
   });
@@ -127,7 +157,7 @@ describe("the send's validate: true", () => {
  * nothing against the validation allowance; a validated send counts each recipient; one request looks up
  * at most 50 distinct domains (docs/deliverability.md, "Validating at send time").
  */
-describe("validate: true after the sending policy", () => {
+describe('validate: true after the sending policy', () => {
   /** `n` addresses, each at a domain of its own under `parent` (nothing there exists). */
   const strangers = (parent: string, n: number) => Array.from({ length: n }, (_, i) => `jane@r${i}.${parent}`);
 
@@ -141,10 +171,16 @@ describe("validate: true after the sending policy", () => {
     const account = await newAccount({ email: `owner@${mxDomain}` });
     const parent = uniqueDomain();
     const to = strangers(parent, 20);
-    const refused = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to, subject: 'Hello', text: 'hi', validate: true } });
+    const refused = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hi@${SANDBOX}`, to, subject: 'Hello', text: 'hi', validate: true },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'recipient_not_allowed', details: { reason: 'sandbox_sender' } });
-    const batch = await api('POST', '/emails/batch', { key: account.key, body: { emails: to.map((address) => ({ from: `hi@${SANDBOX}`, to: address, subject: 'Hello', text: 'hi', validate: true })) } });
+    const batch = await api('POST', '/emails/batch', {
+      key: account.key,
+      body: { emails: to.map((address) => ({ from: `hi@${SANDBOX}`, to: address, subject: 'Hello', text: 'hi', validate: true })) },
+    });
     expect(batch.status).toBe(200);
     expect(batch.body.data.map((item: { error: { code: string } }) => item.error.code)).toEqual(to.map(() => 'recipient_not_allowed'));
     expect(await dnsQueries(parent)).toEqual([]);
@@ -156,7 +192,10 @@ describe("validate: true after the sending policy", () => {
     const mxDomain = uniqueDomain();
     await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
     const account = await newAccount({ email: `owner@${mxDomain}` });
-    const sent = await api('POST', '/emails', { key: account.key, body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true } });
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `hi@${SANDBOX}`, to: account.email, subject: 'Hello', text: 'hi', validate: true },
+    });
     expect(sent.status).toBe(200);
     expect((await dnsQueries(mxDomain)).map((query) => query.type)).toContain('MX');
     // 1 of the free plan's 100 addresses an hour is spent: 100 more are refused, 99 are checked.
@@ -171,10 +210,19 @@ describe("validate: true after the sending policy", () => {
     await publish(mxDomain, 'MX', [`10 mx.${mxDomain}`]);
     const account = await newAccount({ email: `owner@${mxDomain}` });
     const parent = uniqueDomain();
-    const emails = strangers(parent, 51).map((address) => ({ from: `hi@${SANDBOX}`, to: [account.email, address], subject: 'Hello', text: 'hi', validate: true }));
+    const emails = strangers(parent, 51).map((address) => ({
+      from: `hi@${SANDBOX}`,
+      to: [account.email, address],
+      subject: 'Hello',
+      text: 'hi',
+      validate: true,
+    }));
     const refused = await api('POST', '/emails/batch', { key: account.key, body: { emails } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'validation_error', details: { reason: 'too_many_lookup_domains', limit: 50, domains: 52 } });
+    expect(refused.body.error).toMatchObject({
+      code: 'validation_error',
+      details: { reason: 'too_many_lookup_domains', limit: 50, domains: 52 },
+    });
     expect(refused.body.error.message).toContain('at most 50 distinct recipient domains');
     expect(await dnsQueries(parent)).toEqual([]);
     expect((await api('GET', '/emails?limit=10', { key: account.key })).body.emails).toEqual([]);
@@ -207,7 +255,10 @@ describe('the dashboard', () => {
     // 101 addresses: the batch's bound, as the API's, said on the page.
     const tooMany = await dashboardRequest('POST', '/dashboard/validations', {
       cookie: session.cookie,
-      rawBody: new URLSearchParams({ emails: Array.from({ length: 101 }, (_, i) => `a${i}@${mxDomain}`).join('\n'), csrf_token: session.csrf }).toString(),
+      rawBody: new URLSearchParams({
+        emails: Array.from({ length: 101 }, (_, i) => `a${i}@${mxDomain}`).join('\n'),
+        csrf_token: session.csrf,
+      }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(tooMany.status).toBe(200);

@@ -45,7 +45,10 @@ describe('webhook delivery', () => {
     const account = await newAccount();
     const hook = await receiver();
     const { secret } = await subscribe(account, hook);
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'hooked', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'hooked', text: 't' },
+    });
     const requests = await hook.waitForRequests(2, 15_000);
     expect(typesOf(requests).sort()).toEqual(['email.delivered', 'email.sent']);
     for (const request of requests) {
@@ -57,9 +60,15 @@ describe('webhook delivery', () => {
       expect(verifyAsSpecSays(secret, String(request.headers['service-signature']), `${request.body} `)).toBe(false);
       expect(verifyAsSpecSays('whsec_wrong', String(request.headers['service-signature']), request.body)).toBe(false);
       // Outside the receiver's 5-minute tolerance.
-      expect(verifyAsSpecSays(secret, String(request.headers['service-signature']), request.body, Math.floor(Date.now() / 1000) + 301)).toBe(false);
+      expect(
+        verifyAsSpecSays(secret, String(request.headers['service-signature']), request.body, Math.floor(Date.now() / 1000) + 301),
+      ).toBe(false);
       const standard = new Webhook(secret);
-      const headers = { 'webhook-id': String(request.headers['webhook-id']), 'webhook-timestamp': String(request.headers['webhook-timestamp']), 'webhook-signature': String(request.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(request.headers['webhook-id']),
+        'webhook-timestamp': String(request.headers['webhook-timestamp']),
+        'webhook-signature': String(request.headers['webhook-signature']),
+      };
       expect(standard.verify(request.body, headers)).toEqual(body);
       expect(() => standard.verify(request.body.replace('hooked', 'hacked'), headers)).toThrow();
       expect(request.headers['webhook-id']).toMatch(/^evt_/);
@@ -70,10 +79,16 @@ describe('webhook delivery', () => {
     const account = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com` });
     const hook = await receiver();
     await subscribe(account, hook, ['email.bounced']);
-    const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'b', text: 't' } });
+    const send = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${SANDBOX}`, to: account.email, subject: 'b', text: 't' },
+    });
     const [request] = await hook.waitForRequests(1, 15_000);
     const body = JSON.parse(request!.body);
-    expect(body).toMatchObject({ type: 'email.bounced', data: { email_id: send.body.id, status: 'bounced', bounce_type: 'hard', bounce_reason: expect.stringContaining('550') } });
+    expect(body).toMatchObject({
+      type: 'email.bounced',
+      data: { email_id: send.body.id, status: 'bounced', bounce_type: 'hard', bounce_reason: expect.stringContaining('550') },
+    });
     // Only the subscribed type: no sent event arrives.
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(typesOf(hook.requests)).toEqual(['email.bounced']);
@@ -84,7 +99,16 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     hook.setResponder(() => ({ status: 503, body: 'down for maintenance' }));
     const { id } = await subscribe(account, hook, ['email.scheduled']);
-    await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() } });
+    await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 's',
+        text: 't',
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
     // 1 try + 5 retries.
     const requests = await hook.waitForRequests(6, 30_000);
     const gaps = requests.slice(1).map((r, i) => r.receivedAt.getTime() - requests[i]!.receivedAt.getTime());
@@ -98,7 +122,13 @@ describe('webhook delivery', () => {
       return first?.status === 'failed' ? first : undefined;
     }, 'delivery failed');
     expect(delivery.attempts).toHaveLength(6);
-    expect(delivery.attempts[0]).toMatchObject({ attempt: 1, status_code: 503, response_excerpt: 'down for maintenance', error: null, duration_ms: expect.any(Number) });
+    expect(delivery.attempts[0]).toMatchObject({
+      attempt: 1,
+      status_code: 503,
+      response_excerpt: 'down for maintenance',
+      error: null,
+      duration_ms: expect.any(Number),
+    });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(hook.requests).toHaveLength(6); // nothing after the last retry
 
@@ -106,7 +136,10 @@ describe('webhook delivery', () => {
     const replayFailing = await api('POST', `/webhooks/${id}/deliveries/${delivery.id}/replay`, { key: account.key });
     expect(replayFailing.status).toBe(202);
     await hook.waitForRequests(12, 30_000);
-    await waitFor(async () => (await api('GET', `/webhooks/${id}/deliveries/${delivery.id}`, { key: account.key })).body.delivery?.status === 'failed', 'failed again');
+    await waitFor(
+      async () => (await api('GET', `/webhooks/${id}/deliveries/${delivery.id}`, { key: account.key })).body.delivery?.status === 'failed',
+      'failed again',
+    );
 
     hook.setResponder(() => ({ status: 204 }));
     const replay = await api('POST', `/webhooks/${id}/deliveries/${delivery.id}/replay`, { key: account.key });
@@ -126,7 +159,11 @@ describe('webhook delivery', () => {
     const alive = await receiver();
     await subscribe(account, dead);
     await subscribe(account, alive);
-    const sends = await Promise.all([1, 2, 3].map((i) => api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: `iso${i}`, text: 't' } })));
+    const sends = await Promise.all(
+      [1, 2, 3].map((i) =>
+        api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: `iso${i}`, text: 't' } }),
+      ),
+    );
     expect(sends.every((s) => s.status === 200)).toBe(true);
     // sent + delivered for each, while the dead one hangs for 10 s per attempt (WEBHOOK_TIMEOUT_MS): all
     // six reach the live endpoint before the dead endpoint's first attempt has timed out. Measured from
@@ -141,7 +178,16 @@ describe('webhook delivery', () => {
     const hook = await receiver();
     hook.setResponder(() => ({ status: 500 }));
     const { id } = await subscribe(account, hook, ['email.scheduled']);
-    await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 's', text: 't', scheduled_at: new Date(Date.now() + 3_600_000).toISOString() } });
+    await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `a@${SANDBOX}`,
+        to: account.email,
+        subject: 's',
+        text: 't',
+        scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
     await hook.waitForRequests(2, 10_000);
     await api('PATCH', `/webhooks/${id}`, { key: account.key, body: { enabled: false } });
     const count = hook.requests.length;
@@ -189,16 +235,28 @@ describe('POST /emails/test', () => {
       await subscribe(account, hook, ['email.bounced', 'automation.failed']);
       const sample = await api('POST', '/emails/test', { key: account.key, body: { event: 'automation.failed', deliver: false } });
       expect(sample.status).toBe(200);
-      expect(sample.body).toMatchObject({ queued: false, payload: { type: 'automation.failed', data: { status: 'failed', automation_id: expect.any(String), error: expect.any(String) } } });
+      expect(sample.body).toMatchObject({
+        queued: false,
+        payload: { type: 'automation.failed', data: { status: 'failed', automation_id: expect.any(String), error: expect.any(String) } },
+      });
 
-      const send = await api('POST', '/emails', { key: account.key, body: { from: `a@${SANDBOX}`, to: account.email, subject: 'real', text: 't' } });
+      const send = await api('POST', '/emails', {
+        key: account.key,
+        body: { from: `a@${SANDBOX}`, to: account.email, subject: 'real', text: 't' },
+      });
       const real = await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced', email_id: send.body.id } });
-      expect(real.body).toMatchObject({ queued: true, payload: { type: 'email.bounced', data: { email_id: send.body.id, subject: 'real', status: 'bounced' } } });
+      expect(real.body).toMatchObject({
+        queued: true,
+        payload: { type: 'email.bounced', data: { email_id: send.body.id, subject: 'real', status: 'bounced' } },
+      });
       const [request] = await hook.waitForRequests(1, 10_000);
       expect(JSON.parse(request!.body)).toEqual(real.body.payload);
 
       expect((await api('POST', '/emails/test', { key: account.key, body: { event: 'email.nope' } })).status).toBe(400);
-      expect((await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent', email_id: 'msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } })).status).toBe(404);
+      expect(
+        (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent', email_id: 'msg_01ZZZZZZZZZZZZZZZZZZZZZZZZ' } }))
+          .status,
+      ).toBe(404);
       const limited = await api('POST', '/api-keys', { key: account.key, body: { name: 'w', scopes: ['webhooks:write'] } });
       expect((await api('POST', '/emails/test', { key: limited.body.secret, body: { event: 'email.sent' } })).status).toBe(403);
       expect(hook.requests).toHaveLength(1); // no email was sent, nothing else delivered

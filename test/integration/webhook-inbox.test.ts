@@ -20,7 +20,10 @@ describe('the local webhook inbox', () => {
     const inboxUrl = stack().info.webhook_inbox_url!;
     expect(inboxUrl).toMatch(/^https:\/\/localhost:\d+\/$/);
     // As the README does it.
-    const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}hooks`, events: ['email.delivered', 'email.bounced'] } });
+    const created = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: `${inboxUrl}hooks`, events: ['email.delivered', 'email.bounced'] },
+    });
     expect(created.status).toBe(200);
     const secret: string = created.body.secret;
     const test = await api('POST', '/emails/test', { key: account.key, body: { event: 'email.delivered' } });
@@ -35,9 +38,13 @@ describe('the local webhook inbox', () => {
     expect(received).toMatchObject({ method: 'POST', path: '/hooks', received_at: expect.any(String) });
     expect(JSON.parse(received.body)).toMatchObject({ type: 'email.delivered', data: expect.any(Object) });
     // Signed with this webhook's secret, both ways.
-    expect(verifyServiceSignature({ secret, header: received.headers['service-signature']!, body: received.body, now: new Date() })).toMatchObject({ ok: true });
+    expect(
+      verifyServiceSignature({ secret, header: received.headers['service-signature']!, body: received.body, now: new Date() }),
+    ).toMatchObject({ ok: true });
     const timestamp = Number(received.headers['webhook-timestamp']);
-    expect(received.headers['webhook-signature']).toBe(signatureHeaders({ secret, webhookId: eventId, timestamp, body: received.body })['webhook-signature']);
+    expect(received.headers['webhook-signature']).toBe(
+      signatureHeaders({ secret, webhookId: eventId, timestamp, body: received.body })['webhook-signature'],
+    );
     // The delivery log agrees: succeeded (the inbox answered 200).
     const deliveries = await waitFor(async () => {
       const page = await api('GET', `/webhooks/${created.body.webhook.id}/deliveries`, { key: account.key });
@@ -51,7 +58,10 @@ describe('the local webhook inbox', () => {
     const account = await newAccount();
     const inboxUrl = stack().info.webhook_inbox_url!;
     const [order, kept] = [`order-${randomUUID().slice(0, 8)}`, `kept-${randomUUID().slice(0, 8)}`];
-    for (const path of [order, kept]) expect((await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}${path}`, events: ['email.bounced'] } })).status).toBe(200);
+    for (const path of [order, kept])
+      expect(
+        (await api('POST', '/webhooks', { key: account.key, body: { url: `${inboxUrl}${path}`, events: ['email.bounced'] } })).status,
+      ).toBe(200);
     const listed = async (path: string) => (await api<{ requests: InboxRequest[] }>('GET', `/_local/webhooks?path=/${path}`)).body.requests;
     const first = (await api('POST', '/emails/test', { key: account.key, body: { event: 'email.bounced' } })).body.id;
     await waitFor(async () => (await listed(order)).some((r) => r.headers['webhook-id'] === first), 'the first delivery');

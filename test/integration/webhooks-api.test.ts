@@ -79,9 +79,19 @@ describe('webhook endpoints', () => {
     await expect(stack().services.secretBox.open(stored!.sealedSecret, webhookSecretContext(webhook.id))).resolves.toBe(secret);
     await expect(stack().services.secretBox.open(stored!.sealedSecret, webhookSecretContext('wh_other'))).rejects.toThrow();
 
-    const patched = await api('PATCH', `/webhooks/${webhook.id}`, { key: account.key, body: { url: hookUrl('v2'), events: ['email.bounced', 'email.delivered', 'email.bounced'] } });
+    const patched = await api('PATCH', `/webhooks/${webhook.id}`, {
+      key: account.key,
+      body: { url: hookUrl('v2'), events: ['email.bounced', 'email.delivered', 'email.bounced'] },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ object: 'webhook', id: webhook.id, url: hookUrl('v2'), events: ['email.bounced', 'email.delivered'], enabled: true, created_at: webhook.created_at });
+    expect(patched.body).toMatchObject({
+      object: 'webhook',
+      id: webhook.id,
+      url: hookUrl('v2'),
+      events: ['email.bounced', 'email.delivered'],
+      enabled: true,
+      created_at: webhook.created_at,
+    });
     expect(patched.body.updated_at >= webhook.updated_at).toBe(true);
     expect((await api('GET', `/webhooks/${webhook.id}`, { key: account.key })).body.webhook).toEqual(patched.body);
     // The secret is unchanged by a PATCH.
@@ -132,7 +142,10 @@ describe('webhook endpoints', () => {
 
   it('refuses unknown event names listing the valid ones; events default to all and are deduplicated', async () => {
     const account = await newAccount();
-    const unknown = await api('POST', '/webhooks', { key: account.key, body: { url: hookUrl(), events: ['email.delivered', 'email.exploded'] } });
+    const unknown = await api('POST', '/webhooks', {
+      key: account.key,
+      body: { url: hookUrl(), events: ['email.delivered', 'email.exploded'] },
+    });
     expect(unknown.status).toBe(400);
     const field = unknown.body.error.details.fields[0];
     expect(field.field).toBe('events.1');
@@ -149,7 +162,10 @@ describe('webhook endpoints', () => {
 
     const patchUnknown = await api('PATCH', `/webhooks/${some.webhook.id}`, { key: account.key, body: { events: ['nope'] } });
     expect(patchUnknown.status).toBe(400);
-    expect(patchUnknown.body.error.details.fields[0]).toMatchObject({ field: 'events.0', message: expect.stringContaining('email.delivered') });
+    expect(patchUnknown.body.error.details.fields[0]).toMatchObject({
+      field: 'events.0',
+      message: expect.stringContaining('email.delivered'),
+    });
   });
 
   it('validates PATCH strictly: at least one known field', async () => {
@@ -349,7 +365,9 @@ describe('endpoint cap', () => {
   it(`allows ${MAX_WEBHOOKS_PER_ACCOUNT} endpoints per account, also under concurrent requests`, async () => {
     const account = await newAccount();
     for (let i = 0; i < MAX_WEBHOOKS_PER_ACCOUNT - 2; i++) await createWebhook(account);
-    const racing = await Promise.all(Array.from({ length: 4 }, () => api('POST', '/webhooks', { key: account.key, body: { url: hookUrl() } })));
+    const racing = await Promise.all(
+      Array.from({ length: 4 }, () => api('POST', '/webhooks', { key: account.key, body: { url: hookUrl() } })),
+    );
     expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 403, 403]);
     const over = racing.find((r) => r.status === 403)!;
     expect(over.body.error).toMatchObject({ code: 'limit_exceeded', details: { limit: MAX_WEBHOOKS_PER_ACCOUNT, resource: 'webhooks' } });
@@ -383,7 +401,11 @@ describe('delivery log', () => {
       account_id: accountId,
       event_id: eventId,
       event_type: 'email.delivered',
-      payload: JSON.stringify({ type: 'email.delivered', created_at: iso, data: { email_id: 'msg_TEST', status: 'delivered', tenant: null } }),
+      payload: JSON.stringify({
+        type: 'email.delivered',
+        created_at: iso,
+        data: { email_id: 'msg_TEST', status: 'delivered', tenant: null },
+      }),
       status: 'pending',
       attempts: [],
       next_attempt_at: iso,
@@ -394,7 +416,14 @@ describe('delivery log', () => {
   }
 
   function attempt(n: number, statusCode: number | null, at = new Date()): DeliveryAttempt {
-    return { attempt: n, at: at.toISOString(), status_code: statusCode, duration_ms: 12, error: statusCode === null ? 'ECONNREFUSED' : null, response_excerpt: statusCode === null ? null : 'nope' };
+    return {
+      attempt: n,
+      at: at.toISOString(),
+      status_code: statusCode,
+      duration_ms: 12,
+      error: statusCode === null ? 'ECONNREFUSED' : null,
+      response_excerpt: statusCode === null ? null : 'nope',
+    };
   }
 
   it('stores deliveries once per (endpoint, event), logs attempts while pending, cancels and resets for replay', async () => {
@@ -408,10 +437,16 @@ describe('delivery log', () => {
     expect(await services.webhookDeliveries.get('wh_other', first.id)).toBeNull();
 
     const retryAt = new Date(Date.now() + 5000).toISOString();
-    expect(await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(1, 500), { status: 'pending', nextAttemptAt: retryAt })).toBe(true);
-    expect(await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(2, null), { status: 'failed', nextAttemptAt: null })).toBe(true);
+    expect(
+      await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(1, 500), { status: 'pending', nextAttemptAt: retryAt }),
+    ).toBe(true);
+    expect(
+      await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(2, null), { status: 'failed', nextAttemptAt: null }),
+    ).toBe(true);
     // Finished: no more attempts, no cancel.
-    expect(await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(3, 200), { status: 'succeeded', nextAttemptAt: null })).toBe(false);
+    expect(
+      await services.webhookDeliveries.recordAttempt(webhook.id, first.id, attempt(3, 200), { status: 'succeeded', nextAttemptAt: null }),
+    ).toBe(false);
     expect(await services.webhookDeliveries.cancel(webhook.id, first.id, new Date().toISOString())).toBe(false);
     const failed = (await services.webhookDeliveries.get(webhook.id, first.id))!;
     expect(failed).toMatchObject({ status: 'failed', next_attempt_at: null });
@@ -432,9 +467,16 @@ describe('delivery log', () => {
 
     const ok = delivery(webhook.id, account.id, Date.now());
     await services.webhookDeliveries.create(ok);
-    expect(await services.webhookDeliveries.recordAttempt(webhook.id, ok.id, attempt(1, 204), { status: 'succeeded', nextAttemptAt: null })).toBe(true);
+    expect(
+      await services.webhookDeliveries.recordAttempt(webhook.id, ok.id, attempt(1, 204), { status: 'succeeded', nextAttemptAt: null }),
+    ).toBe(true);
     expect(await services.webhookDeliveries.resetForReplay(webhook.id, ok.id, now, 1)).toBeNull();
-    expect(await services.webhookDeliveries.recordAttempt(webhook.id, deliveryIdFor(newId('evt')), attempt(1, 204), { status: 'succeeded', nextAttemptAt: null })).toBe(false);
+    expect(
+      await services.webhookDeliveries.recordAttempt(webhook.id, deliveryIdFor(newId('evt')), attempt(1, 204), {
+        status: 'succeeded',
+        nextAttemptAt: null,
+      }),
+    ).toBe(false);
   });
 
   it('lists deliveries newest first through the API, with attempts and the payload', async () => {
@@ -467,7 +509,11 @@ describe('delivery log', () => {
       created_at: created[2]!.created_at,
       updated_at: expect.any(String),
     });
-    const secondPage = await api('GET', `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${encodeURIComponent(firstPage.body.next_cursor)}`, { key: account.key });
+    const secondPage = await api(
+      'GET',
+      `/webhooks/${webhook.id}/deliveries?limit=2&cursor=${encodeURIComponent(firstPage.body.next_cursor)}`,
+      { key: account.key },
+    );
     expect(secondPage.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(secondPage.body.deliveries.map((d: { id: string }) => d.id)).toEqual([created[0]!.id]);
 
@@ -477,9 +523,15 @@ describe('delivery log', () => {
 
     // A cursor of another endpoint's log is refused.
     const other = await createWebhook(account);
-    const crossed = await api('GET', `/webhooks/${other.webhook.id}/deliveries?cursor=${encodeURIComponent(firstPage.body.next_cursor)}`, { key: account.key });
+    const crossed = await api('GET', `/webhooks/${other.webhook.id}/deliveries?cursor=${encodeURIComponent(firstPage.body.next_cursor)}`, {
+      key: account.key,
+    });
     expect(crossed.status).toBe(400);
-    expect((await api('GET', `/webhooks/${other.webhook.id}/deliveries`, { key: account.key })).body).toEqual({ deliveries: [], has_more: false, next_cursor: null });
+    expect((await api('GET', `/webhooks/${other.webhook.id}/deliveries`, { key: account.key })).body).toEqual({
+      deliveries: [],
+      has_more: false,
+      next_cursor: null,
+    });
   });
 
   it('replays only failed or cancelled deliveries of an enabled endpoint, and queues the next attempt', async () => {
@@ -488,7 +540,8 @@ describe('delivery log', () => {
     const created = await api('POST', '/webhooks', { key: account.key, body: { url: 'https://127.0.0.1:9/hook' } });
     expect(created.status).toBe(200);
     const webhookId = created.body.webhook.id as string;
-    const replay = (deliveryId: string, key = account.key) => api('POST', `/webhooks/${webhookId}/deliveries/${deliveryId}/replay`, { key });
+    const replay = (deliveryId: string, key = account.key) =>
+      api('POST', `/webhooks/${webhookId}/deliveries/${deliveryId}/replay`, { key });
 
     const unknown = await replay(deliveryIdFor(newId('evt')));
     expect(unknown.status).toBe(404);
@@ -526,7 +579,12 @@ describe('delivery log', () => {
 
     const accepted = await replay(failed.id);
     expect(accepted.status).toBe(202);
-    expect(accepted.body.delivery).toMatchObject({ object: 'webhook_delivery', id: failed.id, status: 'pending', attempts: [expect.objectContaining({ attempt: 1, status_code: 500 })] });
+    expect(accepted.body.delivery).toMatchObject({
+      object: 'webhook_delivery',
+      id: failed.id,
+      status: 'pending',
+      attempts: [expect.objectContaining({ attempt: 1, status_code: 500 })],
+    });
     // The queue got {webhook_id, delivery_id, attempt: 2}: the delivery worker consumes it and logs attempt 2.
     const attempted = await waitFor(
       async () => {

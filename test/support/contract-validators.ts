@@ -23,7 +23,11 @@ const CACHE_DIR = join(ROOT, 'node_modules', '.cache', 'mailservice');
  * options (./openapi-contract.ts) and the versions of ajv and ajv-formats. A change to any of them
  * writes a new module instead of reusing one made by the old code.
  */
-const GENERATOR_INPUTS = [join(__dirname, 'openapi-contract.ts'), join(ROOT, 'node_modules', 'ajv', 'package.json'), join(ROOT, 'node_modules', 'ajv-formats', 'package.json')];
+const GENERATOR_INPUTS = [
+  join(__dirname, 'openapi-contract.ts'),
+  join(ROOT, 'node_modules', 'ajv', 'package.json'),
+  join(ROOT, 'node_modules', 'ajv-formats', 'package.json'),
+];
 
 /** The module of the document's validators (written when missing): its path. */
 export function validatorsModule(text: string = readFileSync(DOCUMENT_FILE, 'utf8')): string {

@@ -2,7 +2,11 @@
 import type { SesTenantPage, SesTenantResource, SesTenants } from '../../shared/ports/ses-tenants';
 
 const key = (resource: SesTenantResource): string =>
-  resource.kind === 'identity' ? `identity/${resource.name}` : resource.tlsRequired ? 'configuration-set-tls-required' : 'configuration-set';
+  resource.kind === 'identity'
+    ? `identity/${resource.name}`
+    : resource.tlsRequired
+      ? 'configuration-set-tls-required'
+      : 'configuration-set';
 
 export class FakeSesTenants implements SesTenants {
   /** tenant id -> associated resources (`identity/<name>`, `configuration-set`, `configuration-set-tls-required`). */

@@ -22,7 +22,11 @@ export type TestCa = LocalCa;
  * added to the server certificate (e.g. a made-up public name a test resolver maps to 127.0.0.1).
  */
 export async function createTestCa(dir: string, options: { extraDnsNames?: string[] } = {}): Promise<TestCa> {
-  return writeLocalCa(dir, { commonName: `mailservice test CA ${randomBytes(4).toString('hex')}`, validDays: 30, extraDnsNames: options.extraDnsNames });
+  return writeLocalCa(dir, {
+    commonName: `mailservice test CA ${randomBytes(4).toString('hex')}`,
+    validDays: 30,
+    extraDnsNames: options.extraDnsNames,
+  });
 }
 
 export interface ReceivedRequest {
@@ -58,11 +62,7 @@ export interface HttpsReceiver {
 
 const defaultResponder: Responder = () => ({ status: 200, body: 'ok' });
 
-export async function startHttpsReceiver(options: {
-  certFile: string;
-  keyFile: string;
-  respond?: Responder;
-}): Promise<HttpsReceiver> {
+export async function startHttpsReceiver(options: { certFile: string; keyFile: string; respond?: Responder }): Promise<HttpsReceiver> {
   const [cert, key] = await Promise.all([readFile(options.certFile), readFile(options.keyFile)]);
   let responder = options.respond ?? defaultResponder;
   const requests: ReceivedRequest[] = [];

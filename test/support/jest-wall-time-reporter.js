@@ -24,16 +24,34 @@ class WallTimeReporter {
     const seconds = (ms) => Math.round((ms - started) / 100) / 10;
     const timeline = results.testResults
       .filter((file) => file.perfStats && file.perfStats.end > 0)
-      .map((file) => ({ path: relative(this.rootDir, file.testFilePath), start_s: seconds(file.perfStats.start), end_s: seconds(file.perfStats.end), ms: file.perfStats.end - file.perfStats.start }))
+      .map((file) => ({
+        path: relative(this.rootDir, file.testFilePath),
+        start_s: seconds(file.perfStats.start),
+        end_s: seconds(file.perfStats.end),
+        ms: file.perfStats.end - file.perfStats.start,
+      }))
       .sort((a, b) => a.start_s - b.start_s);
     const files = [...timeline].sort((a, b) => b.ms - a.ms);
     try {
       mkdirSync(join(this.rootDir, '.test-data'), { recursive: true });
-      writeFileSync(join(this.rootDir, '.test-data', 'test-timeline.json'), `${JSON.stringify(timeline.map(({ ms, ...file }) => file), null, 1)}\n`);
+      writeFileSync(
+        join(this.rootDir, '.test-data', 'test-timeline.json'),
+        `${JSON.stringify(
+          timeline.map(({ ms, ...file }) => file),
+          null,
+          1,
+        )}\n`,
+      );
     } catch {
       // a read-only checkout: the timeline is a convenience
     }
-    const slowest = files.length > 1 ? `Slowest files: ${files.slice(0, this.slowest).map((file) => `${file.path} ${format(file.ms)}`).join(', ')}\n` : '';
+    const slowest =
+      files.length > 1
+        ? `Slowest files: ${files
+            .slice(0, this.slowest)
+            .map((file) => `${file.path} ${format(file.ms)}`)
+            .join(', ')}\n`
+        : '';
     const counts = `${results.numTotalTestSuites} files (${results.numTotalTests} tests), at most ${this.workers} at once`;
     // Jest's summary is written after every reporter's onRunComplete: print at exit, after it (and after
     // the global teardown). Writes to a pipe, a file or a terminal are synchronous on Linux.

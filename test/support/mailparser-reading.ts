@@ -19,7 +19,13 @@ export interface Reading {
   subject: string;
   text: string | null;
   html: string | null;
-  attachments: { filename: string | null; contentType: string; size: number; contentId: string | null; disposition: 'inline' | 'attachment' }[];
+  attachments: {
+    filename: string | null;
+    contentType: string;
+    size: number;
+    contentId: string | null;
+    disposition: 'inline' | 'attachment';
+  }[];
 }
 
 export async function mailparserReading(raw: Buffer): Promise<Reading> {

@@ -29,7 +29,19 @@ const WORDS: Record<string, string[]> = {
   'euc-kr': ['안녕', '하세요'],
   'us-ascii': [],
 };
-const ASCII_WORDS = ['plain', 'data', 'a,b', 'x <y> & z', '=3D', '"q"', "it's", 'tab\there', 'dots...', 'line-end', 'http://example.com/a?b=c'];
+const ASCII_WORDS = [
+  'plain',
+  'data',
+  'a,b',
+  'x <y> & z',
+  '=3D',
+  '"q"',
+  "it's",
+  'tab\there',
+  'dots...',
+  'line-end',
+  'http://example.com/a?b=c',
+];
 const CHARSETS = Object.keys(WORDS);
 /** How a charset is written in a Content-Type: its name, an alias or another case. */
 const LABELS: Record<string, string[]> = {
@@ -44,7 +56,18 @@ const LABELS: Record<string, string[]> = {
   'euc-kr': ['euc-kr'],
   'us-ascii': ['us-ascii'],
 };
-const FILENAMES = ['report.pdf', 'résumé.docx', 'données 2024.csv', '日本語.txt', 'image.PNG', 'archive.tar.gz', 'noext', 'notes.txt', 'page.html', 'photo.jpg'];
+const FILENAMES = [
+  'report.pdf',
+  'résumé.docx',
+  'données 2024.csv',
+  '日本語.txt',
+  'image.PNG',
+  'archive.tar.gz',
+  'noext',
+  'notes.txt',
+  'page.html',
+  'photo.jpg',
+];
 
 type Eol = '\r\n' | '\n';
 
@@ -63,7 +86,11 @@ const bytesOf = (value: string, charset: string) => (charset === 'us-ascii' ? Bu
 function encodeBody(bytes: Buffer, encoding: string, eol: Eol): string {
   // Whole groups of three bytes: no `=` padding, where the reader ends the data and mailparser's decoder
   // reads on (a part that swallowed the rest of a broken message; docs/smtp.md).
-  if (encoding === 'base64') return Buffer.concat([bytes, Buffer.from('  ')]).subarray(0, bytes.length + ((3 - (bytes.length % 3)) % 3)).toString('base64').replace(/.{76}/g, `$&${eol}`);
+  if (encoding === 'base64')
+    return Buffer.concat([bytes, Buffer.from('  ')])
+      .subarray(0, bytes.length + ((3 - (bytes.length % 3)) % 3))
+      .toString('base64')
+      .replace(/.{76}/g, `$&${eol}`);
   if (encoding === 'quoted-printable') return wrap(qpEncode(bytes), 76).replace(/\r\n/g, eol);
   // 7bit, 8bit, none, and quoted-printable written by hand: raw bytes (8-bit ones too).
   return bytes.toString('latin1');
@@ -90,7 +117,19 @@ interface Shape {
 const leaf = ({ eol, broken }: Shape) =>
   fc
     .record({
-      type: fc.constantFrom('text/plain', 'text/plain', 'text/html', 'text/html', 'application/pdf', 'image/png', 'application/octet-stream', 'text/csv', 'message/delivery-status', 'message/rfc822', ''),
+      type: fc.constantFrom(
+        'text/plain',
+        'text/plain',
+        'text/html',
+        'text/html',
+        'application/pdf',
+        'image/png',
+        'application/octet-stream',
+        'text/csv',
+        'message/delivery-status',
+        'message/rfc822',
+        '',
+      ),
       // Broken messages have their bytes in the wrong parts, or cut in the middle of a character: bytes a
       // charset does not define (a multibyte one's bad sequences, windows-1252's 0x81, 0x8D, 0x8F, 0x90 and
       // 0x9D) are read by Node's WHATWG decoder and by mailparser's iconv-lite each in its own way (there is
@@ -99,7 +138,15 @@ const leaf = ({ eol, broken }: Shape) =>
       // No base64 where a part may take in the rest of a broken message: the `=` of the header fields it
       // takes in ends the data for the reader (RFC 2045 6.8), not for mailparser's decoder, which reads on
       // line by line (docs/smtp.md).
-      encoding: fc.constantFrom('7bit', '8bit', 'quoted-printable', 'quoted-printable', ...(broken ? [] : ['base64', 'base64']), 'qp-raw', ''),
+      encoding: fc.constantFrom(
+        '7bit',
+        '8bit',
+        'quoted-printable',
+        'quoted-printable',
+        ...(broken ? [] : ['base64', 'base64']),
+        'qp-raw',
+        '',
+      ),
       disposition: fc.constantFrom('', '', 'inline', 'attachment'),
       filename: fc.option(fc.constantFrom(...FILENAMES), { freq: 2 }),
       nameParam: fc.boolean(),
@@ -119,18 +166,24 @@ const leaf = ({ eol, broken }: Shape) =>
       const header: string[] = [];
       const charsetLabel = part.charset ? LABELS[part.charset]![part.seed % LABELS[part.charset]!.length] : '';
       if (part.type) {
-        const params = [isText && charsetLabel ? `charset=${charsetLabel}` : '', part.nameParam && part.filename ? `name="${part.filename}"` : '', part.type === 'text/plain' && part.flowed ? 'format=flowed' : ''].filter(Boolean);
+        const params = [
+          isText && charsetLabel ? `charset=${charsetLabel}` : '',
+          part.nameParam && part.filename ? `name="${part.filename}"` : '',
+          part.type === 'text/plain' && part.flowed ? 'format=flowed' : '',
+        ].filter(Boolean);
         header.push(`Content-Type: ${[part.type, ...params].join('; ')}`);
       }
       // An inline message/rfc822 part is read into the message by mailparser, as an attachment by the reader.
       const disposition = part.type === 'message/rfc822' && part.disposition === 'inline' ? 'attachment' : part.disposition;
-      if (disposition || filename) header.push(`Content-Disposition: ${[disposition || 'attachment', filename].filter(Boolean).join('; ')}`);
+      if (disposition || filename)
+        header.push(`Content-Disposition: ${[disposition || 'attachment', filename].filter(Boolean).join('; ')}`);
       const encoding = part.encoding === 'qp-raw' ? 'quoted-printable' : part.encoding;
       if (encoding) header.push(`Content-Transfer-Encoding: ${encoding}`);
       if (part.contentId !== null) header.push(`Content-ID: <cid${part.contentId}@example.com>`);
       let content = body;
       if (part.type === 'text/html') content = `<p>${body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>\n')}</p>`;
-      if (part.type === 'text/plain' && part.flowed) content = content.replace(/ /g, (space, offset) => (offset % 17 === 0 ? ` ${'\n'}` : space));
+      if (part.type === 'text/plain' && part.flowed)
+        content = content.replace(/ /g, (space, offset) => (offset % 17 === 0 ? ` ${'\n'}` : space));
       if (part.type === 'message/rfc822') content = `From: inner@example.net\nSubject: inner\n\n${body}`;
       const bytes = bytesOf(content.replace(/\n/g, eol), isText ? part.charset || 'utf-8' : 'utf-8');
       return `${utf8Bytes(header.join(eol))}${eol}${eol}${encodeBody(bytes, part.encoding, eol)}`;
@@ -167,13 +220,15 @@ const subject = fc
   .array(
     fc.oneof(
       fc.constantFrom(...ASCII_WORDS.filter((word) => !word.includes('\t'))),
-      fc.tuple(fc.constantFrom(...CHARSETS.filter((charset) => WORDS[charset]!.length)), fc.nat(), fc.boolean()).map(([charset, n, base64]) => {
-        const word = WORDS[charset]![n % WORDS[charset]!.length]!;
-        const bytes = iconv.encode(word, charset);
-        const label = LABELS[charset]![n % LABELS[charset]!.length];
-        if (base64) return `=?${label}?B?${bytes.toString('base64')}?=`;
-        return `=?${label}?Q?${[...bytes].map((byte) => (byte > 0x20 && byte < 0x7f && byte !== 0x3d && byte !== 0x3f && byte !== 0x5f ? String.fromCharCode(byte) : byte === 0x20 ? '_' : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('')}?=`;
-      }),
+      fc
+        .tuple(fc.constantFrom(...CHARSETS.filter((charset) => WORDS[charset]!.length)), fc.nat(), fc.boolean())
+        .map(([charset, n, base64]) => {
+          const word = WORDS[charset]![n % WORDS[charset]!.length]!;
+          const bytes = iconv.encode(word, charset);
+          const label = LABELS[charset]![n % LABELS[charset]!.length];
+          if (base64) return `=?${label}?B?${bytes.toString('base64')}?=`;
+          return `=?${label}?Q?${[...bytes].map((byte) => (byte > 0x20 && byte < 0x7f && byte !== 0x3d && byte !== 0x3f && byte !== 0x5f ? String.fromCharCode(byte) : byte === 0x20 ? '_' : `=${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('')}?=`;
+        }),
       fc.constantFrom('Grüße', 'naïve ✓'),
     ),
     { minLength: 1, maxLength: 6 },
@@ -183,7 +238,10 @@ const subject = fc
 /** How a broken message is damaged: not at all (its delimiters may still be missing), cut at a byte, or a few lines left out. */
 const damage = fc.oneof(
   { weight: 1, arbitrary: fc.constant((raw: Buffer) => raw) },
-  { weight: 1, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((at) => (raw: Buffer) => raw.subarray(0, Math.floor(at * raw.length))) },
+  {
+    weight: 1,
+    arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((at) => (raw: Buffer) => raw.subarray(0, Math.floor(at * raw.length))),
+  },
   {
     weight: 1,
     arbitrary: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 3 }).map((cuts) => (raw: Buffer) => {
@@ -198,7 +256,13 @@ const shape: fc.Arbitrary<Shape> = fc.record({ eol: fc.constantFrom<Eol>('\r\n',
 
 export const mimeMessage: fc.Arbitrary<Buffer> = shape.chain(({ eol, broken }) =>
   fc.tuple(subject, part({ eol, broken }), broken ? damage : fc.constant((raw: Buffer) => raw)).map(([subjectText, body, damaged]) => {
-    const header = ['From: Sender <sender@example.com>', 'To: someone@example.org', `Subject: ${subjectText.replace(/\r\n/g, eol)}`, 'Message-ID: <m@example.com>', 'MIME-Version: 1.0'];
+    const header = [
+      'From: Sender <sender@example.com>',
+      'To: someone@example.org',
+      `Subject: ${subjectText.replace(/\r\n/g, eol)}`,
+      'Message-ID: <m@example.com>',
+      'MIME-Version: 1.0',
+    ];
     return damaged(Buffer.from(`${utf8Bytes(header.join(eol))}${eol}${body}${eol}`, 'latin1'));
   }),
 );

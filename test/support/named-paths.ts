@@ -24,7 +24,13 @@ export interface NamedPath {
 
 /** Every comment of a source file, with the offset it starts at. */
 export function commentsOf(fileName: string, text: string): { pos: number; text: string }[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const seen = new Map<number, string>();
   const collect = (ranges: ts.CommentRange[] | undefined) => {
     for (const range of ranges ?? []) seen.set(range.pos, text.slice(range.pos, range.end));
@@ -58,7 +64,8 @@ function pathsIn(root: string, file: string, fileText: string, text: string, off
   for (const match of text.matchAll(PATH)) {
     // Sentence punctuation after a path is not part of it (`see ./wait.ts.`, `(shared/lib/log.ts)`).
     const path = match[1]!.replace(/[.,:;)]+$/, '');
-    if (PLACEHOLDER.test(path) || IMAGE_TAG.test(text.slice(match.index! + match[1]!.length)) || !/\w/.test(path.split('/').pop() ?? '')) continue;
+    if (PLACEHOLDER.test(path) || IMAGE_TAG.test(text.slice(match.index! + match[1]!.length)) || !/\w/.test(path.split('/').pop() ?? ''))
+      continue;
     const target = path.startsWith('.') ? relative(root, resolve(dirname(join(root, file)), path)) : path;
     const line = fileText.slice(0, offset + match.index!).split('\n').length;
     named.push({ file, line, path, target });

@@ -71,7 +71,8 @@ export function answerSchemas(document: OpenApiDocument): Map<string, JsonSchema
   for (const item of Object.values(document.paths)) {
     for (const operation of Object.values(item)) {
       for (const [status, documented] of Object.entries(operation.responses)) {
-        const schema = (resolveResponse(document, documented).content as Record<string, JsonSchema> | undefined)?.['application/json']?.schema as JsonSchema | undefined;
+        const schema = (resolveResponse(document, documented).content as Record<string, JsonSchema> | undefined)?.['application/json']
+          ?.schema as JsonSchema | undefined;
         if (schema) schemas.set(`${operation.operationId} ${status}`, rebase(schema));
       }
     }
@@ -102,7 +103,9 @@ export class ContractChecker {
         return {
           method: method.toUpperCase(),
           path,
-          pattern: new RegExp(`^/${segments.map((segment) => (segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`),
+          pattern: new RegExp(
+            `^/${segments.map((segment) => (segment.startsWith('{') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`,
+          ),
           literals: segments.filter((segment) => !segment.startsWith('{')).length,
           operation,
         };
@@ -149,7 +152,10 @@ export class ContractChecker {
     const { operation } = found;
     const label = `${what} (${operation.operationId})`;
     const documented = operation.responses[String(response.status)];
-    if (!documented) return [`${label}: status ${response.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')}); body: ${excerpt(response.text)}`];
+    if (!documented)
+      return [
+        `${label}: status ${response.status} is not documented (documented: ${Object.keys(operation.responses).join(', ')}); body: ${excerpt(response.text)}`,
+      ];
     const answer = resolveResponse(this.document, documented);
     const problems: string[] = [];
     for (const [name, header] of Object.entries((answer.headers ?? {}) as Record<string, JsonSchema>)) {
@@ -158,13 +164,16 @@ export class ContractChecker {
     const content = (answer.content ?? {}) as Record<string, JsonSchema>;
     const mediaTypes = Object.keys(content);
     if (method === 'HEAD' || response.text === '') {
-      if (response.text === '' && method !== 'HEAD' && mediaTypes.length > 0 && response.status !== 304) problems.push(`${label}: empty body, documented ${mediaTypes.join(', ')}`);
+      if (response.text === '' && method !== 'HEAD' && mediaTypes.length > 0 && response.status !== 304)
+        problems.push(`${label}: empty body, documented ${mediaTypes.join(', ')}`);
       return problems;
     }
     if (mediaTypes.length === 0) return [...problems, `${label}: a body (${contentType}) where none is documented`];
-    if (!mediaTypes.includes(contentType)) return [...problems, `${label}: content-type ${contentType || '(none)'} is not documented (${mediaTypes.join(', ')})`];
+    if (!mediaTypes.includes(contentType))
+      return [...problems, `${label}: content-type ${contentType || '(none)'} is not documented (${mediaTypes.join(', ')})`];
     const schema = content[contentType]!.schema as JsonSchema | undefined;
-    if (contentType === 'application/json' && schema) problems.push(...this.matches(label, `${operation.operationId} ${response.status}`, schema, response, contentType));
+    if (contentType === 'application/json' && schema)
+      problems.push(...this.matches(label, `${operation.operationId} ${response.status}`, schema, response, contentType));
     return problems;
   }
 
@@ -180,7 +189,10 @@ export class ContractChecker {
     if (validate(body)) return [];
     const errors = (validate.errors ?? [])
       .slice(0, 8)
-      .map((error) => `${error.instancePath || '(body)'} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`);
+      .map(
+        (error) =>
+          `${error.instancePath || '(body)'} ${error.message}${error.params && Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''}`,
+      );
     return [`${label}: the body does not match the document:\n    ${errors.join('\n    ')}\n    body: ${excerpt(response.text)}`];
   }
 }

@@ -66,10 +66,13 @@ export function verifyWithMailDkim(messages: Buffer[], dns: string): MailDkimRes
         print join("\\t", $verifier->result, $verifier->result_detail // '', $signature ? $signature->domain : ''), "\\n";
       }`;
     const output = execFileSync('perl', ['-e', script, host, port, ...files], { encoding: 'utf8', timeout: 60_000 });
-    return output.trimEnd().split('\n').map((line) => {
-      const [result = '', detail = '', domain = ''] = line.split('\t');
-      return { result, detail, domain };
-    });
+    return output
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const [result = '', detail = '', domain = ''] = line.split('\t');
+        return { result, detail, domain };
+      });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -91,7 +94,10 @@ function mbox(messages: Buffer[]): Buffer {
   return Buffer.concat(
     messages.map((message, i) => {
       const text = message.toString('latin1').replace(/^(>*From )/gm, '>$1');
-      return Buffer.from(`From verifier@example.org Thu Jan  1 00:00:00 2026\n${INDEX_FIELD}: ${i}\r\n${text}${text.endsWith('\n') ? '' : '\n'}\n`, 'latin1');
+      return Buffer.from(
+        `From verifier@example.org Thu Jan  1 00:00:00 2026\n${INDEX_FIELD}: ${i}\r\n${text}${text.endsWith('\n') ? '' : '\n'}\n`,
+        'latin1',
+      );
     }),
   );
 }
@@ -102,23 +108,29 @@ function mbox(messages: Buffer[]): Buffer {
  */
 export function scoreWithSpamAssassin(messages: Buffer[]): Promise<SpamAssassinScore[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile('spamassassin', ['-L', '-t', '--mbox'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 }, (error, stdout) => {
-      if (error) return reject(error);
-      // Each output message (after its mbox From_ line): the message with its index, and its report.
-      const scores: SpamAssassinScore[] = [];
-      for (const output of stdout.split(/^From verifier@example\.org .*$/m).slice(1)) {
-        const index = new RegExp(`^${INDEX_FIELD}: (\\d+)`, 'm').exec(output);
-        const report = output.slice(output.lastIndexOf('Content analysis details:'));
-        const score = /^Content analysis details:\s+\((-?[\d.]+) points/.exec(report);
-        // The rules table: after its dashed line, up to the first blank line.
-        const table = report.slice(report.indexOf('----'), report.indexOf('\n\n', report.indexOf('----')));
-        const rules = [...table.matchAll(/^\s*(-?[\d.]+)\s+([A-Z0-9_]+)\s/gm)].map((m) => `${m[2]}=${m[1]}`);
-        if (index && score) scores[Number(index[1])] = { score: Number(score[1]), rules };
-      }
-      const missing = messages.map((_, i) => i).filter((i) => scores[i] === undefined);
-      if (missing.length) return reject(new Error(`spamassassin gave no score for messages ${missing.join(', ')}:\n${stdout.slice(0, 4000)}`));
-      resolve(scores);
-    });
+    const child = execFile(
+      'spamassassin',
+      ['-L', '-t', '--mbox'],
+      { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        // Each output message (after its mbox From_ line): the message with its index, and its report.
+        const scores: SpamAssassinScore[] = [];
+        for (const output of stdout.split(/^From verifier@example\.org .*$/m).slice(1)) {
+          const index = new RegExp(`^${INDEX_FIELD}: (\\d+)`, 'm').exec(output);
+          const report = output.slice(output.lastIndexOf('Content analysis details:'));
+          const score = /^Content analysis details:\s+\((-?[\d.]+) points/.exec(report);
+          // The rules table: after its dashed line, up to the first blank line.
+          const table = report.slice(report.indexOf('----'), report.indexOf('\n\n', report.indexOf('----')));
+          const rules = [...table.matchAll(/^\s*(-?[\d.]+)\s+([A-Z0-9_]+)\s/gm)].map((m) => `${m[2]}=${m[1]}`);
+          if (index && score) scores[Number(index[1])] = { score: Number(score[1]), rules };
+        }
+        const missing = messages.map((_, i) => i).filter((i) => scores[i] === undefined);
+        if (missing.length)
+          return reject(new Error(`spamassassin gave no score for messages ${missing.join(', ')}:\n${stdout.slice(0, 4000)}`));
+        resolve(scores);
+      },
+    );
     child.stdin!.end(mbox(messages));
   });
 }

@@ -8,7 +8,9 @@ import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 export async function peekBodies<T = Record<string, unknown>>(sqs: SQSClient, queueUrl: string, reads = 5): Promise<T[]> {
   const bodies: T[] = [];
   for (let read = 0; read < reads; read++) {
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 0 }),
+    );
     for (const message of Messages) bodies.push(JSON.parse(message.Body ?? 'null') as T);
   }
   return bodies;

@@ -2,7 +2,14 @@
  * A DynamoDB stream whose shards a test writes by hand (DynamoDB Local rolls shards only every 4 hours),
  * answering DescribeStream, GetShardIterator and GetRecords as DynamoDB Streams does, and counting calls.
  */
-import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record, type Shard } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type DynamoDBStreamsClient,
+  type _Record,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,7 +20,15 @@ export class ScriptedStream {
   shards: { shard: Shard; records: _Record[]; closed: boolean }[] = [];
   private seq = 0;
   addShard(id: string, parent?: string) {
-    this.shards.push({ shard: { ShardId: id, ParentShardId: parent, SequenceNumberRange: { StartingSequenceNumber: String(this.seq + 1).padStart(21, '0') } }, records: [], closed: false });
+    this.shards.push({
+      shard: {
+        ShardId: id,
+        ParentShardId: parent,
+        SequenceNumberRange: { StartingSequenceNumber: String(this.seq + 1).padStart(21, '0') },
+      },
+      records: [],
+      closed: false,
+    });
   }
   put(shardId: string, id: string) {
     const entry = this.shards.find((s) => s.shard.ShardId === shardId)!;
@@ -24,7 +39,12 @@ export class ScriptedStream {
       eventVersion: '1.1',
       eventSource: 'aws:dynamodb',
       awsRegion: 'ddblocal',
-      dynamodb: { SequenceNumber: sequence, NewImage: { type: { S: 'email' }, id: { S: id } }, Keys: { PK: { S: id } }, StreamViewType: 'NEW_IMAGE' },
+      dynamodb: {
+        SequenceNumber: sequence,
+        NewImage: { type: { S: 'email' }, id: { S: id } },
+        Keys: { PK: { S: id } },
+        StreamViewType: 'NEW_IMAGE',
+      },
     });
   }
   close(shardId: string) {
@@ -42,7 +62,12 @@ export class ScriptedStream {
         if (command instanceof GetShardIteratorCommand) {
           const { ShardId, ShardIteratorType, SequenceNumber } = command.input;
           const entry = this.shards.find((s) => s.shard.ShardId === ShardId)!;
-          const position = ShardIteratorType === 'AFTER_SEQUENCE_NUMBER' ? entry.records.findIndex((r) => r.dynamodb!.SequenceNumber === SequenceNumber) + 1 : ShardIteratorType === 'LATEST' ? entry.records.length : 0;
+          const position =
+            ShardIteratorType === 'AFTER_SEQUENCE_NUMBER'
+              ? entry.records.findIndex((r) => r.dynamodb!.SequenceNumber === SequenceNumber) + 1
+              : ShardIteratorType === 'LATEST'
+                ? entry.records.length
+                : 0;
           return { ShardIterator: `${ShardId}|${position}` };
         }
         if (command instanceof GetRecordsCommand) {
@@ -57,4 +82,3 @@ export class ScriptedStream {
     } as unknown as DynamoDBStreamsClient;
   }
 }
-

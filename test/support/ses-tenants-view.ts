@@ -10,7 +10,12 @@ export const identityArn = (domain: string) => `arn:aws:ses:us-east-1:0000000000
 
 /** A client of the stack's SES emulator (one attempt: a test sees each answer as SES gave it). */
 export function sesClient(env: Record<string, string | undefined>): SESv2Client {
-  return new SESv2Client({ endpoint: env.AWS_ENDPOINT_URL_SESV2, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  return new SESv2Client({
+    endpoint: env.AWS_ENDPOINT_URL_SESV2,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 }
 
 /** The ARNs associated with the SES tenant, sorted; null when it does not exist. */
@@ -28,7 +33,10 @@ export async function sesResources(ses: SESv2Client, name: string): Promise<stri
  * For a test file: a client of the stack's SES emulator made before its tests and destroyed after them
  * (`env`: the stack's environment, read once the stack is up), and a tenant's associations through it.
  */
-export function sesTenantsView(env: () => Record<string, string | undefined>): { client: () => SESv2Client; resources: (name: string) => Promise<string[] | null> } {
+export function sesTenantsView(env: () => Record<string, string | undefined>): {
+  client: () => SESv2Client;
+  resources: (name: string) => Promise<string[] | null>;
+} {
   let ses: SESv2Client | undefined;
   beforeAll(() => {
     ses = sesClient(env());

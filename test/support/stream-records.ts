@@ -15,7 +15,11 @@ let sequence = 0;
 const wire = (item: Image) => marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue> as LambdaImage;
 
 /** One record: an INSERT has a new image, a REMOVE an old one, a MODIFY both (or only the new one). */
-export function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', images: { newImage?: Image; oldImage?: Image }, id = String(++sequence)): DynamoDBRecord {
+export function streamRecord(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  images: { newImage?: Image; oldImage?: Image },
+  id = String(++sequence),
+): DynamoDBRecord {
   const item = images.newImage ?? images.oldImage;
   return {
     eventID: `ev-${id}`,
@@ -32,7 +36,8 @@ export function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', images: 
 }
 
 export const inserted = (newImage: Image, id?: string) => streamRecord('INSERT', { newImage }, id);
-export const modified = (oldImage: Image | undefined, newImage: Image, id?: string) => streamRecord('MODIFY', { newImage, ...(oldImage ? { oldImage } : {}) }, id);
+export const modified = (oldImage: Image | undefined, newImage: Image, id?: string) =>
+  streamRecord('MODIFY', { newImage, ...(oldImage ? { oldImage } : {}) }, id);
 export const removed = (oldImage: Image, id?: string) => streamRecord('REMOVE', { oldImage }, id);
 
 /** An email item as the send path writes it (queued, one recipient), with `fields` over it. */

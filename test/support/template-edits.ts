@@ -36,7 +36,8 @@ function documentsOf(template: CfnTemplate, owner: { role: string } | { policyTy
   return Object.values(template.Resources)
     .filter((r) =>
       'role' in owner
-        ? r.Type === 'AWS::IAM::Policy' && ((r.Properties?.Roles ?? []) as unknown[]).some((role) => JSON.stringify(role) === JSON.stringify({ Ref: owner.role }))
+        ? r.Type === 'AWS::IAM::Policy' &&
+          ((r.Properties?.Roles ?? []) as unknown[]).some((role) => JSON.stringify(role) === JSON.stringify({ Ref: owner.role }))
         : r.Type === owner.policyType,
     )
     .map((r) => {
@@ -47,7 +48,11 @@ function documentsOf(template: CfnTemplate, owner: { role: string } | { policyTy
 }
 
 /** Removes the statements that match; throws when none did (the edit would prove nothing). */
-export function removeStatements(template: CfnTemplate, owner: { role: string } | { policyType: string }, matches: (statement: Statement) => boolean): number {
+export function removeStatements(
+  template: CfnTemplate,
+  owner: { role: string } | { policyType: string },
+  matches: (statement: Statement) => boolean,
+): number {
   let removed = 0;
   for (const document of documentsOf(template, owner)) {
     const kept = document.Statement.filter((statement) => !matches(statement));
@@ -59,7 +64,8 @@ export function removeStatements(template: CfnTemplate, owner: { role: string } 
 }
 
 /** A statement granting an action of this service prefix (e.g. `dynamodb`). */
-export const grantsService = (service: string) => (statement: Statement) => [statement.Action].flat().some((action) => action.startsWith(`${service}:`));
+export const grantsService = (service: string) => (statement: Statement) =>
+  [statement.Action].flat().some((action) => action.startsWith(`${service}:`));
 
 /** Removes every statement of the function's role that grants an action of this service prefix. */
 export function removeService(template: CfnTemplate, functionName: string, service: string): number {

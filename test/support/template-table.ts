@@ -9,7 +9,12 @@ import { synthesizedTemplate } from '../../localstack/cloud/template/synthesize'
 
 export async function templateTableSpec(): Promise<TableSpec> {
   const { template } = await synthesizedTemplate();
-  const stack = new DeployedStack(template, { stackName: 'Mailservice', region: 'us-east-1', accountId: '000000000000', apiUrl: 'http://127.0.0.1' });
+  const stack = new DeployedStack(template, {
+    stackName: 'Mailservice',
+    region: 'us-east-1',
+    accountId: '000000000000',
+    apiUrl: 'http://127.0.0.1',
+  });
   return stack.properties<TableSpec>(stack.ofType('AWS::DynamoDB::Table')[0]!);
 }
 

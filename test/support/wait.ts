@@ -47,7 +47,12 @@ export const DEFAULT_WAIT_MS = 30_000;
  * Calls `probe` every `everyMs` until it returns a truthy value, which it returns. A probe that throws
  * is called again; after `timeoutMs` the wait fails with a WaitTimeout naming `what` and the cause.
  */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = DEFAULT_WAIT_MS, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  what: string,
+  timeoutMs = DEFAULT_WAIT_MS,
+  everyMs = 50,
+): Promise<T> {
   const started = Date.now();
   let attempts = 0;
   let lastError: { error: unknown; attempt: number } | undefined;
@@ -68,7 +73,14 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   const causes: string[] = [];
-  if (lastError) causes.push(`the probe last threw on attempt ${lastError.attempt}: ${lastError.error instanceof Error ? lastError.error.message : preview(lastError.error)}`);
+  if (lastError)
+    causes.push(
+      `the probe last threw on attempt ${lastError.attempt}: ${lastError.error instanceof Error ? lastError.error.message : preview(lastError.error)}`,
+    );
   if (lastValue) causes.push(`it last returned ${preview(lastValue.value)}`);
-  throw new WaitTimeout(`timed out after ${timeoutMs} ms (${attempts} attempts) waiting for ${what}${causes.length ? `; ${causes.join('; ')}` : ''}`, lastError?.error, lastAttemptThrew);
+  throw new WaitTimeout(
+    `timed out after ${timeoutMs} ms (${attempts} attempts) waiting for ${what}${causes.length ? `; ${causes.join('; ')}` : ''}`,
+    lastError?.error,
+    lastAttemptThrew,
+  );
 }

@@ -12,13 +12,17 @@ const matches = (shown: string, stdout: string, httpStatus?: number) => answerMi
 describe('shown answers', () => {
   it('checks the keys shown, allows others, and reads ... as any value, other members or elements', () => {
     expect(matches('{"id": "msg_01...", "status": "sent"}', '{"id":"msg_01ABC","status":"sent","extra":1}')).toBeNull();
-    expect(matches('{"id": "msg_01...", "status": "sent"}', '{"id":"msg_01ABC","status":"queued"}')).toBe('$.status: expected "sent", got "queued"');
+    expect(matches('{"id": "msg_01...", "status": "sent"}', '{"id":"msg_01ABC","status":"queued"}')).toBe(
+      '$.status: expected "sent", got "queued"',
+    );
     expect(matches('{"email": {"sent_at": "...", ...}}', '{"email":{"sent_at":null}}')).toBeNull();
     expect(matches('{"email": {"sent_at": "..."}}', '{"email":{}}')).toBe('$.email.sent_at: missing');
     expect(matches('{"records": [...]}', '{"records":[]}')).toBeNull();
     expect(matches('[{"a": 1}, ...]', '[{"a":2},{"a":1}]')).toBeNull();
     expect(matches('[{"a": 1}]', '[{"a":1},{"a":2}]')).toMatch(/expected 1 element\(s\), got 2/);
-    expect(matches('{"body": "{\\"type\\":\\"email.delivered\\",...}"}', '{"body":"{\\"type\\":\\"email.delivered\\",\\"x\\":1}"}')).toBeNull();
+    expect(
+      matches('{"body": "{\\"type\\":\\"email.delivered\\",...}"}', '{"body":"{\\"type\\":\\"email.delivered\\",\\"x\\":1}"}'),
+    ).toBeNull();
     expect(matches('{"a": ..., "b": [..., 2]}   (a note after the shape)', '{"a":null,"b":[1,2,3]}')).toBeNull();
     expect(matches('{"a": ..., "b": [..., 2]}', '{"b":[2]}')).toBe('$.a: missing');
     expect(() => parseShownAnswer('{"a": }')).toThrow(/cannot read the answer shown/);
@@ -35,7 +39,7 @@ describe('shown answers', () => {
   });
 
   it('matches a JSON line of a command that prints more than its answer', () => {
-    expect(matches('[["service-verification=abc"]]', "[\n  'a TXT'\n]\n[[\"service-verification=abc\"]]\n1")).toBeNull();
+    expect(matches('[["service-verification=abc"]]', '[\n  \'a TXT\'\n]\n[["service-verification=abc"]]\n1')).toBeNull();
   });
 });
 
@@ -48,7 +52,7 @@ describe('commands of a shell block', () => {
       'while read -r line; do',
       '  echo "$line"',
       'done < file',
-      'cat > f.txt <<\'EOF\'',
+      "cat > f.txt <<'EOF'",
       'EOF is not here yet',
       'EOF',
       'echo "$X" \\',
@@ -81,7 +85,21 @@ describe('commands of a shell block', () => {
 
 describe('code blocks of a page', () => {
   it('reads fences, their language and a docs-test mark on the line before', () => {
-    const page = ['text', '<!-- docs-test: skip (needs AWS) -->', '```bash', 'cdk deploy', '```', '', '   ```sh', '   echo hi', '   ```', '<!-- docs-test: file a.mjs -->', '```js', 'x', '```'].join('\n');
+    const page = [
+      'text',
+      '<!-- docs-test: skip (needs AWS) -->',
+      '```bash',
+      'cdk deploy',
+      '```',
+      '',
+      '   ```sh',
+      '   echo hi',
+      '   ```',
+      '<!-- docs-test: file a.mjs -->',
+      '```js',
+      'x',
+      '```',
+    ].join('\n');
     expect(codeBlocks(page, 'p.md')).toEqual([
       { line: 3, lang: 'bash', text: 'cdk deploy', mark: { kind: 'skip', reason: 'needs AWS' } },
       { line: 7, lang: 'sh', text: 'echo hi', mark: undefined },

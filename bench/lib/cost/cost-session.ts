@@ -66,15 +66,23 @@ export function printCostTable(print: (line?: string) => void, title: string, co
   print(
     table(
       ['service', 'per email', '$ per million'],
-      [...cost.lines.map((line) => [line.service, line.measure, dollars(line.perMillion)]), ['total beyond SES', '', dollars(cost.beyondSes)], ["(SES's own charge)", '', dollars(cost.ses)]],
+      [
+        ...cost.lines.map((line) => [line.service, line.measure, dollars(line.perMillion)]),
+        ['total beyond SES', '', dollars(cost.beyondSes)],
+        ["(SES's own charge)", '', dollars(cost.ses)],
+      ],
     ),
   );
-  print(`Goal: at most ${dollars(COST_GOAL_PER_MILLION)} per million beyond SES: ${cost.beyondSes <= COST_GOAL_PER_MILLION ? 'PASS' : 'MISS'}`);
+  print(
+    `Goal: at most ${dollars(COST_GOAL_PER_MILLION)} per million beyond SES: ${cost.beyondSes <= COST_GOAL_PER_MILLION ? 'PASS' : 'MISS'}`,
+  );
 }
 
 /** The prices used, with their sources, and what is not metered. */
 export function printPrices(print: (line?: string) => void): void {
   print('Prices (us-east-1 on-demand, per unit; AWS page; where and when the figure was read):');
   for (const price of Object.values(PRICES)) print(`  ${price.usd.toPrecision(4)} USD per ${price.unit}: ${price.source} (${price.read})`);
-  print("Not metered: CloudWatch Logs ingestion (Lambda's START/END/REPORT lines and ours), storage (DynamoDB, S3), data transfer, fixed monthly costs (NLB, Fargate, KMS keys).");
+  print(
+    "Not metered: CloudWatch Logs ingestion (Lambda's START/END/REPORT lines and ours), storage (DynamoDB, S3), data transfer, fixed monthly costs (NLB, Fargate, KMS keys).",
+  );
 }

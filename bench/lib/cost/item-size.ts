@@ -5,12 +5,28 @@
  * each element (and one byte of overhead per element; a map's element also its name), a set its elements.
  * Items in DynamoDB's wire form (a stream record's images).
  */
-export type WireValue = { S?: string; N?: string; B?: unknown; BOOL?: boolean; NULL?: boolean; L?: WireValue[]; M?: Record<string, WireValue>; SS?: string[]; NS?: string[]; BS?: unknown[] };
+export type WireValue = {
+  S?: string;
+  N?: string;
+  B?: unknown;
+  BOOL?: boolean;
+  NULL?: boolean;
+  L?: WireValue[];
+  M?: Record<string, WireValue>;
+  SS?: string[];
+  NS?: string[];
+  BS?: unknown[];
+};
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
 function numberSize(text: string): number {
-  const digits = text.replace(/^[-+]/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = text
+    .replace(/^[-+]/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 }
 

@@ -40,7 +40,9 @@ export interface PartitionModel {
 }
 
 export function partitionShape(key: string): string {
-  return shapeOf(key).replace(/(DOMAINNAME#|DOMAIN#)[^#|]+/g, '$1<name>').replace(/#\d{1,2}$/, '#<shard>');
+  return shapeOf(key)
+    .replace(/(DOMAINNAME#|DOMAIN#)[^#|]+/g, '$1<name>')
+    .replace(/#\d{1,2}$/, '#<shard>');
 }
 
 function scopeOf(shape: string): PartitionRow['scope'] {
@@ -58,14 +60,20 @@ function scopeOf(shape: string): PartitionRow['scope'] {
  * same window by table or index (`table`, `GSI1`, ...), to which each one's shares are scaled (transactions
  * count twice); `reads`: the product's read units by partition; `emails`: the phase's emails.
  */
-export function partitionModel(input: { writes: PartitionUnits; meteredWrites: Record<string, number>; reads: PartitionUnits; emails: number }): PartitionModel {
+export function partitionModel(input: {
+  writes: PartitionUnits;
+  meteredWrites: Record<string, number>;
+  reads: PartitionUnits;
+  emails: number;
+}): PartitionModel {
   const n = Math.max(1, input.emails);
   const streamTotals: Record<string, number> = {};
   for (const [name, value] of Object.entries(input.writes)) {
     const where = name.split('\t')[0]!;
     streamTotals[where] = (streamTotals[where] ?? 0) + value;
   }
-  const scale = (where: string) => (streamTotals[where] && input.meteredWrites[where] ? input.meteredWrites[where]! / streamTotals[where]! : 1);
+  const scale = (where: string) =>
+    streamTotals[where] && input.meteredWrites[where] ? input.meteredWrites[where]! / streamTotals[where]! : 1;
   /** "where\tshape" -> the busiest key's [writes, reads]. */
   const busiest = new Map<string, { writes: number; reads: number }>();
   const keyCount = new Map<string, number>();
@@ -90,10 +98,14 @@ export function partitionModel(input: { writes: PartitionUnits; meteredWrites: R
     const [where = '', shape = ''] = id.split('\t');
     const writesPerEmail = used.writes / n;
     const readsPerEmail = used.reads / n;
-    const ceiling = Math.min(writesPerEmail > 0 ? PARTITION_WRITE_UNITS / writesPerEmail : Infinity, readsPerEmail > 0 ? PARTITION_READ_UNITS / readsPerEmail : Infinity);
+    const ceiling = Math.min(
+      writesPerEmail > 0 ? PARTITION_WRITE_UNITS / writesPerEmail : Infinity,
+      readsPerEmail > 0 ? PARTITION_READ_UNITS / readsPerEmail : Infinity,
+    );
     return { where, shape, writesPerEmail, readsPerEmail, ceiling, keys: keyCount.get(id) ?? 1, scope: scopeOf(shape) };
   });
   rows.sort((a, b) => a.ceiling - b.ceiling);
-  const lowest = (scope: PartitionRow['scope']) => Math.min(Infinity, ...rows.filter((row) => row.scope === scope).map((row) => row.ceiling));
+  const lowest = (scope: PartitionRow['scope']) =>
+    Math.min(Infinity, ...rows.filter((row) => row.scope === scope).map((row) => row.ceiling));
   return { rows, perAccount: lowest('account'), perTenant: lowest('tenant'), perDomain: lowest('domain') };
 }

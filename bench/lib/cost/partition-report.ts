@@ -8,9 +8,28 @@ export function printPartitionModel(print: (line?: string) => void, title: strin
   print(title);
   print(
     table(
-      ['where', 'partition key (keys touched)', 'scope', 'WRU per email', 'RRU per email', `emails/s its busiest key allows (${PARTITION_WRITE_UNITS} WCU, ${PARTITION_READ_UNITS} RCU per partition)`],
-      model.rows.filter((row) => row.scope !== 'item').slice(0, rows).map((row) => [row.where, `${row.shape} (${row.keys})`, row.scope, row.writesPerEmail.toFixed(2), row.readsPerEmail.toFixed(2), rate(row.ceiling)]),
+      [
+        'where',
+        'partition key (keys touched)',
+        'scope',
+        'WRU per email',
+        'RRU per email',
+        `emails/s its busiest key allows (${PARTITION_WRITE_UNITS} WCU, ${PARTITION_READ_UNITS} RCU per partition)`,
+      ],
+      model.rows
+        .filter((row) => row.scope !== 'item')
+        .slice(0, rows)
+        .map((row) => [
+          row.where,
+          `${row.shape} (${row.keys})`,
+          row.scope,
+          row.writesPerEmail.toFixed(2),
+          row.readsPerEmail.toFixed(2),
+          rate(row.ceiling),
+        ]),
     ),
   );
-  print(`Sustained sends per second the key design allows on AWS: one account ${rate(model.perAccount)}, one tenant ${rate(model.perTenant)}, one domain ${rate(model.perDomain)} (the lowest ceiling among keys named by an account, a tenant, a domain; keys of one email or address left out; split for heat not counted on; "not exercised": the phase touched no such key).`);
+  print(
+    `Sustained sends per second the key design allows on AWS: one account ${rate(model.perAccount)}, one tenant ${rate(model.perTenant)}, one domain ${rate(model.perDomain)} (the lowest ceiling among keys named by an account, a tenant, a domain; keys of one email or address left out; split for heat not counted on; "not exercised": the phase touched no such key).`,
+  );
 }

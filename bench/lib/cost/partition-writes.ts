@@ -35,13 +35,23 @@ function projected(image: Image, index: IndexShape): Image {
 /** Two values alike, whatever the order of a map's attributes. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   return value;
 }
 const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** The write units of one stream record, by partition. */
-export function writeUnitsOf(oldImage: Image | undefined, newImage: Image | undefined, indexes: readonly IndexShape[], into: PartitionUnits = {}): PartitionUnits {
+export function writeUnitsOf(
+  oldImage: Image | undefined,
+  newImage: Image | undefined,
+  indexes: readonly IndexShape[],
+  into: PartitionUnits = {},
+): PartitionUnits {
   const add = (where: string, pk: string | undefined, amount: number) => {
     if (pk === undefined) return;
     const name = `${where}\t${pk}`;
@@ -60,7 +70,11 @@ export function writeUnitsOf(oldImage: Image | undefined, newImage: Image | unde
         add(index.indexName, keyText(before[index.partitionKey]), units(itemSize(projected(before, index))));
         add(index.indexName, keyText(after[index.partitionKey]), units(itemSize(projected(after, index))));
       } else if (!same(projected(before, index), projected(after, index))) {
-        add(index.indexName, keyText(after[index.partitionKey]), units(Math.max(itemSize(projected(before, index)), itemSize(projected(after, index)))));
+        add(
+          index.indexName,
+          keyText(after[index.partitionKey]),
+          units(Math.max(itemSize(projected(before, index)), itemSize(projected(after, index)))),
+        );
       }
     } else if (after) add(index.indexName, keyText(after[index.partitionKey]), units(itemSize(projected(after, index))));
     else add(index.indexName, keyText(before![index.partitionKey]), units(itemSize(projected(before!, index))));

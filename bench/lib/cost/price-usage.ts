@@ -60,7 +60,16 @@ function sumOf(values: Record<string, number> | undefined, match: (service: stri
   return sum;
 }
 
-const S3_PUT_CLASS = new Set(['PutObject', 'CopyObject', 'CreateMultipartUpload', 'UploadPart', 'CompleteMultipartUpload', 'ListObjects', 'ListObjectsV2', 'ListBuckets']);
+const S3_PUT_CLASS = new Set([
+  'PutObject',
+  'CopyObject',
+  'CreateMultipartUpload',
+  'UploadPart',
+  'CompleteMultipartUpload',
+  'ListObjects',
+  'ListObjectsV2',
+  'ListBuckets',
+]);
 const S3_FREE = new Set(['DeleteObject', 'DeleteObjects']);
 const DYNAMO_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems', 'BatchWriteItem']);
 
@@ -90,20 +99,30 @@ export function priceUsage(usage: MeteredUsage): Cost {
       .sort((a, b) => b[1] - a[1])
       .map(([meter, value]) => `${meter.slice(kind.length + 1)} ${round(perEmail(value), 1)}`)
       .join(', ');
-  add('DynamoDB writes', `${round(perEmail(wru), 1)} WRU (${byIndex('WRU') || 'none'}${failedWrites ? `, refused conditions ${round(perEmail(failedWrites), 2)}` : ''})`, perEmail(wru) * PRICES.dynamoWriteUnit.usd);
+  add(
+    'DynamoDB writes',
+    `${round(perEmail(wru), 1)} WRU (${byIndex('WRU') || 'none'}${failedWrites ? `, refused conditions ${round(perEmail(failedWrites), 2)}` : ''})`,
+    perEmail(wru) * PRICES.dynamoWriteUnit.usd,
+  );
   add('DynamoDB reads', `${round(perEmail(rru), 1)} RRU (${byIndex('RRU') || 'none'})`, perEmail(rru) * PRICES.dynamoReadUnit.usd);
 
   // Lambda: requests, and GB-seconds at each function's memory.
   let invocations = 0;
   let gbSeconds = 0;
   const functions: string[] = [];
-  for (const [name, used] of Object.entries(usage.lambda).sort((a, b) => b[1].billed_ms * b[1].memory_mb - a[1].billed_ms * a[1].memory_mb)) {
+  for (const [name, used] of Object.entries(usage.lambda).sort(
+    (a, b) => b[1].billed_ms * b[1].memory_mb - a[1].billed_ms * a[1].memory_mb,
+  )) {
     invocations += used.invocations;
     const gbs = (used.billed_ms / 1000) * (used.memory_mb / 1024);
     gbSeconds += gbs;
     functions.push(`${name} ${round(perEmail(used.invocations), 2)} x ${round(used.billed_ms / used.invocations, 0)} ms`);
   }
-  add('Lambda requests', `${round(perEmail(invocations), 2)} invocations (${functions.slice(0, 4).join(', ') || 'none'})`, perEmail(invocations) * PRICES.lambdaRequest.usd);
+  add(
+    'Lambda requests',
+    `${round(perEmail(invocations), 2)} invocations (${functions.slice(0, 4).join(', ') || 'none'})`,
+    perEmail(invocations) * PRICES.lambdaRequest.usd,
+  );
   add('Lambda duration', `${round(perEmail(gbSeconds) * 1000, 2)} GB-ms`, perEmail(gbSeconds) * PRICES.lambdaArmGbSecond.usd);
 
   add('API Gateway', `${round(perEmail(usage.apiRequests), 2)} HTTP API requests`, perEmail(usage.apiRequests) * PRICES.httpApiRequest.usd);
@@ -117,15 +136,26 @@ export function priceUsage(usage: MeteredUsage): Cost {
   const s3Put = sumOf(usage.calls, (service, operation) => service === 'S3' && S3_PUT_CLASS.has(operation));
   const s3Get = sumOf(usage.calls, (service, operation) => service === 'S3' && !S3_PUT_CLASS.has(operation) && !S3_FREE.has(operation));
   const s3Bytes = sumOf(usage.units, (service, meter) => service === 'S3' && meter === 'PUT bytes');
-  add('S3 requests', `${round(perEmail(s3Put), 2)} PUT, ${round(perEmail(s3Get), 2)} GET (${round(perEmail(s3Bytes) / 1024, 1)} KB stored)`, perEmail(s3Put) * PRICES.s3Put.usd + perEmail(s3Get) * PRICES.s3Get.usd);
+  add(
+    'S3 requests',
+    `${round(perEmail(s3Put), 2)} PUT, ${round(perEmail(s3Get), 2)} GET (${round(perEmail(s3Bytes) / 1024, 1)} KB stored)`,
+    perEmail(s3Put) * PRICES.s3Put.usd + perEmail(s3Get) * PRICES.s3Get.usd,
+  );
 
   const kms = sumOf(usage.calls, (service) => service === 'KMS');
   add('KMS', `${round(perEmail(kms), 3)} requests`, perEmail(kms) * PRICES.kmsRequest.usd);
 
   const schedules = sumOf(usage.calls, (service, operation) => service === 'Scheduler' && operation === 'CreateSchedule');
-  add('EventBridge Scheduler', `${round(perEmail(schedules), 2)} one-time schedules (one invocation each)`, perEmail(schedules) * PRICES.schedulerInvocation.usd);
+  add(
+    'EventBridge Scheduler',
+    `${round(perEmail(schedules), 2)} one-time schedules (one invocation each)`,
+    perEmail(schedules) * PRICES.schedulerInvocation.usd,
+  );
 
-  const sesMessages = sumOf(usage.calls, (service, operation) => service === 'SES' && (operation === 'SendEmail' || operation === 'SendRawEmail'));
+  const sesMessages = sumOf(
+    usage.calls,
+    (service, operation) => service === 'SES' && (operation === 'SendEmail' || operation === 'SendRawEmail'),
+  );
   const beyondSes = lines.reduce((sum, line) => sum + line.perMillion, 0);
   return { lines, beyondSes, ses: million(perEmail(sesMessages) * PRICES.sesMessage.usd) };
 }

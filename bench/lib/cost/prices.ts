@@ -86,7 +86,7 @@ export const PRICES = {
   },
   sesMessage: {
     usd: 0.1 / 1000,
-    unit: 'SES outbound message (SES\'s own charge, shown beside the rest, not in it)',
+    unit: "SES outbound message (SES's own charge, shown beside the rest, not in it)",
     source: 'https://aws.amazon.com/ses/pricing/',
     read: '2026-11, the SES pricing page as quoted by ../shared/research/cost-and-ceilings.md',
   },

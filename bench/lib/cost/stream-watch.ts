@@ -15,7 +15,12 @@ export interface StreamWatch {
   stop(): Promise<{ units: PartitionUnits; records: number }>;
 }
 
-export async function watchStream(options: { endpoint: string; region: string; tableName: string; indexes: readonly IndexShape[] }): Promise<StreamWatch> {
+export async function watchStream(options: {
+  endpoint: string;
+  region: string;
+  tableName: string;
+  indexes: readonly IndexShape[];
+}): Promise<StreamWatch> {
   const credentials = { accessKeyId: 'bench', secretAccessKey: 'bench' };
   const dynamo = new DynamoDBClient({ endpoint: options.endpoint, region: options.region, credentials });
   const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: options.region, credentials });
@@ -35,7 +40,9 @@ export async function watchStream(options: { endpoint: string; region: string; t
       known.add(id);
       const open = !shard.SequenceNumberRange?.EndingSequenceNumber;
       if (first && !open) continue;
-      const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON' }));
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON' }),
+      );
       iterators.set(id, ShardIterator);
     }
   };
@@ -46,7 +53,12 @@ export async function watchStream(options: { endpoint: string; region: string; t
       if (!iterator) continue;
       const answer = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       for (const record of answer.Records ?? []) {
-        writeUnitsOf(record.dynamodb?.OldImage as Image | undefined, record.dynamodb?.NewImage as Image | undefined, options.indexes, units);
+        writeUnitsOf(
+          record.dynamodb?.OldImage as Image | undefined,
+          record.dynamodb?.NewImage as Image | undefined,
+          options.indexes,
+          units,
+        );
         records++;
         read++;
       }

@@ -28,7 +28,15 @@ export async function emailCopier(context: {
   return (n, withDeferredUsage) => {
     const now = new Date();
     const id = context.newId('msg', now.getTime());
-    const item: Record<string, unknown> = { ...template, ...keys.email(id), GSI1SK: id, id, to: [context.recipient(n)], subject: `bench ${n}`, created_at: now.toISOString() };
+    const item: Record<string, unknown> = {
+      ...template,
+      ...keys.email(id),
+      GSI1SK: id,
+      id,
+      to: [context.recipient(n)],
+      subject: `bench ${n}`,
+      created_at: now.toISOString(),
+    };
     if (!withDeferredUsage) delete item.usage_deferred;
     return item;
   };

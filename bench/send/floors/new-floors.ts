@@ -13,7 +13,12 @@ const contextRead = (context: FloorContext, n: number) => {
     new BatchGetCommand({
       RequestItems: {
         [TableName]: {
-          Keys: [keys.apiKeyHash(context.keyHash), keys.account(context.accountId), keys.domainName(context.domainName), keys.suppression(context.accountId, context.recipient(n), null)],
+          Keys: [
+            keys.apiKeyHash(context.keyHash),
+            keys.account(context.accountId),
+            keys.domainName(context.domainName),
+            keys.suppression(context.accountId, context.recipient(n), null),
+          ],
           ConsistentRead: true,
         },
       },
@@ -29,7 +34,9 @@ export function newFloor(context: FloorContext, steps: string[], conditionCheck:
     await timed(1, () =>
       context.transactWrite(counting, [
         { Put: { TableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-        ...(conditionCheck ? [{ ConditionCheck: { TableName, Key: keys.apiKeyHash(context.keyHash), ConditionExpression: 'attribute_exists(PK)' } }] : []),
+        ...(conditionCheck
+          ? [{ ConditionCheck: { TableName, Key: keys.apiKeyHash(context.keyHash), ConditionExpression: 'attribute_exists(PK)' } }]
+          : []),
       ]),
     );
   });

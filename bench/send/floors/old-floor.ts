@@ -13,15 +13,26 @@ export function oldFloor(context: FloorContext, steps: string[], sinkUrl: string
   const { tableName: TableName, doc, keys, keyHash } = context;
   return floorRun(steps, TableName, doc, async (timed, counting, n) => {
     const key = await timed(0, () => doc.send(new GetCommand({ TableName, Key: keys.apiKeyHash(keyHash), ConsistentRead: true })));
-    const owner = await timed(1, () => doc.send(new GetCommand({ TableName, Key: keys.account(key.Item!.account_id as string), ConsistentRead: true })));
+    const owner = await timed(1, () =>
+      doc.send(new GetCommand({ TableName, Key: keys.account(key.Item!.account_id as string), ConsistentRead: true })),
+    );
     const ownerId = owner.Item!.id as string;
-    const claim = await timed(2, () => doc.send(new GetCommand({ TableName, Key: keys.domainName(context.domainName), ConsistentRead: true })));
+    const claim = await timed(2, () =>
+      doc.send(new GetCommand({ TableName, Key: keys.domainName(context.domainName), ConsistentRead: true })),
+    );
     await timed(3, () => doc.send(new GetCommand({ TableName, Key: keys.domain(claim.Item!.domain_id as string), ConsistentRead: true })));
     const to = context.recipient(n);
     await timed(4, () =>
       doc.send(
         new BatchGetCommand({
-          RequestItems: { [TableName]: { Keys: [keys.suppression(ownerId, to, null)], ConsistentRead: true, ProjectionExpression: '#p0', ExpressionAttributeNames: { '#p0': 'email' } } },
+          RequestItems: {
+            [TableName]: {
+              Keys: [keys.suppression(ownerId, to, null)],
+              ConsistentRead: true,
+              ProjectionExpression: '#p0',
+              ExpressionAttributeNames: { '#p0': 'email' },
+            },
+          },
         }),
       ),
     );
@@ -36,7 +47,15 @@ export function oldFloor(context: FloorContext, steps: string[], sinkUrl: string
         ExpressionAttributeValues: { ':n': 1 },
       },
     });
-    await timed(5, () => context.transactWrite(counting, [{ Put: { TableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, usage('DAY', day), usage('MONTH', day.slice(0, 7))]));
-    await timed(6, () => context.sqs.send(new SendMessageCommand({ QueueUrl: sinkUrl, MessageBody: JSON.stringify({ email_id: item.id }) })));
+    await timed(5, () =>
+      context.transactWrite(counting, [
+        { Put: { TableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        usage('DAY', day),
+        usage('MONTH', day.slice(0, 7)),
+      ]),
+    );
+    await timed(6, () =>
+      context.sqs.send(new SendMessageCommand({ QueueUrl: sinkUrl, MessageBody: JSON.stringify({ email_id: item.id }) })),
+    );
   });
 }

@@ -27,7 +27,9 @@ export function cpuMeter(stackPid: number, pids: number[], threads: StackThread[
       const now = stackNow();
       const bench = process.cpuUsage(mark.bench);
       return {
-        roles: Object.fromEntries(Object.entries(now.roles).map(([role, seconds]) => [role, seconds - mark.roles[role as ProcessRole]])) as Record<ProcessRole, number>,
+        roles: Object.fromEntries(
+          Object.entries(now.roles).map(([role, seconds]) => [role, seconds - mark.roles[role as ProcessRole]]),
+        ) as Record<ProcessRole, number>,
         threads: Object.fromEntries(Object.entries(now.threads).map(([label, seconds]) => [label, seconds - (mark.threads[label] ?? NaN)])),
         bench: (bench.user + bench.system) / 1e6,
       };

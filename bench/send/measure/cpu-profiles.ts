@@ -16,6 +16,9 @@ export async function attachCpuProfiles(phases: Measured[], profDir: string, sta
   await sleep(CPU_PROFILE_CHUNK_MS + 500);
   const profiled = profiledThreads(profDir);
   for (const phase of phases) {
-    phase.profiles = profiled.map((thread) => ({ label: threadLabel(thread, stackPid), summary: summariseCpuProfiles(thread.files, phase.window) }));
+    phase.profiles = profiled.map((thread) => ({
+      label: threadLabel(thread, stackPid),
+      summary: summariseCpuProfiles(thread.files, phase.window),
+    }));
   }
 }

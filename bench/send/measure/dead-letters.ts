@@ -3,7 +3,11 @@ import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { QueueDefinitionLike } from '../checkout';
 import type { PipelineProbe } from '../../lib/pipeline-drain';
 
-export async function deadLetterDepths(control: SQSClient, queues: QueueDefinitionLike[], pipeline: PipelineProbe): Promise<Record<string, number>> {
+export async function deadLetterDepths(
+  control: SQSClient,
+  queues: QueueDefinitionLike[],
+  pipeline: PipelineProbe,
+): Promise<Record<string, number>> {
   const dlqDepths: Record<string, number> = {};
   for (const queue of queues) {
     try {

@@ -5,7 +5,17 @@
  * items).
  */
 import { sleep } from '../clock';
-import { callsBetween, failuresBetween, hotItems, injectedBetween, partitionReadsBetween, readSdkStates, unitsBetween, type HotItems, type SdkThreadState } from '../../lib/observe';
+import {
+  callsBetween,
+  failuresBetween,
+  hotItems,
+  injectedBetween,
+  partitionReadsBetween,
+  readSdkStates,
+  unitsBetween,
+  type HotItems,
+  type SdkThreadState,
+} from '../../lib/observe';
 import type { Window } from '../results';
 
 /** The preloads flush every 250 ms: wait this long before reading their files. */

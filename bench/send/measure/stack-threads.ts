@@ -17,13 +17,24 @@ export interface StackThread {
 /** Once the preloads have reported: the threads named by the SDK preload (`sdkDir`) and by the CPU profiles (`profDir`). */
 export async function discoverStackThreads(stackPid: number, reports: { sdkDir?: string; profDir?: string }): Promise<StackThread[]> {
   if (reports.sdkDir || reports.profDir) await sleep(SETTLE_MS);
-  return stackThreads(stackPid, reports.sdkDir ? [...readSdkStates(reports.sdkDir).values()] : [], reports.profDir ? profiledThreads(reports.profDir) : []);
+  return stackThreads(
+    stackPid,
+    reports.sdkDir ? [...readSdkStates(reports.sdkDir).values()] : [],
+    reports.profDir ? profiledThreads(reports.profDir) : [],
+  );
 }
 
 function stackThreads(stackPid: number, sdk: SdkThreadState[], profiled: ProfiledThread[]): StackThread[] {
   const byThread = new Map<number, StackThread>();
-  for (const state of sdk) if (state.pid === stackPid && state.tid) byThread.set(state.threadId, { label: threadLabel({ ...state, role: state.mainThread ? 'main' : 'worker' }, stackPid), tid: state.tid });
-  for (const thread of profiled) if (thread.pid === stackPid && thread.tid && !byThread.has(thread.threadId)) byThread.set(thread.threadId, { label: threadLabel(thread, stackPid), tid: thread.tid });
+  for (const state of sdk)
+    if (state.pid === stackPid && state.tid)
+      byThread.set(state.threadId, {
+        label: threadLabel({ ...state, role: state.mainThread ? 'main' : 'worker' }, stackPid),
+        tid: state.tid,
+      });
+  for (const thread of profiled)
+    if (thread.pid === stackPid && thread.tid && !byThread.has(thread.threadId))
+      byThread.set(thread.threadId, { label: threadLabel(thread, stackPid), tid: thread.tid });
   return [...byThread.entries()].sort((a, b) => a[0] - b[0]).map(([, thread]) => thread);
 }
 

@@ -25,7 +25,13 @@ export interface OpensMeasured {
   cost: Cost;
 }
 
-export async function measureOpens(context: { apiUrl: string; ids: string[]; meter: CostSession; pipeline: PipelineProbe; concurrency?: number }): Promise<OpensMeasured> {
+export async function measureOpens(context: {
+  apiUrl: string;
+  ids: string[];
+  meter: CostSession;
+  pipeline: PipelineProbe;
+  concurrency?: number;
+}): Promise<OpensMeasured> {
   const urls: string[] = [];
   let missing = 0;
   for (const id of context.ids) {

@@ -31,24 +31,41 @@ function phaseModel(phase: Measured) {
     const where = meter.slice(4);
     meteredWrites[where] = (meteredWrites[where] ?? 0) + value;
   }
-  return partitionModel({ writes: phase.partitionWrites ?? {}, meteredWrites, reads: phase.pipelinePartitionReads ?? {}, emails: phase.result.ok });
+  return partitionModel({
+    writes: phase.partitionWrites ?? {},
+    meteredWrites,
+    reads: phase.pipelinePartitionReads ?? {},
+    emails: phase.result.ok,
+  });
 }
 
 export function printCost({ print, all, phaseName }: ReportContext) {
-  const priced = all.map((phase) => ({ phase, cost: phaseCost(phase) })).filter((entry): entry is { phase: Measured; cost: Cost } => entry.cost !== undefined);
+  const priced = all
+    .map((phase) => ({ phase, cost: phaseCost(phase) }))
+    .filter((entry): entry is { phase: Measured; cost: Cost } => entry.cost !== undefined);
   if (priced.length === 0) return;
   print();
-  print("Cost per million delivered emails beyond SES (--cost; each phase's emails from its start until the pipeline drained; what was counted per email beside each):");
+  print(
+    "Cost per million delivered emails beyond SES (--cost; each phase's emails from its start until the pipeline drained; what was counted per email beside each):",
+  );
   for (const { phase, cost } of priced) {
     print();
     printCostTable(print, `${phaseName(phase)} (${phase.result.ok} emails):`, cost);
     if (phase.partitionWrites) {
       print();
-      printPartitionModel(print, `${phaseName(phase)}: the partition model (write units from the table's stream, scaled to what DynamoDB reported per table and index; read units of the product's calls):`, phaseModel(phase));
+      printPartitionModel(
+        print,
+        `${phaseName(phase)}: the partition model (write units from the table's stream, scaled to what DynamoDB reported per table and index; read units of the product's calls):`,
+        phaseModel(phase),
+      );
     }
     if (phase.opens) {
       print();
-      printCostTable(print, `${phaseName(phase)}: one open of each (${phase.opens.opened} pixels fetched with a mail client's User-Agent${phase.opens.missing ? `; ${phase.opens.missing} messages without a pixel` : ''}), per million opens:`, phase.opens.cost);
+      printCostTable(
+        print,
+        `${phaseName(phase)}: one open of each (${phase.opens.opened} pixels fetched with a mail client's User-Agent${phase.opens.missing ? `; ${phase.opens.missing} messages without a pixel` : ''}), per million opens:`,
+        phase.opens.cost,
+      );
       print(`A tracked send opened once: $${(cost.beyondSes + phase.opens.cost.beyondSes).toFixed(2)} per million beyond SES.`);
     }
   }

@@ -21,7 +21,13 @@ export function printCpuProfiles({ print, all, phaseName }: ReportContext) {
         threads.map(({ label, summary }) => {
           const busy = summary.totalMs - summary.idleMs;
           const cpu = phase.cpu.threads[label];
-          return [label, busy.toFixed(0), ((100 * busy) / (summary.totalMs || 1)).toFixed(0), (busy / n).toFixed(2), cpu !== undefined && Number.isFinite(cpu) ? ((cpu * 1000) / n).toFixed(2) : '-'];
+          return [
+            label,
+            busy.toFixed(0),
+            ((100 * busy) / (summary.totalMs || 1)).toFixed(0),
+            (busy / n).toFixed(2),
+            cpu !== undefined && Number.isFinite(cpu) ? ((cpu * 1000) / n).toFixed(2) : '-',
+          ];
         }),
       ),
     );
@@ -29,15 +35,19 @@ export function printCpuProfiles({ print, all, phaseName }: ReportContext) {
       const busy = summary.totalMs - summary.idleMs;
       if (busy < 0.05 * summary.totalMs && busy < 200) continue;
       const buckets = new Map<string, number>();
-      for (const component of summary.components) buckets.set(bucketOf(component.name), (buckets.get(bucketOf(component.name)) ?? 0) + component.ms);
+      for (const component of summary.components)
+        buckets.set(bucketOf(component.name), (buckets.get(bucketOf(component.name)) ?? 0) + component.ms);
       buckets.delete('(idle)');
       print(`  ${label}, by kind of work:`);
-      for (const [bucket, time] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, 10)) print(`  ${((100 * time) / busy).toFixed(1).padStart(5)}%  ${bucket}`);
+      for (const [bucket, time] of [...buckets].sort((a, b) => b[1] - a[1]).slice(0, 10))
+        print(`  ${((100 * time) / busy).toFixed(1).padStart(5)}%  ${bucket}`);
       if (phase.name !== 'API') continue;
       print(`  ${label}, by component:`);
-      for (const component of summary.components.filter((c) => c.name !== '(idle)').slice(0, 10)) print(`  ${((100 * component.ms) / busy).toFixed(1).padStart(5)}%  ${component.name}`);
+      for (const component of summary.components.filter((c) => c.name !== '(idle)').slice(0, 10))
+        print(`  ${((100 * component.ms) / busy).toFixed(1).padStart(5)}%  ${component.name}`);
       print(`  ${label}, hottest functions:`);
-      for (const fn of summary.functions.filter((f) => !f.name.startsWith('(idle)')).slice(0, 10)) print(`  ${((100 * fn.ms) / busy).toFixed(1).padStart(5)}%  ${fn.name}`);
+      for (const fn of summary.functions.filter((f) => !f.name.startsWith('(idle)')).slice(0, 10))
+        print(`  ${((100 * fn.ms) / busy).toFixed(1).padStart(5)}%  ${fn.name}`);
     }
   }
 }

@@ -11,7 +11,8 @@ export const phaseOf = (all: Measured[], target: string, name: string, c: number
   all.find((phase) => phase.target === target && phase.name === name && phase.result.concurrency === c);
 
 /** API req/s over floor req/s at concurrency `c`. */
-export const apiOverFloor = ({ all, current }: ReportContext, target: string, floor: string, c: number) => rateOf(phaseOf(all, target, 'API', c)) / rateOf(phaseOf(all, current.label, `floor ${floor}`, c));
+export const apiOverFloor = ({ all, current }: ReportContext, target: string, floor: string, c: number) =>
+  rateOf(phaseOf(all, target, 'API', c)) / rateOf(phaseOf(all, current.label, `floor ${floor}`, c));
 
 export function printFloorRatios(context: ReportContext) {
   const { print, all, results, current, options } = context;
@@ -28,7 +29,12 @@ export function printFloorRatios(context: ReportContext) {
   print();
   print(
     table(
-      ['c', ...results.map((result) => `${result.label} API`), ...floors.map((floor) => `floor ${floor}`), ...results.flatMap((result) => floors.map((floor) => `${result.label} / ${floor}`))],
+      [
+        'c',
+        ...results.map((result) => `${result.label} API`),
+        ...floors.map((floor) => `floor ${floor}`),
+        ...results.flatMap((result) => floors.map((floor) => `${result.label} / ${floor}`)),
+      ],
       ratios,
     ),
   );

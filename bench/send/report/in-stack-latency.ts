@@ -10,7 +10,9 @@ const GOAL = { p50: 20, p99: 50 };
 export function printInStackLatency({ print, all, phaseName, options }: ReportContext) {
   const awsLatency = options.awsLatency;
   const apiPhases = all.filter((phase) => phase.name === 'API');
-  print(`In-stack latency of POST /emails (ms)${awsLatency ? ', with AWS latencies' : ' (emulator latencies, not AWS: run with --aws-latency for the goal)'}:`);
+  print(
+    `In-stack latency of POST /emails (ms)${awsLatency ? ', with AWS latencies' : ' (emulator latencies, not AWS: run with --aws-latency for the goal)'}:`,
+  );
   print();
   print(
     table(
@@ -31,6 +33,8 @@ export function printInStackLatency({ print, all, phaseName, options }: ReportCo
       }),
     ),
   );
-  print("(Server-Timing: the local API gateway's `handler;dur=` header, the time from the request reaching the gateway to its answer; loopback: the client's time, which adds the bench's own HTTP and queueing on the 2 shared cores.)");
+  print(
+    "(Server-Timing: the local API gateway's `handler;dur=` header, the time from the request reaching the gateway to its answer; loopback: the client's time, which adds the bench's own HTTP and queueing on the 2 shared cores.)",
+  );
   print();
 }

@@ -5,13 +5,28 @@ import type { ReportContext } from './report-context';
 
 export function printInjectedLatency({ print, all }: ReportContext) {
   const injected: Record<string, { count: number; total: number }> = {};
-  for (const phase of all) for (const [op, { count, meanMs }] of Object.entries(phase.injected ?? {})) {
-    const entry = (injected[op] ??= { count: 0, total: 0 });
-    entry.count += count;
-    entry.total += count * meanMs;
-  }
-  print('Latency injected into the stacks (all measured phases and their drains; the floors\' calls are delayed the same way in this process):');
+  for (const phase of all)
+    for (const [op, { count, meanMs }] of Object.entries(phase.injected ?? {})) {
+      const entry = (injected[op] ??= { count: 0, total: 0 });
+      entry.count += count;
+      entry.total += count * meanMs;
+    }
+  print(
+    "Latency injected into the stacks (all measured phases and their drains; the floors' calls are delayed the same way in this process):",
+  );
   print();
-  print(table(['operation', 'calls delayed', 'mean ms', 'model p50 / p99'], Object.entries(injected).sort((a, b) => b[1].count - a[1].count).map(([op, { count, total }]) => [op, String(count), (total / count).toFixed(1), LATENCY[op] ? `${LATENCY[op]!.p50} / ${LATENCY[op]!.p99}` : '-'])));
+  print(
+    table(
+      ['operation', 'calls delayed', 'mean ms', 'model p50 / p99'],
+      Object.entries(injected)
+        .sort((a, b) => b[1].count - a[1].count)
+        .map(([op, { count, total }]) => [
+          op,
+          String(count),
+          (total / count).toFixed(1),
+          LATENCY[op] ? `${LATENCY[op]!.p50} / ${LATENCY[op]!.p99}` : '-',
+        ]),
+    ),
+  );
   print();
 }

@@ -3,7 +3,9 @@ import type { ReportContext } from './report-context';
 
 export function printResources({ print, results, current }: ReportContext) {
   for (const result of results) {
-    print(`Memory of the stack's process tree (${result.label}; Node + DynamoDB Local), RSS: ${result.idleRss.toFixed(0)} MB after start-up, ${result.busyRss.toFixed(0)} MB after the run.`);
+    print(
+      `Memory of the stack's process tree (${result.label}; Node + DynamoDB Local), RSS: ${result.idleRss.toFixed(0)} MB after start-up, ${result.busyRss.toFixed(0)} MB after the run.`,
+    );
     const dlqTotal = Object.values(result.dlqDepths).reduce((a, b) => a + b, 0);
     print(`Dead-letter queues after the run (${result.label}): ${dlqTotal === 0 ? 'empty' : JSON.stringify(result.dlqDepths)}.`);
   }

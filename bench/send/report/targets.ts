@@ -28,7 +28,9 @@ export function printTargets(context: ReportContext) {
     if (options.countCalls) {
       for (const phase of all.filter((p) => p.target === result.label && p.name === 'API')) {
         const perEmail = productCallsPerEmail(phase);
-        print(`  ${result.label}: product SDK calls per delivered email <= ${PRODUCT_CALLS_GOAL} at c=${phase.result.concurrency}: ${perEmail.toFixed(2)} -> ${productCallsVerdict(perEmail)}`);
+        print(
+          `  ${result.label}: product SDK calls per delivered email <= ${PRODUCT_CALLS_GOAL} at c=${phase.result.concurrency}: ${perEmail.toFixed(2)} -> ${productCallsVerdict(perEmail)}`,
+        );
       }
     }
   }

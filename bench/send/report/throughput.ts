@@ -10,7 +10,16 @@ export function printThroughput({ print, all, phaseName }: ReportContext) {
       ['phase', 'requests', 'req/s', 'p50', 'p95', 'p99', 'max', 'errors'],
       all.map((phase) => {
         const s = summarise(phase.result.latencies);
-        return [phaseName(phase), String(s.count), rateOf(phase).toFixed(0), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), String(phase.result.errors)];
+        return [
+          phaseName(phase),
+          String(s.count),
+          rateOf(phase).toFixed(0),
+          ms(s.p50),
+          ms(s.p95),
+          ms(s.p99),
+          ms(s.max),
+          String(phase.result.errors),
+        ];
       }),
     ),
   );
@@ -18,7 +27,12 @@ export function printThroughput({ print, all, phaseName }: ReportContext) {
   const withErrors = all.filter((phase) => phase.result.errors > 0);
   if (withErrors.length) {
     print('Errors by outcome:');
-    for (const phase of withErrors) print(`  ${phaseName(phase)}: ${Object.entries(phase.result.outcomes).map(([label, count]) => `${label} x${count}`).join(', ')}`);
+    for (const phase of withErrors)
+      print(
+        `  ${phaseName(phase)}: ${Object.entries(phase.result.outcomes)
+          .map(([label, count]) => `${label} x${count}`)
+          .join(', ')}`,
+      );
     print();
   }
 }

@@ -6,7 +6,15 @@
  * others, and the first page of sources. Both take a `dom_` id or the domain's name; `--json` prints the answer.
  */
 import type { Command } from 'commander';
-import { dmarcRangeLine, healthLine, partLine, percent, recordToPublish, type DmarcFigures, type DomainHealth } from '../../api/domain-health';
+import {
+  dmarcRangeLine,
+  healthLine,
+  partLine,
+  percent,
+  recordToPublish,
+  type DmarcFigures,
+  type DomainHealth,
+} from '../../api/domain-health';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { CliIo } from '../io';
@@ -33,15 +41,26 @@ export function describeDmarc(figures: DmarcFigures): string {
   ]);
   const sources = formatTable(
     ['source ip', 'group', 'messages', 'pass rate', 'spf aligned', 'dkim aligned', 'reporters'],
-    figures.sources.map((source) => [source.source_ip, source.group, source.messages, percent(source.pass_rate), source.spf_aligned_pass, source.dkim_aligned_pass, source.reporters.join(',')]),
+    figures.sources.map((source) => [
+      source.source_ip,
+      source.group,
+      source.messages,
+      percent(source.pass_rate),
+      source.spf_aligned_pass,
+      source.dkim_aligned_pass,
+      source.reporters.join(','),
+    ]),
     'no sources reported',
   );
-  const more = figures.has_more ? `more sources follow (--json, then GET /domains/${figures.domain_id}/dmarc?cursor=${figures.next_cursor})\n` : '';
+  const more = figures.has_more
+    ? `more sources follow (--json, then GET /domains/${figures.domain_id}/dmarc?cursor=${figures.next_cursor})\n`
+    : '';
   return `${dmarcRangeLine(figures)}\n${parts}\n${sources}${more}`;
 }
 
 function day(option: string, value: string | undefined): string | undefined {
-  if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new UsageError(`${option} must be a UTC day, YYYY-MM-DD (got ${value})`);
+  if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+    throw new UsageError(`${option} must be a UTC day, YYYY-MM-DD (got ${value})`);
   return value;
 }
 

@@ -35,12 +35,27 @@ export interface Domain {
 export function recordsTable(records: DomainRecord[]): string {
   return formatTable(
     ['type', 'name', 'value', 'purpose', 'required', 'status'],
-    records.map((r) => [r.type, r.name, r.type === 'MX' ? `${r.priority ?? 10} ${r.value}` : r.value, r.purpose, r.required ? 'yes' : 'no', r.status]),
+    records.map((r) => [
+      r.type,
+      r.name,
+      r.type === 'MX' ? `${r.priority ?? 10} ${r.value}` : r.value,
+      r.purpose,
+      r.required ? 'yes' : 'no',
+      r.status,
+    ]),
   );
 }
 
 function printDomain(io: CliIo, domain: Domain): void {
-  io.out(formatFields([['id', domain.id], ['name', domain.name], ['status', domain.status], ['tenant', domain.tenant], ['verified', domain.verified_at]]));
+  io.out(
+    formatFields([
+      ['id', domain.id],
+      ['name', domain.name],
+      ['status', domain.status],
+      ['tenant', domain.tenant],
+      ['verified', domain.verified_at],
+    ]),
+  );
   io.out(`\n${recordsTable(domain.records)}`);
   const notes = domain.records.filter((r) => r.message).map((r) => `${r.purpose}: ${r.message}`);
   if (notes.length) io.out(`\n${notes.join('\n')}\n`);
@@ -66,7 +81,9 @@ export function registerDomains(program: Command, io: CliIo): Command {
       const body = { name, ...(options.tenant ? { tenant: options.tenant } : {}), ...(options.inbound ? { inbound_enabled: true } : {}) };
       const answer = await ctx.client().post<{ domain: Domain }>('/domains', body);
       if (ctx.json) return printJson(io, answer);
-      io.out(`Added ${answer.domain.name} (${answer.domain.id}), ${answer.domain.status}. Publish these records at your DNS host, then run: mailservice domains verify ${answer.domain.name}\n\n`);
+      io.out(
+        `Added ${answer.domain.name} (${answer.domain.id}), ${answer.domain.status}. Publish these records at your DNS host, then run: mailservice domains verify ${answer.domain.name}\n\n`,
+      );
       io.out(recordsTable(answer.domain.records));
     });
   domains
@@ -75,7 +92,9 @@ export function registerDomains(program: Command, io: CliIo): Command {
     .action(async (idOrName: string, _options: unknown, command: Command) => {
       const ctx = contextOf(io, command);
       const client = ctx.client();
-      const answer = await client.post<{ domain: Domain }>(`/domains/${encodeURIComponent(await domainIdOf(client, idOrName))}`, { action: 'verify' });
+      const answer = await client.post<{ domain: Domain }>(`/domains/${encodeURIComponent(await domainIdOf(client, idOrName))}`, {
+        action: 'verify',
+      });
       if (ctx.json) return printJson(io, answer);
       printDomain(io, answer.domain);
     });
@@ -97,7 +116,13 @@ export function registerDomains(program: Command, io: CliIo): Command {
       const ctx = contextOf(io, command);
       const list = await allPages<Domain>(ctx.client(), '/domains', 'domains', { tenant: options.tenant });
       if (ctx.json) return printJson(io, { domains: list });
-      io.out(formatTable(['id', 'name', 'status', 'tenant', 'created'], list.map((d) => [d.id, d.name, d.status, d.tenant, d.created_at]), 'no domains'));
+      io.out(
+        formatTable(
+          ['id', 'name', 'status', 'tenant', 'created'],
+          list.map((d) => [d.id, d.name, d.status, d.tenant, d.created_at]),
+          'no domains',
+        ),
+      );
     });
   return domains;
 }

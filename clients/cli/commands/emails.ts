@@ -12,7 +12,8 @@ import { formatFields, formatTable, printJson, printJsonLine } from '../output';
 
 const positiveInteger = (name: string, max: number) => (value: string) => {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > max) throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
+  if (!Number.isInteger(number) || number < 1 || number > max)
+    throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
   return number;
 };
 
@@ -41,7 +42,13 @@ export function registerEmails(program: Command, io: CliIo): void {
       const ctx = contextOf(io, command);
       const page = await ctx.client().get<{ emails: EmailRecord[]; has_more: boolean; next_cursor: string | null }>('/emails', options);
       if (ctx.json) return printJson(io, page);
-      io.out(formatTable(['id', 'status', 'last event', 'created', 'to', 'subject'], page.emails.map((e) => [e.id, e.status, e.last_event, e.created_at, e.to.join(', '), e.subject]), 'no emails'));
+      io.out(
+        formatTable(
+          ['id', 'status', 'last event', 'created', 'to', 'subject'],
+          page.emails.map((e) => [e.id, e.status, e.last_event, e.created_at, e.to.join(', '), e.subject]),
+          'no emails',
+        ),
+      );
       if (page.has_more) io.out(`more: --cursor ${page.next_cursor}\n`);
     });
   emails
@@ -95,13 +102,20 @@ export function registerEmails(program: Command, io: CliIo): void {
       try {
         while (!stopped) {
           const page = await client.get<{ emails: EmailState[] }>('/emails', { limit: options.limit, tenant: options.tenant });
-          const changes: (ReturnType<typeof emailChanges>[number] | ReturnType<typeof deliveryChanges>[number])[] = emailChanges(knownEmails, page.emails);
+          const changes: (ReturnType<typeof emailChanges>[number] | ReturnType<typeof deliveryChanges>[number])[] = emailChanges(
+            knownEmails,
+            page.emails,
+          );
           if (options.webhook) {
-            const deliveries = await client.get<{ deliveries: DeliveryState[] }>(`/webhooks/${encodeURIComponent(options.webhook)}/deliveries`, { limit: options.limit });
+            const deliveries = await client.get<{ deliveries: DeliveryState[] }>(
+              `/webhooks/${encodeURIComponent(options.webhook)}/deliveries`,
+              { limit: options.limit },
+            );
             changes.push(...deliveryChanges(knownDeliveries, deliveries.deliveries));
           }
           for (const change of changes) {
-            if (ctx.json) printJsonLine(io, { kind: change.kind, previous_status: change.previous?.status ?? null, [change.kind]: change.item });
+            if (ctx.json)
+              printJsonLine(io, { kind: change.kind, previous_status: change.previous?.status ?? null, [change.kind]: change.item });
             else io.out(`${describeChange(change)}\n`);
           }
           if (options.once) break;

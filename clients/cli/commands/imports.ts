@@ -28,7 +28,8 @@ interface StartOptions {
 
 /** The POST /migrations body of `imports start`'s flags; refuses what the API would refuse anyway, before the provider is called. */
 export function importBody(options: StartOptions): Record<string, unknown> {
-  if (!PROVIDERS.includes(options.provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, not "${options.provider}"`);
+  if (!PROVIDERS.includes(options.provider))
+    throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, not "${options.provider}"`);
   const resources = splitList(options.resources);
   const unknown = resources.filter((resource) => !(RESOURCE_ORDER as readonly string[]).includes(resource));
   if (unknown.length) throw new UsageError(`--resources: ${unknown.join(', ')} unknown (choose from ${RESOURCE_ORDER.join(', ')})`);
@@ -43,7 +44,9 @@ export function importBody(options: StartOptions): Record<string, unknown> {
 }
 
 export function registerImports(program: Command, io: CliIo): void {
-  const imports = program.command('imports').description('bring suppressions, templates, domains and webhooks from SendGrid, Postmark or Mailgun');
+  const imports = program
+    .command('imports')
+    .description('bring suppressions, templates, domains and webhooks from SendGrid, Postmark or Mailgun');
   imports
     .command('start')
     .description('run an import to its end (following the continuations), with progress, then print the report')
@@ -62,12 +65,19 @@ export function registerImports(program: Command, io: CliIo): void {
       const { migration } = await followImport(ctx.client(), body, options.cursor, {
         sleep: io.sleep,
         onStep(step) {
-          for (const item of step.webhooks?.items ?? []) if (typeof item.secret === 'string' && item.secret) secrets.set(item.url as string, item.secret);
+          for (const item of step.webhooks?.items ?? [])
+            if (typeof item.secret === 'string' && item.secret) secrets.set(item.url as string, item.secret);
           progress.update(resourcesDone(step), step.resources.length, stepNote(step));
         },
       }).finally(() => progress.stop());
       if (ctx.json) {
-        const webhooks = migration.webhooks && { ...migration.webhooks, items: (migration.webhooks.items ?? []).map((item) => ({ ...item, secret: item.secret ?? secrets.get(item.url as string) ?? null })) };
+        const webhooks = migration.webhooks && {
+          ...migration.webhooks,
+          items: (migration.webhooks.items ?? []).map((item) => ({
+            ...item,
+            secret: item.secret ?? secrets.get(item.url as string) ?? null,
+          })),
+        };
         return printJson(io, { migration: { ...migration, ...(webhooks ? { webhooks } : {}) } });
       }
       io.out(describeReport(migration, secrets));
@@ -81,15 +91,24 @@ export function registerImports(program: Command, io: CliIo): void {
       const answer = await ctx.client().get<{ migration: Migration }>(`/migrations/${encodeURIComponent(id)}`);
       if (ctx.json) return printJson(io, answer);
       io.out(describeReport(answer.migration));
-      if (answer.migration.has_more) io.out(`Not finished: continue it with the same imports start flags and --cursor ${answer.migration.next_cursor}.\n`);
+      if (answer.migration.has_more)
+        io.out(`Not finished: continue it with the same imports start flags and --cursor ${answer.migration.next_cursor}.\n`);
     });
   imports
     .command('list')
     .description('the newest imports kept (up to 100)')
     .action(async (_options: unknown, command: Command) => {
       const ctx = contextOf(io, command);
-      const page = await ctx.client().get<{ migrations: Migration[]; has_more: boolean; next_cursor: string | null }>('/migrations', { limit: 100 });
+      const page = await ctx
+        .client()
+        .get<{ migrations: Migration[]; has_more: boolean; next_cursor: string | null }>('/migrations', { limit: 100 });
       if (ctx.json) return printJson(io, page);
-      io.out(formatTable(['id', 'provider', 'status', 'requests'], page.migrations.map((m) => [m.id, m.provider, m.status, m.requests]), 'no imports'));
+      io.out(
+        formatTable(
+          ['id', 'provider', 'status', 'requests'],
+          page.migrations.map((m) => [m.id, m.provider, m.status, m.requests]),
+          'no imports',
+        ),
+      );
     });
 }

@@ -30,23 +30,50 @@ export function registerKeys(program: Command, io: CliIo): void {
       const ctx = contextOf(io, command);
       const list = await allPages<ApiKey>(ctx.client(), '/api-keys', 'api_keys');
       if (ctx.json) return printJson(io, { api_keys: list });
-      io.out(formatTable(['id', 'name', 'scopes', 'tenant', 'hint', 'created'], list.map((k) => [k.id, k.name, k.scopes.join(','), k.tenant, k.hint, k.created_at]), 'no keys'));
+      io.out(
+        formatTable(
+          ['id', 'name', 'scopes', 'tenant', 'hint', 'created'],
+          list.map((k) => [k.id, k.name, k.scopes.join(','), k.tenant, k.hint, k.created_at]),
+          'no keys',
+        ),
+      );
     });
   keys
     .command('create')
     .description('create a key and print its secret (shown once)')
     .requiredOption('--name <name>', 'a label for people')
-    .option('--scopes <scopes...>', "full, mail:admin, account:admin, emails:send, domains:write, webhooks:write, templates:write, suppressions:write, account:read (comma or space separated, repeatable); default: your key's own, and never beyond them", collect)
+    .option(
+      '--scopes <scopes...>',
+      "full, mail:admin, account:admin, emails:send, domains:write, webhooks:write, templates:write, suppressions:write, account:read (comma or space separated, repeatable); default: your key's own, and never beyond them",
+      collect,
+    )
     .option('--tenant <tenant>', 'limit the key to this tenant')
-    .option('--allowed-domains <domains...>', "limit sends to these domains (default: your key's own list; a limited key gives only a subset of it)", collect)
+    .option(
+      '--allowed-domains <domains...>',
+      "limit sends to these domains (default: your key's own list; a limited key gives only a subset of it)",
+      collect,
+    )
     .action(async (options: { name: string; scopes?: string[]; tenant?: string; allowedDomains?: string[] }, command: Command) => {
       const ctx = contextOf(io, command);
       const scopes = splitList(options.scopes);
       const domains = splitList(options.allowedDomains);
-      const body = { name: options.name, ...(scopes.length ? { scopes } : {}), ...(options.tenant ? { tenant: options.tenant } : {}), ...(domains.length ? { allowed_domains: domains } : {}) };
+      const body = {
+        name: options.name,
+        ...(scopes.length ? { scopes } : {}),
+        ...(options.tenant ? { tenant: options.tenant } : {}),
+        ...(domains.length ? { allowed_domains: domains } : {}),
+      };
       const answer = await ctx.client().post<{ api_key: ApiKey; secret: string }>('/api-keys', body);
       if (ctx.json) return printJson(io, answer);
-      io.out(formatFields([['id', answer.api_key.id], ['name', answer.api_key.name], ['scopes', answer.api_key.scopes], ['tenant', answer.api_key.tenant], ['allowed domains', answer.api_key.allowed_domains ?? []]]));
+      io.out(
+        formatFields([
+          ['id', answer.api_key.id],
+          ['name', answer.api_key.name],
+          ['scopes', answer.api_key.scopes],
+          ['tenant', answer.api_key.tenant],
+          ['allowed domains', answer.api_key.allowed_domains ?? []],
+        ]),
+      );
       io.out(`secret: ${answer.secret}\n`);
       io.err('Save the secret now: it is shown only once.\n');
     });

@@ -7,7 +7,15 @@
  * `--json` prints the answer.
  */
 import type { Command } from 'commander';
-import { getMtaSts, hostMtaSts, MTA_STS_MODES, mtaStsLine, stopMtaSts, type MtaStsHosting, type MtaStsPolicyInput } from '../../api/mta-sts';
+import {
+  getMtaSts,
+  hostMtaSts,
+  MTA_STS_MODES,
+  mtaStsLine,
+  stopMtaSts,
+  type MtaStsHosting,
+  type MtaStsPolicyInput,
+} from '../../api/mta-sts';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { CliIo } from '../io';
@@ -35,14 +43,23 @@ export function describeMtaSts(hosting: MtaStsHosting): string {
   ]);
   const records = formatTable(
     ['purpose', 'type', 'name', 'value', 'required', 'status', 'found'],
-    hosting.records.map((record) => [record.purpose, record.type, record.name, record.value, record.required ? 'yes' : 'no', record.status, record.found?.join(', ')]),
+    hosting.records.map((record) => [
+      record.purpose,
+      record.type,
+      record.name,
+      record.value,
+      record.required ? 'yes' : 'no',
+      record.status,
+      record.found?.join(', '),
+    ]),
   );
   return `MTA-STS policy of ${mtaStsLine(hosting)}\n${fields}\n${records}`;
 }
 
 /** The PUT body from the flags; null without --mode (a show, or --delete). Usage errors before any request. */
 export function policyInput(options: MtaStsOptions): MtaStsPolicyInput | null {
-  if (options.delete && (options.mode !== undefined || options.maxAge !== undefined)) throw new UsageError('--delete takes neither --mode nor --max-age');
+  if (options.delete && (options.mode !== undefined || options.maxAge !== undefined))
+    throw new UsageError('--delete takes neither --mode nor --max-age');
   if (options.mode === undefined) {
     if (options.maxAge !== undefined) throw new UsageError('--max-age needs --mode (the policy to host)');
     return null;
@@ -57,8 +74,13 @@ export function policyInput(options: MtaStsOptions): MtaStsPolicyInput | null {
 export function registerMtaSts(domains: Command, io: CliIo): void {
   domains
     .command('mta-sts <id-or-name>')
-    .description("the hosted MTA-STS policy of the domain's receiving subdomain: its status and the records to publish; --mode hosts or changes it, --delete stops it")
-    .option('--mode <mode>', `host the policy, or change it (PUT; needs domains:write): ${MTA_STS_MODES.join(', ')}; the same mode again checks now`)
+    .description(
+      "the hosted MTA-STS policy of the domain's receiving subdomain: its status and the records to publish; --mode hosts or changes it, --delete stops it",
+    )
+    .option(
+      '--mode <mode>',
+      `host the policy, or change it (PUT; needs domains:write): ${MTA_STS_MODES.join(', ')}; the same mode again checks now`,
+    )
     .option('--max-age <seconds>', 'with --mode: how long senders keep the policy (86400 to 31557600; default a week)')
     .option('--delete', 'stop hosting the policy (DELETE; needs domains:write)')
     .action(async (idOrName: string, options: MtaStsOptions, command: Command) => {
@@ -69,7 +91,9 @@ export function registerMtaSts(domains: Command, io: CliIo): void {
       if (options.delete) {
         const deleted = await stopMtaSts(client, domainId);
         if (ctx.json) return printJson(io, deleted);
-        return io.out(`stopped hosting the MTA-STS policy of ${deleted.domain_id}: no longer served; its certificate and host are deleted within minutes\n`);
+        return io.out(
+          `stopped hosting the MTA-STS policy of ${deleted.domain_id}: no longer served; its certificate and host are deleted within minutes\n`,
+        );
       }
       const hosting = input ? await hostMtaSts(client, domainId, input) : await getMtaSts(client, domainId);
       if (ctx.json) return printJson(io, hosting);

@@ -11,7 +11,9 @@ import type { CliIo } from '../io';
 import { formatFields, formatTable, printJson } from '../output';
 
 export function registerProfile(program: Command, io: CliIo): void {
-  const profile = program.command('profile').description(`saved connections (${'$MAILSERVICE_CONFIG'} or ~/.config/mailservice/config.json)`);
+  const profile = program
+    .command('profile')
+    .description(`saved connections (${'$MAILSERVICE_CONFIG'} or ~/.config/mailservice/config.json)`);
   profile
     .command('set <name>')
     .description('save (or change) a profile; the first one saved is the default')
@@ -21,7 +23,8 @@ export function registerProfile(program: Command, io: CliIo): void {
       // The program's own --base-url and --api-key take these flags wherever they are written.
       const options = globalOptions(command);
       if (!PROFILE_NAME.test(name)) throw new UsageError(`profile name "${name}": use 1-64 of A-Z a-z 0-9 _ . -`);
-      if (options.baseUrl === undefined && options.apiKey === undefined) throw new UsageError('profile set needs --base-url, --api-key or both');
+      if (options.baseUrl === undefined && options.apiKey === undefined)
+        throw new UsageError('profile set needs --base-url, --api-key or both');
       if (options.baseUrl !== undefined) {
         try {
           new URL(options.baseUrl);
@@ -49,9 +52,20 @@ export function registerProfile(program: Command, io: CliIo): void {
     .description('the saved profiles (keys shortened)')
     .action((_options: unknown, command: Command) => {
       const file = readProfileFile(profileFilePath(io.env));
-      const rows = Object.entries(file.profiles).map(([name, p]) => ({ name, default: name === file.default_profile, base_url: p.base_url ?? null, api_key: maskSecret(p.api_key) }));
+      const rows = Object.entries(file.profiles).map(([name, p]) => ({
+        name,
+        default: name === file.default_profile,
+        base_url: p.base_url ?? null,
+        api_key: maskSecret(p.api_key),
+      }));
       if (globalOptions(command).json) return printJson(io, { profiles: rows });
-      io.out(formatTable(['name', 'default', 'base url', 'api key'], rows.map((r) => [r.name, r.default ? 'yes' : '', r.base_url, r.api_key]), `no profiles in ${profileFilePath(io.env)}`));
+      io.out(
+        formatTable(
+          ['name', 'default', 'base url', 'api key'],
+          rows.map((r) => [r.name, r.default ? 'yes' : '', r.base_url, r.api_key]),
+          `no profiles in ${profileFilePath(io.env)}`,
+        ),
+      );
     });
   profile
     .command('show')
@@ -60,7 +74,13 @@ export function registerProfile(program: Command, io: CliIo): void {
       const options = globalOptions(command);
       const path = profileFilePath(io.env);
       const connection = resolveConnection(options, io.env, readProfileFile(path), path);
-      const shown = { base_url: connection.baseUrl, base_url_from: connection.sources.baseUrl, api_key: maskSecret(connection.apiKey), api_key_from: connection.sources.apiKey, config_file: path };
+      const shown = {
+        base_url: connection.baseUrl,
+        base_url_from: connection.sources.baseUrl,
+        api_key: maskSecret(connection.apiKey),
+        api_key_from: connection.sources.apiKey,
+        config_file: path,
+      };
       if (options.json) return printJson(io, shown);
       io.out(formatFields(Object.entries(shown)));
     });

@@ -29,18 +29,29 @@ interface ListOptions {
 }
 
 const itemsKey = (options: ListOptions) => (options.category ? 'category_opt_outs' : 'suppressions');
-const listQuery = (options: ListOptions & { reason?: string }) => ({ tenant: options.tenant, category: options.category, reason: options.reason });
+const listQuery = (options: ListOptions & { reason?: string }) => ({
+  tenant: options.tenant,
+  category: options.category,
+  reason: options.reason,
+});
 
 /** The export's rows: a header, then one row per entry (what `suppressions import` reads back). */
 export function exportRows(items: Suppression[], category: boolean): (string | null)[][] {
-  if (category) return [['email', 'category', 'tenant', 'created_at'], ...items.map((s) => [s.email, s.category ?? null, s.tenant, s.created_at])];
-  return [['email', 'reason', 'scope', 'tenant', 'created_at'], ...items.map((s) => [s.email, s.reason ?? null, s.scope, s.tenant, s.created_at])];
+  if (category)
+    return [['email', 'category', 'tenant', 'created_at'], ...items.map((s) => [s.email, s.category ?? null, s.tenant, s.created_at])];
+  return [
+    ['email', 'reason', 'scope', 'tenant', 'created_at'],
+    ...items.map((s) => [s.email, s.reason ?? null, s.scope, s.tenant, s.created_at]),
+  ];
 }
 
 /** The summary's text: counts, relabelled reasons, and the refused lines (the first 20) with why. */
 export function describeSummary(summary: ImportSummary): string {
-  const lines = [`${summary.lines} lines: ${summary.added} added, ${summary.skipped} skipped (already listed or repeated), ${summary.refused} refused`];
-  for (const [reason, count] of Object.entries(summary.relabelled)) lines.push(`${count} with reason ${reason} added as manual (the service sets ${reason} itself)`);
+  const lines = [
+    `${summary.lines} lines: ${summary.added} added, ${summary.skipped} skipped (already listed or repeated), ${summary.refused} refused`,
+  ];
+  for (const [reason, count] of Object.entries(summary.relabelled))
+    lines.push(`${count} with reason ${reason} added as manual (the service sets ${reason} itself)`);
   for (const bad of summary.refused_lines.slice(0, 20)) lines.push(`  line ${bad.line}: ${bad.reason}`);
   if (summary.refused_lines.length > 20) lines.push(`  ... and ${summary.refused_lines.length - 20} more (--json lists them all)`);
   return `${lines.join('\n')}\n`;
@@ -48,7 +59,8 @@ export function describeSummary(summary: ImportSummary): string {
 
 const batchSize = (value: string) => {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 1000) throw new UsageError(`--batch-size must be a whole number from 1 to 1000, not "${value}"`);
+  if (!Number.isInteger(number) || number < 1 || number > 1000)
+    throw new UsageError(`--batch-size must be a whole number from 1 to 1000, not "${value}"`);
   return number;
 };
 
@@ -56,7 +68,7 @@ export function registerSuppressions(program: Command, io: CliIo): void {
   const suppressions = program.command('suppressions').description('addresses the service will not send to');
   suppressions
     .command('list')
-    .description('the suppression list (every page), or a category\'s opt-outs')
+    .description("the suppression list (every page), or a category's opt-outs")
     .option('--tenant <tenant>', "the tenant's list instead of the account-wide one")
     .option('--category <category>', 'opt-outs of product or newsletter mail instead')
     .option('--reason <reason>', 'only bounce, complaint, unsubscribe or manual')
@@ -64,15 +76,32 @@ export function registerSuppressions(program: Command, io: CliIo): void {
     .action(async (options: ListOptions & { reason?: string; email?: string }, command: Command) => {
       const ctx = contextOf(io, command);
       if (options.email) {
-        const answer = await ctx.client().get<{ suppressions: Suppression[]; category_opt_outs?: Suppression[] }>('/suppressions', { ...listQuery(options), email: options.email });
+        const answer = await ctx
+          .client()
+          .get<{ suppressions: Suppression[]; category_opt_outs?: Suppression[] }>('/suppressions', {
+            ...listQuery(options),
+            email: options.email,
+          });
         if (ctx.json) return printJson(io, answer);
         const entries = [...answer.suppressions, ...(answer.category_opt_outs ?? [])];
-        io.out(formatTable(['email', 'reason or category', 'scope', 'tenant', 'created'], entries.map((s) => [s.email, s.reason ?? `opted out of ${s.category}`, s.scope, s.tenant, s.created_at]), `${options.email} is not suppressed`));
+        io.out(
+          formatTable(
+            ['email', 'reason or category', 'scope', 'tenant', 'created'],
+            entries.map((s) => [s.email, s.reason ?? `opted out of ${s.category}`, s.scope, s.tenant, s.created_at]),
+            `${options.email} is not suppressed`,
+          ),
+        );
         return;
       }
       const items = await allPages<Suppression>(ctx.client(), '/suppressions', itemsKey(options), listQuery(options));
       if (ctx.json) return printJson(io, { [itemsKey(options)]: items });
-      io.out(formatTable(['email', options.category ? 'category' : 'reason', 'scope', 'tenant', 'created'], items.map((s) => [s.email, s.reason ?? s.category, s.scope, s.tenant, s.created_at]), 'the list is empty'));
+      io.out(
+        formatTable(
+          ['email', options.category ? 'category' : 'reason', 'scope', 'tenant', 'created'],
+          items.map((s) => [s.email, s.reason ?? s.category, s.scope, s.tenant, s.created_at]),
+          'the list is empty',
+        ),
+      );
     });
   suppressions
     .command('add <emails...>')
@@ -81,9 +110,20 @@ export function registerSuppressions(program: Command, io: CliIo): void {
     .option('--category <category>', 'opt out of product or newsletter mail only')
     .action(async (emails: string[], options: ListOptions, command: Command) => {
       const ctx = contextOf(io, command);
-      const answer = await ctx.client().post<{ created: string[]; existing: string[] }>('/suppressions', { emails, ...(options.tenant ? { tenant: options.tenant } : {}), ...(options.category ? { category: options.category } : {}) });
+      const answer = await ctx
+        .client()
+        .post<{ created: string[]; existing: string[] }>('/suppressions', {
+          emails,
+          ...(options.tenant ? { tenant: options.tenant } : {}),
+          ...(options.category ? { category: options.category } : {}),
+        });
       if (ctx.json) return printJson(io, answer);
-      io.out(formatFields([['added', answer.created.length ? answer.created : 'none'], ['already listed', answer.existing]]));
+      io.out(
+        formatFields([
+          ['added', answer.created.length ? answer.created : 'none'],
+          ['already listed', answer.existing],
+        ]),
+      );
     });
   suppressions
     .command('remove <email>')
@@ -92,7 +132,11 @@ export function registerSuppressions(program: Command, io: CliIo): void {
     .option('--category <category>', 'remove the opt-out of this category instead')
     .action(async (email: string, options: ListOptions, command: Command) => {
       const ctx = contextOf(io, command);
-      const query = new URLSearchParams({ email, ...(options.tenant ? { tenant: options.tenant } : {}), ...(options.category ? { category: options.category } : {}) });
+      const query = new URLSearchParams({
+        email,
+        ...(options.tenant ? { tenant: options.tenant } : {}),
+        ...(options.category ? { category: options.category } : {}),
+      });
       const answer = await ctx.client().delete(`/suppressions?${query}`);
       if (ctx.json) return printJson(io, answer);
       io.out(`removed ${email}${options.category ? ` (${options.category} opt-out)` : ''}\n`);

@@ -18,7 +18,13 @@ import { addressesOfFile, runValidation } from '../validate/run-validation';
 export function describeValidations(validations: Validation[]): string {
   const table = formatTable(
     ['email', 'verdict', 'score', 'reasons', 'suggestion'],
-    validations.map((validation) => [validation.email, validation.verdict, validation.score, validation.reasons.join(','), validation.suggestion]),
+    validations.map((validation) => [
+      validation.email,
+      validation.verdict,
+      validation.score,
+      validation.reasons.join(','),
+      validation.suggestion,
+    ]),
   );
   return `${table}${verdictCounts(validations)}\n`;
 }
@@ -51,7 +57,10 @@ export function registerValidate(program: Command, io: CliIo): void {
       if (ctx.json) printJson(io, { validations: run.validations });
       else io.out(describeValidations(run.validations));
       if (run.error === undefined) return;
-      if (!ctx.json) io.err(`Stopped after ${run.validations.length} of ${addresses.length} addresses (those are above); the first not validated is ${addresses[run.validations.length]}.\n`);
+      if (!ctx.json)
+        io.err(
+          `Stopped after ${run.validations.length} of ${addresses.length} addresses (those are above); the first not validated is ${addresses[run.validations.length]}.\n`,
+        );
       throw run.error;
     });
 }

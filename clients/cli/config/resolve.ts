@@ -31,7 +31,9 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
     named = file.profiles[flags.profile];
     if (!named) {
       const known = Object.keys(file.profiles);
-      throw new UsageError(`no profile "${flags.profile}" in ${filePath} (${known.length ? `profiles: ${known.join(', ')}` : 'it has none'}); add it with: mailservice profile set ${flags.profile} --base-url <url> --api-key <key>`);
+      throw new UsageError(
+        `no profile "${flags.profile}" in ${filePath} (${known.length ? `profiles: ${known.join(', ')}` : 'it has none'}); add it with: mailservice profile set ${flags.profile} --base-url <url> --api-key <key>`,
+      );
     }
   }
   // A profile named with --profile replaces the default one (its missing values come from the env or the defaults).
@@ -44,10 +46,15 @@ export function resolveConnection(flags: ConnectionFlags, env: NodeJS.ProcessEnv
     if (fromDefault) return { value: fromDefault, source: `profile ${fallbackName}` };
     return undefined;
   };
-  const baseUrl = pick(flags.baseUrl, named?.base_url, env.MAILSERVICE_BASE_URL, fallback?.base_url) ?? { value: DEFAULT_BASE_URL, source: 'default' };
+  const baseUrl = pick(flags.baseUrl, named?.base_url, env.MAILSERVICE_BASE_URL, fallback?.base_url) ?? {
+    value: DEFAULT_BASE_URL,
+    source: 'default',
+  };
   const apiKey = pick(flags.apiKey, named?.api_key, env.MAILSERVICE_API_KEY, fallback?.api_key);
   if (!apiKey) {
-    throw new CliFailure('no API key: set MAILSERVICE_API_KEY, pass --api-key, or save a profile (mailservice profile set <name> --api-key svc_...)');
+    throw new CliFailure(
+      'no API key: set MAILSERVICE_API_KEY, pass --api-key, or save a profile (mailservice profile set <name> --api-key svc_...)',
+    );
   }
   try {
     new URL(baseUrl.value);

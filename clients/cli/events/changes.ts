@@ -50,18 +50,22 @@ function changesOf<T extends { id: string }>(
   return changes;
 }
 
-export const emailChanges = (known: Map<string, { status: string; detail: string | null }>, page: EmailState[]) => changesOf('email', known, page, emailKey);
-export const deliveryChanges = (known: Map<string, { status: string; detail: string | null }>, page: DeliveryState[]) => changesOf('delivery', known, page, deliveryKey);
+export const emailChanges = (known: Map<string, { status: string; detail: string | null }>, page: EmailState[]) =>
+  changesOf('email', known, page, emailKey);
+export const deliveryChanges = (known: Map<string, { status: string; detail: string | null }>, page: DeliveryState[]) =>
+  changesOf('delivery', known, page, deliveryKey);
 
 /** One line of text for a change. */
 export function describeChange(change: Change<EmailState> | Change<DeliveryState>): string {
   if (change.kind === 'email') {
     const email = change.item as EmailState;
-    const moved = change.previous && change.previous.status !== email.status ? `${change.previous.status} -> ${email.status}` : email.status;
+    const moved =
+      change.previous && change.previous.status !== email.status ? `${change.previous.status} -> ${email.status}` : email.status;
     const event = email.last_event && email.last_event !== email.status ? ` (${email.last_event})` : '';
     return `email ${email.id} ${moved}${event}  to ${email.to.join(', ')}  "${email.subject}"`;
   }
   const delivery = change.item as DeliveryState;
-  const moved = change.previous && change.previous.status !== delivery.status ? `${change.previous.status} -> ${delivery.status}` : delivery.status;
+  const moved =
+    change.previous && change.previous.status !== delivery.status ? `${change.previous.status} -> ${delivery.status}` : delivery.status;
   return `delivery ${delivery.id} ${delivery.event_type} ${moved}  attempts ${delivery.attempts.length}`;
 }

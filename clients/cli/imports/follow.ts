@@ -15,7 +15,12 @@ export interface FollowHooks {
 
 const SERVER_RETRIES = 3;
 
-export async function followImport(client: ApiClient, body: Record<string, unknown>, firstCursor: string | undefined, hooks: FollowHooks): Promise<{ migration: Migration; answers: Migration[] }> {
+export async function followImport(
+  client: ApiClient,
+  body: Record<string, unknown>,
+  firstCursor: string | undefined,
+  hooks: FollowHooks,
+): Promise<{ migration: Migration; answers: Migration[] }> {
   const answers: Migration[] = [];
   let cursor = firstCursor;
   let serverFailures = 0;
@@ -24,7 +29,12 @@ export async function followImport(client: ApiClient, body: Record<string, unkno
     try {
       ({ migration } = await client.post<{ migration: Migration }>('/migrations', cursor ? { ...body, cursor } : body));
     } catch (error) {
-      const retryable = error instanceof ApiError && cursor !== undefined && (error.status === 409 || error.status === 429 || ((error.status === 502 || error.status === 503) && serverFailures++ < SERVER_RETRIES));
+      const retryable =
+        error instanceof ApiError &&
+        cursor !== undefined &&
+        (error.status === 409 ||
+          error.status === 429 ||
+          ((error.status === 502 || error.status === 503) && serverFailures++ < SERVER_RETRIES));
       if (!retryable) throw error;
       await hooks.sleep(((error as ApiError).retryAfterSeconds ?? 2) * 1000);
       continue;

@@ -111,7 +111,12 @@ export function mergeSendBodies(fromEml: SendBody, fromFlags: SendBody): SendBod
   const merged: SendBody = { ...fromEml, ...fromFlags };
   if (fromEml.attachments?.length && fromFlags.attachments?.length) merged.attachments = [...fromEml.attachments, ...fromFlags.attachments];
   if (fromEml.headers && fromFlags.headers) merged.headers = { ...fromEml.headers, ...fromFlags.headers };
-  const missing = [!merged.from && '--from', !merged.to?.length && '--to', !merged.subject && '--subject', merged.text === undefined && merged.html === undefined && '--text, --html or --html-file'].filter(Boolean);
+  const missing = [
+    !merged.from && '--from',
+    !merged.to?.length && '--to',
+    !merged.subject && '--subject',
+    merged.text === undefined && merged.html === undefined && '--text, --html or --html-file',
+  ].filter(Boolean);
   if (missing.length) throw new UsageError(`send needs ${missing.join(', ')} (or an --eml file that has them)`);
   return merged;
 }

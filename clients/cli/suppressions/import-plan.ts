@@ -38,7 +38,12 @@ export function planImport(rows: CsvRow[], bad: CsvBadLine[], batchSize: number)
   const refused = [...bad];
   const relabelled: Record<string, number> = {};
   let duplicates = 0;
-  let columns = { email: 0, reason: 1 as number | undefined, tenant: undefined as number | undefined, category: undefined as number | undefined };
+  let columns = {
+    email: 0,
+    reason: 1 as number | undefined,
+    tenant: undefined as number | undefined,
+    category: undefined as number | undefined,
+  };
   let body = rows;
   const first = rows[0];
   if (first && !first.cells[0]?.includes('@')) {
@@ -46,7 +51,9 @@ export function planImport(rows: CsvRow[], bad: CsvBadLine[], batchSize: number)
     const at = (name: string) => (names.indexOf(name) >= 0 ? names.indexOf(name) : undefined);
     const email = at('email');
     if (email === undefined) {
-      throw new Error(`line ${first.line}: the header has no "email" column (found: ${first.cells.join(', ') || 'nothing'}); write a header like email,reason`);
+      throw new Error(
+        `line ${first.line}: the header has no "email" column (found: ${first.cells.join(', ') || 'nothing'}); write a header like email,reason`,
+      );
     }
     columns = { email, reason: at('reason'), tenant: at('tenant'), category: at('category') };
     body = rows.slice(1);

@@ -24,9 +24,15 @@ interface FieldError {
   message: string;
 }
 
-const fieldsOf = (error: ApiError): FieldError[] => ((error.body as { error?: { details?: { fields?: FieldError[] } } })?.error?.details?.fields ?? []);
+const fieldsOf = (error: ApiError): FieldError[] =>
+  (error.body as { error?: { details?: { fields?: FieldError[] } } })?.error?.details?.fields ?? [];
 
-export async function runImport(client: ApiClient, plan: ImportPlan, progress: Progress, sleep: (ms: number) => Promise<void>): Promise<ImportSummary> {
+export async function runImport(
+  client: ApiClient,
+  plan: ImportPlan,
+  progress: Progress,
+  sleep: (ms: number) => Promise<void>,
+): Promise<ImportSummary> {
   const total = plan.batches.reduce((sum, batch) => sum + batch.lines.length, 0);
   const refused = [...plan.refused];
   let added = 0;
@@ -35,7 +41,11 @@ export async function runImport(client: ApiClient, plan: ImportPlan, progress: P
   progress.update(0, total, '');
   const post = async (batch: Batch, lines: PlannedLine[]): Promise<void> => {
     if (lines.length === 0) return;
-    const body = { emails: lines.map((l) => l.email), ...(batch.tenant ? { tenant: batch.tenant } : {}), ...(batch.category ? { category: batch.category } : {}) };
+    const body = {
+      emails: lines.map((l) => l.email),
+      ...(batch.tenant ? { tenant: batch.tenant } : {}),
+      ...(batch.category ? { category: batch.category } : {}),
+    };
     try {
       const answer = await client.post<{ created: string[]; existing: string[] }>('/suppressions', body);
       added += answer.created.length;
@@ -53,7 +63,10 @@ export async function runImport(client: ApiClient, plan: ImportPlan, progress: P
       }
       if (error.status === 400 && bad.size > 0) {
         for (const [index, message] of bad) refused.push({ line: lines[index]!.line, reason: message });
-        return post(batch, lines.filter((_, index) => !bad.has(index)));
+        return post(
+          batch,
+          lines.filter((_, index) => !bad.has(index)),
+        );
       }
       if (error.status === 404 || error.status === 400 || error.status === 422) {
         for (const line of lines) refused.push({ line: line.line, reason: error.message });

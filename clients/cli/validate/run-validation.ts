@@ -35,7 +35,10 @@ export async function runValidation(
   progress?.update(0, emails.length, '');
   try {
     for (let start = 0; start < emails.length; start += VALIDATIONS_PER_REQUEST) {
-      const body = { emails: emails.slice(start, start + VALIDATIONS_PER_REQUEST), ...(options.tenant !== undefined ? { tenant: options.tenant } : {}) };
+      const body = {
+        emails: emails.slice(start, start + VALIDATIONS_PER_REQUEST),
+        ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),
+      };
       for (;;) {
         try {
           validations.push(...(await client.post<{ validations: Validation[] }>('/validations/batch', body)).validations);

@@ -14,15 +14,31 @@ export interface DocPage {
 
 export const DOC_PAGES: readonly DocPage[] = [
   { name: 'mcp', title: 'This MCP server', description: 'The tools, resources, configuration and security notes of this server.' },
-  { name: 'api', title: 'HTTP API', description: 'Authentication, scopes, errors, lists, idempotency, limits and the rules of sending (POST /emails).' },
-  { name: 'domains', title: 'Sending domains', description: 'Adding a domain, the DNS records to publish, verification and what each record status means.' },
+  {
+    name: 'api',
+    title: 'HTTP API',
+    description: 'Authentication, scopes, errors, lists, idempotency, limits and the rules of sending (POST /emails).',
+  },
+  {
+    name: 'domains',
+    title: 'Sending domains',
+    description: 'Adding a domain, the DNS records to publish, verification and what each record status means.',
+  },
   { name: 'suppressions', title: 'Suppressions', description: 'Suppression lists and category opt-outs: who is not sent to and why.' },
   { name: 'webhooks', title: 'Webhooks', description: 'Event types, payloads, signatures, retries and the delivery log.' },
-  { name: 'templates', title: 'Templates', description: 'Template syntax, variables, publishing, rendering previews and sending with a template.' },
+  {
+    name: 'templates',
+    title: 'Templates',
+    description: 'Template syntax, variables, publishing, rendering previews and sending with a template.',
+  },
   { name: 'attachments', title: 'Attachments', description: 'Inline attachments and uploads, limits and blocked types.' },
-  { name: 'tenants', title: 'Tenants', description: "Sending on behalf of your customers: tenants, their keys, domains, limits." },
+  { name: 'tenants', title: 'Tenants', description: 'Sending on behalf of your customers: tenants, their keys, domains, limits.' },
   { name: 'tracking', title: 'Tracking', description: 'Open and click tracking, unsubscribe links.' },
-  { name: 'automations', title: 'Automations and events', description: 'Automations and POST /events (custom events that start and resume runs).' },
+  {
+    name: 'automations',
+    title: 'Automations and events',
+    description: 'Automations and POST /events (custom events that start and resume runs).',
+  },
 ];
 
 /** A page's text by name: from the repository's files (stdio) or the bundled copy (Lambda). */

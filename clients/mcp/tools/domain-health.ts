@@ -7,7 +7,15 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiClient } from '../../api/client';
-import { dmarcRangeLine, healthLine, partLine, percent, recordToPublish, type DmarcFigures, type DomainHealth } from '../../api/domain-health';
+import {
+  dmarcRangeLine,
+  healthLine,
+  partLine,
+  percent,
+  recordToPublish,
+  type DmarcFigures,
+  type DomainHealth,
+} from '../../api/domain-health';
 import { okResult, runTool } from '../result';
 import { segment } from './path';
 
@@ -23,16 +31,24 @@ export function healthSummary(health: DomainHealth): string {
   const lines = [`${healthLine(health)}.`];
   for (const finding of health.findings) {
     const record = recordToPublish(finding);
-    lines.push(`- ${finding.status} ${finding.impact} ${finding.check}/${finding.type}: ${finding.message}${record ? ` Publish: ${record}` : ''}`);
+    lines.push(
+      `- ${finding.status} ${finding.impact} ${finding.check}/${finding.type}: ${finding.message}${record ? ` Publish: ${record}` : ''}`,
+    );
   }
   return lines.join('\n');
 }
 
 /** The range, totals, ours, others, then the page of sources. */
 export function dmarcSummary(figures: DmarcFigures): string {
-  const lines = [`${dmarcRangeLine(figures)}.`, `Totals: ${partLine(figures.totals)}.`, `Ours: ${partLine(figures.ours)}.`, `Others: ${partLine(figures.others)}.`];
+  const lines = [
+    `${dmarcRangeLine(figures)}.`,
+    `Totals: ${partLine(figures.totals)}.`,
+    `Ours: ${partLine(figures.ours)}.`,
+    `Others: ${partLine(figures.others)}.`,
+  ];
   if (figures.sources.length) lines.push(`Sources${figures.has_more ? ` (more: cursor ${figures.next_cursor})` : ''}:`);
-  for (const source of figures.sources) lines.push(`- ${source.source_ip} (${source.group}): ${source.messages} messages, ${percent(source.pass_rate)} passed DMARC`);
+  for (const source of figures.sources)
+    lines.push(`- ${source.source_ip} (${source.group}): ${source.messages} messages, ${percent(source.pass_rate)} passed DMARC`);
   return lines.join('\n');
 }
 
@@ -75,7 +91,12 @@ export function registerDomainHealthTools(server: McpServer, api: ApiClient): vo
     },
     (args) =>
       runTool(async () => {
-        const figures = await api.get<DmarcFigures>(`/domains/${segment(args.id)}/dmarc`, { since: args.since, until: args.until, group: args.group, cursor: args.cursor });
+        const figures = await api.get<DmarcFigures>(`/domains/${segment(args.id)}/dmarc`, {
+          since: args.since,
+          until: args.until,
+          group: args.group,
+          cursor: args.cursor,
+        });
         return okResult(dmarcSummary(figures), { ...figures });
       }),
   );

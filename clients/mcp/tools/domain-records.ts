@@ -26,10 +26,12 @@ export function domainSummary(domain: DomainObject): string {
   const lines = [`Domain ${domain.name} (${domain.id}) is ${domain.status}.`];
   const records = domain.records ?? [];
   if (records.length > 0) {
-    lines.push(domain.status === 'verified' ? 'DNS records:' : 'DNS records to publish at the domain\'s DNS host, then verify:');
+    lines.push(domain.status === 'verified' ? 'DNS records:' : "DNS records to publish at the domain's DNS host, then verify:");
     for (const record of records) {
       const flags = [record.required === false ? 'optional' : 'required', record.status].filter(Boolean).join(', ');
-      lines.push(`- ${record.purpose}: ${record.type} ${record.name} = ${record.value} (${flags})${record.message ? ` ${record.message}` : ''}`);
+      lines.push(
+        `- ${record.purpose}: ${record.type} ${record.name} = ${record.value} (${flags})${record.message ? ` ${record.message}` : ''}`,
+      );
     }
   }
   return lines.join('\n');

@@ -23,7 +23,8 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     'list_domains',
     {
       title: 'List sending domains',
-      description: 'List the account\'s sending domains, newest first (GET /domains), with their status (pending, verified, failed). Page with cursor = next_cursor. Needs domains:write, account:read, mail:admin or full.',
+      description:
+        "List the account's sending domains, newest first (GET /domains), with their status (pending, verified, failed). Page with cursor = next_cursor. Needs domains:write, account:read, mail:admin or full.",
       inputSchema: { ...pageFields, tenant: z.string().optional().describe("only this tenant's domains (external_id or id)") },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -51,7 +52,11 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     },
     (args) =>
       runTool(async () => {
-        const { domain } = await api.post<{ domain: DomainObject }>('/domains', { name: args.name, tenant: args.tenant, inbound_enabled: args.inbound_enabled });
+        const { domain } = await api.post<{ domain: DomainObject }>('/domains', {
+          name: args.name,
+          tenant: args.tenant,
+          inbound_enabled: args.inbound_enabled,
+        });
         return okResult(domainSummary(domain), { domain });
       }),
   );
@@ -60,7 +65,8 @@ export function registerDomainTools(server: McpServer, api: ApiClient): void {
     'get_domain',
     {
       title: 'Get a domain and its DNS records',
-      description: 'Get one domain (GET /domains/{id}): its status and each DNS record to publish with its own status and any message (e.g. how to merge SPF). Needs domains:write, account:read, mail:admin or full.',
+      description:
+        'Get one domain (GET /domains/{id}): its status and each DNS record to publish with its own status and any message (e.g. how to merge SPF). Needs domains:write, account:read, mail:admin or full.',
       inputSchema: domainId,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },

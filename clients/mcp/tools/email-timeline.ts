@@ -43,7 +43,10 @@ export function emailTimeline(email: EmailRecord): TimelineEntry[] {
   for (const { field, event } of MOMENTS) {
     const at = email[field];
     if (typeof at !== 'string' || at === '') continue;
-    const detail = event === 'bounced' ? [email.bounce_type, email.bounce_reason].filter((part) => typeof part === 'string' && part !== '').join(': ') : '';
+    const detail =
+      event === 'bounced'
+        ? [email.bounce_type, email.bounce_reason].filter((part) => typeof part === 'string' && part !== '').join(': ')
+        : '';
     entries.push({ at, event, ...(detail !== '' ? { detail } : {}) });
   }
   return entries.sort((a, b) => a.at.localeCompare(b.at));

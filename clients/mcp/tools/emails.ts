@@ -59,18 +59,29 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
         'Send up to 100 emails in one call (POST /emails/batch), each with the fields of send_email except attachments. Results are index-aligned: data[i] is {id, status} or, with validation "permissive" (the default), {id: null, status: "failed", error} for an invalid item; "strict" refuses the whole batch if any item is invalid. Needs emails:send, mail:admin or full.',
       inputSchema: {
         emails: z.array(z.object(sendFields)).min(1).max(100).describe('1-100 emails, each as for send_email (no attachments)'),
-        validation: z.enum(['strict', 'permissive']).optional().describe('strict: refuse the whole batch when any item is invalid; permissive (default): send the valid ones, report the others'),
+        validation: z
+          .enum(['strict', 'permissive'])
+          .optional()
+          .describe(
+            'strict: refuse the whole batch when any item is invalid; permissive (default): send the valid ones, report the others',
+          ),
         idempotency_key: idempotencyKeyField,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const headers = { ...idempotencyHeaders(args.idempotency_key), ...(args.validation ? { 'x-batch-validation': args.validation } : {}) };
+        const headers = {
+          ...idempotencyHeaders(args.idempotency_key),
+          ...(args.validation ? { 'x-batch-validation': args.validation } : {}),
+        };
         const answer = await api.post<BatchAnswer>('/emails/batch', { emails: args.emails.map((email) => sendBody(email)) }, headers);
         const accepted = answer.data.filter((item) => item.id !== null).length;
         const failed = answer.data.length - accepted;
-        return okResult(`Batch: ${accepted} of ${answer.data.length} emails accepted${failed > 0 ? `, ${failed} failed (see data[i].error)` : ''}.`, answer);
+        return okResult(
+          `Batch: ${accepted} of ${answer.data.length} emails accepted${failed > 0 ? `, ${failed} failed (see data[i].error)` : ''}.`,
+          answer,
+        );
       }),
   );
 
@@ -87,7 +98,10 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
       runTool(async () => {
         const { email } = await api.get<{ email: EmailRecord }>(`/emails/${segment(args.id)}`);
         const timeline = emailTimeline(email);
-        const lines = [emailSummary(email), ...timeline.map((entry) => `- ${entry.at} ${entry.event}${entry.detail ? ` (${entry.detail})` : ''}`)];
+        const lines = [
+          emailSummary(email),
+          ...timeline.map((entry) => `- ${entry.at} ${entry.event}${entry.detail ? ` (${entry.detail})` : ''}`),
+        ];
         return okResult(lines.join('\n'), { email, timeline });
       }),
   );
@@ -97,7 +111,7 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
     {
       title: 'List emails',
       description:
-        'List the account\'s emails, newest first (GET /emails), a page at a time: pass next_cursor back as cursor while has_more is true. The listing is eventually consistent (an email sent a moment ago may take a moment to appear). Needs emails:send, account:read, mail:admin or full.',
+        "List the account's emails, newest first (GET /emails), a page at a time: pass next_cursor back as cursor while has_more is true. The listing is eventually consistent (an email sent a moment ago may take a moment to appear). Needs emails:send, account:read, mail:admin or full.",
       inputSchema: { ...pageFields, tenant: z.string().optional().describe("only this tenant's emails (external_id or id)") },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -105,7 +119,10 @@ export function registerEmailTools(server: McpServer, api: ApiClient): void {
       runTool(async () => {
         const page = await api.get<EmailList>('/emails', { limit: args.limit, cursor: args.cursor, tenant: args.tenant });
         const lines = [`${page.emails.length} emails${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`];
-        for (const email of page.emails) lines.push(`- ${email.id} ${email.status} ${email.created_at ?? ''} to ${Array.isArray(email.to) ? email.to.join(', ') : email.to}: "${email.subject ?? ''}"`);
+        for (const email of page.emails)
+          lines.push(
+            `- ${email.id} ${email.status} ${email.created_at ?? ''} to ${Array.isArray(email.to) ? email.to.join(', ') : email.to}: "${email.subject ?? ''}"`,
+          );
         return okResult(lines.join('\n'), { ...page });
       }),
   );

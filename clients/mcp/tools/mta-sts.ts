@@ -7,7 +7,16 @@
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiClient } from '../../api/client';
-import { getMtaSts, hostMtaSts, MTA_STS_MODES, MTA_STS_RECORD_PURPOSES, mtaStsLine, mtaStsRecordLine, stopMtaSts, type MtaStsHosting } from '../../api/mta-sts';
+import {
+  getMtaSts,
+  hostMtaSts,
+  MTA_STS_MODES,
+  MTA_STS_RECORD_PURPOSES,
+  mtaStsLine,
+  mtaStsRecordLine,
+  stopMtaSts,
+  type MtaStsHosting,
+} from '../../api/mta-sts';
 import { findDomainId } from '../../api/pages';
 import { okResult, runTool, ToolError } from '../result';
 
@@ -33,7 +42,9 @@ export function mtaStsSummary(hosting: MtaStsHosting): string {
   lines.push('Records to publish, in order:');
   for (const record of hosting.records) {
     const found = record.found?.length ? ` Found: ${record.found.join(', ')}.` : '';
-    lines.push(`- ${record.purpose} (${record.required ? 'required' : 'recommended'}, ${record.status}): ${mtaStsRecordLine(record)}.${found}`);
+    lines.push(
+      `- ${record.purpose} (${record.required ? 'required' : 'recommended'}, ${record.status}): ${mtaStsRecordLine(record)}.${found}`,
+    );
   }
   return lines.join('\n');
 }
@@ -61,14 +72,27 @@ export function registerMtaStsTools(server: McpServer, api: ApiClient): void {
       description: `Host the MTA-STS policy of the domain's receiving subdomain, or change its mode or max_age (PUT /domains/{id}/mta-sts). The domain must be verified and receive mail (inbound_enabled), else 400 validation_error. A new policy starts pending_certificate: within a minute the certificate_validation record is listed (get_mta_sts_policy); publish each record as it appears. Calling again with the same arguments takes the next step now (checks the records). Changing mode or max_age gives the policy a new id: publish the new policy record. Use testing until the MX's certificate is valid for its name; enforce makes senders that apply the policy refuse to deliver without valid TLS. ${RECORDS_EXPLAINED} Needs domains:write, mail:admin or full.`,
       inputSchema: {
         domain,
-        mode: z.enum(MTA_STS_MODES).describe('enforce: deliver only over valid TLS to the policy\'s MX; testing: deliver anyway and report failures (TLS-RPT); none: the policy is withdrawn'),
-        max_age: z.number().int().min(86_400).max(31_557_600).optional().describe('how long senders keep the policy, in seconds: a day (86400) to a year (31557600); default a week'),
+        mode: z
+          .enum(MTA_STS_MODES)
+          .describe(
+            "enforce: deliver only over valid TLS to the policy's MX; testing: deliver anyway and report failures (TLS-RPT); none: the policy is withdrawn",
+          ),
+        max_age: z
+          .number()
+          .int()
+          .min(86_400)
+          .max(31_557_600)
+          .optional()
+          .describe('how long senders keep the policy, in seconds: a day (86400) to a year (31557600); default a week'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const hosting = await hostMtaSts(api, await domainIdOf(api, args.domain), { mode: args.mode, ...(args.max_age !== undefined ? { max_age: args.max_age } : {}) });
+        const hosting = await hostMtaSts(api, await domainIdOf(api, args.domain), {
+          mode: args.mode,
+          ...(args.max_age !== undefined ? { max_age: args.max_age } : {}),
+        });
         return okResult(mtaStsSummary(hosting), { ...hosting });
       }),
   );
@@ -85,7 +109,10 @@ export function registerMtaStsTools(server: McpServer, api: ApiClient): void {
     (args) =>
       runTool(async () => {
         const deleted = await stopMtaSts(api, await domainIdOf(api, args.domain));
-        return okResult(`Stopped hosting the MTA-STS policy of ${deleted.domain_id}: no longer served; its host and certificate are deleted within minutes.`, { ...deleted });
+        return okResult(
+          `Stopped hosting the MTA-STS policy of ${deleted.domain_id}: no longer served; its host and certificate are deleted within minutes.`,
+          { ...deleted },
+        );
       }),
   );
 }

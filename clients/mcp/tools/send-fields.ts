@@ -11,7 +11,9 @@ export const sendFields = {
   from: z
     .string()
     .optional()
-    .describe('Sender: "a@example.com" or "Name <a@example.com>", from a verified domain of the account, or the sandbox sender <anything>@sandbox.mailservice.dev (which may send only to the account\'s own address). Required unless the template has a from.'),
+    .describe(
+      'Sender: "a@example.com" or "Name <a@example.com>", from a verified domain of the account, or the sandbox sender <anything>@sandbox.mailservice.dev (which may send only to the account\'s own address). Required unless the template has a from.',
+    ),
   to: addresses.describe('Recipient address or list of addresses; to, cc and bcc together at most 50.'),
   subject: z.string().optional().describe('One line. Required unless a template gives it.'),
   html: z.string().optional().describe('HTML body. At least one of html and text, unless template is given.'),
@@ -23,10 +25,19 @@ export const sendFields = {
     .array(z.object({ name: z.string(), value: z.string() }))
     .optional()
     .describe('Up to 10 tags [{name, value}], each 1-256 of A-Za-z0-9_-; returned with the email and in webhook events.'),
-  headers: z.record(z.string(), z.string()).optional().describe('Custom headers {Name: value} (at most 50; transport headers such as To, From, List-Unsubscribe are refused).'),
-  scheduled_at: z.string().optional().describe('ISO 8601 time with a zone, in the future, at most 365 days ahead: the email is stored as scheduled and sent then.'),
-  category: z.enum(['transactional', 'product', 'newsletter']).optional().describe('transactional (default), product or newsletter: product and newsletter mail respect recipients\' category opt-outs.'),
-  tenant: z.string().optional().describe("Send on behalf of a tenant (its external_id or id); only on accounts with tenants."),
+  headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Custom headers {Name: value} (at most 50; transport headers such as To, From, List-Unsubscribe are refused).'),
+  scheduled_at: z
+    .string()
+    .optional()
+    .describe('ISO 8601 time with a zone, in the future, at most 365 days ahead: the email is stored as scheduled and sent then.'),
+  category: z
+    .enum(['transactional', 'product', 'newsletter'])
+    .optional()
+    .describe("transactional (default), product or newsletter: product and newsletter mail respect recipients' category opt-outs."),
+  tenant: z.string().optional().describe('Send on behalf of a tenant (its external_id or id); only on accounts with tenants.'),
   template: z
     .object({
       id: z.string().describe('the alias of a published template (see list_templates)'),
@@ -54,7 +65,9 @@ export const attachmentsField = z
 export const idempotencyKeyField = z
   .string()
   .optional()
-  .describe('Optional Idempotency-Key (1-255 printable ASCII): a retry with the same key and body returns the first result instead of sending again. Use one when retrying after an error or timeout.');
+  .describe(
+    'Optional Idempotency-Key (1-255 printable ASCII): a retry with the same key and body returns the first result instead of sending again. Use one when retrying after an error or timeout.',
+  );
 
 /** The request body of a send: the tool's arguments without undefined members and without the tool-only ones. */
 export function sendBody(args: Record<string, unknown>, toolOnly: readonly string[] = ['idempotency_key']): Record<string, unknown> {

@@ -18,7 +18,10 @@ interface Suppression {
 }
 
 const tenant = z.string().optional().describe("the tenant's list (external_id or id) instead of the account-wide list");
-const category = z.enum(['product', 'newsletter']).optional().describe("a category opt-out instead of a suppression: the address stops getting that category's mail only");
+const category = z
+  .enum(['product', 'newsletter'])
+  .optional()
+  .describe("a category opt-out instead of a suppression: the address stops getting that category's mail only");
 
 function line(entry: Suppression): string {
   return `- ${entry.email}${entry.reason ? ` (${entry.reason})` : ''}${entry.category ? ` opted out of ${entry.category}` : ''}${entry.tenant ? ` tenant ${entry.tenant}` : ''}`;
@@ -30,7 +33,7 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     {
       title: 'List suppressed addresses',
       description:
-        'List the suppression list, newest first (GET /suppressions): addresses the service will not send to, with why (bounce, complaint, unsubscribe, manual). With category, list that category\'s opt-outs instead; with email, look one address up. Needs suppressions:write, account:read, mail:admin or full.',
+        "List the suppression list, newest first (GET /suppressions): addresses the service will not send to, with why (bounce, complaint, unsubscribe, manual). With category, list that category's opt-outs instead; with email, look one address up. Needs suppressions:write, account:read, mail:admin or full.",
       inputSchema: {
         ...pageFields,
         email: z.string().optional().describe('only this address'),
@@ -42,9 +45,17 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     },
     (args) =>
       runTool(async () => {
-        const page = await api.get<{ suppressions?: Suppression[]; category_opt_outs?: Suppression[]; has_more: boolean; next_cursor: string | null }>('/suppressions', { ...args });
+        const page = await api.get<{
+          suppressions?: Suppression[];
+          category_opt_outs?: Suppression[];
+          has_more: boolean;
+          next_cursor: string | null;
+        }>('/suppressions', { ...args });
         const entries = args.category ? (page.category_opt_outs ?? []) : (page.suppressions ?? []);
-        const lines = [`${entries.length} ${args.category ? `${args.category} opt-outs` : 'suppressed addresses'}${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`, ...entries.map(line)];
+        const lines = [
+          `${entries.length} ${args.category ? `${args.category} opt-outs` : 'suppressed addresses'}${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`,
+          ...entries.map(line),
+        ];
         return okResult(lines.join('\n'), { ...page });
       }),
   );
@@ -64,7 +75,11 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     },
     (args) =>
       runTool(async () => {
-        const body = { ...(Array.isArray(args.emails) ? { emails: args.emails } : { email: args.emails }), tenant: args.tenant, category: args.category };
+        const body = {
+          ...(Array.isArray(args.emails) ? { emails: args.emails } : { email: args.emails }),
+          tenant: args.tenant,
+          category: args.category,
+        };
         const answer = await api.post<{ created: string[]; existing: string[] }>('/suppressions', body);
         const existing = answer.existing.length > 0 ? ` Already listed: ${answer.existing.join(', ')}.` : '';
         return okResult(`${answer.created.length} added, ${answer.existing.length} already listed.${existing}`, { ...answer });
@@ -76,13 +91,15 @@ export function registerSuppressionTools(server: McpServer, api: ApiClient): voi
     {
       title: 'Remove a suppression',
       description:
-        'Remove an address from the suppression list (DELETE /suppressions?email=) so it can receive mail again; with category, remove its opt-out of that category (re-subscribe). Only do this when the recipient asked for mail again: suppressions protect the sender\'s reputation. 404 not_found when the address is not listed. Needs suppressions:write, mail:admin or full.',
+        "Remove an address from the suppression list (DELETE /suppressions?email=) so it can receive mail again; with category, remove its opt-out of that category (re-subscribe). Only do this when the recipient asked for mail again: suppressions protect the sender's reputation. 404 not_found when the address is not listed. Needs suppressions:write, mail:admin or full.",
       inputSchema: { email: z.string().min(1).describe('the address to remove'), tenant, category },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const answer = await api.request<Record<string, unknown>>('DELETE', '/suppressions', { query: { email: args.email, tenant: args.tenant, category: args.category } });
+        const answer = await api.request<Record<string, unknown>>('DELETE', '/suppressions', {
+          query: { email: args.email, tenant: args.tenant, category: args.category },
+        });
         return okResult(`${args.email} removed from the ${args.category ? `${args.category} opt-outs` : 'suppression list'}.`, answer);
       }),
   );

@@ -28,15 +28,22 @@ export function registerTemplateTools(server: McpServer, api: ApiClient): void {
     'list_templates',
     {
       title: 'List templates',
-      description: "List the account's email templates, newest first (GET /templates), without their bodies. Send one with send_email's template {id: alias, variables}. Needs templates:write, account:read, mail:admin or full.",
+      description:
+        "List the account's email templates, newest first (GET /templates), without their bodies. Send one with send_email's template {id: alias, variables}. Needs templates:write, account:read, mail:admin or full.",
       inputSchema: pageFields,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const page = await api.get<{ templates: TemplateSummary[]; has_more: boolean; next_cursor: string | null }>('/templates', { limit: args.limit, cursor: args.cursor });
+        const page = await api.get<{ templates: TemplateSummary[]; has_more: boolean; next_cursor: string | null }>('/templates', {
+          limit: args.limit,
+          cursor: args.cursor,
+        });
         const lines = [`${page.templates.length} templates${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`];
-        for (const template of page.templates) lines.push(`- ${template.alias}${template.name ? ` "${template.name}"` : ''}${template.published_version ? ` (published v${template.published_version})` : ' (draft only)'}`);
+        for (const template of page.templates)
+          lines.push(
+            `- ${template.alias}${template.name ? ` "${template.name}"` : ''}${template.published_version ? ` (published v${template.published_version})` : ' (draft only)'}`,
+          );
         return okResult(lines.join('\n'), { ...page });
       }),
   );
@@ -62,7 +69,8 @@ export function registerTemplateTools(server: McpServer, api: ApiClient): void {
         });
         const warnings = answer.warnings ?? [];
         const lines = [`Subject: ${answer.subject ?? ''}`, ...(answer.text ? ['', answer.text] : [])];
-        if (warnings.length > 0) lines.push('', `${warnings.length} warnings:`, ...warnings.map((warning) => `- ${warning.code}: ${warning.message}`));
+        if (warnings.length > 0)
+          lines.push('', `${warnings.length} warnings:`, ...warnings.map((warning) => `- ${warning.code}: ${warning.message}`));
         return okResult(lines.join('\n'), { ...answer });
       }),
   );

@@ -15,8 +15,7 @@ export function registerValidationTools(server: McpServer, api: ApiClient): void
     'validate_email',
     {
       title: 'Validate email addresses',
-      description:
-        `Check whether addresses can take mail before sending to them, without sending anything (POST /validations, or POST /validations/batch for a list of up to ${VALIDATIONS_PER_REQUEST}). Use it on an address a person typed or you were given and have not mailed before, or to clean a list before a send; not for addresses already delivered to. Each answer has a verdict: invalid (do not send: bad syntax, a domain without mail hosts, a hard bounce), risky (ask before sending: a probable typo with the corrected address in suggestion, a disposable domain, a role address like info@, a suppression, a DNS failure) or valid; reasons say why and checks give each check. Each address counts against the plan's hourly allowance (429 rate_limited past it). Needs emails:send, suppressions:write, account:read, mail:admin or full.`,
+      description: `Check whether addresses can take mail before sending to them, without sending anything (POST /validations, or POST /validations/batch for a list of up to ${VALIDATIONS_PER_REQUEST}). Use it on an address a person typed or you were given and have not mailed before, or to clean a list before a send; not for addresses already delivered to. Each answer has a verdict: invalid (do not send: bad syntax, a domain without mail hosts, a hard bounce), risky (ask before sending: a probable typo with the corrected address in suggestion, a disposable domain, a role address like info@, a suppression, a DNS failure) or valid; reasons say why and checks give each check. Each address counts against the plan's hourly allowance (429 rate_limited past it). Needs emails:send, suppressions:write, account:read, mail:admin or full.`,
       inputSchema: {
         emails: z
           .union([z.string(), z.array(z.string()).min(1).max(VALIDATIONS_PER_REQUEST)])
@@ -33,7 +32,10 @@ export function registerValidationTools(server: McpServer, api: ApiClient): void
           return okResult(validationLine(validation), { ...validation });
         }
         const answer = await api.post<{ validations: Validation[] }>('/validations/batch', { emails: args.emails, ...tenant });
-        const lines = [`${verdictCounts(answer.validations)}.`, ...answer.validations.map((validation) => `- ${validationLine(validation)}`)];
+        const lines = [
+          `${verdictCounts(answer.validations)}.`,
+          ...answer.validations.map((validation) => `- ${validationLine(validation)}`),
+        ];
         return okResult(lines.join('\n'), { ...answer });
       }),
   );

@@ -25,14 +25,21 @@ export function registerWebhookTools(server: McpServer, api: ApiClient): void {
     'list_webhooks',
     {
       title: 'List webhook endpoints',
-      description: "List the account's webhook endpoints (GET /webhooks): url, subscribed events, enabled, tenant filter. Needs webhooks:write, account:read, mail:admin or full.",
+      description:
+        "List the account's webhook endpoints (GET /webhooks): url, subscribed events, enabled, tenant filter. Needs webhooks:write, account:read, mail:admin or full.",
       inputSchema: pageFields,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const page = await api.get<{ webhooks: Webhook[]; has_more: boolean; next_cursor: string | null }>('/webhooks', { limit: args.limit, cursor: args.cursor });
-        const lines = [`${page.webhooks.length} webhook endpoints${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`, ...page.webhooks.map(line)];
+        const page = await api.get<{ webhooks: Webhook[]; has_more: boolean; next_cursor: string | null }>('/webhooks', {
+          limit: args.limit,
+          cursor: args.cursor,
+        });
+        const lines = [
+          `${page.webhooks.length} webhook endpoints${page.has_more ? ` (more: cursor ${page.next_cursor})` : ''}.`,
+          ...page.webhooks.map(line),
+        ];
         return okResult(lines.join('\n'), { ...page });
       }),
   );
@@ -45,15 +52,27 @@ export function registerWebhookTools(server: McpServer, api: ApiClient): void {
         'Create a webhook endpoint (POST /webhooks): the service POSTs signed events (email.sent, email.delivered, email.bounced, email.complained, email.opened, email.clicked, email.failed, email.suppressed, ...) to the https URL. Returns the endpoint and its signing secret (whsec_..., shown only this once: give it to the user to store). At most 20 endpoints. Needs webhooks:write, mail:admin or full.',
       inputSchema: {
         url: z.string().min(1).describe('an absolute https:// URL reachable on the public internet'),
-        events: z.array(z.string()).min(1).max(100).optional().describe('event types to receive, e.g. ["email.delivered", "email.bounced"]; default: every type'),
+        events: z
+          .array(z.string())
+          .min(1)
+          .max(100)
+          .optional()
+          .describe('event types to receive, e.g. ["email.delivered", "email.bounced"]; default: every type'),
         tenants: z.array(z.string()).max(98).optional().describe("only these tenants' email events (external_ids or ids)"),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     (args) =>
       runTool(async () => {
-        const answer = await api.post<{ webhook: Webhook; secret: string }>('/webhooks', { url: args.url, events: args.events, tenants: args.tenants });
-        return okResult(`Webhook ${answer.webhook.id} created for ${answer.webhook.url}. Its signing secret (shown only now) is ${answer.secret}.`, { ...answer });
+        const answer = await api.post<{ webhook: Webhook; secret: string }>('/webhooks', {
+          url: args.url,
+          events: args.events,
+          tenants: args.tenants,
+        });
+        return okResult(
+          `Webhook ${answer.webhook.id} created for ${answer.webhook.url}. Its signing secret (shown only now) is ${answer.secret}.`,
+          { ...answer },
+        );
       }),
   );
 }

@@ -27,7 +27,8 @@ export const accountOps = section('account', 'Account', {
     method: 'get',
     path: '/account',
     summary: 'Get the account settings',
-    description: "The account's plan and retention: how long emails, received emails, webhook delivery logs and import reports are kept, and the bounds its plan allows.",
+    description:
+      "The account's plan and retention: how long emails, received emails, webhook delivery logs and import reports are kept, and the bounds its plan allows.",
     auth: 'apiKey',
     scopes: ['account:read'],
     responses: { 200: { description: 'The settings.', schema: accountSettingsSchema, example: exampleSettings } },
@@ -49,7 +50,8 @@ export const accountOps = section('account', 'Account', {
     method: 'patch',
     path: '/account',
     summary: 'Change the account settings',
-    description: "Changes the retention (days, one of the allowed values up to the plan's max_days; data written after the change expires by the new value, data written before keeps its own) and `store_content` (false: sent emails' content is dropped once sent: docs/redaction.md).",
+    description:
+      "Changes the retention (days, one of the allowed values up to the plan's max_days; data written after the change expires by the new value, data written before keeps its own) and `store_content` (false: sent emails' content is dropped once sent: docs/redaction.md).",
     auth: 'apiKey',
     scopes: ['account:admin'],
     body: { schema: updateAccountSettingsSchema, example: { retention: { emails_days: 30 } } },

@@ -8,7 +8,11 @@ import type { AccountSettings } from '../../../shared/usecases/account/settings'
 import { describing, timestamp } from '../../../shared/doors/openapi/common-schemas';
 import type { AccountStats } from '../../../shared/domain/reputation/account-stats';
 
-const days = (what: string) => z.number().int().describe(`how many days ${what} are kept (one of ${RETENTION_CLASSES_DAYS.join(', ')}, at most the plan's max_days)`);
+const days = (what: string) =>
+  z
+    .number()
+    .int()
+    .describe(`how many days ${what} are kept (one of ${RETENTION_CLASSES_DAYS.join(', ')}, at most the plan's max_days)`);
 
 const suppressBounceCategories = z
   .array(z.enum(BOUNCE_CATEGORIES))
@@ -25,8 +29,20 @@ const retentionFields = {
 
 /** PATCH /account: the settings to change (each optional; the bounds are checked against the plan). */
 export const updateAccountSettingsSchema = z.strictObject({
-  retention: z.strictObject(Object.fromEntries(Object.entries(retentionFields).map(([name, schema]) => [name, schema.optional()])) as { [K in keyof typeof retentionFields]: z.ZodOptional<(typeof retentionFields)[K]> }).optional().describe('the retention to change, by kind; the others stay as they are'),
-  store_content: z.boolean({ error: 'store_content must be a boolean' }).optional().describe('false: bodies, attachments and the subject of sent emails are dropped once SES accepted them (docs/redaction.md); true: kept for the retention window'),
+  retention: z
+    .strictObject(
+      Object.fromEntries(Object.entries(retentionFields).map(([name, schema]) => [name, schema.optional()])) as {
+        [K in keyof typeof retentionFields]: z.ZodOptional<(typeof retentionFields)[K]>;
+      },
+    )
+    .optional()
+    .describe('the retention to change, by kind; the others stay as they are'),
+  store_content: z
+    .boolean({ error: 'store_content must be a boolean' })
+    .optional()
+    .describe(
+      'false: bodies, attachments and the subject of sent emails are dropped once SES accepted them (docs/redaction.md); true: kept for the retention window',
+    ),
   suppress_bounce_categories: suppressBounceCategories.optional(),
 });
 
@@ -37,15 +53,32 @@ export const accountSettingsSchema = describing<AccountSettings>()(
     email: z.string().describe("the owner's email"),
     plan: z.enum(PLAN_NAMES).describe('the plan (its limits and retention bounds)'),
     tenants_enabled: z.boolean().describe('whether tenants are enabled'),
-    status: z.enum(['active', 'paused']).describe('`paused`: every send is refused with 403 account_paused until an operator resumes the account (docs/deliverability.md, "Reputation guard")'),
+    status: z
+      .enum(['active', 'paused'])
+      .describe(
+        '`paused`: every send is refused with 403 account_paused until an operator resumes the account (docs/deliverability.md, "Reputation guard")',
+      ),
     paused_reason: z.string().nullable().describe('why it is paused (null when active)'),
     paused_at: timestamp.nullable().describe('when it was paused (null when active)'),
-    pause_source: z.enum(ACCOUNT_PAUSE_SOURCES).nullable().describe('`automated`: the reputation brake; `manual`: an operator (null when active)'),
+    pause_source: z
+      .enum(ACCOUNT_PAUSE_SOURCES)
+      .nullable()
+      .describe('`automated`: the reputation brake; `manual`: an operator (null when active)'),
     pause_figures: accountPauseFiguresSchema
       .nullable()
-      .describe("the figures the reputation brake paused it on: the rule (`review_rate`: the account's own rate over AWS's review rate; `deployment_brake`: the deployment's rate near AWS's), the metric, the threshold crossed, the window in days, the account's and the deployment's sent, bounced, complained and rates (null when active or paused by hand)"),
-    retention: z.strictObject(retentionFields).describe("how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it"),
-    store_content: z.boolean().describe('whether sent emails keep their content (bodies, attachments, subject) after sending; false: "content not kept" (docs/redaction.md)'),
+      .describe(
+        "the figures the reputation brake paused it on: the rule (`review_rate`: the account's own rate over AWS's review rate; `deployment_brake`: the deployment's rate near AWS's), the metric, the threshold crossed, the window in days, the account's and the deployment's sent, bounced, complained and rates (null when active or paused by hand)",
+      ),
+    retention: z
+      .strictObject(retentionFields)
+      .describe(
+        "how long each kind of data is kept (the account's choice, else its plan's default); a change applies to data written after it",
+      ),
+    store_content: z
+      .boolean()
+      .describe(
+        'whether sent emails keep their content (bodies, attachments, subject) after sending; false: "content not kept" (docs/redaction.md)',
+      ),
     suppress_bounce_categories: suppressBounceCategories,
     retention_bounds: z
       .strictObject({
@@ -63,7 +96,11 @@ export const accountSettingsSchema = describing<AccountSettings>()(
 const count = z.number().int().min(0);
 const emails = (what: string) => count.describe(`emails ${what}`);
 const byCategory = z
-  .strictObject(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, emails(`that bounced or failed delivering as ${category}`)])) as Record<BounceCategory, typeof count>)
+  .strictObject(
+    Object.fromEntries(
+      BOUNCE_CATEGORIES.map((category) => [category, emails(`that bounced or failed delivering as ${category}`)]),
+    ) as Record<BounceCategory, typeof count>,
+  )
   .describe('emails that bounced or failed delivering, by bounce category (docs/deliverability.md, "Bounce categories")');
 
 export const accountStatsSchema = describing<AccountStats>()(
@@ -77,9 +114,23 @@ export const accountStatsSchema = describing<AccountStats>()(
     bounce_rate: z.number().describe('bounced / sent, a fraction (0 when nothing was sent)'),
     complaint_rate: z.number().describe('complained / sent, a fraction (0 when nothing was sent)'),
     bounce_categories: byCategory,
-    tenants: z.strictObject({ sent: emails("sent by the account's tenants"), bounced: emails('of its tenants bounced'), complained: emails('of its tenants complained about') }).describe("the part the account's tenants sent"),
+    tenants: z
+      .strictObject({
+        sent: emails("sent by the account's tenants"),
+        bounced: emails('of its tenants bounced'),
+        complained: emails('of its tenants complained about'),
+      })
+      .describe("the part the account's tenants sent"),
     daily: z
-      .array(z.strictObject({ day: z.string().describe('the UTC day (YYYY-MM-DD)'), sent: emails('sent'), bounced: emails('bounced'), complained: emails('complained about'), bounce_categories: byCategory }))
+      .array(
+        z.strictObject({
+          day: z.string().describe('the UTC day (YYYY-MM-DD)'),
+          sent: emails('sent'),
+          bounced: emails('bounced'),
+          complained: emails('complained about'),
+          bounce_categories: byCategory,
+        }),
+      )
       .describe('one entry per UTC day, oldest first'),
   }),
 );

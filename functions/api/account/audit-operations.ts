@@ -11,7 +11,7 @@ export const auditOps = section('account', 'Audit log', {
     path: '/audit-log',
     summary: 'List the audit log',
     description:
-      "Every change made to the account by an API key, a dashboard user or the admin CLI, and every dashboard sign-in and failed sign-in, newest first: who, when, from where, what (ids and names only: never bodies or secrets). Kept 400 days. `?limit` (1-100, default 25), `?cursor`, `?actor` (a key id, user id or `operator`), `?action` (e.g. `createApiKey`), `?since` / `?until` (ISO 8601, inclusive). Keys with `account:admin` (or `full`) only.",
+      'Every change made to the account by an API key, a dashboard user or the admin CLI, and every dashboard sign-in and failed sign-in, newest first: who, when, from where, what (ids and names only: never bodies or secrets). Kept 400 days. `?limit` (1-100, default 25), `?cursor`, `?actor` (a key id, user id or `operator`), `?action` (e.g. `createApiKey`), `?since` / `?until` (ISO 8601, inclusive). Keys with `account:admin` (or `full`) only.',
     auth: 'apiKey',
     scopes: ['account:admin'],
     query: pageQuerySchema.extend(auditFilterSchema.shape),

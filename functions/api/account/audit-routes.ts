@@ -14,5 +14,7 @@ import { listAuditLog } from '../../../shared/usecases/audit/list';
 export function addAuditRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
   const route = routes(app, services);
 
-  route(auditOps.listAuditLog, async (c, { query }) => c.json(listPage('audit_records', await listAuditLog(services, c.get('principal'), query), toPublicAuditRecord)));
+  route(auditOps.listAuditLog, async (c, { query }) =>
+    c.json(listPage('audit_records', await listAuditLog(services, c.get('principal'), query), toPublicAuditRecord)),
+  );
 }

@@ -17,7 +17,11 @@ export function addErasureRoutes(app: Hono<ApiEnv>, services: CoreServices & Blo
   const route = routes(app, services);
   const deps = erasureDepsOf(services);
 
-  route(privacyOps.createErasure, async (c, { body }) => c.json({ erasure: toPublicErasure(await startErasure(deps, c.get('principal'), body)) }, 201));
+  route(privacyOps.createErasure, async (c, { body }) =>
+    c.json({ erasure: toPublicErasure(await startErasure(deps, c.get('principal'), body)) }, 201),
+  );
 
-  route(privacyOps.getErasure, async (c, { params }) => c.json({ erasure: toPublicErasure(await getErasure(deps, c.get('principal'), params.id)) }));
+  route(privacyOps.getErasure, async (c, { params }) =>
+    c.json({ erasure: toPublicErasure(await getErasure(deps, c.get('principal'), params.id)) }),
+  );
 }

@@ -4,9 +4,9 @@ import { ERASED_KINDS, ERASURE_STATUSES, type ErasedKind, type PublicErasure } f
 import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
 
 const KIND_DESCRIPTIONS: Record<ErasedKind, string> = {
-  suppressions: 'suppression list entries naming the address (account-wide and tenants\'), replaced by its hash',
+  suppressions: "suppression list entries naming the address (account-wide and tenants'), replaced by its hash",
   category_opt_outs: 'category opt-outs naming the address, replaced by its hash',
-  emails: 'sent emails naming it (To, Cc, Bcc or Reply-To; tenants\' too): record, events, body and attachments',
+  emails: "sent emails naming it (To, Cc, Bcc or Reply-To; tenants' too): record, events, body and attachments",
   received_emails: 'received emails naming it (From, Reply-To, To, Cc or the envelope sender): record, raw message, bodies and attachments',
   webhook_deliveries: 'webhook delivery logs of events naming it',
   idempotency_records: 'idempotency records of sends naming it',
@@ -21,9 +21,16 @@ export const erasureSchema = describing<PublicErasure>()(
     object: z.literal('erasure').describe('always `erasure`'),
     status: z.enum(ERASURE_STATUSES).describe('`running` (GET it again: each GET continues it) or `completed`'),
     removed: z
-      .strictObject(Object.fromEntries(ERASED_KINDS.map((kind) => [kind, z.number().int().describe(KIND_DESCRIPTIONS[kind])])) as Record<ErasedKind, z.ZodNumber>)
+      .strictObject(
+        Object.fromEntries(ERASED_KINDS.map((kind) => [kind, z.number().int().describe(KIND_DESCRIPTIONS[kind])])) as Record<
+          ErasedKind,
+          z.ZodNumber
+        >,
+      )
       .describe('what this erasure removed so far, by kind'),
-    suppression_kept_as_hash: z.boolean().describe('the address was suppressed or opted out: kept as a one-way hash, so it is still not mailed'),
+    suppression_kept_as_hash: z
+      .boolean()
+      .describe('the address was suppressed or opted out: kept as a one-way hash, so it is still not mailed'),
     created_at: timestamp.describe('when the erasure was requested'),
     completed_at: nullableTimestamp.describe('when it completed; null while running'),
   }),

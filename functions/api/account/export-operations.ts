@@ -16,14 +16,17 @@ export const exportOps = section('account', 'Exports', {
       "Writes the account's emails, their events, domains, webhooks (never secrets), suppressions (also as CSV), templates, automations and received emails as NDJSON files to the bucket. Works about 20 seconds, then answers; GET /exports/{id} continues a running export until `completed`, then answers signed download links. One running export per account.",
     auth: 'apiKey',
     scopes: ['account:admin'],
-    responses: { 201: { description: 'The export: completed with its files, or running (poll GET /exports/{id}).', schema: exportEnvelopeSchema } },
+    responses: {
+      201: { description: 'The export: completed with its files, or running (poll GET /exports/{id}).', schema: exportEnvelopeSchema },
+    },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
   },
   listExports: {
     method: 'get',
     path: '/exports',
     summary: 'List exports',
-    description: "The account's exports of the last 7 days, newest first, with their progress (no links: GET /exports/{id}). `?limit` (1-100, default 25), `?cursor`.",
+    description:
+      "The account's exports of the last 7 days, newest first, with their progress (no links: GET /exports/{id}). `?limit` (1-100, default 25), `?cursor`.",
     auth: 'apiKey',
     scopes: ['account:admin'],
     query: pageQuerySchema,
@@ -34,7 +37,8 @@ export const exportOps = section('account', 'Exports', {
     method: 'get',
     path: '/exports/{id}',
     summary: 'Retrieve (and continue) an export',
-    description: 'Progress per kind; a running export is worked on for about 20 seconds first (when no other request is). Once completed, every file with a download link valid 1 hour (a new one on each GET).',
+    description:
+      'Progress per kind; a running export is worked on for about 20 seconds first (when no other request is). Once completed, every file with a download link valid 1 hour (a new one on each GET).',
     auth: 'apiKey',
     scopes: ['account:admin'],
     pathParams: exportParam,

@@ -10,7 +10,12 @@ const kindProgressSchema = z.strictObject({
 });
 
 const kindsSchema = z
-  .strictObject(Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, kindProgressSchema.describe(`the ${kind.replace('_', ' ')} written`)])) as Record<ExportKind, typeof kindProgressSchema>)
+  .strictObject(
+    Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, kindProgressSchema.describe(`the ${kind.replace('_', ' ')} written`)])) as Record<
+      ExportKind,
+      typeof kindProgressSchema
+    >,
+  )
   .describe('progress per kind, in the order they are written');
 
 const summaryShape = {
@@ -38,7 +43,9 @@ export const exportSchema = describing<ReturnType<typeof toPublicExport>>()(
   z.strictObject({
     ...summaryShape,
     files: z.array(exportFileSchema).describe('every part file with its link once completed; empty while running'),
-    links_expire_at: nullableTimestamp.describe('when the download links stop working (1 hour after this answer; GET again for new ones); null while running'),
+    links_expire_at: nullableTimestamp.describe(
+      'when the download links stop working (1 hour after this answer; GET again for new ones); null while running',
+    ),
   }),
 );
 

@@ -9,7 +9,11 @@ import { createApi } from '../../../shared/doors/http/create-api';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { routes } from '../../../shared/doors/http/route';
 import { attachmentOps } from './operations';
-import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '../../../shared/usecases/attachments/attachment-uploads';
+import {
+  createAttachmentUpload,
+  getAttachmentUpload,
+  type AttachmentUploadDeps,
+} from '../../../shared/usecases/attachments/attachment-uploads';
 import type { AuthenticateDeps } from '../../../shared/usecases/access/authenticate';
 
 export type AttachmentsAppDeps = AuthenticateDeps & AttachmentUploadDeps;

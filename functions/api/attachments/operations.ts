@@ -8,7 +8,8 @@ export const attachmentOps = section('attachments', 'Attachments', {
     method: 'post',
     path: '/attachments',
     summary: 'Start an attachment upload',
-    description: 'For files too large for a request (a request is at most 6 MB): returns an `att_` id and a presigned S3 PUT URL (15 minutes). PUT the bytes there, then reference `{"attachment_id": "att_..."}` in a send within 24 hours.',
+    description:
+      'For files too large for a request (a request is at most 6 MB): returns an `att_` id and a presigned S3 PUT URL (15 minutes). PUT the bytes there, then reference `{"attachment_id": "att_..."}` in a send within 24 hours.',
     auth: 'apiKey',
     scopes: ['emails:send'],
     body: { schema: createAttachmentUploadSchema, example: { filename: 'report.pdf', content_type: 'application/pdf', size: 8_400_000 } },

@@ -6,7 +6,10 @@ import { describing, timestamp } from '../../../shared/doors/openapi/common-sche
 /** An attachment upload (POST /attachments, GET /attachments/{id}). */
 export const attachmentUploadSchema = describing<ReturnType<typeof toPublicAttachmentUpload>>()(
   z.strictObject({
-    id: z.string().regex(/^att_[0-9A-HJKMNP-TV-Z]{26}$/).describe("the upload's id (att_...): `attachment_id` in a send"),
+    id: z
+      .string()
+      .regex(/^att_[0-9A-HJKMNP-TV-Z]{26}$/)
+      .describe("the upload's id (att_...): `attachment_id` in a send"),
     object: z.literal('attachment').describe('always `attachment`'),
     filename: z.string().describe('the file name sends use unless they give their own'),
     content_type: z.string().describe('the MIME type, from the request or else the extension (application/octet-stream when unknown)'),

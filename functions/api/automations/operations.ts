@@ -1,5 +1,10 @@
 /** The operations of the automations group (Automations). */
-import { automationActionSchema, createAutomationSchema, listAutomationsQuerySchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
+import {
+  automationActionSchema,
+  createAutomationSchema,
+  listAutomationsQuerySchema,
+  updateAutomationSchema,
+} from '../../../shared/domain/automations/schemas';
 import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
 import { listRunsQuerySchema } from '../../../shared/domain/automations/run-view';
 import * as ex from '../../../shared/doors/openapi/examples';
@@ -19,16 +24,26 @@ export const eventsOp = op({
   path: '/events',
   operationId: 'sendEvent',
   summary: 'Send a custom event',
-  description: "Starts runs of active automations whose trigger is the event's name, resumes runs waiting for it and cancels runs whose trigger lists it in cancel_on_events. Any key that may send may post events; a key limited to a tenant may not.",
+  description:
+    "Starts runs of active automations whose trigger is the event's name, resumes runs waiting for it and cancels runs whose trigger lists it in cancel_on_events. Any key that may send may post events; a key limited to a tenant may not.",
   auth: 'apiKey',
   scopes: ['emails:send'],
   requestHeaders: ['idempotencyKey'],
-  body: { schema: eventRequestSchema, decodedBy: 'its handler: the Idempotency-Key fingerprint is of the body as sent', example: ex.exampleEvent },
+  body: {
+    schema: eventRequestSchema,
+    decodedBy: 'its handler: the Idempotency-Key fingerprint is of the body as sent',
+    example: ex.exampleEvent,
+  },
   responses: {
     202: {
       description: 'Accepted.',
       schema: eventAcceptedSchema,
-      example: { event: { id: ex.id('ae'), ...ex.exampleEvent, source: 'api', created_at: '2026-11-23T09:30:00.000Z' }, matched_automations: 1, resumed_runs: 0, cancelled_runs: 0 },
+      example: {
+        event: { id: ex.id('ae'), ...ex.exampleEvent, source: 'api', created_at: '2026-11-23T09:30:00.000Z' },
+        matched_automations: 1,
+        resumed_runs: 0,
+        cancelled_runs: 0,
+      },
     },
   },
   errors: { 403: ['forbidden'], 409: ['idempotency_conflict'], 503: ['service_unavailable'] },
@@ -111,7 +126,13 @@ export const automationOps = section('automations', 'Automations', {
     scopes: ['account:read'],
     pathParams: autoParam,
     query: listRunsQuerySchema,
-    responses: { 200: { description: 'A page of runs.', schema: listOf('runs', runSummarySchema), example: { runs: [ex.exampleRunSummary], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of runs.',
+        schema: listOf('runs', runSummarySchema),
+        example: { runs: [ex.exampleRunSummary], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   getAutomationRun: {

@@ -12,7 +12,10 @@ import { conditionSchema, OPERATOR_DOC, ALL_DOC, ANY_DOC } from '../../../shared
 const STEP_TYPE = z.enum(['send_email', 'delay', 'wait_for_event', 'condition']);
 
 const stepType = (type: 'send_email' | 'delay' | 'wait_for_event' | 'condition') => z.literal(type).describe(`always \`${type}\``);
-const stepBase = { key: z.string().describe('unique in the automation'), next: z.string().optional().describe('the step that follows (default: the next in the list)') };
+const stepBase = {
+  key: z.string().describe('unique in the automation'),
+  next: z.string().optional().describe('the step that follows (default: the next in the list)'),
+};
 
 /** A step as stored and returned (defaults applied: a send's `to`, a wait's `on_timeout`). */
 export const stepSchema = z.union([
@@ -28,10 +31,13 @@ export const stepSchema = z.union([
     template: z
       .strictObject({
         id: z.string().describe('the template alias'),
-        variables: z.record(z.string(), z.unknown()).optional().describe('values of its placeholders (strings may hold {{event.*}} placeholders)'),
+        variables: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('values of its placeholders (strings may hold {{event.*}} placeholders)'),
       })
       .optional()
-      .describe("a template whose published version at run time is the content"),
+      .describe('a template whose published version at run time is the content'),
     category: z.enum(CATEGORIES).optional().describe('transactional, product or newsletter'),
     unsubscribe: z.boolean().optional().describe('managed unsubscribe on or off, as on a send'),
     tags: z.array(tagSchema).optional().describe('tags of the email, as `{name, value}`'),
@@ -45,15 +51,20 @@ export const stepSchema = z.union([
     timeout: z.string().describe('how long to wait (1 minute to 30 days), e.g. "7 days"'),
     on_timeout: z.string().describe('end, continue or a step key'),
   }),
-  z.strictObject({
-    ...stepBase,
-    type: stepType('condition'),
-    field: z.string().optional().describe('a rule: event.name, event.email, event.user_id or event.data.<key>'),
-    operator: z.enum(CONDITION_OPERATORS).optional().describe(`a rule: ${OPERATOR_DOC}`),
-    value: z.union([z.string(), z.number(), z.boolean()]).optional().describe('a rule: the value compared with (absent for exists and is_empty)'),
-    all: z.array(conditionSchema).optional().describe(`a group: ${ALL_DOC}`),
-    any: z.array(conditionSchema).optional().describe(`a group: ${ANY_DOC}`),
-  }).describe('a rule ({field, operator, value?}) or a group ({all} or {any}) beside key, type and next: a false condition ends the run'),
+  z
+    .strictObject({
+      ...stepBase,
+      type: stepType('condition'),
+      field: z.string().optional().describe('a rule: event.name, event.email, event.user_id or event.data.<key>'),
+      operator: z.enum(CONDITION_OPERATORS).optional().describe(`a rule: ${OPERATOR_DOC}`),
+      value: z
+        .union([z.string(), z.number(), z.boolean()])
+        .optional()
+        .describe('a rule: the value compared with (absent for exists and is_empty)'),
+      all: z.array(conditionSchema).optional().describe(`a group: ${ALL_DOC}`),
+      any: z.array(conditionSchema).optional().describe(`a group: ${ANY_DOC}`),
+    })
+    .describe('a rule ({field, operator, value?}) or a group ({all} or {any}) beside key, type and next: a false condition ends the run'),
 ]);
 
 export const automationSchema = describing<ReturnType<typeof toPublicAutomation>>()(
@@ -76,7 +87,9 @@ export const automationSchema = describing<ReturnType<typeof toPublicAutomation>
     allowed_domains: z
       .array(z.string())
       .nullable()
-      .describe("its reach: the sending domains of the key that created or last changed it (its allowed_domains); its runs send only from these. null: any of the account's domains"),
+      .describe(
+        "its reach: the sending domains of the key that created or last changed it (its allowed_domains); its runs send only from these. null: any of the account's domains",
+      ),
   }),
 );
 
@@ -104,13 +117,17 @@ const runSummaryFields = {
   automation_version: z.number().int().describe('the version of the automation the run started with (and runs to the end)'),
   status: z
     .enum(RUN_STATUSES)
-    .describe('running; completed (every step ran, a false condition, or a wait timed out with on_timeout end); failed or cancelled (see error)'),
+    .describe(
+      'running; completed (every step ran, a false condition, or a wait timed out with on_timeout end); failed or cancelled (see error)',
+    ),
   current_step: z
     .strictObject({
       index: stepIndex,
       key: stepKey,
       type: stepTypeOf,
-      state: z.enum(['pending', 'running', 'waiting']).describe('pending (handed to the worker), running (an attempt is doing it) or waiting (a delay or wait)'),
+      state: z
+        .enum(['pending', 'running', 'waiting'])
+        .describe('pending (handed to the worker), running (an attempt is doing it) or waiting (a delay or wait)'),
       wake_at: wakeAt,
       waiting_for: waitingFor,
     })
@@ -131,7 +148,10 @@ export const runDetailSchema = describing<RunDetail>()(
   z.strictObject({
     ...runSummaryFields,
     event: z
-      .strictObject({ ...runEventFields, data: z.record(z.string(), z.unknown()).describe("the event's data (what conditions and {{event.data.*}} read)") })
+      .strictObject({
+        ...runEventFields,
+        data: z.record(z.string(), z.unknown()).describe("the event's data (what conditions and {{event.data.*}} read)"),
+      })
       .describe('the event that started the run'),
     steps: z
       .array(
@@ -143,9 +163,14 @@ export const runDetailSchema = describing<RunDetail>()(
             .enum(['completed', 'failed', 'skipped', 'pending', 'running', 'waiting'])
             .describe('a finished step: completed, failed or skipped; the current step: pending, running or waiting'),
           started_at: nullableTimestamp.describe("the first attempt's claim (ISO 8601); null for a current step not claimed yet"),
-          completed_at: nullableTimestamp.describe('when its result was recorded (a delay or wait: when it ended) (ISO 8601); null for the current step'),
+          completed_at: nullableTimestamp.describe(
+            'when its result was recorded (a delay or wait: when it ended) (ISO 8601); null for the current step',
+          ),
           duration_ms: z.number().nullable().describe('completed_at - started_at, in milliseconds; null for the current step'),
-          output: z.record(z.string(), z.unknown()).nullable().describe('what the step produced (the email id of a send, the result of a condition, ...)'),
+          output: z
+            .record(z.string(), z.unknown())
+            .nullable()
+            .describe('what the step produced (the email id of a send, the result of a condition, ...)'),
           error: z.string().nullable().describe('why the step failed; null otherwise'),
           wake_at: wakeAt.optional(),
           waiting_for: waitingFor.optional(),
@@ -198,7 +223,9 @@ export const dryRunSchema = describing<AutomationDryRun>()(
       })
       .describe('the event as given'),
     matches_trigger: z.boolean().describe("whether the event's name is the automation's trigger (it runs either way)"),
-    status: z.enum(['completed', 'failed']).describe('completed (the walk reached the end, or a false condition) or failed (a step failed)'),
+    status: z
+      .enum(['completed', 'failed'])
+      .describe('completed (the walk reached the end, or a false condition) or failed (a step failed)'),
     ended_early: z.boolean().describe('true when a false condition ended it'),
     error: z.string().nullable().describe("the failing step's error; null otherwise"),
     steps: z
@@ -213,7 +240,9 @@ export const dryRunSchema = describing<AutomationDryRun>()(
           output: z
             .record(z.string(), z.unknown())
             .nullable()
-            .describe('what the step would do: the email a send would send, a delay\'s duration, a condition\'s result and trace; null when it failed'),
+            .describe(
+              "what the step would do: the email a send would send, a delay's duration, a condition's result and trace; null when it failed",
+            ),
           error: z.string().nullable().describe('why the step failed; null otherwise'),
         }),
       )

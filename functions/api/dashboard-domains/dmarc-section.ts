@@ -18,7 +18,9 @@ export function dmarcSection(figures: DmarcFigures, turnOn: Html): Html {
     return html`<section aria-labelledby="dmarc-heading">${heading}<p class="hint">Aggregate reports are not read for this domain. Read them at <code>dmarc@</code> its receiving subdomain (receiving must be on), then publish the DMARC record with its <code>rua=</code> (DNS records above); or choose another address with <code>PATCH /domains/{id}</code> <code>{"dmarc_reports": {"enabled": true, "address": "..."}}</code>.</p>${turnOn}</section>`;
   }
   const labels = figures.days.map((day) => day.day.slice(5));
-  const address = figures.report_address ? html`Reports are read at <code>${figures.report_address}</code>.` : html`Reports are no longer read (figures already stored still count).`;
+  const address = figures.report_address
+    ? html`Reports are read at <code>${figures.report_address}</code>.`
+    : html`Reports are no longer read (figures already stored still count).`;
   return html`<section aria-labelledby="dmarc-heading">${heading}
 <p>${address} ${figures.since} to ${figures.until} (UTC): ${figures.reports} report${figures.reports === 1 ? '' : 's'} from ${figures.reporters.length} reporter${figures.reporters.length === 1 ? '' : 's'}; ${figures.totals.messages} messages, ${percent(figures.totals.pass_rate)} passed DMARC. Ours (sent by the service): ${figures.ours.messages}, ${percent(figures.ours.pass_rate)} passed; others: ${figures.others.messages}, ${percent(figures.others.pass_rate)} passed.</p>
 <div class="charts"><figure>${barChart({
@@ -31,7 +33,12 @@ export function dmarcSection(figures: DmarcFigures, turnOn: Html): Html {
 <figure>${rateChart({
     id: 'chart-dmarc-pass',
     title: 'DMARC pass rate per day, ours and others',
-    desc: figures.days.map((day) => `${day.day}: ours ${day.ours.messages ? percent(day.ours.dmarc_pass / day.ours.messages) : 'none'}, others ${day.others.messages ? percent(day.others.dmarc_pass / day.others.messages) : 'none'}`).join('; '),
+    desc: figures.days
+      .map(
+        (day) =>
+          `${day.day}: ours ${day.ours.messages ? percent(day.ours.dmarc_pass / day.ours.messages) : 'none'}, others ${day.others.messages ? percent(day.others.dmarc_pass / day.others.messages) : 'none'}`,
+      )
+      .join('; '),
     labels,
     series: [
       { name: 'Ours', values: figures.days.map((day) => rateOf(day.ours)) },

@@ -17,9 +17,28 @@ import { applyDnsSchema, createDomainSchema, updateDomainSchema } from '../../..
 import { parseWith } from '../../../shared/doors/http/validate';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { createDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
-import { checkDomainHealthNow, runStoredHealthCheck, storedHealthOf, type StoredDomainHealth } from '../../../shared/usecases/domains/stored-health';
+import {
+  checkDomainHealthNow,
+  runStoredHealthCheck,
+  storedHealthOf,
+  type StoredDomainHealth,
+} from '../../../shared/usecases/domains/stored-health';
 import { verifyDomain } from '../../../shared/usecases/domains/verify';
-import { buttonForm, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
+import {
+  buttonForm,
+  field,
+  formAction,
+  input,
+  pager,
+  pageRequest,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  select,
+  type PageContext,
+  param,
+} from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardDomainsServices } from './services';
 import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
@@ -67,10 +86,16 @@ function applyForm(c: PageContext, domain: PublicDomain): Html {
 ${postForm(
   c,
   `/dashboard/domains/${domain.id}/apply`,
-  html`${select('DNS host', 'provider', [
-    { value: 'route53', label: 'Route 53' },
-    { value: 'cloudflare', label: 'Cloudflare' },
-  ], 'route53', { id: 'dns-host' })}
+  html`${select(
+    'DNS host',
+    'provider',
+    [
+      { value: 'route53', label: 'Route 53' },
+      { value: 'cloudflare', label: 'Cloudflare' },
+    ],
+    'route53',
+    { id: 'dns-host' },
+  )}
 <fieldset data-host="route53"><legend>Route 53 credentials (optional)</legend><div class="fields">${input('Access key ID', 'access_key_id', { autocomplete: 'off' })}${input('Secret access key', 'secret_access_key', { type: 'password', autocomplete: 'off' })}</div></fieldset>
 <fieldset data-host="cloudflare"><legend>Cloudflare credentials (optional)</legend><div class="fields">${input('API token', 'api_token', { type: 'password', autocomplete: 'off' })}</div></fieldset>
 <p><button type="submit">Apply DNS records</button></p>`,
@@ -102,7 +127,11 @@ interface DomainPageParts {
   mtaSts: PublicHosting | null;
 }
 
-async function pageParts(services: DashboardDomainsServices, domain: Domain, health: (domain: Domain) => Promise<StoredDomainHealth>): Promise<DomainPageParts> {
+async function pageParts(
+  services: DashboardDomainsServices,
+  domain: Domain,
+  health: (domain: Domain) => Promise<StoredDomainHealth>,
+): Promise<DomainPageParts> {
   const [checked, dmarc, mtaSts] = await Promise.all([health(domain), recentDmarc(services, domain), hostingViewOf(services, domain)]);
   return { health: checked, dmarc, mtaSts };
 }
@@ -117,7 +146,11 @@ ${healthSection(c, health)}
 ${dmarcSection(dmarc, buttonForm(c, `/dashboard/domains/${domain.id}/dmarc`, 'Read DMARC reports'))}
 ${mtaStsSection(c, domain, mtaSts, domain.status === 'verified' && domain.inbound_enabled)}
 ${applyForm(c, domain)}`;
-  return render(c, { title: domain.name, lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`, body });
+  return render(c, {
+    title: domain.name,
+    lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`,
+    body,
+  });
 }
 
 export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): void {
@@ -125,9 +158,13 @@ export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): vo
 
   routes.page('/domains', async (c) => {
     const state = pageState(c);
-    const [page, stats] = await Promise.all([listDomains(services, c.get('principal'), pageRequest(state)), getAccountStats(services, c.get('principal'), 30)]);
+    const [page, stats] = await Promise.all([
+      listDomains(services, c.get('principal'), pageRequest(state)),
+      getAccountStats(services, c.get('principal'), 30),
+    ]);
     const rows = page.items.map(
-      (domain) => html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}${providerMarker(domain.provider)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
+      (domain) =>
+        html`<tr><td><a href="/dashboard/domains/${domain.id}">${domain.name}</a></td><td>${badge(domain.status)}${providerMarker(domain.provider)}</td><td>${domain.tenant ?? ''}</td><td>${time(domain.created_at)}</td></tr>`,
     );
     const body = html`${postForm(c, '/dashboard/domains', html`<div class="fields">${input('Domain name', 'name', { required: true, placeholder: 'example.com' })}<div class="field"><button type="submit">Add domain</button></div></div>`, 'class="card"')}
 ${table('Domains, newest first', ['Name', 'Status', 'Tenant', 'Added'], rows, 'No domains yet. Add one to send from your own address.')}
@@ -140,7 +177,10 @@ ${sendingSection(stats)}`;
     formAction(c, '/dashboard/domains', async () => {
       const domain = await createDomain(services, c.get('principal'), parseWith(createDomainSchema, { name: field(form, 'name') ?? '' }));
       recordCreated(c, 'id', domain.id);
-      return redirectTo(c, `/dashboard/domains/${domain.id}`, { kind: 'ok', text: `${domain.name} added. Publish its records at your DNS host (or apply them below), then verify.` });
+      return redirectTo(c, `/dashboard/domains/${domain.id}`, {
+        kind: 'ok',
+        text: `${domain.name} added. Publish its records at your DNS host (or apply them below), then verify.`,
+      });
     }),
   );
 
@@ -152,8 +192,16 @@ ${sendingSection(stats)}`;
   routes.action('/domains/:id/mta-sts', (c, form) => {
     const back = `/dashboard/domains/${param(c, 'id')}`;
     return formAction(c, back, async () => {
-      const hosting = await putHosting(services, c.get('principal'), param(c, 'id'), parseWith(mtaStsInputSchema, { mode: field(form, 'mode') ?? 'testing' }));
-      return redirectTo(c, back, { kind: 'ok', text: `MTA-STS policy (${hosting.mode}) saved: its next step is taken within a minute; publish the records it lists as they appear.` });
+      const hosting = await putHosting(
+        services,
+        c.get('principal'),
+        param(c, 'id'),
+        parseWith(mtaStsInputSchema, { mode: field(form, 'mode') ?? 'testing' }),
+      );
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: `MTA-STS policy (${hosting.mode}) saved: its next step is taken within a minute; publish the records it lists as they appear.`,
+      });
     });
   });
 
@@ -161,15 +209,26 @@ ${sendingSection(stats)}`;
     const back = `/dashboard/domains/${param(c, 'id')}`;
     return formAction(c, back, async () => {
       await deleteHosting(services, c.get('principal'), param(c, 'id'));
-      return redirectTo(c, back, { kind: 'ok', text: 'The MTA-STS policy is no longer served; its host\'s certificate and custom domain name are deleted within minutes.' });
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: "The MTA-STS policy is no longer served; its host's certificate and custom domain name are deleted within minutes.",
+      });
     });
   });
 
   routes.action('/domains/:id/dmarc', (c) => {
     const back = `/dashboard/domains/${param(c, 'id')}`;
     return formAction(c, back, async () => {
-      const domain = await updateDomain(services, c.get('principal'), param(c, 'id'), parseWith(updateDomainSchema, { dmarc_reports: { enabled: true } }));
-      return redirectTo(c, back, { kind: 'ok', text: `DMARC reports are read at ${domain.dmarc_reports_address ?? 'the report address'}: publish the DMARC record with its rua= (DNS records).` });
+      const domain = await updateDomain(
+        services,
+        c.get('principal'),
+        param(c, 'id'),
+        parseWith(updateDomainSchema, { dmarc_reports: { enabled: true } }),
+      );
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: `DMARC reports are read at ${domain.dmarc_reports_address ?? 'the report address'}: publish the DMARC record with its rua= (DNS records).`,
+      });
     });
   });
 
@@ -202,10 +261,18 @@ ${sendingSection(stats)}`;
       const credentials =
         provider === 'cloudflare'
           ? field(form, 'api_token') && { api_token: field(form, 'api_token') }
-          : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && { access_key_id: field(form, 'access_key_id') ?? '', secret_access_key: field(form, 'secret_access_key') ?? '' };
+          : (field(form, 'access_key_id') || field(form, 'secret_access_key')) && {
+              access_key_id: field(form, 'access_key_id') ?? '',
+              secret_access_key: field(form, 'secret_access_key') ?? '',
+            };
       const input = parseWith(applyDnsSchema, { action: 'apply', provider, ...(credentials ? { credentials } : {}) });
       const outcome = await applyDomainDns(services, c.get('principal'), param(c, 'id'), input);
-      return domainPage(c, toPublicDomain(outcome.domain), outcome.apply, await pageParts(services, outcome.domain, (d) => runStoredHealthCheck(services, d)));
+      return domainPage(
+        c,
+        toPublicDomain(outcome.domain),
+        outcome.apply,
+        await pageParts(services, outcome.domain, (d) => runStoredHealthCheck(services, d)),
+      );
     }),
   );
 }

@@ -12,4 +12,14 @@ import { createDashboardDomainsApp } from './app';
 // The composition root: only what the function uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-export const handler = handle(createDashboardDomainsApp({ ...core, ...buildSes(config), ...buildSecrets(config, core), ...buildDnsApply(config), events: buildMessaging(config).events, ...buildDeliverability(core), ...buildMtaStsHosting(core) }));
+export const handler = handle(
+  createDashboardDomainsApp({
+    ...core,
+    ...buildSes(config),
+    ...buildSecrets(config, core),
+    ...buildDnsApply(config),
+    events: buildMessaging(config).events,
+    ...buildDeliverability(core),
+    ...buildMtaStsHosting(core),
+  }),
+);

@@ -8,18 +8,33 @@ import { MTA_STS_MODES } from '../../../shared/domain/domains/mta-sts/policy';
 import { buttonForm, postForm, select, type PageContext } from '../dashboard/pages/forms';
 import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
 
-const MODE_LABELS = { testing: 'testing: deliver anyway, report failures', enforce: 'enforce: TLS to our MX only', none: 'none: withdraw the policy' } as const;
+const MODE_LABELS = {
+  testing: 'testing: deliver anyway, report failures',
+  enforce: 'enforce: TLS to our MX only',
+  none: 'none: withdraw the policy',
+} as const;
 
 function modeForm(c: PageContext, domainId: string, current: string | null, label: string): Html {
   return postForm(
     c,
     `/dashboard/domains/${domainId}/mta-sts`,
-    html`<div class="fields">${select('Mode', 'mode', MTA_STS_MODES.map((mode) => ({ value: mode, label: MODE_LABELS[mode] })), current ?? 'testing', { id: 'mta-sts-mode' })}<div class="field"><button type="submit">${label}</button></div></div>`,
+    html`<div class="fields">${select(
+      'Mode',
+      'mode',
+      MTA_STS_MODES.map((mode) => ({ value: mode, label: MODE_LABELS[mode] })),
+      current ?? 'testing',
+      { id: 'mta-sts-mode' },
+    )}<div class="field"><button type="submit">${label}</button></div></div>`,
   );
 }
 
 /** `receives`: the domain is verified and receives mail (a policy can be hosted for it). */
-export function mtaStsSection(c: PageContext, domain: { id: string; inbound_subdomain: string | null }, hosting: PublicHosting | null, receives: boolean): Html {
+export function mtaStsSection(
+  c: PageContext,
+  domain: { id: string; inbound_subdomain: string | null },
+  hosting: PublicHosting | null,
+  receives: boolean,
+): Html {
   const heading = html`<h2 id="mta-sts-heading">MTA-STS policy</h2>`;
   if (!hosting) {
     const intro = html`<p class="hint">A hosted MTA-STS policy (RFC 8461) tells senders to deliver to the receiving subdomain only over TLS to the service's MX. The service gets the certificate of <code>mta-sts.${domain.inbound_subdomain ?? 'inbound.<domain>'}</code> and serves the policy; you publish the records it lists.</p>`;

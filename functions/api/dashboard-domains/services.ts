@@ -4,6 +4,20 @@
  * tenant association of a verified domain), the DNS hosts, and the webhook events queue (domain.health_changed
  * from "Check now"). Its handler composes exactly this.
  */
-import type { CoreServices, DeliverabilityServices, DnsApplyServices, MtaStsHostingServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
+import type {
+  CoreServices,
+  DeliverabilityServices,
+  DnsApplyServices,
+  MtaStsHostingServices,
+  MessagingServices,
+  SecretServices,
+  SesServices,
+} from '../../../shared/services';
 
-export type DashboardDomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & DeliverabilityServices & MtaStsHostingServices & Pick<MessagingServices, 'events'>;
+export type DashboardDomainsServices = CoreServices &
+  SesServices &
+  SecretServices &
+  DnsApplyServices &
+  DeliverabilityServices &
+  MtaStsHostingServices &
+  Pick<MessagingServices, 'events'>;

@@ -14,8 +14,31 @@ import { BOUNCE_CATEGORY_LABELS } from '../../../shared/domain/bounces/bounce-ca
 import { getEmailContent } from '../../../shared/usecases/emails/email-content';
 import { listEmails } from '../../../shared/usecases/emails/list-emails';
 import { barChart, rateChart } from '../dashboard/pages/charts';
-import { dailyActivity, emailTimeline, FILTER_STATUSES, hasFilter, isInFlight, matchesEmail, type ActivitySample, type EmailFilter } from '../dashboard/pages/email-model';
-import { problemFlash, field, formAction, input, LIST_PAGE_SIZE, pager, pageState, postForm, redirectTo, render, select, type PageContext, param } from '../dashboard/pages/forms';
+import {
+  dailyActivity,
+  emailTimeline,
+  FILTER_STATUSES,
+  hasFilter,
+  isInFlight,
+  matchesEmail,
+  type ActivitySample,
+  type EmailFilter,
+} from '../dashboard/pages/email-model';
+import {
+  problemFlash,
+  field,
+  formAction,
+  input,
+  LIST_PAGE_SIZE,
+  pager,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  select,
+  type PageContext,
+  param,
+} from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardEmailsServices } from './services';
 import { badge, html, percent, table, time, type Flash, type Html } from '../dashboard/pages/layout';
@@ -58,7 +81,8 @@ ${input('Tenant', 'tenant', { value: query.tenant, type: 'search', placeholder: 
 
 function emailRows(emails: readonly PublicEmail[]): Html[] {
   return emails.map(
-    (email) => html`<tr><td><a href="/dashboard/emails/${email.id}">${email.subject || email.id}</a></td><td>${email.to.join(', ')}</td><td>${badge(email.status)}</td><td>${time(email.created_at)}</td><td>${email.tenant ?? ''}</td></tr>`,
+    (email) =>
+      html`<tr><td><a href="/dashboard/emails/${email.id}">${email.subject || email.id}</a></td><td>${email.to.join(', ')}</td><td>${badge(email.status)}</td><td>${time(email.created_at)}</td><td>${email.tenant ?? ''}</td></tr>`,
   );
 }
 
@@ -79,7 +103,13 @@ function activitySection(sample: ActivitySample): Html {
 <figure>${rateChart({
     id: 'chart-rates',
     title: 'Delivery, bounce and complaint rates per day',
-    desc: sample.days.map((day) => `${day.day}: delivered ${percent(day.delivery_rate)}, bounced ${percent(day.bounce_rate)}, complained ${percent(day.complaint_rate)}`).join('; ') || 'No emails.',
+    desc:
+      sample.days
+        .map(
+          (day) =>
+            `${day.day}: delivered ${percent(day.delivery_rate)}, bounced ${percent(day.bounce_rate)}, complained ${percent(day.complaint_rate)}`,
+        )
+        .join('; ') || 'No emails.',
     labels,
     series: [
       { name: 'Delivery rate', values: sample.days.map((day) => day.delivery_rate) },
@@ -89,7 +119,15 @@ function activitySection(sample: ActivitySample): Html {
   })}<figcaption>Delivery, bounce and complaint rates per day</figcaption></figure></div>
 <details><summary>Data table</summary>${table(
     'Activity per UTC day',
-    ['Day', 'Accepted', 'Sent', 'Delivered', 'Bounced', 'Complained', ...rates.map((rate) => rate.replace('_', ' ').replace(/^./, (ch) => ch.toUpperCase()))],
+    [
+      'Day',
+      'Accepted',
+      'Sent',
+      'Delivered',
+      'Bounced',
+      'Complained',
+      ...rates.map((rate) => rate.replace('_', ' ').replace(/^./, (ch) => ch.toUpperCase())),
+    ],
     sample.days.map(
       (day) =>
         html`<tr><th scope="row">${day.day}</th><td class="num">${day.accepted}</td><td class="num">${day.sent}</td><td class="num">${day.delivered}</td><td class="num">${day.bounced}</td><td class="num">${day.complained}</td>${rates.map((rate) => html`<td class="num">${percent(day[rate])}</td>`)}</tr>`,
@@ -191,11 +229,14 @@ ${email.attachments.length ? html`<dt>Attachments</dt><dd>${list(email.attachmen
     const timeline = html`<section aria-labelledby="timeline-heading"><h2 id="timeline-heading">Timeline</h2>
 ${follow ? html`<p class="hint" role="status">This page refreshes every 2 seconds while the email is on its way. <a href="/dashboard/emails/${email.id}?refresh=off">Stop refreshing</a></p>` : ''}
 <ol aria-label="Timeline" class="timeline">${entries.map(
-      (entry) => html`<li><strong>${entry.event.replace(/_/g, ' ')}</strong> ${entry.at ? html`— ${time(entry.at)}` : ''}${entry.detail ? html` <span class="muted">(${entry.detail})</span>` : ''}</li>`,
+      (entry) =>
+        html`<li><strong>${entry.event.replace(/_/g, ' ')}</strong> ${entry.at ? html`— ${time(entry.at)}` : ''}${entry.detail ? html` <span class="muted">(${entry.detail})</span>` : ''}</li>`,
     )}</ol></section>`;
     // Content redaction (docs/redaction.md): a dropped content says so instead of a preview and headers.
     const redactionNote =
-      content.content === 'until_sent' ? html`<p class="hint" role="status">Sent with store_content: false: the content is dropped once the email is sent.</p>` : '';
+      content.content === 'until_sent'
+        ? html`<p class="hint" role="status">Sent with store_content: false: the content is dropped once the email is sent.</p>`
+        : '';
     const preview = notKept
       ? html`<section aria-labelledby="preview-heading"><h2 id="preview-heading">Preview</h2>
 <p class="muted" data-content="not-kept">Content not kept: this email was sent with store_content: false, so its subject, bodies and attachments were dropped once sent. Its record (addresses, status, events, tags) stays for the retention window.</p></section>`
@@ -209,7 +250,12 @@ ${content.text !== null ? html`<details${content.html === null ? html` open` : '
 <pre>${content.headers}</pre></section>`;
     // A page is one Lambda answer (6 MB): a section too large for its share is replaced by a notice.
     const shown = [withinSectionBudget(preview, 'preview-heading', 'Preview'), withinSectionBudget(headers, 'headers-heading', 'Headers')];
-    return render(c, { title: email.subject || (notKept ? `${email.id} (content not kept)` : email.id), lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`, body: html`${facts}${timeline}${shown}`, ...(follow ? { refresh: 2 } : {}) });
+    return render(c, {
+      title: email.subject || (notKept ? `${email.id} (content not kept)` : email.id),
+      lead: html`<p><a href="/dashboard/emails">← All emails</a></p>`,
+      body: html`${facts}${timeline}${shown}`,
+      ...(follow ? { refresh: 2 } : {}),
+    });
   });
 }
 

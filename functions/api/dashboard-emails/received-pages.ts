@@ -24,7 +24,11 @@ export function addReceivedPages(routes: PageRoutes<DashboardEmailsServices>): v
     let next: string | null = null;
     let problem: Flash | null = null;
     try {
-      const query = parseWith(listReceivedEmailsQuerySchema, { to, from, limit: String(LIST_PAGE_SIZE), ...(state.cursor ? { cursor: state.cursor } : {}) }, 'query');
+      const query = parseWith(
+        listReceivedEmailsQuerySchema,
+        { to, from, limit: String(LIST_PAGE_SIZE), ...(state.cursor ? { cursor: state.cursor } : {}) },
+        'query',
+      );
       const page = await listReceivedEmails(services, c.get('principal'), query);
       items = page.items;
       next = page.next_cursor;
@@ -46,7 +50,11 @@ ${pager('/dashboard/received', { to, from }, state, next)}`;
     const body = html`<dl class="facts"><dt>From</dt><dd>${email.from}</dd><dt>To</dt><dd>${email.to.join(', ')}</dd>${email.cc.length ? html`<dt>Cc</dt><dd>${email.cc.join(', ')}</dd>` : ''}<dt>Received</dt><dd>${time(email.received_at)}</dd><dt>Envelope</dt><dd>MAIL FROM ${email.mail_from ?? '<>'}; RCPT TO ${email.rcpt_to.join(', ')}</dd><dt>Spam check</dt><dd>${badge(email.spam_status)}</dd><dt>Size</dt><dd>${email.size} bytes</dd></dl>
 <section aria-labelledby="auth-heading"><h2 id="auth-heading">Authentication</h2><pre>${json(email.authentication)}</pre></section>
 ${email.content === 'not_kept' ? contentNotKept(email.attachment_count) : message(email)}`;
-    return render(c, { title: email.subject || (email.content === 'not_kept' ? `${email.id} (content not kept)` : email.id), lead: html`<p><a href="/dashboard/received">← All received email</a></p>`, body });
+    return render(c, {
+      title: email.subject || (email.content === 'not_kept' ? `${email.id} (content not kept)` : email.id),
+      lead: html`<p><a href="/dashboard/received">← All received email</a></p>`,
+      body,
+    });
   });
 }
 

@@ -8,4 +8,6 @@ import { createDashboardSendApp } from './app';
 
 // The composition root: only what the function uses (shared/services/), built once per cold start.
 const config = loadConfig();
-export const handler = handle(createDashboardSendApp({ ...buildCore(config), ...buildMessaging(config), ...buildBlobs(config), ...buildSchedules(config) }));
+export const handler = handle(
+  createDashboardSendApp({ ...buildCore(config), ...buildMessaging(config), ...buildBlobs(config), ...buildSchedules(config) }),
+);

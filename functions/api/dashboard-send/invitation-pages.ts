@@ -40,7 +40,12 @@ export function addInvitationPages(routes: PageRoutes<DashboardSendServices>): v
     roleCheckedAction(c, MEMBERS_PATH, async () => {
       const actor = c.get('session').user;
       const origin = dashboardOrigin(c.req.url);
-      const { invitation, link } = await inviteMember(services, actor, { email: field(form, 'email') ?? '', role: field(form, 'role') ?? '' }, origin);
+      const { invitation, link } = await inviteMember(
+        services,
+        actor,
+        { email: field(form, 'email') ?? '', role: field(form, 'role') ?? '' },
+        origin,
+      );
       recordCreated(c, 'id', invitation.id);
       const from = field(form, 'send_from');
       if (!from) return invitedPage(c, invitation, link, null);
@@ -51,7 +56,10 @@ export function addInvitationPages(routes: PageRoutes<DashboardSendServices>): v
         // Not sent: the invitation goes too (its link was never shown), and the page says why.
         await revokeInvitation(services, actor, invitation.id);
         if (!(error instanceof AppError) || error.status >= 500 || error.status === 401) throw error;
-        return redirectTo(c, MEMBERS_PATH, { kind: 'error', text: `The invitation was not sent (and not kept): ${problemFlash(error).text}` });
+        return redirectTo(c, MEMBERS_PATH, {
+          kind: 'error',
+          text: `The invitation was not sent (and not kept): ${problemFlash(error).text}`,
+        });
       }
     }),
   );

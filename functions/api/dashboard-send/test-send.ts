@@ -23,8 +23,10 @@ export function addTestSend(routes: PageRoutes<DashboardSendServices>): void {
         tags: [{ name: 'source', value: 'dashboard_test' }],
       });
       const result = await sendEmail(services, { principal: c.get('principal') }, request);
-      return redirectTo(c, `/dashboard/emails/${result.id}`, { kind: 'ok', text: 'Test email accepted. This page follows it until it is delivered.' });
+      return redirectTo(c, `/dashboard/emails/${result.id}`, {
+        kind: 'ok',
+        text: 'Test email accepted. This page follows it until it is delivered.',
+      });
     }),
   );
-
 }

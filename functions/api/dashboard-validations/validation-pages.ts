@@ -6,7 +6,12 @@
  * allowance, so it is a POST (viewers, who change nothing, cannot run it). Served by a function of its
  * own (dashboard-validations): the disposable domains list (~170 KB) stays out of the other dashboard bundles.
  */
-import { MAX_VALIDATIONS_PER_BATCH, toPublicValidation, validateAddressesSchema, type PublicValidation } from '../../../shared/domain/validations/schemas';
+import {
+  MAX_VALIDATIONS_PER_BATCH,
+  toPublicValidation,
+  validateAddressesSchema,
+  type PublicValidation,
+} from '../../../shared/domain/validations/schemas';
 import { parseWith } from '../../../shared/doors/http/validate';
 import { validateAddresses } from '../../../shared/usecases/validations/validate-addresses';
 import { field, input, postForm, problemFlash, render, textarea, type PageContext } from '../dashboard/pages/forms';
@@ -35,7 +40,12 @@ function resultsTable(results: readonly PublicValidation[]) {
   );
 }
 
-function page(c: PageContext, values: { emails?: string; tenant?: string }, results: readonly PublicValidation[] | null, flash: Flash | null): Response {
+function page(
+  c: PageContext,
+  values: { emails?: string; tenant?: string },
+  results: readonly PublicValidation[] | null,
+  flash: Flash | null,
+): Response {
   const body = html`<p><a href="/dashboard/suppressions">← Suppressions</a></p>
 ${postForm(
   c,
@@ -56,10 +66,18 @@ export function addValidationPages(routes: PageRoutes<DashboardValidationsServic
   routes.action('/validations', async (c, form) => {
     const values = { emails: field(form, 'emails') ?? '', tenant: field(form, 'tenant') ?? '' };
     try {
-      const request = parseWith(validateAddressesSchema, { emails: addressesOf(values.emails), ...(values.tenant ? { tenant: values.tenant } : {}) });
+      const request = parseWith(validateAddressesSchema, {
+        emails: addressesOf(values.emails),
+        ...(values.tenant ? { tenant: values.tenant } : {}),
+      });
       const results = (await validateAddresses(services, c.get('principal'), request)).map(toPublicValidation);
-      const counts = ['valid', 'risky', 'invalid'].map((verdict) => `${results.filter((r) => r.verdict === verdict).length} ${verdict}`).join(', ');
-      return page(c, values, results, { kind: 'ok', text: `Checked ${results.length} address${results.length === 1 ? '' : 'es'}: ${counts}.` });
+      const counts = ['valid', 'risky', 'invalid']
+        .map((verdict) => `${results.filter((r) => r.verdict === verdict).length} ${verdict}`)
+        .join(', ');
+      return page(c, values, results, {
+        kind: 'ok',
+        text: `Checked ${results.length} address${results.length === 1 ? '' : 'es'}: ${counts}.`,
+      });
     } catch (error) {
       return page(c, values, null, problemFlash(error));
     }

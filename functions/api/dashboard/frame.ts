@@ -15,7 +15,8 @@ import { auditChanges, dashboardSucceeded, type AuditMiddlewareDeps } from '../.
  */
 export function createDashboardFrame(services: Partial<AuditMiddlewareDeps> = {}): Hono<ApiEnv> {
   const app = createFrame();
-  if (services.auditLog && services.clock) app.use('*', auditChanges({ auditLog: services.auditLog, clock: services.clock }, { succeeded: dashboardSucceeded }));
+  if (services.auditLog && services.clock)
+    app.use('*', auditChanges({ auditLog: services.auditLog, clock: services.clock }, { succeeded: dashboardSucceeded }));
   app.use('*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');

@@ -34,13 +34,17 @@ const FLOW_COOKIE_ATTRIBUTES = { path: OIDC_START_PATH, httpOnly: true, secure: 
 const REFUSAL_STATUSES = [400, 401, 403, 404, 429, 503] as const;
 type RefusalStatus = (typeof REFUSAL_STATUSES)[number];
 
-
 /** An AppError the person can act on as the sign-in page with its status; anything else is thrown on (a 500). */
 function refusedPage(c: Context<ApiEnv>, services: DashboardServices, error: unknown, next?: string | null): Response {
   if (!(error instanceof AppError) || !(REFUSAL_STATUSES as readonly number[]).includes(error.status)) throw error;
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
   c.header('Cache-Control', 'no-store');
-  return signInPage(c, { next, error: errorText(error), status: error.status as RefusalStatus, oidc: error.status === 404 ? null : (services.oidc?.settings ?? null) });
+  return signInPage(c, {
+    next,
+    error: errorText(error),
+    status: error.status as RefusalStatus,
+    oidc: error.status === 404 ? null : (services.oidc?.settings ?? null),
+  });
 }
 
 export function addOidcRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
@@ -66,7 +70,11 @@ export function addOidcRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
     c.header('Cache-Control', 'no-store');
     let completed;
     try {
-      completed = await completeOidcSignIn(deps, { flowToken, query: new URL(c.req.url).searchParams }, { ip: sourceIpOf(c) ?? '', userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null });
+      completed = await completeOidcSignIn(
+        deps,
+        { flowToken, query: new URL(c.req.url).searchParams },
+        { ip: sourceIpOf(c) ?? '', userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null },
+      );
     } catch (error) {
       return refusedPage(c, services, error);
     }

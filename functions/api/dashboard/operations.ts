@@ -1,6 +1,11 @@
 /** The operations of the dashboard group (Dashboard session). */
 import * as z from 'zod';
-import { acceptInvitationRequestSchema, changeRoleRequestSchema, inviteRequestSchema, signInRequestSchema } from '../../../shared/domain/dashboard/schemas';
+import {
+  acceptInvitationRequestSchema,
+  changeRoleRequestSchema,
+  inviteRequestSchema,
+  signInRequestSchema,
+} from '../../../shared/domain/dashboard/schemas';
 import { section, type Operation } from '../../../shared/doors/openapi/operation';
 import { sessionSchema, invitationCreatedSchema, memberEnvelopeSchema, teamSchema } from './schemas';
 import { dryRunSchema } from '../automations/schemas';
@@ -28,10 +33,12 @@ function sessionDoor(operation: Operation): Operation {
 
 /** Each operation of a group behind the session, keyed by its new operationId. */
 function sessionDoors(operations: Readonly<Record<string, Operation>>): Record<string, Operation> {
-  return Object.fromEntries(Object.values(operations).map((operation) => {
-    const door = sessionDoor(operation);
-    return [door.operationId, door];
-  }));
+  return Object.fromEntries(
+    Object.values(operations).map((operation) => {
+      const door = sessionDoor(operation);
+      return [door.operationId, door];
+    }),
+  );
 }
 
 export const dashboardOps = section('dashboard', 'Dashboard session', {
@@ -39,14 +46,25 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     method: 'post',
     path: '/dashboard/sign-in',
     summary: 'Sign in to the dashboard',
-    description: 'Same-origin only; rate limited per email address and per client address. As JSON: the session and the `svc_session` cookie. As the sign-in page\'s form: 303 to the page it came from (or the page again with the error).',
+    description:
+      "Same-origin only; rate limited per email address and per client address. As JSON: the session and the `svc_session` cookie. As the sign-in page's form: 303 to the page it came from (or the page again with the error).",
     auth: 'public',
-    body: { schema: signInRequestSchema, form: true, decodedBy: 'its handler: JSON or the sign-in page\'s form, whose errors are answered with the page again', example: { email: 'owner@acme.com', password: 'correct horse battery staple' } },
+    body: {
+      schema: signInRequestSchema,
+      form: true,
+      decodedBy: "its handler: JSON or the sign-in page's form, whose errors are answered with the page again",
+      example: { email: 'owner@acme.com', password: 'correct horse battery staple' },
+    },
     responses: {
       200: { description: 'Signed in (JSON).', schema: sessionSchema, headers: ['setCookie'], requiredHeaders: ['setCookie'] },
       303: { description: 'Signed in (a form): to the dashboard.', headers: ['setCookie', 'location'], requiredHeaders: ['location'] },
       // The sign-in page's form is answered with the page again, showing the error, and the same status.
-      ...Object.fromEntries([400, 401, 403, 429].map((status) => [status, { description: 'The form: the sign-in page again, with the error.', mediaType: 'text/html' as const }])),
+      ...Object.fromEntries(
+        [400, 401, 403, 429].map((status) => [
+          status,
+          { description: 'The form: the sign-in page again, with the error.', mediaType: 'text/html' as const },
+        ]),
+      ),
     },
     errors: { 401: ['unauthorized'], 403: ['forbidden'], 429: ['rate_limited'] },
   },
@@ -56,12 +74,27 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     method: 'get',
     path: '/dashboard/sign-in/oidc',
     summary: 'Sign in with the OpenID Connect provider',
-    description: 'Starts an authorization code flow with PKCE (S256), state and nonce, kept server-side for 10 minutes and tied to this browser by an HttpOnly cookie, and redirects to the provider. 404 when the deployment has no provider configured.',
+    description:
+      'Starts an authorization code flow with PKCE (S256), state and nonce, kept server-side for 10 minutes and tied to this browser by an HttpOnly cookie, and redirects to the provider. 404 when the deployment has no provider configured.',
     auth: 'public',
-    query: z.object({ next: z.string().optional().describe('the dashboard page to open once signed in (a /dashboard path; else the emails page)') }),
+    query: z.object({
+      next: z.string().optional().describe('the dashboard page to open once signed in (a /dashboard path; else the emails page)'),
+    }),
     responses: {
-      302: { description: "To the provider's authorization endpoint, with the flow's cookie.", headers: ['setCookie', 'location'], requiredHeaders: ['setCookie', 'location'] },
-      ...Object.fromEntries([404, 503].map((status) => [status, { description: 'The sign-in page, with why (not configured; the provider unreachable or misconfigured).', mediaType: 'text/html' as const }])),
+      302: {
+        description: "To the provider's authorization endpoint, with the flow's cookie.",
+        headers: ['setCookie', 'location'],
+        requiredHeaders: ['setCookie', 'location'],
+      },
+      ...Object.fromEntries(
+        [404, 503].map((status) => [
+          status,
+          {
+            description: 'The sign-in page, with why (not configured; the provider unreachable or misconfigured).',
+            mediaType: 'text/html' as const,
+          },
+        ]),
+      ),
     },
     errors: { 404: ['not_found'], 503: ['service_unavailable'] },
   },
@@ -69,7 +102,8 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     method: 'get',
     path: '/dashboard/sign-in/oidc/callback',
     summary: "The OpenID Connect provider's callback",
-    description: "Where the provider sends the browser back (the redirect URI to register at the provider). The flow this browser started is used once; the state must match, the code is exchanged with the PKCE verifier and the ID token validated (issuer, audience, nonce, signature); its email must be verified by the provider, of an allowed domain, and a member's: that member is signed in as with a password (the same session and cookie). Never creates a member. Rate limited as the password sign-in.",
+    description:
+      "Where the provider sends the browser back (the redirect URI to register at the provider). The flow this browser started is used once; the state must match, the code is exchanged with the PKCE verifier and the ID token validated (issuer, audience, nonce, signature); its email must be verified by the provider, of an allowed domain, and a member's: that member is signed in as with a password (the same session and cookie). Never creates a member. Rate limited as the password sign-in.",
     auth: 'public',
     query: z.object({
       code: z.string().optional().describe('the authorization code'),
@@ -79,12 +113,30 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
       error_description: z.string().optional().describe("the provider's explanation of its error"),
     }),
     responses: {
-      303: { description: 'Signed in: to the page the flow was started for, with the session cookie.', headers: ['setCookie', 'location'], requiredHeaders: ['setCookie', 'location'] },
+      303: {
+        description: 'Signed in: to the page the flow was started for, with the session cookie.',
+        headers: ['setCookie', 'location'],
+        requiredHeaders: ['setCookie', 'location'],
+      },
       ...Object.fromEntries(
-        [400, 401, 403, 404, 429, 503].map((status) => [status, { description: 'The sign-in page with why: 400 no flow in this browser, expired or state mismatch; 401 the provider refused or its answer failed a check; 403 email unverified, domain not allowed or no member; 429 rate limited; 503 the provider unreachable.', mediaType: 'text/html' as const }]),
+        [400, 401, 403, 404, 429, 503].map((status) => [
+          status,
+          {
+            description:
+              'The sign-in page with why: 400 no flow in this browser, expired or state mismatch; 401 the provider refused or its answer failed a check; 403 email unverified, domain not allowed or no member; 429 rate limited; 503 the provider unreachable.',
+            mediaType: 'text/html' as const,
+          },
+        ]),
       ),
     },
-    errors: { 400: ['validation_error'], 401: ['unauthorized'], 403: ['forbidden'], 404: ['not_found'], 429: ['rate_limited'], 503: ['service_unavailable'] },
+    errors: {
+      400: ['validation_error'],
+      401: ['unauthorized'],
+      403: ['forbidden'],
+      404: ['not_found'],
+      429: ['rate_limited'],
+      503: ['service_unavailable'],
+    },
   },
   signOut: {
     method: 'post',
@@ -119,7 +171,8 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     creates: { param: 'id', at: 'invitation.id' },
     path: '/dashboard/team/invitations',
     summary: 'Invite an address with a role',
-    description: 'Owners and admins (an owner invitation: owners only). The answer carries the link, once: hand it to the invitee, who opens it to set a password (single use, 7 days).',
+    description:
+      'Owners and admins (an owner invitation: owners only). The answer carries the link, once: hand it to the invitee, who opens it to set a password (single use, 7 days).',
     auth: 'session',
     body: { schema: inviteRequestSchema, example: { email: 'dev@acme.com', role: 'developer' } },
     responses: { 201: { description: 'The invitation and its link.', schema: invitationCreatedSchema } },
@@ -140,7 +193,7 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     summary: "Change a member's role",
     description: 'Owners and admins; making, changing or demoting an owner needs an owner. The last owner cannot be demoted (409).',
     auth: 'session',
-    pathParams: { id: 'the member\'s user id (usr_...)' },
+    pathParams: { id: "the member's user id (usr_...)" },
     body: { schema: changeRoleRequestSchema, example: { role: 'viewer' } },
     responses: { 200: { description: 'The member with its new role.', schema: memberEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
@@ -151,7 +204,7 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     summary: 'Remove a member',
     description: 'Owners and admins (an owner: owners only). Its sessions end at once. The last owner cannot be removed (409).',
     auth: 'session',
-    pathParams: { id: 'the member\'s user id (usr_...)' },
+    pathParams: { id: "the member's user id (usr_...)" },
     responses: { 200: { description: 'Removed.', schema: okSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
   },
@@ -159,13 +212,24 @@ export const dashboardOps = section('dashboard', 'Dashboard session', {
     method: 'post',
     path: '/dashboard/accept-invitation',
     summary: 'Accept an invitation',
-    description: "The invitee sets a password with the link's token: the user is created in the inviting account with its role and signed in. Same-origin only. As the accept page's form: 303 to the dashboard (or the page again with the error).",
+    description:
+      "The invitee sets a password with the link's token: the user is created in the inviting account with its role and signed in. Same-origin only. As the accept page's form: 303 to the dashboard (or the page again with the error).",
     auth: 'public',
-    body: { schema: acceptInvitationRequestSchema, form: true, decodedBy: 'its handler: JSON or the accept page\'s form, whose errors are answered with the page again', example: { token: 'q3Jx0c9-example-token-from-the-link-0000000', password: 'correct horse battery staple' } },
+    body: {
+      schema: acceptInvitationRequestSchema,
+      form: true,
+      decodedBy: "its handler: JSON or the accept page's form, whose errors are answered with the page again",
+      example: { token: 'q3Jx0c9-example-token-from-the-link-0000000', password: 'correct horse battery staple' },
+    },
     responses: {
       200: { description: 'Accepted and signed in (JSON).', schema: sessionSchema, headers: ['setCookie'], requiredHeaders: ['setCookie'] },
       303: { description: 'Accepted (a form): to the dashboard.', headers: ['setCookie', 'location'], requiredHeaders: ['location'] },
-      ...Object.fromEntries([400, 403, 409].map((status) => [status, { description: 'The form: the accept page again, with the error.', mediaType: 'text/html' as const }])),
+      ...Object.fromEntries(
+        [400, 403, 409].map((status) => [
+          status,
+          { description: 'The form: the accept page again, with the error.', mediaType: 'text/html' as const },
+        ]),
+      ),
     },
     errors: { 403: ['forbidden'], 409: ['conflict'] },
   },

@@ -38,45 +38,71 @@ async function formOrJson(c: Context): Promise<unknown> {
   return readJson(c);
 }
 
-
 function sessionAnswer(user: DashboardUser, session: StoredSession) {
-  return { user: toPublicUser(user), csrf_token: session.csrf_token, expires_at: session.expires_at, idle_expires_at: session.idle_expires_at };
+  return {
+    user: toPublicUser(user),
+    csrf_token: session.csrf_token,
+    expires_at: session.expires_at,
+    idle_expires_at: session.idle_expires_at,
+  };
 }
 
 export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
   const route = routes(app);
 
-  route(dashboardOps.signIn, async (c) => {
-    const body = await formOrJson(c);
-    const form = isForm(c) ? (body as Record<string, string>) : null;
-    let started;
-    try {
-      started = await signIn(services, parseWith(signInRequestSchema, body), { ip: sourceIpOf(c) ?? '', userAgent: c.req.header('user-agent') ?? null, requestId: c.get('requestId') ?? null });
-    } catch (error) {
-      // The sign-in page's form: the page again, with the error (and the same status).
-      if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
-      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
-      const text = error.status === 400 ? 'Enter your email and password.' : errorText(error);
-      return signInPage(c, { next: form.next, email: form.email, error: text, status: error.status as 400 | 401 | 403 | 429, oidc: services.oidc?.settings ?? null });
-    }
-    const { user, token, session } = started;
-    // A session this browser held before is over: one cookie, one session.
-    const previous = sessionCookieToken(c);
-    if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
-    setSessionCookie(c, token, session);
-    if (form) return c.redirect(safeNext(form.next), 303);
-    return c.json(sessionAnswer(user, session), 200);
-  }, { before: [requireSameOrigin()] });
+  route(
+    dashboardOps.signIn,
+    async (c) => {
+      const body = await formOrJson(c);
+      const form = isForm(c) ? (body as Record<string, string>) : null;
+      let started;
+      try {
+        started = await signIn(services, parseWith(signInRequestSchema, body), {
+          ip: sourceIpOf(c) ?? '',
+          userAgent: c.req.header('user-agent') ?? null,
+          requestId: c.get('requestId') ?? null,
+        });
+      } catch (error) {
+        // The sign-in page's form: the page again, with the error (and the same status).
+        if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
+        for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+        const text = error.status === 400 ? 'Enter your email and password.' : errorText(error);
+        return signInPage(c, {
+          next: form.next,
+          email: form.email,
+          error: text,
+          status: error.status as 400 | 401 | 403 | 429,
+          oidc: services.oidc?.settings ?? null,
+        });
+      }
+      const { user, token, session } = started;
+      // A session this browser held before is over: one cookie, one session.
+      const previous = sessionCookieToken(c);
+      if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
+      setSessionCookie(c, token, session);
+      if (form) return c.redirect(safeNext(form.next), 303);
+      return c.json(sessionAnswer(user, session), 200);
+    },
+    { before: [requireSameOrigin()] },
+  );
 
-  route(dashboardOps.signOut, async (c) => {
-    await endSession(services, c.get('session').tokenHash);
-    clearSessionCookie(c);
-    if (isForm(c)) return redirectTo(c, '/dashboard/sign-in', { kind: 'ok', text: 'Signed out.' });
-    return c.json({ ok: true }, 200);
-  }, { before: [requireSession(services, { anyRole: true })] });
+  route(
+    dashboardOps.signOut,
+    async (c) => {
+      await endSession(services, c.get('session').tokenHash);
+      clearSessionCookie(c);
+      if (isForm(c)) return redirectTo(c, '/dashboard/sign-in', { kind: 'ok', text: 'Signed out.' });
+      return c.json({ ok: true }, 200);
+    },
+    { before: [requireSession(services, { anyRole: true })] },
+  );
 
-  route(dashboardOps.getSession, (c) => {
-    const { user, session } = c.get('session');
-    return c.json(sessionAnswer(user, session), 200);
-  }, { before: [requireSession(services)] });
+  route(
+    dashboardOps.getSession,
+    (c) => {
+      const { user, session } = c.get('session');
+      return c.json(sessionAnswer(user, session), 200);
+    },
+    { before: [requireSession(services)] },
+  );
 }

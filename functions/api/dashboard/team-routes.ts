@@ -39,30 +39,50 @@ export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
   const session = { before: [requireSession(services)] };
   const actor = (c: Context<ApiEnv>) => c.get('session').user;
 
-  route(dashboardOps.getTeam, async (c) => {
-    const { members, invitations } = await listTeam(services, actor(c));
-    return c.json({ members: members.map(toPublicUser), invitations: invitations.map(toPublicInvitation) }, 200);
-  }, session);
+  route(
+    dashboardOps.getTeam,
+    async (c) => {
+      const { members, invitations } = await listTeam(services, actor(c));
+      return c.json({ members: members.map(toPublicUser), invitations: invitations.map(toPublicInvitation) }, 200);
+    },
+    session,
+  );
 
-  route(dashboardOps.createInvitation, async (c, { body }) => {
-    const { invitation, link } = await inviteMember(services, actor(c), body, originOf(c));
-    return c.json({ invitation: toPublicInvitation(invitation), link }, 201);
-  }, session);
+  route(
+    dashboardOps.createInvitation,
+    async (c, { body }) => {
+      const { invitation, link } = await inviteMember(services, actor(c), body, originOf(c));
+      return c.json({ invitation: toPublicInvitation(invitation), link }, 201);
+    },
+    session,
+  );
 
-  route(dashboardOps.revokeInvitation, async (c, { params }) => {
-    await revokeInvitation(services, actor(c), params.id);
-    return c.json({ ok: true as const }, 200);
-  }, session);
+  route(
+    dashboardOps.revokeInvitation,
+    async (c, { params }) => {
+      await revokeInvitation(services, actor(c), params.id);
+      return c.json({ ok: true as const }, 200);
+    },
+    session,
+  );
 
-  route(dashboardOps.updateMember, async (c, { params, body }) => {
-    const member = await changeMemberRole(services, actor(c), params.id, body);
-    return c.json({ member: toPublicUser(member) }, 200);
-  }, session);
+  route(
+    dashboardOps.updateMember,
+    async (c, { params, body }) => {
+      const member = await changeMemberRole(services, actor(c), params.id, body);
+      return c.json({ member: toPublicUser(member) }, 200);
+    },
+    session,
+  );
 
-  route(dashboardOps.removeMember, async (c, { params }) => {
-    await removeMember(services, actor(c), params.id);
-    return c.json({ ok: true as const }, 200);
-  }, session);
+  route(
+    dashboardOps.removeMember,
+    async (c, { params }) => {
+      await removeMember(services, actor(c), params.id);
+      return c.json({ ok: true as const }, 200);
+    },
+    session,
+  );
 
   // The accept page: the invitation the link names, or the page saying it is not valid (400).
   app.get(dashboardOps.acceptInvitation.path, async (c) => {
@@ -75,23 +95,40 @@ export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
     }
   });
 
-  route(dashboardOps.acceptInvitation, async (c) => {
-    const form = isFormBody(c) ? Object.fromEntries(new URLSearchParams(await c.req.text())) : null;
-    let user;
-    try {
-      user = await acceptInvitation(services, form ?? (await readJson(c)));
-    } catch (error) {
-      // The accept page's form: the page again, with the error (and the same status).
-      if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
-      const invitation = await invitationOfToken(services, form.token).catch(() => null);
-      return acceptInvitationPage(c, { token: form.token ?? '', invitation, error: errorText(error), status: error.status as 400 | 403 | 409 });
-    }
-    // Signed in at once, as after a sign-in: a session this browser held before is over.
-    const previous = sessionCookieToken(c);
-    if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
-    const { token, session: started } = await startSession(services, user);
-    setSessionCookie(c, token, started);
-    if (form) return c.redirect(HOME_PATH, 303);
-    return c.json({ user: toPublicUser(user), csrf_token: started.csrf_token, expires_at: started.expires_at, idle_expires_at: started.idle_expires_at }, 200);
-  }, { before: [requireSameOrigin()] });
+  route(
+    dashboardOps.acceptInvitation,
+    async (c) => {
+      const form = isFormBody(c) ? Object.fromEntries(new URLSearchParams(await c.req.text())) : null;
+      let user;
+      try {
+        user = await acceptInvitation(services, form ?? (await readJson(c)));
+      } catch (error) {
+        // The accept page's form: the page again, with the error (and the same status).
+        if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
+        const invitation = await invitationOfToken(services, form.token).catch(() => null);
+        return acceptInvitationPage(c, {
+          token: form.token ?? '',
+          invitation,
+          error: errorText(error),
+          status: error.status as 400 | 403 | 409,
+        });
+      }
+      // Signed in at once, as after a sign-in: a session this browser held before is over.
+      const previous = sessionCookieToken(c);
+      if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
+      const { token, session: started } = await startSession(services, user);
+      setSessionCookie(c, token, started);
+      if (form) return c.redirect(HOME_PATH, 303);
+      return c.json(
+        {
+          user: toPublicUser(user),
+          csrf_token: started.csrf_token,
+          expires_at: started.expires_at,
+          idle_expires_at: started.idle_expires_at,
+        },
+        200,
+      );
+    },
+    { before: [requireSameOrigin()] },
+  );
 }

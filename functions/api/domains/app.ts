@@ -20,7 +20,15 @@ import { listPage } from '../../../shared/doors/http/pagination';
 import { routes } from '../../../shared/doors/http/route';
 import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
 import { domainOps } from './operations';
-import type { CoreServices, DeliverabilityServices, DnsApplyServices, MtaStsHostingServices, MessagingServices, SecretServices, SesServices } from '../../../shared/services';
+import type {
+  CoreServices,
+  DeliverabilityServices,
+  DnsApplyServices,
+  MtaStsHostingServices,
+  MessagingServices,
+  SecretServices,
+  SesServices,
+} from '../../../shared/services';
 import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
@@ -37,7 +45,13 @@ function dnsProviderOf(value: string) {
 }
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type DomainsServices = CoreServices & SesServices & SecretServices & DnsApplyServices & DeliverabilityServices & MtaStsHostingServices & Pick<MessagingServices, 'events'>;
+export type DomainsServices = CoreServices &
+  SesServices &
+  SecretServices &
+  DnsApplyServices &
+  DeliverabilityServices &
+  MtaStsHostingServices &
+  Pick<MessagingServices, 'events'>;
 
 export function createDomainsApp(services: DomainsServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -14,5 +14,9 @@ export const dnsProviderSchema = describing<PublicDnsProvider>()(
   }),
 );
 
-export const dnsProviderListSchema = z.strictObject({ dns_providers: z.array(dnsProviderSchema).describe('the stored credentials, one per DNS host (at most two)') });
-export const dnsProviderEnvelopeSchema = z.strictObject({ dns_provider: dnsProviderSchema.describe('the stored credentials (a hint only)') });
+export const dnsProviderListSchema = z.strictObject({
+  dns_providers: z.array(dnsProviderSchema).describe('the stored credentials, one per DNS host (at most two)'),
+});
+export const dnsProviderEnvelopeSchema = z.strictObject({
+  dns_provider: dnsProviderSchema.describe('the stored credentials (a hint only)'),
+});

@@ -6,7 +6,15 @@ import { section } from '../../../shared/doors/openapi/operation';
 import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../../../shared/doors/openapi/requests';
 import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from './dns-provider-schemas';
 import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
-import { dmarcFiguresSchema, domainActionResultSchema, domainEnvelopeSchema, domainHealthSchema, domainSchema, mtaStsHostingDeletedSchema, mtaStsHostingSchema } from './schemas';
+import {
+  dmarcFiguresSchema,
+  domainActionResultSchema,
+  domainEnvelopeSchema,
+  domainHealthSchema,
+  domainSchema,
+  mtaStsHostingDeletedSchema,
+  mtaStsHostingSchema,
+} from './schemas';
 import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '../../../shared/domain/dmarc/figures-query';
 import { page } from '../../../shared/doors/openapi/page-description';
@@ -23,18 +31,24 @@ export const domainOps = section('domains', 'Domains', {
     creates: { param: 'id', at: 'domain.id' },
     path: '/domains',
     summary: 'Add a sending domain',
-    description: 'Returns the DNS records to publish (ownership, DKIM, return path, SPF, DMARC; with `inbound_enabled`, the MX of a receive-only subdomain). A domain claimed by another account is 409 with claim instructions.',
+    description:
+      'Returns the DNS records to publish (ownership, DKIM, return path, SPF, DMARC; with `inbound_enabled`, the MX of a receive-only subdomain). A domain claimed by another account is 409 with claim instructions.',
     auth: 'apiKey',
     scopes: ['domains:write'],
     body: { schema: createDomainSchema, example: { name: 'acme.com' } },
     responses: { 201: { description: 'The domain and its records.', schema: domainEnvelopeSchema, example: { domain: ex.exampleDomain } } },
-    errors: { 403: ['forbidden', 'tenants_not_enabled', 'plan_limit'], 404: ['not_found'], 409: ['conflict'], 503: ['service_unavailable'] },
+    errors: {
+      403: ['forbidden', 'tenants_not_enabled', 'plan_limit'],
+      404: ['not_found'],
+      409: ['conflict'],
+      503: ['service_unavailable'],
+    },
   },
   listDomains: {
     method: 'get',
     path: '/domains',
     summary: 'List domains',
-    description: page('The domains') + ' With `tenant`, only that tenant\'s.',
+    description: page('The domains') + " With `tenant`, only that tenant's.",
     auth: 'apiKey',
     scopes: [...domainRead],
     query: pageQuerySchema.extend(listDomainsQuerySchema.shape),
@@ -100,7 +114,7 @@ export const domainOps = section('domains', 'Domains', {
     path: '/domains/{id}/mta-sts',
     summary: "Host an MTA-STS policy for a domain's receiving subdomain",
     description:
-      'Hosts `https://mta-sts.inbound.<domain>/.well-known/mta-sts.txt` (RFC 8461) naming the service\'s MX: the service requests the host\'s certificate (ACM, DNS-validated) and, once it is issued, serves the policy there. Publish the records the answer lists as they appear (the certificate\'s validation CNAME first; the host\'s CNAME once the certificate is issued; the TXT record that announces the policy). The domain must be verified and receive mail (`inbound_enabled`). Changing `mode` or `max_age` gives the policy a new id: publish the new TXT record. PUT again (same body) checks now. Use `testing` until the MX\'s certificate is valid for its name (docs/deliverability.md). An account hosts at most its plan\'s number of policies (' +
+      "Hosts `https://mta-sts.inbound.<domain>/.well-known/mta-sts.txt` (RFC 8461) naming the service's MX: the service requests the host's certificate (ACM, DNS-validated) and, once it is issued, serves the policy there. Publish the records the answer lists as they appear (the certificate's validation CNAME first; the host's CNAME once the certificate is issued; the TXT record that announces the policy). The domain must be verified and receive mail (`inbound_enabled`). Changing `mode` or `max_age` gives the policy a new id: publish the new TXT record. PUT again (same body) checks now. Use `testing` until the MX's certificate is valid for its name (docs/deliverability.md). An account hosts at most its plan's number of policies (" +
       PLAN_NAMES.map((plan) => `${plan} ${PLANS[plan].mtaStsPolicies}`).join(', ') +
       ': a new one past it is 403 `plan_limit`; a deleted one frees its place once its removal completes.',
     auth: 'apiKey',
@@ -115,7 +129,7 @@ export const domainOps = section('domains', 'Domains', {
     path: '/domains/{id}/mta-sts',
     summary: 'Stop hosting the MTA-STS policy',
     description:
-      'Stops serving the policy and deletes its host\'s custom domain name and certificate (within minutes). To withdraw a policy senders have cached (RFC 8461 section 8.3), PUT `mode: none` first and keep it hosted for `max_age`, then remove the TXT record and delete.',
+      "Stops serving the policy and deletes its host's custom domain name and certificate (within minutes). To withdraw a policy senders have cached (RFC 8461 section 8.3), PUT `mode: none` first and keep it hosted for `max_age`, then remove the TXT record and delete.",
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
@@ -131,7 +145,10 @@ export const domainOps = section('domains', 'Domains', {
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
-    body: { schema: updateDomainSchema, example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced', inbound_enabled: true } },
+    body: {
+      schema: updateDomainSchema,
+      example: { open_tracking: true, click_tracking: true, tls_mode: 'enforced', inbound_enabled: true },
+    },
     responses: { 200: { description: 'The domain after the change.', schema: domainEnvelopeSchema } },
     errors: { 409: ['conflict'], 502: ['upstream_error'], 503: ['service_unavailable'] },
   },
@@ -154,7 +171,11 @@ export const domainOps = section('domains', 'Domains', {
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
-    body: { schema: domainActionRequestSchema, decodedBy: 'its handler: by `action`, then with that action\'s schema', example: { action: 'verify' } },
+    body: {
+      schema: domainActionRequestSchema,
+      decodedBy: "its handler: by `action`, then with that action's schema",
+      example: { action: 'verify' },
+    },
     responses: { 200: { description: 'The domain after the check (and what apply wrote).', schema: domainActionResultSchema } },
     errors: { 409: ['conflict'], 422: ['validation_error'], 502: ['upstream_error'], 503: ['service_unavailable'] },
   },
@@ -175,7 +196,11 @@ export const domainOps = section('domains', 'Domains', {
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { provider: 'route53 or cloudflare' },
-    body: { schema: storeDnsProviderRequestSchema, decodedBy: 'its handler: with the schema of the provider in the path (an unknown provider is 404 first)', example: { credentials: { api_token: 'cf-token-xxxxxxxx' } } },
+    body: {
+      schema: storeDnsProviderRequestSchema,
+      decodedBy: 'its handler: with the schema of the provider in the path (an unknown provider is 404 first)',
+      example: { credentials: { api_token: 'cf-token-xxxxxxxx' } },
+    },
     responses: { 200: { description: 'Stored.', schema: dnsProviderEnvelopeSchema } },
     errors: { 403: ['forbidden'] },
   },

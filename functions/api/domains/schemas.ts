@@ -14,7 +14,9 @@ const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'in
 const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
 
 export const dnsRecordSchema = z.strictObject({
-  purpose: z.enum(RECORD_PURPOSES).describe('what the record is for: ownership, DKIM key, return path (CNAME), SPF, DMARC or the inbound MX'),
+  purpose: z
+    .enum(RECORD_PURPOSES)
+    .describe('what the record is for: ownership, DKIM key, return path (CNAME), SPF, DMARC or the inbound MX'),
   type: z.enum(RECORD_TYPES).describe('the DNS record type'),
   name: z.string().describe('fully qualified host name'),
   value: z.string().describe('what to publish (for MX: the exchange host)'),
@@ -34,7 +36,9 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
     name: z.string().describe('the domain name (lower case)'),
     status: z
       .enum(DOMAIN_STATUSES)
-      .describe('pending until every required record is verified and the mail provider can send from it (see provider); verified; failed: a later check found a required record missing or wrong (sends refused)'),
+      .describe(
+        'pending until every required record is verified and the mail provider can send from it (see provider); verified; failed: a later check found a required record missing or wrong (sends refused)',
+      ),
     tenant: z.string().nullable().describe("the owning tenant's external_id; null when account-wide"),
     records: z.array(dnsRecordSchema).describe('the DNS records to publish, each with its status at the last check'),
     open_tracking: z.boolean().describe('a 1x1 pixel in the html of its emails and email.opened events (default false)'),
@@ -44,7 +48,11 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
       .describe('opportunistic (default): TLS whenever the receiving server offers it; enforced: only over TLS, else the email bounces'),
     inbound_enabled: z.boolean().describe('receives mail on inbound.<domain> (chosen when the domain is added)'),
     inbound_subdomain: z.string().nullable().describe('the receive-only subdomain (inbound.<domain>) when inbound_enabled'),
-    inbound_store_content: z.boolean().describe('false: mail received on the domain is recorded without its content, and email.received carries none (docs/redaction.md); true by default'),
+    inbound_store_content: z
+      .boolean()
+      .describe(
+        'false: mail received on the domain is recorded without its content, and email.received carries none (docs/redaction.md); true by default',
+      ),
     dmarc_reports: z
       .strictObject({
         enabled: z.boolean().describe('true: aggregate reports sent to `address` are read and counted (GET /domains/{id}/dmarc)'),
@@ -56,9 +64,13 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
             value: z.string().describe('v=DMARC1'),
           })
           .nullable()
-          .describe("the record receivers look for before sending reports to an address outside the domain (RFC 7489 section 7.1); null when the address is under the domain (or off)"),
+          .describe(
+            'the record receivers look for before sending reports to an address outside the domain (RFC 7489 section 7.1); null when the address is under the domain (or off)',
+          ),
       })
-      .describe('DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"; PATCH with dmarc_reports)'),
+      .describe(
+        'DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"; PATCH with dmarc_reports)',
+      ),
     created_at: timestamp.describe('when the domain was added (ISO 8601)'),
     updated_at: timestamp.describe('when the domain last changed (ISO 8601)'),
     verified_at: nullableTimestamp.describe('when it was first verified (ISO 8601); null until then'),
@@ -67,12 +79,16 @@ export const domainSchema = describing<ReturnType<typeof toPublicDomain>>()(
       .strictObject({
         status: z
           .enum(['pending', 'verified', 'failed'])
-          .describe('pending: the mail provider (SES) has not yet confirmed the DKIM record (asked again every few minutes, and on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)'),
+          .describe(
+            'pending: the mail provider (SES) has not yet confirmed the DKIM record (asked again every few minutes, and on verify and GET); verified: it can send from the domain; failed: it gave up (verify again)',
+          ),
         message: z.string().describe('what the provider reported and what happens next'),
         checked_at: timestamp.describe('when the provider was last asked (ISO 8601)'),
       })
       .nullable()
-      .describe("the mail provider's own verification of the domain: null until every required record checked out; the domain is verified only once this is"),
+      .describe(
+        "the mail provider's own verification of the domain: null until every required record checked out; the domain is verified only once this is",
+      ),
   }),
 );
 
@@ -87,20 +103,24 @@ export const applyReportSchema = describing<ApplyReport>()(
         name: z.string().describe("the zone's name (the domain or its longest parent with a zone; lower case)"),
       })
       .describe('the zone the records were written in'),
-    credentials: z.enum(['request', 'stored', 'service']).describe("where the credentials came from: this request's, stored ones, or the service's own role (Route 53)"),
+    credentials: z
+      .enum(['request', 'stored', 'service'])
+      .describe("where the credentials came from: this request's, stored ones, or the service's own role (Route 53)"),
     settled: z.boolean().nullable().describe('Route 53: whether the change was INSYNC before verifying'),
     records: z
       .array(
         z.strictObject({
-          purpose: z.enum(RECORD_PURPOSES).describe('which of the domain\'s records'),
+          purpose: z.enum(RECORD_PURPOSES).describe("which of the domain's records"),
           type: z.enum(RECORD_TYPES).describe('the DNS record type'),
           name: z.string().describe('fully qualified host name'),
           value: z.string().describe('the value that is (or was to be) published: ours, the merged SPF record, or the kept DMARC policy'),
           action: z
             .enum(['created', 'updated', 'unchanged', 'failed'])
-            .describe('what apply did: created, updated (see previous), unchanged (already right, or a DMARC policy kept) or failed (see message)'),
+            .describe(
+              'what apply did: created, updated (see previous), unchanged (already right, or a DMARC policy kept) or failed (see message)',
+            ),
           previous: z.string().optional().describe('what was there before an update'),
-          message: z.string().describe('what was done, or why it failed (the host\'s reason)'),
+          message: z.string().describe("what was done, or why it failed (the host's reason)"),
         }),
       )
       .describe('one entry per record of the domain'),
@@ -126,10 +146,14 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
     findings: z
       .array(
         z.strictObject({
-          type: z.enum(FINDING_TYPE_NAMES).describe('what was found (docs/deliverability.md has the table: each type, its impact and its source)'),
+          type: z
+            .enum(FINDING_TYPE_NAMES)
+            .describe('what was found (docs/deliverability.md has the table: each type, its impact and its source)'),
           check: z.enum(HEALTH_CHECKS).describe('the check family: spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi or reputation'),
           impact: z.enum(['high', 'low']).describe('high: mail fails authentication or is not received; low: a recommendation'),
-          status: z.enum(['open', 'fixed']).describe('open: found at the last check; fixed: open at an earlier check and gone at a later one (shown for 7 days)'),
+          status: z
+            .enum(['open', 'fixed'])
+            .describe('open: found at the last check; fixed: open at an earlier check and gone at a later one (shown for 7 days)'),
           message: z.string().describe('what is wrong and what to do'),
           record: z
             .strictObject({
@@ -150,7 +174,13 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
         open: z.number().int().describe('open findings'),
         high: z.number().int().describe('open findings of high impact'),
         low: z.number().int().describe('open findings of low impact'),
-        spf_lookups: z.number().int().nullable().describe("DNS-querying terms of the SPF record, nested includes counted (RFC 7208's limit is 10); null without exactly one SPF record"),
+        spf_lookups: z
+          .number()
+          .int()
+          .nullable()
+          .describe(
+            "DNS-querying terms of the SPF record, nested includes counted (RFC 7208's limit is 10); null without exactly one SPF record",
+          ),
         checks: z
           .strictObject({
             spf: checkOutcome.describe('the SPF record at the domain and its includes'),
@@ -160,9 +190,13 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
             mta_sts: checkOutcome.describe('the MTA-STS record at _mta-sts.<domain>'),
             tls_rpt: checkOutcome.describe('the TLS-RPT record at _smtp._tls.<domain>'),
             bimi: checkOutcome.describe('the BIMI record at default._bimi.<domain>'),
-            reputation: checkOutcome.describe("the bounce and complaint rates of the domain's sender (its tenant, or the account) over the last 7 days (skipped under 100 emails)"),
+            reputation: checkOutcome.describe(
+              "the bounce and complaint rates of the domain's sender (its tenant, or the account) over the last 7 days (skipped under 100 emails)",
+            ),
           } satisfies Record<(typeof HEALTH_CHECKS)[number], z.ZodType>)
-          .describe('each check: ok, issues (findings to act on), error (a lookup failed: check again) or skipped (inbound_mx of a domain that does not receive)'),
+          .describe(
+            'each check: ok, issues (findings to act on), error (a lookup failed: check again) or skipped (inbound_mx of a domain that does not receive)',
+          ),
       })
       .describe('counts and the outcome of each check'),
   }),
@@ -185,7 +219,8 @@ const figuresShape = {
   disposition: dispositionSchema,
 };
 const dmarcFiguresPartSchema = (what: string) => z.strictObject(figuresShape).describe(what);
-const dayCounts = (what: string) => z.strictObject({ messages: dmarcCount.describe('messages'), dmarc_pass: dmarcCount.describe('of which passed DMARC') }).describe(what);
+const dayCounts = (what: string) =>
+  z.strictObject({ messages: dmarcCount.describe('messages'), dmarc_pass: dmarcCount.describe('of which passed DMARC') }).describe(what);
 
 /** GET /domains/{id}/dmarc (docs/deliverability.md, "DMARC aggregate reports"). */
 export const dmarcFiguresSchema = describing<DmarcFigures>()(
@@ -195,16 +230,21 @@ export const dmarcFiguresSchema = describing<DmarcFigures>()(
     domain: z.string().describe('the domain name'),
     since: z.string().describe('the first UTC day counted (YYYY-MM-DD)'),
     until: z.string().describe('the last UTC day counted (YYYY-MM-DD), included'),
-    report_address: z.string().nullable().describe("the domain's report address now; null when reports are not read (figures already stored still count)"),
+    report_address: z
+      .string()
+      .nullable()
+      .describe("the domain's report address now; null when reports are not read (figures already stored still count)"),
     totals: dmarcFiguresPartSchema('every message the reports counted in the range'),
-    ours: dmarcFiguresPartSchema("the service's sending: DKIM passed with d=<domain> and the domain's selector, or SPF passed for rp.<domain> or an amazonses.com MAIL FROM"),
+    ours: dmarcFiguresPartSchema(
+      "the service's sending: DKIM passed with d=<domain> and the domain's selector, or SPF passed for rp.<domain> or an amazonses.com MAIL FROM",
+    ),
     others: dmarcFiguresPartSchema('everything else sending as the domain (its own servers, other providers, spoofers)'),
     reports: dmarcCount.describe('reports counted (each (reporter, report_id) once)'),
     reporters: z.array(z.string()).describe('the reporters (org_name) of those reports, alphabetical'),
     days: z
       .array(
         z.strictObject({
-          day: z.string().describe('the UTC day (YYYY-MM-DD): the day each report\'s range begins'),
+          day: z.string().describe("the UTC day (YYYY-MM-DD): the day each report's range begins"),
           messages: dmarcCount.describe('messages'),
           dmarc_pass: dmarcCount.describe('of which passed DMARC'),
           ours: dayCounts("the service's sending"),
@@ -216,7 +256,7 @@ export const dmarcFiguresSchema = describing<DmarcFigures>()(
       .array(
         z.strictObject({
           source_ip: z.string().describe('the sending IP address, as the receivers reported it'),
-          group: z.enum(['ours', 'others']).describe('ours (the service\'s sending) or others'),
+          group: z.enum(['ours', 'others']).describe("ours (the service's sending) or others"),
           ...figuresShape,
           reporters: z.array(z.string()).describe('the reporters that counted it (at most 10, alphabetical)'),
           days: dmarcCount.describe('UTC days of the range it sent on'),
@@ -237,16 +277,22 @@ export const mtaStsHostingSchema = describing<PublicHosting>()(
     policy_url: z.string().describe('where senders fetch the policy: https://mta-sts.<policy domain>/.well-known/mta-sts.txt'),
     status: z
       .enum(HOSTING_STATUSES)
-      .describe('pending_certificate: publish the certificate_validation record; pending_dns: the policy is served, publish policy_host and policy; active: senders find it; failed: see message, PUT again to start over; removing: being taken down'),
+      .describe(
+        'pending_certificate: publish the certificate_validation record; pending_dns: the policy is served, publish policy_host and policy; active: senders find it; failed: see message, PUT again to start over; removing: being taken down',
+      ),
     message: z.string().nullable().describe('what happens next or what to do; null when active'),
     mode: z.enum(MTA_STS_MODES).describe('enforce, testing or none (RFC 8461 section 5)'),
     max_age: z.number().int().describe('how long senders keep the policy, in seconds'),
-    mx: z.array(z.string()).describe('the MX hosts the policy names: the service\'s inbound MX'),
-    policy_id: z.string().describe('the policy\'s id, in the policy TXT record; new whenever the policy changes'),
+    mx: z.array(z.string()).describe("the MX hosts the policy names: the service's inbound MX"),
+    policy_id: z.string().describe("the policy's id, in the policy TXT record; new whenever the policy changes"),
     records: z
       .array(
         z.strictObject({
-          purpose: z.enum(['certificate_validation', 'policy_host', 'policy', 'tls_rpt']).describe('certificate_validation: ACM\'s CNAME that issues the host\'s certificate; policy_host: the CNAME of mta-sts.<policy domain>; policy: the TXT that announces the policy; tls_rpt: reports of TLS failures (recommended)'),
+          purpose: z
+            .enum(['certificate_validation', 'policy_host', 'policy', 'tls_rpt'])
+            .describe(
+              "certificate_validation: ACM's CNAME that issues the host's certificate; policy_host: the CNAME of mta-sts.<policy domain>; policy: the TXT that announces the policy; tls_rpt: reports of TLS failures (recommended)",
+            ),
           type: z.enum(['CNAME', 'TXT']).describe('the DNS record type'),
           name: z.string().describe('fully qualified host name'),
           value: z.string().describe('what to publish'),
@@ -257,7 +303,9 @@ export const mtaStsHostingSchema = describing<PublicHosting>()(
       )
       .describe('the records to publish, in order (policy_host appears once the certificate is issued)'),
     checked_at: nullableTimestamp.describe('when the records were last looked up; null before'),
-    next_check_at: nullableTimestamp.describe('when the next step is taken (certificate: every minute; records: every 5 minutes for 3 days, then daily); null when failed'),
+    next_check_at: nullableTimestamp.describe(
+      'when the next step is taken (certificate: every minute; records: every 5 minutes for 3 days, then daily); null when failed',
+    ),
     created_at: timestamp.describe('when hosting was asked for'),
     updated_at: timestamp.describe('when it last changed'),
   }),
@@ -267,5 +315,7 @@ export const mtaStsHostingSchema = describing<PublicHosting>()(
 export const mtaStsHostingDeletedSchema = z.strictObject({
   object: z.literal('mta_sts_hosting').describe('always `mta_sts_hosting`'),
   domain_id: idOf('dom').describe("the domain's id (dom_...)"),
-  deleted: z.literal(true).describe('always true: the policy is no longer served; its host\'s certificate and custom domain name are deleted within minutes'),
+  deleted: z
+    .literal(true)
+    .describe("always true: the policy is no longer served; its host's certificate and custom domain name are deleted within minutes"),
 });

@@ -23,7 +23,9 @@ function batchValidationOf(header: string | undefined): BatchValidation {
   if (header === undefined || header === '') return 'permissive';
   const value = header.trim().toLowerCase();
   if (value === 'strict' || value === 'permissive') return value;
-  throw new ValidationError('x-batch-validation must be strict or permissive.', { details: { fields: [{ field: 'x-batch-validation', message: 'strict or permissive' }] } });
+  throw new ValidationError('x-batch-validation must be strict or permissive.', {
+    details: { fields: [{ field: 'x-batch-validation', message: 'strict or permissive' }] },
+  });
 }
 
 /** POST /emails resolves its caller inside the send's first read (key, account and context in one round trip). */

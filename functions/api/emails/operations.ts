@@ -8,10 +8,25 @@ import * as ex from '../../../shared/doors/openapi/examples';
 import { section } from '../../../shared/doors/openapi/operation';
 import { batchRequestSchema } from '../../../shared/doors/openapi/requests';
 import { listOf } from '../../../shared/doors/openapi/common-schemas';
-import { batchResultSchema, cancelResultSchema, emailEnvelopeSchema, emailSchema, sendResultSchema, testEventResultSchema } from './schemas';
+import {
+  batchResultSchema,
+  cancelResultSchema,
+  emailEnvelopeSchema,
+  emailSchema,
+  sendResultSchema,
+  testEventResultSchema,
+} from './schemas';
 import { page } from '../../../shared/doors/openapi/page-description';
 
-const SEND_REFUSALS = ['insufficient_scope', 'domain_not_verified', 'domain_not_allowed', 'recipient_not_allowed', 'forbidden', 'tenants_not_enabled', 'account_paused'] as const;
+const SEND_REFUSALS = [
+  'insufficient_scope',
+  'domain_not_verified',
+  'domain_not_allowed',
+  'recipient_not_allowed',
+  'forbidden',
+  'tenants_not_enabled',
+  'account_paused',
+] as const;
 
 export const emailOps = section('emails', 'Emails', {
   sendEmail: {
@@ -24,8 +39,18 @@ export const emailOps = section('emails', 'Emails', {
     scopes: ['emails:send'],
     scopesCheckedBy: 'the send core, once it has read the key (a bad request from a key without the scope is answered 403 before 400)',
     requestHeaders: ['idempotencyKey'],
-    body: { schema: sendRequestSchema, decodedBy: 'its handler: a bad request from a bad caller is answered 401 or 403 before 400', example: ex.exampleSendRequest },
-    responses: { 200: { description: 'Accepted (`sent`) or stored for later (`scheduled`).', schema: sendResultSchema, example: { id: ex.id('msg'), status: 'sent' } } },
+    body: {
+      schema: sendRequestSchema,
+      decodedBy: 'its handler: a bad request from a bad caller is answered 401 or 403 before 400',
+      example: ex.exampleSendRequest,
+    },
+    responses: {
+      200: {
+        description: 'Accepted (`sent`) or stored for later (`scheduled`).',
+        schema: sendResultSchema,
+        example: { id: ex.id('msg'), status: 'sent' },
+      },
+    },
     errors: {
       403: [...SEND_REFUSALS],
       404: ['not_found'],
@@ -46,7 +71,11 @@ export const emailOps = section('emails', 'Emails', {
     auth: 'apiKey',
     scopes: ['emails:send'],
     requestHeaders: ['idempotencyKey', 'batchValidation'],
-    body: { schema: batchRequestSchema, decodedBy: 'validateBatchShape (shared/usecases/send/send-batch.ts): {emails: [...]} or a bare array', example: { emails: [ex.exampleSendRequest, { ...ex.exampleSendRequest, to: 'grace@example.com', attachments: undefined }] } },
+    body: {
+      schema: batchRequestSchema,
+      decodedBy: 'validateBatchShape (shared/usecases/send/send-batch.ts): {emails: [...]} or a bare array',
+      example: { emails: [ex.exampleSendRequest, { ...ex.exampleSendRequest, to: 'grace@example.com', attachments: undefined }] },
+    },
     responses: {
       200: {
         description: 'One result per item, index-aligned.',
@@ -54,7 +83,16 @@ export const emailOps = section('emails', 'Emails', {
         example: {
           data: [
             { index: 0, id: ex.id('msg'), status: 'sent' },
-            { index: 1, id: null, status: 'failed', error: { message: 'The domain acme.org is not verified for this account.', code: 'domain_not_verified', details: { domain: 'acme.org' } } },
+            {
+              index: 1,
+              id: null,
+              status: 'failed',
+              error: {
+                message: 'The domain acme.org is not verified for this account.',
+                code: 'domain_not_verified',
+                details: { domain: 'acme.org' },
+              },
+            },
           ],
         },
       },
@@ -65,7 +103,8 @@ export const emailOps = section('emails', 'Emails', {
     method: 'post',
     path: '/emails/test',
     summary: 'Build (and deliver) a test webhook event',
-    description: 'Builds the webhook payload of any event type (from a real email with `email_id`, else an example), returns it, and unless `deliver` is false queues it to the subscribed endpoints. No email is sent.',
+    description:
+      'Builds the webhook payload of any event type (from a real email with `email_id`, else an example), returns it, and unless `deliver` is false queues it to the subscribed endpoints. No email is sent.',
     auth: 'apiKey',
     scopes: ['mail:admin'],
     body: { schema: testEventSchema, example: { event: 'email.delivered', email_id: ex.id('msg') } },
@@ -73,7 +112,16 @@ export const emailOps = section('emails', 'Emails', {
       200: {
         description: 'The payload, as endpoints receive it.',
         schema: testEventResultSchema,
-        example: { object: 'test_event', id: ex.id('evt'), queued: true, payload: { type: 'email.delivered', created_at: '2026-11-23T09:30:02.412Z', data: { email_id: ex.id('msg'), status: 'delivered' } } },
+        example: {
+          object: 'test_event',
+          id: ex.id('evt'),
+          queued: true,
+          payload: {
+            type: 'email.delivered',
+            created_at: '2026-11-23T09:30:02.412Z',
+            data: { email_id: ex.id('msg'), status: 'delivered' },
+          },
+        },
       },
     },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'], 503: ['service_unavailable'] },
@@ -82,19 +130,36 @@ export const emailOps = section('emails', 'Emails', {
     method: 'patch',
     path: '/emails/{id}',
     summary: 'Reschedule or cancel a scheduled email',
-    description: '`{"scheduled_at": "<ISO 8601>"}` reschedules, `{"cancel": true}` cancels: exactly one. Only while the email is `scheduled` (409 otherwise).',
+    description:
+      '`{"scheduled_at": "<ISO 8601>"}` reschedules, `{"cancel": true}` cancels: exactly one. Only while the email is `scheduled` (409 otherwise).',
     auth: 'apiKey',
     scopes: ['emails:send'],
     pathParams: { id: 'the email id (msg_...)' },
     body: { schema: updateEmailSchema, example: { scheduled_at: '2026-11-24T08:00:00.000Z' } },
-    responses: { 200: { description: 'The email after the change.', schema: emailEnvelopeSchema, example: { email: { ...ex.exampleEmail, status: 'scheduled', last_event: 'scheduled', scheduled_at: '2026-11-24T08:00:00.000Z', sent_at: null, message_id: null, delivered_at: null } } } },
+    responses: {
+      200: {
+        description: 'The email after the change.',
+        schema: emailEnvelopeSchema,
+        example: {
+          email: {
+            ...ex.exampleEmail,
+            status: 'scheduled',
+            last_event: 'scheduled',
+            scheduled_at: '2026-11-24T08:00:00.000Z',
+            sent_at: null,
+            message_id: null,
+            delivered_at: null,
+          },
+        },
+      },
+    },
     errors: { 409: ['conflict'], 503: ['service_unavailable'] },
   },
   cancelEmail: {
     method: 'post',
     path: '/emails/{id}/cancel',
     summary: 'Cancel a scheduled email',
-    description: "The resend SDK's emails.cancel: the same as PATCH /emails/{id} with `{\"cancel\": true}`.",
+    description: 'The resend SDK\'s emails.cancel: the same as PATCH /emails/{id} with `{"cancel": true}`.',
     auth: 'apiKey',
     scopes: ['emails:send'],
     pathParams: { id: 'the email id (msg_...)' },
@@ -119,18 +184,31 @@ export const emailOps = section('emails', 'Emails', {
     scopes: ['emails:send', 'account:read'],
     query: pageQuerySchema.extend({ tenant: tenantParam.optional() }),
     rateLimit: 'listEmails',
-    responses: { 200: { description: 'A page of email records.', schema: listOf('emails', emailSchema), example: { emails: [ex.exampleEmail], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of email records.',
+        schema: listOf('emails', emailSchema),
+        example: { emails: [ex.exampleEmail], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'] },
   },
   resendEmail: {
     method: 'post',
     path: '/emails/{id}/resend',
     summary: 'Send a stored email again',
-    description: 'A new send of the stored email (same from, recipients, subject, bodies, tags and headers; no attachments), through the same checks as POST /emails as of now. Answers like POST /emails with the new id.',
+    description:
+      'A new send of the stored email (same from, recipients, subject, bodies, tags and headers; no attachments), through the same checks as POST /emails as of now. Answers like POST /emails with the new id.',
     auth: 'apiKey',
     scopes: ['emails:send'],
     pathParams: { id: 'the email id (msg_...)' },
     responses: { 200: { description: 'The new email.', schema: sendResultSchema, example: { id: ex.id('msg', true), status: 'sent' } } },
-    errors: { 403: [...SEND_REFUSALS], 422: ['validation_error'], 429: ['plan_limit', 'daily_ramp_limit'], 502: ['upstream_error'], 503: ['service_unavailable'] },
+    errors: {
+      403: [...SEND_REFUSALS],
+      422: ['validation_error'],
+      429: ['plan_limit', 'daily_ramp_limit'],
+      502: ['upstream_error'],
+      503: ['service_unavailable'],
+    },
   },
 });

@@ -32,12 +32,20 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
     last_event: z
       .string()
       .describe('queued, scheduled, sent, delivery_delayed, delivered, bounced, failed, complained, suppressed or cancelled'),
-    bounce_reason: z.string().nullable().describe("the provider's reason for a bounce or failure, or why a scheduled email was not sent; null otherwise"),
-    bounce_type: z.string().nullable().describe('hard, soft, block, undetermined or not_sent (on SES\'s suppression list); null unless bounced or failed'),
+    bounce_reason: z
+      .string()
+      .nullable()
+      .describe("the provider's reason for a bounce or failure, or why a scheduled email was not sent; null otherwise"),
+    bounce_type: z
+      .string()
+      .nullable()
+      .describe("hard, soft, block, undetermined or not_sent (on SES's suppression list); null unless bounced or failed"),
     bounce_category: z
       .enum(BOUNCE_CATEGORIES)
       .nullable()
-      .describe("the bounce's category (docs/deliverability.md, \"Bounce categories\"), from SES's bounce type and the receiving server's status code and reply; null unless bounced, or failed by a bounce"),
+      .describe(
+        "the bounce's category (docs/deliverability.md, \"Bounce categories\"), from SES's bounce type and the receiving server's status code and reply; null unless bounced, or failed by a bounce",
+      ),
     tags: z.array(tagSchema).describe('the tags sent with the email, as `{name, value}` (up to 10)'),
     attachments: z.array(emailAttachmentSchema).describe('metadata only'),
     scheduled_at: nullableTimestamp.describe('when a scheduled email is (or was) due to go out (ISO 8601); null for an immediate send'),
@@ -47,7 +55,7 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
       .string()
       .nullable()
       .describe(
-        'the Message-ID field recipients see, angle brackets included: SES replaces the message\'s own with `<id@email.amazonses.com>` (`<id@<region>.amazonses.com>` outside us-east-1); replies carry it in In-Reply-To and References. Null until sent',
+        "the Message-ID field recipients see, angle brackets included: SES replaces the message's own with `<id@email.amazonses.com>` (`<id@<region>.amazonses.com>` outside us-east-1); replies carry it in In-Reply-To and References. Null until sent",
       ),
     delivered_at: nullableTimestamp.describe("when it reached the recipient's mail provider (ISO 8601); null until delivered"),
     bounced_at: nullableTimestamp.describe('when it bounced or failed delivery (ISO 8601); null otherwise'),
@@ -78,7 +86,10 @@ const batchItemSchema = describing<BatchItemResult>()(
       .strictObject({
         message: z.string().describe('what went wrong and what to do'),
         code: z.string().describe('the error code POST /emails would have answered (e.g. validation_error, domain_not_verified)'),
-        details: z.record(z.string(), z.unknown()).optional().describe('structured facts, as in the error envelope (e.g. `fields`, `suppressed`)'),
+        details: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('structured facts, as in the error envelope (e.g. `fields`, `suppressed`)'),
       })
       .optional()
       .describe('what POST /emails would have answered for this item'),

@@ -85,7 +85,12 @@ export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
   /** Records a hit; a failure to record never costs the reader the pixel or the redirect. */
   const track = async (c: Context<ApiEnv>, tracked: TrackedLink) => {
     try {
-      await trackHit(deps, tracked, { id: c.get('requestId'), method: c.req.method, userAgent: c.req.header('user-agent') ?? null, ip: sourceIp(c) });
+      await trackHit(deps, tracked, {
+        id: c.get('requestId'),
+        method: c.req.method,
+        userAgent: c.req.header('user-agent') ?? null,
+        ip: sourceIp(c),
+      });
     } catch (error) {
       logError('tracking hit not recorded', error, { request_id: c.get('requestId'), kind: tracked.kind, email_id: tracked.link.emailId });
     }
@@ -99,7 +104,12 @@ export function createLinksApp(deps: LinksAppDeps): Hono<ApiEnv> {
       throw notALink('open');
     }
     await track(c, { kind: 'open', link: resolved.link });
-    return c.body(new Uint8Array(PIXEL_GIF), 200, { 'Content-Type': 'image/gif', 'Cache-Control': NO_STORE, Pragma: 'no-cache', Expires: '0' });
+    return c.body(new Uint8Array(PIXEL_GIF), 200, {
+      'Content-Type': 'image/gif',
+      'Cache-Control': NO_STORE,
+      Pragma: 'no-cache',
+      Expires: '0',
+    });
   });
 
   route(linkOps.trackClick, async (c, { params }) => {

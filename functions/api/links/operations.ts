@@ -15,16 +15,27 @@ export const linkOps = section('links', 'Links', {
     description: 'No side effects (prefetchers do not unsubscribe): the page posts the confirmation back.',
     auth: 'public',
     pathParams: tokenParam,
-    responses: { 200: { description: 'The confirmation page.', mediaType: 'text/html' }, 404: { description: 'Not a valid link: a page saying so.', mediaType: 'text/html' } },
+    responses: {
+      200: { description: 'The confirmation page.', mediaType: 'text/html' },
+      404: { description: 'Not a valid link: a page saying so.', mediaType: 'text/html' },
+    },
   },
   unsubscribe: {
     method: 'post',
     path: '/unsubscribe/{token}',
     summary: 'One-click unsubscribe (RFC 8058)',
-    description: 'Any body (mail providers post `List-Unsubscribe=One-Click`); the confirmation page posts `source=confirmation_page` and gets a page back.',
+    description:
+      'Any body (mail providers post `List-Unsubscribe=One-Click`); the confirmation page posts `source=confirmation_page` and gets a page back.',
     auth: 'public',
     pathParams: tokenParam,
-    responses: { 200: { description: 'Unsubscribed: JSON, or a page for the confirmation page\'s form.', schema: z.strictObject({ unsubscribed: z.literal(true).describe('always true: the address is unsubscribed') }), mediaType: 'text/html', example: { unsubscribed: true } } },
+    responses: {
+      200: {
+        description: "Unsubscribed: JSON, or a page for the confirmation page's form.",
+        schema: z.strictObject({ unsubscribed: z.literal(true).describe('always true: the address is unsubscribed') }),
+        mediaType: 'text/html',
+        example: { unsubscribed: true },
+      },
+    },
   },
   trackOpen: {
     method: 'get',
@@ -40,6 +51,8 @@ export const linkOps = section('links', 'Links', {
     summary: 'Click-tracking redirect',
     auth: 'public',
     pathParams: tokenParam,
-    responses: { 302: { description: 'To the signed URL (only); the click is recorded.', headers: ['location'], requiredHeaders: ['location'] } },
+    responses: {
+      302: { description: 'To the signed URL (only); the click is recorded.', headers: ['location'], requiredHeaders: ['location'] },
+    },
   },
 });

@@ -54,7 +54,8 @@ function whatStops(link: UnsubscribeLink): string {
 
 export function confirmationPage(c: Context<ApiEnv>, link: UnsubscribeLink) {
   const address = escape(maskAddress(link.recipient));
-  const keeps = link.scope === 'category' ? '<p>Other email from this sender, such as receipts and account notices, will still arrive.</p>' : '';
+  const keeps =
+    link.scope === 'category' ? '<p>Other email from this sender, such as receipts and account notices, will still arrive.</p>' : '';
   return page(
     c,
     200,
@@ -65,9 +66,19 @@ export function confirmationPage(c: Context<ApiEnv>, link: UnsubscribeLink) {
 }
 
 export function donePage(c: Context<ApiEnv>, link: UnsubscribeLink) {
-  return page(c, 200, 'You are unsubscribed', `<p><strong>${escape(maskAddress(link.recipient))}</strong> will no longer receive ${whatStops(link)}.</p>`);
+  return page(
+    c,
+    200,
+    'You are unsubscribed',
+    `<p><strong>${escape(maskAddress(link.recipient))}</strong> will no longer receive ${whatStops(link)}.</p>`,
+  );
 }
 
 export function invalidLinkPage(c: Context<ApiEnv>) {
-  return page(c, 404, 'This link is not valid', '<p>The unsubscribe link is incomplete or was changed. Use the link from the email itself.</p>');
+  return page(
+    c,
+    404,
+    'This link is not valid',
+    '<p>The unsubscribe link is incomplete or was changed. Use the link from the email itself.</p>',
+  );
 }

@@ -26,7 +26,8 @@ function bearerKey(authorization: string | undefined): string {
 }
 
 export function createMcpApp(services: CoreServices, options: McpAppOptions): Hono<ApiEnv> {
-  if (!/^https?:\/\/[^/]/.test(options.apiBaseUrl)) throw new Error(`The MCP door needs the API's base URL (API_BASE_URL, set by the stack): got "${options.apiBaseUrl}"`);
+  if (!/^https?:\/\/[^/]/.test(options.apiBaseUrl))
+    throw new Error(`The MCP door needs the API's base URL (API_BASE_URL, set by the stack): got "${options.apiBaseUrl}"`);
   const app = createApi(services);
   app.post('/mcp', (c) => {
     const api = createApiClient({

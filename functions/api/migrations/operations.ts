@@ -35,7 +35,13 @@ export const migrationOps = section('migrations', 'Imports', {
     auth: 'apiKey',
     scopes: [...IMPORT_READ],
     query: listImportsQuerySchema,
-    responses: { 200: { description: 'A page of imports.', schema: listOf('migrations', migrationSummarySchema), example: { migrations: [ex.exampleMigrationSummary], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of imports.',
+        schema: listOf('migrations', migrationSummarySchema),
+        example: { migrations: [ex.exampleMigrationSummary], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   getImport: {
@@ -58,7 +64,12 @@ export const migrationOps = section('migrations', 'Imports', {
     pathParams: migrationParam,
     query: reportQuerySchema,
     responses: {
-      200: { description: 'CSV (default; `Content-Disposition: attachment`), or with `?format=json` the rows as JSON.', schema: migrationReportSchema, mediaType: 'text/csv', headers: ['contentDisposition'] },
+      200: {
+        description: 'CSV (default; `Content-Disposition: attachment`), or with `?format=json` the rows as JSON.',
+        schema: migrationReportSchema,
+        mediaType: 'text/csv',
+        headers: ['contentDisposition'],
+      },
     },
     errors: { 403: ['forbidden'] },
   },

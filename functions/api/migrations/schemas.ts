@@ -47,7 +47,9 @@ const headFields = {
   dry_run: z.boolean().describe('true for a preview: nothing written, and not kept'),
   status: z
     .enum(IMPORT_STATUSES)
-    .describe('in_progress while has_more; then completed, partial (a resource unreadable or some items failed) or failed (no resource readable, or every item failed)'),
+    .describe(
+      'in_progress while has_more; then completed, partial (a resource unreadable or some items failed) or failed (no resource readable, or every item failed)',
+    ),
   has_more: z.boolean().describe('repeat the same body with cursor: next_cursor while true'),
   next_cursor: z.string().nullable().describe('the cursor of the next request; null once the import is done'),
   requests: count.describe('requests worked so far'),
@@ -70,11 +72,15 @@ export const migrationSummarySchema = describing<ReturnType<typeof toImportSumma
 );
 
 const dnsChange = z.strictObject({
-  action: z.enum(['add', 'update', 'keep', 'done']).describe('add (nothing there), update (see current), keep (leave as it is) or done (already published)'),
+  action: z
+    .enum(['add', 'update', 'keep', 'done'])
+    .describe('add (nothing there), update (see current), keep (leave as it is) or done (already published)'),
   type: z.enum(['TXT', 'CNAME', 'MX']).describe('the DNS record type'),
   host: z.string().describe('fully qualified host name'),
   value: z.string().describe('the value to publish (add, update), that is published (done), or to leave (keep)'),
-  purpose: z.string().describe("ownership, dkim, return_path, spf, dmarc, inbound_mx; provider (the provider's record) or other (someone else's)"),
+  purpose: z
+    .string()
+    .describe("ownership, dkim, return_path, spf, dmarc, inbound_mx; provider (the provider's record) or other (someone else's)"),
   current: z.string().nullable().describe('what is published there now (values joined with " | "); null when nothing or unchecked'),
   note: z.string().nullable().describe('an explanation for people (e.g. how SPF was merged); null when none'),
 });
@@ -97,7 +103,9 @@ export const migrationSchema = describing<PublicImport>()(
                 .strictObject({
                   checked: z.boolean().describe('false when DNS could not be read: every record of ours is then an add'),
                   changes: z.array(dnsChange).describe('what to do at each host, given what is published'),
-                  keep_old_records: z.string().describe("which of the provider's records to keep until the last email through it is delivered, for people"),
+                  keep_old_records: z
+                    .string()
+                    .describe("which of the provider's records to keep until the last email through it is delivered, for people"),
                 })
                 .nullable()
                 .describe('the DNS changes to publish; null in a preview or when no plan was worked out (e.g. a failed domain)'),
@@ -118,7 +126,10 @@ export const migrationSchema = describing<PublicImport>()(
               status: itemStatus(),
               webhook_id: idOf('wh').nullable().describe('the endpoint here (wh_...); null when none was created'),
               enabled: z.boolean().describe('false: imported webhooks start disabled (enable them after checking our signature)'),
-              secret: z.string().nullable().describe('the signing secret: shown once, in the answer of the request that created the webhook'),
+              secret: z
+                .string()
+                .nullable()
+                .describe('the signing secret: shown once, in the answer of the request that created the webhook'),
               events: z.array(z.string()).describe("our event types the provider's events map to"),
               unmapped_events: z.array(z.string()).describe("the provider's events with no equivalent here"),
               message: itemMessage(),
@@ -151,7 +162,7 @@ export const migrationSchema = describing<PublicImport>()(
       .strictObject({
         totals: suppressionTotals.describe('the counts'),
         skipped_reasons: z.record(z.string(), count).describe('skipped entries by reason: blocked, temporary_failure, invalid_address'),
-        estimated: z.boolean().describe("true when a dry run counted only the first page of a list that has more"),
+        estimated: z.boolean().describe('true when a dry run counted only the first page of a list that has more'),
       })
       .describe('suppression list entries'),
     errors: z
@@ -197,7 +208,9 @@ export const migrationEnvelopeSchema = z.strictObject({ migration: migrationSche
 const reportRow = describing<ReportRow>()(
   z.strictObject({
     resource: z.string().describe('domains, webhooks, templates or suppressions'),
-    item: z.string().describe('the domain name, webhook URL, template alias, or suppression count (reason); empty for an unreadable resource'),
+    item: z
+      .string()
+      .describe('the domain name, webhook URL, template alias, or suppression count (reason); empty for an unreadable resource'),
     status: z.string().describe("the item's status (imported, skipped, ...), or error for an unreadable resource"),
     id: z.string().describe('our id of the item; empty when none'),
     count: count.describe('1 per item; the number of entries for a suppression count; 0 for an error'),

@@ -15,14 +15,21 @@ export const receivedEmailOps = section('received-emails', 'Received emails', {
     auth: 'apiKey',
     scopes: ['account:read'],
     query: listReceivedEmailsQuerySchema,
-    responses: { 200: { description: 'A page of received emails.', schema: listOf('received_emails', receivedEmailSummarySchema), example: { received_emails: [ex.exampleReceivedEmail], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of received emails.',
+        schema: listOf('received_emails', receivedEmailSummarySchema),
+        example: { received_emails: [ex.exampleReceivedEmail], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   getReceivedEmail: {
     method: 'get',
     path: '/received-emails/{id}',
     summary: 'Retrieve a received email',
-    description: 'Bodies, headers and attachments (base64) inline while the answer stays small; larger ones and the raw message as presigned URLs (1 hour).',
+    description:
+      'Bodies, headers and attachments (base64) inline while the answer stays small; larger ones and the raw message as presigned URLs (1 hour).',
     auth: 'apiKey',
     scopes: ['account:read'],
     pathParams: { id: 'the received email id (inb_...)' },

@@ -5,10 +5,15 @@ import type { getReceivedEmail } from '../../../shared/usecases/inbound/received
 import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
 
 const authResult = (check: string) =>
-  z.enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror', 'policy']).describe(`the ${check} verdict (temperror when it could not be checked)`);
+  z
+    .enum(['pass', 'fail', 'softfail', 'neutral', 'none', 'temperror', 'permerror', 'policy'])
+    .describe(`the ${check} verdict (temperror when it could not be checked)`);
 
 const receivedAttachment = z.strictObject({
-  id: z.string().regex(/^att_\d+$/).describe("the attachment's id in this message: att_<n>, n from 1 in the message's order"),
+  id: z
+    .string()
+    .regex(/^att_\d+$/)
+    .describe("the attachment's id in this message: att_<n>, n from 1 in the message's order"),
   filename: z.string().nullable().describe("the part's file name (RFC 2231 and RFC 2047 decoded); null when it has none"),
   content_type: z.string().describe('the MIME type (lower case)'),
   size: z.number().int().describe('bytes, decoded'),
@@ -31,10 +36,15 @@ const receivedFields = {
   date: nullableTimestamp.describe('the Date header (ISO 8601); null when absent or unreadable'),
   mail_from: z.string().describe("the envelope sender ('' for a bounce)"),
   rcpt_to: z.array(z.string()).describe("the envelope's recipients of this account"),
-  plus_address: z.string().nullable().describe('the part after `+` in the first recipient that has one (`reply+ticket-42@` -> `ticket-42`); null otherwise'),
+  plus_address: z
+    .string()
+    .nullable()
+    .describe('the part after `+` in the first recipient that has one (`reply+ticket-42@` -> `ticket-42`); null otherwise'),
   spam_status: z
     .enum(['not_spam', 'spam'])
-    .describe('spam when the From domain fails DMARC with policy quarantine or reject, or SPF fails and no DKIM signature passes (no content scanning)'),
+    .describe(
+      'spam when the From domain fails DMARC with policy quarantine or reject, or SPF fails and no DKIM signature passes (no content scanning)',
+    ),
   authentication: z
     .strictObject({
       spf: z
@@ -66,20 +76,25 @@ const receivedFields = {
   auto_submitted: z
     .string()
     .nullable()
-    .describe("the Auto-Submitted value when not `no`, or auto-generated for other machine mail; null for a person's mail (never auto-answer when set)"),
+    .describe(
+      "the Auto-Submitted value when not `no`, or auto-generated for other machine mail; null for a person's mail (never auto-answer when set)",
+    ),
   stripped_text: z.string().nullable().describe('the text without quoted replies and signature'),
   attachment_count: z.number().int().describe('how many attachments the message has (all of them, listed or not)'),
   attachments: z.array(receivedAttachment).describe('metadata of the attachments (the first 100)'),
   size: z.number().int().describe('bytes of the raw message'),
   tls: z.boolean().describe('whether the sending server used STARTTLS'),
-  parse_error: z.string().nullable().describe('why the message could not be read whole (what could be read is recorded); null when it could'),
+  parse_error: z
+    .string()
+    .nullable()
+    .describe('why the message could not be read whole (what could be read is recorded); null when it could'),
   truncated: z.boolean().describe('true when address or reference lists (100 entries) or the subject (2,000 characters) were cut'),
   tenant: z.string().nullable().describe("the receiving domain's tenant (external_id); null for an account-wide domain"),
   received_at: timestamp.describe('when the MX listener received it (ISO 8601)'),
   content: z
     .enum(['kept', 'not_kept'])
     .describe(
-      "content redaction (docs/redaction.md): `not_kept` when the receiving domain has `inbound_store_content: false`: the record is metadata only (no subject, stripped text, bodies, headers nor attachment list; `attachment_count` and `size` stay) and the raw message was deleted once recorded",
+      'content redaction (docs/redaction.md): `not_kept` when the receiving domain has `inbound_store_content: false`: the record is metadata only (no subject, stripped text, bodies, headers nor attachment list; `attachment_count` and `size` stay) and the raw message was deleted once recorded',
     ),
 };
 
@@ -89,8 +104,16 @@ export const receivedEmailSchema = describing<Awaited<ReturnType<typeof getRecei
   z.strictObject({
     ...receivedFields,
     html: z.string().nullable().describe('inline when the bodies are small enough; else null and html_url is set'),
-    text: z.string().nullable().describe('the text body, inline when the bodies are small enough; else null and text_url is set (null when absent)'),
-    html_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large body: a download (Content-Disposition: attachment) of its source as text/plain, never rendered'),
+    text: z
+      .string()
+      .nullable()
+      .describe('the text body, inline when the bodies are small enough; else null and text_url is set (null when absent)'),
+    html_url: z
+      .string()
+      .nullable()
+      .describe(
+        'a presigned GET URL (1 hour) for a large body: a download (Content-Disposition: attachment) of its source as text/plain, never rendered',
+      ),
     text_url: z.string().nullable().describe('a presigned GET URL (1 hour) for a large text body, a download (text/plain); null otherwise'),
     headers: z
       .array(
@@ -104,7 +127,12 @@ export const receivedEmailSchema = describing<Awaited<ReturnType<typeof getRecei
       .array(
         receivedAttachment.extend({
           content: z.string().nullable().describe('the bytes in base64 when small enough; else null and download_url is set'),
-          download_url: z.string().nullable().describe('a presigned GET URL (1 hour) when content is null, a download (Content-Disposition: attachment; an HTML, XML, SVG or script type served as application/octet-stream); else null'),
+          download_url: z
+            .string()
+            .nullable()
+            .describe(
+              'a presigned GET URL (1 hour) when content is null, a download (Content-Disposition: attachment; an HTML, XML, SVG or script type served as application/octet-stream); else null',
+            ),
           expires_at: nullableTimestamp.describe('when download_url stops working (ISO 8601); null without one'),
         }),
       )

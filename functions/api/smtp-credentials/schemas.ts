@@ -19,5 +19,8 @@ export const smtpCredentialSchema = describing<ReturnType<typeof toPublicSmtpCre
 
 export const smtpCredentialCreatedSchema = z.strictObject({
   smtp_credential: smtpCredentialSchema.describe('the credential (never its password)'),
-  password: z.string().regex(/^svcsmtp_/).describe('the SMTP password: shown only here'),
+  password: z
+    .string()
+    .regex(/^svcsmtp_/)
+    .describe('the SMTP password: shown only here'),
 });

@@ -13,7 +13,9 @@ export const suppressionSchema = describing<ReturnType<typeof toPublicSuppressio
     tenant: z.string().nullable().describe("the list's tenant (external_id); null on the account-wide list"),
     reason: z
       .enum(SUPPRESSION_REASONS)
-      .describe('bounce (a hard bounce), complaint (a spam complaint), unsubscribe (from all mail): set by the service; manual: added through the API'),
+      .describe(
+        'bounce (a hard bounce), complaint (a spam complaint), unsubscribe (from all mail): set by the service; manual: added through the API',
+      ),
     created_at: timestamp.describe('when the address was suppressed (ISO 8601)'),
   }),
 );
@@ -55,10 +57,16 @@ export const suppressionListSchema = z.union([
     category_opt_outs: z.array(categoryOptOutSchema).optional().describe("with ?email only: that address's opt-outs on the same list"),
     ...page,
   }),
-  z.strictObject({ category_opt_outs: z.array(categoryOptOutSchema).describe("with ?category: this page of the category's opt-outs, newest first"), ...page }),
+  z.strictObject({
+    category_opt_outs: z.array(categoryOptOutSchema).describe("with ?category: this page of the category's opt-outs, newest first"),
+    ...page,
+  }),
 ]);
 
 export const suppressionRemovedSchema = z.union([
   z.strictObject({ ok: z.literal(true).describe('always true'), suppression: suppressionSchema.describe('the removed suppression') }),
-  z.strictObject({ ok: z.literal(true).describe('always true'), category_opt_out: categoryOptOutSchema.describe('the removed opt-out (re-subscribed)') }),
+  z.strictObject({
+    ok: z.literal(true).describe('always true'),
+    category_opt_out: categoryOptOutSchema.describe('the removed opt-out (re-subscribed)'),
+  }),
 ]);

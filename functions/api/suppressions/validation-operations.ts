@@ -33,7 +33,8 @@ const invalidExample = {
 };
 
 const SCOPES = ['emails:send', 'suppressions:write', 'account:read'] as const;
-const LIMIT = "Each address counts against the plan's hourly allowance (free 100, pro 2,000, scale 10,000, dedicated 50,000): 429 rate_limited with Retry-After past it.";
+const LIMIT =
+  "Each address counts against the plan's hourly allowance (free 100, pro 2,000, scale 10,000, dedicated 50,000): 429 rate_limited with Retry-After past it.";
 
 export const validationOps = section('suppressions', 'Validations', {
   validateAddress: {
@@ -55,7 +56,13 @@ export const validationOps = section('suppressions', 'Validations', {
     auth: 'apiKey',
     scopes: [...SCOPES],
     body: { schema: validateAddressesSchema, example: { emails: ['jane@gmial.com', 'info@no-mail.example'] } },
-    responses: { 200: { description: 'One validation per address.', schema: validationListSchema, example: { validations: [exampleValidation, invalidExample] } } },
+    responses: {
+      200: {
+        description: 'One validation per address.',
+        schema: validationListSchema,
+        example: { validations: [exampleValidation, invalidExample] },
+      },
+    },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 404: ['not_found'], 429: ['rate_limited'] },
   },
 });

@@ -1,5 +1,11 @@
 /** The operations of the templates group (Templates). */
-import { createTemplateSchema, listTemplatesQuerySchema, renderTemplateQuerySchema, renderTemplateSchema, updateTemplateSchema } from '../../../shared/domain/templates/schemas';
+import {
+  createTemplateSchema,
+  listTemplatesQuerySchema,
+  renderTemplateQuerySchema,
+  renderTemplateSchema,
+  updateTemplateSchema,
+} from '../../../shared/domain/templates/schemas';
 import * as ex from '../../../shared/doors/openapi/examples';
 import { section } from '../../../shared/doors/openapi/operation';
 import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
@@ -17,8 +23,25 @@ export const templateOps = section('templates', 'Templates', {
     summary: 'Create a template (a draft)',
     auth: 'apiKey',
     scopes: ['templates:write'],
-    body: { schema: createTemplateSchema, example: { name: 'Welcome', alias: 'welcome', subject: 'Welcome, {{first_name}}', html: '<p>Hi {{first_name}}, welcome aboard.</p>', variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }] } },
-    responses: { 201: { description: 'The template.', schema: templateEnvelopeSchema, example: { template: { ...ex.exampleTemplate, status: 'draft', published_at: null, has_unpublished_changes: true, published_version: null } } } },
+    body: {
+      schema: createTemplateSchema,
+      example: {
+        name: 'Welcome',
+        alias: 'welcome',
+        subject: 'Welcome, {{first_name}}',
+        html: '<p>Hi {{first_name}}, welcome aboard.</p>',
+        variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }],
+      },
+    },
+    responses: {
+      201: {
+        description: 'The template.',
+        schema: templateEnvelopeSchema,
+        example: {
+          template: { ...ex.exampleTemplate, status: 'draft', published_at: null, has_unpublished_changes: true, published_version: null },
+        },
+      },
+    },
     errors: { 403: ['forbidden', 'limit_exceeded'], 409: ['conflict'] },
   },
   listTemplates: {
@@ -39,7 +62,9 @@ export const templateOps = section('templates', 'Templates', {
     auth: 'apiKey',
     scopes: [...templateRead],
     pathParams: aliasParam,
-    responses: { 200: { description: 'The template (its draft).', schema: templateEnvelopeSchema, example: { template: ex.exampleTemplate } } },
+    responses: {
+      200: { description: 'The template (its draft).', schema: templateEnvelopeSchema, example: { template: ex.exampleTemplate } },
+    },
     errors: { 403: ['forbidden'] },
   },
   updateTemplate: {
@@ -78,13 +103,20 @@ export const templateOps = section('templates', 'Templates', {
     method: 'post',
     path: '/templates/{alias}/render',
     summary: 'Render a template without sending',
-    description: 'The draft (default) or the published version (`?version=published`) with the given values; an empty body renders without values.',
+    description:
+      'The draft (default) or the published version (`?version=published`) with the given values; an empty body renders without values.',
     auth: 'apiKey',
     scopes: [...templateRead],
     pathParams: aliasParam,
     query: renderTemplateQuerySchema,
     body: { schema: renderTemplateSchema, optional: true, example: { variables: { first_name: 'Ada' } } },
-    responses: { 200: { description: 'The rendered subject and bodies, with warnings.', schema: templatePreviewSchema, example: { subject: 'Welcome, Ada', html: '<p>Hi Ada, welcome aboard.</p>', text: null, warnings: [] } } },
+    responses: {
+      200: {
+        description: 'The rendered subject and bodies, with warnings.',
+        schema: templatePreviewSchema,
+        example: { subject: 'Welcome, Ada', html: '<p>Hi Ada, welcome aboard.</p>', text: null, warnings: [] },
+      },
+    },
     errors: { 403: ['forbidden'], 409: ['conflict'], 422: ['validation_error'] },
   },
 });

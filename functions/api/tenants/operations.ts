@@ -1,6 +1,11 @@
 /** The operations of the tenants group (Tenants). */
 import { assignTenantDomainSchema } from '../../../shared/domain/domains/schemas';
-import { createTenantSchema, listTenantsQuerySchema, tenantStatsQuerySchema, updateTenantSchema } from '../../../shared/domain/tenants/schemas';
+import {
+  createTenantSchema,
+  listTenantsQuerySchema,
+  tenantStatsQuerySchema,
+  updateTenantSchema,
+} from '../../../shared/domain/tenants/schemas';
 import { pageQuerySchema } from '../../../shared/doors/http/pagination';
 import * as ex from '../../../shared/doors/openapi/examples';
 import { section } from '../../../shared/doors/openapi/operation';
@@ -22,7 +27,10 @@ export const tenantOps = section('tenants', 'Tenants', {
     summary: 'Create a tenant',
     auth: 'apiKey',
     scopes: ['mail:admin'],
-    body: { schema: createTenantSchema, example: { external_id: 'customer-42', name: 'Customer 42', default_from_domain: 'customer42.com', metadata: { plan: 'gold' } } },
+    body: {
+      schema: createTenantSchema,
+      example: { external_id: 'customer-42', name: 'Customer 42', default_from_domain: 'customer42.com', metadata: { plan: 'gold' } },
+    },
     responses: { 201: { description: 'The tenant.', schema: tenantEnvelopeSchema, example: { tenant: ex.exampleTenant } } },
     errors: { 403: ['forbidden', 'tenants_not_enabled', 'plan_limit'], 409: ['conflict'], 503: ['service_unavailable'] },
   },
@@ -52,7 +60,8 @@ export const tenantOps = section('tenants', 'Tenants', {
     method: 'patch',
     path: '/tenants/{tenant}',
     summary: 'Change, pause or resume a tenant',
-    description: '`{"status": "paused", "reason"?}` pauses (its new emails are refused with 403 forbidden), `{"status": "active"}` resumes (not a tenant the service paused), other fields change its settings.',
+    description:
+      '`{"status": "paused", "reason"?}` pauses (its new emails are refused with 403 forbidden), `{"status": "active"}` resumes (not a tenant the service paused), other fields change its settings.',
     auth: 'apiKey',
     scopes: ['mail:admin'],
     pathParams: tenantParamDoc,
@@ -64,11 +73,18 @@ export const tenantOps = section('tenants', 'Tenants', {
     method: 'delete',
     path: '/tenants/{tenant}',
     summary: 'Delete a tenant',
-    description: "Revokes its keys and credentials, returns its domains, removes its suppression list and stops endpoints that listened only to it; its emails stay in history with tenant null.",
+    description:
+      'Revokes its keys and credentials, returns its domains, removes its suppression list and stops endpoints that listened only to it; its emails stay in history with tenant null.',
     auth: 'apiKey',
     scopes: ['mail:admin'],
     pathParams: tenantParamDoc,
-    responses: { 200: { description: 'Deleted.', schema: tenantDeletedSchema, example: { id: ex.id('ten'), object: 'tenant', external_id: 'customer-42', deleted: true } } },
+    responses: {
+      200: {
+        description: 'Deleted.',
+        schema: tenantDeletedSchema,
+        example: { id: ex.id('ten'), object: 'tenant', external_id: 'customer-42', deleted: true },
+      },
+    },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 503: ['service_unavailable'] },
   },
   getTenantStats: {

@@ -52,7 +52,7 @@ export const tenantStatsSchema = describing<Awaited<ReturnType<typeof getTenantS
       .strictObject({
         object: z.literal('tenant_stats').describe('always `tenant_stats`'),
         days: count.describe('UTC days counted, today included (1-90, ?days)'),
-        from: timestamp.describe("00:00 UTC of the first day counted (ISO 8601)"),
+        from: timestamp.describe('00:00 UTC of the first day counted (ISO 8601)'),
         total: emails('accepted or refused'),
         queued: emails('accepted to send now'),
         scheduled: emails('accepted with scheduled_at'),
@@ -67,8 +67,14 @@ export const tenantStatsSchema = describing<Awaited<ReturnType<typeof getTenantS
         bounce_rate: z.number().describe('bounced / sent, a fraction (0 when nothing was sent)'),
         complaint_rate: z.number().describe('complained / sent, a fraction (0 when nothing was sent)'),
         bounce_categories: z
-          .strictObject(Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, emails(`that bounced or failed delivering as ${category}`)])) as Record<BounceCategory, typeof count>)
-          .describe('emails that bounced or failed delivering, by bounce category (docs/deliverability.md, "Bounce categories"; counted from this release on)'),
+          .strictObject(
+            Object.fromEntries(
+              BOUNCE_CATEGORIES.map((category) => [category, emails(`that bounced or failed delivering as ${category}`)]),
+            ) as Record<BounceCategory, typeof count>,
+          )
+          .describe(
+            'emails that bounced or failed delivering, by bounce category (docs/deliverability.md, "Bounce categories"; counted from this release on)',
+          ),
       })
       .describe('counts over the last `days` UTC days'),
     ramp: z

@@ -18,11 +18,18 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     creates: { param: 'id', at: 'webhook.id' },
     path: '/webhooks',
     summary: 'Add a webhook endpoint',
-    description: 'The signing secret (`whsec_`) is returned only here. Events default to every supported type; `tenants` filters to those tenants\' email events.',
+    description:
+      "The signing secret (`whsec_`) is returned only here. Events default to every supported type; `tenants` filters to those tenants' email events.",
     auth: 'apiKey',
     scopes: ['webhooks:write'],
     body: { schema: createWebhookSchema, example: { url: 'https://acme.com/webhooks/mail', events: ['email.delivered', 'email.bounced'] } },
-    responses: { 200: { description: 'The endpoint and its signing secret.', schema: webhookCreatedSchema, example: { webhook: ex.exampleWebhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } } },
+    responses: {
+      200: {
+        description: 'The endpoint and its signing secret.',
+        schema: webhookCreatedSchema,
+        example: { webhook: ex.exampleWebhook, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      },
+    },
     errors: { 403: ['forbidden', 'tenants_not_enabled', 'limit_exceeded'], 404: ['not_found'], 503: ['service_unavailable'] },
   },
   listWebhooks: {
@@ -33,7 +40,13 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     auth: 'apiKey',
     scopes: [...webhookRead],
     query: pageQuerySchema,
-    responses: { 200: { description: 'A page of endpoints.', schema: listOf('webhooks', webhookSchema), example: { webhooks: [ex.exampleWebhook], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of endpoints.',
+        schema: listOf('webhooks', webhookSchema),
+        example: { webhooks: [ex.exampleWebhook], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   getWebhook: {
@@ -50,12 +63,15 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     method: 'patch',
     path: '/webhooks/{id}',
     summary: 'Change a webhook endpoint',
-    description: 'Any of url, events, enabled, tenants (`[]` or null removes the filter). Answers the endpoint itself (not wrapped), as the spec says.',
+    description:
+      'Any of url, events, enabled, tenants (`[]` or null removes the filter). Answers the endpoint itself (not wrapped), as the spec says.',
     auth: 'apiKey',
     scopes: ['webhooks:write'],
     pathParams: { id: 'the endpoint id (wh_...)' },
     body: { schema: updateWebhookSchema, example: { enabled: false } },
-    responses: { 200: { description: 'The endpoint after the change.', schema: webhookSchema, example: { ...ex.exampleWebhook, enabled: false } } },
+    responses: {
+      200: { description: 'The endpoint after the change.', schema: webhookSchema, example: { ...ex.exampleWebhook, enabled: false } },
+    },
     errors: { 403: ['forbidden', 'tenants_not_enabled'], 409: ['conflict'], 503: ['service_unavailable'] },
   },
   deleteWebhook: {
@@ -77,7 +93,13 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     scopes: [...webhookRead],
     pathParams: { id: 'the endpoint id (wh_...)' },
     query: pageQuerySchema,
-    responses: { 200: { description: 'A page of deliveries.', schema: listOf('deliveries', deliverySchema), example: { deliveries: [ex.exampleDelivery], has_more: false, next_cursor: null } } },
+    responses: {
+      200: {
+        description: 'A page of deliveries.',
+        schema: listOf('deliveries', deliverySchema),
+        example: { deliveries: [ex.exampleDelivery], has_more: false, next_cursor: null },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   getWebhookDelivery: {
@@ -87,7 +109,13 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     auth: 'apiKey',
     scopes: [...webhookRead],
     pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
-    responses: { 200: { description: 'The delivery with its payload and attempts.', schema: deliveryEnvelopeSchema, example: { delivery: ex.exampleDelivery } } },
+    responses: {
+      200: {
+        description: 'The delivery with its payload and attempts.',
+        schema: deliveryEnvelopeSchema,
+        example: { delivery: ex.exampleDelivery },
+      },
+    },
     errors: { 403: ['forbidden'] },
   },
   replayWebhookDelivery: {

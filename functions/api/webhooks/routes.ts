@@ -58,6 +58,9 @@ export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void
   });
 
   route(webhookOps.replayWebhookDelivery, async (c, { params }) => {
-    return c.json({ delivery: toPublicDelivery(await replayWebhookDelivery(services, c.get('principal'), params.id, params.deliveryId)) }, 202);
+    return c.json(
+      { delivery: toPublicDelivery(await replayWebhookDelivery(services, c.get('principal'), params.id, params.deliveryId)) },
+      202,
+    );
   });
 }

@@ -24,7 +24,10 @@ export const webhookSchema = describing<ReturnType<typeof toPublicWebhook>>()(
 
 export const webhookCreatedSchema = z.strictObject({
   webhook: webhookSchema.describe('the endpoint'),
-  secret: z.string().regex(/^whsec_/).describe('the signing secret: shown only here'),
+  secret: z
+    .string()
+    .regex(/^whsec_/)
+    .describe('the signing secret: shown only here'),
 });
 
 export const webhookEnvelopeSchema = z.strictObject({ webhook: webhookSchema.describe('the endpoint') });
@@ -38,7 +41,9 @@ export const deliverySchema = describing<ReturnType<typeof toPublicDelivery>>()(
     event_type: z.string().describe('the event type, e.g. email.delivered'),
     status: z
       .enum(DELIVERY_STATUSES)
-      .describe('pending (queued or waiting for a retry), succeeded (a 2xx), failed (the last retry failed) or cancelled (endpoint disabled or deleted)'),
+      .describe(
+        'pending (queued or waiting for a retry), succeeded (a 2xx), failed (the last retry failed) or cancelled (endpoint disabled or deleted)',
+      ),
     attempts: z
       .array(
         z.strictObject({
@@ -51,7 +56,9 @@ export const deliverySchema = describing<ReturnType<typeof toPublicDelivery>>()(
         }),
       )
       .describe('every attempt so far, oldest first'),
-    next_attempt_at: nullableTimestamp.describe('when the next attempt is due while pending (ISO 8601); null once succeeded, failed or cancelled'),
+    next_attempt_at: nullableTimestamp.describe(
+      'when the next attempt is due while pending (ISO 8601); null once succeeded, failed or cancelled',
+    ),
     payload: z.unknown().describe('the exact JSON body sent'),
     created_at: timestamp.describe('when the delivery was created (ISO 8601)'),
     updated_at: timestamp.describe('when it last changed (ISO 8601)'),

@@ -17,7 +17,13 @@ import { runDueHealthChecks, type DueHealthChecksReport } from '../../../shared/
 // The composition root: only what the task uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const deps = { ...core, ...buildDeliverability(core), ...buildMtaStsHosting(core), ...buildMtaStsProvisioning(core), events: buildMessaging(config).events };
+const deps = {
+  ...core,
+  ...buildDeliverability(core),
+  ...buildMtaStsHosting(core),
+  ...buildMtaStsProvisioning(core),
+  events: buildMessaging(config).events,
+};
 
 /** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */
 const START_BUDGET_MS = 25_000;
@@ -27,6 +33,7 @@ const STEPS_BUDGET_MS = 8_000;
 export const handler = async (): Promise<DueHealthChecksReport & { mta_sts: DueHostingStepsReport }> => {
   const report = await runDueHealthChecks(deps, { budgetMs: START_BUDGET_MS, log: logError });
   const mtaSts = await runDueHostingSteps(deps, { budgetMs: STEPS_BUDGET_MS, log: logError });
-  if (report.checked || report.forgotten || report.errors || mtaSts.steps || mtaSts.errors) logInfo('domain-health', { ...report, mta_sts: { ...mtaSts } });
+  if (report.checked || report.forgotten || report.errors || mtaSts.steps || mtaSts.errors)
+    logInfo('domain-health', { ...report, mta_sts: { ...mtaSts } });
   return { ...report, mta_sts: mtaSts };
 };

@@ -25,7 +25,10 @@ const services = { ...core, ...buildMessaging(config), ...buildSes(config), ...b
 let lastIdleLoggedAt: number | null = null;
 
 export const handler = async (): Promise<ReconcileReport> => {
-  const report = await reconcile({ ...services, bounds: services.config.recovery, sesTenantSweep: services, inboundSweep: services }, (message, error) => logError(message, error));
+  const report = await reconcile(
+    { ...services, bounds: services.config.recovery, sesTenantSweep: services, inboundSweep: services },
+    (message, error) => logError(message, error),
+  );
   const now = services.clock.now();
   if (process.env.LOG_LEVEL !== 'silent' && shouldLogReport(report, lastIdleLoggedAt, now.getTime())) {
     console.log(reconcileMetricsLine(report, now));

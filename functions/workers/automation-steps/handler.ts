@@ -30,7 +30,8 @@ const deps = {
   // The automation and the account every step of a run reads, kept HOT_LOOKUPS_CACHE_MS.
   ...stepLookups(services, config.hotLookupsCacheMs),
   leaseMs,
-  sendEmail: (principal: Principal, request: ParsedSendRequest, idempotency: Idempotency) => sendEmail(services, { principal }, request, { idempotency }),
+  sendEmail: (principal: Principal, request: ParsedSendRequest, idempotency: Idempotency) =>
+    sendEmail(services, { principal }, request, { idempotency }),
 };
 
 export const handler: SQSHandler = forEachRecord('automation-steps', automationStepMessageSchema, async (message) => {

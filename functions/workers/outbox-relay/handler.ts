@@ -25,7 +25,11 @@ const deps = {
 export const handler = forEachStreamBatch('outbox-relay', emailAcceptances, async (items) => {
   const result = await relayOutbox(deps, items);
   if (result.failure) {
-    logError('outbox-relay: batch stopped', new Error(result.failure), { records: items.length, done: result.done, sequence_number: items[result.done]?.sequenceNumber });
+    logError('outbox-relay: batch stopped', new Error(result.failure), {
+      records: items.length,
+      done: result.done,
+      sequence_number: items[result.done]?.sequenceNumber,
+    });
   } else {
     logInfo('outbox-relay', { records: items.length, enqueued: result.enqueued, published: result.published, counters: result.counted });
   }

@@ -18,7 +18,14 @@ import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();
 const core = buildCore(config);
-const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildSes(config), ...buildSecrets(config, core), ...buildSesPace(config, core) };
+const services = {
+  ...core,
+  ...buildMessaging(config),
+  ...buildBlobs(config),
+  ...buildSes(config),
+  ...buildSecrets(config, core),
+  ...buildSesPace(config, core),
+};
 /**
  * Lease on a claimed email: above the worker's 30 s timeout, so an attempt that is alive holds it;
  * below the send queue's 60 s visibility timeout. SEND_LEASE_S shortens it (the kill test).

@@ -23,16 +23,31 @@ const counters = new AccountStatsRepository(table);
 const tenantStats = new TenantStatsRepository(table);
 const tenants = new TenantRepository(table);
 const { settings, replaced } = brakeSettingsOf(config.reputation);
-if (replaced.length) logError('tenant-stats: reputation settings out of range, defaults used', new Error(replaced.join(', ')), { settings });
+if (replaced.length)
+  logError('tenant-stats: reputation settings out of range, defaults used', new Error(replaced.join(', ')), { settings });
 const deps = {
   counters,
   autoPause: { tenantStats, tenants, clock: serviceClock, log: logError },
-  brake: { accountStats: counters, tenantStats, accounts: new AccountRepository(table), tenants, settings, clock: serviceClock, log: logError },
+  brake: {
+    accountStats: counters,
+    tenantStats,
+    accounts: new AccountRepository(table),
+    tenants,
+    settings,
+    clock: serviceClock,
+    log: logError,
+  },
 };
 
 export const handler = forEachStreamBatch('tenant-stats', emailStatsWrites, async (items) => {
   const result = await aggregateStats(deps, items);
   if (result.failure) logError('tenant-stats: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
-  else logInfo('tenant-stats', { records: items.length, counters: result.written, ...(result.paused?.length ? { paused: result.paused } : {}), ...(result.braked?.length ? { braked: result.braked } : {}) });
+  else
+    logInfo('tenant-stats', {
+      records: items.length,
+      counters: result.written,
+      ...(result.paused?.length ? { paused: result.paused } : {}),
+      ...(result.braked?.length ? { braked: result.braked } : {}),
+    });
   return { done: result.done };
 });

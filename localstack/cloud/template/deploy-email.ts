@@ -57,12 +57,19 @@ export async function deployEmail(stack: DeployedStack, clients: { ses: SESv2Cli
           ...(set.DeliveryOptions ? { DeliveryOptions: set.DeliveryOptions } : {}),
           // ReputationOptions as CloudFormation maps them onto CreateConfigurationSet's (the set's reputation
           // metrics; the emulator keeps them and publishes no metrics: there is no CloudWatch locally).
-          ...(set.ReputationOptions ? { ReputationOptions: { ReputationMetricsEnabled: set.ReputationOptions.ReputationMetricsEnabled === true } } : {}),
+          ...(set.ReputationOptions
+            ? { ReputationOptions: { ReputationMetricsEnabled: set.ReputationOptions.ReputationMetricsEnabled === true } }
+            : {}),
         }),
       )
       .catch(ignoreExists);
     if (set.SuppressionOptions) {
-      await clients.ses.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: set.Name, SuppressedReasons: set.SuppressionOptions.SuppressedReasons ?? [] }));
+      await clients.ses.send(
+        new PutConfigurationSetSuppressionOptionsCommand({
+          ConfigurationSetName: set.Name,
+          SuppressedReasons: set.SuppressionOptions.SuppressedReasons ?? [],
+        }),
+      );
     }
   }
   for (const id of stack.ofType('AWS::SES::ConfigurationSetEventDestination')) {

@@ -39,15 +39,29 @@ async function existingKey(kms: KMSClient, keyId: string | undefined): Promise<s
 }
 
 /** Creates (or keeps) each key and alias; returns the key id by logical id, for the data folder's state. */
-export async function deployKeys(stack: DeployedStack, kms: KMSClient, recordedKeyIds: Record<string, string>): Promise<Record<string, string>> {
+export async function deployKeys(
+  stack: DeployedStack,
+  kms: KMSClient,
+  recordedKeyIds: Record<string, string>,
+): Promise<Record<string, string>> {
   const keyIds: Record<string, string> = {};
   for (const id of stack.ofType('AWS::KMS::Key')) {
     const p = stack.properties<KeyProperties>(id);
-    if ((p.KeySpec ?? 'SYMMETRIC_DEFAULT') !== 'SYMMETRIC_DEFAULT' || (p.KeyUsage ?? 'ENCRYPT_DECRYPT') !== 'ENCRYPT_DECRYPT') throw new Error(`${id}: the local KMS has symmetric encryption keys only`);
+    if ((p.KeySpec ?? 'SYMMETRIC_DEFAULT') !== 'SYMMETRIC_DEFAULT' || (p.KeyUsage ?? 'ENCRYPT_DECRYPT') !== 'ENCRYPT_DECRYPT')
+      throw new Error(`${id}: the local KMS has symmetric encryption keys only`);
     const policy = JSON.stringify(p.KeyPolicy);
     let keyId = await existingKey(kms, recordedKeyIds[id]);
     if (keyId) await kms.send(new PutKeyPolicyCommand({ KeyId: keyId, PolicyName: 'default', Policy: policy }));
-    else keyId = (await kms.send(new CreateKeyCommand({ Policy: policy, Description: p.Description, Tags: p.Tags?.map((t) => ({ TagKey: t.Key, TagValue: t.Value })) }))).KeyMetadata!.KeyId!;
+    else
+      keyId = (
+        await kms.send(
+          new CreateKeyCommand({
+            Policy: policy,
+            Description: p.Description,
+            Tags: p.Tags?.map((t) => ({ TagKey: t.Key, TagValue: t.Value })),
+          }),
+        )
+      ).KeyMetadata!.KeyId!;
     if (p.EnableKeyRotation) await kms.send(new EnableKeyRotationCommand({ KeyId: keyId }));
     const arn = `arn:aws:kms:${stack.identity.region}:${stack.identity.accountId}:key/${keyId}`;
     stack.learn(id, { ref: keyId, attributes: { Arn: arn, KeyId: keyId } });

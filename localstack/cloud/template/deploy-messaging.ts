@@ -25,7 +25,13 @@ interface QueueProperties {
   FifoQueue?: boolean;
 }
 
-const QUEUE_ATTRIBUTES = ['VisibilityTimeout', 'MessageRetentionPeriod', 'DelaySeconds', 'ReceiveMessageWaitTimeSeconds', 'MaximumMessageSize'] as const;
+const QUEUE_ATTRIBUTES = [
+  'VisibilityTimeout',
+  'MessageRetentionPeriod',
+  'DelaySeconds',
+  'ReceiveMessageWaitTimeSeconds',
+  'MaximumMessageSize',
+] as const;
 
 function queueAttributes(properties: QueueProperties, visibilityOverrideSeconds: number | undefined): Record<string, string> {
   if (properties.FifoQueue) throw new Error('the local cloud deploys standard queues only (FifoQueue)');
@@ -33,7 +39,10 @@ function queueAttributes(properties: QueueProperties, visibilityOverrideSeconds:
   for (const name of QUEUE_ATTRIBUTES) if (properties[name] !== undefined) attributes[name] = String(properties[name]);
   if (visibilityOverrideSeconds !== undefined) attributes.VisibilityTimeout = String(visibilityOverrideSeconds);
   if (properties.RedrivePolicy) {
-    attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: properties.RedrivePolicy.deadLetterTargetArn, maxReceiveCount: String(properties.RedrivePolicy.maxReceiveCount) });
+    attributes.RedrivePolicy = JSON.stringify({
+      deadLetterTargetArn: properties.RedrivePolicy.deadLetterTargetArn,
+      maxReceiveCount: String(properties.RedrivePolicy.maxReceiveCount),
+    });
   }
   return attributes;
 }
@@ -47,16 +56,23 @@ function lastSegment(arn: string, what: string): string {
 export function deployMessaging(stack: DeployedStack, fauxqs: FauxqsServer, options: { visibilityOverrideSeconds?: number }): void {
   const queues = stack.ofType('AWS::SQS::Queue');
   // Dead-letter queues first: a redrive policy names an existing queue.
-  const ordered = [...queues.filter((id) => !stack.resource(id).Properties?.RedrivePolicy), ...queues.filter((id) => stack.resource(id).Properties?.RedrivePolicy)];
+  const ordered = [
+    ...queues.filter((id) => !stack.resource(id).Properties?.RedrivePolicy),
+    ...queues.filter((id) => stack.resource(id).Properties?.RedrivePolicy),
+  ];
   for (const id of ordered) {
     const name = stack.record(id).name!;
-    const created = fauxqs.createQueue(name, { attributes: queueAttributes(stack.properties<QueueProperties>(id), options.visibilityOverrideSeconds) });
-    if (created.queueArn !== stack.record(id).attributes.Arn) throw new Error(`fauxqs named queue ${name} ${created.queueArn}, the template expects ${String(stack.record(id).attributes.Arn)}`);
+    const created = fauxqs.createQueue(name, {
+      attributes: queueAttributes(stack.properties<QueueProperties>(id), options.visibilityOverrideSeconds),
+    });
+    if (created.queueArn !== stack.record(id).attributes.Arn)
+      throw new Error(`fauxqs named queue ${name} ${created.queueArn}, the template expects ${String(stack.record(id).attributes.Arn)}`);
     stack.learn(id, { ref: created.queueUrl, attributes: { QueueUrl: created.queueUrl } });
   }
   for (const id of stack.ofType('AWS::SNS::Topic')) {
     const created = fauxqs.createTopic(stack.record(id).name!);
-    if (created.topicArn !== stack.record(id).ref) throw new Error(`fauxqs named topic ${created.topicArn}, the template expects ${String(stack.record(id).ref)}`);
+    if (created.topicArn !== stack.record(id).ref)
+      throw new Error(`fauxqs named topic ${created.topicArn}, the template expects ${String(stack.record(id).ref)}`);
   }
   for (const id of stack.ofType('AWS::SNS::Subscription')) {
     const subscription = stack.properties<{ Protocol: string; TopicArn: string; Endpoint: string; RawMessageDelivery?: boolean }>(id);

@@ -33,8 +33,11 @@ async function ensureStream(dynamo: DynamoDBClient, spec: TableSpec, table: Tabl
   const current = table.StreamSpecification;
   if (!wanted) return current?.StreamEnabled ? table.LatestStreamArn : undefined;
   if (current?.StreamEnabled && current.StreamViewType === wanted) return table.LatestStreamArn;
-  if (current?.StreamEnabled) await dynamo.send(new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: false } }));
-  const updated = await dynamo.send(new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: true, StreamViewType: wanted } }));
+  if (current?.StreamEnabled)
+    await dynamo.send(new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: false } }));
+  const updated = await dynamo.send(
+    new UpdateTableCommand({ TableName: table.TableName, StreamSpecification: { StreamEnabled: true, StreamViewType: wanted } }),
+  );
   return updated.TableDescription?.LatestStreamArn;
 }
 
@@ -80,13 +83,24 @@ export async function ensureTable(dynamo: DynamoDBClient, name: string, spec: Ta
       BillingMode: spec.BillingMode ?? 'PROVISIONED',
       AttributeDefinitions: spec.AttributeDefinitions,
       KeySchema: spec.KeySchema,
-      GlobalSecondaryIndexes: spec.GlobalSecondaryIndexes?.map((gsi) => ({ IndexName: gsi.IndexName, KeySchema: gsi.KeySchema, Projection: gsi.Projection })),
+      GlobalSecondaryIndexes: spec.GlobalSecondaryIndexes?.map((gsi) => ({
+        IndexName: gsi.IndexName,
+        KeySchema: gsi.KeySchema,
+        Projection: gsi.Projection,
+      })),
       ...(spec.BillingMode === 'PAY_PER_REQUEST' ? {} : { ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }),
-      ...(spec.StreamSpecification ? { StreamSpecification: { StreamEnabled: true, StreamViewType: spec.StreamSpecification.StreamViewType } } : {}),
+      ...(spec.StreamSpecification
+        ? { StreamSpecification: { StreamEnabled: true, StreamViewType: spec.StreamSpecification.StreamViewType } }
+        : {}),
     }),
   );
   if (spec.TimeToLiveSpecification?.Enabled) {
-    await dynamo.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: spec.TimeToLiveSpecification.AttributeName, Enabled: true } }));
+    await dynamo.send(
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { AttributeName: spec.TimeToLiveSpecification.AttributeName, Enabled: true },
+      }),
+    );
   }
   return { streamArn: created.TableDescription?.LatestStreamArn };
 }

@@ -17,7 +17,19 @@ import { deployEmail } from './deploy-email';
 import { deployKeys } from './deploy-keys';
 import { deployMessaging } from './deploy-messaging';
 import { ensureTable, type TableSpec } from './deploy-table';
-import { readApis, readEventSources, readFunctions, readRoutes, readSchedules, type DeployedApi, type DeployedFunction, type DeployedRoute, type DeployedSchedule, type QueueEventSource, type StreamEventSource } from './functions';
+import {
+  readApis,
+  readEventSources,
+  readFunctions,
+  readRoutes,
+  readSchedules,
+  type DeployedApi,
+  type DeployedFunction,
+  type DeployedRoute,
+  type DeployedSchedule,
+  type QueueEventSource,
+  type StreamEventSource,
+} from './functions';
 import { readRelayTask, type RelayTask } from './relay-task';
 import { LEGACY_TABLE_NAME, legacyPhysicalNames, readStackState, writeStackState } from './stack-state';
 

@@ -35,7 +35,8 @@ export class DeployedStack {
       },
       getAtt: (logicalId, attribute) => {
         const value = this.record(logicalId).attributes[attribute];
-        if (value === undefined) throw new TemplateResolveError(logicalId, `the local cloud does not know ${this.resource(logicalId).Type}.${attribute} (yet)`);
+        if (value === undefined)
+          throw new TemplateResolveError(logicalId, `the local cloud does not know ${this.resource(logicalId).Type}.${attribute} (yet)`);
         return value;
       },
       parameters,
@@ -68,7 +69,10 @@ export class DeployedStack {
     let record = this.records.get(logicalId);
     if (!record) {
       const resource = this.resource(logicalId);
-      record = physicalRecord(resource.Type, logicalId, resource.Properties ?? {}, { ...this.identity, recordedName: this.recordedNames[logicalId] });
+      record = physicalRecord(resource.Type, logicalId, resource.Properties ?? {}, {
+        ...this.identity,
+        recordedName: this.recordedNames[logicalId],
+      });
       this.records.set(logicalId, record);
     }
     return record;

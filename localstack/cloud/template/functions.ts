@@ -107,9 +107,11 @@ export function readFunctions(stack: DeployedStack): DeployedFunction[] {
     const properties = stack.properties<FunctionProperties>(logicalId);
     const name = /^mailservice (\S+)$/.exec(properties.Description ?? '')?.[1];
     const entry = name ? entries.get(name) : undefined;
-    if (!name || !entry) throw new Error(`${logicalId}: its Description "${properties.Description}" names no function of infra/functions.ts`);
+    if (!name || !entry)
+      throw new Error(`${logicalId}: its Description "${properties.Description}" names no function of infra/functions.ts`);
     const [file, handlerExport] = (properties.Handler ?? '').split('.');
-    if (file !== 'index' || !handlerExport) throw new Error(`${logicalId}: handler ${properties.Handler} is not index.<export> (the bundle layout of infra/functions.ts)`);
+    if (file !== 'index' || !handlerExport)
+      throw new Error(`${logicalId}: handler ${properties.Handler} is not index.<export> (the bundle layout of infra/functions.ts)`);
     if (!properties.Runtime?.startsWith('nodejs')) throw new Error(`${logicalId}: runtime ${properties.Runtime} is not Node.js`);
     return {
       logicalId,
@@ -193,12 +195,14 @@ export function readRoutes(stack: DeployedStack, functions: DeployedFunction[]):
   const integrations = new Map<string, DeployedFunction>();
   for (const id of stack.ofType('AWS::ApiGatewayV2::Integration')) {
     const p = stack.properties<{ IntegrationType: string; IntegrationUri: string; PayloadFormatVersion?: string }>(id);
-    if (p.IntegrationType !== 'AWS_PROXY' || p.PayloadFormatVersion !== '2.0') throw new Error(`${id}: the local API gateway runs Lambda proxy integrations of payload format 2.0 only`);
+    if (p.IntegrationType !== 'AWS_PROXY' || p.PayloadFormatVersion !== '2.0')
+      throw new Error(`${id}: the local API gateway runs Lambda proxy integrations of payload format 2.0 only`);
     integrations.set(stack.record(id).ref as string, byArn(functions, p.IntegrationUri, id));
   }
   return stack.ofType('AWS::ApiGatewayV2::Route').map((id) => {
     const p = stack.properties<{ ApiId: string; RouteKey: string; Target?: string; AuthorizationType?: string }>(id);
-    if (p.AuthorizationType && p.AuthorizationType !== 'NONE') throw new Error(`${id}: the local API gateway has no ${p.AuthorizationType} authorizer`);
+    if (p.AuthorizationType && p.AuthorizationType !== 'NONE')
+      throw new Error(`${id}: the local API gateway has no ${p.AuthorizationType} authorizer`);
     const integrationId = /^integrations\/(.+)$/.exec(p.Target ?? '')?.[1];
     const fn = integrationId ? integrations.get(integrationId) : undefined;
     if (!fn) throw new Error(`${id}: route ${p.RouteKey} has no integration in the template`);
@@ -228,7 +232,14 @@ export function readApis(stack: DeployedStack): DeployedApi[] {
   return [...apis.values()];
 }
 
-const RATE_UNITS: Record<string, number> = { minute: 60_000, minutes: 60_000, hour: 3_600_000, hours: 3_600_000, day: 86_400_000, days: 86_400_000 };
+const RATE_UNITS: Record<string, number> = {
+  minute: 60_000,
+  minutes: 60_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  day: 86_400_000,
+  days: 86_400_000,
+};
 
 export function readSchedules(stack: DeployedStack, functions: DeployedFunction[]): DeployedSchedule[] {
   const schedules: DeployedSchedule[] = [];
@@ -238,7 +249,8 @@ export function readSchedules(stack: DeployedStack, functions: DeployedFunction[
     // https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-scheduled-rule-pattern.html: rate(value unit).
     const rate = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(p.ScheduleExpression);
     if (!rate) throw new Error(`${id}: the local cloud runs rate() schedules only, not ${p.ScheduleExpression}`);
-    for (const target of p.Targets ?? []) schedules.push({ function: byArn(functions, target.Arn, id), everyMs: Number(rate[1]) * RATE_UNITS[rate[2]!]! });
+    for (const target of p.Targets ?? [])
+      schedules.push({ function: byArn(functions, target.Arn, id), everyMs: Number(rate[1]) * RATE_UNITS[rate[2]!]! });
   }
   return schedules;
 }

@@ -10,16 +10,24 @@ import type { NamedPolicy, PolicyDocument } from '../../iam/policy';
 import type { DeployedStack } from './deployed-stack';
 
 function refOf(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null && typeof (value as { Ref?: unknown }).Ref === 'string' ? (value as { Ref: string }).Ref : undefined;
+  return typeof value === 'object' && value !== null && typeof (value as { Ref?: unknown }).Ref === 'string'
+    ? (value as { Ref: string }).Ref
+    : undefined;
 }
 
 /** The identity policies of every role of the template, by the role's logical id. */
 export function rolePolicies(stack: DeployedStack): Map<string, NamedPolicy[]> {
   const policies = new Map<string, NamedPolicy[]>();
   for (const roleId of stack.ofType('AWS::IAM::Role')) {
-    const role = stack.properties<{ ManagedPolicyArns?: string[]; Policies?: { PolicyName: string; PolicyDocument: PolicyDocument }[] }>(roleId);
-    if (role.ManagedPolicyArns?.length) throw new Error(`${roleId}: the local cloud cannot evaluate managed policies (${role.ManagedPolicyArns.join(', ')})`);
-    policies.set(roleId, (role.Policies ?? []).map((p) => ({ name: `${roleId}/${p.PolicyName}`, document: p.PolicyDocument })));
+    const role = stack.properties<{ ManagedPolicyArns?: string[]; Policies?: { PolicyName: string; PolicyDocument: PolicyDocument }[] }>(
+      roleId,
+    );
+    if (role.ManagedPolicyArns?.length)
+      throw new Error(`${roleId}: the local cloud cannot evaluate managed policies (${role.ManagedPolicyArns.join(', ')})`);
+    policies.set(
+      roleId,
+      (role.Policies ?? []).map((p) => ({ name: `${roleId}/${p.PolicyName}`, document: p.PolicyDocument })),
+    );
   }
   for (const policyId of stack.ofType('AWS::IAM::Policy')) {
     const roles = (stack.resource(policyId).Properties?.Roles as unknown[] | undefined) ?? [];

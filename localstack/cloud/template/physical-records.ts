@@ -61,13 +61,21 @@ const BUILDERS: Record<string, RecordBuilder> = {
     return {
       name,
       ref: name,
-      attributes: { Arn: `arn:aws:s3:::${name}`, DomainName: `${name}.s3.amazonaws.com`, RegionalDomainName: `${name}.s3.${ctx.region}.amazonaws.com` },
+      attributes: {
+        Arn: `arn:aws:s3:::${name}`,
+        DomainName: `${name}.s3.amazonaws.com`,
+        RegionalDomainName: `${name}.s3.${ctx.region}.amazonaws.com`,
+      },
     };
   },
   'AWS::IAM::Role': (id, p, ctx) => {
     const name = named('AWS::IAM::Role', id, p, ctx, 'RoleName');
     const path = typeof p.Path === 'string' ? p.Path : '/';
-    return { name, ref: name, attributes: { Arn: `arn:aws:iam::${ctx.accountId}:role${path}${name}`, RoleId: `AROA${shortId(id, 17).toUpperCase()}` } };
+    return {
+      name,
+      ref: name,
+      attributes: { Arn: `arn:aws:iam::${ctx.accountId}:role${path}${name}`, RoleId: `AROA${shortId(id, 17).toUpperCase()}` },
+    };
   },
   'AWS::IAM::Policy': (id) => ({ ref: id, attributes: {} }),
   'AWS::Lambda::Function': (id, p, ctx) => {
@@ -79,7 +87,7 @@ const BUILDERS: Record<string, RecordBuilder> = {
     return { name, ref: name, attributes: { Arn: `arn:aws:logs:${ctx.region}:${ctx.accountId}:log-group:${name}:*` } };
   },
   'AWS::Events::Rule': (id, p, ctx) => {
-    const name = typeof p.Name === 'string' ? p.Name : ctx.recordedName ?? `${ctx.stackName}-${id}`.slice(0, 64);
+    const name = typeof p.Name === 'string' ? p.Name : (ctx.recordedName ?? `${ctx.stackName}-${id}`.slice(0, 64));
     return { name, ref: name, attributes: { Arn: `arn:aws:events:${ctx.region}:${ctx.accountId}:rule/${name}` } };
   },
   'AWS::Scheduler::ScheduleGroup': (id, p, ctx) => {
@@ -103,7 +111,10 @@ const BUILDERS: Record<string, RecordBuilder> = {
     const name = `${ctx.stackName}-${id}`;
     return { name, ref: name, attributes: { Arn: `arn:aws:ecs:${ctx.region}:${ctx.accountId}:cluster/${name}` } };
   },
-  'AWS::ECS::TaskDefinition': (id, _p, ctx) => ({ ref: `arn:aws:ecs:${ctx.region}:${ctx.accountId}:task-definition/${ctx.stackName}${id}:1`, attributes: {} }),
+  'AWS::ECS::TaskDefinition': (id, _p, ctx) => ({
+    ref: `arn:aws:ecs:${ctx.region}:${ctx.accountId}:task-definition/${ctx.stackName}${id}:1`,
+    attributes: {},
+  }),
   'AWS::EC2::VPC': (id) => ({ ref: `vpc-${shortId(id, 17)}`, attributes: {} }),
   'AWS::EC2::Subnet': (id) => ({ ref: `subnet-${shortId(id, 17)}`, attributes: {} }),
   'AWS::EC2::RouteTable': (id) => ({ ref: `rtb-${shortId(id, 17)}`, attributes: {} }),
@@ -126,4 +137,3 @@ export function physicalRecord(type: string, logicalId: string, properties: Reco
   if (!build) throw new Error(`the local cloud does not deploy ${type} (${logicalId})`);
   return build(logicalId, properties, ctx);
 }
-

@@ -56,7 +56,7 @@ function ref(name: unknown, scope: ResolveScope, path: string): unknown {
   const pseudo = pseudoParameter(name, scope);
   if (pseudo !== undefined) return pseudo;
   if (name.startsWith('AWS::')) throw new TemplateResolveError(path, `unknown pseudo parameter ${name}`);
-  if (Object.prototype.hasOwnProperty.call(scope.parameters, name)) {
+  if (Object.hasOwn(scope.parameters, name)) {
     const value = scope.parameters[name];
     if (value === undefined) throw new TemplateResolveError(path, `parameter ${name} has no value`);
     return value;
@@ -66,7 +66,8 @@ function ref(name: unknown, scope: ResolveScope, path: string): unknown {
 
 function getAtt(argument: unknown, scope: ResolveScope, path: string): unknown {
   const parts = typeof argument === 'string' ? argument.split('.') : argument;
-  if (!Array.isArray(parts) || parts.length !== 2 || typeof parts[0] !== 'string') throw new TemplateResolveError(path, 'Fn::GetAtt takes [logicalId, attribute]');
+  if (!Array.isArray(parts) || parts.length !== 2 || typeof parts[0] !== 'string')
+    throw new TemplateResolveError(path, 'Fn::GetAtt takes [logicalId, attribute]');
   const attribute = resolveAt(parts[1], scope, `${path}/Fn::GetAtt/1`);
   if (typeof attribute !== 'string') throw new TemplateResolveError(path, 'Fn::GetAtt attribute must be a string');
   return scope.getAtt(parts[0], attribute);
@@ -79,14 +80,18 @@ function asString(value: unknown, path: string, what: string): string {
 }
 
 function sub(argument: unknown, scope: ResolveScope, path: string): string {
-  const [text, variables] = typeof argument === 'string' ? [argument, {}] : Array.isArray(argument) && argument.length === 2 ? argument : [undefined, undefined];
-  if (typeof text !== 'string' || typeof variables !== 'object' || variables === null) throw new TemplateResolveError(path, 'Fn::Sub takes a string or [string, { variables }]');
+  const [text, variables] =
+    typeof argument === 'string' ? [argument, {}] : Array.isArray(argument) && argument.length === 2 ? argument : [undefined, undefined];
+  if (typeof text !== 'string' || typeof variables !== 'object' || variables === null)
+    throw new TemplateResolveError(path, 'Fn::Sub takes a string or [string, { variables }]');
   const values = variables as Record<string, unknown>;
   return text.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
     if (name.startsWith('!')) return `\${${name.slice(1)}}`; // ${!Literal} writes ${Literal}
-    if (Object.prototype.hasOwnProperty.call(values, name)) return asString(resolveAt(values[name], scope, `${path}/${name}`), path, `Fn::Sub variable ${name}`);
+    if (Object.hasOwn(values, name))
+      return asString(resolveAt(values[name], scope, `${path}/${name}`), path, `Fn::Sub variable ${name}`);
     const dot = name.indexOf('.');
-    const value = dot > 0 && !name.startsWith('AWS::') ? scope.getAtt(name.slice(0, dot), name.slice(dot + 1)) : ref(name, scope, `${path}/${whole}`);
+    const value =
+      dot > 0 && !name.startsWith('AWS::') ? scope.getAtt(name.slice(0, dot), name.slice(dot + 1)) : ref(name, scope, `${path}/${whole}`);
     return asString(value, path, `Fn::Sub ${whole}`);
   });
 }
@@ -97,7 +102,8 @@ function list(value: unknown, path: string, what: string): unknown[] {
 }
 
 function condition(name: unknown, scope: ResolveScope, path: string): boolean {
-  if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(scope.conditions, name)) throw new TemplateResolveError(path, `unknown condition ${JSON.stringify(name)}`);
+  if (typeof name !== 'string' || !Object.hasOwn(scope.conditions, name))
+    throw new TemplateResolveError(path, `unknown condition ${JSON.stringify(name)}`);
   const value = resolveAt(scope.conditions[name], scope, `Conditions/${name}`);
   if (typeof value !== 'boolean') throw new TemplateResolveError(path, `condition ${name} is not a boolean`);
   return value;
@@ -122,7 +128,8 @@ function intrinsic(name: string, argument: unknown, scope: ResolveScope, path: s
       const [index, items] = list(argument, at, 'Fn::Select');
       const i = Number(resolveAt(index, scope, `${at}/0`));
       const values = list(resolveAt(items, scope, `${at}/1`), at, 'Fn::Select list');
-      if (!Number.isInteger(i) || i < 0 || i >= values.length) throw new TemplateResolveError(at, `index ${String(index)} is outside a list of ${values.length}`);
+      if (!Number.isInteger(i) || i < 0 || i >= values.length)
+        throw new TemplateResolveError(at, `index ${String(index)} is outside a list of ${values.length}`);
       return values[i];
     }
     case 'Fn::Split': {

@@ -31,7 +31,8 @@ export interface BucketLifecycle {
 const SUPPORTED = new Set(['Id', 'Status', 'Prefix', 'ExpirationInDays', 'AbortIncompleteMultipartUpload']);
 
 function positiveDays(value: unknown, what: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new Error(`${what} must be a positive integer (S3's rule), not ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new Error(`${what} must be a positive integer (S3's rule), not ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -40,22 +41,38 @@ export function lifecycleRules(configuration: unknown, where: string): Lifecycle
   if (configuration === undefined) return [];
   const rules = (configuration as { Rules?: unknown }).Rules;
   const extra = Object.keys(configuration as object).filter((name) => name !== 'Rules' && name !== 'TransitionDefaultMinimumObjectSize');
-  if (!Array.isArray(rules) || extra.length) throw new Error(`${where}: LifecycleConfiguration must be {Rules: [...]}; the local cloud does not implement ${extra.join(', ') || 'this shape'}`);
+  if (!Array.isArray(rules) || extra.length)
+    throw new Error(
+      `${where}: LifecycleConfiguration must be {Rules: [...]}; the local cloud does not implement ${extra.join(', ') || 'this shape'}`,
+    );
   const applied: LifecycleRule[] = [];
   rules.forEach((raw: Record<string, unknown>, index) => {
     const at = `${where} rule ${String(raw.Id ?? index)}`;
     const unsupported = Object.keys(raw).filter((name) => !SUPPORTED.has(name));
-    if (unsupported.length) throw new Error(`${at}: the local cloud does not implement ${unsupported.join(', ')} (docs/local-cloud/s3.md); implement it in localstack/cloud/s3-lifecycle-*.ts or change the rule`);
-    if (raw.Status !== 'Enabled' && raw.Status !== 'Disabled') throw new Error(`${at}: Status must be Enabled or Disabled, not ${JSON.stringify(raw.Status)}`);
+    if (unsupported.length)
+      throw new Error(
+        `${at}: the local cloud does not implement ${unsupported.join(', ')} (docs/local-cloud/s3.md); implement it in localstack/cloud/s3-lifecycle-*.ts or change the rule`,
+      );
+    if (raw.Status !== 'Enabled' && raw.Status !== 'Disabled')
+      throw new Error(`${at}: Status must be Enabled or Disabled, not ${JSON.stringify(raw.Status)}`);
     const abort = raw.AbortIncompleteMultipartUpload as { DaysAfterInitiation?: unknown } | undefined;
-    if (abort && Object.keys(abort).some((name) => name !== 'DaysAfterInitiation')) throw new Error(`${at}: AbortIncompleteMultipartUpload takes DaysAfterInitiation only`);
+    if (abort && Object.keys(abort).some((name) => name !== 'DaysAfterInitiation'))
+      throw new Error(`${at}: AbortIncompleteMultipartUpload takes DaysAfterInitiation only`);
     const rule: LifecycleRule = {
       id: String(raw.Id ?? `rule-${index}`),
       prefix: typeof raw.Prefix === 'string' ? raw.Prefix : '',
       ...(raw.ExpirationInDays === undefined ? {} : { expirationDays: positiveDays(raw.ExpirationInDays, `${at} ExpirationInDays`) }),
-      ...(abort ? { abortIncompleteMultipartUploadDays: positiveDays(abort.DaysAfterInitiation, `${at} AbortIncompleteMultipartUpload.DaysAfterInitiation`) } : {}),
+      ...(abort
+        ? {
+            abortIncompleteMultipartUploadDays: positiveDays(
+              abort.DaysAfterInitiation,
+              `${at} AbortIncompleteMultipartUpload.DaysAfterInitiation`,
+            ),
+          }
+        : {}),
     };
-    if (rule.expirationDays === undefined && rule.abortIncompleteMultipartUploadDays === undefined) throw new Error(`${at}: a rule needs an action (S3 refuses a rule without one)`);
+    if (rule.expirationDays === undefined && rule.abortIncompleteMultipartUploadDays === undefined)
+      throw new Error(`${at}: a rule needs an action (S3 refuses a rule without one)`);
     if (raw.Status === 'Enabled') applied.push(rule);
   });
   return applied;

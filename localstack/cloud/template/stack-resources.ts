@@ -18,14 +18,19 @@ export interface StackResources {
 export function stackResources(deployment: LocalDeployment): StackResources {
   const { stack } = deployment;
   const resources: StackResources = { table: deployment.tableName, queues: {}, topics: {}, buckets: {}, onFailureQueues: {} };
-  const queue = (logicalId: string) => ({ name: stack.record(logicalId).name!, url: stack.record(logicalId).ref as string, arn: stack.record(logicalId).attributes.Arn as string });
+  const queue = (logicalId: string) => ({
+    name: stack.record(logicalId).name!,
+    url: stack.record(logicalId).ref as string,
+    arn: stack.record(logicalId).attributes.Arn as string,
+  });
   for (const [logicalId, definition] of definitionResources(stack.template)) {
     if (definition.kind === 'queue' || definition.kind === 'dlq') {
       const entry = (resources.queues[definition.id] ??= { name: '', url: '', arn: '', dlqName: '', dlqUrl: '', dlqArn: '' });
       const q = queue(logicalId);
       if (definition.kind === 'queue') Object.assign(entry, q);
       else Object.assign(entry, { dlqName: q.name, dlqUrl: q.url, dlqArn: q.arn });
-    } else if (definition.kind === 'topic') resources.topics[definition.id] = { name: stack.record(logicalId).name!, arn: stack.record(logicalId).ref as string };
+    } else if (definition.kind === 'topic')
+      resources.topics[definition.id] = { name: stack.record(logicalId).name!, arn: stack.record(logicalId).ref as string };
     else if (definition.kind === 'bucket') resources.buckets[definition.id] = stack.record(logicalId).name!;
     else if (definition.kind === 'onFailure') resources.onFailureQueues[definition.worker] = queue(logicalId);
   }

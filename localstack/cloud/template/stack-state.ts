@@ -58,9 +58,16 @@ export function definitionPaths(): Map<string, DefinitionResource> {
     byPath.set(`Messaging/${pascalCase(queue.id)}Queue/Resource`, { kind: 'queue', id: queue.id, legacyName: queue.name });
     byPath.set(`Messaging/${pascalCase(queue.id)}Dlq/Resource`, { kind: 'dlq', id: queue.id, legacyName: queue.dlqName });
   }
-  for (const topic of Object.values(TOPICS)) byPath.set(`Messaging/${pascalCase(topic.id)}Topic/Resource`, { kind: 'topic', id: topic.id, legacyName: topic.name });
-  for (const bucket of Object.values(BUCKETS)) byPath.set(`Data/${pascalCase(bucket.id)}Bucket/Resource`, { kind: 'bucket', id: bucket.id, legacyName: bucket.name });
-  for (const worker of STREAM_WORKERS) byPath.set(`Workers/${pascalCase(worker.name)}OnFailure/Resource`, { kind: 'onFailure', worker: worker.name, legacyName: worker.onFailure.queueName });
+  for (const topic of Object.values(TOPICS))
+    byPath.set(`Messaging/${pascalCase(topic.id)}Topic/Resource`, { kind: 'topic', id: topic.id, legacyName: topic.name });
+  for (const bucket of Object.values(BUCKETS))
+    byPath.set(`Data/${pascalCase(bucket.id)}Bucket/Resource`, { kind: 'bucket', id: bucket.id, legacyName: bucket.name });
+  for (const worker of STREAM_WORKERS)
+    byPath.set(`Workers/${pascalCase(worker.name)}OnFailure/Resource`, {
+      kind: 'onFailure',
+      worker: worker.name,
+      legacyName: worker.onFailure.queueName,
+    });
   return byPath;
 }
 
@@ -69,13 +76,20 @@ export function definitionResources(template: CfnTemplate): Map<string, Definiti
   const byPath = definitionPaths();
   const found = new Map<string, DefinitionResource>();
   for (const [logicalId, resource] of Object.entries(template.Resources)) {
-    const definition = byPath.get(String(resource.Metadata?.['aws:cdk:path'] ?? '').split('/').slice(1).join('/'));
+    const definition = byPath.get(
+      String(resource.Metadata?.['aws:cdk:path'] ?? '')
+        .split('/')
+        .slice(1)
+        .join('/'),
+    );
     if (definition) found.set(logicalId, definition);
   }
   if (found.size !== byPath.size) {
     const have = new Set([...found.values()].map((d) => d.legacyName));
     const missing = [...byPath.values()].filter((d) => !have.has(d.legacyName)).map((d) => d.legacyName);
-    throw new Error(`the template has no resource for ${missing.join(', ')} of infra/definitions.ts (construct paths changed, or path metadata is off)`);
+    throw new Error(
+      `the template has no resource for ${missing.join(', ')} of infra/definitions.ts (construct paths changed, or path metadata is off)`,
+    );
   }
   return found;
 }

@@ -67,16 +67,22 @@ export async function templateHash(context: Record<string, unknown>): Promise<st
 
 function runSynth(outFile: string, context: Record<string, unknown>): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ENTRY, outFile, JSON.stringify(context)], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), ENTRY, outFile, JSON.stringify(context)],
+      {
+        cwd: PROJECT_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`synthesizing the CDK app failed (exit ${code}):\n${output.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`synthesizing the CDK app failed (exit ${code}):\n${output.trim()}`)),
+    );
   });
 }
 
@@ -87,7 +93,13 @@ function runSynth(outFile: string, context: Record<string, unknown>): Promise<vo
 export function templateFromFile(file: string): SynthesizedTemplate {
   const started = Date.now();
   const text = fs.readFileSync(file, 'utf8');
-  return { template: JSON.parse(text) as CfnTemplate, file, hash: createHash('sha256').update(text).digest('hex'), cached: true, ms: Date.now() - started };
+  return {
+    template: JSON.parse(text) as CfnTemplate,
+    file,
+    hash: createHash('sha256').update(text).digest('hex'),
+    cached: true,
+    ms: Date.now() - started,
+  };
 }
 
 /** The template for this context: from the cache when its inputs are unchanged, else synthesized now. */

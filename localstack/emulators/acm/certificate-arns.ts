@@ -13,11 +13,13 @@ import type { CertificateRecord } from './types';
 
 const ARN_PATTERN = /arn:[\w+=/,.@-]+:acm:[\w+=/,.@-]*:[0-9]+:[\w+=,.@-]+(\/[\w+=,.@-]+)*/;
 
-export const newCertificateArn = (region: string, accountId: string): string => `arn:aws:acm:${region}:${accountId}:certificate/${randomUUID()}`;
+export const newCertificateArn = (region: string, accountId: string): string =>
+  `arn:aws:acm:${region}:${accountId}:certificate/${randomUUID()}`;
 
 export function certificateOf(state: AcmState, body: JsonObject, region: string, accountId: string): CertificateRecord {
   const arn = requiredString(body, 'CertificateArn', { min: 20, max: 2048, pattern: ARN_PATTERN });
-  if (!arn.startsWith(`arn:aws:acm:${region}:${accountId}:certificate/`)) throw new AcmError('InvalidArnException', `${arn} is not a valid certificate ARN of this account and region.`);
+  if (!arn.startsWith(`arn:aws:acm:${region}:${accountId}:certificate/`))
+    throw new AcmError('InvalidArnException', `${arn} is not a valid certificate ARN of this account and region.`);
   const record = state.certificates.get(arn);
   if (!record) throw new AcmError('ResourceNotFoundException', `Could not find certificate ${arn}.`);
   return record;

@@ -34,7 +34,13 @@ export function certificateDetail(record: CertificateRecord, accountId: string):
     InUseBy: record.InUseBy,
     Type: 'AMAZON_ISSUED',
     ...(issued
-      ? { KeyUsages: [{ Name: 'DIGITAL_SIGNATURE' }, { Name: 'KEY_ENCIPHERMENT' }], ExtendedKeyUsages: [{ Name: 'TLS_WEB_SERVER_AUTHENTICATION', OID: '1.3.6.1.5.5.7.3.1' }, { Name: 'TLS_WEB_CLIENT_AUTHENTICATION', OID: '1.3.6.1.5.5.7.3.2' }] }
+      ? {
+          KeyUsages: [{ Name: 'DIGITAL_SIGNATURE' }, { Name: 'KEY_ENCIPHERMENT' }],
+          ExtendedKeyUsages: [
+            { Name: 'TLS_WEB_SERVER_AUTHENTICATION', OID: '1.3.6.1.5.5.7.3.1' },
+            { Name: 'TLS_WEB_CLIENT_AUTHENTICATION', OID: '1.3.6.1.5.5.7.3.2' },
+          ],
+        }
       : {}),
     RenewalEligibility: issued && record.InUseBy.length > 0 ? 'ELIGIBLE' : 'INELIGIBLE',
     Options: { CertificateTransparencyLoggingPreference: 'ENABLED' },

@@ -20,19 +20,28 @@ export const MAX_NAMES_PER_CERTIFICATE = 10;
 export function requestedNames(body: JsonObject): string[] {
   const domainName = requiredString(body, 'DomainName', NAME_RULE);
   if (domainName.length > FIRST_NAME_MAX_OCTETS) {
-    throw new AcmError('ValidationException', `The first domain name can't exceed ${FIRST_NAME_MAX_OCTETS} octets, including periods: '${domainName}' has ${domainName.length}.`);
+    throw new AcmError(
+      'ValidationException',
+      `The first domain name can't exceed ${FIRST_NAME_MAX_OCTETS} octets, including periods: '${domainName}' has ${domainName.length}.`,
+    );
   }
   const sans = body.SubjectAlternativeNames;
-  if (sans !== undefined && sans !== null && !Array.isArray(sans)) throw new AcmError('ValidationException', 'SubjectAlternativeNames must be a list of strings.');
+  if (sans !== undefined && sans !== null && !Array.isArray(sans))
+    throw new AcmError('ValidationException', 'SubjectAlternativeNames must be a list of strings.');
   const others = ((sans as unknown[] | undefined) ?? []).map((name, i) => {
     const member = `SubjectAlternativeNames.${i + 1}.member`;
     return requiredString({ [member]: name }, member, NAME_RULE);
   });
   if (others.length > MAX_NAMES_PER_CERTIFICATE) {
-    throw constraintError('SubjectAlternativeNames', `[${others.join(', ')}]`, `Member must have length less than or equal to ${MAX_NAMES_PER_CERTIFICATE}`);
+    throw constraintError(
+      'SubjectAlternativeNames',
+      `[${others.join(', ')}]`,
+      `Member must have length less than or equal to ${MAX_NAMES_PER_CERTIFICATE}`,
+    );
   }
   const names = [...new Set([domainName, ...others].map((name) => name.toLowerCase()))];
-  if (names.length > MAX_NAMES_PER_CERTIFICATE) throw new AcmError('LimitExceededException', `A certificate can have at most ${MAX_NAMES_PER_CERTIFICATE} domain names.`);
+  if (names.length > MAX_NAMES_PER_CERTIFICATE)
+    throw new AcmError('LimitExceededException', `A certificate can have at most ${MAX_NAMES_PER_CERTIFICATE} domain names.`);
   return names;
 }
 
@@ -42,5 +51,7 @@ export const validatedName = (name: string): string => name.replace(/^\*\./, '')
 /** True when `names` (a certificate's) cover `host`: the same name, or a wildcard over its first label. */
 export function coversHost(names: readonly string[], host: string): boolean {
   const wanted = host.toLowerCase().replace(/\.$/, '');
-  return names.some((name) => name === wanted || (name.startsWith('*.') && wanted.includes('.') && wanted.slice(wanted.indexOf('.') + 1) === name.slice(2)));
+  return names.some(
+    (name) => name === wanted || (name.startsWith('*.') && wanted.includes('.') && wanted.slice(wanted.indexOf('.') + 1) === name.slice(2)),
+  );
 }

@@ -81,8 +81,19 @@ export async function startAcmEmulator(options: AcmEmulatorOptions = {}): Promis
   const caDir = options.caDir ?? options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'acm-ca-'));
   const issuer = await CertificateIssuer.open(caDir, Date.now());
   const validation = new CertificateValidation({ state, issuer, accountId, resolver: options.dnsResolver, now, log });
-  const operations = acmOperations({ state, region, accountId, quota: options.certificateQuota ?? DEFAULT_CERTIFICATE_QUOTA, now, validation, issuer });
-  const { url, stop } = await serveHttp(options, awsJsonHandler({ targetPrefix: 'CertificateManager', operations, internalError: 'InternalFailure', log: (msg) => log(`acm: ${msg}`) }));
+  const operations = acmOperations({
+    state,
+    region,
+    accountId,
+    quota: options.certificateQuota ?? DEFAULT_CERTIFICATE_QUOTA,
+    now,
+    validation,
+    issuer,
+  });
+  const { url, stop } = await serveHttp(
+    options,
+    awsJsonHandler({ targetPrefix: 'CertificateManager', operations, internalError: 'InternalFailure', log: (msg) => log(`acm: ${msg}`) }),
+  );
   log(`acm: listening on ${url}${options.dataDir ? `, certificates in ${options.dataDir}` : ', in memory'}`);
 
   const changeUse = (arn: string, change: (uses: string[]) => string[]) => {
@@ -105,7 +116,13 @@ export async function startAcmEmulator(options: AcmEmulatorOptions = {}): Promis
     issuedCertificate: (arn) => {
       const record = state.certificates.get(arn);
       if (record?.Status !== 'ISSUED' || !record.certificatePem || !record.privateKeyPem) return undefined;
-      return { certificateArn: arn, domainNames: record.SubjectAlternativeNames, privateKeyPem: record.privateKeyPem, certificatePem: record.certificatePem, chainPem: issuer.caPem };
+      return {
+        certificateArn: arn,
+        domainNames: record.SubjectAlternativeNames,
+        privateKeyPem: record.privateKeyPem,
+        certificatePem: record.certificatePem,
+        chainPem: issuer.caPem,
+      };
     },
     addUse: (arn, resourceArn) => changeUse(arn, (uses) => [...new Set([...uses, resourceArn])]),
     removeUse: (arn, resourceArn) => changeUse(arn, (uses) => uses.filter((use) => use !== resourceArn)),

@@ -34,7 +34,8 @@ export class CertificateIssuer {
   static async open(caDir: string, now: number): Promise<CertificateIssuer> {
     const caFile = path.join(caDir, 'ca.pem');
     const keyFile = path.join(caDir, 'ca-key.pem');
-    if (existsSync(caFile) && existsSync(keyFile)) return new CertificateIssuer(caFile, { cert: readFileSync(caFile, 'utf8'), key: readFileSync(keyFile, 'utf8') });
+    if (existsSync(caFile) && existsSync(keyFile))
+      return new CertificateIssuer(caFile, { cert: readFileSync(caFile, 'utf8'), key: readFileSync(keyFile, 'utf8') });
     mkdirSync(caDir, { recursive: true, mode: 0o700 });
     const made = await generate([{ name: 'commonName', value: 'Local ACM emulator CA' }], {
       keyType: 'rsa',

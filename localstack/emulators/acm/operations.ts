@@ -25,10 +25,14 @@ const STATUSES = ['PENDING_VALIDATION', 'ISSUED', 'INACTIVE', 'EXPIRED', 'VALIDA
 
 function listCertificates(ctx: AcmContext, body: JsonObject): Promise<JsonObject> {
   const statuses = body.CertificateStatuses ?? [];
-  if (!Array.isArray(statuses) || statuses.some((s) => !STATUSES.includes(String(s)))) throw constraintError('CertificateStatuses', JSON.stringify(statuses), `Member must satisfy enum value set: [${STATUSES.join(', ')}]`);
+  if (!Array.isArray(statuses) || statuses.some((s) => !STATUSES.includes(String(s))))
+    throw constraintError('CertificateStatuses', JSON.stringify(statuses), `Member must satisfy enum value set: [${STATUSES.join(', ')}]`);
   const max = body.MaxItems ?? 1000;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1000) throw constraintError('MaxItems', max, 'Member must have value between 1 and 1000');
-  const all = [...ctx.state.certificates.values()].sort((a, b) => a.CreatedAt - b.CreatedAt || (a.CertificateArn < b.CertificateArn ? -1 : 1));
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > 1000)
+    throw constraintError('MaxItems', max, 'Member must have value between 1 and 1000');
+  const all = [...ctx.state.certificates.values()].sort(
+    (a, b) => a.CreatedAt - b.CreatedAt || (a.CertificateArn < b.CertificateArn ? -1 : 1),
+  );
   const start = body.NextToken === undefined ? 0 : Number(Buffer.from(String(body.NextToken), 'base64url').toString('utf8'));
   if (!Number.isInteger(start) || start < 0 || start > all.length) throw new AcmError('ValidationException', 'The NextToken is not valid.');
   return Promise.all(all.map((record) => ctx.validation.refresh(record))).then((records) => {
@@ -46,13 +50,16 @@ export function acmOperations(ctx: AcmContext): Record<string, AwsJsonOperation>
     DescribeCertificate: async (body) => ({ Certificate: certificateDetail(await lookUp(body), ctx.accountId) }),
     GetCertificate: async (body) => {
       const record = await lookUp(body);
-      if (record.Status === 'PENDING_VALIDATION') throw new AcmError('RequestInProgressException', `Certificate ${record.CertificateArn} is not yet issued.`);
-      if (record.Status !== 'ISSUED') throw new AcmError('InvalidArnException', `Certificate ${record.CertificateArn} is ${record.Status}.`);
+      if (record.Status === 'PENDING_VALIDATION')
+        throw new AcmError('RequestInProgressException', `Certificate ${record.CertificateArn} is not yet issued.`);
+      if (record.Status !== 'ISSUED')
+        throw new AcmError('InvalidArnException', `Certificate ${record.CertificateArn} is ${record.Status}.`);
       return { Certificate: record.certificatePem, CertificateChain: ctx.issuer.caPem };
     },
     DeleteCertificate: (body) => {
       const record = certificateOf(ctx.state, body, ctx.region, ctx.accountId);
-      if (record.InUseBy.length > 0) throw new AcmError('ResourceInUseException', `Certificate ${record.CertificateArn} is in use by ${record.InUseBy.join(', ')}.`);
+      if (record.InUseBy.length > 0)
+        throw new AcmError('ResourceInUseException', `Certificate ${record.CertificateArn} is in use by ${record.InUseBy.join(', ')}.`);
       ctx.state.certificates.delete(record.CertificateArn);
       ctx.state.save();
       return {};

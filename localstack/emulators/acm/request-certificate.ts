@@ -38,13 +38,21 @@ export interface RequestContext {
 function validationOptions(body: JsonObject, names: readonly string[]): JsonObject[] {
   const options = body.DomainValidationOptions;
   if (options === undefined || options === null) return [];
-  if (!Array.isArray(options) || !options.every(isJsonObject)) throw new AwsJsonError('SerializationException', 'DomainValidationOptions must be a list of objects.');
+  if (!Array.isArray(options) || !options.every(isJsonObject))
+    throw new AwsJsonError('SerializationException', 'DomainValidationOptions must be a list of objects.');
   for (const option of options) {
     const name = String(option.DomainName ?? '').toLowerCase();
     const domain = String(option.ValidationDomain ?? '').toLowerCase();
-    if (!names.includes(name)) throw new AcmError('InvalidDomainValidationOptionsException', `DomainValidationOptions names ${name || '(nothing)'}, which is not a domain name of the certificate.`);
+    if (!names.includes(name))
+      throw new AcmError(
+        'InvalidDomainValidationOptionsException',
+        `DomainValidationOptions names ${name || '(nothing)'}, which is not a domain name of the certificate.`,
+      );
     if (domain !== name.replace(/^\*\./, '') && !name.endsWith(`.${domain}`)) {
-      throw new AcmError('InvalidDomainValidationOptionsException', `ValidationDomain ${domain || '(nothing)'} must be ${name} or a superdomain of it.`);
+      throw new AcmError(
+        'InvalidDomainValidationOptionsException',
+        `ValidationDomain ${domain || '(nothing)'} must be ${name} or a superdomain of it.`,
+      );
     }
   }
   return options;
@@ -53,18 +61,26 @@ function validationOptions(body: JsonObject, names: readonly string[]): JsonObje
 export function requestCertificate(ctx: RequestContext, body: JsonObject): JsonObject {
   const names = requestedNames(body);
   const method = body.ValidationMethod;
-  if (method !== 'DNS') throw new AcmError('InvalidParameterException', `ValidationMethod ${method === undefined ? '(none: EMAIL)' : String(method)} is not emulated: the local ACM validates by DNS only.`);
+  if (method !== 'DNS')
+    throw new AcmError(
+      'InvalidParameterException',
+      `ValidationMethod ${method === undefined ? '(none: EMAIL)' : String(method)} is not emulated: the local ACM validates by DNS only.`,
+    );
   for (const member of ['CertificateAuthorityArn', 'Tags'] as const) {
     if (body[member] !== undefined) throw new AcmError('InvalidParameterException', `${member} is not emulated by the local ACM.`);
   }
-  if (body.KeyAlgorithm !== undefined && body.KeyAlgorithm !== 'RSA_2048') throw new AcmError('InvalidParameterException', `KeyAlgorithm ${String(body.KeyAlgorithm)} is not emulated: RSA_2048 only.`);
+  if (body.KeyAlgorithm !== undefined && body.KeyAlgorithm !== 'RSA_2048')
+    throw new AcmError('InvalidParameterException', `KeyAlgorithm ${String(body.KeyAlgorithm)} is not emulated: RSA_2048 only.`);
   const options = validationOptions(body, names);
   const token = optionalString(body, 'IdempotencyToken', { min: 1, max: 32, pattern: /\w+/ });
   const now = ctx.now();
-  const args = createHash('sha256').update(JSON.stringify([names, method, options, body.Options ?? null, body.KeyAlgorithm ?? null])).digest('hex');
+  const args = createHash('sha256')
+    .update(JSON.stringify([names, method, options, body.Options ?? null, body.KeyAlgorithm ?? null]))
+    .digest('hex');
   if (token) {
     for (const record of ctx.state.certificates.values()) {
-      if (record.idempotency?.token === token && record.idempotency.arguments === args && now - record.CreatedAt < IDEMPOTENCY_WINDOW_MS) return { CertificateArn: record.CertificateArn };
+      if (record.idempotency?.token === token && record.idempotency.arguments === args && now - record.CreatedAt < IDEMPOTENCY_WINDOW_MS)
+        return { CertificateArn: record.CertificateArn };
     }
   }
   if (ctx.state.certificates.size >= ctx.quota) {

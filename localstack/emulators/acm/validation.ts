@@ -46,7 +46,9 @@ export class CertificateValidation {
     const { ctx } = this;
     const now = ctx.now();
     if (now - record.CreatedAt >= VALIDATION_WINDOW_MS) return this.settle(record, { Status: 'VALIDATION_TIMED_OUT' });
-    const found = await Promise.all(record.SubjectAlternativeNames.map((name) => recordIsPublished(validationRecord(ctx.accountId, name), ctx.resolver)));
+    const found = await Promise.all(
+      record.SubjectAlternativeNames.map((name) => recordIsPublished(validationRecord(ctx.accountId, name), ctx.resolver)),
+    );
     if (!found.every(Boolean)) return record;
     const pems = await ctx.issuer.issue(record.SubjectAlternativeNames, ctx.now());
     return this.settle(record, {

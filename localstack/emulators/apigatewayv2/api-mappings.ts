@@ -21,11 +21,16 @@ export function createApiMapping(state: ApiGatewayState, record: DomainNameRecor
   if (typeof stage !== 'string' || stage === '') throw badRequest('stage is required.');
   const key = body.apiMappingKey ?? '';
   if (typeof key !== 'string') throw badRequest('apiMappingKey must be a string.');
-  if (key !== '') throw badRequest(`apiMappingKey '${key}': API mappings with a path are not emulated by the local API Gateway (the empty key only).`);
+  if (key !== '')
+    throw badRequest(`apiMappingKey '${key}': API mappings with a path are not emulated by the local API Gateway (the empty key only).`);
   const stages = state.apis.get(apiId);
   if (!stages) throw new ApiGatewayFault('NotFoundException', `Invalid API identifier specified ${state.accountId}:${apiId}`, 'Api');
   if (!stages.has(stage)) throw new ApiGatewayFault('NotFoundException', `Invalid stage identifier specified: ${stage}`, 'Stage');
-  if (record.mappings.some((mapping) => mapping.apiMappingKey === key)) throw new ApiGatewayFault('ConflictException', `The API mapping already exists for the domain name ${record.domainName} and key '${key}'.`);
+  if (record.mappings.some((mapping) => mapping.apiMappingKey === key))
+    throw new ApiGatewayFault(
+      'ConflictException',
+      `The API mapping already exists for the domain name ${record.domainName} and key '${key}'.`,
+    );
   const mapping: ApiMapping = { apiId, apiMappingId: randomId(6), apiMappingKey: key, stage };
   record.mappings.push(mapping);
   state.save();
@@ -38,7 +43,8 @@ export function getApiMappings(record: DomainNameRecord, query: URLSearchParams)
 
 export function apiMappingOf(record: DomainNameRecord, apiMappingId: string): ApiMapping {
   const mapping = record.mappings.find((m) => m.apiMappingId === apiMappingId);
-  if (!mapping) throw new ApiGatewayFault('NotFoundException', 'The api mapping resource specified in the request was not found.', 'ApiMapping');
+  if (!mapping)
+    throw new ApiGatewayFault('NotFoundException', 'The api mapping resource specified in the request was not found.', 'ApiMapping');
   return mapping;
 }
 

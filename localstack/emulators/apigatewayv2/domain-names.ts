@@ -31,7 +31,8 @@ type Body = Record<string, unknown>;
 
 export function domainNameOf(state: ApiGatewayState, name: string): DomainNameRecord {
   const record = state.domainNames.get(name.toLowerCase());
-  if (!record) throw new ApiGatewayFault('NotFoundException', `The domain name resource specified in the request was not found.`, 'DomainName');
+  if (!record)
+    throw new ApiGatewayFault('NotFoundException', `The domain name resource specified in the request was not found.`, 'DomainName');
   return record;
 }
 
@@ -42,12 +43,18 @@ export function domainNameView({ mappings: _mappings, ...view }: DomainNameRecor
 
 function readConfiguration(body: Body): { certificateArn: string; securityPolicy: (typeof SECURITY_POLICIES)[number] } {
   const configurations = body.domainNameConfigurations;
-  if (!Array.isArray(configurations) || configurations.length !== 1 || typeof configurations[0] !== 'object' || configurations[0] === null) {
+  if (
+    !Array.isArray(configurations) ||
+    configurations.length !== 1 ||
+    typeof configurations[0] !== 'object' ||
+    configurations[0] === null
+  ) {
     throw badRequest('domainNameConfigurations must hold exactly one configuration.');
   }
   const config = configurations[0] as Body;
   const endpointType = config.endpointType ?? 'REGIONAL';
-  if (endpointType !== 'REGIONAL') throw badRequest(`Invalid endpoint type ${String(endpointType)}: HTTP APIs support only REGIONAL custom domain names.`);
+  if (endpointType !== 'REGIONAL')
+    throw badRequest(`Invalid endpoint type ${String(endpointType)}: HTTP APIs support only REGIONAL custom domain names.`);
   const securityPolicy = config.securityPolicy ?? 'TLS_1_2';
   if (!SECURITY_POLICIES.includes(securityPolicy as never)) throw badRequest(`Invalid security policy ${String(securityPolicy)}.`);
   for (const member of ['ownershipVerificationCertificateArn', 'certificateName']) {
@@ -59,26 +66,41 @@ function readConfiguration(body: Body): { certificateArn: string; securityPolicy
 
 export async function createDomainName(state: ApiGatewayState, body: Body): Promise<Body> {
   const domainName = typeof body.domainName === 'string' ? body.domainName.toLowerCase() : '';
-  if (!DOMAIN_NAME.test(domainName) || domainName.length > 512) throw badRequest(`Invalid domain name identifier specified: ${String(body.domainName)}`);
+  if (!DOMAIN_NAME.test(domainName) || domainName.length > 512)
+    throw badRequest(`Invalid domain name identifier specified: ${String(body.domainName)}`);
   for (const member of ['mutualTlsAuthentication', 'tags', 'routingMode']) {
     if (body[member] !== undefined) throw badRequest(`${member} is not emulated by the local API Gateway.`);
   }
   const { certificateArn, securityPolicy } = readConfiguration(body);
-  if (!certificateArn.startsWith(`arn:aws:acm:${state.region}:`)) throw badRequest(`Invalid certificate ARN: ${certificateArn}. A regional domain name needs a certificate in ${state.region}.`);
+  if (!certificateArn.startsWith(`arn:aws:acm:${state.region}:`))
+    throw badRequest(`Invalid certificate ARN: ${certificateArn}. A regional domain name needs a certificate in ${state.region}.`);
   const certificate = await state.certificates.certificate(certificateArn);
   if (!certificate) throw badRequest(`Invalid certificate ARN: ${certificateArn}. Certificate must be in 'ISSUED' state.`);
-  if (certificate.status !== 'ISSUED') throw badRequest(`Certificate ${certificateArn} is in state ${certificate.status}. Certificate must be in 'ISSUED' state.`);
+  if (certificate.status !== 'ISSUED')
+    throw badRequest(`Certificate ${certificateArn} is in state ${certificate.status}. Certificate must be in 'ISSUED' state.`);
   if (!coversHost(certificate.domainNames, domainName)) {
-    throw badRequest(`The certificate ${certificateArn} does not cover the domain name ${domainName} (it is for ${certificate.domainNames.join(', ')}).`);
+    throw badRequest(
+      `The certificate ${certificateArn} does not cover the domain name ${domainName} (it is for ${certificate.domainNames.join(', ')}).`,
+    );
   }
   if (state.domainNames.has(domainName)) throw new ApiGatewayFault('ConflictException', `The domain name you provided already exists.`);
-  if (state.domainNames.size >= state.domainNameQuota) throw badRequest(`Exceeded the maximum number of regional custom domain names (${state.domainNameQuota}) for this account in ${state.region}.`);
+  if (state.domainNames.size >= state.domainNameQuota)
+    throw badRequest(
+      `Exceeded the maximum number of regional custom domain names (${state.domainNameQuota}) for this account in ${state.region}.`,
+    );
   const record: DomainNameRecord = {
     domainName,
     domainNameArn: `arn:aws:apigateway:${state.region}::/domainnames/${domainName}`,
     apiMappingSelectionExpression: '$request.basepath',
     domainNameConfigurations: [
-      { apiGatewayDomainName: newApiGatewayDomainName(state.region), certificateArn, domainNameStatus: 'AVAILABLE', endpointType: 'REGIONAL', hostedZoneId: regionalHostedZoneId(state.region), securityPolicy },
+      {
+        apiGatewayDomainName: newApiGatewayDomainName(state.region),
+        certificateArn,
+        domainNameStatus: 'AVAILABLE',
+        endpointType: 'REGIONAL',
+        hostedZoneId: regionalHostedZoneId(state.region),
+        securityPolicy,
+      },
     ],
     tags: {},
     mappings: [],

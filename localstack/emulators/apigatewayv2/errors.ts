@@ -5,9 +5,20 @@
  * Reference, e.g. https://docs.aws.amazon.com/apigatewayv2/latest/api-reference/domainnames.html#domainnames-errors
  * (BadRequestException 400, NotFoundException 404, ConflictException 409).
  */
-export type ApiGatewayErrorName = 'BadRequestException' | 'NotFoundException' | 'ConflictException' | 'UnknownOperationException' | 'InternalFailure';
+export type ApiGatewayErrorName =
+  | 'BadRequestException'
+  | 'NotFoundException'
+  | 'ConflictException'
+  | 'UnknownOperationException'
+  | 'InternalFailure';
 
-const STATUS: Record<ApiGatewayErrorName, number> = { BadRequestException: 400, NotFoundException: 404, ConflictException: 409, UnknownOperationException: 404, InternalFailure: 500 };
+const STATUS: Record<ApiGatewayErrorName, number> = {
+  BadRequestException: 400,
+  NotFoundException: 404,
+  ConflictException: 409,
+  UnknownOperationException: 404,
+  InternalFailure: 500,
+};
 
 export class ApiGatewayFault extends Error {
   readonly status: number;

@@ -39,7 +39,11 @@ export function apiGatewayHandler(state: ApiGatewayState, log: (msg: string) => 
       (error: unknown) => {
         const fault = error instanceof ApiGatewayFault ? error : new ApiGatewayFault('InternalFailure', (error as Error).message);
         if (fault.status >= 500) log(`apigatewayv2: ${req.method} ${req.url} failed: ${(error as Error).stack ?? String(error)}`);
-        write(fault.status, { message: fault.message, ...(fault.resourceType ? { resourceType: fault.resourceType } : {}) }, { 'x-amzn-errortype': fault.errorName });
+        write(
+          fault.status,
+          { message: fault.message, ...(fault.resourceType ? { resourceType: fault.resourceType } : {}) },
+          { 'x-amzn-errortype': fault.errorName },
+        );
       },
     );
   };

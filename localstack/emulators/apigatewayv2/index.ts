@@ -83,7 +83,12 @@ export async function startApiGatewayEmulator(options: ApiGatewayEmulatorOptions
       const { name, record } = domainNameFor(host);
       const mapping = record?.mappings.find((m) => m.apiMappingKey === '');
       if (!record || !mapping) return null;
-      return { domainName: name, apiId: mapping.apiId, stage: mapping.stage, certificateArn: record.domainNameConfigurations[0].certificateArn };
+      return {
+        domainName: name,
+        apiId: mapping.apiId,
+        stage: mapping.stage,
+        certificateArn: record.domainNameConfigurations[0].certificateArn,
+      };
     },
     certificateArnOf: (host) => domainNameFor(host).record?.domainNameConfigurations[0].certificateArn ?? null,
     stop,

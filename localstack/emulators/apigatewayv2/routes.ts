@@ -48,13 +48,22 @@ const ROUTES: Route[] = [
     POST: (state, request, record) => ok(createApiMapping(state, record, request.body()), 201),
     GET: (_state, request, record) => ok(getApiMappings(record, request.query)),
   }),
-  resolvedPath(/^\/v2\/domainnames\/([^/]+)\/apimappings\/([^/]+)$/, (state, params) => ({ record: domainOf(state, params), id: decodeURIComponent(params[1]!) }), {
-    GET: (_state, _request, { record, id }) => ok(apiMappingOf(record, id)),
-    DELETE: (state, _request, { record, id }) => (deleteApiMapping(state, record, id), NO_CONTENT),
-  }),
+  resolvedPath(
+    /^\/v2\/domainnames\/([^/]+)\/apimappings\/([^/]+)$/,
+    (state, params) => ({ record: domainOf(state, params), id: decodeURIComponent(params[1]!) }),
+    {
+      GET: (_state, _request, { record, id }) => ok(apiMappingOf(record, id)),
+      DELETE: (state, _request, { record, id }) => (deleteApiMapping(state, record, id), NO_CONTENT),
+    },
+  ),
 ];
 
-export async function answerRequest(state: ApiGatewayState, method: string, pathname: string, request: ApiGatewayRequest): Promise<ApiGatewayReply> {
+export async function answerRequest(
+  state: ApiGatewayState,
+  method: string,
+  pathname: string,
+  request: ApiGatewayRequest,
+): Promise<ApiGatewayReply> {
   const reply = answerRoute(ROUTES, state, method, pathname, request);
   if (!reply) throw new ApiGatewayFault('UnknownOperationException', `The API Gateway emulator does not implement ${method} ${pathname}.`);
   return reply;

@@ -34,8 +34,18 @@ export interface ApiGatewayState {
   save(): void;
 }
 
-export function openApiGatewayState(options: { region: string; accountId: string; dataDir?: string; certificates: CertificateSource; dns: DnsPublisher; domainNameQuota: number }): ApiGatewayState {
-  const file = new JsonState<{ version: 1; domainNames: DomainNameRecord[] }>(options.dataDir ? path.join(options.dataDir, 'domain-names.json') : undefined, { version: 1, domainNames: [] });
+export function openApiGatewayState(options: {
+  region: string;
+  accountId: string;
+  dataDir?: string;
+  certificates: CertificateSource;
+  dns: DnsPublisher;
+  domainNameQuota: number;
+}): ApiGatewayState {
+  const file = new JsonState<{ version: 1; domainNames: DomainNameRecord[] }>(
+    options.dataDir ? path.join(options.dataDir, 'domain-names.json') : undefined,
+    { version: 1, domainNames: [] },
+  );
   const domainNames = new Map(file.load().domainNames.map((record) => [record.domainName, record]));
   return {
     region: options.region,

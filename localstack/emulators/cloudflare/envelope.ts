@@ -22,11 +22,18 @@ export class CloudflareFault extends Error {
   }
 }
 
-export const ok = (result: unknown, extra: Record<string, unknown> = {}, status = 200): CloudflareReply => ({ status, body: { success: true, errors: [], messages: [], result, ...extra } });
+export const ok = (result: unknown, extra: Record<string, unknown> = {}, status = 200): CloudflareReply => ({
+  status,
+  body: { success: true, errors: [], messages: [], result, ...extra },
+});
 
-const failed = (status: number, error: Record<string, unknown>): CloudflareReply => ({ status, body: { success: false, errors: [error], messages: [], result: null } });
+const failed = (status: number, error: Record<string, unknown>): CloudflareReply => ({
+  status,
+  body: { success: false, errors: [error], messages: [], result: null },
+});
 
-export const faultReply = (fault: CloudflareFault): CloudflareReply => failed(fault.status, { code: fault.code, message: fault.message, ...(fault.chain ? { error_chain: fault.chain } : {}) });
+export const faultReply = (fault: CloudflareFault): CloudflareReply =>
+  failed(fault.status, { code: fault.code, message: fault.message, ...(fault.chain ? { error_chain: fault.chain } : {}) });
 
 /** The answer to anything unexpected (the fake's own failure, which the caller logs). */
 export const internalErrorReply = (): CloudflareReply => failed(500, { code: 10001, message: 'Internal error in the Cloudflare fake' });
@@ -36,5 +43,13 @@ export function paged<T>(list: T[], query: URLSearchParams, defaultPerPage: numb
   const perPage = Math.min(Math.max(Number(query.get('per_page') ?? defaultPerPage) || defaultPerPage, 1), 5000);
   const page = Math.max(Number(query.get('page') ?? 1) || 1, 1);
   const items = list.slice((page - 1) * perPage, page * perPage);
-  return ok(items, { result_info: { page, per_page: perPage, count: items.length, total_count: list.length, total_pages: Math.max(Math.ceil(list.length / perPage), 1) } });
+  return ok(items, {
+    result_info: {
+      page,
+      per_page: perPage,
+      count: items.length,
+      total_count: list.length,
+      total_pages: Math.max(Math.ceil(list.length / perPage), 1),
+    },
+  });
 }

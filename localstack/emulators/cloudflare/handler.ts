@@ -26,7 +26,11 @@ export function cloudflareHandler(state: CloudflareState, tokens: readonly strin
       }
     }
     const payload = JSON.stringify(reply.body);
-    res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'cf-ray': randomBytes(8).toString('hex') });
+    res.writeHead(reply.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(payload),
+      'cf-ray': randomBytes(8).toString('hex'),
+    });
     res.end(payload);
   };
 }

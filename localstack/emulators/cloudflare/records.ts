@@ -19,7 +19,8 @@ export interface FoundRecord {
 
 const EPOCH = '2024-01-01T00:00:00.000000Z';
 
-const recordId = (name: string, type: string, value: string) => createHash('sha256').update(`${name}|${type}|${value}`).digest('hex').slice(0, 32);
+const recordId = (name: string, type: string, value: string) =>
+  createHash('sha256').update(`${name}|${type}|${value}`).digest('hex').slice(0, 32);
 
 const setsOf = (state: CloudflareState, zone: CloudflareZone): DnsRecordSet[] =>
   setsOfZone(
@@ -76,7 +77,11 @@ export function writeThrough(run: () => void): void {
   } catch (error) {
     if (error instanceof DnsRecordError) {
       const cname = /CNAME/.test(error.message);
-      throw new CloudflareFault(400, cname ? 81053 : 9005, cname ? `An A, AAAA, or CNAME record with that host already exists. (${error.message})` : error.message);
+      throw new CloudflareFault(
+        400,
+        cname ? 81053 : 9005,
+        cname ? `An A, AAAA, or CNAME record with that host already exists. (${error.message})` : error.message,
+      );
     }
     throw error;
   }

@@ -7,7 +7,8 @@ import { CloudflareFault } from './envelope';
 
 export function authenticate(authorization: string | undefined, tokens: readonly string[]): void {
   const token = /^Bearer ([A-Za-z0-9_-]{20,})$/.exec(authorization ?? '')?.[1];
-  if (!token) throw new CloudflareFault(400, 6003, 'Invalid request headers', [{ code: 6111, message: 'Invalid format for Authorization header' }]);
+  if (!token)
+    throw new CloudflareFault(400, 6003, 'Invalid request headers', [{ code: 6111, message: 'Invalid format for Authorization header' }]);
   if (!tokens.includes(token)) throw new CloudflareFault(403, 10000, 'Authentication error');
 }
 

@@ -17,7 +17,10 @@ export interface CloudflareState {
 
 /** The state of a starting fake: the zones of `<dataDir>/zones.json` when there is one. */
 export function openCloudflareState(options: { dns: DnsRecordsBackend; dataDir?: string; log: (msg: string) => void }): CloudflareState {
-  const file = new JsonState<{ version: 1; zones: CloudflareZone[] }>(options.dataDir ? path.join(options.dataDir, 'zones.json') : undefined, { version: 1, zones: [] });
+  const file = new JsonState<{ version: 1; zones: CloudflareZone[] }>(
+    options.dataDir ? path.join(options.dataDir, 'zones.json') : undefined,
+    { version: 1, zones: [] },
+  );
   const zones: CloudflareZone[] = [...file.load().zones];
   return { dns: options.dns, zones, saveZones: () => file.save({ version: 1, zones }), log: options.log };
 }

@@ -13,14 +13,26 @@ import type { CloudflareState } from './state';
 import type { CloudflareZone } from './types';
 
 /** PUT: the record becomes `body`. */
-export function overwriteDnsRecord(state: CloudflareState, zone: CloudflareZone, record: FoundRecord, body: Record<string, unknown>): CloudflareReply {
+export function overwriteDnsRecord(
+  state: CloudflareState,
+  zone: CloudflareZone,
+  record: FoundRecord,
+  body: Record<string, unknown>,
+): CloudflareReply {
   const { set, value } = record;
   const next = recordValueOf(state, zone, body);
   const sameSet = next.name === set.name && next.type === set.type;
   const target = sameSet ? set : setAt(state.dns, next.name, next.type);
-  if (target?.values.includes(next.value) && !(sameSet && next.value === value)) throw new CloudflareFault(400, 81058, 'An identical record already exists.');
+  if (target?.values.includes(next.value) && !(sameSet && next.value === value))
+    throw new CloudflareFault(400, 81058, 'An identical record already exists.');
   writeThrough(() => {
-    if (sameSet) state.dns.setRecords({ name: set.name, type: set.type, ttl: next.ttl, values: set.values.map((v) => (v === value ? next.value : v)) });
+    if (sameSet)
+      state.dns.setRecords({
+        name: set.name,
+        type: set.type,
+        ttl: next.ttl,
+        values: set.values.map((v) => (v === value ? next.value : v)),
+      });
     else {
       state.dns.setRecords({ name: next.name, type: next.type, ttl: next.ttl, values: [...(target?.values ?? []), next.value] });
       removeValue(state, set, value);
@@ -30,8 +42,20 @@ export function overwriteDnsRecord(state: CloudflareState, zone: CloudflareZone,
 }
 
 /** PATCH: the fields of `body` over the record's own (type, name, content, priority, ttl). */
-export function editDnsRecord(state: CloudflareState, zone: CloudflareZone, record: FoundRecord, body: Record<string, unknown>): CloudflareReply {
+export function editDnsRecord(
+  state: CloudflareState,
+  zone: CloudflareZone,
+  record: FoundRecord,
+  body: Record<string, unknown>,
+): CloudflareReply {
   const { set, value } = record;
   const view = recordView(zone, set, value);
-  return overwriteDnsRecord(state, zone, record, { type: set.type, name: set.name, content: view.content, priority: view.priority, ttl: set.ttl, ...body });
+  return overwriteDnsRecord(state, zone, record, {
+    type: set.type,
+    name: set.name,
+    content: view.content,
+    priority: view.priority,
+    ttl: set.ttl,
+    ...body,
+  });
 }

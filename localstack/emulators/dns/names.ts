@@ -35,7 +35,9 @@ export function parseName(input: unknown, what = 'name'): string {
   for (const label of name.split('.')) {
     if (label === '') throw new DnsRecordError(`${what} '${input}' has an empty label`);
     if (label.length > 63) {
-      throw new DnsRecordError(`${what} '${input}' has a label of ${label.length} characters ('${label.slice(0, 20)}...'); at most 63 are allowed`);
+      throw new DnsRecordError(
+        `${what} '${input}' has a label of ${label.length} characters ('${label.slice(0, 20)}...'); at most 63 are allowed`,
+      );
     }
     if (!LABEL.test(label)) {
       throw new DnsRecordError(
@@ -61,7 +63,25 @@ export function isAtOrBelow(name: string, ancestor: string): boolean {
  * Second-level labels that, under a two-letter country-code TLD, are public suffixes themselves
  * (example.co.uk, example.com.au, example.co.jp ...). A short stand-in for the Public Suffix List.
  */
-const CC_SECOND_LEVEL = new Set(['ac', 'co', 'com', 'edu', 'gob', 'go', 'gov', 'ltd', 'me', 'mil', 'ne', 'net', 'nic', 'or', 'org', 'plc', 'sch']);
+const CC_SECOND_LEVEL = new Set([
+  'ac',
+  'co',
+  'com',
+  'edu',
+  'gob',
+  'go',
+  'gov',
+  'ltd',
+  'me',
+  'mil',
+  'ne',
+  'net',
+  'nic',
+  'or',
+  'org',
+  'plc',
+  'sch',
+]);
 
 /**
  * The zone a record name belongs to: its registrable domain, approximated as the last two labels, or

@@ -53,7 +53,9 @@ export class Responder {
     try {
       query = decodeMessage(packet);
     } catch (err) {
-      this.opts.log(`dns: dropped a malformed ${transport} packet from ${from} (${packet.length} bytes): ${err instanceof Error ? err.message : String(err)}`);
+      this.opts.log(
+        `dns: dropped a malformed ${transport} packet from ${from} (${packet.length} bytes): ${err instanceof Error ? err.message : String(err)}`,
+      );
       return undefined;
     }
     if (query.qr) {
@@ -64,7 +66,8 @@ export class Responder {
     if (question) this.opts.queryLog?.record(question.name, TYPE_NAMES.get(question.type) ?? `TYPE${question.type}`, transport);
     const optRecords = query.additionals.filter((rr) => rr.type === TYPE.OPT);
     const opt = optRecords[0];
-    const maxSize = transport === 'tcp' ? MAX_MESSAGE_SIZE : opt ? Math.min(Math.max(opt.class, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE) : CLASSIC_UDP_SIZE;
+    const maxSize =
+      transport === 'tcp' ? MAX_MESSAGE_SIZE : opt ? Math.min(Math.max(opt.class, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE) : CLASSIC_UDP_SIZE;
     let response: DnsMessage;
     try {
       response = await this.respond(query, optRecords.length);

@@ -118,7 +118,9 @@ export class RecordStore {
     const others = [...(this.nodes.get(name)?.keys() ?? [])].filter((t) => t !== type);
     if (others.length === 0) return;
     if (type === 'CNAME') {
-      throw new DnsRecordError(`cannot add a CNAME at ${name}: it already has ${others.join(', ')} records, and a CNAME must be the only record at its name`);
+      throw new DnsRecordError(
+        `cannot add a CNAME at ${name}: it already has ${others.join(', ')} records, and a CNAME must be the only record at its name`,
+      );
     }
     if (others.includes('CNAME')) {
       throw new DnsRecordError(`cannot add ${type} records at ${name}: it has a CNAME, which must be the only record at its name`);

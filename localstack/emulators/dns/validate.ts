@@ -95,6 +95,7 @@ export function validateRecordSet(input: unknown): ValidSet {
   });
   if (type === 'CNAME' && values[0] === name) throw new DnsRecordError(`CNAME ${name} must not point to itself`);
   const total = rdata.reduce((sum, d) => sum + d.length, 0);
-  if (total > MAX_SET_BYTES) throw new DnsRecordError(`${type} ${name}: the record set is ${total} bytes on the wire; at most ${MAX_SET_BYTES}`);
+  if (total > MAX_SET_BYTES)
+    throw new DnsRecordError(`${type} ${name}: the record set is ${total} bytes on the wire; at most ${MAX_SET_BYTES}`);
   return { set: { name, type, values, ttl }, rdata };
 }

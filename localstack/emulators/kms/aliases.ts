@@ -36,9 +36,13 @@ export class AliasOperations {
   createAlias(body: JsonObject): JsonObject {
     const name = readAliasName(body);
     const key = this.keys.resolve(reqKeyId(body, 'TargetKeyId'), { aliases: false });
-    if (this.store.alias(name)) throw new KmsError('AlreadyExistsException', `An alias with the name ${this.keys.aliasArn(name)} already exists`);
+    if (this.store.alias(name))
+      throw new KmsError('AlreadyExistsException', `An alias with the name ${this.keys.aliasArn(name)} already exists`);
     if (this.store.allAliases().filter((a) => a.TargetKeyId === key.KeyId).length >= MAX_ALIASES_PER_KEY) {
-      throw new KmsError('LimitExceededException', `${key.Arn} already has ${MAX_ALIASES_PER_KEY} aliases, the quota of aliases per KMS key.`);
+      throw new KmsError(
+        'LimitExceededException',
+        `${key.Arn} already has ${MAX_ALIASES_PER_KEY} aliases, the quota of aliases per KMS key.`,
+      );
     }
     const now = this.now();
     this.store.putAlias({ AliasName: name, TargetKeyId: key.KeyId, CreationDate: now, LastUpdatedDate: now });
@@ -88,10 +92,16 @@ function readAliasName(body: JsonObject): string {
   const name = reqString(body, 'AliasName', 1, 256);
   if (!ALIAS_PATTERN.test(name)) throw constraint('AliasName', name, 'Member must satisfy regular expression pattern: ^[a-zA-Z0-9:/_-]+$');
   if (!name.startsWith('alias/')) {
-    throw new KmsError('ValidationException', 'Alias must start with the prefix "alias/". Please see https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html');
+    throw new KmsError(
+      'ValidationException',
+      'Alias must start with the prefix "alias/". Please see https://docs.aws.amazon.com/kms/latest/developerguide/kms-alias.html',
+    );
   }
   if (name === 'alias/' || name.startsWith('alias/aws/')) {
-    throw new KmsError('InvalidAliasNameException', `${name} is not a valid alias name: it needs a name after alias/, and alias/aws/ is reserved for AWS managed keys.`);
+    throw new KmsError(
+      'InvalidAliasNameException',
+      `${name} is not a valid alias name: it needs a name after alias/, and alias/aws/ is reserved for AWS managed keys.`,
+    );
   }
   return name;
 }

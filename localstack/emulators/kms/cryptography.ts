@@ -115,13 +115,21 @@ export class CryptoOperations {
     const key = this.keys.resolve(keyId, { aliases: true });
     if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
     if (algorithm !== 'SYMMETRIC_DEFAULT') {
-      throw new KmsError('InvalidKeyUsageException', `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`);
+      throw new KmsError(
+        'InvalidKeyUsageException',
+        `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
+      );
     }
     return key;
   }
 
   /** Decrypt's checks, in KMS's order: the named key, the blob's key, its state, then the ciphertext itself. */
-  private open(blob: Buffer, named: string | undefined, context: EncryptionContext, algorithm: Algorithm): { key: KeyRecord; plaintext: Buffer } {
+  private open(
+    blob: Buffer,
+    named: string | undefined,
+    context: EncryptionContext,
+    algorithm: Algorithm,
+  ): { key: KeyRecord; plaintext: Buffer } {
     const namedKey = named === undefined ? undefined : this.keys.resolve(named, { aliases: true });
     const blobKeyId = keyIdOfCiphertext(blob);
     if (namedKey && blobKeyId !== undefined && namedKey.KeyId !== blobKeyId) {
@@ -131,7 +139,10 @@ export class CryptoOperations {
     if (!key) throw invalidCiphertext();
     if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
     if (algorithm !== 'SYMMETRIC_DEFAULT') {
-      throw new KmsError('InvalidKeyUsageException', `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`);
+      throw new KmsError(
+        'InvalidKeyUsageException',
+        `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
+      );
     }
     const plaintext = openBlob(blob, Buffer.from(key.Material, 'base64'), context);
     if (!plaintext) throw invalidCiphertext();
@@ -140,7 +151,10 @@ export class CryptoOperations {
 }
 
 function invalidCiphertext(): KmsError {
-  return new KmsError('InvalidCiphertextException', 'The ciphertext does not decrypt: it is altered, not a ciphertext of this KMS, or its encryption context differs.');
+  return new KmsError(
+    'InvalidCiphertextException',
+    'The ciphertext does not decrypt: it is altered, not a ciphertext of this KMS, or its encryption context differs.',
+  );
 }
 
 function seal(key: KeyRecord, plaintext: Buffer, context: EncryptionContext): Buffer {

@@ -45,7 +45,10 @@ export class KmsError extends AwsJsonError {
 export function constraint(member: string, value: unknown, rule: string, showValue = true): KmsError {
   const path = member.charAt(0).toLowerCase() + member.slice(1);
   const shown = value === undefined || value === null ? ' null' : showValue ? ` '${String(value)}'` : '';
-  return new KmsError('ValidationException', `1 validation error detected: Value${shown} at '${path}' failed to satisfy constraint: ${rule}`);
+  return new KmsError(
+    'ValidationException',
+    `1 validation error detected: Value${shown} at '${path}' failed to satisfy constraint: ${rule}`,
+  );
 }
 
 /** A member of the wrong JSON type: AWS JSON protocols answer SerializationException before validating. */

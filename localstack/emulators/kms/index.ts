@@ -53,7 +53,11 @@ export async function startKmsEmulator(opts: KmsEmulatorOptions = {}): Promise<K
   const store = new KmsStore(opts.dataDir);
   await store.load();
   const resolver = new KeyResolver(store, region, accountId);
-  const ops = { keys: new KeyOperations(store, resolver), aliases: new AliasOperations(store, resolver), crypto: new CryptoOperations(store, resolver) };
+  const ops = {
+    keys: new KeyOperations(store, resolver),
+    aliases: new AliasOperations(store, resolver),
+    crypto: new CryptoOperations(store, resolver),
+  };
   const server = await serveKms({ port: opts.port, host: opts.host }, ops, store, log);
   log(`kms: listening on ${server.url}${opts.dataDir ? ` (data in ${opts.dataDir})` : ' (in memory)'}`);
 

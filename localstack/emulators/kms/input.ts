@@ -83,7 +83,8 @@ export function optEnum<T extends string>(body: JsonObject, member: string, allo
   const v = body[member];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw wrongType(member, 'a string');
-  if (!(allowed as readonly string[]).includes(v)) throw constraint(member, v, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw constraint(member, v, `Member must satisfy enum value set: [${allowed.join(', ')}]`);
   return v as T;
 }
 

@@ -31,7 +31,15 @@ export function defaultKeyPolicy(accountId: string): string {
   return JSON.stringify({
     Version: '2012-10-17',
     Id: 'key-default-1',
-    Statement: [{ Sid: 'Enable IAM User Permissions', Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${accountId}:root` }, Action: 'kms:*', Resource: '*' }],
+    Statement: [
+      {
+        Sid: 'Enable IAM User Permissions',
+        Effect: 'Allow',
+        Principal: { AWS: `arn:aws:iam::${accountId}:root` },
+        Action: 'kms:*',
+        Resource: '*',
+      },
+    ],
   });
 }
 

@@ -26,8 +26,23 @@ const DEFAULT_ROTATION_DAYS = 365;
 
 const KEY_USAGES = ['SIGN_VERIFY', 'ENCRYPT_DECRYPT', 'GENERATE_VERIFY_MAC', 'KEY_AGREEMENT'] as const;
 const KEY_SPECS = [
-  'RSA_2048', 'RSA_3072', 'RSA_4096', 'ECC_NIST_P256', 'ECC_NIST_P384', 'ECC_NIST_P521', 'ECC_SECG_P256K1', 'SYMMETRIC_DEFAULT',
-  'HMAC_224', 'HMAC_256', 'HMAC_384', 'HMAC_512', 'SM2', 'ML_DSA_44', 'ML_DSA_65', 'ML_DSA_87', 'ECC_NIST_EDWARDS25519',
+  'RSA_2048',
+  'RSA_3072',
+  'RSA_4096',
+  'ECC_NIST_P256',
+  'ECC_NIST_P384',
+  'ECC_NIST_P521',
+  'ECC_SECG_P256K1',
+  'SYMMETRIC_DEFAULT',
+  'HMAC_224',
+  'HMAC_256',
+  'HMAC_384',
+  'HMAC_512',
+  'SM2',
+  'ML_DSA_44',
+  'ML_DSA_65',
+  'ML_DSA_87',
+  'ECC_NIST_EDWARDS25519',
 ] as const;
 const ORIGINS = ['AWS_KMS', 'EXTERNAL', 'AWS_CLOUDHSM', 'EXTERNAL_KEY_STORE'] as const;
 
@@ -67,7 +82,10 @@ export class KeyOperations {
     optBool(body, 'BypassPolicyLockoutSafetyCheck');
     const tags = readTags(body);
     if (usage !== 'ENCRYPT_DECRYPT' || spec !== 'SYMMETRIC_DEFAULT' || origin !== 'AWS_KMS') {
-      throw new KmsError('UnsupportedOperationException', `The local KMS emulator creates only SYMMETRIC_DEFAULT ENCRYPT_DECRYPT keys of origin AWS_KMS (asked: ${spec} ${usage} ${origin}).`);
+      throw new KmsError(
+        'UnsupportedOperationException',
+        `The local KMS emulator creates only SYMMETRIC_DEFAULT ENCRYPT_DECRYPT keys of origin AWS_KMS (asked: ${spec} ${usage} ${origin}).`,
+      );
     }
     if (body.CustomKeyStoreId != null || body.XksKeyId != null || optBool(body, 'MultiRegion') === true) {
       throw new KmsError('UnsupportedOperationException', 'The local KMS emulator has no custom key stores and no multi-Region keys.');

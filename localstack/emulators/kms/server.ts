@@ -71,7 +71,12 @@ export function serveKms(
   });
 }
 
-async function handle(req: http.IncomingMessage, raw: Buffer, ops: Operations, store: KmsStore): Promise<{ status: number; payload: JsonObject }> {
+async function handle(
+  req: http.IncomingMessage,
+  raw: Buffer,
+  ops: Operations,
+  store: KmsStore,
+): Promise<{ status: number; payload: JsonObject }> {
   const target = String(req.headers['x-amz-target'] ?? '');
   const operation = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : '';
   const route = req.method === 'POST' && Object.hasOwn(ROUTES, operation) ? ROUTES[operation] : undefined;

@@ -73,7 +73,16 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
         response_types: ['code'],
       },
       ...(options.confidentialSecret
-        ? [{ client_id: `${LOCAL_OIDC_CLIENT_ID}-confidential`, client_secret: options.confidentialSecret, token_endpoint_auth_method: 'client_secret_basic', redirect_uris: options.redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }]
+        ? [
+            {
+              client_id: `${LOCAL_OIDC_CLIENT_ID}-confidential`,
+              client_secret: options.confidentialSecret,
+              token_endpoint_auth_method: 'client_secret_basic',
+              redirect_uris: options.redirectUris,
+              grant_types: ['authorization_code'],
+              response_types: ['code'],
+            },
+          ]
         : []),
     ],
     // PKCE for every client (oidc-provider only allows S256).
@@ -102,7 +111,9 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
       ctx.body = `<!DOCTYPE html><title>Local OpenID provider: error</title><h1>${escape(out.error ?? 'error')}</h1><p>${escape(out.error_description ?? '')}</p>`;
     },
   });
-  provider.on('server_error', (_ctx: unknown, error: unknown) => options.log?.(`local OpenID provider: ${(error as Error).stack ?? String(error)}`));
+  provider.on('server_error', (_ctx: unknown, error: unknown) =>
+    options.log?.(`local OpenID provider: ${(error as Error).stack ?? String(error)}`),
+  );
   handler = provider.callback();
   options.log?.(`local OpenID provider at ${issuer} (client ${LOCAL_OIDC_CLIENT_ID})`);
 

@@ -15,7 +15,12 @@ declare module 'oidc-provider' {
       client: { clientId: string };
       session: { accountId: string; grantIdFor(clientId: string): string | undefined };
       result?: { consent?: { grantId?: string } };
-      provider: { Grant: { new (properties: { clientId: string; accountId: string }): GrantInstance; find(id: string): Promise<GrantInstance | undefined> } };
+      provider: {
+        Grant: {
+          new (properties: { clientId: string; accountId: string }): GrantInstance;
+          find(id: string): Promise<GrantInstance | undefined>;
+        };
+      };
     };
   }
 

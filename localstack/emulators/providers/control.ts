@@ -14,7 +14,10 @@ import { json } from './types';
 const PROVIDERS: readonly EmulatedProvider[] = ['sendgrid', 'postmark', 'mailgun'];
 
 export class ControlError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -58,7 +61,14 @@ function parseSeed(body: unknown): AccountSeed {
   if (p === 'postmark' && region !== 'us') throw new ControlError(400, 'Postmark has a single region (us).');
   const accountKey = o.account_api_key === undefined || o.account_api_key === null ? undefined : key(o.account_api_key, 'account_api_key');
   if (accountKey !== undefined && p !== 'postmark') throw new ControlError(400, 'account_api_key is for postmark only.');
-  return { provider: p, api_key: key(o.api_key, 'api_key'), account_api_key: accountKey, region, data: withDefaults(p, object(o.data, 'data')), faults: parseFaults(o.faults) };
+  return {
+    provider: p,
+    api_key: key(o.api_key, 'api_key'),
+    account_api_key: accountKey,
+    region,
+    data: withDefaults(p, object(o.data, 'data')),
+    faults: parseFaults(o.faults),
+  };
 }
 
 function parseFaults(value: unknown): Faults {
@@ -67,14 +77,16 @@ function parseFaults(value: unknown): Faults {
   const count = (name: string): number | undefined => {
     const v = o[name];
     if (v === undefined) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new ControlError(400, `faults.${name} must be a non-negative integer.`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw new ControlError(400, `faults.${name} must be a non-negative integer.`);
     return v;
   };
   const paths = o.forbidden_paths;
   if (paths !== undefined && (!Array.isArray(paths) || !paths.every((x) => typeof x === 'string' && x.startsWith('/')))) {
     throw new ControlError(400, 'faults.forbidden_paths must be a list of paths starting with /.');
   }
-  if (o.unavailable !== undefined && typeof o.unavailable !== 'boolean') throw new ControlError(400, 'faults.unavailable must be a boolean.');
+  if (o.unavailable !== undefined && typeof o.unavailable !== 'boolean')
+    throw new ControlError(400, 'faults.unavailable must be a boolean.');
   return {
     rate_limit_after_requests: count('rate_limit_after_requests'),
     rate_limit_count: count('rate_limit_count'),

@@ -4,7 +4,16 @@
  * provider under well-known keys (DEMO_KEYS). Not used by tests.
  */
 import type { AccountSeed } from './accounts';
-import { mailgunDomain, postmarkServer, postmarkStream, postmarkTriggers, sendgridWebhook, type MailgunSeed, type PostmarkSeed, type SendgridSeed } from './seed';
+import {
+  mailgunDomain,
+  postmarkServer,
+  postmarkStream,
+  postmarkTriggers,
+  sendgridWebhook,
+  type MailgunSeed,
+  type PostmarkSeed,
+  type SendgridSeed,
+} from './seed';
 
 /** The host of the demo accounts' webhook URLs (the local cloud publishes an A record for it). */
 export const DEMO_WEBHOOK_HOST = 'hooks.demo-customer.example';
@@ -23,17 +32,39 @@ const POSTMARK_SERVER_ID = 4242;
 
 const sendgrid: SendgridSeed = {
   bounces: [
-    { created: T0, email: 'gone@demo-customer.example', reason: '550 5.1.1 The email account that you tried to reach does not exist.', status: '5.1.1' },
-    { created: T0 + 60, email: 'full@demo-customer.example', reason: '452 4.2.2 The email account that you tried to reach is over quota.', status: '4.2.2' },
+    {
+      created: T0,
+      email: 'gone@demo-customer.example',
+      reason: '550 5.1.1 The email account that you tried to reach does not exist.',
+      status: '5.1.1',
+    },
+    {
+      created: T0 + 60,
+      email: 'full@demo-customer.example',
+      reason: '452 4.2.2 The email account that you tried to reach is over quota.',
+      status: '4.2.2',
+    },
   ],
-  blocks: [{ created: T0 + 120, email: 'filtered@demo-customer.example', reason: 'error dialing remote address: no route to host', status: '4.0.0' }],
+  blocks: [
+    {
+      created: T0 + 120,
+      email: 'filtered@demo-customer.example',
+      reason: 'error dialing remote address: no route to host',
+      status: '4.0.0',
+    },
+  ],
   spam_reports: [{ created: T0 + 180, email: 'angry@demo-customer.example', ip: '10.63.202.100' }],
   invalid_emails: [{ created: T0 + 240, email: 'nobody@invalid.example', reason: 'Mail domain mentioned in email address is unknown' }],
   unsubscribes: [
     { created: T0 + 300, email: 'bye@demo-customer.example' },
     { created: T0 + 360, email: 'angry@demo-customer.example' },
   ],
-  asm_groups: [{ group: { id: 501, name: 'Newsletter', description: 'Monthly news', is_default: true }, suppressions: ['reader@demo-customer.example'] }],
+  asm_groups: [
+    {
+      group: { id: 501, name: 'Newsletter', description: 'Monthly news', is_default: true },
+      suppressions: ['reader@demo-customer.example'],
+    },
+  ],
   templates: [
     {
       id: 'd-1d8b1a8e6f2c4b0e9a3f5c7d9e1b2a40',
@@ -102,11 +133,33 @@ const postmark: PostmarkSeed = {
   ],
   suppressions: {
     outbound: [
-      { EmailAddress: 'gone@demo-customer.example', SuppressionReason: 'HardBounce', Origin: 'Recipient', CreatedAt: '2025-01-02T08:58:33-05:00' },
-      { EmailAddress: 'angry@demo-customer.example', SuppressionReason: 'SpamComplaint', Origin: 'Recipient', CreatedAt: '2025-01-02T09:00:00-05:00' },
-      { EmailAddress: 'blocked-by-us@demo-customer.example', SuppressionReason: 'ManualSuppression', Origin: 'Customer', CreatedAt: '2025-01-02T09:10:00-05:00' },
+      {
+        EmailAddress: 'gone@demo-customer.example',
+        SuppressionReason: 'HardBounce',
+        Origin: 'Recipient',
+        CreatedAt: '2025-01-02T08:58:33-05:00',
+      },
+      {
+        EmailAddress: 'angry@demo-customer.example',
+        SuppressionReason: 'SpamComplaint',
+        Origin: 'Recipient',
+        CreatedAt: '2025-01-02T09:00:00-05:00',
+      },
+      {
+        EmailAddress: 'blocked-by-us@demo-customer.example',
+        SuppressionReason: 'ManualSuppression',
+        Origin: 'Customer',
+        CreatedAt: '2025-01-02T09:10:00-05:00',
+      },
     ],
-    broadcast: [{ EmailAddress: 'reader@demo-customer.example', SuppressionReason: 'ManualSuppression', Origin: 'Recipient', CreatedAt: '2025-01-03T10:00:00-05:00' }],
+    broadcast: [
+      {
+        EmailAddress: 'reader@demo-customer.example',
+        SuppressionReason: 'ManualSuppression',
+        Origin: 'Recipient',
+        CreatedAt: '2025-01-03T10:00:00-05:00',
+      },
+    ],
   },
   templates: [
     {
@@ -177,11 +230,27 @@ const mailgun: MailgunSeed = {
         { cached: [], is_active: true, priority: '10', record_type: 'MX', valid: 'valid', value: 'mxb.mailgun.org' },
       ],
       sending_dns_records: [
-        { cached: [], is_active: true, name: 'mg.demo-customer.example', record_type: 'TXT', valid: 'valid', value: 'v=spf1 include:mailgun.org ~all' },
-        { cached: [], is_active: true, name: 'k1._domainkey.mg.demo-customer.example', record_type: 'TXT', valid: 'valid', value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GDemo' },
+        {
+          cached: [],
+          is_active: true,
+          name: 'mg.demo-customer.example',
+          record_type: 'TXT',
+          valid: 'valid',
+          value: 'v=spf1 include:mailgun.org ~all',
+        },
+        {
+          cached: [],
+          is_active: true,
+          name: 'k1._domainkey.mg.demo-customer.example',
+          record_type: 'TXT',
+          valid: 'valid',
+          value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GDemo',
+        },
         { cached: [], is_active: true, name: 'email.mg.demo-customer.example', record_type: 'CNAME', valid: 'valid', value: 'mailgun.org' },
       ],
-      bounces: [{ address: 'gone@demo-customer.example', code: '550', error: 'No such mailbox', created_at: 'Thu, 02 Jan 2025 11:02:55 GMT' }],
+      bounces: [
+        { address: 'gone@demo-customer.example', code: '550', error: 'No such mailbox', created_at: 'Thu, 02 Jan 2025 11:02:55 GMT' },
+      ],
       complaints: [{ address: 'angry@demo-customer.example', created_at: 'Thu, 02 Jan 2025 12:00:00 GMT' }],
       unsubscribes: [
         { address: 'bye@demo-customer.example', tags: ['*'], created_at: 'Fri, 03 Jan 2025 09:00:00 GMT' },

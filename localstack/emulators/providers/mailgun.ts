@@ -29,9 +29,15 @@ const ROUTES: Route<MailgunSeed>[] = [
   },
   {
     path: /^\/v4\/domains\/([^/]+)$/,
-    handle: (_r, d, [name]) => withDomain(d, name, (x) => json(200, { domain: x.domain, receiving_dns_records: x.receiving_dns_records, sending_dns_records: x.sending_dns_records })),
+    handle: (_r, d, [name]) =>
+      withDomain(d, name, (x) =>
+        json(200, { domain: x.domain, receiving_dns_records: x.receiving_dns_records, sending_dns_records: x.sending_dns_records }),
+      ),
   },
-  { path: /^\/v3\/domains\/([^/]+)\/webhooks$/, handle: (_r, d, [name]) => withDomain(d, name, (x) => json(200, { webhooks: x.webhooks ?? {} })) },
+  {
+    path: /^\/v3\/domains\/([^/]+)\/webhooks$/,
+    handle: (_r, d, [name]) => withDomain(d, name, (x) => json(200, { webhooks: x.webhooks ?? {} })),
+  },
   {
     path: /^\/v1\/webhooks$/,
     handle: (r, d) => {
@@ -47,7 +53,10 @@ const ROUTES: Route<MailgunSeed>[] = [
         return pivotPage(r, rows, (row) => row.address ?? row.value ?? '', 'address', 1000);
       }),
   },
-  { path: /^\/v3\/([^/]+)\/templates$/, handle: (r, d, [name]) => withDomain(d, name, (x) => pivotPage(r, summaries(x.templates ?? []), (t) => t.name, 'p', 100)) },
+  {
+    path: /^\/v3\/([^/]+)\/templates$/,
+    handle: (r, d, [name]) => withDomain(d, name, (x) => pivotPage(r, summaries(x.templates ?? []), (t) => t.name, 'p', 100)),
+  },
   {
     path: /^\/v3\/([^/]+)\/templates\/([^/]+)$/,
     handle: (r, d, [name, templateName]) =>
@@ -71,7 +80,8 @@ export const fakeMailgun: FakeProvider<MailgunSeed> = {
     return { kind: 'api', key: colon > 0 && decoded.slice(0, colon) === 'api' ? decoded.slice(colon + 1) : null };
   },
   unauthorized: () => text(401, 'Forbidden'),
-  rateLimited: (retryAfterSeconds, nowMs) => json(429, { 'retry-seconds': retryAfterSeconds }, { 'X-RateLimit-Reset': String(Math.floor(nowMs / 1000) + retryAfterSeconds) }),
+  rateLimited: (retryAfterSeconds, nowMs) =>
+    json(429, { 'retry-seconds': retryAfterSeconds }, { 'X-RateLimit-Reset': String(Math.floor(nowMs / 1000) + retryAfterSeconds) }),
   unavailable: () => text(503, 'Service Unavailable'),
   forbidden: () => message(403, 'Forbidden'),
   handle: (request, data) => dispatch(ROUTES, request, data) ?? message(404, 'Not Found'),

@@ -28,7 +28,9 @@ const ROUTES: Route<PostmarkSeed>[] = [
       const type = paramIgnoringCase(r.query, 'MessageStreamType') ?? 'All';
       if (!STREAM_TYPES.includes(type)) return apiError(422, 1225, `The 'MessageStreamType' value '${type}' is not valid.`);
       const archived = (paramIgnoringCase(r.query, 'IncludeArchivedStreams') ?? 'false').toLowerCase() === 'true';
-      const streams = d.message_streams.filter((s) => (type === 'All' || s.MessageStreamType === type) && (archived || s.ArchivedAt === null));
+      const streams = d.message_streams.filter(
+        (s) => (type === 'All' || s.MessageStreamType === type) && (archived || s.ArchivedAt === null),
+      );
       return json(200, { MessageStreams: streams, TotalCount: streams.length });
     },
   },
@@ -47,7 +49,10 @@ const ROUTES: Route<PostmarkSeed>[] = [
       const origin = paramIgnoringCase(r.query, 'Origin');
       const email = paramIgnoringCase(r.query, 'EmailAddress')?.toLowerCase();
       const rows = (d.suppressions[id ?? ''] ?? []).filter(
-        (s) => (!reason || s.SuppressionReason === reason) && (!origin || s.Origin === origin) && (!email || s.EmailAddress.toLowerCase() === email),
+        (s) =>
+          (!reason || s.SuppressionReason === reason) &&
+          (!origin || s.Origin === origin) &&
+          (!email || s.EmailAddress.toLowerCase() === email),
       );
       return json(200, { Suppressions: rows });
     },
@@ -56,7 +61,9 @@ const ROUTES: Route<PostmarkSeed>[] = [
   {
     path: /^\/templates\/([^/]+)$/,
     handle: (_r, d, [idOrAlias]) => {
-      const t = /^\d+$/.test(idOrAlias ?? '') ? d.templates.find((x) => String(x.TemplateId) === idOrAlias) : d.templates.find((x) => x.Alias === idOrAlias);
+      const t = /^\d+$/.test(idOrAlias ?? '')
+        ? d.templates.find((x) => String(x.TemplateId) === idOrAlias)
+        : d.templates.find((x) => x.Alias === idOrAlias);
       return t ? json(200, t) : apiError(422, 1101, "The 'TemplateId' associated with this request is not valid or was not found.");
     },
   },

@@ -375,7 +375,13 @@ export function postmarkServer(id: number, name: string, fields: Partial<Postmar
 }
 
 /** A message stream of Postmark server `serverId`; archived when `archivedAt` is given. */
-export function postmarkStream(serverId: number, id: string, name: string, type: PostmarkMessageStream['MessageStreamType'], archivedAt: string | null = null): PostmarkMessageStream {
+export function postmarkStream(
+  serverId: number,
+  id: string,
+  name: string,
+  type: PostmarkMessageStream['MessageStreamType'],
+  archivedAt: string | null = null,
+): PostmarkMessageStream {
   return {
     ID: id,
     ServerID: serverId,
@@ -430,7 +436,11 @@ export function syntheticAddress(prefix: string, domain: string, index: number):
 }
 
 /** `count` entries built from deterministic addresses (see syntheticAddress), e.g. 10,000 bounces. */
-export function syntheticSuppressions<T>(count: number, options: { prefix: string; domain: string; start?: number }, build: (email: string, index: number) => T): T[] {
+export function syntheticSuppressions<T>(
+  count: number,
+  options: { prefix: string; domain: string; start?: number },
+  build: (email: string, index: number) => T,
+): T[] {
   const start = options.start ?? 0;
   return Array.from({ length: count }, (_, i) => build(syntheticAddress(options.prefix, options.domain, start + i), start + i));
 }

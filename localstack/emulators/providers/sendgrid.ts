@@ -17,13 +17,35 @@ import { json, text, type EmulatedRequest, type FakeProvider, type Reply } from 
 const RATE_LIMIT = 600;
 const SUPPRESSION_LISTS = ['bounces', 'blocks', 'spam_reports', 'invalid_emails', 'unsubscribes'] as const;
 const LEGACY_WEBHOOK_FIELDS = [
-  'enabled', 'url', 'group_resubscribe', 'delivered', 'group_unsubscribe', 'spam_report', 'bounce', 'deferred',
-  'unsubscribe', 'processed', 'open', 'click', 'dropped', 'oauth_client_id', 'oauth_token_url',
+  'enabled',
+  'url',
+  'group_resubscribe',
+  'delivered',
+  'group_unsubscribe',
+  'spam_report',
+  'bounce',
+  'deferred',
+  'unsubscribe',
+  'processed',
+  'open',
+  'click',
+  'dropped',
+  'oauth_client_id',
+  'oauth_token_url',
 ] as const;
 const DEFAULT_SCOPES = [
-  'asm.groups.read', 'asm.groups.suppressions.read', 'suppression.read', 'suppression.bounces.read', 'suppression.blocks.read',
-  'suppression.invalid_emails.read', 'suppression.spam_reports.read', 'suppression.unsubscribes.read', 'templates.read',
-  'templates.versions.read', 'whitelabel.read', 'user.webhooks.event.settings.read',
+  'asm.groups.read',
+  'asm.groups.suppressions.read',
+  'suppression.read',
+  'suppression.bounces.read',
+  'suppression.blocks.read',
+  'suppression.invalid_emails.read',
+  'suppression.spam_reports.read',
+  'suppression.unsubscribes.read',
+  'templates.read',
+  'templates.versions.read',
+  'whitelabel.read',
+  'user.webhooks.event.settings.read',
 ];
 
 const errors = (status: number, message: string, field: string | null = null, headers: Record<string, string> = {}): Reply =>
@@ -40,7 +62,14 @@ const ROUTES: Route<SendgridSeed>[] = [
       return offsetPage(r, d[name] ?? [], 500, 500);
     },
   },
-  { path: /^\/v3\/asm\/groups$/, handle: (_r, d) => json(200, (d.asm_groups ?? []).map((g) => ({ ...g.group, unsubscribes: g.suppressions.length }))) },
+  {
+    path: /^\/v3\/asm\/groups$/,
+    handle: (_r, d) =>
+      json(
+        200,
+        (d.asm_groups ?? []).map((g) => ({ ...g.group, unsubscribes: g.suppressions.length })),
+      ),
+  },
   {
     path: /^\/v3\/asm\/groups\/([^/]+)$/,
     handle: (_r, d, [id]) => {
@@ -94,7 +123,9 @@ export const fakeSendgrid: FakeProvider<SendgridSeed> = {
   },
   unauthorized(credential) {
     if (credential.key === null) return errors(401, 'authorization required');
-    return json(401, { errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null, help: null }] });
+    return json(401, {
+      errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null, help: null }],
+    });
   },
   rateLimited(retryAfterSeconds, nowMs) {
     return errors(429, 'too many requests', null, rateHeaders(0, Math.floor(nowMs / 1000) + retryAfterSeconds));
@@ -118,7 +149,8 @@ function offsetPage(request: EmulatedRequest, items: readonly unknown[], default
   if (limit === null) return errors(400, `limit must be an integer between 1 and ${maxLimit}`, 'limit');
   const offset = intParam(request.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   if (offset === null) return errors(400, 'offset must be a non-negative integer', 'offset');
-  const link = (o: number, rel: string) => `<${request.base}${request.path}?limit=${limit}&offset=${o}>; rel="${rel}"; title="${Math.floor(o / limit) + 1}"`;
+  const link = (o: number, rel: string) =>
+    `<${request.base}${request.path}?limit=${limit}&offset=${o}>; rel="${rel}"; title="${Math.floor(o / limit) + 1}"`;
   const last = items.length === 0 ? 0 : Math.floor((items.length - 1) / limit) * limit;
   const links = [
     ...(offset + limit < items.length ? [link(offset + limit, 'next')] : []),
@@ -131,7 +163,8 @@ function offsetPage(request: EmulatedRequest, items: readonly unknown[], default
 
 function listTemplates(request: EmulatedRequest, templates: readonly SendgridTemplate[]): Reply {
   const generations = (request.query.get('generations') ?? 'legacy').split(',').map((g) => g.trim());
-  if (generations.some((g) => g !== 'legacy' && g !== 'dynamic')) return errors(400, 'generations must be legacy, dynamic or legacy,dynamic', 'generations');
+  if (generations.some((g) => g !== 'legacy' && g !== 'dynamic'))
+    return errors(400, 'generations must be legacy, dynamic or legacy,dynamic', 'generations');
   if (!request.query.get('page_size')) return errors(400, 'page_size is required', 'page_size');
   const pageSize = intParam(request.query, 'page_size', 0, 1, 200);
   if (pageSize === null) return errors(400, 'page_size must be between 1 and 200', 'page_size');

@@ -63,7 +63,9 @@ export async function startProviderEmulator(options: ProviderEmulatorOptions = {
 
   const server = http.createServer((req, res) => {
     handle(store, req, res).catch((err: unknown) => {
-      log(`provider emulator: ${req.method ?? ''} ${(req.url ?? '').split('?')[0] ?? ''} failed: ${err instanceof Error ? err.stack : String(err)}`);
+      log(
+        `provider emulator: ${req.method ?? ''} ${(req.url ?? '').split('?')[0] ?? ''} failed: ${err instanceof Error ? err.stack : String(err)}`,
+      );
       send(res, { status: 500, text: 'Internal error in the provider emulator.' }, false);
     });
   });
@@ -95,7 +97,13 @@ async function handle(store: AccountStore, req: http.IncomingMessage, res: http.
     let body: unknown;
     if (method === 'PUT' || method === 'POST') body = await readJson(req);
     else req.resume();
-    send(res, body instanceof Error ? { status: 400, json: { error: body.message } } : handleControl(store, method, url.pathname, url.searchParams, body), false);
+    send(
+      res,
+      body instanceof Error
+        ? { status: 400, json: { error: body.message } }
+        : handleControl(store, method, url.pathname, url.searchParams, body),
+      false,
+    );
     return;
   }
   req.resume();
@@ -115,7 +123,10 @@ async function handle(store: AccountStore, req: http.IncomingMessage, res: http.
     const origin = `http://${req.headers.host ?? url.host}`;
     reply =
       faultReply(account, fake, path, nowMs) ??
-      fake.handle({ method, path, query: url.searchParams, headers: req.headers, base: `${origin}${mount.prefix}`, key: credential.key, nowMs }, account.seed.data);
+      fake.handle(
+        { method, path, query: url.searchParams, headers: req.headers, base: `${origin}${mount.prefix}`, key: credential.key, nowMs },
+        account.seed.data,
+      );
   }
   if (fake.decorate) reply = fake.decorate(reply, nowMs);
   account?.record({ method, path: `${path}${url.search}`, status: reply.status, region: mount.region });

@@ -72,14 +72,19 @@ function targetOf(set: XmlElement | undefined, zone: HostedZone): ChangeTarget |
   const type = (textOf(set, 'Type') ?? '') as DnsRecordType;
   let name: string;
   try {
-    name = parseName(rawName.replace(/\\(\d{3})/g, (_, d: string) => String.fromCharCode(Number(d))), 'Name');
+    name = parseName(
+      rawName.replace(/\\(\d{3})/g, (_, d: string) => String.fromCharCode(Number(d))),
+      'Name',
+    );
   } catch (error) {
     return `Invalid Resource Record: ${(error as Error).message}`;
   }
   const where = `[name='${dotted(name)}', type='${type}']`;
   if (!isAtOrBelow(name, zone.name)) return `RRSet with DNS name ${dotted(name)} is not permitted in zone ${dotted(zone.name)}`;
-  if (!RECORD_TYPES.includes(type)) return `The emulator supports ${RECORD_TYPES.join(', ')} record sets; ${type || '(none)'} ${where} is not one of them`;
-  if (child(set, 'AliasTarget') || textOf(set, 'SetIdentifier')) return `Alias and routing-policy record sets are not supported by the emulator ${where}`;
+  if (!RECORD_TYPES.includes(type))
+    return `The emulator supports ${RECORD_TYPES.join(', ')} record sets; ${type || '(none)'} ${where} is not one of them`;
+  if (child(set, 'AliasTarget') || textOf(set, 'SetIdentifier'))
+    return `Alias and routing-policy record sets are not supported by the emulator ${where}`;
   return { name, type, where };
 }
 
@@ -93,20 +98,32 @@ function valuesOf(set: XmlElement | undefined, type: DnsRecordType, problems: st
       continue;
     }
     const text = fromQuoted(value);
-    if (text === null) problems.push(`Invalid Resource Record: FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '${value}'`);
+    if (text === null)
+      problems.push(
+        `Invalid Resource Record: FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '${value}'`,
+      );
     else values.push(text);
   }
   return values;
 }
 
 /** What the change makes of the set (`existing`: the set before it, within the batch): the set after, null when deleted, or the problem. */
-function outcomeOf(action: string | undefined, target: ChangeTarget, values: string[], ttl: number, existing: DnsRecordSet | null): { set: DnsRecordSet | null } | { problem: string } {
+function outcomeOf(
+  action: string | undefined,
+  target: ChangeTarget,
+  values: string[],
+  ttl: number,
+  existing: DnsRecordSet | null,
+): { set: DnsRecordSet | null } | { problem: string } {
   const { name, type, where } = target;
-  if (action === 'DELETE') return existing ? { set: null } : { problem: `Tried to delete resource record set ${where} but it was not found` };
+  if (action === 'DELETE')
+    return existing ? { set: null } : { problem: `Tried to delete resource record set ${where} but it was not found` };
   if (action !== 'CREATE' && action !== 'UPSERT') return { problem: `Unknown action ${action ?? '(none)'} ${where}` };
   if (action === 'CREATE' && existing) return { problem: `Tried to create resource record set ${where} but it already exists` };
   if (!Number.isInteger(ttl)) {
-    return { problem: `Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords]], but found none in Change with [Action=${action}, Name=${dotted(name)}, Type=${type}]` };
+    return {
+      problem: `Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords]], but found none in Change with [Action=${action}, Name=${dotted(name)}, Type=${type}]`,
+    };
   }
   try {
     return { set: validateRecordSet({ name, type, values, ttl }).set };
@@ -119,7 +136,12 @@ function outcomeOf(action: string | undefined, target: ChangeTarget, values: str
 function cnameConflicts(dns: DnsRecordsBackend, zone: HostedZone, after: BatchOutcome): string[] {
   const problems: string[] = [];
   for (const name of new Set([...after.keys()].map((key) => key.split(' ')[0]!))) {
-    const typesThere = new Set<string>(dns.listRecords(name).filter((s) => s.name === name).map((s) => s.type));
+    const typesThere = new Set<string>(
+      dns
+        .listRecords(name)
+        .filter((s) => s.name === name)
+        .map((s) => s.type),
+    );
     for (const [key, set] of after) {
       const [setName, type] = key.split(' ');
       if (setName !== name) continue;
@@ -128,7 +150,9 @@ function cnameConflicts(dns: DnsRecordsBackend, zone: HostedZone, after: BatchOu
     }
     if (typesThere.has('CNAME') && typesThere.size > 1) {
       const others = [...typesThere].filter((t) => t !== 'CNAME').join(', ');
-      problems.push(`RRSet of type CNAME with DNS name ${dotted(name)} is not permitted because a conflicting RRSet of type ${others} with the same DNS name exists in zone ${dotted(zone.name)}.`);
+      problems.push(
+        `RRSet of type CNAME with DNS name ${dotted(name)} is not permitted because a conflicting RRSet of type ${others} with the same DNS name exists in zone ${dotted(zone.name)}.`,
+      );
     }
   }
   return problems;

@@ -52,7 +52,13 @@ export const changeInfoNode = (change: Change, status?: ChangeStatus): XmlNode =
     ...(change.comment ? [leaf('Comment', change.comment)] : []),
   ]);
 
-export const delegationSetNode = (): XmlNode => node('DelegationSet', [node('NameServers', NAME_SERVERS.map((ns) => leaf('NameServer', ns)))]);
+export const delegationSetNode = (): XmlNode =>
+  node('DelegationSet', [
+    node(
+      'NameServers',
+      NAME_SERVERS.map((ns) => leaf('NameServer', ns)),
+    ),
+  ]);
 
 /** The error document of `fault`: Type Receiver for a 5xx, else Sender. */
 export function errorDocument(fault: Route53Fault, requestId: string): string {

@@ -23,7 +23,10 @@ export function listHostedZonesByName(state: Route53State, query: URLSearchParam
   const { page, next } = firstPage(zonesFrom(state.zones, startKey(dnsName), startId), maxItems);
   return ok(
     document('ListHostedZonesByNameResponse', [
-      node('HostedZones', page.map((zone) => hostedZoneNode(state, zone))),
+      node(
+        'HostedZones',
+        page.map((zone) => hostedZoneNode(state, zone)),
+      ),
       ...(dnsName !== null ? [leaf('DNSName', dnsName)] : []),
       ...(startId ? [leaf('HostedZoneId', startId)] : []),
       leaf('IsTruncated', next !== undefined),
@@ -45,7 +48,9 @@ function startKey(dnsName: string | null): string {
 
 /** The zones in Route 53's order from `start` on; from the zone `startId` on when it is among them (past the first). */
 function zonesFrom(zones: HostedZone[], start: string, startId: string | null): HostedZone[] {
-  const sorted = [...zones].sort((a, b) => (orderKey(a.name) === orderKey(b.name) ? a.id.localeCompare(b.id) : orderKey(a.name) < orderKey(b.name) ? -1 : 1));
+  const sorted = [...zones].sort((a, b) =>
+    orderKey(a.name) === orderKey(b.name) ? a.id.localeCompare(b.id) : orderKey(a.name) < orderKey(b.name) ? -1 : 1,
+  );
   const from = sorted.filter((zone) => orderKey(zone.name) >= start);
   if (!startId) return from;
   const at = from.findIndex((zone) => zone.id === bareZoneId(startId));

@@ -22,6 +22,10 @@ export function readXmlBody(raw: Buffer): XmlElement {
   try {
     return parseXml(raw.toString('utf8'));
   } catch (error) {
-    throw new Route53Fault(400, 'InvalidInput', `The XML document is malformed: ${error instanceof XmlError ? error.message : String(error)}`);
+    throw new Route53Fault(
+      400,
+      'InvalidInput',
+      `The XML document is malformed: ${error instanceof XmlError ? error.message : String(error)}`,
+    );
   }
 }

@@ -20,8 +20,16 @@ export interface Route53State {
 }
 
 /** The state of a starting emulator: the zones of `<dataDir>/zones.json` when there is one, no changes. */
-export function openRoute53State(options: { dns: DnsRecordsBackend; dataDir?: string; syncDelayMs?: number; log: (msg: string) => void }): Route53State {
-  const file = new JsonState<{ version: 1; zones: HostedZone[] }>(options.dataDir ? path.join(options.dataDir, 'zones.json') : undefined, { version: 1, zones: [] });
+export function openRoute53State(options: {
+  dns: DnsRecordsBackend;
+  dataDir?: string;
+  syncDelayMs?: number;
+  log: (msg: string) => void;
+}): Route53State {
+  const file = new JsonState<{ version: 1; zones: HostedZone[] }>(options.dataDir ? path.join(options.dataDir, 'zones.json') : undefined, {
+    version: 1,
+    zones: [],
+  });
   const zones: HostedZone[] = [...file.load().zones];
   return {
     dns: options.dns,

@@ -13,7 +13,13 @@ const newZoneId = () => `Z${randomBytes(10).toString('hex').toUpperCase().slice(
 /** A zone id as the zones keep it: `/hostedzone/Z123` and `hostedzone/Z123` are Z123. */
 export const bareZoneId = (id: string) => id.replace(/^\/?hostedzone\//, '');
 
-export function addZone(state: Route53State, rawName: string, callerReference: string = randomUUID(), comment: string | null = null, privateZone = false): HostedZone {
+export function addZone(
+  state: Route53State,
+  rawName: string,
+  callerReference: string = randomUUID(),
+  comment: string | null = null,
+  privateZone = false,
+): HostedZone {
   let name: string;
   try {
     name = parseName(rawName, 'Name');
@@ -23,7 +29,14 @@ export function addZone(state: Route53State, rawName: string, callerReference: s
   if (state.zones.some((zone) => zone.caller_reference === callerReference)) {
     throw new Route53Fault(409, 'HostedZoneAlreadyExists', `A hosted zone has already been created with the specified caller reference.`);
   }
-  const zone: HostedZone = { id: newZoneId(), name, caller_reference: callerReference, comment, private_zone: privateZone, created_at: new Date().toISOString() };
+  const zone: HostedZone = {
+    id: newZoneId(),
+    name,
+    caller_reference: callerReference,
+    comment,
+    private_zone: privateZone,
+    created_at: new Date().toISOString(),
+  };
   state.zones.push(zone);
   state.saveZones();
   return zone;

@@ -65,7 +65,9 @@ export interface OneTimeExpression {
 export function parseScheduleExpression(expression: string, timezone: string | undefined): OneTimeExpression {
   const expr = expression.trim();
   if (/^(rate|cron)\(.*\)$/.test(expr)) {
-    throw validation(`Schedule expression ${expression} is not supported by the local emulator: only one-time at() schedules are supported.`);
+    throw validation(
+      `Schedule expression ${expression} is not supported by the local emulator: only one-time at() schedules are supported.`,
+    );
   }
   const m = AT.exec(expr);
   if (!m) throw validation(`Invalid Schedule Expression ${expression}.`);

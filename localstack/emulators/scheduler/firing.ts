@@ -153,7 +153,9 @@ export class FiringEngine {
     const retriesDone = failures - 1;
     if (retriesDone < policy.MaximumRetryAttempts && nextAt <= firstAttemptAt + policy.MaximumEventAgeInSeconds * 1000) {
       this.retries.set(record, { failures, firstAttemptAt, nextAt });
-      this.log(`scheduler: sending ${record.Arn} to ${record.Target.Arn} failed (${describe(err)}); retry ${failures} in ${nextAt - this.now()} ms`);
+      this.log(
+        `scheduler: sending ${record.Arn} to ${record.Target.Arn} failed (${describe(err)}); retry ${failures} in ${nextAt - this.now()} ms`,
+      );
       return;
     }
     this.retries.delete(record);

@@ -51,8 +51,15 @@ export class SchedulerOperations {
     const existing = this.store.getSchedule(input.GroupName, name);
     if (!existing) throw notFound(`Schedule ${name} does not exist.`);
     // A completed one-time schedule fires again only if its time was changed.
-    const sameTime = existing.ScheduleExpression === input.ScheduleExpression && existing.ScheduleExpressionTimezone === input.ScheduleExpressionTimezone;
-    const record = this.toRecord(name, { ...input, ClientToken: existing.clientToken }, existing.CreationDate, this.now(), sameTime && existing.fired);
+    const sameTime =
+      existing.ScheduleExpression === input.ScheduleExpression && existing.ScheduleExpressionTimezone === input.ScheduleExpressionTimezone;
+    const record = this.toRecord(
+      name,
+      { ...input, ClientToken: existing.clientToken },
+      existing.CreationDate,
+      this.now(),
+      sameTime && existing.fired,
+    );
     this.store.putSchedule(record);
     this.engine.notify(record);
     return { ScheduleArn: record.Arn };
@@ -74,7 +81,12 @@ export class SchedulerOperations {
     const maxResults = validateMaxResults(query.get('MaxResults'), DEFAULT_PAGE_SIZE);
     const matching = this.store
       .sortedSchedules()
-      .filter((s) => (prefix === null || s.Name.startsWith(prefix)) && (group === null || s.GroupName === group) && (state === null || s.State === state));
+      .filter(
+        (s) =>
+          (prefix === null || s.Name.startsWith(prefix)) &&
+          (group === null || s.GroupName === group) &&
+          (state === null || s.State === state),
+      );
     const page = paginate(matching, (s) => scheduleKey(s.GroupName, s.Name), maxResults, query.get('NextToken'));
     return { Schedules: page.items.map(scheduleSummaryView), ...(page.nextToken ? { NextToken: page.nextToken } : {}) };
   }
@@ -92,7 +104,14 @@ export class SchedulerOperations {
     }
     const now = this.now();
     const arn = this.store.groupArn(name);
-    this.store.putGroup({ Name: name, Arn: arn, CreationDate: now, LastModificationDate: now, Tags: tags, ...(token !== undefined ? { clientToken: token } : {}) });
+    this.store.putGroup({
+      Name: name,
+      Arn: arn,
+      CreationDate: now,
+      LastModificationDate: now,
+      Tags: tags,
+      ...(token !== undefined ? { clientToken: token } : {}),
+    });
     return { ScheduleGroupArn: arn };
   }
 
@@ -177,7 +196,14 @@ export class SchedulerOperations {
 function validateTags(value: unknown): Tag[] {
   if (!Array.isArray(value)) throw constraint('tags', value, 'Member must not be null');
   return value.map((t, i) => {
-    if (!isObject(t) || typeof t.Key !== 'string' || typeof t.Value !== 'string' || t.Key.length < 1 || t.Key.length > 128 || t.Value.length > 256) {
+    if (
+      !isObject(t) ||
+      typeof t.Key !== 'string' ||
+      typeof t.Value !== 'string' ||
+      t.Key.length < 1 ||
+      t.Key.length > 128 ||
+      t.Value.length > 256
+    ) {
       throw constraint(`tags.${i + 1}`, JSON.stringify(t), 'Member must have a Key (1-128 chars) and a Value (0-256 chars)');
     }
     return { Key: t.Key, Value: t.Value };

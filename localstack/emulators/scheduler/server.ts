@@ -33,7 +33,12 @@ const ROUTES: Route[] = [
   { method: 'POST', path: /^\/schedules\/([^/]+)$/, mutates: true, handle: (ops, c) => ops.createSchedule(p(c), c.body) },
   { method: 'GET', path: /^\/schedules\/([^/]+)$/, mutates: false, handle: (ops, c) => ops.getSchedule(p(c), c.query.get('groupName')) },
   { method: 'PUT', path: /^\/schedules\/([^/]+)$/, mutates: true, handle: (ops, c) => ops.updateSchedule(p(c), c.body) },
-  { method: 'DELETE', path: /^\/schedules\/([^/]+)$/, mutates: true, handle: (ops, c) => ops.deleteSchedule(p(c), c.query.get('groupName')) },
+  {
+    method: 'DELETE',
+    path: /^\/schedules\/([^/]+)$/,
+    mutates: true,
+    handle: (ops, c) => ops.deleteSchedule(p(c), c.query.get('groupName')),
+  },
   { method: 'GET', path: /^\/schedule-groups$/, mutates: false, handle: (ops, c) => ops.listScheduleGroups(c.query) },
   { method: 'POST', path: /^\/schedule-groups\/([^/]+)$/, mutates: true, handle: (ops, c) => ops.createScheduleGroup(p(c), c.body) },
   { method: 'GET', path: /^\/schedule-groups\/([^/]+)$/, mutates: false, handle: (ops, c) => ops.getScheduleGroup(p(c)) },
@@ -67,7 +72,10 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, ops: 
   }
   if (!route || !match) {
     req.resume();
-    sendError(res, new SchedulerError('UnknownOperationException', `No operation ${method} ${url.pathname} in the local scheduler emulator.`));
+    sendError(
+      res,
+      new SchedulerError('UnknownOperationException', `No operation ${method} ${url.pathname} in the local scheduler emulator.`),
+    );
     return;
   }
   try {

@@ -51,7 +51,8 @@ export class StateFile {
     await mkdir(this.dir, { recursive: true });
     // Temporary snapshots of a process killed while writing one: never renamed, never needed.
     for (const name of await readdir(this.dir)) {
-      if (name.startsWith(`${path.basename(this.snapshotPath)}.`) && name.endsWith('.tmp')) await rm(path.join(this.dir, name), { force: true });
+      if (name.startsWith(`${path.basename(this.snapshotPath)}.`) && name.endsWith('.tmp'))
+        await rm(path.join(this.dir, name), { force: true });
     }
     const snapText = await readIfExists(this.snapshotPath);
     let snapshot: Snapshot | undefined;

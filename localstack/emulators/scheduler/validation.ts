@@ -83,7 +83,9 @@ function target(v: unknown): TargetRecord {
   }
   const queue = parseSqsArn(arn);
   if (!queue) {
-    throw validation(`Target ${arn} is not supported by the local emulator: only Amazon SQS queue targets (arn:aws:sqs:<region>:<account>:<queue>) are supported.`);
+    throw validation(
+      `Target ${arn} is not supported by the local emulator: only Amazon SQS queue targets (arn:aws:sqs:<region>:<account>:<queue>) are supported.`,
+    );
   }
   const roleArn = v.RoleArn;
   if (typeof roleArn !== 'string' || !ROLE_ARN.test(roleArn)) {

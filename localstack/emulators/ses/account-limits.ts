@@ -90,7 +90,8 @@ export class AccountLimits {
     }
     if (!this.sendingEnabled) throw new SesError('SendingPausedException', 'Sending paused for this account.');
     const now = this.now();
-    if (this.max24HourSend !== null && this.sentLast24Hours(now) + recipients > this.max24HourSend) throw this.throttle('Daily message quota exceeded.');
+    if (this.max24HourSend !== null && this.sentLast24Hours(now) + recipients > this.max24HourSend)
+      throw this.throttle('Daily message quota exceeded.');
     if (this.maxSendRate !== null) {
       const rate = this.maxSendRate;
       const capacity = Math.max(rate, 1);
@@ -120,7 +121,11 @@ export class AccountLimits {
         ProductionAccessEnabled: !this.sandbox,
         SendingEnabled: this.sendingEnabled && !this.suspended,
         // -1 means unlimited for Max24HourSend (API_SendQuota); the emulator also answers -1 for an unlimited rate (its own choice).
-        SendQuota: { Max24HourSend: this.max24HourSend ?? -1, MaxSendRate: this.maxSendRate ?? -1, SentLast24Hours: this.sentLast24Hours(this.now()) },
+        SendQuota: {
+          Max24HourSend: this.max24HourSend ?? -1,
+          MaxSendRate: this.maxSendRate ?? -1,
+          SentLast24Hours: this.sentLast24Hours(this.now()),
+        },
       },
     };
   }
@@ -139,10 +144,16 @@ export class AccountLimits {
       const value = body[key];
       if (value === undefined) return undefined;
       if (value === null) return null;
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new SesError('BadRequestException', `${key} must be a positive number or null.`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+        throw new SesError('BadRequestException', `${key} must be a positive number or null.`);
       return value;
     };
-    const switches: LocalAccountSwitches = { suspended: bool('suspended'), sendingEnabled: bool('sendingEnabled'), maxSendRate: quota('maxSendRate'), max24HourSend: quota('max24HourSend') };
+    const switches: LocalAccountSwitches = {
+      suspended: bool('suspended'),
+      sendingEnabled: bool('sendingEnabled'),
+      maxSendRate: quota('maxSendRate'),
+      max24HourSend: quota('max24HourSend'),
+    };
     if (switches.suspended !== undefined) this.suspended = switches.suspended;
     if (switches.sendingEnabled !== undefined) this.sendingEnabled = switches.sendingEnabled;
     if (switches.maxSendRate !== undefined) {

@@ -33,7 +33,16 @@ export class BounceAftermath {
     return { policy, outcomeOf, outcomes };
   }
 
-  async accepted(plan: BouncePlan, send: { message: StoredMessage; sourceAddress: string; returnPath: string | undefined; configSet: ConfigurationSet | undefined; acceptedAt: Date }): Promise<void> {
+  async accepted(
+    plan: BouncePlan,
+    send: {
+      message: StoredMessage;
+      sourceAddress: string;
+      returnPath: string | undefined;
+      configSet: ConfigurationSet | undefined;
+      acceptedAt: Date;
+    },
+  ): Promise<void> {
     const at = new Date(send.acceptedAt.getTime() + this.outcomeDelayMs);
     this.suppression.record(plan.policy, plan.outcomes, send.message.id, send.message.outbox, at);
     await this.feedback.forward({ ...send, outcomes: plan.outcomes, at });

@@ -74,7 +74,12 @@ function checkHeaderSection(raw: Buffer): void {
 /** The extension SES judges a file name by: its last one, lower-cased ('' when none). */
 export function lastExtension(filename: string): string {
   const dot = filename.lastIndexOf('.');
-  return dot < 0 ? '' : filename.slice(dot + 1).trim().toLowerCase();
+  return dot < 0
+    ? ''
+    : filename
+        .slice(dot + 1)
+        .trim()
+        .toLowerCase();
 }
 
 async function checkAttachments(raw: Buffer): Promise<void> {
@@ -89,7 +94,10 @@ async function checkAttachments(raw: Buffer): Promise<void> {
     }
     const extension = lastExtension(filename);
     if (SES_REFUSED_EXTENSIONS.has(extension)) {
-      throw new SesError('MessageRejected', `Attachment '${filename}' is refused: Amazon SES does not accept attachments of type .${extension}.`);
+      throw new SesError(
+        'MessageRejected',
+        `Attachment '${filename}' is refused: Amazon SES does not accept attachments of type .${extension}.`,
+      );
     }
   }
 }

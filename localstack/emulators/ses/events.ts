@@ -7,7 +7,14 @@
  * top-level `eventType`, the `mail` object and one type-specific object (`send`, `delivery`,
  * `bounce`, `complaint`, `deliveryDelay`, `reject`).
  */
-import { DEFAULT_DELAY_TYPE, type BounceReply, type BounceSubType, type BounceType, type DelayType, type PermanentBounceSubType } from './simulator';
+import {
+  DEFAULT_DELAY_TYPE,
+  type BounceReply,
+  type BounceSubType,
+  type BounceType,
+  type DelayType,
+  type PermanentBounceSubType,
+} from './simulator';
 
 export interface MailHeader {
   name: string;
@@ -186,7 +193,10 @@ type Diagnostic = BounceReply;
 export const BOUNCE_DIAGNOSTIC: Record<PermanentBounceSubType, Diagnostic> = {
   General: { status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
   NoEmail: { status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 The email account that you tried to reach does not exist' },
-  Suppressed: { status: '5.1.1', diagnosticCode: 'Amazon SES has suppressed sending to this address because it has a recent history of bouncing as an invalid address.' },
+  Suppressed: {
+    status: '5.1.1',
+    diagnosticCode: 'Amazon SES has suppressed sending to this address because it has a recent history of bouncing as an invalid address.',
+  },
   OnAccountSuppressionList: {
     status: '5.1.1',
     diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
@@ -207,7 +217,9 @@ export const SOFT_BOUNCE_DIAGNOSTIC: Record<TransientOrUndetermined, Diagnostic>
   // SES could not tell why: no diagnostic code.
   'Undetermined/Undetermined': { status: '5.0.0' },
 };
-type TransientOrUndetermined = `Transient/${Exclude<BounceSubType, 'NoEmail' | 'Suppressed' | 'OnAccountSuppressionList' | 'OnTenantSuppressionList' | 'Undetermined'>}` | 'Undetermined/Undetermined';
+type TransientOrUndetermined =
+  | `Transient/${Exclude<BounceSubType, 'NoEmail' | 'Suppressed' | 'OnAccountSuppressionList' | 'OnTenantSuppressionList' | 'Undetermined'>}`
+  | 'Undetermined/Undetermined';
 
 /** The bounce type SES pairs with a sub-type when the caller does not say (General: Permanent). */
 export function bounceTypeOf(subType: BounceSubType): BounceType {
@@ -275,7 +287,9 @@ export function buildComplaintEvent(
       complaintSubType,
       complainedRecipients: recipients.map((emailAddress) => ({ emailAddress })),
       timestamp: ts,
-      ...(complaintSubType === null ? { userAgent: 'Amazon SES Mailbox Simulator', complaintFeedbackType: 'abuse' as const, arrivalDate: ts } : {}),
+      ...(complaintSubType === null
+        ? { userAgent: 'Amazon SES Mailbox Simulator', complaintFeedbackType: 'abuse' as const, arrivalDate: ts }
+        : {}),
     },
   };
 }
@@ -289,8 +303,16 @@ const DELAY_DIAGNOSTIC: Partial<Record<DelayType, Diagnostic & { diagnosticCode:
   RecipientServerError: { status: '4.3.0', diagnosticCode: 'smtp; 451 4.3.0 Temporary server error' },
 };
 
-export function buildDeliveryDelayEvent(mail: SesMailObject, recipients: string[], at: Date, delayType: DelayType = DEFAULT_DELAY_TYPE): DeliveryDelayEvent {
-  const { status, diagnosticCode } = DELAY_DIAGNOSTIC[delayType] ?? { status: '4.4.1', diagnosticCode: 'smtp; 421 4.4.1 Unable to connect to remote host' };
+export function buildDeliveryDelayEvent(
+  mail: SesMailObject,
+  recipients: string[],
+  at: Date,
+  delayType: DelayType = DEFAULT_DELAY_TYPE,
+): DeliveryDelayEvent {
+  const { status, diagnosticCode } = DELAY_DIAGNOSTIC[delayType] ?? {
+    status: '4.4.1',
+    diagnosticCode: 'smtp; 421 4.4.1 Unable to connect to remote host',
+  };
   return {
     eventType: 'DeliveryDelay',
     mail,

@@ -86,7 +86,8 @@ export class FeedbackForwarding {
     const added: StoredMessage[] = [];
     for (const [kind, recipients] of byKind) {
       const id = sesId(send.at.getTime());
-      const subject = kind === 'bounce' ? 'Delivery Status Notification (Failure)' : `Complaint about your message: ${send.message.subject}`;
+      const subject =
+        kind === 'bounce' ? 'Delivery Status Notification (Failure)' : `Complaint about your message: ${send.message.subject}`;
       const raw = await composeFeedback({ kind, id, to, subject, recipients, original: send.message, at: send.at });
       added.push(
         await this.store.addMessage({
@@ -127,8 +128,15 @@ function composeFeedback(m: FeedbackMessage): Promise<Buffer> {
       : `A recipient of your message complained about it:\r\n${m.recipients.join('\r\n')}\r\n`;
   const status =
     m.kind === 'bounce'
-      ? [`Reporting-MTA: dns; amazonses.com`, `Arrival-Date: ${new Date(m.original.receivedAt).toUTCString()}`, '', ...m.recipients.flatMap((r) => [`Final-Recipient: rfc822; ${r}`, 'Action: failed', 'Status: 5.0.0', ''])].join('\r\n')
-      : [`Feedback-Type: abuse`, `User-Agent: local-ses`, `Version: 1`, ...m.recipients.map((r) => `Original-Rcpt-To: ${r}`), ''].join('\r\n');
+      ? [
+          `Reporting-MTA: dns; amazonses.com`,
+          `Arrival-Date: ${new Date(m.original.receivedAt).toUTCString()}`,
+          '',
+          ...m.recipients.flatMap((r) => [`Final-Recipient: rfc822; ${r}`, 'Action: failed', 'Status: 5.0.0', '']),
+        ].join('\r\n')
+      : [`Feedback-Type: abuse`, `User-Agent: local-ses`, `Version: 1`, ...m.recipients.map((r) => `Original-Rcpt-To: ${r}`), ''].join(
+          '\r\n',
+        );
   const composer = new MailComposer({
     from: m.kind === 'bounce' ? FEEDBACK_BOUNCE_FROM : FEEDBACK_COMPLAINT_FROM,
     to: m.to,
@@ -137,7 +145,11 @@ function composeFeedback(m: FeedbackMessage): Promise<Buffer> {
     messageId: `<${m.id}@email.amazonses.com>`,
     text,
     attachments: [
-      { contentType: m.kind === 'bounce' ? 'message/delivery-status' : 'message/feedback-report', content: status, contentDisposition: 'inline' },
+      {
+        contentType: m.kind === 'bounce' ? 'message/delivery-status' : 'message/feedback-report',
+        content: status,
+        contentDisposition: 'inline',
+      },
       {
         contentType: 'text/rfc822-headers',
         content: m.original.raw.subarray(0, headerSectionEnd(m.original.raw)).toString('utf8'),

@@ -10,7 +10,14 @@ import { headerSectionEnd, headerValue, parseHeaderFields } from './mime';
 
 type Transform = (html: string) => string;
 
-const CHARSETS: Record<string, BufferEncoding> = { 'utf-8': 'utf8', utf8: 'utf8', 'us-ascii': 'latin1', ascii: 'latin1', 'iso-8859-1': 'latin1', latin1: 'latin1' };
+const CHARSETS: Record<string, BufferEncoding> = {
+  'utf-8': 'utf8',
+  utf8: 'utf8',
+  'us-ascii': 'latin1',
+  ascii: 'latin1',
+  'iso-8859-1': 'latin1',
+  latin1: 'latin1',
+};
 
 function parameter(value: string, name: string): string | undefined {
   const match = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^;\\s]+))`, 'i').exec(value);
@@ -23,7 +30,10 @@ function decodeBody(body: string, encoding: string): Buffer {
   if (encoding === 'base64') return Buffer.from(body.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64');
   if (encoding === 'quoted-printable') {
     const joined = body.replace(/=\r?\n/g, '');
-    return Buffer.from(joined.replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+    return Buffer.from(
+      joined.replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    );
   }
   return Buffer.from(body, 'latin1');
 }

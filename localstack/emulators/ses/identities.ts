@@ -37,8 +37,10 @@ function isDomainName(name: string): boolean {
 export function parseExternalSigning(attrs: Json, field: string): Extract<IdentityDkim, { origin: 'EXTERNAL' }> {
   const selector = optString(attrs.DomainSigningSelector, `${field}.DomainSigningSelector`);
   const encoded = optString(attrs.DomainSigningPrivateKey, `${field}.DomainSigningPrivateKey`);
-  if (!selector || !encoded) throw badRequest(`${field} needs both DomainSigningSelector and DomainSigningPrivateKey for Bring Your Own DKIM.`);
-  if (selector.length > 63 || !SELECTOR.test(selector)) throw badRequest(`${field}.DomainSigningSelector '${selector}' is not a valid selector.`);
+  if (!selector || !encoded)
+    throw badRequest(`${field} needs both DomainSigningSelector and DomainSigningPrivateKey for Bring Your Own DKIM.`);
+  if (selector.length > 63 || !SELECTOR.test(selector))
+    throw badRequest(`${field}.DomainSigningSelector '${selector}' is not a valid selector.`);
   const invalidKey = `${field}.DomainSigningPrivateKey must be the base64 of a DER-encoded RSA private key (PKCS#1 or PKCS#8), without PEM armour or line breaks.`;
   if (encoded.length > 20480 || !PRIVATE_KEY.test(encoded)) throw badRequest(invalidKey);
   const der = Buffer.from(encoded, 'base64');
@@ -53,7 +55,8 @@ export function parseExternalSigning(attrs: Json, field: string): Extract<Identi
   }
   if (!key || key.asymmetricKeyType !== 'rsa') throw badRequest(invalidKey);
   const keyBits = key.asymmetricKeyDetails?.modulusLength ?? 0;
-  if (keyBits !== 1024 && keyBits !== 2048) throw badRequest(`${field}.DomainSigningPrivateKey must be a 1024- or 2048-bit RSA key, got ${keyBits} bits.`);
+  if (keyBits !== 1024 && keyBits !== 2048)
+    throw badRequest(`${field}.DomainSigningPrivateKey must be a 1024- or 2048-bit RSA key, got ${keyBits} bits.`);
   const publicKey = createPublicKey(key).export({ type: 'spki', format: 'der' }).toString('base64');
   // Kept so that sends from the domain are signed with it (./dkim-signing.ts); never returned.
   const privateKeyPem = key.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -70,7 +73,8 @@ function easyDkim(keyLength: unknown, field: string): Extract<IdentityDkim, { or
 /** A domain's DKIM status is its verification status (SESv2 verifies domains by their DKIM records). */
 function dkimAttributes(dkim: IdentityDkim | null, status: VerificationStatus): Json {
   if (!dkim) return { SigningEnabled: false, Status: 'NOT_STARTED', Tokens: [] };
-  if (dkim.origin === 'EXTERNAL') return { SigningEnabled: true, Status: status, Tokens: [dkim.selector], SigningAttributesOrigin: 'EXTERNAL' };
+  if (dkim.origin === 'EXTERNAL')
+    return { SigningEnabled: true, Status: status, Tokens: [dkim.selector], SigningAttributesOrigin: 'EXTERNAL' };
   return {
     SigningEnabled: true,
     Status: status,
@@ -90,29 +94,44 @@ export class IdentityService {
   createEmailIdentity(body: Json): OperationResult {
     const name = reqString(body.EmailIdentity, 'EmailIdentity');
     const type = name.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN';
-    if (type === 'EMAIL_ADDRESS' ? !isValidAddress(name) : !isDomainName(name)) throw badRequest(`EmailIdentity '${name}' is not a valid domain or email address.`);
+    if (type === 'EMAIL_ADDRESS' ? !isValidAddress(name) : !isDomainName(name))
+      throw badRequest(`EmailIdentity '${name}' is not a valid domain or email address.`);
     if (this.store.getIdentity(name)) throw alreadyExists(`Email identity <${name}> already exists.`);
     const refuse = this.opts.refuseIdentities;
     if (refuse) {
       refuse.lastIndex = 0;
-      if (refuse.test(name)) throw new SesError('LimitExceededException', `Email identity <${name}> refused by the local SES emulator (refuseIdentities).`);
+      if (refuse.test(name))
+        throw new SesError('LimitExceededException', `Email identity <${name}> refused by the local SES emulator (refuseIdentities).`);
     }
     const configurationSet = optString(body.ConfigurationSetName, 'ConfigurationSetName') || null;
-    if (configurationSet && !this.store.getConfigSet(configurationSet)) throw notFound(`Configuration set <${configurationSet}> does not exist.`);
+    if (configurationSet && !this.store.getConfigSet(configurationSet))
+      throw notFound(`Configuration set <${configurationSet}> does not exist.`);
     const tags = optArray(body.Tags, 'Tags');
 
     const signing = optObject(body.DkimSigningAttributes, 'DkimSigningAttributes');
     let dkim: IdentityDkim | null = null;
     if (type === 'DOMAIN') {
       const byo = signing && (signing.DomainSigningSelector !== undefined || signing.DomainSigningPrivateKey !== undefined);
-      dkim = byo ? parseExternalSigning(signing, 'DkimSigningAttributes') : easyDkim(signing?.NextSigningKeyLength, 'DkimSigningAttributes.NextSigningKeyLength');
+      dkim = byo
+        ? parseExternalSigning(signing, 'DkimSigningAttributes')
+        : easyDkim(signing?.NextSigningKeyLength, 'DkimSigningAttributes.NextSigningKeyLength');
     } else if (signing) {
       throw badRequest('DkimSigningAttributes apply to domain identities only.');
     }
 
     const now = new Date().toISOString();
     // Verification starts now and ends later, when DNS shows the records (./verification.ts): never in this answer.
-    const identity: EmailIdentity = { name, type, createdAt: now, updatedAt: now, configurationSet, tags, dkim, mailFrom: null, verification: pendingSince(now) };
+    const identity: EmailIdentity = {
+      name,
+      type,
+      createdAt: now,
+      updatedAt: now,
+      configurationSet,
+      tags,
+      dkim,
+      mailFrom: null,
+      verification: pendingSince(now),
+    };
     this.store.putIdentity(identity);
     this.opts.log(`identity ${name} created (${dkim ? `DKIM ${dkim.origin}` : 'no DKIM'}), verification PENDING`);
     return { body: { IdentityType: type, VerifiedForSendingStatus: false, DkimAttributes: dkimAttributes(dkim, 'PENDING') } };
@@ -161,7 +180,12 @@ export class IdentityService {
     const shown = await Promise.all(all.slice(start, end).map((i) => this.opts.verifier.refresh(i)));
     return {
       body: {
-        EmailIdentities: shown.map((i) => ({ IdentityType: i.type, IdentityName: i.name, SendingEnabled: true, VerificationStatus: verificationOf(i).status })),
+        EmailIdentities: shown.map((i) => ({
+          IdentityType: i.type,
+          IdentityName: i.name,
+          SendingEnabled: true,
+          VerificationStatus: verificationOf(i).status,
+        })),
         ...(end < all.length ? { NextToken: Buffer.from(String(end)).toString('base64') } : {}),
       },
     };
@@ -184,7 +208,10 @@ export class IdentityService {
       dkim = parseExternalSigning(attrs ?? {}, 'SigningAttributes');
     } else if (origin && /^AWS_SES(_[A-Z0-9_]+)?$/.test(origin)) {
       const current = identity.dkim?.origin === 'AWS_SES' ? identity.dkim : undefined;
-      dkim = current && attrs?.NextSigningKeyLength === undefined ? current : easyDkim(attrs?.NextSigningKeyLength, 'SigningAttributes.NextSigningKeyLength');
+      dkim =
+        current && attrs?.NextSigningKeyLength === undefined
+          ? current
+          : easyDkim(attrs?.NextSigningKeyLength, 'SigningAttributes.NextSigningKeyLength');
     } else {
       throw badRequest('SigningAttributesOrigin is required: EXTERNAL (Bring Your Own DKIM) or AWS_SES (Easy DKIM).');
     }
@@ -201,7 +228,8 @@ export class IdentityService {
     const identity = this.require(name);
     const domain = optString(body.MailFromDomain, 'MailFromDomain') || undefined;
     const behavior = optString(body.BehaviorOnMxFailure, 'BehaviorOnMxFailure') ?? 'USE_DEFAULT_VALUE';
-    if (!(BEHAVIORS as readonly string[]).includes(behavior)) throw badRequest(`BehaviorOnMxFailure must be one of ${BEHAVIORS.join(', ')}.`);
+    if (!(BEHAVIORS as readonly string[]).includes(behavior))
+      throw badRequest(`BehaviorOnMxFailure must be one of ${BEHAVIORS.join(', ')}.`);
     let mailFrom: EmailIdentity['mailFrom'] = null;
     if (domain) {
       const parent = (identity.type === 'DOMAIN' ? identity.name : (identity.name.split('@')[1] ?? '')).toLowerCase();

@@ -24,7 +24,16 @@ import type { EventOrder } from './simulator';
 import { TenantService } from './tenants';
 import { IdentityVerifier } from './verification';
 import { selectMessages, type MessageQuery } from './message-query';
-import { toLocalIdentity, toLocalMessage, toLocalMessageSummary, toLocalTenant, type LocalSesIdentity, type LocalSesMessage, type LocalSesMessageSummary, type LocalSesTenant } from './types';
+import {
+  toLocalIdentity,
+  toLocalMessage,
+  toLocalMessageSummary,
+  toLocalTenant,
+  type LocalSesIdentity,
+  type LocalSesMessage,
+  type LocalSesMessageSummary,
+  type LocalSesTenant,
+} from './types';
 
 export type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
 export { MessageQueryError, parseMessageQuery, type MessageQuery } from './message-query';
@@ -129,10 +138,19 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   const tenants = new TenantService(store, { region, accountId, log });
   const account = new AccountLimits({ ...opts.sendQuota, sandbox: opts.sandbox });
   // SES's suppression lists and feedback forwarding (suppression-list.ts, feedback-forwarding.ts).
-  const suppression = new SuppressionList(store, { bounceRecipients: opts.bounceRecipients, complaintRecipients: opts.complaintRecipients });
+  const suppression = new SuppressionList(store, {
+    bounceRecipients: opts.bounceRecipients,
+    complaintRecipients: opts.complaintRecipients,
+  });
   const feedback = new FeedbackForwarding(store);
   const bounces = new BounceAftermath(suppression, feedback, Math.max(0, opts.outcomeDelayMs ?? 20));
-  const verifier = new IdentityVerifier(store, { dnsResolver: opts.dnsResolver, delay: opts.verificationDelay, sandbox: opts.sandbox, region, log });
+  const verifier = new IdentityVerifier(store, {
+    dnsResolver: opts.dnsResolver,
+    delay: opts.verificationDelay,
+    sandbox: opts.sandbox,
+    region,
+    log,
+  });
   const service = new SesService(
     store,
     publisher,
@@ -198,5 +216,17 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
   const authorizePublish = (authorizer: PublishAuthorizer) => {
     publisher.authorizePublish = authorizer;
   };
-  return { url, port, authorizePublish, confirmIdentity, listMessages, findMessages, listIdentities, listTenants, mailboxHtml, owedEvents, stop };
+  return {
+    url,
+    port,
+    authorizePublish,
+    confirmIdentity,
+    listMessages,
+    findMessages,
+    listIdentities,
+    listTenants,
+    mailboxHtml,
+    owedEvents,
+    stop,
+  };
 }

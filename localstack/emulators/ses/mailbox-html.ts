@@ -48,7 +48,10 @@ function row(m: LocalSesMessage): string {
   const tags = Object.entries(m.tags)
     .map(([k, v]) => `${escapeHtml(k)}=${escapeHtml(v)}`)
     .join(', ');
-  const raw = m.raw.length > RAW_DISPLAY_LIMIT ? `${m.raw.slice(0, RAW_DISPLAY_LIMIT)}\n[... ${m.raw.length - RAW_DISPLAY_LIMIT} more characters]` : m.raw;
+  const raw =
+    m.raw.length > RAW_DISPLAY_LIMIT
+      ? `${m.raw.slice(0, RAW_DISPLAY_LIMIT)}\n[... ${m.raw.length - RAW_DISPLAY_LIMIT} more characters]`
+      : m.raw;
   return `<tr>
 <td class="time">${escapeHtml(m.received_at)}</td>
 <td>${escapeHtml(m.from)}</td>

@@ -42,6 +42,10 @@ export function replaceMessageIdAndDate(raw: Buffer, messageId: string, region: 
     if (!continuation) dropping = /^(message-id|date)\s*:/i.test(line);
     if (!dropping) kept.push(line);
   }
-  const fields = [`Date: ${rfc5322Date(acceptedAt)}`, `Message-ID: ${sesMessageIdHeader(messageId, region)}`, ...kept.filter((line) => line !== '')];
+  const fields = [
+    `Date: ${rfc5322Date(acceptedAt)}`,
+    `Message-ID: ${sesMessageIdHeader(messageId, region)}`,
+    ...kept.filter((line) => line !== ''),
+  ];
   return Buffer.concat([Buffer.from(fields.join(eol), 'latin1'), end === raw.length ? Buffer.from(eol) : raw.subarray(end)]);
 }

@@ -59,10 +59,12 @@ export function parseMessageQuery(params: URLSearchParams): MessageQuery {
   const limit = text('limit');
   if (limit !== undefined) {
     query.limit = Number(limit);
-    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_LIMIT) throw new MessageQueryError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`);
+    if (!Number.isInteger(query.limit) || query.limit < 1 || query.limit > MAX_LIMIT)
+      throw new MessageQueryError(`limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`);
   }
   const raw = one(params, 'raw');
-  if (raw !== undefined && !['0', '1', 'true', 'false'].includes(raw)) throw new MessageQueryError(`raw must be 1 or 0, got ${JSON.stringify(raw)}`);
+  if (raw !== undefined && !['0', '1', 'true', 'false'].includes(raw))
+    throw new MessageQueryError(`raw must be 1 or 0, got ${JSON.stringify(raw)}`);
   query.raw = raw === '1' || raw === 'true';
   for (const tag of params.getAll('tag')) {
     const at = tag.indexOf(':');

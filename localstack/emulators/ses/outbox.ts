@@ -36,9 +36,11 @@ export function planOutbox(
 ): OutboxEntry[] {
   const destinations = configSet.eventDestinations.filter((d) => d.Enabled && d.SnsDestination);
   const topicsFor = (type: SesEventType): string[] =>
-    [...new Set(destinations.filter((d) => d.MatchingEventTypes.includes(MATCHING_TYPE_OF[type])).map((d) => d.SnsDestination?.TopicArn ?? ''))].filter(
-      (arn) => arn.length > 0,
-    );
+    [
+      ...new Set(
+        destinations.filter((d) => d.MatchingEventTypes.includes(MATCHING_TYPE_OF[type])).map((d) => d.SnsDestination?.TopicArn ?? ''),
+      ),
+    ].filter((arn) => arn.length > 0);
   const sendAt = acceptedAt.toISOString();
   const events = plannedEvents(recipients, plan);
   const anyEarly = events.some((e) => e.early);
@@ -97,7 +99,15 @@ export function eventRecord(mail: SesMailObject, entry: OutboxEntry): SesEvent {
     case 'Delivery':
       return buildDeliveryEvent(mail, recipients, at);
     case 'Bounce':
-      return buildBounceEvent(mail, recipients, entry.bounceSubType ?? 'General', at, entry.feedbackId ?? '', entry.bounceType, entry.replies);
+      return buildBounceEvent(
+        mail,
+        recipients,
+        entry.bounceSubType ?? 'General',
+        at,
+        entry.feedbackId ?? '',
+        entry.bounceType,
+        entry.replies,
+      );
     case 'Complaint':
       return buildComplaintEvent(mail, recipients, at, entry.feedbackId ?? '', entry.complaintSubType ?? null);
     case 'DeliveryDelay':

@@ -13,7 +13,8 @@ export function page<T>(all: T[], nextToken: unknown, pageSize: unknown, max = 1
   }
   let size = max;
   if (pageSize !== undefined && pageSize !== null) {
-    if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > max) throw badRequest(`PageSize must be an integer from 1 to ${max}.`);
+    if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > max)
+      throw badRequest(`PageSize must be an integer from 1 to ${max}.`);
     size = pageSize;
   }
   const end = Math.min(all.length, start + size);

@@ -120,7 +120,9 @@ export class EventPublisher {
             const delay = this.backoff(failures);
             // Logged on attempts 1, 2, 4, 8...: a dead topic must not flood the log.
             if ((failures & (failures - 1)) === 0) {
-              this.log(`could not publish ${entry.type} event of ${message.id} to ${topicArn} (attempt ${failures}): ${describe(err)}; retrying in ${delay} ms`);
+              this.log(
+                `could not publish ${entry.type} event of ${message.id} to ${topicArn} (attempt ${failures}): ${describe(err)}; retrying in ${delay} ms`,
+              );
             }
           }
           if (this.aborted) return;

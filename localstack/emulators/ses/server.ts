@@ -179,7 +179,8 @@ function tenantRoute(tenants: TenantService, method: string, rest: string[]): Ro
   if (rest[0] === 'reputation' && rest[1] === 'entities' && rest.length >= 4) {
     const [, , type, reference, tail] = rest as [string, string, string, string, string | undefined];
     if (rest.length === 4 && method === 'GET') return () => tenants.getReputationEntity(type, reference);
-    if (rest.length === 5 && tail === 'customer-managed-status' && method === 'PUT') return async (req) => tenants.updateCustomerManagedStatus(type, reference, await readJson(req));
+    if (rest.length === 5 && tail === 'customer-managed-status' && method === 'PUT')
+      return async (req) => tenants.updateCustomerManagedStatus(type, reference, await readJson(req));
     return undefined;
   }
   if (method !== 'POST') return undefined;
@@ -194,14 +195,15 @@ function tenantRoute(tenants: TenantService, method: string, rest: string[]): Ro
     'tenants/resources/list': (body) => tenants.listTenantResources(body),
     'resources/tenants/list': (body) => tenants.listResourceTenants(body),
   };
-  const op = Object.prototype.hasOwnProperty.call(ops, path) ? ops[path] : undefined;
+  const op = Object.hasOwn(ops, path) ? ops[path] : undefined;
   return op ? async (req) => op(await readJson(req)) : undefined;
 }
 
 /** PutAccountSendingAttributes (account-limits.ts), or undefined; GetAccount is suppressionRoute's (it adds SuppressionAttributes). */
 function accountRoute(account: AccountLimits, method: string, rest: string[]): Route | undefined {
   if (rest[0] !== 'account') return undefined;
-  if (rest.length === 2 && rest[1] === 'sending' && method === 'PUT') return async (req) => account.putSendingAttributes(await readJson(req));
+  if (rest.length === 2 && rest[1] === 'sending' && method === 'PUT')
+    return async (req) => account.putSendingAttributes(await readJson(req));
   return undefined;
 }
 
@@ -223,7 +225,8 @@ function suppressionRoute(
   if (extra.length > 0) return undefined;
   const tenantName = url.searchParams.get('TenantName');
   if (a === 'account' && c === undefined) {
-    if (b === undefined && method === 'GET') return () => ({ body: { ...account.getAccount().body, SuppressionAttributes: suppression.accountAttributes() } });
+    if (b === undefined && method === 'GET')
+      return () => ({ body: { ...account.getAccount().body, SuppressionAttributes: suppression.accountAttributes() } });
     if (b === 'suppression' && method === 'PUT') return async (req) => suppression.putAccountAttributes(await readJson(req));
   }
   if (a === 'suppression' && b === 'addresses' && d === undefined) {
@@ -232,11 +235,13 @@ function suppressionRoute(
     if (c !== undefined && method === 'GET') return () => suppression.getDestination(c, tenantName);
     if (c !== undefined && method === 'DELETE') return () => suppression.deleteDestination(c, tenantName);
   }
-  if (a === 'tenant' && b === 'suppression' && c === undefined && method === 'POST') return async (req) => suppression.putTenantAttributes(await readJson(req));
+  if (a === 'tenant' && b === 'suppression' && c === undefined && method === 'POST')
+    return async (req) => suppression.putTenantAttributes(await readJson(req));
   if (a === 'configuration-sets' && b && c === 'suppression-options' && d === undefined && method === 'PUT') {
     return async (req) => suppression.putConfigurationSetOptions(b, await readJson(req));
   }
-  if (a === 'identities' && b && c === 'feedback' && d === undefined && method === 'PUT') return async (req) => feedback.putFeedbackAttributes(b, await readJson(req));
+  if (a === 'identities' && b && c === 'feedback' && d === undefined && method === 'PUT')
+    return async (req) => feedback.putFeedbackAttributes(b, await readJson(req));
   return undefined;
 }
 
@@ -253,7 +258,10 @@ export function createSesServer(deps: ServerDeps): http.Server {
     const method = (req.method ?? 'GET').toUpperCase();
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const segments = url.pathname.split('/').filter((s) => s.length > 0).map(decodeSegment);
+      const segments = url.pathname
+        .split('/')
+        .filter((s) => s.length > 0)
+        .map(decodeSegment);
 
       // Local only: the account's switches and quota (suspension has no SES API), account-limits.ts.
       if (segments[0] === '_local' && segments[1] === 'account' && segments.length === 2 && (method === 'GET' || method === 'POST')) {
@@ -263,7 +271,13 @@ export function createSesServer(deps: ServerDeps): http.Server {
       }
       // Local only: an address identity's verification link followed (SES mails the link; the emulator
       // sends none, docs/local-cloud/ses.md "Identity verification"), for sandbox recipients and senders.
-      if (segments[0] === '_local' && segments[1] === 'identities' && segments[3] === 'confirm' && segments.length === 4 && method === 'POST') {
+      if (
+        segments[0] === '_local' &&
+        segments[1] === 'identities' &&
+        segments[3] === 'confirm' &&
+        segments.length === 4 &&
+        method === 'POST'
+      ) {
         const address = segments[2] ?? '';
         if (!confirmIdentity(address)) throw new SesError('NotFoundException', `Email address identity <${address}> does not exist.`);
         await durable();
@@ -311,7 +325,9 @@ export function createSesServer(deps: ServerDeps): http.Server {
         const route =
           suppressionRoute({ suppression, feedback, account }, method, rest, url) ??
           identityRoute(identities, method, rest, url) ??
-          tenantRoute(tenants, method, rest) ?? accountRoute(account, method, rest) ?? v2Route(service, method, rest, url);
+          tenantRoute(tenants, method, rest) ??
+          accountRoute(account, method, rest) ??
+          v2Route(service, method, rest, url);
         if (route) {
           const result = await route(req);
           // SendEmail awaited its own message; configuration sets, identities and tenants are awaited here.
@@ -347,7 +363,8 @@ export function createSesServer(deps: ServerDeps): http.Server {
         send(res, 413, e.headers, e.body);
         return;
       }
-      if (!(err instanceof SesError)) log(`internal error on ${method} ${req.url ?? ''}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!(err instanceof SesError))
+        log(`internal error on ${method} ${req.url ?? ''}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const e = errorResponse(err, rid);
       send(res, e.status, e.headers, e.body);
     }

@@ -196,16 +196,15 @@ export class SesService {
       }
       types = [...new Set(list)] as MatchingEventType[];
     }
-    if (!existing && (!types || types.length === 0)) throw badRequest('EventDestination.MatchingEventTypes must list at least one event type.');
+    if (!existing && (!types || types.length === 0))
+      throw badRequest('EventDestination.MatchingEventTypes must list at least one event type.');
     if (existing && types && types.length === 0) throw badRequest('EventDestination.MatchingEventTypes must list at least one event type.');
 
     const kinds = DESTINATION_KINDS.filter((k) => def[k] !== undefined && def[k] !== null);
     if (kinds.length > 1) throw badRequest(`EventDestination must have exactly one destination, got ${kinds.join(', ')}.`);
     if (!existing && kinds.length === 0) throw badRequest(`EventDestination must have one of ${DESTINATION_KINDS.join(', ')}.`);
 
-    const result: EventDestination = existing
-      ? { ...existing }
-      : { Name: name, Enabled: false, MatchingEventTypes: [] };
+    const result: EventDestination = existing ? { ...existing } : { Name: name, Enabled: false, MatchingEventTypes: [] };
     // SESv2 stores a missing Enabled as false (CDK and CloudFormation default it; the API does not).
     if (enabled !== undefined) result.Enabled = enabled;
     if (types) result.MatchingEventTypes = types;
@@ -238,7 +237,9 @@ export class SesService {
     const kinds = (['Simple', 'Raw', 'Template'] as const).filter((k) => content[k] !== undefined && content[k] !== null);
     if (kinds.length !== 1) throw badRequest('Content must contain exactly one of Simple, Raw or Template.');
     if (kinds[0] === 'Template') {
-      throw badRequest('Content.Template is not supported by the local SES emulator: render the template and send Content.Simple or Content.Raw.');
+      throw badRequest(
+        'Content.Template is not supported by the local SES emulator: render the template and send Content.Simple or Content.Raw.',
+      );
     }
 
     const fromEmailAddress = optString(body.FromEmailAddress, 'FromEmailAddress') || undefined;
@@ -296,7 +297,10 @@ export class SesService {
     }
     if (!isValidAddress(sourceAddress)) throw badRequest(`Illegal address: ${source}`);
     // A send through a tenant may use only the tenant's resources: its identity and configuration set.
-    const tenantName = body.TenantName === undefined || body.TenantName === null ? null : this.tenants.checkSend(body.TenantName, sourceAddress, configSet?.name);
+    const tenantName =
+      body.TenantName === undefined || body.TenantName === null
+        ? null
+        : this.tenants.checkSend(body.TenantName, sourceAddress, configSet?.name);
 
     // Envelope recipients: Destination when given, else the To/Cc/Bcc headers.
     const given = [...toAddresses, ...ccAddresses, ...bccAddresses];
@@ -327,7 +331,9 @@ export class SesService {
     // after the answer can delay them, never lose them (see outbox.ts and publisher.ts).
     // A recipient on the send's suppression list is not sent (bounce-aftermath.ts, suppression-list.ts).
     const bouncePlan = this.bounces?.plan(configSet, tenantName, recipients);
-    const outbox = configSet ? planOutbox(configSet, recipients, now, this.opts.outcomeDelayMs, { ...this.opts.events, outcomeOf: bouncePlan?.outcomeOf }) : [];
+    const outbox = configSet
+      ? planOutbox(configSet, recipients, now, this.opts.outcomeDelayMs, { ...this.opts.events, outcomeOf: bouncePlan?.outcomeOf })
+      : [];
     let eventMail = null;
     if (configSet && outbox.length > 0) {
       const commonHeaders: CommonHeaders = {
@@ -367,12 +373,26 @@ export class SesService {
       configurationSet: configSet?.name ?? null,
       tags: emailTags,
       tenantName,
-      raw: await deliveredBytes(this.store, { raw, messageId: id, region: this.opts.region, acceptedAt: now, configSet, fromAddress: decoded.from[0]?.address ?? sourceAddress }),
+      raw: await deliveredBytes(this.store, {
+        raw,
+        messageId: id,
+        region: this.opts.region,
+        acceptedAt: now,
+        configSet,
+        fromAddress: decoded.from[0]?.address ?? sourceAddress,
+      }),
       outbox,
       eventMail,
     });
     // Hard bounces and complaints onto the suppression list, feedback mail into the mailbox.
-    if (bouncePlan) await this.bounces?.accepted(bouncePlan, { message, sourceAddress, returnPath: headerValue(headers, 'Return-Path'), configSet, acceptedAt: now });
+    if (bouncePlan)
+      await this.bounces?.accepted(bouncePlan, {
+        message,
+        sourceAddress,
+        returnPath: headerValue(headers, 'Return-Path'),
+        configSet,
+        acceptedAt: now,
+      });
     if (outbox.length === 0) return { body: { MessageId: id } };
     return { body: { MessageId: id }, afterResponse: () => this.publisher.run(message) };
   }
@@ -388,7 +408,10 @@ export class SesService {
     if (!text && !html) throw badRequest('Content.Simple.Body must have Text or Html.');
     const headers = optArray(simple.Headers, 'Content.Simple.Headers').map((h, i) => {
       const o = asObject(h, `Content.Simple.Headers[${i}]`);
-      return { name: reqString(o.Name, `Content.Simple.Headers[${i}].Name`), value: optString(o.Value, `Content.Simple.Headers[${i}].Value`) ?? '' };
+      return {
+        name: reqString(o.Name, `Content.Simple.Headers[${i}].Name`),
+        value: optString(o.Value, `Content.Simple.Headers[${i}].Value`) ?? '',
+      };
     });
     const attachments: SimpleAttachment[] = optArray(simple.Attachments, 'Content.Simple.Attachments').map((a, i) => {
       const o = asObject(a, `Content.Simple.Attachments[${i}]`);
@@ -426,8 +449,10 @@ function parseEmailTags(value: unknown): Record<string, string> {
     const o = asObject(t, `EmailTags[${i}]`);
     const name = reqString(o.Name, `EmailTags[${i}].Name`);
     const tagValue = reqString(o.Value, `EmailTags[${i}].Value`);
-    if (!EMAIL_TAG_PART.test(name)) throw badRequest(`Invalid tag name <${name}>: only ASCII letters, numbers, underscores and dashes are allowed.`);
-    if (!EMAIL_TAG_PART.test(tagValue)) throw badRequest(`Invalid tag value <${tagValue}>: only ASCII letters, numbers, underscores and dashes are allowed.`);
+    if (!EMAIL_TAG_PART.test(name))
+      throw badRequest(`Invalid tag name <${name}>: only ASCII letters, numbers, underscores and dashes are allowed.`);
+    if (!EMAIL_TAG_PART.test(tagValue))
+      throw badRequest(`Invalid tag value <${tagValue}>: only ASCII letters, numbers, underscores and dashes are allowed.`);
     tags[name] = tagValue;
   });
   return tags;

@@ -112,7 +112,10 @@ export interface BounceReply {
  */
 export const REPLIES_OF: Partial<Record<RecipientOutcome, BounceReply>> = {
   'mailbox-inactive': { status: '5.2.1', diagnosticCode: 'smtp; 550-5.2.1 The email account that you tried to reach is disabled.' },
-  'blocked-reputation': { status: '5.7.1', diagnosticCode: 'smtp; 554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' },
+  'blocked-reputation': {
+    status: '5.7.1',
+    diagnosticCode: 'smtp; 554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org',
+  },
   'rate-limited': {
     status: '4.7.28',
     diagnosticCode:
@@ -159,7 +162,10 @@ function parse(address: string): Parsed | null {
   return {
     mailbox: plus >= 0 ? local.slice(0, plus) : local,
     label: plus >= 0 ? local.slice(plus + 1) : null,
-    domain: address.slice(at + 1).trim().toLowerCase(),
+    domain: address
+      .slice(at + 1)
+      .trim()
+      .toLowerCase(),
   };
 }
 
@@ -277,7 +283,12 @@ export function plannedEvents(recipients: readonly string[], options: PlanOption
         group(complaints, `complaint:${early}`, () => ({ type: 'Complaint', complaintSubType: null, recipients: [], ...flag }), r);
         break;
       case 'complaint-suppressed':
-        group(complaints, `complaint-suppressed:${early}`, () => ({ type: 'Complaint', complaintSubType: 'OnAccountSuppressionList', recipients: [], ...flag }), r);
+        group(
+          complaints,
+          `complaint-suppressed:${early}`,
+          () => ({ type: 'Complaint', complaintSubType: 'OnAccountSuppressionList', recipients: [], ...flag }),
+          r,
+        );
         break;
       case 'delay': {
         const delayType = delayTypeFor(r);

@@ -53,21 +53,24 @@ const MAX_PAGE_SIZE = 1000;
 export function parseReasons(value: unknown, field: string): SuppressionReason[] {
   if (!Array.isArray(value)) throw badRequest(`${field} must be a list of BOUNCE and COMPLAINT.`);
   for (const reason of value) {
-    if (!(SUPPRESSION_REASONS as readonly unknown[]).includes(reason)) throw badRequest(`${field} contains '${String(reason)}': use BOUNCE or COMPLAINT.`);
+    if (!(SUPPRESSION_REASONS as readonly unknown[]).includes(reason))
+      throw badRequest(`${field} contains '${String(reason)}': use BOUNCE or COMPLAINT.`);
   }
   return [...new Set(value as SuppressionReason[])];
 }
 
 function parseScope(value: unknown, field: string): SuppressionScope | undefined {
   const scope = optString(value, field);
-  if (scope !== undefined && !(SUPPRESSION_SCOPES as readonly string[]).includes(scope)) throw badRequest(`${field} '${scope}' is invalid: use ACCOUNT or TENANT.`);
+  if (scope !== undefined && !(SUPPRESSION_SCOPES as readonly string[]).includes(scope))
+    throw badRequest(`${field} '${scope}' is invalid: use ACCOUNT or TENANT.`);
   return scope as SuppressionScope | undefined;
 }
 
 /** A configuration set's SuppressionOptions, checked (CreateConfigurationSet, PutConfigurationSetSuppressionOptions). */
 export function checkSuppressionOptions(value: Json, field = 'SuppressionOptions'): Json {
   const out: Json = { ...value };
-  if (value.SuppressedReasons !== undefined && value.SuppressedReasons !== null) out.SuppressedReasons = parseReasons(value.SuppressedReasons, `${field}.SuppressedReasons`);
+  if (value.SuppressedReasons !== undefined && value.SuppressedReasons !== null)
+    out.SuppressedReasons = parseReasons(value.SuppressedReasons, `${field}.SuppressedReasons`);
   parseScope(value.SuppressionScope, `${field}.SuppressionScope`);
   return out;
 }
@@ -80,7 +83,8 @@ export function parseTenantSuppression(body: Json, field: string): SesTenant['su
   const reasonsGiven = body.SuppressedReasons !== undefined && body.SuppressedReasons !== null;
   const scope = parseScope(body.SuppressionScope, `${field}SuppressionScope`);
   if (!reasonsGiven && scope === undefined) return null;
-  if (!reasonsGiven || scope === undefined) throw badRequest(`${field}SuppressionScope and ${field}SuppressedReasons must be given together, or neither.`);
+  if (!reasonsGiven || scope === undefined)
+    throw badRequest(`${field}SuppressionScope and ${field}SuppressedReasons must be given together, or neither.`);
   return { scope, reasons: parseReasons(body.SuppressedReasons, `${field}SuppressedReasons`) };
 }
 
@@ -88,7 +92,8 @@ export function parseTenantSuppression(body: Json, field: string): SesTenant['su
 function reasonOf(outcome: RecipientOutcome): SuppressionReason | undefined {
   if (outcome === 'complaint') return 'COMPLAINT';
   const bounce = BOUNCE_OF[outcome];
-  if (bounce?.bounceType === 'Permanent' && bounce.subType !== 'OnAccountSuppressionList' && bounce.subType !== 'OnTenantSuppressionList') return 'BOUNCE';
+  if (bounce?.bounceType === 'Permanent' && bounce.subType !== 'OnAccountSuppressionList' && bounce.subType !== 'OnTenantSuppressionList')
+    return 'BOUNCE';
   return undefined;
 }
 
@@ -99,7 +104,13 @@ function matches(re: RegExp | undefined, address: string): boolean {
 }
 
 /** SES's simulator addresses, and the emulator's own trigger addresses, which stand for them. */
-const isSimulatorAddress = (address: string): boolean => [SIMULATOR_DOMAIN, LOCAL_EVENTS_DOMAIN].includes(address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase());
+const isSimulatorAddress = (address: string): boolean =>
+  [SIMULATOR_DOMAIN, LOCAL_EVENTS_DOMAIN].includes(
+    address
+      .slice(address.lastIndexOf('@') + 1)
+      .trim()
+      .toLowerCase(),
+  );
 const epochSeconds = (iso: string): number => Date.parse(iso) / 1000;
 
 function parseDate(value: string | null, field: string): number | undefined {
@@ -128,7 +139,10 @@ export class SuppressionList {
 
   /** PUT /v2/email/account/suppression. SuppressedReasons absent or [] turns the account-level list off. */
   putAccountAttributes(body: Json): OperationResult {
-    const reasons = body.SuppressedReasons === undefined || body.SuppressedReasons === null ? [] : parseReasons(body.SuppressedReasons, 'SuppressedReasons');
+    const reasons =
+      body.SuppressedReasons === undefined || body.SuppressedReasons === null
+        ? []
+        : parseReasons(body.SuppressedReasons, 'SuppressedReasons');
     this.store.putSuppression({ ...this.state(), accountReasons: reasons });
     return { body: {} };
   }
@@ -147,7 +161,11 @@ export class SuppressionList {
     const configSet = this.store.getConfigSet(setName);
     if (!configSet) throw notFound(`Configuration set <${setName}> does not exist.`);
     const { SuppressedReasons, SuppressionScope, ValidationOptions } = body;
-    const options = checkSuppressionOptions({ SuppressedReasons: SuppressedReasons ?? [], ...(SuppressionScope ? { SuppressionScope } : {}), ...(ValidationOptions ? { ValidationOptions } : {}) });
+    const options = checkSuppressionOptions({
+      SuppressedReasons: SuppressedReasons ?? [],
+      ...(SuppressionScope ? { SuppressionScope } : {}),
+      ...(ValidationOptions ? { ValidationOptions } : {}),
+    });
     this.store.putConfigSet({ ...configSet, options: { ...configSet.options, SuppressionOptions: options } });
     return { body: {} };
   }
@@ -159,7 +177,8 @@ export class SuppressionList {
    */
   policyFor(configSet: ConfigurationSet | undefined, tenantName: string | null): SuppressionPolicy {
     const options = configSet?.options.SuppressionOptions;
-    const setReasons = isObject(options) && Array.isArray(options.SuppressedReasons) ? (options.SuppressedReasons as SuppressionReason[]) : undefined;
+    const setReasons =
+      isObject(options) && Array.isArray(options.SuppressedReasons) ? (options.SuppressedReasons as SuppressionReason[]) : undefined;
     const setScope = isObject(options) ? (options.SuppressionScope as SuppressionScope | undefined) : undefined;
     const tenant = tenantName ? this.store.getTenant(tenantName) : undefined;
     const reasons = setReasons ?? tenant?.suppression?.reasons ?? this.state().accountReasons;
@@ -196,7 +215,13 @@ export class SuppressionList {
    * After SES accepted a message: hard-bounced recipients go on the policy's list when BOUNCE is one
    * of its reasons, complaining ones when COMPLAINT is; simulator addresses never do.
    */
-  record(policy: SuppressionPolicy, outcomes: ReadonlyMap<string, RecipientOutcome>, messageId: string, outbox: readonly OutboxEntry[], at: Date): void {
+  record(
+    policy: SuppressionPolicy,
+    outcomes: ReadonlyMap<string, RecipientOutcome>,
+    messageId: string,
+    outbox: readonly OutboxEntry[],
+    at: Date,
+  ): void {
     const added: SuppressedEntry[] = [];
     for (const [address, outcome] of outcomes) {
       const reason = reasonOf(outcome);
@@ -215,7 +240,8 @@ export class SuppressionList {
     const address = reqString(body.EmailAddress, 'EmailAddress');
     if (!isValidAddress(address)) throw badRequest(`EmailAddress '${address}' is not a valid email address.`);
     const reason = reqString(body.Reason, 'Reason');
-    if (!(SUPPRESSION_REASONS as readonly string[]).includes(reason)) throw badRequest(`Reason '${reason}' is invalid: use BOUNCE or COMPLAINT.`);
+    if (!(SUPPRESSION_REASONS as readonly string[]).includes(reason))
+      throw badRequest(`Reason '${reason}' is invalid: use BOUNCE or COMPLAINT.`);
     const tenant = this.optTenant(body.TenantName);
     this.upsert(tenant, [{ address, reason: reason as SuppressionReason, lastUpdateTime: new Date().toISOString() }]);
     return { body: {} };
@@ -242,7 +268,10 @@ export class SuppressionList {
   deleteDestination(address: string, tenantName: string | null): OperationResult {
     const tenant = this.optTenant(tenantName);
     this.require(tenant, address);
-    this.replace(tenant, this.entries(tenant).filter((e) => e.address.toLowerCase() !== address.toLowerCase()));
+    this.replace(
+      tenant,
+      this.entries(tenant).filter((e) => e.address.toLowerCase() !== address.toLowerCase()),
+    );
     return { body: {} };
   }
 
@@ -250,24 +279,32 @@ export class SuppressionList {
   listDestinations(query: URLSearchParams): OperationResult {
     const tenant = this.optTenant(query.get('TenantName'));
     const reasons = query.getAll('Reason');
-    for (const r of reasons) if (!(SUPPRESSION_REASONS as readonly string[]).includes(r)) throw badRequest(`Reason '${r}' is invalid: use BOUNCE or COMPLAINT.`);
+    for (const r of reasons)
+      if (!(SUPPRESSION_REASONS as readonly string[]).includes(r)) throw badRequest(`Reason '${r}' is invalid: use BOUNCE or COMPLAINT.`);
     const start = parseDate(query.get('StartDate'), 'StartDate');
     const end = parseDate(query.get('EndDate'), 'EndDate');
     const matching = this.entries(tenant)
       .filter((e) => reasons.length === 0 || reasons.includes(e.reason))
-      .filter((e) => (start === undefined || Date.parse(e.lastUpdateTime) >= start) && (end === undefined || Date.parse(e.lastUpdateTime) <= end))
+      .filter(
+        (e) => (start === undefined || Date.parse(e.lastUpdateTime) >= start) && (end === undefined || Date.parse(e.lastUpdateTime) <= end),
+      )
       .sort((a, b) => a.address.toLowerCase().localeCompare(b.address.toLowerCase()));
     const rawSize = query.get('PageSize');
     const pageSize = rawSize === null || rawSize === '' ? undefined : Number(rawSize);
     const token = query.get('NextToken') || undefined;
     if (token !== undefined) {
       const offset = Number(Buffer.from(token, 'base64').toString('utf8'));
-      if (!Number.isInteger(offset) || offset < 0 || offset > matching.length) throw new SesError('InvalidNextTokenException', 'The NextToken is invalid.');
+      if (!Number.isInteger(offset) || offset < 0 || offset > matching.length)
+        throw new SesError('InvalidNextTokenException', 'The NextToken is invalid.');
     }
     const { items, next } = page(matching, token, pageSize, MAX_PAGE_SIZE);
     return {
       body: {
-        SuppressedDestinationSummaries: items.map((e) => ({ EmailAddress: e.address, Reason: e.reason, LastUpdateTime: epochSeconds(e.lastUpdateTime) })),
+        SuppressedDestinationSummaries: items.map((e) => ({
+          EmailAddress: e.address,
+          Reason: e.reason,
+          LastUpdateTime: epochSeconds(e.lastUpdateTime),
+        })),
         ...(next ? { NextToken: next } : {}),
       },
     };
@@ -293,7 +330,10 @@ export class SuppressionList {
 
   private require(tenant: SesTenant | undefined, address: string): SuppressedEntry {
     const entry = this.entries(tenant).find((e) => e.address.toLowerCase() === address.toLowerCase());
-    if (!entry) throw notFound(`Email address <${address}> is not on the suppression list${tenant ? ` of tenant <${tenant.name}>` : ' for your account'}.`);
+    if (!entry)
+      throw notFound(
+        `Email address <${address}> is not on the suppression list${tenant ? ` of tenant <${tenant.name}>` : ' for your account'}.`,
+      );
     return entry;
   }
 

@@ -39,7 +39,8 @@ export function checkEntityType(type: string): void {
 
 /** A send naming a DISABLED tenant is refused (the emulator's choice of code, see above). */
 export function checkTenantCanSend(tenant: SesTenant): void {
-  if (sendingStatusOf(tenant) === 'DISABLED') throw new SesError('SendingPausedException', `Sending is paused for tenant <${tenant.name}>.`);
+  if (sendingStatusOf(tenant) === 'DISABLED')
+    throw new SesError('SendingPausedException', `Sending is paused for tenant <${tenant.name}>.`);
 }
 
 /** GetReputationEntity's ReputationEntity for a tenant. */

@@ -87,12 +87,21 @@ export class TenantService {
     if (unknown) throw badRequest(`Filter key '${unknown}' is invalid: use ${LIST_TENANTS_FILTER_KEYS.join(' or ')}.`);
     const contains = optString(filter.TENANT_NAME_CONTAINS, 'Filter.TENANT_NAME_CONTAINS');
     const status = optString(filter.SENDING_STATUS, 'Filter.SENDING_STATUS');
-    if (status !== undefined && !SENDING_STATUSES.includes(status)) throw badRequest(`Filter.SENDING_STATUS '${status}' is invalid: use ${SENDING_STATUSES.join(', ')}.`);
-    const matching = this.store.listTenants().filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || sendingStatusOf(t) === status));
+    if (status !== undefined && !SENDING_STATUSES.includes(status))
+      throw badRequest(`Filter.SENDING_STATUS '${status}' is invalid: use ${SENDING_STATUSES.join(', ')}.`);
+    const matching = this.store
+      .listTenants()
+      .filter((t) => (contains === undefined || t.name.includes(contains)) && (status === undefined || sendingStatusOf(t) === status));
     const { items, next } = page(matching, body.NextToken, body.PageSize);
     return {
       body: {
-        Tenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, TenantArn: t.arn, CreatedTimestamp: epochSeconds(t.createdAt), SendingStatus: sendingStatusOf(t) })),
+        Tenants: items.map((t) => ({
+          TenantName: t.name,
+          TenantId: t.id,
+          TenantArn: t.arn,
+          CreatedTimestamp: epochSeconds(t.createdAt),
+          SendingStatus: sendingStatusOf(t),
+        })),
         ...(next ? { NextToken: next } : {}),
       },
     };
@@ -109,7 +118,8 @@ export class TenantService {
   createAssociation(body: Json): OperationResult {
     const tenant = this.require(checkTenantName(body.TenantName));
     const resource = this.resolve(body.ResourceArn);
-    if (tenant.resources.some((r) => r.arn === resource.arn)) throw alreadyExists(`Resource <${resource.arn}> is already associated with tenant <${tenant.name}>.`);
+    if (tenant.resources.some((r) => r.arn === resource.arn))
+      throw alreadyExists(`Resource <${resource.arn}> is already associated with tenant <${tenant.name}>.`);
     this.store.putTenant({ ...tenant, resources: [...tenant.resources, resource] });
     return { body: {} };
   }
@@ -129,7 +139,9 @@ export class TenantService {
     const type = filter ? optString(filter.RESOURCE_TYPE, 'Filter.RESOURCE_TYPE') : undefined;
     const resources = tenant.resources.filter((r) => !type || r.type === type);
     const { items, next } = page(resources, body.NextToken, body.PageSize);
-    return { body: { TenantResources: items.map((r) => ({ ResourceType: r.type, ResourceArn: r.arn })), ...(next ? { NextToken: next } : {}) } };
+    return {
+      body: { TenantResources: items.map((r) => ({ ResourceType: r.type, ResourceArn: r.arn })), ...(next ? { NextToken: next } : {}) },
+    };
   }
 
   listResourceTenants(body: Json): OperationResult {
@@ -138,7 +150,12 @@ export class TenantService {
     const { items, next } = page(tenants, body.NextToken, body.PageSize, 100);
     return {
       body: {
-        ResourceTenants: items.map((t) => ({ TenantName: t.name, TenantId: t.id, ResourceArn: arn, AssociatedTimestamp: epochSeconds(t.createdAt) })),
+        ResourceTenants: items.map((t) => ({
+          TenantName: t.name,
+          TenantId: t.id,
+          ResourceArn: arn,
+          AssociatedTimestamp: epochSeconds(t.createdAt),
+        })),
         ...(next ? { NextToken: next } : {}),
       },
     };
@@ -160,7 +177,8 @@ export class TenantService {
     }
     const identity = sendingIdentity(this.store, sourceAddress)?.name;
     if (!identity) throw badRequest(`No email identity exists for <${sourceAddress}>, so none is associated with tenant <${name}>.`);
-    if (!associated.has(this.arn('identity', identity))) throw badRequest(`Email identity <${identity}> is not associated with tenant <${name}>.`);
+    if (!associated.has(this.arn('identity', identity)))
+      throw badRequest(`Email identity <${identity}> is not associated with tenant <${name}>.`);
     return name;
   }
 
@@ -228,7 +246,9 @@ export class TenantService {
       CreatedTimestamp: epochSeconds(t.createdAt),
       Tags: t.tags,
       SendingStatus: sendingStatusOf(t),
-      ...(t.suppression ? { SuppressionAttributes: { SuppressedReasons: t.suppression.reasons, SuppressionScope: t.suppression.scope } } : {}),
+      ...(t.suppression
+        ? { SuppressionAttributes: { SuppressedReasons: t.suppression.reasons, SuppressionScope: t.suppression.scope } }
+        : {}),
     };
   }
 }

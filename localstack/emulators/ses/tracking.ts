@@ -27,12 +27,14 @@ export interface TrackingPlan {
 /** What SES tracks for a message sent with this configuration set (null: nothing). */
 export function trackingPlan(configSet: ConfigurationSet | undefined, region: string): TrackingPlan | null {
   if (!configSet) return null;
-  const subscribed = (type: 'OPEN' | 'CLICK'): boolean => configSet.eventDestinations.some((d) => d.Enabled && d.MatchingEventTypes.includes(type));
+  const subscribed = (type: 'OPEN' | 'CLICK'): boolean =>
+    configSet.eventDestinations.some((d) => d.Enabled && d.MatchingEventTypes.includes(type));
   const open = subscribed('OPEN');
   const click = subscribed('CLICK');
   if (!open && !click) return null;
   const tracking = configSet.options.TrackingOptions as { CustomRedirectDomain?: unknown } | undefined;
-  const custom = typeof tracking?.CustomRedirectDomain === 'string' && tracking.CustomRedirectDomain ? tracking.CustomRedirectDomain : undefined;
+  const custom =
+    typeof tracking?.CustomRedirectDomain === 'string' && tracking.CustomRedirectDomain ? tracking.CustomRedirectDomain : undefined;
   return { open, click, host: custom ?? `local.r.${region}.awstrack.me` };
 }
 

@@ -81,7 +81,10 @@ export class IdentityVerifier {
     if (!checkIdentity && !checkMailFrom && identity.verification) return identity;
     const now = Date.now();
     const nextVerification = checkIdentity ? await this.checkDomain(identity, verification, now) : verification;
-    const nextMailFrom = mailFrom && checkMailFrom ? { ...mailFrom, status: (await this.hasMx(mailFrom.domain)) ? ('SUCCESS' as const) : ('PENDING' as const) } : mailFrom;
+    const nextMailFrom =
+      mailFrom && checkMailFrom
+        ? { ...mailFrom, status: (await this.hasMx(mailFrom.domain)) ? ('SUCCESS' as const) : ('PENDING' as const) }
+        : mailFrom;
     // Changed meanwhile (new signing attributes, deleted): that newer state stands.
     const current = this.store.getIdentity(identity.name);
     if (current !== identity) return current ?? identity;
@@ -97,7 +100,10 @@ export class IdentityVerifier {
   confirm(address: string): EmailIdentity | undefined {
     const identity = this.store.getIdentity(address);
     if (!identity || identity.type !== 'EMAIL_ADDRESS') return undefined;
-    const updated: EmailIdentity = { ...identity, verification: { status: 'SUCCESS', startedAt: verificationOf(identity).startedAt, verifiedAt: new Date().toISOString() } };
+    const updated: EmailIdentity = {
+      ...identity,
+      verification: { status: 'SUCCESS', startedAt: verificationOf(identity).startedAt, verifiedAt: new Date().toISOString() },
+    };
     this.store.putIdentity(updated);
     return updated;
   }
@@ -121,11 +127,17 @@ export class IdentityVerifier {
       }
     }
     if (failed.length > 0) {
-      throw new SesError('MessageRejected', `Email address is not verified. The following identities failed the check in region ${this.opts.region.toUpperCase()}: ${failed.join(', ')}`);
+      throw new SesError(
+        'MessageRejected',
+        `Email address is not verified. The following identities failed the check in region ${this.opts.region.toUpperCase()}: ${failed.join(', ')}`,
+      );
     }
     const mailFrom = senderIdentity?.mailFrom;
     if (mailFrom && mailFrom.status !== 'SUCCESS' && mailFrom.behaviorOnMxFailure === 'REJECT_MESSAGE') {
-      throw new SesError('MailFromDomainNotVerifiedException', `The custom MAIL FROM domain ${mailFrom.domain} of ${senderIdentity.name} is not verified (no MX record found).`);
+      throw new SesError(
+        'MailFromDomainNotVerifiedException',
+        `The custom MAIL FROM domain ${mailFrom.domain} of ${senderIdentity.name} is not verified (no MX record found).`,
+      );
     }
   }
 

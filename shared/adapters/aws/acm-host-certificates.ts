@@ -15,13 +15,18 @@ export class AcmHostCertificates implements HostCertificates {
 
   async request(host: string, token: string): Promise<{ arn: string }> {
     try {
-      const { CertificateArn } = await this.acm.send(new RequestCertificateCommand({ DomainName: host, ValidationMethod: 'DNS', IdempotencyToken: token }));
+      const { CertificateArn } = await this.acm.send(
+        new RequestCertificateCommand({ DomainName: host, ValidationMethod: 'DNS', IdempotencyToken: token }),
+      );
       if (!CertificateArn) throw new Error(`ACM answered no certificate ARN for ${host}`);
       return { arn: CertificateArn };
     } catch (error) {
       // https://docs.aws.amazon.com/acm/latest/userguide/acm-limits.html: certificates per account, and requested per year.
       if (errorName(error) === 'LimitExceededException') {
-        throw new HostingQuotaError(`ACM refused a certificate for ${host}: the AWS account reached its ACM certificates quota (${(error as Error).message}). Ask AWS for a higher "ACM certificates" quota, or remove hosted policies no longer used.`, { cause: error });
+        throw new HostingQuotaError(
+          `ACM refused a certificate for ${host}: the AWS account reached its ACM certificates quota (${(error as Error).message}). Ask AWS for a higher "ACM certificates" quota, or remove hosted policies no longer used.`,
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -33,14 +38,19 @@ export class AcmHostCertificates implements HostCertificates {
       if (!Certificate) return null;
       const option = Certificate.DomainValidationOptions?.[0];
       const record = option?.ResourceRecord;
-      const validationRecord = record?.Name && record.Value ? { name: record.Name.replace(/\.$/, ''), value: record.Value.replace(/\.$/, '') } : null;
+      const validationRecord =
+        record?.Name && record.Value ? { name: record.Name.replace(/\.$/, ''), value: record.Value.replace(/\.$/, '') } : null;
       switch (Certificate.Status) {
         case 'ISSUED':
           return { status: 'issued', failure: null, validationRecord };
         case 'PENDING_VALIDATION':
           return { status: 'pending', failure: null, validationRecord };
         default:
-          return { status: 'failed', failure: `${Certificate.Status ?? 'unknown status'}${Certificate.FailureReason ? ` (${Certificate.FailureReason})` : ''}`, validationRecord };
+          return {
+            status: 'failed',
+            failure: `${Certificate.Status ?? 'unknown status'}${Certificate.FailureReason ? ` (${Certificate.FailureReason})` : ''}`,
+            validationRecord,
+          };
       }
     } catch (error) {
       if (errorName(error) === 'ResourceNotFoundException') return null;

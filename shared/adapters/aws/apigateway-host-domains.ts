@@ -66,7 +66,10 @@ export class ApiGatewayHostDomains implements HostDomainNames {
   private async create(host: string, certificateArn: string): Promise<DomainNameConfiguration> {
     try {
       const { DomainNameConfigurations } = await this.apiGateway.send(
-        new CreateDomainNameCommand({ DomainName: host, DomainNameConfigurations: [{ CertificateArn: certificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] }),
+        new CreateDomainNameCommand({
+          DomainName: host,
+          DomainNameConfigurations: [{ CertificateArn: certificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+        }),
       );
       const configuration = DomainNameConfigurations?.[0];
       if (!configuration) throw new Error(`API Gateway answered no configuration for the custom domain name ${host}`);
@@ -78,7 +81,10 @@ export class ApiGatewayHostDomains implements HostDomainNames {
       }
       // https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html: regional custom domain names per account and Region.
       if (errorName(error) === 'LimitExceededException' || /limit|quota|maximum number/i.test((error as Error).message ?? '')) {
-        throw new HostingQuotaError(`API Gateway refused the custom domain name ${host}: the AWS account reached its "Regional custom domain names" quota (${(error as Error).message}). Ask AWS for a higher quota, or remove hosted policies no longer used.`, { cause: error });
+        throw new HostingQuotaError(
+          `API Gateway refused the custom domain name ${host}: the AWS account reached its "Regional custom domain names" quota (${(error as Error).message}). Ask AWS for a higher quota, or remove hosted policies no longer used.`,
+          { cause: error },
+        );
       }
       throw error;
     }

@@ -12,7 +12,14 @@ import type { Config } from '../../config/config';
 import { createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
 import { createDynamoClient } from './dynamo-client';
 
-export { clientOptions, createRoute53Client, createS3Client, createSchedulerClient, createSesClient, createSqsClient } from './client-factories';
+export {
+  clientOptions,
+  createRoute53Client,
+  createS3Client,
+  createSchedulerClient,
+  createSesClient,
+  createSqsClient,
+} from './client-factories';
 export { createDynamoClient } from './dynamo-client';
 
 export interface AwsClients {

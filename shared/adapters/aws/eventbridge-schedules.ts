@@ -120,6 +120,10 @@ export class EventBridgeStepScheduler implements StepScheduler {
   }
 
   wakeAt(runId: string, stepIndex: number, at: Date): Promise<void> {
-    return this.schedules.upsert(stepScheduleName(runId, stepIndex), at, { run_id: runId, step_index: stepIndex, wake: true } satisfies AutomationStepMessage);
+    return this.schedules.upsert(stepScheduleName(runId, stepIndex), at, {
+      run_id: runId,
+      step_index: stepIndex,
+      wake: true,
+    } satisfies AutomationStepMessage);
   }
 }

@@ -20,7 +20,9 @@ export class AwsHostingQuotaUsage implements HostingQuotaUsage {
     let count = 0;
     let token: string | undefined;
     do {
-      const page = await this.acm.send(new ListCertificatesCommand({ MaxItems: 1000, NextToken: token, Includes: { keyTypes: KEY_TYPES } }));
+      const page = await this.acm.send(
+        new ListCertificatesCommand({ MaxItems: 1000, NextToken: token, Includes: { keyTypes: KEY_TYPES } }),
+      );
       count += page.CertificateSummaryList?.length ?? 0;
       token = page.NextToken;
     } while (token);

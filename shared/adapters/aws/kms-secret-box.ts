@@ -31,7 +31,9 @@ export class KmsSecretBox implements SecretBox {
     if (bytes.length > KMS_MAX_PLAINTEXT_BYTES) {
       throw new SecretBoxError(`Secret of ${bytes.length} bytes is over the ${KMS_MAX_PLAINTEXT_BYTES}-byte limit of KMS Encrypt`);
     }
-    const { CiphertextBlob } = await this.kms.send(new EncryptCommand({ KeyId: this.keyId, Plaintext: bytes, EncryptionContext: encryptionContext(context) }));
+    const { CiphertextBlob } = await this.kms.send(
+      new EncryptCommand({ KeyId: this.keyId, Plaintext: bytes, EncryptionContext: encryptionContext(context) }),
+    );
     if (!CiphertextBlob) throw new Error('KMS Encrypt returned no ciphertext');
     return formatSealed('kms', Buffer.from(CiphertextBlob));
   }
@@ -39,7 +41,9 @@ export class KmsSecretBox implements SecretBox {
   async open(sealed: string, context: Record<string, string>): Promise<string> {
     const ciphertext = parseSealed(sealed, 'kms');
     try {
-      const { Plaintext } = await this.kms.send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: ciphertext, EncryptionContext: encryptionContext(context) }));
+      const { Plaintext } = await this.kms.send(
+        new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: ciphertext, EncryptionContext: encryptionContext(context) }),
+      );
       if (!Plaintext) throw new Error('KMS Decrypt returned no plaintext');
       return Buffer.from(Plaintext).toString('utf8');
     } catch (error) {

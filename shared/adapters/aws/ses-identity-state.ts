@@ -14,9 +14,15 @@ export function providerDomainState(identity: Identity): ProviderDomainState {
   const dkim = identity.DkimAttributes?.Status ?? 'NOT_STARTED';
   if (identity.VerifiedForSendingStatus) return { status: 'verified', detail: 'SES can send from the domain (VerifiedForSendingStatus).' };
   if (identity.VerificationStatus === 'FAILED' || dkim === 'FAILED') {
-    return { status: 'failed', detail: `SES did not find the DKIM record in time (verification ${identity.VerificationStatus ?? 'FAILED'}, DKIM ${dkim}).` };
+    return {
+      status: 'failed',
+      detail: `SES did not find the DKIM record in time (verification ${identity.VerificationStatus ?? 'FAILED'}, DKIM ${dkim}).`,
+    };
   }
-  return { status: 'pending', detail: `SES has not yet confirmed the DKIM record (verification ${identity.VerificationStatus ?? 'PENDING'}, DKIM ${dkim}); it checks DNS periodically.` };
+  return {
+    status: 'pending',
+    detail: `SES has not yet confirmed the DKIM record (verification ${identity.VerificationStatus ?? 'PENDING'}, DKIM ${dkim}); it checks DNS periodically.`,
+  };
 }
 
 /**
@@ -26,5 +32,7 @@ export function providerDomainState(identity: Identity): ProviderDomainState {
  */
 export function holdsOurKey(identity: Identity, selector: string): boolean {
   const dkim = identity.DkimAttributes;
-  return dkim?.SigningAttributesOrigin === 'EXTERNAL' && dkim.Tokens?.length === 1 && dkim.Tokens[0] === selector && dkim.Status !== 'FAILED';
+  return (
+    dkim?.SigningAttributesOrigin === 'EXTERNAL' && dkim.Tokens?.length === 1 && dkim.Tokens[0] === selector && dkim.Status !== 'FAILED'
+  );
 }

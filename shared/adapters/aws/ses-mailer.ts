@@ -96,13 +96,17 @@ export class SesMailer implements Mailer {
           FromEmailAddress: fromAddress,
           Destination: { ToAddresses: message.to, CcAddresses: message.cc, BccAddresses: message.bcc },
           Content: { Raw: { Data: message.raw } },
-          ConfigurationSetName: (message.requireTls ? tlsRequiredConfigurationSet(this.configurationSet) : this.configurationSet) || undefined,
+          ConfigurationSetName:
+            (message.requireTls ? tlsRequiredConfigurationSet(this.configurationSet) : this.configurationSet) || undefined,
           EmailTags: Object.entries(message.tags).map(([Name, Value]) => ({ Name, Value })),
           ...(message.tenantName ? { TenantName: message.tenantName } : {}),
         }),
       );
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
-      return { providerMessageId: result.MessageId, messageId: sesMessageIdOf(result.MessageId, await (this.region ??= this.sender.config.region())) };
+      return {
+        providerMessageId: result.MessageId,
+        messageId: sesMessageIdOf(result.MessageId, await (this.region ??= this.sender.config.region())),
+      };
     } catch (error) {
       throw toMailerError(error, message.tenantName, fromAddress);
     }
@@ -121,17 +125,27 @@ export class SesMailer implements Mailer {
       const existing = await this.identity(domain);
       if (!existing) {
         // A verify racing this one may have created it (with the same key): that is done too.
-        await this.ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: signing })).catch((error: unknown) => {
-          if (errorName(error) !== 'AlreadyExistsException') throw error;
-        });
+        await this.ses
+          .send(new CreateEmailIdentityCommand({ EmailIdentity: domain, DkimSigningAttributes: signing }))
+          .catch((error: unknown) => {
+            if (errorName(error) !== 'AlreadyExistsException') throw error;
+          });
       } else if (!holdsOurKey(existing, selector)) {
         await this.ses.send(
-          new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: domain, SigningAttributesOrigin: 'EXTERNAL', SigningAttributes: signing }),
+          new PutEmailIdentityDkimSigningAttributesCommand({
+            EmailIdentity: domain,
+            SigningAttributesOrigin: 'EXTERNAL',
+            SigningAttributes: signing,
+          }),
         );
       }
       if (existing?.MailFromAttributes?.MailFromDomain !== mailFromDomain) {
         await this.ses.send(
-          new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: domain, MailFromDomain: mailFromDomain, BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }),
+          new PutEmailIdentityMailFromAttributesCommand({
+            EmailIdentity: domain,
+            MailFromDomain: mailFromDomain,
+            BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+          }),
         );
       }
       // No bounce and complaint mail to our customers' From addresses (SES forwards it by default): the
@@ -148,7 +162,9 @@ export class SesMailer implements Mailer {
   async domainState(domain: string): Promise<ProviderDomainState> {
     try {
       const identity = await this.identity(domain);
-      return identity ? providerDomainState(identity) : { status: 'pending', detail: 'SES has no identity for the domain yet; verify it again.' };
+      return identity
+        ? providerDomainState(identity)
+        : { status: 'pending', detail: 'SES has no identity for the domain yet; verify it again.' };
     } catch (error) {
       throw toMailerError(error);
     }

@@ -69,12 +69,18 @@ export class SesV2Tenants implements SesTenants {
 
   async associate(tenantId: string, resource: SesTenantResource): Promise<void> {
     const ResourceArn = sesResourceArn(this.settings, resource);
-    await idempotent(() => this.ses.send(new CreateTenantResourceAssociationCommand({ TenantName: tenantId, ResourceArn })), 'AlreadyExistsException');
+    await idempotent(
+      () => this.ses.send(new CreateTenantResourceAssociationCommand({ TenantName: tenantId, ResourceArn })),
+      'AlreadyExistsException',
+    );
   }
 
   async dissociate(tenantId: string, resource: SesTenantResource): Promise<void> {
     const ResourceArn = sesResourceArn(this.settings, resource);
-    await idempotent(() => this.ses.send(new DeleteTenantResourceAssociationCommand({ TenantName: tenantId, ResourceArn })), 'NotFoundException');
+    await idempotent(
+      () => this.ses.send(new DeleteTenantResourceAssociationCommand({ TenantName: tenantId, ResourceArn })),
+      'NotFoundException',
+    );
   }
 
   /**
@@ -83,7 +89,9 @@ export class SesV2Tenants implements SesTenants {
    * more tenants follow (https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_ListTenants.html).
    */
   async listTenants(page: { nextToken?: string; pageSize: number }): Promise<SesTenantPage> {
-    const listed = await this.ses.send(new ListTenantsCommand({ PageSize: page.pageSize, ...(page.nextToken ? { NextToken: page.nextToken } : {}) }));
+    const listed = await this.ses.send(
+      new ListTenantsCommand({ PageSize: page.pageSize, ...(page.nextToken ? { NextToken: page.nextToken } : {}) }),
+    );
     return {
       tenants: (listed.Tenants ?? []).flatMap((tenant) => (tenant.TenantName ? [{ name: tenant.TenantName }] : [])),
       nextToken: listed.NextToken ?? null,
@@ -105,7 +113,13 @@ export class SesV2Tenants implements SesTenants {
     let NextToken: string | undefined;
     try {
       do {
-        const listed = await this.ses.send(new ListTenantResourcesCommand({ TenantName: tenantId, Filter: { RESOURCE_TYPE: 'CONFIGURATION_SET' }, ...(NextToken ? { NextToken } : {}) }));
+        const listed = await this.ses.send(
+          new ListTenantResourcesCommand({
+            TenantName: tenantId,
+            Filter: { RESOURCE_TYPE: 'CONFIGURATION_SET' },
+            ...(NextToken ? { NextToken } : {}),
+          }),
+        );
         if ((listed.TenantResources ?? []).some((resource) => resource.ResourceArn === ours)) return true;
         NextToken = listed.NextToken;
       } while (NextToken);

@@ -13,6 +13,9 @@ export function isUnverifiedSenderRefusal(error: unknown, fromAddress: string): 
   const listed = NOT_VERIFIED.exec(error.message)?.[1];
   if (!listed) return false;
   const sender = new Set([fromAddress.toLowerCase(), domainOf(fromAddress).toLowerCase()]);
-  const identities = listed.split(/[,\s]+/).map((identity) => identity.trim().toLowerCase()).filter(Boolean);
+  const identities = listed
+    .split(/[,\s]+/)
+    .map((identity) => identity.trim().toLowerCase())
+    .filter(Boolean);
   return identities.length > 0 && identities.every((identity) => sender.has(identity));
 }

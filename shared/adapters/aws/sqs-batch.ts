@@ -17,6 +17,9 @@ export async function sendAllOrThrow(sqs: SQSClient, queueUrl: string, messages:
       }),
     );
     const failed = result.Failed ?? [];
-    if (failed.length) throw new Error(`could not queue ${failed.length} of ${chunk.length} ${what}: ${failed.map((entry) => entry.Code ?? entry.Message ?? 'unknown error').join(', ')}`);
+    if (failed.length)
+      throw new Error(
+        `could not queue ${failed.length} of ${chunk.length} ${what}: ${failed.map((entry) => entry.Code ?? entry.Message ?? 'unknown error').join(', ')}`,
+      );
   }
 }

@@ -4,7 +4,6 @@ import { logError } from '../../lib/log';
 import type { SendQueue } from '../../ports/queues';
 import { SQS_BATCH_LIMIT } from './sqs-batch';
 
-
 export class SqsSendQueue implements SendQueue {
   constructor(
     private readonly sqs: SQSClient,
@@ -17,7 +16,9 @@ export class SqsSendQueue implements SendQueue {
 
   /** Puts a held send back, visible after `delaySeconds` (0-900: SQS's DelaySeconds; usecases/send/deliver-paced.ts). */
   async requeue(message: SendMessage, delaySeconds: number): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }));
+    await this.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }),
+    );
   }
 
   /**
@@ -40,7 +41,11 @@ export class SqsSendQueue implements SendQueue {
           );
           const accepted = new Set((result.Successful ?? []).map((entry) => Number(entry.Id)));
           for (const entry of result.Failed ?? []) {
-            logError('send queue refused a message', new Error(entry.Message ?? entry.Code ?? 'failed'), { code: entry.Code, sender_fault: entry.SenderFault, email_id: messages[Number(entry.Id)]?.email_id });
+            logError('send queue refused a message', new Error(entry.Message ?? entry.Code ?? 'failed'), {
+              code: entry.Code,
+              sender_fault: entry.SenderFault,
+              email_id: messages[Number(entry.Id)]?.email_id,
+            });
           }
           return positions.filter((position) => !accepted.has(position));
         } catch (error) {

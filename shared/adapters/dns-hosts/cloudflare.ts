@@ -80,7 +80,12 @@ export class CloudflareDnsHost implements DnsHost {
     const wanted = hostOf(name);
     const records: CloudflareRecord[] = [];
     for (let page = 1; ; page++) {
-      const envelope = await this.request('GET', `/zones/${encodeURIComponent(zone.id)}/dns_records`, { type, name: wanted, page: String(page), per_page: String(PER_PAGE) });
+      const envelope = await this.request('GET', `/zones/${encodeURIComponent(zone.id)}/dns_records`, {
+        type,
+        name: wanted,
+        page: String(page),
+        per_page: String(PER_PAGE),
+      });
       const list = Array.isArray(envelope.result) ? (envelope.result as CloudflareRecord[]) : [];
       records.push(...list.filter((record) => record.type === type && hostOf(record.name) === wanted));
       const total = envelope.result_info?.total_pages ?? 1;
@@ -136,14 +141,21 @@ export class CloudflareDnsHost implements DnsHost {
     try {
       response = await fetch(url, {
         method,
-        headers: { authorization: `Bearer ${this.apiToken}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.apiToken}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'error',
       });
       text = await response.text();
     } catch (error) {
-      throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare could not be reached (${method} ${path}): ${this.scrub(networkReason(error, this.timeoutMs))}` });
+      throw new DnsHostError({
+        kind: 'unavailable',
+        message: `Cloudflare could not be reached (${method} ${path}): ${this.scrub(networkReason(error, this.timeoutMs))}`,
+      });
     }
     let envelope: Envelope | undefined;
     try {
@@ -160,8 +172,13 @@ export class CloudflareDnsHost implements DnsHost {
         message: `Cloudflare refused the API token (${status} on ${method} ${path}: ${said}). It needs Zone:Read and DNS:Edit on the domain's zone.`,
       });
     }
-    if (status === 429 || status >= 500) throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare is unavailable (${status} on ${method} ${path}: ${said}).` });
-    if (envelope === undefined) throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare answered ${method} ${path} with a body that is not JSON (${status}).` });
+    if (status === 429 || status >= 500)
+      throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare is unavailable (${status} on ${method} ${path}: ${said}).` });
+    if (envelope === undefined)
+      throw new DnsHostError({
+        kind: 'unavailable',
+        message: `Cloudflare answered ${method} ${path} with a body that is not JSON (${status}).`,
+      });
     if (status >= 200 && status < 300 && envelope.success !== false) return envelope;
     if (write) throw new RecordRefused(`Cloudflare refused the record (${status}: ${said}).`);
     throw new DnsHostError({ kind: 'unavailable', message: `Cloudflare refused ${method} ${path} (${status}: ${said}).` });

@@ -17,7 +17,8 @@ export interface DnsHostClients {
 }
 
 export function createDnsHost(request: DnsHostRequest, config: Config, clients: DnsHostClients = {}): DnsHost {
-  if (request.provider === 'cloudflare') return new CloudflareDnsHost(request.credentials.apiToken, { baseUrl: config.dnsApply.cloudflareApiUrl });
+  if (request.provider === 'cloudflare')
+    return new CloudflareDnsHost(request.credentials.apiToken, { baseUrl: config.dnsApply.cloudflareApiUrl });
   const keys = request.credentials;
   // One-time (or stored) keys get a client of their own, destroyed after the request; the service's is reused.
   const client = keys ? createRoute53Client(config, keys) : (clients.route53 ??= createRoute53Client(config, null));

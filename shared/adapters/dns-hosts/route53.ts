@@ -67,7 +67,9 @@ export class Route53DnsHost implements DnsHost {
     const tried: string[] = [];
     for (const candidate of candidates) {
       tried.push(candidate);
-      const answer = await this.call('ListHostedZonesByName', () => this.client.send(new ListHostedZonesByNameCommand({ DNSName: candidate, MaxItems: 20 })));
+      const answer = await this.call('ListHostedZonesByName', () =>
+        this.client.send(new ListHostedZonesByNameCommand({ DNSName: candidate, MaxItems: 20 })),
+      );
       const zones = (answer.HostedZones ?? []).filter((zone) => nameOf(zone.Name ?? '') === candidate);
       // Private zones answer only inside their VPCs: the public one is what the world (and SES) reads.
       const zone = zones.find((z) => z.Config?.PrivateZone !== true);
@@ -79,7 +81,9 @@ export class Route53DnsHost implements DnsHost {
   async read(zone: DnsZone, name: string, type: DnsRecordType): Promise<string[]> {
     const wanted = hostOf(name);
     const answer = await this.call('ListResourceRecordSets', () =>
-      this.client.send(new ListResourceRecordSetsCommand({ HostedZoneId: zone.id, StartRecordName: wanted, StartRecordType: type, MaxItems: 20 })),
+      this.client.send(
+        new ListResourceRecordSetsCommand({ HostedZoneId: zone.id, StartRecordName: wanted, StartRecordType: type, MaxItems: 20 }),
+      ),
     );
     const values: string[] = [];
     for (const set of answer.ResourceRecordSets ?? []) {
@@ -132,11 +136,19 @@ export class Route53DnsHost implements DnsHost {
   private async change(zone: DnsZone, sets: RecordSetWrite[]): Promise<string | null> {
     const changes: Change[] = sets.map((set) => ({
       Action: 'UPSERT',
-      ResourceRecordSet: { Name: set.name, Type: set.type, TTL: ROUTE53_TTL, ResourceRecords: set.values.map((value) => ({ Value: toPresentation(set.type, value) })) },
+      ResourceRecordSet: {
+        Name: set.name,
+        Type: set.type,
+        TTL: ROUTE53_TTL,
+        ResourceRecords: set.values.map((value) => ({ Value: toPresentation(set.type, value) })),
+      },
     }));
     try {
       const answer = await this.client.send(
-        new ChangeResourceRecordSetsCommand({ HostedZoneId: zone.id, ChangeBatch: { Comment: 'DNS apply: sending domain records', Changes: changes } }),
+        new ChangeResourceRecordSetsCommand({
+          HostedZoneId: zone.id,
+          ChangeBatch: { Comment: 'DNS apply: sending domain records', Changes: changes },
+        }),
       );
       if (answer.ChangeInfo?.Id) this.changeIds.push(stripId(answer.ChangeInfo.Id));
       return null;

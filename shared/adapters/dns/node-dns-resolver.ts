@@ -70,7 +70,9 @@ export class NodeDnsResolver implements DnsResolver, HostResolver {
     const results = await Promise.allSettled([this.resolver.resolve4(name), this.resolver.resolve6(name)]);
     const addresses = results.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
     if (addresses.length) return addresses;
-    const failure = results.find((result) => result.status === 'rejected' && !ABSENT.has((result.reason as NodeJS.ErrnoException).code ?? ''));
+    const failure = results.find(
+      (result) => result.status === 'rejected' && !ABSENT.has((result.reason as NodeJS.ErrnoException).code ?? ''),
+    );
     if (failure) throw (failure as PromiseRejectedResult).reason;
     return [];
   }

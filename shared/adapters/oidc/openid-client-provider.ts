@@ -30,24 +30,47 @@ const SCOPE = 'openid email';
 /** A failure of openid-client (or of the network under it) as the port's error. */
 export function providerErrorOf(error: unknown, client: OpenIdClient | null): OidcProviderError {
   if (error instanceof OidcProviderError) return error;
-  const err = error as { name?: string; message?: string; code?: string; status?: number; cause?: unknown; error?: string; error_description?: string };
+  const err = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    status?: number;
+    cause?: unknown;
+    error?: string;
+    error_description?: string;
+  };
   // fetch failed (refused, reset, DNS) or timed out.
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || (error instanceof TypeError && (err.message === 'fetch failed' || err.cause !== undefined))) {
+  if (
+    err?.name === 'TimeoutError' ||
+    err?.name === 'AbortError' ||
+    (error instanceof TypeError && (err.message === 'fetch failed' || err.cause !== undefined))
+  ) {
     return new OidcProviderError('unreachable', 'The sign-in provider could not be reached.', { cause: error });
   }
   if (client && error instanceof client.AuthorizationResponseError) {
-    return new OidcProviderError('denied', `The sign-in provider answered "${err.error}"${err.error_description ? `: ${err.error_description}` : ''}.`, { cause: error });
+    return new OidcProviderError(
+      'denied',
+      `The sign-in provider answered "${err.error}"${err.error_description ? `: ${err.error_description}` : ''}.`,
+      { cause: error },
+    );
   }
   if (client && error instanceof client.ResponseBodyError) {
-    if ((err.status ?? 0) >= 500) return new OidcProviderError('unreachable', `The sign-in provider failed (HTTP ${err.status}).`, { cause: error });
-    return new OidcProviderError('invalid', `The sign-in provider refused the sign-in ("${err.error}"${err.error_description ? `: ${err.error_description}` : ''}).`, { cause: error });
+    if ((err.status ?? 0) >= 500)
+      return new OidcProviderError('unreachable', `The sign-in provider failed (HTTP ${err.status}).`, { cause: error });
+    return new OidcProviderError(
+      'invalid',
+      `The sign-in provider refused the sign-in ("${err.error}"${err.error_description ? `: ${err.error_description}` : ''}).`,
+      { cause: error },
+    );
   }
   // An unexpected status from the provider: 5xx is the provider being down.
   const status = (err?.cause as { status?: number } | undefined)?.status;
   if (err?.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' && typeof status === 'number' && status >= 500) {
     return new OidcProviderError('unreachable', `The sign-in provider failed (HTTP ${status}).`, { cause: error });
   }
-  return new OidcProviderError('invalid', `The sign-in provider's answer failed a check: ${err?.message ?? String(error)}.`, { cause: error });
+  return new OidcProviderError('invalid', `The sign-in provider's answer failed a check: ${err?.message ?? String(error)}.`, {
+    cause: error,
+  });
 }
 
 export class OpenIdClientProvider implements OidcProvider {
@@ -74,14 +97,22 @@ export class OpenIdClientProvider implements OidcProvider {
     const execute = issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname) ? [client.allowInsecureRequests] : [];
     const timeout = this.options.timeoutSeconds ?? 10;
     try {
-      const discovered = await client.discovery(issuer, this.options.clientId, secret ?? undefined, secret ? undefined : client.None(), { execute, timeout });
+      const discovered = await client.discovery(issuer, this.options.clientId, secret ?? undefined, secret ? undefined : client.None(), {
+        execute,
+        timeout,
+      });
       if (!secret) return { client, config: discovered };
       // A confidential client authenticates with client_secret_basic (RFC 8414's default, and what a provider
       // registers a web client with unless told otherwise), or client_secret_post when the provider offers only that.
       const metadata = discovered.serverMetadata();
       const methods = metadata.token_endpoint_auth_methods_supported;
       const post = methods !== undefined && !methods.includes('client_secret_basic') && methods.includes('client_secret_post');
-      const config = new client.Configuration(metadata, this.options.clientId, secret, post ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret));
+      const config = new client.Configuration(
+        metadata,
+        this.options.clientId,
+        secret,
+        post ? client.ClientSecretPost(secret) : client.ClientSecretBasic(secret),
+      );
       for (const option of execute) option(config);
       config.timeout = timeout;
       return { client, config };

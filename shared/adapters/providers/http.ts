@@ -67,10 +67,18 @@ export class ProviderHttp {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'GET', headers: this.options.headers, signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error' });
+      response = await fetch(url, {
+        method: 'GET',
+        headers: this.options.headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'error',
+      });
       text = await response.text();
     } catch (err) {
-      throw this.fail({ kind: 'unavailable', message: `${this.label} could not be reached (GET ${path}): ${networkReason(err, this.timeoutMs)}` });
+      throw this.fail({
+        kind: 'unavailable',
+        message: `${this.label} could not be reached (GET ${path}): ${networkReason(err, this.timeoutMs)}`,
+      });
     }
     const { status, headers } = response;
     const ok = status >= 200 && status < 300;
@@ -90,7 +98,11 @@ export class ProviderHttp {
     const credential = this.options.credentialName ?? 'API key';
     if (status === 429) {
       const retry = retryAfterSeconds(headers, parseJson(text) ?? null, this.now());
-      return { kind: 'rate_limited', retryAfterSeconds: retry, message: `${this.label} is rate limiting requests; retry in ${retry} s ${where}` };
+      return {
+        kind: 'rate_limited',
+        retryAfterSeconds: retry,
+        message: `${this.label} is rate limiting requests; retry in ${retry} s ${where}`,
+      };
     }
     if (status >= 500) return { kind: 'unavailable', message: `${this.label} is unavailable ${where}` };
     if (status === 401 || (status === 403 && request.forbidden === 'auth')) {

@@ -15,7 +15,11 @@ export { MailgunSource } from './mailgun';
 export { PostmarkSource } from './postmark';
 export { SendgridSource } from './sendgrid';
 
-export function createProviderSource(credentials: ProviderCredentials, urls: ProviderBaseUrls = providerBaseUrls(), options: AdapterOptions = {}): ProviderSource {
+export function createProviderSource(
+  credentials: ProviderCredentials,
+  urls: ProviderBaseUrls = providerBaseUrls(),
+  options: AdapterOptions = {},
+): ProviderSource {
   switch (credentials.provider) {
     case 'sendgrid':
       return new SendgridSource(credentials, urls, options);

@@ -29,7 +29,17 @@
  *   One SourceWebhook per URL per source, with every event name that URL receives there, as written;
  *   source_id `domain:<name>:<url>` or `account:<url>`.
  */
-import type { ProviderCredentials, SourceDnsRecord, SourceDomain, SourcePage, SourceSuppression, SourceTemplate, SourceTemplateSummary, SourceWebhook, SuppressionListRef } from '../../domain/imports/source';
+import type {
+  ProviderCredentials,
+  SourceDnsRecord,
+  SourceDomain,
+  SourcePage,
+  SourceSuppression,
+  SourceTemplate,
+  SourceTemplateSummary,
+  SourceWebhook,
+  SuppressionListRef,
+} from '../../domain/imports/source';
 import type { ProviderSource } from '../../ports/provider-source';
 import { mapBounded } from '../../lib/concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
@@ -259,7 +269,9 @@ function domainWebhooks(domain: string, webhooks: JsonObject): SourceWebhook[] {
   const byUrl = new Map<string, string[]>();
   for (const [event, value] of Object.entries(webhooks)) {
     if (!isObject(value)) continue;
-    const urls = [...(Array.isArray(value.urls) ? value.urls : []), value.url].filter((u): u is string => typeof u === 'string' && u.trim() !== '');
+    const urls = [...(Array.isArray(value.urls) ? value.urls : []), value.url].filter(
+      (u): u is string => typeof u === 'string' && u.trim() !== '',
+    );
     for (const url of new Set(urls)) byUrl.set(url, [...(byUrl.get(url) ?? []), event]);
   }
   return [...byUrl].map(([url, events]) => ({ source_id: `domain:${domain}:${url}`, url, events, enabled: true }));

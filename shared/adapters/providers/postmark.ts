@@ -28,7 +28,17 @@
  *   inbound; source_id `server-hook:<url>`). One page.
  */
 import { ProviderError, type ProviderSource } from '../../ports/provider-source';
-import type { ProviderCredentials, SourceDnsRecord, SourceDomain, SourcePage, SourceSuppression, SourceTemplate, SourceTemplateSummary, SourceWebhook, SuppressionListRef } from '../../domain/imports/source';
+import type {
+  ProviderCredentials,
+  SourceDnsRecord,
+  SourceDomain,
+  SourcePage,
+  SourceSuppression,
+  SourceTemplate,
+  SourceTemplateSummary,
+  SourceWebhook,
+  SuppressionListRef,
+} from '../../domain/imports/source';
 import { mapBounded } from '../../lib/concurrency';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';
@@ -43,7 +53,11 @@ const DETAIL_CONCURRENCY = 4;
 
 const REASONS = ['HardBounce', 'SpamComplaint', 'ManualSuppression'] as const;
 type Reason = (typeof REASONS)[number];
-const REASON_LABELS: Record<Reason, string> = { HardBounce: 'hard bounces', SpamComplaint: 'spam complaints', ManualSuppression: 'manual suppressions and unsubscribes' };
+const REASON_LABELS: Record<Reason, string> = {
+  HardBounce: 'hard bounces',
+  SpamComplaint: 'spam complaints',
+  ManualSuppression: 'manual suppressions and unsubscribes',
+};
 
 const TRIGGER_EVENTS: Record<string, string> = {
   Delivery: 'delivery',
@@ -191,7 +205,9 @@ export class PostmarkSource implements ProviderSource {
 
   private async dump(list: string, stream: string, reason: Reason): Promise<JsonObject[]> {
     if (this.lastDump?.list === list) return this.lastDump.rows;
-    const { body } = await this.server.get(this.url(`/message-streams/${encodeURIComponent(stream)}/suppressions/dump`, { SuppressionReason: reason }));
+    const { body } = await this.server.get(
+      this.url(`/message-streams/${encodeURIComponent(stream)}/suppressions/dump`, { SuppressionReason: reason }),
+    );
     const rows = expectArrayAt(body, 'Suppressions', 'postmark', 'a suppression dump')
       .filter(isObject)
       .filter((row) => row.SuppressionReason === reason);

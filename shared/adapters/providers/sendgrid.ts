@@ -22,7 +22,19 @@
  *   single-webhook GET /v3/user/webhooks/event/settings (source_id `legacy`). Events are the flags set
  *   true, in PROVIDER_EVENTS order, then any other true flag as written. Entries without a URL are skipped.
  */
-import { PROVIDER_EVENTS, type ProviderCredentials, type SourceDnsRecord, type SourceDomain, type SourcePage, type SourceSuppression, type SourceSuppressionKind, type SourceTemplate, type SourceTemplateSummary, type SourceWebhook, type SuppressionListRef } from '../../domain/imports/source';
+import {
+  PROVIDER_EVENTS,
+  type ProviderCredentials,
+  type SourceDnsRecord,
+  type SourceDomain,
+  type SourcePage,
+  type SourceSuppression,
+  type SourceSuppressionKind,
+  type SourceTemplate,
+  type SourceTemplateSummary,
+  type SourceWebhook,
+  type SuppressionListRef,
+} from '../../domain/imports/source';
 import type { ProviderSource } from '../../ports/provider-source';
 import { joinUrl, type ProviderBaseUrls } from './base-urls';
 import { ProviderHttp, type AdapterOptions } from './http';
@@ -76,7 +88,9 @@ export class SendgridSource implements ProviderSource {
 
   async listWebhooks(page: string | null): Promise<SourcePage<SourceWebhook>> {
     if (page !== null) return { items: [], next: null };
-    const all = await this.http.get(this.url('/v3/user/webhooks/event/settings/all', { include: 'account_status_change' }), { accept: [404] });
+    const all = await this.http.get(this.url('/v3/user/webhooks/event/settings/all', { include: 'account_status_change' }), {
+      accept: [404],
+    });
     if (all.status !== 404) {
       const items = expectArrayAt(all.body, 'webhooks', 'sendgrid', 'the webhook list').filter(isObject);
       return { items: items.flatMap((w) => toWebhook(w, text(w.id) ?? 'legacy')), next: null };
@@ -116,7 +130,10 @@ export class SendgridSource implements ProviderSource {
     const groups = expectArray(body, 'sendgrid', 'the unsubscribe groups').filter(isObject);
     return [
       ...(Object.keys(LISTS) as ListName[]).map((id) => ({ id, label: LISTS[id] })),
-      ...groups.map((g) => ({ id: `group:${text(g.id) ?? ''}:${text(g.name) ?? ''}`, label: `SendGrid unsubscribe group "${text(g.name) ?? ''}"` })),
+      ...groups.map((g) => ({
+        id: `group:${text(g.id) ?? ''}:${text(g.name) ?? ''}`,
+        label: `SendGrid unsubscribe group "${text(g.name) ?? ''}"`,
+      })),
     ];
   }
 
@@ -140,7 +157,9 @@ export class SendgridSource implements ProviderSource {
     const name = match[2] ?? '';
     const { body } = await this.http.get(this.url(`/v3/asm/groups/${id}/suppressions`));
     const emails = expectArray(body, 'sendgrid', 'a group suppression list').filter((e): e is string => typeof e === 'string');
-    const items = emails.slice(offset, offset + GROUP_PAGE).map((email) => ({ email, kind: 'scoped_opt_out' as const, detail: name, created_at: null }));
+    const items = emails
+      .slice(offset, offset + GROUP_PAGE)
+      .map((email) => ({ email, kind: 'scoped_opt_out' as const, detail: name, created_at: null }));
     return { items, next: offset + GROUP_PAGE < emails.length ? offsetToken(offset + GROUP_PAGE) : null };
   }
 

@@ -39,7 +39,12 @@ export const MAX_MIME_PARTS = 10_000;
  */
 const MAX_HTML_TO_TEXT = 5 * 1024 * 1024;
 
-const PARSER_OPTIONS = { skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: MAX_HTML_TO_TEXT, maxChildNodes: MAX_MIME_PARTS + 1 } as const;
+const PARSER_OPTIONS = {
+  skipImageLinks: true,
+  skipTextLinks: true,
+  maxHtmlLengthToParse: MAX_HTML_TO_TEXT,
+  maxChildNodes: MAX_MIME_PARTS + 1,
+} as const;
 
 export async function parseInbound(raw: Buffer): Promise<ParsedInbound> {
   try {
@@ -68,6 +73,18 @@ async function headersOnly(raw: Buffer, reason: string): Promise<ParsedInbound> 
   try {
     return { ...fromParsedMail(await simpleParser(block, PARSER_OPTIONS)), ...empty };
   } catch {
-    return { from: '', to: [], cc: [], reply_to: [], subject: '', message_id: null, in_reply_to: null, references: [], date: null, headers: [], ...empty };
+    return {
+      from: '',
+      to: [],
+      cc: [],
+      reply_to: [],
+      subject: '',
+      message_id: null,
+      in_reply_to: null,
+      references: [],
+      date: null,
+      headers: [],
+      ...empty,
+    };
   }
 }

@@ -46,7 +46,15 @@ function headerList(mail: ParsedMail): ParsedInbound['headers'] {
   return (mail.headerLines ?? []).map(({ line }) => {
     const colon = line.indexOf(':');
     if (colon < 0) return { name: utf8(line), value: '' };
-    return { name: line.slice(0, colon).trim(), value: utf8(line.slice(colon + 1).replace(/\r?\n[ \t]+/g, ' ').trim()) };
+    return {
+      name: line.slice(0, colon).trim(),
+      value: utf8(
+        line
+          .slice(colon + 1)
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      ),
+    };
   });
 }
 
@@ -60,8 +68,10 @@ function writtenDate(headers: ParsedInbound['headers']): string | null {
 function addresses(value: AddressObject | AddressObject[] | undefined): string[] {
   const objects = value === undefined ? [] : Array.isArray(value) ? value : [value];
   const flat = (list: EmailAddress[]): EmailAddress[] => list.flatMap((entry) => (entry.group ? flat(entry.group) : [entry]));
-  return objects.flatMap((object) => flat(object.value ?? [])).flatMap((entry) => {
-    if (!entry.address) return entry.name ? [entry.name] : [];
-    return [entry.name ? `${entry.name} <${entry.address}>` : entry.address];
-  });
+  return objects
+    .flatMap((object) => flat(object.value ?? []))
+    .flatMap((entry) => {
+      if (!entry.address) return entry.name ? [entry.name] : [];
+      return [entry.name ? `${entry.name} <${entry.address}>` : entry.address];
+    });
 }

@@ -5,7 +5,15 @@
  */
 import { rfc5322Date } from '../../domain/mime/raw-message';
 
-export function receivedField(input: { helo: string; remoteAddress: string; by: string; tls: boolean; id: string; recipients: string[]; at: Date }): string {
+export function receivedField(input: {
+  helo: string;
+  remoteAddress: string;
+  by: string;
+  tls: boolean;
+  id: string;
+  recipients: string[];
+  at: Date;
+}): string {
   const clean = (value: string) => value.replace(/[^\x21-\x7e]/g, '').slice(0, 255) || 'unknown';
   const date = rfc5322Date(input.at);
   const recipient = input.recipients.length === 1 ? `\r\n\tfor <${clean(input.recipients[0]!)}>` : '';

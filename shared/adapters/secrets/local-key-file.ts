@@ -24,7 +24,9 @@ export function ensureLocalKeyFile(keyFile: string): Buffer {
 export function readLocalKeyFile(keyFile: string): Buffer {
   const key = fs.readFileSync(keyFile);
   if (key.length !== LOCAL_KEY_BYTES) {
-    throw new Error(`Secrets key file ${keyFile} must hold exactly ${LOCAL_KEY_BYTES} bytes (found ${key.length}); restore it or, if no secrets were sealed with it, delete it to create a new one`);
+    throw new Error(
+      `Secrets key file ${keyFile} must hold exactly ${LOCAL_KEY_BYTES} bytes (found ${key.length}); restore it or, if no secrets were sealed with it, delete it to create a new one`,
+    );
   }
   return key;
 }

@@ -24,7 +24,9 @@ export class AccountBounceSuppressionLookup {
   async categoriesOf(accountId: string): Promise<readonly BounceCategory[]> {
     const cached = this.cache.get(accountId);
     if (cached) return cached;
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ProjectionExpression: 'suppress_bounce_categories' }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ProjectionExpression: 'suppress_bounce_categories' }),
+    );
     const stored: unknown = result.Item?.suppress_bounce_categories;
     const categories = Array.isArray(stored) ? stored.filter(isBounceCategory) : DEFAULT_SUPPRESS_BOUNCE_CATEGORIES;
     this.cache.set(accountId, categories);

@@ -32,7 +32,14 @@ export class AccountRetentionLookup implements RetentionLookup {
   async retentionOf(accountId: string): Promise<Retention> {
     const cached = this.cache.get(accountId);
     if (cached) return cached;
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.account(accountId), ProjectionExpression: '#plan, retention', ExpressionAttributeNames: { '#plan': 'plan' } }));
+    const result = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.account(accountId),
+        ProjectionExpression: '#plan, retention',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+      }),
+    );
     const plan = typeof result.Item?.plan === 'string' && isPlanName(result.Item.plan) ? result.Item.plan : 'free';
     const retention = effectiveRetention(plan, result.Item?.retention as StoredRetention | undefined);
     this.cache.set(accountId, retention);

@@ -46,7 +46,13 @@ function counterKey(counter: StatsCounter, day: string, token: string): { PK: st
 }
 
 const figuresOf = (item: Record<string, unknown> | undefined, prefix = ''): Figures =>
-  item ? { sent: Number(item[`${prefix}sent`] ?? 0), bounced: Number(item[`${prefix}bounced`] ?? 0), complained: Number(item[`${prefix}complained`] ?? 0) } : { ...NO_FIGURES };
+  item
+    ? {
+        sent: Number(item[`${prefix}sent`] ?? 0),
+        bounced: Number(item[`${prefix}bounced`] ?? 0),
+        complained: Number(item[`${prefix}complained`] ?? 0),
+      }
+    : { ...NO_FIGURES };
 
 export class AccountStatsRepository {
   /** Distinct counter items (tenant-days, account-days, deployment-days) per call: one transaction's. */
@@ -77,12 +83,22 @@ export class AccountStatsRepository {
   }
 
   /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category (in the order asked; zeros for days without an item): one batch read. */
-  async readDays(accountId: string, days: readonly string[]): Promise<(AccountDayFigures & { day: string; categories: Record<BounceCategory, number> })[]> {
-    const items = await batchGetItems(this.table, days.map((day) => keys.accountStats(accountId, day)), { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] });
+  async readDays(
+    accountId: string,
+    days: readonly string[],
+  ): Promise<(AccountDayFigures & { day: string; categories: Record<BounceCategory, number> })[]> {
+    const items = await batchGetItems(
+      this.table,
+      days.map((day) => keys.accountStats(accountId, day)),
+      { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] },
+    );
     const byPk = new Map(items.map((item) => [item.PK as string, item]));
     return days.map((day) => {
       const item = byPk.get(keys.accountStats(accountId, day).PK);
-      const counts = Object.fromEntries(BOUNCE_CATEGORY_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Record<BounceCategoryField, number>;
+      const counts = Object.fromEntries(BOUNCE_CATEGORY_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Record<
+        BounceCategoryField,
+        number
+      >;
       return { day, all: figuresOf(item), tenants: figuresOf(item, 'tenant_'), categories: bounceCategoryCounts(counts) };
     });
   }

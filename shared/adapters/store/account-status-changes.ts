@@ -14,7 +14,15 @@ import { tenantStatusChanges, type TenantStatusChange } from './tenant-status-ch
 
 export type AccountStatusChange = { kind: 'account_paused' | 'account_resumed'; account: AccountEventFields };
 
-const changedAccount = accountSchema.pick({ id: true, status: true, paused_reason: true, paused_at: true, pause_source: true, pause_figures: true, updated_at: true });
+const changedAccount = accountSchema.pick({
+  id: true,
+  status: true,
+  paused_reason: true,
+  paused_at: true,
+  pause_source: true,
+  pause_figures: true,
+  updated_at: true,
+});
 
 const statusOf = (image: Record<string, unknown>) => (image.status === 'paused' ? 'paused' : 'active');
 

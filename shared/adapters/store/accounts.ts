@@ -7,7 +7,9 @@ import { decodeItem } from './decode';
 import { keys } from './keys';
 import { cancelledConditionIndexes, isConditionFailure, setChanges, transactWrite, updateIfCondition, type Table } from './table';
 
-export type AccountChanges = Partial<Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled' | 'retention' | 'store_content' | 'suppress_bounce_categories'>>;
+export type AccountChanges = Partial<
+  Pick<Account, 'plan' | 'payment_method' | 'tenants_enabled' | 'retention' | 'store_content' | 'suppress_bounce_categories'>
+>;
 
 export function toAccount(item: Record<string, unknown>): Account {
   return decodeItem(accountSchema, item, 'Account');
@@ -17,7 +19,11 @@ export function toAccount(item: Record<string, unknown>): Account {
  * A credential's item (an API key lookup, a dashboard user) and the account it names, in one strongly
  * consistent BatchGetItem: what every authenticated request checks (a removed account is refused at once).
  */
-export async function getWithAccount(table: Table, key: { PK: string; SK: string }, accountId: string): Promise<{ item: Record<string, unknown> | null; account: Account | null }> {
+export async function getWithAccount(
+  table: Table,
+  key: { PK: string; SK: string },
+  accountId: string,
+): Promise<{ item: Record<string, unknown> | null; account: Account | null }> {
   const accountKey = keys.account(accountId);
   const items = await batchGetItems(table, [key, accountKey], { consistentRead: true });
   const find = (wanted: { PK: string; SK: string }) => items.find((item) => item.PK === wanted.PK && item.SK === wanted.SK) ?? null;
@@ -90,10 +96,18 @@ export class AccountRepository {
   async pauseAutomatically(accountId: string, pause: { reason: string; figures: AccountPauseFigures }, now: string): Promise<boolean> {
     const item = await updateIfCondition(this.table, {
       Key: keys.account(accountId),
-      UpdateExpression: 'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, pause_figures = :figures, updated_at = :now',
+      UpdateExpression:
+        'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, pause_figures = :figures, updated_at = :now',
       ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status = :active)',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':paused': 'paused', ':automated': 'automated', ':reason': pause.reason, ':now': now, ':figures': pause.figures, ':active': 'active' },
+      ExpressionAttributeValues: {
+        ':paused': 'paused',
+        ':automated': 'automated',
+        ':reason': pause.reason,
+        ':now': now,
+        ':figures': pause.figures,
+        ':active': 'active',
+      },
       ReturnValues: 'NONE',
     });
     return item !== null;
@@ -103,10 +117,18 @@ export class AccountRepository {
   async pauseManually(accountId: string, reason: string, now: string): Promise<Account | null> {
     const item = await updateIfCondition(this.table, {
       Key: keys.account(accountId),
-      UpdateExpression: 'SET #status = :paused, pause_source = :manual, paused_reason = :reason, paused_at = :now, pause_figures = :none, updated_at = :now',
+      UpdateExpression:
+        'SET #status = :paused, pause_source = :manual, paused_reason = :reason, paused_at = :now, pause_figures = :none, updated_at = :now',
       ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status = :active)',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':paused': 'paused', ':manual': 'manual', ':reason': reason, ':now': now, ':none': null, ':active': 'active' },
+      ExpressionAttributeValues: {
+        ':paused': 'paused',
+        ':manual': 'manual',
+        ':reason': reason,
+        ':now': now,
+        ':none': null,
+        ':active': 'active',
+      },
     });
     if (item) return toAccount(item);
     if (!(await this.get(accountId))) throw new NotFoundError('Account', accountId);

@@ -41,7 +41,12 @@ export class AttachmentUploadRepository {
   }
 
   /** Records what the bucket holds now (status and size); null when the record is gone. */
-  async recordObject(accountId: string, attachmentId: string, status: AttachmentUploadStatus, size: number | null): Promise<AttachmentUpload | null> {
+  async recordObject(
+    accountId: string,
+    attachmentId: string,
+    status: AttachmentUploadStatus,
+    size: number | null,
+  ): Promise<AttachmentUpload | null> {
     const item = await updateIfCondition(this.table, {
       Key: keys.attachmentUpload(accountId, attachmentId),
       UpdateExpression: 'SET #status = :status, #size = :size',

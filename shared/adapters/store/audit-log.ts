@@ -39,13 +39,23 @@ export interface AuditListFilters {
   high?: string;
 }
 
-const invalidCursor = () => new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', { details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] } });
+const invalidCursor = () =>
+  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', {
+    details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] },
+  });
 
 function cursorAfter(cursor: string | undefined, owner: string): string | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (parsed && parsed.listing === owner && typeof parsed.after === 'string' && AUDIT_ID.test(parsed.after) && Object.keys(parsed).length === 2) return parsed.after;
+    if (
+      parsed &&
+      parsed.listing === owner &&
+      typeof parsed.after === 'string' &&
+      AUDIT_ID.test(parsed.after) &&
+      Object.keys(parsed).length === 2
+    )
+      return parsed.after;
   } catch {
     // below
   }
@@ -76,7 +86,14 @@ export class AuditLogRepository {
 
   /** A key's name, for the record of its change (null once it is gone: revoked). */
   async apiKeyName(accountId: string, keyId: string): Promise<string | null> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKey(accountId, keyId), ProjectionExpression: '#n', ExpressionAttributeNames: { '#n': 'name' } }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.apiKey(accountId, keyId),
+        ProjectionExpression: '#n',
+        ExpressionAttributeNames: { '#n': 'name' },
+      }),
+    );
     return typeof Item?.name === 'string' ? Item.name : null;
   }
 
@@ -85,7 +102,12 @@ export class AuditLogRepository {
    * records (at most MAX_REQUESTS Queries); a shard stopped early leaves a cutoff (its last read id): only
    * records at or after the newest cutoff are certain to be in order, and the cursor continues after them.
    */
-  async list(accountId: string, filters: AuditListFilters, page: { limit: number; cursor?: string }, nowMs: number): Promise<Page<AuditRecord>> {
+  async list(
+    accountId: string,
+    filters: AuditListFilters,
+    page: { limit: number; cursor?: string },
+    nowMs: number,
+  ): Promise<Page<AuditRecord>> {
     const owner = `AUDIT#${accountId}`;
     const after = cursorAfter(page.cursor, owner);
     const wanted = page.limit + 1;
@@ -128,7 +150,11 @@ export class AuditLogRepository {
         return { items, cutoff: start ? String(start.SK) : undefined };
       }),
     );
-    const cutoff = shards.map((shard) => shard.cutoff).filter((value): value is string => value !== undefined).sort().pop();
+    const cutoff = shards
+      .map((shard) => shard.cutoff)
+      .filter((value): value is string => value !== undefined)
+      .sort()
+      .pop();
     const merged = shards
       .flatMap((shard) => shard.items)
       .filter((item) => cutoff === undefined || String(item.SK) >= cutoff)

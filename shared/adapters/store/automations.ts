@@ -47,7 +47,10 @@ function toAutomation(item: Record<string, any>): Automation {
 function pointersOf(automation: Automation): Record<string, string>[] {
   if (automation.status !== 'active') return [];
   const { account_id: acc, id } = automation;
-  return [keys.automationTrigger(acc, automation.trigger.event, id), ...automation.trigger.cancel_on_events.map((event) => keys.automationCancel(acc, event, id))];
+  return [
+    keys.automationTrigger(acc, automation.trigger.event, id),
+    ...automation.trigger.cancel_on_events.map((event) => keys.automationCancel(acc, event, id)),
+  ];
 }
 
 const keyString = (key: Record<string, string>) => `${key.PK}\u0000${key.SK}`;
@@ -93,7 +96,13 @@ export class AutomationRepository {
     const items: TransactItem[] = [];
     for (const key of old) if (!kept.has(keyString(key))) items.push({ Delete: { TableName: this.table.name, Key: key } });
     // Put again even when unchanged: the pointer carries the version (a hint for readers), harmless.
-    for (const key of next) items.push({ Put: { TableName: this.table.name, Item: { ...key, type: 'automation_pointer', automation_id: after!.id, version: after!.version } } });
+    for (const key of next)
+      items.push({
+        Put: {
+          TableName: this.table.name,
+          Item: { ...key, type: 'automation_pointer', automation_id: after!.id, version: after!.version },
+        },
+      });
     return items;
   }
 
@@ -115,7 +124,9 @@ export class AutomationRepository {
 
   /** The account's automation with this id (strongly consistent), or null. */
   async get(accountId: string, automationId: string): Promise<Automation | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.automation(accountId, automationId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.automation(accountId, automationId), ConsistentRead: true }),
+    );
     return result.Item ? toAutomation(result.Item) : null;
   }
 
@@ -197,12 +208,18 @@ export class AutomationRepository {
 
   /** The active automations this event starts (their trigger's event), oldest first. */
   activeByTrigger(accountId: string, eventName: string): Promise<Automation[]> {
-    return this.activeByPointers(accountId, keys.automationTrigger(accountId, eventName, '').PK, (automation) => automation.trigger.event === eventName);
+    return this.activeByPointers(
+      accountId,
+      keys.automationTrigger(accountId, eventName, '').PK,
+      (automation) => automation.trigger.event === eventName,
+    );
   }
 
   /** The active automations whose runs this event cancels (their trigger's cancel_on_events), oldest first. */
   activeByCancelEvent(accountId: string, eventName: string): Promise<Automation[]> {
-    return this.activeByPointers(accountId, keys.automationCancel(accountId, eventName, '').PK, (automation) => automation.trigger.cancel_on_events.includes(eventName));
+    return this.activeByPointers(accountId, keys.automationCancel(accountId, eventName, '').PK, (automation) =>
+      automation.trigger.cancel_on_events.includes(eventName),
+    );
   }
 
   /**
@@ -210,7 +227,11 @@ export class AutomationRepository {
    * consistent BatchGetItem), each checked again: active, and still matching (a pointer is only ever
    * written with its automation, so this is a guard, not a repair).
    */
-  private async activeByPointers(accountId: string, partition: string, matches: (automation: Automation) => boolean): Promise<Automation[]> {
+  private async activeByPointers(
+    accountId: string,
+    partition: string,
+    matches: (automation: Automation) => boolean,
+  ): Promise<Automation[]> {
     const kept = this.active.get(partition);
     if (kept) return [...kept];
     const found = await this.readActive(accountId, partition, matches);
@@ -219,9 +240,22 @@ export class AutomationRepository {
   }
 
   private async readActive(accountId: string, partition: string, matches: (automation: Automation) => boolean): Promise<Automation[]> {
-    const ids = await queryAll(this.table, { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': partition }, ProjectionExpression: 'SK', ConsistentRead: true }, (item) => String(item.SK));
+    const ids = await queryAll(
+      this.table,
+      {
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        ProjectionExpression: 'SK',
+        ConsistentRead: true,
+      },
+      (item) => String(item.SK),
+    );
     if (!ids.length) return [];
-    const items = await batchGetItems(this.table, ids.map((id) => keys.automation(accountId, id)), { consistentRead: true });
+    const items = await batchGetItems(
+      this.table,
+      ids.map((id) => keys.automation(accountId, id)),
+      { consistentRead: true },
+    );
     return items
       .map(toAutomation)
       .filter((automation) => automation.status === 'active' && matches(automation))

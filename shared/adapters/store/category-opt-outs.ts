@@ -54,7 +54,11 @@ export class CategoryOptOutRepository {
    * (unchanged: its id and created_at stay). Concurrent adds create one record.
    */
   async add(optOut: NewCategoryOptOut): Promise<{ optOut: CategoryOptOut; created: boolean }> {
-    const record: CategoryOptOut = { ...optOut, id: optOut.id ?? newOptOutId(Date.parse(optOut.created_at)), email: normaliseEmail(optOut.email) };
+    const record: CategoryOptOut = {
+      ...optOut,
+      id: optOut.id ?? newOptOutId(Date.parse(optOut.created_at)),
+      email: normaliseEmail(optOut.email),
+    };
     const key = keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -101,7 +105,10 @@ export class CategoryOptOutRepository {
    * still has some; how many it removed (0: none left). Idempotent.
    */
   async deleteTenantPage(accountId: string, tenantId: string): Promise<number> {
-    const partitions = [...OPT_OUT_CATEGORIES.map((category) => keys.optOutsByCategory(accountId, tenantId, category)), keys.optOutsByTenant(accountId, tenantId)];
+    const partitions = [
+      ...OPT_OUT_CATEGORIES.map((category) => keys.optOutsByCategory(accountId, tenantId, category)),
+      keys.optOutsByTenant(accountId, tenantId),
+    ];
     for (const partition of partitions) {
       const found = await gsi1PartitionKeys(this.table, partition, CLEANUP_PAGE);
       if (found.length === 0) continue;
@@ -143,7 +150,12 @@ export class CategoryOptOutRepository {
    * The send path's check for mail of a category: which of `emails` opted out of it, account-wide or
    * (for a tenant's email) from the tenant. Returns the given addresses (as given, without duplicates).
    */
-  async findCategoryOptOuts(accountId: string, tenantId: string | null, emails: readonly string[], category: OptOutCategory): Promise<string[]> {
+  async findCategoryOptOuts(
+    accountId: string,
+    tenantId: string | null,
+    emails: readonly string[],
+    category: OptOutCategory,
+  ): Promise<string[]> {
     if (emails.length === 0) return [];
     const normalised = [...new Set(emails.map(normaliseEmail))];
     const itemKeys = normalised.flatMap((email) => [

@@ -14,7 +14,11 @@ type Key = { PK: string; SK: string };
  * Puts both items (neither may exist); a credential limited to a tenant only while the tenant is live, so
  * none can outlive its tenant's deletion. `tenant_gone` when that condition failed.
  */
-export async function putCredentialPair(table: Table, items: [Record<string, unknown>, Record<string, unknown>], tenant: TenantRef | null): Promise<'created' | 'tenant_gone'> {
+export async function putCredentialPair(
+  table: Table,
+  items: [Record<string, unknown>, Record<string, unknown>],
+  tenant: TenantRef | null,
+): Promise<'created' | 'tenant_gone'> {
   try {
     await transactWrite(table, [
       ...items.map((Item) => ({ Put: { TableName: table.name, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
@@ -34,7 +38,11 @@ export type DeleteCredentialOutcome = 'deleted' | 'not_found' | 'beyond_reach';
  * Deletes both items at once; `not_found` when the listing item does not exist (already revoked, or never).
  * `mayDelete` sees the listing item first (read strongly consistent; a credential's reach never changes).
  */
-export async function deleteCredentialPair(table: Table, listingKey: Key, mayDelete: (listing: Record<string, unknown>) => boolean = () => true): Promise<DeleteCredentialOutcome> {
+export async function deleteCredentialPair(
+  table: Table,
+  listingKey: Key,
+  mayDelete: (listing: Record<string, unknown>) => boolean = () => true,
+): Promise<DeleteCredentialOutcome> {
   for (let attempt = 1; ; attempt++) {
     const listing = await table.client.send(new GetCommand({ TableName: table.name, Key: listingKey, ConsistentRead: true }));
     const hash = listing.Item?.secret_hash as string | undefined;

@@ -22,7 +22,11 @@ export interface CursorShape {
  * out-of-range start key with an error): the caller's partition, exactly the listing's key attributes,
  * short strings, the query's sort key prefix. Anything else is 400 at `cursor`.
  */
-export function decodeCursor(cursor: string | undefined, expected: Record<string, string>, shape?: CursorShape): Record<string, unknown> | undefined {
+export function decodeCursor(
+  cursor: string | undefined,
+  expected: Record<string, string>,
+  shape?: CursorShape,
+): Record<string, unknown> | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   let parsed: unknown;
   try {
@@ -34,7 +38,9 @@ export function decodeCursor(cursor: string | undefined, expected: Record<string
     typeof parsed === 'object' &&
     parsed !== null &&
     !Array.isArray(parsed) &&
-    Object.values(parsed).every((value) => typeof value === 'string' && value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_KEY_VALUE_BYTES) &&
+    Object.values(parsed).every(
+      (value) => typeof value === 'string' && value.length > 0 && Buffer.byteLength(value, 'utf8') <= MAX_KEY_VALUE_BYTES,
+    ) &&
     Object.entries(expected).every(([name, value]) => (parsed as Record<string, unknown>)[name] === value) &&
     (!shape || hasShape(parsed as Record<string, string>, shape));
   if (!valid) {

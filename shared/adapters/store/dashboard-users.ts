@@ -20,7 +20,15 @@ import { ConflictError } from '../../domain/errors';
 import { getWithAccount } from './accounts';
 import { decodeItem } from './decode';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, queryAll, transactWrite, updateIfCondition, type Table, type TransactItem } from './table';
+import {
+  cancelledConditionIndexes,
+  isConditionFailure,
+  queryAll,
+  transactWrite,
+  updateIfCondition,
+  type Table,
+  type TransactItem,
+} from './table';
 
 function toUser(item: Record<string, unknown>): DashboardUser {
   return decodeItem(dashboardUserSchema, item, 'DashboardUser');
@@ -31,22 +39,41 @@ export const ownerCounterKey = (accountId: string) => ({ PK: `ACCOUNT#${accountI
 
 /** The user's item as stored (keys, GSI1 for the account's list). */
 export function userItem(user: DashboardUser): Record<string, unknown> {
-  return { ...keys.dashboardUser(user.email), GSI1PK: keys.dashboardUsersByAccount(user.account_id), GSI1SK: user.id, type: 'dashboard_user', ...user };
+  return {
+    ...keys.dashboardUser(user.email),
+    GSI1PK: keys.dashboardUsersByAccount(user.account_id),
+    GSI1SK: user.id,
+    type: 'dashboard_user',
+    ...user,
+  };
 }
 
 /** The transaction's action that adds one owner (the counter exists: ensureOwnerCounter first). */
 export function addOwner(table: Table, accountId: string): TransactItem {
-  return { Update: { TableName: table.name, Key: ownerCounterKey(accountId), UpdateExpression: 'ADD owners :one', ExpressionAttributeValues: { ':one': 1 } } };
+  return {
+    Update: {
+      TableName: table.name,
+      Key: ownerCounterKey(accountId),
+      UpdateExpression: 'ADD owners :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
 }
 
 /** The transaction's action that takes one owner away, refused (ConditionalCheckFailed) when it is the last. */
 function takeOwner(table: Table, accountId: string): TransactItem {
   return {
-    Update: { TableName: table.name, Key: ownerCounterKey(accountId), UpdateExpression: 'SET owners = owners - :one', ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':one': 1 } },
+    Update: {
+      TableName: table.name,
+      Key: ownerCounterKey(accountId),
+      UpdateExpression: 'SET owners = owners - :one',
+      ConditionExpression: 'owners > :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
   };
 }
 
-export const LAST_OWNER_MESSAGE = 'This is the account\'s last owner: it cannot be removed or demoted. Make another member an owner first.';
+export const LAST_OWNER_MESSAGE = "This is the account's last owner: it cannot be removed or demoted. Make another member an owner first.";
 
 export class DashboardUserRepository {
   constructor(private readonly table: Table) {}
@@ -56,7 +83,9 @@ export class DashboardUserRepository {
     const conflict = () => new ConflictError(`A dashboard user with the email ${user.email} already exists.`);
     if (user.role !== 'owner') {
       try {
-        await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: userItem(user), ConditionExpression: 'attribute_not_exists(PK)' }));
+        await this.table.client.send(
+          new PutCommand({ TableName: this.table.name, Item: userItem(user), ConditionExpression: 'attribute_not_exists(PK)' }),
+        );
       } catch (error) {
         if (isConditionFailure(error)) throw conflict();
         throw error;
@@ -65,7 +94,10 @@ export class DashboardUserRepository {
     }
     await this.ensureOwnerCounter(user.account_id);
     try {
-      await transactWrite(this.table, [{ Put: { TableName: this.table.name, Item: userItem(user), ConditionExpression: 'attribute_not_exists(PK)' } }, addOwner(this.table, user.account_id)]);
+      await transactWrite(this.table, [
+        { Put: { TableName: this.table.name, Item: userItem(user), ConditionExpression: 'attribute_not_exists(PK)' } },
+        addOwner(this.table, user.account_id),
+      ]);
     } catch (error) {
       if (cancelledConditionIndexes(error).includes(0)) throw conflict();
       throw error;
@@ -73,7 +105,9 @@ export class DashboardUserRepository {
   }
 
   async getByEmail(email: string): Promise<DashboardUser | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.dashboardUser(email), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.dashboardUser(email), ConsistentRead: true }),
+    );
     return result.Item ? toUser(result.Item) : null;
   }
 
@@ -85,14 +119,26 @@ export class DashboardUserRepository {
 
   /** The account's users, oldest first (an account has a handful: one query, every page). */
   async listByAccount(accountId: string): Promise<DashboardUser[]> {
-    return queryAll(this.table, { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.dashboardUsersByAccount(accountId) } }, toUser);
+    return queryAll(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.dashboardUsersByAccount(accountId) },
+      },
+      toUser,
+    );
   }
 
   /** One user of the account by id (null when none): found through GSI1, then read strongly consistent. */
   async getById(accountId: string, userId: string): Promise<DashboardUser | null> {
     const found = await queryAll(
       this.table,
-      { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :id', ExpressionAttributeValues: { ':pk': keys.dashboardUsersByAccount(accountId), ':id': userId } },
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK = :id',
+        ExpressionAttributeValues: { ':pk': keys.dashboardUsersByAccount(accountId), ':id': userId },
+      },
       toUser,
     );
     const user = found[0] ? await this.getByEmail(found[0].email) : null;
@@ -101,7 +147,9 @@ export class DashboardUserRepository {
 
   /** The counter of the account's owners (null before ensureOwnerCounter ever ran for it). */
   async ownerCount(accountId: string): Promise<number | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: ownerCounterKey(accountId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: ownerCounterKey(accountId), ConsistentRead: true }),
+    );
     return typeof result.Item?.owners === 'number' ? result.Item.owners : null;
   }
 
@@ -114,7 +162,11 @@ export class DashboardUserRepository {
     const owners = (await this.listByAccount(accountId)).filter((user) => user.role === 'owner').length;
     try {
       await this.table.client.send(
-        new PutCommand({ TableName: this.table.name, Item: { ...ownerCounterKey(accountId), type: 'dashboard_owner_count', account_id: accountId, owners }, ConditionExpression: 'attribute_not_exists(PK)' }),
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...ownerCounterKey(accountId), type: 'dashboard_owner_count', account_id: accountId, owners },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;

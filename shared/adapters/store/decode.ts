@@ -82,7 +82,8 @@ function child(schema: z.core.$ZodType | undefined, step: PropertyKey): { schema
   const at = unwrapped(schema);
   if (!at) return { schema: undefined, named: false };
   const def = defOf(at);
-  if (def.type === 'object' && typeof step === 'string' && def.shape && Object.hasOwn(def.shape, step)) return { schema: def.shape[step], named: true };
+  if (def.type === 'object' && typeof step === 'string' && def.shape && Object.hasOwn(def.shape, step))
+    return { schema: def.shape[step], named: true };
   if (def.type === 'array' && typeof step === 'number') return { schema: def.element, named: true };
   if (def.type === 'record') return { schema: def.valueType, named: false };
   if (def.type === 'union' && def.options) {

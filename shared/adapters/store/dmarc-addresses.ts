@@ -30,7 +30,12 @@ export class DmarcAddressRepository {
   domainsFor(address: string): Promise<ReportAddressTarget[]> {
     return queryAll(
       this.table,
-      { KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.dmarcReportAddressPartition(address) }, ConsistentRead: true, Limit: 100 },
+      {
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.dmarcReportAddressPartition(address) },
+        ConsistentRead: true,
+        Limit: 100,
+      },
       (item) => decodeItem(targetSchema, item, 'DmarcReportAddress'),
     );
   }

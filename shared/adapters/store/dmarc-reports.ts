@@ -65,7 +65,14 @@ export class DmarcReportRepository {
     const ttl = retentionTtl(await retentionLookupFor(this.table).daysFor(request.accountId, 'received_emails_days'), request.receivedAt);
     const chunks: ReportRows['rows'][] = [];
     for (let at = 0; at < report.rows.length; at += ROWS_PER_ITEM) chunks.push(report.rows.slice(at, at + ROWS_PER_ITEM));
-    const common = { account_id: request.accountId, domain_id: domainId, day: report.day, reporter: report.reporter, report_id: report.report_id, ttl };
+    const common = {
+      account_id: request.accountId,
+      domain_id: domainId,
+      day: report.day,
+      reporter: report.reporter,
+      report_id: report.report_id,
+      ttl,
+    };
     try {
       await transactWrite(this.table, [
         {
@@ -87,7 +94,12 @@ export class DmarcReportRepository {
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
-        ...chunks.map((rows, n) => ({ Put: { TableName: this.table.name, Item: { ...keys.dmarcRows(domainId, report.day, reportKey, n), type: 'dmarc_rows', ...common, rows } } })),
+        ...chunks.map((rows, n) => ({
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.dmarcRows(domainId, report.day, reportKey, n), type: 'dmarc_rows', ...common, rows },
+          },
+        })),
       ]);
       return 'stored';
     } catch (error) {
@@ -105,11 +117,19 @@ export class DmarcReportRepository {
       {
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ...expired,
-        ExpressionAttributeValues: { ':pk': keys.dmarcPartition(domainId), ':from': range.from, ':to': range.to, ...expired.ExpressionAttributeValues },
+        ExpressionAttributeValues: {
+          ':pk': keys.dmarcPartition(domainId),
+          ':from': range.from,
+          ':to': range.to,
+          ...expired.ExpressionAttributeValues,
+        },
       },
       (item) => decodeItem(rowsItemSchema, item, 'DmarcRows'),
     );
     const reports = new Set(items.map((item) => item.SK.split('#')[1]));
-    return { rows: items.flatMap((item) => item.rows.map((row) => ({ ...row, day: item.day, reporter: item.reporter }))), reports: reports.size };
+    return {
+      rows: items.flatMap((item) => item.rows.map((row) => ({ ...row, day: item.day, reporter: item.reporter }))),
+      reports: reports.size,
+    };
   }
 }

@@ -36,9 +36,17 @@ export class DnsProviderRepository {
       new UpdateCommand({
         TableName: this.table.name,
         Key: keys.dnsProvider(accountId, provider),
-        UpdateExpression: 'SET #type = :type, account_id = :acc, provider = :provider, sealed_credentials = :sealed, hint = :hint, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+        UpdateExpression:
+          'SET #type = :type, account_id = :acc, provider = :provider, sealed_credentials = :sealed, hint = :hint, updated_at = :now, created_at = if_not_exists(created_at, :now)',
         ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':type': 'dns_provider', ':acc': accountId, ':provider': provider, ':sealed': sealed, ':hint': hint, ':now': now },
+        ExpressionAttributeValues: {
+          ':type': 'dns_provider',
+          ':acc': accountId,
+          ':provider': provider,
+          ':sealed': sealed,
+          ':hint': hint,
+          ':now': now,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -46,7 +54,9 @@ export class DnsProviderRepository {
   }
 
   async get(accountId: string, provider: DnsHostName): Promise<StoredDnsProvider | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.dnsProvider(accountId, provider), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.dnsProvider(accountId, provider), ConsistentRead: true }),
+    );
     return result.Item ? toStored(result.Item) : null;
   }
 
@@ -57,7 +67,9 @@ export class DnsProviderRepository {
 
   /** False when there was nothing to delete. */
   async delete(accountId: string, provider: DnsHostName): Promise<boolean> {
-    const result = await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.dnsProvider(accountId, provider), ReturnValues: 'ALL_OLD' }));
+    const result = await this.table.client.send(
+      new DeleteCommand({ TableName: this.table.name, Key: keys.dnsProvider(accountId, provider), ReturnValues: 'ALL_OLD' }),
+    );
     return Boolean(result.Attributes);
   }
 }

@@ -33,7 +33,9 @@ export class DomainHealthRepository {
 
   /** The last stored check (strongly consistent), or null when the domain was never checked. */
   async get(domainId: string): Promise<(StoredHealth & { next_check_at: string | null }) | null> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.domainHealth(domainId), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.domainHealth(domainId), ConsistentRead: true }),
+    );
     if (!Item || Item.checked_at === undefined) return null;
     const health = decodeItem(storedHealthSchema, Item, 'DomainHealth');
     const sortKey = typeof Item.GSI2SK === 'string' ? Item.GSI2SK : null;
@@ -80,7 +82,14 @@ export class DomainHealthRepository {
         Key: keys.domainHealth(domainId),
         UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk, #type = :type, domain_id = :dom, account_id = :acc, #ttl = :ttl',
         ExpressionAttributeNames: { '#type': 'type', '#ttl': 'ttl' },
-        ExpressionAttributeValues: { ':pk': due.GSI2PK, ':sk': due.GSI2SK, ':type': 'domain_health', ':dom': domainId, ':acc': accountId, ':ttl': expiry(at) },
+        ExpressionAttributeValues: {
+          ':pk': due.GSI2PK,
+          ':sk': due.GSI2SK,
+          ':type': 'domain_health',
+          ':dom': domainId,
+          ':acc': accountId,
+          ':ttl': expiry(at),
+        },
       }),
     );
   }

@@ -13,7 +13,15 @@
  */
 import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DOMAIN_STATUSES, domainSchema, type DnsRecord, type Domain, type DomainStatus, type ProviderVerification, type TlsMode } from '../../domain/domains/domain';
+import {
+  DOMAIN_STATUSES,
+  domainSchema,
+  type DnsRecord,
+  type Domain,
+  type DomainStatus,
+  type ProviderVerification,
+  type TlsMode,
+} from '../../domain/domains/domain';
 import { batchGetItems } from './batch-get';
 import { freeSlotItem, takeSlotItem } from './counters';
 import { decodeItem } from './decode';
@@ -72,7 +80,9 @@ const claimItemSchema = z.object({
 });
 
 /** The claim item as read: its owner, and the send-time fields. */
-export function toSenderDomain(stored: Record<string, unknown>): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
+export function toSenderDomain(
+  stored: Record<string, unknown>,
+): SenderDomain | { id: string; account_id: string; status: undefined; tenant_id: string | null } {
   const item = decodeItem(claimItemSchema, upgradeClaimItem(stored), 'SenderDomain');
   return { id: item.domain_id, account_id: item.account_id, status: item.status, tenant_id: item.tenant_id };
 }
@@ -181,7 +191,13 @@ export class DomainRepository {
         takeSlotItem(this.table, domain.account_id, 'DOMAINS', limit),
         ...(tenant
           ? [
-              { Put: { TableName: this.table.name, Item: this.membershipItem(domain.account_id, tenant.id, domain.id), ConditionExpression: 'attribute_not_exists(PK)' } },
+              {
+                Put: {
+                  TableName: this.table.name,
+                  Item: this.membershipItem(domain.account_id, tenant.id, domain.id),
+                  ConditionExpression: 'attribute_not_exists(PK)',
+                },
+              },
               tenantIsLiveCheck(this.table, tenant),
             ]
           : []),
@@ -200,12 +216,16 @@ export class DomainRepository {
   }
 
   async claimOf(name: string): Promise<{ account_id: string; domain_id: string } | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.domainName(name), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.domainName(name), ConsistentRead: true }),
+    );
     return result.Item ? { account_id: result.Item.account_id, domain_id: result.Item.domain_id } : null;
   }
 
   async get(domainId: string): Promise<StoredDomain | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.domain(domainId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.domain(domainId), ConsistentRead: true }),
+    );
     return result.Item ? toStoredDomain(result.Item) : null;
   }
 
@@ -242,7 +262,11 @@ export class DomainRepository {
       (item) => ({ PK: item.PK, SK: item.SK }),
       (item) => item.SK as string,
     );
-    const items = await batchGetItems(this.table, ids.items.map((id) => keys.domain(id)), { consistentRead: true });
+    const items = await batchGetItems(
+      this.table,
+      ids.items.map((id) => keys.domain(id)),
+      { consistentRead: true },
+    );
     const byId = new Map(items.map((item) => [item.id as string, toDomain(item)]));
     const domains = ids.items.flatMap((id) => {
       const domain = byId.get(id);
@@ -282,7 +306,9 @@ export class DomainRepository {
     const receiving = inbound ? inboundWrite(inbound) : { sets: [], removes: [], conditions: [], names: {}, values: {} };
     const item = await updateIfCondition(this.table, {
       Key: keys.domain(domainId),
-      UpdateExpression: [update.UpdateExpression, ...receiving.sets].join(', ') + (receiving.removes.length ? ` REMOVE ${receiving.removes.join(', ')}` : ''),
+      UpdateExpression:
+        [update.UpdateExpression, ...receiving.sets].join(', ') +
+        (receiving.removes.length ? ` REMOVE ${receiving.removes.join(', ')}` : ''),
       ExpressionAttributeNames: { ...update.ExpressionAttributeNames, ...receiving.names },
       ExpressionAttributeValues: {
         ...update.ExpressionAttributeValues,
@@ -290,7 +316,10 @@ export class DomainRepository {
         ':account': owner.accountId,
         ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}),
       },
-      ConditionExpression: [owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account', ...receiving.conditions].join(' AND '),
+      ConditionExpression: [
+        owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account',
+        ...receiving.conditions,
+      ].join(' AND '),
     });
     return item ? toDomain(item) : null;
   }
@@ -301,7 +330,12 @@ export class DomainRepository {
    * transaction, conditional on the owner and on the address read (`change.from`) and the record's
    * position: null when a condition does not hold (gone, not the owner's, changed meanwhile).
    */
-  async changeDmarcReports(owner: { accountId: string; tenantId: string | null }, domain: Pick<Domain, 'id' | 'name'>, change: DmarcReportsChange, now: string): Promise<Domain | null> {
+  async changeDmarcReports(
+    owner: { accountId: string; tenantId: string | null },
+    domain: Pick<Domain, 'id' | 'name'>,
+    change: DmarcReportsChange,
+    now: string,
+  ): Promise<Domain | null> {
     const record = change.recordIndex === null ? null : `#records[${change.recordIndex}]`;
     const sets = ['#updated_at = :now', ...(change.to ? ['#dmarc = :to'] : []), ...(record ? [`${record}.#value = :record_value`] : [])];
     const conditions = [
@@ -318,7 +352,11 @@ export class DomainRepository {
             Key: keys.domain(domain.id),
             UpdateExpression: `SET ${sets.join(', ')}${change.to ? '' : ' REMOVE #dmarc'}`,
             ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeNames: { '#updated_at': 'updated_at', '#dmarc': 'dmarc_reports_address', ...(record ? { '#records': 'records', '#value': 'value', '#purpose': 'purpose' } : {}) },
+            ExpressionAttributeNames: {
+              '#updated_at': 'updated_at',
+              '#dmarc': 'dmarc_reports_address',
+              ...(record ? { '#records': 'records', '#value': 'value', '#purpose': 'purpose' } : {}),
+            },
             ExpressionAttributeValues: {
               ':now': now,
               ':account': owner.accountId,
@@ -329,7 +367,9 @@ export class DomainRepository {
             },
           },
         },
-        ...(change.from && change.from !== change.to ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(change.from, domain.id) } }] : []),
+        ...(change.from && change.from !== change.to
+          ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(change.from, domain.id) } }]
+          : []),
         ...(change.to ? [{ Put: { TableName: this.table.name, Item: reportAddressItem(change.to, target) } }] : []),
       ]);
     } catch (error) {
@@ -344,7 +384,12 @@ export class DomainRepository {
    * transaction, only while the domain has no tenant and the tenant is live. Already this tenant's:
    * `already` (nothing written); another tenant's: `other_tenant`.
    */
-  async assignToTenant(accountId: string, domain: Pick<Domain, 'id' | 'name'>, tenant: TenantRef, now: string): Promise<AssignDomainOutcome> {
+  async assignToTenant(
+    accountId: string,
+    domain: Pick<Domain, 'id' | 'name'>,
+    tenant: TenantRef,
+    now: string,
+  ): Promise<AssignDomainOutcome> {
     try {
       await transactWrite(this.table, [
         {
@@ -365,7 +410,13 @@ export class DomainRepository {
             ExpressionAttributeValues: { ':tenant_id': tenant.id, ':domain': domain.id },
           },
         },
-        { Put: { TableName: this.table.name, Item: this.membershipItem(accountId, tenant.id, domain.id), ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: this.membershipItem(accountId, tenant.id, domain.id),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
         tenantIsLiveCheck(this.table, tenant),
       ]);
     } catch (error) {
@@ -452,13 +503,18 @@ export class DomainRepository {
     if (!current || current.domain.account_id !== accountId) return null;
     const receiving = inboundWrite({ kind: 'keep', enabled: check.inbound_enabled });
     const provider = check.provider ? { set: ', provider = :provider', values: { ':provider': check.provider } } : { set: '', values: {} };
-    const sameCheck = check.ifCheckedAt ? { conditions: ['last_checked_at = :checkedAt'], values: { ':checkedAt': check.ifCheckedAt } } : { conditions: [], values: {} };
+    const sameCheck = check.ifCheckedAt
+      ? { conditions: ['last_checked_at = :checkedAt'], values: { ':checkedAt': check.ifCheckedAt } }
+      : { conditions: [], values: {} };
     // The records carry the DMARC record with the report address of when they were read (shared/usecases/dmarc/report-settings.ts).
     const sameDmarc =
       check.dmarc_reports_address === undefined
         ? { conditions: [] as string[], values: {} }
         : check.dmarc_reports_address === null
-          ? { conditions: ['(attribute_not_exists(dmarc_reports_address) OR attribute_type(dmarc_reports_address, :nullType))'], values: { ':nullType': 'NULL' } }
+          ? {
+              conditions: ['(attribute_not_exists(dmarc_reports_address) OR attribute_type(dmarc_reports_address, :nullType))'],
+              values: { ':nullType': 'NULL' },
+            }
           : { conditions: ['dmarc_reports_address = :dmarcAddress'], values: { ':dmarcAddress': check.dmarc_reports_address } };
     const recheck = providerRecheckWrite(domainId, check.provider, check.at, this.bounds.providerRecheckMs);
     try {
@@ -473,7 +529,9 @@ export class DomainRepository {
               provider.set +
               recheck.set +
               recheck.remove,
-            ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions, ...sameDmarc.conditions].join(' AND '),
+            ConditionExpression: ['account_id = :account', ...receiving.conditions, ...sameCheck.conditions, ...sameDmarc.conditions].join(
+              ' AND ',
+            ),
             ExpressionAttributeNames: { '#status': 'status', ...receiving.names },
             ExpressionAttributeValues: {
               ':status': check.status,
@@ -531,7 +589,8 @@ export class DomainRepository {
     const item = await updateIfCondition(this.table, {
       Key: keys.domain(domainId),
       UpdateExpression: `REMOVE ${REMOVE_DUE}`,
-      ConditionExpression: checkedAt === null ? 'attribute_exists(PK) AND attribute_not_exists(last_checked_at)' : 'last_checked_at = :checkedAt',
+      ConditionExpression:
+        checkedAt === null ? 'attribute_exists(PK) AND attribute_not_exists(last_checked_at)' : 'last_checked_at = :checkedAt',
       ...(checkedAt === null ? {} : { ExpressionAttributeValues: { ':checkedAt': checkedAt } }),
       ReturnValues: 'NONE',
     });
@@ -542,7 +601,10 @@ export class DomainRepository {
    * Deletes the domain, its name claim, its tenant membership, its DMARC report address's pointer and one from the counter, together, only
    * while its owner is still the one read (`domain.tenant_id`): `changed` when it moved meanwhile.
    */
-  async delete(accountId: string, domain: Pick<Domain, 'id' | 'name' | 'tenant_id' | 'dmarc_reports_address'>): Promise<DeleteDomainOutcome> {
+  async delete(
+    accountId: string,
+    domain: Pick<Domain, 'id' | 'name' | 'tenant_id' | 'dmarc_reports_address'>,
+  ): Promise<DeleteDomainOutcome> {
     const tenantId = domain.tenant_id ?? null;
     try {
       await transactWrite(this.table, [
@@ -565,7 +627,9 @@ export class DomainRepository {
         freeSlotItem(this.table, accountId, 'DOMAINS'),
         ...(tenantId ? [{ Delete: { TableName: this.table.name, Key: tenantDomainKey(tenantId, domain.id) } }] : []),
         // Its DMARC report address's pointer (./dmarc-addresses.ts); the figures expire by their ttl.
-        ...(domain.dmarc_reports_address ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(domain.dmarc_reports_address, domain.id) } }] : []),
+        ...(domain.dmarc_reports_address
+          ? [{ Delete: { TableName: this.table.name, Key: keys.dmarcReportAddress(domain.dmarc_reports_address, domain.id) } }]
+          : []),
       ]);
       return 'deleted';
     } catch (error) {

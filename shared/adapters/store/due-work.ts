@@ -70,7 +70,9 @@ export class DueWorkIndex {
     const shards = Array.from({ length: DUE_SHARDS }, (_, shard) => shard);
     const found: DueEntry[] = [];
     for (let start = 0; start < shards.length; start += 8) {
-      const pages = await Promise.all(shards.slice(start, start + 8).map((shard) => pastDueSortKeys(this.table, duePartition(shard), now, perShard)));
+      const pages = await Promise.all(
+        shards.slice(start, start + 8).map((shard) => pastDueSortKeys(this.table, duePartition(shard), now, perShard)),
+      );
       for (const sortKeys of pages) {
         for (const sortKey of sortKeys) {
           const entry = parseDueKey(sortKey);

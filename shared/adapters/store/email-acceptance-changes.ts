@@ -35,7 +35,8 @@ const deferredUsage = z
   )
   .superRefine((usage, context) => {
     usage.entries.forEach(({ key }, index) => {
-      if (!isUncappedUsageKey(usage.account_id, key)) context.addIssue({ code: 'custom', path: ['entries', index, 'key'], message: "not one of the account's usage counters" });
+      if (!isUncappedUsageKey(usage.account_id, key))
+        context.addIssue({ code: 'custom', path: ['entries', index, 'key'], message: "not one of the account's usage counters" });
     });
   });
 
@@ -51,10 +52,18 @@ function changesOf(write: StreamWrite): EmailAcceptanceChange[] {
   if (item.status === 'queued') changes.push({ kind: 'email_queued', email_id: item.id });
   if (item.status === 'scheduled' || (item.status === 'failed' && item.suppressed_event)) {
     const { email, internals } = toStoredEmail(item);
-    changes.push(email.status === 'scheduled' ? { kind: 'email_scheduled', email } : { kind: 'email_suppressed', email, details: internals.suppressed_event ?? {} });
+    changes.push(
+      email.status === 'scheduled'
+        ? { kind: 'email_scheduled', email }
+        : { kind: 'email_suppressed', email, details: internals.suppressed_event ?? {} },
+    );
   }
   const usage = item.usage_deferred;
-  if (usage) changes.push({ kind: 'usage_deferred', increments: usage.entries.map((entry) => ({ counter: usageCounterId(entry.key), count: usage.count, expiresAt: entry.expiresAt })) });
+  if (usage)
+    changes.push({
+      kind: 'usage_deferred',
+      increments: usage.entries.map((entry) => ({ counter: usageCounterId(entry.key), count: usage.count, expiresAt: entry.expiresAt })),
+    });
   return changes;
 }
 

@@ -77,7 +77,9 @@ function listingOf(index: 'GSI4' | 'GSI5', older: 'GSI1' | 'GSI3', partition: (s
 }
 
 const invalidCursor = () =>
-  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', { details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] } });
+  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', {
+    details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] },
+  });
 
 const ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -96,10 +98,17 @@ function cursorAfter(cursor: string | undefined, listing: Listing): string | und
   }
   if (!parsed) throw invalidCursor();
   const names = Object.keys(parsed).sort().join(',');
-  if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after)) return parsed.after;
+  if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after))
+    return parsed.after;
   const pk = `${listing.legacyCursorIndex}PK`;
   const sk = `${listing.legacyCursorIndex}SK`;
-  const legacy = names === [pk, sk, 'PK', 'SK'].sort().join(',') && parsed[pk] === listing.partition(0) && typeof parsed[sk] === 'string' && ID.test(parsed[sk] as string) && parsed.PK === `EMAIL#${parsed[sk]}` && parsed.SK === 'EMAIL';
+  const legacy =
+    names === [pk, sk, 'PK', 'SK'].sort().join(',') &&
+    parsed[pk] === listing.partition(0) &&
+    typeof parsed[sk] === 'string' &&
+    ID.test(parsed[sk] as string) &&
+    parsed.PK === `EMAIL#${parsed[sk]}` &&
+    parsed.SK === 'EMAIL';
   if (legacy) return parsed[sk] as string;
   throw invalidCursor();
 }
@@ -119,7 +128,10 @@ export class EmailListingRepository {
 
   /** One page of an account's emails, newest first; `next_cursor` null on the last page. */
   list(accountId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged(listingOf('GSI4', 'GSI1', (shard) => keys.emailsByAccount(accountId, shard), `ACCOUNT#${accountId}#EMAILS`), page);
+    return this.merged(
+      listingOf('GSI4', 'GSI1', (shard) => keys.emailsByAccount(accountId, shard), `ACCOUNT#${accountId}#EMAILS`),
+      page,
+    );
   }
 
   /**
@@ -129,7 +141,10 @@ export class EmailListingRepository {
    * tenant's listing.
    */
   listByTenant(tenantId: string, page: PageRequest): Promise<Page<Email>> {
-    return this.merged(listingOf('GSI5', 'GSI3', (shard) => keys.emailsByTenant(tenantId, shard), `TENANT#${tenantId}#EMAILS`), page);
+    return this.merged(
+      listingOf('GSI5', 'GSI3', (shard) => keys.emailsByTenant(tenantId, shard), `TENANT#${tenantId}#EMAILS`),
+      page,
+    );
   }
 
   /**
@@ -178,7 +193,10 @@ export class EmailListingRepository {
     while (pending.length > 0) {
       await Promise.all(pending.map(read));
       // An email listed in two sources (an older email indexed again) counts once.
-      merged = streams.flatMap((state) => state.entries).sort(newestFirst).filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
+      merged = streams
+        .flatMap((state) => state.entries)
+        .sort(newestFirst)
+        .filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
       // The page's oldest entry so far; a shard whose last entry read is older cannot add to the page.
       const cutoff = merged.length >= wanted ? merged[wanted - 1]!.id : undefined;
       pending = streams.filter((state) => {
@@ -188,7 +206,8 @@ export class EmailListingRepository {
     }
     // A whole listing (no cursor) whose older shards all answered nothing has no older entries at all.
     const older = streams.filter((state) => !state.source.keysOnly);
-    if (after === undefined && older.length > 0 && older.every((state) => state.done && state.entries.length === 0)) this.olderEmpty.set(listing.owner, true);
+    if (after === undefined && older.length > 0 && older.every((state) => state.done && state.entries.length === 0))
+      this.olderEmpty.set(listing.owner, true);
     const pageEntries = merged.slice(0, page.limit);
     const items = await this.withItems(pageEntries);
     const more = merged.length > page.limit;
@@ -205,7 +224,13 @@ export class EmailListingRepository {
    */
   private async withItems(entries: Entry[]): Promise<Record<string, unknown>[]> {
     const missing = entries.filter((entry) => entry.item === undefined);
-    const read = missing.length ? await batchGetItems(this.table, missing.map((entry) => keys.email(entry.id)), { consistentRead: true }) : [];
+    const read = missing.length
+      ? await batchGetItems(
+          this.table,
+          missing.map((entry) => keys.email(entry.id)),
+          { consistentRead: true },
+        )
+      : [];
     const byId = new Map(read.map((item) => [String(item.id), item]));
     return entries.flatMap((entry) => {
       const item = entry.item ?? byId.get(entry.id);

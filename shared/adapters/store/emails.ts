@@ -20,7 +20,16 @@ import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './era
 import { idempotencyKeyOf } from './idempotency';
 import { recipientsNamed } from '../../domain/privacy/named-addresses';
 import { deferredUsage, readShardCounts, releaseItems, reservedCounterSchema, reserveShardItems, type ReservedCounter } from './usage';
-import { cancelledConditionIndexes, hasTransactionConflict, isConditionFailure, transactWrite, updateIfCondition, withoutNullFields, type Table, type TransactItem } from './table';
+import {
+  cancelledConditionIndexes,
+  hasTransactionConflict,
+  isConditionFailure,
+  transactWrite,
+  updateIfCondition,
+  withoutNullFields,
+  type Table,
+  type TransactItem,
+} from './table';
 import { acceptedDueAt, DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
 import { forgetTenantScheduledItem, TenantScheduledRepository, tenantScheduledItems } from './tenant-scheduled';
@@ -118,7 +127,8 @@ const MAX_ACCEPT_ATTEMPTS = 25;
 /** The longest wait between two attempts after a transaction conflict (the wait grows with the attempts, jittered). */
 const MAX_CONFLICT_BACKOFF_MS = 250;
 
-const conflictBackoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_CONFLICT_BACKOFF_MS, 10 * 2 ** Math.min(attempt, 5))));
+const conflictBackoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_CONFLICT_BACKOFF_MS, 10 * 2 ** Math.min(attempt, 5))));
 
 function limitReached(reservation: UsageReservation, counts: readonly number[]): AcceptOutcome {
   return { kind: 'limit_reached', reservation, used: counts.reduce((sum, n) => sum + n, 0) };
@@ -136,7 +146,11 @@ export interface StoredEmail {
  * `settled`: a redelivered message for an email an earlier attempt settled (sent, or failed for good):
  * that attempt may have died between its write and publishing the event, so the worker publishes it again.
  */
-export type ClaimResult = { kind: 'claimed'; stored: StoredEmail } | { kind: 'leased' } | { kind: 'settled'; email: Email } | { kind: 'not_sendable' };
+export type ClaimResult =
+  | { kind: 'claimed'; stored: StoredEmail }
+  | { kind: 'leased' }
+  | { kind: 'settled'; email: Email }
+  | { kind: 'not_sendable' };
 
 /** Statuses that end an email's life: it leaves the due index. */
 const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
@@ -145,7 +159,19 @@ const FINAL_STATUSES = new Set(['delivered', 'bounced', 'failed', 'cancelled']);
  * Attributes that start empty and are filled by events with if_not_exists, so they are absent (not NULL)
  * until set; they read as null (emailSchema's defaults).
  */
-const LATE_FIELDS = ['bounce_reason', 'bounce_type', 'bounce_category', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'] as const;
+const LATE_FIELDS = [
+  'bounce_reason',
+  'bounce_type',
+  'bounce_category',
+  'scheduled_at',
+  'cancelled_at',
+  'sent_at',
+  'delivered_at',
+  'bounced_at',
+  'tenant',
+  'tenant_id',
+  'provider_message_id',
+] as const;
 
 /**
  * The email item as the store keeps it: the email, its body (inline, or the blob's key), the raw
@@ -165,12 +191,21 @@ const emailItemSchema = emailSchema.extend({
 });
 
 export function toStoredEmail(item: Record<string, unknown>): StoredEmail {
-  const { body, body_blob_key, mime_blob_key, schedule_version, usage_reserved, send_lease_until, suppressed_event, ...email } = decodeItem(emailItemSchema, item, 'Email');
+  const { body, body_blob_key, mime_blob_key, schedule_version, usage_reserved, send_lease_until, suppressed_event, ...email } = decodeItem(
+    emailItemSchema,
+    item,
+    'Email',
+  );
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: body ?? {} },
     ...(mime_blob_key !== undefined ? { mime: { blobKey: mime_blob_key } } : {}),
-    internals: { schedule_version, usage_reserved, ...(send_lease_until !== undefined ? { send_lease_until } : {}), ...(suppressed_event ? { suppressed_event } : {}) },
+    internals: {
+      schedule_version,
+      usage_reserved,
+      ...(send_lease_until !== undefined ? { send_lease_until } : {}),
+      ...(suppressed_event ? { suppressed_event } : {}),
+    },
   };
 }
 
@@ -214,7 +249,10 @@ export class EmailRepository {
   /** Writes an email on its own (a refused send kept for the log; `internals`: what its outbox event needs). */
   async create(email: Email, body: StoredBody, internals: Pick<EmailInternals, 'suppressed_event'> = {}): Promise<void> {
     const ttl = await this.ttlOf(email);
-    await Promise.all([this.table.client.send(new PutCommand(this.emailPut(email, body, { ...internals, ttl }))), this.writeAddressRefs(email, undefined, ttl)]);
+    await Promise.all([
+      this.table.client.send(new PutCommand(this.emailPut(email, body, { ...internals, ttl }))),
+      this.writeAddressRefs(email, undefined, ttl),
+    ]);
   }
 
   /**
@@ -225,7 +263,17 @@ export class EmailRepository {
     const recipients = recipientsNamed(email);
     await Promise.all([
       writeAddressRefs(this.table, email.account_id, recipients, 'email', keys.email(email.id), ttl),
-      ...(idempotency ? [writeAddressRefs(this.table, email.account_id, recipients, 'idempotency_record', idempotencyKeyOf(idempotency.accountId, idempotency.key))] : []),
+      ...(idempotency
+        ? [
+            writeAddressRefs(
+              this.table,
+              email.account_id,
+              recipients,
+              'idempotency_record',
+              idempotencyKeyOf(idempotency.accountId, idempotency.key),
+            ),
+          ]
+        : []),
     ]);
   }
 
@@ -256,7 +304,11 @@ export class EmailRepository {
   private async acceptEmail(request: AcceptRequest, ttl: number): Promise<AcceptOutcome> {
     const { email, capped, count } = request;
     const deferred = deferredUsage(email.account_id, request.uncapped, count);
-    const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue }));
+    const deferredCounters: ReservedCounter[] = request.uncapped.map((r) => ({
+      scope: r.scope,
+      period: r.period,
+      periodValue: r.periodValue,
+    }));
     const plans: ShardPart[][] = [];
     for (const reservation of capped) {
       const plan = firstShardPlan(shardCaps(reservation.limit!), count);
@@ -265,21 +317,40 @@ export class EmailRepository {
       plans.push(plan);
     }
     for (let attempt = 1; ; attempt++) {
-      const reserved: ReservedCounter[] = capped.map((r, i) => ({ scope: r.scope, period: r.period, periodValue: r.periodValue, parts: plans[i] }));
+      const reserved: ReservedCounter[] = capped.map((r, i) => ({
+        scope: r.scope,
+        period: r.period,
+        periodValue: r.periodValue,
+        parts: plans[i],
+      }));
       const internals: EmailInternals = {
         ...(request.scheduleVersion === undefined ? {} : { schedule_version: request.scheduleVersion }),
         // Kept only for a scheduled email, whose cancellation gives it back; a queued email never reads it, and
         // every later write of the email is sized on the whole item (1 write unit per KB).
-        ...(email.status === 'scheduled' && (reserved.length || deferred) ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } } : {}),
+        ...(email.status === 'scheduled' && (reserved.length || deferred)
+          ? { usage_reserved: { entries: [...reserved, ...deferredCounters], count } }
+          : {}),
       };
-      const put = this.emailPut(email, request.body, { ...internals, ttl, ...(deferred ? { usage_deferred: deferred } : {}), ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}) });
+      const put = this.emailPut(email, request.body, {
+        ...internals,
+        ttl,
+        ...(deferred ? { usage_deferred: deferred } : {}),
+        ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}),
+      });
       const reservationItems = capped.map((reservation, i) => reserveShardItems(this.table, email.account_id, reservation, plans[i]!));
       const idempotency = request.idempotency;
-      const idempotencyItem = idempotency ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now) : undefined;
+      const idempotencyItem = idempotency
+        ? this.idempotencyStore!.putItem(idempotency.accountId, idempotency.key, idempotency.record, idempotency.now)
+        : undefined;
       // A tenant's scheduled email is listed for the tenant's deletion, only while the tenant is live (tenant-scheduled.ts).
       const tenantItems = tenantScheduledItems(this.table, email);
       const tenantCheckAt = 1 + reservationItems.flat().length;
-      const items: TransactItem[] = [{ Put: put }, ...reservationItems.flat(), ...tenantItems, ...(idempotencyItem ? [idempotencyItem] : [])];
+      const items: TransactItem[] = [
+        { Put: put },
+        ...reservationItems.flat(),
+        ...tenantItems,
+        ...(idempotencyItem ? [idempotencyItem] : []),
+      ];
       if (items.length === 1) {
         await this.table.client.send(new PutCommand(put));
         return { kind: 'accepted', reserved };
@@ -321,7 +392,12 @@ export class EmailRepository {
    * send at its cap); otherwise the refusal itself (room remains, but other sends kept taking or writing
    * it: the caller's 503, which the cap-edge tests never reach).
    */
-  private async settleContended(accountId: string, capped: readonly UsageReservation[], count: number, error: unknown): Promise<AcceptOutcome> {
+  private async settleContended(
+    accountId: string,
+    capped: readonly UsageReservation[],
+    count: number,
+    error: unknown,
+  ): Promise<AcceptOutcome> {
     const counts = await Promise.all(capped.map((reservation) => readShardCounts(this.table, accountId, reservation)));
     const full = capped.findIndex((reservation, i) => planShardParts(shardCaps(reservation.limit!), counts[i]!, count) === null);
     if (full >= 0) return limitReached(capped[full]!, counts[full]!);
@@ -374,17 +450,24 @@ export class EmailRepository {
       if (!result.Attributes) return { kind: 'not_sendable' };
       const stored = toStoredEmail(result.Attributes);
       // A firing ends the schedule: the email leaves its tenant's list (best effort, tenant-scheduled.ts).
-      if (scheduleVersion !== undefined && stored.email.tenant_id) await this.tenantScheduled.forget(stored.email.tenant_id, emailId).catch(() => undefined);
+      if (scheduleVersion !== undefined && stored.email.tenant_id)
+        await this.tenantScheduled.forget(stored.email.tenant_id, emailId).catch(() => undefined);
       return { kind: 'claimed', stored };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       // Only to choose between "retry later" and "drop": the claim itself was the conditional write.
-      const current = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }));
+      const current = await this.table.client.send(
+        new GetCommand({ TableName: this.table.name, Key: keys.email(emailId), ConsistentRead: true }),
+      );
       const item = current.Item;
-      if (item?.status === 'queued' && typeof item.send_lease_until === 'number' && item.send_lease_until >= reclaimBefore) return { kind: 'leased' };
-      const settledByAttempt = typeof item?.provider_message_id === 'string' || (item?.status === 'failed' && item.last_event === 'failed' && (item.send_attempts ?? 0) > 0);
+      if (item?.status === 'queued' && typeof item.send_lease_until === 'number' && item.send_lease_until >= reclaimBefore)
+        return { kind: 'leased' };
+      const settledByAttempt =
+        typeof item?.provider_message_id === 'string' ||
+        (item?.status === 'failed' && item.last_event === 'failed' && (item.send_attempts ?? 0) > 0);
       // Also for a schedule's firing (redelivered after the attempt it started): its event is owed the same way.
-      if (item && settledByAttempt && item.status !== 'queued' && item.status !== 'scheduled') return { kind: 'settled', email: toStoredEmail(item).email };
+      if (item && settledByAttempt && item.status !== 'queued' && item.status !== 'scheduled')
+        return { kind: 'settled', email: toStoredEmail(item).email };
       return { kind: 'not_sendable' };
     }
   }
@@ -393,7 +476,12 @@ export class EmailRepository {
    * Moves a scheduled email to a new time and a new schedule version; null when it is not (or no
    * longer) scheduled in that account.
    */
-  async reschedule(accountId: string, emailId: string, at: string, now: string): Promise<{ version: number; previous: { at: string; version: number } } | null> {
+  async reschedule(
+    accountId: string,
+    emailId: string,
+    at: string,
+    now: string,
+  ): Promise<{ version: number; previous: { at: string; version: number } } | null> {
     const due = setDue('EMAIL', emailId, acceptedDueAt(this.bounds, { status: 'scheduled', created_at: now, scheduled_at: at })!);
     try {
       const result = await this.table.client.send(
@@ -490,7 +578,13 @@ export class EmailRepository {
       UpdateExpression: `SET last_event = :delayed, last_event_rank = :rank, updated_at = :at, ${due.set}`,
       ConditionExpression: '#status = :sent AND last_event_rank < :rank',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':delayed': 'delivery_delayed', ':rank': EVENT_RANK.delivery_delayed, ':at': at, ':sent': 'sent', ...due.values },
+      ExpressionAttributeValues: {
+        ':delayed': 'delivery_delayed',
+        ':rank': EVENT_RANK.delivery_delayed,
+        ':at': at,
+        ':sent': 'sent',
+        ...due.values,
+      },
     });
     return item ? toStoredEmail(item).email : null;
   }
@@ -508,7 +602,15 @@ export class EmailRepository {
       UpdateExpression: `SET #status = :failed, last_event = :failed, last_event_rank = :rank, bounce_type = :type, bounce_reason = :reason, bounced_at = :at, updated_at = :at, ${due.set}`,
       ConditionExpression: '#status = :sent',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':failed': 'failed', ':rank': EVENT_RANK.failed, ':type': UNDETERMINED, ':reason': reason, ':at': at, ':sent': 'sent', ...due.values },
+      ExpressionAttributeValues: {
+        ':failed': 'failed',
+        ':rank': EVENT_RANK.failed,
+        ':type': UNDETERMINED,
+        ':reason': reason,
+        ':at': at,
+        ':sent': 'sent',
+        ...due.values,
+      },
     });
     return item ? toStoredEmail(item).email : null;
   }
@@ -535,7 +637,13 @@ export class EmailRepository {
    * complaint raced in) does a second write set the timestamp alone. Status never moves. Answers the email
    * after the write and whether this write set the timestamp; null when the email is gone (or another account's).
    */
-  async recordEngagement(emailId: string, accountId: string, event: EngagementEvent, at: string, advance: boolean): Promise<{ email: Email; first: boolean } | null> {
+  async recordEngagement(
+    emailId: string,
+    accountId: string,
+    event: EngagementEvent,
+    at: string,
+    advance: boolean,
+  ): Promise<{ email: Email; first: boolean } | null> {
     const field = event === 'opened' ? 'opened_at' : 'clicked_at';
     const write = (withLastEvent: boolean) =>
       updateIfCondition(this.table, {
@@ -544,7 +652,11 @@ export class EmailRepository {
         UpdateExpression: `SET #field = if_not_exists(#field, :at)${withLastEvent ? ', last_event = :event, last_event_rank = :rank' : ''}`,
         ConditionExpression: `attribute_exists(PK) AND account_id = :account${withLastEvent ? ' AND (attribute_not_exists(last_event_rank) OR last_event_rank < :rank)' : ''}`,
         ExpressionAttributeNames: { '#field': field },
-        ExpressionAttributeValues: { ':at': at, ':account': accountId, ...(withLastEvent ? { ':event': event, ':rank': EVENT_RANK[event] } : {}) },
+        ExpressionAttributeValues: {
+          ':at': at,
+          ':account': accountId,
+          ...(withLastEvent ? { ':event': event, ':rank': EVENT_RANK[event] } : {}),
+        },
       });
     let advanced = advance;
     let old = advance ? await write(true) : null;
@@ -606,7 +718,14 @@ export class EmailRepository {
       UpdateExpression: `SET provider_message_id = :pid${mid.set}, #status = :sent, last_event = :sent, last_event_rank = :rank, sent_at = if_not_exists(sent_at, :at) REMOVE send_lease_until`,
       ConditionExpression: '#status = :queued',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pid': providerMessageId, ':sent': 'sent', ':rank': EVENT_RANK.sent, ':at': at, ':queued': 'queued', ...mid.values },
+      ExpressionAttributeValues: {
+        ':pid': providerMessageId,
+        ':sent': 'sent',
+        ':rank': EVENT_RANK.sent,
+        ':at': at,
+        ':queued': 'queued',
+        ...mid.values,
+      },
     });
     if (moved) return toStoredEmail(moved).email;
     const kept = await updateIfCondition(this.table, {
@@ -641,7 +760,13 @@ export class EmailRepository {
    * racing, the one written second sees both. An empty address list is recorded as `*` (a message-level
    * result). Null when the email does not exist for that account.
    */
-  async recordRecipients(emailId: string, accountId: string, result: 'reached' | 'refused', addresses: string[], refusal?: Record<string, string>): Promise<RecipientTally | null> {
+  async recordRecipients(
+    emailId: string,
+    accountId: string,
+    result: 'reached' | 'refused',
+    addresses: string[],
+    refusal?: Record<string, string>,
+  ): Promise<RecipientTally | null> {
     const set = new Set(addresses.length ? addresses.map((address) => address.toLowerCase()) : ['*']);
     const item = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
@@ -652,7 +777,8 @@ export class EmailRepository {
       ExpressionAttributeValues: { ':addresses': set, ':account': accountId, ...(refusal ? { ':refusal': refusal } : {}) },
     });
     if (!item) return null;
-    const bare = (list: unknown) => (Array.isArray(list) ? list : []).map((entry: string) => (parseMailbox(entry)?.email ?? entry).toLowerCase());
+    const bare = (list: unknown) =>
+      (Array.isArray(list) ? list : []).map((entry: string) => (parseMailbox(entry)?.email ?? entry).toLowerCase());
     const sizeOf = (value: unknown) => (value instanceof Set ? value.size : 0);
     const refused = item.ses_refused instanceof Set ? item.ses_refused : new Set<string>();
     return {
@@ -723,10 +849,15 @@ export class EmailRepository {
     }
     // A delay may repeat (SES reports each one) while nothing later was seen; other events advance once.
     const notPast = outcome.event === 'delivery_delayed' ? 'last_event_rank <= :rank' : 'last_event_rank < :rank';
-    const advanced = await attempt(`SET ${[...lastEventSets, ...fieldSets].join(', ')}`, ` AND (attribute_not_exists(last_event_rank) OR ${notPast})`, fieldNames, {
-      ...lastEventValues,
-      ...fieldValues,
-    });
+    const advanced = await attempt(
+      `SET ${[...lastEventSets, ...fieldSets].join(', ')}`,
+      ` AND (attribute_not_exists(last_event_rank) OR ${notPast})`,
+      fieldNames,
+      {
+        ...lastEventValues,
+        ...fieldValues,
+      },
+    );
     if (advanced) return { kind: 'advanced', email: advanced };
     if (fieldSets.length) {
       const recorded = await attempt(`SET ${fieldSets.join(', ')}`, ` AND (${fieldMissing.join(' OR ')})`, fieldNames, fieldValues);

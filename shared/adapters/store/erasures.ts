@@ -80,7 +80,10 @@ export async function writeAddressRefs(
   target: { PK: string; SK: string },
   ttl?: number,
 ): Promise<void> {
-  await batchWrite(table, addressRefItems(table.name, accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })));
+  await batchWrite(
+    table,
+    addressRefItems(table.name, accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
+  );
 }
 
 /** BatchWriteItem over any number of requests (25 a call, 4 calls at once, unprocessed ones retried with backoff). Idempotent. */
@@ -98,7 +101,11 @@ async function batchWrite(table: Table, requests: readonly Record<string, unknow
   });
 }
 
-const deleteKeys = (table: Table, itemKeys: readonly { PK: string; SK: string }[]) => batchWrite(table, itemKeys.map((Key) => ({ DeleteRequest: { Key } })));
+const deleteKeys = (table: Table, itemKeys: readonly { PK: string; SK: string }[]) =>
+  batchWrite(
+    table,
+    itemKeys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
 
 /** The sort key of an account-wide list (suppressions: `ACCOUNT`; opt-outs: `ACCOUNT#CATEGORY#<c>`) or a tenant's. */
 const listKey = (tenantId: string | null) => (tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`);
@@ -117,7 +124,9 @@ export function erasedSuppressionMatches(item: Record<string, unknown>, tenantId
 /** Whether an erased-address item opted out of `category` on the account's list or the tenant's. */
 export function erasedOptOutMatches(item: Record<string, unknown>, tenantId: string | null, category: string): boolean {
   const optOuts = item.optouts instanceof Set ? (item.optouts as Set<string>) : new Set<string>();
-  return optOuts.has(`${listKey(null)}#CATEGORY#${category}`) || (tenantId !== null && optOuts.has(`${listKey(tenantId)}#CATEGORY#${category}`));
+  return (
+    optOuts.has(`${listKey(null)}#CATEGORY#${category}`) || (tenantId !== null && optOuts.has(`${listKey(tenantId)}#CATEGORY#${category}`))
+  );
 }
 
 /** An address's entries on every list of the account (its own two partitions). */
@@ -137,12 +146,18 @@ export class ErasureRepository {
 
   async create(erasure: Erasure): Promise<void> {
     await this.table.client.send(
-      new PutCommand({ TableName: this.table.name, Item: { ...keys.erasure(erasure.account_id, erasure.id), type: 'erasure', ...erasure }, ConditionExpression: 'attribute_not_exists(PK)' }),
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...keys.erasure(erasure.account_id, erasure.id), type: 'erasure', ...erasure },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
     );
   }
 
   async get(accountId: string, erasureId: string): Promise<Erasure | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.erasure(accountId, erasureId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.erasure(accountId, erasureId), ConsistentRead: true }),
+    );
     return result.Item ? toErasure(result.Item) : null;
   }
 
@@ -150,7 +165,11 @@ export class ErasureRepository {
    * Adds to the counts (ADD: two stretches running at once each add only what they removed), marks the
    * address's lists kept by hash, and completes the erasure when `completedAt` is given. Returns the record.
    */
-  async record(accountId: string, erasureId: string, change: { removed: Partial<ErasedCounts>; keptAsHash?: boolean; at: string; completedAt?: string }): Promise<Erasure> {
+  async record(
+    accountId: string,
+    erasureId: string,
+    change: { removed: Partial<ErasedCounts>; keptAsHash?: boolean; at: string; completedAt?: string },
+  ): Promise<Erasure> {
     const names: Record<string, string> = { '#updated': 'updated_at' };
     const values: Record<string, unknown> = { ':at': change.at };
     const sets = ['#updated = :at'];
@@ -207,7 +226,10 @@ export class ErasureRepository {
   }
 
   async deleteRefs(refs: readonly AddressRef[]): Promise<void> {
-    await deleteKeys(this.table, refs.map((ref) => ref.key));
+    await deleteKeys(
+      this.table,
+      refs.map((ref) => ref.key),
+    );
   }
 
   /** The address's suppressions and opt-outs on every list of the account (two Queries of its own partitions). */
@@ -217,14 +239,24 @@ export class ErasureRepository {
       let start: Record<string, unknown> | undefined;
       do {
         const page = await this.table.client.send(
-          new QueryCommand({ TableName: this.table.name, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': PK }, ProjectionExpression: 'SK', ConsistentRead: true, ExclusiveStartKey: start }),
+          new QueryCommand({
+            TableName: this.table.name,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': PK },
+            ProjectionExpression: 'SK',
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
         );
         found.push(...(page.Items ?? []).map((item) => item.SK as string));
         start = page.LastEvaluatedKey;
       } while (start);
       return found;
     };
-    const [suppressions, optOuts] = await Promise.all([sortKeys(keys.suppression(accountId, address, null).PK), sortKeys(keys.categoryOptOut(accountId, address, null, 'x').PK)]);
+    const [suppressions, optOuts] = await Promise.all([
+      sortKeys(keys.suppression(accountId, address, null).PK),
+      sortKeys(keys.categoryOptOut(accountId, address, null, 'x').PK),
+    ]);
     return { suppressions, optOuts };
   }
 
@@ -241,10 +273,19 @@ export class ErasureRepository {
     if (entries.optOuts.length) adds.push('optouts :optouts'), (values[':optouts'] = new Set(entries.optOuts));
     if (adds.length === 0) return;
     await this.table.client.send(
-      new UpdateCommand({ TableName: this.table.name, Key: keys.erasedAddress(accountId, hash), UpdateExpression: `SET #type = :type ADD ${adds.join(', ')}`, ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ...values, ':type': 'erased_address' } }),
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.erasedAddress(accountId, hash),
+        UpdateExpression: `SET #type = :type ADD ${adds.join(', ')}`,
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ...values, ':type': 'erased_address' },
+      }),
     );
     const suppressionPK = keys.suppression(accountId, address, null).PK;
     const optOutPK = keys.categoryOptOut(accountId, address, null, 'x').PK;
-    await deleteKeys(this.table, [...entries.suppressions.map((SK) => ({ PK: suppressionPK, SK })), ...entries.optOuts.map((SK) => ({ PK: optOutPK, SK }))]);
+    await deleteKeys(this.table, [
+      ...entries.suppressions.map((SK) => ({ PK: suppressionPK, SK })),
+      ...entries.optOuts.map((SK) => ({ PK: optOutPK, SK })),
+    ]);
   }
 }

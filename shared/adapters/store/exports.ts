@@ -86,7 +86,9 @@ export class ExportRepository {
       return { kind: 'created' };
     } catch (error) {
       if (!cancelledConditionIndexes(error).includes(0)) throw error;
-      const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: exportKeys.running(head.account_id), ConsistentRead: true }));
+      const { Item } = await this.table.client.send(
+        new GetCommand({ TableName: this.table.name, Key: exportKeys.running(head.account_id), ConsistentRead: true }),
+      );
       return { kind: 'busy', exportId: typeof Item?.export_id === 'string' ? Item.export_id : '' };
     }
   }
@@ -109,7 +111,9 @@ export class ExportRepository {
 
   /** The head, or null (unknown id, another account's, or expired). */
   async get(accountId: string, id: string, nowMs: number): Promise<ExportHead | null> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: exportKeys.head(accountId, id), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: exportKeys.head(accountId, id), ConsistentRead: true }),
+    );
     const item = live(Item, nowMs);
     return item ? headFrom(item) : null;
   }
@@ -119,7 +123,8 @@ export class ExportRepository {
     const item = await updateIfCondition(this.table, {
       Key: exportKeys.head(accountId, id),
       UpdateExpression: 'SET lease_until = :until',
-      ConditionExpression: 'attribute_exists(PK) AND #status = :running AND (attribute_not_exists(lease_until) OR lease_until < :now) AND #ttl > :nowSeconds',
+      ConditionExpression:
+        'attribute_exists(PK) AND #status = :running AND (attribute_not_exists(lease_until) OR lease_until < :now) AND #ttl > :nowSeconds',
       ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl' },
       ExpressionAttributeValues: { ':until': leaseUntilMs, ':running': 'running', ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
     });
@@ -136,7 +141,14 @@ export class ExportRepository {
       Key: exportKeys.head(head.account_id, head.id),
       UpdateExpression: 'SET progress = :progress, totals = :totals, stretches = :next, updated_at = :at',
       ConditionExpression: 'stretches = :stretches AND lease_until = :lease',
-      ExpressionAttributeValues: { ':progress': update.progress, ':totals': update.totals, ':next': head.stretches + 1, ':at': nowIso, ':stretches': head.stretches, ':lease': leaseUntilMs },
+      ExpressionAttributeValues: {
+        ':progress': update.progress,
+        ':totals': update.totals,
+        ':next': head.stretches + 1,
+        ':at': nowIso,
+        ':stretches': head.stretches,
+        ':lease': leaseUntilMs,
+      },
     });
     if (!item) return false;
     Object.assign(head, headFrom(item));
@@ -151,7 +163,11 @@ export class ExportRepository {
       UpdateExpression: completed ? 'SET #status = :status, completed_at = :at, updated_at = :at REMOVE lease_until' : 'REMOVE lease_until',
       ConditionExpression: 'stretches = :stretches AND lease_until = :lease',
       ...(completed ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
-      ExpressionAttributeValues: { ...(completed ? { ':status': status, ':at': nowIso } : {}), ':stretches': head.stretches, ':lease': leaseUntilMs },
+      ExpressionAttributeValues: {
+        ...(completed ? { ':status': status, ':at': nowIso } : {}),
+        ':stretches': head.stretches,
+        ':lease': leaseUntilMs,
+      },
     });
     if (!item) return false;
     Object.assign(head, headFrom(item));

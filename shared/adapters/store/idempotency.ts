@@ -33,7 +33,9 @@ export class IdempotencyStore {
   }
 
   async get(accountId: string, key: string, now: Date): Promise<IdempotencyRecord | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: this.key(accountId, key), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: this.key(accountId, key), ConsistentRead: true }),
+    );
     return toIdempotencyRecord(result.Item, now);
   }
 
@@ -42,7 +44,12 @@ export class IdempotencyStore {
     return {
       Put: {
         TableName: this.table.name,
-        Item: { ...this.key(accountId, key), type: 'idempotency', ...record, ttl: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS },
+        Item: {
+          ...this.key(accountId, key),
+          type: 'idempotency',
+          ...record,
+          ttl: Math.floor(now.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(PK) OR #ttl < :now',
         ExpressionAttributeNames: { '#ttl': 'ttl' },
         ExpressionAttributeValues: { ':now': Math.floor(now.getTime() / 1000) },
@@ -52,7 +59,12 @@ export class IdempotencyStore {
 
   /** Overwrites the record (its owner storing the answer over the pending record it put first). */
   async replace(accountId: string, key: string, record: IdempotencyRecord, now: Date): Promise<void> {
-    const { ConditionExpression: _condition, ExpressionAttributeNames: _names, ExpressionAttributeValues: _values, ...put } = this.putItem(accountId, key, record, now).Put;
+    const {
+      ConditionExpression: _condition,
+      ExpressionAttributeNames: _names,
+      ExpressionAttributeValues: _values,
+      ...put
+    } = this.putItem(accountId, key, record, now).Put;
     await this.table.client.send(new PutCommand(put));
   }
 

@@ -22,14 +22,28 @@ import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { retentionTtl } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { retentionLookupFor } from './account-retention';
-import { cancelledConditionIndexes, isConditionFailure, isWriteConflict, itemOfRefusedWrite, queryAllWithPrefix, transactWrite, updateIfCondition, withoutKeys, type Table } from './table';
+import {
+  cancelledConditionIndexes,
+  isConditionFailure,
+  isWriteConflict,
+  itemOfRefusedWrite,
+  queryAllWithPrefix,
+  transactWrite,
+  updateIfCondition,
+  withoutKeys,
+  type Table,
+} from './table';
 
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
 
 const partSk = (index: number) => `PART#${String(index).padStart(6, '0')}`;
 
-export type ClaimOutcome = { kind: 'claimed'; head: ImportHead } | { kind: 'stale'; head: ImportHead } | { kind: 'busy'; head: ImportHead } | { kind: 'not_found' };
+export type ClaimOutcome =
+  | { kind: 'claimed'; head: ImportHead }
+  | { kind: 'stale'; head: ImportHead }
+  | { kind: 'busy'; head: ImportHead }
+  | { kind: 'not_found' };
 
 /** What a stretch of work changes on the head. */
 export interface StretchUpdate {
@@ -90,7 +104,9 @@ export class ImportRepository {
 
   /** The stored head item, lease included. */
   private async item(accountId: string, id: string, nowMs: number): Promise<Record<string, any> | null> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.migration(accountId, id), ConsistentRead: true }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.migration(accountId, id), ConsistentRead: true }),
+    );
     return live(Item, nowMs);
   }
 
@@ -112,7 +128,13 @@ export class ImportRepository {
           ConditionExpression:
             'attribute_exists(PK) AND requests = :requests AND has_more = :true AND (attribute_not_exists(lease_until) OR lease_until < :now) AND (attribute_not_exists(#ttl) OR #ttl > :nowSeconds)',
           ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':until': leaseUntilMs, ':requests': requests, ':true': true, ':now': nowMs, ':nowSeconds': Math.floor(nowMs / 1000) },
+          ExpressionAttributeValues: {
+            ':until': leaseUntilMs,
+            ':requests': requests,
+            ':true': true,
+            ':now': nowMs,
+            ':nowSeconds': Math.floor(nowMs / 1000),
+          },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -146,32 +168,36 @@ export class ImportRepository {
       // instead of a refusal that would read as a lost claim. It names the request's claim (its lease)
       // and the part, so another request redoing the stretch after a crash is a new transaction.
       const token = createHash('sha256').update(`${head.id}:${head.requests}:${head.parts}:${leaseUntilMs}`).digest('hex').slice(0, 36);
-      await transactWrite(this.table, [
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: { PK: key.PK, SK: partSk(head.parts), type: 'migration_part', part: update.part, ...(await this.ttlOf(head)) },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
-        },
-        {
-          Update: {
-            TableName: this.table.name,
-            Key: key,
-            UpdateExpression: 'SET progress = :progress, totals = :totals, parts = :next, updated_at = :at',
-            ConditionExpression: 'requests = :requests AND parts = :parts AND lease_until = :lease',
-            ExpressionAttributeValues: {
-              ':progress': update.progress,
-              ':totals': update.totals,
-              ':next': head.parts + 1,
-              ':at': nowIso,
-              ':requests': head.requests,
-              ':parts': head.parts,
-              ':lease': leaseUntilMs,
+      await transactWrite(
+        this.table,
+        [
+          {
+            Put: {
+              TableName: this.table.name,
+              Item: { PK: key.PK, SK: partSk(head.parts), type: 'migration_part', part: update.part, ...(await this.ttlOf(head)) },
+              ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
-        },
-      ], token);
+          {
+            Update: {
+              TableName: this.table.name,
+              Key: key,
+              UpdateExpression: 'SET progress = :progress, totals = :totals, parts = :next, updated_at = :at',
+              ConditionExpression: 'requests = :requests AND parts = :parts AND lease_until = :lease',
+              ExpressionAttributeValues: {
+                ':progress': update.progress,
+                ':totals': update.totals,
+                ':next': head.parts + 1,
+                ':at': nowIso,
+                ':requests': head.requests,
+                ':parts': head.parts,
+                ':lease': leaseUntilMs,
+              },
+            },
+          },
+        ],
+        token,
+      );
     } catch (error) {
       if (isConditionFailure(error) || cancelledConditionIndexes(error).length > 0) return false;
       throw error;
@@ -187,7 +213,8 @@ export class ImportRepository {
   async finish(head: ImportHead, leaseUntilMs: number, update: FinishUpdate, nowIso: string): Promise<boolean> {
     const item = await updateIfCondition(this.table, {
       Key: keys.migration(head.account_id, head.id),
-      UpdateExpression: 'SET #status = :status, has_more = :more, retry_after_seconds = :retry, requests = :next, updated_at = :at REMOVE lease_until',
+      UpdateExpression:
+        'SET #status = :status, has_more = :more, retry_after_seconds = :retry, requests = :next, updated_at = :at REMOVE lease_until',
       ConditionExpression: 'requests = :requests AND lease_until = :lease',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {

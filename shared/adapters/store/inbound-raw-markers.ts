@@ -41,7 +41,10 @@ export const MARKER_TTL_SECONDS = 30 * 24 * 3600;
 
 const partition = (shard: number) => `INBOUNDRAW#${shard}`;
 const shardOf = (rawKey: string) => createHash('sha256').update(rawKey).digest().readUInt32BE(0) % RAW_MARKER_SHARDS;
-const indexed = (rawKey: string, dueAt: number) => ({ GSI2PK: partition(shardOf(rawKey)), GSI2SK: `${new Date(dueAt).toISOString()}#${rawKey}` });
+const indexed = (rawKey: string, dueAt: number) => ({
+  GSI2PK: partition(shardOf(rawKey)),
+  GSI2SK: `${new Date(dueAt).toISOString()}#${rawKey}`,
+});
 
 export class InboundRawMarkerRepository {
   constructor(private readonly table: Table) {}
@@ -101,7 +104,8 @@ export class InboundRawMarkerRepository {
   async claim(rawKey: string, now: Date): Promise<'claimed' | 'discarded'> {
     const claimed = await updateIfCondition(this.table, {
       Key: keys.inboundRawMarker(rawKey),
-      UpdateExpression: 'SET #status = :claimed, #type = :type, raw_key = :raw_key, created_at = if_not_exists(created_at, :now), #ttl = if_not_exists(#ttl, :ttl) REMOVE GSI2PK, GSI2SK',
+      UpdateExpression:
+        'SET #status = :claimed, #type = :type, raw_key = :raw_key, created_at = if_not_exists(created_at, :now), #ttl = if_not_exists(#ttl, :ttl) REMOVE GSI2PK, GSI2SK',
       ConditionExpression: 'attribute_not_exists(PK) OR #status <> :discarded',
       ExpressionAttributeNames: { '#status': 'status', '#type': 'type', '#ttl': 'ttl' },
       ExpressionAttributeValues: {
@@ -119,7 +123,9 @@ export class InboundRawMarkerRepository {
 
   /** The marker as stored (strongly consistent read), null when there is none. */
   async get(rawKey: string): Promise<RawMarker | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.inboundRawMarker(rawKey), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.inboundRawMarker(rawKey), ConsistentRead: true }),
+    );
     const item = result.Item;
     return item ? { raw_key: item.raw_key, status: item.status, created_at: item.created_at } : null;
   }
@@ -132,14 +138,24 @@ export class InboundRawMarkerRepository {
 
   private async discardFrom(from: RawMarkerStatus[], rawKey: string, now: number): Promise<boolean> {
     const due = indexed(rawKey, now);
-    return (await this.transition(rawKey, 'discarded', from, { set: 'GSI2PK = :pk, GSI2SK = :sk', values: { ':pk': due.GSI2PK, ':sk': due.GSI2SK } })) === true;
+    return (
+      (await this.transition(rawKey, 'discarded', from, {
+        set: 'GSI2PK = :pk, GSI2SK = :sk',
+        values: { ':pk': due.GSI2PK, ':sk': due.GSI2SK },
+      })) === true
+    );
   }
 
   /**
    * Sets `status` (and `update`) only while the marker is in one of `from`: true, or else the status it
    * has (as DynamoDB refused the write: no second read), null when there is no marker.
    */
-  private async transition(rawKey: string, status: RawMarkerStatus, from: RawMarkerStatus[], update: { set?: string; remove?: string; values?: Record<string, string> }): Promise<true | RawMarkerStatus | null> {
+  private async transition(
+    rawKey: string,
+    status: RawMarkerStatus,
+    from: RawMarkerStatus[],
+    update: { set?: string; remove?: string; values?: Record<string, string> },
+  ): Promise<true | RawMarkerStatus | null> {
     const fromValues = Object.fromEntries(from.map((value, index) => [`:from${index}`, value]));
     try {
       await this.table.client.send(

@@ -56,7 +56,9 @@ export class InvitationRepository {
   }
 
   async getByTokenHash(tokenHash: string): Promise<Invitation | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: invitationKey(tokenHash), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: invitationKey(tokenHash), ConsistentRead: true }),
+    );
     return result.Item ? toInvitation(result.Item) : null;
   }
 

@@ -111,9 +111,15 @@ export const keys = {
   /** Per-account listing of automations (GSI1SK the auto_ id: newest first). */
   automationsByAccount: (accountId: string) => `ACCOUNT#${accountId}#AUTOMATIONS`,
   /** Pointer to an ACTIVE automation started by this event (present only while active; read by POST /events). */
-  automationTrigger: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOTRIGGER#${accountId}#${keyPart(event)}`, SK: automationId }),
+  automationTrigger: (accountId: string, event: string, automationId: string) => ({
+    PK: `AUTOTRIGGER#${accountId}#${keyPart(event)}`,
+    SK: automationId,
+  }),
   /** Pointer to an ACTIVE automation whose runs this event cancels (cancel_on_events; present only while active). */
-  automationCancel: (accountId: string, event: string, automationId: string) => ({ PK: `AUTOCANCEL#${accountId}#${keyPart(event)}`, SK: automationId }),
+  automationCancel: (accountId: string, event: string, automationId: string) => ({
+    PK: `AUTOCANCEL#${accountId}#${keyPart(event)}`,
+    SK: automationId,
+  }),
   /** An import (POST /migrations), keyed by its account and id; its report parts share the partition. */
   migration: (accountId: string, migrationId: string) => ({ PK: `MIGRATION#${accountId}#${migrationId}`, SK: 'HEAD' }),
   /** Per-account listing of imports (GSI1SK the mig_ id: newest first). */
@@ -135,12 +141,18 @@ export const keys = {
    * An uncapped usage counter (added to by the outbox relay, once per batch): its own partition, not the
    * account's, which every send's read of the account shares (docs/benchmarks.md, "The partition model").
    */
-  usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `USAGE#${accountId}#${scope}#${period}#${value}`, SK: 'COUNTER' }),
+  usage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({
+    PK: `USAGE#${accountId}#${scope}#${period}#${value}`,
+    SK: 'COUNTER',
+  }),
   /**
    * Where uncapped counters were kept before 2026-11-25 (and unsharded capped ones before the shards), under the
    * account's partition: read and summed with the others (UsageLedger), never written by new sends.
    */
-  legacyUsage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `USAGE#${scope}#${period}#${value}` }),
+  legacyUsage: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string) => ({
+    PK: `ACCOUNT#${accountId}`,
+    SK: `USAGE#${scope}#${period}#${value}`,
+  }),
   /** One shard of a capped usage counter (shard caps add up to the limit: shared/domain/accounts/limits.ts). */
   usageShard: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, shard: number) => ({
     PK: `USAGE#${accountId}#${scope}#${period}#${value}#${shard}`,
@@ -150,7 +162,10 @@ export const keys = {
    * One fixed-window request counter (API rate limits). Its own partition per account and limit, not the
    * account's: a polling client's counter writes never share a partition with the account's other items.
    */
-  rateLimitWindow: (subject: string, name: string, windowStart: number) => ({ PK: `RATELIMIT#${keyPart(subject)}#${name}`, SK: `WINDOW#${windowStart}` }),
+  rateLimitWindow: (subject: string, name: string, windowStart: number) => ({
+    PK: `RATELIMIT#${keyPart(subject)}#${name}`,
+    SK: `WINDOW#${windowStart}`,
+  }),
   /**
    * A dashboard user, keyed by its normalised email: one user per address in the whole deployment (a
    * conditional put), and the sign-in finds it with one GetItem. Listed per account through GSI1.
@@ -249,7 +264,9 @@ export const keys = {
     SK: tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`,
   }),
   suppressionsByScope: (accountId: string, tenantId: string | null, shard = 0) =>
-    tenantId === null ? `ACCOUNT#${accountId}#SUPPRESSIONS#${shard}` : `ACCOUNT#${accountId}#TENANT#${keyPart(tenantId)}#SUPPRESSIONS#${shard}`,
+    tenantId === null
+      ? `ACCOUNT#${accountId}#SUPPRESSIONS#${shard}`
+      : `ACCOUNT#${accountId}#TENANT#${keyPart(tenantId)}#SUPPRESSIONS#${shard}`,
   categoryOptOut: (accountId: string, email: string, tenantId: string | null, category: string) => ({
     PK: `OPTOUT#${accountId}#${email.toLowerCase()}`,
     SK: `${tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`}#CATEGORY#${category}`,
@@ -264,7 +281,10 @@ export const keys = {
   /** A domain's DMARC figures: reports (dedupe) and their rows by day (shared/adapters/store/dmarc-reports.ts). */
   dmarcPartition: (domainId: string) => `DMARC#${domainId}`,
   dmarcReport: (domainId: string, reportKey: string) => ({ PK: `DMARC#${domainId}`, SK: `REPORT#${reportKey}` }),
-  dmarcRows: (domainId: string, day: string, reportKey: string, chunk: number) => ({ PK: `DMARC#${domainId}`, SK: `${day}#${reportKey}#${String(chunk).padStart(2, '0')}` }),
+  dmarcRows: (domainId: string, day: string, reportKey: string, chunk: number) => ({
+    PK: `DMARC#${domainId}`,
+    SK: `${day}#${reportKey}#${String(chunk).padStart(2, '0')}`,
+  }),
   /** The sort keys of a range of days (both included): `<since>` to `<until>#~` (report keys are base64url, below `~`). */
   dmarcDays: (since: string, until: string) => ({ from: since, to: `${until}#~` }),
 };

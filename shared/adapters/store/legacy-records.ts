@@ -77,9 +77,9 @@ export interface ScanPosition {
   readonly key: Record<string, unknown>;
 }
 
-
 const str = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
 const ttlOf = (item: Record<string, unknown>): number | null => (typeof item.ttl === 'number' ? item.ttl : null);
 
 function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
@@ -113,13 +113,29 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
         id: String(item.id ?? ''),
         receivedAt: String(item.received_at ?? ''),
         ttl: ttlOf(item),
-        fields: { from: String(item.from ?? ''), reply_to: strings(item.reply_to), to: strings(item.to), cc: strings(item.cc), mail_from: String(item.mail_from ?? ''), rcpt_to: strings(item.rcpt_to) },
+        fields: {
+          from: String(item.from ?? ''),
+          reply_to: strings(item.reply_to),
+          to: strings(item.to),
+          cc: strings(item.cc),
+          mail_from: String(item.mail_from ?? ''),
+          rcpt_to: strings(item.rcpt_to),
+        },
         rawKey: String(item.raw_key ?? ''),
-        attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : []).map((attachment) => str(attachment.id)).filter((id): id is string => id !== null),
+        attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [])
+          .map((attachment) => str(attachment.id))
+          .filter((id): id is string => id !== null),
         contentKept: item.content_kept !== false,
       };
     case 'webhook_delivery':
-      return { kind: 'webhook_delivery', key, accountId, eventType: String(item.event_type ?? ''), payload: String(item.payload ?? ''), ttl: typeof item.ttl === 'number' ? item.ttl : null };
+      return {
+        kind: 'webhook_delivery',
+        key,
+        accountId,
+        eventType: String(item.event_type ?? ''),
+        payload: String(item.payload ?? ''),
+        ttl: typeof item.ttl === 'number' ? item.ttl : null,
+      };
     case 'run': {
       return { kind: 'automation_run', key, accountId, event: item.event ?? null, subject: str(item.subject) };
     }
@@ -135,7 +151,11 @@ export class LegacyRecordRepository {
    * One page of one Scan segment: the legacy records it holds (often none: the filter drops the rest) and
    * the position of the next page (null: the segment is done).
    */
-  async scanPage(segment: number, totalSegments: number, position: ScanPosition | null): Promise<{ records: LegacyRecord[]; scanned: number; position: ScanPosition | null }> {
+  async scanPage(
+    segment: number,
+    totalSegments: number,
+    position: ScanPosition | null,
+  ): Promise<{ records: LegacyRecord[]; scanned: number; position: ScanPosition | null }> {
     const result = await this.table.client.send(
       new ScanCommand({
         TableName: this.table.name,
@@ -144,7 +164,13 @@ export class LegacyRecordRepository {
         // Every record without a ttl has no mark either (both are newer): one condition finds both.
         FilterExpression: '#type IN (:email, :received, :delivery, :run) AND (attribute_not_exists(#mark) OR #mark < :version)',
         ExpressionAttributeNames: { '#type': 'type', '#mark': ADDRESS_REFS_MARK },
-        ExpressionAttributeValues: { ':email': 'email', ':received': 'received_email', ':delivery': 'webhook_delivery', ':run': 'run', ':version': ADDRESS_REFS_VERSION },
+        ExpressionAttributeValues: {
+          ':email': 'email',
+          ':received': 'received_email',
+          ':delivery': 'webhook_delivery',
+          ':run': 'run',
+          ':version': ADDRESS_REFS_VERSION,
+        },
         ...(position ? { ExclusiveStartKey: position.key } : {}),
       }),
     );
@@ -159,8 +185,8 @@ export class LegacyRecordRepository {
   async adoptEmail(email: LegacyEmail, ttl: number, moved: LegacyEmail['objects']): Promise<'adopted' | 'already'> {
     const sets = ['#ttl = :ttl'];
     const values: Record<string, unknown> = { ':ttl': ttl };
-    if (moved.body) (sets.push('body_blob_key = :body'), (values[':body'] = moved.body));
-    if (moved.mime) (sets.push('mime_blob_key = :mime'), (values[':mime'] = moved.mime));
+    if (moved.body) sets.push('body_blob_key = :body'), (values[':body'] = moved.body);
+    if (moved.mime) sets.push('mime_blob_key = :mime'), (values[':mime'] = moved.mime);
     moved.attachments.forEach((key, index) => {
       if (!key) return;
       sets.push(`attachments[${index}].blob_key = :a${index}`);
@@ -170,10 +196,16 @@ export class LegacyRecordRepository {
   }
 
   /** Gives a received email its retention: `ttl`, `objects_prefix` and the account's copy of the raw message. */
-  async adoptReceivedEmail(email: LegacyReceivedEmail, ttl: number, objectsPrefix: string, rawCopyKey: string | null): Promise<'adopted' | 'already'> {
+  async adoptReceivedEmail(
+    email: LegacyReceivedEmail,
+    ttl: number,
+    objectsPrefix: string,
+    rawCopyKey: string | null,
+  ): Promise<'adopted' | 'already'> {
     const sets = ['#ttl = :ttl', 'objects_prefix = :prefix'];
     const values: Record<string, unknown> = { ':ttl': ttl, ':prefix': objectsPrefix };
-    if (rawCopyKey) (sets.push('raw_key = :raw', 'shared_raw_key = :shared'), (values[':raw'] = rawCopyKey), (values[':shared'] = email.rawKey));
+    if (rawCopyKey)
+      sets.push('raw_key = :raw', 'shared_raw_key = :shared'), (values[':raw'] = rawCopyKey), (values[':shared'] = email.rawKey);
     return this.conditionalSet(email.key, sets, values);
   }
 

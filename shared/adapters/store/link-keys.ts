@@ -43,7 +43,9 @@ export class LinkKeyRepository {
 
   /** One key by kid (null: no such key). Strongly consistent: a key created a moment ago is found. */
   async get(kid: string): Promise<StoredLinkKey | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.linkKey(kid), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.linkKey(kid), ConsistentRead: true }),
+    );
     return result.Item ? toStoredLinkKey(result.Item) : null;
   }
 

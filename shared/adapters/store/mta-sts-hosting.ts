@@ -31,10 +31,15 @@ export class MtaStsHostingRepository {
 
   /** The hosting of a policy domain; `consistent` for a step about to write (the MTA-STS function reads eventually). */
   async get(policyDomain: string, options: { consistent: boolean } = { consistent: true }): Promise<StoredHostingState | null> {
-    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.mtaStsHosting(policyDomain), ConsistentRead: options.consistent }));
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.mtaStsHosting(policyDomain), ConsistentRead: options.consistent }),
+    );
     if (!Item) return null;
     const sortKey = typeof Item.GSI2SK === 'string' ? Item.GSI2SK : null;
-    return { hosting: decodeItem(storedHostingSchema, Item, 'MtaStsHosting'), nextStepAt: sortKey ? sortKey.slice(0, sortKey.indexOf('#')) : null };
+    return {
+      hosting: decodeItem(storedHostingSchema, Item, 'MtaStsHosting'),
+      nextStepAt: sortKey ? sortKey.slice(0, sortKey.indexOf('#')) : null,
+    };
   }
 
   /**
@@ -59,7 +64,12 @@ export class MtaStsHostingRepository {
   }
 
   private item(hosting: StoredHosting, nextStepAt: Date | null): Record<string, unknown> {
-    return { ...keys.mtaStsHosting(hosting.policy_domain), ...(nextStepAt ? dueKey(hosting.policy_domain, nextStepAt) : {}), type: 'mta_sts_hosting', ...hosting };
+    return {
+      ...keys.mtaStsHosting(hosting.policy_domain),
+      ...(nextStepAt ? dueKey(hosting.policy_domain, nextStepAt) : {}),
+      type: 'mta_sts_hosting',
+      ...hosting,
+    };
   }
 
   /**
@@ -69,7 +79,7 @@ export class MtaStsHostingRepository {
    */
   async save(hosting: StoredHosting, nextStepAt: Date | null): Promise<'saved' | 'conflict'> {
     const previous = hosting.version - 1;
-    if (previous === 0) throw new Error('a new hosting is stored with create (the account\'s bound)');
+    if (previous === 0) throw new Error("a new hosting is stored with create (the account's bound)");
     try {
       await this.table.client.send(
         new PutCommand({

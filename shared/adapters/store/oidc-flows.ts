@@ -39,7 +39,9 @@ export class OidcFlowRepository {
 
   /** Deletes the flow and answers it (null when there is none: never started, already used, or swept by its TTL). */
   async take(tokenHash: string): Promise<OidcFlow | null> {
-    const result = await this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: keys.oidcFlow(tokenHash), ReturnValues: 'ALL_OLD' }));
+    const result = await this.table.client.send(
+      new DeleteCommand({ TableName: this.table.name, Key: keys.oidcFlow(tokenHash), ReturnValues: 'ALL_OLD' }),
+    );
     return result.Attributes ? decodeItem(flowSchema, result.Attributes, 'OidcFlow') : null;
   }
 }

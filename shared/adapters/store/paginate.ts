@@ -109,8 +109,17 @@ export function queryGsi1NewestFirst<T>(
   options: Pick<QueryPageOptions, 'maxPageBytes'> & { unexpiredAt?: number } = {},
 ): Promise<Page<T>> {
   const { unexpiredAt, ...pageOptions } = options;
-  const filters: { FilterExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> }[] = [];
-  if (status !== undefined) filters.push({ FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': status } });
+  const filters: {
+    FilterExpression: string;
+    ExpressionAttributeNames: Record<string, string>;
+    ExpressionAttributeValues: Record<string, unknown>;
+  }[] = [];
+  if (status !== undefined)
+    filters.push({
+      FilterExpression: '#status = :status',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': status },
+    });
   if (unexpiredAt !== undefined) filters.push(unexpiredFilter(unexpiredAt));
   return queryPage(
     table,

@@ -71,7 +71,9 @@ export class RunRepository {
     // The address references of whom the run names (its event's email and data, an email: subject; ./erasures.ts, docs/erasure.md).
     await writeAddressRefs(this.table, run.account_id, addressesOfRun(run), 'automation_run', keys.run(run.id));
     try {
-      await this.table.client.send(new PutCommand({ TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+      await this.table.client.send(
+        new PutCommand({ TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
+      );
       return { kind: 'started' };
     } catch (error) {
       if (isConditionFailure(error)) return { kind: 'exists' };
@@ -130,7 +132,8 @@ export class RunRepository {
     const item = await updateIfCondition(this.table, {
       Key: keys.run(runId),
       UpdateExpression: `SET step_state = :claimed, lease_until = :until, attempt = attempt + :one, updated_at = :at, step_started_at = if_not_exists(step_started_at, :at), ${due.set}`,
-      ConditionExpression: '#status = :running AND step_index = :index AND (step_state = :pending OR (step_state = :claimed AND lease_until < :now))',
+      ConditionExpression:
+        '#status = :running AND step_index = :index AND (step_state = :pending OR (step_state = :claimed AND lease_until < :now))',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':claimed': 'claimed',
@@ -190,11 +193,16 @@ export class RunRepository {
    * attempt took over after the lease, or the run was cancelled); the result is then not recorded.
    */
   completeStep(runId: string, index: number, attempt: number, result: StepResult, outcome: StepOutcome): Promise<Run | null> {
-    return this.write(runId, this.advance(runId, result, outcome), '#status = :running AND step_index = :index AND step_state = :claimed AND attempt = :attempt', {
-      ':index': index,
-      ':claimed': 'claimed',
-      ':attempt': attempt,
-    });
+    return this.write(
+      runId,
+      this.advance(runId, result, outcome),
+      '#status = :running AND step_index = :index AND step_state = :claimed AND attempt = :attempt',
+      {
+        ':index': index,
+        ':claimed': 'claimed',
+        ':attempt': attempt,
+      },
+    );
   }
 
   /**
@@ -202,7 +210,14 @@ export class RunRepository {
    * reconciler, if the firing is lost) wakes it; `waitingFor` names the event that resumes it earlier.
    * Only by the attempt holding the claim; null otherwise.
    */
-  async waitStep(runId: string, index: number, attempt: number, wakeAtMs: number, waitingFor: string | null, at: string): Promise<Run | null> {
+  async waitStep(
+    runId: string,
+    index: number,
+    attempt: number,
+    wakeAtMs: number,
+    waitingFor: string | null,
+    at: string,
+  ): Promise<Run | null> {
     const due = setDue('RUN', runId, wakeAtMs + this.bounds.scheduledLateAfterMs);
     const update: Update = {
       set: ['step_state = :waiting', 'wake_at = :wake', 'updated_at = :at', due.set],

@@ -104,7 +104,16 @@ export class SendContextReader {
     const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
     if (idempotencyKey) ask(idempotencyKey, 'idempotency');
 
-    const context: SendContext = { key: null, account: null, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] };
+    const context: SendContext = {
+      key: null,
+      account: null,
+      domain: null,
+      suppressed: [],
+      optedOut: [],
+      idempotency: null,
+      tenants: [],
+      tenantAliases: [],
+    };
     const suppressed = new Set<string>();
     const optedOut = new Set<string>();
     // Shared items the cache still holds are not read again; the rest, in one strongly consistent batch.
@@ -140,8 +149,7 @@ export class SendContextReader {
       else if (what.kind === 'erased') {
         if (!clear.has(what.address!) && erasedSuppressionMatches(item, tenantId)) suppressed.add(what.address!);
         if (query.optOutCategory && erasedOptOutMatches(item, tenantId, query.optOutCategory)) optedOut.add(what.address!);
-      }
-      else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
+      } else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
       else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
       else if (what.kind === 'tenant_alias') context.tenantAliases.push(toTenantAlias(item));
     }

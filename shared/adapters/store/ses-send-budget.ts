@@ -92,7 +92,9 @@ export class SesSendBudget {
     const shards = budgetShards(ratePerSecond);
     const tats = await Promise.all(
       Array.from({ length: shards }, async (_, shard) => {
-        const item = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.sesSendBudget(shard), ConsistentRead: true }));
+        const item = await this.table.client.send(
+          new GetCommand({ TableName: this.table.name, Key: keys.sesSendBudget(shard), ConsistentRead: true }),
+        );
         return typeof item.Item?.tat === 'number' ? item.Item.tat : 0;
       }),
     );

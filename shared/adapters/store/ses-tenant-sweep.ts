@@ -26,7 +26,11 @@ export class SesTenantSweepRepository {
       ExpressionAttributeValues: { ':now': now, ':next': next },
     });
     if (!item) return null;
-    return { sesToken: typeof item.ses_token === 'string' ? item.ses_token : null, aliasesAfter: typeof item.aliases_after === 'object' && item.aliases_after !== null ? (item.aliases_after as Record<string, unknown>) : null };
+    return {
+      sesToken: typeof item.ses_token === 'string' ? item.ses_token : null,
+      aliasesAfter:
+        typeof item.aliases_after === 'object' && item.aliases_after !== null ? (item.aliases_after as Record<string, unknown>) : null,
+    };
   }
 
   /** Records where the next sweep starts (null values stored as such: claim reads them back as null). */

@@ -54,7 +54,9 @@ export class SessionRepository {
   }
 
   async get(tokenHash: string): Promise<StoredSession | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.session(tokenHash), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.session(tokenHash), ConsistentRead: true }),
+    );
     return result.Item ? toSession(result.Item) : null;
   }
 

@@ -49,7 +49,11 @@ export class SmtpCredentialRepository {
     const { PK, SKPrefix } = keys.smtpCredentialPrefix(accountId);
     return queryPage(
       this.table,
-      { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix }, ScanIndexForward: false },
+      {
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+        ScanIndexForward: false,
+      },
       page,
       { PK },
       (item) => ({ PK: item.PK, SK: item.SK }),
@@ -60,8 +64,14 @@ export class SmtpCredentialRepository {
 
   /** Revokes at once (both items); false when there is no such credential in this account. */
   /** Deletes the credential; `mayDelete` sees it first (`beyond_reach` when it refuses: the revoker's reach, docs/api.md). */
-  delete(accountId: string, credentialId: string, mayDelete: (credential: SmtpCredential) => boolean = () => true): Promise<DeleteCredentialOutcome> {
-    return deleteCredentialPair(this.table, keys.smtpCredential(accountId, credentialId), (listing) => mayDelete(toSmtpCredential(listing)));
+  delete(
+    accountId: string,
+    credentialId: string,
+    mayDelete: (credential: SmtpCredential) => boolean = () => true,
+  ): Promise<DeleteCredentialOutcome> {
+    return deleteCredentialPair(this.table, keys.smtpCredential(accountId, credentialId), (listing) =>
+      mayDelete(toSmtpCredential(listing)),
+    );
   }
 
   /** Ids of the account's credentials limited to this tenant (its deletion revokes them). */

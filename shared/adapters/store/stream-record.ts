@@ -54,7 +54,12 @@ export interface DecodedStreamRecord<C> {
   malformed?: { reason: string; keys?: string };
 }
 
-const image = z.record(z.string(), z.custom<AttributeValue>((value) => typeof value === 'object' && value !== null)).optional();
+const image = z
+  .record(
+    z.string(),
+    z.custom<AttributeValue>((value) => typeof value === 'object' && value !== null),
+  )
+  .optional();
 
 const envelope = z.object({
   eventID: z.string().min(1, 'no event id'),
@@ -108,6 +113,8 @@ export function decodeStreamRecord<C>(record: DynamoDBRecord, reader: StreamRead
   } catch (error) {
     if (!(error instanceof MalformedImage) && !(error instanceof StoredItemError)) throw error;
     const malformed = { reason: error.message, keys: keysOf(record) };
-    return reader.onMalformed === 'skip' ? { record: { sequenceNumber: dynamodb.SequenceNumber, eventId, changes: [] }, malformed } : { malformed };
+    return reader.onMalformed === 'skip'
+      ? { record: { sequenceNumber: dynamodb.SequenceNumber, eventId, changes: [] }, malformed }
+      : { malformed };
   }
 }

@@ -102,7 +102,8 @@ export class SuppressionRepository {
       const existing = await this.get(suppression.account_id, suppression.tenant, suppression.email);
       if (existing) return { suppression: existing, created: false };
       // Removed between our put and our read: put again.
-      if (attempt >= 5) throw new Error(`suppression of ${suppression.account_id}/${suppression.tenant ?? '-'} kept changing under concurrent writes`);
+      if (attempt >= 5)
+        throw new Error(`suppression of ${suppression.account_id}/${suppression.tenant ?? '-'} kept changing under concurrent writes`);
     }
   }
 
@@ -113,7 +114,11 @@ export class SuppressionRepository {
 
   async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
     const result = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.suppression(accountId, normaliseEmail(email), tenantId), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.suppression(accountId, normaliseEmail(email), tenantId),
+        ConsistentRead: true,
+      }),
     );
     return result.Item ? toSuppression(result.Item) : null;
   }
@@ -206,5 +211,4 @@ export class SuppressionRepository {
     }
     return found;
   }
-
 }

@@ -1,6 +1,14 @@
 /** The DynamoDB table handle shared by repositories, plus helpers for DynamoDB's error shapes. */
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 export interface Table {
   client: DynamoDBDocumentClient;
@@ -21,7 +29,13 @@ export function isConditionFailure(error: unknown): boolean {
 export function itemOfRefusedWrite(error: unknown): Record<string, unknown> | null {
   const item = (error as { Item?: Record<string, unknown> } | null)?.Item;
   if (!item) return null;
-  const wire = Object.values(item).every((value) => value !== null && typeof value === 'object' && Object.keys(value).length === 1 && /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!));
+  const wire = Object.values(item).every(
+    (value) =>
+      value !== null &&
+      typeof value === 'object' &&
+      Object.keys(value).length === 1 &&
+      /^(S|N|B|BOOL|NULL|M|L|SS|NS|BS)$/.test(Object.keys(value)[0]!),
+  );
   return wire ? unmarshall(item as never) : item;
 }
 
@@ -58,7 +72,11 @@ export function isTransactionConflict(error: unknown): boolean {
  * A Query's filter that leaves out items past their `ttl` (DynamoDB's TTL deletes lazily, days after:
  * docs/retention.md), with its names and values to merge into the Query's.
  */
-export function unexpiredFilter(nowMs: number): { FilterExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } {
+export function unexpiredFilter(nowMs: number): {
+  FilterExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, number>;
+} {
   return {
     FilterExpression: 'attribute_not_exists(#ttl) OR #ttl > :now_seconds',
     ExpressionAttributeNames: { '#ttl': 'ttl' },
@@ -67,7 +85,12 @@ export function unexpiredFilter(nowMs: number): { FilterExpression: string; Expr
 }
 
 /** Strips key attributes before an item leaves the store. */
-export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T, 'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK' | 'GSI4PK' | 'GSI4SK' | 'GSI5PK' | 'GSI5SK' | 'ttl'> {
+export function withoutKeys<T extends Record<string, unknown>>(
+  item: T,
+): Omit<
+  T,
+  'PK' | 'SK' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK' | 'GSI3SK' | 'GSI4PK' | 'GSI4SK' | 'GSI5PK' | 'GSI5SK' | 'ttl'
+> {
   const { PK, SK, GSI1PK, GSI1SK, GSI2PK, GSI2SK, GSI3PK, GSI3SK, GSI4PK, GSI4SK, GSI5PK, GSI5SK, ttl, ...rest } = item;
   return rest;
 }
@@ -80,7 +103,9 @@ export function withoutKeys<T extends Record<string, unknown>>(item: T): Omit<T,
 export async function transactWrite(table: Table, items: TransactItem[], clientRequestToken?: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await table.client.send(new TransactWriteCommand({ TransactItems: items, ...(clientRequestToken ? { ClientRequestToken: clientRequestToken } : {}) }));
+      await table.client.send(
+        new TransactWriteCommand({ TransactItems: items, ...(clientRequestToken ? { ClientRequestToken: clientRequestToken } : {}) }),
+      );
       return;
     } catch (error) {
       if (!isTransactionConflict(error) || attempt >= 5) throw error;
@@ -104,7 +129,10 @@ export function setChanges(changes: Record<string, unknown>, now: string) {
 }
 
 /** An UpdateItem whose condition may fail: the item as returned (ALL_NEW unless said), or null. */
-export async function updateIfCondition(table: Table, input: Omit<UpdateCommandInput, 'TableName'>): Promise<Record<string, unknown> | null> {
+export async function updateIfCondition(
+  table: Table,
+  input: Omit<UpdateCommandInput, 'TableName'>,
+): Promise<Record<string, unknown> | null> {
   try {
     const result = await table.client.send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: table.name }));
     return result.Attributes ?? {};
@@ -126,7 +154,11 @@ export function withoutNullFields<T extends object>(model: T, fields: readonly s
 }
 
 /** Every item a query matches, all pages (for sets known to be small: an account's webhooks, a tenant's credentials). */
-export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>, map: (item: Record<string, unknown>) => T): Promise<T[]> {
+export async function queryAll<T>(
+  table: Table,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+  map: (item: Record<string, unknown>) => T,
+): Promise<T[]> {
   const found: T[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -138,6 +170,18 @@ export async function queryAll<T>(table: Table, input: Omit<QueryCommandInput, '
 }
 
 /** Every item of partition `PK` whose sort key starts with `SKPrefix`, all pages, strongly consistent (for small sets). */
-export function queryAllWithPrefix<T>(table: Table, { PK, SKPrefix }: { PK: string; SKPrefix: string }, map: (item: Record<string, unknown>) => T): Promise<T[]> {
-  return queryAll(table, { KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix }, ConsistentRead: true }, map);
+export function queryAllWithPrefix<T>(
+  table: Table,
+  { PK, SKPrefix }: { PK: string; SKPrefix: string },
+  map: (item: Record<string, unknown>) => T,
+): Promise<T[]> {
+  return queryAll(
+    table,
+    {
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': SKPrefix },
+      ConsistentRead: true,
+    },
+    map,
+  );
 }

@@ -18,7 +18,13 @@
  * and the version only when it has not seen it (shared/usecases/send/published-templates.ts).
  */
 import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { contentOf, publishedTemplateOf, type PublishedTemplate, type PublishedVersion, type Template } from '../../domain/templates/template';
+import {
+  contentOf,
+  publishedTemplateOf,
+  type PublishedTemplate,
+  type PublishedVersion,
+  type Template,
+} from '../../domain/templates/template';
 import { freeSlotItem, takeSlotItem } from './counters';
 import type { Page } from './cursor';
 import { keys } from './keys';
@@ -35,11 +41,18 @@ export type SaveTemplateOutcome = { kind: 'saved'; template: Template } | { kind
 export type GetPublishedOutcome = { kind: 'found'; template: PublishedTemplate } | { kind: 'not_found' } | { kind: 'not_published' };
 
 /** Which version of which template a send uses now. */
-export type PublishedPointer = { kind: 'published'; templateId: string; alias: string; version: number } | { kind: 'not_found' } | { kind: 'not_published' };
+export type PublishedPointer =
+  | { kind: 'published'; templateId: string; alias: string; version: number }
+  | { kind: 'not_found' }
+  | { kind: 'not_published' };
 
 function toTemplate(item: Record<string, any>): Template {
   const { type: _type, published, revision, ...rest } = withoutKeys(item);
-  return { ...(rest as Omit<Template, 'published' | 'revision'>), revision: Number(revision), published: published ? { ...published, version: Number(published.version) } : null };
+  return {
+    ...(rest as Omit<Template, 'published' | 'revision'>),
+    revision: Number(revision),
+    published: published ? { ...published, version: Number(published.version) } : null,
+  };
 }
 
 export class TemplateRepository {
@@ -77,7 +90,9 @@ export class TemplateRepository {
 
   /** The account's template with this alias (strongly consistent), or null. */
   async get(accountId: string, alias: string): Promise<Template | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.template(accountId, alias), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.template(accountId, alias), ConsistentRead: true }),
+    );
     return result.Item ? toTemplate(result.Item) : null;
   }
 
@@ -115,21 +130,45 @@ export class TemplateRepository {
             Key: key,
             UpdateExpression: 'SET #published = :published, #updated_at = :now',
             ConditionExpression: `attribute_exists(PK) AND #id = :id AND #revision = :revision AND ${previousVersion === 0 ? 'attribute_not_exists(#published)' : '#published.#version = :previous'}`,
-            ExpressionAttributeNames: { '#published': 'published', '#updated_at': 'updated_at', '#revision': 'revision', '#id': 'id', ...(previousVersion === 0 ? {} : { '#version': 'version' }) },
-            ExpressionAttributeValues: { ':published': version, ':now': version.published_at, ':revision': draftRevision, ':id': templateId, ...(previousVersion === 0 ? {} : { ':previous': previousVersion }) },
+            ExpressionAttributeNames: {
+              '#published': 'published',
+              '#updated_at': 'updated_at',
+              '#revision': 'revision',
+              '#id': 'id',
+              ...(previousVersion === 0 ? {} : { '#version': 'version' }),
+            },
+            ExpressionAttributeValues: {
+              ':published': version,
+              ':now': version.published_at,
+              ':revision': draftRevision,
+              ':id': templateId,
+              ...(previousVersion === 0 ? {} : { ':previous': previousVersion }),
+            },
           },
         },
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.templateVersion(accountId, alias, templateId, version.version), type: 'template_version', id: templateId, alias, ...version },
+            Item: {
+              ...keys.templateVersion(accountId, alias, templateId, version.version),
+              type: 'template_version',
+              id: templateId,
+              alias,
+              ...version,
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.templatePublished(accountId, alias), type: 'template_published', template_id: templateId, alias, version: version.version },
+            Item: {
+              ...keys.templatePublished(accountId, alias),
+              type: 'template_published',
+              template_id: templateId,
+              alias,
+              version: version.version,
+            },
           },
         },
       ]);
@@ -187,10 +226,18 @@ export class TemplateRepository {
    * tells not_found from not_published (only on that error path).
    */
   async publishedPointer(accountId: string, alias: string): Promise<PublishedPointer> {
-    const pointer = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.templatePublished(accountId, alias), ConsistentRead: true }));
+    const pointer = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.templatePublished(accountId, alias), ConsistentRead: true }),
+    );
     if (pointer.Item) return { kind: 'published', templateId: pointer.Item.template_id, alias, version: Number(pointer.Item.version) };
     const template = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.template(accountId, alias), ConsistentRead: true, ProjectionExpression: '#id', ExpressionAttributeNames: { '#id': 'id' } }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.template(accountId, alias),
+        ConsistentRead: true,
+        ProjectionExpression: '#id',
+        ExpressionAttributeNames: { '#id': 'id' },
+      }),
     );
     return template.Item ? { kind: 'not_published' } : { kind: 'not_found' };
   }
@@ -198,7 +245,11 @@ export class TemplateRepository {
   /** One published version (immutable): null if it is gone (the template was deleted meanwhile). */
   async publishedVersion(accountId: string, pointer: Extract<PublishedPointer, { kind: 'published' }>): Promise<PublishedTemplate | null> {
     const result = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.templateVersion(accountId, pointer.alias, pointer.templateId, pointer.version), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.templateVersion(accountId, pointer.alias, pointer.templateId, pointer.version),
+        ConsistentRead: true,
+      }),
     );
     if (!result.Item) return null;
     const { id, alias, type: _type, ...version } = withoutKeys(result.Item);

@@ -27,7 +27,10 @@ function tenantOf(email: ScheduledEmail): { id: string; account_id: string; exte
 export function tenantScheduledItems(table: Table, email: ScheduledEmail): TransactItem[] {
   const tenant = tenantOf(email);
   if (!tenant) return [];
-  return [tenantIsLiveCheck(table, tenant), { Put: { TableName: table.name, Item: { ...keys.tenantScheduled(tenant.id, email.id), type: 'tenant_scheduled' } } }];
+  return [
+    tenantIsLiveCheck(table, tenant),
+    { Put: { TableName: table.name, Item: { ...keys.tenantScheduled(tenant.id, email.id), type: 'tenant_scheduled' } } },
+  ];
 }
 
 /** What cancelling the email adds to its transaction: it leaves its tenant's list. */

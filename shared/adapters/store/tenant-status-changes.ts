@@ -15,7 +15,17 @@ export type ChangedTenant = TenantEventFields & { account_id: string };
 
 export type TenantStatusChange = { kind: 'tenant_paused' | 'tenant_resumed'; tenant: ChangedTenant };
 
-const changedTenant = tenantSchema.pick({ id: true, account_id: true, external_id: true, name: true, status: true, paused_reason: true, paused_at: true, pause_source: true, updated_at: true });
+const changedTenant = tenantSchema.pick({
+  id: true,
+  account_id: true,
+  external_id: true,
+  name: true,
+  status: true,
+  paused_reason: true,
+  paused_at: true,
+  pause_source: true,
+  updated_at: true,
+});
 
 function changesOf(write: StreamWrite): TenantStatusChange[] {
   const { newImage: after, oldImage: before } = write;

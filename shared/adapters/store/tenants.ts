@@ -50,7 +50,9 @@ export interface StoredTenant {
  * Items written before 9176011 (2026-11-24, the TLS-required twin) have no `ses_tls_twin`: their SES
  * tenant was opened without it (the SES tenants sweep associates it, then records it).
  */
-function upgradeTenantItem<T extends Record<string, unknown>>(item: T): T & { ramp_stage: unknown; ramp_day: unknown; ses_tls_twin: boolean } {
+function upgradeTenantItem<T extends Record<string, unknown>>(
+  item: T,
+): T & { ramp_stage: unknown; ramp_day: unknown; ses_tls_twin: boolean } {
   return {
     ...item,
     ramp_stage: item.ramp_stage ?? 1,
@@ -130,7 +132,14 @@ export class TenantRepository {
         {
           Put: {
             TableName: this.table.name,
-            Item: { ...keys.tenantId(tenant.id), GSI1PK: keys.allTenantIds(), GSI1SK: tenant.id, type: 'tenant_id', account_id: tenant.account_id, external_id: tenant.external_id },
+            Item: {
+              ...keys.tenantId(tenant.id),
+              GSI1PK: keys.allTenantIds(),
+              GSI1SK: tenant.id,
+              type: 'tenant_id',
+              account_id: tenant.account_id,
+              external_id: tenant.external_id,
+            },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -146,7 +155,9 @@ export class TenantRepository {
   }
 
   async getByExternalId(accountId: string, externalId: string): Promise<StoredTenant | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenant(accountId, externalId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.tenant(accountId, externalId), ConsistentRead: true }),
+    );
     return result.Item ? toStoredTenant(result.Item) : null;
   }
 
@@ -173,7 +184,10 @@ export class TenantRepository {
    */
   async existing(refs: readonly Pick<Tenant, 'id' | 'account_id' | 'external_id'>[]): Promise<Map<string, Tenant>> {
     if (refs.length === 0) return new Map();
-    const items = await batchGetItems(this.table, refs.map((ref) => keys.tenant(ref.account_id, ref.external_id)));
+    const items = await batchGetItems(
+      this.table,
+      refs.map((ref) => keys.tenant(ref.account_id, ref.external_id)),
+    );
     const ids = new Set(refs.map((ref) => ref.id));
     const found = new Map<string, Tenant>();
     for (const item of items) {
@@ -189,7 +203,12 @@ export class TenantRepository {
    */
   async webhookIdsOf(tenant: Pick<Tenant, 'account_id' | 'external_id'>): Promise<string[]> {
     const result = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.tenant(tenant.account_id, tenant.external_id), ProjectionExpression: 'webhook_ids', ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table.name,
+        Key: keys.tenant(tenant.account_id, tenant.external_id),
+        ProjectionExpression: 'webhook_ids',
+        ConsistentRead: true,
+      }),
     );
     const ids = result.Item?.webhook_ids;
     return ids instanceof Set ? [...(ids as Set<string>)].sort() : [];
@@ -198,7 +217,11 @@ export class TenantRepository {
   /** The aliases of these tenant ids that exist (read strongly consistently), by id. */
   async aliases(ids: readonly string[]): Promise<Map<string, TenantAlias>> {
     if (ids.length === 0) return new Map();
-    const items = await batchGetItems(this.table, ids.map((id) => keys.tenantId(id)), { consistentRead: true });
+    const items = await batchGetItems(
+      this.table,
+      ids.map((id) => keys.tenantId(id)),
+      { consistentRead: true },
+    );
     return new Map(items.map((item) => toTenantAlias(item)).map((alias) => [alias.id, alias]));
   }
 
@@ -242,7 +265,12 @@ export class TenantRepository {
    * Changes fields of a tenant that is not being deleted. `unless` adds a condition on the stored item
    * (e.g. "not paused by the service"); null when the tenant is gone or the condition failed.
    */
-  async update(tenant: Pick<Tenant, 'account_id' | 'external_id'>, changes: Partial<Omit<Tenant, 'id' | 'account_id' | 'external_id' | 'created_at'>>, now: string, unless?: { pausedBy: 'automated' }): Promise<Tenant | null> {
+  async update(
+    tenant: Pick<Tenant, 'account_id' | 'external_id'>,
+    changes: Partial<Omit<Tenant, 'id' | 'account_id' | 'external_id' | 'created_at'>>,
+    now: string,
+    unless?: { pausedBy: 'automated' },
+  ): Promise<Tenant | null> {
     const update = setChanges(changes, now);
     const conditions = ['attribute_exists(PK)', 'attribute_not_exists(deleting)'];
     const values: Record<string, unknown> = { ...update.ExpressionAttributeValues };
@@ -279,7 +307,9 @@ export class TenantRepository {
    * pause keeps its reason and concurrent checks pause once. False when it was not active (or is gone).
    */
   async pauseAutomatically(tenantId: string, reason: string, now: string): Promise<boolean> {
-    const found = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.tenantId(tenantId), ConsistentRead: true }));
+    const found = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.tenantId(tenantId), ConsistentRead: true }),
+    );
     if (!found.Item) return false;
     const alias = toTenantAlias(found.Item);
     const item = await updateIfCondition(this.table, {
@@ -287,7 +317,14 @@ export class TenantRepository {
       UpdateExpression: 'SET #status = :paused, pause_source = :automated, paused_reason = :reason, paused_at = :now, updated_at = :now',
       ConditionExpression: 'attribute_exists(PK) AND id = :id AND #status = :active AND attribute_not_exists(deleting)',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':paused': 'paused', ':automated': 'automated', ':reason': reason, ':now': now, ':id': tenantId, ':active': 'active' },
+      ExpressionAttributeValues: {
+        ':paused': 'paused',
+        ':automated': 'automated',
+        ':reason': reason,
+        ':now': now,
+        ':id': tenantId,
+        ':active': 'active',
+      },
       ReturnValues: 'NONE',
     });
     return item !== null;
@@ -325,7 +362,14 @@ export class TenantRepository {
   async remove(tenant: Pick<Tenant, 'id' | 'account_id' | 'external_id'>): Promise<boolean> {
     try {
       await transactWrite(this.table, [
-        { Delete: { TableName: this.table.name, Key: keys.tenant(tenant.account_id, tenant.external_id), ConditionExpression: 'attribute_exists(PK) AND id = :id', ExpressionAttributeValues: { ':id': tenant.id } } },
+        {
+          Delete: {
+            TableName: this.table.name,
+            Key: keys.tenant(tenant.account_id, tenant.external_id),
+            ConditionExpression: 'attribute_exists(PK) AND id = :id',
+            ExpressionAttributeValues: { ':id': tenant.id },
+          },
+        },
         { Delete: { TableName: this.table.name, Key: keys.tenantId(tenant.id) } },
         freeSlotItem(this.table, tenant.account_id, TENANT_COUNTER),
       ]);

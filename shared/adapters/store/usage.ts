@@ -37,7 +37,10 @@ export const reservedCounterSchema = modelSchema<ReservedCounter>()(
  * only to these, whatever an email item says (it may write to any item of the table).
  */
 export function isUncappedUsageKey(accountId: string, key: { PK: string; SK: string }): boolean {
-  const current = key.SK === keys.usage(accountId, 'PLAN', 'DAY', '').SK && key.PK.startsWith(`USAGE#${accountId}#`) && !key.PK.slice(`USAGE#${accountId}#`.length).includes('\u0000');
+  const current =
+    key.SK === keys.usage(accountId, 'PLAN', 'DAY', '').SK &&
+    key.PK.startsWith(`USAGE#${accountId}#`) &&
+    !key.PK.slice(`USAGE#${accountId}#`.length).includes('\u0000');
   const legacy = key.PK === keys.account(accountId).PK && key.SK.startsWith('USAGE#');
   return current || legacy;
 }
@@ -62,7 +65,12 @@ const shardKey = (accountId: string, counter: Pick<ReservedCounter, 'scope' | 'p
   keys.usageShard(accountId, counter.scope, counter.period, counter.periodValue, shard);
 
 /** The conditional ADDs that take `parts` of a capped reservation (one item per shard part). */
-export function reserveShardItems(table: Table, accountId: string, reservation: UsageReservation, parts: readonly ShardPart[]): TransactItem[] {
+export function reserveShardItems(
+  table: Table,
+  accountId: string,
+  reservation: UsageReservation,
+  parts: readonly ShardPart[],
+): TransactItem[] {
   const caps = shardCaps(reservation.limit!);
   return parts.map(({ shard, n }) => {
     // The condition holds for an item that does not exist yet whatever `n` is: a part larger than its cap
@@ -119,8 +127,11 @@ export class UsageLedger {
    * was kept before 2026-11-25 (the account's partition). For reports, the tenant ramp and tests.
    */
   async current(accountId: string, reservation: Pick<UsageReservation, 'scope' | 'period' | 'periodValue' | 'limit'>): Promise<number> {
-    const sharded = reservation.limit === null ? [] : shardCaps(reservation.limit).map((_, shard) => shardKey(accountId, reservation, shard));
-    const unsharded = [keys.usage, keys.legacyUsage].map((key) => key(accountId, reservation.scope, reservation.period, reservation.periodValue));
+    const sharded =
+      reservation.limit === null ? [] : shardCaps(reservation.limit).map((_, shard) => shardKey(accountId, reservation, shard));
+    const unsharded = [keys.usage, keys.legacyUsage].map((key) =>
+      key(accountId, reservation.scope, reservation.period, reservation.periodValue),
+    );
     const items = await batchGetItems(this.table, [...unsharded, ...sharded], { consistentRead: true });
     return items.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
   }

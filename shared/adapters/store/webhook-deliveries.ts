@@ -9,7 +9,14 @@
  * `failed` or `cancelled` (never from `succeeded`: the receiver acknowledged it already).
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DELIVERY_RETENTION_DAYS, eventUlidOf, webhookDeliverySchema, type DeliveryAttempt, type DeliveryStatus, type WebhookDelivery } from '../../domain/webhooks/delivery';
+import {
+  DELIVERY_RETENTION_DAYS,
+  eventUlidOf,
+  webhookDeliverySchema,
+  type DeliveryAttempt,
+  type DeliveryStatus,
+  type WebhookDelivery,
+} from '../../domain/webhooks/delivery';
 import { decodeItem } from './decode';
 import { keys } from './keys';
 import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
@@ -54,7 +61,11 @@ export class WebhookDeliveryRepository {
 
   /** The due-index SET clause of a delivery pending with its next attempt at `nextAttemptAt`. */
   private pendingDue(webhookId: string, deliveryId: string, nextAttemptAt: string | null) {
-    return setDue('DELIVERY', deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId), pendingDeliveryDueAt(this.bounds, nextAttemptAt, Date.now()));
+    return setDue(
+      'DELIVERY',
+      deliveryDueId(webhookId, eventUlidOf(deliveryId) ?? deliveryId),
+      pendingDeliveryDueAt(this.bounds, nextAttemptAt, Date.now()),
+    );
   }
 
   private key(webhookId: string, deliveryId: string) {
@@ -70,7 +81,14 @@ export class WebhookDeliveryRepository {
     // The address references of the people its event names (./erasures.ts; docs/erasure.md). The item's ttl
     // moves with each attempt, so the references keep the retention from now plus a day of retries.
     const refTtl = deliveryTtl(delivery.updated_at, retentionSeconds + 24 * 60 * 60);
-    await writeAddressRefs(this.table, delivery.account_id, addressesOfEventPayload(delivery.event_type, delivery.payload), 'webhook_delivery', keys.webhookDelivery(delivery.webhook_id, ulid), refTtl);
+    await writeAddressRefs(
+      this.table,
+      delivery.account_id,
+      addressesOfEventPayload(delivery.event_type, delivery.payload),
+      'webhook_delivery',
+      keys.webhookDelivery(delivery.webhook_id, ulid),
+      refTtl,
+    );
     try {
       await this.table.client.send(
         new PutCommand({
@@ -82,7 +100,11 @@ export class WebhookDeliveryRepository {
             type: 'webhook_delivery',
             ...delivery,
             // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
-            ...dueAttributes('DELIVERY', deliveryDueId(delivery.webhook_id, ulid), pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now())),
+            ...dueAttributes(
+              'DELIVERY',
+              deliveryDueId(delivery.webhook_id, ulid),
+              pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now()),
+            ),
             retention_seconds: retentionSeconds,
             [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
             ttl: deliveryTtl(delivery.updated_at, retentionSeconds),
@@ -111,7 +133,12 @@ export class WebhookDeliveryRepository {
    * or succeeded/failed with null), only while it is pending: false otherwise (cancelled, finished,
    * or unknown). `updated_at` is the attempt's time.
    */
-  async recordAttempt(webhookId: string, deliveryId: string, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt: string | null }): Promise<boolean> {
+  async recordAttempt(
+    webhookId: string,
+    deliveryId: string,
+    attempt: DeliveryAttempt,
+    next: { status: DeliveryStatus; nextAttemptAt: string | null },
+  ): Promise<boolean> {
     const due = next.status === 'pending' ? this.pendingDue(webhookId, deliveryId, next.nextAttemptAt) : null;
     return this.conditionalUpdate(webhookId, deliveryId, {
       UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, ${TTL_FROM_CHANGE}${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
@@ -160,7 +187,15 @@ export class WebhookDeliveryRepository {
           UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, ${TTL_FROM_CHANGE}, retry_base = :count, ${due.set}`,
           ConditionExpression: '#status IN (:failed, :cancelled) AND size(attempts) = :count',
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':now': now, ...ttlFromChange(now), ':failed': 'failed', ':cancelled': 'cancelled', ':count': attemptCount, ...due.values },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':now': now,
+            ...ttlFromChange(now),
+            ':failed': 'failed',
+            ':cancelled': 'cancelled',
+            ':count': attemptCount,
+            ...due.values,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -175,12 +210,23 @@ export class WebhookDeliveryRepository {
    * Undoes a replay whose queue message could not be sent: back to `previous` status, only while the
    * delivery is still pending with no attempt made since (`attemptCount` attempts).
    */
-  async revertReplay(webhookId: string, deliveryId: string, previous: { status: DeliveryStatus; attemptCount: number }, now: string): Promise<boolean> {
+  async revertReplay(
+    webhookId: string,
+    deliveryId: string,
+    previous: { status: DeliveryStatus; attemptCount: number },
+    now: string,
+  ): Promise<boolean> {
     return this.conditionalUpdate(webhookId, deliveryId, {
       UpdateExpression: `SET #status = :previous, next_attempt_at = :null, updated_at = :now REMOVE ${REMOVE_DUE}`,
       ConditionExpression: '#status = :pending AND size(attempts) = :count',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':previous': previous.status, ':null': null, ':now': now, ':pending': 'pending', ':count': previous.attemptCount },
+      ExpressionAttributeValues: {
+        ':previous': previous.status,
+        ':null': null,
+        ':now': now,
+        ':pending': 'pending',
+        ':count': previous.attemptCount,
+      },
     });
   }
 
@@ -208,13 +254,18 @@ export class WebhookDeliveryRepository {
   /** One page of the endpoint's deliveries, newest first (by event time). */
   list(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
     // Those past their retention are left out (DynamoDB's TTL deletes lazily: docs/retention.md).
-    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery, undefined, { unexpiredAt: serviceClock.now().getTime() });
+    return queryGsi1NewestFirst(this.table, keys.deliveriesByWebhook(webhookId), page, toDelivery, undefined, {
+      unexpiredAt: serviceClock.now().getTime(),
+    });
   }
 
   private async conditionalUpdate(
     webhookId: string,
     deliveryId: string,
-    update: Pick<ConstructorParameters<typeof UpdateCommand>[0], 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+    update: Pick<
+      ConstructorParameters<typeof UpdateCommand>[0],
+      'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+    >,
   ): Promise<boolean> {
     const key = this.key(webhookId, deliveryId);
     if (!key) return false;

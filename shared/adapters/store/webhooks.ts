@@ -32,7 +32,10 @@ export interface StoredWebhook {
 export type CreateWebhookOutcome = { ok: true } | { ok: false; reason: 'limit' } | { ok: false; reason: 'tenant_gone'; tenant: TenantRef };
 
 /** A tenant filter written: the endpoint as it is now; not found (in this account); or a named tenant is no longer live. */
-export type SetTenantFilterOutcome = { kind: 'updated'; endpoint: WebhookEndpoint } | { kind: 'not_found' } | { kind: 'tenant_gone'; tenant: TenantRef };
+export type SetTenantFilterOutcome =
+  | { kind: 'updated'; endpoint: WebhookEndpoint }
+  | { kind: 'not_found' }
+  | { kind: 'tenant_gone'; tenant: TenantRef };
 
 export interface WebhookChanges {
   url?: string;
@@ -71,7 +74,11 @@ function changesUpdate(accountId: string, webhookId: string, changes: WebhookCha
     Key: keys.webhook(webhookId),
     UpdateExpression: removeFilter ? `${set.UpdateExpression} REMOVE #tenants` : set.UpdateExpression,
     ConditionExpression: '#account_id = :account',
-    ExpressionAttributeNames: { ...set.ExpressionAttributeNames, '#account_id': 'account_id', ...(removeFilter ? { '#tenants': 'tenants' } : {}) },
+    ExpressionAttributeNames: {
+      ...set.ExpressionAttributeNames,
+      '#account_id': 'account_id',
+      ...(removeFilter ? { '#tenants': 'tenants' } : {}),
+    },
     ExpressionAttributeValues: { ...set.ExpressionAttributeValues, ':account': accountId },
   };
 }
@@ -83,7 +90,12 @@ export class WebhookRepository {
    * Writes the endpoint and takes one of the account's `limit` slots, together; with `tenantRefs` (the
    * tenants its filter names, as resolved) each of them must be live and records it.
    */
-  async create(endpoint: WebhookEndpoint, sealedSecret: string, limit: number, tenantRefs: readonly TenantRef[] = []): Promise<CreateWebhookOutcome> {
+  async create(
+    endpoint: WebhookEndpoint,
+    sealedSecret: string,
+    limit: number,
+    tenantRefs: readonly TenantRef[] = [],
+  ): Promise<CreateWebhookOutcome> {
     const { tenants, ...rest } = endpoint;
     try {
       await transactWrite(this.table, [
@@ -120,7 +132,13 @@ export class WebhookRepository {
    * Sets a non-empty tenant filter (and any other changes) with the tenants' live condition, as `create`
    * does: every tenant named must be live, and each records the endpoint.
    */
-  async setTenantFilter(accountId: string, webhookId: string, changes: Omit<WebhookChanges, 'tenants'>, tenantRefs: readonly TenantRef[], now: string): Promise<SetTenantFilterOutcome> {
+  async setTenantFilter(
+    accountId: string,
+    webhookId: string,
+    changes: Omit<WebhookChanges, 'tenants'>,
+    tenantRefs: readonly TenantRef[],
+    now: string,
+  ): Promise<SetTenantFilterOutcome> {
     const filter = { ...changes, tenants: tenantRefs.map((tenant) => tenant.external_id) };
     try {
       await transactWrite(this.table, [
@@ -159,7 +177,9 @@ export class WebhookRepository {
 
   /** The endpoint and its sealed secret (strongly consistent), or null. */
   async get(webhookId: string): Promise<StoredWebhook | null> {
-    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: keys.webhook(webhookId), ConsistentRead: true }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.webhook(webhookId), ConsistentRead: true }),
+    );
     return result.Item ? toStoredWebhook(result.Item) : null;
   }
 
@@ -173,7 +193,16 @@ export class WebhookRepository {
    * (eventually consistent: an endpoint created a moment ago may be missed by an event of that moment).
    */
   listForAccount(accountId: string): Promise<WebhookEndpoint[]> {
-    return queryAll(this.table, { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': keys.webhooksByAccount(accountId) }, ScanIndexForward: false }, toEndpoint);
+    return queryAll(
+      this.table,
+      {
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.webhooksByAccount(accountId) },
+        ScanIndexForward: false,
+      },
+      toEndpoint,
+    );
   }
 
   /** Applies the defined changes; null when the endpoint does not exist in this account. */
@@ -186,13 +215,25 @@ export class WebhookRepository {
    * Replaces the tenant filter (and `enabled`) only if the filter is still exactly `expected` (as read):
    * a concurrent PATCH is never overwritten; false then (read again and retry).
    */
-  async replaceTenantFilter(webhookId: string, expected: string[], next: { tenants: string[] | null; enabled: boolean }, now: string): Promise<boolean> {
+  async replaceTenantFilter(
+    webhookId: string,
+    expected: string[],
+    next: { tenants: string[] | null; enabled: boolean },
+    now: string,
+  ): Promise<boolean> {
     const item = await updateIfCondition(this.table, {
       Key: keys.webhook(webhookId),
-      UpdateExpression: next.tenants ? 'SET #tenants = :tenants, #enabled = :enabled, updated_at = :now' : 'SET #enabled = :enabled, updated_at = :now REMOVE #tenants',
+      UpdateExpression: next.tenants
+        ? 'SET #tenants = :tenants, #enabled = :enabled, updated_at = :now'
+        : 'SET #enabled = :enabled, updated_at = :now REMOVE #tenants',
       ConditionExpression: '#tenants = :expected',
       ExpressionAttributeNames: { '#tenants': 'tenants', '#enabled': 'enabled' },
-      ExpressionAttributeValues: { ':expected': expected, ':enabled': next.enabled, ':now': now, ...(next.tenants ? { ':tenants': next.tenants } : {}) },
+      ExpressionAttributeValues: {
+        ':expected': expected,
+        ':enabled': next.enabled,
+        ':now': now,
+        ...(next.tenants ? { ':tenants': next.tenants } : {}),
+      },
       ReturnValues: 'NONE',
     });
     return item !== null;

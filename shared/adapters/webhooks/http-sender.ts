@@ -53,7 +53,9 @@ export class HttpsWebhookSender implements WebhookSender {
   constructor(options: HttpsWebhookSenderOptions) {
     this.policy = { allowLoopback: options.allowLoopback };
     // Read once at cold start; an unreadable configured CA file is a configuration error, thrown here.
-    this.secureContext = options.extraCaFile ? tls.createSecureContext({ ca: [...tls.rootCertificates, readFileSync(options.extraCaFile, 'utf8')] }) : undefined;
+    this.secureContext = options.extraCaFile
+      ? tls.createSecureContext({ ca: [...tls.rootCertificates, readFileSync(options.extraCaFile, 'utf8')] })
+      : undefined;
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
     this.resolveHost = options.resolveHost ?? systemResolver;
   }

@@ -24,7 +24,11 @@ const figuresSchema = z.object({
  * its emails of no tenant) and the deployment's.
  */
 export const accountPauseFiguresSchema = z.object({
-  rule: z.enum(['review_rate', 'deployment_brake']).describe("`review_rate`: the account's own rate was over AWS's review rate; `deployment_brake`: the deployment's rate neared AWS's and this account drove it"),
+  rule: z
+    .enum(['review_rate', 'deployment_brake'])
+    .describe(
+      "`review_rate`: the account's own rate was over AWS's review rate; `deployment_brake`: the deployment's rate neared AWS's and this account drove it",
+    ),
   metric: z.enum(['bounce', 'complaint']).describe('the rate that crossed'),
   threshold: z.number().describe('the threshold crossed (a rate: 0.04 is 4%)'),
   window_days: z.number().describe('UTC days of counters looked at (today and yesterday)'),

@@ -51,8 +51,22 @@ export function usageReservations(plan: PlanName, sandbox: boolean, now: Date): 
   ];
   if (sandbox) {
     reservations.push(
-      { scope: 'SANDBOX', period: 'DAY', periodValue: day, limit: SANDBOX_LIMITS.dailyEmails, resetsAt: nextDay.toISOString(), expiresAt: keepDay },
-      { scope: 'SANDBOX', period: 'MONTH', periodValue: month, limit: SANDBOX_LIMITS.monthlyEmails, resetsAt: nextMonth.toISOString(), expiresAt: keepMonth },
+      {
+        scope: 'SANDBOX',
+        period: 'DAY',
+        periodValue: day,
+        limit: SANDBOX_LIMITS.dailyEmails,
+        resetsAt: nextDay.toISOString(),
+        expiresAt: keepDay,
+      },
+      {
+        scope: 'SANDBOX',
+        period: 'MONTH',
+        periodValue: month,
+        limit: SANDBOX_LIMITS.monthlyEmails,
+        resetsAt: nextMonth.toISOString(),
+        expiresAt: keepMonth,
+      },
     );
   }
   return reservations;
@@ -85,7 +99,12 @@ export interface ShardPart {
  * roomiest shard, all but its room would be refused again), else greedily over the roomiest shards. null
  * when the shards together lack room.
  */
-export function planShardParts(caps: readonly number[], counts: readonly number[], n: number, random: () => number = Math.random): ShardPart[] | null {
+export function planShardParts(
+  caps: readonly number[],
+  counts: readonly number[],
+  n: number,
+  random: () => number = Math.random,
+): ShardPart[] | null {
   const room = caps.map((cap, shard) => ({ shard, free: Math.max(0, cap - (counts[shard] ?? 0)) })).sort((a, b) => b.free - a.free);
   if (room.reduce((sum, r) => sum + r.free, 0) < n) return null;
   const whole = room.filter((r) => r.free >= n);
@@ -111,5 +130,9 @@ export function planShardParts(caps: readonly number[], counts: readonly number[
 export function firstShardPlan(caps: readonly number[], n: number, random: () => number = Math.random): ShardPart[] | null {
   const shard = Math.floor(random() * caps.length);
   if (n <= caps[shard]!) return [{ shard, n }];
-  return planShardParts(caps, caps.map(() => 0), n);
+  return planShardParts(
+    caps,
+    caps.map(() => 0),
+    n,
+  );
 }

@@ -28,10 +28,42 @@ export interface PlanLimits {
 }
 
 export const PLANS: Record<PlanName, PlanLimits> = {
-  free: { monthlyEmails: 3_000, monthlyHardCap: true, dailyEmails: 100, domains: 1, tenants: 0, validationsPerHour: 100, mtaStsPolicies: 1 },
-  pro: { monthlyEmails: 50_000, monthlyHardCap: false, dailyEmails: null, domains: 10, tenants: 0, validationsPerHour: 2_000, mtaStsPolicies: 5 },
-  scale: { monthlyEmails: 100_000, monthlyHardCap: false, dailyEmails: null, domains: 1_000, tenants: 1_000, validationsPerHour: 10_000, mtaStsPolicies: 20 },
-  dedicated: { monthlyEmails: null, monthlyHardCap: false, dailyEmails: null, domains: 10_000, tenants: 10_000, validationsPerHour: 50_000, mtaStsPolicies: 50 },
+  free: {
+    monthlyEmails: 3_000,
+    monthlyHardCap: true,
+    dailyEmails: 100,
+    domains: 1,
+    tenants: 0,
+    validationsPerHour: 100,
+    mtaStsPolicies: 1,
+  },
+  pro: {
+    monthlyEmails: 50_000,
+    monthlyHardCap: false,
+    dailyEmails: null,
+    domains: 10,
+    tenants: 0,
+    validationsPerHour: 2_000,
+    mtaStsPolicies: 5,
+  },
+  scale: {
+    monthlyEmails: 100_000,
+    monthlyHardCap: false,
+    dailyEmails: null,
+    domains: 1_000,
+    tenants: 1_000,
+    validationsPerHour: 10_000,
+    mtaStsPolicies: 20,
+  },
+  dedicated: {
+    monthlyEmails: null,
+    monthlyHardCap: false,
+    dailyEmails: null,
+    domains: 10_000,
+    tenants: 10_000,
+    validationsPerHour: 50_000,
+    mtaStsPolicies: 50,
+  },
 };
 
 /** The shared sandbox sender's own hard caps, whatever the plan. */

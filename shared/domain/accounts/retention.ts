@@ -33,7 +33,12 @@ export const PLAN_RETENTION: Record<PlanName, { defaultDays: RetentionDays; maxD
 export const MIN_RETENTION_DAYS: RetentionDays = RETENTION_CLASSES_DAYS[0];
 
 /** What an account stores: only the kinds it changed (the others follow its plan's default). */
-export const storedRetentionSchema = z.object(Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, z.number().int().optional()])) as Record<RetentionKind, z.ZodOptional<z.ZodNumber>>);
+export const storedRetentionSchema = z.object(
+  Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, z.number().int().optional()])) as Record<
+    RetentionKind,
+    z.ZodOptional<z.ZodNumber>
+  >,
+);
 export type StoredRetention = Partial<Retention>;
 
 /** The plan's defaults for every kind. */
@@ -53,13 +58,16 @@ function classAtMost(days: number): RetentionDays {
 export function effectiveRetention(plan: PlanName, stored: StoredRetention | undefined): Retention {
   const max = PLAN_RETENTION[plan].maxDays;
   const defaults = defaultRetention(plan);
-  return Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, classAtMost(Math.min(stored?.[kind] ?? defaults[kind], max))])) as Retention;
+  return Object.fromEntries(
+    RETENTION_KINDS.map((kind) => [kind, classAtMost(Math.min(stored?.[kind] ?? defaults[kind], max))]),
+  ) as Retention;
 }
 
 /** Why a requested value is refused (null: accepted), in words for a 400 naming the field. */
 export function retentionProblem(plan: PlanName, days: number): string | null {
   const max = PLAN_RETENTION[plan].maxDays;
-  if (!Number.isInteger(days) || !(RETENTION_CLASSES_DAYS as readonly number[]).includes(days)) return `must be one of ${RETENTION_CLASSES_DAYS.join(', ')} (days)`;
+  if (!Number.isInteger(days) || !(RETENTION_CLASSES_DAYS as readonly number[]).includes(days))
+    return `must be one of ${RETENTION_CLASSES_DAYS.join(', ')} (days)`;
   if (days > max) return `must be at most ${max} days on the ${plan} plan`;
   return null;
 }

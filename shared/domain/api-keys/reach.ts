@@ -6,7 +6,7 @@
  * rule is the use cases' (a key limited to a tenant creates neither: requireAccountKey). Automations
  * record their maker's domains by the same rule (withinDomains). Pure.
  */
-import { AppError, ForbiddenError } from '../errors';
+import { type AppError, ForbiddenError } from '../errors';
 import { covers, SCOPES, type Scope } from './scopes';
 
 /** What a credential may do and send from: a key, an SMTP credential, a session, an automation's maker. */
@@ -36,12 +36,21 @@ export function grantableScopes(scopes: readonly string[]): Scope[] {
 const ownScopes = (scopes: readonly string[]): Scope[] => SCOPES.filter((scope) => scopes.includes(scope));
 
 /** 403 domain_not_allowed naming the domains outside the creator's list. */
-export function domainsOutsideReach(outside: readonly string[], allowed: readonly string[], what: string, field = 'allowed_domains'): AppError {
+export function domainsOutsideReach(
+  outside: readonly string[],
+  allowed: readonly string[],
+  what: string,
+  field = 'allowed_domains',
+): AppError {
   const are = outside.length === 1 ? 'is' : 'are';
-  return new ForbiddenError(`${what} may only send from ${allowed.join(', ')}, and nothing it makes may reach further: ${outside.join(', ')} ${are} not among them.`, 'domain_not_allowed', {
-    details: { field, domains: [...outside], allowed_domains: [...allowed] },
-    hint: 'Ask for a subset of those domains (or leave allowed_domains out to get exactly them), or use a key allowed for the others.',
-  });
+  return new ForbiddenError(
+    `${what} may only send from ${allowed.join(', ')}, and nothing it makes may reach further: ${outside.join(', ')} ${are} not among them.`,
+    'domain_not_allowed',
+    {
+      details: { field, domains: [...outside], allowed_domains: [...allowed] },
+      hint: 'Ask for a subset of those domains (or leave allowed_domains out to get exactly them), or use a key allowed for the others.',
+    },
+  );
 }
 
 /**
@@ -68,7 +77,12 @@ export function grantWithinReach(creator: Reach, requested: Requested): Granted 
       `A key or credential is made only within its maker's reach: your scopes (${creator.scopes.join(', ')}) do not cover ${beyond.join(', ')}.`,
       'insufficient_scope',
       {
-        details: { field: 'scopes', refused_scopes: beyond, key_scopes: [...creator.scopes], grantable_scopes: grantableScopes(creator.scopes) },
+        details: {
+          field: 'scopes',
+          refused_scopes: beyond,
+          key_scopes: [...creator.scopes],
+          grantable_scopes: grantableScopes(creator.scopes),
+        },
         hint: 'Ask only for scopes your own key (or dashboard role) covers; a key with full can make any.',
       },
     );
@@ -90,8 +104,17 @@ export function reachCovers(holder: Reach, target: Reach): boolean {
 
 /** 403 for revoking a key or credential that reaches further than the caller. */
 export function revocationBeyondReach(what: 'API key' | 'SMTP credential', id: string, holder: Reach, target: Reach): AppError {
-  return new ForbiddenError(`The ${what} ${id} reaches further than yours, and a ${what} is revoked only by one whose reach covers it.`, 'insufficient_scope', {
-    details: { key_scopes: [...holder.scopes], key_allowed_domains: holder.allowed_domains, target_scopes: [...target.scopes], target_allowed_domains: target.allowed_domains },
-    hint: 'Revoke it with a key (or dashboard role) whose scopes and sending domains cover it; a key with full and no domain limit can revoke any.',
-  });
+  return new ForbiddenError(
+    `The ${what} ${id} reaches further than yours, and a ${what} is revoked only by one whose reach covers it.`,
+    'insufficient_scope',
+    {
+      details: {
+        key_scopes: [...holder.scopes],
+        key_allowed_domains: holder.allowed_domains,
+        target_scopes: [...target.scopes],
+        target_allowed_domains: target.allowed_domains,
+      },
+      hint: 'Revoke it with a key (or dashboard role) whose scopes and sending domains cover it; a key with full and no domain limit can revoke any.',
+    },
+  );
 }

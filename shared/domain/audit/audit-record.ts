@@ -12,7 +12,13 @@ export const AUDIT_RETENTION_DAYS = 400;
 /** Who acted: an API key, a dashboard user (a failed sign-in of an unknown email: no id, the email's hash), or the operator's CLI. */
 export const auditActorSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('api_key'), id: z.string(), name: z.string().nullable() }),
-  z.strictObject({ type: z.literal('user'), id: z.string().nullable(), email: z.string().nullable(), email_hash: z.string().nullable(), role: z.string().nullable() }),
+  z.strictObject({
+    type: z.literal('user'),
+    id: z.string().nullable(),
+    email: z.string().nullable(),
+    email_hash: z.string().nullable(),
+    role: z.string().nullable(),
+  }),
   z.strictObject({ type: z.literal('operator') }),
 ]);
 export type AuditActor = z.infer<typeof auditActorSchema>;

@@ -17,7 +17,19 @@ export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];
 export const STEP_TYPES = ['send_email', 'delay', 'wait_for_event', 'condition'] as const;
 export type StepType = (typeof STEP_TYPES)[number];
 
-export const CONDITION_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'starts_with', 'ends_with', 'exists', 'is_empty'] as const;
+export const CONDITION_OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'starts_with',
+  'ends_with',
+  'exists',
+  'is_empty',
+] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 /** Operators that compare with nothing: `value` is refused. */
 export const UNARY_OPERATORS: readonly ConditionOperator[] = ['exists', 'is_empty'];
@@ -161,9 +173,15 @@ export const conditionSchema: z.ZodType<Condition> = z.union([
 ]);
 
 const conditionStepSchemas = [
-  modelSchema<StepBase & { type: 'condition' } & ConditionRule>()(z.object({ ...stepBase, type: z.literal('condition'), ...conditionRule })),
-  modelSchema<StepBase & { type: 'condition'; all: Condition[] }>()(z.object({ ...stepBase, type: z.literal('condition'), all: z.array(conditionSchema) })),
-  modelSchema<StepBase & { type: 'condition'; any: Condition[] }>()(z.object({ ...stepBase, type: z.literal('condition'), any: z.array(conditionSchema) })),
+  modelSchema<StepBase & { type: 'condition' } & ConditionRule>()(
+    z.object({ ...stepBase, type: z.literal('condition'), ...conditionRule }),
+  ),
+  modelSchema<StepBase & { type: 'condition'; all: Condition[] }>()(
+    z.object({ ...stepBase, type: z.literal('condition'), all: z.array(conditionSchema) }),
+  ),
+  modelSchema<StepBase & { type: 'condition'; any: Condition[] }>()(
+    z.object({ ...stepBase, type: z.literal('condition'), any: z.array(conditionSchema) }),
+  ),
 ] as const;
 
 /** A union, not a discriminated one: the three shapes of a condition step share their `type`. */
@@ -204,7 +222,9 @@ export function isAutomationId(value: string): boolean {
 
 /** True when a stored definition would change: name, trigger or steps differ. */
 export function sameDefinition(a: AutomationDefinition, b: AutomationDefinition): boolean {
-  return a.name === b.name && JSON.stringify(a.trigger) === JSON.stringify(b.trigger) && JSON.stringify(a.steps) === JSON.stringify(b.steps);
+  return (
+    a.name === b.name && JSON.stringify(a.trigger) === JSON.stringify(b.trigger) && JSON.stringify(a.steps) === JSON.stringify(b.steps)
+  );
 }
 
 /** The API's view of an automation. */

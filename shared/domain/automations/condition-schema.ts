@@ -2,7 +2,8 @@
 import * as z from 'zod';
 import { CONDITION_OPERATORS, type Condition } from './automation';
 
-export const OPERATOR_DOC = 'eq, neq (a string, number or boolean), gt, gte, lt, lte (a number), contains, starts_with, ends_with (a string), exists, is_empty (no value)';
+export const OPERATOR_DOC =
+  'eq, neq (a string, number or boolean), gt, gte, lt, lte (a number), contains, starts_with, ends_with (a string), exists, is_empty (no value)';
 export const ALL_DOC = 'true when every condition is (1-20 rules or groups; groups nest at most 3 deep)';
 export const ANY_DOC = 'true when at least one condition is (1-20 rules or groups; groups nest at most 3 deep)';
 

@@ -69,7 +69,12 @@ function isPreviewError(result: EmailPreviewResult): result is { error: string }
 export function dryRunSteps(steps: readonly Step[], event: DryRunEvent, preview: PreviewEmail): DryRunResult {
   const trace: DryRunStepTrace[] = [];
   const maxVisits = steps.length * 2;
-  const done = (status: DryRunResult['status'], error: string | null, endedEarly = false): DryRunResult => ({ status, ended_early: endedEarly, error, steps: trace });
+  const done = (status: DryRunResult['status'], error: string | null, endedEarly = false): DryRunResult => ({
+    status,
+    ended_early: endedEarly,
+    error,
+    steps: trace,
+  });
   const failAt = (index: number, step: Step, output: Record<string, unknown> | null, error: string): DryRunResult => {
     trace.push({ index, key: step.key, type: step.type, status: 'failed', output, error });
     return done('failed', error);
@@ -79,11 +84,15 @@ export function dryRunSteps(steps: readonly Step[], event: DryRunEvent, preview:
   while ('next' in flow) {
     const index = flow.next;
     if (trace.length >= maxVisits) {
-      return done('failed', `the dry run stopped after ${maxVisits} steps: the steps go round in a cycle (at step ${steps[index]?.key ?? index})`);
+      return done(
+        'failed',
+        `the dry run stopped after ${maxVisits} steps: the steps go round in a cycle (at step ${steps[index]?.key ?? index})`,
+      );
     }
     const step = steps[index];
     if (!step) return done('failed', `the automation has no step ${index}`);
-    const entry = (status: DryRunStepTrace['status'], output: Record<string, unknown>) => trace.push({ index, key: step.key, type: step.type, status, output, error: null });
+    const entry = (status: DryRunStepTrace['status'], output: Record<string, unknown>) =>
+      trace.push({ index, key: step.key, type: step.type, status, output, error: null });
 
     switch (step.type) {
       case 'delay': {

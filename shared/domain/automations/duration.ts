@@ -42,7 +42,12 @@ export function parseDuration(value: string): DurationResult {
     const unit = UNITS[words[2]!.toLowerCase()];
     if (unit === undefined) {
       const calendar = /^(month|year)s?$/i.test(words[2]!);
-      return { ok: false, message: calendar ? `months and years have no fixed length; write days instead (e.g. "90 days"), as ${DURATION_FORMS}` : `"${value}" is not a duration: write ${DURATION_FORMS}` };
+      return {
+        ok: false,
+        message: calendar
+          ? `months and years have no fixed length; write days instead (e.g. "90 days"), as ${DURATION_FORMS}`
+          : `"${value}" is not a duration: write ${DURATION_FORMS}`,
+      };
     }
     return { ok: true, ms: Number(words[1]) * unit };
   }
@@ -61,7 +66,12 @@ export function parseDuration(value: string): DurationResult {
 
 /** Describes a length in the largest whole unit, for messages ("365 days", "30 minutes"). */
 export function describeMs(ms: number): string {
-  for (const [unit, size] of [['week', WEEK_MS], ['day', DAY_MS], ['hour', HOUR_MS], ['minute', MINUTE_MS]] as const) {
+  for (const [unit, size] of [
+    ['week', WEEK_MS],
+    ['day', DAY_MS],
+    ['hour', HOUR_MS],
+    ['minute', MINUTE_MS],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size} ${unit}${ms / size === 1 ? '' : 's'}`;
   }
   return `${Math.round(ms / 1000)} seconds`;

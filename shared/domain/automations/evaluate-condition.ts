@@ -33,7 +33,7 @@ export interface ConditionResult {
   trace: string[];
 }
 
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+const hasOwn = (object: object, key: string) => Object.hasOwn(object, key);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -73,8 +73,10 @@ function isEmpty(value: unknown): boolean {
   return isRecord(value) && Object.keys(value).length === 0;
 }
 
-const isScalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-const bothNumbers = (a: unknown, b: unknown): [number, number] | null => (typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null);
+const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+const bothNumbers = (a: unknown, b: unknown): [number, number] | null =>
+  typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null;
 const bothStrings = (a: unknown, b: unknown): [string, string] | null => (typeof a === 'string' && typeof b === 'string' ? [a, b] : null);
 
 /** One operator on a present value (`actual`) and the rule's `expected`. */
@@ -135,7 +137,8 @@ function evaluate(condition: unknown, event: AutomationEvent, depth: number, tra
   }
   const { field, operator, value } = condition;
   if (typeof field !== 'string' || eventPathProblem(field) !== null) return invalid(`field ${show(field)} is not an event value`);
-  if (typeof operator !== 'string' || !(CONDITION_OPERATORS as readonly string[]).includes(operator)) return invalid(`unknown operator ${show(operator)}`);
+  if (typeof operator !== 'string' || !(CONDITION_OPERATORS as readonly string[]).includes(operator))
+    return invalid(`unknown operator ${show(operator)}`);
   const op = operator as ConditionOperator;
   const rule = `${field} ${op}${value === undefined ? '' : ` ${show(value)}`}`;
   const found = lookupEventValue(event, field);

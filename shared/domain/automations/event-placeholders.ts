@@ -30,7 +30,11 @@ function textOf(value: unknown): string {
   }
 }
 
-export function fillEventPlaceholders(text: string, event: AutomationEvent, options: FillOptions = {}): { text: string; missing: string[] } {
+export function fillEventPlaceholders(
+  text: string,
+  event: AutomationEvent,
+  options: FillOptions = {},
+): { text: string; missing: string[] } {
   const missing = new Set<string>();
   const filled = text.replace(PLACEHOLDER, (whole, raw: string) => {
     const path = raw.trim();
@@ -68,7 +72,8 @@ export function fillEventPlaceholdersDeep<T>(value: T, event: AutomationEvent, o
     if (Array.isArray(node)) return node.map(walk);
     if (isPlainObject(node)) {
       const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(node)) Object.defineProperty(out, key, { value: walk(child), enumerable: true, writable: true, configurable: true });
+      for (const [key, child] of Object.entries(node))
+        Object.defineProperty(out, key, { value: walk(child), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return node;

@@ -30,7 +30,9 @@ const eventName = z.string({ error: 'name must be a string' }).regex(EVENT_NAME,
 
 export const eventRequestSchema = z
   .looseObject({
-    name: eventName.optional().describe('the event name, as triggers use it: 1-100 of letters, digits, _ . : - (required unless type is given)'),
+    name: eventName
+      .optional()
+      .describe('the event name, as triggers use it: 1-100 of letters, digits, _ . : - (required unless type is given)'),
     type: eventName.optional().describe('alias of `name` (name wins when both are sent)'),
     user_id: z
       .string({ error: 'user_id must be a string' })
@@ -57,11 +59,15 @@ export const eventRequestSchema = z
   })
   .superRefine((body, ctx) => {
     for (const key of Object.keys(body)) {
-      if (!FIELDS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${FIELDS.join(', ')}` });
+      if (!FIELDS.includes(key))
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${FIELDS.join(', ')}` });
     }
-    if (body.name === undefined && body.type === undefined) ctx.addIssue({ code: 'custom', path: ['name'], message: 'name (or type) is required' });
-    if (body.dry_run === true && body.automation_id === undefined) ctx.addIssue({ code: 'custom', path: ['automation_id'], message: 'automation_id is required with dry_run' });
-    if (body.automation_id !== undefined && body.dry_run !== true) ctx.addIssue({ code: 'custom', path: ['dry_run'], message: 'automation_id is only used with dry_run: true' });
+    if (body.name === undefined && body.type === undefined)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'name (or type) is required' });
+    if (body.dry_run === true && body.automation_id === undefined)
+      ctx.addIssue({ code: 'custom', path: ['automation_id'], message: 'automation_id is required with dry_run' });
+    if (body.automation_id !== undefined && body.dry_run !== true)
+      ctx.addIssue({ code: 'custom', path: ['dry_run'], message: 'automation_id is only used with dry_run: true' });
   })
   .transform((body) => ({
     name: (body.name ?? body.type)!,

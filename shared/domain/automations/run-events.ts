@@ -19,7 +19,14 @@ import type { ServiceEvent } from '../webhooks/event';
 import type { EventType } from '../webhooks/event-types';
 import type { Run, StepResult } from './run';
 
-function event(run: Run, type: EventType, at: string, step: { index: number; key: string; type: string } | null, error: string | null, status: string): ServiceEvent {
+function event(
+  run: Run,
+  type: EventType,
+  at: string,
+  step: { index: number; key: string; type: string } | null,
+  error: string | null,
+  status: string,
+): ServiceEvent {
   const index = step?.index ?? null;
   return {
     id: deterministicId('evt', Date.parse(run.created_at), `${run.id}:${type}:${index ?? ''}`),
@@ -49,7 +56,9 @@ export function runEvents(before: Run | null, after: Run): ServiceEvent[] {
   const events: ServiceEvent[] = [];
   if (before === null) {
     const first = after.steps[0];
-    events.push(event(after, 'automation.started', after.created_at, first ? { index: 0, key: first.key, type: first.type } : null, null, 'running'));
+    events.push(
+      event(after, 'automation.started', after.created_at, first ? { index: 0, key: first.key, type: first.type } : null, null, 'running'),
+    );
   }
   const seen = before?.history.length ?? 0;
   for (const result of after.history.slice(seen)) {
@@ -61,7 +70,16 @@ export function runEvents(before: Run | null, after: Run): ServiceEvent[] {
     const last = after.history[after.history.length - 1];
     const step = last ? stepOf(last) : null;
     const at = after.ended_at ?? after.updated_at;
-    events.push(event(after, `automation.${after.status}`, at, step, after.status === 'failed' ? (after.error ?? last?.error ?? 'failed') : null, after.status));
+    events.push(
+      event(
+        after,
+        `automation.${after.status}`,
+        at,
+        step,
+        after.status === 'failed' ? (after.error ?? last?.error ?? 'failed') : null,
+        after.status,
+      ),
+    );
   }
   return events;
 }

@@ -19,7 +19,11 @@ export type RunRecovery =
   | { kind: 'wait'; dueAt: number }
   | { kind: 'clear' };
 
-export function recoverRun(run: Run, now: number, bounds: Pick<RecoveryBounds, 'queuedRedriveAfterMs' | 'scheduledLateAfterMs'>): RunRecovery {
+export function recoverRun(
+  run: Run,
+  now: number,
+  bounds: Pick<RecoveryBounds, 'queuedRedriveAfterMs' | 'scheduledLateAfterMs'>,
+): RunRecovery {
   if (run.status !== 'running') return { kind: 'clear' };
   const step = { run_id: run.id, step_index: run.step_index };
   switch (run.step_state) {

@@ -76,7 +76,14 @@ export interface Run {
 }
 
 const runEventSchema = modelSchema<RunEvent>()(
-  z.object({ id: z.string(), name: z.string(), user_id: z.string().nullable(), email: z.string().nullable(), data: z.record(z.string(), z.unknown()), created_at: z.string() }),
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    user_id: z.string().nullable(),
+    email: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+  }),
 );
 
 const stepResultSchema = modelSchema<StepResult>()(
@@ -139,7 +146,16 @@ export function currentStepResult(
   const step = run.steps[run.step_index];
   // A record whose step_index names no step (this engine never writes one) still gets a readable result.
   const named = step ?? { key: String(run.step_index), type: 'unknown' as Step['type'] };
-  return { index: run.step_index, key: named.key, type: named.type, status, started_at: startedAt, completed_at: completedAt, output, error };
+  return {
+    index: run.step_index,
+    key: named.key,
+    type: named.type,
+    status,
+    started_at: startedAt,
+    completed_at: completedAt,
+    output,
+    error,
+  };
 }
 
 /** The run of an automation started by an event: the same pair always gets the same id (one run). */

@@ -9,16 +9,23 @@ const name = z
   .min(1, 'name is required')
   .max(LIMITS.nameChars, `name is at most ${LIMITS.nameChars} characters`)
   .describe(`a label for people: 1-${LIMITS.nameChars} characters (trimmed)`);
-const trigger = triggerSchema.describe('what starts a run (event) and what cancels a user\'s runs (cancel_on_events)');
+const trigger = triggerSchema.describe("what starts a run (event) and what cancels a user's runs (cancel_on_events)");
 const steps = stepsSchema.describe(`1-${LIMITS.steps} steps, run in order (keys unique, no cycles)`);
 
 /**
  * Adds the rules between steps (validate.ts) once every field has the right shape: a transform, which
  * zod runs only when the object parsed (a refinement would also see unparsed values).
  */
-function withDefinitionRules<T extends { trigger?: Parameters<typeof definitionProblems>[0]; steps?: Parameters<typeof definitionProblems>[1] }>(value: T, ctx: z.RefinementCtx): T {
+function withDefinitionRules<
+  T extends { trigger?: Parameters<typeof definitionProblems>[0]; steps?: Parameters<typeof definitionProblems>[1] },
+>(value: T, ctx: z.RefinementCtx): T {
   if (!value.trigger || !value.steps) return value;
-  for (const problem of definitionProblems(value.trigger, value.steps)) ctx.addIssue({ code: 'custom', path: problem.field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)), message: problem.message });
+  for (const problem of definitionProblems(value.trigger, value.steps))
+    ctx.addIssue({
+      code: 'custom',
+      path: problem.field.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      message: problem.message,
+    });
   return value;
 }
 
@@ -53,7 +60,9 @@ export const updateAutomationSchema = z
       .optional()
       .describe('refused: change the status with POST /automations/{id} {"action": "activate" | "pause"}'),
   })
-  .refine((value) => value.name !== undefined || value.trigger !== undefined || value.steps !== undefined, { message: 'send at least one of name, trigger, steps' });
+  .refine((value) => value.name !== undefined || value.trigger !== undefined || value.steps !== undefined, {
+    message: 'send at least one of name, trigger, steps',
+  });
 export type UpdateAutomationInput = z.output<typeof updateAutomationSchema>;
 
 export const AUTOMATION_ACTIONS = ['activate', 'pause'] as const;

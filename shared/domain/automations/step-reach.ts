@@ -13,7 +13,11 @@ import type { Step } from './automation';
 export function literalFromDomain(from: string): string | null {
   const at = from.lastIndexOf('@');
   if (at < 0) return null;
-  const domain = from.slice(at + 1).replace(/>\s*$/, '').trim().toLowerCase();
+  const domain = from
+    .slice(at + 1)
+    .replace(/>\s*$/, '')
+    .trim()
+    .toLowerCase();
   return domain === '' || domain.includes('{{') || domain.includes('}}') ? null : domain;
 }
 
@@ -23,7 +27,8 @@ export function stepOutsideReach(steps: readonly Step[], allowed: readonly strin
   for (const [index, step] of steps.entries()) {
     if (step.type !== 'send_email' || step.from === undefined) continue;
     const domain = literalFromDomain(step.from);
-    if (domain !== null && !allowed.includes(domain)) return domainsOutsideReach([domain], allowed, `Your key (step ${step.key})`, `steps.${index}.from`);
+    if (domain !== null && !allowed.includes(domain))
+      return domainsOutsideReach([domain], allowed, `Your key (step ${step.key})`, `steps.${index}.from`);
   }
   return null;
 }

@@ -50,7 +50,9 @@ export function eventPathProblem(path: string): string | null {
   const rest = path.slice('event.'.length);
   if ((EVENT_FIELDS as readonly string[]).includes(rest)) return null;
   if (rest.startsWith('data.')) {
-    return DATA_PATH.test(rest.slice('data.'.length)) ? null : `"${path}": data keys are 1-64 letters, digits, _ or -, dot-separated for nested objects (at most 8 deep)`;
+    return DATA_PATH.test(rest.slice('data.'.length))
+      ? null
+      : `"${path}": data keys are 1-64 letters, digits, _ or -, dot-separated for nested objects (at most 8 deep)`;
   }
   return `unknown event value "${path}": the event has name, email, user_id and data.<key>`;
 }
@@ -66,7 +68,9 @@ export function placeholderProblems(text: string, allowUnsubscribe = false): str
     const inner = match[1]!.trim();
     if (allowUnsubscribe && inner === 'unsubscribe_url') continue;
     if (!inner.startsWith('event')) {
-      problems.push(`{{${inner}}} is not filled in automations: use ${PLACEHOLDER_FORMS}${allowUnsubscribe ? ' (or {{unsubscribe_url}})' : ''}`);
+      problems.push(
+        `{{${inner}}} is not filled in automations: use ${PLACEHOLDER_FORMS}${allowUnsubscribe ? ' (or {{unsubscribe_url}})' : ''}`,
+      );
       continue;
     }
     const problem = eventPathProblem(inner);
@@ -97,17 +101,26 @@ const templated = (field: string, max: number, options: { allowUnsubscribe?: boo
 const address = (field: string, bare = false) =>
   templated(field, 320).superRefine((value, ctx) => {
     if (hasPlaceholder(value)) return;
-    if (!(parseMailbox(value) ?? (bare ? parseBareSender(value) : null))) ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (nor a placeholder such as {{event.email}})` });
+    if (!(parseMailbox(value) ?? (bare ? parseBareSender(value) : null)))
+      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (nor a placeholder such as {{event.email}})` });
   });
 
 const addresses = (field: string, max: number) =>
-  z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(address(field), { error: `${field} must be an address or an array of addresses` }).min(1, `${field} needs at least one address`).max(max, `${field} has at most ${max} addresses`));
+  z.preprocess(
+    (value) => (typeof value === 'string' ? [value] : value),
+    z
+      .array(address(field), { error: `${field} must be an address or an array of addresses` })
+      .min(1, `${field} needs at least one address`)
+      .max(max, `${field} has at most ${max} addresses`),
+  );
 
 // ---------------------------------------------------------------------------------------------------
 // Names and durations
 
 export const eventName = (field: string) =>
-  z.string({ error: `${field} is required (an event name)` }).regex(EVENT_NAME, `${field} is 1-${LIMITS.eventNameChars} characters: letters, digits, _ . : and -`);
+  z
+    .string({ error: `${field} is required (an event name)` })
+    .regex(EVENT_NAME, `${field} is 1-${LIMITS.eventNameChars} characters: letters, digits, _ . : and -`);
 
 const duration = (field: string, minMs: number, maxMs: number) =>
   z.string({ error: `${field} is required: ${DURATION_FORMS}` }).superRefine((value, ctx) => {
@@ -118,7 +131,10 @@ const duration = (field: string, minMs: number, maxMs: number) =>
 const stepKey = z
   .string({ error: 'key is required (a string)' })
   .regex(STEP_KEY, `key is 1-${LIMITS.stepKeyChars} characters: lower-case letters, digits, _ and -`)
-  .refine((key) => !(RESERVED_STEP_KEYS as readonly string[]).includes(key), `key cannot be ${RESERVED_STEP_KEYS.join(' or ')} (on_timeout gives those words a meaning)`)
+  .refine(
+    (key) => !(RESERVED_STEP_KEYS as readonly string[]).includes(key),
+    `key cannot be ${RESERVED_STEP_KEYS.join(' or ')} (on_timeout gives those words a meaning)`,
+  )
   .describe(`unique in the automation: 1-${LIMITS.stepKeyChars} of a-z 0-9 _ - (not ${RESERVED_STEP_KEYS.join(' or ')})`);
 
 const nextKey = z
@@ -131,27 +147,46 @@ const nextKey = z
 
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 const tag = z.strictObject({
-  name: z.string({ error: 'tag names are strings' }).regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -').describe('the tag name: 1-256 of A-Za-z0-9_-'),
-  value: z.string({ error: 'tag values are strings' }).regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -').describe('the tag value: 1-256 of A-Za-z0-9_-'),
+  name: z
+    .string({ error: 'tag names are strings' })
+    .regex(TAG_PART, 'tag names are 1-256 letters, digits, _ or -')
+    .describe('the tag name: 1-256 of A-Za-z0-9_-'),
+  value: z
+    .string({ error: 'tag values are strings' })
+    .regex(TAG_PART, 'tag values are 1-256 letters, digits, _ or -')
+    .describe('the tag value: 1-256 of A-Za-z0-9_-'),
 });
 const tags = z
-  .union([z.array(tag), z.record(z.string(), z.string()).transform((record) => Object.entries(record).map(([name, value]) => ({ name, value })))], {
-    error: 'tags must be an array of {name, value} or an object of name to value',
-  })
+  .union(
+    [
+      z.array(tag),
+      z.record(z.string(), z.string()).transform((record) => Object.entries(record).map(([name, value]) => ({ name, value }))),
+    ],
+    {
+      error: 'tags must be an array of {name, value} or an object of name to value',
+    },
+  )
   .pipe(z.array(tag).max(MAX_TAGS, `at most ${MAX_TAGS} tags`));
 
 const templateVariables = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'variable values are strings, numbers, booleans or null' }), {
-    error: 'template.variables must be an object of name to value',
-  })
+  .record(
+    z.string(),
+    z.union([z.string(), z.number(), z.boolean(), z.null()], { error: 'variable values are strings, numbers, booleans or null' }),
+    {
+      error: 'template.variables must be an object of name to value',
+    },
+  )
   .superRefine((record, ctx) => {
     const names = Object.keys(record);
     if (names.length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 variables' });
     for (const name of names) {
-      if (!VARIABLE_NAME.test(name) || name.length > 64) ctx.addIssue({ code: 'custom', path: [name], message: 'variable names are 1-64 letters, digits and _, not starting with a digit' });
+      if (!VARIABLE_NAME.test(name) || name.length > 64)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'variable names are 1-64 letters, digits and _, not starting with a digit' });
       const value = record[name];
-      if (typeof value === 'string') for (const message of placeholderProblems(value)) ctx.addIssue({ code: 'custom', path: [name], message });
-      if (typeof value === 'number' && !isStorableNumber(value)) ctx.addIssue({ code: 'custom', path: [name], message: `variable values: ${STORABLE_NUMBER_RULE}` });
+      if (typeof value === 'string')
+        for (const message of placeholderProblems(value)) ctx.addIssue({ code: 'custom', path: [name], message });
+      if (typeof value === 'number' && !isStorableNumber(value))
+        ctx.addIssue({ code: 'custom', path: [name], message: `variable values: ${STORABLE_NUMBER_RULE}` });
     }
   });
 
@@ -165,7 +200,9 @@ const sendEmailStep = z
       .describe(`an address or up to ${MAX_RECIPIENTS} (placeholders allowed); default ["{{event.email}}"]`),
     from: address('from', true)
       .optional()
-      .describe("required without a template (else the template's): an address, `Name <address>` or a bare local part; placeholders allowed"),
+      .describe(
+        "required without a template (else the template's): an address, `Name <address>` or a bare local part; placeholders allowed",
+      ),
     reply_to: addresses('reply_to', 10).optional().describe('an address or up to 10 (placeholders allowed)'),
     subject: templated('subject', 998)
       .refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)')
@@ -173,10 +210,14 @@ const sendEmailStep = z
       .describe('required without a template: one line, at most 998 characters (placeholders allowed)'),
     html: templated('html', 10 * LIMITS.htmlBytes, { allowUnsubscribe: true, maxBytes: LIMITS.htmlBytes })
       .optional()
-      .describe(`the HTML body, at most ${LIMITS.htmlBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`),
+      .describe(
+        `the HTML body, at most ${LIMITS.htmlBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`,
+      ),
     text: templated('text', 10 * LIMITS.textBytes, { allowUnsubscribe: true, maxBytes: LIMITS.textBytes })
       .optional()
-      .describe(`the text body, at most ${LIMITS.textBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`),
+      .describe(
+        `the text body, at most ${LIMITS.textBytes / 1024} KB; html or text without a template, neither with one (placeholders and {{unsubscribe_url}} allowed)`,
+      ),
     template: z
       .strictObject(
         {
@@ -192,21 +233,33 @@ const sendEmailStep = z
       )
       .optional()
       .describe('send a template: its published version at run time is the content'),
-    category: z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` }).optional().describe('transactional, product or newsletter'),
-    unsubscribe: z.boolean({ error: 'unsubscribe must be true or false' }).optional().describe('managed unsubscribe on or off, as on a send'),
+    category: z
+      .enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` })
+      .optional()
+      .describe('transactional, product or newsletter'),
+    unsubscribe: z
+      .boolean({ error: 'unsubscribe must be true or false' })
+      .optional()
+      .describe('managed unsubscribe on or off, as on a send'),
     tags: tags.optional().describe(`up to ${MAX_TAGS}, as on a send: an array of {name, value} or an object of name to value`),
     tenant: templated('tenant', 128).optional().describe('the tenant to send for: external_id or id (placeholders allowed)'),
   })
   .superRefine((step, ctx) => {
     if (step.template) {
       for (const field of ['html', 'text'] as const) {
-        if (step[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} cannot be combined with template: the template's published version is the content` });
+        if (step[field] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `${field} cannot be combined with template: the template's published version is the content`,
+          });
       }
       return;
     }
     if (step.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required without a template' });
     if (step.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'subject is required without a template' });
-    if (step.html === undefined && step.text === undefined) ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required without a template' });
+    if (step.html === undefined && step.text === undefined)
+      ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required without a template' });
   })
   .transform((step) => ({ ...step, to: step.to ?? ['{{event.email}}'] }));
 
@@ -225,7 +278,9 @@ const waitForEventStep = z
     type: z.literal('wait_for_event').describe('always `wait_for_event`'),
     next: nextKey.optional(),
     event: eventName('event').describe('the event name to wait for, from the same user (user_id, else email)'),
-    timeout: duration('timeout', LIMITS.waitMinMs, LIMITS.waitMaxMs).describe('how long to wait, 1 minute to 30 days, written as for a delay'),
+    timeout: duration('timeout', LIMITS.waitMinMs, LIMITS.waitMaxMs).describe(
+      'how long to wait, 1 minute to 30 days, written as for a delay',
+    ),
     on_timeout: z
       .string({ error: 'on_timeout must be end, continue or a step key' })
       .regex(STEP_KEY, 'on_timeout must be end, continue or a step key')
@@ -236,7 +291,8 @@ const waitForEventStep = z
 
 /** Problems of one condition (a rule or an all/any group) at `path`, `depth` being its group level. */
 function conditionProblems(value: unknown, path: (string | number)[], depth: number, ctx: z.RefinementCtx): void {
-  const at = (field: string | null, message: string) => ctx.addIssue({ code: 'custom', path: field === null ? path : [...path, field], message });
+  const at = (field: string | null, message: string) =>
+    ctx.addIssue({ code: 'custom', path: field === null ? path : [...path, field], message });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     at(null, 'each condition is {field, operator, value?}, {all: [...]} or {any: [...]}');
     return;
@@ -295,7 +351,12 @@ const conditionStep = z
   .superRefine((step, ctx) => conditionProblems(step, [], 1, ctx))
   .transform((step) => step as unknown as Extract<Step, { type: 'condition' }>);
 
-export const STEP_SCHEMAS = { send_email: sendEmailStep, delay: delayStep, wait_for_event: waitForEventStep, condition: conditionStep } as const;
+export const STEP_SCHEMAS = {
+  send_email: sendEmailStep,
+  delay: delayStep,
+  wait_for_event: waitForEventStep,
+  condition: conditionStep,
+} as const;
 
 /** One step: its type picks the schema; an unknown type is named at `type` with the known ones. */
 export const stepSchema = z.unknown().transform((value, ctx): Step => {
@@ -307,13 +368,19 @@ export const stepSchema = z.unknown().transform((value, ctx): Step => {
   // Own keys only: `constructor` is `in` every object. The type is quoted only when it is a string (an
   // array nested 500,000 levels would overflow JSON.stringify).
   if (typeof type !== 'string' || !Object.hasOwn(STEP_SCHEMAS, type)) {
-    const named = type === undefined ? 'type is required' : typeof type === 'string' ? `unknown step type ${JSON.stringify(type.slice(0, 100))}` : `type must be a string, not ${Array.isArray(type) ? 'an array' : type === null ? 'null' : typeof type}`;
+    const named =
+      type === undefined
+        ? 'type is required'
+        : typeof type === 'string'
+          ? `unknown step type ${JSON.stringify(type.slice(0, 100))}`
+          : `type must be a string, not ${Array.isArray(type) ? 'an array' : type === null ? 'null' : typeof type}`;
     ctx.addIssue({ code: 'custom', path: ['type'], message: `${named}: one of ${STEP_TYPES.join(', ')}` });
     return z.NEVER;
   }
   const parsed = STEP_SCHEMAS[type as keyof typeof STEP_SCHEMAS].safeParse(value);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', path: issue.path as (string | number)[], message: issue.message });
     return z.NEVER;
   }
   return parsed.data as Step;
@@ -365,28 +432,44 @@ export function definitionProblems(trigger: Trigger, steps: readonly Step[]): Fi
   const seen = new Map<string, number>();
   const cancels = new Set<string>();
   trigger.cancel_on_events.forEach((event, i) => {
-    if (event === trigger.event) problems.push({ field: `trigger.cancel_on_events.${i}`, message: `"${event}" is the trigger's own event: it would cancel every run it starts` });
+    if (event === trigger.event)
+      problems.push({
+        field: `trigger.cancel_on_events.${i}`,
+        message: `"${event}" is the trigger's own event: it would cancel every run it starts`,
+      });
     else if (cancels.has(event)) problems.push({ field: `trigger.cancel_on_events.${i}`, message: `"${event}" is listed twice` });
     cancels.add(event);
   });
   steps.forEach((step, i) => {
     const first = seen.get(step.key);
-    if (first !== undefined) problems.push({ field: `steps.${i}.key`, message: `key "${step.key}" is already used by steps.${first}: keys are unique` });
+    if (first !== undefined)
+      problems.push({ field: `steps.${i}.key`, message: `key "${step.key}" is already used by steps.${first}: keys are unique` });
     else seen.set(step.key, i);
   });
   const known = (key: string) => seen.has(key);
   steps.forEach((step, i) => {
-    if (step.next !== undefined && !known(step.next)) problems.push({ field: `steps.${i}.next`, message: `no step has key "${step.next}"` });
-    if (step.next !== undefined && step.next === step.key) problems.push({ field: `steps.${i}.next`, message: `step "${step.key}" jumps to itself: automations may not loop` });
+    if (step.next !== undefined && !known(step.next))
+      problems.push({ field: `steps.${i}.next`, message: `no step has key "${step.next}"` });
+    if (step.next !== undefined && step.next === step.key)
+      problems.push({ field: `steps.${i}.next`, message: `step "${step.key}" jumps to itself: automations may not loop` });
     if (step.type === 'wait_for_event' && step.on_timeout !== 'end' && step.on_timeout !== 'continue') {
-      if (!known(step.on_timeout)) problems.push({ field: `steps.${i}.on_timeout`, message: `no step has key "${step.on_timeout}" (on_timeout is end, continue or a step key)` });
-      else if (step.on_timeout === step.key) problems.push({ field: `steps.${i}.on_timeout`, message: `step "${step.key}" jumps to itself: automations may not loop` });
+      if (!known(step.on_timeout))
+        problems.push({
+          field: `steps.${i}.on_timeout`,
+          message: `no step has key "${step.on_timeout}" (on_timeout is end, continue or a step key)`,
+        });
+      else if (step.on_timeout === step.key)
+        problems.push({ field: `steps.${i}.on_timeout`, message: `step "${step.key}" jumps to itself: automations may not loop` });
     }
   });
   if (problems.some((p) => p.field.endsWith('.key'))) return problems;
   problems.push(...cycleProblems(steps).filter((cycle) => !problems.some((p) => p.field === cycle.field)));
   const bytes = Buffer.byteLength(JSON.stringify({ trigger, steps }), 'utf8');
-  if (bytes > LIMITS.definitionBytes) problems.push({ field: 'steps', message: `the definition is ${bytes} bytes as JSON; at most ${LIMITS.definitionBytes} (${LIMITS.definitionBytes / 1024} KB)` });
+  if (bytes > LIMITS.definitionBytes)
+    problems.push({
+      field: 'steps',
+      message: `the definition is ${bytes} bytes as JSON; at most ${LIMITS.definitionBytes} (${LIMITS.definitionBytes / 1024} KB)`,
+    });
   return problems;
 }
 
@@ -403,7 +486,10 @@ export function cycleProblems(steps: readonly Step[]): FieldProblem[] {
       const path = pathBetween(steps, edge.target, i);
       if (!path) continue;
       const loop = [...path, edge.target].map((index) => steps[index]!.key).join(' -> ');
-      problems.push({ field: `steps.${i}.${edge.field}`, message: `jumping to "${steps[edge.target]!.key}" closes a cycle (${loop}); automations may not loop: add the steps again instead` });
+      problems.push({
+        field: `steps.${i}.${edge.field}`,
+        message: `jumping to "${steps[edge.target]!.key}" closes a cycle (${loop}); automations may not loop: add the steps again instead`,
+      });
     }
   });
   return problems;
@@ -431,7 +517,10 @@ function pathBetween(steps: readonly Step[], from: number, to: number): number[]
 }
 
 /** Whole definition: the shapes, then (when they are right) the rules between steps. */
-export function validateDefinition(input: { trigger: unknown; steps: unknown }): { ok: true; trigger: Trigger; steps: Step[] } | { ok: false; problems: FieldProblem[] } {
+export function validateDefinition(input: {
+  trigger: unknown;
+  steps: unknown;
+}): { ok: true; trigger: Trigger; steps: Step[] } | { ok: false; problems: FieldProblem[] } {
   const parsed = z.object({ trigger: triggerSchema, steps: stepsSchema }).safeParse(input);
   if (!parsed.success) return { ok: false, problems: issuesToFields(parsed.error.issues) };
   const problems = definitionProblems(parsed.data.trigger, parsed.data.steps);

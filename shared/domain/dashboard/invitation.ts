@@ -46,9 +46,11 @@ export function dashboardOrigin(requestUrl: string): string {
 }
 
 /** The link the invitee opens (the accept page on the dashboard's origin). */
-export const invitationLink = (origin: string, token: string): string => `${origin.replace(/\/+$/, '')}${ACCEPT_INVITATION_PATH}?${new URLSearchParams({ token })}`;
+export const invitationLink = (origin: string, token: string): string =>
+  `${origin.replace(/\/+$/, '')}${ACCEPT_INVITATION_PATH}?${new URLSearchParams({ token })}`;
 
-export const invitationExpired = (invitation: Pick<Invitation, 'expires_at'>, now: Date): boolean => Date.parse(invitation.expires_at) <= now.getTime();
+export const invitationExpired = (invitation: Pick<Invitation, 'expires_at'>, now: Date): boolean =>
+  Date.parse(invitation.expires_at) <= now.getTime();
 
 /** What the answers show of an invitation (never the token or its hash). */
 export function toPublicInvitation(invitation: Invitation) {

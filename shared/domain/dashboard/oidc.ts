@@ -37,15 +37,23 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** The settings from their values (OIDC_*, shared/config/settings.ts); null when OIDC is not configured (no issuer or no client id). */
-export function oidcSettingsFromValues(values: { issuer: string; clientId: string; label: string; allowedDomains: string; sealedClientSecret: string }): OidcSettings | null {
+export function oidcSettingsFromValues(values: {
+  issuer: string;
+  clientId: string;
+  label: string;
+  allowedDomains: string;
+  sealedClientSecret: string;
+}): OidcSettings | null {
   const issuer = values.issuer.trim();
   const clientId = values.clientId.trim();
   if (issuer === '' || clientId === '') return null;
   let problem: string | null = null;
   try {
     const url = new URL(issuer);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) problem = `OIDC_ISSUER must be an https URL (http only on a loopback address), got "${issuer}"`;
-    else if (url.search || url.hash) problem = `OIDC_ISSUER must be the provider's issuer identifier, without a query or fragment, got "${issuer}"`;
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname)))
+      problem = `OIDC_ISSUER must be an https URL (http only on a loopback address), got "${issuer}"`;
+    else if (url.search || url.hash)
+      problem = `OIDC_ISSUER must be the provider's issuer identifier, without a query or fragment, got "${issuer}"`;
   } catch {
     problem = `OIDC_ISSUER is not a URL: "${issuer}"`;
   }
@@ -64,7 +72,11 @@ export function oidcSettingsFromValues(values: { issuer: string; clientId: strin
 }
 
 /** The context a client secret is sealed with: bound to its issuer and client, so a sealed value opens for them only. */
-export const oidcSecretContext = (settings: Pick<OidcSettings, 'issuer' | 'clientId'>): Record<string, string> => ({ purpose: 'oidc_client_secret', issuer: settings.issuer, client_id: settings.clientId });
+export const oidcSecretContext = (settings: Pick<OidcSettings, 'issuer' | 'clientId'>): Record<string, string> => ({
+  purpose: 'oidc_client_secret',
+  issuer: settings.issuer,
+  client_id: settings.clientId,
+});
 
 /** A flow between the redirect to the provider and its callback (the table keeps it; the browser only the cookie's token). */
 export interface OidcFlow {
@@ -97,12 +109,22 @@ export type OidcIdentity =
 /** The email the claims vouch for, if it may sign in here: present, verified by the provider, of an allowed domain. */
 export function oidcIdentity(claims: OidcClaims, allowedDomains: readonly string[], label: string): OidcIdentity {
   if (typeof claims.email !== 'string' || !claims.email.includes('@')) {
-    return { ok: false, reason: 'no_email', email: null, message: `${label} did not share an email address: allow the dashboard the "email" scope at the provider.` };
+    return {
+      ok: false,
+      reason: 'no_email',
+      email: null,
+      message: `${label} did not share an email address: allow the dashboard the "email" scope at the provider.`,
+    };
   }
   const email = normaliseEmail(claims.email);
   // Only `true` counts (a string "true" is a provider's bug, not a verification).
   if (claims.email_verified !== true) {
-    return { ok: false, reason: 'unverified_email', email, message: `${label} has not verified the email address ${email}: verify it there, then sign in again.` };
+    return {
+      ok: false,
+      reason: 'unverified_email',
+      email,
+      message: `${label} has not verified the email address ${email}: verify it there, then sign in again.`,
+    };
   }
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (allowedDomains.length > 0 && !allowedDomains.includes(domain)) {

@@ -35,8 +35,15 @@ const KEY_BYTES = 32;
 const MAX_PARAMS: ScryptParams = { ln: 20, r: 16, p: 16 };
 
 function scrypt(password: string, salt: Buffer, keyLength: number, params: ScryptParams): Promise<Buffer> {
-  const options: ScryptOptions = { N: 2 ** params.ln, r: params.r, p: params.p, maxmem: 256 * 2 ** params.ln * params.r + 16 * 1024 * 1024 };
-  return new Promise((resolve, reject) => scryptCallback(password.normalize('NFC'), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))));
+  const options: ScryptOptions = {
+    N: 2 ** params.ln,
+    r: params.r,
+    p: params.p,
+    maxmem: 256 * 2 ** params.ln * params.r + 16 * 1024 * 1024,
+  };
+  return new Promise((resolve, reject) =>
+    scryptCallback(password.normalize('NFC'), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
+  );
 }
 
 const b64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
@@ -52,7 +59,8 @@ export function parsePasswordHash(encoded: string): ParsedPasswordHash | null {
   const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]{16,88})\$([A-Za-z0-9+/]{16,88})$/.exec(encoded);
   if (!match) return null;
   const params = { ln: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
-  if (params.ln < 1 || params.r < 1 || params.p < 1 || params.ln > MAX_PARAMS.ln || params.r > MAX_PARAMS.r || params.p > MAX_PARAMS.p) return null;
+  if (params.ln < 1 || params.r < 1 || params.p < 1 || params.ln > MAX_PARAMS.ln || params.r > MAX_PARAMS.r || params.p > MAX_PARAMS.p)
+    return null;
   return { params, salt: Buffer.from(match[4]!, 'base64'), key: Buffer.from(match[5]!, 'base64') };
 }
 
@@ -76,7 +84,13 @@ export function needsRehash(encoded: string, current: ScryptParams = PASSWORD_HA
   const parsed = parsePasswordHash(encoded);
   if (!parsed) return true;
   const { params } = parsed;
-  return params.ln < current.ln || params.r < current.r || params.p < current.p || parsed.salt.length < SALT_BYTES || parsed.key.length < KEY_BYTES;
+  return (
+    params.ln < current.ln ||
+    params.r < current.r ||
+    params.p < current.p ||
+    parsed.salt.length < SALT_BYTES ||
+    parsed.key.length < KEY_BYTES
+  );
 }
 
 /** Hashing, checking and upgrading passwords with one set of parameters: the dashboard use cases' port. */

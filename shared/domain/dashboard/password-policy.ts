@@ -13,8 +13,14 @@ export const MAX_PASSWORD_LENGTH = 256;
 /** The password of a new user (also checked by the admin CLI before anything is written). */
 export const newPasswordSchema = z
   .string({ error: 'password must be a string' })
-  .refine((value) => [...value.normalize('NFC')].length >= MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .refine((value) => [...value.normalize('NFC')].length <= MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  .refine(
+    (value) => [...value.normalize('NFC')].length >= MIN_PASSWORD_LENGTH,
+    `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+  )
+  .refine(
+    (value) => [...value.normalize('NFC')].length <= MAX_PASSWORD_LENGTH,
+    `password must be at most ${MAX_PASSWORD_LENGTH} characters`,
+  );
 
 /** A password for someone who did not choose one: 18 random bytes, 24 base64url characters (144 bits). */
 export function generatePassword(): string {

@@ -56,9 +56,9 @@ export function can(role: DashboardRole, action: DashboardAction): boolean {
 const REFUSALS: Record<DashboardAction, string> = {
   view: 'cannot see this account',
   change: 'is read-only: it cannot change anything in this account',
-  account_settings: 'cannot change the account\'s settings, retention and content storage (owners and admins can)',
-  billing: 'cannot change the account\'s plan or billing settings (owners and admins can)',
-  manage_members: 'cannot manage the account\'s members (owners and admins can)',
+  account_settings: "cannot change the account's settings, retention and content storage (owners and admins can)",
+  billing: "cannot change the account's plan or billing settings (owners and admins can)",
+  manage_members: "cannot manage the account's members (owners and admins can)",
   manage_owners: 'cannot make, change or remove owners (only owners can)',
 };
 

@@ -17,7 +17,8 @@ export interface OriginHeaders {
 /** Why the request is refused (a message for the 403), or null when it may proceed. */
 export function crossOriginReason(headers: OriginHeaders): string | null {
   const site = headers.secFetchSite?.trim().toLowerCase();
-  if (site !== undefined && site !== '' && site !== 'same-origin') return `Sec-Fetch-Site is "${site}": the dashboard accepts state-changing requests from its own pages only.`;
+  if (site !== undefined && site !== '' && site !== 'same-origin')
+    return `Sec-Fetch-Site is "${site}": the dashboard accepts state-changing requests from its own pages only.`;
   if (headers.origin === undefined || headers.origin === '') return null;
   let originHost: string;
   try {

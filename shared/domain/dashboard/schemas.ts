@@ -26,15 +26,26 @@ export type SignInRequest = z.output<typeof signInRequestSchema>;
 
 /** A new dashboard user (the admin CLI's `user create`; later the dashboard's team page). */
 export const newUserSchema = z.object({
-  email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail),
+  email: z
+    .string({ error: 'email is required' })
+    .trim()
+    .refine(isEmailAddress, 'email must be a valid email address')
+    .transform(normaliseEmail),
   password: newPasswordSchema,
 });
 
-const roleField = z.enum(DASHBOARD_ROLES, { error: `role must be one of ${DASHBOARD_ROLES.join(', ')}` }).describe('owner, admin, developer or viewer (docs/dashboard.md, "Teams and roles")');
+const roleField = z
+  .enum(DASHBOARD_ROLES, { error: `role must be one of ${DASHBOARD_ROLES.join(', ')}` })
+  .describe('owner, admin, developer or viewer (docs/dashboard.md, "Teams and roles")');
 
 /** An invitation (POST /dashboard/team/invitations, the members page's form). */
 export const inviteRequestSchema = z.strictObject({
-  email: z.string({ error: 'email is required' }).trim().refine(isEmailAddress, 'email must be a valid email address').transform(normaliseEmail).describe('the address to invite (case-insensitive)'),
+  email: z
+    .string({ error: 'email is required' })
+    .trim()
+    .refine(isEmailAddress, 'email must be a valid email address')
+    .transform(normaliseEmail)
+    .describe('the address to invite (case-insensitive)'),
   role: roleField,
 });
 export type InviteRequest = z.output<typeof inviteRequestSchema>;
@@ -44,6 +55,10 @@ export const changeRoleRequestSchema = z.strictObject({ role: roleField });
 
 /** Accepting an invitation (POST /dashboard/accept-invitation, JSON or the accept page's form). */
 export const acceptInvitationRequestSchema = z.object({
-  token: z.string({ error: 'token is required' }).min(1, 'token is required').max(200, 'token is not valid').describe("the invitation link's token"),
-  password: newPasswordSchema.describe('the new user\'s password (at least 12 characters)'),
+  token: z
+    .string({ error: 'token is required' })
+    .min(1, 'token is required')
+    .max(200, 'token is not valid')
+    .describe("the invitation link's token"),
+  password: newPasswordSchema.describe("the new user's password (at least 12 characters)"),
 });

@@ -31,7 +31,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function timesFrom(createdMs: number, lastSeenMs: number): SessionTimes {
   const expires = createdMs + SESSION_ABSOLUTE_MS;
   const idle = Math.min(lastSeenMs + SESSION_IDLE_MS, expires);
-  return { created_at: iso(createdMs), last_seen_at: iso(lastSeenMs), expires_at: iso(expires), idle_expires_at: iso(idle), ttl: Math.ceil(idle / 1000) };
+  return {
+    created_at: iso(createdMs),
+    last_seen_at: iso(lastSeenMs),
+    expires_at: iso(expires),
+    idle_expires_at: iso(idle),
+    ttl: Math.ceil(idle / 1000),
+  };
 }
 
 export function newSessionTimes(now: Date): SessionTimes {

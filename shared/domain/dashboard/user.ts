@@ -23,5 +23,12 @@ export type DashboardUser = z.output<typeof dashboardUserSchema>;
 
 /** What the dashboard's answers show of a user: everything but the hash. */
 export function toPublicUser(user: DashboardUser) {
-  return { object: 'dashboard_user' as const, id: user.id, account_id: user.account_id, email: user.email, role: user.role, created_at: user.created_at };
+  return {
+    object: 'dashboard_user' as const,
+    id: user.id,
+    account_id: user.account_id,
+    email: user.email,
+    role: user.role,
+    created_at: user.created_at,
+  };
 }

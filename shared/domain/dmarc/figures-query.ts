@@ -15,20 +15,35 @@ const day = (name: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date (YYYY-MM-DD)`)
-    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), `${name} must be a date (YYYY-MM-DD)`);
+    .refine(
+      (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+      `${name} must be a date (YYYY-MM-DD)`,
+    );
 
 export const dmarcFiguresQuerySchema = z.object({
-  since: day('since').optional().describe(`the first UTC day (YYYY-MM-DD); default ${DEFAULT_DAYS - 1} days before until`),
+  since: day('since')
+    .optional()
+    .describe(`the first UTC day (YYYY-MM-DD); default ${DEFAULT_DAYS - 1} days before until`),
   until: day('until').optional().describe('the last UTC day (YYYY-MM-DD), included; default today'),
-  group: z.enum(SOURCE_GROUPS, { message: 'group must be ours or others' }).optional().describe('only the sources of this group: ours (the service\'s sending) or others'),
-  limit: z.coerce.number().int('limit must be an integer').min(1, 'limit must be 1-100').max(100, 'limit must be 1-100').default(25).describe('sources per page (1-100, default 25)'),
+  group: z
+    .enum(SOURCE_GROUPS, { message: 'group must be ours or others' })
+    .optional()
+    .describe("only the sources of this group: ours (the service's sending) or others"),
+  limit: z.coerce
+    .number()
+    .int('limit must be an integer')
+    .min(1, 'limit must be 1-100')
+    .max(100, 'limit must be 1-100')
+    .default(25)
+    .describe('sources per page (1-100, default 25)'),
   cursor: z.string().max(512).optional().describe("the previous page's next_cursor"),
 });
 export type DmarcFiguresQuery = z.output<typeof dmarcFiguresQuerySchema>;
 
 const DAY_MS = 86_400_000;
 const dayString = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const fieldError = (field: string, message: string) => new ValidationError(`${field} ${message}`, { details: { fields: [{ field, message }] } });
+const fieldError = (field: string, message: string) =>
+  new ValidationError(`${field} ${message}`, { details: { fields: [{ field, message }] } });
 
 /** The range asked for, defaults filled, checked (400 naming the field). */
 export function figuresRange(query: Pick<DmarcFiguresQuery, 'since' | 'until'>, now: Date): { since: string; until: string } {

@@ -58,7 +58,8 @@ function figuresOf(row: Omit<SourceRow, 'source_ip' | 'group'>): Figures {
 /** Every UTC day from `since` to `until` (YYYY-MM-DD, both included). */
 export function daysBetween(since: string, until: string): string[] {
   const days: string[] = [];
-  for (let at = Date.parse(`${since}T00:00:00Z`); at <= Date.parse(`${until}T00:00:00Z`); at += 86_400_000) days.push(new Date(at).toISOString().slice(0, 10));
+  for (let at = Date.parse(`${since}T00:00:00Z`); at <= Date.parse(`${until}T00:00:00Z`); at += 86_400_000)
+    days.push(new Date(at).toISOString().slice(0, 10));
   return days;
 }
 
@@ -76,7 +77,12 @@ export interface RangeFigures {
 export function rangeFigures(rows: readonly DatedRow[], since: string, until: string, reports: number): RangeFigures {
   const total = emptyRow('', 'ours');
   const groups: Record<SourceGroup, SourceRow> = { ours: emptyRow('', 'ours'), others: emptyRow('', 'others') };
-  const days = new Map(daysBetween(since, until).map((day): [string, DayFigures] => [day, { day, messages: 0, dmarc_pass: 0, ours: { messages: 0, dmarc_pass: 0 }, others: { messages: 0, dmarc_pass: 0 } }]));
+  const days = new Map(
+    daysBetween(since, until).map((day): [string, DayFigures] => [
+      day,
+      { day, messages: 0, dmarc_pass: 0, ours: { messages: 0, dmarc_pass: 0 }, others: { messages: 0, dmarc_pass: 0 } },
+    ]),
+  );
   const sources = new Map<string, { row: SourceRow; reporters: Set<string>; days: Set<string> }>();
   const reporters = new Set<string>();
   for (const row of rows) {
@@ -97,7 +103,8 @@ export function rangeFigures(rows: readonly DatedRow[], since: string, until: st
     source.reporters.add(row.reporter);
     if (row.messages > 0) source.days.add(row.day);
   }
-  const order = (a: SourceFigures, b: SourceFigures) => b.messages - a.messages || a.source_ip.localeCompare(b.source_ip) || SOURCE_GROUPS.indexOf(a.group) - SOURCE_GROUPS.indexOf(b.group);
+  const order = (a: SourceFigures, b: SourceFigures) =>
+    b.messages - a.messages || a.source_ip.localeCompare(b.source_ip) || SOURCE_GROUPS.indexOf(a.group) - SOURCE_GROUPS.indexOf(b.group);
   return {
     totals: figuresOf(total),
     ours: figuresOf(groups.ours),
@@ -106,7 +113,13 @@ export function rangeFigures(rows: readonly DatedRow[], since: string, until: st
     reporters: [...reporters].sort(),
     days: [...days.values()],
     sources: [...sources.values()]
-      .map(({ row, reporters: by, days: on }) => ({ source_ip: row.source_ip, group: row.group, ...figuresOf(row), reporters: [...by].sort().slice(0, MAX_SOURCE_REPORTERS), days: on.size }))
+      .map(({ row, reporters: by, days: on }) => ({
+        source_ip: row.source_ip,
+        group: row.group,
+        ...figuresOf(row),
+        reporters: [...by].sort().slice(0, MAX_SOURCE_REPORTERS),
+        days: on.size,
+      }))
       .sort(order),
   };
 }
@@ -123,6 +136,8 @@ export function sourcesAfter(sources: readonly SourceFigures[], cursor: SourceCu
   if (!cursor) return [...sources];
   const after = (source: SourceFigures) =>
     source.messages < cursor.messages ||
-    (source.messages === cursor.messages && (source.source_ip.localeCompare(cursor.source_ip) > 0 || (source.source_ip === cursor.source_ip && SOURCE_GROUPS.indexOf(source.group) > SOURCE_GROUPS.indexOf(cursor.group))));
+    (source.messages === cursor.messages &&
+      (source.source_ip.localeCompare(cursor.source_ip) > 0 ||
+        (source.source_ip === cursor.source_ip && SOURCE_GROUPS.indexOf(source.group) > SOURCE_GROUPS.indexOf(cursor.group))));
   return sources.filter(after);
 }

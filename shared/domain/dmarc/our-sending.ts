@@ -31,7 +31,16 @@ const under = (name: string, parent: string) => sameName(name, parent) || name.t
 
 export function groupOf(record: Pick<ReportRecord, 'auth_results'>, ours: OurSending): SourceGroup {
   const { dkim, spf } = record.auth_results;
-  const ourDkim = dkim.some((result) => result.result === 'pass' && sameName(result.domain, ours.domain) && result.selector !== undefined && result.selector.toLowerCase() === ours.selector.toLowerCase());
-  const ourSpf = spf.some((result) => result.result === 'pass' && (sameName(result.domain, `${RETURN_PATH_LABEL}.${ours.domain}`) || under(result.domain, SES_MAIL_FROM)));
+  const ourDkim = dkim.some(
+    (result) =>
+      result.result === 'pass' &&
+      sameName(result.domain, ours.domain) &&
+      result.selector !== undefined &&
+      result.selector.toLowerCase() === ours.selector.toLowerCase(),
+  );
+  const ourSpf = spf.some(
+    (result) =>
+      result.result === 'pass' && (sameName(result.domain, `${RETURN_PATH_LABEL}.${ours.domain}`) || under(result.domain, SES_MAIL_FROM)),
+  );
   return ourDkim || ourSpf ? 'ours' : 'others';
 }

@@ -16,7 +16,13 @@ import { refused } from './refusal';
 import { reportDocumentSchema, type AggregateReport } from './report-schema';
 
 /** Elements read as lists even when there is one of them. */
-const LIST_PATHS = new Set(['feedback.record', 'feedback.record.auth_results.dkim', 'feedback.record.auth_results.spf', 'feedback.report_metadata.error', 'feedback.record.row.policy_evaluated.reason']);
+const LIST_PATHS = new Set([
+  'feedback.record',
+  'feedback.record.auth_results.dkim',
+  'feedback.record.auth_results.spf',
+  'feedback.report_metadata.error',
+  'feedback.record.row.policy_evaluated.reason',
+]);
 
 const parser = new XMLParser({
   ignoreAttributes: true,

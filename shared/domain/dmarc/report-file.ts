@@ -27,7 +27,8 @@ function gunzip(content: Uint8Array): Uint8Array {
     return gunzipSync(content, { maxOutputLength: MAX_XML_BYTES });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) throw refused('decompressed_too_large', `the gzip inflates past ${MAX_XML_BYTES} bytes`);
+    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
+      throw refused('decompressed_too_large', `the gzip inflates past ${MAX_XML_BYTES} bytes`);
     throw refused('gzip_invalid', (error as Error)?.message ?? 'unreadable gzip');
   }
 }

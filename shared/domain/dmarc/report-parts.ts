@@ -26,6 +26,7 @@ export function reportParts(message: { attachments: readonly MessagePart[]; text
     .map((part) => ({ name: (part.filename ?? part.content_type).slice(0, 200), content: part.content }));
   if (files.length > 0) return files.slice(0, MAX_REPORT_PARTS);
   const body = message.text?.trim() ?? '';
-  if (/^<\?xml[\s\S]{0,200}<(?:[\w-]+:)?feedback[\s>]/.test(body) || /^<(?:[\w-]+:)?feedback[\s>]/.test(body)) return [{ name: 'body', content: Buffer.from(body) }];
+  if (/^<\?xml[\s\S]{0,200}<(?:[\w-]+:)?feedback[\s>]/.test(body) || /^<(?:[\w-]+:)?feedback[\s>]/.test(body))
+    return [{ name: 'body', content: Buffer.from(body) }];
   return [];
 }

@@ -38,7 +38,15 @@ export interface ReportRows {
 export const dayOf = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString().slice(0, 10);
 
 export function emptyRow(source_ip: string, group: SourceGroup): SourceRow {
-  return { source_ip, group, messages: 0, dmarc_pass: 0, spf_aligned_pass: 0, dkim_aligned_pass: 0, disposition: { none: 0, quarantine: 0, reject: 0 } };
+  return {
+    source_ip,
+    group,
+    messages: 0,
+    dmarc_pass: 0,
+    spf_aligned_pass: 0,
+    dkim_aligned_pass: 0,
+    disposition: { none: 0, quarantine: 0, reject: 0 },
+  };
 }
 
 /** Adds `from`'s counts to `into` (same source and group). */
@@ -81,6 +89,8 @@ export function reportRows(report: AggregateReport, ours: OurSending): ReportRow
     begin: new Date(meta.date_range.begin * 1000).toISOString(),
     end: new Date(meta.date_range.end * 1000).toISOString(),
     records: report.record.length,
-    rows: [...bySource.values()].sort((a, b) => b.messages - a.messages || a.source_ip.localeCompare(b.source_ip) || a.group.localeCompare(b.group)),
+    rows: [...bySource.values()].sort(
+      (a, b) => b.messages - a.messages || a.source_ip.localeCompare(b.source_ip) || a.group.localeCompare(b.group),
+    ),
   };
 }

@@ -11,8 +11,16 @@ import * as z from 'zod';
 import { FIELD_MAX, MAX_AUTH_RESULTS, MAX_RECORDS } from './limits';
 
 const text = (max: number) => z.string().max(max);
-const keyword = z.string().max(FIELD_MAX.keyword).transform((value) => value.toLowerCase());
-const integer = (max: number) => z.string().regex(/^\d{1,15}$/, 'a whole number').transform(Number).pipe(z.number().int().min(0).max(max));
+const keyword = z
+  .string()
+  .max(FIELD_MAX.keyword)
+  .transform((value) => value.toLowerCase());
+const integer = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 const optionalText = (max: number) => text(max).optional();
 
 export const DISPOSITIONS = ['none', 'quarantine', 'reject'] as const;
@@ -20,7 +28,10 @@ export type Disposition = (typeof DISPOSITIONS)[number];
 
 const disposition = keyword.pipe(z.enum(DISPOSITIONS));
 /** policy_evaluated's DKIM and SPF: the DMARC-aligned outcome (pass or fail). */
-const alignedResult = keyword.pipe(z.enum(['pass', 'fail'])).optional().default('fail');
+const alignedResult = keyword
+  .pipe(z.enum(['pass', 'fail']))
+  .optional()
+  .default('fail');
 
 const dkimAuthSchema = z.object({
   domain: text(FIELD_MAX.domain),
@@ -68,7 +79,9 @@ export const feedbackSchema = z.object({
       .refine((range) => range.begin <= range.end, 'date_range ends before it begins'),
   }),
   policy_published: z.object({
-    domain: text(FIELD_MAX.domain).min(1).transform((value) => value.toLowerCase().replace(/\.$/, '')),
+    domain: text(FIELD_MAX.domain)
+      .min(1)
+      .transform((value) => value.toLowerCase().replace(/\.$/, '')),
     adkim: keyword.optional(),
     aspf: keyword.optional(),
     p: disposition,

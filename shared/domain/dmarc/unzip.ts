@@ -98,7 +98,9 @@ export function xmlBytesOfZip(data: Uint8Array): Uint8Array {
   const entries = listEntries(data);
   const entry = entries.find((file) => /\.xml$/i.test(file.name));
   if (!entry) throw refused('zip_no_report', `no .xml entry among ${entries.length}`);
-  if (entry.compression !== STORED && entry.compression !== DEFLATE) throw refused('zip_unsupported_compression', `method ${entry.compression}`);
-  if (entry.originalSize > MAX_XML_BYTES) throw refused('decompressed_too_large', `entry ${entry.name} declares ${entry.originalSize} bytes`);
+  if (entry.compression !== STORED && entry.compression !== DEFLATE)
+    throw refused('zip_unsupported_compression', `method ${entry.compression}`);
+  if (entry.originalSize > MAX_XML_BYTES)
+    throw refused('decompressed_too_large', `entry ${entry.name} declares ${entry.originalSize} bytes`);
   return inflateEntry(data, entry.name, entry.originalSize);
 }

@@ -18,13 +18,19 @@ export const DEFAULT_REPORT_LOCAL_PART = 'dmarc';
 
 export const dmarcReportsInputSchema = z
   .object({
-    enabled: z.boolean({ error: 'dmarc_reports.enabled must be a boolean' }).describe('true: aggregate reports are read at `address` and counted for this domain; false: no longer (figures already stored stay)'),
+    enabled: z
+      .boolean({ error: 'dmarc_reports.enabled must be a boolean' })
+      .describe(
+        'true: aggregate reports are read at `address` and counted for this domain; false: no longer (figures already stored stay)',
+      ),
     address: z
       .email({ error: 'dmarc_reports.address must be an email address' })
       .max(254, 'dmarc_reports.address is at most 254 characters')
       .transform((value) => value.toLowerCase())
       .optional()
-      .describe('where receivers send the reports: an address on a receiving subdomain (inbound.<domain>) of a verified domain of the account; default dmarc@<this domain\'s receiving subdomain>'),
+      .describe(
+        "where receivers send the reports: an address on a receiving subdomain (inbound.<domain>) of a verified domain of the account; default dmarc@<this domain's receiving subdomain>",
+      ),
   })
   .strict();
 export type DmarcReportsInput = z.output<typeof dmarcReportsInputSchema>;
@@ -41,10 +47,19 @@ export function reportAuthorizationRecord(domain: string, address: string): { ty
 /** The domain part of a report address (lower case, no trailing dot); null when it has none. */
 export function reportDomainOf(address: string): string | null {
   const at = address.lastIndexOf('@');
-  return at <= 0 || at === address.length - 1 ? null : address.slice(at + 1).toLowerCase().replace(/\.$/, '');
+  return at <= 0 || at === address.length - 1
+    ? null
+    : address
+        .slice(at + 1)
+        .toLowerCase()
+        .replace(/\.$/, '');
 }
 
 export function publicDmarcReports(domain: { name: string; dmarc_reports_address?: string | null }) {
   const address = domain.dmarc_reports_address ?? null;
-  return { enabled: address !== null, address, authorization_record: address === null ? null : reportAuthorizationRecord(domain.name, address) };
+  return {
+    enabled: address !== null,
+    address,
+    authorization_record: address === null ? null : reportAuthorizationRecord(domain.name, address),
+  };
 }

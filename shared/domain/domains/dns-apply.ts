@@ -104,7 +104,10 @@ export function planApply(records: readonly DnsRecord[], published: ReadonlyMap<
     const row = rowFor(changes, record);
     const base = { purpose: record.purpose, type: record.type, name };
     if (!row || row.action === 'done') {
-      return { result: { ...base, value: row?.value ?? record.value, action: 'unchanged', message: 'Already published as needed.' }, write: null };
+      return {
+        result: { ...base, value: row?.value ?? record.value, action: 'unchanged', message: 'Already published as needed.' },
+        write: null,
+      };
     }
     if (row.action === 'keep') {
       // An existing DMARC policy is the domain owner's: never replaced by our suggestion.
@@ -123,10 +126,14 @@ export function planApply(records: readonly DnsRecord[], published: ReadonlyMap<
     }
     const write: RecordSetWrite = { name, type: record.type, values };
     if (row.action === 'add') {
-      const others = current.length > 0 ? ` The other ${record.type} record${current.length === 1 ? '' : 's'} at ${name} stay as they are.` : '';
+      const others =
+        current.length > 0 ? ` The other ${record.type} record${current.length === 1 ? '' : 's'} at ${name} stay as they are.` : '';
       return { result: { ...base, value: ours, action: 'created', message: `Created.${others}` }, write };
     }
-    return { result: { ...base, value: ours, action: 'updated', previous: current.join(' | '), message: updateMessage(record, current, ours) }, write };
+    return {
+      result: { ...base, value: ours, action: 'updated', previous: current.join(' | '), message: updateMessage(record, current, ours) },
+      write,
+    };
   });
 }
 
@@ -134,7 +141,8 @@ function updateMessage(record: DnsRecord, current: readonly string[], ours: stri
   if (record.purpose === 'spf') {
     const spf = current.filter((value) => txtKind(value) === 'spf');
     const include = /include:(\S+)/i.exec(record.value)?.[1] ?? 'ours';
-    if (spf.length > 1) return `Merged the ${spf.length} SPF records into one ("${ours}"), with include:${include}: a domain must have exactly one SPF record.`;
+    if (spf.length > 1)
+      return `Merged the ${spf.length} SPF records into one ("${ours}"), with include:${include}: a domain must have exactly one SPF record.`;
     return `Added include:${include} to the existing SPF record; its other mechanisms are kept.`;
   }
   if (record.type === 'CNAME') return `Pointed ${hostOf(record.name)} to ${record.value} (it pointed to ${current.join(', ')}).`;

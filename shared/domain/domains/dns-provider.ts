@@ -28,5 +28,11 @@ export function hintOf(credentials: DnsHostCredentials): string {
 }
 
 export function toPublicDnsProvider(record: DnsProviderRecord): PublicDnsProvider {
-  return { object: 'dns_provider', provider: record.provider, hint: record.hint, created_at: record.created_at, updated_at: record.updated_at };
+  return {
+    object: 'dns_provider',
+    provider: record.provider,
+    hint: record.hint,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
 }

@@ -16,11 +16,21 @@ function result(record: DnsRecord, status: RecordStatus, found: string[], messag
 }
 
 function notFound(record: DnsRecord, extra = ''): DnsRecord {
-  return result(record, 'not_found', [], `No ${record.type} record found at ${record.name}. Publish ${record.type} ${record.name} with the value "${record.value}".${extra}`);
+  return result(
+    record,
+    'not_found',
+    [],
+    `No ${record.type} record found at ${record.name}. Publish ${record.type} ${record.name} with the value "${record.value}".${extra}`,
+  );
 }
 
 function temporary(record: DnsRecord, lookup: { message: string }): DnsRecord {
-  return result(record, 'temporary_failure', [], `DNS lookup of ${record.name} failed (${lookup.message}); this is usually temporary, verify again later.`);
+  return result(
+    record,
+    'temporary_failure',
+    [],
+    `DNS lookup of ${record.name} failed (${lookup.message}); this is usually temporary, verify again later.`,
+  );
 }
 
 export function evaluateOwnership(record: DnsRecord, lookup: Lookup): DnsRecord {
@@ -44,7 +54,12 @@ export function evaluateReturnPath(record: DnsRecord, lookup: Lookup): DnsRecord
   if (lookup.kind === 'error') return temporary(record, lookup);
   if (lookup.kind === 'none') return notFound(record);
   if (lookup.values.some((value) => norm(value) === norm(record.value))) return result(record, 'verified', lookup.values.map(norm));
-  return result(record, 'invalid', lookup.values.map(norm), `${record.name} points to ${lookup.values.map(norm).join(', ')}; it must be a CNAME to ${record.value}.`);
+  return result(
+    record,
+    'invalid',
+    lookup.values.map(norm),
+    `${record.name} points to ${lookup.values.map(norm).join(', ')}; it must be a CNAME to ${record.value}.`,
+  );
 }
 
 /** SPF: exactly one `v=spf1` record at the domain, containing the service's include (RFC 7208 4.5). */
@@ -73,7 +88,8 @@ export function evaluateDmarc(record: DnsRecord, lookup: Lookup): DnsRecord {
   if (lookup.kind === 'error') return temporary(record, lookup);
   const dmarc = lookup.kind === 'found' ? lookup.values.filter((value) => /^v=DMARC1/i.test(value.trim())) : [];
   if (dmarc.length === 1) return result(record, 'verified', dmarc);
-  if (dmarc.length > 1) return result(record, 'invalid', dmarc, `Found ${dmarc.length} DMARC records at ${record.name}; publish exactly one.`);
+  if (dmarc.length > 1)
+    return result(record, 'invalid', dmarc, `Found ${dmarc.length} DMARC records at ${record.name}; publish exactly one.`);
   return notFound(record, ' DMARC is recommended, not required.');
 }
 
@@ -81,7 +97,12 @@ export function evaluateMx(record: DnsRecord, lookup: Lookup): DnsRecord {
   if (lookup.kind === 'error') return temporary(record, lookup);
   if (lookup.kind === 'none') return notFound(record, ' Publish it after the domain is verified to receive mail there.');
   if (lookup.values.some((value) => norm(value) === norm(record.value))) return result(record, 'verified', lookup.values.map(norm));
-  return result(record, 'invalid', lookup.values.map(norm), `The MX records of ${record.name} point to ${lookup.values.map(norm).join(', ')}, not ${record.value}.`);
+  return result(
+    record,
+    'invalid',
+    lookup.values.map(norm),
+    `The MX records of ${record.name} point to ${lookup.values.map(norm).join(', ')}, not ${record.value}.`,
+  );
 }
 
 /** The domain's status after a check: all required records verified -> verified. */

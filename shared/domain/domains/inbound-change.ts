@@ -20,7 +20,11 @@ export type InboundChange =
   | { kind: 'enable'; subdomain: string; record: DnsRecord }
   | { kind: 'disable'; recordIndex: number | null };
 
-export function planInboundChange(domain: Pick<Domain, 'name' | 'inbound_enabled' | 'records'>, enabled: boolean, settings: Pick<DnsSettings, 'inboundMxHost'>): InboundChange {
+export function planInboundChange(
+  domain: Pick<Domain, 'name' | 'inbound_enabled' | 'records'>,
+  enabled: boolean,
+  settings: Pick<DnsSettings, 'inboundMxHost'>,
+): InboundChange {
   // A domain stored before inbound existed has no flag: off.
   if (Boolean(domain.inbound_enabled) === enabled) return { kind: 'keep', enabled };
   if (enabled) {

@@ -23,7 +23,11 @@ export const PROVIDER_VERIFICATION_WINDOW_MS = 72 * 60 * 60_000;
  * The next time to ask the provider about a domain pending since `pendingSince` (epoch ms), asked at
  * `now`; null once the provider's window is over (the domain leaves the due index).
  */
-export function nextProviderRecheckAt(bounds: Pick<RecoveryBounds, 'providerRecheckMs' | 'providerRecheckLateMs'>, pendingSince: number, now: number): number | null {
+export function nextProviderRecheckAt(
+  bounds: Pick<RecoveryBounds, 'providerRecheckMs' | 'providerRecheckLateMs'>,
+  pendingSince: number,
+  now: number,
+): number | null {
   const waited = now - pendingSince;
   if (waited >= PROVIDER_VERIFICATION_WINDOW_MS) return null;
   const next = now + (waited < PROVIDER_RECHECK_EARLY_PHASE_MS ? bounds.providerRecheckMs : bounds.providerRecheckLateMs);

@@ -23,7 +23,7 @@ export function providerVerification(state: ProviderDomainState, at: string): Pr
     state.status === 'verified'
       ? ''
       : state.status === 'failed'
-        ? ' The domain is not verified: call verify again to restart the provider\'s verification (the DNS records need no change).'
+        ? " The domain is not verified: call verify again to restart the provider's verification (the DNS records need no change)."
         : ' The domain becomes verified by itself once the provider confirms it (usually within minutes): the service asks again every few minutes, and at once on every verify and GET of the domain.';
   return { status: state.status, message: `${state.detail}${next}`, checked_at: at };
 }

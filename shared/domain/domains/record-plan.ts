@@ -66,7 +66,12 @@ export function txtKind(value: string): TxtKind {
   return null;
 }
 
-export const KIND_OF_PURPOSE: Partial<Record<RecordPurpose, TxtKind>> = { ownership: 'ownership', dkim: 'dkim', dmarc: 'dmarc', spf: 'spf' };
+export const KIND_OF_PURPOSE: Partial<Record<RecordPurpose, TxtKind>> = {
+  ownership: 'ownership',
+  dkim: 'dkim',
+  dmarc: 'dmarc',
+  spf: 'spf',
+};
 
 /** TXT values compared without whitespace (DNS consoles split and space long values differently). */
 export function sameTxt(a: string, b: string): boolean {
@@ -132,12 +137,23 @@ export function valuesOf(lookup: Lookup): string[] {
 
 /** Other TXT values at a host of ours: keep rows. */
 function keepOthers(host: string, values: readonly string[]): DnsChange[] {
-  return values.map((value) => ({ action: 'keep', type: 'TXT', host, value, purpose: 'other', current: value, note: 'Another TXT record at this host: leave it as it is.' }));
+  return values.map((value) => ({
+    action: 'keep',
+    type: 'TXT',
+    host,
+    value,
+    purpose: 'other',
+    current: value,
+    note: 'Another TXT record at this host: leave it as it is.',
+  }));
 }
 
 function planSpf(record: DnsRecord, host: string, values: readonly string[], include: string | null): DnsChange[] {
   const spf = values.filter((value) => SPF.test(value));
-  const others = keepOthers(host, values.filter((value) => !SPF.test(value)));
+  const others = keepOthers(
+    host,
+    values.filter((value) => !SPF.test(value)),
+  );
   const base = { type: 'TXT' as const, host, purpose: 'spf' as const };
   if (spf.length === 0 || include === null) {
     return [{ ...base, action: 'add', value: record.value, current: null, note: `No SPF record at ${host}: publish this one.` }, ...others];
@@ -145,13 +161,28 @@ function planSpf(record: DnsRecord, host: string, values: readonly string[], inc
   if (spf.length > 1) {
     const value = mergeSpfRecords(spf, include);
     return [
-      { ...base, action: 'update', value, current: joined(spf), note: `${host} has ${spf.length} SPF records, and a domain must have exactly one (with two, SPF fails for every message): publish this one record in their place and delete the others.` },
+      {
+        ...base,
+        action: 'update',
+        value,
+        current: joined(spf),
+        note: `${host} has ${spf.length} SPF records, and a domain must have exactly one (with two, SPF fails for every message): publish this one record in their place and delete the others.`,
+      },
       ...others,
     ];
   }
   const current = spf[0]!;
   if (includes(termsOf(current), include)) return [{ ...base, action: 'done', value: current, current, note: null }, ...others];
-  return [{ ...base, action: 'update', value: mergeSpf(current, include), current, note: `Add include:${include} to the existing SPF record (edit it; never publish a second SPF record).` }, ...others];
+  return [
+    {
+      ...base,
+      action: 'update',
+      value: mergeSpf(current, include),
+      current,
+      note: `Add include:${include} to the existing SPF record (edit it; never publish a second SPF record).`,
+    },
+    ...others,
+  ];
 }
 
 function planTxt(record: DnsRecord, host: string, values: readonly string[]): DnsChange[] {
@@ -159,17 +190,37 @@ function planTxt(record: DnsRecord, host: string, values: readonly string[]): Dn
   const base = { type: 'TXT' as const, host, purpose: record.purpose };
   const exact = values.find((value) => sameTxt(value, record.value));
   const sameKind = values.filter((value) => kind !== null && txtKind(value) === kind && value !== exact);
-  const others = keepOthers(host, values.filter((value) => value !== exact && !sameKind.includes(value)));
-  if (exact !== undefined) return [{ ...base, action: 'done', value: exact, current: exact, note: null }, ...keepOthers(host, sameKind), ...others];
-  if (sameKind.length === 0) return [{ ...base, action: 'add', value: record.value, current: null, note: record.message ?? null }, ...others];
+  const others = keepOthers(
+    host,
+    values.filter((value) => value !== exact && !sameKind.includes(value)),
+  );
+  if (exact !== undefined)
+    return [{ ...base, action: 'done', value: exact, current: exact, note: null }, ...keepOthers(host, sameKind), ...others];
+  if (sameKind.length === 0)
+    return [{ ...base, action: 'add', value: record.value, current: null, note: record.message ?? null }, ...others];
   if (record.purpose === 'dmarc') {
     return [
-      { ...base, action: 'keep', value: sameKind[0]!, current: joined(sameKind), note: `The domain has a DMARC policy already: keep it (ours, "${record.value}", is only a suggestion).` },
+      {
+        ...base,
+        action: 'keep',
+        value: sameKind[0]!,
+        current: joined(sameKind),
+        note: `The domain has a DMARC policy already: keep it (ours, "${record.value}", is only a suggestion).`,
+      },
       ...keepOthers(host, sameKind.slice(1)),
       ...others,
     ];
   }
-  return [{ ...base, action: 'update', value: record.value, current: joined(sameKind), note: `Replace the ${kind} record at ${host} with this value.` }, ...others];
+  return [
+    {
+      ...base,
+      action: 'update',
+      value: record.value,
+      current: joined(sameKind),
+      note: `Replace the ${kind} record at ${host} with this value.`,
+    },
+    ...others,
+  ];
 }
 
 function planHostRecord(record: DnsRecord, host: string, values: readonly string[]): DnsChange {
@@ -178,7 +229,10 @@ function planHostRecord(record: DnsRecord, host: string, values: readonly string
   const note = record.type === 'MX' && record.priority !== undefined ? `Priority ${record.priority}.` : (record.message ?? null);
   if (found.includes(hostOf(record.value))) return { ...base, action: 'done', value: record.value, current: joined(found), note: null };
   if (found.length === 0) return { ...base, action: 'add', value: record.value, current: null, note };
-  const replaced = record.type === 'CNAME' ? `${host} points to ${found.join(', ')}; point it to ${record.value} instead.` : `Replace the MX records of ${host} (${found.join(', ')}) with this one.`;
+  const replaced =
+    record.type === 'CNAME'
+      ? `${host} points to ${found.join(', ')}; point it to ${record.value} instead.`
+      : `Replace the MX records of ${host} (${found.join(', ')}) with this one.`;
   return { ...base, action: 'update', value: record.value, current: joined(found), note: replaced };
 }
 

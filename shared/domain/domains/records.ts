@@ -32,9 +32,30 @@ export function expectedRecords(
   settings: DnsSettings,
 ): DnsRecord[] {
   const records: DnsRecord[] = [
-    { purpose: 'ownership', type: 'TXT', name: `_service.${input.name}`, value: ownershipValue(input.ownershipToken), required: true, status: 'pending' },
-    { purpose: 'dkim', type: 'TXT', name: `${input.dkimSelector}._domainkey.${input.name}`, value: dkimTxtValue(input.dkimPublicKey), required: true, status: 'pending' },
-    { purpose: 'return_path', type: 'CNAME', name: `${RETURN_PATH_LABEL}.${input.name}`, value: settings.returnPathHost, required: true, status: 'pending' },
+    {
+      purpose: 'ownership',
+      type: 'TXT',
+      name: `_service.${input.name}`,
+      value: ownershipValue(input.ownershipToken),
+      required: true,
+      status: 'pending',
+    },
+    {
+      purpose: 'dkim',
+      type: 'TXT',
+      name: `${input.dkimSelector}._domainkey.${input.name}`,
+      value: dkimTxtValue(input.dkimPublicKey),
+      required: true,
+      status: 'pending',
+    },
+    {
+      purpose: 'return_path',
+      type: 'CNAME',
+      name: `${RETURN_PATH_LABEL}.${input.name}`,
+      value: settings.returnPathHost,
+      required: true,
+      status: 'pending',
+    },
     {
       purpose: 'spf',
       type: 'TXT',

@@ -7,7 +7,7 @@ import { DNS_HOSTS, type DnsHostCredentials, type DnsHostName } from './dns-appl
 
 export const createDomainSchema = z.object({
   name: domainName.describe('the domain name to send from, e.g. acme.com'),
-  tenant: tenantParam.optional().describe('make it that tenant\'s domain from the start (external_id or id); absent: account-wide'),
+  tenant: tenantParam.optional().describe("make it that tenant's domain from the start (external_id or id); absent: account-wide"),
   inbound_enabled: z
     .boolean()
     .optional()
@@ -26,17 +26,25 @@ export const updateDomainSchema = z
     inbound_enabled: z
       .boolean()
       .optional()
-      .describe('receive mail on inbound.<domain>: true adds the subdomain and its MX record to the records (pending until a verify finds it), false removes both and stops receiving'),
+      .describe(
+        'receive mail on inbound.<domain>: true adds the subdomain and its MX record to the records (pending until a verify finds it), false removes both and stops receiving',
+      ),
     inbound_store_content: z
       .boolean({ error: 'inbound_store_content must be a boolean' })
       .optional()
-      .describe("false: mail received on the domain is recorded without its content (no bodies, headers, attachments nor subject; the raw message is deleted once parsed) and email.received carries none either (docs/redaction.md); true (default): kept for the retention window"),
+      .describe(
+        'false: mail received on the domain is recorded without its content (no bodies, headers, attachments nor subject; the raw message is deleted once parsed) and email.received carries none either (docs/redaction.md); true (default): kept for the retention window',
+      ),
     dmarc_reports: dmarcReportsInputSchema
       .optional()
-      .describe('DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"): the suggested DMARC record names the address in rua=, and GET /domains/{id}/dmarc answers the figures'),
+      .describe(
+        'DMARC aggregate reports read by the service (docs/deliverability.md, "DMARC aggregate reports"): the suggested DMARC record names the address in rua=, and GET /domains/{id}/dmarc answers the figures',
+      ),
   })
   .strict()
-  .refine((value) => Object.keys(value).length > 0, { message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled, inbound_store_content, dmarc_reports' });
+  .refine((value) => Object.keys(value).length > 0, {
+    message: 'send at least one of open_tracking, click_tracking, tls_mode, inbound_enabled, inbound_store_content, dmarc_reports',
+  });
 export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
 
 export const domainActionSchema = z.object({
@@ -57,13 +65,19 @@ export const route53CredentialsSchema = z
   .object({
     access_key_id: credential('access_key_id', 128).describe('Route 53: an AWS access key id (at most 128 characters)'),
     secret_access_key: credential('secret_access_key', 256).describe('Route 53: its secret access key (at most 256 characters)'),
-    session_token: credential('session_token', 4096).optional().describe('Route 53: the session token of temporary credentials (at most 4096 characters)'),
+    session_token: credential('session_token', 4096)
+      .optional()
+      .describe('Route 53: the session token of temporary credentials (at most 4096 characters)'),
   })
   .strict();
 
 /** Cloudflare: an API token with Zone:Read and DNS:Edit on the zone. */
 export const cloudflareCredentialsSchema = z
-  .object({ api_token: credential('api_token', 256).describe('Cloudflare: an API token with Zone:Read and DNS:Edit on the zone (at most 256 characters)') })
+  .object({
+    api_token: credential('api_token', 256).describe(
+      'Cloudflare: an API token with Zone:Read and DNS:Edit on the zone (at most 256 characters)',
+    ),
+  })
   .strict();
 
 const providerSchema = z.enum(DNS_HOSTS, { message: `provider must be one of ${DNS_HOSTS.join(', ')}` });
@@ -78,12 +92,18 @@ const credentialsObject = z.record(z.string(), z.unknown(), { message: 'credenti
 function parseCredentials(provider: DnsHostName, raw: Record<string, unknown>, ctx: z.RefinementCtx): DnsHostCredentials | typeof z.NEVER {
   const parsed = (provider === 'route53' ? route53CredentialsSchema : cloudflareCredentialsSchema).safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', path: ['credentials', ...issue.path.map(String)], message: issue.message });
     return z.NEVER;
   }
   const data = parsed.data as Record<string, string | undefined>;
   if (provider === 'cloudflare') return { provider, apiToken: data.api_token! };
-  return { provider, accessKeyId: data.access_key_id!, secretAccessKey: data.secret_access_key!, ...(data.session_token ? { sessionToken: data.session_token } : {}) };
+  return {
+    provider,
+    accessKeyId: data.access_key_id!,
+    secretAccessKey: data.secret_access_key!,
+    ...(data.session_token ? { sessionToken: data.session_token } : {}),
+  };
 }
 
 /**

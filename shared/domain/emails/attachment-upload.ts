@@ -68,12 +68,20 @@ export const createAttachmentUploadSchema = z.preprocess(
   (input) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
     const { name, contentType, ...rest } = input as Record<string, unknown>;
-    return { ...(name === undefined ? {} : { filename: name }), ...(contentType === undefined ? {} : { content_type: contentType }), ...rest };
+    return {
+      ...(name === undefined ? {} : { filename: name }),
+      ...(contentType === undefined ? {} : { content_type: contentType }),
+      ...rest,
+    };
   },
   z
     .object({
-      filename: filenameField.describe('the file name sends use (1-255 characters; the rules of inline attachments, blocked extensions refused)'),
-      content_type: contentTypeField.optional().describe('the MIME type (`type/subtype`); default: from the extension, else application/octet-stream'),
+      filename: filenameField.describe(
+        'the file name sends use (1-255 characters; the rules of inline attachments, blocked extensions refused)',
+      ),
+      content_type: contentTypeField
+        .optional()
+        .describe('the MIME type (`type/subtype`); default: from the extension, else application/octet-stream'),
       size: z
         .number({ error: 'size must be a number of bytes' })
         .int('size must be a whole number of bytes')

@@ -116,7 +116,13 @@ export interface AttachmentRef {
 
 /** The stored AttachmentRef (an email item's `attachments`), checked against the interface. */
 export const attachmentRefSchema = modelSchema<AttachmentRef>()(
-  z.object({ filename: z.string(), content_type: z.string(), size: z.number(), content_id: z.string().optional(), blob_key: z.string().optional() }),
+  z.object({
+    filename: z.string(),
+    content_type: z.string(),
+    size: z.number(),
+    content_id: z.string().optional(),
+    blob_key: z.string().optional(),
+  }),
 );
 
 /** An attachment of an accepted API send (what resolveAttachments returns): its bytes in a blob of their own. */
@@ -129,7 +135,11 @@ export function toPublicAttachment(ref: AttachmentRef) {
 
 /** Returns the blocked extension (e.g. `.exe`) found in the file name, or null. See the rule above. */
 export function blockedExtensionOf(filename: string): string | null {
-  const segments = filename.toLowerCase().replace(/[.\s]+$/u, '').split('.').slice(1);
+  const segments = filename
+    .toLowerCase()
+    .replace(/[.\s]+$/u, '')
+    .split('.')
+    .slice(1);
   for (const segment of segments) {
     const extension = segment.trim();
     if ((BLOCKED_EXTENSIONS as readonly string[]).includes(extension)) return `.${extension}`;
@@ -171,7 +181,14 @@ export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 export function contentTypeForFilename(filename: string): string {
   const dot = filename.lastIndexOf('.');
   if (dot < 0) return DEFAULT_CONTENT_TYPE;
-  return CONTENT_TYPES[filename.slice(dot + 1).trim().toLowerCase()] ?? DEFAULT_CONTENT_TYPE;
+  return (
+    CONTENT_TYPES[
+      filename
+        .slice(dot + 1)
+        .trim()
+        .toLowerCase()
+    ] ?? DEFAULT_CONTENT_TYPE
+  );
 }
 
 /** Item aliases onto the names used here (and in error paths): the latter wins when both are present. */
@@ -199,7 +216,7 @@ function applyItemAliases(input: unknown): unknown {
 /** C0 and C1 controls, and the bidirectional formatting characters used to disguise extensions (`gpj.exe` shown as `exe.jpg`). */
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_FILENAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
-const TOKEN = "[A-Za-z0-9!#$&^_.+-]";
+const TOKEN = '[A-Za-z0-9!#$&^_.+-]';
 const CONTENT_TYPE = new RegExp(`^(${TOKEN}+/${TOKEN}+)((?:\\s*;\\s*${TOKEN}+=(?:${TOKEN}+|"[^"\\\\\\r\\n]*"))*)\\s*$`);
 const CONTENT_ID = /^[A-Za-z0-9._@-]{1,255}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -267,23 +284,33 @@ const data = requiredString('data (or content)').transform((value, ctx) => {
     return z.NEVER;
   }
   if (size > MAX_ATTACHMENT_BYTES) {
-    ctx.addIssue({ code: 'custom', message: `the file is ${size} bytes decoded; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `the file is ${size} bytes decoded; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment`,
+    });
     return z.NEVER;
   }
   return { base64, size };
 });
 
 const FILENAME_DOC = `1-${MAX_FILENAME_LENGTH} characters, no / or \\ or control characters; blocked extensions (${BLOCKED_EXTENSIONS.map((e) => `.${e}`).join(' ')}) anywhere after the first dot are refused`;
-const CONTENT_TYPE_DOC = 'the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: from the extension, else application/octet-stream';
-const CONTENT_ID_DOC = 'makes the file an inline part, shown where the HTML says `cid:<content_id>`: 1-255 of A-Za-z0-9._@-, unique in the request';
+const CONTENT_TYPE_DOC =
+  'the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: from the extension, else application/octet-stream';
+const CONTENT_ID_DOC =
+  'makes the file an inline part, shown where the HTML says `cid:<content_id>`: 1-255 of A-Za-z0-9._@-, unique in the request';
 
-const contentId = requiredString('content_id').regex(CONTENT_ID, 'content_id must be 1-255 of A-Z, a-z, 0-9, ., _, @, - (no angle brackets); reference it as cid:<content_id>');
+const contentId = requiredString('content_id').regex(
+  CONTENT_ID,
+  'content_id must be 1-255 of A-Z, a-z, 0-9, ., _, @, - (no angle brackets); reference it as cid:<content_id>',
+);
 
 export const inlineAttachmentSchema = z
   .object({
     filename: filenameField.describe(FILENAME_DOC),
     content_type: contentTypeField.optional().describe(CONTENT_TYPE_DOC),
-    data: data.describe(`the file in base64 (line breaks allowed, padding optional): 1 byte to ${MAX_ATTACHMENT_BYTES} bytes (10 MB) decoded`),
+    data: data.describe(
+      `the file in base64 (line breaks allowed, padding optional): 1 byte to ${MAX_ATTACHMENT_BYTES} bytes (10 MB) decoded`,
+    ),
     content_id: contentId.optional().describe(CONTENT_ID_DOC),
   })
   .transform(
@@ -296,13 +323,18 @@ export const inlineAttachmentSchema = z
     }),
   );
 
-const attachmentId = requiredString('attachment_id').regex(ATTACHMENT_ID_PATTERN, 'attachment_id must be the id of an upload from POST /attachments (att_ and 26 characters)');
+const attachmentId = requiredString('attachment_id').regex(
+  ATTACHMENT_ID_PATTERN,
+  'attachment_id must be the id of an upload from POST /attachments (att_ and 26 characters)',
+);
 
 export const attachmentReferenceSchema = z
   .object({
     attachment_id: attachmentId.describe('an upload from POST /attachments (att_...), uploaded and at most 24 hours old'),
     filename: filenameField.optional().describe(`${FILENAME_DOC}; default: the upload's`),
-    content_type: contentTypeField.optional().describe("the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: the upload's"),
+    content_type: contentTypeField
+      .optional()
+      .describe("the MIME type (`type/subtype`, parameters allowed, not multipart/*); default: the upload's"),
     content_id: contentId.optional().describe(CONTENT_ID_DOC),
     data: z
       .undefined({ message: 'give either data (the file as base64) or attachment_id (an upload from POST /attachments), not both' })
@@ -338,7 +370,10 @@ export const attachmentSchema = z.preprocess(
 
 export const attachmentsSchema = z
   .array(attachmentSchema, {
-    error: (issue) => (issue.code === 'invalid_type' ? 'attachments must be an array of {filename, content_type, data, content_id} or {attachment_id}' : undefined),
+    error: (issue) =>
+      issue.code === 'invalid_type'
+        ? 'attachments must be an array of {filename, content_type, data, content_id} or {attachment_id}'
+        : undefined,
   })
   .max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} attachments`)
   .superRefine((list, ctx) => {
@@ -346,14 +381,20 @@ export const attachmentsSchema = z
     list.forEach((attachment, index) => {
       if (attachment.content_id === undefined) return;
       if (seen.has(attachment.content_id)) {
-        ctx.addIssue({ code: 'custom', path: [index, 'content_id'], message: `content_id "${attachment.content_id}" is used by another attachment` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'content_id'],
+          message: `content_id "${attachment.content_id}" is used by another attachment`,
+        });
       }
       seen.add(attachment.content_id);
     });
   });
 
-export const ATTACHMENTS_ON_SCHEDULED_SEND = 'attachments are not allowed on scheduled sends (the body is stored; attachment bytes are not)';
-export const ATTACHMENTS_IN_BATCH = 'attachments are not allowed in batch sends; send emails with attachments one at a time with POST /emails';
+export const ATTACHMENTS_ON_SCHEDULED_SEND =
+  'attachments are not allowed on scheduled sends (the body is stored; attachment bytes are not)';
+export const ATTACHMENTS_IN_BATCH =
+  'attachments are not allowed in batch sends; send emails with attachments one at a time with POST /emails';
 
 /**
  * For POST /emails/batch, per item (raw or parsed): a problem message for the item's `attachments`

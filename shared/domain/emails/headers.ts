@@ -72,7 +72,8 @@ export function findHeaderProblems(headers: Record<string, string>): HeaderProbl
   const problems: HeaderProblem[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const refused = refusedHeaderReason(name);
-    if (!NAME.test(name)) problems.push({ header: name.slice(0, 126), reason: 'invalid header name (1-126 printable ASCII characters, no colon or spaces)' });
+    if (!NAME.test(name))
+      problems.push({ header: name.slice(0, 126), reason: 'invalid header name (1-126 printable ASCII characters, no colon or spaces)' });
     // Names the email item cannot hold as keys of its header map (the empty one fails NAME).
     else if (UNSTORABLE_KEYS.has(name)) problems.push({ header: name, reason: 'this header name cannot be stored; use an X- name' });
     else if (refused) problems.push({ header: name, reason: refused });
@@ -81,6 +82,7 @@ export function findHeaderProblems(headers: Record<string, string>): HeaderProbl
   }
   // Names differing only in case are the same field, and SES refuses a second one of the fields it allows once.
   const repeated = repeatedSingleHeader(Object.keys(headers));
-  if (repeated) problems.push({ header: repeated, reason: `given twice (header names are case-insensitive); Amazon SES allows ${repeated} only once` });
+  if (repeated)
+    problems.push({ header: repeated, reason: `given twice (header names are case-insensitive); Amazon SES allows ${repeated} only once` });
   return problems;
 }

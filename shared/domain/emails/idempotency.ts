@@ -42,7 +42,9 @@ function canonical(value: unknown, depth = 0): string {
 
 /** Fingerprint of a request: the endpoint and its body. */
 export function requestFingerprint(endpoint: string, body: unknown): string {
-  return createHash('sha256').update(`${endpoint}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${endpoint}\n${canonical(body)}`)
+    .digest('hex');
 }
 
 export interface IdempotentResponse {

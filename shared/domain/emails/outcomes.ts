@@ -13,7 +13,9 @@ export interface DeliveryOutcome {
   status?: EmailStatus;
   at: string;
   /** Timestamps and details recorded with the event (first value wins). */
-  fields: Partial<Record<'sent_at' | 'delivered_at' | 'bounced_at' | 'bounce_reason' | 'bounce_type' | 'bounce_category' | 'provider_message_id', string>>;
+  fields: Partial<
+    Record<'sent_at' | 'delivered_at' | 'bounced_at' | 'bounce_reason' | 'bounce_type' | 'bounce_category' | 'provider_message_id', string>
+  >;
 }
 
 export const STATUS_RANK: Record<EmailStatus, number> = {

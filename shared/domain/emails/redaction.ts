@@ -32,9 +32,14 @@ export function contentDroppable(email: Pick<Email, 'store_content' | 'content_d
 
 /** POST /emails/{id}/resend of a redacted email: there is nothing to send again (422, not a 500 nor an empty send). */
 export function redactedResendError(emailId: string): AppError {
-  return new AppError(422, 'validation_error', `Email ${emailId} cannot be resent: it was sent with store_content: false, so its content was not kept.`, {
-    hint: 'Send a new email with POST /emails instead.',
-  });
+  return new AppError(
+    422,
+    'validation_error',
+    `Email ${emailId} cannot be resent: it was sent with store_content: false, so its content was not kept.`,
+    {
+      hint: 'Send a new email with POST /emails instead.',
+    },
+  );
 }
 
 /** What the dashboard and the docs call the state of a redacted email's content. */

@@ -19,7 +19,6 @@ export const MAX_RECIPIENTS = 50;
 export const MAX_TAGS = 10;
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;
 
-
 /** Accepted aliases of send request fields (alias -> canonical name); the OpenAPI document lists them. */
 export const SEND_REQUEST_ALIASES: Readonly<Record<string, string>> = {
   htmlBody: 'html',
@@ -66,27 +65,40 @@ const mailbox = z.string().transform((value, ctx): Mailbox => {
  */
 const senderOf = (value: string): Mailbox | null => parseMailbox(value) ?? parseBareSender(value);
 
-const fromField = z.union([
-  z.string().transform((value, ctx): Mailbox => {
-    const parsed = senderOf(value);
-    if (!parsed) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain): ${ADDRESS_FORM}`, continue: true });
-      return z.NEVER;
-    }
-    return parsed;
-  }),
-  z.object({
-    email: z.string().describe('the address (or a bare local part for a tenant with default_from_domain)'),
-    name: z.string().max(200).optional().describe('the display name (at most 200 characters, one line)'),
-  }).transform((value, ctx): Mailbox => {
-    const parsed = parseMailbox(value.email) ?? parseBareSender(value.email);
-    if (!parsed || /[\r\n]/.test(value.name ?? '')) {
-      ctx.addIssue({ code: 'custom', message: `"${value.email}" is not a valid email address (and name is one line): ${ADDRESS_FORM}`, continue: true });
-      return z.NEVER;
-    }
-    return value.name ? { email: parsed.email, name: value.name } : { email: parsed.email };
-  }),
-], { error: `must be an email address or {email, name}: ${ADDRESS_FORM}` });
+const fromField = z.union(
+  [
+    z.string().transform((value, ctx): Mailbox => {
+      const parsed = senderOf(value);
+      if (!parsed) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain): ${ADDRESS_FORM}`,
+          continue: true,
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+    z
+      .object({
+        email: z.string().describe('the address (or a bare local part for a tenant with default_from_domain)'),
+        name: z.string().max(200).optional().describe('the display name (at most 200 characters, one line)'),
+      })
+      .transform((value, ctx): Mailbox => {
+        const parsed = parseMailbox(value.email) ?? parseBareSender(value.email);
+        if (!parsed || /[\r\n]/.test(value.name ?? '')) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${value.email}" is not a valid email address (and name is one line): ${ADDRESS_FORM}`,
+            continue: true,
+          });
+          return z.NEVER;
+        }
+        return value.name ? { email: parsed.email, name: value.name } : { email: parsed.email };
+      }),
+  ],
+  { error: `must be an email address or {email, name}: ${ADDRESS_FORM}` },
+);
 
 const addressList = z
   .union([mailbox, z.array(mailbox)], { error: `must be an email address or a list of them: ${ADDRESS_FORM}` })
@@ -114,7 +126,6 @@ const headers = z.record(z.string(), z.string()).superRefine((value, ctx) => {
   }
 });
 
-
 /**
  * `template: {id: <alias>, variables}` (spec, Send request): the email's subject and body come from the
  * template's published version; `from` and `reply_to` default to the template's. Variable values are
@@ -128,7 +139,9 @@ const templateField = z.object(
       .describe('the alias of a published template'),
     variables: freeFormObject('template.variables', VARIABLE_VALUES_BOUNDS)
       .optional()
-      .describe(`values of the template's placeholders: strings, numbers, booleans or null (an object or array, or a placeholder without value nor fallback, is a 400); ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`),
+      .describe(
+        `values of the template's placeholders: strings, numbers, booleans or null (an object or array, or a placeholder without value nor fallback, is a 400); ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`,
+      ),
   },
   { error: 'template must be an object {id, variables}' },
 );
@@ -142,7 +155,12 @@ export const sendRequestSchema = z.preprocess(
       to: addressList,
       // One line: a CR or LF would end the Subject header (the composer folds it safely, but the stored
       // record, GET and webhooks would show it), so it is refused like a header value.
-      subject: z.string().min(1, 'subject is required').max(998).refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)').optional(),
+      subject: z
+        .string()
+        .min(1, 'subject is required')
+        .max(998)
+        .refine((value) => !/[\r\n]/.test(value), 'subject must be a single line (no CR or LF)')
+        .optional(),
       html: z.string().optional(),
       text: z.string().optional(),
       cc: addressList.optional().describe('An address or a list; to, cc and bcc together at most 50.'),
@@ -162,7 +180,9 @@ export const sendRequestSchema = z.preprocess(
       store_content: z
         .boolean({ error: 'store_content must be a boolean' })
         .optional()
-        .describe("false: the body, attachments' bytes and subject are dropped once SES accepted the message (docs/redaction.md); a send may turn storing off, never on when the account has it off"),
+        .describe(
+          "false: the body, attachments' bytes and subject are dropped once SES accepted the message (docs/redaction.md); a send may turn storing off, never on when the account has it off",
+        ),
       /** true: recipients whose domain takes no mail are refused (422) before the send is accepted (docs/deliverability.md, "Validating at send time"). */
       validate: z
         .boolean({ error: 'validate must be a boolean' })
@@ -175,10 +195,16 @@ export const sendRequestSchema = z.preprocess(
       if (value.template) {
         // Resend's rule: the template is the content (its html/text are rendered, not merged with others).
         for (const field of ['html', 'text'] as const) {
-          if (value[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} cannot be combined with template: the template's published version is the content` });
+          if (value[field] !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [field],
+              message: `${field} cannot be combined with template: the template's published version is the content`,
+            });
         }
       } else {
-        if (value.from === undefined) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required (or a template with a default from)' });
+        if (value.from === undefined)
+          ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required (or a template with a default from)' });
         if (value.subject === undefined) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'subject is required' });
         if (value.html === undefined && value.text === undefined) {
           ctx.addIssue({ code: 'custom', path: ['html'], message: 'one of html or text is required' });
@@ -211,6 +237,8 @@ export type SendRequest = Omit<ParsedSendRequest, 'from' | 'subject' | 'template
 };
 
 /** A request without a template is already complete (the schema required from and subject). */
-export function isCompleteRequest(request: ParsedSendRequest): request is ParsedSendRequest & { from: NonNullable<ParsedSendRequest['from']>; subject: string; template: undefined } {
+export function isCompleteRequest(
+  request: ParsedSendRequest,
+): request is ParsedSendRequest & { from: NonNullable<ParsedSendRequest['from']>; subject: string; template: undefined } {
   return request.template === undefined && request.from !== undefined && request.subject !== undefined;
 }

@@ -11,7 +11,8 @@ export const updateEmailSchema = z
   .transform(({ scheduledAt, ...rest }) => ({ ...rest, scheduled_at: rest.scheduled_at ?? scheduledAt }))
   .superRefine((value, ctx) => {
     const actions = (value.scheduled_at === undefined ? 0 : 1) + (value.cancel === undefined ? 0 : 1);
-    if (actions !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'send either {"scheduled_at": "<ISO 8601>"} or {"cancel": true}' });
+    if (actions !== 1)
+      ctx.addIssue({ code: 'custom', path: [], message: 'send either {"scheduled_at": "<ISO 8601>"} or {"cancel": true}' });
   });
 
 export type UpdateEmailInput = z.output<typeof updateEmailSchema>;

@@ -15,11 +15,27 @@ export interface ExportedEmailEvent {
   detail: string | null;
 }
 
-type EventFacts = Pick<Email, 'id' | 'status' | 'last_event' | 'created_at' | 'scheduled_at' | 'cancelled_at' | 'sent_at' | 'delivered_at' | 'bounced_at' | 'bounce_type' | 'bounce_reason' | 'opened_at' | 'clicked_at'>;
+type EventFacts = Pick<
+  Email,
+  | 'id'
+  | 'status'
+  | 'last_event'
+  | 'created_at'
+  | 'scheduled_at'
+  | 'cancelled_at'
+  | 'sent_at'
+  | 'delivered_at'
+  | 'bounced_at'
+  | 'bounce_type'
+  | 'bounce_reason'
+  | 'opened_at'
+  | 'clicked_at'
+>;
 
 export function emailEvents(email: EventFacts): ExportedEmailEvent[] {
   const events: ExportedEmailEvent[] = [];
-  const add = (type: string, at: string | null | undefined, detail: string | null = null) => events.push({ object: 'email_event', email_id: email.id, type, at: at ?? null, detail });
+  const add = (type: string, at: string | null | undefined, detail: string | null = null) =>
+    events.push({ object: 'email_event', email_id: email.id, type, at: at ?? null, detail });
   add('accepted', email.created_at);
   if (email.scheduled_at) add('scheduled', null, `for ${email.scheduled_at}`);
   if (email.cancelled_at || email.status === 'cancelled') add('cancelled', email.cancelled_at);
@@ -28,7 +44,8 @@ export function emailEvents(email: EventFacts): ExportedEmailEvent[] {
   if (email.delivered_at) add('delivered', email.delivered_at);
   if (email.opened_at) add('opened', email.opened_at);
   if (email.clicked_at) add('clicked', email.clicked_at);
-  if (email.status === 'bounced') add('bounced', email.bounced_at, [email.bounce_type, email.bounce_reason].filter(Boolean).join(': ') || null);
+  if (email.status === 'bounced')
+    add('bounced', email.bounced_at, [email.bounce_type, email.bounce_reason].filter(Boolean).join(': ') || null);
   if (email.status === 'failed') add('failed', email.bounced_at, email.bounce_reason);
   if (email.last_event === 'complained') add('complained', null);
   return events;

@@ -8,7 +8,16 @@
 import { ulid } from '../ids';
 
 /** What an export holds, in the order it is worked (each kind one NDJSON file set; suppressions also CSV). */
-export const EXPORT_KINDS = ['emails', 'events', 'domains', 'webhooks', 'suppressions', 'templates', 'automations', 'received_emails'] as const;
+export const EXPORT_KINDS = [
+  'emails',
+  'events',
+  'domains',
+  'webhooks',
+  'suppressions',
+  'templates',
+  'automations',
+  'received_emails',
+] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 export const EXPORT_STATUSES = ['running', 'completed'] as const;
@@ -70,7 +79,11 @@ export function isExportId(value: string): boolean {
   return /^exp_[0-9A-HJKMNP-TV-Z]{26}$/.test(value);
 }
 
-const emptyTotals = (kind: ExportKind): KindTotals => ({ records: 0, part_sizes: [], ...(kind === 'suppressions' ? { csv_part_sizes: [] } : {}) });
+const emptyTotals = (kind: ExportKind): KindTotals => ({
+  records: 0,
+  part_sizes: [],
+  ...(kind === 'suppressions' ? { csv_part_sizes: [] } : {}),
+});
 
 export function newExportHead(accountId: string, nowMs: number): ExportHead {
   const at = new Date(nowMs).toISOString();

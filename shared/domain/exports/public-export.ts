@@ -18,7 +18,9 @@ export function toExportSummary(head: ExportHead) {
     object: 'export' as const,
     id: head.id,
     status: head.status,
-    kinds: Object.fromEntries(EXPORT_KINDS.map((kind, index) => [kind, { records: head.totals[kind].records, done: head.progress.kind > index }])) as Record<ExportKind, { records: number; done: boolean }>,
+    kinds: Object.fromEntries(
+      EXPORT_KINDS.map((kind, index) => [kind, { records: head.totals[kind].records, done: head.progress.kind > index }]),
+    ) as Record<ExportKind, { records: number; done: boolean }>,
     created_at: head.created_at,
     updated_at: head.updated_at,
     completed_at: head.completed_at,

@@ -25,7 +25,8 @@ export interface AgentPromptInput {
 const PROVIDER_FACTS: Record<ProviderName, { find: string; verification: string; payload: string; suppressions: string }> = {
   sendgrid: {
     find: '@sendgrid/mail, @sendgrid/client, the sendgrid Python package, api.sendgrid.com, smtp.sendgrid.net, SENDGRID_API_KEY',
-    verification: 'the Event Webhook ECDSA signature (X-Twilio-Email-Event-Webhook-Signature and X-Twilio-Email-Event-Webhook-Timestamp headers, EventWebhook.verifySignature)',
+    verification:
+      'the Event Webhook ECDSA signature (X-Twilio-Email-Event-Webhook-Signature and X-Twilio-Email-Event-Webhook-Timestamp headers, EventWebhook.verifySignature)',
     payload: 'SendGrid posts a JSON array of events with an `event` field; ours is one JSON object per delivery',
     suppressions: 'SendGrid suppression lists and unsubscribe groups (asm)',
   },
@@ -45,7 +46,9 @@ const PROVIDER_FACTS: Record<ProviderName, { find: string; verification: string;
 
 function templateSection(templateMap: AgentPromptInput['templateMap'], label: string): string[] {
   if (templateMap.length === 0) {
-    return [`- No templates were imported: sends that used a ${label} template need their content written as html/text, or a template created here first.`];
+    return [
+      `- No templates were imported: sends that used a ${label} template need their content written as html/text, or a template created here first.`,
+    ];
   }
   return [
     `- Template sends: replace the ${label} template id with our alias and pass the variables as \`template: { id: '<alias>', variables: { ... } }\` (subject and body come from the template). ${label} template id -> our alias:`,
@@ -56,12 +59,18 @@ function templateSection(templateMap: AgentPromptInput['templateMap'], label: st
 }
 
 function webhookSection(webhooks: AgentPromptInput['webhooks'], baseUrl: string): string[] {
-  if (webhooks.length === 0) return ['- No webhook endpoints were imported; if the code receives provider webhooks anyway, apply the same changes to those handlers.'];
+  if (webhooks.length === 0)
+    return [
+      '- No webhook endpoints were imported; if the code receives provider webhooks anyway, apply the same changes to those handlers.',
+    ];
   return [
     '- The imported endpoints and the events each now receives:',
     ...webhooks.map((webhook) => {
       const events = webhook.events.length > 0 ? webhook.events.join(', ') : 'none';
-      const unmapped = webhook.unmapped_events.length > 0 ? ` (no equivalent here, handle differently or drop: ${webhook.unmapped_events.join(', ')})` : '';
+      const unmapped =
+        webhook.unmapped_events.length > 0
+          ? ` (no equivalent here, handle differently or drop: ${webhook.unmapped_events.join(', ')})`
+          : '';
       return `    ${webhook.url}: ${events}${unmapped}`;
     }),
     `- They were imported DISABLED. Once the handlers verify our signature and are deployed, enable each endpoint: PATCH ${baseUrl}/webhooks/{id} with {"enabled": true} (ids in the import report), and send a test email to see the events arrive.`,

@@ -57,7 +57,9 @@ const added = (...lines: string[]): DiffLine[] => lines.map((line) => ['+', line
 export function unifiedDiff(path: string, lines: readonly DiffLine[]): string {
   const before = lines.filter(([mark]) => mark !== '+').length;
   const after = lines.filter(([mark]) => mark !== '-').length;
-  return [`--- a/${path}`, `+++ b/${path}`, `@@ -1,${before} +1,${after} @@`, ...lines.map(([mark, text]) => `${mark}${text}`)].join('\n') + '\n';
+  return (
+    [`--- a/${path}`, `+++ b/${path}`, `@@ -1,${before} +1,${after} @@`, ...lines.map(([mark, text]) => `${mark}${text}`)].join('\n') + '\n'
+  );
 }
 
 /** A single-quoted JavaScript or Python string literal. */
@@ -70,7 +72,7 @@ const TO = 'user@example.com';
 const SUBJECT = 'Hello';
 const HTML = '<p>Hello</p>';
 const VARIABLES = { name: 'Ada' };
-const JS_VARIABLES = '{ name: \'Ada\' }';
+const JS_VARIABLES = "{ name: 'Ada' }";
 const PY_VARIABLES = "{'name': 'Ada'}";
 
 interface Example {
@@ -94,21 +96,37 @@ function sameSdkChange(example: Example): DiffLine[] {
         ...added("import { Client } from '@sendgrid/client';"),
         ...same(''),
         ...removed('sgMail.setApiKey(process.env.SENDGRID_API_KEY);'),
-        ...added('const client = new Client();', `client.setApiKey(process.env.${API_KEY_VARIABLE});`, `client.setDefaultRequest('baseUrl', ${quoted(example.baseUrl)});`, 'sgMail.setClient(client);'),
+        ...added(
+          'const client = new Client();',
+          `client.setApiKey(process.env.${API_KEY_VARIABLE});`,
+          `client.setDefaultRequest('baseUrl', ${quoted(example.baseUrl)});`,
+          'sgMail.setClient(client);',
+        ),
         ...same(''),
         ...same('await sgMail.send({', `  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
-        ...(template ? same(`  templateId: ${quoted(template.source_id)},`, `  dynamicTemplateData: ${JS_VARIABLES},`) : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+        ...(template
+          ? same(`  templateId: ${quoted(template.source_id)},`, `  dynamicTemplateData: ${JS_VARIABLES},`)
+          : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
         ...same('});'),
       ];
     case 'postmark':
       return [
         ...same("import { ServerClient } from 'postmark';", ''),
         ...removed('const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);'),
-        ...added(`const client = new ServerClient(process.env.${API_KEY_VARIABLE}, { requestHost: ${quoted(`${api.host}${api.pathname.replace(/\/+$/, '')}`)}, useHttps: ${api.protocol === 'https:'} });`),
+        ...added(
+          `const client = new ServerClient(process.env.${API_KEY_VARIABLE}, { requestHost: ${quoted(`${api.host}${api.pathname.replace(/\/+$/, '')}`)}, useHttps: ${api.protocol === 'https:'} });`,
+        ),
         ...same(''),
-        ...same(template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({', `  From: ${quoted(FROM)},`, `  To: ${quoted(TO)},`),
+        ...same(
+          template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({',
+          `  From: ${quoted(FROM)},`,
+          `  To: ${quoted(TO)},`,
+        ),
         ...(template
-          ? same(isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`, `  TemplateModel: ${JS_VARIABLES},`)
+          ? same(
+              isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`,
+              `  TemplateModel: ${JS_VARIABLES},`,
+            )
           : same(`  Subject: ${quoted(SUBJECT)},`, `  HtmlBody: ${quoted(HTML)},`)),
         ...same('});'),
       ];
@@ -116,10 +134,14 @@ function sameSdkChange(example: Example): DiffLine[] {
       return [
         ...same("import formData from 'form-data';", "import Mailgun from 'mailgun.js';", ''),
         ...removed("const mg = new Mailgun(formData).client({ username: 'api', key: process.env.MAILGUN_API_KEY });"),
-        ...added(`const mg = new Mailgun(formData).client({ username: 'api', key: process.env.${API_KEY_VARIABLE}, url: ${quoted(example.baseUrl)} });`),
+        ...added(
+          `const mg = new Mailgun(formData).client({ username: 'api', key: process.env.${API_KEY_VARIABLE}, url: ${quoted(example.baseUrl)} });`,
+        ),
         ...same(''),
         ...same("await mg.messages.create('mg.example.com', {", "  from: 'hello@mg.example.com',", `  to: [${quoted(TO)}],`),
-        ...(template ? same(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`) : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
+        ...(template
+          ? same(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`)
+          : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
         ...same('});'),
       ];
   }
@@ -160,9 +182,16 @@ function nodeFromPostmark({ template }: Example, { client, ourContent, checkErro
     ...removed('const client = new ServerClient(process.env.POSTMARK_SERVER_TOKEN);'),
     ...client,
     ...same(''),
-    ...removed(template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({', `  From: ${quoted(FROM)},`, `  To: ${quoted(TO)},`),
+    ...removed(
+      template ? 'await client.sendEmailWithTemplate({' : 'await client.sendEmail({',
+      `  From: ${quoted(FROM)},`,
+      `  To: ${quoted(TO)},`,
+    ),
     ...(template
-      ? removed(isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`, `  TemplateModel: ${JS_VARIABLES},`)
+      ? removed(
+          isNumericId(template.source_id) ? `  TemplateId: ${template.source_id},` : `  TemplateAlias: ${quoted(template.source_id)},`,
+          `  TemplateModel: ${JS_VARIABLES},`,
+        )
       : removed(`  Subject: ${quoted(SUBJECT)},`, `  HtmlBody: ${quoted(HTML)},`)),
     ...removed('});'),
     ...added('const { data, error } = await resend.emails.send({', `  from: ${quoted(FROM)},`, `  to: ${quoted(TO)},`),
@@ -184,7 +213,10 @@ function nodeFromMailgun({ template }: Example, { client, ourTemplate, checkErro
     ...added('const { data, error } = await resend.emails.send({'),
     ...same("  from: 'hello@mg.example.com',", `  to: [${quoted(TO)}],`),
     ...(template
-      ? [...removed(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`), ...ourTemplate]
+      ? [
+          ...removed(`  template: ${quoted(template.source_id)},`, `  'h:X-Mailgun-Variables': JSON.stringify(${JS_VARIABLES}),`),
+          ...ourTemplate,
+        ]
       : same(`  subject: ${quoted(SUBJECT)},`, `  html: ${quoted(HTML)},`)),
     ...same('});'),
     ...checkError,
@@ -207,7 +239,9 @@ function nodeChange(example: Example): DiffLine[] {
 function pythonChange(example: Example): DiffLine[] {
   const { template } = example;
   const resendSetup = added(`resend.api_key = os.environ['${API_KEY_VARIABLE}']`, `resend.api_url = ${quoted(example.baseUrl)}`);
-  const ourContent = template ? [`    'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`] : [`    'subject': ${quoted(SUBJECT)},`, `    'html': ${quoted(HTML)},`];
+  const ourContent = template
+    ? [`    'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`]
+    : [`    'subject': ${quoted(SUBJECT)},`, `    'html': ${quoted(HTML)},`];
   const resendSend = added('resend.Emails.send({', `    'from': ${quoted(FROM)},`, `    'to': [${quoted(TO)}],`, ...ourContent, '})');
   switch (example.provider) {
     case 'sendgrid':
@@ -222,7 +256,9 @@ function pythonChange(example: Example): DiffLine[] {
               `message.template_id = ${quoted(template.source_id)}`,
               `message.dynamic_template_data = ${PY_VARIABLES}`,
             )
-          : removed(`message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)}, subject=${quoted(SUBJECT)}, html_content=${quoted(HTML)})`)),
+          : removed(
+              `message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)}, subject=${quoted(SUBJECT)}, html_content=${quoted(HTML)})`,
+            )),
         ...removed("SendGridAPIClient(os.environ['SENDGRID_API_KEY']).send(message)"),
         ...resendSetup,
         ...resendSend,
@@ -237,7 +273,9 @@ function pythonChange(example: Example): DiffLine[] {
         ...(template
           ? removed(
               'postmark.emails.send_with_template(',
-              isNumericId(template.source_id) ? `    TemplateId=${template.source_id},` : `    TemplateAlias=${quoted(template.source_id)},`,
+              isNumericId(template.source_id)
+                ? `    TemplateId=${template.source_id},`
+                : `    TemplateAlias=${quoted(template.source_id)},`,
               `    TemplateModel=${PY_VARIABLES},`,
             )
           : removed('postmark.emails.send(', `    Subject=${quoted(SUBJECT)},`, `    HtmlBody=${quoted(HTML)},`)),
@@ -248,11 +286,22 @@ function pythonChange(example: Example): DiffLine[] {
     case 'mailgun':
       return [
         ...same('import json', 'import os', 'import requests', '', 'requests.post('),
-        ...removed("    'https://api.mailgun.net/v3/mg.example.com/messages',", "    auth=('api', os.environ['MAILGUN_API_KEY']),", '    data={'),
-        ...added(`    ${quoted(`${example.baseUrl}/emails`)},`, `    headers={'Authorization': f"Bearer {os.environ['${API_KEY_VARIABLE}']}"},`, '    json={'),
+        ...removed(
+          "    'https://api.mailgun.net/v3/mg.example.com/messages',",
+          "    auth=('api', os.environ['MAILGUN_API_KEY']),",
+          '    data={',
+        ),
+        ...added(
+          `    ${quoted(`${example.baseUrl}/emails`)},`,
+          `    headers={'Authorization': f"Bearer {os.environ['${API_KEY_VARIABLE}']}"},`,
+          '    json={',
+        ),
         ...same("        'from': 'hello@mg.example.com',", `        'to': [${quoted(TO)}],`),
         ...(template
-          ? [...removed(`        'template': ${quoted(template.source_id)},`, `        't:variables': json.dumps(${PY_VARIABLES}),`), ...added(`        'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`)]
+          ? [
+              ...removed(`        'template': ${quoted(template.source_id)},`, `        't:variables': json.dumps(${PY_VARIABLES}),`),
+              ...added(`        'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`),
+            ]
           : same(`        'subject': ${quoted(SUBJECT)},`, `        'html': ${quoted(HTML)},`)),
         ...same('    },', ')'),
       ];
@@ -278,13 +327,24 @@ function curlChange(example: Example): DiffLine[] {
         ? { from: { email: FROM }, personalizations: [personalization], template_id: template.source_id }
         : { from: { email: FROM }, personalizations: [personalization], subject: SUBJECT, content: [{ type: 'text/html', value: HTML }] };
       return [
-        ...removed('curl -X POST https://api.sendgrid.com/v3/mail/send \\', '  -H "Authorization: Bearer $SENDGRID_API_KEY" \\', "  -H 'Content-Type: application/json' \\", `  -d ${shell(JSON.stringify(body))}`),
+        ...removed(
+          'curl -X POST https://api.sendgrid.com/v3/mail/send \\',
+          '  -H "Authorization: Bearer $SENDGRID_API_KEY" \\',
+          "  -H 'Content-Type: application/json' \\",
+          `  -d ${shell(JSON.stringify(body))}`,
+        ),
         ...ourCurl(example, FROM),
       ];
     }
     case 'postmark': {
-      const templateRef = template ? (isNumericId(template.source_id) ? { TemplateId: Number(template.source_id) } : { TemplateAlias: template.source_id }) : {};
-      const body = template ? { From: FROM, To: TO, ...templateRef, TemplateModel: VARIABLES } : { From: FROM, To: TO, Subject: SUBJECT, HtmlBody: HTML };
+      const templateRef = template
+        ? isNumericId(template.source_id)
+          ? { TemplateId: Number(template.source_id) }
+          : { TemplateAlias: template.source_id }
+        : {};
+      const body = template
+        ? { From: FROM, To: TO, ...templateRef, TemplateModel: VARIABLES }
+        : { From: FROM, To: TO, Subject: SUBJECT, HtmlBody: HTML };
       return [
         ...removed(
           `curl -X POST https://api.postmarkapp.com/${template ? 'email/withTemplate' : 'email'} \\`,
@@ -301,7 +361,9 @@ function curlChange(example: Example): DiffLine[] {
           'curl -s --user "api:$MAILGUN_API_KEY" https://api.mailgun.net/v3/mg.example.com/messages \\',
           "  -F from='hello@mg.example.com' \\",
           `  -F to=${shell(TO)} \\`,
-          ...(template ? [`  -F template=${shell(template.source_id)} \\`, `  -F t:variables=${shell(JSON.stringify(VARIABLES))}`] : [`  -F subject=${shell(SUBJECT)} \\`, `  -F html=${shell(HTML)}`]),
+          ...(template
+            ? [`  -F template=${shell(template.source_id)} \\`, `  -F t:variables=${shell(JSON.stringify(VARIABLES))}`]
+            : [`  -F subject=${shell(SUBJECT)} \\`, `  -F html=${shell(HTML)}`]),
         ),
         ...ourCurl(example, 'hello@mg.example.com'),
       ];
@@ -347,13 +409,25 @@ export function codeChanges(input: CodeChangesInput): CodeChange[] {
       label: `Node.js: keep ${names.node} and its sends as they are; point it at ${example.baseUrl} with our API key (the ${label}-compatible door: docs/compat.md)`,
       diff: unifiedDiff('src/send-email.js', sameSdkChange(example)),
     },
-    { stack: 'node', label: `Node.js: ${names.node} -> the resend SDK (npm install resend) with our baseUrl${templateNote}`, diff: unifiedDiff('src/send-email.js', nodeChange(example)) },
+    {
+      stack: 'node',
+      label: `Node.js: ${names.node} -> the resend SDK (npm install resend) with our baseUrl${templateNote}`,
+      diff: unifiedDiff('src/send-email.js', nodeChange(example)),
+    },
     {
       stack: 'python',
       label: `Python: ${names.python} -> ${input.provider === 'mailgun' ? 'requests to POST /emails' : 'the resend package (pip install resend) with our api_url'}${templateNote}`,
       diff: unifiedDiff('send_email.py', pythonChange(example)),
     },
-    { stack: 'curl', label: `HTTP: ${label} ${names.endpoint} -> POST ${example.baseUrl}/emails${templateNote}`, diff: unifiedDiff('send-email.sh', curlChange(example)) },
-    { stack: 'smtp', label: `SMTP: ${SMTP_SETTINGS[input.provider].host} -> our relay (port 587, STARTTLS, user mailservice, an SMTP credential as password)`, diff: unifiedDiff('.env', smtpChange(example)) },
+    {
+      stack: 'curl',
+      label: `HTTP: ${label} ${names.endpoint} -> POST ${example.baseUrl}/emails${templateNote}`,
+      diff: unifiedDiff('send-email.sh', curlChange(example)),
+    },
+    {
+      stack: 'smtp',
+      label: `SMTP: ${SMTP_SETTINGS[input.provider].host} -> our relay (port 587, STARTTLS, user mailservice, an SMTP credential as password)`,
+      diff: unifiedDiff('.env', smtpChange(example)),
+    },
   ];
 }

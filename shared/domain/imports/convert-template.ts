@@ -75,7 +75,11 @@ const LAYOUT_CONTENT_ALL = new RegExp(LAYOUT_CONTENT.source, 'g');
 
 /** SendGrid legacy substitution tags `<%name%>`. */
 const LEGACY_TAG = /<%\s*([A-Za-z_][A-Za-z0-9_]*)\s*%>/g;
-const LEGACY_UNSUBSCRIBE_TAGS: ReadonlySet<string> = new Set(['asm_group_unsubscribe_raw_url', 'asm_global_unsubscribe_raw_url', 'asm_preferences_raw_url']);
+const LEGACY_UNSUBSCRIBE_TAGS: ReadonlySet<string> = new Set([
+  'asm_group_unsubscribe_raw_url',
+  'asm_global_unsubscribe_raw_url',
+  'asm_preferences_raw_url',
+]);
 const LEGACY_VARIABLE_TAGS: ReadonlySet<string> = new Set(['body', 'subject']);
 /** Mailgun's unsubscribe variables (not inside a `<%...%>`). */
 const MAILGUN_UNSUBSCRIBE = /(?<!<)%(?:unsubscribe_url|tag_unsubscribe_url|mailing_list_unsubscribe_url)%(?!>)/g;
@@ -132,7 +136,8 @@ function classifyCurly(inner: string, triple: boolean): Token {
   const word = expression.slice(1).trim().split(/\s+/)[0] ?? '';
   if (head === '#') return { kind: 'block', role: 'open', label: `#${word}` };
   if (head === '/') return { kind: 'block', role: 'close', label: `/${word}` };
-  if (head === '^') return expression === '^' ? { kind: 'block', role: 'middle', label: '^' } : { kind: 'block', role: 'open', label: `^${word}` };
+  if (head === '^')
+    return expression === '^' ? { kind: 'block', role: 'middle', label: '^' } : { kind: 'block', role: 'open', label: `^${word}` };
   if (/^else(\s|$)/.test(expression)) return { kind: 'block', role: 'middle', label: 'else' };
   let unescaped = triple;
   if (head === '&') {
@@ -196,7 +201,12 @@ function closingOf(text: string, open: number): { close: number; triple: boolean
 }
 
 /** What one `{{...}}` (`token`, classified) becomes, and the block depth after it. */
-function convertToken(token: string, classified: ReturnType<typeof classify>, depth: number, conversion: Conversion): { text: string; depth: number } {
+function convertToken(
+  token: string,
+  classified: ReturnType<typeof classify>,
+  depth: number,
+  conversion: Conversion,
+): { text: string; depth: number } {
   if (classified.kind === 'unsubscribe') {
     if (token !== UNSUBSCRIBE_PLACEHOLDER) conversion.addOnce(conversion.unsubscribeForms, shown(token));
     return { text: UNSUBSCRIBE_PLACEHOLDER, depth };
@@ -332,17 +342,25 @@ function conversionNotes(conversion: Conversion, unsubscribe: boolean): string[]
     notes.push(`Placeholders rewritten as flat names: ${listed(changes)}. Sends pass these variables by their new names.`);
   }
   if (conversion.unescaped.length > 0) {
-    notes.push(`Unescaped placeholders became escaped ones: ${listed(conversion.unescaped)}. Their values are now HTML-escaped in html (a value that carried HTML shows as text).`);
+    notes.push(
+      `Unescaped placeholders became escaped ones: ${listed(conversion.unescaped)}. Their values are now HTML-escaped in html (a value that carried HTML shows as text).`,
+    );
   }
   if (conversion.legacyTags.length > 0) {
-    notes.push(`Legacy substitution tags converted: ${listed(conversion.legacyTags)}. Their values are HTML-escaped in html, so {{body}} takes text, not HTML.`);
+    notes.push(
+      `Legacy substitution tags converted: ${listed(conversion.legacyTags)}. Their values are HTML-escaped in html, so {{body}} takes text, not HTML.`,
+    );
   }
   if (unsubscribe) {
     const forms = conversion.unsubscribeForms.length > 0 ? ` (${listed(conversion.unsubscribeForms)})` : '';
-    notes.push(`The unsubscribe link${forms} became {{unsubscribe_url}}: imported as a draft in the product category with managed unsubscribe on; check it and publish.`);
+    notes.push(
+      `The unsubscribe link${forms} became {{unsubscribe_url}}: imported as a draft in the product category with managed unsubscribe on; check it and publish.`,
+    );
   }
   if (conversion.blocks.length > 0) {
-    notes.push(`Conditional or loop blocks ${listed(conversion.blocks)} are kept as written (with the placeholders inside them) and our templates do not run them: rewrite them as flat placeholders, then publish. Imported as a draft.`);
+    notes.push(
+      `Conditional or loop blocks ${listed(conversion.blocks)} are kept as written (with the placeholders inside them) and our templates do not run them: rewrite them as flat placeholders, then publish. Imported as a draft.`,
+    );
   }
   if (conversion.unknown.length > 0) {
     notes.push(`Left as written (not a flat placeholder): ${listed(conversion.unknown)}. Rewrite, then publish. Imported as a draft.`);
@@ -361,9 +379,12 @@ function templateName(source: SourceTemplate, alias: string, notes: string[]): s
 /** Why the converted fields cannot be imported (over our limits, or no body); empty when they can. */
 function sizeFailures(subject: string, html: string | null, text: string | null, withLayoutNote: string): string[] {
   const failures: string[] = [];
-  if (subject.length > TEMPLATE_LIMITS.subjectChars) failures.push(`the subject is ${subject.length} characters; the limit is ${TEMPLATE_LIMITS.subjectChars}`);
-  if (html !== null && byteLength(html) > TEMPLATE_LIMITS.htmlBytes) failures.push(`the html is ${byteLength(html)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.htmlBytes}`);
-  if (text !== null && byteLength(text) > TEMPLATE_LIMITS.textBytes) failures.push(`the text is ${byteLength(text)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.textBytes}`);
+  if (subject.length > TEMPLATE_LIMITS.subjectChars)
+    failures.push(`the subject is ${subject.length} characters; the limit is ${TEMPLATE_LIMITS.subjectChars}`);
+  if (html !== null && byteLength(html) > TEMPLATE_LIMITS.htmlBytes)
+    failures.push(`the html is ${byteLength(html)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.htmlBytes}`);
+  if (text !== null && byteLength(text) > TEMPLATE_LIMITS.textBytes)
+    failures.push(`the text is ${byteLength(text)} bytes${withLayoutNote}; the limit is ${TEMPLATE_LIMITS.textBytes}`);
   if (html === null && text === null) failures.push('it has neither html nor text');
   return failures;
 }
@@ -381,7 +402,9 @@ export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
   notes.push(...conversionNotes(conversion, unsubscribe));
   const variables = conversion.variables.slice(0, TEMPLATE_LIMITS.variables);
   if (conversion.variables.length > TEMPLATE_LIMITS.variables) {
-    notes.push(`The template uses ${conversion.variables.length} variables; the first ${TEMPLATE_LIMITS.variables} are declared (the others still render).`);
+    notes.push(
+      `The template uses ${conversion.variables.length} variables; the first ${TEMPLATE_LIMITS.variables} are declared (the others still render).`,
+    );
   }
   const name = templateName(source, alias, notes);
   const failures = sizeFailures(subject, html, text, source.layout ? ' with its layout' : '');

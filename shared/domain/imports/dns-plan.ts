@@ -11,7 +11,20 @@
  */
 import type { DnsRecord } from '../domains/domain';
 import type { Lookup } from '../domains/evaluate';
-import { hostOf, INCLUDE, joined, ourInclude, planRecords, sameTxt, SPF, txtKind, valuesOf, type DnsChange, type DnsRecordType, type PublishedDns } from '../domains/record-plan';
+import {
+  hostOf,
+  INCLUDE,
+  joined,
+  ourInclude,
+  planRecords,
+  sameTxt,
+  SPF,
+  txtKind,
+  valuesOf,
+  type DnsChange,
+  type DnsRecordType,
+  type PublishedDns,
+} from '../domains/record-plan';
 import { PROVIDER_LABELS, type ProviderName, type SourceDnsRecord } from './source';
 
 export interface DnsPlan {
@@ -34,7 +47,10 @@ export interface DnsPlanInput {
 }
 
 /** The (host, type) pairs a plan reads: ours and the provider's, each once. */
-export function dnsQueries(required: readonly Pick<DnsRecord, 'name' | 'type'>[], providerRecords: readonly SourceDnsRecord[]): { host: string; type: DnsRecordType }[] {
+export function dnsQueries(
+  required: readonly Pick<DnsRecord, 'name' | 'type'>[],
+  providerRecords: readonly SourceDnsRecord[],
+): { host: string; type: DnsRecordType }[] {
   const queries = new Map<string, { host: string; type: DnsRecordType }>();
   for (const record of [...required.map((r) => ({ host: r.name, type: r.type })), ...providerRecords]) {
     const host = hostOf(record.host);
@@ -68,14 +84,22 @@ function keepProvider(record: SourceDnsRecord, host: string, published: readonly
 function keepOldRecords(input: DnsPlanInput, include: string | null, label: string): string {
   const domain = hostOf(input.domain);
   // The provider's SPF record at the domain itself is the one ours is merged into: only its include goes.
-  const spfRecords = input.providerRecords.filter((record) => record.type === 'TXT' && hostOf(record.host) === domain && SPF.test(record.value.trim()));
+  const spfRecords = input.providerRecords.filter(
+    (record) => record.type === 'TXT' && hostOf(record.host) === domain && SPF.test(record.value.trim()),
+  );
   const hosts = [...new Set(input.providerRecords.filter((record) => !spfRecords.includes(record)).map((record) => hostOf(record.host)))];
   const theirIncludes = [...new Set(spfRecords.flatMap((record) => [...record.value.matchAll(INCLUDE)].map((match) => match[1]!)))].filter(
     (value) => include === null || value.toLowerCase() !== include.toLowerCase(),
   );
-  const records = hosts.length > 0 ? `${label}'s DNS records (${hosts.join(', ')})` : `the DNS records you published for ${label} (the import found none listed)`;
+  const records =
+    hosts.length > 0
+      ? `${label}'s DNS records (${hosts.join(', ')})`
+      : `the DNS records you published for ${label} (the import found none listed)`;
   const spfHosts = [...new Set(spfRecords.map((record) => hostOf(record.host)))];
-  const spf = theirIncludes.length > 0 ? `, and take ${theirIncludes.map((value) => `include:${value}`).join(' and ')} out of the SPF record of ${spfHosts.join(', ')}` : '';
+  const spf =
+    theirIncludes.length > 0
+      ? `, and take ${theirIncludes.map((value) => `include:${value}`).join(' and ')} out of the SPF record of ${spfHosts.join(', ')}`
+      : '';
   const ours = include === null ? '' : ` Never remove include:${include} from the SPF record of ${domain}: it is ours.`;
   return `Keep ${records} until the last email sent through ${label} has been delivered and its bounces and complaints have come in (a few days after your code sends through us); then remove them${spf}.${ours}`;
 }
@@ -90,12 +114,21 @@ export function planDns(input: DnsPlanInput): DnsPlan {
   const include = ourInclude(input.required);
   const keep_old_records = keepOldRecords(input, include, label);
   const lookups = new Map<string, Lookup>();
-  for (const query of dnsQueries(input.required, input.providerRecords)) lookups.set(`${query.type} ${query.host}`, input.published(query.host, query.type));
+  for (const query of dnsQueries(input.required, input.providerRecords))
+    lookups.set(`${query.type} ${query.host}`, input.published(query.host, query.type));
   const lookup = (type: DnsRecordType, host: string) => lookups.get(`${type} ${host}`) ?? { kind: 'none' as const };
 
   if ([...lookups.values()].some((found) => found.kind === 'error')) {
     const changes = input.required.map(
-      (record): DnsChange => ({ action: 'add', type: record.type, host: hostOf(record.name), value: record.value, purpose: record.purpose, current: null, note: record.message ?? null }),
+      (record): DnsChange => ({
+        action: 'add',
+        type: record.type,
+        host: hostOf(record.name),
+        value: record.value,
+        purpose: record.purpose,
+        current: null,
+        note: record.message ?? null,
+      }),
     );
     return { checked: false, changes, keep_old_records };
   }

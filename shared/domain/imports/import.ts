@@ -7,7 +7,15 @@
  * store's claim is a conditional write).
  */
 import { newId } from '../ids';
-import { addCounts, emptyPart, type CountTotals, type ImportStatus, type ReportPart, type SuppressionCounts, type TemplateTotals } from './report';
+import {
+  addCounts,
+  emptyPart,
+  type CountTotals,
+  type ImportStatus,
+  type ReportPart,
+  type SuppressionCounts,
+  type TemplateTotals,
+} from './report';
 import type { ImportResource, ProviderName, ProviderRegion, SuppressionListRef } from './source';
 
 export interface ImportProgress {
@@ -52,7 +60,12 @@ export interface ImportTotals {
 
 /** The totals of a part alone (a new import's). */
 export function totalsOfPart(part: ReportPart): ImportTotals {
-  return { domains: part.domains.totals, webhooks: part.webhooks.totals, templates: part.templates.totals, suppressions: part.suppressions.totals };
+  return {
+    domains: part.domains.totals,
+    webhooks: part.webhooks.totals,
+    templates: part.templates.totals,
+    suppressions: part.suppressions.totals,
+  };
 }
 
 export function emptyTotals(): ImportTotals {

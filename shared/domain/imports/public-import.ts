@@ -12,7 +12,9 @@ export type PublicImport = ReturnType<typeof toPublicImport>;
 
 /** The full report. `secrets`: webhook secrets created by the request being answered (shown once). */
 export function toPublicImport(head: ImportHead, report: ReportPart, apiBaseUrl: string, secrets: ReadonlyMap<string, string> = new Map()) {
-  const templateMap = report.templates.items.filter((item) => item.status !== 'failed').map((item) => ({ source_id: item.source_id, alias: item.alias }));
+  const templateMap = report.templates.items
+    .filter((item) => item.status !== 'failed')
+    .map((item) => ({ source_id: item.source_id, alias: item.alias }));
   const webhooks = report.webhooks.items.map((item) => ({ ...item, secret: (item.webhook_id && secrets.get(item.webhook_id)) || null }));
   return {
     ...headFields(head),
@@ -29,7 +31,9 @@ export function toPublicImport(head: ImportHead, report: ReportPart, apiBaseUrl:
       provider: head.provider,
       baseUrl: apiBaseUrl,
       templateMap,
-      webhooks: report.webhooks.items.filter((item) => item.status === 'imported' || item.status === 'would_import').map((item) => ({ url: item.url, events: item.events, unmapped_events: item.unmapped_events })),
+      webhooks: report.webhooks.items
+        .filter((item) => item.status === 'imported' || item.status === 'would_import')
+        .map((item) => ({ url: item.url, events: item.events, unmapped_events: item.unmapped_events })),
       domains: report.domains.items
         .filter((item) => item.status !== 'failed')
         .map((item) => ({ name: item.name, pending_changes: pendingChanges(item.dns_plan) })),

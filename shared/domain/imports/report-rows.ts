@@ -18,22 +18,56 @@ export interface ReportRow {
 
 export function reportRows(report: ReportPart): ReportRow[] {
   const rows: ReportRow[] = [];
-  for (const item of report.domains.items) rows.push({ resource: 'domains', item: item.name, status: item.status, id: item.domain_id ?? '', count: 1, message: item.message ?? '' });
+  for (const item of report.domains.items)
+    rows.push({
+      resource: 'domains',
+      item: item.name,
+      status: item.status,
+      id: item.domain_id ?? '',
+      count: 1,
+      message: item.message ?? '',
+    });
   for (const item of report.webhooks.items) {
     const unmapped = item.unmapped_events.length ? `unmapped: ${item.unmapped_events.join(' ')}` : '';
-    rows.push({ resource: 'webhooks', item: item.url, status: item.status, id: item.webhook_id ?? '', count: 1, message: [item.message ?? '', unmapped].filter(Boolean).join('; ') });
+    rows.push({
+      resource: 'webhooks',
+      item: item.url,
+      status: item.status,
+      id: item.webhook_id ?? '',
+      count: 1,
+      message: [item.message ?? '', unmapped].filter(Boolean).join('; '),
+    });
   }
   for (const item of report.templates.items) {
-    rows.push({ resource: 'templates', item: item.alias, status: item.status, id: item.template_id ?? '', count: 1, message: [item.message ?? '', ...item.notes].filter(Boolean).join('; ') });
+    rows.push({
+      resource: 'templates',
+      item: item.alias,
+      status: item.status,
+      id: item.template_id ?? '',
+      count: 1,
+      message: [item.message ?? '', ...item.notes].filter(Boolean).join('; '),
+    });
   }
   const totals = report.suppressions.totals;
   for (const reason of ['bounce', 'complaint', 'unsubscribe', 'manual', 'product_opt_out'] as const) {
-    if (totals[reason] > 0) rows.push({ resource: 'suppressions', item: reason, status: 'imported', id: '', count: totals[reason], message: '' });
+    if (totals[reason] > 0)
+      rows.push({ resource: 'suppressions', item: reason, status: 'imported', id: '', count: totals[reason], message: '' });
   }
-  if (totals.already_suppressed > 0) rows.push({ resource: 'suppressions', item: 'already_suppressed', status: 'skipped', id: '', count: totals.already_suppressed, message: 'already on the list' });
-  for (const [reason, count] of Object.entries(report.suppressions.skipped_reasons).sort()) rows.push({ resource: 'suppressions', item: reason, status: 'skipped', id: '', count, message: '' });
-  if (totals.failed > 0) rows.push({ resource: 'suppressions', item: 'failed', status: 'failed', id: '', count: totals.failed, message: '' });
-  for (const error of report.errors) rows.push({ resource: error.resource, item: '', status: 'error', id: '', count: 0, message: error.message });
+  if (totals.already_suppressed > 0)
+    rows.push({
+      resource: 'suppressions',
+      item: 'already_suppressed',
+      status: 'skipped',
+      id: '',
+      count: totals.already_suppressed,
+      message: 'already on the list',
+    });
+  for (const [reason, count] of Object.entries(report.suppressions.skipped_reasons).sort())
+    rows.push({ resource: 'suppressions', item: reason, status: 'skipped', id: '', count, message: '' });
+  if (totals.failed > 0)
+    rows.push({ resource: 'suppressions', item: 'failed', status: 'failed', id: '', count: totals.failed, message: '' });
+  for (const error of report.errors)
+    rows.push({ resource: error.resource, item: '', status: 'error', id: '', count: 0, message: error.message });
   return rows;
 }
 

@@ -88,7 +88,18 @@ export interface SuppressionCounts {
 }
 
 export function emptySuppressionCounts(): SuppressionCounts {
-  return { found: 0, imported: 0, already_suppressed: 0, skipped: 0, failed: 0, bounce: 0, complaint: 0, unsubscribe: 0, manual: 0, product_opt_out: 0 };
+  return {
+    found: 0,
+    imported: 0,
+    already_suppressed: 0,
+    skipped: 0,
+    failed: 0,
+    bounce: 0,
+    complaint: 0,
+    unsubscribe: 0,
+    manual: 0,
+    product_opt_out: 0,
+  };
 }
 
 export interface SuppressionReport {
@@ -141,9 +152,18 @@ export function addCounts<T extends object>(a: T, b: T): T {
 export function mergeParts(parts: readonly ReportPart[]): ReportPart {
   const merged = emptyPart();
   for (const part of parts) {
-    merged.domains = { totals: addCounts(merged.domains.totals, part.domains.totals), items: [...merged.domains.items, ...part.domains.items] };
-    merged.webhooks = { totals: addCounts(merged.webhooks.totals, part.webhooks.totals), items: [...merged.webhooks.items, ...part.webhooks.items] };
-    merged.templates = { totals: addCounts(merged.templates.totals, part.templates.totals), items: [...merged.templates.items, ...part.templates.items] };
+    merged.domains = {
+      totals: addCounts(merged.domains.totals, part.domains.totals),
+      items: [...merged.domains.items, ...part.domains.items],
+    };
+    merged.webhooks = {
+      totals: addCounts(merged.webhooks.totals, part.webhooks.totals),
+      items: [...merged.webhooks.items, ...part.webhooks.items],
+    };
+    merged.templates = {
+      totals: addCounts(merged.templates.totals, part.templates.totals),
+      items: [...merged.templates.items, ...part.templates.items],
+    };
     merged.suppressions = {
       totals: addCounts(merged.suppressions.totals, part.suppressions.totals),
       skipped_reasons: addCounts(merged.suppressions.skipped_reasons, part.suppressions.skipped_reasons),
@@ -162,8 +182,10 @@ export function mergeParts(parts: readonly ReportPart[]): ReportPart {
  */
 export function statusOf(report: ReportPart, hasMore: boolean, resources: readonly ImportResource[]): ImportStatus {
   if (hasMore) return 'in_progress';
-  const failedItems = report.domains.totals.failed + report.webhooks.totals.failed + report.templates.totals.failed + report.suppressions.totals.failed;
-  const found = report.domains.totals.found + report.webhooks.totals.found + report.templates.totals.found + report.suppressions.totals.found;
+  const failedItems =
+    report.domains.totals.failed + report.webhooks.totals.failed + report.templates.totals.failed + report.suppressions.totals.failed;
+  const found =
+    report.domains.totals.found + report.webhooks.totals.found + report.templates.totals.found + report.suppressions.totals.found;
   const unreadable = new Set(report.errors.map((error) => error.resource));
   if (resources.every((resource) => unreadable.has(resource))) return 'failed';
   if (found > 0 && failedItems === found) return 'failed';

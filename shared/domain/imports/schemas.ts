@@ -42,7 +42,7 @@ export const startImportSchema = z
       .min(1)
       .max(200, 'cursor is at most 200 characters')
       .optional()
-      .describe('the previous answer\'s next_cursor, to continue (repeat the rest of the body)'),
+      .describe("the previous answer's next_cursor, to continue (repeat the rest of the body)"),
   })
   .superRefine((value, ctx) => {
     if (value.account_api_key !== undefined && value.provider !== 'postmark') {

@@ -69,7 +69,20 @@ export interface SourceWebhook {
  * emit these names; the mapping turns them into our event types and lists the rest as unmapped_events.
  */
 export const PROVIDER_EVENTS = {
-  sendgrid: ['processed', 'dropped', 'delivered', 'deferred', 'bounce', 'open', 'click', 'spam_report', 'unsubscribe', 'group_unsubscribe', 'group_resubscribe', 'account_status_change'],
+  sendgrid: [
+    'processed',
+    'dropped',
+    'delivered',
+    'deferred',
+    'bounce',
+    'open',
+    'click',
+    'spam_report',
+    'unsubscribe',
+    'group_unsubscribe',
+    'group_resubscribe',
+    'account_status_change',
+  ],
   postmark: ['delivery', 'bounce', 'spam_complaint', 'open', 'click', 'subscription_change', 'inbound'],
   mailgun: ['accepted', 'delivered', 'opened', 'clicked', 'unsubscribed', 'complained', 'permanent_fail', 'temporary_fail'],
 } as const satisfies Record<ProviderName, readonly string[]>;

@@ -74,7 +74,11 @@ export type SuppressionWriteOutcome = 'imported' | 'already_suppressed' | 'faile
  * skipped or failed; bounce, complaint, unsubscribe, manual and product_opt_out split `imported`, and
  * skipped_reasons split `skipped`.
  */
-export function countSuppression(report: SuppressionReport, decision: SuppressionDecision, outcome: SuppressionWriteOutcome = 'imported'): SuppressionReport {
+export function countSuppression(
+  report: SuppressionReport,
+  decision: SuppressionDecision,
+  outcome: SuppressionWriteOutcome = 'imported',
+): SuppressionReport {
   const totals = { ...report.totals, found: report.totals.found + 1 };
   const skipped_reasons = { ...report.skipped_reasons };
   if (decision.action === 'skip') {

@@ -5,7 +5,13 @@ import { INBOUND_SUBDOMAIN_LABEL } from '../domains/records';
 export function splitAddress(address: string): { local: string; domain: string } | null {
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return null;
-  return { local: address.slice(0, at), domain: address.slice(at + 1).toLowerCase().replace(/\.$/, '') };
+  return {
+    local: address.slice(0, at),
+    domain: address
+      .slice(at + 1)
+      .toLowerCase()
+      .replace(/\.$/, ''),
+  };
 }
 
 /**

@@ -17,8 +17,14 @@ export const MAX_DKIM_RESULTS = 10;
  */
 export const authenticationChecksSchema = z.object({
   spf: z.object({ result: z.enum(AUTH_RESULTS), domain: z.string().nullable() }),
-  dkim: z.array(z.object({ result: z.enum(AUTH_RESULTS), domain: z.string().nullable(), selector: z.string().nullable(), aligned: z.boolean() })),
-  dmarc: z.object({ result: z.enum(AUTH_RESULTS), domain: z.string().nullable(), policy: z.enum(['none', 'quarantine', 'reject']).nullable() }),
+  dkim: z.array(
+    z.object({ result: z.enum(AUTH_RESULTS), domain: z.string().nullable(), selector: z.string().nullable(), aligned: z.boolean() }),
+  ),
+  dmarc: z.object({
+    result: z.enum(AUTH_RESULTS),
+    domain: z.string().nullable(),
+    policy: z.enum(['none', 'quarantine', 'reject']).nullable(),
+  }),
 });
 export type AuthenticationChecks = z.output<typeof authenticationChecksSchema>;
 

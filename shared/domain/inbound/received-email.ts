@@ -227,4 +227,5 @@ export function toPublicReceivedEmail(email: ReceivedEmail) {
 }
 
 /** `not_kept` for mail of a domain that keeps no content (docs/redaction.md): no subject, bodies, headers, attachments nor raw message. */
-export const receivedContentState = (email: Pick<ReceivedEmail, 'content_kept'>): 'kept' | 'not_kept' => (email.content_kept === false ? 'not_kept' : 'kept');
+export const receivedContentState = (email: Pick<ReceivedEmail, 'content_kept'>): 'kept' | 'not_kept' =>
+  email.content_kept === false ? 'not_kept' : 'kept';

@@ -22,7 +22,12 @@ export function stripReply(text: string): string {
     const line = lines[i]!;
     // "On Mon, ... <a@b>\nwrote:" is often wrapped over two lines.
     const joined = i + 1 < lines.length ? `${line} ${lines[i + 1]}` : line;
-    if (line === '-- ' || line === '--' || QUOTE_HEADERS.some((pattern) => pattern.test(line)) || (/^\s*On\b/i.test(line) && /\bwrote:\s*$/i.test(joined) && !/\bwrote:/i.test(line))) {
+    if (
+      line === '-- ' ||
+      line === '--' ||
+      QUOTE_HEADERS.some((pattern) => pattern.test(line)) ||
+      (/^\s*On\b/i.test(line) && /\bwrote:\s*$/i.test(joined) && !/\bwrote:/i.test(line))
+    ) {
       end = i;
       break;
     }

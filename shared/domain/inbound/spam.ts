@@ -14,6 +14,7 @@ export function spamVerdict(auth: Authentication): { status: SpamStatus; reasons
   if (auth.dmarc.result === 'fail' && (auth.dmarc.policy === 'reject' || auth.dmarc.policy === 'quarantine')) {
     reasons.push(`DMARC failed for ${auth.dmarc.domain ?? 'the From domain'}, whose policy is ${auth.dmarc.policy}`);
   }
-  if (auth.spf.result === 'fail' && !dkimPassed) reasons.push(`SPF failed for ${auth.spf.domain ?? 'the sender'} and no DKIM signature passed`);
+  if (auth.spf.result === 'fail' && !dkimPassed)
+    reasons.push(`SPF failed for ${auth.spf.domain ?? 'the sender'} and no DKIM signature passed`);
   return { status: reasons.length ? 'spam' : 'not_spam', reasons };
 }

@@ -51,7 +51,10 @@ const MAC_LENGTH = 43;
 export type LinkKind = 'unsubscribe' | 'open' | 'click';
 
 /** What a token says, by kind. */
-export type SignedLink = { kind: 'unsubscribe'; link: UnsubscribeLink } | { kind: 'open'; link: OpenLink } | { kind: 'click'; link: ClickLink };
+export type SignedLink =
+  | { kind: 'unsubscribe'; link: UnsubscribeLink }
+  | { kind: 'open'; link: OpenLink }
+  | { kind: 'click'; link: ClickLink };
 export type LinkOfKind<K extends LinkKind> = Extract<SignedLink, { kind: K }>['link'];
 
 export type TokenFailure = 'malformed' | 'unknown_key' | 'bad_signature';
@@ -83,15 +86,21 @@ export function isHttpUrl(value: string): boolean {
 const accountId = z.string().refine((id) => isId('acc', id), 'not an account id');
 const emailId = z.string().refine((id) => isId('msg', id), 'not an email id');
 
-const unsubscribePayload = z.object({
-  k: z.literal('u'),
-  a: accountId,
-  e: emailId,
-  r: z.string().min(3).max(320).refine((address) => address.includes('@') && address === address.toLowerCase(), 'not a lower-cased address'),
-  s: z.enum(['all', 'category']),
-  c: z.enum(CATEGORIES),
-  t: z.string().min(1).max(128).nullable(),
-}).refine((payload) => payload.s === 'all' || payload.c !== 'transactional', 'transactional mail has no category opt-out (scope all only)');
+const unsubscribePayload = z
+  .object({
+    k: z.literal('u'),
+    a: accountId,
+    e: emailId,
+    r: z
+      .string()
+      .min(3)
+      .max(320)
+      .refine((address) => address.includes('@') && address === address.toLowerCase(), 'not a lower-cased address'),
+    s: z.enum(['all', 'category']),
+    c: z.enum(CATEGORIES),
+    t: z.string().min(1).max(128).nullable(),
+  })
+  .refine((payload) => payload.s === 'all' || payload.c !== 'transactional', 'transactional mail has no category opt-out (scope all only)');
 const openPayload = z.object({ k: z.literal('o'), a: accountId, e: emailId });
 const clickPayload = z.object({
   k: z.literal('c'),
@@ -104,14 +113,18 @@ type Payload = z.output<typeof payloadSchema>;
 
 function toPayload(signed: SignedLink): Payload {
   const { kind, link } = signed;
-  if (kind === 'unsubscribe') return { k: 'u', a: link.accountId, e: link.emailId, r: link.recipient, s: link.scope, c: link.category, t: link.tenantId };
+  if (kind === 'unsubscribe')
+    return { k: 'u', a: link.accountId, e: link.emailId, r: link.recipient, s: link.scope, c: link.category, t: link.tenantId };
   if (kind === 'open') return { k: 'o', a: link.accountId, e: link.emailId };
   return { k: 'c', a: link.accountId, e: link.emailId, u: link.url };
 }
 
 function fromPayload(payload: Payload): SignedLink {
   if (payload.k === 'u') {
-    return { kind: 'unsubscribe', link: { accountId: payload.a, emailId: payload.e, recipient: payload.r, scope: payload.s, category: payload.c, tenantId: payload.t } };
+    return {
+      kind: 'unsubscribe',
+      link: { accountId: payload.a, emailId: payload.e, recipient: payload.r, scope: payload.s, category: payload.c, tenantId: payload.t },
+    };
   }
   if (payload.k === 'o') return { kind: 'open', link: { accountId: payload.a, emailId: payload.e } };
   return { kind: 'click', link: { accountId: payload.a, emailId: payload.e, url: payload.u } };
@@ -151,7 +164,10 @@ export function encodeLinkToken(key: LinkKey, signed: SignedLink): string {
   if (!isKid(key.kid)) throw new Error(`Invalid link key id "${key.kid}"`);
   if (key.secret.length !== LINK_KEY_BYTES) throw new Error(`A link key must be ${LINK_KEY_BYTES} bytes`);
   const parsed = payloadSchema.safeParse(toPayload(signed));
-  if (!parsed.success) throw new Error(`Cannot sign this ${signed.kind} link: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `Cannot sign this ${signed.kind} link: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    );
   const plaintext = Buffer.from(JSON.stringify(parsed.data), 'utf8');
   const subkeys = subkeysOf(key.secret);
   const tag = v2Tag(subkeys, key.kid, plaintext);
@@ -181,7 +197,14 @@ function split(token: string): TokenParts | null {
   const parts = token.split('.');
   if (parts.length !== 4) return null;
   const [version, kid, body, tag] = parts as [string, string, string, string];
-  if ((version !== TOKEN_VERSION && version !== LEGACY_TOKEN_VERSION) || !isKid(kid) || !B64URL.test(body) || tag.length !== MAC_LENGTH || !B64URL.test(tag)) return null;
+  if (
+    (version !== TOKEN_VERSION && version !== LEGACY_TOKEN_VERSION) ||
+    !isKid(kid) ||
+    !B64URL.test(body) ||
+    tag.length !== MAC_LENGTH ||
+    !B64URL.test(tag)
+  )
+    return null;
   return { version, kid, body, tag };
 }
 

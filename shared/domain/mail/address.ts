@@ -69,10 +69,7 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export const emailAddress = z
-  .string()
-  .trim()
-  .refine(isEmailAddress, { message: 'must be a valid email address' });
+export const emailAddress = z.string().trim().refine(isEmailAddress, { message: 'must be a valid email address' });
 
 export const domainName = z
   .string()

@@ -65,11 +65,15 @@ class TextWriter {
     const link = this.links.pop();
     const shown = link?.text.trim();
     if (link?.url && shown === '') this.text(link.url);
-    else if (link?.url && shown !== link.url && shown !== link.url.replace(/^https?:\/\//i, '').replace(/\/$/, '')) this.text(` [${link.url}]`);
+    else if (link?.url && shown !== link.url && shown !== link.url.replace(/^https?:\/\//i, '').replace(/\/$/, ''))
+      this.text(` [${link.url}]`);
   }
 
   finish(): string {
-    return this.out.replace(/ +$/gm, '').replace(/\n{3,}/g, '\n\n').trim();
+    return this.out
+      .replace(/ +$/gm, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   }
 }
 

@@ -61,7 +61,12 @@ function alias(label: string): string {
 
 /** Whether `charset` is read as UTF-8 (absent, ASCII or UTF-8). */
 function isUtf8Charset(charset: string | undefined): boolean {
-  return UTF8_LABELS.has((charset ?? '').trim().toLowerCase().replace(/[^a-z0-9]+/g, ''));
+  return UTF8_LABELS.has(
+    (charset ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ''),
+  );
 }
 
 /** Bytes to text in `charset` (the rules above). */

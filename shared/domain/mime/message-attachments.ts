@@ -46,7 +46,10 @@ function attachmentParts(root: MimePart): MimePart[] {
 
 /** The part's Content-ID as written (angle brackets included): the last non-empty one, as mailparser keeps it; null when none. */
 function contentIdOf(part: MimePart): string | null {
-  const contentIds = part.fields.filter((field) => field.name === 'content-id').map(unfoldedValue).filter(Boolean);
+  const contentIds = part.fields
+    .filter((field) => field.name === 'content-id')
+    .map(unfoldedValue)
+    .filter(Boolean);
   return contentIds[contentIds.length - 1] ?? null;
 }
 
@@ -57,7 +60,10 @@ function contentIdOf(part: MimePart): string | null {
 function declaredType(part: MimePart): string {
   const declared = part.fields.some((field) => field.name === 'content-type');
   if (!declared && part.type === 'application/octet-stream' && part.filename) return typeOfFilename(part.filename);
-  return [part.type, ...Object.entries(part.params).flatMap(([name, value]) => (name === 'name' ? [] : [`${name}=${parameterValue(value)}`]))].join('; ');
+  return [
+    part.type,
+    ...Object.entries(part.params).flatMap(([name, value]) => (name === 'name' ? [] : [`${name}=${parameterValue(value)}`])),
+  ].join('; ');
 }
 
 function attachmentInfo(part: MimePart): AttachmentInfo {

@@ -223,7 +223,18 @@ function delimiter(raw: Buffer, start: number, end: number, boundary: Buffer): 0
 }
 
 function emptyPart(parent: MimePart | null): MimePart {
-  return { fields: [], type: 'text/plain', params: {}, disposition: null, filename: null, encoding: '', body: Buffer.alloc(0), children: [], parent, depth: parent ? parent.depth + 1 : 0 };
+  return {
+    fields: [],
+    type: 'text/plain',
+    params: {},
+    disposition: null,
+    filename: null,
+    encoding: '',
+    body: Buffer.alloc(0),
+    children: [],
+    parent,
+    depth: parent ? parent.depth + 1 : 0,
+  };
 }
 
 /** The fields of a header block (the empty line ending it and what follows are ignored), an mbox `From ` (or HTTP `POST `) line in front left out. */
@@ -245,13 +256,16 @@ function readHeader(part: MimePart, block: Buffer): void {
   let typeText: string;
   if (contentType !== undefined) typeText = contentType;
   else if (part.parent?.type === 'multipart/digest') typeText = 'message/rfc822';
-  else if (disposition.params.filename && /\.[^.]+$/.test(disposition.params.filename.replace(/^\.+/, ''))) typeText = typeOfFilename(disposition.params.filename);
+  else if (disposition.params.filename && /\.[^.]+$/.test(disposition.params.filename.replace(/^\.+/, '')))
+    typeText = typeOfFilename(disposition.params.filename);
   else typeText = dispositionValue === 'attachment' ? 'application/octet-stream' : 'text/plain';
   const parsed = parseHeaderValue(typeText);
   part.type = parsed.value.toLowerCase().trim() || (part.parent ? 'application/octet-stream' : 'text/plain');
   part.params = parsed.params;
 
-  part.encoding = stripComment(headerValue(part, 'content-transfer-encoding') ?? '').trim().toLowerCase();
+  part.encoding = stripComment(headerValue(part, 'content-transfer-encoding') ?? '')
+    .trim()
+    .toLowerCase();
   const filename = disposition.params.filename || parsed.params.name;
   part.filename = filename ? decodeWords(filename) : null;
 }

@@ -25,12 +25,17 @@ export function completeRawMessage(raw: Buffer, add: RawMessageAdditions): Buffe
   const { fields, rest, eol } = splitHeaderBlock(raw);
   const has = (name: string) => fields.some((field) => field.name === name);
   const field = (name: string, value: string): RawHeaderField => ({ name: name.toLowerCase(), text: `${name}: ${value}${eol}` });
-  const added: RawHeaderField[] = [field('X-Service-Message-Id', add.emailId), ...Object.entries(add.fields ?? {}).map(([name, value]) => field(name, value))];
+  const added: RawHeaderField[] = [
+    field('X-Service-Message-Id', add.emailId),
+    ...Object.entries(add.fields ?? {}).map(([name, value]) => field(name, value)),
+  ];
   const replaced = new Set(['x-service-message-id', ...Object.keys(add.fields ?? {}).map((name) => name.toLowerCase())]);
   if (!has('message-id')) added.push(field('Message-ID', `<${add.emailId}@${add.messageIdDomain}>`));
   if (!has('date')) added.push(field('Date', rfc5322Date(add.date)));
   // A message that was only a header and no line break would otherwise glue its last field to ours.
-  const kept = fields.map((existing, i) => (i === fields.length - 1 && !existing.text.endsWith('\n') ? { ...existing, text: existing.text + eol } : existing));
+  const kept = fields.map((existing, i) =>
+    i === fields.length - 1 && !existing.text.endsWith('\n') ? { ...existing, text: existing.text + eol } : existing,
+  );
   const body = rest.length === 0 && kept.length > 0 ? Buffer.from(eol, 'latin1') : rest;
   return joinHeaderBlock([...added, ...kept.filter((existing) => !replaced.has(existing.name))], body);
 }

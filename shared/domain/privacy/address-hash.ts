@@ -9,5 +9,7 @@ import { createHash } from 'node:crypto';
 import { normaliseEmail } from '../mail/address';
 
 export function addressHash(accountId: string, email: string): string {
-  return createHash('sha256').update(`${accountId}:${normaliseEmail(email)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${accountId}:${normaliseEmail(email)}`)
+    .digest('hex');
 }

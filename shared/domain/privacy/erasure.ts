@@ -47,7 +47,9 @@ export const erasureRecordSchema = z.object({
   account_id: z.string(),
   address_hash: z.string(),
   status: z.enum(ERASURE_STATUSES),
-  removed: z.object(Object.fromEntries(ERASED_KINDS.map((kind) => [kind, z.number().default(0)])) as Record<ErasedKind, z.ZodDefault<z.ZodNumber>>),
+  removed: z.object(
+    Object.fromEntries(ERASED_KINDS.map((kind) => [kind, z.number().default(0)])) as Record<ErasedKind, z.ZodDefault<z.ZodNumber>>,
+  ),
   suppression_kept_as_hash: z.boolean().default(false),
   created_at: z.string(),
   updated_at: z.string(),
@@ -55,7 +57,9 @@ export const erasureRecordSchema = z.object({
 });
 
 /** POST /privacy/erasures's body. */
-export const createErasureSchema = z.object({ email: emailAddress.describe('the address to erase (any case: addresses are compared lower-cased)') }).strict();
+export const createErasureSchema = z
+  .object({ email: emailAddress.describe('the address to erase (any case: addresses are compared lower-cased)') })
+  .strict();
 export type CreateErasureInput = z.output<typeof createErasureSchema>;
 
 /** `era_` and a ULID of its creation (newest sorts last). */

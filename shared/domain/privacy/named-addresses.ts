@@ -53,7 +53,12 @@ export function addressesIn(values: readonly unknown[], limit: number | null = M
 }
 
 /** A sent email's recipients and its Reply-To: the people it names. */
-export function recipientsNamed(email: { to: readonly string[]; cc: readonly string[]; bcc: readonly string[]; reply_to?: readonly string[] }): string[] {
+export function recipientsNamed(email: {
+  to: readonly string[];
+  cc: readonly string[];
+  bcc: readonly string[];
+  reply_to?: readonly string[];
+}): string[] {
   return addressesIn([email.to, email.cc, email.bcc, email.reply_to ?? []]);
 }
 
@@ -78,7 +83,8 @@ export function receivedAddressesNamed(email: ReceivedAddressFields): string[] {
 function stringsIn(value: unknown, skip: ReadonlySet<string>, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const entry of value) stringsIn(entry, skip, out);
-  else if (value && typeof value === 'object') for (const [key, entry] of Object.entries(value)) if (!skip.has(key)) stringsIn(entry, skip, out);
+  else if (value && typeof value === 'object')
+    for (const [key, entry] of Object.entries(value)) if (!skip.has(key)) stringsIn(entry, skip, out);
   return out;
 }
 

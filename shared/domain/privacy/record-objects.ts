@@ -13,7 +13,11 @@ const strings = (...values: unknown[]) => values.filter((value): value is string
 export function sentEmailObjects(item: Item): string[] {
   const id = String(item.id ?? '');
   const attachments = Array.isArray(item.attachments) ? (item.attachments as Item[]) : [];
-  return strings(item.body_blob_key, item.mime_blob_key, ...attachments.map((attachment, index) => attachment.blob_key ?? `attachments/${id}/${index}`));
+  return strings(
+    item.body_blob_key,
+    item.mime_blob_key,
+    ...attachments.map((attachment, index) => attachment.blob_key ?? `attachments/${id}/${index}`),
+  );
 }
 
 /**

@@ -73,7 +73,10 @@ const parse = (iso: string | null | undefined): number | null => {
 };
 
 /** When a just-accepted email becomes due: queued past the redrive bound, or scheduled past its time. */
-export function acceptedDueAt(bounds: RecoveryBounds, email: { status: string; created_at: string; scheduled_at?: string | null }): number | null {
+export function acceptedDueAt(
+  bounds: RecoveryBounds,
+  email: { status: string; created_at: string; scheduled_at?: string | null },
+): number | null {
   if (email.status === 'queued') return (parse(email.created_at) ?? Date.now()) + bounds.queuedRedriveAfterMs;
   if (email.status === 'scheduled') return (parse(email.scheduled_at) ?? Date.now()) + bounds.scheduledLateAfterMs;
   return null;

@@ -46,12 +46,20 @@ export function recoverEmail(email: EmailState, now: number, bounds: RecoveryBou
   switch (email.status) {
     case 'queued': {
       const lease = email.send_lease_until;
-      if (lease !== undefined && lease + bounds.sendGraceMs > now) return { kind: 'wait', status: 'queued', dueAt: lease + bounds.sendGraceMs };
-      return { kind: 'redrive', stage: 'queued', message: { email_id: email.id }, status: 'queued', dueAt: now + bounds.queuedRedriveAfterMs };
+      if (lease !== undefined && lease + bounds.sendGraceMs > now)
+        return { kind: 'wait', status: 'queued', dueAt: lease + bounds.sendGraceMs };
+      return {
+        kind: 'redrive',
+        stage: 'queued',
+        message: { email_id: email.id },
+        status: 'queued',
+        dueAt: now + bounds.queuedRedriveAfterMs,
+      };
     }
     case 'scheduled': {
       const at = ms(email.scheduled_at);
-      if (!Number.isNaN(at) && at + bounds.scheduledLateAfterMs > now) return { kind: 'wait', status: 'scheduled', dueAt: at + bounds.scheduledLateAfterMs };
+      if (!Number.isNaN(at) && at + bounds.scheduledLateAfterMs > now)
+        return { kind: 'wait', status: 'scheduled', dueAt: at + bounds.scheduledLateAfterMs };
       return {
         kind: 'redrive',
         stage: 'scheduled',
@@ -65,9 +73,13 @@ export function recoverEmail(email: EmailState, now: number, bounds: RecoveryBou
       const finalAt = sentAt + bounds.noOutcomeFinalAfterMs;
       if (now >= finalAt) {
         const hours = Math.round(bounds.noOutcomeFinalAfterMs / 3_600_000);
-        return { kind: 'expire', reason: `No delivery outcome was reported by the provider within ${hours} hours of sending; whether it arrived is unknown.` };
+        return {
+          kind: 'expire',
+          reason: `No delivery outcome was reported by the provider within ${hours} hours of sending; whether it arrived is unknown.`,
+        };
       }
-      if (now < sentAt + bounds.noOutcomeDelayedAfterMs) return { kind: 'wait', status: 'sent', dueAt: sentAt + bounds.noOutcomeDelayedAfterMs };
+      if (now < sentAt + bounds.noOutcomeDelayedAfterMs)
+        return { kind: 'wait', status: 'sent', dueAt: sentAt + bounds.noOutcomeDelayedAfterMs };
       // Reported once (by us or by the provider): wait for the final bound.
       if (email.last_event === 'delivery_delayed') return { kind: 'wait', status: 'sent', dueAt: finalAt };
       return { kind: 'delay', dueAt: finalAt };

@@ -29,7 +29,13 @@ export function accountStatsView(perDay: readonly AccountDay[]) {
     complaint_rate: rateOf(totals, 'complaint'),
     bounce_categories: categories,
     tenants: sumFigures(perDay.map((day) => day.tenants)),
-    daily: perDay.map((day) => ({ day: day.day, sent: day.sent, bounced: day.bounced, complained: day.complained, bounce_categories: day.categories })),
+    daily: perDay.map((day) => ({
+      day: day.day,
+      sent: day.sent,
+      bounced: day.bounced,
+      complained: day.complained,
+      bounce_categories: day.categories,
+    })),
   };
 }
 export type AccountStats = ReturnType<typeof accountStatsView>;

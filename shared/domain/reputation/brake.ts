@@ -179,13 +179,25 @@ function planReviewRatePauses(input: BrakeInput, plan: BrakePlan): void {
  * The units over the brake's threshold on `metric`, in the order to pause them: those with the minimum volume
  * first, then (critical: half way from the brake to AWS's review rate) those under it; the worst first.
  */
-function brakeCandidates(input: BrakeInput, settings: BrakeSettings, metric: Metric, threshold: number, plan: BrakePlan): { unit: BrakeUnit; figures: Figures }[] {
+function brakeCandidates(
+  input: BrakeInput,
+  settings: BrakeSettings,
+  metric: Metric,
+  threshold: number,
+  plan: BrakePlan,
+): { unit: BrakeUnit; figures: Figures }[] {
   // A swarm of small senders can get the deployment reviewed as surely as one large one.
   const critical = rateOf(input.deployment, metric) >= (threshold + reviewRate(metric)) / 2;
   const minimum = (figures: Figures) => (figures.sent >= settings.offenderMinSent ? 0 : critical ? 1 : 2);
   return [
-    ...input.tenants.map((tenant) => ({ unit: { kind: 'tenant', id: tenant.id, accountId: tenant.accountId } as BrakeUnit, figures: tenant.figures })),
-    ...input.accounts.map((account) => ({ unit: { kind: 'account', id: account.id } as BrakeUnit, figures: withoutFigures(account.figures, account.tenantFigures) })),
+    ...input.tenants.map((tenant) => ({
+      unit: { kind: 'tenant', id: tenant.id, accountId: tenant.accountId } as BrakeUnit,
+      figures: tenant.figures,
+    })),
+    ...input.accounts.map((account) => ({
+      unit: { kind: 'account', id: account.id } as BrakeUnit,
+      figures: withoutFigures(account.figures, account.tenantFigures),
+    })),
   ]
     .filter(({ unit, figures }) => !plan.has(unitKey(unit)) && minimum(figures) < 2 && rateOf(figures, metric) > threshold)
     .sort(

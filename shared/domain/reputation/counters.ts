@@ -34,13 +34,15 @@ export function counterDeltas(write: EmailStatsWrite): CounterDelta[] {
   if (!delta) return [];
   const { day, counts } = delta;
   const deltas: CounterDelta[] = [];
-  if (write.tenant_id !== null) deltas.push({ counter: { kind: 'tenant', tenantId: write.tenant_id }, day, counts: { ...counts } as Record<string, number> });
+  if (write.tenant_id !== null)
+    deltas.push({ counter: { kind: 'tenant', tenantId: write.tenant_id }, day, counts: { ...counts } as Record<string, number> });
   const reputation: Record<string, number> = {};
   for (const field of REPUTATION_FIELDS) if (counts[field]) reputation[field] = counts[field]!;
   const categories: Record<string, number> = {};
   for (const field of BOUNCE_CATEGORY_FIELDS) if (counts[field]) categories[field] = counts[field]!;
   if (Object.keys(reputation).length === 0 && Object.keys(categories).length === 0) return deltas;
-  const tenantPart = write.tenant_id === null ? {} : Object.fromEntries(Object.entries(reputation).map(([field, n]) => [`tenant_${field}`, n]));
+  const tenantPart =
+    write.tenant_id === null ? {} : Object.fromEntries(Object.entries(reputation).map(([field, n]) => [`tenant_${field}`, n]));
   deltas.push({ counter: { kind: 'account', accountId: write.account_id }, day, counts: { ...reputation, ...tenantPart, ...categories } });
   if (Object.keys(reputation).length > 0) deltas.push({ counter: { kind: 'deployment' }, day, counts: { ...reputation } });
   return deltas;

@@ -14,12 +14,19 @@ export type Metric = 'bounce' | 'complaint';
 export const NO_FIGURES: Figures = Object.freeze({ sent: 0, bounced: 0, complained: 0 });
 
 export function sumFigures(days: readonly Figures[]): Figures {
-  return days.reduce<Figures>((sum, day) => ({ sent: sum.sent + day.sent, bounced: sum.bounced + day.bounced, complained: sum.complained + day.complained }), { ...NO_FIGURES });
+  return days.reduce<Figures>(
+    (sum, day) => ({ sent: sum.sent + day.sent, bounced: sum.bounced + day.bounced, complained: sum.complained + day.complained }),
+    { ...NO_FIGURES },
+  );
 }
 
 /** `from` without `part` (never below zero: counters of one unit are read a moment apart from the deployment's). */
 export function withoutFigures(from: Figures, part: Figures): Figures {
-  return { sent: Math.max(0, from.sent - part.sent), bounced: Math.max(0, from.bounced - part.bounced), complained: Math.max(0, from.complained - part.complained) };
+  return {
+    sent: Math.max(0, from.sent - part.sent),
+    bounced: Math.max(0, from.bounced - part.bounced),
+    complained: Math.max(0, from.complained - part.complained),
+  };
 }
 
 /** The bad events of a metric. */

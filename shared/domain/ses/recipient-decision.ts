@@ -27,20 +27,40 @@ export interface RecipientTallyView {
 /** The refusal's details kept with the tally (the first refusal's win). */
 export function refusalFields(outcome: DeliveryOutcome): Record<string, string> {
   const { bounce_type, bounce_reason, bounced_at, bounce_category } = outcome.fields;
-  return Object.fromEntries(Object.entries({ bounce_type, bounce_reason, bounced_at, bounce_category }).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries({ bounce_type, bounce_reason, bounced_at, bounce_category }).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
 }
 
 /** The outcomes to apply, in order, for an event about `result` recipients once the tally is recorded. */
-export function decidePerRecipient(outcome: DeliveryOutcome, result: RecipientResult, tally: RecipientTallyView, sentAt: string): DeliveryOutcome[] {
+export function decidePerRecipient(
+  outcome: DeliveryOutcome,
+  result: RecipientResult,
+  tally: RecipientTallyView,
+  sentAt: string,
+): DeliveryOutcome[] {
   if (result === 'refused') {
     if (tally.reached > 0) return [{ ...outcome, event: 'bounced', status: 'bounced' }];
     if (tally.refused >= Math.max(1, tally.recipients)) return [outcome];
     // Held: only what every event records (sent_at, the provider's id), with the email `sent`.
     const { sent_at, provider_message_id } = outcome.fields;
-    return [{ event: 'sent', status: 'sent', at: sentAt, fields: { ...(sent_at ? { sent_at } : {}), ...(provider_message_id ? { provider_message_id } : {}) } }];
+    return [
+      {
+        event: 'sent',
+        status: 'sent',
+        at: sentAt,
+        fields: { ...(sent_at ? { sent_at } : {}), ...(provider_message_id ? { provider_message_id } : {}) },
+      },
+    ];
   }
   if (tally.refused === 0 || outcome.status === 'bounced') return [outcome];
   const at = outcome.at;
-  const refusal = tally.refusal ?? { bounce_type: 'hard', bounce_reason: 'SES did not send the message to some of its recipients.', bounce_category: 'unclassified' };
+  const refusal = tally.refusal ?? {
+    bounce_type: 'hard',
+    bounce_reason: 'SES did not send the message to some of its recipients.',
+    bounce_category: 'unclassified',
+  };
   return [outcome, { event: 'bounced', status: 'bounced', at, fields: { bounced_at: at, ...refusal } }];
 }

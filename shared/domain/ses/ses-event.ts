@@ -111,7 +111,9 @@ function isObject(value: unknown): value is Json {
 }
 
 function addressesOf(recipients: Json[]): string[] {
-  return recipients.map((recipient) => recipient?.emailAddress).filter((address): address is string => typeof address === 'string' && address.includes('@'));
+  return recipients
+    .map((recipient) => recipient?.emailAddress)
+    .filter((address): address is string => typeof address === 'string' && address.includes('@'));
 }
 
 function firstTag(mail: SesMail, name: string): string | null {
@@ -152,14 +154,20 @@ function delayReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
 function complaintReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
   const at = stamp(event.complaint?.timestamp);
   const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
-  if (event.complaint?.complaintSubType !== 'OnAccountSuppressionList') return { outcome: { event: 'complained', at, fields: {} }, suppress: { reason: 'complaint', emails: complained } };
+  if (event.complaint?.complaintSubType !== 'OnAccountSuppressionList')
+    return { outcome: { event: 'complained', at, fields: {} }, suppress: { reason: 'complaint', emails: complained } };
   // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
   return {
     outcome: {
       event: 'failed',
       status: 'failed',
       at,
-      fields: { bounced_at: at, bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'), bounce_type: NOT_SENT, bounce_category: NOT_SENT_CATEGORY },
+      fields: {
+        bounced_at: at,
+        bounce_reason: notSentReason('OnAccountSuppressionList', 'an earlier complaint'),
+        bounce_type: NOT_SENT,
+        bounce_category: NOT_SENT_CATEGORY,
+      },
     },
     recipients: { result: 'refused', addresses: complained },
   };
@@ -167,7 +175,14 @@ function complaintReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
 
 /** SES found a virus after accepting the message and sent it to nobody (reason "Bad content"). */
 function rejectReading(event: Json, mail: SesMail, stamp: Stamp): Reading {
-  return { outcome: { event: 'failed', status: 'failed', at: stamp(mail.timestamp), fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` } } };
+  return {
+    outcome: {
+      event: 'failed',
+      status: 'failed',
+      at: stamp(mail.timestamp),
+      fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` },
+    },
+  };
 }
 
 /** The event types read here; the others (Open, Click, Rendering Failure, Subscription) have no outcome. */
@@ -225,28 +240,52 @@ function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<Pa
   const diagnostic = String(first?.diagnosticCode ?? '');
   const type = String(bounce.bounceType ?? 'Undetermined');
   const subType = String(bounce.bounceSubType ?? (type === 'Undetermined' ? 'Undetermined' : 'General'));
-  const categoryOf = (recipient: Json | undefined) => categorize({ kind: 'bounce', bounceType: type, bounceSubType: subType, ...recipientFacts(recipient) }).category;
+  const categoryOf = (recipient: Json | undefined) =>
+    categorize({ kind: 'bounce', bounceType: type, bounceSubType: subType, ...recipientFacts(recipient) }).category;
   const bounce_category = categoryOf(first);
   const fields = (bounce_type: string, bounce_reason: string) => ({ bounced_at: at, bounce_reason, bounce_type, bounce_category });
-  const bouncedAs = (bounce_type: string, reason: string): DeliveryOutcome => ({ event: 'bounced', status: 'bounced', at, fields: fields(bounce_type, reason) });
+  const bouncedAs = (bounce_type: string, reason: string): DeliveryOutcome => ({
+    event: 'bounced',
+    status: 'bounced',
+    at,
+    fields: fields(bounce_type, reason),
+  });
   const reached = { result: 'reached' as const, addresses };
 
   if (SES_SUPPRESSION_LIST.has(subType)) {
-    return { outcome: { event: 'failed', status: 'failed', at, fields: { ...fields(NOT_SENT, notSentReason(subType, diagnostic)), bounce_category: NOT_SENT_CATEGORY } }, recipients: { result: 'refused', addresses } };
+    return {
+      outcome: {
+        event: 'failed',
+        status: 'failed',
+        at,
+        fields: { ...fields(NOT_SENT, notSentReason(subType, diagnostic)), bounce_category: NOT_SENT_CATEGORY },
+      },
+      recipients: { result: 'refused', addresses },
+    };
   }
   const suppress = {
     reason: 'bounce' as const,
-    recipients: bounced.filter((recipient) => typeof recipient?.emailAddress === 'string' && recipient.emailAddress.includes('@')).map((recipient) => ({ email: recipient.emailAddress as string, category: categoryOf(recipient) })),
+    recipients: bounced
+      .filter((recipient) => typeof recipient?.emailAddress === 'string' && recipient.emailAddress.includes('@'))
+      .map((recipient) => ({ email: recipient.emailAddress as string, category: categoryOf(recipient) })),
   };
   const softReason = `${type} bounce (${subType})${diagnostic ? `: ${diagnostic}` : ''}`;
   if (isBlock(subType, first?.status, diagnostic)) {
-    return { outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason), recipients: reached, suppress };
+    return {
+      outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason),
+      recipients: reached,
+      suppress,
+    };
   }
   if (type === 'Permanent') {
     const reason = diagnostic || `${type}: ${subType}`;
     if (REFUSED_ADDRESS.has(subType)) {
       // The receiving side refused the address itself while delivering.
-      return { outcome: { event: 'failed', status: 'failed', at, fields: fields('hard', reason) }, recipients: { result: 'refused', addresses }, suppress };
+      return {
+        outcome: { event: 'failed', status: 'failed', at, fields: fields('hard', reason) },
+        recipients: { result: 'refused', addresses },
+        suppress,
+      };
     }
     return { outcome: bouncedAs('hard', reason), recipients: reached, suppress };
   }

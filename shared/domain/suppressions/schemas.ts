@@ -2,7 +2,13 @@
 import * as z from 'zod';
 import { isEmailAddress, normaliseEmail } from '../mail/address';
 import { tenantParam } from '../tenants/schemas';
-import { API_SUPPRESSION_REASONS, MAX_SUPPRESSIONS_PER_REQUEST, OPT_OUT_CATEGORIES, SUPPRESSION_REASONS, type OptOutCategory } from './reasons';
+import {
+  API_SUPPRESSION_REASONS,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  OPT_OUT_CATEGORIES,
+  SUPPRESSION_REASONS,
+  type OptOutCategory,
+} from './reasons';
 
 /** An address as stored on a list: trimmed and lower-cased. */
 export const suppressionEmail = z
@@ -51,11 +57,14 @@ export const addSuppressionsSchema = z
       .optional()
       .describe('manual (the default and the only one accepted: the others are set by the service); refused with category'),
     tenant: tenantParam.optional().describe("add to this tenant's list (external_id or id) instead of the account-wide list"),
-    category: optOutCategoryParam.optional().describe('product or newsletter: the addresses opt out of that category instead of being suppressed'),
+    category: optOutCategoryParam
+      .optional()
+      .describe('product or newsletter: the addresses opt out of that category instead of being suppressed'),
   })
   .superRefine((body, ctx) => {
     for (const key of Object.keys(body)) {
-      if (!ADD_FIELDS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${ADD_FIELDS.join(', ')}` });
+      if (!ADD_FIELDS.includes(key))
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown field; accepted fields: ${ADD_FIELDS.join(', ')}` });
     }
     const hasEmail = body.email !== undefined;
     const hasEmails = body.emails !== undefined;
@@ -64,7 +73,8 @@ export const addSuppressionsSchema = z
       ctx.addIssue({ code: 'custom', path: ['email'], message });
       ctx.addIssue({ code: 'custom', path: ['emails'], message });
     }
-    if (body.category !== undefined && body.reason !== undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
+    if (body.category !== undefined && body.reason !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
   })
   .transform((body) => {
     // Deduplicated after normalisation, in the order given.
@@ -98,7 +108,8 @@ export const suppressionFilterFields = {
 
 /** The filters' rule across fields: opt-outs have no reason. */
 export function checkSuppressionFilters(filters: { reason?: unknown; category?: unknown }, ctx: z.RefinementCtx): void {
-  if (filters.category !== undefined && filters.reason !== undefined) ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
+  if (filters.category !== undefined && filters.reason !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: NO_REASON_WITH_CATEGORY });
 }
 
 export const suppressionFiltersSchema = z.object(suppressionFilterFields).superRefine(checkSuppressionFilters);
@@ -109,7 +120,9 @@ export type SuppressionFilters = z.output<typeof suppressionFiltersSchema>;
 export const removeSuppressionSchema = z.object({
   email: suppressionEmail.describe('the address to remove (case-insensitive)'),
   tenant: tenantParam.optional().describe("remove it from this tenant's list (external_id or id) instead of the account-wide list"),
-  category: optOutCategoryParam.optional().describe("remove the address's opt-out of this category (re-subscribe) instead of its suppression"),
+  category: optOutCategoryParam
+    .optional()
+    .describe("remove the address's opt-out of this category (re-subscribe) instead of its suppression"),
 });
 
 export type RemoveSuppressionInput = z.output<typeof removeSuppressionSchema>;

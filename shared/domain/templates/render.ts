@@ -91,7 +91,7 @@ export function isReservedVariable(name: string): boolean {
 
 /** An own property only: `{{constructor}}` never finds Object.prototype's. */
 function own(values: Readonly<Record<string, unknown>>, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
+  return  Object.hasOwn(values, name) ? values[name] : undefined;
 }
 
 /** A value that can be put in a template as text; null (and undefined, objects, arrays) are no value. */
@@ -101,7 +101,6 @@ function textOf(value: unknown): string | null {
   if (typeof value === 'boolean') return String(value);
   return null;
 }
-
 
 /** A value for a header: every control character (CR, LF, tab, NUL, DEL...) becomes a space. */
 function oneLine(value: string): string {
@@ -311,7 +310,11 @@ function renderField(source: string, field: RenderField, rendering: Rendering): 
  * values that are not a string, number or boolean count as absent here). Throws RenderTooLargeError
  * (400) when the output would exceed MAX_RENDERED_CHARS.
  */
-export function renderTemplate(input: RenderInput, declared: readonly TemplateVariable[], values: Readonly<Record<string, unknown>>): RenderOutput {
+export function renderTemplate(
+  input: RenderInput,
+  declared: readonly TemplateVariable[],
+  values: Readonly<Record<string, unknown>>,
+): RenderOutput {
   const rendering = new Rendering(declared, values);
   const sources: Record<RenderField, string | null> = { subject: input.subject, html: input.html ?? null, text: input.text ?? null };
   const output: Record<RenderField, string | null> = { subject: '', html: null, text: null };
@@ -342,12 +345,18 @@ const MAX_VALUE_PROBLEMS = 50;
 /** Values a template can use: an object whose values are strings, numbers, booleans or null. */
 export function variableValueProblems(values: unknown): VariableValueProblem[] {
   if (values === undefined) return [];
-  if (typeof values !== 'object' || values === null || Array.isArray(values)) return [{ key: null, message: 'must be an object of variable name to value' }];
+  if (typeof values !== 'object' || values === null || Array.isArray(values))
+    return [{ key: null, message: 'must be an object of variable name to value' }];
   const problems: VariableValueProblem[] = [];
   for (const [key, value] of Object.entries(values)) {
     if (problems.length >= MAX_VALUE_PROBLEMS) break;
-    const ok = value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
-    if (!ok) problems.push({ key, message: `must be a string, number or boolean (got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value})` });
+    const ok =
+      value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+    if (!ok)
+      problems.push({
+        key,
+        message: `must be a string, number or boolean (got ${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value})`,
+      });
   }
   return problems;
 }

@@ -11,7 +11,8 @@ const TEXT_DOC = `the text body with {{placeholders}}: at most ${LIMITS.textByte
 const FROM_DOC = `the default sender of sends that give none: an address, \`Name <address>\` or a bare local part (at most ${LIMITS.addressChars} characters)`;
 const REPLY_TO_DOC = `default Reply-To: an address or up to ${LIMITS.replyTo} (each at most ${LIMITS.addressChars} characters)`;
 const CATEGORY_DOC = 'transactional (default), product or newsletter: the category of its sends unless they give one';
-const UNSUBSCRIBE_DOC = 'managed unsubscribe for its sends; default true for product and newsletter (false is refused for them), false for transactional';
+const UNSUBSCRIBE_DOC =
+  'managed unsubscribe for its sends; default true for product and newsletter (false is refused for them), false for transactional';
 const VARIABLES_DOC = `the declared placeholders, at most ${LIMITS.variables} (used but undeclared ones are accepted, with a render warning)`;
 
 const VARIABLE_KEY = new RegExp(`^[A-Za-z_][A-Za-z0-9_]{0,${LIMITS.variableKeyChars - 1}}$`);
@@ -38,7 +39,10 @@ const body = (field: 'html' | 'text', maxBytes: number) =>
   z
     .string({ error: `${field} must be a string (or null for none)` })
     .min(1, `${field} must not be empty (send null, or leave it out, for none)`)
-    .refine((value) => Buffer.byteLength(value, 'utf8') <= maxBytes, `${field} is at most ${maxBytes / 1024} KB (${maxBytes} bytes of UTF-8)`);
+    .refine(
+      (value) => Buffer.byteLength(value, 'utf8') <= maxBytes,
+      `${field} is at most ${maxBytes / 1024} KB (${maxBytes} bytes of UTF-8)`,
+    );
 
 const html = body('html', LIMITS.htmlBytes);
 const text = body('text', LIMITS.textBytes);
@@ -50,7 +54,10 @@ const from = z
   .transform((value, ctx) => {
     const mailbox = parseMailbox(value) ?? parseBareSender(value);
     if (!mailbox) {
-      ctx.addIssue({ code: 'custom', message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${value}" is not a valid email address (or a bare local part for a tenant with default_from_domain)`,
+      });
       return z.NEVER;
     }
     return formatMailbox(mailbox);
@@ -71,7 +78,9 @@ const replyToAddress = z
 /** One address or an array of them, kept as an array. */
 const replyTo = z.preprocess(
   (value) => (typeof value === 'string' ? [value] : value),
-  z.array(replyToAddress, { error: 'reply_to must be an address or an array of addresses' }).max(LIMITS.replyTo, `reply_to has at most ${LIMITS.replyTo} addresses`),
+  z
+    .array(replyToAddress, { error: 'reply_to must be an address or an array of addresses' })
+    .max(LIMITS.replyTo, `reply_to has at most ${LIMITS.replyTo} addresses`),
 );
 
 const category = z.enum(CATEGORIES, { error: `category must be one of ${CATEGORIES.join(', ')}` });
@@ -84,23 +93,39 @@ const variable = z
       key: z
         .string({ error: 'key is required (a string)' })
         .regex(VARIABLE_KEY, `key is 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit`)
-        .refine((key) => !isReservedVariable(key), { message: 'is reserved: {{unsubscribe_url}} is filled with the managed unsubscribe link at send; do not declare it' })
-        .describe(`the placeholder name (\`{{key}}\`): 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit; unique; not unsubscribe_url`),
-      type: z.enum(['string', 'number'], { error: 'type must be string or number' }).describe("the fallback's type (values given at send are not converted)"),
-      fallback_value: z
-        .union([z.string().max(LIMITS.fallbackChars, `fallback_value is at most ${LIMITS.fallbackChars} characters`), z.number(), z.null()], {
-          error: 'fallback_value must be a string, a number or null',
+        .refine((key) => !isReservedVariable(key), {
+          message: 'is reserved: {{unsubscribe_url}} is filled with the managed unsubscribe link at send; do not declare it',
         })
+        .describe(
+          `the placeholder name (\`{{key}}\`): 1-${LIMITS.variableKeyChars} letters, digits and _, not starting with a digit; unique; not unsubscribe_url`,
+        ),
+      type: z
+        .enum(['string', 'number'], { error: 'type must be string or number' })
+        .describe("the fallback's type (values given at send are not converted)"),
+      fallback_value: z
+        .union(
+          [z.string().max(LIMITS.fallbackChars, `fallback_value is at most ${LIMITS.fallbackChars} characters`), z.number(), z.null()],
+          {
+            error: 'fallback_value must be a string, a number or null',
+          },
+        )
         .optional()
-        .describe(`used when a send gives no value: a string (at most ${LIMITS.fallbackChars} characters) or a number, as type; null or absent for none`),
+        .describe(
+          `used when a send gives no value: a string (at most ${LIMITS.fallbackChars} characters) or a number, as type; null or absent for none`,
+        ),
     },
     { error: 'each variable is an object {key, type, fallback_value?}' },
   )
   .superRefine((value, ctx) => {
     const fallback = value.fallback_value ?? null;
-    if (typeof fallback === 'number' && !isStorableNumber(fallback)) ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value: ${STORABLE_NUMBER_RULE}` });
+    if (typeof fallback === 'number' && !isStorableNumber(fallback))
+      ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value: ${STORABLE_NUMBER_RULE}` });
     if (fallback !== null && typeof fallback !== value.type) {
-      ctx.addIssue({ code: 'custom', path: ['fallback_value'], message: `fallback_value must be a ${value.type}, as the variable's type (or null)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['fallback_value'],
+        message: `fallback_value must be a ${value.type}, as the variable's type (or null)`,
+      });
     }
   })
   .transform((value): StoredTemplateVariable => ({ key: value.key, type: value.type, fallback_value: value.fallback_value ?? null }));
@@ -120,7 +145,9 @@ const variables = z
 export const createTemplateSchema = z
   .object({
     name: name.describe(`a label for people: 1-${LIMITS.nameChars} characters (trimmed)`),
-    alias: alias.describe('its name in paths and sends: 1-64 of a-z 0-9 _ -, starting with a letter or digit; new in the account; cannot be changed'),
+    alias: alias.describe(
+      'its name in paths and sends: 1-64 of a-z 0-9 _ -, starting with a letter or digit; new in the account; cannot be changed',
+    ),
     subject: subject.describe(`the subject with {{placeholders}}: 1-${LIMITS.subjectChars} characters, one line`),
     html: html.nullable().optional().describe(`${HTML_DOC} (null: none)`),
     text: text.nullable().optional().describe(`${TEXT_DOC} (null: none)`),
@@ -136,7 +163,12 @@ export const createTemplateSchema = z
   // The whole-draft rules (a body; spec rule 10) are the ones PATCH re-checks on the merged draft.
   .superRefine((value, ctx) => {
     const category = value.category ?? 'transactional';
-    const problems = contentProblems({ html: value.html ?? null, text: value.text ?? null, category, unsubscribe_enabled: value.unsubscribe_enabled ?? defaultUnsubscribe(category) });
+    const problems = contentProblems({
+      html: value.html ?? null,
+      text: value.text ?? null,
+      category,
+      unsubscribe_enabled: value.unsubscribe_enabled ?? defaultUnsubscribe(category),
+    });
     for (const problem of problems) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
   });
 export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
@@ -176,7 +208,9 @@ export const renderTemplateSchema = z
   .object({
     variables: freeFormObject('variables', VARIABLE_VALUES_BOUNDS)
       .optional()
-      .describe(`values of the placeholders: strings, numbers, booleans or null (an object or array is a 400); absent renders without values; ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`),
+      .describe(
+        `values of the placeholders: strings, numbers, booleans or null (an object or array is a 400); absent renders without values; ${describeFreeForm(VARIABLE_VALUES_BOUNDS)}`,
+      ),
   })
   .superRefine((value, ctx) => {
     for (const problem of variableValueProblems(value.variables)) {

@@ -109,7 +109,13 @@ export function contentOf(source: TemplateContent): TemplateContent {
 }
 
 function sameVariables(a: readonly StoredTemplateVariable[], b: readonly StoredTemplateVariable[]): boolean {
-  return a.length === b.length && a.every((variable, i) => variable.key === b[i]!.key && variable.type === b[i]!.type && (variable.fallback_value ?? null) === (b[i]!.fallback_value ?? null));
+  return (
+    a.length === b.length &&
+    a.every(
+      (variable, i) =>
+        variable.key === b[i]!.key && variable.type === b[i]!.type && (variable.fallback_value ?? null) === (b[i]!.fallback_value ?? null),
+    )
+  );
 }
 
 export function sameContent(a: TemplateContent, b: TemplateContent): boolean {
@@ -159,7 +165,11 @@ export interface FieldProblem {
  */
 export function withChanges(template: Template, changes: TemplateChanges): Template {
   const category = changes.category ?? template.category;
-  const unsubscribe = changes.unsubscribe_enabled ?? (changes.category !== undefined && changes.category !== template.category ? defaultUnsubscribe(category) : template.unsubscribe_enabled);
+  const unsubscribe =
+    changes.unsubscribe_enabled ??
+    (changes.category !== undefined && changes.category !== template.category
+      ? defaultUnsubscribe(category)
+      : template.unsubscribe_enabled);
   return {
     ...template,
     name: changes.name ?? template.name,
@@ -179,7 +189,10 @@ export function contentProblems(content: Pick<TemplateContent, 'html' | 'text' |
   const problems: FieldProblem[] = [];
   if (content.html === null && content.text === null) problems.push({ field: 'html', message: 'one of html or text is required' });
   if (!content.unsubscribe_enabled && content.category !== 'transactional') {
-    problems.push({ field: 'unsubscribe_enabled', message: `${content.category} templates always have managed unsubscribe (unsubscribe_enabled cannot be false); use category transactional to turn it off` });
+    problems.push({
+      field: 'unsubscribe_enabled',
+      message: `${content.category} templates always have managed unsubscribe (unsubscribe_enabled cannot be false); use category transactional to turn it off`,
+    });
   }
   return problems;
 }
@@ -198,7 +211,11 @@ export function toPublicTemplate(template: Template) {
     reply_to: template.reply_to,
     category: template.category,
     unsubscribe_enabled: template.unsubscribe_enabled,
-    variables: template.variables.map((variable) => ({ key: variable.key, type: variable.type, fallback_value: variable.fallback_value ?? null })),
+    variables: template.variables.map((variable) => ({
+      key: variable.key,
+      type: variable.type,
+      fallback_value: variable.fallback_value ?? null,
+    })),
     status: template.published === null ? ('draft' as const) : ('published' as const),
     published_at: template.published?.published_at ?? null,
     has_unpublished_changes: hasUnpublishedChanges(template),

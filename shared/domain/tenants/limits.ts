@@ -23,10 +23,20 @@ export function parseTenantScope(scope: string): { tenantId: string; counter: Te
   return match ? { tenantId: match[1]!, counter: match[2] as TenantCounter } : null;
 }
 
-export function tenantReservations(tenant: Pick<Tenant, 'id' | 'daily_limit'>, ramp: RampState, stream: RampStream, now: Date): UsageReservation[] {
+export function tenantReservations(
+  tenant: Pick<Tenant, 'id' | 'daily_limit'>,
+  ramp: RampState,
+  stream: RampStream,
+  now: Date,
+): UsageReservation[] {
   const day = utcDay(now);
   const resetsAt = nextUtcMidnight(now);
-  const base = { period: 'DAY' as const, periodValue: day, resetsAt: resetsAt.toISOString(), expiresAt: Math.floor(resetsAt.getTime() / 1000) + 35 * 86_400 };
+  const base = {
+    period: 'DAY' as const,
+    periodValue: day,
+    resetsAt: resetsAt.toISOString(),
+    expiresAt: Math.floor(resetsAt.getTime() / 1000) + 35 * 86_400,
+  };
   const reservations: UsageReservation[] = [];
   const limits = rampLimits(ramp.stage);
   reservations.push({ ...base, scope: tenantScope(tenant.id, stream), limit: limits ? limits[stream] : null });
@@ -45,20 +55,27 @@ export function dailyRampLimitError(
 ): AppError {
   const counter = parseTenantScope(reservation.scope)?.counter;
   const byDailyLimit = counter === 'all';
-  const what = byDailyLimit ? `daily_limit of ${reservation.limit} recipients` : `sending ramp (stage ${ramp.stage}: ${reservation.limit} ${stream} recipients a day)`;
-  return new AppError(429, 'daily_ramp_limit', `Tenant ${tenant.external_id} would exceed its ${what}; it resets at ${reservation.resetsAt}.`, {
-    details: {
-      tenant: tenant.external_id,
-      stream,
-      daily_limit: reservation.limit,
-      ...(usedToday === undefined ? {} : { used_today: usedToday }),
-      recipients,
-      ramp_stage: ramp.stage,
-      resets_at: reservation.resetsAt,
-      limited_by: byDailyLimit ? 'daily_limit' : 'ramp',
+  const what = byDailyLimit
+    ? `daily_limit of ${reservation.limit} recipients`
+    : `sending ramp (stage ${ramp.stage}: ${reservation.limit} ${stream} recipients a day)`;
+  return new AppError(
+    429,
+    'daily_ramp_limit',
+    `Tenant ${tenant.external_id} would exceed its ${what}; it resets at ${reservation.resetsAt}.`,
+    {
+      details: {
+        tenant: tenant.external_id,
+        stream,
+        daily_limit: reservation.limit,
+        ...(usedToday === undefined ? {} : { used_today: usedToday }),
+        recipients,
+        ramp_stage: ramp.stage,
+        resets_at: reservation.resetsAt,
+        limited_by: byDailyLimit ? 'daily_limit' : 'ramp',
+      },
+      hint: byDailyLimit
+        ? 'Raise the tenant daily_limit (PATCH /tenants/{tenant}) or send the rest after the reset.'
+        : 'The ramp doubles after each day the tenant uses at least half of it with low bounces and complaints; send the rest after the reset.',
     },
-    hint: byDailyLimit
-      ? 'Raise the tenant daily_limit (PATCH /tenants/{tenant}) or send the rest after the reset.'
-      : 'The ramp doubles after each day the tenant uses at least half of it with low bounces and complaints; send the rest after the reset.',
-  });
+  );
 }

@@ -50,7 +50,13 @@ export const updateTenantSchema = z
       .enum(TENANT_STATUSES, { message: `status must be one of ${TENANT_STATUSES.join(', ')}` })
       .optional()
       .describe('paused: its new emails are refused (403 forbidden); active: resumes (not a tenant the service paused)'),
-    reason: z.string().trim().min(1).max(500, 'reason is at most 500 characters').optional().describe('why it is paused (1-500 characters); only with status paused'),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500, 'reason is at most 500 characters')
+      .optional()
+      .describe('why it is paused (1-500 characters); only with status paused'),
     name: name.optional().describe(NAME_DOC),
     default_from_domain: domainName.nullable().optional().describe(`${DEFAULT_FROM_DOC}; null removes it`),
     stream_policy: streamPolicy.optional().describe(STREAM_POLICY_DOC),
@@ -60,7 +66,10 @@ export const updateTenantSchema = z
   })
   .strict()
   .refine((value) => Object.keys(value).length > 0, { message: 'send at least one field to change' })
-  .refine((value) => value.reason === undefined || value.status === 'paused', { message: 'reason is only accepted with status paused', path: ['reason'] });
+  .refine((value) => value.reason === undefined || value.status === 'paused', {
+    message: 'reason is only accepted with status paused',
+    path: ['reason'],
+  });
 export type UpdateTenantInput = z.infer<typeof updateTenantSchema>;
 
 export const listTenantsQuerySchema = z.object({

@@ -10,7 +10,19 @@
 import { BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../bounces/bounce-category';
 
 /** The milestones counted, shown as they are in the stats. */
-export const MILESTONE_FIELDS = ['total', 'queued', 'scheduled', 'sent', 'delivered', 'bounced', 'complained', 'failed', 'suppressed', 'opened', 'clicked'] as const;
+export const MILESTONE_FIELDS = [
+  'total',
+  'queued',
+  'scheduled',
+  'sent',
+  'delivered',
+  'bounced',
+  'complained',
+  'failed',
+  'suppressed',
+  'opened',
+  'clicked',
+] as const;
 /** Emails that bounced or failed delivering, by their bounce category (docs/deliverability.md): `bounce_<category>`. */
 export type BounceCategoryField = `bounce_${BounceCategory}`;
 export const BOUNCE_CATEGORY_FIELDS: readonly BounceCategoryField[] = BOUNCE_CATEGORIES.map((category) => `bounce_${category}` as const);
@@ -21,7 +33,10 @@ export type StatsCounts = Record<StatsField, number>;
 
 /** The bounce category counters of some counts, by category. */
 export function bounceCategoryCounts(counts: Partial<Record<BounceCategoryField, number>>): Record<BounceCategory, number> {
-  return Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, counts[`bounce_${category}`] ?? 0])) as Record<BounceCategory, number>;
+  return Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, counts[`bounce_${category}`] ?? 0])) as Record<
+    BounceCategory,
+    number
+  >;
 }
 
 export function emptyCounts(): StatsCounts {
@@ -49,7 +64,14 @@ export interface EmailProgress {
  */
 export type EmailStatsWrite =
   | { kind: 'email_accepted'; account_id: string; tenant_id: string | null; created_at: string; email: EmailProgress }
-  | { kind: 'email_progressed'; account_id: string; tenant_id: string | null; created_at: string; before: EmailProgress; after: EmailProgress };
+  | {
+      kind: 'email_progressed';
+      account_id: string;
+      tenant_id: string | null;
+      created_at: string;
+      before: EmailProgress;
+      after: EmailProgress;
+    };
 
 export interface StatsDelta {
   tenantId: string;
@@ -108,5 +130,13 @@ export function statsView(perDay: readonly StatsCounts[], days: number, from: st
   for (const counts of perDay) for (const field of STATS_FIELDS) totals[field] += counts[field] ?? 0;
   const rate = (n: number) => (totals.sent === 0 ? 0 : Number((n / totals.sent).toFixed(6)));
   const milestones = Object.fromEntries(MILESTONE_FIELDS.map((field) => [field, totals[field]])) as Record<MilestoneField, number>;
-  return { object: 'tenant_stats' as const, days, from, ...milestones, bounce_rate: rate(totals.bounced), complaint_rate: rate(totals.complained), bounce_categories: bounceCategoryCounts(totals) };
+  return {
+    object: 'tenant_stats' as const,
+    days,
+    from,
+    ...milestones,
+    bounce_rate: rate(totals.bounced),
+    complaint_rate: rate(totals.complained),
+    bounce_categories: bounceCategoryCounts(totals),
+  };
 }

@@ -27,15 +27,58 @@ export const APPLE_PRIVACY_USER_AGENT = 'Mozilla/5.0';
 /** User-Agent fragments of machines (matched case-insensitively). */
 export const LINK_SCANNER_PATTERNS: readonly string[] = [
   // Security gateways and link protection.
-  'barracuda', 'mimecast', 'proofpoint', 'safelinks', 'microsoft office existence discovery', 'microsoft office/', 'symantec', 'messagelabs',
-  'forcepoint', 'trendmicro', 'trend micro', 'sophos', 'fireeye', 'ironport', 'zscaler', 'cloudmark', 'fortiguard', 'avanan', 'checkpoint',
+  'barracuda',
+  'mimecast',
+  'proofpoint',
+  'safelinks',
+  'microsoft office existence discovery',
+  'microsoft office/',
+  'symantec',
+  'messagelabs',
+  'forcepoint',
+  'trendmicro',
+  'trend micro',
+  'sophos',
+  'fireeye',
+  'ironport',
+  'zscaler',
+  'cloudmark',
+  'fortiguard',
+  'avanan',
+  'checkpoint',
   // Headless and automated browsers.
-  'headlesschrome', 'phantomjs', 'puppeteer', 'playwright', 'selenium',
+  'headlesschrome',
+  'phantomjs',
+  'puppeteer',
+  'playwright',
+  'selenium',
   // HTTP libraries and command-line tools.
-  'python-requests', 'python-urllib', 'aiohttp', 'curl/', 'wget/', 'go-http-client', 'java/', 'apache-httpclient', 'okhttp', 'libwww-perl',
-  'node-fetch', 'axios/', 'undici', 'httpclient', 'postmanruntime', 'guzzlehttp', 'ruby',
+  'python-requests',
+  'python-urllib',
+  'aiohttp',
+  'curl/',
+  'wget/',
+  'go-http-client',
+  'java/',
+  'apache-httpclient',
+  'okhttp',
+  'libwww-perl',
+  'node-fetch',
+  'axios/',
+  'undici',
+  'httpclient',
+  'postmanruntime',
+  'guzzlehttp',
+  'ruby',
   // Robots, crawlers and link previews.
-  'bot', 'crawler', 'spider', 'slurp', 'preview', 'facebookexternalhit', 'google-safety', 'scanner',
+  'bot',
+  'crawler',
+  'spider',
+  'slurp',
+  'preview',
+  'facebookexternalhit',
+  'google-safety',
+  'scanner',
 ];
 
 export interface HitFacts {
@@ -57,7 +100,10 @@ export interface HitClassification {
 /** True for an IPv4 address (or an IPv4-mapped IPv6 one) in 17.0.0.0/8. */
 export function isAppleAddress(ip: string | null | undefined): boolean {
   if (!ip) return false;
-  const v4 = ip.trim().toLowerCase().replace(/^::ffff:/, '');
+  const v4 = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:/, '');
   const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(v4);
   return match !== null && match[1] === '17' && match.slice(2).every((part) => Number(part) <= 255);
 }

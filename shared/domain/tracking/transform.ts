@@ -20,7 +20,6 @@ export const MAX_REWRITTEN_URL_LENGTH = MAX_LINK_URL_LENGTH;
 /** The new URL for `url`, or null to keep it. */
 export type LinkRewrite = (url: string) => string | null;
 
-
 /**
  * The open pixel's markup (docs/tracking.md, "The open pixel"): not an `<img>` element, because
  * SpamAssassin's HTML_IMAGE_ONLY_* rules score any HTML part under 3,200 bytes that has one (up to 2.8
@@ -196,8 +195,20 @@ export function rewriteHtmlLinks(html: string, rewrite: LinkRewrite): string {
 /** Characters that end a bare URL in text: whitespace (ASCII and Unicode), controls, and <>"` . */
 function endsTextUrl(c: number): boolean {
   return (
-    c <= 0x20 || c === 0x7f || c === 0x3c || c === 0x3e || c === 0x22 || c === 0x60 || c === 0xa0 || (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c <= 0x20 ||
+    c === 0x7f ||
+    c === 0x3c ||
+    c === 0x3e ||
+    c === 0x22 ||
+    c === 0x60 ||
+    c === 0xa0 ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 

@@ -25,7 +25,9 @@ export function checkLookupBound(domains: readonly string[]): void {
         reason: 'too_many_lookup_domains',
         limit: MAX_LOOKUP_DOMAINS,
         domains: domains.length,
-        fields: [{ field: 'emails', message: `at most ${MAX_LOOKUP_DOMAINS} distinct recipient domains among the emails with validate: true` }],
+        fields: [
+          { field: 'emails', message: `at most ${MAX_LOOKUP_DOMAINS} distinct recipient domains among the emails with validate: true` },
+        ],
       },
       hint: 'Split the batch into requests of fewer domains, or send some emails without validate (POST /validations/batch checks addresses ahead of a send).',
     },

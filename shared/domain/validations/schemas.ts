@@ -7,11 +7,15 @@ import type { AddressChecks, Assessment } from './verdict';
 export const MAX_VALIDATIONS_PER_BATCH = 100;
 
 /** An address as given: any string up to 320 characters (the syntax check says what is wrong with it). */
-const addressInput = z.string({ error: 'email must be a string' }).max(320, { message: 'email is longer than any address can be (320 characters)' });
+const addressInput = z
+  .string({ error: 'email must be a string' })
+  .max(320, { message: 'email is longer than any address can be (320 characters)' });
 
 const tenantField = tenantParam
   .optional()
-  .describe("a tenant (external_id or id): its suppression list is checked besides the account's; a key limited to a tenant checks its own");
+  .describe(
+    "a tenant (external_id or id): its suppression list is checked besides the account's; a key limited to a tenant checks its own",
+  );
 
 export const validateAddressSchema = z.strictObject({
   email: addressInput.describe('the address to check'),

@@ -8,19 +8,65 @@
  * the list so they are never "corrected".
  */
 export const COMMON_DOMAINS: readonly string[] = [
-  'gmail.com', 'yahoo.com', 'hotmail.com', 'outlook.com', 'icloud.com', 'aol.com', 'live.com', 'msn.com',
-  'googlemail.com', 'me.com', 'mac.com', 'protonmail.com', 'proton.me', 'yandex.com', 'yandex.ru', 'mail.ru',
-  'gmx.com', 'gmx.de', 'gmx.net', 'web.de', 'mail.com', 'zoho.com', 'ymail.com', 'rocketmail.com', 'fastmail.com',
-  'hey.com', 'yahoo.co.uk', 'yahoo.fr', 'yahoo.de', 'hotmail.co.uk', 'hotmail.fr', 'hotmail.de', 'hotmail.it',
-  'outlook.fr', 'outlook.de', 'live.co.uk', 'live.fr', 'btinternet.com', 'orange.fr', 'free.fr', 'laposte.net',
-  'comcast.net', 'verizon.net', 'att.net', 'sbcglobal.net', 't-online.de', 'qq.com', '163.com', '126.com', 'naver.com',
+  'gmail.com',
+  'yahoo.com',
+  'hotmail.com',
+  'outlook.com',
+  'icloud.com',
+  'aol.com',
+  'live.com',
+  'msn.com',
+  'googlemail.com',
+  'me.com',
+  'mac.com',
+  'protonmail.com',
+  'proton.me',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'gmx.com',
+  'gmx.de',
+  'gmx.net',
+  'web.de',
+  'mail.com',
+  'zoho.com',
+  'ymail.com',
+  'rocketmail.com',
+  'fastmail.com',
+  'hey.com',
+  'yahoo.co.uk',
+  'yahoo.fr',
+  'yahoo.de',
+  'hotmail.co.uk',
+  'hotmail.fr',
+  'hotmail.de',
+  'hotmail.it',
+  'outlook.fr',
+  'outlook.de',
+  'live.co.uk',
+  'live.fr',
+  'btinternet.com',
+  'orange.fr',
+  'free.fr',
+  'laposte.net',
+  'comcast.net',
+  'verizon.net',
+  'att.net',
+  'sbcglobal.net',
+  't-online.de',
+  'qq.com',
+  '163.com',
+  '126.com',
+  'naver.com',
 ];
 
 const KNOWN = new Set(COMMON_DOMAINS);
 
 /** Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring). */
 export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;

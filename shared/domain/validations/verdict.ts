@@ -77,7 +77,13 @@ const PENALTIES: Partial<Record<ValidationReason, number>> = {
   implicit_mx: 0.1,
 };
 
-const INVALID_SCORES: Partial<Record<ValidationReason, number>> = { invalid_syntax: 0, no_mail_host: 0.05, null_mx: 0.05, smtputf8_local_part: 0.05, suppressed_bounce: 0.1 };
+const INVALID_SCORES: Partial<Record<ValidationReason, number>> = {
+  invalid_syntax: 0,
+  no_mail_host: 0.05,
+  null_mx: 0.05,
+  smtputf8_local_part: 0.05,
+  suppressed_bounce: 0.1,
+};
 /** Reasons that make an address risky (the others of PENALTIES, implicit_mx, leave it valid). */
 const RISKY = new Set<ValidationReason>(['dns_error', 'disposable_domain', 'suppressed', 'possible_typo', 'role_address']);
 

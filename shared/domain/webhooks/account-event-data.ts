@@ -6,7 +6,10 @@
 import { accountPauseView, type Account } from '../accounts/account';
 import { deterministicId } from '../ids';
 
-export type AccountEventFields = Pick<Account, 'id' | 'status' | 'paused_reason' | 'paused_at' | 'pause_source' | 'pause_figures' | 'updated_at'>;
+export type AccountEventFields = Pick<
+  Account,
+  'id' | 'status' | 'paused_reason' | 'paused_at' | 'pause_source' | 'pause_figures' | 'updated_at'
+>;
 
 export function accountEventData(account: AccountEventFields): Record<string, unknown> {
   const pause = accountPauseView(account as Account);

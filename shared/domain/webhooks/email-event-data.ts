@@ -29,14 +29,24 @@ export function emailEventData(email: Email, type: EventType, extra: Record<stri
     ...(type === 'email.sent' ? { message_id: email.message_id ?? null } : {}),
     ...(type === 'email.delivered' && email.delivered_at ? { delivered_at: email.delivered_at } : {}),
     ...(type === 'email.bounced' || type === 'email.failed'
-      ? { bounce_reason: email.bounce_reason, bounce_type: email.bounce_type, bounce_category: email.bounce_category ?? null, ...(email.bounced_at ? { bounced_at: email.bounced_at } : {}) }
+      ? {
+          bounce_reason: email.bounce_reason,
+          bounce_type: email.bounce_type,
+          bounce_category: email.bounce_category ?? null,
+          ...(email.bounced_at ? { bounced_at: email.bounced_at } : {}),
+        }
       : {}),
     ...(type === 'email.scheduled' ? { scheduled_at: email.scheduled_at } : {}),
     ...extra,
   };
 }
 
-export function emailEvent(email: Email, type: EventType, at: string, options: { occurrence?: string; extra?: Record<string, unknown> } = {}): ServiceEvent {
+export function emailEvent(
+  email: Email,
+  type: EventType,
+  at: string,
+  options: { occurrence?: string; extra?: Record<string, unknown> } = {},
+): ServiceEvent {
   return {
     id: emailEventId(email.created_at, email.id, type, options.occurrence),
     type,

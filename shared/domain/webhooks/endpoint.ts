@@ -34,7 +34,10 @@ export const webhookSecretContext = (webhookId: string) => ({ purpose: 'webhook'
  * to that tenant keeps no filter and is disabled (not deleted: its log and secret stay; re-enabling it
  * makes it receive the whole account's events unless a filter is set again). Null: not concerned.
  */
-export function withoutTenant(endpoint: Pick<WebhookEndpoint, 'tenants' | 'enabled'>, externalId: string): { tenants: string[] | null; enabled: boolean } | null {
+export function withoutTenant(
+  endpoint: Pick<WebhookEndpoint, 'tenants' | 'enabled'>,
+  externalId: string,
+): { tenants: string[] | null; enabled: boolean } | null {
   if (!endpoint.tenants || !endpoint.tenants.includes(externalId)) return null;
   const rest = endpoint.tenants.filter((name) => name !== externalId);
   return rest.length > 0 ? { tenants: rest, enabled: endpoint.enabled } : { tenants: null, enabled: false };

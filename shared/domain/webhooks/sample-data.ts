@@ -120,7 +120,12 @@ const sampleAccountPaused = ({ now }: SampleContext) =>
 
 /** Every event type's example (a Record: a new event type without one does not compile). */
 const SAMPLES: Record<EventType, (context: SampleContext) => Record<string, unknown>> = {
-  'email.sent': (c) => ({ ...sampleEmail(c), status: 'sent', sent_at: c.now, message_id: '<0100000000000000-00000000-0000-0000-0000-000000000000-000000@email.amazonses.com>' }),
+  'email.sent': (c) => ({
+    ...sampleEmail(c),
+    status: 'sent',
+    sent_at: c.now,
+    message_id: '<0100000000000000-00000000-0000-0000-0000-000000000000-000000@email.amazonses.com>',
+  }),
   'email.delivered': (c) => ({ ...sampleEmail(c), status: 'delivered', delivered_at: c.now }),
   'email.delivery_delayed': (c) => ({ ...sampleEmail(c), status: 'sent', bounce_category: 'mailbox_full', delay_type: 'MailboxFull' }),
   'email.bounced': (c) => ({ ...sampleEmail(c), status: 'bounced', ...HARD_BOUNCE, bounced_at: c.now }),
@@ -137,14 +142,25 @@ const SAMPLES: Record<EventType, (context: SampleContext) => Record<string, unkn
   'automation.completed': () => ({ ...SAMPLE_RUN, status: 'completed' }),
   'automation.failed': () => ({ ...SAMPLE_RUN, status: 'failed', error: 'Test failure' }),
   'tenant.paused': ({ now, sampleTenant }) =>
-    tenantEventData({ ...sampleTenant, status: 'paused', paused_at: now, paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)', pause_source: 'automated', updated_at: now }),
+    tenantEventData({
+      ...sampleTenant,
+      status: 'paused',
+      paused_at: now,
+      paused_reason: 'Bounce rate 7.5% over 400 emails (above 5%)',
+      pause_source: 'automated',
+      updated_at: now,
+    }),
   'tenant.resumed': ({ now, sampleTenant }) => tenantEventData({ ...sampleTenant, updated_at: now }),
   'domain.health_changed': sampleHealthChange,
   'account.paused': sampleAccountPaused,
   'account.resumed': ({ now }) => accountEventData({ id: SAMPLE_ACCOUNT_ID, status: 'active', updated_at: now }),
 };
 
-export function sampleEventData(type: EventType, now: string, named: Pick<Tenant, 'id' | 'external_id' | 'name'> | null): Record<string, unknown> {
+export function sampleEventData(
+  type: EventType,
+  now: string,
+  named: Pick<Tenant, 'id' | 'external_id' | 'name'> | null,
+): Record<string, unknown> {
   const sampleTenant = named ? { ...SAMPLE_TENANT, id: named.id, external_id: named.external_id, name: named.name } : SAMPLE_TENANT;
   return SAMPLES[type]({ now, tenant: named?.external_id ?? null, sampleTenant });
 }

@@ -47,9 +47,7 @@ export interface SignatureInput {
 /** The four headers of one attempt, names in lower case. */
 export function signatureHeaders({ secret, webhookId, timestamp, body }: SignatureInput): Record<string, string> {
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error('timestamp must be whole unix seconds');
-  const standard = createHmac('sha256', standardWebhooksKey(secret))
-    .update(`${webhookId}.${timestamp}.${body}`, 'utf8')
-    .digest('base64');
+  const standard = createHmac('sha256', standardWebhooksKey(secret)).update(`${webhookId}.${timestamp}.${body}`, 'utf8').digest('base64');
   return {
     'service-signature': `t=${timestamp},v1=${serviceSignatureValue(secret, timestamp, body)}`,
     'webhook-id': webhookId,

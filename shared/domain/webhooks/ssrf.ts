@@ -59,7 +59,7 @@ function ipv4(a: number, b: number, c: number, d: number): number {
 function inRange(value: number, base: number, prefix: number): boolean {
   if (prefix === 0) return true;
   const mask = prefix === 32 ? 0xffffffff : (~0 << (32 - prefix)) >>> 0;
-  return ((value & mask) >>> 0) === ((base & mask) >>> 0);
+  return (value & mask) >>> 0 === (base & mask) >>> 0;
 }
 
 /** Strict dotted decimal (no leading zeros, no short forms): anything else is not an address we accept. */

@@ -6,7 +6,10 @@
 import { deterministicId } from '../ids';
 import type { Tenant } from '../tenants/tenant';
 
-export type TenantEventFields = Pick<Tenant, 'id' | 'external_id' | 'name' | 'status' | 'paused_reason' | 'paused_at' | 'pause_source' | 'updated_at'>;
+export type TenantEventFields = Pick<
+  Tenant,
+  'id' | 'external_id' | 'name' | 'status' | 'paused_reason' | 'paused_at' | 'pause_source' | 'updated_at'
+>;
 
 export function tenantEventData(tenant: TenantEventFields): Record<string, unknown> {
   return {

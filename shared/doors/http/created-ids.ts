@@ -23,7 +23,10 @@ function stringAt(value: unknown, path: string): string | null {
 /** Records the id a successful create's JSON answer holds at `creates.at` (the answer itself untouched). */
 export async function recordCreatedFromAnswer(c: Context<ApiEnv>, creates: CreatedId, response: Response): Promise<void> {
   if (response.status < 200 || response.status >= 300) return;
-  const body: unknown = await response.clone().json().catch(() => null);
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
   const id = stringAt(body, creates.at);
   if (id !== null) recordCreated(c, creates.param, id);
 }

@@ -31,7 +31,8 @@ function boundedDetails(details: Record<string, unknown>): Record<string, unknow
 /** `headers`: response headers a typed error carries (e.g. Retry-After on 429 rate_limited). */
 export function errorResponse(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof AppError) {
-    if (error.status === 401) return { status: 401, body: { error: { message: error.message } }, ...(error.headers ? { headers: error.headers } : {}) };
+    if (error.status === 401)
+      return { status: 401, body: { error: { message: error.message } }, ...(error.headers ? { headers: error.headers } : {}) };
     return {
       status: error.status,
       ...(error.headers ? { headers: error.headers } : {}),
@@ -48,6 +49,11 @@ export function errorResponse(error: unknown): { status: number; body: ErrorBody
   }
   return {
     status: 500,
-    body: { error: { message: 'An internal error occurred. Retry with backoff; if it persists, contact support with the request id.', code: 'internal_error' } },
+    body: {
+      error: {
+        message: 'An internal error occurred. Retry with backoff; if it persists, contact support with the request id.',
+        code: 'internal_error',
+      },
+    },
   };
 }

@@ -13,7 +13,14 @@ export interface ListPage<T> {
 }
 
 /** The list envelope every list answers: `{<name>: [...], has_more, next_cursor}`, each item presented by `present`. */
-export function listPage<K extends string, T, U = T>(name: K, page: ListPage<T>, present?: (item: T) => U): { [P in K]: U[] } & { has_more: boolean; next_cursor: string | null } {
+export function listPage<K extends string, T, U = T>(
+  name: K,
+  page: ListPage<T>,
+  present?: (item: T) => U,
+): { [P in K]: U[] } & { has_more: boolean; next_cursor: string | null } {
   const items = present ? page.items.map((item) => present(item)) : (page.items as unknown as U[]);
-  return { [name]: items, has_more: page.next_cursor !== null, next_cursor: page.next_cursor } as { [P in K]: U[] } & { has_more: boolean; next_cursor: string | null };
+  return { [name]: items, has_more: page.next_cursor !== null, next_cursor: page.next_cursor } as { [P in K]: U[] } & {
+    has_more: boolean;
+    next_cursor: string | null;
+  };
 }

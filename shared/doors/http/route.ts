@@ -23,7 +23,11 @@ import { rateLimit } from './middleware/rate-limit';
 import { requireScope } from './middleware/require-scope';
 import { parseWith, readJson } from './validate';
 
-type BodyOf<O> = O extends { body: { decodedBy: string } } ? undefined : O extends { body: { schema: infer S extends z.ZodType } } ? z.output<S> : undefined;
+type BodyOf<O> = O extends { body: { decodedBy: string } }
+  ? undefined
+  : O extends { body: { schema: infer S extends z.ZodType } }
+    ? z.output<S>
+    : undefined;
 type QueryOf<O> = O extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
 type ParamsOf<O> = O extends { pathParams: infer P } ? { readonly [K in keyof P]: string } : Record<string, never>;
 
@@ -88,6 +92,13 @@ export function routes(app: Hono<ApiEnv>, deps?: RouteDeps) {
       c.set('operationId', operation.operationId);
       await next();
     };
-    app.on(operation.method.toUpperCase(), honoPath(operation.path), named, ...(options.before ?? []), ...guardsOf(operation, deps), handle);
+    app.on(
+      operation.method.toUpperCase(),
+      honoPath(operation.path),
+      named,
+      ...(options.before ?? []),
+      ...guardsOf(operation, deps),
+      handle,
+    );
   };
 }

@@ -21,7 +21,10 @@ export function sessionCookieToken(c: Context): string | undefined {
 
 /** Set when the session starts: Max-Age is the session's whole absolute lifetime. */
 export function setSessionCookie(c: Context, token: string, session: { created_at: string; expires_at: string }): void {
-  setCookie(c, SESSION_COOKIE, token, { ...ATTRIBUTES, maxAge: Math.max(0, Math.floor((Date.parse(session.expires_at) - Date.parse(session.created_at)) / 1000)) });
+  setCookie(c, SESSION_COOKIE, token, {
+    ...ATTRIBUTES,
+    maxAge: Math.max(0, Math.floor((Date.parse(session.expires_at) - Date.parse(session.created_at)) / 1000)),
+  });
 }
 
 export function clearSessionCookie(c: Context): void {

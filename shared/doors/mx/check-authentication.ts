@@ -35,7 +35,11 @@ export interface AuthenticationInput {
   mta: string;
 }
 
-export async function checkAuthentication(input: AuthenticationInput, resolve: RawResolve, options: { timeoutMs?: number } = {}): Promise<AuthenticationChecks> {
+export async function checkAuthentication(
+  input: AuthenticationInput,
+  resolve: RawResolve,
+  options: { timeoutMs?: number } = {},
+): Promise<AuthenticationChecks> {
   const timeoutMs = options.timeoutMs ?? AUTHENTICATION_TIMEOUT_MS;
   try {
     const result = await withTimeout(authenticate(input, resolve), timeoutMs);
@@ -52,7 +56,9 @@ export async function checkAuthentication(input: AuthenticationInput, resolve: R
 
 /** mailauth's answers as recorded: known verdict words only, bounded names, at most MAX_DKIM_RESULTS signatures. */
 function summarize(result: Awaited<ReturnType<typeof authenticate>>): AuthenticationChecks {
-  const spf = result.spf ? { result: toAuthResult(result.spf.status?.result), domain: name(result.spf.domain) } : { result: 'none' as const, domain: null };
+  const spf = result.spf
+    ? { result: toAuthResult(result.spf.status?.result), domain: name(result.spf.domain) }
+    : { result: 'none' as const, domain: null };
   const dkim = (result.dkim?.results ?? [])
     .filter((signature) => signature.signingDomain || signature.status?.result !== 'none')
     .slice(0, MAX_DKIM_RESULTS)
@@ -64,7 +70,8 @@ function summarize(result: Awaited<ReturnType<typeof authenticate>>): Authentica
     }));
   const dmarcResult = result.dmarc || null;
   const policy = dmarcResult?.policy;
-  const knownPolicy: AuthenticationChecks['dmarc']['policy'] = policy === 'reject' || policy === 'quarantine' || policy === 'none' ? policy : null;
+  const knownPolicy: AuthenticationChecks['dmarc']['policy'] =
+    policy === 'reject' || policy === 'quarantine' || policy === 'none' ? policy : null;
   const dmarc = dmarcResult
     ? {
         result: toAuthResult(dmarcResult.status?.result),
@@ -91,7 +98,12 @@ export async function authenticate(input: AuthenticationInput, resolve: RawResol
         spfDomains: ([] as string[]).concat((spf && spf.status.result === 'pass' && spf.domain) || []),
         dkimDomains: (dkim.results || [])
           .filter((r) => r.status.result === 'pass')
-          .map((r) => ({ id: (r as { id?: string }).id, domain: r.signingDomain!, aligned: r.status.aligned as never, underSized: (r.status as { underSized?: boolean }).underSized })),
+          .map((r) => ({
+            id: (r as { id?: string }).id,
+            domain: r.signingDomain!,
+            aligned: r.status.aligned as never,
+            underSized: (r.status as { underSized?: boolean }).underSized,
+          })),
         resolver,
       })
     : undefined;
@@ -102,5 +114,10 @@ export async function authenticate(input: AuthenticationInput, resolve: RawResol
 function fromDomain(headerFrom: string | string[] | undefined): string | null {
   const address = Array.isArray(headerFrom) ? (headerFrom.length === 1 ? headerFrom[0] : undefined) : headerFrom;
   const at = address?.lastIndexOf('@') ?? -1;
-  return address && at >= 0 ? address.slice(at + 1).trim().toLowerCase() : null;
+  return address && at >= 0
+    ? address
+        .slice(at + 1)
+        .trim()
+        .toLowerCase()
+    : null;
 }

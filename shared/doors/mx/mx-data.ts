@@ -29,12 +29,20 @@ export function receiveMessage(
   callback: (err?: Error | null, message?: string) => void,
 ): void {
   const refuse = (refusal: SmtpRefusal, bytes: number) => {
-    logInfo('mx: message refused', { session: session.id, remote: session.remoteAddress, code: refusal.code, reason: refusal.message, bytes });
+    logInfo('mx: message refused', {
+      session: session.id,
+      remote: session.remoteAddress,
+      code: refusal.code,
+      reason: refusal.message,
+      bytes,
+    });
     callback(smtpErrorOf(refusal));
   };
   collectMessage(stream, { maxBytes: limits.maxMessageBytes, budget: limits.budget }, (collected) => {
-    if (collected.outcome === 'too_large') return refuse(new SmtpRefusal(552, '5.3.4', `Message too large: at most ${limits.maxMessageBytes} bytes.`), collected.size);
-    if (collected.outcome === 'busy') return refuse(new SmtpRefusal(451, '4.3.1', 'Busy receiving other messages; try again shortly.'), collected.size);
+    if (collected.outcome === 'too_large')
+      return refuse(new SmtpRefusal(552, '5.3.4', `Message too large: at most ${limits.maxMessageBytes} bytes.`), collected.size);
+    if (collected.outcome === 'busy')
+      return refuse(new SmtpRefusal(451, '4.3.1', 'Busy receiving other messages; try again shortly.'), collected.size);
     const { message, release } = collected;
     const transaction = transactionOf(session);
     if (headerBlockLength(message) > MX_MAX_HEADER_BYTES) {

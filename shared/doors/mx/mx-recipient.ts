@@ -17,12 +17,23 @@ export function acceptRecipient(
   callback: (err?: Error | null) => void,
 ): void {
   const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
-  if (current.recipients.length >= MX_MAX_RECIPIENTS) return callback(smtpErrorOf(new SmtpRefusal(452, '4.5.3', `Too many recipients: at most ${MX_MAX_RECIPIENTS} per message; send the rest in another transaction.`)));
+  if (current.recipients.length >= MX_MAX_RECIPIENTS)
+    return callback(
+      smtpErrorOf(
+        new SmtpRefusal(
+          452,
+          '4.5.3',
+          `Too many recipients: at most ${MX_MAX_RECIPIENTS} per message; send the rest in another transaction.`,
+        ),
+      ),
+    );
   receivingDomains.forAddress(address.address).then(
     (domain) => {
       if (!domain) {
         logInfo('mx: recipient refused', { session: session.id, remote: session.remoteAddress, rcpt: address.address });
-        return callback(smtpErrorOf(new SmtpRefusal(550, '5.7.1', `Relay access denied: this server does not receive mail for ${address.address}.`)));
+        return callback(
+          smtpErrorOf(new SmtpRefusal(550, '5.7.1', `Relay access denied: this server does not receive mail for ${address.address}.`)),
+        );
       }
       current.recipients.push({ address: address.address, domain });
       session.user = current;

@@ -67,7 +67,8 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
     authenticationTimeoutMs: options.authenticationTimeoutMs ?? AUTHENTICATION_TIMEOUT_MS,
     unqueuedRawBoundMs: options.unqueuedRawBoundMs ?? UNQUEUED_RAW_BOUND_MS,
   };
-  const store = (message: Buffer, session: SMTPServerSession, transaction: MxTransaction) => storeMessage(deps, settings, message, session, transaction);
+  const store = (message: Buffer, session: SMTPServerSession, transaction: MxTransaction) =>
+    storeMessage(deps, settings, message, session, transaction);
 
   const server = new EnhancedCodeSmtpServer({
     ...baseServerOptions(options, maxMessageBytes),

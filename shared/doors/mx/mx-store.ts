@@ -54,19 +54,34 @@ interface StoredRaw {
 }
 
 /** Stores, checks and queues one message; resolves to the queued email ids, one per receiving account. */
-export async function storeMessage(deps: StoreDeps, settings: StoreSettings, message: Buffer, session: SMTPServerSession, transaction: MxTransaction): Promise<string[]> {
+export async function storeMessage(
+  deps: StoreDeps,
+  settings: StoreSettings,
+  message: Buffer,
+  session: SMTPServerSession,
+  transaction: MxTransaction,
+): Promise<string[]> {
   const now = deps.clock.now();
   const rawId = ulid(now.getTime());
   const rawKey = inboundKeys.raw(rawId);
   const envelope = envelopeOf(session);
-  const trace = receivedField({ helo: envelope.helo, remoteAddress: envelope.remoteAddress, by: settings.hostname, tls: envelope.tls, id: rawId, recipients: transaction.recipients.map((r) => r.address), at: now });
+  const trace = receivedField({
+    helo: envelope.helo,
+    remoteAddress: envelope.remoteAddress,
+    by: settings.hostname,
+    tls: envelope.tls,
+    id: rawId,
+    recipients: transaction.recipients.map((r) => r.address),
+    at: now,
+  });
   const raw = Buffer.concat([Buffer.from(trace, 'latin1'), message]);
   const checked = await storeWhileChecking(deps, settings, { key: rawKey, raw, at: now }, envelope);
   const messages = queueMessages(transaction, { key: rawKey, size: raw.length }, envelope, checked.authentication, now);
   try {
     await deps.inboundQueue.enqueueAll(messages);
     // Discarded meanwhile (this took longer than UNQUEUED_RAW_BOUND_MS): the workers drop these messages.
-    if (!(await deps.inboundRawMarkers.markQueued(rawKey))) throw new Error(`the raw message was discarded before it was queued (more than ${settings.unqueuedRawBoundMs} ms)`);
+    if (!(await deps.inboundRawMarkers.markQueued(rawKey)))
+      throw new Error(`the raw message was discarded before it was queued (more than ${settings.unqueuedRawBoundMs} ms)`);
   } catch (error) {
     return abandonRaw(deps, rawKey, error);
   }
@@ -108,10 +123,16 @@ async function storeWhileChecking(
 ): Promise<{ authentication: AuthenticationChecks; ms: number }> {
   const checksStarted = Date.now();
   const [stored, checked] = await Promise.allSettled([
-    deps.inboundRawMarkers.begin(rawKey, now, now.getTime() + settings.unqueuedRawBoundMs).then(() => deps.blobs.put(rawKey, raw, 'message/rfc822')),
-    checkAuthentication({ raw, ip: envelope.remoteAddress, helo: envelope.helo, mailFrom: envelope.mailFrom, mta: settings.hostname }, (name, rrtype) => deps.dns.resolve(name, rrtype), {
-      timeoutMs: settings.authenticationTimeoutMs,
-    }).then((authentication) => ({ authentication, ms: Date.now() - checksStarted })),
+    deps.inboundRawMarkers
+      .begin(rawKey, now, now.getTime() + settings.unqueuedRawBoundMs)
+      .then(() => deps.blobs.put(rawKey, raw, 'message/rfc822')),
+    checkAuthentication(
+      { raw, ip: envelope.remoteAddress, helo: envelope.helo, mailFrom: envelope.mailFrom, mta: settings.hostname },
+      (name, rrtype) => deps.dns.resolve(name, rrtype),
+      {
+        timeoutMs: settings.authenticationTimeoutMs,
+      },
+    ).then((authentication) => ({ authentication, ms: Date.now() - checksStarted })),
   ]);
   if (stored.status === 'rejected') return abandonRaw(deps, rawKey, stored.reason);
   if (checked.status === 'rejected') return abandonRaw(deps, rawKey, checked.reason);
@@ -119,7 +140,13 @@ async function storeWhileChecking(
 }
 
 /** One queue message per receiving account of the transaction, with only that account's recipients. */
-function queueMessages(transaction: MxTransaction, raw: StoredRaw, envelope: Envelope, authentication: AuthenticationChecks, now: Date): CheckedInboundMessage[] {
+function queueMessages(
+  transaction: MxTransaction,
+  raw: StoredRaw,
+  envelope: Envelope,
+  authentication: AuthenticationChecks,
+  now: Date,
+): CheckedInboundMessage[] {
   const byAccount = new Map<string, { domain: ReceivingDomain; addresses: string[] }>();
   for (const { address, domain } of transaction.recipients) {
     const group = byAccount.get(domain.account_id) ?? { domain, addresses: [] };
@@ -148,7 +175,11 @@ function queueMessages(transaction: MxTransaction, raw: StoredRaw, envelope: Env
  * Not accepted: the stored raw message discarded and deleted (workers drop queue messages of it), then
  * `reason` thrown (451). A step that fails here is left to the reconciler (the marker stays due).
  */
-export async function abandonRaw(deps: Pick<StoreDeps, 'inboundRawMarkers' | 'blobs' | 'clock'>, rawKey: string, reason: unknown): Promise<never> {
+export async function abandonRaw(
+  deps: Pick<StoreDeps, 'inboundRawMarkers' | 'blobs' | 'clock'>,
+  rawKey: string,
+  reason: unknown,
+): Promise<never> {
   try {
     if (await deps.inboundRawMarkers.discard(rawKey, deps.clock.now().getTime())) {
       await deps.blobs.delete(rawKey);

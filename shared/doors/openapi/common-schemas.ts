@@ -30,7 +30,10 @@ export function listOf<N extends string, T extends z.ZodType>(name: N, item: T) 
 type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
 export type Describes<Actual, S extends z.ZodType> = [Actual] extends [z.output<S>] ? SameKeys<Actual, z.output<S>> : false;
 export function describing<Actual>() {
-  return <S extends z.ZodType>(schema: S, ..._proof: Describes<Actual, S> extends true ? [] : [error: 'the schema does not describe the type']): S => schema;
+  return <S extends z.ZodType>(
+    schema: S,
+    ..._proof: Describes<Actual, S> extends true ? [] : [error: 'the schema does not describe the type']
+  ): S => schema;
 }
 
 /** `{ok: true}`: what deletions answer. */
@@ -47,9 +50,15 @@ export const errorBodySchema = z.strictObject({
     .strictObject({
       message: z.string().describe('what went wrong and what to do'),
       code: z.string().describe('a stable machine-readable code (the operation lists those it can answer)'),
-      details: z.record(z.string(), z.unknown()).optional().describe('structured facts, e.g. `fields: [{field, message}]` for validation_error'),
+      details: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('structured facts, e.g. `fields: [{field, message}]` for validation_error'),
       hint: z.string().optional().describe('what to do about it, when there is advice (e.g. which key or scope to use)'),
-      docs_url: z.string().optional().describe("a documentation link for the error (part of the spec's envelope; this service does not set it yet)"),
+      docs_url: z
+        .string()
+        .optional()
+        .describe("a documentation link for the error (part of the spec's envelope; this service does not set it yet)"),
       upgrade_url: z.string().optional().describe('where to change plan (plan_limit)'),
     })
     .describe('what went wrong'),
@@ -58,6 +67,8 @@ export const errorBodySchema = z.strictObject({
 /** 401: only the message (spec, Authentication 2). */
 export const unauthorizedBodySchema = z.strictObject({
   error: z
-    .strictObject({ message: z.string().describe('why the request is not authenticated (missing, malformed, unknown or revoked key; no live session)') })
+    .strictObject({
+      message: z.string().describe('why the request is not authenticated (missing, malformed, unknown or revoked key; no live session)'),
+    })
     .describe('only a message: a 401 has no code'),
 });

@@ -104,19 +104,24 @@ const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
     html: 'At least one of html and text (unless template).',
     text: 'At least one of html and text (unless template).',
     tags: '`[{name, value}]` or `{name: value}`: up to 10, names and values of A-Za-z0-9_- (stored with the email, sent to SES).',
-    headers: 'Custom headers (at most 50; names 1-126 printable ASCII characters, values one line of at most 998). Transport and authentication headers (To, From, DKIM-Signature, List-Unsubscribe, ...) and every X-SES-* and X-Service-* header (the prefix in any case) are refused at `headers.<Name>`.',
-    scheduled_at: 'ISO 8601 with a time zone, in the future, at most 365 days ahead: the email is stored as `scheduled`. No attachments then.',
-    category: 'transactional (default), product or newsletter: product and newsletter mail respects category opt-outs (and a template gives its own).',
-    attachments: 'Up to 10: inline (`data` in base64, 10 MB decoded each) or an upload (`attachment_id` from POST /attachments). Refused on scheduled sends and in batches.',
-    tenant: "Send on behalf of a tenant: its external_id or id.",
+    headers:
+      'Custom headers (at most 50; names 1-126 printable ASCII characters, values one line of at most 998). Transport and authentication headers (To, From, DKIM-Signature, List-Unsubscribe, ...) and every X-SES-* and X-Service-* header (the prefix in any case) are refused at `headers.<Name>`.',
+    scheduled_at:
+      'ISO 8601 with a time zone, in the future, at most 365 days ahead: the email is stored as `scheduled`. No attachments then.',
+    category:
+      'transactional (default), product or newsletter: product and newsletter mail respects category opt-outs (and a template gives its own).',
+    attachments:
+      'Up to 10: inline (`data` in base64, 10 MB decoded each) or an upload (`attachment_id` from POST /attachments). Refused on scheduled sends and in batches.',
+    tenant: 'Send on behalf of a tenant: its external_id or id.',
     template: 'Send a published template by alias; html and text are refused with it.',
-    unsubscribe: "Managed one-click unsubscribe (List-Unsubscribe headers, `{{unsubscribe_url}}`); default: the template's setting, else off.",
+    unsubscribe:
+      "Managed one-click unsubscribe (List-Unsubscribe headers, `{{unsubscribe_url}}`); default: the template's setting, else off.",
   },
   SendTestEventRequest: {
     event: 'the webhook event type to build the payload of (any supported type)',
-    email_id: "build it from this email of the account (msg_...): email events the service sends only; default: an example",
+    email_id: 'build it from this email of the account (msg_...): email events the service sends only; default: an example',
     deliver: 'false only returns the payload; default true: it is also queued to the subscribed endpoints',
-    tenant: "the tenant the payload names (external_id or id): email events carry it, tenant events are about it",
+    tenant: 'the tenant the payload names (external_id or id): email events carry it, tenant events are about it',
   },
 };
 
@@ -182,7 +187,13 @@ class Components {
   }
 
   schemas(): Record<string, JsonSchema> {
-    const { schemas } = z.toJSONSchema(this.registry, { io: this.io, target: 'draft-2020-12', unrepresentable: 'any', uri: SCHEMA_REF, override });
+    const { schemas } = z.toJSONSchema(this.registry, {
+      io: this.io,
+      target: 'draft-2020-12',
+      unrepresentable: 'any',
+      uri: SCHEMA_REF,
+      override,
+    });
     const out = clean(schemas) as Record<string, JsonSchema>;
     for (const [name, descriptions] of Object.entries(FIELD_DESCRIPTIONS)) {
       if (!out[name]) continue;
@@ -211,7 +222,7 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
   version: 'draft (default) or published.',
   format: 'csv (default) or json.',
   to: 'Only email to this address (header To or envelope).',
-  from: "Only email from this address.",
+  from: 'Only email from this address.',
   since: 'Only email received at or after this time.',
 };
 
@@ -220,7 +231,13 @@ function queryParameters(schema: z.ZodObject): JsonSchema[] {
   const required = new Set((json.required as string[] | undefined) ?? []);
   return Object.entries((json.properties ?? {}) as Record<string, JsonSchema>).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: 'query', required: required.has(name), description: (description as string | undefined) ?? QUERY_DESCRIPTIONS[name] ?? '', schema: rest };
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      description: (description as string | undefined) ?? QUERY_DESCRIPTIONS[name] ?? '',
+      schema: rest,
+    };
   });
 }
 
@@ -241,7 +258,9 @@ function headersOf(names: readonly ResponseHeader[] = [], required: readonly Res
   const out: JsonSchema = {};
   for (const name of names) {
     for (const [header, component] of HEADERS[name]) {
-      out[header] = required.includes(name) ? { $ref: `#/components/headers/${component}`, required: true } : { $ref: `#/components/headers/${component}` };
+      out[header] = required.includes(name)
+        ? { $ref: `#/components/headers/${component}`, required: true }
+        : { $ref: `#/components/headers/${component}` };
     }
   }
   return out;
@@ -295,7 +314,8 @@ const UNAUTHORIZED_EXAMPLES: Record<Operation['auth'], string> = {
 };
 
 function errorContent(operation: Operation, status: number, codes: ErrorCode[]): JsonSchema {
-  if (status === 401) return { 'application/json': { schema: ref('Unauthorized'), example: { error: { message: UNAUTHORIZED_EXAMPLES[operation.auth] } } } };
+  if (status === 401)
+    return { 'application/json': { schema: ref('Unauthorized'), example: { error: { message: UNAUTHORIZED_EXAMPLES[operation.auth] } } } };
   return {
     'application/json': {
       schema: {
@@ -304,7 +324,11 @@ function errorContent(operation: Operation, status: number, codes: ErrorCode[]):
           {
             type: 'object',
             properties: {
-              error: { type: 'object', description: 'what went wrong', properties: { code: { type: 'string', enum: codes, description: 'the codes this operation answers with this status' } } },
+              error: {
+                type: 'object',
+                description: 'what went wrong',
+                properties: { code: { type: 'string', enum: codes, description: 'the codes this operation answers with this status' } },
+              },
             },
           },
         ],
@@ -316,7 +340,8 @@ function errorContent(operation: Operation, status: number, codes: ErrorCode[]):
 
 function security(operation: Operation): Record<string, string[]>[] {
   if (operation.auth === 'public') return [];
-  if (operation.auth === 'session') return operation.method === 'get' ? [{ dashboardSession: [] }] : [{ dashboardSession: [], csrfToken: [] }];
+  if (operation.auth === 'session')
+    return operation.method === 'get' ? [{ dashboardSession: [] }] : [{ dashboardSession: [], csrfToken: [] }];
   const scopes = operation.scopes ?? [];
   return scopes.length === 0 ? [{ apiKey: [] }] : scopesCoveringAny(scopes).map((scope) => ({ apiKey: [scope] }));
 }
@@ -354,19 +379,25 @@ class SharedResponses {
 }
 
 const errorResponseName = (operation: Operation, status: number, codes: readonly string[]) =>
-  status === 401 ? `Error401${pascal(operation.auth)}` : `Error${status}${codes.map((code) => code.split('_').map(pascal).join('')).join('Or')}`;
+  status === 401
+    ? `Error401${pascal(operation.auth)}`
+    : `Error${status}${codes.map((code) => code.split('_').map(pascal).join('')).join('Or')}`;
 
 function buildOperation(operation: Operation, requests: Components, responses: Components): OpenApiOperation {
   const id = pascal(operation.operationId);
   const parameters: JsonSchema[] = [];
-  for (const [name, description] of Object.entries(operation.pathParams ?? {})) parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+  for (const [name, description] of Object.entries(operation.pathParams ?? {}))
+    parameters.push({ name, in: 'path', required: true, description, schema: { type: 'string' } });
   if (operation.query) parameters.push(...queryParameters(operation.query));
-  for (const header of operation.requestHeaders ?? []) parameters.push({ $ref: `#/components/parameters/${header === 'idempotencyKey' ? 'IdempotencyKey' : 'BatchValidation'}` });
+  for (const header of operation.requestHeaders ?? [])
+    parameters.push({ $ref: `#/components/parameters/${header === 'idempotencyKey' ? 'IdempotencyKey' : 'BatchValidation'}` });
 
   let requestBody: JsonSchema | undefined;
   if (operation.body) {
     const name = requests.name(operation.body.schema, `${id}Request`);
-    const content: JsonSchema = { 'application/json': { schema: ref(name), ...(operation.body.example === undefined ? {} : { example: operation.body.example }) } };
+    const content: JsonSchema = {
+      'application/json': { schema: ref(name), ...(operation.body.example === undefined ? {} : { example: operation.body.example }) },
+    };
     if (operation.body.form) content['application/x-www-form-urlencoded'] = { schema: ref(name) };
     requestBody = { required: !operation.body.optional, content };
   }
@@ -375,24 +406,44 @@ function buildOperation(operation: Operation, requests: Components, responses: C
   for (const [status, response] of Object.entries(operation.responses)) {
     const content: JsonSchema = {};
     if (response.schema) {
-      const name = responses.name(response.schema, `${id}${Object.keys(operation.responses).length > 1 && status !== '200' ? status : ''}Response`);
+      const name = responses.name(
+        response.schema,
+        `${id}${Object.keys(operation.responses).length > 1 && status !== '200' ? status : ''}Response`,
+      );
       content['application/json'] = { schema: ref(name), ...(response.example === undefined ? {} : { example: response.example }) };
     }
     if (response.mediaType) content[response.mediaType] = { schema: MEDIA_SCHEMAS[response.mediaType] };
-    const headers = headersOf([...(response.headers ?? []), ...(operation.rateLimit ? (['rateLimit'] as const) : [])], [
-      ...(response.requiredHeaders ?? []),
-      ...(operation.rateLimit ? (['rateLimit'] as const) : []),
-    ]);
-    answers[status] = { description: response.description, ...(headers ? { headers } : {}), ...(Object.keys(content).length ? { content } : {}) };
+    const headers = headersOf(
+      [...(response.headers ?? []), ...(operation.rateLimit ? (['rateLimit'] as const) : [])],
+      [...(response.requiredHeaders ?? []), ...(operation.rateLimit ? (['rateLimit'] as const) : [])],
+    );
+    answers[status] = {
+      description: response.description,
+      ...(headers ? { headers } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
+    };
   }
   for (const [status, codes] of errorsOf(operation)) {
-    const description = status === 401 ? 'Not authenticated: the body carries only a message.' : `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}.`;
+    const description =
+      status === 401
+        ? 'Not authenticated: the body carries only a message.'
+        : `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\``).join(', ')}.`;
     const existing = answers[status];
     const headers = errorHeaders(operation, status);
     const allHeaders = existing?.headers || headers ? { headers: { ...(existing?.headers as JsonSchema | undefined), ...headers } } : {};
     answers[status] = existing
-      ? { ...existing, description: `${existing.description as string} ${description}`, ...allHeaders, content: { ...(existing.content as JsonSchema), ...errorContent(operation, status, codes) } }
-      : { description, ...allHeaders, content: errorContent(operation, status, codes), 'x-shared-name': errorResponseName(operation, status, codes) };
+      ? {
+          ...existing,
+          description: `${existing.description as string} ${description}`,
+          ...allHeaders,
+          content: { ...(existing.content as JsonSchema), ...errorContent(operation, status, codes) },
+        }
+      : {
+          description,
+          ...allHeaders,
+          content: errorContent(operation, status, codes),
+          'x-shared-name': errorResponseName(operation, status, codes),
+        };
   }
 
   return {
@@ -436,7 +487,8 @@ export function buildOpenApiDocument(api: ApiDescription, version = '0.1.0'): Op
   const shared = new SharedResponses();
   const all = Object.values(paths).flatMap((item) => Object.values(item));
   const strip = ({ 'x-shared-name': _name, ...answer }: JsonSchema) => answer;
-  for (const operation of all) for (const answer of Object.values(operation.responses)) if (answer['x-shared-name']) shared.count(strip(answer));
+  for (const operation of all)
+    for (const answer of Object.values(operation.responses)) if (answer['x-shared-name']) shared.count(strip(answer));
   for (const operation of all) {
     for (const [status, answer] of Object.entries(operation.responses)) {
       if (answer['x-shared-name']) operation.responses[status] = shared.use(strip(answer), answer['x-shared-name'] as string);
@@ -446,7 +498,8 @@ export function buildOpenApiDocument(api: ApiDescription, version = '0.1.0'): Op
   const requestSchemas = requests.schemas();
   const responseSchemas = responses.schemas();
   for (const [name, schema] of Object.entries(requestSchemas)) {
-    if (responseSchemas[name] && JSON.stringify(responseSchemas[name]) !== JSON.stringify(schema)) throw new Error(`OpenAPI: ${name} differs between requests and responses`);
+    if (responseSchemas[name] && JSON.stringify(responseSchemas[name]) !== JSON.stringify(schema))
+      throw new Error(`OpenAPI: ${name} differs between requests and responses`);
   }
   const schemas = Object.fromEntries(Object.entries({ ...responseSchemas, ...requestSchemas }).sort(([a], [b]) => a.localeCompare(b)));
 
@@ -471,31 +524,54 @@ export function buildOpenApiDocument(api: ApiDescription, version = '0.1.0'): Op
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Makes the request safe to retry: the same key and body within 24 hours replay the first answer (nothing is done twice); the same key with another body is 409 idempotency_conflict.',
+          description:
+            'Makes the request safe to retry: the same key and body within 24 hours replay the first answer (nothing is done twice); the same key with another body is 409 idempotency_conflict.',
           schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
         },
         BatchValidation: {
           name: 'x-batch-validation',
           in: 'header',
           required: false,
-          description: 'permissive (default): send the valid items, report the others per item; strict: refuse the whole batch (400) when any item is invalid.',
+          description:
+            'permissive (default): send the valid items, report the others per item; strict: refuse the whole batch (400) when any item is invalid.',
           schema: { type: 'string', enum: ['strict', 'permissive'] },
         },
       },
       headers: {
         RateLimitLimit: { description: 'Requests allowed per window.', schema: { type: 'string', pattern: '^\\d+$' } },
-        RateLimitRemaining: { description: 'Requests left in the current window after this one.', schema: { type: 'string', pattern: '^\\d+$' } },
+        RateLimitRemaining: {
+          description: 'Requests left in the current window after this one.',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
         RateLimitReset: { description: 'Seconds until the window ends.', schema: { type: 'string', pattern: '^\\d+$' } },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string', pattern: '^\\d+$' } },
-        SetSessionCookie: { description: 'The session cookie (svc_session: HttpOnly, Secure, SameSite=Lax), or its removal.', schema: { type: 'string' } },
+        SetSessionCookie: {
+          description: 'The session cookie (svc_session: HttpOnly, Secure, SameSite=Lax), or its removal.',
+          schema: { type: 'string' },
+        },
         Location: { description: 'Where the answer redirects.', schema: { type: 'string' } },
         ContentDisposition: { description: 'attachment; filename="<id>-report.csv" (CSV only).', schema: { type: 'string' } },
       },
       responses: Object.fromEntries(Object.entries(shared.components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_...', description: 'An API key (POST /api-keys or the dashboard). The roles listed by an operation are the scopes that may call it.' },
-        dashboardSession: { type: 'apiKey', in: 'cookie', name: 'svc_session', description: "The dashboard's session cookie (POST /dashboard/sign-in)." },
-        csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: "The session's csrf_token, on every state-changing request of a session." },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_...',
+          description: 'An API key (POST /api-keys or the dashboard). The roles listed by an operation are the scopes that may call it.',
+        },
+        dashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'svc_session',
+          description: "The dashboard's session cookie (POST /dashboard/sign-in).",
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description: "The session's csrf_token, on every state-changing request of a session.",
+        },
       },
     },
   };

@@ -76,7 +76,14 @@ export const exampleDomain = {
   status: 'pending',
   tenant: null,
   records: [
-    { purpose: 'ownership', type: 'TXT', name: '_service.acme.com', value: 'service-verification=3f9a1c', required: true, status: 'pending' },
+    {
+      purpose: 'ownership',
+      type: 'TXT',
+      name: '_service.acme.com',
+      value: 'service-verification=3f9a1c',
+      required: true,
+      status: 'pending',
+    },
     {
       purpose: 'spf',
       type: 'TXT',
@@ -193,10 +200,22 @@ export const exampleAutomation = {
   status: 'active',
   trigger: { event: 'user.signed_up', cancel_on_events: ['user.deleted'] },
   steps: [
-    { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], template: { id: 'welcome', variables: { first_name: '{{event.data.first_name}}' } } },
+    {
+      key: 'welcome',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      template: { id: 'welcome', variables: { first_name: '{{event.data.first_name}}' } },
+    },
     { key: 'wait', type: 'delay', duration: '3 days' },
     { key: 'still-trialing', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'trial' },
-    { key: 'tips', type: 'send_email', to: ['{{event.email}}'], from: 'Acme <hello@acme.com>', subject: 'Three tips', text: 'Hi {{event.email}}, ...' },
+    {
+      key: 'tips',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      from: 'Acme <hello@acme.com>',
+      subject: 'Three tips',
+      text: 'Hi {{event.email}}, ...',
+    },
   ],
   version: 1,
   created_at: CREATED,
@@ -220,7 +239,12 @@ export const exampleRunSummary = {
   ended_at: null,
 };
 
-export const exampleEvent = { name: 'user.signed_up', user_id: 'u_123', email: 'ada@example.com', data: { first_name: 'Ada', plan: 'trial' } };
+export const exampleEvent = {
+  name: 'user.signed_up',
+  user_id: 'u_123',
+  email: 'ada@example.com',
+  data: { first_name: 'Ada', plan: 'trial' },
+};
 
 export const exampleReceivedEmail = {
   object: 'received_email',
@@ -258,7 +282,12 @@ export const exampleReceivedEmail = {
   content: 'kept' as const,
 };
 
-export const exampleMigrationRequest = { provider: 'sendgrid', api_key: 'SG.xxxxx', resources: ['domains', 'templates', 'suppressions'], dry_run: true };
+export const exampleMigrationRequest = {
+  provider: 'sendgrid',
+  api_key: 'SG.xxxxx',
+  resources: ['domains', 'templates', 'suppressions'],
+  dry_run: true,
+};
 
 const zeroTotals = { found: 0, imported: 0, skipped: 0, failed: 0 };
 export const exampleMigrationSummary = {
@@ -278,7 +307,18 @@ export const exampleMigrationSummary = {
     domains: { found: 1, imported: 1, skipped: 0, failed: 0 },
     webhooks: zeroTotals,
     templates: { ...zeroTotals, needs_attention: 0 },
-    suppressions: { found: 2, imported: 2, already_suppressed: 0, skipped: 0, failed: 0, bounce: 1, complaint: 0, unsubscribe: 1, manual: 0, product_opt_out: 0 },
+    suppressions: {
+      found: 2,
+      imported: 2,
+      already_suppressed: 0,
+      skipped: 0,
+      failed: 0,
+      bounce: 1,
+      complaint: 0,
+      unsubscribe: 1,
+      manual: 0,
+      product_opt_out: 0,
+    },
   },
 };
 
@@ -290,7 +330,9 @@ export const exampleError = (status: number, code: string): unknown => {
     internal_error: 'An internal error occurred. Retry with backoff; if it persists, contact support with the request id.',
   };
   const details: Record<string, unknown> = {
-    validation_error: { fields: [{ field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' }] },
+    validation_error: {
+      fields: [{ field: 'to', message: '"ann@" is not a valid email address: write name@example.com or "Name <name@example.com>"' }],
+    },
     insufficient_scope: { required_scopes: ['full', 'mail:admin', 'emails:send'], key_scopes: ['account:read'] },
   };
   return {

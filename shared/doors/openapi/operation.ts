@@ -104,9 +104,13 @@ export const op = <O extends Operation>(operation: O): O => operation;
 export type SectionOperation = Omit<Operation, 'group' | 'tag' | 'operationId'> & Partial<Pick<Operation, 'group' | 'tag'>>;
 
 /** A section's operations by operationId, each keeping its declared type. */
-export type Section<T extends Record<string, SectionOperation>> = { readonly [K in keyof T & string]: T[K] & { group: string; tag: string; operationId: K } };
+export type Section<T extends Record<string, SectionOperation>> = {
+  readonly [K in keyof T & string]: T[K] & { group: string; tag: string; operationId: K };
+};
 
 /** The operations of one API group, listed under one reference section (`tag`) unless one says otherwise. */
 export function section<T extends Record<string, SectionOperation>>(group: string, tag: string, operations: T): Section<T> {
-  return Object.fromEntries(Object.entries(operations).map(([operationId, operation]) => [operationId, { group, tag, ...operation, operationId }])) as Section<T>;
+  return Object.fromEntries(
+    Object.entries(operations).map(([operationId, operation]) => [operationId, { group, tag, ...operation, operationId }]),
+  ) as Section<T>;
 }

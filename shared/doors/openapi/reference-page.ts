@@ -38,7 +38,11 @@ function markdown(text: string): string {
   return out.join('\n');
 }
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const schemaLink = (name: string) => `<a href="#schema-${esc(name)}"><code>${esc(name)}</code></a>`;
 
@@ -58,11 +62,13 @@ class Renderer {
     if (!schema || Object.keys(schema).length === 0) return 'any';
     if (schema.$ref) return schemaLink(refName(schema.$ref as string));
     if (schema.const !== undefined) return `<code>${esc(JSON.stringify(schema.const))}</code>`;
-    if (Array.isArray(schema.enum)) return (schema.enum as unknown[]).map((value) => `<code>${esc(JSON.stringify(value))}</code>`).join(' | ');
+    if (Array.isArray(schema.enum))
+      return (schema.enum as unknown[]).map((value) => `<code>${esc(JSON.stringify(value))}</code>`).join(' | ');
     const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
     if (union) return union.map((item) => this.type(item)).join(' | ');
     if (Array.isArray(schema.allOf)) return (schema.allOf as JsonSchema[]).map((item) => this.type(item)).join(' &amp; ');
-    if (Array.isArray(schema.type)) return (schema.type as string[]).map((t) => (t === 'array' ? `${this.type(schema.items as JsonSchema)}[]` : esc(t))).join(' | ');
+    if (Array.isArray(schema.type))
+      return (schema.type as string[]).map((t) => (t === 'array' ? `${this.type(schema.items as JsonSchema)}[]` : esc(t))).join(' | ');
     if (schema.type === 'array') return `${this.type(schema.items as JsonSchema)}[]`;
     if (schema.type === 'object' && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === 'object') {
       return `map of ${this.type(schema.additionalProperties as JsonSchema)}`;
@@ -75,9 +81,11 @@ class Renderer {
   private rules(schema: JsonSchema): string {
     const parts: string[] = [];
     const target = schema.type === 'array' ? schema : schema;
-    if (target.minLength !== undefined || target.maxLength !== undefined) parts.push(`length ${target.minLength ?? 0}-${target.maxLength ?? '…'}`);
+    if (target.minLength !== undefined || target.maxLength !== undefined)
+      parts.push(`length ${target.minLength ?? 0}-${target.maxLength ?? '…'}`);
     if (target.minimum !== undefined || target.maximum !== undefined) parts.push(`${target.minimum ?? '…'} to ${target.maximum ?? '…'}`);
-    if (target.minItems !== undefined || target.maxItems !== undefined) parts.push(`${target.minItems ?? 0}-${target.maxItems ?? '…'} items`);
+    if (target.minItems !== undefined || target.maxItems !== undefined)
+      parts.push(`${target.minItems ?? 0}-${target.maxItems ?? '…'} items`);
     if (target.pattern) parts.push(`pattern <code>${esc(target.pattern)}</code>`);
     if (target.default !== undefined) parts.push(`default <code>${esc(JSON.stringify(target.default))}</code>`);
     return parts.length ? ` <span class="rules">(${parts.join('; ')})</span>` : '';
@@ -86,9 +94,11 @@ class Renderer {
   /** Inline object members of a property (its own, an array's items', a union's), shown nested. */
   private nested(schema: JsonSchema, depth: number): string {
     if (depth > 3) return '';
-    const candidates = [schema, schema.items as JsonSchema | undefined, ...(((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined) ?? [])].filter(
-      (item): item is JsonSchema => !!item && !item.$ref && !!item.properties,
-    );
+    const candidates = [
+      schema,
+      schema.items as JsonSchema | undefined,
+      ...(((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined) ?? []),
+    ].filter((item): item is JsonSchema => !!item && !item.$ref && !!item.properties);
     return candidates.map((item) => this.properties(item, depth + 1)).join('');
   }
 
@@ -98,7 +108,10 @@ class Renderer {
     const alternatives = (resolved.anyOf ?? resolved.oneOf) as JsonSchema[] | undefined;
     if (!resolved.properties && alternatives) {
       return alternatives
-        .map((item, index) => `<p class="alt">${index === 0 ? 'One of:' : 'or'} ${this.type(item)}</p>${item.properties ? this.properties(item, depth) : ''}`)
+        .map(
+          (item, index) =>
+            `<p class="alt">${index === 0 ? 'One of:' : 'or'} ${this.type(item)}</p>${item.properties ? this.properties(item, depth) : ''}`,
+        )
         .join('');
     }
     const properties = resolved.properties as Record<string, JsonSchema> | undefined;
@@ -115,7 +128,9 @@ class Renderer {
   }
 
   private example(value: unknown): string {
-    return value === undefined ? '' : `<details><summary>Example</summary><pre><code>${esc(JSON.stringify(value, null, 2))}</code></pre></details>`;
+    return value === undefined
+      ? ''
+      : `<details><summary>Example</summary><pre><code>${esc(JSON.stringify(value, null, 2))}</code></pre></details>`;
   }
 
   private content(content: JsonSchema | undefined): string {
@@ -137,7 +152,9 @@ class Renderer {
 
   /** An error answer: the envelope and the codes it can carry. */
   private errorSchema(schema: JsonSchema): string {
-    const codes = (((schema.allOf as JsonSchema[])[1]?.properties as JsonSchema)?.error as JsonSchema)?.properties as Record<string, JsonSchema> | undefined;
+    const codes = (((schema.allOf as JsonSchema[])[1]?.properties as JsonSchema)?.error as JsonSchema)?.properties as
+      | Record<string, JsonSchema>
+      | undefined;
     const list = (codes?.code?.enum as string[] | undefined) ?? [];
     return `<p>${schemaLink('Error')} with <code>code</code> ${list.map((code) => `<code>${esc(code)}</code>`).join(', ')}</p>`;
   }
@@ -145,7 +162,9 @@ class Renderer {
   private auth(operation: OpenApiOperation): string {
     if (operation.security.length === 0) return 'Public: no credentials.';
     if (operation.security.some((requirement) => 'dashboardSession' in requirement)) {
-      return operation.security.some((requirement) => 'csrfToken' in requirement) ? 'Dashboard session cookie and <code>X-CSRF-Token</code>.' : 'Dashboard session cookie.';
+      return operation.security.some((requirement) => 'csrfToken' in requirement)
+        ? 'Dashboard session cookie and <code>X-CSRF-Token</code>.'
+        : 'Dashboard session cookie.';
     }
     const scopes = operation['x-scopes'];
     return scopes ? `API key with one of the scopes ${scopes.map((scope) => `<code>${esc(scope)}</code>`).join(', ')}.` : 'API key.';
@@ -172,9 +191,15 @@ class Renderer {
       return names.length ? `<p>Headers: ${names.map((name) => `<code>${esc(name)}</code>`).join(', ')}</p>` : '';
     };
     const successHtml = success
-      .map(([status, answer]) => `<div class="resp"><h5><span class="status s${esc(status[0])}">${esc(status)}</span> ${esc(answer.description)}</h5>${headers(answer)}${this.content(answer.content as JsonSchema)}</div>`)
+      .map(
+        ([status, answer]) =>
+          `<div class="resp"><h5><span class="status s${esc(status[0])}">${esc(status)}</span> ${esc(answer.description)}</h5>${headers(answer)}${this.content(answer.content as JsonSchema)}</div>`,
+      )
       .join('');
-    const rows = errors.map(([status, answer]) => `<tr><th scope="row">${esc(status)}</th><td>${markdown(String(answer.description))}${headers(answer)}</td></tr>`);
+    const rows = errors.map(
+      ([status, answer]) =>
+        `<tr><th scope="row">${esc(status)}</th><td>${markdown(String(answer.description))}${headers(answer)}</td></tr>`,
+    );
     return `<h4>Responses</h4>${successHtml}${rows.length ? `<table class="errors"><caption>Errors (the error envelope; 401 carries only a message)</caption><thead><tr><th scope="col">Status</th><th scope="col">Codes</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : ''}`;
   }
 
@@ -207,7 +232,10 @@ ${this.responses(operation)}
         (tag) =>
           `<li><a href="#tag-${slug(tag.name)}">${esc(tag.name)}</a><ul>${byTag
             .get(tag.name)!
-            .map(([path, method, operation]) => `<li><a href="#op-${esc(operation.operationId)}"><span class="m">${method.toUpperCase()}</span> ${esc(path)}</a></li>`)
+            .map(
+              ([path, method, operation]) =>
+                `<li><a href="#op-${esc(operation.operationId)}"><span class="m">${method.toUpperCase()}</span> ${esc(path)}</a></li>`,
+            )
             .join('')}</ul></li>`,
       )
       .join('');
@@ -221,9 +249,16 @@ ${this.responses(operation)}
       )
       .join('\n');
     const schemas = Object.entries(doc.components.schemas)
-      .map(([name, schema]) => `<article class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${schema.description ? markdown(String(schema.description)) : ''}${this.properties(schema)}</article>`)
+      .map(
+        ([name, schema]) =>
+          `<article class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${schema.description ? markdown(String(schema.description)) : ''}${this.properties(schema)}</article>`,
+      )
       .join('\n');
-    const servers = doc.servers.map((server) => `<li><code>${esc(server.url)}</code>: ${markdown(String(server.description ?? '')).replace(/^<p>|<\/p>$/g, '')}</li>`).join('');
+    const servers = doc.servers
+      .map(
+        (server) => `<li><code>${esc(server.url)}</code>: ${markdown(String(server.description ?? '')).replace(/^<p>|<\/p>$/g, '')}</li>`,
+      )
+      .join('');
     return `<!doctype html>
 <html lang="en">
 <head>

@@ -8,7 +8,13 @@ import * as z from 'zod';
 import { conditionSchema } from '../../domain/automations/condition-schema';
 import { STEP_SCHEMAS } from '../../domain/automations/validate';
 import { CONDITION_OPERATORS } from '../../domain/automations/automation';
-import { applyDnsSchema, cloudflareCredentialsSchema, domainActionSchema, route53CredentialsSchema, storeDnsProviderSchema } from '../../domain/domains/schemas';
+import {
+  applyDnsSchema,
+  cloudflareCredentialsSchema,
+  domainActionSchema,
+  route53CredentialsSchema,
+  storeDnsProviderSchema,
+} from '../../domain/domains/schemas';
 import { DNS_HOSTS } from '../../domain/domains/dns-apply';
 import { sendRequestSchema } from '../../domain/emails/send-request';
 import { attachmentReferenceSchema, inlineAttachmentSchema } from '../../domain/emails/attachments';
@@ -16,7 +22,13 @@ import { MAX_BATCH, validateBatchShape } from '../../usecases/send/send-batch';
 
 /** POST /emails/batch: `{emails: [...]}` or a bare array (what the resend SDK's batch.send posts). */
 export const batchRequestSchema = z.union([
-  z.object({ emails: z.array(sendRequestSchema).min(1).max(MAX_BATCH).describe(`1-${MAX_BATCH} send requests, each as for POST /emails (no attachments)`) }),
+  z.object({
+    emails: z
+      .array(sendRequestSchema)
+      .min(1)
+      .max(MAX_BATCH)
+      .describe(`1-${MAX_BATCH} send requests, each as for POST /emails (no attachments)`),
+  }),
   z.array(sendRequestSchema).min(1).max(MAX_BATCH),
 ]);
 
@@ -25,11 +37,13 @@ export const dnsCredentialsSchema = z.union([route53CredentialsSchema, cloudflar
 
 /** POST /domains/{id}: verify, or apply (write the records at the DNS host, then verify). */
 export const domainActionRequestSchema = z.union([
-  z.strictObject({ action: z.literal('verify').describe('check DNS (and that the service can sign with the domain\'s DKIM key)') }),
+  z.strictObject({ action: z.literal('verify').describe("check DNS (and that the service can sign with the domain's DKIM key)") }),
   z.strictObject({
     action: z.literal('apply').describe('write the records at the DNS host, then verify'),
     provider: z.enum(DNS_HOSTS).describe('the DNS host of the domain: route53 or cloudflare'),
-    credentials: dnsCredentialsSchema.optional().describe('for this request only; else the stored credentials, else (Route 53) the service role'),
+    credentials: dnsCredentialsSchema
+      .optional()
+      .describe('for this request only; else the stored credentials, else (Route 53) the service role'),
   }),
 ]);
 
@@ -55,12 +69,19 @@ export const stepInputSchema = z.union([
       operator: z
         .enum(CONDITION_OPERATORS)
         .optional()
-        .describe('a rule: eq, neq (a string, number or boolean), gt, gte, lt, lte (a number), contains, starts_with, ends_with (a string), exists, is_empty (no value)'),
-      value: z.union([z.string(), z.number(), z.boolean()]).optional().describe('a rule: the value compared with (refused for exists and is_empty)'),
+        .describe(
+          'a rule: eq, neq (a string, number or boolean), gt, gte, lt, lte (a number), contains, starts_with, ends_with (a string), exists, is_empty (no value)',
+        ),
+      value: z
+        .union([z.string(), z.number(), z.boolean()])
+        .optional()
+        .describe('a rule: the value compared with (refused for exists and is_empty)'),
       all: z.array(conditionSchema).optional().describe('a group: true when every condition is (1-20; nested at most 3 deep)'),
       any: z.array(conditionSchema).optional().describe('a group: true when at least one condition is (1-20; nested at most 3 deep)'),
     })
-    .describe('a rule ({field, operator, value?}) or a group ({all: [...]} or {any: [...]}, nested at most 3 deep) beside key, type and next'),
+    .describe(
+      'a rule ({field, operator, value?}) or a group ({all: [...]} or {any: [...]}, nested at most 3 deep) beside key, type and next',
+    ),
 ]);
 
 /**
@@ -75,5 +96,9 @@ export const VALIDATED_BY = new Map<z.ZodType, (body: unknown) => void>([
       if (domainActionSchema.parse(body).action === 'apply') applyDnsSchema.parse(body);
     },
   ],
-  [storeDnsProviderRequestSchema, (body) => DNS_HOSTS.some((host) => storeDnsProviderSchema(host).safeParse(body).success) || storeDnsProviderSchema('route53').parse(body)],
+  [
+    storeDnsProviderRequestSchema,
+    (body) =>
+      DNS_HOSTS.some((host) => storeDnsProviderSchema(host).safeParse(body).success) || storeDnsProviderSchema('route53').parse(body),
+  ],
 ]);

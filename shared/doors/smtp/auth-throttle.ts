@@ -93,7 +93,10 @@ export class AuthThrottle {
   /** The password was wrong: counted for the address and the credential, each only below its limit. */
   async afterFailure(attempt: AuthAttempt): Promise<AuthFailureOutcome> {
     const now = this.now();
-    const [address, credential] = await Promise.all([this.failures.add(attempt.address, this.rule, now), this.failures.add(attempt.credential, this.rule, now)]);
+    const [address, credential] = await Promise.all([
+      this.failures.add(attempt.address, this.rule, now),
+      this.failures.add(attempt.credential, this.rule, now),
+    ]);
     // One of the two at its limit: not told (the other may have counted it: the attacker loses that try).
     if (address === null || credential === null) return { counted: false, block: this.held(now, address === null, credential === null)! };
     const block = this.held(now, address >= this.rule.limit, credential >= this.rule.limit);

@@ -26,11 +26,13 @@ export class MemoryBudget {
 
 export type Collected =
   /** The whole message; it stays counted in the budget until `release()` (call it once it is handed over). */
-  | { outcome: 'message'; message: Buffer; release(): void }
-  | { outcome: 'too_large'; size: number }
-  | { outcome: 'busy'; size: number };
+  { outcome: 'message'; message: Buffer; release(): void } | { outcome: 'too_large'; size: number } | { outcome: 'busy'; size: number };
 
-export function collectMessage(stream: SMTPServerDataStream, limits: { maxBytes: number; budget: MemoryBudget }, done: (collected: Collected) => void): void {
+export function collectMessage(
+  stream: SMTPServerDataStream,
+  limits: { maxBytes: number; budget: MemoryBudget },
+  done: (collected: Collected) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let held = 0;

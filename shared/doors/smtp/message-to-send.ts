@@ -58,7 +58,8 @@ const MESSAGE_FIELDS = new Set(['from', 'to', 'cc', 'reply-to', 'subject', 'date
 const TRACE_FIELDS = new Set(['received', 'x-received', 'x-originating-ip']);
 const MAX_RECORDED_HEADERS = 50;
 
-const malformed = (field: string, message: string) => new ValidationError(`The message's ${field} ${message}.`, { details: { fields: [{ field, message }] } });
+const malformed = (field: string, message: string) =>
+  new ValidationError(`The message's ${field} ${message}.`, { details: { fields: [{ field, message }] } });
 
 /** Mailboxes of an address field, groups flattened. */
 function mailboxesOf(field: AddressObject | AddressObject[] | undefined): EmailAddress[] {
@@ -84,11 +85,15 @@ export function messageFingerprint(received: Buffer, envelope: Envelope): string
 /** The header's one From field, refusing a missing or repeated From and raw 8-bit text (SES takes 7-bit headers only). */
 function checkHeaderFields(fields: ReturnType<typeof splitHeaderBlock>['fields']): (typeof fields)[number] {
   const froms = fields.filter((field) => field.name === 'from');
-  if (froms.length === 0) throw malformed('From', 'field is missing: a message names its sender in From (e.g. From: Acme <hello@example.com>)');
+  if (froms.length === 0)
+    throw malformed('From', 'field is missing: a message names its sender in From (e.g. From: Acme <hello@example.com>)');
   if (froms.length > 1) throw malformed('From', 'field is given more than once');
   const eightBit = firstEightBitField(fields);
   if (eightBit) {
-    throw malformed(fieldName(eightBit) || 'header', 'field has raw 8-bit (non-ASCII) text: SES takes 7-bit headers only, so encode it as an RFC 2047 encoded-word (e.g. =?UTF-8?B?...?=)');
+    throw malformed(
+      fieldName(eightBit) || 'header',
+      'field has raw 8-bit (non-ASCII) text: SES takes 7-bit headers only, so encode it as an RFC 2047 encoded-word (e.g. =?UTF-8?B?...?=)',
+    );
   }
   return froms[0]!;
 }
@@ -171,7 +176,9 @@ export async function messageToSend(received: Buffer, envelope: Envelope): Promi
   if (refusedBySes) throw refusedBySes;
   return {
     request,
-    ...(options.idempotencyKey ? { idempotency: { key: options.idempotencyKey, fingerprint: messageFingerprint(received, envelope) } } : {}),
+    ...(options.idempotencyKey
+      ? { idempotency: { key: options.idempotencyKey, fingerprint: messageFingerprint(received, envelope) } }
+      : {}),
     raw,
     stripped,
   };

@@ -32,7 +32,9 @@ export function credentialUses(deps: RelayAuthDeps): (principal: Principal) => v
     const last = touched.get(principal.credential.id);
     if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
     touched.set(principal.credential.id, now.getTime());
-    deps.smtpCredentials.touchLastUsed(principal.account.id, principal.credential.id, now.toISOString()).catch((error) => logError('smtp: recording the credential use failed', error, { credential_id: principal.credential.id }));
+    deps.smtpCredentials
+      .touchLastUsed(principal.account.id, principal.credential.id, now.toISOString())
+      .catch((error) => logError('smtp: recording the credential use failed', error, { credential_id: principal.credential.id }));
   };
 }
 
@@ -59,14 +61,24 @@ export function authenticateSession(
       if (!(error instanceof AppError && error.status === 401)) throw error;
       // Told only when counted below the limits (./auth-throttle.ts).
       const failure = await throttle.afterFailure(attempt);
-      logWarn('smtp: authentication failed', { session: session.id, remote: address, counted: failure.counted, throttled: failure.block?.by ?? null });
+      logWarn('smtp: authentication failed', {
+        session: session.id,
+        remote: address,
+        counted: failure.counted,
+        throttled: failure.block?.by ?? null,
+      });
       if (!failure.counted) return throttled(failure.block);
       return smtpErrorOf(failure.block ? new SmtpRefusal(421, '4.7.0', `${error.message} ${tooMany(failure.block)}`) : error);
     }
     const held = await throttle.afterSuccess(attempt);
     if (held) return throttled(held);
     touch(principal);
-    logInfo('smtp: authenticated', { session: session.id, remote: address, account_id: principal.account.id, credential_id: principal.credential.id });
+    logInfo('smtp: authenticated', {
+      session: session.id,
+      remote: address,
+      account_id: principal.account.id,
+      credential_id: principal.credential.id,
+    });
     return { user: { principal, secretHash: smtpPasswordHash(password) } };
   };
   login().then(

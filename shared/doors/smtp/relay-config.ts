@@ -35,7 +35,6 @@ export const SMTP_ENV = {
   authWindowSeconds: 'SMTP_AUTH_WINDOW_S',
 } as const;
 
-
 /** The TLS key and certificate: files named by SMTP_TLS_*_FILE, else the PEM in SMTP_TLS_KEY/CERT; null when neither. */
 export function tlsFromEnv(env: NodeJS.ProcessEnv): { key: string; cert: string } | null {
   const keyFile = env[SMTP_ENV.tlsKeyFile]?.trim();

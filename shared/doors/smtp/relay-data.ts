@@ -28,9 +28,26 @@ export function receiveMessage(
 ): void {
   collectMessage(stream, { maxBytes: maxMessageBytes, budget }, (collected) => {
     if (collected.outcome === 'too_large') {
-      return callback(refusal('DATA', session, new AppError(413, 'payload_too_large', `The message is larger than ${maxMessageBytes} bytes, the relay's limit (SES's 40 MB less room for the fields the service adds).`)));
+      return callback(
+        refusal(
+          'DATA',
+          session,
+          new AppError(
+            413,
+            'payload_too_large',
+            `The message is larger than ${maxMessageBytes} bytes, the relay's limit (SES's 40 MB less room for the fields the service adds).`,
+          ),
+        ),
+      );
     }
-    if (collected.outcome === 'busy') return callback(refusal('DATA', session, new SmtpRefusal(451, '4.3.1', 'The relay is busy with other messages; nothing was sent. Try again shortly.')));
+    if (collected.outcome === 'busy')
+      return callback(
+        refusal(
+          'DATA',
+          session,
+          new SmtpRefusal(451, '4.3.1', 'The relay is busy with other messages; nothing was sent. Try again shortly.'),
+        ),
+      );
     acceptMessage(deps, collected.message, session)
       .then(
         (reply) => callback(null, reply),
@@ -55,7 +72,14 @@ async function acceptMessage(deps: SendDeps, received: Buffer, session: SMTPServ
     ...(message.idempotency ? { idempotency: message.idempotency } : {}),
     ...clearedFor(user, session),
   });
-  logInfo('smtp: message accepted', { session: session.id, account_id: user.principal.account.id, email_id: result.id, status: result.status, bytes: received.length, stripped: message.stripped });
+  logInfo('smtp: message accepted', {
+    session: session.id,
+    account_id: user.principal.account.id,
+    email_id: result.id,
+    status: result.status,
+    bytes: received.length,
+    stripped: message.stripped,
+  });
   return `2.0.0 Ok: queued as ${result.id}${result.status === 'scheduled' ? ` (scheduled for ${message.request.scheduled_at})` : ''}`;
 }
 

@@ -9,7 +9,12 @@ import { refusal, userOf } from './relay-session';
 import { checkMailFrom, checkRcptTo, type SessionPolicyDeps } from './session-policy';
 
 /** smtp-server's onMailFrom: 530 before AUTH; the sender settled for this transaction, or the policy's refusal. */
-export function acceptSender(deps: SessionPolicyDeps, address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void): void {
+export function acceptSender(
+  deps: SessionPolicyDeps,
+  address: { address: string },
+  session: SMTPServerSession,
+  callback: (err?: Error | null) => void,
+): void {
   const user = userOf(session);
   if (!user) return callback(smtpErrorOf(new SmtpRefusal(530, '5.7.0', 'Authentication required.')));
   checkMailFrom(deps, user, address.address).then(
@@ -23,10 +28,21 @@ export function acceptSender(deps: SessionPolicyDeps, address: { address: string
 }
 
 /** smtp-server's onRcptTo: 503 before this transaction's MAIL FROM; the recipient cleared, or the policy's refusal. */
-export function acceptRecipient(deps: SessionPolicyDeps, address: { address: string }, session: SMTPServerSession, callback: (err?: Error | null) => void): void {
+export function acceptRecipient(
+  deps: SessionPolicyDeps,
+  address: { address: string },
+  session: SMTPServerSession,
+  callback: (err?: Error | null) => void,
+): void {
   const sender = userOf(session)?.sender;
-  if (!sender || sender.transaction !== session.transaction) return callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
-  checkRcptTo(deps, sender.accepted, session.envelope.rcptTo.map((rcpt) => rcpt.address), address.address).then(
+  if (!sender || sender.transaction !== session.transaction)
+    return callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
+  checkRcptTo(
+    deps,
+    sender.accepted,
+    session.envelope.rcptTo.map((rcpt) => rcpt.address),
+    address.address,
+  ).then(
     () => {
       sender.cleared.set(address.address.toLowerCase(), Date.now());
       callback();

@@ -62,7 +62,8 @@ export function createRelayServer(options: RelayOptions, deps: RelayDeps): Relay
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false,
     authOptional: false,
-    authRequiredMessage: 'Authentication required: STARTTLS, then AUTH PLAIN or LOGIN as "mailservice" with an SMTP credential (svcsmtp_...).',
+    authRequiredMessage:
+      'Authentication required: STARTTLS, then AUTH PLAIN or LOGIN as "mailservice" with an SMTP credential (svcsmtp_...).',
     onAuth: (auth, session, callback) => authenticateSession(deps, throttle, touch, auth, session, callback),
     onMailFrom: (address, session, callback) => acceptSender(deps, address, session, callback),
     onRcptTo: (address, session, callback) => acceptRecipient(deps, address, session, callback),

@@ -28,6 +28,13 @@ export const userOf = (session: SMTPServerSession): RelayUser | undefined => (se
 export function refusal(stage: string, session: SMTPServerSession, error: unknown): Error {
   const reply = replyFor(error);
   if (!(error instanceof AppError || error instanceof SmtpRefusal)) logError(`smtp: ${stage} failed`, error, { session: session.id });
-  else logInfo('smtp: refused', { session: session.id, stage, code: reply.code, enhanced: reply.enhanced, reason: error instanceof AppError ? error.code : 'smtp' });
+  else
+    logInfo('smtp: refused', {
+      session: session.id,
+      stage,
+      code: reply.code,
+      enhanced: reply.enhanced,
+      reason: error instanceof AppError ? error.code : 'smtp',
+    });
   return smtpErrorOf(error);
 }

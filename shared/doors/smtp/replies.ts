@@ -42,7 +42,10 @@ export class SmtpRefusal extends Error {
 
 /** One line: no line breaks or control characters, bounded (a reply line is at most 512 octets). */
 function oneLine(text: string, max = 400): string {
-  const line = text.replace(/[\x00-\x1f\x7f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/[\x00-\x1f\x7f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -14,7 +14,9 @@ export interface SmtpServerHandle {
 
 /** The handle of `server`; its connection-level errors (a reset mid-transaction, a failed handshake) concern one client only and are logged as `<logPrefix>: connection error`. */
 export function serverHandle(server: SMTPServer, logPrefix: string): SmtpServerHandle {
-  server.on('error', (error: Error) => logWarn(`${logPrefix}: connection error`, { error: error.message, code: (error as NodeJS.ErrnoException).code }));
+  server.on('error', (error: Error) =>
+    logWarn(`${logPrefix}: connection error`, { error: error.message, code: (error as NodeJS.ErrnoException).code }),
+  );
   let isListening = false;
   return {
     listen: (port, host) =>

@@ -49,11 +49,15 @@ function refuse(header: string, message: string): never {
 
 export function parseTags(value: string, header: string = SERVICE_HEADERS.tags): { name: string; value: string }[] {
   const tags: { name: string; value: string }[] = [];
-  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const equals = entry.indexOf('=');
     const name = equals < 0 ? entry : entry.slice(0, equals).trim();
     const tagValue = equals < 0 ? '' : entry.slice(equals + 1).trim();
-    if (!TAG_PART.test(name) || !TAG_PART.test(tagValue)) refuse(header, `"${entry}" is not name=value (names and values are 1-256 letters, digits, _ or -)`);
+    if (!TAG_PART.test(name) || !TAG_PART.test(tagValue))
+      refuse(header, `"${entry}" is not name=value (names and values are 1-256 letters, digits, _ or -)`);
     tags.push({ name, value: tagValue });
   }
   return tags;

@@ -17,7 +17,11 @@ const refused = (field: string, message: string) => new ValidationError(message,
 /** The refusal of a message (as it would be handed to SES), or null when SES would take it. */
 export function sesContentRefusal(raw: Buffer): ValidationError | null {
   const repeated = repeatedSingleHeader(splitHeaderBlock(raw).fields.map(fieldName));
-  if (repeated) return refused(repeated, `The message's ${repeated} field is given more than once: Amazon SES allows it once (and refuses the message otherwise).`);
+  if (repeated)
+    return refused(
+      repeated,
+      `The message's ${repeated} field is given more than once: Amazon SES allows it once (and refuses the message otherwise).`,
+    );
   for (const { part } of walkParts(readMimeTree(raw, PREVIEW_LIMITS).root)) {
     const refusal = part.filename === null ? null : sesFilenameRefusal(part.filename);
     if (refusal) return refused('attachment', `The message's attachment ${refusal}.`);

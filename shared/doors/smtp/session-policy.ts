@@ -36,7 +36,11 @@ export interface AcceptedSender {
   tenantId: string | null;
 }
 
-export async function checkMailFrom(deps: SessionPolicyDeps, authenticated: { principal: Principal; secretHash: string }, address: string): Promise<AcceptedSender> {
+export async function checkMailFrom(
+  deps: SessionPolicyDeps,
+  authenticated: { principal: Principal; secretHash: string },
+  address: string,
+): Promise<AcceptedSender> {
   if (address === '') {
     throw new ForbiddenError('The null sender (MAIL FROM:<>) is not relayed: send from an address of a verified domain.', 'forbidden');
   }
@@ -49,13 +53,22 @@ export async function checkMailFrom(deps: SessionPolicyDeps, authenticated: { pr
   return { principal, sandbox, tenantId: principal.credential.tenant ?? domainTenant ?? null };
 }
 
-export async function checkRcptTo(deps: SessionPolicyDeps, sender: AcceptedSender, accepted: readonly string[], address: string): Promise<void> {
+export async function checkRcptTo(
+  deps: SessionPolicyDeps,
+  sender: AcceptedSender,
+  accepted: readonly string[],
+  address: string,
+): Promise<void> {
   if (!parseMailbox(address)) throw new SmtpRefusal(553, '5.1.3', `The recipient address <${address}> is not valid.`);
   const lower = address.toLowerCase();
   const others = new Set(accepted.map((entry) => entry.toLowerCase()));
   others.delete(lower);
   if (others.size >= MAX_RECIPIENTS) {
-    throw new SmtpRefusal(452, '4.5.3', `Too many recipients: at most ${MAX_RECIPIENTS} per message (to, cc and bcc together, as on the API); send the others in another message.`);
+    throw new SmtpRefusal(
+      452,
+      '4.5.3',
+      `Too many recipients: at most ${MAX_RECIPIENTS} per message (to, cc and bcc together, as on the API); send the others in another message.`,
+    );
   }
   checkRecipients(sender.principal, sender.sandbox, [lower]);
   const accountId = sender.principal.account.id;
@@ -65,9 +78,14 @@ export async function checkRcptTo(deps: SessionPolicyDeps, sender: AcceptedSende
   ]);
   const entry = accountEntry ?? tenantEntry;
   if (entry) {
-    throw new AppError(422, 'validation_error', `The recipient ${lower} is on the ${entry.scope === 'tenant' ? "tenant's" : "account's"} suppression list (reason: ${entry.reason}, since ${entry.created_at}).`, {
-      details: { suppressed: [lower], reason: entry.reason },
-      hint: 'Other recipients of the message are not affected; remove it from the list (DELETE /suppressions?email=...) if they asked to receive mail again.',
-    });
+    throw new AppError(
+      422,
+      'validation_error',
+      `The recipient ${lower} is on the ${entry.scope === 'tenant' ? "tenant's" : "account's"} suppression list (reason: ${entry.reason}, since ${entry.created_at}).`,
+      {
+        details: { suppressed: [lower], reason: entry.reason },
+        hint: 'Other recipients of the message are not affected; remove it from the list (DELETE /suppressions?email=...) if they asked to receive mail again.',
+      },
+    );
   }
 }

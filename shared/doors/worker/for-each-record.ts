@@ -31,7 +31,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: string): z.outpu
   return parsed.data;
 }
 
-export function forEachRecord<S extends z.ZodType>(worker: string, schema: S, handle: (message: z.output<S>, record: SQSRecord) => Promise<void>) {
+export function forEachRecord<S extends z.ZodType>(
+  worker: string,
+  schema: S,
+  handle: (message: z.output<S>, record: SQSRecord) => Promise<void>,
+) {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const results = await Promise.allSettled(event.Records.map(async (record) => handle(parseBody(schema, record.body), record)));
     const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];

@@ -24,7 +24,11 @@ export class PoisonRecordError extends Error {
   }
 }
 
-export function forEachStreamBatch<C>(worker: string, reader: StreamReader<C>, handle: (records: StreamRecordChanges<C>[]) => Promise<{ done: number }>) {
+export function forEachStreamBatch<C>(
+  worker: string,
+  reader: StreamReader<C>,
+  handle: (records: StreamRecordChanges<C>[]) => Promise<{ done: number }>,
+) {
   return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records;
     const decoded: StreamRecordChanges<C>[] = [];

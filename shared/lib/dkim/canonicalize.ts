@@ -54,7 +54,10 @@ export function parseHeaderFields(headerText: string): HeaderField[] {
 /** `name:value` with the name lowercased, the value unfolded, whitespace runs as one space, trimmed. No line break. */
 export function relaxedHeader(line: string): string {
   const colon = line.indexOf(':');
-  const name = line.slice(0, colon).replace(/[ \t]+$/, '').toLowerCase();
+  const name = line
+    .slice(0, colon)
+    .replace(/[ \t]+$/, '')
+    .toLowerCase();
   const value = line
     .slice(colon + 1)
     .replace(/\r?\n/g, '')
@@ -78,7 +81,11 @@ export function relaxedBody(body: Buffer): Buffer {
  * The signed header fields in h= order, each canonicalized by `canon` and ended by CRLF: each name takes
  * that field's instances from the bottom up (RFC 6376 §5.4.2); names with no instance left add nothing.
  */
-export function canonicalHeaders(headers: readonly HeaderField[], signedNames: readonly string[], canon: (line: string) => string = relaxedHeader): string {
+export function canonicalHeaders(
+  headers: readonly HeaderField[],
+  signedNames: readonly string[],
+  canon: (line: string) => string = relaxedHeader,
+): string {
   const used = new Set<HeaderField>();
   let out = '';
   for (const name of signedNames) {

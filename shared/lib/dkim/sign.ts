@@ -64,9 +64,12 @@ export async function signDkim(input: SignDkimInput): Promise<Buffer> {
   const time = Math.floor((input.signTime ?? new Date()).getTime() / 1000);
 
   const folder = new Folder(eol);
-  for (const tag of [`v=1;`, `a=rsa-sha256;`, `c=relaxed/relaxed;`, `d=${domain};`, `s=${input.selector};`, `t=${time};`]) folder.add(tag, ' ');
+  for (const tag of [`v=1;`, `a=rsa-sha256;`, `c=relaxed/relaxed;`, `d=${domain};`, `s=${input.selector};`, `t=${time};`])
+    folder.add(tag, ' ');
   // FWS is allowed around the colons of h=, so a long list folds between names.
-  signedNames.forEach((name, i) => folder.add(`${i === 0 ? 'h=' : ''}${name}${i === signedNames.length - 1 ? ';' : ':'}`, i === 0 ? ' ' : ''));
+  signedNames.forEach((name, i) =>
+    folder.add(`${i === 0 ? 'h=' : ''}${name}${i === signedNames.length - 1 ? ';' : ':'}`, i === 0 ? ' ' : ''),
+  );
   folder.add(`bh=${bodyHash};`, ' ');
   folder.add('b=', ' ');
   const unsigned = folder.text();

@@ -23,7 +23,7 @@ export function parseDkimTxt(value: string): DkimTxtRecord | null {
     const eq = part.indexOf('=');
     if (eq < 0) return null;
     const tag = part.slice(0, eq).trim();
-    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(tag) || Object.prototype.hasOwnProperty.call(record, tag)) return null;
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(tag) || Object.hasOwn(record, tag)) return null;
     const raw = part.slice(eq + 1);
     record[tag] = tag === 'p' ? raw.replace(/\s+/g, '') : raw.trim();
   }

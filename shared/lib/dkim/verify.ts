@@ -55,7 +55,13 @@ export async function verifySignatures(raw: Buffer, resolveTxt: ResolveTxt, now:
   return Promise.all(fields.map((field) => verifyOne(field, headers, body, resolveTxt, now)));
 }
 
-async function verifyOne(field: HeaderField, headers: HeaderField[], body: Buffer, resolveTxt: ResolveTxt, now: Date): Promise<DkimVerification> {
+async function verifyOne(
+  field: HeaderField,
+  headers: HeaderField[],
+  body: Buffer,
+  resolveTxt: ResolveTxt,
+  now: Date,
+): Promise<DkimVerification> {
   const signature = parseSignature(field);
   if (typeof signature === 'string') return { status: 'permerror', reason: signature };
   const where = { domain: signature.domain, selector: signature.selector };
@@ -73,7 +79,8 @@ async function verifyOne(field: HeaderField, headers: HeaderField[], body: Buffe
     return { status: 'neutral', ...where, reason: (error as Error).message };
   }
   if (!valid) return { status: 'fail', ...where, reason: 'bad signature' };
-  if (signature.expires !== null && signature.signed !== null && signature.expires < signature.signed) return { status: 'neutral', ...where, reason: 'invalid expiration' };
+  if (signature.expires !== null && signature.signed !== null && signature.expires < signature.signed)
+    return { status: 'neutral', ...where, reason: 'invalid expiration' };
   if (signature.expires !== null && signature.expires * 1000 < now.getTime()) return { status: 'neutral', ...where, reason: 'expired' };
   return { status: 'pass', ...where };
 }
@@ -89,7 +96,10 @@ function parseSignature(field: HeaderField): Signature | string {
   if (!isCanon(headerCanon) || !isCanon(bodyCanon)) return 'unsupported canonicalization';
   const domain = tags.get('d');
   const selector = tags.get('s');
-  const signedNames = (tags.get('h') ?? '').split(':').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const signedNames = (tags.get('h') ?? '')
+    .split(':')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
   const bodyHash = compact('bh');
   const signature = compact('b');
   if (!domain || !selector || !bodyHash || !signature || !signedNames.includes('from')) return 'invalid signature header';
@@ -99,7 +109,20 @@ function parseSignature(field: HeaderField): Signature | string {
   const signed = digits('t');
   const expires = digits('x');
   if ([bodyLength, signed, expires].some((n) => n !== null && !Number.isSafeInteger(n))) return 'invalid signature header';
-  return { domain, selector, hash: algorithm[1] as 'sha256' | 'sha1', headerCanon, bodyCanon, signedNames, bodyHash, signature, bodyLength, signed, expires, field };
+  return {
+    domain,
+    selector,
+    hash: algorithm[1] as 'sha256' | 'sha1',
+    headerCanon,
+    bodyCanon,
+    signedNames,
+    bodyHash,
+    signature,
+    bodyLength,
+    signed,
+    expires,
+    field,
+  };
 }
 
 function isCanon(value: string): value is 'simple' | 'relaxed' {
@@ -125,18 +148,27 @@ function computeBodyHash(body: Buffer, signature: Signature): string {
 
 /** Simple body: CRLF line ends, trailing empty lines removed, one CRLF at the end (an empty body is CRLF). */
 function simpleBody(body: Buffer): Buffer {
-  const text = body.toString('latin1').replace(/\r?\n/g, '\r\n').replace(/(\r\n)*$/, '');
+  const text = body
+    .toString('latin1')
+    .replace(/\r?\n/g, '\r\n')
+    .replace(/(\r\n)*$/, '');
   return Buffer.from(`${text}\r\n`, 'latin1');
 }
 
 /** The signed fields in h= order, then the signature field with an empty b= (no line break after it). */
 function signedHeaderData(headers: HeaderField[], signature: Signature): string {
   const canon = (line: string) => (signature.headerCanon === 'relaxed' ? relaxedHeader(line) : line);
-  return canonicalHeaders(headers, signature.signedNames, canon) + canon(signature.field.line.replace(/((?:^|[;:])[ \t\r\n]*b[ \t\r\n]*=)[^;]*/i, '$1'));
+  return (
+    canonicalHeaders(headers, signature.signedNames, canon) +
+    canon(signature.field.line.replace(/((?:^|[;:])[ \t\r\n]*b[ \t\r\n]*=)[^;]*/i, '$1'))
+  );
 }
 
 /** The key published at `name`, or the result when there is no usable one (worded as mailauth's, test/support/mailauth-dkim.ts). */
-async function publicKey(name: string, resolveTxt: ResolveTxt): Promise<{ key: KeyObject } | Omit<DkimVerification, 'domain' | 'selector'>> {
+async function publicKey(
+  name: string,
+  resolveTxt: ResolveTxt,
+): Promise<{ key: KeyObject } | Omit<DkimVerification, 'domain' | 'selector'>> {
   let records: string[][];
   try {
     records = await resolveTxt(name);
@@ -159,7 +191,8 @@ async function publicKey(name: string, resolveTxt: ResolveTxt): Promise<{ key: K
   } catch {
     return { status: 'permerror', reason: 'unknown key type' };
   }
-  if (key.asymmetricKeyType !== 'rsa' || (tags.has('k') && tags.get('k')!.toLowerCase() !== 'rsa')) return { status: 'permerror', reason: 'unknown key type' };
+  if (key.asymmetricKeyType !== 'rsa' || (tags.has('k') && tags.get('k')!.toLowerCase() !== 'rsa'))
+    return { status: 'permerror', reason: 'unknown key type' };
   if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_KEY_BITS) return { status: 'permerror', reason: 'weak key' };
   return { key };
 }

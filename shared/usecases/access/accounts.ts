@@ -24,7 +24,10 @@ export interface CreateAccountInput {
 }
 
 /** Creates an account and its first full-access key in one transaction; the secret is returned once. */
-export async function createAccount(deps: AccountDeps, input: CreateAccountInput): Promise<{ account: Account; apiKey: ApiKey; secret: string }> {
+export async function createAccount(
+  deps: AccountDeps,
+  input: CreateAccountInput,
+): Promise<{ account: Account; apiKey: ApiKey; secret: string }> {
   const now = deps.clock.now().toISOString();
   const account: Account = {
     id: newId('acc'),
@@ -58,7 +61,11 @@ export function updateAccount(deps: AccountDeps, accountId: string, changes: Acc
  * An operator pauses an account (the admin CLI): every send of it is refused with 403 account_paused until
  * it is resumed. Returns the account as it is now (already paused, by the brake or by hand: unchanged).
  */
-export async function pauseAccountAsOperator(deps: Pick<AccountDeps, 'accounts' | 'clock'>, accountId: string, reason: string): Promise<Account> {
+export async function pauseAccountAsOperator(
+  deps: Pick<AccountDeps, 'accounts' | 'clock'>,
+  accountId: string,
+  reason: string,
+): Promise<Account> {
   const paused = await deps.accounts.pauseManually(accountId, reason, deps.clock.now().toISOString());
   return paused ?? (await existing(deps, accountId));
 }

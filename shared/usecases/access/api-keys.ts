@@ -24,7 +24,11 @@ export interface ApiKeyDeps {
   clock: Clock;
 }
 
-export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input: CreateApiKeyInput): Promise<{ apiKey: ApiKey; secret: string }> {
+export async function createApiKey(
+  deps: ApiKeyDeps,
+  principal: Principal,
+  input: CreateApiKeyInput,
+): Promise<{ apiKey: ApiKey; secret: string }> {
   requireAccountKey(principal, 'create API keys');
   // 403 insufficient_scope or domain_not_allowed: never more than the creator may do.
   const granted = grantWithinReach(principal.credential, input);
@@ -42,7 +46,8 @@ export async function createApiKey(deps: ApiKeyDeps, principal: Principal, input
     hint: secretHint(secret),
     created_at: deps.clock.now().toISOString(),
   };
-  if ((await deps.apiKeys.create(apiKey, hashSecret(secret), tenant)) === 'tenant_gone') throw new NotFoundError('Tenant', tenant!.external_id);
+  if ((await deps.apiKeys.create(apiKey, hashSecret(secret), tenant)) === 'tenant_gone')
+    throw new NotFoundError('Tenant', tenant!.external_id);
   return { apiKey, secret };
 }
 
@@ -64,7 +69,10 @@ export async function revokeApiKey(deps: ApiKeyDeps, principal: Principal, keyId
  * A tenant's deletion: revokes every key limited to it (both items of each, together), so they stop
  * working at once. Idempotent: a key already gone is skipped.
  */
-export async function revokeTenantKeys(deps: { apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'> }, tenant: Pick<Tenant, 'id' | 'account_id'>): Promise<number> {
+export async function revokeTenantKeys(
+  deps: { apiKeys: Pick<ApiKeyRepository, 'tenantKeyIds' | 'delete'> },
+  tenant: Pick<Tenant, 'id' | 'account_id'>,
+): Promise<number> {
   const ids = await deps.apiKeys.tenantKeyIds(tenant.account_id, tenant.id);
   // The tenant's deletion revokes them all, whoever made them.
   for (const id of ids) await deps.apiKeys.delete(tenant.account_id, id);

@@ -44,7 +44,10 @@ export async function authenticateKeyHash(deps: AuthenticateDeps, secretHash: st
 
 /** The hash an SMTP password is stored under; 401 without a read when it is not shaped like one of ours. */
 export function smtpPasswordHash(password: string): string {
-  if (!looksLikeSmtpPassword(password)) throw new UnauthorizedError(`Invalid SMTP credential: the password is an SMTP credential (svcsmtp_...) created with POST /smtp-credentials.`);
+  if (!looksLikeSmtpPassword(password))
+    throw new UnauthorizedError(
+      `Invalid SMTP credential: the password is an SMTP credential (svcsmtp_...) created with POST /smtp-credentials.`,
+    );
   return hashSecret(password);
 }
 
@@ -53,6 +56,7 @@ export function smtpPasswordHash(password: string): string {
  * wrong username, a malformed password, or a credential revoked or of a deleted account.
  */
 export async function authenticateSmtp(deps: AuthenticateDeps, username: string, password: string): Promise<Principal> {
-  if (username !== SMTP_USERNAME) throw new UnauthorizedError(`Invalid SMTP username: it is always "${SMTP_USERNAME}"; the password is an SMTP credential.`);
+  if (username !== SMTP_USERNAME)
+    throw new UnauthorizedError(`Invalid SMTP username: it is always "${SMTP_USERNAME}"; the password is an SMTP credential.`);
   return authenticateKeyHash(deps, smtpPasswordHash(password), 'smtp');
 }

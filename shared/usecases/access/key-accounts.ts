@@ -26,4 +26,3 @@ export class KeyAccounts {
     return principal;
   }
 }
-

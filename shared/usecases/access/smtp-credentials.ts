@@ -26,7 +26,11 @@ export interface SmtpCredentialDeps {
   clock: Clock;
 }
 
-export async function createSmtpCredential(deps: SmtpCredentialDeps, principal: Principal, input: CreateSmtpCredentialInput): Promise<{ credential: SmtpCredential; password: string }> {
+export async function createSmtpCredential(
+  deps: SmtpCredentialDeps,
+  principal: Principal,
+  input: CreateSmtpCredentialInput,
+): Promise<{ credential: SmtpCredential; password: string }> {
   requireAccountKey(principal, 'create SMTP credentials');
   // 403 insufficient_scope or domain_not_allowed: never more than the creator may do.
   const granted = grantWithinReach(principal.credential, { scopes: SMTP_CREDENTIAL_SCOPES, allowed_domains: input.allowed_domains });
@@ -43,7 +47,8 @@ export async function createSmtpCredential(deps: SmtpCredentialDeps, principal: 
     created_at: deps.clock.now().toISOString(),
     last_used_at: null,
   };
-  if ((await deps.smtpCredentials.create(credential, hashSecret(password), tenant)) === 'tenant_gone') throw new NotFoundError('Tenant', tenant!.external_id);
+  if ((await deps.smtpCredentials.create(credential, hashSecret(password), tenant)) === 'tenant_gone')
+    throw new NotFoundError('Tenant', tenant!.external_id);
   return { credential, password };
 }
 
@@ -59,7 +64,9 @@ export async function revokeSmtpCredential(deps: SmtpCredentialDeps, principal: 
   // 403 for one that reaches further than the caller (its domains: a credential's scopes are emails:send).
   let target: SmtpCredential | undefined;
   const reach = (credential: SmtpCredential) => ({ scopes: SMTP_CREDENTIAL_SCOPES, allowed_domains: credential.allowed_domains });
-  const outcome = await deps.smtpCredentials.delete(principal.account.id, credentialId, (credential) => reachCovers(principal.credential, reach((target = credential))));
+  const outcome = await deps.smtpCredentials.delete(principal.account.id, credentialId, (credential) =>
+    reachCovers(principal.credential, reach((target = credential))),
+  );
   if (outcome === 'not_found') throw new NotFoundError('SMTP credential', credentialId);
   if (outcome === 'beyond_reach') throw revocationBeyondReach('SMTP credential', credentialId, principal.credential, reach(target!));
 }

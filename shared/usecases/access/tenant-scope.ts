@@ -16,14 +16,19 @@ export interface TenantScopeDeps {
 /** What named a tenant: a field of the request (`tenant`, a webhook's `tenants`) or a /tenants path. */
 export type TenantNamedBy = { field: string } | 'path';
 
-const ENABLE_TENANTS = 'tenants come with the Scale and Dedicated plans, enabled by an operator (admin account update --id <account_id> --plan scale --tenants; docs/tenants.md)';
+const ENABLE_TENANTS =
+  'tenants come with the Scale and Dedicated plans, enabled by an operator (admin account update --id <account_id> --plan scale --tenants; docs/tenants.md)';
 
 export function checkTenantsEnabled(principal: Principal, namedBy: TenantNamedBy = { field: 'tenant' }): void {
   if (principal.account.tenants_enabled) return;
   if (namedBy === 'path') {
-    throw new ForbiddenError('Tenants are not enabled for this account, so the /tenants endpoints are not available to it.', 'tenants_not_enabled', {
-      hint: `To use them: ${ENABLE_TENANTS}.`,
-    });
+    throw new ForbiddenError(
+      'Tenants are not enabled for this account, so the /tenants endpoints are not available to it.',
+      'tenants_not_enabled',
+      {
+        hint: `To use them: ${ENABLE_TENANTS}.`,
+      },
+    );
   }
   throw new ForbiddenError(`Tenants are not enabled for this account, so \`${namedBy.field}\` cannot name one.`, 'tenants_not_enabled', {
     details: { field: namedBy.field },
@@ -50,7 +55,12 @@ export function checkTenantAllowed(principal: Principal, tenant: Pick<Tenant, 'i
 }
 
 /** The tenant `ref` names (external_id or id) as stored (with its ramp state), under the rule above. */
-export async function resolveStoredTenant(deps: TenantScopeDeps, principal: Principal, ref: string, namedBy?: TenantNamedBy): Promise<StoredTenant> {
+export async function resolveStoredTenant(
+  deps: TenantScopeDeps,
+  principal: Principal,
+  ref: string,
+  namedBy?: TenantNamedBy,
+): Promise<StoredTenant> {
   checkTenantsEnabled(principal, namedBy);
   const stored = await deps.tenants.find(principal.account.id, ref);
   if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
@@ -59,7 +69,12 @@ export async function resolveStoredTenant(deps: TenantScopeDeps, principal: Prin
 }
 
 /** The tenant `ref` names (external_id or id), or null when none is named. */
-export async function resolveTenant(deps: TenantScopeDeps, principal: Principal, ref: string | undefined | null, namedBy?: TenantNamedBy): Promise<Tenant | null> {
+export async function resolveTenant(
+  deps: TenantScopeDeps,
+  principal: Principal,
+  ref: string | undefined | null,
+  namedBy?: TenantNamedBy,
+): Promise<Tenant | null> {
   if (ref === undefined || ref === null) return null;
   return (await resolveStoredTenant(deps, principal, ref, namedBy)).tenant;
 }

@@ -19,7 +19,9 @@ export interface AccountStatsDeps {
 
 export async function getAccountStats(deps: AccountStatsDeps, principal: Principal, days: number): Promise<AccountStats> {
   if (limitedTenantOf(principal)) {
-    throw new ForbiddenError('This key is limited to a tenant: its stats are GET /tenants/{tenant}/stats; the account\'s take a key of the whole account.');
+    throw new ForbiddenError(
+      "This key is limited to a tenant: its stats are GET /tenants/{tenant}/stats; the account's take a key of the whole account.",
+    );
   }
   const window = daysBack(utcDay(deps.clock.now()), days);
   const perDay = await deps.accountStats.readDays(principal.account.id, window);

@@ -86,14 +86,22 @@ export function checkRetentionChange(plan: Account['plan'], change: Partial<Rete
     const days = change[kind];
     if (days === undefined) continue;
     const problem = retentionProblem(plan, days);
-    if (problem) throw new ValidationError(`Invalid request body: retention.${kind} ${problem}.`, { details: { fields: [{ field: `retention.${kind}`, message: `retention.${kind} ${problem}` }] } });
+    if (problem)
+      throw new ValidationError(`Invalid request body: retention.${kind} ${problem}.`, {
+        details: { fields: [{ field: `retention.${kind}`, message: `retention.${kind} ${problem}` }] },
+      });
   }
 }
 
-export async function updateAccountSettings(deps: { accounts: AccountRepository; clock: Clock }, principal: Principal, change: AccountSettingsChange): Promise<AccountSettings> {
+export async function updateAccountSettings(
+  deps: { accounts: AccountRepository; clock: Clock },
+  principal: Principal,
+  change: AccountSettingsChange,
+): Promise<AccountSettings> {
   requireAccountKey(principal, 'change the account settings');
   const account = principal.account;
-  if (!change.retention && change.store_content === undefined && change.suppress_bounce_categories === undefined) return toAccountSettings(account);
+  if (!change.retention && change.store_content === undefined && change.suppress_bounce_categories === undefined)
+    return toAccountSettings(account);
   let retention: StoredRetention | undefined;
   if (change.retention) {
     checkRetentionChange(account.plan, change.retention);
@@ -106,7 +114,9 @@ export async function updateAccountSettings(deps: { accounts: AccountRepository;
       ...(retention ? { retention } : {}),
       ...(change.store_content === undefined ? {} : { store_content: change.store_content }),
       // Kept in the table's order, each once.
-      ...(change.suppress_bounce_categories === undefined ? {} : { suppress_bounce_categories: BOUNCE_CATEGORIES.filter((category) => change.suppress_bounce_categories!.includes(category)) }),
+      ...(change.suppress_bounce_categories === undefined
+        ? {}
+        : { suppress_bounce_categories: BOUNCE_CATEGORIES.filter((category) => change.suppress_bounce_categories!.includes(category)) }),
     },
     deps.clock.now().toISOString(),
   );

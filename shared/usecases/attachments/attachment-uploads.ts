@@ -51,13 +51,22 @@ export interface CreatedAttachmentUpload {
 
 /** 413 payload_too_large for one file over the per-file limit. */
 export function fileTooLargeError(size: number, message?: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError(413, 'payload_too_large', message ?? `The file is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment.`, {
-    details: { size, max_size: MAX_ATTACHMENT_BYTES, ...details },
-    hint: 'Compress the file or split it; every attachment must be at most 10 MB.',
-  });
+  return new AppError(
+    413,
+    'payload_too_large',
+    message ?? `The file is ${size} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment.`,
+    {
+      details: { size, max_size: MAX_ATTACHMENT_BYTES, ...details },
+      hint: 'Compress the file or split it; every attachment must be at most 10 MB.',
+    },
+  );
 }
 
-export async function createAttachmentUpload(deps: AttachmentUploadDeps, principal: Principal, input: CreateAttachmentUploadRequest): Promise<CreatedAttachmentUpload> {
+export async function createAttachmentUpload(
+  deps: AttachmentUploadDeps,
+  principal: Principal,
+  input: CreateAttachmentUploadRequest,
+): Promise<CreatedAttachmentUpload> {
   if (input.size !== null && input.size > MAX_ATTACHMENT_BYTES) throw fileTooLargeError(input.size);
   const now = deps.clock.now();
   const id = newAttachmentId(now.getTime());
@@ -108,7 +117,11 @@ export async function findLiveUpload(
   return upload && !isUploadExpired(upload, now) ? upload : null;
 }
 
-export async function getAttachmentUpload(deps: AttachmentUploadDeps, principal: Principal, attachmentId: string): Promise<AttachmentUpload> {
+export async function getAttachmentUpload(
+  deps: AttachmentUploadDeps,
+  principal: Principal,
+  attachmentId: string,
+): Promise<AttachmentUpload> {
   const found = await findLiveUpload(deps, principal.account.id, attachmentId, deps.clock.now());
   // The one ownership rule (same account, and the key's tenant when it is limited to one): 404 otherwise.
   assertVisible(principal, found && uploadOwner(found), 'Attachment', attachmentId);

@@ -75,20 +75,38 @@ async function checkReference(
 ): Promise<{ ok: CheckedReference } | { refused: FieldProblem } | { tooLarge: FieldProblem & { size: number } }> {
   const id = reference.attachment_id;
   if (!deps.uploads) {
-    return { refused: { field, message: 'attachment_id references are not available on this path; send the file inline as data (base64)' } };
+    return {
+      refused: { field, message: 'attachment_id references are not available on this path; send the file inline as data (base64)' },
+    };
   }
   const found = await findLiveUpload({ attachmentUploads: deps.uploads }, accountId, id, now);
   // Another tenant's upload is as unknown to a tenant's key as another account's.
   const upload = found && (limitedTenant === null || uploadOwner(found).tenant === limitedTenant) ? found : null;
   if (!upload) {
-    return { refused: { field, message: `no attachment ${id} in this account: unknown, expired (uploads are kept 24 hours) or created by another account` } };
+    return {
+      refused: {
+        field,
+        message: `no attachment ${id} in this account: unknown, expired (uploads are kept 24 hours) or created by another account`,
+      },
+    };
   }
   const object = await deps.blobs.head(upload.blob_key);
   if (!object) {
-    return { refused: { field, message: `attachment ${id} has not been uploaded yet (status pending_upload): PUT the file to its upload URL first` } };
+    return {
+      refused: {
+        field,
+        message: `attachment ${id} has not been uploaded yet (status pending_upload): PUT the file to its upload URL first`,
+      },
+    };
   }
   if (object.size > MAX_ATTACHMENT_BYTES) {
-    return { tooLarge: { field, size: object.size, message: `attachment ${id} is ${object.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment` } };
+    return {
+      tooLarge: {
+        field,
+        size: object.size,
+        message: `attachment ${id} is ${object.size} bytes; the limit is ${MAX_ATTACHMENT_BYTES} bytes (10 MB) per attachment`,
+      },
+    };
   }
   return { ok: { reference, upload, object } };
 }
@@ -136,7 +154,12 @@ function refuseOverSesLimit(sizes: readonly number[], bodyBytes: number): void {
 }
 
 /** Stores one attachment's bytes at `blobKey` (a checked upload copied, inline data written) and answers its metadata. */
-async function storeAttachment(deps: ResolveAttachmentsDeps, attachment: AttachmentInput, check: ReferenceCheck | null, blobKey: string): Promise<EmailAttachment> {
+async function storeAttachment(
+  deps: ResolveAttachmentsDeps,
+  attachment: AttachmentInput,
+  check: ReferenceCheck | null,
+  blobKey: string,
+): Promise<EmailAttachment> {
   if (check && 'ok' in check) {
     const { reference, upload, object } = check.ok;
     // The copy is of the version just checked: a PUT racing in between fails the copy, not the size rule.
@@ -180,7 +203,9 @@ export async function resolveAttachments(
   const now = deps.clock ? deps.clock.now() : new Date();
   const checks = await Promise.all(
     attachments.map((attachment, index) =>
-      isAttachmentReference(attachment) ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now, options.limitedTenant ?? null) : null,
+      isAttachmentReference(attachment)
+        ? checkReference(deps, accountId, attachment, `attachments.${index}.attachment_id`, now, options.limitedTenant ?? null)
+        : null,
     ),
   );
   refuseBadReferences(checks);
@@ -189,14 +214,22 @@ export async function resolveAttachments(
     return check && 'ok' in check ? check.ok.object.size : (attachment as InlineAttachment).size;
   });
   refuseOverSesLimit(sizes, options.bodyBytes ?? 0);
-  return Promise.all(attachments.map((attachment, index) => storeAttachment(deps, attachment, checks[index] ?? null, `${options.keyPrefix ?? ''}${attachmentBlobKey(emailId, index)}`)));
+  return Promise.all(
+    attachments.map((attachment, index) =>
+      storeAttachment(deps, attachment, checks[index] ?? null, `${options.keyPrefix ?? ''}${attachmentBlobKey(emailId, index)}`),
+    ),
+  );
 }
 
 /**
  * @deprecated Use resolveAttachments, which also resolves `attachment_id` references. Kept for callers
  * not yet moved: inline attachments are stored as before; references are refused (422).
  */
-export async function storeAttachments(blobs: ResolveAttachmentsDeps['blobs'], emailId: string, attachments: readonly AttachmentInput[]): Promise<EmailAttachment[]> {
+export async function storeAttachments(
+  blobs: ResolveAttachmentsDeps['blobs'],
+  emailId: string,
+  attachments: readonly AttachmentInput[],
+): Promise<EmailAttachment[]> {
   return resolveAttachments({ blobs }, '', emailId, attachments);
 }
 
@@ -207,7 +240,8 @@ export async function storeAttachments(blobs: ResolveAttachmentsDeps['blobs'], e
 export async function loadAttachments(blobs: Pick<BlobStore, 'get'>, refs: readonly AttachmentRef[]): Promise<MimeAttachment[]> {
   return Promise.all(
     refs.map(async (ref): Promise<MimeAttachment> => {
-      if (ref.blob_key === undefined) throw new Error(`attachment ${ref.filename} has no blob of its own: it is a part of the email's raw message`);
+      if (ref.blob_key === undefined)
+        throw new Error(`attachment ${ref.filename} has no blob of its own: it is a part of the email's raw message`);
       const content = await blobs.get(ref.blob_key);
       return {
         filename: ref.filename,

@@ -16,8 +16,13 @@ export interface AuditReadDeps {
   clock: Clock;
 }
 
-export async function listAuditLog(deps: AuditReadDeps, principal: Principal, query: AuditFilter & { limit: number; cursor?: string }): Promise<Page<AuditRecord>> {
-  if (principal.credential.tenant !== null) throw new ForbiddenError('The audit log is the account\'s: a key limited to a tenant cannot read it.');
+export async function listAuditLog(
+  deps: AuditReadDeps,
+  principal: Principal,
+  query: AuditFilter & { limit: number; cursor?: string },
+): Promise<Page<AuditRecord>> {
+  if (principal.credential.tenant !== null)
+    throw new ForbiddenError("The audit log is the account's: a key limited to a tenant cannot read it.");
   const since = query.since === undefined ? undefined : Date.parse(query.since);
   const until = query.until === undefined ? undefined : Date.parse(query.until);
   if (since !== undefined && until !== undefined && since > until) {

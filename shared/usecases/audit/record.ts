@@ -24,7 +24,13 @@ export async function recordAudit(deps: AuditDeps, entry: AuditEntry): Promise<A
     await deps.auditLog.append(record);
     return record;
   } catch (error) {
-    logError(AUDIT_WRITE_FAILED, error, { audit_id: record.id, account_id: record.account_id, action: record.action, request_id: record.request_id, metric: 'AuditWriteFailures' });
+    logError(AUDIT_WRITE_FAILED, error, {
+      audit_id: record.id,
+      account_id: record.account_id,
+      action: record.action,
+      request_id: record.request_id,
+      metric: 'AuditWriteFailures',
+    });
     return null;
   }
 }

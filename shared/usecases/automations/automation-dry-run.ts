@@ -46,7 +46,12 @@ export interface AutomationDryRun extends DryRunResult {
 const DRY_RUN_ID = 'dry-run';
 
 /** The email `step` would send for `event`, or the error the real step would fail with. */
-async function previewStep(deps: AutomationDryRunDeps, accountId: string, step: SendEmailStep, event: DryRunEvent): Promise<EmailPreviewResult> {
+async function previewStep(
+  deps: AutomationDryRunDeps,
+  accountId: string,
+  step: SendEmailStep,
+  event: DryRunEvent,
+): Promise<EmailPreviewResult> {
   const built = stepEmailRequest(step, event, DRY_RUN_ID);
   if (!built.ok) return { error: built.error };
   let request: SendRequest;
@@ -64,7 +69,9 @@ async function previewStep(deps: AutomationDryRunDeps, accountId: string, step: 
     subject: request.subject,
     ...(request.html === undefined ? {} : { html: request.html }),
     ...(request.text === undefined ? {} : { text: request.text }),
-    ...(request.from_template === undefined ? {} : { template: { id: request.from_template.alias, version: request.from_template.version } }),
+    ...(request.from_template === undefined
+      ? {}
+      : { template: { id: request.from_template.alias, version: request.from_template.version } }),
     category: request.category ?? 'transactional',
     ...(request.tenant === undefined ? {} : { tenant: request.tenant }),
     ...(request.tags === undefined ? {} : { tags: request.tags }),
@@ -101,7 +108,8 @@ export async function dryRunAutomation(
   };
   const previews = new Map<SendEmailStep, EmailPreviewResult>();
   for (const step of automation.steps) {
-    if (step.type === 'send_email') previews.set(step, await previewStep({ ...deps, publishedTemplates: templates }, accountId, step, event));
+    if (step.type === 'send_email')
+      previews.set(step, await previewStep({ ...deps, publishedTemplates: templates }, accountId, step, event));
   }
 
   const result = dryRunSteps(automation.steps, event, (step) => previews.get(step) ?? { error: `step ${step.key} has no preview` });

@@ -33,7 +33,12 @@ async function ownedAutomation(deps: AutomationRunsDeps, principal: Principal, i
 }
 
 /** One page of the automation's runs, newest first, optionally only those in one status. */
-export async function listAutomationRuns(deps: AutomationRunsDeps, principal: Principal, automationId: string, query: ListRunsQuery): Promise<Page<Run>> {
+export async function listAutomationRuns(
+  deps: AutomationRunsDeps,
+  principal: Principal,
+  automationId: string,
+  query: ListRunsQuery,
+): Promise<Page<Run>> {
   const automation = await ownedAutomation(deps, principal, automationId);
   return deps.runs.list(automation.id, { limit: query.limit, cursor: query.cursor }, query.status);
 }

@@ -11,14 +11,13 @@
  * Writes are conditional on the version and status they read (shared/adapters/store/automations.ts); a write
  * that lost a race reads again and re-applies, a few times, before answering 409.
  */
-import {
-  AUTOMATION_LIMITS,
-  isAutomationId,
-  newAutomationId,
-  sameDefinition,
-  type Automation,
-} from '../../domain/automations/automation';
-import type { AutomationAction, CreateAutomationInput, ListAutomationsQuery, UpdateAutomationInput } from '../../domain/automations/schemas';
+import { AUTOMATION_LIMITS, isAutomationId, newAutomationId, sameDefinition, type Automation } from '../../domain/automations/automation';
+import type {
+  AutomationAction,
+  CreateAutomationInput,
+  ListAutomationsQuery,
+  UpdateAutomationInput,
+} from '../../domain/automations/schemas';
 import { stepOutsideReach } from '../../domain/automations/step-reach';
 import { definitionProblems, type FieldProblem } from '../../domain/automations/validate';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
@@ -89,9 +88,13 @@ export async function createAutomation(deps: AutomationDeps, principal: Principa
   };
   const outcome = await deps.automations.create(automation, AUTOMATION_LIMITS.automationsPerAccount);
   if (outcome.kind === 'limit_reached') {
-    throw new ForbiddenError(`An account can have at most ${AUTOMATION_LIMITS.automationsPerAccount} automations; delete one to add another.`, 'limit_exceeded', {
-      details: { limit: AUTOMATION_LIMITS.automationsPerAccount, resource: 'automations' },
-    });
+    throw new ForbiddenError(
+      `An account can have at most ${AUTOMATION_LIMITS.automationsPerAccount} automations; delete one to add another.`,
+      'limit_exceeded',
+      {
+        details: { limit: AUTOMATION_LIMITS.automationsPerAccount, resource: 'automations' },
+      },
+    );
   }
   return automation;
 }
@@ -111,7 +114,12 @@ export async function getAutomation(deps: AutomationDeps, principal: Principal, 
  * with (the run engine pins it). The merged definition is validated as a whole, and gets the editor's
  * reach (its steps within it). No change: nothing written.
  */
-export async function updateAutomation(deps: AutomationDeps, principal: Principal, id: string, input: UpdateAutomationInput): Promise<Automation> {
+export async function updateAutomation(
+  deps: AutomationDeps,
+  principal: Principal,
+  id: string,
+  input: UpdateAutomationInput,
+): Promise<Automation> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const current = await owned(deps, principal, id);
     const definition = { name: input.name ?? current.name, trigger: input.trigger ?? current.trigger, steps: input.steps ?? current.steps };
@@ -119,7 +127,13 @@ export async function updateAutomation(deps: AutomationDeps, principal: Principa
     if (problems.length) invalid(problems);
     if (sameDefinition(definition, current)) return current;
     const allowedDomains = reachFor(principal, definition.steps);
-    const next: Automation = { ...current, ...definition, version: current.version + 1, updated_at: deps.clock.now().toISOString(), allowed_domains: allowedDomains };
+    const next: Automation = {
+      ...current,
+      ...definition,
+      version: current.version + 1,
+      updated_at: deps.clock.now().toISOString(),
+      allowed_domains: allowedDomains,
+    };
     const outcome = await deps.automations.save(current, next);
     if (outcome.kind === 'saved') return outcome.automation;
   }
@@ -130,7 +144,12 @@ export async function updateAutomation(deps: AutomationDeps, principal: Principa
  * `activate`: draft or paused -> active (already active: returned as it is). `pause`: active -> paused
  * (already paused: as it is; a draft: 409, it never ran). The definition was validated when saved.
  */
-export async function changeAutomationStatus(deps: AutomationDeps, principal: Principal, id: string, action: AutomationAction): Promise<Automation> {
+export async function changeAutomationStatus(
+  deps: AutomationDeps,
+  principal: Principal,
+  id: string,
+  action: AutomationAction,
+): Promise<Automation> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const current = await owned(deps, principal, id);
     const target = action === 'activate' ? 'active' : 'paused';
@@ -142,7 +161,12 @@ export async function changeAutomationStatus(deps: AutomationDeps, principal: Pr
       });
     }
     const now = deps.clock.now().toISOString();
-    const next: Automation = { ...current, status: target, updated_at: now, activated_at: target === 'active' ? now : current.activated_at };
+    const next: Automation = {
+      ...current,
+      status: target,
+      updated_at: now,
+      activated_at: target === 'active' ? now : current.activated_at,
+    };
     const outcome = await deps.automations.save(current, next);
     if (outcome.kind === 'saved') return outcome.automation;
   }
@@ -157,4 +181,3 @@ export async function deleteAutomation(deps: AutomationDeps, principal: Principa
   }
   throw changedConcurrently(id);
 }
-

@@ -30,7 +30,17 @@ export function invitationMessage(invitation: Invitation, link: string) {
 }
 
 /** Sends the invitation to its address from `from` (400 for a bad address; the send core's 403s for a sender it refuses). */
-export async function emailInvitation(deps: SendDeps, principal: Principal, invitation: Invitation, link: string, from: string): Promise<SendResult> {
-  const request = parseWith(sendRequestSchema, { from, to: invitation.email, ...invitationMessage(invitation, link), tags: [{ name: 'source', value: 'dashboard_invitation' }] }, 'invitation email');
+export async function emailInvitation(
+  deps: SendDeps,
+  principal: Principal,
+  invitation: Invitation,
+  link: string,
+  from: string,
+): Promise<SendResult> {
+  const request = parseWith(
+    sendRequestSchema,
+    { from, to: invitation.email, ...invitationMessage(invitation, link), tags: [{ name: 'source', value: 'dashboard_invitation' }] },
+    'invitation email',
+  );
   return sendEmail(deps, { principal }, request);
 }

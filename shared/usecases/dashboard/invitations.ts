@@ -48,7 +48,11 @@ export async function inviteMember(deps: InvitationDeps, actor: Actor, body: unk
   assertMayChangeMember(actor.role, { role });
   const existing = await deps.dashboardUsers.getByEmail(email);
   if (existing) {
-    throw new ConflictError(existing.account_id === actor.account_id ? `${email} is already a member of this account.` : `${email} already has a dashboard user (of another account): an address has one user in the whole deployment.`);
+    throw new ConflictError(
+      existing.account_id === actor.account_id
+        ? `${email} is already a member of this account.`
+        : `${email} already has a dashboard user (of another account): an address has one user in the whole deployment.`,
+    );
   }
   const now = deps.clock.now();
   const token = newInvitationToken();
@@ -75,7 +79,10 @@ export async function revokeInvitation(deps: InvitationDeps, actor: Actor, id: s
 }
 
 /** The pending invitation a link's token names (for the accept page), or 400 when it is not valid any more. */
-export async function invitationOfToken(deps: Pick<InvitationDeps, 'invitations' | 'clock'>, token: string | undefined): Promise<Invitation> {
+export async function invitationOfToken(
+  deps: Pick<InvitationDeps, 'invitations' | 'clock'>,
+  token: string | undefined,
+): Promise<Invitation> {
   const invitation = token && token.length <= 200 ? await deps.invitations.getByTokenHash(invitationTokenHash(token)) : null;
   if (!invitation || invitationExpired(invitation, deps.clock.now())) throw new ValidationError(INVITATION_NOT_VALID);
   return invitation;

@@ -68,17 +68,32 @@ const random = () => randomBytes(32).toString('base64url');
 const s256 = (verifier: string) => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
 function requireOidc(deps: Pick<OidcSignInDeps, 'oidc'>): OidcSetup {
-  if (!deps.oidc) throw new AppError(404, 'not_found', 'Sign-in with OpenID Connect is not configured on this deployment: sign in with your email and password.');
-  if (deps.oidc.settings.problem) throw new ServiceUnavailableError(`Sign-in with ${deps.oidc.settings.label} is misconfigured: ${deps.oidc.settings.problem}. Sign in with your email and password, and tell the operator.`);
+  if (!deps.oidc)
+    throw new AppError(
+      404,
+      'not_found',
+      'Sign-in with OpenID Connect is not configured on this deployment: sign in with your email and password.',
+    );
+  if (deps.oidc.settings.problem)
+    throw new ServiceUnavailableError(
+      `Sign-in with ${deps.oidc.settings.label} is misconfigured: ${deps.oidc.settings.problem}. Sign in with your email and password, and tell the operator.`,
+    );
   return deps.oidc;
 }
 
 /** The provider's error as the sign-in page's: 503 when it could not be reached, else 401. */
 function refusalOf(error: unknown, label: string): AppError {
   if (error instanceof OidcProviderError) {
-    if (error.kind === 'unreachable') return new ServiceUnavailableError(`${label} could not be reached: try again in a moment, or sign in with your email and password.`);
-    if (error.kind === 'misconfigured') return new ServiceUnavailableError(`Sign-in with ${label} is misconfigured: ${error.message}. Sign in with your email and password, and tell the operator.`);
-    if (error.kind === 'denied') return new UnauthorizedError(`${label} did not sign you in (${error.message.replace(/^The sign-in provider answered /, '').replace(/\.$/, '')}). ${START_AGAIN}`);
+    if (error.kind === 'unreachable')
+      return new ServiceUnavailableError(`${label} could not be reached: try again in a moment, or sign in with your email and password.`);
+    if (error.kind === 'misconfigured')
+      return new ServiceUnavailableError(
+        `Sign-in with ${label} is misconfigured: ${error.message}. Sign in with your email and password, and tell the operator.`,
+      );
+    if (error.kind === 'denied')
+      return new UnauthorizedError(
+        `${label} did not sign you in (${error.message.replace(/^The sign-in provider answered /, '').replace(/\.$/, '')}). ${START_AGAIN}`,
+      );
     return new UnauthorizedError(`${label} did not sign you in: ${error.message} ${START_AGAIN}`);
   }
   throw error;
@@ -92,7 +107,11 @@ export interface StartedOidcSignIn {
 }
 
 /** Starts a flow for a browser on `origin` (the dashboard's), to come back to `next` (already a safe dashboard path). */
-export async function startOidcSignIn(deps: Pick<OidcSignInDeps, 'oidc' | 'oidcFlows' | 'clock' | 'rateLimits'>, request: { origin: string; next: string }, client: Pick<SignInClient, 'ip'>): Promise<StartedOidcSignIn> {
+export async function startOidcSignIn(
+  deps: Pick<OidcSignInDeps, 'oidc' | 'oidcFlows' | 'clock' | 'rateLimits'>,
+  request: { origin: string; next: string },
+  client: Pick<SignInClient, 'ip'>,
+): Promise<StartedOidcSignIn> {
   const { provider, settings } = requireOidc(deps);
   const now = deps.clock.now();
   // Each start writes a flow item: counted per IP before it is written (RATE_LIMITS.oidcStartPerIp).
@@ -108,7 +127,12 @@ export async function startOidcSignIn(deps: Pick<OidcSignInDeps, 'oidc' | 'oidcF
   };
   let authorizationUrl: URL;
   try {
-    authorizationUrl = await provider.authorizationUrl({ redirectUri: flow.redirect_uri, state: flow.state, nonce: flow.nonce, codeChallenge: s256(flow.code_verifier) });
+    authorizationUrl = await provider.authorizationUrl({
+      redirectUri: flow.redirect_uri,
+      state: flow.state,
+      nonce: flow.nonce,
+      codeChallenge: s256(flow.code_verifier),
+    });
   } catch (error) {
     throw refusalOf(error, settings.label);
   }
@@ -136,20 +160,36 @@ export interface CompletedOidcSignIn {
  * The callback: `flowToken` is the browser's cookie (undefined when it sent none), `query` the callback's
  * query string as the provider sent it. Throws AppErrors (400 flow, 401 provider, 403 refused, 429, 503).
  */
-export async function completeOidcSignIn(deps: OidcSignInDeps, request: { flowToken: string | undefined; query: URLSearchParams }, client: SignInClient): Promise<CompletedOidcSignIn> {
+export async function completeOidcSignIn(
+  deps: OidcSignInDeps,
+  request: { flowToken: string | undefined; query: URLSearchParams },
+  client: SignInClient,
+): Promise<CompletedOidcSignIn> {
   const { provider, settings } = requireOidc(deps);
   const nowMs = deps.clock.now().getTime();
   await countAttempt(deps, signInSubjects('', client.ip).ip, 'signInPerIp', 'for sign-ins from this IP address', nowMs);
 
   // The flow this browser started: one use, deleted whatever happens next.
   const flow = isTokenShaped(request.flowToken) ? await deps.oidcFlows.take(sessionTokenHash(request.flowToken)) : null;
-  if (!flow) throw new ValidationError(`This sign-in with ${settings.label} is not under way in this browser (it expired, was already used, or was started elsewhere). ${START_AGAIN}`);
-  if (oidcFlowExpired(flow, deps.clock.now())) throw new ValidationError(`This sign-in with ${settings.label} took more than 10 minutes and has expired. ${START_AGAIN}`);
-  if (!sameSecret(request.query.get('state'), flow.state)) throw new ValidationError(`The answer from ${settings.label} does not belong to the sign-in this browser started (its state differs). ${START_AGAIN}`);
+  if (!flow)
+    throw new ValidationError(
+      `This sign-in with ${settings.label} is not under way in this browser (it expired, was already used, or was started elsewhere). ${START_AGAIN}`,
+    );
+  if (oidcFlowExpired(flow, deps.clock.now()))
+    throw new ValidationError(`This sign-in with ${settings.label} took more than 10 minutes and has expired. ${START_AGAIN}`);
+  if (!sameSecret(request.query.get('state'), flow.state))
+    throw new ValidationError(
+      `The answer from ${settings.label} does not belong to the sign-in this browser started (its state differs). ${START_AGAIN}`,
+    );
 
   let claims;
   try {
-    claims = await provider.exchange(request.query, { redirectUri: flow.redirect_uri, state: flow.state, nonce: flow.nonce, codeVerifier: flow.code_verifier });
+    claims = await provider.exchange(request.query, {
+      redirectUri: flow.redirect_uri,
+      state: flow.state,
+      nonce: flow.nonce,
+      codeVerifier: flow.code_verifier,
+    });
   } catch (error) {
     const refusal = refusalOf(error, settings.label);
     if (refusal.status !== 503) await auditOidc(deps, client, 'signInFailed', refusal.status, null, null);
@@ -162,7 +202,13 @@ export async function completeOidcSignIn(deps: OidcSignInDeps, request: { flowTo
     await auditOidc(deps, client, 'signInFailed', 403, known, identity.email);
     throw new ForbiddenError(identity.message, 'forbidden', { details: { reason: identity.reason } });
   }
-  await countAttempt(deps, signInSubjects(identity.email, client.ip).email, 'signInPerEmail', 'for sign-ins with this email address', nowMs);
+  await countAttempt(
+    deps,
+    signInSubjects(identity.email, client.ip).email,
+    'signInPerEmail',
+    'for sign-ins with this email address',
+    nowMs,
+  );
 
   const user = await deps.dashboardUsers.getByEmail(identity.email);
   if (!user) {
@@ -179,7 +225,14 @@ export async function completeOidcSignIn(deps: OidcSignInDeps, request: { flowTo
 }
 
 /** The sign-in's audit record, as the password path's (./sign-in.ts), with the method. */
-function auditOidc(deps: OidcSignInDeps, client: SignInClient, action: 'signIn' | 'signInFailed', status: number, user: DashboardUser | null, email: string | null): Promise<void> {
+function auditOidc(
+  deps: OidcSignInDeps,
+  client: SignInClient,
+  action: 'signIn' | 'signInFailed',
+  status: number,
+  user: DashboardUser | null,
+  email: string | null,
+): Promise<void> {
   const emailHash = !user && email ? signInSubjects(email, client.ip).email.slice('email:'.length) : null;
   return auditSignIn(deps, client, action, status, user, emailHash, OIDC_AUDIT_METHOD);
 }

@@ -41,14 +41,26 @@ export interface ActiveSession {
  * by the team use cases (./team.ts).
  */
 export function sessionPrincipal(account: Account, user: DashboardUser): Principal {
-  return { account, credential: { kind: 'session', id: user.id, scopes: [...ROLE_SCOPES[user.role]], tenant: null, allowed_domains: null } };
+  return {
+    account,
+    credential: { kind: 'session', id: user.id, scopes: [...ROLE_SCOPES[user.role]], tenant: null, allowed_domains: null },
+  };
 }
 
 /** A new session for `user`; answers the token (for the cookie, never stored) and the stored session. */
-export async function startSession(deps: Pick<SessionDeps, 'sessions' | 'clock'>, user: DashboardUser): Promise<{ token: string; tokenHash: string; session: StoredSession }> {
+export async function startSession(
+  deps: Pick<SessionDeps, 'sessions' | 'clock'>,
+  user: DashboardUser,
+): Promise<{ token: string; tokenHash: string; session: StoredSession }> {
   const token = newSessionToken();
   const tokenHash = sessionTokenHash(token);
-  const session: StoredSession = { user_id: user.id, user_email: user.email, account_id: user.account_id, csrf_token: newCsrfToken(), ...newSessionTimes(deps.clock.now()) };
+  const session: StoredSession = {
+    user_id: user.id,
+    user_email: user.email,
+    account_id: user.account_id,
+    csrf_token: newCsrfToken(),
+    ...newSessionTimes(deps.clock.now()),
+  };
   await deps.sessions.create(tokenHash, session);
   return { token, tokenHash, session };
 }
@@ -68,9 +80,14 @@ export async function resolveSession(deps: SessionDeps, token: string | undefine
   const ended = sessionEnded(session, now);
   if (ended) {
     await deps.sessions.delete(tokenHash);
-    throw new UnauthorizedError(`The dashboard session has expired (${ended === 'idle' ? 'no request for 12 hours' : '7 days after sign-in'}). ${SIGN_IN_AGAIN}`);
+    throw new UnauthorizedError(
+      `The dashboard session has expired (${ended === 'idle' ? 'no request for 12 hours' : '7 days after sign-in'}). ${SIGN_IN_AGAIN}`,
+    );
   }
-  const [{ user, account }, touched] = await Promise.all([deps.dashboardUsers.getWithAccount(session.user_email, session.account_id), refresh(deps, tokenHash, session, now)]);
+  const [{ user, account }, touched] = await Promise.all([
+    deps.dashboardUsers.getWithAccount(session.user_email, session.account_id),
+    refresh(deps, tokenHash, session, now),
+  ]);
   if (!user || !account || user.id !== session.user_id || user.account_id !== account.id) {
     throw new UnauthorizedError(`The dashboard user of this session no longer exists. ${SIGN_IN_AGAIN}`);
   }

@@ -70,13 +70,23 @@ export const signInSubjects = (email: string, ip: string) => ({
 });
 
 /** Counts one attempt against a sign-in limit; over it: 429 with Retry-After. */
-export async function countAttempt(deps: Pick<SignInDeps, 'rateLimits'>, subject: string, name: RateLimitName, what: string, nowMs: number): Promise<void> {
+export async function countAttempt(
+  deps: Pick<SignInDeps, 'rateLimits'>,
+  subject: string,
+  name: RateLimitName,
+  what: string,
+  nowMs: number,
+): Promise<void> {
   const rule = RATE_LIMITS[name];
   const decision = await deps.rateLimits.hit(subject, name, rule, nowMs);
   if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), what);
 }
 
-export async function signIn(deps: SignInDeps, request: SignInRequest, client: SignInClient): Promise<{ user: DashboardUser; token: string; session: StoredSession }> {
+export async function signIn(
+  deps: SignInDeps,
+  request: SignInRequest,
+  client: SignInClient,
+): Promise<{ user: DashboardUser; token: string; session: StoredSession }> {
   const nowMs = deps.clock.now().getTime();
   const subjects = signInSubjects(request.email, client.ip);
   await countAttempt(deps, subjects.ip, 'signInPerIp', 'for sign-ins from this IP address', nowMs);
@@ -91,7 +101,8 @@ export async function signIn(deps: SignInDeps, request: SignInRequest, client: S
 
   if (deps.passwords.needsRehash(user.password_hash)) {
     const next = await deps.passwords.hash(request.password);
-    if (await deps.dashboardUsers.replacePasswordHash(user.email, user.password_hash, next, deps.clock.now().toISOString())) user.password_hash = next;
+    if (await deps.dashboardUsers.replacePasswordHash(user.email, user.password_hash, next, deps.clock.now().toISOString()))
+      user.password_hash = next;
   }
   const { token, session } = await startSession(deps, user);
   await auditSignIn(deps, client, 'signIn', 200, user, null);
@@ -112,7 +123,9 @@ export async function auditSignIn(
   method?: string,
 ): Promise<void> {
   if (!deps.auditLog) return;
-  const actor: AuditActor = user ? { type: 'user', id: user.id, email: user.email, email_hash: null, role: user.role } : { type: 'user', id: null, email: null, email_hash: emailHash, role: null };
+  const actor: AuditActor = user
+    ? { type: 'user', id: user.id, email: user.email, email_hash: null, role: user.role }
+    : { type: 'user', id: null, email: null, email_hash: emailHash, role: null };
   await recordAudit(
     { auditLog: deps.auditLog, clock: deps.clock },
     {

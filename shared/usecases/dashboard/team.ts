@@ -28,9 +28,15 @@ const byCreation = <T extends { created_at: string }>(a: T, b: T) => a.created_a
 
 /** The account's members (oldest first) and its pending invitations (expired ones left out). Every role may see them. */
 export async function listTeam(deps: TeamDeps, actor: Actor): Promise<{ members: DashboardUser[]; invitations: Invitation[] }> {
-  const [members, invitations] = await Promise.all([deps.dashboardUsers.listByAccount(actor.account_id), deps.invitations.listByAccount(actor.account_id)]);
+  const [members, invitations] = await Promise.all([
+    deps.dashboardUsers.listByAccount(actor.account_id),
+    deps.invitations.listByAccount(actor.account_id),
+  ]);
   const now = deps.clock.now().toISOString();
-  return { members: members.sort(byCreation), invitations: invitations.filter((invitation) => invitation.expires_at > now).sort(byCreation) };
+  return {
+    members: members.sort(byCreation),
+    invitations: invitations.filter((invitation) => invitation.expires_at > now).sort(byCreation),
+  };
 }
 
 async function memberOf(deps: TeamDeps, actor: Actor, userId: string): Promise<DashboardUser> {

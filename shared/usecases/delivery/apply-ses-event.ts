@@ -27,7 +27,11 @@ export interface BounceSuppressionLookup {
   categoriesOf(accountId: string): Promise<readonly BounceCategory[]>;
 }
 
-export type ApplySesEventDeps = { emails: Pick<EmailRepository, 'applyOutcome' | 'recordRecipients'>; events: EventPublisher; bounceSuppression: BounceSuppressionLookup } & SuppressionDeps;
+export type ApplySesEventDeps = {
+  emails: Pick<EmailRepository, 'applyOutcome' | 'recordRecipients'>;
+  events: EventPublisher;
+  bounceSuppression: BounceSuppressionLookup;
+} & SuppressionDeps;
 
 const EVENT_TYPE: Record<DeliveryEvent, EventType> = {
   sent: 'email.sent',
@@ -70,11 +74,24 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   if (!event.emailId || !event.accountId) return 'unknown_email'; // not sent by this service (no tags)
   // sent_at and the provider's id where the send worker did not record them: it died between SES's
   // answer and its write, and this event is how the email learns it was sent (first value wins).
-  const outcome: DeliveryOutcome = { ...event.outcome, fields: { ...event.outcome.fields, sent_at: event.outcome.fields.sent_at ?? event.sentAt, provider_message_id: event.providerMessageId } };
+  const outcome: DeliveryOutcome = {
+    ...event.outcome,
+    fields: {
+      ...event.outcome.fields,
+      sent_at: event.outcome.fields.sent_at ?? event.sentAt,
+      provider_message_id: event.providerMessageId,
+    },
+  };
   let outcomes = [outcome];
   if (event.recipients) {
     const { result, addresses } = event.recipients;
-    const tally = await deps.emails.recordRecipients(event.emailId, event.accountId, result, addresses, result === 'refused' ? refusalFields(outcome) : undefined);
+    const tally = await deps.emails.recordRecipients(
+      event.emailId,
+      event.accountId,
+      result,
+      addresses,
+      result === 'refused' ? refusalFields(outcome) : undefined,
+    );
     if (!tally) return 'unknown_email';
     outcomes = decidePerRecipient(outcome, result, tally, event.sentAt);
   }
@@ -94,7 +111,12 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   if (!email) return 'unknown_email';
   const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);
   if (suppressed.length) {
-    await suppressAddresses(deps, { accountId: event.accountId, tenantId: email.tenant_id ?? null, emails: suppressed, reason: event.suppress!.reason });
+    await suppressAddresses(deps, {
+      accountId: event.accountId,
+      tenantId: email.tenant_id ?? null,
+      emails: suppressed,
+      reason: event.suppress!.reason,
+    });
   }
   // The webhook events, from the email as each write left it. Their ids are derived from the email and
   // type, so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
@@ -106,7 +128,12 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
     ...published.map(({ email: after, outcome: applied }) =>
       emailEvent(after, EVENT_TYPE[applied.event], applied.at, {
         occurrence: applied.event === 'delivery_delayed' ? applied.at : undefined,
-        extra: applied.event === 'complained' ? { complained_at: applied.at } : applied.event === 'delivery_delayed' && event.delay ? { bounce_category: event.delay.category, delay_type: event.delay.type } : {},
+        extra:
+          applied.event === 'complained'
+            ? { complained_at: applied.at }
+            : applied.event === 'delivery_delayed' && event.delay
+              ? { bounce_category: event.delay.category, delay_type: event.delay.type }
+              : {},
       }),
     ),
   ]);

@@ -34,14 +34,22 @@ import type { Email } from '../../domain/emails/email';
 import { tenantFiringRefusal } from '../send/tenant-policy';
 import type { SendingDomainFacts, SendingDomainFactsCache } from './sending-domain-facts';
 import type { LinkSigning } from '../../domain/links/link-urls';
-import { NO_TRACKING, needsLinks, unsubscribeHeaders, unsubscribeUrlOf, withManagedLinks, type TrackingSettings } from '../send/managed-links';
+import {
+  NO_TRACKING,
+  needsLinks,
+  unsubscribeHeaders,
+  unsubscribeUrlOf,
+  withManagedLinks,
+  type TrackingSettings,
+} from '../send/managed-links';
 import { loadAttachments } from '../attachments/email-attachments';
 import { unverifiedSenderGaveUp } from '../send/unverified-sender';
 import { dropContentAfterSend } from './drop-content';
 
 export interface DeliverEmailDeps {
   /** `dropContent`: redacted emails (./drop-content.ts); the service's repository has it, test doubles of other rules may not. */
-  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'> & Partial<Pick<EmailRepository, 'dropContent'>>;
+  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'> &
+    Partial<Pick<EmailRepository, 'dropContent'>>;
   events: EventPublisher;
   /** Scheduled emails: the account as of the firing (paused by the reputation brake or an operator: not sent). */
   accounts: Pick<AccountRepository, 'get'>;
@@ -83,10 +91,16 @@ class RefusedAtFiring extends Error {}
  * (paused, deleted, stream policy) and the suppression lists (account and tenant) of its recipients, one
  * read each, only for scheduled emails.
  */
-async function checkAtFiring(deps: DeliverEmailDeps, email: Pick<Email, 'account_id' | 'scheduled_at' | 'to' | 'cc' | 'bcc'> & { tenant_id?: string | null; category?: string }): Promise<void> {
+async function checkAtFiring(
+  deps: DeliverEmailDeps,
+  email: Pick<Email, 'account_id' | 'scheduled_at' | 'to' | 'cc' | 'bcc'> & { tenant_id?: string | null; category?: string },
+): Promise<void> {
   if (email.scheduled_at === null) return;
   const account = await deps.accounts.get(email.account_id);
-  if (account?.status === 'paused') throw new RefusedAtFiring(`Not sent: the account was paused before the scheduled time${account.paused_reason ? `: ${account.paused_reason}` : '.'}`);
+  if (account?.status === 'paused')
+    throw new RefusedAtFiring(
+      `Not sent: the account was paused before the scheduled time${account.paused_reason ? `: ${account.paused_reason}` : '.'}`,
+    );
   if (email.tenant_id) {
     const stored = await deps.tenants.find(email.account_id, email.tenant_id);
     const refusal = tenantFiringRefusal(stored && !stored.deleting ? stored.tenant : null, email.category);
@@ -94,11 +108,17 @@ async function checkAtFiring(deps: DeliverEmailDeps, email: Pick<Email, 'account
   }
   const recipients = [...new Set([...bare(email.to), ...bare(email.cc), ...bare(email.bcc)].map((address) => address.toLowerCase()))];
   const suppressed = await deps.suppressions.findSuppressed(email.account_id, email.tenant_id ?? null, recipients);
-  if (suppressed.length) throw new RefusedAtFiring(`Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`);
+  if (suppressed.length)
+    throw new RefusedAtFiring(
+      `Not sent: ${suppressed.join(', ')} ${suppressed.length === 1 ? 'was' : 'were'} suppressed before the scheduled time.`,
+    );
 }
 
 /** A scheduled tenant email whose sending domain was given to another tenant meanwhile is not sent. */
-function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & { tenant_id?: string | null }, domainTenantId: string | null): void {
+function checkDomainOwnerAtFiring(
+  email: Pick<Email, 'from' | 'scheduled_at'> & { tenant_id?: string | null },
+  domainTenantId: string | null,
+): void {
   if (email.scheduled_at === null || !email.tenant_id || domainTenantId === null || domainTenantId === email.tenant_id) return;
   const domain = domainOf(parseMailbox(email.from)?.email ?? email.from);
   throw new RefusedAtFiring(`Not sent: the domain ${domain} belongs to another tenant at the scheduled time.`);
@@ -108,21 +128,33 @@ function checkDomainOwnerAtFiring(email: Pick<Email, 'from' | 'scheduled_at'> & 
  * The sending domain's facts: its id and DKIM selector (SES signs with its key), its tracking settings,
  * tls_mode and owning tenant; null for the sandbox domain. A domain no longer verified fails the email.
  */
-async function sendingDomainOf(deps: DeliverEmailDeps, accountId: string, from: string): Promise<SendingDomainFacts & { kind: 'verified' } | null> {
+async function sendingDomainOf(
+  deps: DeliverEmailDeps,
+  accountId: string,
+  from: string,
+): Promise<(SendingDomainFacts & { kind: 'verified' }) | null> {
   const fromDomain = domainOf(parseMailbox(from)?.email ?? from);
   if (fromDomain === deps.sandboxDomain) return null;
   const facts = await deps.sendingDomains.of(accountId, fromDomain);
-  if (facts.kind === 'not_verified') throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
+  if (facts.kind === 'not_verified')
+    throw new SenderNoLongerVerified(`The sending domain ${fromDomain} was removed or is no longer verified.`);
   return facts;
 }
 
 /** Sends through the SES tenant when given; a refusal of the tenant context itself is retried without it (logged). */
-async function sendThroughProvider(deps: DeliverEmailDeps, message: OutboundMessage, emailId: string): Promise<{ providerMessageId: string; messageId?: string }> {
+async function sendThroughProvider(
+  deps: DeliverEmailDeps,
+  message: OutboundMessage,
+  emailId: string,
+): Promise<{ providerMessageId: string; messageId?: string }> {
   try {
     return await deps.mailer.send(message);
   } catch (error) {
     if (!(message.tenantName && error instanceof MailerError && error.tenantRefused)) throw error;
-    logError('SES refused the tenant context of a send; sending at the account level', error, { email_id: emailId, tenant_id: message.tenantName });
+    logError('SES refused the tenant context of a send; sending at the account level', error, {
+      email_id: emailId,
+      tenant_id: message.tenantName,
+    });
     const { tenantName: _refused, ...withoutTenant } = message;
     return deps.mailer.send(withoutTenant);
   }
@@ -153,7 +185,6 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   // CRLF by construction (the composer's newline and its bodies': ../../domain/mime/compose.ts): no second pass.
   return composeMime(sent.email, sent.body, await loadAttachments(deps.blobs, email.attachments ?? []));
 }
-
 
 /**
  * A redelivered message: an earlier attempt recorded the outcome but may have died before publishing its
@@ -207,7 +238,12 @@ async function failOrRelease(deps: DeliverEmailDeps, email: Email, error: unknow
   const permanent = error instanceof MailerError && (error.permanent || unverifiedSenderGaveUp(error, email, deps.clock.now()));
   if (permanent || error instanceof SenderNoLongerVerified || error instanceof RefusedAtFiring) {
     const at = deps.clock.now().toISOString();
-    const failed = await deps.emails.applyOutcome(email.id, email.account_id, { event: 'failed', status: 'failed', at, fields: { bounce_reason: (error as Error).message } });
+    const failed = await deps.emails.applyOutcome(email.id, email.account_id, {
+      event: 'failed',
+      status: 'failed',
+      at,
+      fields: { bounce_reason: (error as Error).message },
+    });
     if (failed.kind !== 'missing') await deps.events.publish([emailEvent(failed.email, 'email.failed', at)]);
     return 'failed';
   }

@@ -28,7 +28,10 @@ export type PacedDeliverResult = DeliverResult | 'held';
 /** The CloudWatch EMF line of an email held by SES's account state: metric SesAccountHeld (Count) by Reason. */
 function heldMetricLine(reason: string, emailId: string, now: number): string {
   return JSON.stringify({
-    _aws: { Timestamp: now, CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Reason']], Metrics: [{ Name: 'SesAccountHeld', Unit: 'Count' }] }] },
+    _aws: {
+      Timestamp: now,
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Reason']], Metrics: [{ Name: 'SesAccountHeld', Unit: 'Count' }] }],
+    },
     level: 'warn',
     message: 'SES refuses to send for the account: email held, not failed (docs/deploy.md, "SES quota")',
     Reason: reason,
@@ -50,19 +53,30 @@ async function hold(deps: PacedDeliveryDeps, message: SendMessage, held: SendHel
   await deps.sendQueue.requeue(next, queueDelaySeconds(held.retryAt, now));
   // The lease is on the service clock (which the local cloud can move); the wait is real time.
   await deps.emails.holdForRetry(message.email_id, deps.clock.now().getTime() + (held.retryAt - now)).catch((error: unknown) => {
-    logWarn('send-email: could not mark a held email (a duplicate message may take it earlier)', { email_id: message.email_id, error: String(error) });
+    logWarn('send-email: could not mark a held email (a duplicate message may take it earlier)', {
+      email_id: message.email_id,
+      error: String(error),
+    });
   });
   if (held.reason === 'account_paused' || held.reason === 'account_suspended') {
     if (process.env.LOG_LEVEL !== 'silent') console.log(heldMetricLine(held.reason, message.email_id, now));
   } else if (held.reason !== 'rate') {
-    logInfo('send-email: SES throttled, email held', { email_id: message.email_id, reason: held.reason, retry_at: new Date(held.retryAt).toISOString() });
+    logInfo('send-email: SES throttled, email held', {
+      email_id: message.email_id,
+      reason: held.reason,
+      retry_at: new Date(held.retryAt).toISOString(),
+    });
   }
 }
 
 export async function deliverPaced(deps: PacedDeliveryDeps, message: SendMessage): Promise<PacedDeliverResult> {
   const pacer = messagePacer(deps.pace, { slotMs: message.paced_at, heldSince: message.held_since });
   try {
-    return await deliverEmail({ ...deps, mailer: pacer.mailer(deps.mailer), paceSend: pacer.reserve }, message.email_id, message.schedule_version);
+    return await deliverEmail(
+      { ...deps, mailer: pacer.mailer(deps.mailer), paceSend: pacer.reserve },
+      message.email_id,
+      message.schedule_version,
+    );
   } catch (error) {
     if (!(error instanceof SendHeld)) throw error;
     await hold(deps, message, error);

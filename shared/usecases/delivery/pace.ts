@@ -15,7 +15,14 @@
  * The rate runs on real time (`now`), as SES's does: the service clock can be moved by the local cloud.
  */
 import { MailerError, type Mailer, type OutboundMessage } from '../../ports/mail';
-import { accountRefusalOf, HOLD_RETRY_MS, MAX_HOLD_MS, recipientCount, SEND_WORKER_IN_FLIGHT, type HoldReason } from '../../domain/ses/send-quota';
+import {
+  accountRefusalOf,
+  HOLD_RETRY_MS,
+  MAX_HOLD_MS,
+  recipientCount,
+  SEND_WORKER_IN_FLIGHT,
+  type HoldReason,
+} from '../../domain/ses/send-quota';
 import type { SesSendBudget } from '../../adapters/store/ses-send-budget';
 
 /**
@@ -113,7 +120,11 @@ async function holdOrRethrow(deps: PaceDeps, error: unknown, ticket: HoldTicket)
   const held = new SendHeld(reason, now + wait);
   if (held.byAccount && ticket.heldSince !== undefined && now - ticket.heldSince >= MAX_HOLD_MS) {
     const hours = Math.round(MAX_HOLD_MS / 3_600_000);
-    return new MailerError(`Not sent: SES refused it for ${hours} hours (${reason.replace('_', ' ')}); last answer: ${(error as Error).message}`, true, { cause: error });
+    return new MailerError(
+      `Not sent: SES refused it for ${hours} hours (${reason.replace('_', ' ')}); last answer: ${(error as Error).message}`,
+      true,
+      { cause: error },
+    );
   }
   return held;
 }
@@ -144,7 +155,10 @@ async function waitForTurn(deps: PaceDeps, recipients: Recipients, slotMs: numbe
  * slot, sends, and turns SES's account-level refusals into SendHeld. A second send of the same message
  * (without the SES tenant) reserves a slot of its own.
  */
-export function messagePacer(deps: PaceDeps, ticket: HoldTicket): { reserve(recipients: Recipients): Promise<void>; mailer(inner: Pick<Mailer, 'send'>): Pick<Mailer, 'send'> } {
+export function messagePacer(
+  deps: PaceDeps,
+  ticket: HoldTicket,
+): { reserve(recipients: Recipients): Promise<void>; mailer(inner: Pick<Mailer, 'send'>): Pick<Mailer, 'send'> } {
   let slot: number | null | undefined = ticket.slotMs;
   let reserved = false;
   return {

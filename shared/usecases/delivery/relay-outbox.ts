@@ -143,7 +143,10 @@ export async function relayOutbox(deps: RelayOutboxDeps, records: readonly Outbo
 
   // c. Usage of the done prefix only, group by group in stream order.
   let counted = 0;
-  for (const group of usageGroups(works.filter((work) => work.index < done), deps.usage.maxPerCall)) {
+  for (const group of usageGroups(
+    works.filter((work) => work.index < done),
+    deps.usage.maxPerCall,
+  )) {
     try {
       await deps.usage.add([...group.counters.values()], usageToken('usage', group.eventIds));
       counted += group.counters.size;

@@ -17,7 +17,15 @@ export const DOMAIN_FACTS_TTL_MS = 60_000;
  * cached facts.
  */
 export type SendingDomainFacts =
-  | { kind: 'verified'; domainId: string; selector: string; tenantId: string | null; openTracking: boolean; clickTracking: boolean; requireTls: boolean }
+  | {
+      kind: 'verified';
+      domainId: string;
+      selector: string;
+      tenantId: string | null;
+      openTracking: boolean;
+      clickTracking: boolean;
+      requireTls: boolean;
+    }
   | { kind: 'not_verified' };
 
 export class SendingDomainFactsCache {

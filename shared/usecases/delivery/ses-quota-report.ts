@@ -29,7 +29,12 @@ export async function sesQuotaReport(deps: SesQuotaReportDeps) {
     },
     pace: {
       recipients_per_second: rate,
-      source: deps.configuredRate !== null ? 'SES_MAX_SEND_RATE' : rate === null ? 'none (SES reports no rate limit)' : 'SES GetAccount MaxSendRate x 0.9',
+      source:
+        deps.configuredRate !== null
+          ? 'SES_MAX_SEND_RATE'
+          : rate === null
+            ? 'none (SES reports no rate limit)'
+            : 'SES GetAccount MaxSendRate x 0.9',
       backlog_seconds: rate === null ? 0 : Math.round((await deps.sesSendBudget.backlogMs(rate, deps.now)) / 100) / 10,
     },
   };

@@ -33,13 +33,22 @@ export type DmarcFigures = Omit<RangeFigures, 'sources'> & {
   next_cursor: string | null;
 };
 
-export async function getDmarcFigures(deps: DmarcFiguresDeps, principal: Principal, domainId: string, query: DmarcFiguresQuery): Promise<DmarcFigures> {
+export async function getDmarcFigures(
+  deps: DmarcFiguresDeps,
+  principal: Principal,
+  domainId: string,
+  query: DmarcFiguresQuery,
+): Promise<DmarcFigures> {
   const stored = await deps.domains.get(domainId);
   assertVisible(principal, stored && domainOwner(stored.domain), 'Domain', domainId);
   return dmarcFiguresOf(deps, stored!.domain, query);
 }
 
-export async function dmarcFiguresOf(deps: Omit<DmarcFiguresDeps, 'domains'>, domain: Pick<Domain, 'id' | 'name' | 'dmarc_reports_address'>, query: DmarcFiguresQuery): Promise<DmarcFigures> {
+export async function dmarcFiguresOf(
+  deps: Omit<DmarcFiguresDeps, 'domains'>,
+  domain: Pick<Domain, 'id' | 'name' | 'dmarc_reports_address'>,
+  query: DmarcFiguresQuery,
+): Promise<DmarcFigures> {
   const now = deps.clock.now();
   const { since, until } = figuresRange(query, now);
   const cursor = decodeSourceCursor(query.cursor);

@@ -46,20 +46,35 @@ export type ReportOutcome =
 /** The CloudWatch EMF fields of one report's outcome: metric DmarcReports (Count) by Outcome. */
 function metric(outcome: ReportOutcome['kind']) {
   return {
-    _aws: { Timestamp: Date.now(), CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Outcome']], Metrics: [{ Name: 'DmarcReports', Unit: 'Count' }] }] },
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Outcome']], Metrics: [{ Name: 'DmarcReports', Unit: 'Count' }] }],
+    },
     Outcome: outcome,
     DmarcReports: 1,
   };
 }
 
 /** The domains (of the message's account) whose reports go to one of its recipients, with the recipient. */
-async function targetsOf(deps: IngestReportsDeps, message: Pick<InboundMessage, 'account_id' | 'rcpt_to'>): Promise<(ReportAddressTarget & { address: string })[]> {
-  const addresses = [...new Set(message.rcpt_to.map((address) => address.toLowerCase()).filter((address) => splitAddress(address) !== null))];
-  const found = await Promise.all(addresses.map(async (address) => (await deps.dmarcAddresses.domainsFor(address)).map((target) => ({ ...target, address }))));
+async function targetsOf(
+  deps: IngestReportsDeps,
+  message: Pick<InboundMessage, 'account_id' | 'rcpt_to'>,
+): Promise<(ReportAddressTarget & { address: string })[]> {
+  const addresses = [
+    ...new Set(message.rcpt_to.map((address) => address.toLowerCase()).filter((address) => splitAddress(address) !== null)),
+  ];
+  const found = await Promise.all(
+    addresses.map(async (address) => (await deps.dmarcAddresses.domainsFor(address)).map((target) => ({ ...target, address }))),
+  );
   return found.flat().filter((target) => target.account_id === message.account_id);
 }
 
-async function ingestPart(deps: IngestReportsDeps, message: Pick<InboundMessage, 'email_id' | 'account_id' | 'received_at'>, part: ReportPart, targets: (ReportAddressTarget & { address: string })[]): Promise<ReportOutcome> {
+async function ingestPart(
+  deps: IngestReportsDeps,
+  message: Pick<InboundMessage, 'email_id' | 'account_id' | 'received_at'>,
+  part: ReportPart,
+  targets: (ReportAddressTarget & { address: string })[],
+): Promise<ReportOutcome> {
   let report;
   try {
     report = parseReportFile(part.content);
@@ -72,8 +87,22 @@ async function ingestPart(deps: IngestReportsDeps, message: Pick<InboundMessage,
     const domain = (await deps.domains.get(target.domain_id))?.domain;
     if (!domain || domain.account_id !== message.account_id || domain.dmarc_reports_address !== target.address) continue;
     const rows = reportRows(report, { domain: domain.name, selector: domain.dkim_selector });
-    const saved = await deps.dmarcReports.save({ accountId: message.account_id, domainId: domain.id, report: rows, receivedEmailId: message.email_id, receivedAt: message.received_at });
-    return { kind: saved, part: part.name, domain_id: domain.id, reporter: rows.reporter, report_id: rows.report_id, day: rows.day, messages: rows.rows.reduce((sum, row) => sum + row.messages, 0) };
+    const saved = await deps.dmarcReports.save({
+      accountId: message.account_id,
+      domainId: domain.id,
+      report: rows,
+      receivedEmailId: message.email_id,
+      receivedAt: message.received_at,
+    });
+    return {
+      kind: saved,
+      part: part.name,
+      domain_id: domain.id,
+      reporter: rows.reporter,
+      report_id: rows.report_id,
+      day: rows.day,
+      messages: rows.rows.reduce((sum, row) => sum + row.messages, 0),
+    };
   }
   return { kind: 'not_for_domain', part: part.name, domain: domainName };
 }
@@ -90,7 +119,10 @@ export async function ingestDmarcReports(
   try {
     targets = await targetsOf(deps, message);
   } catch (error) {
-    logError('dmarc: could not read the report addresses; the message is recorded, its reports not counted', error, { ...ids, ...metric('failed') });
+    logError('dmarc: could not read the report addresses; the message is recorded, its reports not counted', error, {
+      ...ids,
+      ...metric('failed'),
+    });
     return parts.map((part) => ({ kind: 'failed', part: part.name }));
   }
   if (targets.length === 0) return [];
@@ -100,13 +132,41 @@ export async function ingestDmarcReports(
     try {
       outcome = await ingestPart(deps, message, part, targets);
     } catch (error) {
-      logError('dmarc: report not counted (a storage or unexpected failure); the message is recorded', error, { ...ids, part: part.name, ...metric('failed') });
+      logError('dmarc: report not counted (a storage or unexpected failure); the message is recorded', error, {
+        ...ids,
+        part: part.name,
+        ...metric('failed'),
+      });
       outcomes.push({ kind: 'failed', part: part.name });
       continue;
     }
-    if (outcome.kind === 'refused') logWarn('dmarc: report refused', { ...ids, part: part.name, reason: outcome.reason, detail: outcome.detail.slice(0, 300), Reason: outcome.reason, ...metric('refused') });
-    else if (outcome.kind === 'not_for_domain') logWarn('dmarc: report for a domain that does not send its reports here; not counted', { ...ids, part: part.name, domain: outcome.domain.slice(0, 253), ...metric('not_for_domain') });
-    else if (outcome.kind === 'stored' || outcome.kind === 'duplicate') logInfo(`dmarc: report ${outcome.kind}`, { ...ids, part: part.name, domain_id: outcome.domain_id, reporter: outcome.reporter, report_id: outcome.report_id, day: outcome.day, messages: outcome.messages, ...metric(outcome.kind) });
+    if (outcome.kind === 'refused')
+      logWarn('dmarc: report refused', {
+        ...ids,
+        part: part.name,
+        reason: outcome.reason,
+        detail: outcome.detail.slice(0, 300),
+        Reason: outcome.reason,
+        ...metric('refused'),
+      });
+    else if (outcome.kind === 'not_for_domain')
+      logWarn('dmarc: report for a domain that does not send its reports here; not counted', {
+        ...ids,
+        part: part.name,
+        domain: outcome.domain.slice(0, 253),
+        ...metric('not_for_domain'),
+      });
+    else if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
+      logInfo(`dmarc: report ${outcome.kind}`, {
+        ...ids,
+        part: part.name,
+        domain_id: outcome.domain_id,
+        reporter: outcome.reporter,
+        report_id: outcome.report_id,
+        day: outcome.day,
+        messages: outcome.messages,
+        ...metric(outcome.kind),
+      });
     outcomes.push(outcome);
   }
   return outcomes;

@@ -35,7 +35,12 @@ export type ProviderCompletion =
 
 /** Whether the domain waits for the provider alone: every required record verified at its last check, the provider pending. */
 export function waitsForProvider(domain: Domain): domain is Domain & { last_checked_at: string } {
-  return domain.status !== 'verified' && domain.provider?.status === 'pending' && domain.last_checked_at !== null && domainStatusAfterCheck('pending', domain.records) === 'verified';
+  return (
+    domain.status !== 'verified' &&
+    domain.provider?.status === 'pending' &&
+    domain.last_checked_at !== null &&
+    domainStatusAfterCheck('pending', domain.records) === 'verified'
+  );
 }
 
 /**
@@ -44,13 +49,17 @@ export function waitsForProvider(domain: Domain): domain is Domain & { last_chec
  * other check was recorded since the one read (`last_checked_at` unchanged). That write also takes the
  * domain out of the due index (shared/adapters/store/domains.ts recordCheck).
  */
-export async function completeProviderVerification(deps: ProviderCompletionDeps, accountId: string, domain: Domain): Promise<ProviderCompletion> {
+export async function completeProviderVerification(
+  deps: ProviderCompletionDeps,
+  accountId: string,
+  domain: Domain,
+): Promise<ProviderCompletion> {
   if (!waitsForProvider(domain)) return { kind: 'not_waiting' };
   let state: ProviderDomainState;
   try {
     state = await deps.mailer.domainState(domain.name);
   } catch (error) {
-    logError('could not read the domain\'s verification from the mail provider', error, { domain_id: domain.id, domain: domain.name });
+    logError("could not read the domain's verification from the mail provider", error, { domain_id: domain.id, domain: domain.name });
     return { kind: 'unreachable', error };
   }
   if (state.status === 'pending') return { kind: 'pending', state };

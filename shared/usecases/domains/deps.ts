@@ -3,7 +3,7 @@
  * part, and what they share: the domain a principal may see, a change raced by another.
  */
 import { domainOwner, type Domain } from '../../domain/domains/domain';
-import { type DnsSettings } from '../../domain/domains/records';
+import type { DnsSettings } from '../../domain/domains/records';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
 import type { Clock } from '../../ports/clock';
@@ -14,7 +14,7 @@ import type { SecretBox } from '../../ports/secret-box';
 import type { DomainRepository, StoredDomain } from '../../adapters/store/domains';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import type { Principal } from '../access/principal';
-import { type TenantScopeDeps } from '../access/tenant-scope';
+import type { TenantScopeDeps } from '../access/tenant-scope';
 import { assertVisible } from '../access/visibility';
 
 export interface DomainDeps {
@@ -39,14 +39,17 @@ export type CreateDomainDeps = Pick<DomainDeps, 'domains' | 'tenants' | 'secretB
 /** What moving domains between the account and its tenants uses (the tenants group). */
 export type TenantDomainDeps = Pick<DomainDeps, 'domains' | 'tenants' | 'clock' | 'sesTenants'>;
 
-
 /** The tenant gone between the check and the write (being deleted): as if it had not been found. */
 export function tenantGone(tenant: Tenant): NotFoundError {
   return new NotFoundError('Tenant', tenant.external_id);
 }
 
 /** The domain `domainId` if the principal may see it (404 otherwise). */
-export async function owned(deps: { domains: Pick<DomainRepository, 'get'> }, principal: Principal, domainId: string): Promise<StoredDomain> {
+export async function owned(
+  deps: { domains: Pick<DomainRepository, 'get'> },
+  principal: Principal,
+  domainId: string,
+): Promise<StoredDomain> {
   const stored = await deps.domains.get(domainId);
   assertVisible(principal, stored && domainOwner(stored.domain), 'Domain', domainId);
   return stored!;
@@ -60,8 +63,12 @@ export const CHANGE_ATTEMPTS = 10;
 
 /** Receiving kept changing under the request (more than CHANGE_ATTEMPTS concurrent changes). */
 export function changedMeanwhile(domainId: string): ConflictError {
-  return new ConflictError(`Domain ${domainId} kept changing (inbound_enabled) while this request ran; nothing was changed by it.`, 'conflict', {
-    details: { domain_id: domainId },
-    hint: 'Send the request again.',
-  });
+  return new ConflictError(
+    `Domain ${domainId} kept changing (inbound_enabled) while this request ran; nothing was changed by it.`,
+    'conflict',
+    {
+      details: { domain_id: domainId },
+      hint: 'Send the request again.',
+    },
+  );
 }

@@ -16,7 +16,16 @@
  * the host refuses is reported `failed` on that record and the others are still written. Credentials
  * never appear in an answer, a log line or an error.
  */
-import { DNS_HOST_LABELS, planApply, setKey, type ApplyRecordResult, type DnsHostCredentials, type DnsHostName, type DnsHostRequest, type DnsZone } from '../../domain/domains/dns-apply';
+import {
+  DNS_HOST_LABELS,
+  planApply,
+  setKey,
+  type ApplyRecordResult,
+  type DnsHostCredentials,
+  type DnsHostName,
+  type DnsHostRequest,
+  type DnsZone,
+} from '../../domain/domains/dns-apply';
 import { DnsHostError, type DnsHost } from '../../ports/dns-host';
 import type { Domain } from '../../domain/domains/domain';
 import type { ApplyDnsInput } from '../../domain/domains/schemas';
@@ -47,7 +56,12 @@ export interface ApplyOutcome {
   apply: ApplyReport;
 }
 
-export async function applyDomainDns(deps: DnsApplyDeps, principal: Principal, domainId: string, input: ApplyDnsInput): Promise<ApplyOutcome> {
+export async function applyDomainDns(
+  deps: DnsApplyDeps,
+  principal: Principal,
+  domainId: string,
+  input: ApplyDnsInput,
+): Promise<ApplyOutcome> {
   const domain = await getDomain(deps, principal, domainId);
   const { request, source } = await hostRequestFor(deps, principal.account.id, input.provider, input.credentials);
   const host = deps.dnsHost(request);
@@ -74,16 +88,24 @@ export async function applyDomainDns(deps: DnsApplyDeps, principal: Principal, d
  * is that record's `failed`), and, when anything was written, the wait for the host to serve it.
  * Host failures become the API's errors (hostErrorToAppError).
  */
-export async function writeDomainRecords(host: DnsHost, domain: Pick<Domain, 'name' | 'records'>): Promise<Pick<ApplyReport, 'zone' | 'settled' | 'records'>> {
+export async function writeDomainRecords(
+  host: DnsHost,
+  domain: Pick<Domain, 'name' | 'records'>,
+): Promise<Pick<ApplyReport, 'zone' | 'settled' | 'records'>> {
   const label = DNS_HOST_LABELS[host.provider];
   let wrote = false;
   try {
     const found = await host.findZone(domain.name);
     if (!found.zone) {
-      throw new AppError(422, 'validation_error', `${label} has no zone for ${domain.name} that these credentials can see (tried ${found.tried.join(', ')}).`, {
-        details: { reason: 'dns_zone_not_found', provider: host.provider, tried: found.tried },
-        hint: `Create a hosted zone for ${domain.name} (or a parent domain) at ${label}, or check that the credentials may see it; or publish domain.records by hand and verify.`,
-      });
+      throw new AppError(
+        422,
+        'validation_error',
+        `${label} has no zone for ${domain.name} that these credentials can see (tried ${found.tried.join(', ')}).`,
+        {
+          details: { reason: 'dns_zone_not_found', provider: host.provider, tried: found.tried },
+          hint: `Create a hosted zone for ${domain.name} (or a parent domain) at ${label}, or check that the credentials may see it; or publish domain.records by hand and verify.`,
+        },
+      );
     }
     const zone = found.zone;
     const published = new Map<string, string[]>();
@@ -91,7 +113,10 @@ export async function writeDomainRecords(host: DnsHost, domain: Pick<Domain, 'na
     const planned = planApply(domain.records, published);
     const writes = planned.filter((entry) => entry.write !== null);
     wrote = writes.length > 0;
-    const outcomes = await host.write(zone, writes.map((entry) => entry.write!));
+    const outcomes = await host.write(
+      zone,
+      writes.map((entry) => entry.write!),
+    );
     writes.forEach((entry, index) => {
       const outcome = outcomes[index];
       if (outcome && !outcome.ok) entry.result = { ...entry.result, action: 'failed', message: outcome.message };
@@ -118,7 +143,8 @@ async function hostRequestFor(
   const credentials = given ?? (await storedDnsCredentials(deps, accountId, provider));
   const source = given ? 'request' : credentials ? 'stored' : 'service';
   // Given and stored credentials are always the provider's own (the schema builds them so; storedDnsCredentials checks).
-  if (provider === 'route53') return { request: { provider, credentials: credentials?.provider === 'route53' ? credentials : null }, source };
+  if (provider === 'route53')
+    return { request: { provider, credentials: credentials?.provider === 'route53' ? credentials : null }, source };
   if (credentials?.provider === 'cloudflare') return { request: { provider, credentials }, source };
   throw new ValidationError('Cloudflare needs an API token: send credentials.api_token, or store one with PUT /dns-providers/cloudflare.', {
     details: { fields: [{ field: 'credentials.api_token', message: 'required for cloudflare (none stored for this account)' }] },
@@ -132,11 +158,18 @@ function hostErrorToAppError(error: DnsHostError, provider: DnsHostName, wrote: 
   if (failure.kind === 'auth') {
     return new ValidationError(`${label} rejected the credentials: ${failure.message}${partly}`, {
       details: { reason: 'dns_auth_failed', provider },
-      hint: provider === 'route53' ? 'Send valid AWS credentials (access_key_id, secret_access_key) or store them with PUT /dns-providers/route53.' : 'Send a valid API token (credentials.api_token) with Zone:Read and DNS:Edit on the zone.',
+      hint:
+        provider === 'route53'
+          ? 'Send valid AWS credentials (access_key_id, secret_access_key) or store them with PUT /dns-providers/route53.'
+          : 'Send a valid API token (credentials.api_token) with Zone:Read and DNS:Edit on the zone.',
     });
   }
   if (failure.kind === 'not_permitted') {
-    return new ValidationError(`${label} accepted the credentials but they may not do this: ${failure.message}${partly}`, { details: { reason: 'dns_permission_denied', provider } });
+    return new ValidationError(`${label} accepted the credentials but they may not do this: ${failure.message}${partly}`, {
+      details: { reason: 'dns_permission_denied', provider },
+    });
   }
-  return new UpstreamError(`${label} could not be reached: ${failure.message}${partly} Try again in a moment.`, { details: { reason: 'dns_host_unavailable', provider } });
+  return new UpstreamError(`${label} could not be reached: ${failure.message}${partly} Try again in a moment.`, {
+    details: { reason: 'dns_host_unavailable', provider },
+  });
 }

@@ -21,9 +21,17 @@ export interface DnsProviderDeps {
 }
 
 /** Binds sealed credentials to their account and host: copied onto another item, they do not open. */
-export const dnsProviderContext = (accountId: string, provider: DnsHostName) => ({ purpose: 'dns_provider', account_id: accountId, provider });
+export const dnsProviderContext = (accountId: string, provider: DnsHostName) => ({
+  purpose: 'dns_provider',
+  account_id: accountId,
+  provider,
+});
 
-export async function storeDnsProvider(deps: DnsProviderDeps, principal: Principal, credentials: DnsHostCredentials): Promise<PublicDnsProvider> {
+export async function storeDnsProvider(
+  deps: DnsProviderDeps,
+  principal: Principal,
+  credentials: DnsHostCredentials,
+): Promise<PublicDnsProvider> {
   requireAccountKey(principal, 'store DNS host credentials');
   const accountId = principal.account.id;
   const sealed = await deps.secretBox.seal(JSON.stringify(credentials), dnsProviderContext(accountId, credentials.provider));
@@ -42,9 +50,15 @@ export async function deleteDnsProvider(deps: DnsProviderDeps, principal: Princi
 }
 
 /** The account's stored credentials for `provider`, opened; null when none are stored. */
-export async function storedDnsCredentials(deps: DnsProviderDeps, accountId: string, provider: DnsHostName): Promise<DnsHostCredentials | null> {
+export async function storedDnsCredentials(
+  deps: DnsProviderDeps,
+  accountId: string,
+  provider: DnsHostName,
+): Promise<DnsHostCredentials | null> {
   const stored = await deps.dnsProviders.get(accountId, provider);
   if (!stored) return null;
-  const opened = JSON.parse(await deps.secretBox.open(stored.sealed_credentials, dnsProviderContext(accountId, provider))) as DnsHostCredentials;
+  const opened = JSON.parse(
+    await deps.secretBox.open(stored.sealed_credentials, dnsProviderContext(accountId, provider)),
+  ) as DnsHostCredentials;
   return opened.provider === provider ? opened : null;
 }

@@ -50,5 +50,9 @@ export async function runDueHealthChecks(
     },
     (domainId, error) => options.log(`domain-health: the check of ${domainId} failed`, error),
   );
-  return { checked: results.filter((outcome) => outcome === 'checked').length, forgotten: results.filter((outcome) => outcome === 'forgotten').length, errors };
+  return {
+    checked: results.filter((outcome) => outcome === 'checked').length,
+    forgotten: results.filter((outcome) => outcome === 'forgotten').length,
+    errors,
+  };
 }

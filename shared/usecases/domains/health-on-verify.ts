@@ -14,7 +14,11 @@ export interface HealthOnVerifyDeps {
   clock: Clock;
 }
 
-export async function checkHealthWhenVerified(deps: HealthOnVerifyDeps, before: Pick<Domain, 'status'>, after: Domain | null): Promise<void> {
+export async function checkHealthWhenVerified(
+  deps: HealthOnVerifyDeps,
+  before: Pick<Domain, 'status'>,
+  after: Domain | null,
+): Promise<void> {
   if (!after || after.status !== 'verified' || before.status === 'verified') return;
   try {
     await deps.domainHealth.checkAt(after.id, after.account_id, deps.clock.now());

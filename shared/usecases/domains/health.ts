@@ -59,7 +59,13 @@ async function bounded(run: () => Promise<Lookup>, ms: number): Promise<Lookup> 
 }
 
 /** The TXT answers of `domain` and of its SPF includes, breadth first, within the name and time bounds. */
-async function spfAnswers(deps: DomainHealthDeps, domain: string, first: Promise<Lookup>, deadline: number, timeoutMs: number): Promise<Map<string, Lookup>> {
+async function spfAnswers(
+  deps: DomainHealthDeps,
+  domain: string,
+  first: Promise<Lookup>,
+  deadline: number,
+  timeoutMs: number,
+): Promise<Map<string, Lookup>> {
   const answers = new Map<string, Lookup>([[domain, await first]]);
   let frontier = [domain];
   while (frontier.length) {
@@ -99,19 +105,37 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
     txt(queries.bimi),
   ]);
   const checked_at = deps.clock.now().toISOString();
-  const { findings, summary } = evaluateHealth(domain, { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi, reputation }, deps.dnsSettings, checked_at);
+  const { findings, summary } = evaluateHealth(
+    domain,
+    { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi, reputation },
+    deps.dnsSettings,
+    checked_at,
+  );
   return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at, findings, summary };
 }
 
 /** The last REPUTATION_WINDOW_DAYS days of the domain's sender: its tenant's day counters, or the account's (one batch read). */
-async function reputationFigures(deps: Pick<DomainHealthDeps, 'accountStats' | 'tenantStats' | 'clock'>, domain: Domain): Promise<ReputationFigures> {
+async function reputationFigures(
+  deps: Pick<DomainHealthDeps, 'accountStats' | 'tenantStats' | 'clock'>,
+  domain: Domain,
+): Promise<ReputationFigures> {
   const days = daysBack(utcDay(deps.clock.now()), REPUTATION_WINDOW_DAYS);
   if (domain.tenant_id && domain.tenant) {
     const perDay = await deps.tenantStats.read(domain.tenant_id, days);
     const sum = (field: 'bounce_blocked_reputation' | 'bounce_blocked_content') => perDay.reduce((total, day) => total + day[field], 0);
-    return { scope: { kind: 'tenant', tenant: domain.tenant }, ...sumFigures(perDay), blocked_reputation: sum('bounce_blocked_reputation'), blocked_content: sum('bounce_blocked_content') };
+    return {
+      scope: { kind: 'tenant', tenant: domain.tenant },
+      ...sumFigures(perDay),
+      blocked_reputation: sum('bounce_blocked_reputation'),
+      blocked_content: sum('bounce_blocked_content'),
+    };
   }
   const perDay = await deps.accountStats.read(domain.account_id, days);
   const sum = (category: 'blocked_reputation' | 'blocked_content') => perDay.reduce((total, day) => total + day.categories[category], 0);
-  return { scope: { kind: 'account' }, ...sumFigures(perDay), blocked_reputation: sum('blocked_reputation'), blocked_content: sum('blocked_content') };
+  return {
+    scope: { kind: 'account' },
+    ...sumFigures(perDay),
+    blocked_reputation: sum('blocked_reputation'),
+    blocked_content: sum('blocked_content'),
+  };
 }

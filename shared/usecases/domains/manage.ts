@@ -48,7 +48,10 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
     status: 'pending',
     tenant_id: tenant?.id ?? null,
     tenant: tenant?.external_id ?? null,
-    records: expectedRecords({ name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey: key.publicKeyBase64, inboundSubdomain }, deps.dnsSettings),
+    records: expectedRecords(
+      { name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey: key.publicKeyBase64, inboundSubdomain },
+      deps.dnsSettings,
+    ),
     dkim_selector: selector,
     dkim_public_key: key.publicKeyBase64,
     ownership_token: ownershipToken,
@@ -69,13 +72,20 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
   if (outcome.ok) return domain;
   if (outcome.reason === 'tenant_gone') throw tenantGone(tenant!);
   if (outcome.reason === 'limit') {
-    throw new AppError(403, 'plan_limit', `The ${principal.account.plan} plan includes ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade to add more.`, {
-      details: { limit: plan.domains, resource: 'domains', plan: principal.account.plan },
-      upgradeUrl: upgradeUrl(deps.dashboardUrl),
-    });
+    throw new AppError(
+      403,
+      'plan_limit',
+      `The ${principal.account.plan} plan includes ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade to add more.`,
+      {
+        details: { limit: plan.domains, resource: 'domains', plan: principal.account.plan },
+        upgradeUrl: upgradeUrl(deps.dashboardUrl),
+      },
+    );
   }
   if (outcome.ownerAccountId === principal.account.id) {
-    throw new ConflictError(`${input.name} is already added to this account.`, 'conflict', { details: { domain: input.name, domain_id: outcome.ownerDomainId } });
+    throw new ConflictError(`${input.name} is already added to this account.`, 'conflict', {
+      details: { domain: input.name, domain_id: outcome.ownerDomainId },
+    });
   }
   const token = claimToken(principal.account.id, input.name);
   throw new ConflictError(`${input.name} is already attached to another account.`, 'conflict', {
@@ -116,7 +126,12 @@ export async function listDomains(deps: DomainDeps, principal: Principal, page: 
 /** What changing a domain uses: turning receiving off removes its receiving subdomain's hosted MTA-STS policy. */
 type UpdateDomainDeps = DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>;
 
-export async function updateDomain(deps: UpdateDomainDeps, principal: Principal, domainId: string, changes: UpdateDomainInput): Promise<Domain> {
+export async function updateDomain(
+  deps: UpdateDomainDeps,
+  principal: Principal,
+  domainId: string,
+  changes: UpdateDomainInput,
+): Promise<Domain> {
   const { dmarc_reports: dmarcReports, ...others } = changes;
   // DMARC reports: a write of its own (shared/usecases/dmarc/report-settings.ts), after the others.
   if (dmarcReports === undefined) return updateSettings(deps, principal, domainId, others);
@@ -124,7 +139,12 @@ export async function updateDomain(deps: UpdateDomainDeps, principal: Principal,
   return changeDmarcReports(deps, principal, domainId, dmarcReports);
 }
 
-async function updateSettings(deps: UpdateDomainDeps, principal: Principal, domainId: string, changes: Omit<UpdateDomainInput, 'dmarc_reports'>): Promise<Domain> {
+async function updateSettings(
+  deps: UpdateDomainDeps,
+  principal: Principal,
+  domainId: string,
+  changes: Omit<UpdateDomainInput, 'dmarc_reports'>,
+): Promise<Domain> {
   const { inbound_enabled: inbound, ...settings } = changes;
   const owner = { accountId: principal.account.id, tenantId: limitedTenantOf(principal) };
   for (let attempt = 1; ; attempt++) {
@@ -143,7 +163,11 @@ async function updateSettings(deps: UpdateDomainDeps, principal: Principal, doma
 /** Attempts at deleting a domain whose owner keeps changing under the request (each re-checks visibility). */
 const DELETE_ATTEMPTS = 3;
 
-export async function deleteDomain(deps: DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>, principal: Principal, domainId: string): Promise<void> {
+export async function deleteDomain(
+  deps: DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>,
+  principal: Principal,
+  domainId: string,
+): Promise<void> {
   let domain: Domain;
   for (let attempt = 1; ; attempt++) {
     domain = (await owned(deps, principal, domainId)).domain;

@@ -12,7 +12,14 @@
  * racing save one (the store's condition) and the loser merges again over the winner.
  */
 import type { Domain } from '../../domain/domains/domain';
-import { hasChanges, HEALTH_CHECK_EVERY_MS, mergeHealth, type HealthChanges, type StoredFinding, type StoredHealth } from '../../domain/domains/health/history';
+import {
+  hasChanges,
+  HEALTH_CHECK_EVERY_MS,
+  mergeHealth,
+  type HealthChanges,
+  type StoredFinding,
+  type StoredHealth,
+} from '../../domain/domains/health/history';
 import { deterministicId } from '../../domain/ids';
 import type { ServiceEvent } from '../../domain/webhooks/event';
 import type { EventPublisher } from '../../ports/events';
@@ -37,12 +44,29 @@ export interface StoredDomainHealth extends Omit<DomainHealth, 'findings'> {
 const SAVE_ATTEMPTS = 3;
 
 function answer(domain: Domain, health: StoredHealth, nextCheckAt: string): StoredDomainHealth {
-  return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at: health.checked_at, next_check_at: nextCheckAt, findings: health.findings, summary: health.summary };
+  return {
+    object: 'domain_health',
+    domain_id: domain.id,
+    domain: domain.name,
+    checked_at: health.checked_at,
+    next_check_at: nextCheckAt,
+    findings: health.findings,
+    summary: health.summary,
+  };
 }
 
 /** A finding as the event names it. */
 function eventFinding(finding: StoredFinding) {
-  return { type: finding.type, check: finding.check, impact: finding.impact, message: finding.message, ...(finding.record ? { record: finding.record } : {}), docs_url: finding.docs_url, first_seen_at: finding.first_seen_at, fixed_at: finding.fixed_at };
+  return {
+    type: finding.type,
+    check: finding.check,
+    impact: finding.impact,
+    message: finding.message,
+    ...(finding.record ? { record: finding.record } : {}),
+    docs_url: finding.docs_url,
+    first_seen_at: finding.first_seen_at,
+    fixed_at: finding.fixed_at,
+  };
 }
 
 /** domain.health_changed: its id derives from the domain and the stored check's version (one per saved check). */

@@ -2,7 +2,7 @@
  * A tenant's domains: give an account domain to a tenant, list them, return one (or all, when the tenant
  * is deleted) to the account, with the domain's SES tenant association following.
  */
-import { type Domain } from '../../domain/domains/domain';
+import type { Domain } from '../../domain/domains/domain';
 import type { AssignTenantDomainInput } from '../../domain/domains/schemas';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';
@@ -29,7 +29,12 @@ async function accountDomain(deps: TenantDomainDeps, principal: Principal, ref: 
  * it; 409 when another tenant does (two tenants racing for one domain: exactly one wins). Moving a
  * domain between the account and a tenant is the account's decision: a key of the whole account only.
  */
-export async function giveDomainToTenant(deps: TenantDomainDeps, principal: Principal, tenantRef: string, input: AssignTenantDomainInput): Promise<Domain> {
+export async function giveDomainToTenant(
+  deps: TenantDomainDeps,
+  principal: Principal,
+  tenantRef: string,
+  input: AssignTenantDomainInput,
+): Promise<Domain> {
   requireAccountKey(principal, 'give domains to tenants');
   const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   const domain = await accountDomain(deps, principal, input.domain);
@@ -37,7 +42,8 @@ export async function giveDomainToTenant(deps: TenantDomainDeps, principal: Prin
   // so the tenant never owns a domain it cannot send from through SES (SES down: 503, nothing changed).
   const linked = domain.status === 'verified' && (await linkForGift(deps, tenant, domain));
   const outcome = await deps.domains.assignToTenant(principal.account.id, domain, tenant, deps.clock.now().toISOString());
-  if (linked && outcome.kind !== 'assigned' && outcome.kind !== 'already') await undoGiftLink(deps, tenant, domain, outcome.kind === 'tenant_gone');
+  if (linked && outcome.kind !== 'assigned' && outcome.kind !== 'already')
+    await undoGiftLink(deps, tenant, domain, outcome.kind === 'tenant_gone');
   switch (outcome.kind) {
     case 'assigned':
     case 'already':
@@ -59,12 +65,19 @@ async function linkForGift(deps: TenantDomainDeps, tenant: Tenant, domain: Domai
     await linkTenantDomain(deps.sesTenants, tenant.id, domain.name);
     return domain.tenant_id !== tenant.id;
   } catch (error) {
-    logError('could not associate the domain with the SES tenant', error, { domain_id: domain.id, domain: domain.name, tenant_id: tenant.id });
-    throw new ServiceUnavailableError(`The mail provider could not let tenant ${tenant.external_id} send from ${domain.name}; the domain was not moved.`, {
-      details: { domain: domain.name, domain_id: domain.id, tenant: tenant.external_id },
-      hint: 'Retry the request in a moment.',
-      cause: error,
+    logError('could not associate the domain with the SES tenant', error, {
+      domain_id: domain.id,
+      domain: domain.name,
+      tenant_id: tenant.id,
     });
+    throw new ServiceUnavailableError(
+      `The mail provider could not let tenant ${tenant.external_id} send from ${domain.name}; the domain was not moved.`,
+      {
+        details: { domain: domain.name, domain_id: domain.id, tenant: tenant.external_id },
+        hint: 'Retry the request in a moment.',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -79,13 +92,23 @@ async function undoGiftLink(deps: TenantDomainDeps, tenant: Tenant, domain: Doma
 }
 
 /** GET /tenants/{tenant}/domains: the same list as GET /domains?tenant=. A key limited to that tenant may read it. */
-export async function listTenantDomains(deps: TenantDomainDeps, principal: Principal, tenantRef: string, page: PageRequest): Promise<Page<Domain>> {
+export async function listTenantDomains(
+  deps: TenantDomainDeps,
+  principal: Principal,
+  tenantRef: string,
+  page: PageRequest,
+): Promise<Page<Domain>> {
   const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   return deps.domains.listForTenant(tenant.id, page);
 }
 
 /** Returns a tenant's domain to the account (every tenant may then send from it). 404 when that tenant does not own it. */
-export async function returnDomainToAccount(deps: TenantDomainDeps, principal: Principal, tenantRef: string, domainRef: string): Promise<Domain> {
+export async function returnDomainToAccount(
+  deps: TenantDomainDeps,
+  principal: Principal,
+  tenantRef: string,
+  domainRef: string,
+): Promise<Domain> {
   requireAccountKey(principal, 'take domains from tenants');
   const tenant = (await resolveTenant(deps, principal, tenantRef, 'path'))!;
   const domain = await accountDomain(deps, principal, domainRef);

@@ -5,7 +5,15 @@
 import { signDkim } from '../../lib/dkim/sign';
 import { verifySignatures } from '../../lib/dkim/verify';
 import { dkimKeyContext, type Domain } from '../../domain/domains/domain';
-import { domainStatusAfterCheck, evaluateDkim, evaluateDmarc, evaluateMx, evaluateOwnership, evaluateReturnPath, evaluateSpf } from '../../domain/domains/evaluate';
+import {
+  domainStatusAfterCheck,
+  evaluateDkim,
+  evaluateDmarc,
+  evaluateMx,
+  evaluateOwnership,
+  evaluateReturnPath,
+  evaluateSpf,
+} from '../../domain/domains/evaluate';
 import { providerVerification, statusWithProvider } from '../../domain/domains/provider-verification';
 import { RETURN_PATH_LABEL } from '../../domain/domains/records';
 import { UpstreamError } from '../../domain/errors';
@@ -45,7 +53,12 @@ async function signingProbe(deps: DomainDeps, stored: StoredDomain): Promise<{ o
   const { domain } = stored;
   try {
     const privateKeyPem = await deps.secretBox.open(stored.sealedPrivateKey, dkimKeyContext(domain.id));
-    const signed = await signDkim({ raw: probeMessage(domain, deps.clock.now()), domain: domain.name, selector: domain.dkim_selector, privateKeyPem });
+    const signed = await signDkim({
+      raw: probeMessage(domain, deps.clock.now()),
+      domain: domain.name,
+      selector: domain.dkim_selector,
+      privateKeyPem,
+    });
     const results = await verifySignatures(signed, (name) => deps.dns.txtChunks(name), deps.clock.now());
     const ours = results.find((r) => r.domain?.toLowerCase() === domain.name && r.selector === domain.dkim_selector);
     if (ours?.status === 'pass') return { ok: true };
@@ -110,28 +123,53 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
     const registered = await registerWithProvider(deps, stored);
     const at = deps.clock.now().toISOString();
     if (!registered.ok) {
-      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, { status: domain.status, records, at, inbound_enabled, dmarc_reports_address });
-      if (!kept) return null;
-      throw new UpstreamError(`The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`, {
-        details: { domain_id: domain.id, status: kept.status },
-        hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
-        cause: registered.error,
+      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, {
+        status: domain.status,
+        records,
+        at,
+        inbound_enabled,
+        dmarc_reports_address,
       });
+      if (!kept) return null;
+      throw new UpstreamError(
+        `The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`,
+        {
+          details: { domain_id: domain.id, status: kept.status },
+          hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
+          cause: registered.error,
+        },
+      );
     }
     // Registered: verified once the provider can send from it; until then the status it had (`provider` says why).
     const provider = providerVerification(registered.state, at);
-    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, { status: statusWithProvider(domain.status, provider), records, at, inbound_enabled, provider, dmarc_reports_address });
+    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, {
+      status: statusWithProvider(domain.status, provider),
+      records,
+      at,
+      inbound_enabled,
+      provider,
+      dmarc_reports_address,
+    });
     await checkHealthWhenVerified(deps, domain, recorded);
     return recorded;
   }
-  return deps.domains.recordCheck(principal.account.id, domain.id, { status, records, at: deps.clock.now().toISOString(), inbound_enabled, dmarc_reports_address });
+  return deps.domains.recordCheck(principal.account.id, domain.id, {
+    status,
+    records,
+    at: deps.clock.now().toISOString(),
+    inbound_enabled,
+    dmarc_reports_address,
+  });
 }
 
 /**
  * Makes the provider (SES) send from the domain: our DKIM key and selector, MAIL FROM `rp.<domain>`; a
  * tenant's domain is then associated with the tenant's SES tenant (the identity exists now).
  */
-async function registerWithProvider(deps: DomainDeps, stored: StoredDomain): Promise<{ ok: true; state: ProviderDomainState } | { ok: false; error: unknown }> {
+async function registerWithProvider(
+  deps: DomainDeps,
+  stored: StoredDomain,
+): Promise<{ ok: true; state: ProviderDomainState } | { ok: false; error: unknown }> {
   const { domain } = stored;
   // The return-path record's name: the customer's CNAME to RETURN_PATH_HOST, which carries SES's MX and SPF.
   const mailFromDomain = `${RETURN_PATH_LABEL}.${domain.name}`;

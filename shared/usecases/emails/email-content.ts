@@ -52,7 +52,10 @@ async function storedBody(deps: Pick<EmailContentDeps, 'blobs'>, stored: StoredE
 /** The header block as text: its bytes read as UTF-8 (8-bit header bytes are UTF-8 in practice). */
 function headerText(raw: Buffer): string {
   const { fields } = splitHeaderBlock(raw);
-  return Buffer.from(fields.map((field) => field.text).join(''), 'latin1').toString('utf8').replace(/\r\n/g, '\n').replace(/\n$/, '');
+  return Buffer.from(fields.map((field) => field.text).join(''), 'latin1')
+    .toString('utf8')
+    .replace(/\r\n/g, '\n')
+    .replace(/\n$/, '');
 }
 
 export async function getEmailContent(deps: EmailContentDeps, principal: Principal, emailId: string): Promise<EmailContent> {

@@ -13,10 +13,15 @@ export interface EmailViewDeps {
 }
 
 /** `known`: tenant ids known to exist (the tenant the request named or its key is limited to). */
-export async function withLiveTenants<T extends Pick<Email, 'account_id' | 'tenant' | 'tenant_id'>>(deps: EmailViewDeps, emails: T[], known: readonly string[] = []): Promise<T[]> {
+export async function withLiveTenants<T extends Pick<Email, 'account_id' | 'tenant' | 'tenant_id'>>(
+  deps: EmailViewDeps,
+  emails: T[],
+  known: readonly string[] = [],
+): Promise<T[]> {
   const refs = new Map<string, { id: string; account_id: string; external_id: string }>();
   for (const email of emails) {
-    if (email.tenant_id && email.tenant && !known.includes(email.tenant_id)) refs.set(email.tenant_id, { id: email.tenant_id, account_id: email.account_id, external_id: email.tenant });
+    if (email.tenant_id && email.tenant && !known.includes(email.tenant_id))
+      refs.set(email.tenant_id, { id: email.tenant_id, account_id: email.account_id, external_id: email.tenant });
   }
   if (refs.size === 0) return emails;
   const existing = new Set([...known, ...(await deps.tenants.existing([...refs.values()])).keys()]);

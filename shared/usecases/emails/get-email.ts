@@ -12,7 +12,11 @@ export type GetEmailDeps = { emails: Pick<EmailRepository, 'get'> } & EmailViewD
  * or the principal may not see it: what GET /emails/{id} and the dashboard's email page
  * (./email-content.ts) both start from.
  */
-export async function findVisibleEmail(deps: GetEmailDeps, principal: Principal, emailId: string): Promise<{ stored: StoredEmail; email: Email } | null> {
+export async function findVisibleEmail(
+  deps: GetEmailDeps,
+  principal: Principal,
+  emailId: string,
+): Promise<{ stored: StoredEmail; email: Email } | null> {
   const stored = await deps.emails.get(emailId);
   if (!stored || !isVisible(principal, emailOwner(stored.email))) return null;
   const [email] = await withLiveTenants(deps, [stored.email], principal.credential.tenant ? [principal.credential.tenant] : []);

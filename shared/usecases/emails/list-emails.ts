@@ -21,12 +21,18 @@ export interface ListEmailsDeps {
   tenants: Pick<TenantRepository, 'find' | 'existing'>;
 }
 
-export async function listEmails(deps: ListEmailsDeps, principal: Principal, input: ListEmailsInput): Promise<Page<ReturnType<typeof toPublicEmail>>> {
+export async function listEmails(
+  deps: ListEmailsDeps,
+  principal: Principal,
+  input: ListEmailsInput,
+): Promise<Page<ReturnType<typeof toPublicEmail>>> {
   // 403 tenants_not_enabled, 404, or 403 for a key limited to another tenant.
   const named = await resolveTenant(deps, principal, input.tenant);
   const tenantId = named?.id ?? principal.credential.tenant ?? null;
   const request = { limit: input.limit, cursor: input.cursor };
-  const page = tenantId ? await deps.emailListing.listByTenant(tenantId, request) : await deps.emailListing.list(principal.account.id, request);
+  const page = tenantId
+    ? await deps.emailListing.listByTenant(tenantId, request)
+    : await deps.emailListing.list(principal.account.id, request);
   // The named tenant was just read; a key's tenant exists while the key does (deleting it revokes them).
   const emails = await withLiveTenants(deps, page.items, tenantId ? [tenantId] : []);
   return { items: emails.map(toPublicEmail), next_cursor: page.next_cursor };

@@ -46,7 +46,12 @@ function newTime(value: string, now: Date): Date {
  * schedule is left to the caller (a firing finds the email cancelled and does nothing). Also run by a
  * tenant's deletion for each of the tenant's scheduled emails (tenant-cleanup.ts).
  */
-export async function cancelScheduledEmail(deps: { emails: Pick<EmailRepository, 'cancelScheduled'> }, accountId: string, stored: StoredEmail, now: Date): Promise<boolean> {
+export async function cancelScheduledEmail(
+  deps: { emails: Pick<EmailRepository, 'cancelScheduled'> },
+  accountId: string,
+  stored: StoredEmail,
+  now: Date,
+): Promise<boolean> {
   const outcome = await deps.emails.cancelScheduled({
     accountId,
     emailId: stored.email.id,
@@ -98,7 +103,11 @@ const TENANT_CANCEL_PAGE = 25;
  * false when `outOfTime` said stop first (the next DELETE goes on).
  */
 export async function cancelTenantScheduledEmails(
-  deps: { emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>; tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>; clock: Clock },
+  deps: {
+    emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>;
+    tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>;
+    clock: Clock;
+  },
   tenant: Pick<Tenant, 'id' | 'account_id'>,
   outOfTime: () => boolean,
 ): Promise<boolean> {
@@ -107,9 +116,14 @@ export async function cancelTenantScheduledEmails(
     if (ids.length === 0) return true;
     for (const id of ids) {
       const stored = await deps.emails.get(id);
-      const ours = stored && stored.email.account_id === tenant.account_id && stored.email.tenant_id === tenant.id && stored.email.status === 'scheduled';
+      const ours =
+        stored &&
+        stored.email.account_id === tenant.account_id &&
+        stored.email.tenant_id === tenant.id &&
+        stored.email.status === 'scheduled';
       // A cancelled email leaves the list in its own transaction; anything else leaves it here.
-      if (!ours || !(await cancelScheduledEmail(deps, tenant.account_id, stored, deps.clock.now()))) await deps.tenantScheduled.forget(tenant.id, id);
+      if (!ours || !(await cancelScheduledEmail(deps, tenant.account_id, stored, deps.clock.now())))
+        await deps.tenantScheduled.forget(tenant.id, id);
     }
     if (outOfTime()) return false;
   }

@@ -45,5 +45,10 @@ export interface ExportDeps extends ExportSources {
 
 /** The settings from the service's configuration (the imports' request budget: docs/exports.md, "Long exports"). */
 export function exportSettingsOf(imports: { budgetMs: number; maxStretchesPerRequest: number | null }): ExportSettings {
-  return { budgetMs: imports.budgetMs, maxStretchesPerRequest: imports.maxStretchesPerRequest, partRecords: PART_RECORDS, leaseMs: imports.budgetMs + 35_000 };
+  return {
+    budgetMs: imports.budgetMs,
+    maxStretchesPerRequest: imports.maxStretchesPerRequest,
+    partRecords: PART_RECORDS,
+    leaseMs: imports.budgetMs + 35_000,
+  };
 }

@@ -31,13 +31,20 @@ async function view(deps: ExportDeps, head: ExportHead): Promise<PublicExport> {
   const files: Promise<ExportFileLink>[] = [];
   for (const kind of EXPORT_KINDS) {
     const totals = head.totals[kind];
-    const formats = [['ndjson', totals.part_sizes, 'application/x-ndjson'], ...(totals.csv_part_sizes ? [['csv', totals.csv_part_sizes, 'text/csv; charset=utf-8'] as const] : [])] as const;
+    const formats = [
+      ['ndjson', totals.part_sizes, 'application/x-ndjson'],
+      ...(totals.csv_part_sizes ? [['csv', totals.csv_part_sizes, 'text/csv; charset=utf-8'] as const] : []),
+    ] as const;
     for (const [format, sizes, contentType] of formats) {
       sizes.forEach((size, index) => {
         const part = index + 1;
         const key = partKey(head.account_id, head.id, kind, part, format);
         const downloadName = `${head.id}-${kind}-${String(part).padStart(5, '0')}.${format}`;
-        files.push(deps.blobs.presignGet(key, { expiresInSeconds: EXPORT_LINK_SECONDS, downloadName, contentType }).then((url) => ({ kind, format, part, size, download_url: url })));
+        files.push(
+          deps.blobs
+            .presignGet(key, { expiresInSeconds: EXPORT_LINK_SECONDS, downloadName, contentType })
+            .then((url) => ({ kind, format, part, size, download_url: url })),
+        );
       });
     }
   }
@@ -60,7 +67,11 @@ export async function startExport(deps: ExportDeps, principal: Principal): Promi
     const holder = outcome.exportId ? await deps.exports.get(principal.account.id, outcome.exportId, started) : null;
     if (holder?.status === 'running' || attempt > 1) {
       const id = holder?.id ?? outcome.exportId;
-      throw new ConflictError(`Export ${id} is still running: follow it with GET /exports/${id} until it completes, then start another.`, 'conflict', { details: { export_id: id } });
+      throw new ConflictError(
+        `Export ${id} is still running: follow it with GET /exports/${id} until it completes, then start another.`,
+        'conflict',
+        { details: { export_id: id } },
+      );
     }
     await deps.exports.release(principal.account.id, outcome.exportId);
   }
@@ -84,7 +95,11 @@ export async function getExport(deps: ExportDeps, principal: Principal, id: stri
   return view(deps, head);
 }
 
-export async function listExports(deps: ExportDeps, principal: Principal, page: PageRequest): Promise<Page<ReturnType<typeof toExportSummary>>> {
+export async function listExports(
+  deps: ExportDeps,
+  principal: Principal,
+  page: PageRequest,
+): Promise<Page<ReturnType<typeof toExportSummary>>> {
   requireAccountKey(principal, EXPORT_WHAT);
   const result = await deps.exports.list(principal.account.id, page, deps.clock.now().getTime());
   return { items: result.items.map(toExportSummary), next_cursor: result.next_cursor };

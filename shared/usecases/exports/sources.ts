@@ -33,7 +33,10 @@ const pageRequest = (position: ListPosition | null, limit: number) => ({ limit, 
 const nextOf = (page: Page<unknown>): ListPosition | null => (page.next_cursor ? { cursor: page.next_cursor } : null);
 
 /** A kind read from one list method, each item mapped to its public record. */
-function simple<T>(list: (deps: ExportSources, accountId: string, request: { limit: number; cursor?: string }) => Promise<Page<T>>, view: (item: T) => unknown): Source {
+function simple<T>(
+  list: (deps: ExportSources, accountId: string, request: { limit: number; cursor?: string }) => Promise<Page<T>>,
+  view: (item: T) => unknown,
+): Source {
   return async (deps, accountId, position, limit) => {
     const page = await list(deps, accountId, pageRequest(position, limit));
     return { records: page.items.map(view), next: nextOf(page) };
@@ -54,15 +57,28 @@ const suppressions: Source = async (deps, accountId, position, limit) => {
   const tenant = position?.tenant ?? null;
   const page = await deps.suppressions.list(accountId, tenant?.id ?? null, {}, pageRequest(position, limit));
   const records = page.items.map((suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null));
-  const csv = records.map((record) => ({ email: record.email, reason: record.reason, scope: record.scope, tenant: record.tenant, created_at: record.created_at, id: record.id }));
-  if (page.next_cursor) return { records, csv, next: { cursor: page.next_cursor, tenant, tenants_cursor: position?.tenants_cursor ?? null } };
+  const csv = records.map((record) => ({
+    email: record.email,
+    reason: record.reason,
+    scope: record.scope,
+    tenant: record.tenant,
+    created_at: record.created_at,
+    id: record.id,
+  }));
+  if (page.next_cursor)
+    return { records, csv, next: { cursor: page.next_cursor, tenant, tenants_cursor: position?.tenants_cursor ?? null } };
   // This list is done: the next tenant (from the start after the account's list; none left after the last).
   if (tenant !== null && !position?.tenants_cursor) return { records, csv, next: null };
   let cursor = tenant === null ? undefined : position!.tenants_cursor!;
   for (;;) {
     const tenants = await deps.tenants.list(accountId, { limit: 1, ...(cursor ? { cursor } : {}) });
     const found = tenants.items[0];
-    if (found) return { records, csv, next: { cursor: null, tenant: { id: found.id, external_id: found.external_id }, tenants_cursor: tenants.next_cursor } };
+    if (found)
+      return {
+        records,
+        csv,
+        next: { cursor: null, tenant: { id: found.id, external_id: found.external_id }, tenants_cursor: tenants.next_cursor },
+      };
     if (!tenants.next_cursor) return { records, csv, next: null };
     cursor = tenants.next_cursor;
   }

@@ -7,7 +7,15 @@
  * same records again and writes the same part key over it, so no record is exported twice.
  */
 import { ConflictError } from '../../domain/errors';
-import { EXPORT_KINDS, isWorked, partKey, type ExportHead, type ExportKind, type KindTotals, type ListPosition } from '../../domain/exports/export';
+import {
+  EXPORT_KINDS,
+  isWorked,
+  partKey,
+  type ExportHead,
+  type ExportKind,
+  type KindTotals,
+  type ListPosition,
+} from '../../domain/exports/export';
 import { toNdjson, toSuppressionCsv, type SuppressionCsvRow } from '../../domain/exports/formats';
 import { addressesOfRecords } from '../../domain/privacy/named-addresses';
 import type { ExportDeps } from './deps';
@@ -48,7 +56,11 @@ async function writeParts(deps: ExportDeps, head: ExportHead, kind: ExportKind, 
   // Every address the part names is referenced first (docs/erasure.md): an erasure of any of them deletes the export.
   await deps.exports.nameAddresses(head, addressesOfRecords(stretch.records));
   await deps.blobs.put(partKey(head.account_id, head.id, kind, part, 'ndjson'), ndjson, 'application/x-ndjson');
-  const next: KindTotals = { ...totals, records: totals.records + stretch.records.length, part_sizes: [...totals.part_sizes, Buffer.byteLength(ndjson)] };
+  const next: KindTotals = {
+    ...totals,
+    records: totals.records + stretch.records.length,
+    part_sizes: [...totals.part_sizes, Buffer.byteLength(ndjson)],
+  };
   if (kind === 'suppressions') {
     const csv = toSuppressionCsv(stretch.csv, isFirst);
     await deps.blobs.put(partKey(head.account_id, head.id, kind, part, 'csv'), csv, 'text/csv; charset=utf-8');
@@ -64,13 +76,19 @@ export async function workExport(deps: ExportDeps, head: ExportHead, leaseUntilM
   let stretches = 0;
   while (!isWorked(head)) {
     // At least one stretch per request, so every request moves the export on.
-    if (stretches > 0 && (deps.clock.now().getTime() >= deadlineMs || (maxStretchesPerRequest !== null && stretches >= maxStretchesPerRequest))) break;
+    if (
+      stretches > 0 &&
+      (deps.clock.now().getTime() >= deadlineMs || (maxStretchesPerRequest !== null && stretches >= maxStretchesPerRequest))
+    )
+      break;
     const kind = EXPORT_KINDS[head.progress.kind]!;
     const stretch = await readStretch(deps, head, kind, deadlineMs);
     const totals = { ...head.totals, [kind]: await writeParts(deps, head, kind, stretch, head.totals[kind]) };
-    const progress = stretch.next === null ? { kind: head.progress.kind + 1, position: null } : { kind: head.progress.kind, position: stretch.next };
+    const progress =
+      stretch.next === null ? { kind: head.progress.kind + 1, position: null } : { kind: head.progress.kind, position: stretch.next };
     if (!(await deps.exports.saveStretch(head, leaseUntilMs, { progress, totals }, deps.clock.now().toISOString()))) throw claimLost();
     stretches++;
   }
-  if (!(await deps.exports.finish(head, leaseUntilMs, isWorked(head) ? 'completed' : 'running', deps.clock.now().toISOString()))) throw claimLost();
+  if (!(await deps.exports.finish(head, leaseUntilMs, isWorked(head) ? 'completed' : 'running', deps.clock.now().toISOString())))
+    throw claimLost();
 }

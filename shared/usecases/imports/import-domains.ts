@@ -19,7 +19,13 @@ const DOMAINS_PER_STRETCH = 5;
 
 async function planOf(ctx: StretchContext, domain: Domain, source: SourceDomain): Promise<DnsPlan> {
   const published = await publishedRecords(ctx.deps.dns, domain.records, source.records);
-  return planDns({ domain: domain.name, required: domain.records, published, providerRecords: source.records, provider: ctx.head.provider });
+  return planDns({
+    domain: domain.name,
+    required: domain.records,
+    published,
+    providerRecords: source.records,
+    provider: ctx.head.provider,
+  });
 }
 
 async function importDomain(ctx: StretchContext, source: SourceDomain): Promise<DomainItem> {
@@ -41,16 +47,29 @@ async function importDomain(ctx: StretchContext, source: SourceDomain): Promise<
   }
   if (head.dry_run) {
     const claim = await deps.domains.claimOf(source.name);
-    if (claim && claim.account_id !== principal.account.id) return { ...base, status: 'failed', message: `${source.name} is attached to another account.` };
+    if (claim && claim.account_id !== principal.account.id)
+      return { ...base, status: 'failed', message: `${source.name} is attached to another account.` };
     return { ...base, status: 'would_import' };
   }
   try {
     const domain = await createDomain(deps, principal, { name: source.name });
-    return { ...base, status: 'imported', domain_id: domain.id, records: toPublicDomain(domain).records, dns_plan: await planOf(ctx, domain, source), dashboard_url: urlOf(domain.id) };
+    return {
+      ...base,
+      status: 'imported',
+      domain_id: domain.id,
+      records: toPublicDomain(domain).records,
+      dns_plan: await planOf(ctx, domain, source),
+      dashboard_url: urlOf(domain.id),
+    };
   } catch (error) {
     if (error instanceof ConflictError && (error.details?.domain_id as string | undefined)) {
       // Added by someone else between the check and the write: already present.
-      return { ...base, status: 'skipped', domain_id: error.details!.domain_id as string, message: `${source.name} is already on this account.` };
+      return {
+        ...base,
+        status: 'skipped',
+        domain_id: error.details!.domain_id as string,
+        message: `${source.name} is already on this account.`,
+      };
     }
     if (error instanceof AppError && error.status < 500) return { ...base, status: 'failed', message: error.message };
     throw error;
@@ -62,11 +81,21 @@ export async function importDomainsStretch(ctx: StretchContext): Promise<Stretch
   const progress = ctx.head.progress;
   const page = await currentPage(ctx, 'domains', (token) => ctx.source.listDomains(token));
   const entries = page.items.slice(progress.offset, progress.offset + DOMAINS_PER_STRETCH);
-  const { worked, stop } = await workEntries(ctx, entries, (source) => importDomain(ctx, source), (item) => {
-    part.domains.items.push(item);
-    countItem(part.domains.totals, item.status);
-    const pending = pendingChanges(item.dns_plan);
-    if (pending > 0) part.attention.push({ resource: 'domains', item: item.name, message: `Publish ${pending} DNS change${pending === 1 ? '' : 's'} (dns_plan), then verify the domain.` });
-  });
+  const { worked, stop } = await workEntries(
+    ctx,
+    entries,
+    (source) => importDomain(ctx, source),
+    (item) => {
+      part.domains.items.push(item);
+      countItem(part.domains.totals, item.status);
+      const pending = pendingChanges(item.dns_plan);
+      if (pending > 0)
+        part.attention.push({
+          resource: 'domains',
+          item: item.name,
+          message: `Publish ${pending} DNS change${pending === 1 ? '' : 's'} (dns_plan), then verify the domain.`,
+        });
+    },
+  );
   return { part, progress: afterEntries(progress, page, worked, () => nextResource(progress)), stop };
 }

@@ -13,7 +13,11 @@ import { requireAccountKey } from '../access/tenant-scope';
 import type { ImportDeps } from './deps';
 
 /** The head and merged report of an import the principal's account owns (404 otherwise, and for dry runs). */
-export async function loadImport(deps: Pick<ImportDeps, 'imports' | 'clock'>, principal: Principal, id: string): Promise<{ head: ImportHead; report: ReportPart }> {
+export async function loadImport(
+  deps: Pick<ImportDeps, 'imports' | 'clock'>,
+  principal: Principal,
+  id: string,
+): Promise<{ head: ImportHead; report: ReportPart }> {
   requireAccountKey(principal, 'read imports');
   const head = await deps.imports.get(principal.account.id, id, deps.clock.now().getTime());
   if (!head || head.dry_run) throw new NotFoundError('Import', id);
@@ -27,7 +31,11 @@ export async function getImport(deps: ImportDeps, principal: Principal, id: stri
 }
 
 /** GET /migrations: kept imports (not previews), newest first, with their totals. */
-export async function listImports(deps: Pick<ImportDeps, 'imports' | 'clock'>, principal: Principal, page: PageRequest): Promise<Page<ReturnType<typeof toImportSummary>>> {
+export async function listImports(
+  deps: Pick<ImportDeps, 'imports' | 'clock'>,
+  principal: Principal,
+  page: PageRequest,
+): Promise<Page<ReturnType<typeof toImportSummary>>> {
   requireAccountKey(principal, 'read imports');
   const heads = await deps.imports.list(principal.account.id, page);
   return { ...heads, items: heads.items.map(toImportSummary) };

@@ -17,7 +17,12 @@ import { mapBounded } from '../../lib/concurrency';
 import { emptyPart, type ReportPart } from '../../domain/imports/report';
 import { ProviderError } from '../../ports/provider-source';
 import type { SourceSuppression, SuppressionListRef } from '../../domain/imports/source';
-import { classifySuppression, countSuppression, type SuppressionDecision, type SuppressionWriteOutcome } from '../../domain/imports/suppression-rules';
+import {
+  classifySuppression,
+  countSuppression,
+  type SuppressionDecision,
+  type SuppressionWriteOutcome,
+} from '../../domain/imports/suppression-rules';
 import { newId } from '../../domain/ids';
 import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';
 import { afterEntries, currentPage, nextResource, outOfTime, type StretchContext, type StretchResult } from './stretch';
@@ -39,7 +44,13 @@ async function write(ctx: StretchContext, list: SuppressionListRef, rule: Suppre
   if (rule.action === 'skip') return 'imported';
   const now = deps.clock.now();
   if (rule.action === 'opt_out') {
-    const { created } = await deps.categoryOptOuts.add({ account_id: accountId, tenant: null, email: rule.email, category: rule.category, created_at: now.toISOString() });
+    const { created } = await deps.categoryOptOuts.add({
+      account_id: accountId,
+      tenant: null,
+      email: rule.email,
+      category: rule.category,
+      created_at: now.toISOString(),
+    });
     return created ? 'imported' : 'already_suppressed';
   }
   const { suppression, created } = await deps.suppressions.add({
@@ -63,7 +74,11 @@ async function preview(ctx: StretchContext, entries: SourceSuppression[], part: 
   const suppress = rules.flatMap((rule) => (rule.action === 'suppress' ? [rule.email] : []));
   const present = new Set(suppress.length ? await deps.suppressions.findSuppressed(principal.account.id, null, suppress) : []);
   for (const rule of rules) {
-    part.suppressions = countSuppression(part.suppressions, rule, rule.action === 'suppress' && present.has(rule.email) ? 'already_suppressed' : 'imported');
+    part.suppressions = countSuppression(
+      part.suppressions,
+      rule,
+      rule.action === 'suppress' && present.has(rule.email) ? 'already_suppressed' : 'imported',
+    );
   }
 }
 
@@ -82,11 +97,15 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
   }
   const cap = ctx.deps.importSettings.maxSuppressions ?? MAX_SUPPRESSIONS_PER_IMPORT;
   if (ctx.head.totals.suppressions.found >= cap) {
-    part.errors.push({ resource: 'suppressions', message: `An import reads at most ${cap.toLocaleString('en-US')} suppressions; the rest were not read. Import again to continue (what is here is skipped).` });
+    part.errors.push({
+      resource: 'suppressions',
+      message: `An import reads at most ${cap.toLocaleString('en-US')} suppressions; the rest were not read. Import again to continue (what is here is skipped).`,
+    });
     return { part, progress: nextResource(progress) };
   }
   const lists = progress.lists!;
-  const nextList = () => (progress.list + 1 < lists.length ? { ...progress, list: progress.list + 1, page: null, offset: 0 } : nextResource(progress));
+  const nextList = () =>
+    progress.list + 1 < lists.length ? { ...progress, list: progress.list + 1, page: null, offset: 0 } : nextResource(progress);
   if (progress.list >= lists.length) return { part, progress: nextResource(progress) };
   const list = lists[progress.list]!;
   let page;

@@ -20,16 +20,41 @@ const TEMPLATES_PER_STRETCH = 10;
 async function importTemplate(ctx: StretchContext, summary: SourceTemplateSummary): Promise<TemplateItem> {
   const { deps, principal, head } = ctx;
   const alias = aliasFor({ source_id: summary.source_id, name: summary.name, alias: summary.alias });
-  const base: TemplateItem = { source_id: summary.source_id, name: summary.name, alias, status: 'failed', template_id: null, published: false, variables: [], notes: [], message: null };
+  const base: TemplateItem = {
+    source_id: summary.source_id,
+    name: summary.name,
+    alias,
+    status: 'failed',
+    template_id: null,
+    published: false,
+    variables: [],
+    notes: [],
+    message: null,
+  };
   const existing = await deps.templates.get(principal.account.id, alias);
   if (existing) {
-    return { ...base, status: 'skipped', template_id: existing.id, published: existing.published !== null, variables: existing.variables.map((v) => v.key), message: `A template with alias ${alias} already exists.` };
+    return {
+      ...base,
+      status: 'skipped',
+      template_id: existing.id,
+      published: existing.published !== null,
+      variables: existing.variables.map((v) => v.key),
+      message: `A template with alias ${alias} already exists.`,
+    };
   }
   const converted = convertTemplate(await ctx.source.getTemplate(summary.source_id));
-  const item: TemplateItem = { ...base, alias: converted.alias, name: converted.name, variables: converted.variables.map((v) => v.key), notes: converted.notes };
-  if (converted.status === 'failed') return { ...item, status: 'failed', message: converted.notes.join(' ') || 'The template could not be converted.' };
+  const item: TemplateItem = {
+    ...base,
+    alias: converted.alias,
+    name: converted.name,
+    variables: converted.variables.map((v) => v.key),
+    notes: converted.notes,
+  };
+  if (converted.status === 'failed')
+    return { ...item, status: 'failed', message: converted.notes.join(' ') || 'The template could not be converted.' };
   const parsed = createTemplateSchema.safeParse(templateCreateInput(converted));
-  if (!parsed.success) return { ...item, message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
+  if (!parsed.success)
+    return { ...item, message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
   const published = converted.publish;
   if (head.dry_run) return { ...item, status: 'would_import', published };
   try {
@@ -48,16 +73,22 @@ export async function importTemplatesStretch(ctx: StretchContext): Promise<Stret
   const progress = ctx.head.progress;
   const page = await currentPage(ctx, 'templates', (token) => ctx.source.listTemplates(token));
   const entries = page.items.slice(progress.offset, progress.offset + TEMPLATES_PER_STRETCH);
-  const { worked, stop } = await workEntries(ctx, entries, (summary) => (summary.is_layout ? Promise.resolve(null) : importTemplate(ctx, summary)), (item) => {
-    part.templates.items.push(item);
-    const totals = part.templates.totals;
-    const draft = item.status === 'needs_attention' || (item.status === 'would_import' && !item.published);
-    totals.found++;
-    if (item.status === 'skipped') totals.skipped++;
-    else if (item.status === 'failed') totals.failed++;
-    else if (draft) totals.needs_attention++;
-    else totals.imported++;
-    if (draft) part.attention.push({ resource: 'templates', item: item.alias, message: `Imported as a draft: ${item.notes.join(' ')}`.trim() });
-  });
+  const { worked, stop } = await workEntries(
+    ctx,
+    entries,
+    (summary) => (summary.is_layout ? Promise.resolve(null) : importTemplate(ctx, summary)),
+    (item) => {
+      part.templates.items.push(item);
+      const totals = part.templates.totals;
+      const draft = item.status === 'needs_attention' || (item.status === 'would_import' && !item.published);
+      totals.found++;
+      if (item.status === 'skipped') totals.skipped++;
+      else if (item.status === 'failed') totals.failed++;
+      else if (draft) totals.needs_attention++;
+      else totals.imported++;
+      if (draft)
+        part.attention.push({ resource: 'templates', item: item.alias, message: `Imported as a draft: ${item.notes.join(' ')}`.trim() });
+    },
+  );
   return { part, progress: afterEntries(progress, page, worked, () => nextResource(progress)), stop };
 }

@@ -37,7 +37,16 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
   }
   const existing = new Set((await deps.webhooks.listForAccount(principal.account.id)).map((endpoint) => endpoint.url));
   for (const merged of webhooksByUrl(head.provider, sources)) {
-    const base: WebhookItem = { url: merged.url, status: 'failed', webhook_id: null, enabled: false, secret: null, events: merged.events, unmapped_events: merged.unmapped_events, message: null };
+    const base: WebhookItem = {
+      url: merged.url,
+      status: 'failed',
+      webhook_id: null,
+      enabled: false,
+      secret: null,
+      events: merged.events,
+      unmapped_events: merged.unmapped_events,
+      message: null,
+    };
     let item: WebhookItem;
     if (existing.has(merged.url)) {
       item = { ...base, status: 'skipped', message: 'An endpoint with this URL already exists.' };
@@ -52,7 +61,12 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
       item = { ...base, status: 'would_import' };
     } else {
       try {
-        const { webhook, secret } = await createWebhook(deps, principal, { url: merged.url, events: merged.events as never }, { enabled: false });
+        const { webhook, secret } = await createWebhook(
+          deps,
+          principal,
+          { url: merged.url, events: merged.events as never },
+          { enabled: false },
+        );
         existing.add(merged.url);
         ctx.secrets.set(webhook.id, secret);
         item = { ...base, status: 'imported', webhook_id: webhook.id };
@@ -64,7 +78,11 @@ export async function importWebhooksStretch(ctx: StretchContext): Promise<Stretc
     part.webhooks.items.push(item);
     countItem(part.webhooks.totals, item.status);
     if (item.status === 'imported') {
-      part.attention.push({ resource: 'webhooks', item: item.url, message: 'Imported disabled: verify our signature on this endpoint, then enable it (PATCH /webhooks/{id} {enabled: true}).' });
+      part.attention.push({
+        resource: 'webhooks',
+        item: item.url,
+        message: 'Imported disabled: verify our signature on this endpoint, then enable it (PATCH /webhooks/{id} {enabled: true}).',
+      });
     }
     if (item.unmapped_events.length > 0) {
       part.attention.push({ resource: 'webhooks', item: item.url, message: `No equivalent for: ${item.unmapped_events.join(', ')}.` });

@@ -9,7 +9,11 @@ import { dnsQueries } from '../../domain/imports/dns-plan';
 import type { SourceDnsRecord } from '../../domain/imports/source';
 import type { DnsResolver } from '../../ports/dns';
 
-export async function publishedRecords(dns: DnsResolver, required: readonly DnsRecord[], provider: readonly SourceDnsRecord[]): Promise<PublishedDns> {
+export async function publishedRecords(
+  dns: DnsResolver,
+  required: readonly DnsRecord[],
+  provider: readonly SourceDnsRecord[],
+): Promise<PublishedDns> {
   const found = new Map<string, Lookup>();
   await Promise.all(
     dnsQueries(required, provider).map(async ({ host, type }) => {

@@ -15,7 +15,15 @@
  * - The provider key is used for this request only: never stored, logged or returned.
  */
 import { hasScope, scopesCoveringAll, type Scope } from '../../domain/api-keys/scopes';
-import { AppError, ConflictError, InsufficientScopeError, NotFoundError, RateLimitedError, UpstreamError, ValidationError } from '../../domain/errors';
+import {
+  AppError,
+  ConflictError,
+  InsufficientScopeError,
+  NotFoundError,
+  RateLimitedError,
+  UpstreamError,
+  ValidationError,
+} from '../../domain/errors';
 import { newImportHead, parseCursor, type ImportHead } from '../../domain/imports/import';
 import { mergeParts } from '../../domain/imports/report';
 import type { StartImportInput } from '../../domain/imports/schemas';
@@ -47,7 +55,9 @@ export function providerErrorToAppError(error: ProviderError, provider: Provider
   const name = PROVIDER_LABELS[provider];
   const failure = error.failure;
   if (failure.kind === 'auth') {
-    return new ValidationError(`${name} rejected the API key: check it (and its permissions) and try again.`, { details: { reason: 'provider_auth_failed', provider } });
+    return new ValidationError(`${name} rejected the API key: check it (and its permissions) and try again.`, {
+      details: { reason: 'provider_auth_failed', provider },
+    });
   }
   if (failure.kind === 'rate_limited') {
     return new AppError(429, 'rate_limited', `${name} is rate-limiting the import; retry after ${failure.retryAfterSeconds} s.`, {
@@ -55,11 +65,20 @@ export function providerErrorToAppError(error: ProviderError, provider: Provider
       headers: { 'Retry-After': String(failure.retryAfterSeconds) },
     });
   }
-  return new UpstreamError(`${name} could not be reached (${failure.message}); try again in a moment.`, { details: { reason: 'provider_unavailable', provider } });
+  return new UpstreamError(`${name} could not be reached (${failure.message}); try again in a moment.`, {
+    details: { reason: 'provider_unavailable', provider },
+  });
 }
 
 /** A new import: counted, the provider's key checked, its head created (leased until `leaseUntilMs`). */
-async function startImport(deps: ImportDeps, principal: Principal, input: StartImportInput, source: ReturnType<ImportDeps['providerSource']>, started: number, leaseUntilMs: number): Promise<ImportHead> {
+async function startImport(
+  deps: ImportDeps,
+  principal: Principal,
+  input: StartImportInput,
+  source: ReturnType<ImportDeps['providerSource']>,
+  started: number,
+  leaseUntilMs: number,
+): Promise<ImportHead> {
   await countRequest(deps, principal, 'newImports');
   try {
     await source.checkAccess();
@@ -67,7 +86,16 @@ async function startImport(deps: ImportDeps, principal: Principal, input: StartI
     if (error instanceof ProviderError) throw providerErrorToAppError(error, input.provider);
     throw error;
   }
-  const head = newImportHead({ account_id: principal.account.id, provider: input.provider, region: input.region, resources: input.resources, dry_run: input.dry_run }, started);
+  const head = newImportHead(
+    {
+      account_id: principal.account.id,
+      provider: input.provider,
+      region: input.region,
+      resources: input.resources,
+      dry_run: input.dry_run,
+    },
+    started,
+  );
   await deps.imports.create(head, leaseUntilMs);
   return head;
 }
@@ -77,9 +105,18 @@ async function startImport(deps: ImportDeps, principal: Principal, input: StartI
  * when its lease is stale (`answer`); refused when the body differs from the first request's or another
  * request holds it.
  */
-async function continueImport(deps: ImportDeps, principal: Principal, input: StartImportInput, started: number, leaseUntilMs: number): Promise<{ head: ImportHead } | { answer: PublicImport }> {
+async function continueImport(
+  deps: ImportDeps,
+  principal: Principal,
+  input: StartImportInput,
+  started: number,
+  leaseUntilMs: number,
+): Promise<{ head: ImportHead } | { answer: PublicImport }> {
   const cursor = parseCursor(input.cursor!);
-  if (!cursor) throw new ValidationError('cursor is not a next_cursor of this API.', { details: { fields: [{ field: 'cursor', message: 'not a next_cursor of this API' }] } });
+  if (!cursor)
+    throw new ValidationError('cursor is not a next_cursor of this API.', {
+      details: { fields: [{ field: 'cursor', message: 'not a next_cursor of this API' }] },
+    });
   await countRequest(deps, principal, 'importContinuations');
   const claim = await deps.imports.claim(principal.account.id, cursor.id, cursor.requests, started, leaseUntilMs);
   if (claim.kind === 'not_found') throw new NotFoundError('Import', cursor.id);
@@ -88,12 +125,25 @@ async function continueImport(deps: ImportDeps, principal: Principal, input: Sta
   if (claimed.resources.join() !== input.resources.join()) differs.push('resources');
   if (differs.length > 0) {
     if (claim.kind === 'claimed') await deps.imports.release(claimed, leaseUntilMs);
-    throw new ValidationError(`This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`, { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } });
+    throw new ValidationError(
+      `This cursor continues an import with other ${differs.join(', ')}: repeat the body of the first request, with cursor.`,
+      { details: { fields: differs.map((field) => ({ field, message: 'differs from the import this cursor continues' })) } },
+    );
   }
   if (claim.kind === 'busy') {
-    throw new ConflictError('Another request is working this import now; retry with the same cursor in a moment.', 'conflict', { headers: { 'Retry-After': '5' }, details: { migration_id: claimed.id } });
+    throw new ConflictError('Another request is working this import now; retry with the same cursor in a moment.', 'conflict', {
+      headers: { 'Retry-After': '5' },
+      details: { migration_id: claimed.id },
+    });
   }
-  if (claim.kind === 'stale') return { answer: toPublicImport(claimed, mergeParts(await deps.imports.parts(principal.account.id, claimed.id)), deps.importSettings.apiBaseUrl) };
+  if (claim.kind === 'stale')
+    return {
+      answer: toPublicImport(
+        claimed,
+        mergeParts(await deps.imports.parts(principal.account.id, claimed.id)),
+        deps.importSettings.apiBaseUrl,
+      ),
+    };
   return { head: claimed };
 }
 
@@ -103,8 +153,16 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
   const settings = deps.importSettings;
   const started = deps.clock.now().getTime();
   const leaseUntilMs = started + settings.leaseMs;
-  const source = deps.providerSource({ provider: input.provider, apiKey: input.api_key, accountApiKey: input.account_api_key, region: input.region });
-  const claimed = input.cursor === undefined ? { head: await startImport(deps, principal, input, source, started, leaseUntilMs) } : await continueImport(deps, principal, input, started, leaseUntilMs);
+  const source = deps.providerSource({
+    provider: input.provider,
+    apiKey: input.api_key,
+    accountApiKey: input.account_api_key,
+    region: input.region,
+  });
+  const claimed =
+    input.cursor === undefined
+      ? { head: await startImport(deps, principal, input, source, started, leaseUntilMs) }
+      : await continueImport(deps, principal, input, started, leaseUntilMs);
   if ('answer' in claimed) return claimed.answer;
   const { head } = claimed;
 
@@ -128,7 +186,12 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
   }
   const report = mergeParts(await deps.imports.parts(principal.account.id, head.id));
   const { status, hasMore } = importStatus(head, report);
-  const finished = await deps.imports.finish(head, leaseUntilMs, { status, has_more: hasMore, retry_after_seconds: hasMore ? outcome.retryAfterSeconds : null }, deps.clock.now().toISOString());
+  const finished = await deps.imports.finish(
+    head,
+    leaseUntilMs,
+    { status, has_more: hasMore, retry_after_seconds: hasMore ? outcome.retryAfterSeconds : null },
+    deps.clock.now().toISOString(),
+  );
   if (!finished) throw claimLost();
   return toPublicImport(head, report, settings.apiBaseUrl, secrets);
 }

@@ -39,7 +39,11 @@ export function outOfTime(ctx: StretchContext): boolean {
 }
 
 /** A page of the current resource (and list), from the request's cache or the provider. */
-export async function currentPage<T>(ctx: StretchContext, resource: ImportResource, read: (page: string | null) => Promise<SourcePage<T>>): Promise<SourcePage<T>> {
+export async function currentPage<T>(
+  ctx: StretchContext,
+  resource: ImportResource,
+  read: (page: string | null) => Promise<SourcePage<T>>,
+): Promise<SourcePage<T>> {
   const { progress } = ctx.head;
   const key = `${resource}\u0000${progress.list}\u0000${progress.page ?? ''}`;
   const cached = ctx.pages.get(key) as SourcePage<T> | undefined;
@@ -59,7 +63,12 @@ export function nextResource(progress: ImportProgress): ImportProgress {
  * Where to go after working `worked` more entries of `page`: further into the page, its next page, or
  * (the page was the last) `whenDone` (the next list or resource).
  */
-export function afterEntries(progress: ImportProgress, page: SourcePage<unknown>, worked: number, whenDone: () => ImportProgress): ImportProgress {
+export function afterEntries(
+  progress: ImportProgress,
+  page: SourcePage<unknown>,
+  worked: number,
+  whenDone: () => ImportProgress,
+): ImportProgress {
   const offset = progress.offset + worked;
   if (offset < page.items.length) return { ...progress, offset };
   if (page.next !== null) return { ...progress, page: page.next, offset: 0 };

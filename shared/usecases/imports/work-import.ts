@@ -32,11 +32,20 @@ export interface WorkOutcome {
 
 /** The answer to a request that ran past its lease: another request took the import over. */
 export function claimLost(): ConflictError {
-  return new ConflictError('Another request took over this import (this one ran past its lease); continue with the latest next_cursor (GET /migrations/{id}).');
+  return new ConflictError(
+    'Another request took over this import (this one ran past its lease); continue with the latest next_cursor (GET /migrations/{id}).',
+  );
 }
 
 function isEmpty(part: ReportPart): boolean {
-  return part.domains.items.length + part.webhooks.items.length + part.templates.items.length + part.suppressions.totals.found + part.errors.length === 0;
+  return (
+    part.domains.items.length +
+      part.webhooks.items.length +
+      part.templates.items.length +
+      part.suppressions.totals.found +
+      part.errors.length ===
+    0
+  );
 }
 
 /** Works the claimed import `ctx.head` (claimed with `leaseUntilMs`) until done, out of time, or stopped. */

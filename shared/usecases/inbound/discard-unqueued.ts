@@ -30,7 +30,10 @@ export const NO_UNQUEUED_INBOUND_WORK: UnqueuedInboundReport = { discarded_inbou
 /** Markers read per index shard per pass (a backlog drains over a few passes). */
 const PER_SHARD = 50;
 
-export async function discardUnqueuedInbound(deps: UnqueuedInboundDeps, log: (message: string, error: unknown) => void): Promise<UnqueuedInboundReport & { errors: number }> {
+export async function discardUnqueuedInbound(
+  deps: UnqueuedInboundDeps,
+  log: (message: string, error: unknown) => void,
+): Promise<UnqueuedInboundReport & { errors: number }> {
   const now = deps.clock.now().getTime();
   const rawKeys = await deps.inboundRawMarkers.pastDue(now, PER_SHARD);
   let discarded = 0;

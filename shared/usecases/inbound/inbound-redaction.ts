@@ -20,7 +20,10 @@ export interface InboundRedactionDeps {
 }
 
 /** Whether the message's receiving domain keeps the content of received mail (a domain gone since: kept, as before). */
-export async function inboundKeepsContent(deps: InboundRedactionDeps, message: Pick<InboundMessage, 'domain_id' | 'account_id'>): Promise<boolean> {
+export async function inboundKeepsContent(
+  deps: InboundRedactionDeps,
+  message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
+): Promise<boolean> {
   if (!deps.domains) return true;
   const stored = await deps.domains.get(message.domain_id);
   if (!stored || stored.domain.account_id !== message.account_id) return true;
@@ -33,5 +36,14 @@ export const EMPTY_CONTENT: InboundContent = { html: null, text: null, headers: 
 /** The record of a received email whose content is not kept: its metadata only. */
 export function redactedReceivedEmail(email: ReceivedEmail): ReceivedEmail {
   const { content_object: _object, ...rest } = email;
-  return { ...rest, subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true, content_kept: false };
+  return {
+    ...rest,
+    subject: '',
+    stripped_text: null,
+    attachments: [],
+    html_bytes: null,
+    text_bytes: null,
+    content_object: true,
+    content_kept: false,
+  };
 }

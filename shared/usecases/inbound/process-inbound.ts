@@ -29,7 +29,13 @@ import { CONTENT_OBJECT_MAX_BODY_BYTES, inboundKeys, receivedEmailKeys, type Inb
 import { firstPlusPart } from '../../domain/inbound/address';
 import { uncheckedAuthentication, type Authentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { autoSubmitted } from '../../domain/inbound/auto-submitted';
-import { MAX_LIST_ENTRIES, MAX_SUBJECT_CHARS, STRIPPED_TEXT_MAX, receivedEventData, type ReceivedEmail } from '../../domain/inbound/received-email';
+import {
+  MAX_LIST_ENTRIES,
+  MAX_SUBJECT_CHARS,
+  STRIPPED_TEXT_MAX,
+  receivedEventData,
+  type ReceivedEmail,
+} from '../../domain/inbound/received-email';
 import { boundedList, clipUtf8, MAX_ATTACHMENT_FIELD_BYTES, MAX_VALUE_BYTES } from '../../domain/inbound/record-bounds';
 import { stripReply } from '../../domain/inbound/reply-text';
 import { spamVerdict } from '../../domain/inbound/spam';
@@ -67,9 +73,16 @@ export interface ReceiveQueuedInboundDeps extends ProcessInboundDeps, Omit<Inges
  * accepted). Once recorded, a message sent to a domain's DMARC report address has its reports counted
  * (../dmarc/ingest-reports.ts: never fails the message).
  */
-export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, message: InboundMessage): Promise<CreateReceivedOutcome | 'dropped'> {
+export async function receiveQueuedInbound(
+  deps: ReceiveQueuedInboundDeps,
+  message: InboundMessage,
+): Promise<CreateReceivedOutcome | 'dropped'> {
   if ((await deps.inboundRawMarkers.claim(message.raw_key, deps.clock.now())) === 'discarded') {
-    logInfo('inbound: dropped: its raw message was not accepted (no 250; the sender sends it again)', { email_id: message.email_id, account_id: message.account_id, raw_key: message.raw_key });
+    logInfo('inbound: dropped: its raw message was not accepted (no 250; the sender sends it again)', {
+      email_id: message.email_id,
+      account_id: message.account_id,
+      raw_key: message.raw_key,
+    });
     return 'dropped';
   }
   const { outcome, parsed } = await processInbound(deps, message);
@@ -77,7 +90,10 @@ export async function receiveQueuedInbound(deps: ReceiveQueuedInboundDeps, messa
   return outcome;
 }
 
-export async function processInbound(deps: ProcessInboundDeps, message: InboundMessage): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
+export async function processInbound(
+  deps: ProcessInboundDeps,
+  message: InboundMessage,
+): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
   const [raw, keepContent, prefix] = await Promise.all([
     deps.blobs.get(message.raw_key),
     inboundKeepsContent(deps, message),
@@ -100,7 +116,14 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
   });
   const email = keepContent ? parsedEmail : redactedReceivedEmail(parsedEmail);
   // The people it names, from the whole message (the record's lists may be cut): what an erasure finds it by.
-  const named = receivedAddressesNamed({ from: parsed.from, reply_to: parsed.reply_to, to: parsed.to, cc: parsed.cc, mail_from: message.mail_from, rcpt_to: message.rcpt_to });
+  const named = receivedAddressesNamed({
+    from: parsed.from,
+    reply_to: parsed.reply_to,
+    to: parsed.to,
+    cc: parsed.cc,
+    mail_from: message.mail_from,
+    rcpt_to: message.rcpt_to,
+  });
   const outcome = await deps.receivedEmails.create(email, named);
   // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
   // not this run's (a worker deployed since may read the message otherwise).
@@ -111,7 +134,15 @@ export async function processInbound(deps: ProcessInboundDeps, message: InboundM
     if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
     await deps.blobs.delete(message.raw_key);
   }
-  logInfo('inbound: received', { email_id: id, account_id: email.account_id, outcome, bytes: email.size, spam_status: email.spam_status, attachments: email.attachment_count, parse_error: email.parse_error });
+  logInfo('inbound: received', {
+    email_id: id,
+    account_id: email.account_id,
+    outcome,
+    bytes: email.size,
+    spam_status: email.spam_status,
+    attachments: email.attachment_count,
+    parse_error: email.parse_error,
+  });
   return { outcome, email: recorded, parsed };
 }
 
@@ -132,7 +163,14 @@ interface StoredContent {
  */
 async function storeContent(
   deps: Pick<ProcessInboundDeps, 'blobs'>,
-  { id, prefix, raw, parsed, attachments, keepContent }: { id: string; prefix: string; raw: Buffer; parsed: ParsedInbound; attachments: StoredAttachment[]; keepContent: boolean },
+  {
+    id,
+    prefix,
+    raw,
+    parsed,
+    attachments,
+    keepContent,
+  }: { id: string; prefix: string; raw: Buffer; parsed: ParsedInbound; attachments: StoredAttachment[]; keepContent: boolean },
 ): Promise<StoredContent> {
   const keys = receivedEmailKeys({ id, objects_prefix: prefix });
   const rawCopyKey = inboundKeys.rawCopy(id, prefix);
@@ -151,7 +189,9 @@ async function storeContent(
               parsed.text === null ? undefined : deps.blobs.put(keys.text, parsed.text, 'text/plain; charset=utf-8'),
               deps.blobs.put(keys.headers, JSON.stringify(parsed.headers), 'application/json'),
             ]),
-        mapBounded(attachments, 8, (attachment) => deps.blobs.put(keys.attachment(attachment.id), attachment.content, attachment.content_type)),
+        mapBounded(attachments, 8, (attachment) =>
+          deps.blobs.put(keys.attachment(attachment.id), attachment.content, attachment.content_type),
+        ),
         // The account's own copy, kept as long as its record (the shared one goes by its rule).
         deps.blobs.put(rawCopyKey, raw, 'message/rfc822'),
       ]
@@ -177,9 +217,14 @@ function boundedFields(parsed: ParsedInbound, attachments: StoredAttachment[]) {
     in_reply_to: parsed.in_reply_to === null ? null : clipUtf8(parsed.in_reply_to, MAX_VALUE_BYTES),
   };
   const attachmentField = (value: string) => clipUtf8(value, MAX_ATTACHMENT_FIELD_BYTES);
-  const attachmentFieldsCut = attachments.some((a) => [a.filename, a.content_type, a.content_id].some((value) => value !== null && attachmentField(value).cut));
+  const attachmentFieldsCut = attachments.some((a) =>
+    [a.filename, a.content_type, a.content_id].some((value) => value !== null && attachmentField(value).cut),
+  );
   const truncated =
-    Object.values(lists).some((list) => list.cut) || Object.values(single).some((value) => value?.cut) || attachmentFieldsCut || parsed.subject.length > MAX_SUBJECT_CHARS;
+    Object.values(lists).some((list) => list.cut) ||
+    Object.values(single).some((value) => value?.cut) ||
+    attachmentFieldsCut ||
+    parsed.subject.length > MAX_SUBJECT_CHARS;
   const recordAttachments = attachments.map(({ content: _content, ...metadata }) => ({
     ...metadata,
     filename: metadata.filename === null ? null : attachmentField(metadata.filename).value,
@@ -194,7 +239,13 @@ function receivedRecord(
   message: InboundMessage,
   parsed: ParsedInbound,
   attachments: StoredAttachment[],
-  facts: StoredContent & { keepContent: boolean; prefix: string; spamStatus: ReceivedEmail['spam_status']; authentication: Authentication; createdAt: string },
+  facts: StoredContent & {
+    keepContent: boolean;
+    prefix: string;
+    spamStatus: ReceivedEmail['spam_status'];
+    authentication: Authentication;
+    createdAt: string;
+  },
 ): ReceivedEmail {
   const header = (name: string) => parsed.headers.find((field) => field.name.toLowerCase() === name)?.value ?? null;
   const { lists, single, truncated, attachments: recordAttachments } = boundedFields(parsed, attachments);
@@ -258,6 +309,9 @@ async function publishReceived(deps: Pick<ProcessInboundDeps, 'events'>, email: 
 /** The listener's checks; a message queued before the listener checked has none: unchecked (`temperror`). */
 function checksOf(message: InboundMessage): AuthenticationChecks {
   if (message.authentication) return message.authentication;
-  logWarn('inbound: queue message without authentication results (queued before the MX listener checked them); recorded as temperror', { email_id: message.email_id, account_id: message.account_id });
+  logWarn('inbound: queue message without authentication results (queued before the MX listener checked them); recorded as temperror', {
+    email_id: message.email_id,
+    account_id: message.account_id,
+  });
   return uncheckedAuthentication();
 }

@@ -47,12 +47,20 @@ export interface ReceivedEmailsDeps {
   clock: Clock;
 }
 
-export async function listReceivedEmails(deps: ReceivedEmailsDeps, principal: Principal, query: ListReceivedEmailsQuery): Promise<Page<ReturnType<typeof toPublicReceivedEmail>>> {
+export async function listReceivedEmails(
+  deps: ReceivedEmailsDeps,
+  principal: Principal,
+  query: ListReceivedEmailsQuery,
+): Promise<Page<ReturnType<typeof toPublicReceivedEmail>>> {
   requireAccountKey(principal, 'read received email');
   const page = await deps.receivedEmails.list(
     principal.account.id,
     { limit: query.limit, cursor: query.cursor },
-    { ...(query.to ? { to: query.to } : {}), ...(query.from ? { from: query.from } : {}), ...(query.since ? { since: new Date(query.since) } : {}) },
+    {
+      ...(query.to ? { to: query.to } : {}),
+      ...(query.from ? { from: query.from } : {}),
+      ...(query.since ? { since: new Date(query.since) } : {}),
+    },
   );
   return { items: page.items.map(toPublicReceivedEmail), next_cursor: page.next_cursor };
 }
@@ -68,13 +76,17 @@ export async function getReceivedEmail(deps: ReceivedEmailsDeps, principal: Prin
   const bodyBytes = (email.html_bytes ?? 0) + (email.text_bytes ?? 0);
   const bodiesInline = bodyBytes <= BODY_INLINE_MAX_BYTES;
   const attachmentBytes = email.attachments.reduce((sum, attachment) => sum + attachment.size, 0);
-  const attachmentsInline = attachmentBytes <= ATTACHMENTS_INLINE_MAX_BYTES && (bodiesInline ? bodyBytes : 0) + Math.ceil(attachmentBytes / 3) * 4 <= RESPONSE_BUDGET_BYTES;
+  const attachmentsInline =
+    attachmentBytes <= ATTACHMENTS_INLINE_MAX_BYTES &&
+    (bodiesInline ? bodyBytes : 0) + Math.ceil(attachmentBytes / 3) * 4 <= RESPONSE_BUDGET_BYTES;
   const view = (inline: { bodies: boolean; attachments: boolean }) => receivedEmailView(deps, email, expiresAt, link, inline);
   // Then the answer as Lambda counts it (escaping included: a body of quotes or control characters
   // grows up to sixfold): attachments, then bodies, become links until it fits.
   let answer = await view({ bodies: bodiesInline, attachments: attachmentsInline });
-  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && attachmentsInline) answer = await view({ bodies: bodiesInline, attachments: false });
-  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && bodiesInline) answer = await view({ bodies: false, attachments: false });
+  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && attachmentsInline)
+    answer = await view({ bodies: bodiesInline, attachments: false });
+  if (jsonPayloadBytes({ received_email: answer }) > RESPONSE_BODY_BUDGET_BYTES && bodiesInline)
+    answer = await view({ bodies: false, attachments: false });
   return answer;
 }
 
@@ -93,7 +105,12 @@ async function receivedEmailView(
     // Content not kept (docs/redaction.md): the raw message was deleted once recorded, so no link to it.
     email.content_kept === false ? null : link(email.raw_key, { downloadName: `${id}.eml`, contentType: 'message/rfc822' }),
   ]);
-  return { ...toPublicReceivedEmail(email), ...bodies, attachments, raw: raw === null ? null : { download_url: raw, expires_at: expiresAt, size: email.size } };
+  return {
+    ...toPublicReceivedEmail(email),
+    ...bodies,
+    attachments,
+    raw: raw === null ? null : { download_url: raw, expires_at: expiresAt, size: email.size },
+  };
 }
 
 interface BodiesView {
@@ -111,12 +128,7 @@ async function contentObjectBodies(deps: ReceivedEmailsDeps, email: ReceivedEmai
 }
 
 /** Bodies stored each on its own (larger ones, and every message of before the content object): inline or links. */
-async function separateBodies(
-  deps: ReceivedEmailsDeps,
-  email: ReceivedEmail,
-  inline: boolean,
-  link: Link,
-): Promise<BodiesView> {
+async function separateBodies(deps: ReceivedEmailsDeps, email: ReceivedEmail, inline: boolean, link: Link): Promise<BodiesView> {
   /** A body the message has: its text inline, or a link to it; nothing when the message has none. */
   const body = async (key: string, bytes: number | null, downloadName: string) => {
     if (bytes === null) return { content: null, url: null };
@@ -130,7 +142,13 @@ async function separateBodies(
     body(keys.text, email.text_bytes, `${email.id}.txt`),
     deps.blobs.get(keys.headers),
   ]);
-  return { html: html.content, text: text.content, html_url: html.url, text_url: text.url, headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[] };
+  return {
+    html: html.content,
+    text: text.content,
+    html_url: html.url,
+    text_url: text.url,
+    headers: JSON.parse(headers.toString('utf8')) as { name: string; value: string }[],
+  };
 }
 
 async function attachmentView(
@@ -143,6 +161,9 @@ async function attachmentView(
 ) {
   const key = receivedEmailKeys(email).attachment(attachment.id);
   if (inline) return { ...attachment, content: (await deps.blobs.get(key)).toString('base64'), download_url: null, expires_at: null };
-  const url = await link(key, { downloadName: attachment.filename ?? attachment.id, contentType: downloadContentType(attachment.content_type) });
+  const url = await link(key, {
+    downloadName: attachment.filename ?? attachment.id,
+    contentType: downloadContentType(attachment.content_type),
+  });
   return { ...attachment, content: null, download_url: url, expires_at: expiresAt };
 }

@@ -15,7 +15,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { LinkSigning, LinkUrls } from '../../domain/links/link-urls';
-import { encodeLinkToken, LINK_KEY_BYTES, tokenKid, verifyLinkToken, type LinkKey, type LinkKind, type LinkOfKind, type TokenFailure } from '../../domain/links/token';
+import {
+  encodeLinkToken,
+  LINK_KEY_BYTES,
+  tokenKid,
+  verifyLinkToken,
+  type LinkKey,
+  type LinkKind,
+  type LinkOfKind,
+  type TokenFailure,
+} from '../../domain/links/token';
 import { BoundedMap } from '../../lib/bounded-map';
 import type { Clock } from '../../ports/clock';
 import type { SecretBox } from '../../ports/secret-box';
@@ -41,7 +50,9 @@ export function linkKeyContext(kid: string): Record<string, string> {
 }
 
 /** A resolved token of the expected kind, or why not (`wrong_kind`: a valid token of another kind). */
-export type ResolvedLink<K extends LinkKind> = { ok: true; kid: string; link: LinkOfKind<K> } | { ok: false; failure: TokenFailure | 'wrong_kind' };
+export type ResolvedLink<K extends LinkKind> =
+  | { ok: true; kid: string; link: LinkOfKind<K> }
+  | { ok: false; failure: TokenFailure | 'wrong_kind' };
 
 export interface RotatedKey {
   kid: string;

@@ -69,7 +69,12 @@ export async function unsubscribe(deps: UnsubscribeDeps, link: UnsubscribeLink, 
   const email = stored && stored.email.account_id === link.accountId ? stored.email : null;
   const category = link.scope === 'category' ? link.category : null;
   const event: ServiceEvent = {
-    id: emailEventId(new Date(timeOfId(link.emailId)).toISOString(), link.emailId, 'contact.unsubscribed', `${link.recipient}:${link.scope}`),
+    id: emailEventId(
+      new Date(timeOfId(link.emailId)).toISOString(),
+      link.emailId,
+      'contact.unsubscribed',
+      `${link.recipient}:${link.scope}`,
+    ),
     type: 'contact.unsubscribed',
     account_id: link.accountId,
     tenant: email?.tenant ?? null,

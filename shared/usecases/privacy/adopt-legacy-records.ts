@@ -25,10 +25,24 @@
  * A record whose window has already passed gets its ttl all the same (reads treat it as absent at once,
  * DynamoDB's TTL deletes it) and its old objects are deleted rather than copied.
  */
-import { RETENTION_CLASSES_DAYS, retentionKeyPrefix, retentionTtl, RETENTION_KEY_ROOT, type Retention, type RetentionDays } from '../../domain/accounts/retention';
+import {
+  RETENTION_CLASSES_DAYS,
+  retentionKeyPrefix,
+  retentionTtl,
+  RETENTION_KEY_ROOT,
+  type Retention,
+  type RetentionDays,
+} from '../../domain/accounts/retention';
 import { inboundKeys, receivedEmailKeys } from '../../domain/inbound/content-keys';
 import { addressesOfEventPayload, addressesOfRun, receivedAddressesNamed, recipientsNamed } from '../../domain/privacy/named-addresses';
-import type { LegacyDelivery, LegacyEmail, LegacyReceivedEmail, LegacyRecord, LegacyRecordRepository, LegacyRun } from '../../adapters/store/legacy-records';
+import type {
+  LegacyDelivery,
+  LegacyEmail,
+  LegacyReceivedEmail,
+  LegacyRecord,
+  LegacyRecordRepository,
+  LegacyRun,
+} from '../../adapters/store/legacy-records';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 
@@ -54,7 +68,16 @@ export interface AdoptionCounts {
   already: number;
 }
 
-export const emptyAdoptionCounts = (): AdoptionCounts => ({ scanned: 0, emails: 0, received_emails: 0, webhook_deliveries: 0, automation_runs: 0, objects_moved: 0, objects_deleted: 0, already: 0 });
+export const emptyAdoptionCounts = (): AdoptionCounts => ({
+  scanned: 0,
+  emails: 0,
+  received_emails: 0,
+  webhook_deliveries: 0,
+  automation_runs: 0,
+  objects_moved: 0,
+  objects_deleted: 0,
+  already: 0,
+});
 
 const DAY_SECONDS = 86_400;
 
@@ -84,7 +107,14 @@ async function deleteAll(deps: AdoptLegacyDeps, keys: readonly string[], counts:
 }
 
 /** A record that has its retention already: its address references, then the mark. */
-async function adoptRefs(deps: AdoptLegacyDeps, accountId: string, addresses: readonly string[], kind: 'email' | 'received_email', key: LegacyRecord['key'], ttl: number): Promise<void> {
+async function adoptRefs(
+  deps: AdoptLegacyDeps,
+  accountId: string,
+  addresses: readonly string[],
+  kind: 'email' | 'received_email',
+  key: LegacyRecord['key'],
+  ttl: number,
+): Promise<void> {
   await deps.legacyRecords.writeRefs(accountId, addresses, kind, key, ttl);
   await deps.legacyRecords.markRefsWritten(key);
 }
@@ -148,12 +178,22 @@ async function adoptReceivedEmail(deps: AdoptLegacyDeps, email: LegacyReceivedEm
   await deps.legacyRecords.markRefsWritten(email.key);
   counts.received_emails++;
   // The old objects at inbound/<id>/ (the shared raw message stays: other accounts may still need it; its rule expires it).
-  await deleteAll(deps, pairs.map(([source]) => source), counts);
+  await deleteAll(
+    deps,
+    pairs.map(([source]) => source),
+    counts,
+  );
 }
 
 async function adoptDelivery(deps: AdoptLegacyDeps, delivery: LegacyDelivery, counts: AdoptionCounts): Promise<void> {
   const refTtl = delivery.ttl === null ? null : delivery.ttl + DAY_SECONDS;
-  await deps.legacyRecords.writeRefs(delivery.accountId, addressesOfEventPayload(delivery.eventType, delivery.payload), 'webhook_delivery', delivery.key, refTtl);
+  await deps.legacyRecords.writeRefs(
+    delivery.accountId,
+    addressesOfEventPayload(delivery.eventType, delivery.payload),
+    'webhook_delivery',
+    delivery.key,
+    refTtl,
+  );
   await deps.legacyRecords.markRefsWritten(delivery.key);
   counts.webhook_deliveries++;
 }
@@ -181,7 +221,10 @@ export function adoptRecord(deps: AdoptLegacyDeps, record: LegacyRecord, counts:
  * The whole table, `segments` Scan segments at once (each a page at a time), each record adopted in turn.
  * `onProgress` hears the running counts after each page.
  */
-export async function adoptLegacyRecords(deps: AdoptLegacyDeps, options: { segments?: number; onProgress?: (counts: AdoptionCounts) => void } = {}): Promise<AdoptionCounts> {
+export async function adoptLegacyRecords(
+  deps: AdoptLegacyDeps,
+  options: { segments?: number; onProgress?: (counts: AdoptionCounts) => void } = {},
+): Promise<AdoptionCounts> {
   const segments = Math.max(1, Math.min(16, options.segments ?? 4));
   const counts = emptyAdoptionCounts();
   await Promise.all(

@@ -8,7 +8,10 @@ import type { ExportRepository } from '../../adapters/store/exports';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 
-export type ErasureStore = Pick<ErasureRepository, 'create' | 'get' | 'record' | 'refsPage' | 'deleteRecord' | 'deleteRefs' | 'listEntries' | 'replaceEntriesByHash'>;
+export type ErasureStore = Pick<
+  ErasureRepository,
+  'create' | 'get' | 'record' | 'refsPage' | 'deleteRecord' | 'deleteRefs' | 'listEntries' | 'replaceEntriesByHash'
+>;
 
 export interface ErasureDeps {
   erasures: ErasureStore;

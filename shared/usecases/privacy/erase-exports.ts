@@ -20,7 +20,12 @@ export function exportOfKey(key: { PK: string; SK: string }): { accountId: strin
 }
 
 /** Deletes one kind's part files (and the CSV twins of suppressions) from part 1 until one is missing; how many. */
-async function deleteKindParts(deps: Pick<Deps, 'blobs'>, accountId: string, exportId: string, kind: (typeof EXPORT_KINDS)[number]): Promise<number> {
+async function deleteKindParts(
+  deps: Pick<Deps, 'blobs'>,
+  accountId: string,
+  exportId: string,
+  kind: (typeof EXPORT_KINDS)[number],
+): Promise<number> {
   let deleted = 0;
   for (let part = 1; ; part++) {
     const ndjson = partKey(accountId, exportId, kind, part, 'ndjson');

@@ -19,7 +19,8 @@ import { eraseStretch } from './erase-records';
 
 /** A key limited to a tenant may not erase: an erasure acts on the whole account (403 forbidden). */
 function requireAccountWide(principal: Principal): void {
-  if (limitedTenantOf(principal) !== null) throw new ForbiddenError('A key limited to a tenant cannot erase an address: erasure acts on the whole account.');
+  if (limitedTenantOf(principal) !== null)
+    throw new ForbiddenError('A key limited to a tenant cannot erase an address: erasure acts on the whole account.');
 }
 
 export async function startErasure(deps: ErasureDeps, principal: Principal, input: CreateErasureInput): Promise<Erasure> {
@@ -44,7 +45,11 @@ export async function startErasure(deps: ErasureDeps, principal: Principal, inpu
   await deps.erasures.replaceEntriesByHash(accountId, input.email, entries);
   const listed = entries.suppressions.length + entries.optOuts.length > 0;
   const recorded = listed
-    ? await deps.erasures.record(accountId, erasure.id, { removed: { suppressions: entries.suppressions.length, category_opt_outs: entries.optOuts.length }, keptAsHash: true, at })
+    ? await deps.erasures.record(accountId, erasure.id, {
+        removed: { suppressions: entries.suppressions.length, category_opt_outs: entries.optOuts.length },
+        keptAsHash: true,
+        at,
+      })
     : erasure;
   return continueErasure(deps, recorded, start.getTime());
 }

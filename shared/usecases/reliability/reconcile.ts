@@ -43,9 +43,19 @@ import type { RecoveryBounds } from '../../domain/reliability/bounds';
 import type { AutomationStepQueue, SendQueue } from '../../ports/queues';
 import type { Clock } from '../../ports/clock';
 import type { DueEntry } from '../../adapters/store/due-work';
-import { NO_SES_TENANT_WORK, reconcileSesTenants, type SesTenantSweepDeps, type SesTenantSweepReport } from '../ses-tenants/reconcile-ses-tenants';
+import {
+  NO_SES_TENANT_WORK,
+  reconcileSesTenants,
+  type SesTenantSweepDeps,
+  type SesTenantSweepReport,
+} from '../ses-tenants/reconcile-ses-tenants';
 import { NO_PROVIDER_PENDING_WORK, type ProviderPendingReport } from '../domains/reconcile-provider-pending';
-import { discardUnqueuedInbound, NO_UNQUEUED_INBOUND_WORK, type UnqueuedInboundDeps, type UnqueuedInboundReport } from '../inbound/discard-unqueued';
+import {
+  discardUnqueuedInbound,
+  NO_UNQUEUED_INBOUND_WORK,
+  type UnqueuedInboundDeps,
+  type UnqueuedInboundReport,
+} from '../inbound/discard-unqueued';
 import { describeDueEntry } from './reconcile/describe-due-entry';
 import { recoverDueEntry, type RecoverersDeps } from './reconcile/recoverers';
 import type { Count, PassLog, RecoveryPass } from './reconcile/recovery-pass';
@@ -96,13 +106,32 @@ const PER_SHARD = 50;
 
 export async function reconcile(deps: ReconcileDeps, log: PassLog = () => undefined): Promise<ReconcileReport> {
   const now = deps.clock.now().getTime();
-  const report: ReconcileReport = { examined: 0, redriven_queued: 0, redriven_scheduled: 0, redriven_webhooks: 0, redriven_runs: 0, delayed: 0, expired: 0, reannounced: 0, waiting: 0, cleared: 0, errors: 0, oldest_due_at: null, ...NO_SES_TENANT_WORK, ...NO_UNQUEUED_INBOUND_WORK, ...NO_PROVIDER_PENDING_WORK };
+  const report: ReconcileReport = {
+    examined: 0,
+    redriven_queued: 0,
+    redriven_scheduled: 0,
+    redriven_webhooks: 0,
+    redriven_runs: 0,
+    delayed: 0,
+    expired: 0,
+    reannounced: 0,
+    waiting: 0,
+    cleared: 0,
+    errors: 0,
+    oldest_due_at: null,
+    ...NO_SES_TENANT_WORK,
+    ...NO_UNQUEUED_INBOUND_WORK,
+    ...NO_PROVIDER_PENDING_WORK,
+  };
   const count: Count = (counter, by = 1) => {
     report[counter] += by;
   };
   const entries = await deps.dueWork.pastDue(now, PER_SHARD);
   report.examined = entries.length;
-  report.oldest_due_at = entries.reduce<string | null>((oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest), null);
+  report.oldest_due_at = entries.reduce<string | null>(
+    (oldest, entry) => (oldest === null || entry.dueAt < oldest ? entry.dueAt : oldest),
+    null,
+  );
 
   // Send-queue messages and automation steps are batched; the due times move only once they are on their queue.
   const pass: RecoveryPass = { now, count, sends: [], steps: [] };

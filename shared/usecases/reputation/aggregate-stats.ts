@@ -51,7 +51,10 @@ interface CounterGroup {
 }
 
 /** The records' deltas in groups of at most `maxPerCall` counters, in order; and which account each tenant counted belongs to. */
-function groupDeltas(records: readonly StatsRecord[], maxPerCall: number): { groups: CounterGroup[]; accountOfTenant: Map<string, string> } {
+function groupDeltas(
+  records: readonly StatsRecord[],
+  maxPerCall: number,
+): { groups: CounterGroup[]; accountOfTenant: Map<string, string> } {
   const groups: CounterGroup[] = [];
   const accountOfTenant = new Map<string, string>();
   records.forEach((record, index) => {
@@ -75,7 +78,12 @@ function groupDeltas(records: readonly StatsRecord[], maxPerCall: number): { gro
 }
 
 /** Adds the accounts and tenants whose counters just counted a bounce or complaint (each once) to `reputation`. */
-function noteReputationChanges(merged: ReturnType<typeof mergeCounterDeltas>, accountOfTenant: Map<string, string>, reputation: BrakeCandidates, seen: Set<string>): void {
+function noteReputationChanges(
+  merged: ReturnType<typeof mergeCounterDeltas>,
+  accountOfTenant: Map<string, string>,
+  reputation: BrakeCandidates,
+  seen: Set<string>,
+): void {
   for (const { counter, counts } of merged) {
     if (!counts.bounced && !counts.complained) continue;
     if (counter.kind === 'account' && !seen.has(`a:${counter.accountId}`)) {
@@ -96,7 +104,11 @@ function noteReputationChanges(merged: ReturnType<typeof mergeCounterDeltas>, ac
 async function checkReputation(deps: AggregateStatsDeps, reputation: BrakeCandidates, result: AggregateStatsResult): Promise<void> {
   if (deps.autoPause && reputation.tenants.length > 0) {
     try {
-      const paused = await autoPauseTenants(deps.autoPause, reputation.tenants.map((tenant) => tenant.id), deps.autoPause.clock.now());
+      const paused = await autoPauseTenants(
+        deps.autoPause,
+        reputation.tenants.map((tenant) => tenant.id),
+        deps.autoPause.clock.now(),
+      );
       if (paused.length) result.paused = paused;
     } catch (error) {
       deps.autoPause.log('stats: automatic tenant pause check failed', error);

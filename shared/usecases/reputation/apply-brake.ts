@@ -60,7 +60,11 @@ export async function applyReputationBrake(deps: BrakeDeps, candidates: BrakeCan
       const days = await deps.accountStats.readSplit(id, window);
       return { id, figures: sumFigures(days.map((day) => day.all)), tenantFigures: sumFigures(days.map((day) => day.tenants)) };
     }),
-    mapBounded(candidates.tenants, 8, async ({ id, accountId }) => ({ id, accountId, figures: sumFigures(await deps.tenantStats.read(id, window)) })),
+    mapBounded(candidates.tenants, 8, async ({ id, accountId }) => ({
+      id,
+      accountId,
+      figures: sumFigures(await deps.tenantStats.read(id, window)),
+    })),
   ]);
   const pauses = planBrake({ deployment, accounts, tenants }, deps.settings);
   const outcomes: BrakeOutcome[] = [];

@@ -17,7 +17,14 @@ import type { ResolvedSendContext } from './resolved-send-context';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
 import { limitReachedError, type SendLimits } from './send-limits';
 
-export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { email }: PolicyOutcome, limits: SendLimits, when: { now: Date; at: Date | null }, options: SendOptions): Promise<SendResult> {
+export async function acceptEmail(
+  deps: SendDeps,
+  facts: ResolvedSendContext,
+  { email }: PolicyOutcome,
+  limits: SendLimits,
+  when: { now: Date; at: Date | null },
+  options: SendOptions,
+): Promise<SendResult> {
   const { principal } = facts;
   const { now, at } = when;
   const count = facts.recipients.addresses.length;
@@ -32,7 +39,13 @@ export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { 
     // Bodies and attachments under the account's retention class (docs/retention.md): a scheduled email's wait included.
     const keepDays = effectiveRetention(principal.account.plan, principal.account.retention).emails_days;
     const keyPrefix = retentionKeyPrefix(objectRetentionDays(keepDays, at ?? now, now));
-    const content = await storeContent(deps, { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal), keyPrefix }, email.id, facts.request, options.mime);
+    const content = await storeContent(
+      deps,
+      { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal), keyPrefix },
+      email.id,
+      facts.request,
+      options.mime,
+    );
     if (content.attachments) email.attachments = content.attachments;
     const { idempotency } = options;
     outcome = await deps.emails.accept({
@@ -45,7 +58,12 @@ export async function acceptEmail(deps: SendDeps, facts: ResolvedSendContext, { 
       capped: reservations.filter((r) => r.limit !== null),
       uncapped: reservations.filter((r) => r.limit === null),
       idempotency: idempotency
-        ? { accountId: principal.account.id, key: idempotency.key, record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() }, now }
+        ? {
+            accountId: principal.account.id,
+            key: idempotency.key,
+            record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() },
+            now,
+          }
         : undefined,
     });
   } catch (error) {
@@ -70,6 +88,8 @@ async function schedule(deps: Pick<SendDeps, 'scheduler'>, emailId: string, at: 
   try {
     await deps.scheduler.upsert(emailId, at, 1);
   } catch (error) {
-    throw new ServiceUnavailableError('The email could not be scheduled. Nothing was stored or sent; retry with the same request.', { cause: error });
+    throw new ServiceUnavailableError('The email could not be scheduled. Nothing was stored or sent; retry with the same request.', {
+      cause: error,
+    });
   }
 }

@@ -30,7 +30,12 @@ import type { SendCaller } from './send-caller';
 export type { SendCaller } from './send-caller';
 export type { SendDeps, SendOptions, SendResult } from './send-deps';
 
-export async function sendEmail(deps: SendDeps, caller: SendCaller, parsed: ParsedSendRequest, options: SendOptions = {}): Promise<SendResult> {
+export async function sendEmail(
+  deps: SendDeps,
+  caller: SendCaller,
+  parsed: ParsedSendRequest,
+  options: SendOptions = {},
+): Promise<SendResult> {
   const now = deps.clock.now();
   const at = parsed.scheduled_at === undefined ? null : checkScheduleTime(parsed.scheduled_at, now);
   const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key, options.clearedRecipients);

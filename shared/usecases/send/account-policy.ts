@@ -15,7 +15,7 @@ export function checkAccountMaySend(account: Account): void {
     details: { account_id: account.id, ...pause },
     hint:
       pause.pause_source === 'automated'
-        ? 'The reputation brake paused the account to keep the deployment under SES\'s bounce and complaint review rates; fix the list or content that bounced or drew complaints, then ask the operator to resume it.'
+        ? "The reputation brake paused the account to keep the deployment under SES's bounce and complaint review rates; fix the list or content that bounced or drew complaints, then ask the operator to resume it."
         : 'An operator paused the account; ask them to resume it.',
   });
 }

@@ -20,7 +20,12 @@ export interface PolicyOutcome {
   sandbox: boolean;
 }
 
-export async function checkPolicy(deps: Pick<SendDeps, 'emails' | 'blobs' | 'sandboxDomain'>, facts: ResolvedSendContext, now: Date, at: Date | null): Promise<PolicyOutcome> {
+export async function checkPolicy(
+  deps: Pick<SendDeps, 'emails' | 'blobs' | 'sandboxDomain'>,
+  facts: ResolvedSendContext,
+  now: Date,
+  at: Date | null,
+): Promise<PolicyOutcome> {
   const { principal, sender, recipients } = facts;
   checkAccountMaySend(principal.account);
   const tenant = facts.tenant?.tenant ?? null;

@@ -53,7 +53,11 @@ export const mimeBlobKey = (emailId: string) => `raw/${emailId}.eml`;
  */
 export async function storeContent(
   deps: { blobs: BlobStore; attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>; clock?: Clock },
-  { accountId, limitedTenant, keyPrefix = '' }: { accountId: string; limitedTenant: string | null; /** The retention class's key prefix (docs/retention.md). */ keyPrefix?: string },
+  {
+    accountId,
+    limitedTenant,
+    keyPrefix = '',
+  }: { accountId: string; limitedTenant: string | null /** The retention class's key prefix (docs/retention.md). */; keyPrefix?: string },
   emailId: string,
   request: SendRequest,
   mime?: { raw: Buffer },
@@ -70,7 +74,13 @@ export async function storeContent(
   const [body, attachments] = await Promise.all([
     storeBody(deps.blobs, emailId, { html: request.html, text: request.text }, keyPrefix),
     request.attachments?.length
-      ? resolveAttachments({ blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock }, accountId, emailId, request.attachments, { bodyBytes, limitedTenant, keyPrefix })
+      ? resolveAttachments(
+          { blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock },
+          accountId,
+          emailId,
+          request.attachments,
+          { bodyBytes, limitedTenant, keyPrefix },
+        )
       : Promise.resolve(undefined),
   ]);
   return attachments ? { body, attachments } : { body };

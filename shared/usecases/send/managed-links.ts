@@ -27,7 +27,6 @@ export const NO_TRACKING: TrackingSettings = { open: false, click: false };
 /** The reserved placeholder (with optional spaces inside the braces, as the template renderer reads them). */
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
 
-
 /** True when composing this email needs signed links (so the signer is loaded only then). */
 export function needsLinks(email: Pick<Email, 'unsubscribe'>, tracking: TrackingSettings): boolean {
   return Boolean(email.unsubscribe) || tracking.open || tracking.click;
@@ -43,11 +42,23 @@ export function unsubscribeUrlOf(email: Email, urls: LinkUrls): string {
   const first = email.to[0] ?? '';
   const recipient = (parseMailbox(first)?.email ?? first).toLowerCase();
   const category = email.category ?? 'transactional';
-  return urls.unsubscribeUrl({ accountId: email.account_id, emailId: email.id, recipient, scope: unsubscribeScopeOf(category), category, tenantId: email.tenant_id ?? null });
+  return urls.unsubscribeUrl({
+    accountId: email.account_id,
+    emailId: email.id,
+    recipient,
+    scope: unsubscribeScopeOf(category),
+    category,
+    tenantId: email.tenant_id ?? null,
+  });
 }
 
 /** The email (subject, headers) and body as they are sent: links added as the email and its domain ask. */
-export function withManagedLinks(email: Email, body: EmailBody, tracking: TrackingSettings, urls: LinkUrls): { email: Email; body: EmailBody } {
+export function withManagedLinks(
+  email: Email,
+  body: EmailBody,
+  tracking: TrackingSettings,
+  urls: LinkUrls,
+): { email: Email; body: EmailBody } {
   let { subject, headers } = email;
   let { html, text } = body;
   const unsubscribeUrl = email.unsubscribe ? unsubscribeUrlOf(email, urls) : null;
@@ -58,7 +69,8 @@ export function withManagedLinks(email: Email, body: EmailBody, tracking: Tracki
     headers = { ...headers, ...unsubscribeHeaders(unsubscribeUrl) };
   }
   if (tracking.click) {
-    const rewrite = (url: string) => (url === unsubscribeUrl ? null : urls.clickUrl({ accountId: email.account_id, emailId: email.id, url }));
+    const rewrite = (url: string) =>
+      url === unsubscribeUrl ? null : urls.clickUrl({ accountId: email.account_id, emailId: email.id, url });
     html = html === undefined ? undefined : rewriteHtmlLinks(html, rewrite);
     text = text === undefined ? undefined : rewriteTextLinks(text, rewrite);
   }

@@ -20,7 +20,8 @@ export interface SenderDomainFacts {
 
 /** The credential may send (a scope covering `emails:send`: it, `mail:admin` or `full`). */
 export function checkSendScope(credential: Credential): void {
-  if (!hasScope(credential.scopes, ['emails:send'])) throw new InsufficientScopeError(scopesCoveringAny(['emails:send']), credential.scopes);
+  if (!hasScope(credential.scopes, ['emails:send']))
+    throw new InsufficientScopeError(scopesCoveringAny(['emails:send']), credential.scopes);
 }
 
 /** Bare, lower-cased, unique addresses of the recipients (each one counts as one email). */
@@ -32,7 +33,12 @@ export function recipientAddresses(lists: readonly string[][]): string[] {
  * The sender: the credential's allowed domains, then the sandbox domain or a verified domain of this
  * account (403 otherwise). Returns whether it is the sandbox sender.
  */
-export function checkSender(principal: Principal, fromDomain: string, sandboxDomain: string, domain: SenderDomainFacts | null): { sandbox: boolean } {
+export function checkSender(
+  principal: Principal,
+  fromDomain: string,
+  sandboxDomain: string,
+  domain: SenderDomainFacts | null,
+): { sandbox: boolean } {
   const allowed = principal.credential.allowed_domains;
   if (allowed && !allowed.includes(fromDomain)) {
     throw new ForbiddenError(`This API key may only send from ${allowed.join(', ')}.`, 'domain_not_allowed', {
@@ -65,15 +71,23 @@ export function checkRecipients(principal: Principal, sandbox: boolean, recipien
   const refused = recipients.filter((address) => address !== principal.account.email);
   if (refused.length === 0) return;
   if (sandbox) {
-    throw new ForbiddenError(`The sandbox sender can only send to the account email (${principal.account.email}).`, 'recipient_not_allowed', {
-      details: { reason: 'sandbox_sender', refused_recipients: refused, allowed_recipients: [principal.account.email] },
-      hint: 'Verify a domain and add a payment method to send to anyone.',
-    });
+    throw new ForbiddenError(
+      `The sandbox sender can only send to the account email (${principal.account.email}).`,
+      'recipient_not_allowed',
+      {
+        details: { reason: 'sandbox_sender', refused_recipients: refused, allowed_recipients: [principal.account.email] },
+        hint: 'Verify a domain and add a payment method to send to anyone.',
+      },
+    );
   }
-  throw new ForbiddenError(`Production sending is not unlocked yet: until then you can only send to the account email (${principal.account.email}).`, 'recipient_not_allowed', {
-    details: { reason: 'production_not_unlocked', refused_recipients: refused, allowed_recipients: [principal.account.email] },
-    hint: 'Production sending unlocks with a verified domain and a payment method on file.',
-  });
+  throw new ForbiddenError(
+    `Production sending is not unlocked yet: until then you can only send to the account email (${principal.account.email}).`,
+    'recipient_not_allowed',
+    {
+      details: { reason: 'production_not_unlocked', refused_recipients: refused, allowed_recipients: [principal.account.email] },
+      hint: 'Production sending unlocks with a verified domain and a payment method on file.',
+    },
+  );
 }
 
 /** Recipients a send may not reach: on the suppression list, or (non-transactional mail) opted out of its category. */
@@ -94,37 +108,60 @@ export function findBlocked(category: string, suppressed: readonly string[], opt
 export function blockedError(blocked: Blocked, emailId: string): AppError {
   const { suppressed, optedOut, category } = blocked;
   if (suppressed.length) {
-    return new AppError(422, 'validation_error', `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`, {
-      details: { suppressed, email_id: emailId },
-      hint: 'Remove them from the request, or from the suppression list (DELETE /suppressions?email=...) if they asked to receive mail again.',
-    });
+    return new AppError(
+      422,
+      'validation_error',
+      `${suppressed.length === 1 ? 'A recipient is' : 'Some recipients are'} on the suppression list: ${suppressed.join(', ')}.`,
+      {
+        details: { suppressed, email_id: emailId },
+        hint: 'Remove them from the request, or from the suppression list (DELETE /suppressions?email=...) if they asked to receive mail again.',
+      },
+    );
   }
-  return new AppError(422, 'validation_error', `${optedOut.length === 1 ? 'A recipient has' : 'Some recipients have'} unsubscribed from ${category} email: ${optedOut.join(', ')}.`, {
-    details: { category_unsubscribed: optedOut, category, email_id: emailId },
-    hint: 'Transactional email is not affected by category opt-outs; product and newsletter email respects them.',
-  });
+  return new AppError(
+    422,
+    'validation_error',
+    `${optedOut.length === 1 ? 'A recipient has' : 'Some recipients have'} unsubscribed from ${category} email: ${optedOut.join(', ')}.`,
+    {
+      details: { category_unsubscribed: optedOut, category, email_id: emailId },
+      hint: 'Transactional email is not affected by category opt-outs; product and newsletter email respects them.',
+    },
+  );
 }
 
 /** The one-line reason kept on the refused email. */
 export function blockedReason(blocked: Blocked): string {
-  return blocked.suppressed.length ? `suppressed: ${blocked.suppressed.join(', ')}` : `unsubscribed from ${blocked.category} email: ${blocked.optedOut.join(', ')}`;
+  return blocked.suppressed.length
+    ? `suppressed: ${blocked.suppressed.join(', ')}`
+    : `unsubscribed from ${blocked.category} email: ${blocked.optedOut.join(', ')}`;
 }
 
 /** 429 plan_limit naming the limit that would be exceeded. */
-export function limitError(principal: Principal, reservation: UsageReservation, used: number | undefined, requested: number, dashboardUrl: string): AppError {
+export function limitError(
+  principal: Principal,
+  reservation: UsageReservation,
+  used: number | undefined,
+  requested: number,
+  dashboardUrl: string,
+): AppError {
   const what = reservation.scope === 'SANDBOX' ? 'sandbox sender' : `${principal.account.plan} plan`;
   const period = reservation.period === 'DAY' ? 'daily' : 'monthly';
-  return new AppError(429, 'plan_limit', `The ${what}'s ${period} limit of ${reservation.limit} emails would be exceeded; it resets at ${reservation.resetsAt}.`, {
-    details: {
-      limit: reservation.limit,
-      period: reservation.period === 'DAY' ? 'day' : 'month',
-      scope: reservation.scope === 'SANDBOX' ? 'sandbox' : 'plan',
-      plan: principal.account.plan,
-      ...(used === undefined ? {} : { used }),
-      requested,
-      resets_at: reservation.resetsAt,
+  return new AppError(
+    429,
+    'plan_limit',
+    `The ${what}'s ${period} limit of ${reservation.limit} emails would be exceeded; it resets at ${reservation.resetsAt}.`,
+    {
+      details: {
+        limit: reservation.limit,
+        period: reservation.period === 'DAY' ? 'day' : 'month',
+        scope: reservation.scope === 'SANDBOX' ? 'sandbox' : 'plan',
+        plan: principal.account.plan,
+        ...(used === undefined ? {} : { used }),
+        requested,
+        resets_at: reservation.resetsAt,
+      },
+      hint: reservation.scope === 'SANDBOX' ? 'Verify your own domain to send beyond the sandbox caps.' : 'Upgrade your plan to send more.',
+      upgradeUrl: upgradeUrl(dashboardUrl),
     },
-    hint: reservation.scope === 'SANDBOX' ? 'Verify your own domain to send beyond the sandbox caps.' : 'Upgrade your plan to send more.',
-    upgradeUrl: upgradeUrl(dashboardUrl),
-  });
+  );
 }

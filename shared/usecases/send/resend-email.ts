@@ -55,10 +55,15 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
   const parsed = sendRequestSchema.safeParse(wire);
   if (!parsed.success) {
     const fields = issuesToFields(parsed.error.issues, '(email)');
-    throw new AppError(422, 'validation_error', `Email ${email.id} cannot be resent as it is: ${fieldNames(fields)} no longer pass validation.`, {
-      details: { fields },
-      hint: 'Send a new email with POST /emails instead.',
-    });
+    throw new AppError(
+      422,
+      'validation_error',
+      `Email ${email.id} cannot be resent as it is: ${fieldNames(fields)} no longer pass validation.`,
+      {
+        details: { fields },
+        hint: 'Send a new email with POST /emails instead.',
+      },
+    );
   }
   if (!stored.mime) return parsed.data;
   const { text: _placeholder, ...request } = parsed.data;
@@ -69,10 +74,17 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
 async function rawMessageOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<Buffer | undefined> {
   if (!stored.mime) return undefined;
   const { fields, rest } = splitHeaderBlock(await deps.blobs.get(stored.mime.blobKey));
-  return joinHeaderBlock(fields.filter((field) => field.name !== 'message-id'), rest);
+  return joinHeaderBlock(
+    fields.filter((field) => field.name !== 'message-id'),
+    rest,
+  );
 }
 
-export async function resendEmail(deps: SendDeps & { emails: Pick<EmailRepository, 'get'> }, principal: Principal, emailId: string): Promise<SendResult> {
+export async function resendEmail(
+  deps: SendDeps & { emails: Pick<EmailRepository, 'get'> },
+  principal: Principal,
+  emailId: string,
+): Promise<SendResult> {
   // Not an email id at all: unknown, without a read (and without a key DynamoDB would refuse).
   if (!isId('msg', emailId)) throw new NotFoundError('Email', emailId);
   const stored = await deps.emails.get(emailId);

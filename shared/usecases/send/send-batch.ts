@@ -46,20 +46,34 @@ function failure(index: number, error: unknown): BatchItemResult {
     return { index, id: emailId, status: 'failed', error: { message: error.message, code: error.code, ...(details ? { details } : {}) } };
   }
   logError('batch item failed', error, { index });
-  return { index, id: null, status: 'failed', error: { message: 'An internal error occurred for this item; retry it.', code: 'internal_error' } };
+  return {
+    index,
+    id: null,
+    status: 'failed',
+    error: { message: 'An internal error occurred for this item; retry it.', code: 'internal_error' },
+  };
 }
 
-async function sendItem(deps: SendDeps, principal: Principal, item: unknown, index: number, idempotency: Idempotency | undefined): Promise<BatchItemResult> {
+async function sendItem(
+  deps: SendDeps,
+  principal: Principal,
+  item: unknown,
+  index: number,
+  idempotency: Idempotency | undefined,
+): Promise<BatchItemResult> {
   try {
     const attachmentProblem = rejectAttachmentsInBatch(item);
-    if (attachmentProblem) throw new ValidationError(attachmentProblem, { details: { fields: [{ field: 'attachments', message: attachmentProblem }] } });
+    if (attachmentProblem)
+      throw new ValidationError(attachmentProblem, { details: { fields: [{ field: 'attachments', message: attachmentProblem }] } });
     const parsed = sendRequestSchema.safeParse(item);
     if (!parsed.success) {
       const fields = issuesToFields(parsed.error.issues);
       throw new ValidationError(`Invalid email: check ${fieldNames(fields)}.`, { details: { fields } });
     }
     const result = await sendEmail(deps, { principal }, parsed.data, {
-      idempotency: idempotency ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) } : undefined,
+      idempotency: idempotency
+        ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) }
+        : undefined,
     });
     return { index, id: result.id, status: result.status };
   } catch (error) {
@@ -77,7 +91,9 @@ export type BatchValidation = 'strict' | 'permissive';
 export function validateBatchShape(body: unknown): unknown[] {
   const emails = Array.isArray(body) ? body : (body as { emails?: unknown } | null)?.emails;
   if (!Array.isArray(emails)) {
-    throw new ValidationError('The body must be {"emails": [...]} or an array of emails.', { details: { fields: [{ field: 'emails', message: 'an array of emails is required' }] } });
+    throw new ValidationError('The body must be {"emails": [...]} or an array of emails.', {
+      details: { fields: [{ field: 'emails', message: 'an array of emails is required' }] },
+    });
   }
   if (emails.length === 0 || emails.length > MAX_BATCH) {
     throw new ValidationError(`A batch holds 1 to ${MAX_BATCH} emails; this one has ${emails.length}.`, {
@@ -97,9 +113,11 @@ export function validateBatchStrictly(items: readonly unknown[]): void {
     const attachmentProblem = rejectAttachmentsInBatch(item);
     if (attachmentProblem) fields.push({ field: `emails.${index}.attachments`, message: attachmentProblem });
     const parsed = sendRequestSchema.safeParse(item);
-    if (!parsed.success) fields.push(...issuesToFields(parsed.error.issues).map((f) => ({ field: `emails.${index}.${f.field}`, message: f.message })));
+    if (!parsed.success)
+      fields.push(...issuesToFields(parsed.error.issues).map((f) => ({ field: `emails.${index}.${f.field}`, message: f.message })));
   });
-  if (fields.length) throw new ValidationError(`Invalid batch (strict validation): check ${fieldNames(fields)}. Nothing was sent.`, { details: { fields } });
+  if (fields.length)
+    throw new ValidationError(`Invalid batch (strict validation): check ${fieldNames(fields)}. Nothing was sent.`, { details: { fields } });
 }
 
 /**
@@ -114,7 +132,13 @@ export function checkBatchLookupBound(items: readonly unknown[]): void {
   checkLookupBound(lookupDomains(addresses));
 }
 
-export async function sendBatch(deps: SendBatchDeps, principal: Principal, items: unknown[], idempotency?: Idempotency, validation: BatchValidation = 'permissive'): Promise<BatchResponse> {
+export async function sendBatch(
+  deps: SendBatchDeps,
+  principal: Principal,
+  items: unknown[],
+  idempotency?: Idempotency,
+  validation: BatchValidation = 'permissive',
+): Promise<BatchResponse> {
   const now = deps.clock.now();
   return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
     if (validation === 'strict') validateBatchStrictly(items);
@@ -126,7 +150,12 @@ export async function sendBatch(deps: SendBatchDeps, principal: Principal, items
     );
     const response: BatchResponse = { data };
     if (idempotency) {
-      const stored = await deps.idempotency.put(principal.account.id, idempotency.key, { fingerprint: idempotency.fingerprint, status: 200, body: response, created_at: now.toISOString() }, now);
+      const stored = await deps.idempotency.put(
+        principal.account.id,
+        idempotency.key,
+        { fingerprint: idempotency.fingerprint, status: 200, body: response, created_at: now.toISOString() },
+        now,
+      );
       // A concurrent batch with the same key stored first: its items are the same emails; answer as it did.
       if (!stored) throw new IdempotencyKeyTaken();
     }

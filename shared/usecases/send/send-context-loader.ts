@@ -104,13 +104,25 @@ export class SendContextLoader {
    * the caller and the tenant earn: 401, 403 (scope, tenants_not_enabled, a key limited to another
    * tenant), 404 (tenant), 400 (a template problem; a bare `from` that cannot be completed).
    */
-  async load(caller: SendCaller, parsed: ParsedSendRequest, now: Date, idempotencyKey?: string, cleared?: ClearedRecipients): Promise<ResolvedSendContext> {
+  async load(
+    caller: SendCaller,
+    parsed: ParsedSendRequest,
+    now: Date,
+    idempotencyKey?: string,
+    cleared?: ClearedRecipients,
+  ): Promise<ResolvedSendContext> {
     const who = await callerInRead(this.callers, caller);
     const request = await this.rendered(who, parsed, now);
     const wanted = wantedBy(request);
     const first = await this.readPlanned(who, request, wanted, now, idempotencyKey, cleared);
     const principal = this.whoSends(who, first.context);
-    const { tenant, claim: ownerClaim } = await sendTenantOf(this.tenantDeps, principal, request.tenant, first, this.givenClaim(who.accountId, wanted, first.context));
+    const { tenant, claim: ownerClaim } = await sendTenantOf(
+      this.tenantDeps,
+      principal,
+      request.tenant,
+      first,
+      this.givenClaim(who.accountId, wanted, first.context),
+    );
     const from = completeSender(request.from, tenant?.tenant ?? null);
     const fromDomain = domainOf(from.email);
     const checked = await this.corrected(who.accountId, wanted, first, tenant?.tenant.id ?? null, fromDomain, now);
@@ -137,7 +149,14 @@ export class SendContextLoader {
    */
   async loadSender(session: { principal: Principal; secretHash: string }, fromDomain: string, now: Date): Promise<MailFromContext> {
     const who = keyInRead(this.callers, session.secretHash, 'smtp', session.principal.account.id);
-    const context = await this.ports.sendContext.read({ accountId: who.accountId, apiKeyHash: who.apiKeyHash, fromDomain: this.claimName(fromDomain), recipients: [], tenantId: null, now });
+    const context = await this.ports.sendContext.read({
+      accountId: who.accountId,
+      apiKeyHash: who.apiKeyHash,
+      fromDomain: this.claimName(fromDomain),
+      recipients: [],
+      tenantId: null,
+      now,
+    });
     return { principal: this.maySend(who, context), owner: context.domain, domain: await this.senderDomainFacts(context.domain) };
   }
 
@@ -152,7 +171,10 @@ export class SendContextLoader {
 
   /** The one place of 401/403 before 400: the caller as of now (a key: one read of key and account) may send. */
   private async checkMaySend(who: CallerInRead, now: Date): Promise<void> {
-    const read = who.apiKeyHash === undefined ? NOTHING_READ : await this.ports.sendContext.read({ accountId: who.accountId, apiKeyHash: who.apiKeyHash, recipients: [], tenantId: null, now });
+    const read =
+      who.apiKeyHash === undefined
+        ? NOTHING_READ
+        : await this.ports.sendContext.read({ accountId: who.accountId, apiKeyHash: who.apiKeyHash, recipients: [], tenantId: null, now });
     this.maySend(who, read);
   }
 
@@ -167,8 +189,20 @@ export class SendContextLoader {
   }
 
   /** The one read, planned from the guesses: key and account, claim, tenant items, lists, idempotency record. */
-  private async readPlanned(who: CallerInRead, request: SendRequest, wanted: Wanted, now: Date, idempotencyKey: string | undefined, cleared: ClearedRecipients | undefined): Promise<FirstRead> {
-    const plan = this.guesses.plan({ accountId: who.accountId, named: request.tenant, keyTenantId: who.keyTenantId(), fromDomain: wanted.givenDomain });
+  private async readPlanned(
+    who: CallerInRead,
+    request: SendRequest,
+    wanted: Wanted,
+    now: Date,
+    idempotencyKey: string | undefined,
+    cleared: ClearedRecipients | undefined,
+  ): Promise<FirstRead> {
+    const plan = this.guesses.plan({
+      accountId: who.accountId,
+      named: request.tenant,
+      keyTenantId: who.keyTenantId(),
+      fromDomain: wanted.givenDomain,
+    });
     const readDomain = wanted.givenDomain ?? plan.defaultFromDomain;
     // Checked by the door against the same lists a moment ago: not read again. Another tenant's lists (a wrong
     // guess, corrected below) are read whole.
@@ -197,14 +231,28 @@ export class SendContextLoader {
   }
 
   /** The sender's claim and the lists, as the send's tenant needs them: one follow-up read when the plan guessed wrong or could not guess. */
-  private async corrected(accountId: string, wanted: Wanted, first: FirstRead, tenantId: string | null, fromDomain: string, now: Date): Promise<{ claim: SendContext['domain']; suppressed: string[]; optedOut: string[] }> {
+  private async corrected(
+    accountId: string,
+    wanted: Wanted,
+    first: FirstRead,
+    tenantId: string | null,
+    fromDomain: string,
+    now: Date,
+  ): Promise<{ claim: SendContext['domain']; suppressed: string[]; optedOut: string[] }> {
     const bare = wanted.givenDomain === null;
     const needClaim = bare && fromDomain !== first.readDomain && this.claimName(fromDomain) !== undefined;
     const needLists = tenantId !== first.plan.tenantId;
     let claim = bare && fromDomain !== first.readDomain ? null : first.context.domain;
     let { suppressed, optedOut } = first.context;
     if (needClaim || needLists) {
-      const more = await this.ports.sendContext.read({ accountId, fromDomain: needClaim ? fromDomain : undefined, recipients: wanted.recipients, tenantId, optOutCategory: wanted.optOutCategory, now });
+      const more = await this.ports.sendContext.read({
+        accountId,
+        fromDomain: needClaim ? fromDomain : undefined,
+        recipients: wanted.recipients,
+        tenantId,
+        optOutCategory: wanted.optOutCategory,
+        now,
+      });
       if (needClaim) claim = more.domain;
       if (needLists) ({ suppressed, optedOut } = more);
     }

@@ -30,16 +30,29 @@ export interface SendLimits {
 }
 
 export async function sendLimits(deps: TenantRampDeps, facts: ResolvedSendContext, sandbox: boolean, now: Date): Promise<SendLimits> {
-  const tenant: TenantLimits | null = facts.tenant ? { tenant: facts.tenant.tenant, ramp: await rampForToday(deps, facts.tenant, now), stream: rampStreamOf(facts.category) } : null;
+  const tenant: TenantLimits | null = facts.tenant
+    ? { tenant: facts.tenant.tenant, ramp: await rampForToday(deps, facts.tenant, now), stream: rampStreamOf(facts.category) }
+    : null;
   return {
-    reservations: [...usageReservations(facts.principal.account.plan, sandbox, now), ...(tenant ? tenantReservations(tenant.tenant, tenant.ramp, tenant.stream, now) : [])],
+    reservations: [
+      ...usageReservations(facts.principal.account.plan, sandbox, now),
+      ...(tenant ? tenantReservations(tenant.tenant, tenant.ramp, tenant.stream, now) : []),
+    ],
     tenant,
   };
 }
 
 /** The 429 of a reached counter: the tenant's daily_ramp_limit, or the account's plan_limit. */
-export function limitReachedError(dashboardUrl: string, facts: ResolvedSendContext, limits: SendLimits, reservation: UsageReservation, used: number | undefined, count: number): AppError {
-  if (limits.tenant && parseTenantScope(reservation.scope)) return dailyRampLimitError(limits.tenant.tenant, limits.tenant.ramp, limits.tenant.stream, reservation, used, count);
+export function limitReachedError(
+  dashboardUrl: string,
+  facts: ResolvedSendContext,
+  limits: SendLimits,
+  reservation: UsageReservation,
+  used: number | undefined,
+  count: number,
+): AppError {
+  if (limits.tenant && parseTenantScope(reservation.scope))
+    return dailyRampLimitError(limits.tenant.tenant, limits.tenant.ramp, limits.tenant.stream, reservation, used, count);
   return limitError(facts.principal, reservation, used, count, dashboardUrl);
 }
 
@@ -48,10 +61,22 @@ export function limitReachedError(dashboardUrl: string, facts: ResolvedSendConte
  * counter, in parallel): by the rule the store places reservations by (planShardParts), so no send is
  * refused here that the transaction would take.
  */
-export async function refuseOverLimit(deps: { usage: Pick<UsageLedger, 'shardCounts'>; dashboardUrl: string }, facts: ResolvedSendContext, limits: SendLimits, count: number): Promise<void> {
+export async function refuseOverLimit(
+  deps: { usage: Pick<UsageLedger, 'shardCounts'>; dashboardUrl: string },
+  facts: ResolvedSendContext,
+  limits: SendLimits,
+  count: number,
+): Promise<void> {
   const capped = limits.reservations.filter((reservation) => reservation.limit !== null);
   const counts = await Promise.all(capped.map((reservation) => deps.usage.shardCounts(facts.principal.account.id, reservation)));
   const full = capped.findIndex((reservation, i) => planShardParts(shardCaps(reservation.limit!), counts[i]!, count) === null);
   if (full < 0) return;
-  throw limitReachedError(deps.dashboardUrl, facts, limits, capped[full]!, counts[full]!.reduce((sum, n) => sum + n, 0), count);
+  throw limitReachedError(
+    deps.dashboardUrl,
+    facts,
+    limits,
+    capped[full]!,
+    counts[full]!.reduce((sum, n) => sum + n, 0),
+    count,
+  );
 }

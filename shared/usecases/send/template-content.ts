@@ -34,10 +34,17 @@ export async function completeRequest(deps: TemplateContentDeps, accountId: stri
     return request;
   }
   const given = parsed.template;
-  if (!given) invalid([{ field: 'from', message: 'from and subject are required without a template' }], 'Invalid email: from and subject are required without a template.');
+  if (!given)
+    invalid(
+      [{ field: 'from', message: 'from and subject are required without a template' }],
+      'Invalid email: from and subject are required without a template.',
+    );
   const found = await deps.publishedTemplates.getPublished(accountId, given.id);
   if (found.kind === 'not_found') {
-    invalid([{ field: 'template.id', message: `no template with alias "${given.id}"` }], `Template "${given.id}" does not exist. Create it with POST /templates.`);
+    invalid(
+      [{ field: 'template.id', message: `no template with alias "${given.id}"` }],
+      `Template "${given.id}" does not exist. Create it with POST /templates.`,
+    );
   }
   if (found.kind === 'not_published') {
     invalid(
@@ -49,7 +56,11 @@ export async function completeRequest(deps: TemplateContentDeps, accountId: stri
 }
 
 /** Pure: the request completed from a published template and the given variable values. */
-export function renderRequest(parsed: ParsedSendRequest, values: Readonly<Record<string, unknown>>, template: PublishedTemplate): SendRequest {
+export function renderRequest(
+  parsed: ParsedSendRequest,
+  values: Readonly<Record<string, unknown>>,
+  template: PublishedTemplate,
+): SendRequest {
   const problems = checkVariableValues(values, 'template.variables');
   if (problems.length) {
     invalid(
@@ -57,16 +68,26 @@ export function renderRequest(parsed: ParsedSendRequest, values: Readonly<Record
       `Invalid template variables: ${problems.join('; ')}.`,
     );
   }
-  const rendered = renderTemplate({ subject: parsed.subject ?? template.subject, html: template.html, text: template.text }, template.variables, values);
+  const rendered = renderTemplate(
+    { subject: parsed.subject ?? template.subject, html: template.html, text: template.text },
+    template.variables,
+    values,
+  );
   if (rendered.missing.length) {
     const names = rendered.missing.map((name) => `"${name}"`).join(', ');
     invalid(
-      rendered.missing.map((name) => ({ field: `template.variables.${name}`, message: `missing: the template uses {{${name}}} and it has no fallback_value` })),
+      rendered.missing.map((name) => ({
+        field: `template.variables.${name}`,
+        message: `missing: the template uses {{${name}}} and it has no fallback_value`,
+      })),
       `Template "${template.alias}" needs a value for ${names} (no fallback_value is declared). Pass it in template.variables.`,
     );
   }
   if (rendered.subject.length > MAX_SUBJECT || rendered.subject.length === 0) {
-    invalid([{ field: 'subject', message: `the rendered subject must be 1-${MAX_SUBJECT} characters (it is ${rendered.subject.length})` }], 'Invalid email: the rendered subject is empty or too long.');
+    invalid(
+      [{ field: 'subject', message: `the rendered subject must be 1-${MAX_SUBJECT} characters (it is ${rendered.subject.length})` }],
+      'Invalid email: the rendered subject is empty or too long.',
+    );
   }
   const from = parsed.from ?? senderOf(template.from, template.alias);
   const { template: _given, ...rest } = parsed;
@@ -85,6 +106,10 @@ export function renderRequest(parsed: ParsedSendRequest, values: Readonly<Record
 
 function senderOf(from: string | null, alias: string) {
   const sender = from === null ? null : (parseMailbox(from) ?? parseBareSender(from));
-  if (!sender) invalid([{ field: 'from', message: `from is required: template "${alias}" has no default from` }], `Invalid email: give from (template "${alias}" has no default from).`);
+  if (!sender)
+    invalid(
+      [{ field: 'from', message: `from is required: template "${alias}" has no default from` }],
+      `Invalid email: give from (template "${alias}" has no default from).`,
+    );
   return sender;
 }

@@ -36,7 +36,12 @@ export interface ClaimOwner {
  * it sends from (a domain of another tenant is then refused by checkDomainOwner). Only a claim of the
  * caller's own account can make the email a tenant's.
  */
-export function chooseSendTenant(named: string | undefined | null, keyTenantId: string | null | undefined, accountId: string, claim: ClaimOwner | null): TenantChoice {
+export function chooseSendTenant(
+  named: string | undefined | null,
+  keyTenantId: string | null | undefined,
+  accountId: string,
+  claim: ClaimOwner | null,
+): TenantChoice {
   if (named !== undefined && named !== null) return { kind: 'named', ref: named };
   if (keyTenantId) return { kind: 'key', id: keyTenantId };
   if (claim && claim.account_id === accountId && claim.tenant_id) return { kind: 'domain', id: claim.tenant_id };
@@ -44,7 +49,10 @@ export function chooseSendTenant(named: string | undefined | null, keyTenantId: 
 }
 
 /** A paused tenant sends nothing; a transactional_only tenant sends only transactional mail (403 forbidden). */
-export function checkTenantMaySend(tenant: Pick<Tenant, 'external_id' | 'status' | 'paused_reason' | 'stream_policy'>, category: string): void {
+export function checkTenantMaySend(
+  tenant: Pick<Tenant, 'external_id' | 'status' | 'paused_reason' | 'stream_policy'>,
+  category: string,
+): void {
   if (tenant.status === 'paused') {
     throw new ForbiddenError(`Tenant ${tenant.external_id} is paused: its emails are refused until it is resumed.`, 'forbidden', {
       details: { tenant: tenant.external_id, status: 'paused', ...(tenant.paused_reason ? { paused_reason: tenant.paused_reason } : {}) },
@@ -52,10 +60,14 @@ export function checkTenantMaySend(tenant: Pick<Tenant, 'external_id' | 'status'
     });
   }
   if (tenant.stream_policy === 'transactional_only' && category !== 'transactional') {
-    throw new ForbiddenError(`Tenant ${tenant.external_id} may only send transactional email; this email is ${category} email.`, 'forbidden', {
-      details: { tenant: tenant.external_id, stream_policy: 'transactional_only', category },
-      hint: 'Send it with category "transactional", or change the tenant\'s stream_policy to "all".',
-    });
+    throw new ForbiddenError(
+      `Tenant ${tenant.external_id} may only send transactional email; this email is ${category} email.`,
+      'forbidden',
+      {
+        details: { tenant: tenant.external_id, stream_policy: 'transactional_only', category },
+        hint: 'Send it with category "transactional", or change the tenant\'s stream_policy to "all".',
+      },
+    );
   }
 }
 
@@ -66,7 +78,9 @@ export function checkTenantMaySend(tenant: Pick<Tenant, 'external_id' | 'status'
 export function checkDomainOwner(tenant: Pick<Tenant, 'id' | 'external_id'> | null, fromDomain: string, claim: ClaimOwner | null): void {
   if (!claim || !claim.tenant_id || claim.tenant_id === tenant?.id) return;
   throw new ForbiddenError(
-    tenant ? `The domain ${fromDomain} belongs to another tenant; tenant ${tenant.external_id} cannot send from it.` : `The domain ${fromDomain} belongs to a tenant; send as that tenant.`,
+    tenant
+      ? `The domain ${fromDomain} belongs to another tenant; tenant ${tenant.external_id} cannot send from it.`
+      : `The domain ${fromDomain} belongs to a tenant; send as that tenant.`,
     'domain_not_allowed',
     {
       details: { domain: fromDomain, ...(tenant ? { tenant: tenant.external_id } : {}) },
@@ -94,14 +108,17 @@ export function completeSender(from: Mailbox, tenant: Pick<Tenant, 'external_id'
   return { ...from, email: `${from.email}@${tenant.default_from_domain}` };
 }
 
-
 /**
  * A scheduled tenant email at its firing time: the tenant's rules apply as of then. Returns why it may
  * not go out (kept as the failed email's bounce_reason), or null. `tenant` null: the tenant was deleted.
  */
-export function tenantFiringRefusal(tenant: Pick<Tenant, 'external_id' | 'status' | 'paused_reason' | 'stream_policy'> | null, category: string | undefined): string | null {
+export function tenantFiringRefusal(
+  tenant: Pick<Tenant, 'external_id' | 'status' | 'paused_reason' | 'stream_policy'> | null,
+  category: string | undefined,
+): string | null {
   if (!tenant) return 'Not sent: the tenant was deleted before the scheduled time.';
-  if (tenant.status === 'paused') return `Not sent: tenant ${tenant.external_id} was paused at the scheduled time${tenant.paused_reason ? ` (${tenant.paused_reason})` : ''}.`;
+  if (tenant.status === 'paused')
+    return `Not sent: tenant ${tenant.external_id} was paused at the scheduled time${tenant.paused_reason ? ` (${tenant.paused_reason})` : ''}.`;
   if (tenant.stream_policy === 'transactional_only' && category !== undefined && category !== 'transactional') {
     return `Not sent: tenant ${tenant.external_id} only sends transactional email at the scheduled time; this email is ${category} email.`;
   }

@@ -82,7 +82,12 @@ export class TenantGuesses {
    * What to read for the send's tenant. `keyTenantId` undefined: the key is not known yet (read in this
    * batch); `fromDomain` null: the sender is a bare local part (its domain is the tenant's default).
    */
-  plan(input: { accountId: string; named: string | undefined; keyTenantId: string | null | undefined; fromDomain: string | null }): TenantReadPlan {
+  plan(input: {
+    accountId: string;
+    named: string | undefined;
+    keyTenantId: string | null | undefined;
+    fromDomain: string | null;
+  }): TenantReadPlan {
     const externalIds: string[] = [];
     const aliasIds: string[] = [];
     let id: string | null = null;
@@ -120,7 +125,12 @@ export type TenantLookup = { kind: 'found'; stored: StoredTenant } | { kind: 'mi
 const live = (stored: StoredTenant): TenantLookup => (stored.deleting ? { kind: 'missing' } : { kind: 'found', stored });
 
 /** Pure: the chosen tenant among the items the context read returned. */
-export function tenantInContext(context: Pick<SendContext, 'tenants' | 'tenantAliases'>, plan: Pick<TenantReadPlan, 'tenantAliasIds'>, accountId: string, choice: Exclude<TenantChoice, { kind: 'none' }>): TenantLookup {
+export function tenantInContext(
+  context: Pick<SendContext, 'tenants' | 'tenantAliases'>,
+  plan: Pick<TenantReadPlan, 'tenantAliasIds'>,
+  accountId: string,
+  choice: Exclude<TenantChoice, { kind: 'none' }>,
+): TenantLookup {
   const byId = (id: string) => context.tenants.find((stored) => stored.tenant.id === id && stored.tenant.account_id === accountId);
   if (choice.kind !== 'named') {
     const stored = byId(choice.id);

@@ -64,7 +64,12 @@ export interface SesTenantSweepReport {
   ses_tenant_errors: number;
 }
 
-export const NO_SES_TENANT_WORK: SesTenantSweepReport = { ses_tenants_removed: 0, ses_tenants_restored: 0, ses_tenants_unowned: 0, ses_tenant_errors: 0 };
+export const NO_SES_TENANT_WORK: SesTenantSweepReport = {
+  ses_tenants_removed: 0,
+  ses_tenants_restored: 0,
+  ses_tenants_unowned: 0,
+  ses_tenant_errors: 0,
+};
 
 type Log = (message: string, error: unknown) => void;
 
@@ -100,7 +105,13 @@ export async function sweepSesTenantPages(
 }
 
 /** SES's side: one page of its tenants; those named like ours with no record of ours, old enough and ours, deleted. */
-async function removeOrphans(deps: SesTenantSweepDeps, token: string | null, pageSize: number, report: SesTenantSweepReport, log: Log): Promise<string | null> {
+async function removeOrphans(
+  deps: SesTenantSweepDeps,
+  token: string | null,
+  pageSize: number,
+  report: SesTenantSweepReport,
+  log: Log,
+): Promise<string | null> {
   let page;
   try {
     page = await deps.sesTenants.listTenants({ pageSize, ...(token ? { nextToken: token } : {}) });
@@ -131,7 +142,13 @@ async function removeOrphans(deps: SesTenantSweepDeps, token: string | null, pag
 }
 
 /** Our side: one page of our tenants; a live one whose SES tenant is missing gets it again. */
-async function restoreMissing(deps: SesTenantSweepDeps, after: Record<string, unknown> | null, pageSize: number, report: SesTenantSweepReport, log: Log): Promise<Record<string, unknown> | null> {
+async function restoreMissing(
+  deps: SesTenantSweepDeps,
+  after: Record<string, unknown> | null,
+  pageSize: number,
+  report: SesTenantSweepReport,
+  log: Log,
+): Promise<Record<string, unknown> | null> {
   const page = await deps.tenants.aliasPage(after, pageSize);
   for (const alias of page.aliases) {
     try {
@@ -169,7 +186,8 @@ async function restoreSesTenant(deps: SesTenantSweepDeps, alias: TenantAlias): P
   await openSesTenant(deps.sesTenants, alias.id);
   for (const domainId of await deps.domains.tenantDomainIds(alias.id, 1000)) {
     const domain = (await deps.domains.get(domainId))?.domain;
-    if (domain && domain.tenant_id === alias.id && domain.status === 'verified') await linkTenantDomain(deps.sesTenants, alias.id, domain.name);
+    if (domain && domain.tenant_id === alias.id && domain.status === 'verified')
+      await linkTenantDomain(deps.sesTenants, alias.id, domain.name);
   }
   const after = await live();
   if (after) {

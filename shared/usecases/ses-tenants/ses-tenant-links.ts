@@ -27,7 +27,11 @@ export const TLS_TWIN = { kind: 'configuration_set', tlsRequired: true } as cons
  * association are ensured as well (one call each when they exist), so a tenant created before the
  * mapping, or one whose creation was interrupted, is repaired by its next verified domain.
  */
-export async function linkTenantDomain(sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>, tenantId: string, domain: string): Promise<void> {
+export async function linkTenantDomain(
+  sesTenants: Pick<SesTenants, 'ensureTenant' | 'associate'>,
+  tenantId: string,
+  domain: string,
+): Promise<void> {
   await openSesTenant(sesTenants, tenantId);
   await sesTenants.associate(tenantId, { kind: 'identity', name: domain });
 }
@@ -36,7 +40,12 @@ export async function linkTenantDomain(sesTenants: Pick<SesTenants, 'ensureTenan
  * The tenant no longer uses the domain's identity. Best effort: a leftover association is harmless (sends
  * name the tenant only for the domains it owns in our store), so a failure is logged, never answered.
  */
-export async function unlinkTenantDomain(sesTenants: SesTenants, tenantId: string, domain: string, fields: Record<string, unknown> = {}): Promise<void> {
+export async function unlinkTenantDomain(
+  sesTenants: SesTenants,
+  tenantId: string,
+  domain: string,
+  fields: Record<string, unknown> = {},
+): Promise<void> {
   try {
     await sesTenants.dissociate(tenantId, { kind: 'identity', name: domain });
   } catch (error) {

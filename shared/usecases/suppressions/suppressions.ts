@@ -10,7 +10,12 @@ import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { newOptOutId, scopeOf, type CategoryOptOut, type Suppression } from '../../domain/suppressions/model';
 import type { OptOutCategory, SuppressionReason } from '../../domain/suppressions/reasons';
-import type { AddCategoryOptOutsInput, AddSuppressionsInput, RemoveSuppressionInput, SuppressionFilters } from '../../domain/suppressions/schemas';
+import type {
+  AddCategoryOptOutsInput,
+  AddSuppressionsInput,
+  RemoveSuppressionInput,
+  SuppressionFilters,
+} from '../../domain/suppressions/schemas';
 import type { Clock } from '../../ports/clock';
 import type { CategoryOptOutRepository } from '../../adapters/store/category-opt-outs';
 import type { Page } from '../../adapters/store/cursor';
@@ -53,9 +58,18 @@ export interface AddSuppressionsResult {
 }
 
 /** POST /suppressions: adds `manual` suppressions; re-adding an address is not an error. */
-export async function addSuppressions(deps: SuppressionDeps, principal: Principal, input: AddSuppressionsInput): Promise<OnList<AddSuppressionsResult>> {
+export async function addSuppressions(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: AddSuppressionsInput,
+): Promise<OnList<AddSuppressionsResult>> {
   const tenant = await listOf(deps, principal, input.tenant);
-  const result = await suppressAddresses(deps, { accountId: principal.account.id, tenantId: tenant?.id ?? null, emails: input.emails, reason: input.reason });
+  const result = await suppressAddresses(deps, {
+    accountId: principal.account.id,
+    tenantId: tenant?.id ?? null,
+    emails: input.emails,
+    reason: input.reason,
+  });
   return { tenant, result };
 }
 
@@ -70,7 +84,11 @@ export interface SuppressionsPage extends Page<Suppression> {
  * GET /suppressions: one list, newest first; `email` is an exact lookup (with the address's category
  * opt-outs on that list), `reason` a filter of suppressions. With `category`, see listCategoryOptOutPage.
  */
-export async function listSuppressions(deps: SuppressionDeps, principal: Principal, input: ListSuppressionsInput): Promise<OnList<SuppressionsPage>> {
+export async function listSuppressions(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: ListSuppressionsInput,
+): Promise<OnList<SuppressionsPage>> {
   const tenant = await listOf(deps, principal, input.tenant);
   const tenantId = tenant?.id ?? null;
   if (input.email !== undefined) {
@@ -81,11 +99,23 @@ export async function listSuppressions(deps: SuppressionDeps, principal: Princip
     const matches = found !== null && (input.reason === undefined || found.reason === input.reason);
     return { tenant, result: { items: matches ? [found] : [], next_cursor: null, categoryOptOuts } };
   }
-  return { tenant, result: await deps.suppressions.list(principal.account.id, tenantId, { reason: input.reason }, { limit: input.limit, cursor: input.cursor }) };
+  return {
+    tenant,
+    result: await deps.suppressions.list(
+      principal.account.id,
+      tenantId,
+      { reason: input.reason },
+      { limit: input.limit, cursor: input.cursor },
+    ),
+  };
 }
 
 /** DELETE /suppressions?email=&tenant=: returns the removed record; 404 when the address is not on the list. */
-export async function removeSuppression(deps: SuppressionDeps, principal: Principal, input: RemoveSuppressionInput): Promise<OnList<Suppression>> {
+export async function removeSuppression(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: RemoveSuppressionInput,
+): Promise<OnList<Suppression>> {
   const tenant = await listOf(deps, principal, input.tenant);
   const removed = await deps.suppressions.delete(principal.account.id, tenant?.id ?? null, input.email);
   if (!removed) {
@@ -109,7 +139,11 @@ export interface AddCategoryOptOutsResult {
  * POST /suppressions with `category`: the addresses opt out of that category on the list (instead of
  * being suppressed); re-adding is not an error, and concurrent adds of one opt-out create one.
  */
-export async function addCategoryOptOuts(deps: SuppressionDeps, principal: Principal, input: AddCategoryOptOutsInput): Promise<OnList<AddCategoryOptOutsResult>> {
+export async function addCategoryOptOuts(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: AddCategoryOptOutsInput,
+): Promise<OnList<AddCategoryOptOutsResult>> {
   const tenant = await listOf(deps, principal, input.tenant);
   const now = deps.clock.now();
   const results = await deps.categoryOptOuts.addMany(
@@ -139,14 +173,21 @@ export interface ListCategoryOptOutsInput extends PageRequest {
 }
 
 /** GET /suppressions?category=: one list's opt-outs of that category, newest first; `email` is an exact lookup. */
-export async function listCategoryOptOutPage(deps: SuppressionDeps, principal: Principal, input: ListCategoryOptOutsInput): Promise<OnList<Page<CategoryOptOut>>> {
+export async function listCategoryOptOutPage(
+  deps: SuppressionDeps,
+  principal: Principal,
+  input: ListCategoryOptOutsInput,
+): Promise<OnList<Page<CategoryOptOut>>> {
   const tenant = await listOf(deps, principal, input.tenant);
   const tenantId = tenant?.id ?? null;
   if (input.email !== undefined) {
     const found = await deps.categoryOptOuts.listForAddress(principal.account.id, tenantId, input.email);
     return { tenant, result: { items: found.filter((optOut) => optOut.category === input.category), next_cursor: null } };
   }
-  return { tenant, result: await deps.categoryOptOuts.list(principal.account.id, tenantId, input.category, { limit: input.limit, cursor: input.cursor }) };
+  return {
+    tenant,
+    result: await deps.categoryOptOuts.list(principal.account.id, tenantId, input.category, { limit: input.limit, cursor: input.cursor }),
+  };
 }
 
 /** DELETE /suppressions?email=&category=: re-subscribes; returns the removed opt-out, 404 when there was none. */
@@ -158,7 +199,10 @@ export async function resubscribe(
   const tenant = await listOf(deps, principal, input.tenant);
   const removed = await deps.categoryOptOuts.delete(principal.account.id, tenant?.id ?? null, input.email, input.category);
   if (!removed) {
-    throw new NotFoundError(`Category opt-out (${input.category}${tenant === null ? '' : `, tenant ${tenant.external_id}`}) of`, input.email);
+    throw new NotFoundError(
+      `Category opt-out (${input.category}${tenant === null ? '' : `, tenant ${tenant.external_id}`}) of`,
+      input.email,
+    );
   }
   return { tenant, result: removed };
 }
@@ -198,7 +242,12 @@ export async function suppressAddresses(deps: SuppressionDeps, input: SuppressAd
 }
 
 /** The send path: which recipients are suppressed (account-wide list, plus the tenant's for tenant email). */
-export function findSuppressedRecipients(deps: SuppressionDeps, accountId: string, tenantId: string | null, emails: readonly string[]): Promise<string[]> {
+export function findSuppressedRecipients(
+  deps: SuppressionDeps,
+  accountId: string,
+  tenantId: string | null,
+  emails: readonly string[],
+): Promise<string[]> {
   return deps.suppressions.findSuppressed(accountId, tenantId, emails);
 }
 
@@ -227,7 +276,10 @@ export function removeCategoryOptOut(
 }
 
 /** The categories an address opted out of on one list. */
-export function listCategoryOptOuts(deps: SuppressionDeps, input: { accountId: string; tenantId: string | null; email: string }): Promise<CategoryOptOut[]> {
+export function listCategoryOptOuts(
+  deps: SuppressionDeps,
+  input: { accountId: string; tenantId: string | null; email: string },
+): Promise<CategoryOptOut[]> {
   return deps.categoryOptOuts.listForAddress(input.accountId, input.tenantId, input.email);
 }
 
@@ -250,7 +302,10 @@ export function findCategoryOptOuts(
  * finished by the next. `shouldStop` ends it early (time budget): false when it stopped before the end.
  */
 export async function deleteTenantLists(
-  deps: { suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>; categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'> },
+  deps: {
+    suppressions: Pick<SuppressionRepository, 'deleteTenantPage'>;
+    categoryOptOuts: Pick<CategoryOptOutRepository, 'deleteTenantPage'>;
+  },
   tenant: Pick<Tenant, 'id' | 'account_id'>,
   shouldStop: () => boolean = () => false,
 ): Promise<boolean> {

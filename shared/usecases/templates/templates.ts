@@ -91,9 +91,13 @@ export async function createTemplate(deps: TemplateDeps, principal: Principal, i
     });
   }
   if (outcome.kind === 'limit_reached') {
-    throw new ForbiddenError(`An account can have at most ${TEMPLATE_LIMITS.templatesPerAccount} templates; delete one to add another.`, 'limit_exceeded', {
-      details: { limit: TEMPLATE_LIMITS.templatesPerAccount, resource: 'templates' },
-    });
+    throw new ForbiddenError(
+      `An account can have at most ${TEMPLATE_LIMITS.templatesPerAccount} templates; delete one to add another.`,
+      'limit_exceeded',
+      {
+        details: { limit: TEMPLATE_LIMITS.templatesPerAccount, resource: 'templates' },
+      },
+    );
   }
   return template;
 }
@@ -111,7 +115,12 @@ export async function getTemplate(deps: TemplateDeps, principal: Principal, alia
  * Edits the draft. The published version (what sends use) stays as it is until the next publish. A
  * change that leaves the draft as it was writes nothing.
  */
-export async function updateTemplate(deps: TemplateDeps, principal: Principal, alias: string, input: UpdateTemplateInput): Promise<Template> {
+export async function updateTemplate(
+  deps: TemplateDeps,
+  principal: Principal,
+  alias: string,
+  input: UpdateTemplateInput,
+): Promise<Template> {
   const { alias: _alias, ...changes } = input;
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
     const current = await owned(deps, principal, alias);

@@ -20,7 +20,10 @@ export async function getTenantStats(deps: TenantStatsDeps, principal: Principal
   const now = deps.clock.now();
   const window = daysBack(utcDay(now), days);
   const ramp = await rampForToday(deps, stored, now);
-  const [perDay, usedToday] = await Promise.all([deps.tenantStats.read(stored.tenant.id, window), rampUsage(deps, principal.account.id, stored.tenant.id, ramp.stage, ramp.day)]);
+  const [perDay, usedToday] = await Promise.all([
+    deps.tenantStats.read(stored.tenant.id, window),
+    rampUsage(deps, principal.account.id, stored.tenant.id, ramp.stage, ramp.day),
+  ]);
   return {
     tenant: publicTenant(stored.tenant),
     stats: statsView(perDay, days, `${window[0]}T00:00:00.000Z`),

@@ -21,7 +21,14 @@ export function tenantEventOf(change: TenantStatusChange | AccountStatusChange):
   if ('account' in change) {
     const type = change.kind === 'account_paused' ? 'account.paused' : 'account.resumed';
     const { account } = change;
-    return { id: accountEventId(account, type), type, account_id: account.id, tenant: null, created_at: account.updated_at, data: accountEventData(account) };
+    return {
+      id: accountEventId(account, type),
+      type,
+      account_id: account.id,
+      tenant: null,
+      created_at: account.updated_at,
+      data: accountEventData(account),
+    };
   }
   const type = change.kind === 'tenant_paused' ? 'tenant.paused' : 'tenant.resumed';
   const { tenant } = change;
@@ -36,7 +43,10 @@ export function tenantEventOf(change: TenantStatusChange | AccountStatusChange):
   };
 }
 
-export async function publishTenantEvents(deps: { events: Pick<EventPublisher, 'publish'> }, records: readonly TenantRecord[]): Promise<{ done: number; published: number; failure?: string }> {
+export async function publishTenantEvents(
+  deps: { events: Pick<EventPublisher, 'publish'> },
+  records: readonly TenantRecord[],
+): Promise<{ done: number; published: number; failure?: string }> {
   const first = records.findIndex((record) => record.changes.length > 0);
   if (first < 0) return { done: records.length, published: 0 };
   const events = records.flatMap((record) => record.changes.map(tenantEventOf));

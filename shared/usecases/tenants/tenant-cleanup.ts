@@ -93,11 +93,14 @@ export function tenantCleanupSteps(deps: TenantCleanupDeps): TenantCleanupStep[]
       await deps.sesTenants.deleteTenant(tenant.id);
     } catch (error) {
       logError('could not delete the SES tenant', error, { tenant_id: tenant.id, account_id: tenant.account_id });
-      throw new ServiceUnavailableError(`The mail provider could not delete tenant ${tenant.external_id} yet; what is done so far stays done.`, {
-        details: { tenant: tenant.external_id, deleting: true },
-        hint: `Send DELETE /tenants/${tenant.external_id} again in a moment to continue.`,
-        cause: error,
-      });
+      throw new ServiceUnavailableError(
+        `The mail provider could not delete tenant ${tenant.external_id} yet; what is done so far stays done.`,
+        {
+          details: { tenant: tenant.external_id, deleting: true },
+          hint: `Send DELETE /tenants/${tenant.external_id} again in a moment to continue.`,
+          cause: error,
+        },
+      );
     }
   };
 

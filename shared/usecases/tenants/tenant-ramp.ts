@@ -16,10 +16,23 @@ export interface TenantRampDeps {
 }
 
 /** Recipients counted for the tenant on `day` per stream, at the ramp stage in force that day. */
-export async function rampUsage(deps: Pick<TenantRampDeps, 'usage'>, accountId: string, tenantId: string, stage: number, day: string): Promise<Record<RampStream, number>> {
+export async function rampUsage(
+  deps: Pick<TenantRampDeps, 'usage'>,
+  accountId: string,
+  tenantId: string,
+  stage: number,
+  day: string,
+): Promise<Record<RampStream, number>> {
   const limits = rampLimits(stage);
   const [transactional, product] = await Promise.all(
-    RAMP_STREAMS.map((stream) => deps.usage.current(accountId, { scope: tenantScope(tenantId, stream), period: 'DAY', periodValue: day, limit: limits ? limits[stream] : null })),
+    RAMP_STREAMS.map((stream) =>
+      deps.usage.current(accountId, {
+        scope: tenantScope(tenantId, stream),
+        period: 'DAY',
+        periodValue: day,
+        limit: limits ? limits[stream] : null,
+      }),
+    ),
   );
   return { transactional: transactional!, product: product! };
 }
@@ -29,8 +42,17 @@ export async function rampForToday(deps: TenantRampDeps, stored: StoredTenant, n
   const day = dayToEvaluate(stored.ramp, today);
   if (day === null) return stored.ramp.day >= today ? stored.ramp : { stage: stored.ramp.stage, day: today };
   const { tenant } = stored;
-  const [[figures], used] = await Promise.all([deps.tenantStats.read(tenant.id, [day]), rampUsage(deps, tenant.account_id, tenant.id, stored.ramp.stage, day)]);
-  const next = advanceRamp(stored.ramp, today, { day, used, sent: figures!.sent, bounced: figures!.bounced, complained: figures!.complained });
+  const [[figures], used] = await Promise.all([
+    deps.tenantStats.read(tenant.id, [day]),
+    rampUsage(deps, tenant.account_id, tenant.id, stored.ramp.stage, day),
+  ]);
+  const next = advanceRamp(stored.ramp, today, {
+    day,
+    used,
+    sent: figures!.sent,
+    bounced: figures!.bounced,
+    complained: figures!.complained,
+  });
   if (await deps.tenants.advanceRamp(tenant, stored.ramp, next)) return next;
   // Another send evaluated the day first: its state is the one in force.
   return (await deps.tenants.find(tenant.account_id, tenant.external_id))?.ramp ?? next;

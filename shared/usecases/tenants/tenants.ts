@@ -93,10 +93,15 @@ export async function createTenant(deps: TenantDeps, principal: Principal, input
       hint: `Use it (GET /tenants/${input.external_id}), or pick another external_id.`,
     });
   }
-  throw new AppError(403, 'plan_limit', `The ${principal.account.plan} plan includes ${limit} tenant${limit === 1 ? '' : 's'}; delete one or upgrade to add more.`, {
-    details: { tenant_limit: limit, resource: 'tenants', plan: principal.account.plan },
-    upgradeUrl: upgradeUrl(deps.dashboardUrl),
-  });
+  throw new AppError(
+    403,
+    'plan_limit',
+    `The ${principal.account.plan} plan includes ${limit} tenant${limit === 1 ? '' : 's'}; delete one or upgrade to add more.`,
+    {
+      details: { tenant_limit: limit, resource: 'tenants', plan: principal.account.plan },
+      upgradeUrl: upgradeUrl(deps.dashboardUrl),
+    },
+  );
 }
 
 /** The tenant at `{tenant}` (external_id or id), visible to this caller; 404 otherwise. */
@@ -104,7 +109,12 @@ export async function getTenant(deps: Pick<TenantDeps, 'tenants'>, principal: Pr
   return (await resolveStoredTenant(deps, principal, ref, 'path')).tenant;
 }
 
-export function listTenants(deps: Pick<TenantDeps, 'tenants'>, principal: Principal, page: PageRequest, status?: TenantStatus): Promise<Page<Tenant>> {
+export function listTenants(
+  deps: Pick<TenantDeps, 'tenants'>,
+  principal: Principal,
+  page: PageRequest,
+  status?: TenantStatus,
+): Promise<Page<Tenant>> {
   checkTenantsEnabled(principal, 'path');
   requireAccountKey(principal, 'list tenants');
   return deps.tenants.list(principal.account.id, page, status);
@@ -134,10 +144,14 @@ export async function updateTenant(deps: TenantDeps, principal: Principal, ref: 
   if (updated) return updated;
   const again = await deps.tenants.find(principal.account.id, current.external_id);
   if (!again || again.deleting) throw new NotFoundError('Tenant', ref);
-  throw new ForbiddenError(`Tenant ${current.external_id} was paused by the service (${again.tenant.paused_reason ?? 'bounce or complaint rate'}); it cannot be resumed through the API.`, 'forbidden', {
-    details: { pause_source: 'automated', paused_reason: again.tenant.paused_reason },
-    hint: `Fix the cause, then contact support at ${deps.dashboardUrl}/support to resume it.`,
-  });
+  throw new ForbiddenError(
+    `Tenant ${current.external_id} was paused by the service (${again.tenant.paused_reason ?? 'bounce or complaint rate'}); it cannot be resumed through the API.`,
+    'forbidden',
+    {
+      details: { pause_source: 'automated', paused_reason: again.tenant.paused_reason },
+      hint: `Fix the cause, then contact support at ${deps.dashboardUrl}/support to resume it.`,
+    },
+  );
 }
 
 /**
@@ -167,7 +181,11 @@ export async function resumeTenantAsOperator(deps: Pick<TenantDeps, 'tenants' | 
   const stored = await deps.tenants.find(accountId, ref);
   if (!stored || stored.deleting) throw new NotFoundError('Tenant', ref);
   if (stored.tenant.status === 'active') return stored.tenant;
-  const resumed = await deps.tenants.update(stored.tenant, { status: 'active', paused_reason: null, paused_at: null, pause_source: null }, deps.clock.now().toISOString());
+  const resumed = await deps.tenants.update(
+    stored.tenant,
+    { status: 'active', paused_reason: null, paused_at: null, pause_source: null },
+    deps.clock.now().toISOString(),
+  );
   if (!resumed) throw new NotFoundError('Tenant', ref);
   return resumed;
 }

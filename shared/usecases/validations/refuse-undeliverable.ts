@@ -20,7 +20,9 @@ export interface RecipientCheckDeps {
 export async function refuseUndeliverableRecipients(deps: RecipientCheckDeps, recipients: readonly string[]): Promise<void> {
   const domains = [...new Set(recipients.map(domainOf))];
   const checks = await mapBounded(domains, 8, (domain) => deps.mailDomains.check(domain));
-  const refusing = new Map(domains.flatMap((domain, i) => (domainRefuses(checks[i]!.result) ? [[domain, checks[i]!.result] as const] : [])));
+  const refusing = new Map(
+    domains.flatMap((domain, i) => (domainRefuses(checks[i]!.result) ? [[domain, checks[i]!.result] as const] : [])),
+  );
   if (refusing.size === 0) return;
   const refused = [...new Set(recipients)].flatMap((email) => {
     const result = refusing.get(domainOf(email));

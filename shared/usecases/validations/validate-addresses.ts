@@ -45,7 +45,12 @@ export interface ValidateInput {
 
 const NOT_CHECKED: DomainCheck = { result: 'not_checked', hosts: [] };
 
-function checksOf(parsed: ParsedAddress, domain: DomainCheck, disposable: DisposableDomains, suppressed: SuppressedFor | undefined): AddressChecks {
+function checksOf(
+  parsed: ParsedAddress,
+  domain: DomainCheck,
+  disposable: DisposableDomains,
+  suppressed: SuppressedFor | undefined,
+): AddressChecks {
   if (!parsed.valid) {
     return {
       syntax: { valid: false, problem: parsed.problem, smtputf8: false },
@@ -76,7 +81,11 @@ export async function validateAddresses(deps: ValidationDeps, principal: Princip
   const domains = [...new Set(valid.map((address) => address.domain))];
   const [checked, suppressed] = await Promise.all([
     mapBounded(domains, DOMAIN_CONCURRENCY, (domain) => deps.mailDomains.check(domain)),
-    deps.suppressions.suppressedFor(principal.account.id, tenant?.id ?? null, valid.map((address) => `${address.local}@${address.domain}`)),
+    deps.suppressions.suppressedFor(
+      principal.account.id,
+      tenant?.id ?? null,
+      valid.map((address) => `${address.local}@${address.domain}`),
+    ),
   ]);
   const byDomain = new Map(domains.map((domain, i) => [domain, checked[i]!]));
   return parsed.map((address, i) => {

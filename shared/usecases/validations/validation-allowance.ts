@@ -19,5 +19,6 @@ export async function countValidatedAddresses(deps: ValidationAllowanceDeps, pri
   const rule = validationRateLimit(principal.account.plan);
   const nowMs = deps.clock.now().getTime();
   const decision = await deps.rateLimits.hit(principal.account.id, VALIDATIONS_LIMIT_NAME, rule, nowMs, count);
-  if (!decision.allowed) throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), 'addresses for this account (its plan)');
+  if (!decision.allowed)
+    throw new RateLimitedError(rule.limit, rule.windowSeconds, secondsUntilReset(rule, nowMs), 'addresses for this account (its plan)');
 }

@@ -38,7 +38,12 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookD
   }
   const secret = await deps.secretBox.open(stored.sealedSecret, webhookSecretContext(stored.endpoint.id));
   const started = deps.clock.now();
-  const headers = signatureHeaders({ secret, webhookId: delivery.event_id, timestamp: Math.floor(started.getTime() / 1000), body: delivery.payload });
+  const headers = signatureHeaders({
+    secret,
+    webhookId: delivery.event_id,
+    timestamp: Math.floor(started.getTime() / 1000),
+    body: delivery.payload,
+  });
   const result = await deps.webhookSender.send({ url: stored.endpoint.url, headers, body: delivery.payload });
   const attempt: DeliveryAttempt = {
     attempt: message.attempt,
@@ -49,7 +54,10 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookD
     response_excerpt: result.responseExcerpt,
   };
   if (isSuccessfulSend(result)) {
-    await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'succeeded', nextAttemptAt: null });
+    await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, {
+      status: 'succeeded',
+      nextAttemptAt: null,
+    });
     return 'succeeded';
   }
   const retriesDone = message.attempt - 1 - (message.retry_base ?? 0);
@@ -61,7 +69,12 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookD
   const nextAttemptAt = new Date(deps.clock.now().getTime() + delay * 1000).toISOString();
   // Queue the retry first: if logging the attempt then fails, the retry still happens.
   await deps.webhookDeliveryQueue.enqueue(
-    { webhook_id: message.webhook_id, delivery_id: message.delivery_id, attempt: message.attempt + 1, ...(message.retry_base ? { retry_base: message.retry_base } : {}) },
+    {
+      webhook_id: message.webhook_id,
+      delivery_id: message.delivery_id,
+      attempt: message.attempt + 1,
+      ...(message.retry_base ? { retry_base: message.retry_base } : {}),
+    },
     delay,
   );
   await deps.webhookDeliveries.recordAttempt(message.webhook_id, message.delivery_id, attempt, { status: 'pending', nextAttemptAt });

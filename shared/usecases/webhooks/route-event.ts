@@ -94,7 +94,9 @@ export async function eventWithLiveTenant(deps: Pick<RouteEventDeps, 'tenants' |
 }
 
 export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): Promise<number> {
-  const candidates = (await deps.webhooks.listForAccount(received.account_id)).filter((endpoint) => endpoint.enabled && endpoint.events.includes(received.type));
+  const candidates = (await deps.webhooks.listForAccount(received.account_id)).filter(
+    (endpoint) => endpoint.enabled && endpoint.events.includes(received.type),
+  );
   if (candidates.length === 0) return 0;
   const event = await eventWithLiveTenant(deps, received);
   const endpoints = candidates.filter((endpoint) => subscribes(endpoint, event));

@@ -60,5 +60,10 @@ export async function sendTestEvent(deps: TestEventDeps, principal: Principal, i
   const event: ServiceEvent = { id: freshEventId(deps.clock.now()), type, account_id: principal.account.id, tenant, created_at: now, data };
   const deliver = input.deliver !== false;
   if (deliver) await deps.events.publish([event]);
-  return { object: 'test_event' as const, id: event.id, queued: deliver, payload: { type: event.type, created_at: event.created_at, data: event.data } };
+  return {
+    object: 'test_event' as const,
+    id: event.id,
+    queued: deliver,
+    payload: { type: event.type, created_at: event.created_at, data: event.data },
+  };
 }

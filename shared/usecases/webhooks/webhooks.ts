@@ -64,11 +64,15 @@ async function checkUrl(deps: Pick<WebhookDeps, 'dns' | 'webhookPolicy'>, url: s
     const code = (error as NodeJS.ErrnoException).code ?? 'ERROR';
     throw urlRefused(`url is refused: the host ${host} could not be resolved (${code}). Check its DNS and retry.`, 'dns_failure');
   }
-  if (addresses.length === 0) throw urlRefused(`url is refused: the host ${host} does not resolve to any address (no A or AAAA record).`, 'unresolvable_host');
+  if (addresses.length === 0)
+    throw urlRefused(`url is refused: the host ${host} does not resolve to any address (no A or AAAA record).`, 'unresolvable_host');
   const forbidden = addresses.find((address) => isForbiddenAddress(address, deps.webhookPolicy));
   if (forbidden !== undefined) {
     // The address itself is not echoed: it could reveal internal DNS.
-    throw urlRefused(`url is refused: the host ${host} resolves to a ${classifyAddress(forbidden)} address; webhooks only reach public addresses.`, 'forbidden_address');
+    throw urlRefused(
+      `url is refused: the host ${host} resolves to a ${classifyAddress(forbidden)} address; webhooks only reach public addresses.`,
+      'forbidden_address',
+    );
   }
 }
 
@@ -121,10 +125,14 @@ export async function createWebhook(
   const outcome = await deps.webhooks.create(webhook, sealed, MAX_WEBHOOKS_PER_ACCOUNT, tenants ?? []);
   if (!outcome.ok && outcome.reason === 'tenant_gone') throw tenantGone(outcome.tenant);
   if (!outcome.ok) {
-    throw new ForbiddenError(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one to add another.`, 'limit_exceeded', {
-      details: { limit: MAX_WEBHOOKS_PER_ACCOUNT, resource: 'webhooks' },
-      hint: 'One endpoint can subscribe to many event types: list them in events instead of adding endpoints.',
-    });
+    throw new ForbiddenError(
+      `An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one to add another.`,
+      'limit_exceeded',
+      {
+        details: { limit: MAX_WEBHOOKS_PER_ACCOUNT, resource: 'webhooks' },
+        hint: 'One endpoint can subscribe to many event types: list them in events instead of adding endpoints.',
+      },
+    );
   }
   return { webhook, secret };
 }
@@ -145,7 +153,12 @@ export function listWebhooks(deps: WebhookDeps, principal: Principal, page: Page
   return deps.webhooks.list(principal.account.id, page);
 }
 
-export async function updateWebhook(deps: WebhookDeps, principal: Principal, webhookId: string, input: UpdateWebhookInput): Promise<WebhookEndpoint> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  principal: Principal,
+  webhookId: string,
+  input: UpdateWebhookInput,
+): Promise<WebhookEndpoint> {
   accountKeyOnly(principal);
   // An unknown id is 404 before any other answer about the body's values.
   const before = (await owned(deps, principal, webhookId)).endpoint;
@@ -162,7 +175,12 @@ export async function updateWebhook(deps: WebhookDeps, principal: Principal, web
     if (outcome.kind === 'tenant_gone') throw tenantGone(outcome.tenant);
     updated = outcome.kind === 'updated' ? outcome.endpoint : null;
   } else {
-    updated = await deps.webhooks.update(principal.account.id, webhookId, { ...changes, ...(tenants === null ? { tenants: null } : {}) }, now);
+    updated = await deps.webhooks.update(
+      principal.account.id,
+      webhookId,
+      { ...changes, ...(tenants === null ? { tenants: null } : {}) },
+      now,
+    );
   }
   if (!updated) throw new NotFoundError('Webhook', webhookId);
   if (tenants !== undefined) await forgetDroppedTenants(deps, before, updated);
@@ -170,10 +188,16 @@ export async function updateWebhook(deps: WebhookDeps, principal: Principal, web
 }
 
 /** Tenants a change took out of the filter no longer list the endpoint (best effort: see forgetTenantRefs). */
-async function forgetDroppedTenants(deps: Pick<WebhookDeps, 'webhooks'>, before: WebhookEndpoint, after: Pick<WebhookEndpoint, 'tenants'> | null): Promise<void> {
+async function forgetDroppedTenants(
+  deps: Pick<WebhookDeps, 'webhooks'>,
+  before: WebhookEndpoint,
+  after: Pick<WebhookEndpoint, 'tenants'> | null,
+): Promise<void> {
   const dropped = (before.tenants ?? []).filter((name) => !(after?.tenants ?? []).includes(name));
   if (dropped.length === 0) return;
-  await deps.webhooks.forgetTenantRefs(before.account_id, dropped, before.id).catch((error) => logError('webhook: could not forget its former tenants', error, { webhook_id: before.id }));
+  await deps.webhooks
+    .forgetTenantRefs(before.account_id, dropped, before.id)
+    .catch((error) => logError('webhook: could not forget its former tenants', error, { webhook_id: before.id }));
 }
 
 /** Deletes the endpoint; its pending retries stop (the delivery worker finds it gone). */
@@ -184,12 +208,22 @@ export async function deleteWebhook(deps: WebhookDeps, principal: Principal, web
   if (stored) await forgetDroppedTenants(deps, stored.endpoint, null);
 }
 
-export async function listWebhookDeliveries(deps: WebhookDeps, principal: Principal, webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
+export async function listWebhookDeliveries(
+  deps: WebhookDeps,
+  principal: Principal,
+  webhookId: string,
+  page: PageRequest,
+): Promise<Page<WebhookDelivery>> {
   await owned(deps, principal, webhookId);
   return deps.webhookDeliveries.list(webhookId, page);
 }
 
-export async function getWebhookDelivery(deps: WebhookDeps, principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function getWebhookDelivery(
+  deps: WebhookDeps,
+  principal: Principal,
+  webhookId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   await owned(deps, principal, webhookId);
   const delivery = await deps.webhookDeliveries.get(webhookId, deliveryId);
   return assertVisible(principal, delivery, 'Webhook delivery', deliveryId);
@@ -212,7 +246,12 @@ function notReplayable(delivery: WebhookDelivery): ConflictError {
  * the deliveries queue for the next attempt. Only while the endpoint is enabled. If the message cannot
  * be queued the delivery returns to its previous status and the answer is 503.
  */
-export async function replayWebhookDelivery(deps: WebhookDeps, principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function replayWebhookDelivery(
+  deps: WebhookDeps,
+  principal: Principal,
+  webhookId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   const { endpoint } = await owned(deps, principal, webhookId);
   const delivery = await getWebhookDelivery(deps, principal, webhookId, deliveryId);
   if (delivery.status !== 'failed' && delivery.status !== 'cancelled') throw notReplayable(delivery);
@@ -232,12 +271,28 @@ export async function replayWebhookDelivery(deps: WebhookDeps, principal: Princi
   }
   try {
     // A replay gets the full retry schedule again, counted from here.
-    await deps.webhookDeliveryQueue.enqueue({ webhook_id: webhookId, delivery_id: deliveryId, attempt: reset.attempts.length + 1, retry_base: reset.retry_base ?? reset.attempts.length }, 0);
+    await deps.webhookDeliveryQueue.enqueue(
+      {
+        webhook_id: webhookId,
+        delivery_id: deliveryId,
+        attempt: reset.attempts.length + 1,
+        retry_base: reset.retry_base ?? reset.attempts.length,
+      },
+      0,
+    );
   } catch (error) {
     try {
-      await deps.webhookDeliveries.revertReplay(webhookId, deliveryId, { status: delivery.status, attemptCount: reset.attempts.length }, deps.clock.now().toISOString());
+      await deps.webhookDeliveries.revertReplay(
+        webhookId,
+        deliveryId,
+        { status: delivery.status, attemptCount: reset.attempts.length },
+        deps.clock.now().toISOString(),
+      );
     } catch (revertError) {
-      logError('webhook replay: could not revert the delivery after a failed enqueue', revertError, { webhook_id: webhookId, delivery_id: deliveryId });
+      logError('webhook replay: could not revert the delivery after a failed enqueue', revertError, {
+        webhook_id: webhookId,
+        delivery_id: deliveryId,
+      });
     }
     throw new ServiceUnavailableError('The replay could not be queued; the delivery is unchanged. Retry in a moment.', { cause: error });
   }
@@ -258,19 +313,25 @@ const DETACH_ATTEMPTS = 5;
  * alone is an index, and may miss an endpoint written a moment before).
  */
 export async function detachTenantFromWebhooks(
-  deps: { webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>; tenants: Pick<TenantRepository, 'webhookIdsOf'> },
+  deps: {
+    webhooks: Pick<WebhookRepository, 'listForAccount' | 'get' | 'replaceTenantFilter'>;
+    tenants: Pick<TenantRepository, 'webhookIdsOf'>;
+  },
   tenant: Pick<Tenant, 'account_id' | 'external_id'>,
   now: string,
 ): Promise<void> {
   const recorded = await deps.tenants.webhookIdsOf(tenant);
-  const listed = (await deps.webhooks.listForAccount(tenant.account_id)).filter((endpoint) => endpoint.tenants?.includes(tenant.external_id)).map((endpoint) => endpoint.id);
+  const listed = (await deps.webhooks.listForAccount(tenant.account_id))
+    .filter((endpoint) => endpoint.tenants?.includes(tenant.external_id))
+    .map((endpoint) => endpoint.id);
   for (const webhookId of new Set([...recorded, ...listed])) {
     for (let attempt = 1; ; attempt++) {
       const current = (await deps.webhooks.get(webhookId))?.endpoint;
       const next = current && current.account_id === tenant.account_id ? withoutTenant(current, tenant.external_id) : null;
       if (!current || !next) break;
       if (await deps.webhooks.replaceTenantFilter(current.id, current.tenants!, next, now)) break;
-      if (attempt >= DETACH_ATTEMPTS) throw new Error(`webhook ${current.id} kept changing while tenant ${tenant.external_id} was removed from its filter`);
+      if (attempt >= DETACH_ATTEMPTS)
+        throw new Error(`webhook ${current.id} kept changing while tenant ${tenant.external_id} was removed from its filter`);
     }
   }
 }

@@ -23,7 +23,13 @@ export function subject(ctx: RunContext, what: string): string {
 
 /** A send request from --from to --to with a text body (and whatever `extra` adds or overrides). */
 export function sendBody(ctx: RunContext, what: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { from: ctx.options.from, to: ctx.options.to, subject: subject(ctx, what), text: `Sent by npm run test:deployed (run ${ctx.runId}) to check ${what}.`, ...extra };
+  return {
+    from: ctx.options.from,
+    to: ctx.options.to,
+    subject: subject(ctx, what),
+    text: `Sent by npm run test:deployed (run ${ctx.runId}) to check ${what}.`,
+    ...extra,
+  };
 }
 
 const RECIPIENT_REFUSED_HINT =
@@ -32,7 +38,8 @@ const RECIPIENT_REFUSED_HINT =
 /** POST /emails; answers the new email's id. A refusal fails the step with the API's answer (and a hint for the sandbox's). */
 export async function send(ctx: RunContext, body: Record<string, unknown>, headers?: Record<string, string>): Promise<string> {
   const answer = await ctx.api.request('POST', '/emails', { body, headers });
-  if (answer.status === 403 && answer.body?.error?.code === 'recipient_not_allowed') throw new CheckFailed(`POST /emails answered 403 recipient_not_allowed: ${RECIPIENT_REFUSED_HINT}`, answer);
+  if (answer.status === 403 && answer.body?.error?.code === 'recipient_not_allowed')
+    throw new CheckFailed(`POST /emails answered 403 recipient_not_allowed: ${RECIPIENT_REFUSED_HINT}`, answer);
   check(answer.status === 200, `POST /emails answered ${answer.status}, expected 200`, answer);
   check(/^msg_/.test(answer.body?.id ?? ''), 'POST /emails answered no msg_ id', answer);
   return answer.body.id as string;
@@ -56,7 +63,11 @@ export async function waitForOutcome(ctx: RunContext, id: string): Promise<Recor
     return FINAL.has(answer.body.email.status) ? (answer.body.email as Record<string, any>) : undefined;
   });
   const wanted = expectedOutcome(ctx.options.to);
-  check(email.status === wanted, `email ${id} ended ${email.status} (last_event ${email.last_event}, bounce_reason ${JSON.stringify(email.bounce_reason)}), expected ${wanted}`, ctx.api.last);
+  check(
+    email.status === wanted,
+    `email ${id} ended ${email.status} (last_event ${email.last_event}, bounce_reason ${JSON.stringify(email.bounce_reason)}), expected ${wanted}`,
+    ctx.api.last,
+  );
   return email;
 }
 
@@ -75,7 +86,11 @@ export function removeAtEnd(ctx: RunContext, what: string, path: string): void {
 /** The error envelope of the spec (Errors): `{error: {message, code?, details?, ...}}`; with `code`, that code. */
 export function checkEnvelope(answer: ApiAnswer, code?: string): void {
   const error = answer.body?.error;
-  check(error && typeof error.message === 'string' && error.message.length > 0, `answer ${answer.status} has no {"error": {"message"}} envelope`, answer);
+  check(
+    error && typeof error.message === 'string' && error.message.length > 0,
+    `answer ${answer.status} has no {"error": {"message"}} envelope`,
+    answer,
+  );
   if (code) check(error.code === code, `answer ${answer.status} has code ${JSON.stringify(error.code)}, expected ${code}`, answer);
 }
 
@@ -87,7 +102,8 @@ export function checkEnvelope(answer: ApiAnswer, code?: string): void {
 export async function create(ctx: RunContext, status: number, path: string, body: unknown, what: string): Promise<ApiAnswer> {
   const answer = await ctx.api.request('POST', path, { body });
   const code = answer.body?.error?.code;
-  if (answer.status === 403 && (code === 'plan_limit' || code === 'limit_exceeded')) throw new Skip(`the account has no room for another ${what} (${code}): free one, or run on an account of its own`);
+  if (answer.status === 403 && (code === 'plan_limit' || code === 'limit_exceeded'))
+    throw new Skip(`the account has no room for another ${what} (${code}): free one, or run on an account of its own`);
   check(answer.status === status, `POST ${path} answered ${answer.status}, expected ${status}`, answer);
   return answer;
 }

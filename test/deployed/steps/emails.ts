@@ -52,8 +52,16 @@ export const getEmail: Step = {
     check(email.id === id, `GET /emails/${id} answered the email ${email.id}`, answer);
     check(email.subject === subject(ctx, 'one send'), 'the stored subject differs from the one sent', answer);
     const to = ctx.options.to.toLowerCase();
-    check(Array.isArray(email.to) && email.to.some((address: string) => address.toLowerCase() === to), 'the stored recipients do not include --to', answer);
-    check(email.tags?.some((tag: any) => tag.name === 'run' && tag.value === ctx.runId), 'the stored tags lack the run tag', answer);
+    check(
+      Array.isArray(email.to) && email.to.some((address: string) => address.toLowerCase() === to),
+      'the stored recipients do not include --to',
+      answer,
+    );
+    check(
+      email.tags?.some((tag: any) => tag.name === 'run' && tag.value === ctx.runId),
+      'the stored tags lack the run tag',
+      answer,
+    );
   },
 };
 
@@ -77,17 +85,23 @@ export const finalStatus: Step = {
   async run(ctx) {
     const email = await waitForOutcome(ctx, needEmail(ctx.state));
     ctx.state.delivered = true;
-    ctx.note(`${email.status} ${secondsBetween(email.created_at, email.delivered_at ?? email.bounced_at ?? email.created_at)} after it was accepted`);
+    ctx.note(
+      `${email.status} ${secondsBetween(email.created_at, email.delivered_at ?? email.bounced_at ?? email.created_at)} after it was accepted`,
+    );
   },
 };
 
 export const sendBatch: Step = {
   name: 'send a batch (POST /emails/batch) and see both delivered',
   async run(ctx) {
-    const answer = await ctx.api.expect(200, 'POST', '/emails/batch', { body: { emails: [sendBody(ctx, 'batch item 0'), sendBody(ctx, 'batch item 1')] } });
+    const answer = await ctx.api.expect(200, 'POST', '/emails/batch', {
+      body: { emails: [sendBody(ctx, 'batch item 0'), sendBody(ctx, 'batch item 1')] },
+    });
     const items = answer.body.data as any[];
     check(Array.isArray(items) && items.length === 2, 'POST /emails/batch answered no 2-item data array', answer);
-    items.forEach((item, index) => check(item.index === index && /^msg_/.test(item.id ?? '') && !item.error, `batch item ${index} was not accepted`, answer));
+    items.forEach((item, index) =>
+      check(item.index === index && /^msg_/.test(item.id ?? '') && !item.error, `batch item ${index} was not accepted`, answer),
+    );
     for (const item of items) await waitForOutcome(ctx, item.id);
   },
 };
@@ -96,7 +110,9 @@ export const scheduleAndCancel: Step = {
   name: 'schedule an email and cancel it (scheduled_at, PATCH /emails/{id})',
   async run(ctx) {
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    const answer = await ctx.api.expect(200, 'POST', '/emails', { body: sendBody(ctx, 'a scheduled send, cancelled', { scheduled_at: at }) });
+    const answer = await ctx.api.expect(200, 'POST', '/emails', {
+      body: sendBody(ctx, 'a scheduled send, cancelled', { scheduled_at: at }),
+    });
     check(answer.body.status === 'scheduled', `a send with scheduled_at answered status ${answer.body.status}`, answer);
     const id = answer.body.id as string;
     // Should a later check fail, the email must not go out in an hour.
@@ -104,11 +120,19 @@ export const scheduleAndCancel: Step = {
       await ctx.api.expect([200, 409], 'PATCH', `/emails/${id}`, { body: { cancel: true } });
     });
     const stored = await ctx.api.expect(200, 'GET', `/emails/${id}`);
-    check(stored.body.email.status === 'scheduled' && Date.parse(stored.body.email.scheduled_at) === Date.parse(at), 'the stored email is not scheduled at the time sent', stored);
+    check(
+      stored.body.email.status === 'scheduled' && Date.parse(stored.body.email.scheduled_at) === Date.parse(at),
+      'the stored email is not scheduled at the time sent',
+      stored,
+    );
     await ctx.api.expect(200, 'PATCH', `/emails/${id}`, { body: { cancel: true } });
     ctx.cleanup.done(`scheduled email ${id}`);
     const cancelled = await ctx.api.expect(200, 'GET', `/emails/${id}`);
-    check(cancelled.body.email.status === 'cancelled' && cancelled.body.email.cancelled_at, 'the email is not cancelled after PATCH {cancel: true}', cancelled);
+    check(
+      cancelled.body.email.status === 'cancelled' && cancelled.body.email.cancelled_at,
+      'the email is not cancelled after PATCH {cancel: true}',
+      cancelled,
+    );
   },
 };
 

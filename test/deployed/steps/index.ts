@@ -6,7 +6,17 @@
  * published).
  */
 import type { Step } from '../runner';
-import { finalStatus, getEmail, idempotencyReplay, keyWorks, listEmails, scheduleAndCancel, sendBatch, senderDomain, sendOne } from './emails';
+import {
+  finalStatus,
+  getEmail,
+  idempotencyReplay,
+  keyWorks,
+  listEmails,
+  scheduleAndCancel,
+  sendBatch,
+  senderDomain,
+  sendOne,
+} from './emails';
 import { customEvent, domainLifecycle, errorEnvelopes, suppressionLifecycle, templateLifecycle } from './resources';
 import { burstWithinQuota, byodkimDomain, nonAsciiDisplayName, sesTenantSends } from './ses-questions';
 import { webhookCreate, webhookDelete, webhookDelivery } from './webhooks';

@@ -29,16 +29,28 @@ export const webhookCreate: Step = {
     ctx.state.webhookId = webhook.id;
     removeAtEnd(ctx, `webhook ${webhook.id}`, `/webhooks/${webhook.id}`);
     check(/^whsec_/.test(created.body.secret ?? ''), 'POST /webhooks answered no whsec_ signing secret', created);
-    check(webhook.enabled === true && JSON.stringify(webhook.events) === JSON.stringify(events), 'the endpoint is not enabled with the events asked for', created);
+    check(
+      webhook.enabled === true && JSON.stringify(webhook.events) === JSON.stringify(events),
+      'the endpoint is not enabled with the events asked for',
+      created,
+    );
     if (!receiver) {
       const disabled = await ctx.api.expect(200, 'PATCH', `/webhooks/${webhook.id}`, { body: { enabled: false } });
       check(disabled.body.enabled === false, 'PATCH {enabled: false} did not disable the endpoint', disabled);
       ctx.note('no --webhook-url: an endpoint on the API itself, disabled');
     }
     const got = await ctx.api.expect(200, 'GET', `/webhooks/${webhook.id}`);
-    check(got.body.webhook.id === webhook.id && !('secret' in got.body.webhook), 'GET /webhooks/{id} answered another endpoint, or its secret', got);
+    check(
+      got.body.webhook.id === webhook.id && !('secret' in got.body.webhook),
+      'GET /webhooks/{id} answered another endpoint, or its secret',
+      got,
+    );
     const listed = await ctx.api.expect(200, 'GET', '/webhooks?limit=100');
-    check((listed.body.webhooks as any[]).some((one) => one.id === webhook.id), 'GET /webhooks does not list the endpoint', listed);
+    check(
+      (listed.body.webhooks as any[]).some((one) => one.id === webhook.id),
+      'GET /webhooks does not list the endpoint',
+      listed,
+    );
   },
 };
 

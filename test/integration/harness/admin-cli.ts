@@ -6,7 +6,10 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
 
-export async function runAdminCli(dataDir: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runAdminCli(
+  dataDir: string | undefined,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), ...args], {
       cwd: ROOT,

@@ -9,7 +9,9 @@ installContractCheck();
 function failOnMismatch(): void {
   const problems = takeContractProblems();
   if (problems.length > 0) {
-    throw new Error(`${problems.length} answer${problems.length === 1 ? '' : 's'} of the API did not match the OpenAPI document (shared/doors/openapi; docs/openapi.json):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    throw new Error(
+      `${problems.length} answer${problems.length === 1 ? '' : 's'} of the API did not match the OpenAPI document (shared/doors/openapi; docs/openapi.json):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
   }
 }
 

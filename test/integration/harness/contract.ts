@@ -34,7 +34,8 @@ export function checkApiResponse(method: string, url: string, response: CheckedR
   problems.push(...contractChecker().check({ method, url: target.pathname + target.search }, response));
   // OPENAPI_CONTRACT_LOG=<file>: one line per checked answer (operation and status), to see what the suite covers.
   const log = process.env.OPENAPI_CONTRACT_LOG;
-  if (log) appendFileSync(log, `${contractChecker().operationFor(method, target.pathname)?.operation.operationId ?? '-'} ${response.status}\n`);
+  if (log)
+    appendFileSync(log, `${contractChecker().operationFor(method, target.pathname)?.operation.operationId ?? '-'} ${response.status}\n`);
 }
 
 /** The mismatches seen since the last call. */

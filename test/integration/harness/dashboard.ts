@@ -40,7 +40,11 @@ export interface DashboardRequestOptions {
 
 export const randomLoopback = (): string => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
-export function dashboardRequest<T = any>(method: string, path: string, options: DashboardRequestOptions = {}): Promise<DashboardResponse<T>> {
+export function dashboardRequest<T = any>(
+  method: string,
+  path: string,
+  options: DashboardRequestOptions = {},
+): Promise<DashboardResponse<T>> {
   const url = new URL(path, stack().apiUrl);
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie !== undefined) headers.cookie = `svc_session=${options.cookie}`;
@@ -74,7 +78,13 @@ export function dashboardRequest<T = any>(method: string, path: string, options:
           },
           text,
         });
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, setCookies: Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [], body: parsed as T, text });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          setCookies: Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [],
+          body: parsed as T,
+          text,
+        });
       });
       res.on('error', reject);
     });
@@ -90,7 +100,10 @@ export function sessionTokenOf(response: DashboardResponse): string | undefined 
 }
 
 /** A dashboard user of the account, created through the use case (as `admin user create` does). */
-export async function newDashboardUser(account: TestAccount, password = DASHBOARD_PASSWORD): Promise<{ user: DashboardUser; email: string; password: string }> {
+export async function newDashboardUser(
+  account: TestAccount,
+  password = DASHBOARD_PASSWORD,
+): Promise<{ user: DashboardUser; email: string; password: string }> {
   const user = await createDashboardUser(stack().services, { accountId: account.id, email: uniqueEmail('dash'), password });
   return { user, email: user.email, password };
 }

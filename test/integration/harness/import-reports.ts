@@ -16,8 +16,20 @@ const DKIM_SELECTOR = /\bsvc[0-9a-z]+\._domainkey\./g;
 
 /** `migration` (a POST /migrations or GET /migrations/{id} answer's) without what differs by nature. */
 export function comparableReport(migration: Record<string, any>, apiBaseUrl?: string): Record<string, unknown> {
-  const { id: _id, created_at: _c, updated_at: _u, requests: _r, next_cursor: _n, has_more: _h, retry_after_seconds: _ra, ...rest } = migration;
-  let text = JSON.stringify(rest).replace(ID, '$1_<id>').replace(DKIM_KEY, 'p=<key>').replace(WEBHOOK_SECRET, 'whsec_<secret>')
+  const {
+    id: _id,
+    created_at: _c,
+    updated_at: _u,
+    requests: _r,
+    next_cursor: _n,
+    has_more: _h,
+    retry_after_seconds: _ra,
+    ...rest
+  } = migration;
+  let text = JSON.stringify(rest)
+    .replace(ID, '$1_<id>')
+    .replace(DKIM_KEY, 'p=<key>')
+    .replace(WEBHOOK_SECRET, 'whsec_<secret>')
     .replace(OWNERSHIP_TOKEN, 'service-verification=<token>')
     .replace(DKIM_SELECTOR, 'svc<selector>._domainkey.');
   if (apiBaseUrl) {

@@ -62,7 +62,11 @@ export function requestLog(provider: AccountSeed['provider'], apiKey: string) {
 }
 
 /** What the domain owner already published, and public A records for the fixtures' webhook hosts. */
-export async function publishFixtureDns(records: readonly PublishedDnsRecord[], webhookHosts: readonly string[], call: Api = api): Promise<void> {
+export async function publishFixtureDns(
+  records: readonly PublishedDnsRecord[],
+  webhookHosts: readonly string[],
+  call: Api = api,
+): Promise<void> {
   const sets = [...records, ...webhookHosts.map((host) => ({ name: host, type: 'A', values: ['93.184.215.14'] }))];
   for (const { name, type, values } of sets) {
     const response = await call('PUT', '/_local/dns/records', { body: { name, type, values } });
@@ -86,7 +90,8 @@ export async function importToEnd(
     const migration = response.body.migration;
     if (!migration.has_more) return answers;
     cursor = migration.next_cursor;
-    if (options.honourRetryAfter && migration.retry_after_seconds) await new Promise((resolve) => setTimeout(resolve, migration.retry_after_seconds * 1000));
+    if (options.honourRetryAfter && migration.retry_after_seconds)
+      await new Promise((resolve) => setTimeout(resolve, migration.retry_after_seconds * 1000));
   }
   throw new Error('the import did not finish within the requests allowed');
 }
@@ -150,11 +155,22 @@ export function parseCsv(text: string): string[][] {
  * GET /migrations/{id}/report both ways: the JSON rows, and the CSV as the same rows would be written
  * (each value as text; a cell a spreadsheet would run as a formula with its leading apostrophe).
  */
-export async function reportBothWays(account: TestAccount, id: string): Promise<{ json: { columns: string[]; rows: Record<string, unknown>[] }; contentType: string | null; csv: string[][]; jsonAsCsv: string[][] }> {
+export async function reportBothWays(
+  account: TestAccount,
+  id: string,
+): Promise<{
+  json: { columns: string[]; rows: Record<string, unknown>[] };
+  contentType: string | null;
+  csv: string[][];
+  jsonAsCsv: string[][];
+}> {
   const json = (await api('GET', `/migrations/${id}/report?format=json`, { key: account.key })).body;
   const response = await fetch(`${stack().apiUrl}/migrations/${id}/report`, { headers: { authorization: `Bearer ${account.key}` } });
   const csv = parseCsv(await response.text());
   const asCell = (value: unknown) => (typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value));
-  const jsonAsCsv = [json.columns, ...json.rows.map((row: Record<string, unknown>) => json.columns.map((column: string) => asCell(row[column])))];
+  const jsonAsCsv = [
+    json.columns,
+    ...json.rows.map((row: Record<string, unknown>) => json.columns.map((column: string) => asCell(row[column]))),
+  ];
   return { json, contentType: response.headers.get('content-type'), csv, jsonAsCsv };
 }

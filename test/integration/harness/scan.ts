@@ -42,7 +42,9 @@ export async function objectsNaming(needles: string | string[], prefix = ''): Pr
       const listed = await s3.send(new ListObjectsV2Command({ Bucket: info.env.MAIL_BUCKET, Prefix: prefix, ContinuationToken: token }));
       for (const object of listed.Contents ?? []) {
         const body = await s3.send(new GetObjectCommand({ Bucket: info.env.MAIL_BUCKET, Key: object.Key! }));
-        const bytes = Buffer.from(await body.Body!.transformToByteArray()).toString('latin1').toLowerCase();
+        const bytes = Buffer.from(await body.Body!.transformToByteArray())
+          .toString('latin1')
+          .toLowerCase();
         const key = object.Key!.toLowerCase();
         if (wanted.some((needle) => bytes.includes(needle) || key.includes(needle))) found.push(object.Key!);
       }
@@ -62,7 +64,9 @@ export async function objectsNaming(needles: string | string[], prefix = ''): Pr
  */
 export function encodedForms(address: string): { caseless: string[]; exact: string[] } {
   const cases = [...new Set([address, address.toLowerCase(), address.toUpperCase()])];
-  const caseless = [address, encodeURIComponent(address), address.replace('@', '=40'), address.replace('@', '\\u0040')].map((form) => form.toLowerCase());
+  const caseless = [address, encodeURIComponent(address), address.replace('@', '=40'), address.replace('@', '\\u0040')].map((form) =>
+    form.toLowerCase(),
+  );
   const exact: string[] = [];
   for (const text of cases) {
     for (const offset of [0, 1, 2]) {
@@ -78,7 +82,9 @@ export function encodedForms(address: string): { caseless: string[]; exact: stri
 /**
  * Where any form of `address` (encodedForms) is left: table items (their keys) and objects of every bucket (bucket/key), each with the form found.
  */
-export async function tracesOf(address: string): Promise<{ items: { PK: string; SK: string; type: unknown; form: string }[]; objects: { key: string; form: string }[] }> {
+export async function tracesOf(
+  address: string,
+): Promise<{ items: { PK: string; SK: string; type: unknown; form: string }[]; objects: { key: string; form: string }[] }> {
   const { caseless, exact } = encodedForms(address);
   const found = (text: string): string | undefined => {
     const lower = text.toLowerCase();
@@ -91,7 +97,11 @@ export async function tracesOf(address: string): Promise<{ items: { PK: string; 
     do {
       const page = await client.send(new ScanCommand({ TableName: stack().info.env.TABLE_NAME, ExclusiveStartKey: start }));
       for (const item of page.Items ?? []) {
-        const form = found(JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : value)));
+        const form = found(
+          JSON.stringify(item, (_key, value) =>
+            value instanceof Set ? [...value] : value instanceof Uint8Array ? Buffer.from(value).toString('latin1') : value,
+          ),
+        );
         if (form) items.push({ PK: String(item.PK), SK: String(item.SK), type: item.type, form });
       }
       start = page.LastEvaluatedKey;

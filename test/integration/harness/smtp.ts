@@ -23,11 +23,18 @@ export interface SmtpCredential {
 }
 
 /** An SMTP credential of the account, created with POST /smtp-credentials (a tenant by external_id or id). */
-export async function createSmtpCredential(account: TestAccount, options: { tenant?: string; allowed_domains?: string[] } = {}): Promise<SmtpCredential & { id: string }> {
+export async function createSmtpCredential(
+  account: TestAccount,
+  options: { tenant?: string; allowed_domains?: string[] } = {},
+): Promise<SmtpCredential & { id: string }> {
   const created = await api('POST', '/smtp-credentials', { key: account.key, body: { name: 'relay test', ...options } });
   if (created.status !== 201) throw new Error(`POST /smtp-credentials answered ${created.status}: ${created.text}`);
   const { smtp_credential: credential, password } = created.body as { smtp_credential: { id: string }; password: string };
-  return { id: credential.id, password, revoke: async () => void (await api('DELETE', `/smtp-credentials/${credential.id}`, { key: account.key })) };
+  return {
+    id: credential.id,
+    password,
+    revoke: async () => void (await api('DELETE', `/smtp-credentials/${credential.id}`, { key: account.key })),
+  };
 }
 
 /** A nodemailer transport to the relay: STARTTLS required, AUTH as mailservice, the relay's CA trusted. */
@@ -81,7 +88,9 @@ export class SmtpClient {
   }
 
   /** To the relay, or to `target` (the MX listener). */
-  static async connect(options: { localAddress?: string; target?: { host: string; port: number } } = {}): Promise<{ client: SmtpClient; greeting: Reply }> {
+  static async connect(
+    options: { localAddress?: string; target?: { host: string; port: number } } = {},
+  ): Promise<{ client: SmtpClient; greeting: Reply }> {
     const { host, port } = options.target ?? relay();
     const socket = net.connect({ host, port, ...(options.localAddress ? { localAddress: options.localAddress } : {}) });
     await new Promise<void>((resolve, reject) => {
@@ -171,7 +180,11 @@ export class SmtpClient {
   }
 
   /** MAIL FROM, RCPT TO each, DATA; returns each reply (the last: the message's). */
-  async transaction(from: string, to: string[], message: string | Buffer): Promise<{ mail: Reply; rcpt: Reply[]; data?: Reply; done?: Reply }> {
+  async transaction(
+    from: string,
+    to: string[],
+    message: string | Buffer,
+  ): Promise<{ mail: Reply; rcpt: Reply[]; data?: Reply; done?: Reply }> {
     const mail = await this.command(`MAIL FROM:<${from}>`);
     const rcpt: Reply[] = [];
     for (const address of to) rcpt.push(await this.command(`RCPT TO:<${address}>`));

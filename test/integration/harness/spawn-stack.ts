@@ -39,7 +39,14 @@ function sharedDynamoEnv(options: { inMemory: boolean; ownDynamoDb?: boolean }):
   return { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: `Mailservice-${randomBytes(4).toString('hex')}` };
 }
 
-export function spawnStack(options: { dataDir: string; inMemory: boolean; ownDynamoDb?: boolean; env?: Record<string, string>; timeoutMs?: number; detached?: boolean }): Promise<SpawnedStack> {
+export function spawnStack(options: {
+  dataDir: string;
+  inMemory: boolean;
+  ownDynamoDb?: boolean;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  detached?: boolean;
+}): Promise<SpawnedStack> {
   // As `npm start` runs it: its bundles (localstack/launch.cjs), built by the first stack of a run.
   const child = spawn(process.execPath, [join(ROOT, 'localstack', 'launch.cjs')], {
     cwd: ROOT,

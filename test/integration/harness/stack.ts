@@ -35,7 +35,9 @@ export function stack(): { info: StackInfo; apiUrl: string; services: Services }
     info: current.info,
     apiUrl: current.info.api_url,
     get services(): Services {
-      current.services ??= (require('../../../shared/services') as typeof import('../../../shared/services')).buildServices(loadConfig(process.env));
+      current.services ??= (require('../../../shared/services') as typeof import('../../../shared/services')).buildServices(
+        loadConfig(process.env),
+      );
       return current.services;
     },
   };
@@ -73,7 +75,7 @@ export async function api<T = any>(
   }
   const response = await fetch(stack().apiUrl + path, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown ;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -119,12 +121,16 @@ export async function emailOf(account: TestAccount, id: string) {
  * at the same time, and one that sends a few hundred emails delays the others' by seconds.
  */
 export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs = 30_000) {
-  return waitFor(async () => {
-    const email = await emailOf(account, id);
-    // Thrown, not returned: a timeout then says where the email stood.
-    if (email.status !== status) throw new Error(`email ${id} is ${email.status} (last_event ${email.last_event ?? 'none'})`);
-    return email;
-  }, `email ${id} to be ${status}`, timeoutMs);
+  return waitFor(
+    async () => {
+      const email = await emailOf(account, id);
+      // Thrown, not returned: a timeout then says where the email stood.
+      if (email.status !== status) throw new Error(`email ${id} is ${email.status} (last_event ${email.last_event ?? 'none'})`);
+      return email;
+    },
+    `email ${id} to be ${status}`,
+    timeoutMs,
+  );
 }
 
 /** Filters of the local mailbox, applied by the local cloud (`GET /_local/ses/messages`, docs/local-cloud/ses.md). */

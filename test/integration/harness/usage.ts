@@ -34,7 +34,9 @@ export async function setUsage(accountId: string, scope: string, period: 'DAY' |
   const limit = limitOf(await accountPlan(accountId), scope, period);
   if (limit !== null) return fillShards(accountId, scope, period, value, limit, count);
   const client = documentClient();
-  await client.send(new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usage(accountId, scope, period, value), count } }));
+  await client.send(
+    new PutCommand({ TableName: stack().info.env.TABLE_NAME, Item: { ...keys.usage(accountId, scope, period, value), count } }),
+  );
   client.destroy();
 }
 
@@ -60,7 +62,10 @@ export async function usage(accountId: string, scope: string, period: 'DAY' | 'M
   const client = documentClient();
   const TableName = stack().info.env.TABLE_NAME;
   const limit = limitOf(await accountPlan(accountId), scope, period);
-  const itemKeys = [keys.usage(accountId, scope, period, value), ...(limit === null ? [] : shardCaps(limit).map((_, shard) => keys.usageShard(accountId, scope, period, value, shard)))];
+  const itemKeys = [
+    keys.usage(accountId, scope, period, value),
+    ...(limit === null ? [] : shardCaps(limit).map((_, shard) => keys.usageShard(accountId, scope, period, value, shard))),
+  ];
   let total = 0;
   for (const Key of itemKeys) {
     const result = await client.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
@@ -71,7 +76,14 @@ export async function usage(accountId: string, scope: string, period: 'DAY' | 'M
 }
 
 /** Usage once the outbox relay has counted what it was handed (uncapped counters are counted asynchronously). */
-export async function settledUsage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, expected: number, timeoutMs = 5000): Promise<number> {
+export async function settledUsage(
+  accountId: string,
+  scope: string,
+  period: 'DAY' | 'MONTH',
+  value: string,
+  expected: number,
+  timeoutMs = 5000,
+): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const current = await usage(accountId, scope, period, value);

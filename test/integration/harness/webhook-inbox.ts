@@ -30,7 +30,10 @@ export async function webhookInbox(account: TestAccount, events: string[]): Prom
   const path = `hooks-${randomUUID().slice(0, 8)}`;
   const created = await api('POST', '/webhooks', { key: account.key, body: { url: `${stack().info.webhook_inbox_url}${path}`, events } });
   expect(created.status).toBe(200);
-  return async () => (await inboxRequests(path)).map((request) => ({ id: request.headers['webhook-id']!, ...(JSON.parse(request.body) as Omit<ReceivedWebhook, 'id'>) })).reverse();
+  return async () =>
+    (await inboxRequests(path))
+      .map((request) => ({ id: request.headers['webhook-id']!, ...(JSON.parse(request.body) as Omit<ReceivedWebhook, 'id'>) }))
+      .reverse();
 }
 
 /**
@@ -38,13 +41,21 @@ export async function webhookInbox(account: TestAccount, events: string[]): Prom
  * each has `count` of them (email.sent and email.delivered: 2), each list sorted by type and shaped by `shape`:
  * what a door's test compares.
  */
-export async function webhooksOfBoth<T>(received: () => Promise<ReceivedWebhook[]>, ids: [string, string], shape: (event: ReceivedWebhook) => T, count = 2): Promise<[T[], T[]]> {
-  const lists = await waitFor(async () => {
-    const all = await received();
-    const both = ids.map((id) => all.filter((event) => event.data.email_id === id));
-    if (both.some((list) => list.length < count)) throw new Error(`events so far: ${both.map((list) => list.length).join(' and ')}`);
-    return both;
-  }, `${count} webhook events for each of ${ids.join(' and ')}`);
+export async function webhooksOfBoth<T>(
+  received: () => Promise<ReceivedWebhook[]>,
+  ids: [string, string],
+  shape: (event: ReceivedWebhook) => T,
+  count = 2,
+): Promise<[T[], T[]]> {
+  const lists = await waitFor(
+    async () => {
+      const all = await received();
+      const both = ids.map((id) => all.filter((event) => event.data.email_id === id));
+      if (both.some((list) => list.length < count)) throw new Error(`events so far: ${both.map((list) => list.length).join(' and ')}`);
+      return both;
+    },
+    `${count} webhook events for each of ${ids.join(' and ')}`,
+  );
   const byType = (list: ReceivedWebhook[]) => [...list].sort((a, b) => a.type.localeCompare(b.type)).map(shape);
   return [byType(lists[0]!), byType(lists[1]!)];
 }

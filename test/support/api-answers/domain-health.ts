@@ -22,14 +22,54 @@ export const HEALTH_ANSWER = {
       first_seen_at: '2026-02-28T10:00:00.000Z',
       fixed_at: null,
     },
-    { type: 'bimi_missing', check: 'bimi', impact: 'low', status: 'open', message: 'No BIMI record.', docs_url: 'https://bimigroup.org', first_seen_at: '2026-02-28T10:00:00.000Z', fixed_at: null },
-    { type: 'dmarc_missing', check: 'dmarc', impact: 'high', status: 'fixed', message: 'No DMARC record.', docs_url: 'https://www.rfc-editor.org/rfc/rfc7489', first_seen_at: '2026-02-20T10:00:00.000Z', fixed_at: '2026-02-27T10:00:00.000Z' },
+    {
+      type: 'bimi_missing',
+      check: 'bimi',
+      impact: 'low',
+      status: 'open',
+      message: 'No BIMI record.',
+      docs_url: 'https://bimigroup.org',
+      first_seen_at: '2026-02-28T10:00:00.000Z',
+      fixed_at: null,
+    },
+    {
+      type: 'dmarc_missing',
+      check: 'dmarc',
+      impact: 'high',
+      status: 'fixed',
+      message: 'No DMARC record.',
+      docs_url: 'https://www.rfc-editor.org/rfc/rfc7489',
+      first_seen_at: '2026-02-20T10:00:00.000Z',
+      fixed_at: '2026-02-27T10:00:00.000Z',
+    },
   ],
-  summary: { open: 2, high: 1, low: 1, spf_lookups: 3, checks: { spf: 'issues', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'issues', reputation: 'skipped' } },
+  summary: {
+    open: 2,
+    high: 1,
+    low: 1,
+    spf_lookups: 3,
+    checks: {
+      spf: 'issues',
+      dkim: 'ok',
+      dmarc: 'ok',
+      inbound_mx: 'skipped',
+      mta_sts: 'ok',
+      tls_rpt: 'ok',
+      bimi: 'issues',
+      reputation: 'skipped',
+    },
+  },
 };
 
 /** One part of the figures (totals, ours, others, a source): `pass` of `messages` passed everything. */
-export const dmarcPart = (messages: number, pass: number) => ({ messages, dmarc_pass: pass, spf_aligned_pass: pass, dkim_aligned_pass: pass, pass_rate: messages ? Math.round((pass / messages) * 10_000) / 10_000 : 0, disposition: { none: messages, quarantine: 0, reject: 0 } });
+export const dmarcPart = (messages: number, pass: number) => ({
+  messages,
+  dmarc_pass: pass,
+  spf_aligned_pass: pass,
+  dkim_aligned_pass: pass,
+  pass_rate: messages ? Math.round((pass / messages) * 10_000) / 10_000 : 0,
+  disposition: { none: messages, quarantine: 0, reject: 0 },
+});
 
 /** Two days of figures, ours and others, a page of two sources with more after it. */
 export const DMARC_FIGURES_ANSWER = {

@@ -79,7 +79,12 @@ function toShape(value: unknown): Shape {
     return { kind: 'array', items: items.map(toShape), open: items.length < value.length };
   }
   if (typeof value === 'object' && value !== null) {
-    return { kind: 'object', members: Object.entries(value).filter(([key]) => key !== REST).map(([key, member]) => [key, toShape(member)]) };
+    return {
+      kind: 'object',
+      members: Object.entries(value)
+        .filter(([key]) => key !== REST)
+        .map(([key, member]) => [key, toShape(member)]),
+    };
   }
   if (typeof value === 'string') {
     if (value === '...' || value === '…') return { kind: 'any' };
@@ -120,7 +125,8 @@ export function shapeMismatch(shape: Shape, actual: unknown, path = '$'): string
     case 'pattern':
       return typeof actual === 'string' && shape.regex.test(actual) ? null : `${path}: expected "${shape.source}", got ${describe(actual)}`;
     case 'object': {
-      if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return `${path}: expected an object, got ${describe(actual)}`;
+      if (typeof actual !== 'object' || actual === null || Array.isArray(actual))
+        return `${path}: expected an object, got ${describe(actual)}`;
       for (const [key, member] of shape.members) {
         if (!(key in actual)) return `${path}.${key}: missing`;
         const problem = shapeMismatch(member, (actual as Record<string, unknown>)[key], `${path}.${key}`);
@@ -131,7 +137,8 @@ export function shapeMismatch(shape: Shape, actual: unknown, path = '$'): string
     case 'array': {
       if (!Array.isArray(actual)) return `${path}: expected an array, got ${describe(actual)}`;
       if (!shape.open) {
-        if (actual.length !== shape.items.length) return `${path}: expected ${shape.items.length} element(s), got ${actual.length}: ${describe(actual)}`;
+        if (actual.length !== shape.items.length)
+          return `${path}: expected ${shape.items.length} element(s), got ${actual.length}: ${describe(actual)}`;
         for (let i = 0; i < actual.length; i++) {
           const problem = shapeMismatch(shape.items[i]!, actual[i], `${path}[${i}]`);
           if (problem) return problem;

@@ -71,6 +71,7 @@ export function shellCommands(block: string, firstLine: number, where: string): 
     answerOpen = inline !== null;
     pending = [];
   }
-  if (pending.length > 0) throw new Error(`${where}:${firstLine + pendingStart}: this command never ends (bash -n):\n${pending.join('\n')}`);
+  if (pending.length > 0)
+    throw new Error(`${where}:${firstLine + pendingStart}: this command never ends (bash -n):\n${pending.join('\n')}`);
   return commands;
 }

@@ -98,7 +98,12 @@ export class PageShell {
       if (this.exited) return { status: this.child.exitCode ?? -1, stdout: this.stdout, stderr: this.stderr, shellExited: true };
       if (Date.now() > deadline) {
         this.close();
-        return { status: -1, stdout: this.stdout, stderr: `${this.stderr}\n(no answer within ${timeoutMs} ms: the command was stopped)`, shellExited: true };
+        return {
+          status: -1,
+          stdout: this.stdout,
+          stderr: `${this.stderr}\n(no answer within ${timeoutMs} ms: the command was stopped)`,
+          shellExited: true,
+        };
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 250);

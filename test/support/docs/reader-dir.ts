@@ -42,7 +42,10 @@ export function addressRewriter(stack: StackAddresses): (text: string) => string
       .replace(/\b127\.0\.0\.1:2525\b/g, stack.mx)
       .replace(/\bport: 2587\b/g, `port: ${smtpPort}`);
     const unmapped = /(?:127\.0\.0\.1|localhost):(3000|3001|2587|2525)\b|\bport:\s*(3000|3001|2587|2525)\b/.exec(rewritten);
-    if (unmapped) throw new Error(`"${unmapped[0]}" is written in a way the docs test cannot point at its own stack (use http://127.0.0.1:3000, https://localhost:3001, 127.0.0.1:2587 or 127.0.0.1:2525)`);
+    if (unmapped)
+      throw new Error(
+        `"${unmapped[0]}" is written in a way the docs test cannot point at its own stack (use http://127.0.0.1:3000, https://localhost:3001, 127.0.0.1:2587 or 127.0.0.1:2525)`,
+      );
     return rewritten;
   };
 }

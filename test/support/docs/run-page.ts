@@ -71,7 +71,8 @@ function problemOf(command: ShellCommand, result: CommandResult, rewrite: (text:
     return mismatch ? `the answer is not the one shown (# -> ${command.answer}): ${mismatch}` : null;
   }
   if (result.httpStatus !== undefined && result.httpStatus >= 400) return `HTTP ${result.httpStatus}, and the page shows no answer for it`;
-  const isError = (value: unknown) => typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'object';
+  const isError = (value: unknown) =>
+    typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'object';
   if (printedJson(result.stdout).some(isError)) return 'the answer is an error, and the page shows no answer for it';
   return null;
 }
@@ -80,7 +81,12 @@ function problemOf(command: ShellCommand, result: CommandResult, rewrite: (text:
  * Runs one command in the page's shell and checks it (a read repeated until its answer shows, up to
  * `settleMs`); answers the failure report, or null.
  */
-export async function runCommand(shell: PageShell, page: string, command: ShellCommand, options: Pick<PageOptions, 'rewrite' | 'commandTimeoutMs' | 'settleMs'>): Promise<string | null> {
+export async function runCommand(
+  shell: PageShell,
+  page: string,
+  command: ShellCommand,
+  options: Pick<PageOptions, 'rewrite' | 'commandTimeoutMs' | 'settleMs'>,
+): Promise<string | null> {
   let text: string;
   try {
     text = options.rewrite(command.text);
@@ -90,7 +96,14 @@ export async function runCommand(shell: PageShell, page: string, command: ShellC
   const deadline = Date.now() + (options.settleMs ?? 60_000);
   let result = await shell.run(text, options.commandTimeoutMs ?? 60_000);
   let problem = problemOf(command, result, options.rewrite);
-  while (problem && command.answer !== undefined && !result.shellExited && result.status === 0 && isRead(command.text) && Date.now() < deadline) {
+  while (
+    problem &&
+    command.answer !== undefined &&
+    !result.shellExited &&
+    result.status === 0 &&
+    isRead(command.text) &&
+    Date.now() < deadline
+  ) {
     await new Promise((r) => setTimeout(r, 500));
     result = await shell.run(text, options.commandTimeoutMs ?? 60_000);
     problem = problemOf(command, result, options.rewrite);
@@ -116,7 +129,9 @@ export async function runPage(page: string, options: PageOptions & { keepShell?:
         continue;
       }
       if (SCRIPT_LANGS.has(block.lang)) {
-        throw new Error(`${where}: a ${block.lang} snippet the test cannot run: put <!-- docs-test: file NAME --> before it (and run NAME in a shell block), or <!-- docs-test: skip (why) -->`);
+        throw new Error(
+          `${where}: a ${block.lang} snippet the test cannot run: put <!-- docs-test: file NAME --> before it (and run NAME in a shell block), or <!-- docs-test: skip (why) -->`,
+        );
       }
       if (!SHELL_LANGS.has(block.lang)) continue;
       for (const command of shellCommands(block.text, block.line + 1, page)) {

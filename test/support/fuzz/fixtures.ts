@@ -34,7 +34,12 @@ export async function createFixtures(): Promise<FuzzFixtures> {
   const post = (path: string, body: unknown, as: string = key) => api('POST', path, { key: as, body });
   const inbox = (name: string) => `${stack().info.webhook_inbox_url}fuzz-${name}-${randomUUID().slice(0, 8)}`;
 
-  const [domain, tenantDomain, tenant, receiving] = await Promise.all([verifiedDomain(account), verifiedDomain(account), createTenant(account, {}, 'fuzz'), receivingDomain(account)]);
+  const [domain, tenantDomain, tenant, receiving] = await Promise.all([
+    verifiedDomain(account),
+    verifiedDomain(account),
+    createTenant(account, {}, 'fuzz'),
+    receivingDomain(account),
+  ]);
   const [webhook, foreignWebhook] = await Promise.all([
     ok('POST /webhooks', post('/webhooks', { url: inbox('a'), events: ['email.sent', 'email.delivered'] })),
     ok('POST /webhooks (other account)', post('/webhooks', { url: inbox('b') }, other.key)),
@@ -43,31 +48,71 @@ export async function createFixtures(): Promise<FuzzFixtures> {
   const later = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
   const [sent, scheduled, upload, apiKey, smtp] = await Promise.all([
     ok('POST /emails', post('/emails', { from, to: 'fuzz-fixture@example.com', subject: 'fuzz fixture', text: 'hello' })),
-    ok('POST /emails (scheduled)', post('/emails', { from, to: 'fuzz-fixture@example.com', subject: 'fuzz scheduled', text: 'later', scheduled_at: later })),
+    ok(
+      'POST /emails (scheduled)',
+      post('/emails', { from, to: 'fuzz-fixture@example.com', subject: 'fuzz scheduled', text: 'later', scheduled_at: later }),
+    ),
     ok('POST /attachments', post('/attachments', { filename: 'report.pdf', content_type: 'application/pdf', size: 1000 })),
     ok('POST /api-keys', post('/api-keys', { name: 'fuzz spare', scopes: ['emails:send'] })),
     ok('POST /smtp-credentials', post('/smtp-credentials', { name: 'fuzz' })),
     ok('POST /tenants/{tenant}/domains', post(`/tenants/${tenant.external_id}/domains`, { domain: tenantDomain.name })),
     ok('POST /suppressions', post('/suppressions', { emails: ['bounced@example.com'] })),
-    ok('PUT /dns-providers/cloudflare', api('PUT', '/dns-providers/cloudflare', { key, body: { credentials: { api_token: 'cf-token-fuzz' } } })),
+    ok(
+      'PUT /dns-providers/cloudflare',
+      api('PUT', '/dns-providers/cloudflare', { key, body: { credentials: { api_token: 'cf-token-fuzz' } } }),
+    ),
   ]);
-  await ok('POST /templates', post('/templates', { name: 'Welcome', alias: 'welcome', subject: 'Welcome, {{first_name}}', html: '<p>Hi {{first_name}}</p>', from, variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }] }));
+  await ok(
+    'POST /templates',
+    post('/templates', {
+      name: 'Welcome',
+      alias: 'welcome',
+      subject: 'Welcome, {{first_name}}',
+      html: '<p>Hi {{first_name}}</p>',
+      from,
+      variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }],
+    }),
+  );
   await ok('POST /templates/welcome/publish', post('/templates/welcome/publish', undefined));
-  const automation = await ok('POST /automations', post('/automations', { name: 'fuzz', status: 'active', trigger: { event: 'user.signed_up' }, steps: [{ key: 'wait', type: 'delay', duration: '3 days' }] }));
+  const automation = await ok(
+    'POST /automations',
+    post('/automations', {
+      name: 'fuzz',
+      status: 'active',
+      trigger: { event: 'user.signed_up' },
+      steps: [{ key: 'wait', type: 'delay', duration: '3 days' }],
+    }),
+  );
   const automationId: string = automation.automation.id;
   await ok('POST /events', post('/events', { name: 'user.signed_up', user_id: 'fuzz-user', email: 'ada@example.com' }));
   await ok('POST /emails/test', post('/emails/test', { event: 'email.delivered', email_id: sent.id }));
 
   const sendgridKey = providerKey('SG.');
   await seedProvider({ provider: 'sendgrid', api_key: sendgridKey, data: {} } as Parameters<typeof seedProvider>[0]);
-  const migration = await ok('POST /migrations', post('/migrations', { provider: 'sendgrid', api_key: sendgridKey, resources: ['suppressions'], dry_run: true }));
+  const migration = await ok(
+    'POST /migrations',
+    post('/migrations', { provider: 'sendgrid', api_key: sendgridKey, resources: ['suppressions'], dry_run: true }),
+  );
 
-  const info = await mxTransport().sendMail({ from: 'someone@sender.example-mail.test', to: receiving.address('fuzz'), subject: 'fuzz inbound', text: 'hi' });
+  const info = await mxTransport().sendMail({
+    from: 'someone@sender.example-mail.test',
+    to: receiving.address('fuzz'),
+    subject: 'fuzz inbound',
+    text: 'hi',
+  });
   const [receivedId] = receivedIds(info.response);
   await waitForReceived(account, receivedId!, 60_000);
 
-  const delivery = await waitFor(async () => (await api('GET', `/webhooks/${webhook.webhook.id}/deliveries`, { key })).body?.deliveries?.[0], 'a webhook delivery', 60_000);
-  const run = await waitFor(async () => (await api('GET', `/automations/${automationId}/runs`, { key })).body?.runs?.[0], 'an automation run', 60_000);
+  const delivery = await waitFor(
+    async () => (await api('GET', `/webhooks/${webhook.webhook.id}/deliveries`, { key })).body?.deliveries?.[0],
+    'a webhook delivery',
+    60_000,
+  );
+  const run = await waitFor(
+    async () => (await api('GET', `/automations/${automationId}/runs`, { key })).body?.runs?.[0],
+    'an automation run',
+    60_000,
+  );
 
   return {
     account,

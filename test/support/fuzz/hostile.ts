@@ -69,9 +69,16 @@ const HUGE_LENGTHS = [255, 256, 257, 1_025, 4_097, 70_000, 200_000, 1_100_000];
 
 const hugeString: fc.Arbitrary<Hostile> = fc
   .tuple(fc.constantFrom(...HUGE_LENGTHS), fc.constantFrom('x', 'é', '🙂', '\u0000', '\ud800'))
-  .map(([length, unit]) => ({ label: `${JSON.stringify(unit)} x ${length}`, json: JSON.stringify(unit.repeat(Math.ceil(length / unit.length))) }));
+  .map(([length, unit]) => ({
+    label: `${JSON.stringify(unit)} x ${length}`,
+    json: JSON.stringify(unit.repeat(Math.ceil(length / unit.length))),
+  }));
 
-const controlString = fc.string({ unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 8 });
+const controlString = fc.string({
+  unit: fc.integer({ min: 0, max: 31 }).map((code) => String.fromCharCode(code)),
+  minLength: 1,
+  maxLength: 8,
+});
 
 const hostileString: fc.Arbitrary<Hostile> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS).map((s) => json(s)) },
@@ -84,7 +91,23 @@ const hostileString: fc.Arbitrary<Hostile> = fc.oneof(
 const hostileNumber: fc.Arbitrary<Hostile> = fc.oneof(
   // JSON's and DynamoDB's edges: the document client refuses integers past 2^53, DynamoDB magnitudes under 1e-130.
   fc
-    .constantFrom('0', '-0', '-1', '1.5', '1e400', '-1e400', '1e-400', '5e-324', '1e-131', '9007199254740992', '-9007199254740993', '1e300', '1.7976931348623157e308', '100000000000000000000', '0.1e1')
+    .constantFrom(
+      '0',
+      '-0',
+      '-1',
+      '1.5',
+      '1e400',
+      '-1e400',
+      '1e-400',
+      '5e-324',
+      '1e-131',
+      '9007199254740992',
+      '-9007199254740993',
+      '1e300',
+      '1.7976931348623157e308',
+      '100000000000000000000',
+      '0.1e1',
+    )
     .map((text) => ({ label: text, json: text })),
   fc.integer().map((n) => json(n)),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => json(n)),
@@ -104,9 +127,20 @@ const scalar = fc.oneof(fc.constantFrom(...NASTY_STRINGS.slice(0, 20)), fc.integ
 
 const hostileContainer: fc.Arbitrary<Hostile> = fc.oneof(
   fc.array(scalar, { maxLength: 5 }).map((value) => json(value)),
-  fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', '$where', 'a.b', 'k'.repeat(300)), fc.string({ maxLength: 8 })), scalar, { maxKeys: 5 }).map((value) => json(value)),
+  fc
+    .dictionary(
+      fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'prototype', '', ' ', '$where', 'a.b', 'k'.repeat(300)),
+        fc.string({ maxLength: 8 }),
+      ),
+      scalar,
+      { maxKeys: 5 },
+    )
+    .map((value) => json(value)),
   fc.constantFrom(10_000, 100_000).map((count) => ({ label: `array of ${count} items`, json: `[${Array(count).fill('1').join(',')}]` })),
-  fc.constantFrom(5_000, 50_000).map((count) => ({ label: `object of ${count} keys`, json: `{${Array.from({ length: count }, (_, i) => `"k${i}":1`).join(',')}}` })),
+  fc
+    .constantFrom(5_000, 50_000)
+    .map((count) => ({ label: `object of ${count} keys`, json: `{${Array.from({ length: count }, (_, i) => `"k${i}":1`).join(',')}}` })),
 );
 
 /** Any JSON value a field should not get: wrong type, size, depth, characters. */
@@ -154,14 +188,23 @@ const BROKEN_BODIES: HostileBody[] = [
   { label: 'form-encoded', body: 'a=1&b=2', contentType: 'application/x-www-form-urlencoded' },
   { label: 'text/plain JSON', body: '{}', contentType: 'text/plain' },
   { label: 'no content-type', body: '{}', contentType: '' },
-  { label: 'multipart', body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
+  {
+    label: 'multipart',
+    body: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
   { label: 'charset latin1', body: '{"a":"\u00e9"}', contentType: 'application/json; charset=latin1' },
 ];
 
 export const hostileBody: fc.Arbitrary<HostileBody> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...BROKEN_BODIES) },
   { weight: 2, arbitrary: deepValue.map((value) => ({ label: `body: ${value.label}`, body: value.json })) },
-  { weight: 1, arbitrary: fc.constantFrom(1_000_000, 3_000_000).map((length) => ({ label: `body: a string of ${length} characters`, body: JSON.stringify('x'.repeat(length)) })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(1_000_000, 3_000_000)
+      .map((length) => ({ label: `body: a string of ${length} characters`, body: JSON.stringify('x'.repeat(length)) })),
+  },
 );
 
 /** A body over the 6 MB request limit (rare: sending it takes a moment). */
@@ -177,7 +220,27 @@ function encodeSegment(value: string): string {
 }
 
 /** Segments sent as they are: odd or broken percent-encoding, dot segments, encoded slashes. */
-const RAW_SEGMENTS = ['%', '%zz', '%00', '%0d%0a', '..', '.', '%2e%2e', '%2F', 'a%2Fb', '%C0%AE', '%ED%A0%80', '%FF', '~', '*', '%E4%B8%AD'.repeat(90), '%25', '%u0041', '+', ';x=1'];
+const RAW_SEGMENTS = [
+  '%',
+  '%zz',
+  '%00',
+  '%0d%0a',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  'a%2Fb',
+  '%C0%AE',
+  '%ED%A0%80',
+  '%FF',
+  '~',
+  '*',
+  '%E4%B8%AD'.repeat(90),
+  '%25',
+  '%u0041',
+  '+',
+  ';x=1',
+];
 
 const ID_PREFIXES = ['msg', 'acc', 'key', 'sup', 'dom', 'wh', 'whd', 'evt', 'ten', 'smtp', 'inb', 'tpl', 'auto', 'run', 'mig', 'att'];
 
@@ -190,7 +253,12 @@ export function hostileSegment(foreign: readonly string[]): fc.Arbitrary<{ label
   const encoded = (value: string) => ({ label: excerpt(value), segment: encodeSegment(value) });
   return fc.oneof(
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...ID_PREFIXES), fc.ulid()).map(([prefix, body]) => encoded(`${prefix}_${body}`)) },
-    { weight: 1, arbitrary: foreign.length ? fc.constantFrom(...foreign).map((id) => ({ label: `another account's ${id}`, segment: encodeSegment(id) })) : fc.constant(encoded('nothing')) },
+    {
+      weight: 1,
+      arbitrary: foreign.length
+        ? fc.constantFrom(...foreign).map((id) => ({ label: `another account's ${id}`, segment: encodeSegment(id) }))
+        : fc.constant(encoded('nothing')),
+    },
     { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS.filter((s) => s !== '')).map(encoded) },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }).map(encoded) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_SEGMENTS).map((segment) => ({ label: `raw ${excerpt(segment)}`, segment })) },
@@ -201,6 +269,11 @@ export function hostileSegment(foreign: readonly string[]): fc.Arbitrary<{ label
 /** Query values: the same strings as segments, plus numbers written oddly. */
 export const hostileQueryValue: fc.Arbitrary<{ label: string; value: string }> = fc.oneof(
   { weight: 3, arbitrary: hostileSegment([]).map(({ label, segment }) => ({ label, value: segment })) },
-  { weight: 2, arbitrary: fc.constantFrom('0', '-1', '1.5', '1e3', '101', '99999999999999999999', ' 5', '5 ', '0x10', 'Infinity', '', '[]', '{}').map((value) => ({ label: JSON.stringify(value), value: encodeURIComponent(value) })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('0', '-1', '1.5', '1e3', '101', '99999999999999999999', ' 5', '5 ', '0x10', 'Infinity', '', '[]', '{}')
+      .map((value) => ({ label: JSON.stringify(value), value: encodeURIComponent(value) })),
+  },
   { weight: 1, arbitrary: fc.constantFrom(3_000, 12_000).map((length) => ({ label: `"x" x ${length}`, value: 'x'.repeat(length) })) },
 );

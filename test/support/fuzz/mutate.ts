@@ -22,7 +22,9 @@ export function fieldPaths(value: unknown, maxDepth = 5, prefix: FieldPath = [])
 
 /** The items of an array worth a path each: all of them when their shapes differ (an automation's steps). */
 function arrayItems(items: unknown[]): [number, unknown][] {
-  const shapes = new Set(items.map((item) => (item !== null && typeof item === 'object' ? JSON.stringify(Object.keys(item).sort()) : typeof item)));
+  const shapes = new Set(
+    items.map((item) => (item !== null && typeof item === 'object' ? JSON.stringify(Object.keys(item).sort()) : typeof item)),
+  );
   return (shapes.size > 1 ? items : items.slice(0, 1)).map((item, index) => [index, item]);
 }
 

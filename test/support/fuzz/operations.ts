@@ -46,7 +46,12 @@ export function fuzzOperations(document: OpenApiDocument): FuzzOperation[] {
   const operations: FuzzOperation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(item)) {
-      const operation = raw as unknown as { operationId: string; security?: unknown; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> } };
+      const operation = raw as unknown as {
+        operationId: string;
+        security?: unknown;
+        parameters?: unknown[];
+        requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> };
+      };
       const parameters = (operation.parameters ?? []).map((p) => resolveRef<FuzzParameter>(document, p));
       const json = operation.requestBody?.content['application/json'];
       operations.push({
@@ -69,7 +74,8 @@ export function bodyFields(document: OpenApiDocument, schema: JsonSchema, exampl
     if (!value || depth > 4) return;
     const resolved = resolveRef(document, value);
     for (const name of Object.keys((resolved.properties ?? {}) as object)) names.add(name);
-    for (const key of ['allOf', 'anyOf', 'oneOf'] as const) for (const part of (resolved[key] as JsonSchema[] | undefined) ?? []) visit(part, depth + 1);
+    for (const key of ['allOf', 'anyOf', 'oneOf'] as const)
+      for (const part of (resolved[key] as JsonSchema[] | undefined) ?? []) visit(part, depth + 1);
   };
   visit(schema, 0);
   if (example !== null && typeof example === 'object' && !Array.isArray(example)) for (const name of Object.keys(example)) names.add(name);

@@ -36,8 +36,11 @@ export function planFor(document: OpenApiDocument, operation: FuzzOperation, fix
     ...(contentType ? { 'content-type': contentType } : {}),
   });
   const pathParams = operation.parameters.filter((p) => p.in === 'path');
-  const validSegments = Object.fromEntries(pathParams.map((p) => [p.name, encodeURIComponent(pathValue(fixtures, operation.path, p.name) ?? 'none')]));
-  const pathWith = (segments: Record<string, string>, query = '') => operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => segments[name]!) + query;
+  const validSegments = Object.fromEntries(
+    pathParams.map((p) => [p.name, encodeURIComponent(pathValue(fixtures, operation.path, p.name) ?? 'none')]),
+  );
+  const pathWith = (segments: Record<string, string>, query = '') =>
+    operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => segments[name]!) + query;
   const base = operation.body ? adaptExample(fixtures, operation.body.example) : undefined;
   const validBody = base === undefined ? undefined : JSON.stringify(base);
   const validHeaders = headers(validBody === undefined ? null : 'application/json');
@@ -58,7 +61,9 @@ export function planFor(document: OpenApiDocument, operation: FuzzOperation, fix
   for (const param of pathParams) {
     add(
       `path ${param.name}`,
-      hostileSegment(fixtures.foreignIds).map(({ label, segment }) => request(`{${param.name}} <- ${label}`, { path: pathWith({ ...validSegments, [param.name]: segment }) })),
+      hostileSegment(fixtures.foreignIds).map(({ label, segment }) =>
+        request(`{${param.name}} <- ${label}`, { path: pathWith({ ...validSegments, [param.name]: segment }) }),
+      ),
       [],
       options.runs * 2,
     );
@@ -68,19 +73,33 @@ export function planFor(document: OpenApiDocument, operation: FuzzOperation, fix
     const arbitrary = fc
       .tuple(hostileQueryValue, fc.constantFrom('alone', 'twice', 'with an unknown parameter'))
       .map(([{ label, value }, how]) => {
-        const query = how === 'twice' ? `?${param.name}=${value}&${param.name}=1` : how === 'alone' ? `?${param.name}=${value}` : `?${param.name}=${value}&fuzz_unknown=%00x`;
+        const query =
+          how === 'twice'
+            ? `?${param.name}=${value}&${param.name}=1`
+            : how === 'alone'
+              ? `?${param.name}=${value}`
+              : `?${param.name}=${value}&fuzz_unknown=%00x`;
         return request(`?${param.name} <- ${label} (${how})`, { path: pathWith(validSegments, query) });
       });
     add(`query ${param.name}`, arbitrary);
   }
 
   for (const param of operation.parameters.filter((p) => p.in === 'header')) {
-    const value = fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((s) => s.replace(/[^\t\x20-\x7e]/g, '')), fc.constantFrom('x'.repeat(300), 'x'.repeat(8_000), ' ', 'strict ', 'STRICT'));
-    add(`header ${param.name}`, value.map((v) => request(`${param.name}: ${excerpt(v)}`, { headers: { ...validHeaders, [param.name.toLowerCase()]: v } })));
+    const value = fc.oneof(
+      fc.string({ unit: 'binary-ascii', maxLength: 40 }).map((s) => s.replace(/[^\t\x20-\x7e]/g, '')),
+      fc.constantFrom('x'.repeat(300), 'x'.repeat(8_000), ' ', 'strict ', 'STRICT'),
+    );
+    add(
+      `header ${param.name}`,
+      value.map((v) => request(`${param.name}: ${excerpt(v)}`, { headers: { ...validHeaders, [param.name.toLowerCase()]: v } })),
+    );
   }
 
   const whole = hostileBody.map((body) =>
-    request(body.label, { body: body.body, headers: headers(body.contentType === undefined ? 'application/json' : body.contentType || null) }),
+    request(body.label, {
+      body: body.body,
+      headers: headers(body.contentType === undefined ? 'application/json' : body.contentType || null),
+    }),
   );
   // An action without a body (cancel, resend, publish, replay) is sent hostile ones too: it must ignore them.
   if (!operation.body && operation.method === 'POST') add('bodies', whole);
@@ -91,15 +110,27 @@ export function planFor(document: OpenApiDocument, operation: FuzzOperation, fix
     for (const path of fieldPaths(base)) paths.set(pathLabel(path), path);
     for (const [label, path] of paths) {
       const wrong = fc.oneof(
-        { weight: 9, arbitrary: hostileValue.map((value) => request(`body.${label} <- ${value.label}`, { body: bodyWith(base, path, value) })) },
+        {
+          weight: 9,
+          arbitrary: hostileValue.map((value) => request(`body.${label} <- ${value.label}`, { body: bodyWith(base, path, value) })),
+        },
         { weight: 1, arbitrary: fc.constant(request(`body.${label} removed`, { body: bodyWithout(base, path) })) },
       );
-      add(`body.${label}`, wrong, ALWAYS.map((value) => request(`body.${label} <- ${value.label}`, { body: bodyWith(base, path, value) })));
+      add(
+        `body.${label}`,
+        wrong,
+        ALWAYS.map((value) => request(`body.${label} <- ${value.label}`, { body: bodyWith(base, path, value) })),
+      );
     }
     const unknownField = fc
       .tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'fuzz_unknown', ''), fc.string({ maxLength: 12 })), hostileValue)
       .map(([name, value]) => request(`unknown field ${JSON.stringify(name)} <- ${value.label}`, { body: bodyWith(base, [name], value) }));
-    add('bodies', fc.oneof({ weight: 3, arbitrary: whole }, { weight: 1, arbitrary: unknownField }), [request(oversizedBody.label, { body: oversizedBody.body })], options.runs * 3);
+    add(
+      'bodies',
+      fc.oneof({ weight: 3, arbitrary: whole }, { weight: 1, arbitrary: unknownField }),
+      [request(oversizedBody.label, { body: oversizedBody.body })],
+      options.runs * 3,
+    );
   }
   return properties;
 }

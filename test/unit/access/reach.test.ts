@@ -19,7 +19,15 @@ import { sessionPrincipal } from '../../../shared/usecases/dashboard/sessions';
 import { newId } from '../../../shared/domain/ids';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
-const account = { id: 'acc_1', email: 'o@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: NOW.toISOString(), updated_at: NOW.toISOString() } as Account;
+const account = {
+  id: 'acc_1',
+  email: 'o@acme.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: NOW.toISOString(),
+  updated_at: NOW.toISOString(),
+} as Account;
 const ACCOUNT_LEVEL: Scope[] = ['full', 'account:admin'];
 
 function principal(scopes: string[], allowedDomains: string[] | null = null): Principal {
@@ -31,7 +39,8 @@ describe('scope coverage', () => {
     for (const scope of SCOPES) {
       expect(covers(['full'], scope)).toBe(true);
       expect(covers(['mail:admin'], scope)).toBe(!ACCOUNT_LEVEL.includes(scope));
-      for (const holder of SCOPES.filter((one) => one !== 'full' && one !== 'mail:admin')) expect(covers([holder], scope)).toBe(holder === scope);
+      for (const holder of SCOPES.filter((one) => one !== 'full' && one !== 'mail:admin'))
+        expect(covers([holder], scope)).toBe(holder === scope);
     }
   });
 
@@ -43,14 +52,21 @@ describe('scope coverage', () => {
     expect(hasScope(['emails:send', 'account:admin'], ['account:admin'])).toBe(true);
     expect(scopesCoveringAny(['emails:send'])).toEqual(['full', 'mail:admin', 'emails:send']);
     expect(scopesCoveringAny(['account:admin'])).toEqual(['full', 'account:admin']);
-    expect(scopesCoveringAll(['webhooks:write', 'suppressions:write'])).toEqual(['full', 'mail:admin', 'webhooks:write', 'suppressions:write']);
+    expect(scopesCoveringAll(['webhooks:write', 'suppressions:write'])).toEqual([
+      'full',
+      'mail:admin',
+      'webhooks:write',
+      'suppressions:write',
+    ]);
   });
 });
 
 describe('grantWithinReach', () => {
   it('gives the scopes asked for when the creator covers each; refuses the others by name (403 insufficient_scope)', () => {
     expect(grantWithinReach({ scopes: ['full'], allowed_domains: null }, { scopes: ['account:admin'] }).scopes).toEqual(['account:admin']);
-    expect(grantWithinReach({ scopes: ['mail:admin'], allowed_domains: null }, { scopes: ['emails:send', 'domains:write'] }).scopes).toEqual(['emails:send', 'domains:write']);
+    expect(
+      grantWithinReach({ scopes: ['mail:admin'], allowed_domains: null }, { scopes: ['emails:send', 'domains:write'] }).scopes,
+    ).toEqual(['emails:send', 'domains:write']);
     for (const [creator, asked] of [
       [['mail:admin'], ['full']],
       [['mail:admin'], ['account:admin']],
@@ -58,7 +74,13 @@ describe('grantWithinReach', () => {
       [['emails:send'], ['emails:send', 'domains:write']],
     ] as [string[], Scope[]][]) {
       const refused = () => grantWithinReach({ scopes: creator, allowed_domains: null }, { scopes: asked });
-      expect(refused).toThrow(expect.objectContaining({ status: 403, code: 'insufficient_scope', details: expect.objectContaining({ refused_scopes: asked.filter((scope) => !covers(creator, scope)) }) }));
+      expect(refused).toThrow(
+        expect.objectContaining({
+          status: 403,
+          code: 'insufficient_scope',
+          details: expect.objectContaining({ refused_scopes: asked.filter((scope) => !covers(creator, scope)) }),
+        }),
+      );
     }
   });
 
@@ -72,13 +94,19 @@ describe('grantWithinReach', () => {
     expect(grantWithinReach(creator, {}).allowed_domains).toEqual(['a.example', 'c.example']);
     expect(grantWithinReach(creator, { allowed_domains: ['c.example'] }).allowed_domains).toEqual(['c.example']);
     expect(() => grantWithinReach(creator, { allowed_domains: ['a.example', 'b.example'] })).toThrow(
-      expect.objectContaining({ status: 403, code: 'domain_not_allowed', details: { field: 'allowed_domains', domains: ['b.example'], allowed_domains: ['a.example', 'c.example'] } }),
+      expect.objectContaining({
+        status: 403,
+        code: 'domain_not_allowed',
+        details: { field: 'allowed_domains', domains: ['b.example'], allowed_domains: ['a.example', 'c.example'] },
+      }),
     );
   });
 
   it('an unlimited creator gives any domains, or none (unlimited)', () => {
     expect(grantWithinReach({ scopes: ['full'], allowed_domains: null }, {}).allowed_domains).toBeNull();
-    expect(grantWithinReach({ scopes: ['full'], allowed_domains: null }, { allowed_domains: ['b.example'] }).allowed_domains).toEqual(['b.example']);
+    expect(grantWithinReach({ scopes: ['full'], allowed_domains: null }, { allowed_domains: ['b.example'] }).allowed_domains).toEqual([
+      'b.example',
+    ]);
   });
 });
 
@@ -105,7 +133,10 @@ describe('the use cases', () => {
     const credentials: SmtpCredential[] = [];
     const common = { tenants: { find: async () => null }, clock: { now: () => NOW } };
     const apiKeyDeps = { ...common, apiKeys: { create: async (key: ApiKey) => void keys.push(key) } } as unknown as ApiKeyDeps;
-    const smtpDeps = { ...common, smtpCredentials: { create: async (credential: SmtpCredential) => void credentials.push(credential) } } as unknown as SmtpCredentialDeps;
+    const smtpDeps = {
+      ...common,
+      smtpCredentials: { create: async (credential: SmtpCredential) => void credentials.push(credential) },
+    } as unknown as SmtpCredentialDeps;
     return { keys, credentials, apiKeyDeps, smtpDeps };
   }
 
@@ -113,22 +144,42 @@ describe('the use cases', () => {
     const w = deps();
     const { apiKey } = await createApiKey(w.apiKeyDeps, principal(['full'], ['a.example']), createApiKeySchema.parse({ name: 'x' }));
     expect(apiKey).toMatchObject({ scopes: ['full'], allowed_domains: ['a.example'] });
-    await expect(createApiKey(w.apiKeyDeps, principal(['full'], ['a.example']), createApiKeySchema.parse({ name: 'y', allowed_domains: ['b.example'] }))).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
-    await expect(createApiKey(w.apiKeyDeps, principal(['mail:admin']), createApiKeySchema.parse({ name: 'z', scopes: ['full'] }))).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(
+      createApiKey(
+        w.apiKeyDeps,
+        principal(['full'], ['a.example']),
+        createApiKeySchema.parse({ name: 'y', allowed_domains: ['b.example'] }),
+      ),
+    ).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
+    await expect(
+      createApiKey(w.apiKeyDeps, principal(['mail:admin']), createApiKeySchema.parse({ name: 'z', scopes: ['full'] })),
+    ).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
     expect(w.keys).toHaveLength(1);
   });
 
   it('createSmtpCredential: a limited key makes only credentials within its domains', async () => {
     const w = deps();
-    const { credential } = await createSmtpCredential(w.smtpDeps, principal(['full'], ['a.example']), createSmtpCredentialSchema.parse({ name: 'relay' }));
+    const { credential } = await createSmtpCredential(
+      w.smtpDeps,
+      principal(['full'], ['a.example']),
+      createSmtpCredentialSchema.parse({ name: 'relay' }),
+    );
     expect(credential.allowed_domains).toEqual(['a.example']);
-    await expect(createSmtpCredential(w.smtpDeps, principal(['full'], ['a.example']), createSmtpCredentialSchema.parse({ name: 'r', allowed_domains: ['b.example'] }))).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
+    await expect(
+      createSmtpCredential(
+        w.smtpDeps,
+        principal(['full'], ['a.example']),
+        createSmtpCredentialSchema.parse({ name: 'r', allowed_domains: ['b.example'] }),
+      ),
+    ).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
     // A credential sends: a creator whose scopes do not cover emails:send makes none.
-    await expect(createSmtpCredential(w.smtpDeps, principal(['account:admin']), createSmtpCredentialSchema.parse({ name: 'r' }))).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(
+      createSmtpCredential(w.smtpDeps, principal(['account:admin']), createSmtpCredentialSchema.parse({ name: 'r' })),
+    ).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
     expect(w.credentials).toHaveLength(1);
   });
 
-  it('revokeApiKey and revokeSmtpCredential: only what the caller\'s reach covers (a developer cannot revoke an owner\'s full key)', async () => {
+  it("revokeApiKey and revokeSmtpCredential: only what the caller's reach covers (a developer cannot revoke an owner's full key)", async () => {
     const smtpAny = newId('smtp');
     const smtpA = newId('smtp');
     const stored = new Map<string, { scopes: string[]; allowed_domains: string[] | null }>([
@@ -146,8 +197,14 @@ describe('the use cases', () => {
     };
     const apiKeyDeps = { apiKeys: { delete: remove } } as unknown as ApiKeyDeps;
     const smtpDeps = { smtpCredentials: { delete: remove } } as unknown as SmtpCredentialDeps;
-    await expect(revokeApiKey(apiKeyDeps, principal(['mail:admin']), 'key_full')).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
-    await expect(revokeApiKey(apiKeyDeps, principal(['full'], ['b.example']), 'key_send_a')).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(revokeApiKey(apiKeyDeps, principal(['mail:admin']), 'key_full')).rejects.toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    await expect(revokeApiKey(apiKeyDeps, principal(['full'], ['b.example']), 'key_send_a')).rejects.toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
     await revokeApiKey(apiKeyDeps, principal(['mail:admin'], ['a.example']), 'key_send_a');
     await expect(revokeSmtpCredential(smtpDeps, principal(['full'], ['a.example']), smtpAny)).rejects.toMatchObject({ status: 403 });
     await revokeSmtpCredential(smtpDeps, principal(['mail:admin'], ['a.example', 'b.example']), smtpA);
@@ -158,8 +215,17 @@ describe('the use cases', () => {
 
   it('reachCovers: every scope covered, and the domains within (an unlimited target only by an unlimited holder)', () => {
     expect(reachCovers({ scopes: ['full'], allowed_domains: null }, { scopes: ['full'], allowed_domains: null })).toBe(true);
-    expect(reachCovers({ scopes: ['mail:admin'], allowed_domains: null }, { scopes: ['account:admin'], allowed_domains: null })).toBe(false);
-    expect(reachCovers({ scopes: ['full'], allowed_domains: ['a.example'] }, { scopes: ['emails:send'], allowed_domains: null })).toBe(false);
-    expect(reachCovers({ scopes: ['full'], allowed_domains: ['a.example', 'b.example'] }, { scopes: ['emails:send'], allowed_domains: ['b.example'] })).toBe(true);
+    expect(reachCovers({ scopes: ['mail:admin'], allowed_domains: null }, { scopes: ['account:admin'], allowed_domains: null })).toBe(
+      false,
+    );
+    expect(reachCovers({ scopes: ['full'], allowed_domains: ['a.example'] }, { scopes: ['emails:send'], allowed_domains: null })).toBe(
+      false,
+    );
+    expect(
+      reachCovers(
+        { scopes: ['full'], allowed_domains: ['a.example', 'b.example'] },
+        { scopes: ['emails:send'], allowed_domains: ['b.example'] },
+      ),
+    ).toBe(true);
   });
 });

@@ -19,7 +19,8 @@ const account = (overrides: Partial<Account> = {}): Account => ({
   ...overrides,
 });
 
-const principal = (acc: Account, tenant: string | null = null) => ({ account: acc, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant } }) as unknown as Principal;
+const principal = (acc: Account, tenant: string | null = null) =>
+  ({ account: acc, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant } }) as unknown as Principal;
 
 /** The repository's update, recorded (the use case's only write). */
 function accounts() {
@@ -50,7 +51,9 @@ describe('GET /account', () => {
 describe('PATCH /account', () => {
   it('stores the change merged with the earlier choice', async () => {
     const { repo, updates } = accounts();
-    const settings = await updateAccountSettings({ accounts: repo, clock }, principal(account({ retention: { imports_days: 7 } })), { retention: { emails_days: 1 } });
+    const settings = await updateAccountSettings({ accounts: repo, clock }, principal(account({ retention: { imports_days: 7 } })), {
+      retention: { emails_days: 1 },
+    });
     expect(updates).toEqual([{ id: 'acc_1', changes: { retention: { imports_days: 7, emails_days: 1 } } }]);
     expect(settings.retention.emails_days).toBe(1);
     expect(settings.retention.imports_days).toBe(7);
@@ -59,7 +62,9 @@ describe('PATCH /account', () => {
 
   it('refuses a value above the plan with a 400 naming the field, and writes nothing', async () => {
     const { repo, updates } = accounts();
-    const change = updateAccountSettings({ accounts: repo, clock }, principal(account({ plan: 'free' })), { retention: { received_emails_days: 90 } });
+    const change = updateAccountSettings({ accounts: repo, clock }, principal(account({ plan: 'free' })), {
+      retention: { received_emails_days: 90 },
+    });
     await expect(change).rejects.toThrow(ValidationError);
     await expect(change).rejects.toMatchObject({ status: 400, details: { fields: [{ field: 'retention.received_emails_days' }] } });
     expect(updates).toEqual([]);
@@ -67,6 +72,8 @@ describe('PATCH /account', () => {
 
   it('refuses a value that is not a class', async () => {
     const { repo } = accounts();
-    await expect(updateAccountSettings({ accounts: repo, clock }, principal(account({ plan: 'scale' })), { retention: { emails_days: 100 } })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      updateAccountSettings({ accounts: repo, clock }, principal(account({ plan: 'scale' })), { retention: { emails_days: 100 } }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });

@@ -62,11 +62,21 @@ describe('bounds', () => {
 
 describe('effective retention', () => {
   it("takes the account's choice and the plan's default for the rest", () => {
-    expect(effectiveRetention('pro', { emails_days: 7 })).toEqual({ emails_days: 7, received_emails_days: 90, webhook_deliveries_days: 90, imports_days: 90 });
+    expect(effectiveRetention('pro', { emails_days: 7 })).toEqual({
+      emails_days: 7,
+      received_emails_days: 90,
+      webhook_deliveries_days: 90,
+      imports_days: 90,
+    });
   });
 
   it("caps a stored value at a downgraded plan's maximum", () => {
-    expect(effectiveRetention('free', { emails_days: 365, imports_days: 7 })).toEqual({ emails_days: 30, received_emails_days: 30, webhook_deliveries_days: 30, imports_days: 7 });
+    expect(effectiveRetention('free', { emails_days: 365, imports_days: 7 })).toEqual({
+      emails_days: 30,
+      received_emails_days: 30,
+      webhook_deliveries_days: 30,
+      imports_days: 7,
+    });
   });
 });
 

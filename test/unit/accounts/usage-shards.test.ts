@@ -17,14 +17,20 @@ describe('planShardParts', () => {
   });
 
   it('spreads sends refused together over the shards with room instead of sending them all to the roomiest', () => {
-    const picked = new Set(Array.from({ length: 50 }, (_, i) => planShardParts([13, 13, 13, 13], [13, 5, 6, 7], 1, () => i / 50)![0]!.shard));
+    const picked = new Set(
+      Array.from({ length: 50 }, (_, i) => planShardParts([13, 13, 13, 13], [13, 5, 6, 7], 1, () => i / 50)![0]!.shard),
+    );
     expect([...picked].sort()).toEqual([1, 2, 3]);
   });
 
   it('spreads a multi-recipient send over shards when no single shard has room', () => {
     const parts = planShardParts([5, 5, 5], [4, 3, 4], 4)!;
     expect(parts.reduce((sum, p) => sum + p.n, 0)).toBe(4);
-    expect(parts).toEqual([{ shard: 1, n: 2 }, { shard: 0, n: 1 }, { shard: 2, n: 1 }]);
+    expect(parts).toEqual([
+      { shard: 1, n: 2 },
+      { shard: 0, n: 1 },
+      { shard: 2, n: 1 },
+    ]);
   });
 
   it('refuses when the shards together lack room, even by one place', () => {

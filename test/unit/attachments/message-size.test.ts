@@ -41,10 +41,17 @@ describe('estimateMessageBytes against composeMime', () => {
     const raw = await composeMime(
       email(),
       { html, text },
-      files.map((content, i) => ({ filename: `Rapport financier trimestriel ${'é'.repeat(80)} ${i}.bin`, contentType: 'application/octet-stream', content })),
+      files.map((content, i) => ({
+        filename: `Rapport financier trimestriel ${'é'.repeat(80)} ${i}.bin`,
+        contentType: 'application/octet-stream',
+        content,
+      })),
     );
     const bodyBytes = Buffer.byteLength(html) + Buffer.byteLength(text);
-    const estimate = estimateMessageBytes(files.map((f) => f.length), bodyBytes);
+    const estimate = estimateMessageBytes(
+      files.map((f) => f.length),
+      bodyBytes,
+    );
     expect(raw.length).toBeLessThanOrEqual(estimate);
     expect(estimate / raw.length).toBeLessThan(1.01);
   });

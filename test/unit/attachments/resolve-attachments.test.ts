@@ -7,7 +7,13 @@ import { resolveAttachments, storeAttachments } from '../../../shared/usecases/a
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const ACC = 'acc_01JD3QZ8X9K2M4N6P8R0S2T4V6';
-const ids = { a: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VA', b: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VB', pending: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VC', old: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VD', big: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VE' };
+const ids = {
+  a: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VA',
+  b: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VB',
+  pending: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VC',
+  old: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VD',
+  big: 'att_01JD3QZ8X9K2M4N6P8R0S2T4VE',
+};
 
 function upload(id: string, extra: Partial<AttachmentUpload> = {}): AttachmentUpload {
   return {
@@ -63,12 +69,21 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
-const inline = (filename: string, bytes: string): AttachmentInput => ({ filename, content_type: 'text/plain', data: Buffer.from(bytes).toString('base64'), size: Buffer.byteLength(bytes) });
+const inline = (filename: string, bytes: string): AttachmentInput => ({
+  filename,
+  content_type: 'text/plain',
+  data: Buffer.from(bytes).toString('base64'),
+  size: Buffer.byteLength(bytes),
+});
 
 describe('resolveAttachments', () => {
   it('puts inline bytes and copies uploads (the checked version) to the email, in request order, with overrides', async () => {
     const { deps, writes, copies } = fakes();
-    const refs = await resolveAttachments(deps, ACC, 'msg_1', [inline('a.txt', 'hello'), { attachment_id: ids.a }, { attachment_id: ids.b, filename: 'renamed.csv', content_id: 'c1' }]);
+    const refs = await resolveAttachments(deps, ACC, 'msg_1', [
+      inline('a.txt', 'hello'),
+      { attachment_id: ids.a },
+      { attachment_id: ids.b, filename: 'renamed.csv', content_id: 'c1' },
+    ]);
     expect(refs).toEqual([
       { filename: 'a.txt', content_type: 'text/plain', size: 5, blob_key: 'attachments/msg_1/0' },
       { filename: `${ids.a}.pdf`, content_type: 'application/pdf', size: 9_000_000, blob_key: 'attachments/msg_1/1' },
@@ -111,7 +126,10 @@ describe('resolveAttachments', () => {
     const error = await refusal(resolveAttachments(deps, ACC, 'msg_1', [{ attachment_id: ids.a }, { attachment_id: ids.big }]));
     expect(error.status).toBe(413);
     expect(error.code).toBe('payload_too_large');
-    expect(error.details).toMatchObject({ fields: [{ field: 'attachments.1.attachment_id', message: expect.stringContaining('10 MB') }], max_size: 10 * 1024 * 1024 });
+    expect(error.details).toMatchObject({
+      fields: [{ field: 'attachments.1.attachment_id', message: expect.stringContaining('10 MB') }],
+      max_size: 10 * 1024 * 1024,
+    });
     expect(copies).toEqual([]);
   });
 

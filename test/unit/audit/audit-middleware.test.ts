@@ -3,7 +3,7 @@
  * its action (the operationId), the path's ids, the actor, the source IP and user agent; a read, a failed
  * change and an unaudited operation (a send) are never recorded; no body field ever reaches a record.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import type { AuditRecord } from '../../../shared/domain/audit/audit-record';
 import { pathParams } from '../../../shared/domain/audit/audited-actions';
 import { ValidationError } from '../../../shared/domain/errors';
@@ -15,7 +15,10 @@ import { auditChanges, dashboardSucceeded } from '../../../shared/doors/http/mid
 import type { Principal } from '../../../shared/usecases/access/principal';
 
 const account = { id: 'acc_01HZZZZZZZZZZZZZZZZZZZZZZZ' } as Principal['account'];
-const keyPrincipal: Principal = { account, credential: { kind: 'api_key', id: 'key_01HAAAAAAAAAAAAAAAAAAAAAAA', scopes: ['full'], tenant: null, allowed_domains: null } };
+const keyPrincipal: Principal = {
+  account,
+  credential: { kind: 'api_key', id: 'key_01HAAAAAAAAAAAAAAAAAAAAAAA', scopes: ['full'], tenant: null, allowed_domains: null },
+};
 
 function harness(options: { failWrite?: boolean; principal?: Principal | null } = {}) {
   const records: AuditRecord[] = [];
@@ -36,10 +39,12 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
     await next();
   });
   // As route() (shared/doors/http/route.ts) names an operation's request.
-  const named = (operationId: string): MiddlewareHandler<ApiEnv> => async (c, next) => {
-    c.set('operationId', operationId);
-    await next();
-  };
+  const named =
+    (operationId: string): MiddlewareHandler<ApiEnv> =>
+    async (c, next) => {
+      c.set('operationId', operationId);
+      await next();
+    };
   // A create through route(), as its group registers it: the id it made reaches the record.
   routes(app)(apiKeyOps.createApiKey, async (c) => c.json({ api_key: { id: 'key_new' }, secret: 'svc_secret' }, 201));
   app.get('/api-keys', named('listApiKeys'), (c) => c.json({ api_keys: [] }));
@@ -51,7 +56,15 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
   app.post('/custom/:thing/go', (c) => c.json({ ok: true }));
   app.post('/mcp', (c) => c.json({ jsonrpc: '2.0' }));
   const request = (method: string, path: string, body?: unknown) =>
-    app.request(path, { method, headers: { 'content-type': 'application/json', 'user-agent': 'curl/8.5', authorization: 'Bearer svc_secretvalue' }, body: body === undefined ? undefined : JSON.stringify(body) }, { event: { requestContext: { http: { sourceIp: '203.0.113.7' } } } } as never);
+    app.request(
+      path,
+      {
+        method,
+        headers: { 'content-type': 'application/json', 'user-agent': 'curl/8.5', authorization: 'Bearer svc_secretvalue' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      { event: { requestContext: { http: { sourceIp: '203.0.113.7' } } } } as never,
+    );
   return { records, request };
 }
 
@@ -113,7 +126,11 @@ describe('audit middleware', () => {
       const { records, request } = harness({ failWrite: true });
       expect((await request('POST', '/api-keys', { name: 'ci', scopes: ['full'] })).status).toBe(201);
       expect(records).toHaveLength(0);
-      expect(errors.mock.calls.map((call) => String(call[0])).some((line) => line.includes('audit record not written') && line.includes('createApiKey'))).toBe(true);
+      expect(
+        errors.mock.calls
+          .map((call) => String(call[0]))
+          .some((line) => line.includes('audit record not written') && line.includes('createApiKey')),
+      ).toBe(true);
     } finally {
       process.env.LOG_LEVEL = previous;
       errors.mockRestore();
@@ -123,7 +140,13 @@ describe('audit middleware', () => {
   it('records a dashboard user as the actor', async () => {
     const records: AuditRecord[] = [];
     const app: Hono<ApiEnv> = createFrame();
-    app.use('*', auditChanges({ clock: { now: () => new Date() }, auditLog: { append: async (record) => void records.push(record), apiKeyName: async () => null } }));
+    app.use(
+      '*',
+      auditChanges({
+        clock: { now: () => new Date() },
+        auditLog: { append: async (record) => void records.push(record), apiKeyName: async () => null },
+      }),
+    );
     app.use('*', async (c, next) => {
       c.set('principal', { account, credential: { kind: 'session', id: 'usr_1', scopes: ['full'], tenant: null, allowed_domains: null } });
       c.set('session', { user: { id: 'usr_1', email: 'owner@example.com', role: 'admin' } } as never);
@@ -139,13 +162,18 @@ describe('audit middleware', () => {
     );
     await app.request('/dashboard/team/members/usr_2', { method: 'DELETE' });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ action: 'removeMember', resource_ids: { id: 'usr_2' }, actor: { type: 'user', id: 'usr_1', email: 'owner@example.com', role: 'admin' } });
+    expect(records[0]).toMatchObject({
+      action: 'removeMember',
+      resource_ids: { id: 'usr_2' },
+      actor: { type: 'user', id: 'usr_1', email: 'owner@example.com', role: 'admin' },
+    });
   });
 });
 
 describe('dashboardSucceeded', () => {
   const flash = (kind: string) => `svc_flash=${Buffer.from(JSON.stringify({ k: kind, t: 'x' })).toString('base64url')}; Path=/dashboard`;
-  const contextOf = (status: number, cookie?: string) => ({ res: new Response(null, { status, headers: cookie ? { 'set-cookie': cookie } : {} }) }) as never;
+  const contextOf = (status: number, cookie?: string) =>
+    ({ res: new Response(null, { status, headers: cookie ? { 'set-cookie': cookie } : {} }) }) as never;
   it('takes a 2xx and a 303 without an error flash as a success, not an error flash or a 4xx', () => {
     expect(dashboardSucceeded(contextOf(200))).toBe(true);
     expect(dashboardSucceeded(contextOf(303, flash('ok')))).toBe(true);
@@ -157,7 +185,10 @@ describe('dashboardSucceeded', () => {
 
 describe('pathParams', () => {
   it('names the ids of a pattern, decoded, and nothing else', () => {
-    expect(pathParams('/tenants/:tenant/domains/:domain', '/tenants/acme%20co/domains/dom_1')).toEqual({ tenant: 'acme co', domain: 'dom_1' });
+    expect(pathParams('/tenants/:tenant/domains/:domain', '/tenants/acme%20co/domains/dom_1')).toEqual({
+      tenant: 'acme co',
+      domain: 'dom_1',
+    });
     expect(pathParams('/api-keys', '/api-keys')).toEqual({});
   });
 });

@@ -11,11 +11,15 @@ import { OPERATIONS } from '../../../functions/api/operations';
 
 /** Creates with no one id to name, and why. */
 const WITHOUT_ONE_ID: Readonly<Record<string, string>> = {
-  addSuppressions: 'adds up to 1,000 addresses at once, each its own key: no one id, and addresses are personal data the audit log does not hold',
+  addSuppressions:
+    'adds up to 1,000 addresses at once, each its own key: no one id, and addresses are personal data the audit log does not hold',
 };
 
 const isCreate = (operation: Operation) =>
-  operation.method !== 'get' && operation.auth !== 'public' && isAuditedOperation(operation.operationId) && (201 in operation.responses || /^((create|start|add)|session(Create|Start|Add))[A-Z]/.test(operation.operationId));
+  operation.method !== 'get' &&
+  operation.auth !== 'public' &&
+  isAuditedOperation(operation.operationId) &&
+  (201 in operation.responses || /^((create|start|add)|session(Create|Start|Add))[A-Z]/.test(operation.operationId));
 
 const creates = OPERATIONS.filter(isCreate);
 
@@ -31,10 +35,24 @@ function schemaAt(schema: z.ZodType | undefined, path: string): z.ZodType | unde
 
 describe('audited creates', () => {
   it('are found in the declarations (the list cannot be empty)', () => {
-    expect(creates.map((operation) => operation.operationId)).toEqual(expect.arrayContaining(['createApiKey', 'createSmtpCredential', 'createDomain', 'createWebhook', 'sessionCreateWebhook', 'createInvitation', 'startExport']));
+    expect(creates.map((operation) => operation.operationId)).toEqual(
+      expect.arrayContaining([
+        'createApiKey',
+        'createSmtpCredential',
+        'createDomain',
+        'createWebhook',
+        'sessionCreateWebhook',
+        'createInvitation',
+        'startExport',
+      ]),
+    );
   });
 
-  it.each(creates.filter((operation) => !(operation.operationId in WITHOUT_ONE_ID)).map((operation) => [operation.operationId, operation] as const))('%s declares the id it creates, a string of its answer', (_id, operation) => {
+  it.each(
+    creates
+      .filter((operation) => !(operation.operationId in WITHOUT_ONE_ID))
+      .map((operation) => [operation.operationId, operation] as const),
+  )('%s declares the id it creates, a string of its answer', (_id, operation) => {
     expect(operation.creates).toEqual({ param: expect.stringMatching(/^\w+$/), at: expect.stringMatching(/^\w+(\.\w+)*$/) });
     const [, success] = Object.entries(operation.responses).find(([status]) => Number(status) >= 200 && Number(status) < 300)!;
     expect(schemaAt(success.schema, operation.creates!.at)).toBeInstanceOf(z.ZodString);

@@ -16,12 +16,33 @@ const AUTO_ID = 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
 const OTHER_ID = 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8G';
 
 function principal(accountId = 'acc_1', tenant: string | null = null): Principal {
-  const account = { id: accountId, email: 'o@acme.test', plan: 'pro', payment_method: true, tenants_enabled: true, created_at: AT, updated_at: AT } as Account;
+  const account = {
+    id: accountId,
+    email: 'o@acme.test',
+    plan: 'pro',
+    payment_method: true,
+    tenants_enabled: true,
+    created_at: AT,
+    updated_at: AT,
+  } as Account;
   return { account, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null } };
 }
 
 function automation(steps: Step[], status: Automation['status'] = 'draft', over: Partial<Automation> = {}): Automation {
-  return { id: AUTO_ID, account_id: 'acc_1', name: 'Welcome series', status, trigger: { event: 'user.created', cancel_on_events: [] }, steps, version: 3, created_at: AT, updated_at: AT, activated_at: null, allowed_domains: null, ...over };
+  return {
+    id: AUTO_ID,
+    account_id: 'acc_1',
+    name: 'Welcome series',
+    status,
+    trigger: { event: 'user.created', cancel_on_events: [] },
+    steps,
+    version: 3,
+    created_at: AT,
+    updated_at: AT,
+    activated_at: null,
+    allowed_domains: null,
+    ...over,
+  };
 }
 
 const welcome: PublishedTemplate = {
@@ -61,7 +82,12 @@ function world(stored: Automation[], templates: Record<string, GetPublishedOutco
   return { deps, reads };
 }
 
-const event = { name: 'user.created', user_id: '42', email: 'ada@example.com', data: { first_name: 'Ada', company: '<Acme & "Co">', plan: 'free', manager: 'boss@acme.test', team: 'ops' } };
+const event = {
+  name: 'user.created',
+  user_id: '42',
+  email: 'ada@example.com',
+  data: { first_name: 'Ada', company: '<Acme & "Co">', plan: 'free', manager: 'boss@acme.test', team: 'ops' },
+};
 
 const inline: Step = {
   key: 'hello',
@@ -118,12 +144,21 @@ describe('dryRunAutomation', () => {
     const step = { key: 'plain', type: 'send_email', to: [], from: 'a@acme.test', subject: 'Hi', text: 'Hello' } as Step;
     const { deps } = world([automation([step])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
-    expect(result.steps[0]!.output).toEqual({ to: ['ada@example.com'], from: 'a@acme.test', subject: 'Hi', text: 'Hello', category: 'transactional', missing: [] });
+    expect(result.steps[0]!.output).toEqual({
+      to: ['ada@example.com'],
+      from: 'a@acme.test',
+      subject: 'Hi',
+      text: 'Hello',
+      category: 'transactional',
+      missing: [],
+    });
   });
 
   it('an event without email and the default to: failed at that step, no recipient', async () => {
     const step = { key: 'hello', type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 'Hi', text: 'Hello' } as Step;
-    const { deps } = world([automation([{ key: 'pause', type: 'delay', duration: '1 day' }, step, { key: 'later', type: 'delay', duration: '2 days' }])]);
+    const { deps } = world([
+      automation([{ key: 'pause', type: 'delay', duration: '1 day' }, step, { key: 'later', type: 'delay', duration: '2 days' }]),
+    ]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, { ...event, email: null });
     const error = "no recipient: the step's to ({{event.email}}) is empty for this event";
     expect(result).toMatchObject({ status: 'failed', ended_early: false, error });
@@ -133,16 +168,30 @@ describe('dryRunAutomation', () => {
     ]);
   });
 
-  it('an address that is not one once filled: failed with the send schema\'s problem', async () => {
-    const step = { key: 'hello', type: 'send_email', to: ['{{event.data.first_name}}'], from: 'a@acme.test', subject: 'Hi', text: 'Hello' } as Step;
+  it("an address that is not one once filled: failed with the send schema's problem", async () => {
+    const step = {
+      key: 'hello',
+      type: 'send_email',
+      to: ['{{event.data.first_name}}'],
+      from: 'a@acme.test',
+      subject: 'Hi',
+      text: 'Hello',
+    } as Step;
     const { deps } = world([automation([step])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
     expect(result.status).toBe('failed');
-    expect(result.error).toBe('invalid email for this event: to.0: "Ada" is not a valid email address: write name@example.com or "Name <name@example.com>"');
+    expect(result.error).toBe(
+      'invalid email for this event: to.0: "Ada" is not a valid email address: write name@example.com or "Name <name@example.com>"',
+    );
   });
 
   it('a template step is rendered from its published version with the filled variables', async () => {
-    const step = { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], template: { id: 'welcome', variables: { name: '{{event.data.first_name}} <3', company: '{{event.data.company}}' } } } as Step;
+    const step = {
+      key: 'welcome',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      template: { id: 'welcome', variables: { name: '{{event.data.first_name}} <3', company: '{{event.data.company}}' } },
+    } as Step;
     const { deps, reads } = world([automation([step, { ...step, key: 'again' }])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
     const output = {
@@ -166,7 +215,14 @@ describe('dryRunAutomation', () => {
   });
 
   it("a template variable's fallback is used; the step's own from and subject override the template", async () => {
-    const step = { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], from: 'Team <team@acme.test>', subject: 'For {{event.data.first_name}}', template: { id: 'welcome', variables: { name: 'Ada' } } } as Step;
+    const step = {
+      key: 'welcome',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      from: 'Team <team@acme.test>',
+      subject: 'For {{event.data.first_name}}',
+      template: { id: 'welcome', variables: { name: 'Ada' } },
+    } as Step;
     const { deps } = world([automation([step])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
     expect(result.steps[0]!.output).toMatchObject({ from: 'Team <team@acme.test>', subject: 'For Ada', text: 'Hi Ada of your company' });
@@ -183,7 +239,14 @@ describe('dryRunAutomation', () => {
     const error = 'validation_error: Template "nope" does not exist. Create it with POST /templates.';
     expect(result).toMatchObject({ status: 'failed', ended_early: false, error });
     expect(result.steps).toEqual([
-      { index: 0, key: 'check', type: 'condition', status: 'completed', output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] }, error: null },
+      {
+        index: 0,
+        key: 'check',
+        type: 'condition',
+        status: 'completed',
+        output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] },
+        error: null,
+      },
       { index: 1, key: 'nudge', type: 'send_email', status: 'failed', output: null, error },
     ]);
   });
@@ -192,15 +255,24 @@ describe('dryRunAutomation', () => {
     const step = { key: 'nudge', type: 'send_email', to: ['{{event.email}}'], template: { id: 'draft-only' } } as Step;
     const { deps } = world([automation([step])], { 'draft-only': { kind: 'not_published' } });
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
-    expect(result.error).toBe('validation_error: Template "draft-only" has no published version yet. Publish it with POST /templates/draft-only/publish.');
+    expect(result.error).toBe(
+      'validation_error: Template "draft-only" has no published version yet. Publish it with POST /templates/draft-only/publish.',
+    );
   });
 
   it('a required template variable without a value fails there', async () => {
-    const step = { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], template: { id: 'welcome', variables: { company: 'X' } } } as Step;
+    const step = {
+      key: 'welcome',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      template: { id: 'welcome', variables: { company: 'X' } },
+    } as Step;
     const { deps } = world([automation([step])]);
     const result = await dryRunAutomation(deps, principal(), AUTO_ID, event);
     expect(result.status).toBe('failed');
-    expect(result.error).toBe('validation_error: Template "welcome" needs a value for "name" (no fallback_value is declared). Pass it in template.variables.');
+    expect(result.error).toBe(
+      'validation_error: Template "welcome" needs a value for "name" (no fallback_value is declared). Pass it in template.variables.',
+    );
   });
 
   it('an error of a step the walk never reaches is not shown (a false condition ends before it)', async () => {
@@ -225,7 +297,11 @@ describe('dryRunAutomation', () => {
     expect(result.steps.map(({ key, status, output }) => ({ key, status, output }))).toEqual([
       { key: 'upgraded', status: 'skipped', output: { event: 'user.upgraded', timeout: '30 days', assumed: 'event_received' } },
       { key: 'later', status: 'skipped', output: { duration: 'PT30M', would_wait_ms: 1_800_000 } },
-      { key: 'thanks', status: 'stubbed', output: { to: ['ada@example.com'], from: 'a@acme.test', subject: 'Thanks', text: 'T', category: 'transactional', missing: [] } },
+      {
+        key: 'thanks',
+        status: 'stubbed',
+        output: { to: ['ada@example.com'], from: 'a@acme.test', subject: 'Thanks', text: 'T', category: 'transactional', missing: [] },
+      },
     ]);
     expect(result.status).toBe('completed');
   });
@@ -245,7 +321,9 @@ describe('dryRunAutomation', () => {
   });
 
   it("another account's automation, a missing one and a malformed id: 404 not_found (as the automations API)", async () => {
-    const { deps, reads } = world([automation([{ key: 'd', type: 'delay', duration: '1 hour' }], 'active', { id: OTHER_ID, account_id: 'acc_2' })]);
+    const { deps, reads } = world([
+      automation([{ key: 'd', type: 'delay', duration: '1 hour' }], 'active', { id: OTHER_ID, account_id: 'acc_2' }),
+    ]);
     for (const id of [OTHER_ID, AUTO_ID, 'auto_nope']) {
       const error = await dryRunAutomation(deps, principal('acc_1'), id, event).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NotFoundError);
@@ -256,13 +334,16 @@ describe('dryRunAutomation', () => {
     await expect(dryRunAutomation(deps, principal('acc_2'), OTHER_ID, event)).resolves.toMatchObject({ status: 'completed' });
   });
 
-  it('a key limited to a tenant: 403 before anything is read (automations are the account\'s)', async () => {
+  it("a key limited to a tenant: 403 before anything is read (automations are the account's)", async () => {
     const { deps, reads } = world([automation([{ key: 'd', type: 'delay', duration: '1 hour' }])]);
-    await expect(dryRunAutomation(deps, principal('acc_1', 'tenant_1'), AUTO_ID, event)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(dryRunAutomation(deps, principal('acc_1', 'tenant_1'), AUTO_ID, event)).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
     expect(reads.automations).toEqual([]);
   });
 
-  it('a store failure reading a template is the request\'s error (5xx), not the step\'s', async () => {
+  it("a store failure reading a template is the request's error (5xx), not the step's", async () => {
     const step = { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], template: { id: 'welcome' } } as Step;
     const { deps } = world([automation([step])]);
     deps.publishedTemplates.getPublished = async () => {

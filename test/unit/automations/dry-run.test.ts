@@ -8,10 +8,20 @@ import { dryRunSteps, type DryRunEvent, type EmailPreviewResult, type PreviewEma
 
 const event: DryRunEvent = { name: 'user.created', user_id: '42', email: 'ada@example.com', data: { plan: 'free', first_name: 'Ada' } };
 
-const send = (key: string, over: Partial<SendEmailStep> = {}): Step => ({ key, type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: `Subject ${key}`, text: 'Hi', ...over });
+const send = (key: string, over: Partial<SendEmailStep> = {}): Step => ({
+  key,
+  type: 'send_email',
+  to: ['{{event.email}}'],
+  from: 'a@acme.test',
+  subject: `Subject ${key}`,
+  text: 'Hi',
+  ...over,
+});
 const delay = (key: string, duration: string, over: Partial<Step> = {}) => ({ key, type: 'delay', duration, ...over }) as Step;
-const wait = (key: string, onTimeout: string, over: Partial<Step> = {}) => ({ key, type: 'wait_for_event', event: 'user.upgraded', timeout: '7 days', on_timeout: onTimeout, ...over }) as Step;
-const condition = (key: string, value: string, over: Partial<Step> = {}) => ({ key, type: 'condition', field: 'event.data.plan', operator: 'eq', value, ...over }) as Step;
+const wait = (key: string, onTimeout: string, over: Partial<Step> = {}) =>
+  ({ key, type: 'wait_for_event', event: 'user.upgraded', timeout: '7 days', on_timeout: onTimeout, ...over }) as Step;
+const condition = (key: string, value: string, over: Partial<Step> = {}) =>
+  ({ key, type: 'condition', field: 'event.data.plan', operator: 'eq', value, ...over }) as Step;
 
 /** A preview that names the step; records each call. */
 function recordingPreview(errors: Record<string, string> = {}) {
@@ -36,16 +46,43 @@ const stubbed = (index: number, key: string) => ({
 describe('dryRunSteps', () => {
   it('walks every step type: sends stubbed, delays and waits skipped, conditions evaluated', () => {
     const { preview, calls } = recordingPreview();
-    const steps = [send('welcome'), delay('wait-2-days', '2 days'), condition('still-free', 'free'), wait('upgraded', 'end'), send('thanks')];
+    const steps = [
+      send('welcome'),
+      delay('wait-2-days', '2 days'),
+      condition('still-free', 'free'),
+      wait('upgraded', 'end'),
+      send('thanks'),
+    ];
     expect(dryRunSteps(steps, event, preview)).toEqual({
       status: 'completed',
       ended_early: false,
       error: null,
       steps: [
         stubbed(0, 'welcome'),
-        { index: 1, key: 'wait-2-days', type: 'delay', status: 'skipped', output: { duration: '2 days', would_wait_ms: 2 * 86_400_000 }, error: null },
-        { index: 2, key: 'still-free', type: 'condition', status: 'completed', output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] }, error: null },
-        { index: 3, key: 'upgraded', type: 'wait_for_event', status: 'skipped', output: { event: 'user.upgraded', timeout: '7 days', assumed: 'event_received' }, error: null },
+        {
+          index: 1,
+          key: 'wait-2-days',
+          type: 'delay',
+          status: 'skipped',
+          output: { duration: '2 days', would_wait_ms: 2 * 86_400_000 },
+          error: null,
+        },
+        {
+          index: 2,
+          key: 'still-free',
+          type: 'condition',
+          status: 'completed',
+          output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] },
+          error: null,
+        },
+        {
+          index: 3,
+          key: 'upgraded',
+          type: 'wait_for_event',
+          status: 'skipped',
+          output: { event: 'user.upgraded', timeout: '7 days', assumed: 'event_received' },
+          error: null,
+        },
         stubbed(4, 'thanks'),
       ],
     });
@@ -68,7 +105,16 @@ describe('dryRunSteps', () => {
       status: 'completed',
       ended_early: true,
       error: null,
-      steps: [{ index: 0, key: 'is-pro', type: 'condition', status: 'completed', output: { result: false, trace: ['event.data.plan eq "pro": "free" -> false'] }, error: null }],
+      steps: [
+        {
+          index: 0,
+          key: 'is-pro',
+          type: 'condition',
+          status: 'completed',
+          output: { result: false, trace: ['event.data.plan eq "pro": "free" -> false'] },
+          error: null,
+        },
+      ],
     });
     expect(calls).toEqual([]);
   });
@@ -81,11 +127,22 @@ describe('dryRunSteps', () => {
   });
 
   it('group conditions give every line of the trace', () => {
-    const group = { key: 'g', type: 'condition', any: [{ field: 'event.data.plan', operator: 'eq', value: 'pro' }, { field: 'event.email', operator: 'ends_with', value: '@example.com' }] } as Step;
+    const group = {
+      key: 'g',
+      type: 'condition',
+      any: [
+        { field: 'event.data.plan', operator: 'eq', value: 'pro' },
+        { field: 'event.email', operator: 'ends_with', value: '@example.com' },
+      ],
+    } as Step;
     const result = dryRunSteps([group], event, recordingPreview().preview);
     expect(result.steps[0]!.output).toEqual({
       result: true,
-      trace: ['any (1 of 2 true) -> true', '  event.data.plan eq "pro": "free" -> false', '  event.email ends_with "@example.com": "ada@example.com" -> true'],
+      trace: [
+        'any (1 of 2 true) -> true',
+        '  event.data.plan eq "pro": "free" -> false',
+        '  event.email ends_with "@example.com": "ada@example.com" -> true',
+      ],
     });
     expect(result.ended_early).toBe(false);
   });
@@ -110,7 +167,14 @@ describe('dryRunSteps', () => {
 
   it('next jumps forward and back, as a run goes', () => {
     // a -> c -> b (back) -> d; a jump to a missing key ends the run (as flowAfter).
-    const steps = [send('a', { next: 'c' }), send('b', { next: 'd' }), delay('c', '1 hour', { next: 'b' }), condition('d', 'free'), send('e', { next: 'nowhere' }), send('f')];
+    const steps = [
+      send('a', { next: 'c' }),
+      send('b', { next: 'd' }),
+      delay('c', '1 hour', { next: 'b' }),
+      condition('d', 'free'),
+      send('e', { next: 'nowhere' }),
+      send('f'),
+    ];
     const result = dryRunSteps(steps, event, recordingPreview().preview);
     expect(result.steps.map((step) => [step.index, step.key])).toEqual([
       [0, 'a'],
@@ -123,13 +187,23 @@ describe('dryRunSteps', () => {
   });
 
   it('a preview error fails the dry run at that step, where the real run would fail', () => {
-    const { preview, calls } = recordingPreview({ second: 'no recipient: the step\'s to ({{event.email}}) is empty for this event' });
+    const { preview, calls } = recordingPreview({ second: "no recipient: the step's to ({{event.email}}) is empty for this event" });
     const result = dryRunSteps([send('first'), send('second'), send('third')], event, preview);
     expect(result).toEqual({
       status: 'failed',
       ended_early: false,
       error: "no recipient: the step's to ({{event.email}}) is empty for this event",
-      steps: [stubbed(0, 'first'), { index: 1, key: 'second', type: 'send_email', status: 'failed', output: null, error: "no recipient: the step's to ({{event.email}}) is empty for this event" }],
+      steps: [
+        stubbed(0, 'first'),
+        {
+          index: 1,
+          key: 'second',
+          type: 'send_email',
+          status: 'failed',
+          output: null,
+          error: "no recipient: the step's to ({{event.email}}) is empty for this event",
+        },
+      ],
     });
     expect(calls.map((call) => call.key)).toEqual(['first', 'second']);
   });
@@ -156,6 +230,11 @@ describe('dryRunSteps', () => {
 
   it('an unknown stored step type fails there', () => {
     const result = dryRunSteps([{ key: 'x', type: 'send_sms' } as unknown as Step], event, recordingPreview().preview);
-    expect(result).toEqual({ status: 'failed', ended_early: false, error: 'unknown step type "send_sms"', steps: [{ index: 0, key: 'x', type: 'send_sms', status: 'failed', output: null, error: 'unknown step type "send_sms"' }] });
+    expect(result).toEqual({
+      status: 'failed',
+      ended_early: false,
+      error: 'unknown step type "send_sms"',
+      steps: [{ index: 0, key: 'x', type: 'send_sms', status: 'failed', output: null, error: 'unknown step type "send_sms"' }],
+    });
   });
 });

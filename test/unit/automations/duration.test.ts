@@ -1,4 +1,12 @@
-import { DAY_MS, describeMs, durationWithin, HOUR_MS, MINUTE_MS, parseDuration, WEEK_MS } from '../../../shared/domain/automations/duration';
+import {
+  DAY_MS,
+  describeMs,
+  durationWithin,
+  HOUR_MS,
+  MINUTE_MS,
+  parseDuration,
+  WEEK_MS,
+} from '../../../shared/domain/automations/duration';
 
 describe('parseDuration', () => {
   it.each([
@@ -24,7 +32,25 @@ describe('parseDuration', () => {
     expect(parseDuration(value)).toEqual({ ok: true, ms });
   });
 
-  it.each(['', 'soon', '2', 'days', '2 fortnights', '1.5 days', '-1 day', 'P', 'PT', 'P1H', 'P2DT', 'p2d', 'P1.5D', '2d', '1 day 2 hours', 'P1W2D', '1234567890 days'])('refuses %j naming the accepted forms', (value) => {
+  it.each([
+    '',
+    'soon',
+    '2',
+    'days',
+    '2 fortnights',
+    '1.5 days',
+    '-1 day',
+    'P',
+    'PT',
+    'P1H',
+    'P2DT',
+    'p2d',
+    'P1.5D',
+    '2d',
+    '1 day 2 hours',
+    'P1W2D',
+    '1234567890 days',
+  ])('refuses %j naming the accepted forms', (value) => {
     const result = parseDuration(value);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(/"30 minutes".*"P2D"/);
@@ -40,9 +66,18 @@ describe('durationWithin', () => {
   it('accepts the bounds themselves and refuses one step past them', () => {
     expect(durationWithin('1 minute', MINUTE_MS, 365 * DAY_MS)).toEqual({ ok: true, ms: MINUTE_MS });
     expect(durationWithin('365 days', MINUTE_MS, 365 * DAY_MS)).toEqual({ ok: true, ms: 365 * DAY_MS });
-    expect(durationWithin('PT59S', MINUTE_MS, 365 * DAY_MS)).toEqual({ ok: false, message: '"PT59S" is shorter than the minimum of 1 minute' });
-    expect(durationWithin('0 minutes', MINUTE_MS, 365 * DAY_MS)).toEqual({ ok: false, message: '"0 minutes" is shorter than the minimum of 1 minute' });
-    expect(durationWithin('366 days', MINUTE_MS, 365 * DAY_MS)).toEqual({ ok: false, message: '"366 days" is longer than the maximum of 365 days' });
+    expect(durationWithin('PT59S', MINUTE_MS, 365 * DAY_MS)).toEqual({
+      ok: false,
+      message: '"PT59S" is shorter than the minimum of 1 minute',
+    });
+    expect(durationWithin('0 minutes', MINUTE_MS, 365 * DAY_MS)).toEqual({
+      ok: false,
+      message: '"0 minutes" is shorter than the minimum of 1 minute',
+    });
+    expect(durationWithin('366 days', MINUTE_MS, 365 * DAY_MS)).toEqual({
+      ok: false,
+      message: '"366 days" is longer than the maximum of 365 days',
+    });
     expect(durationWithin('P53W', MINUTE_MS, 365 * DAY_MS).ok).toBe(false);
     expect(durationWithin('garbage', MINUTE_MS, DAY_MS).ok).toBe(false);
   });

@@ -20,7 +20,8 @@ const event: AutomationEvent = {
   },
 };
 
-const rule = (field: string, operator: ConditionOperator, value?: string | number | boolean): Condition => (value === undefined ? { field, operator } : { field, operator, value });
+const rule = (field: string, operator: ConditionOperator, value?: string | number | boolean): Condition =>
+  value === undefined ? { field, operator } : { field, operator, value };
 const run = (condition: Condition, on: AutomationEvent = event) => evaluateCondition(condition, on);
 const is = (field: string, operator: ConditionOperator, value?: string | number | boolean) => run(rule(field, operator, value)).result;
 
@@ -34,7 +35,19 @@ describe('lookupEventValue', () => {
   });
 
   it('finds nothing for absent keys, null email/user_id, paths through non-objects, inherited keys and invalid paths', () => {
-    for (const path of ['event.data.absent', 'event.data.company.absent', 'event.data.plan.length', 'event.data.tags.0', 'event.data.nothing.x', 'event.data.constructor', 'event.data.company.toString', 'event.data.__proto__', 'event.foo', 'event.data.', 'name']) {
+    for (const path of [
+      'event.data.absent',
+      'event.data.company.absent',
+      'event.data.plan.length',
+      'event.data.tags.0',
+      'event.data.nothing.x',
+      'event.data.constructor',
+      'event.data.company.toString',
+      'event.data.__proto__',
+      'event.foo',
+      'event.data.',
+      'name',
+    ]) {
       expect([path, lookupEventValue(event, path)]).toEqual([path, { found: false }]);
     }
     expect(lookupEventValue({ ...event, email: null, user_id: null }, 'event.email')).toEqual({ found: false });
@@ -184,7 +197,13 @@ describe('evaluateCondition: groups', () => {
     const condition: Condition = {
       all: [
         rule('event.data.plan', 'eq', 'free'),
-        { any: [rule('event.data.seats', 'gte', 10), { all: [rule('event.email', 'ends_with', '@BigCo.com'), rule('event.data.absent', 'exists')] }, rule('event.data.trial', 'eq', true)] },
+        {
+          any: [
+            rule('event.data.seats', 'gte', 10),
+            { all: [rule('event.email', 'ends_with', '@BigCo.com'), rule('event.data.absent', 'exists')] },
+            rule('event.data.trial', 'eq', true),
+          ],
+        },
       ],
     };
     const { result, trace } = run(condition);
@@ -202,7 +221,14 @@ describe('evaluateCondition: groups', () => {
   });
 
   it('evaluates a condition step as stored (key, type and next alongside the rule or group)', () => {
-    const step = { key: 'still-free', type: 'condition', next: 'x', field: 'event.data.plan', operator: 'eq', value: 'free' } as unknown as Condition;
+    const step = {
+      key: 'still-free',
+      type: 'condition',
+      next: 'x',
+      field: 'event.data.plan',
+      operator: 'eq',
+      value: 'free',
+    } as unknown as Condition;
     expect(run(step)).toEqual({ result: true, trace: ['event.data.plan eq "free": "free" -> true'] });
     const group = { key: 'g', type: 'condition', any: [rule('event.data.plan', 'eq', 'pro')] } as unknown as Condition;
     expect(run(group).result).toBe(false);

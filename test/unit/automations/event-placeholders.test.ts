@@ -50,11 +50,18 @@ describe('fillEventPlaceholders', () => {
   });
 
   it('makes missing values empty and lists each path once', () => {
-    expect(fill('[{{event.data.absent}}][{{ event.data.absent }}][{{event.data.company.absent}}][{{event.data.first_name.x}}][{{event.data.nothing}}]')).toEqual({
+    expect(
+      fill(
+        '[{{event.data.absent}}][{{ event.data.absent }}][{{event.data.company.absent}}][{{event.data.first_name.x}}][{{event.data.nothing}}]',
+      ),
+    ).toEqual({
       text: '[][][][][]',
       missing: ['event.data.absent', 'event.data.company.absent', 'event.data.first_name.x', 'event.data.nothing'],
     });
-    expect(fill('To {{event.email}} / {{event.user_id}}', {}, { ...event, email: null, user_id: null })).toEqual({ text: 'To  / ', missing: ['event.email', 'event.user_id'] });
+    expect(fill('To {{event.email}} / {{event.user_id}}', {}, { ...event, email: null, user_id: null })).toEqual({
+      text: 'To  / ',
+      missing: ['event.email', 'event.user_id'],
+    });
   });
 
   it('does not walk inherited properties', () => {
@@ -65,7 +72,8 @@ describe('fillEventPlaceholders', () => {
   });
 
   it('leaves every other {{...}} exactly as written', () => {
-    const text = '{{unsubscribe_url}} {{ unsubscribe_url }} {{name}} {{ first_name }} {{event.foo}} {{event.data.}} {{event.data..a}} {{event}} {{events.name}} {{#if x}} {{{event.name}}} {{}} {{ }} {{event.data.a b}}';
+    const text =
+      '{{unsubscribe_url}} {{ unsubscribe_url }} {{name}} {{ first_name }} {{event.foo}} {{event.data.}} {{event.data..a}} {{event}} {{events.name}} {{#if x}} {{{event.name}}} {{}} {{ }} {{event.data.a b}}';
     expect(fill(text)).toEqual({ text: text.replace('{{{event.name}}}', '{user.created}'), missing: [] });
   });
 
@@ -82,9 +90,14 @@ describe('fillEventPlaceholders', () => {
   });
 
   it('HTML-escapes values when asked, and only the values', () => {
-    expect(fill('<p>{{event.data.html}}</p>', { escapeHtml: true })).toEqual({ text: '<p>&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;</p>', missing: [] });
+    expect(fill('<p>{{event.data.html}}</p>', { escapeHtml: true })).toEqual({
+      text: '<p>&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;</p>',
+      missing: [],
+    });
     expect(fill('<p>{{event.data.html}}</p>')).toEqual({ text: '<p><b>"Tom" & \'Jerry\'</b></p>', missing: [] });
-    expect(fill('<a title="{{event.data.company}}">', { escapeHtml: true }).text).toBe('<a title="{&quot;name&quot;:&quot;Acme &amp; Sons&quot;,&quot;address&quot;:{&quot;city&quot;:&quot;Paris&quot;}}">');
+    expect(fill('<a title="{{event.data.company}}">', { escapeHtml: true }).text).toBe(
+      '<a title="{&quot;name&quot;:&quot;Acme &amp; Sons&quot;,&quot;address&quot;:{&quot;city&quot;:&quot;Paris&quot;}}">',
+    );
     expect(fill('{{event.data.seats}} & {{unsubscribe_url}}', { escapeHtml: true }).text).toBe('5 & {{unsubscribe_url}}');
   });
 
@@ -111,7 +124,14 @@ describe('fillEventPlaceholders', () => {
   // No timing assertion (speed lives in benchmarks): a backtracking scanner would not finish these
   // within the test's timeout, a linear one does in milliseconds.
   it('finishes on pathological input (200 KB of "{{")', () => {
-    for (const text of ['{{'.repeat(100_000), '{'.repeat(200_000), '{{ '.repeat(70_000), '{{event.data.'.repeat(16_000), `{{${'a'.repeat(200_000)}`, '{{event.name}}'.repeat(15_000)]) {
+    for (const text of [
+      '{{'.repeat(100_000),
+      '{'.repeat(200_000),
+      '{{ '.repeat(70_000),
+      '{{event.data.'.repeat(16_000),
+      `{{${'a'.repeat(200_000)}`,
+      '{{event.name}}'.repeat(15_000),
+    ]) {
       const result = fill(text, { escapeHtml: true });
       expect(result.text.length).toBeGreaterThan(0);
     }
@@ -120,28 +140,50 @@ describe('fillEventPlaceholders', () => {
 
 describe('fillEventPlaceholdersDeep', () => {
   it('fills every string in a JSON value, keeping keys and other values, with the union of missing', () => {
-    const variables = { name: '{{event.data.first_name}}', seats: 3, vip: true, none: null, greeting: 'Hi {{ event.data.absent }}', nested: { list: ['{{event.email}}', '{{event.data.gone}}', 7, { deep: '{{event.data.absent}}' }] }, '{{event.name}}': 'key kept' };
+    const variables = {
+      name: '{{event.data.first_name}}',
+      seats: 3,
+      vip: true,
+      none: null,
+      greeting: 'Hi {{ event.data.absent }}',
+      nested: { list: ['{{event.email}}', '{{event.data.gone}}', 7, { deep: '{{event.data.absent}}' }] },
+      '{{event.name}}': 'key kept',
+    };
     const { value, missing } = fillEventPlaceholdersDeep(variables, event);
-    expect(value).toEqual({ name: 'Ada', seats: 3, vip: true, none: null, greeting: 'Hi ', nested: { list: ['ada@example.com', '', 7, { deep: '' }] }, '{{event.name}}': 'key kept' });
+    expect(value).toEqual({
+      name: 'Ada',
+      seats: 3,
+      vip: true,
+      none: null,
+      greeting: 'Hi ',
+      nested: { list: ['ada@example.com', '', 7, { deep: '' }] },
+      '{{event.name}}': 'key kept',
+    });
     expect(missing).toEqual(['event.data.absent', 'event.data.gone']);
     expect(variables.name).toBe('{{event.data.first_name}}');
   });
 
   it('fills address lists and lone strings', () => {
-    expect(fillEventPlaceholdersDeep(['{{event.email}}', 'Boss <{{event.data.company.address.city}}@acme.com>'], event)).toEqual({ value: ['ada@example.com', 'Boss <Paris@acme.com>'], missing: [] });
+    expect(fillEventPlaceholdersDeep(['{{event.email}}', 'Boss <{{event.data.company.address.city}}@acme.com>'], event)).toEqual({
+      value: ['ada@example.com', 'Boss <Paris@acme.com>'],
+      missing: [],
+    });
     expect(fillEventPlaceholdersDeep('{{event.user_id}}', event)).toEqual({ value: 'u_1', missing: [] });
     expect(fillEventPlaceholdersDeep(42, event)).toEqual({ value: 42, missing: [] });
     expect(fillEventPlaceholdersDeep(null, event)).toEqual({ value: null, missing: [] });
   });
 
   it('passes escapeHtml through and leaves other placeholders', () => {
-    expect(fillEventPlaceholdersDeep({ a: '{{event.data.html}}', b: '{{name}}' }, event, { escapeHtml: true }).value).toEqual({ a: '&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;', b: '{{name}}' });
+    expect(fillEventPlaceholdersDeep({ a: '{{event.data.html}}', b: '{{name}}' }, event, { escapeHtml: true }).value).toEqual({
+      a: '&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;',
+      b: '{{name}}',
+    });
   });
 
   it('keeps a "__proto__" key as data, not as a prototype', () => {
     const input = JSON.parse('{"__proto__": {"polluted": "{{event.name}}"}}') as Record<string, unknown>;
     const { value } = fillEventPlaceholdersDeep(input, event);
-    expect(Object.prototype.hasOwnProperty.call(value, '__proto__')).toBe(true);
+    expect(Object.hasOwn(value, '__proto__')).toBe(true);
     expect((value as Record<string, { polluted: string }>)['__proto__']!.polluted).toBe('user.created');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

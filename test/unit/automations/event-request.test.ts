@@ -44,7 +44,10 @@ describe('POST /events body', () => {
     expect(fields({ name: 'a', dry_run: true })).toEqual(['automation_id']);
     expect(fields({ name: 'a', automation_id: 'auto_01JD0000000000000000000000' })).toEqual(['dry_run']);
     expect(fields({ name: 'a', dry_run: true, automation_id: 'nope' })).toEqual(['automation_id']);
-    expect(eventRequestSchema.parse({ name: 'a', dry_run: true, automation_id: 'auto_01JD0000000000000000000000' })).toMatchObject({ dry_run: true, automation_id: 'auto_01JD0000000000000000000000' });
+    expect(eventRequestSchema.parse({ name: 'a', dry_run: true, automation_id: 'auto_01JD0000000000000000000000' })).toMatchObject({
+      dry_run: true,
+      automation_id: 'auto_01JD0000000000000000000000',
+    });
   });
 
   it('an event is about its user_id, else its email, else nobody', () => {

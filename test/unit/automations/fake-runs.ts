@@ -12,12 +12,21 @@
  */
 import type { Step } from '../../../shared/domain/automations/automation';
 import { newRun, type Run, type RunEvent, type StepResult } from '../../../shared/domain/automations/run';
-import { RUN_LATE_FIELDS, type ClaimStepOutcome, type RunRepository, type StartRunOutcome, type StepOutcome } from '../../../shared/adapters/store/runs';
+import {
+  RUN_LATE_FIELDS,
+  type ClaimStepOutcome,
+  type RunRepository,
+  type StartRunOutcome,
+  type StepOutcome,
+} from '../../../shared/adapters/store/runs';
 import { withoutNullFields } from '../../../shared/adapters/store/table';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { inserted, modified } from '../../support/stream-records';
 
-export type RunsPort = Pick<RunRepository, 'start' | 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel' | 'runningForSubject'>;
+export type RunsPort = Pick<
+  RunRepository,
+  'start' | 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel' | 'runningForSubject'
+>;
 
 /** The run as the table's item (and stream image) holds it: keys, `type`, null attributes absent (runFromItem reads them back as null). */
 export function runItem(run: Run): Record<string, unknown> {
@@ -31,12 +40,34 @@ export function runItem(run: Run): Record<string, unknown> {
  */
 export function testRun(
   steps: Step[],
-  options: { at: number | string; now?: number | string; automation?: Partial<{ id: string; account_id: string; name: string; version: number; allowed_domains: string[] | null }>; event?: Partial<RunEvent>; subject?: string | null },
+  options: {
+    at: number | string;
+    now?: number | string;
+    automation?: Partial<{ id: string; account_id: string; name: string; version: number; allowed_domains: string[] | null }>;
+    event?: Partial<RunEvent>;
+    subject?: string | null;
+  },
 ): Run {
   const at = new Date(options.at).toISOString();
   return newRun({
-    automation: { id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F', account_id: 'acc_1', name: 'Welcome series', version: 1, allowed_domains: null, ...options.automation, steps },
-    event: { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F', name: 'user.created', user_id: '42', email: 'ada@example.com', data: {}, created_at: at, ...options.event },
+    automation: {
+      id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
+      account_id: 'acc_1',
+      name: 'Welcome series',
+      version: 1,
+      allowed_domains: null,
+      ...options.automation,
+      steps,
+    },
+    event: {
+      id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
+      name: 'user.created',
+      user_id: '42',
+      email: 'ada@example.com',
+      data: {},
+      created_at: at,
+      ...options.event,
+    },
     subject: options.subject === undefined ? 'user:42' : options.subject,
     now: new Date(options.now ?? options.at),
   });
@@ -109,7 +140,10 @@ export class FakeRuns implements RunsPort {
   async claimStep(runId: string, index: number, nowMs: number, leaseMs: number, at: string): Promise<ClaimStepOutcome> {
     const claimed = this.update(
       runId,
-      (run) => run.status === 'running' && run.step_index === index && (run.step_state === 'pending' || (run.step_state === 'claimed' && run.lease_until !== null && run.lease_until < nowMs)),
+      (run) =>
+        run.status === 'running' &&
+        run.step_index === index &&
+        (run.step_state === 'pending' || (run.step_state === 'claimed' && run.lease_until !== null && run.lease_until < nowMs)),
       (run) => {
         run.step_state = 'claimed';
         run.lease_until = nowMs + leaseMs;
@@ -131,7 +165,14 @@ export class FakeRuns implements RunsPort {
     return this.update(runId, this.heldBy(index, attempt), (run) => this.advance(run, result, outcome));
   }
 
-  async waitStep(runId: string, index: number, attempt: number, wakeAtMs: number, waitingFor: string | null, at: string): Promise<Run | null> {
+  async waitStep(
+    runId: string,
+    index: number,
+    attempt: number,
+    wakeAtMs: number,
+    waitingFor: string | null,
+    at: string,
+  ): Promise<Run | null> {
     return this.update(runId, this.heldBy(index, attempt), (run) => {
       run.step_state = 'waiting';
       run.wake_at = new Date(wakeAtMs).toISOString();
@@ -144,7 +185,11 @@ export class FakeRuns implements RunsPort {
   async finishWaiting(runId: string, index: number, result: StepResult, outcome: StepOutcome, event?: string): Promise<Run | null> {
     return this.update(
       runId,
-      (run) => run.status === 'running' && run.step_index === index && run.step_state === 'waiting' && (event === undefined || run.waiting_for === event),
+      (run) =>
+        run.status === 'running' &&
+        run.step_index === index &&
+        run.step_state === 'waiting' &&
+        (event === undefined || run.waiting_for === event),
       (run) => this.advance(run, result, outcome),
     );
   }

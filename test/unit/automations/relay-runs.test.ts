@@ -55,7 +55,22 @@ async function transitions() {
   if (claim.kind !== 'claimed') throw new Error('not claimed');
   const claimed = runs.stream.length - 1;
   const at = iso(START + 1000);
-  await runs.completeStep(run.id, 0, 1, { index: 0, key: 'welcome', type: 'send_email', status: 'completed', started_at: iso(START), completed_at: at, output: { email_id: 'msg_1' }, error: null }, { next: 1 });
+  await runs.completeStep(
+    run.id,
+    0,
+    1,
+    {
+      index: 0,
+      key: 'welcome',
+      type: 'send_email',
+      status: 'completed',
+      started_at: iso(START),
+      completed_at: at,
+      output: { email_id: 'msg_1' },
+      error: null,
+    },
+    { next: 1 },
+  );
   const completed = runs.stream.length - 1;
   const claim2 = await runs.claimStep(run.id, 1, START + 2000, 45_000, iso(START + 2000));
   if (claim2.kind !== 'claimed') throw new Error('not claimed');
@@ -71,7 +86,9 @@ describe('relayRuns', () => {
     const o = outbox();
     expect(await relayRuns(o.deps, [insert])).toEqual({ done: 1, enqueued: 1, published: 1 });
     expect(o.messages).toEqual([{ run_id: run.id, step_index: 0 }]);
-    expect(o.published.map((e) => [e.type, e.data.run_id, e.data.step_index, e.data.step_key])).toEqual([['automation.started', run.id, 0, 'welcome']]);
+    expect(o.published.map((e) => [e.type, e.data.run_id, e.data.step_index, e.data.step_key])).toEqual([
+      ['automation.started', run.id, 0, 'welcome'],
+    ]);
   });
 
   it('MODIFY pending -> claimed: nothing enqueued, nothing published', async () => {
@@ -88,7 +105,11 @@ describe('relayRuns', () => {
     expect(await relayRuns(o.deps, [complete])).toEqual({ done: 1, enqueued: 1, published: 1 });
     expect(o.messages).toEqual([{ run_id: run.id, step_index: 1 }]);
     expect(o.published).toHaveLength(1);
-    expect(o.published[0]).toMatchObject({ type: 'automation.step_completed', created_at: iso(START + 1000), data: { status: 'running', step_index: 0, step_key: 'welcome', step_type: 'send_email', error: null } });
+    expect(o.published[0]).toMatchObject({
+      type: 'automation.step_completed',
+      created_at: iso(START + 1000),
+      data: { status: 'running', step_index: 0, step_key: 'welcome', step_type: 'send_email', error: null },
+    });
   });
 
   it('MODIFY to waiting: nothing enqueued, nothing published', async () => {
@@ -111,9 +132,38 @@ describe('relayRuns', () => {
   it('a waiting step that ends (the wake-up) hands over the next step; the end of the run enqueues nothing', async () => {
     const { runs, run } = await transitions();
     const from = runs.stream.length;
-    await runs.finishWaiting(run.id, 1, { index: 1, key: 'wait', type: 'delay', status: 'completed', started_at: iso(START + 2000), completed_at: iso(START + 86_400_000), output: null, error: null }, { next: 2 });
+    await runs.finishWaiting(
+      run.id,
+      1,
+      {
+        index: 1,
+        key: 'wait',
+        type: 'delay',
+        status: 'completed',
+        started_at: iso(START + 2000),
+        completed_at: iso(START + 86_400_000),
+        output: null,
+        error: null,
+      },
+      { next: 2 },
+    );
     await runs.claimStep(run.id, 2, START + 86_400_000, 45_000, iso(START + 86_400_000));
-    await runs.completeStep(run.id, 2, 1, { index: 2, key: 'check', type: 'condition', status: 'completed', started_at: iso(START + 86_400_000), completed_at: iso(START + 86_400_000), output: { result: true }, error: null }, { end: 'completed' });
+    await runs.completeStep(
+      run.id,
+      2,
+      1,
+      {
+        index: 2,
+        key: 'check',
+        type: 'condition',
+        status: 'completed',
+        started_at: iso(START + 86_400_000),
+        completed_at: iso(START + 86_400_000),
+        output: { result: true },
+        error: null,
+      },
+      { end: 'completed' },
+    );
     const o = outbox();
     expect(await relayRuns(o.deps, runs.stream.slice(from))).toEqual({ done: 3, enqueued: 1, published: 3 });
     expect(o.messages).toEqual([{ run_id: run.id, step_index: 2 }]);

@@ -13,7 +13,8 @@ const steps = [
   { key: 'welcome', type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 'Hi', text: 'Hello' },
 ] as Step[];
 
-const started = (eventId = 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F'): Run => testRun(steps, { at: CREATED, automation: { version: 3 }, event: { id: eventId, data: { plan: 'free' } } });
+const started = (eventId = 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8F'): Run =>
+  testRun(steps, { at: CREATED, automation: { version: 3 }, event: { id: eventId, data: { plan: 'free' } } });
 
 /** The webhook of `run` the write publishes: the spec's payload (and the additions), with `data` for what varies. */
 const webhook = (run: Run, type: string, createdAt: string, data: Record<string, unknown>) => ({
@@ -22,7 +23,15 @@ const webhook = (run: Run, type: string, createdAt: string, data: Record<string,
   account_id: 'acc_1',
   tenant: null,
   created_at: createdAt,
-  data: { automation_id: run.automation_id, automation_name: 'Welcome series', run_id: run.id, event_name: 'user.created', event_id: run.event.id, error: null, ...data },
+  data: {
+    automation_id: run.automation_id,
+    automation_name: 'Welcome series',
+    run_id: run.id,
+    event_name: 'user.created',
+    event_id: run.event.id,
+    error: null,
+    ...data,
+  },
 });
 
 function result(index: number, status: StepResult['status'], error: string | null = null): StepResult {
@@ -30,7 +39,13 @@ function result(index: number, status: StepResult['status'], error: string | nul
   return { index, key: step.key, type: step.type, status, started_at: CREATED, completed_at: LATER, output: null, error };
 }
 
-const claimed = (run: Run): Run => ({ ...run, step_state: 'claimed', attempt: 1, lease_until: Date.parse(CREATED) + 45_000, step_started_at: CREATED });
+const claimed = (run: Run): Run => ({
+  ...run,
+  step_state: 'claimed',
+  attempt: 1,
+  lease_until: Date.parse(CREATED) + 45_000,
+  step_started_at: CREATED,
+});
 
 describe('runEvents', () => {
   it('a created run is automation.started at step 0, with every field of the payload', () => {
@@ -66,23 +81,58 @@ describe('runEvents', () => {
 
   it('a completed step is automation.step_completed with status running and the step', () => {
     const before = claimed(started());
-    const after: Run = { ...before, step_index: 1, step_state: 'pending', attempt: 0, lease_until: null, step_started_at: null, history: [result(0, 'completed')], updated_at: LATER };
-    expect(runEvents(before, after)).toEqual([webhook(before, 'automation.step_completed', LATER, { status: 'running', step_index: 0, step_key: 'still-free', step_type: 'condition' })]);
+    const after: Run = {
+      ...before,
+      step_index: 1,
+      step_state: 'pending',
+      attempt: 0,
+      lease_until: null,
+      step_started_at: null,
+      history: [result(0, 'completed')],
+      updated_at: LATER,
+    };
+    expect(runEvents(before, after)).toEqual([
+      webhook(before, 'automation.step_completed', LATER, {
+        status: 'running',
+        step_index: 0,
+        step_key: 'still-free',
+        step_type: 'condition',
+      }),
+    ]);
   });
 
   it('the last step completing in the same write is step_completed then automation.completed (the last step run)', () => {
     const first = started();
     const before: Run = claimed({ ...first, step_index: 1, history: [result(0, 'completed')] });
-    const after: Run = { ...before, status: 'completed', attempt: 0, lease_until: null, history: [...before.history, result(1, 'completed')], updated_at: LATER, ended_at: LATER };
+    const after: Run = {
+      ...before,
+      status: 'completed',
+      attempt: 0,
+      lease_until: null,
+      history: [...before.history, result(1, 'completed')],
+      updated_at: LATER,
+      ended_at: LATER,
+    };
     const events = runEvents(before, after);
     expect(events.map((e) => e.type)).toEqual(['automation.step_completed', 'automation.completed']);
     expect(events[0]!.data).toMatchObject({ status: 'running', step_index: 1, step_key: 'welcome', step_type: 'send_email', error: null });
-    expect(events[1]).toMatchObject({ created_at: LATER, data: { status: 'completed', step_index: 1, step_key: 'welcome', step_type: 'send_email', error: null, run_id: after.id } });
+    expect(events[1]).toMatchObject({
+      created_at: LATER,
+      data: { status: 'completed', step_index: 1, step_key: 'welcome', step_type: 'send_email', error: null, run_id: after.id },
+    });
   });
 
   it('a false condition ends the run: its step_completed and automation.completed at that step', () => {
     const before = claimed(started());
-    const after: Run = { ...before, status: 'completed', attempt: 0, lease_until: null, history: [{ ...result(0, 'completed'), output: { result: false, trace: [] } }], updated_at: LATER, ended_at: LATER };
+    const after: Run = {
+      ...before,
+      status: 'completed',
+      attempt: 0,
+      lease_until: null,
+      history: [{ ...result(0, 'completed'), output: { result: false, trace: [] } }],
+      updated_at: LATER,
+      ended_at: LATER,
+    };
     const events = runEvents(before, after);
     expect(events.map((e) => [e.type, e.data.status, e.data.step_index, e.data.step_key, e.data.error])).toEqual([
       ['automation.step_completed', 'running', 0, 'still-free', null],
@@ -94,13 +144,30 @@ describe('runEvents', () => {
     const first = started();
     const before: Run = claimed({ ...first, step_index: 1, history: [result(0, 'completed')] });
     const error = 'validation_error: the recipient is suppressed';
-    const after: Run = { ...before, status: 'failed', error, attempt: 0, lease_until: null, history: [...before.history, result(1, 'failed', error)], updated_at: LATER, ended_at: LATER };
-    expect(runEvents(before, after)).toEqual([webhook(before, 'automation.failed', LATER, { status: 'failed', step_index: 1, step_key: 'welcome', step_type: 'send_email', error })]);
+    const after: Run = {
+      ...before,
+      status: 'failed',
+      error,
+      attempt: 0,
+      lease_until: null,
+      history: [...before.history, result(1, 'failed', error)],
+      updated_at: LATER,
+      ended_at: LATER,
+    };
+    expect(runEvents(before, after)).toEqual([
+      webhook(before, 'automation.failed', LATER, { status: 'failed', step_index: 1, step_key: 'welcome', step_type: 'send_email', error }),
+    ]);
   });
 
   it('a cancelled run publishes nothing', () => {
     const before = started();
-    const after: Run = { ...before, status: 'cancelled', error: 'cancelled by event user.deleted (ae_1)', ended_at: LATER, updated_at: LATER };
+    const after: Run = {
+      ...before,
+      status: 'cancelled',
+      error: 'cancelled by event user.deleted (ae_1)',
+      ended_at: LATER,
+      updated_at: LATER,
+    };
     expect(runEvents(before, after)).toEqual([]);
     expect(runEvents(claimed(before), { ...after, step_state: 'claimed' })).toEqual([]);
   });

@@ -13,7 +13,10 @@ const steps = [
   { key: 'check', type: 'condition', field: 'event.name', operator: 'exists' },
 ] as Step[];
 
-const run = (over: Partial<Run> = {}): Run => ({ ...testRun(steps, { at: NOW - 3_600_000, automation: { name: 'A' }, event: { email: null } }), ...over });
+const run = (over: Partial<Run> = {}): Run => ({
+  ...testRun(steps, { at: NOW - 3_600_000, automation: { name: 'A' }, event: { email: null } }),
+  ...over,
+});
 
 describe('recoverRun', () => {
   it('a pending step: its step message again, due again one queued bound later', () => {
@@ -45,9 +48,17 @@ describe('recoverRun', () => {
 
   it('a wait whose time passed (the firing was lost): its wake message, due again one late bound later', () => {
     const r = run({ step_state: 'waiting', attempt: 1, wake_at: iso(NOW - 300_000), waiting_for: 'user.upgraded' });
-    expect(recoverRun(r, NOW, bounds)).toEqual({ kind: 'redrive', message: { run_id: r.id, step_index: 0, wake: true }, dueAt: NOW + 300_000 });
+    expect(recoverRun(r, NOW, bounds)).toEqual({
+      kind: 'redrive',
+      message: { run_id: r.id, step_index: 0, wake: true },
+      dueAt: NOW + 300_000,
+    });
     const exactly = run({ step_state: 'waiting', attempt: 1, wake_at: iso(NOW) });
-    expect(recoverRun(exactly, NOW, bounds)).toEqual({ kind: 'redrive', message: { run_id: r.id, step_index: 0, wake: true }, dueAt: NOW + 300_000 });
+    expect(recoverRun(exactly, NOW, bounds)).toEqual({
+      kind: 'redrive',
+      message: { run_id: r.id, step_index: 0, wake: true },
+      dueAt: NOW + 300_000,
+    });
   });
 
   it.each(['completed', 'failed', 'cancelled'] as const)('an ended run (%s) is cleared from the due index', (status) => {

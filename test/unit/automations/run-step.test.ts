@@ -17,7 +17,15 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const account: Account = { id: 'acc_1', email: 'owner@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: iso(START - DAY), updated_at: iso(START - DAY) };
+const account: Account = {
+  id: 'acc_1',
+  email: 'owner@acme.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: iso(START - DAY),
+  updated_at: iso(START - DAY),
+};
 
 const AUTO_ID = 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
 
@@ -37,10 +45,20 @@ function automation(steps: Step[], status: Automation['status'] = 'active'): Aut
   };
 }
 
-const send = (key: string, over: Record<string, unknown> = {}) => ({ key, type: 'send_email', to: ['{{event.email}}'], from: 'Acme <hello@acme.test>', subject: 'Hi {{event.data.first_name}}', text: 'Welcome', ...over }) as Step;
+const send = (key: string, over: Record<string, unknown> = {}) =>
+  ({
+    key,
+    type: 'send_email',
+    to: ['{{event.email}}'],
+    from: 'Acme <hello@acme.test>',
+    subject: 'Hi {{event.data.first_name}}',
+    text: 'Welcome',
+    ...over,
+  }) as Step;
 const condition = (key: string, value: string) => ({ key, type: 'condition', field: 'event.data.plan', operator: 'eq', value }) as Step;
 const delay = (key: string, duration: string) => ({ key, type: 'delay', duration }) as Step;
-const wait = (key: string, onTimeout: string) => ({ key, type: 'wait_for_event', event: 'user.upgraded', timeout: '7 days', on_timeout: onTimeout }) as Step;
+const wait = (key: string, onTimeout: string) =>
+  ({ key, type: 'wait_for_event', event: 'user.upgraded', timeout: '7 days', on_timeout: onTimeout }) as Step;
 
 interface SendCall {
   principal: Principal;
@@ -48,16 +66,25 @@ interface SendCall {
   idempotency: Idempotency;
 }
 
-function world(steps: Step[], options: { status?: Automation['status'] | 'deleted'; data?: Record<string, unknown>; allowedDomains?: string[] | null } = {}) {
+function world(
+  steps: Step[],
+  options: { status?: Automation['status'] | 'deleted'; data?: Record<string, unknown>; allowedDomains?: string[] | null } = {},
+) {
   let now = START;
   const runs = new FakeRuns();
   const stored = { automation: options.status === 'deleted' ? null : automation(steps, options.status ?? 'active') };
   const wakes: { runId: string; stepIndex: number; at: string }[] = [];
   const sends: SendCall[] = [];
-  let sendBehaviour: (call: SendCall) => Promise<{ id: string; status: string }> = async () => ({ id: `msg_${sends.length}`, status: 'queued' });
+  let sendBehaviour: (call: SendCall) => Promise<{ id: string; status: string }> = async () => ({
+    id: `msg_${sends.length}`,
+    status: 'queued',
+  });
   const deps: RunStepDeps = {
     runs,
-    automations: { get: async (accountId, id) => (stored.automation && accountId === 'acc_1' && id === stored.automation.id ? structuredClone(stored.automation) : null) },
+    automations: {
+      get: async (accountId, id) =>
+        stored.automation && accountId === 'acc_1' && id === stored.automation.id ? structuredClone(stored.automation) : null,
+    },
     accounts: { get: async (id) => (id === account.id ? structuredClone(account) : null) },
     stepScheduler: { wakeAt: async (runId, stepIndex, at) => void wakes.push({ runId, stepIndex, at: at.toISOString() }) },
     sendEmail: async (principal, request, idempotency) => {
@@ -67,7 +94,11 @@ function world(steps: Step[], options: { status?: Automation['status'] | 'delete
     },
     clock: { now: () => new Date(now) },
   };
-  const run = testRun(steps, { at: START, automation: { version: 2, allowed_domains: options.allowedDomains ?? null }, event: { data: options.data ?? { plan: 'free', first_name: 'Ada' } } });
+  const run = testRun(steps, {
+    at: START,
+    automation: { version: 2, allowed_domains: options.allowedDomains ?? null },
+    event: { data: options.data ?? { plan: 'free', first_name: 'Ada' } },
+  });
   void runs.start(run);
   return {
     deps,
@@ -79,7 +110,8 @@ function world(steps: Step[], options: { status?: Automation['status'] | 'delete
     at: (ms: number) => void (now = ms),
     now: () => now,
     onSend: (behaviour: typeof sendBehaviour) => void (sendBehaviour = behaviour),
-    step: (index: number, wake?: true) => runStep(deps, wake ? { run_id: run.id, step_index: index, wake } : { run_id: run.id, step_index: index }),
+    step: (index: number, wake?: true) =>
+      runStep(deps, wake ? { run_id: run.id, step_index: index, wake } : { run_id: run.id, step_index: index }),
   };
 }
 
@@ -89,9 +121,26 @@ describe('runStep: condition', () => {
     w.at(START + 1000);
     expect(await w.step(0)).toBe('completed');
     const run = w.runs.run(w.id);
-    expect(run).toMatchObject({ status: 'running', step_index: 1, step_state: 'pending', attempt: 0, lease_until: null, step_started_at: null, ended_at: null });
+    expect(run).toMatchObject({
+      status: 'running',
+      step_index: 1,
+      step_state: 'pending',
+      attempt: 0,
+      lease_until: null,
+      step_started_at: null,
+      ended_at: null,
+    });
     expect(run.history).toEqual([
-      { index: 0, key: 'still-free', type: 'condition', status: 'completed', started_at: iso(START + 1000), completed_at: iso(START + 1000), output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] }, error: null },
+      {
+        index: 0,
+        key: 'still-free',
+        type: 'condition',
+        status: 'completed',
+        started_at: iso(START + 1000),
+        completed_at: iso(START + 1000),
+        output: { result: true, trace: ['event.data.plan eq "free": "free" -> true'] },
+        error: null,
+      },
     ]);
     expect(w.sends).toEqual([]);
   });
@@ -102,10 +151,14 @@ describe('runStep: condition', () => {
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'completed', step_index: 0, error: null, ended_at: iso(START) });
     expect(run.history).toHaveLength(1);
-    expect(run.history[0]).toMatchObject({ status: 'completed', output: { result: false, trace: ['event.data.plan eq "free": "pro" -> false'] }, error: null });
+    expect(run.history[0]).toMatchObject({
+      status: 'completed',
+      output: { result: false, trace: ['event.data.plan eq "free": "pro" -> false'] },
+      error: null,
+    });
   });
 
-  it('a message for another step than the run\'s is skipped', async () => {
+  it("a message for another step than the run's is skipped", async () => {
     const w = world([condition('still-free', 'free'), send('nudge')]);
     expect(await w.step(1)).toBe('skipped');
     expect(w.runs.run(w.id)).toMatchObject({ step_index: 0, step_state: 'pending', attempt: 0 });
@@ -118,12 +171,26 @@ describe('runStep: send_email', () => {
     expect(await w.step(0)).toBe('completed');
     expect(w.sends).toHaveLength(1);
     const call = w.sends[0]!;
-    expect(call.principal).toEqual({ account, credential: { kind: 'automation', id: AUTO_ID, scopes: ['emails:send'], tenant: null, allowed_domains: null } });
-    expect(call.request).toMatchObject({ to: ['ada@example.com'], from: { email: 'hello@acme.test', name: 'Acme' }, subject: 'Hi Ada', text: 'Welcome' });
+    expect(call.principal).toEqual({
+      account,
+      credential: { kind: 'automation', id: AUTO_ID, scopes: ['emails:send'], tenant: null, allowed_domains: null },
+    });
+    expect(call.request).toMatchObject({
+      to: ['ada@example.com'],
+      from: { email: 'hello@acme.test', name: 'Acme' },
+      subject: 'Hi Ada',
+      text: 'Welcome',
+    });
     expect(call.idempotency.key).toBe(`automation step ${w.id} welcome`);
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'running', step_index: 1, step_state: 'pending' });
-    expect(run.history[0]).toMatchObject({ key: 'welcome', type: 'send_email', status: 'completed', output: { email_id: 'msg_1', status: 'queued', to: ['ada@example.com'], missing: [] }, error: null });
+    expect(run.history[0]).toMatchObject({
+      key: 'welcome',
+      type: 'send_email',
+      status: 'completed',
+      output: { email_id: 'msg_1', status: 'queued', to: ['ada@example.com'], missing: [] },
+      error: null,
+    });
   });
 
   it('a duplicate message for the step after it completed is skipped: no second send', async () => {
@@ -141,12 +208,16 @@ describe('runStep: send_email', () => {
   });
 
   it("sends within the reach the run kept (its automation's maker's domains): the send core refuses the others, and the step fails", async () => {
-    const w = world([send('welcome', { from: '{{event.data.sender}}' })], { allowedDomains: ['acme.test'], data: { sender: 'ceo@elsewhere.test' } });
+    const w = world([send('welcome', { from: '{{event.data.sender}}' })], {
+      allowedDomains: ['acme.test'],
+      data: { sender: 'ceo@elsewhere.test' },
+    });
     // The send core's rule, as checkSender applies it to the principal it is given.
     w.onSend(async ({ principal, request }) => {
       const domain = request.from!.email.split('@')[1]!;
       const allowed = principal.credential.allowed_domains;
-      if (allowed && !allowed.includes(domain)) throw new AppError(403, 'domain_not_allowed', `This API key may only send from ${allowed.join(', ')}.`);
+      if (allowed && !allowed.includes(domain))
+        throw new AppError(403, 'domain_not_allowed', `This API key may only send from ${allowed.join(', ')}.`);
       return { id: 'msg_1', status: 'queued' };
     });
     expect(await w.step(0)).toBe('failed');
@@ -161,7 +232,11 @@ describe('runStep: send_email', () => {
     });
     expect(await w.step(0)).toBe('failed');
     const run = w.runs.run(w.id);
-    expect(run).toMatchObject({ status: 'failed', error: 'recipient_not_allowed: ada@example.com is on the suppression list.', ended_at: iso(START) });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: 'recipient_not_allowed: ada@example.com is on the suppression list.',
+      ended_at: iso(START),
+    });
     expect(run.history).toEqual([
       {
         index: 0,
@@ -181,7 +256,10 @@ describe('runStep: send_email', () => {
     const w = world([send('welcome', { to: ['{{event.data.manager}}'] })]);
     expect(await w.step(0)).toBe('failed');
     expect(w.sends).toEqual([]);
-    expect(w.runs.run(w.id)).toMatchObject({ status: 'failed', error: "no recipient: the step's to ({{event.data.manager}}) is empty for this event" });
+    expect(w.runs.run(w.id)).toMatchObject({
+      status: 'failed',
+      error: "no recipient: the step's to ({{event.data.manager}}) is empty for this event",
+    });
     expect(w.runs.run(w.id).history[0]).toMatchObject({ status: 'failed', output: { missing: ['event.data.manager'] } });
   });
 
@@ -192,7 +270,14 @@ describe('runStep: send_email', () => {
       throw boom;
     });
     await expect(w.step(0)).rejects.toBe(boom);
-    expect(w.runs.run(w.id)).toMatchObject({ status: 'running', step_index: 0, step_state: 'claimed', attempt: 1, lease_until: START + STEP_LEASE_MS, step_started_at: iso(START) });
+    expect(w.runs.run(w.id)).toMatchObject({
+      status: 'running',
+      step_index: 0,
+      step_state: 'claimed',
+      attempt: 1,
+      lease_until: START + STEP_LEASE_MS,
+      step_started_at: iso(START),
+    });
     expect(w.runs.run(w.id).history).toEqual([]);
 
     // A redelivery while the lease holds (up to its last millisecond) claims nothing.
@@ -213,7 +298,12 @@ describe('runStep: send_email', () => {
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ step_index: 1, step_state: 'pending', attempt: 0 });
     // The step started with its first claim.
-    expect(run.history[0]).toMatchObject({ status: 'completed', started_at: iso(START), completed_at: iso(START + STEP_LEASE_MS + 1), output: { email_id: 'msg_again' } });
+    expect(run.history[0]).toMatchObject({
+      status: 'completed',
+      started_at: iso(START),
+      completed_at: iso(START + STEP_LEASE_MS + 1),
+      output: { email_id: 'msg_again' },
+    });
   });
 
   it('an AppError 5xx is retried like any other error (rethrown, still claimed)', async () => {
@@ -243,9 +333,22 @@ describe('runStep: send_email', () => {
     expect(await w.step(0)).toBe('failed');
     expect(w.sends).toHaveLength(MAX_ATTEMPTS);
     const run = w.runs.run(w.id);
-    expect(run).toMatchObject({ status: 'failed', error: `step welcome did not complete after ${MAX_ATTEMPTS} attempts`, ended_at: iso(t) });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: `step welcome did not complete after ${MAX_ATTEMPTS} attempts`,
+      ended_at: iso(t),
+    });
     expect(run.history).toEqual([
-      { index: 0, key: 'welcome', type: 'send_email', status: 'failed', started_at: iso(START), completed_at: iso(t), output: null, error: `step welcome did not complete after ${MAX_ATTEMPTS} attempts` },
+      {
+        index: 0,
+        key: 'welcome',
+        type: 'send_email',
+        status: 'failed',
+        started_at: iso(START),
+        completed_at: iso(t),
+        output: null,
+        error: `step welcome did not complete after ${MAX_ATTEMPTS} attempts`,
+      },
     ]);
     expect(w.runs.claims.map((claim) => claim.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
   });
@@ -256,7 +359,15 @@ describe('runStep: delay', () => {
     const w = world([delay('wait', '2 hours'), condition('still-free', 'free')]);
     expect(await w.step(0)).toBe('waiting');
     expect(w.wakes).toEqual([{ runId: w.id, stepIndex: 0, at: iso(START + 2 * HOUR) }]);
-    expect(w.runs.run(w.id)).toMatchObject({ status: 'running', step_index: 0, step_state: 'waiting', wake_at: iso(START + 2 * HOUR), waiting_for: null, lease_until: null, attempt: 1 });
+    expect(w.runs.run(w.id)).toMatchObject({
+      status: 'running',
+      step_index: 0,
+      step_state: 'waiting',
+      wake_at: iso(START + 2 * HOUR),
+      waiting_for: null,
+      lease_until: null,
+      attempt: 1,
+    });
     // A duplicate step message while it waits claims nothing.
     expect(await w.step(0)).toBe('skipped');
     expect(w.wakes).toHaveLength(1);
@@ -270,7 +381,16 @@ describe('runStep: delay', () => {
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'running', step_index: 1, step_state: 'pending', wake_at: null, attempt: 0 });
     expect(run.history).toEqual([
-      { index: 0, key: 'wait', type: 'delay', status: 'completed', started_at: iso(START), completed_at: iso(START + 30 * 60_000), output: { waited_until: iso(START + 30 * 60_000) }, error: null },
+      {
+        index: 0,
+        key: 'wait',
+        type: 'delay',
+        status: 'completed',
+        started_at: iso(START),
+        completed_at: iso(START + 30 * 60_000),
+        output: { waited_until: iso(START + 30 * 60_000) },
+        error: null,
+      },
     ]);
     expect(await w.step(0, true)).toBe('skipped');
     expect(w.runs.run(w.id).history).toHaveLength(1);
@@ -283,7 +403,11 @@ describe('runStep: delay', () => {
     await w.step(0);
     w.at(START + HOUR);
     expect(await w.step(0, true)).toBe('woken');
-    expect(w.runs.run(w.id)).toMatchObject({ step_index: 1, step_state: 'pending', history: [{ key: 'wait', status: 'completed', output: { waited_until: iso(START + 2 * HOUR) } }] });
+    expect(w.runs.run(w.id)).toMatchObject({
+      step_index: 1,
+      step_state: 'pending',
+      history: [{ key: 'wait', status: 'completed', output: { waited_until: iso(START + 2 * HOUR) } }],
+    });
   });
 
   it('a wake-up for a step that is not waiting (pending, or another index) is skipped', async () => {
@@ -313,7 +437,16 @@ describe('runStep: wait_for_event', () => {
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'completed', ended_at: iso(START + 7 * DAY), waiting_for: null });
     expect(run.history).toEqual([
-      { index: 0, key: 'upgraded', type: 'wait_for_event', status: 'completed', started_at: iso(START), completed_at: iso(START + 7 * DAY), output: { event: 'user.upgraded', timed_out: true }, error: null },
+      {
+        index: 0,
+        key: 'upgraded',
+        type: 'wait_for_event',
+        status: 'completed',
+        started_at: iso(START),
+        completed_at: iso(START + 7 * DAY),
+        output: { event: 'user.upgraded', timed_out: true },
+        error: null,
+      },
     ]);
     expect(w.sends).toEqual([]);
   });
@@ -343,7 +476,12 @@ describe('runStep: paused and deleted automations', () => {
     const w = world([send('welcome')], { status: 'paused' });
     expect(await w.step(0)).toBe('cancelled');
     expect(w.sends).toEqual([]);
-    expect(w.runs.run(w.id)).toMatchObject({ status: 'cancelled', error: 'the automation was paused before step welcome', ended_at: iso(START), history: [] });
+    expect(w.runs.run(w.id)).toMatchObject({
+      status: 'cancelled',
+      error: 'the automation was paused before step welcome',
+      ended_at: iso(START),
+      history: [],
+    });
     expect(await w.step(0)).toBe('skipped');
   });
 
@@ -382,6 +520,17 @@ describe('runStep: a record naming no step', () => {
     expect(w.sends).toEqual([]);
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'failed', error: 'the run has no step 0', ended_at: iso(START) });
-    expect(run.history).toEqual([{ index: 0, key: '0', type: 'unknown', status: 'failed', started_at: iso(START), completed_at: iso(START), output: null, error: 'the run has no step 0' }]);
+    expect(run.history).toEqual([
+      {
+        index: 0,
+        key: '0',
+        type: 'unknown',
+        status: 'failed',
+        started_at: iso(START),
+        completed_at: iso(START),
+        output: null,
+        error: 'the run has no step 0',
+      },
+    ]);
   });
 });

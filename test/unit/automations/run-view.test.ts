@@ -20,7 +20,14 @@ const steps = [
 ] as unknown as Step[];
 
 const RUN_ID = 'run_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
-const EVENT = { id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8E', name: 'user.created', user_id: 'u-42', email: 'ada@example.com', data: { plan: 'pro', first_name: 'Ada' }, created_at: '2026-11-23T10:00:00.000Z' };
+const EVENT = {
+  id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8E',
+  name: 'user.created',
+  user_id: 'u-42',
+  email: 'ada@example.com',
+  data: { plan: 'pro', first_name: 'Ada' },
+  created_at: '2026-11-23T10:00:00.000Z',
+};
 
 /** A run as the store reads it: at its first step, pending (started 100 ms after its event). */
 function base(): Run {
@@ -57,7 +64,13 @@ const waited: StepResult = {
   error: null,
 };
 
-const summaryEvent = { id: EVENT.id, name: 'user.created', user_id: 'u-42', email: 'ada@example.com', created_at: '2026-11-23T10:00:00.000Z' };
+const summaryEvent = {
+  id: EVENT.id,
+  name: 'user.created',
+  user_id: 'u-42',
+  email: 'ada@example.com',
+  created_at: '2026-11-23T10:00:00.000Z',
+};
 const detailEvent = { ...summaryEvent, data: { plan: 'pro', first_name: 'Ada' } };
 
 const summaryBase = {
@@ -103,7 +116,13 @@ interface CurrentStep {
   wake_at: string | null;
   waiting_for: string | null;
 }
-const runningSummary = (current_step: CurrentStep, steps_completed: number, updated_at: string) => ({ ...summaryBase, status: 'running', current_step, steps_completed, updated_at });
+const runningSummary = (current_step: CurrentStep, steps_completed: number, updated_at: string) => ({
+  ...summaryBase,
+  status: 'running',
+  current_step,
+  steps_completed,
+  updated_at,
+});
 /** The detail's last step while the run is at it: the current step, not finished, with its first claim's time. */
 const currentView = (current: CurrentStep, started_at: string | null) => ({
   index: current.index,
@@ -129,7 +148,14 @@ describe('run views', () => {
   });
 
   it('a claimed step shows as running, with its start', () => {
-    const run: Run = { ...base(), step_state: 'claimed', lease_until: 1_800_000_000_000, attempt: 2, step_started_at: '2026-11-23T10:00:01.000Z', updated_at: '2026-11-23T10:00:01.500Z' };
+    const run: Run = {
+      ...base(),
+      step_state: 'claimed',
+      lease_until: 1_800_000_000_000,
+      attempt: 2,
+      step_started_at: '2026-11-23T10:00:01.000Z',
+      updated_at: '2026-11-23T10:00:01.500Z',
+    };
     const current = { index: 0, key: 'welcome', type: 'send_email', state: 'running', wake_at: null, waiting_for: null };
     const summary = runningSummary(current, 0, '2026-11-23T10:00:01.500Z');
     expect(toRunSummary(run)).toEqual(summary);
@@ -147,10 +173,21 @@ describe('run views', () => {
       history: [sent],
       updated_at: '2026-11-23T10:00:02.100Z',
     };
-    const current = { index: 1, key: 'wait-2-days', type: 'delay', state: 'waiting', wake_at: '2026-11-25T10:00:02.000Z', waiting_for: null };
+    const current = {
+      index: 1,
+      key: 'wait-2-days',
+      type: 'delay',
+      state: 'waiting',
+      wake_at: '2026-11-25T10:00:02.000Z',
+      waiting_for: null,
+    };
     const summary = runningSummary(current, 1, '2026-11-23T10:00:02.100Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [sentView, currentView(current, '2026-11-23T10:00:02.000Z')] });
+    expect(toRunDetail(run)).toEqual({
+      ...summary,
+      event: detailEvent,
+      steps: [sentView, currentView(current, '2026-11-23T10:00:02.000Z')],
+    });
   });
 
   it('a wait for an event: the event it waits for and its timeout', () => {
@@ -165,14 +202,34 @@ describe('run views', () => {
       history: [sent, waited],
       updated_at: '2026-11-25T10:00:03.100Z',
     };
-    const current = { index: 2, key: 'upgraded', type: 'wait_for_event', state: 'waiting', wake_at: '2026-12-02T10:00:03.000Z', waiting_for: 'user.upgraded' };
+    const current = {
+      index: 2,
+      key: 'upgraded',
+      type: 'wait_for_event',
+      state: 'waiting',
+      wake_at: '2026-12-02T10:00:03.000Z',
+      waiting_for: 'user.upgraded',
+    };
     const summary = runningSummary(current, 2, '2026-11-25T10:00:03.100Z');
     expect(toRunSummary(run)).toEqual(summary);
-    expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [sentView, waitedView, currentView(current, '2026-11-25T10:00:03.000Z')] });
+    expect(toRunDetail(run)).toEqual({
+      ...summary,
+      event: detailEvent,
+      steps: [sentView, waitedView, currentView(current, '2026-11-25T10:00:03.000Z')],
+    });
   });
 
   it('a completed run: no current step, every step from the history in order', () => {
-    const thanks: StepResult = { index: 3, key: 'thanks', type: 'send_email', status: 'skipped', started_at: '2026-11-26T08:00:00.000Z', completed_at: '2026-11-26T08:00:00.000Z', output: null, error: null };
+    const thanks: StepResult = {
+      index: 3,
+      key: 'thanks',
+      type: 'send_email',
+      status: 'skipped',
+      started_at: '2026-11-26T08:00:00.000Z',
+      completed_at: '2026-11-26T08:00:00.000Z',
+      output: null,
+      error: null,
+    };
     const upgraded: StepResult = {
       index: 2,
       key: 'upgraded',
@@ -192,7 +249,14 @@ describe('run views', () => {
       updated_at: '2026-11-26T08:00:00.000Z',
       ended_at: '2026-11-26T08:00:00.000Z',
     };
-    const summary = { ...summaryBase, status: 'completed', current_step: null, steps_completed: 4, updated_at: '2026-11-26T08:00:00.000Z', ended_at: '2026-11-26T08:00:00.000Z' };
+    const summary = {
+      ...summaryBase,
+      status: 'completed',
+      current_step: null,
+      steps_completed: 4,
+      updated_at: '2026-11-26T08:00:00.000Z',
+      ended_at: '2026-11-26T08:00:00.000Z',
+    };
     expect(toRunSummary(run)).toEqual(summary);
     expect(toRunDetail(run)).toEqual({
       ...summary,
@@ -211,21 +275,68 @@ describe('run views', () => {
           output: { event_id: 'ae_01JD8Z6X4Q2T9V3N5M7K1H0G8D' },
           error: null,
         },
-        { index: 3, key: 'thanks', type: 'send_email', status: 'skipped', started_at: '2026-11-26T08:00:00.000Z', completed_at: '2026-11-26T08:00:00.000Z', duration_ms: 0, output: null, error: null },
+        {
+          index: 3,
+          key: 'thanks',
+          type: 'send_email',
+          status: 'skipped',
+          started_at: '2026-11-26T08:00:00.000Z',
+          completed_at: '2026-11-26T08:00:00.000Z',
+          duration_ms: 0,
+          output: null,
+          error: null,
+        },
       ],
     });
   });
 
   it('a failed run: the failing step and the run carry the error', () => {
     const failure = 'Recipient ada@example.com is suppressed (bounce).';
-    const failedStep: StepResult = { index: 0, key: 'welcome', type: 'send_email', status: 'failed', started_at: '2026-11-23T10:00:01.000Z', completed_at: '2026-11-23T10:00:01.040Z', output: null, error: failure };
-    const run: Run = { ...base(), status: 'failed', step_state: 'pending', history: [failedStep], error: failure, updated_at: '2026-11-23T10:00:01.040Z', ended_at: '2026-11-23T10:00:01.040Z' };
-    const summary = { ...summaryBase, status: 'failed', current_step: null, steps_completed: 1, error: failure, updated_at: '2026-11-23T10:00:01.040Z', ended_at: '2026-11-23T10:00:01.040Z' };
+    const failedStep: StepResult = {
+      index: 0,
+      key: 'welcome',
+      type: 'send_email',
+      status: 'failed',
+      started_at: '2026-11-23T10:00:01.000Z',
+      completed_at: '2026-11-23T10:00:01.040Z',
+      output: null,
+      error: failure,
+    };
+    const run: Run = {
+      ...base(),
+      status: 'failed',
+      step_state: 'pending',
+      history: [failedStep],
+      error: failure,
+      updated_at: '2026-11-23T10:00:01.040Z',
+      ended_at: '2026-11-23T10:00:01.040Z',
+    };
+    const summary = {
+      ...summaryBase,
+      status: 'failed',
+      current_step: null,
+      steps_completed: 1,
+      error: failure,
+      updated_at: '2026-11-23T10:00:01.040Z',
+      ended_at: '2026-11-23T10:00:01.040Z',
+    };
     expect(toRunSummary(run)).toEqual(summary);
     expect(toRunDetail(run)).toEqual({
       ...summary,
       event: detailEvent,
-      steps: [{ index: 0, key: 'welcome', type: 'send_email', status: 'failed', started_at: '2026-11-23T10:00:01.000Z', completed_at: '2026-11-23T10:00:01.040Z', duration_ms: 40, output: null, error: failure }],
+      steps: [
+        {
+          index: 0,
+          key: 'welcome',
+          type: 'send_email',
+          status: 'failed',
+          started_at: '2026-11-23T10:00:01.000Z',
+          completed_at: '2026-11-23T10:00:01.040Z',
+          duration_ms: 40,
+          output: null,
+          error: failure,
+        },
+      ],
     });
   });
 
@@ -245,16 +356,45 @@ describe('run views', () => {
       updated_at: '2026-11-25T12:00:00.000Z',
       ended_at: '2026-11-25T12:00:00.000Z',
     };
-    const summary = { ...summaryBase, status: 'cancelled', current_step: null, steps_completed: 2, error: reason, updated_at: '2026-11-25T12:00:00.000Z', ended_at: '2026-11-25T12:00:00.000Z' };
+    const summary = {
+      ...summaryBase,
+      status: 'cancelled',
+      current_step: null,
+      steps_completed: 2,
+      error: reason,
+      updated_at: '2026-11-25T12:00:00.000Z',
+      ended_at: '2026-11-25T12:00:00.000Z',
+    };
     expect(toRunSummary(run)).toEqual(summary);
     expect(toRunDetail(run)).toEqual({ ...summary, event: detailEvent, steps: [sentView, waitedView] });
   });
 
   it('shows nothing internal: no account, lease, attempt, subject, keys or copy of the steps', () => {
-    const run = { ...base(), step_state: 'claimed', lease_until: 1_800_000_000_000, attempt: 3, PK: 'RUN#x', SK: 'RUN#x', GSI1PK: 'x', GSI2PK: 'y' } as Run;
+    const run = {
+      ...base(),
+      step_state: 'claimed',
+      lease_until: 1_800_000_000_000,
+      attempt: 3,
+      PK: 'RUN#x',
+      SK: 'RUN#x',
+      GSI1PK: 'x',
+      GSI2PK: 'y',
+    } as Run;
     for (const view of [toRunSummary(run), toRunDetail(run)]) {
       const text = JSON.stringify(view);
-      for (const internal of ['account_id', 'acc_', 'lease_until', 'attempt', 'subject', 'user:u-42', 'automation_name', 'PK', 'GSI', '"from"', 'duration"']) {
+      for (const internal of [
+        'account_id',
+        'acc_',
+        'lease_until',
+        'attempt',
+        'subject',
+        'user:u-42',
+        'automation_name',
+        'PK',
+        'GSI',
+        '"from"',
+        'duration"',
+      ]) {
         expect([internal, text.includes(internal)]).toEqual([internal, false]);
       }
     }
@@ -263,7 +403,11 @@ describe('run views', () => {
 
   it('reads ?limit&cursor&status like the other lists', () => {
     expect(listRunsQuerySchema.parse({})).toEqual({ limit: 25 });
-    expect(listRunsQuerySchema.parse({ limit: '2', cursor: 'abc', status: 'failed' })).toEqual({ limit: 2, cursor: 'abc', status: 'failed' });
+    expect(listRunsQuerySchema.parse({ limit: '2', cursor: 'abc', status: 'failed' })).toEqual({
+      limit: 2,
+      cursor: 'abc',
+      status: 'failed',
+    });
     for (const bad of [{ limit: '0' }, { limit: '101' }, { limit: '1.5' }, { status: 'claimed' }, { status: 'waiting' }]) {
       expect(listRunsQuerySchema.safeParse(bad).success).toBe(false);
     }
@@ -276,7 +420,10 @@ describe('reading runs (use case)', () => {
   const ACCOUNT = 'acc_01JD8Z6X4Q2T9V3N5M7K1H0G8A';
 
   function principal(accountId = ACCOUNT, tenant: string | null = null): Principal {
-    return { account: { id: accountId } as Account, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null } };
+    return {
+      account: { id: accountId } as Account,
+      credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null },
+    };
   }
 
   /**
@@ -342,7 +489,12 @@ describe('reading runs (use case)', () => {
       ['other automation', getAutomationRun(fake, principal(), OTHER_AUTO, runs[0]!.id)],
     ];
     for (const [what, promise] of refusals) {
-      await expect(promise.then(() => what, (error) => [what, error.status, error.code])).resolves.toEqual([what, 404, 'not_found']);
+      await expect(
+        promise.then(
+          () => what,
+          (error) => [what, error.status, error.code],
+        ),
+      ).resolves.toEqual([what, 404, 'not_found']);
     }
     // The run record says another account: not shown, even under the caller's automation.
     runs[0]!.account_id = 'acc_01JD8Z6X4Q2T9V3N5M7K1H0G9A';
@@ -351,7 +503,13 @@ describe('reading runs (use case)', () => {
 
   it('refuses a key limited to a tenant (403 forbidden)', async () => {
     const { fake, runs } = deps(['running']);
-    await expect(listAutomationRuns(fake, principal(ACCOUNT, 'ten_1'), AUTO, { limit: 5 })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
-    await expect(getAutomationRun(fake, principal(ACCOUNT, 'ten_1'), AUTO, runs[0]!.id)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(listAutomationRuns(fake, principal(ACCOUNT, 'ten_1'), AUTO, { limit: 5 })).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
+    await expect(getAutomationRun(fake, principal(ACCOUNT, 'ten_1'), AUTO, runs[0]!.id)).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
   });
 });

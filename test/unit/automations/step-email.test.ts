@@ -12,7 +12,15 @@ const event: AutomationEvent = {
   data: { first_name: 'Ada', company: '<Acme & "Co">', plan: 'pro', seats: 5, manager: 'boss@acme.test', bad: 'not-an-address' },
 };
 
-const step = (over: Partial<SendEmailStep> = {}): SendEmailStep => ({ key: 'welcome', type: 'send_email', to: ['{{event.email}}'], from: 'Acme <hello@acme.test>', subject: 'Hi', text: 'Hello', ...over });
+const step = (over: Partial<SendEmailStep> = {}): SendEmailStep => ({
+  key: 'welcome',
+  type: 'send_email',
+  to: ['{{event.email}}'],
+  from: 'Acme <hello@acme.test>',
+  subject: 'Hi',
+  text: 'Hello',
+  ...over,
+});
 
 function ok(result: ReturnType<typeof stepEmailRequest>) {
   if (!result.ok) throw new Error(`expected a request, got: ${result.error}`);
@@ -51,17 +59,40 @@ describe('stepEmailRequest', () => {
 
     const templated = ok(
       stepEmailRequest(
-        { key: 'tpl', type: 'send_email', to: ['{{event.email}}'], template: { id: 'welcome', variables: { name: '{{event.data.first_name}}', company: '{{event.data.company}}', seats: 3, vip: true, intro: 'Dear {{event.data.first_name}}, {{name}}' } } },
+        {
+          key: 'tpl',
+          type: 'send_email',
+          to: ['{{event.email}}'],
+          template: {
+            id: 'welcome',
+            variables: {
+              name: '{{event.data.first_name}}',
+              company: '{{event.data.company}}',
+              seats: 3,
+              vip: true,
+              intro: 'Dear {{event.data.first_name}}, {{name}}',
+            },
+          },
+        },
         event,
         RUN,
       ),
     );
-    expect(templated.request.template).toEqual({ id: 'welcome', variables: { name: 'Ada', company: '<Acme & "Co">', seats: 3, vip: true, intro: 'Dear Ada, {{name}}' } });
+    expect(templated.request.template).toEqual({
+      id: 'welcome',
+      variables: { name: 'Ada', company: '<Acme & "Co">', seats: 3, vip: true, intro: 'Dear Ada, {{name}}' },
+    });
     expect(templated.request.to).toEqual(['ada@example.com']);
   });
 
   it('CR and LF in a filled subject become spaces (one header line)', () => {
-    const built = ok(stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}!' }), { ...event, data: { first_name: 'Ada\r\nBcc: evil@x.test\nMore\r' } }, RUN));
+    const built = ok(
+      stepEmailRequest(
+        step({ subject: 'Hi {{event.data.first_name}}!' }),
+        { ...event, data: { first_name: 'Ada\r\nBcc: evil@x.test\nMore\r' } },
+        RUN,
+      ),
+    );
     expect(built.request.subject).toBe('Hi Ada Bcc: evil@x.test More !');
   });
 
@@ -82,14 +113,27 @@ describe('stepEmailRequest', () => {
     expect(built.request.subject).toBe('Hi ');
     expect(built.request.html).toBe('<p></p>');
     expect(built.request.text).toBe(' ');
-    expect([...built.missing].sort()).toEqual(['event.data.last_name', 'event.data.manager_email', 'event.data.nickname', 'event.data.nothing']);
+    expect([...built.missing].sort()).toEqual([
+      'event.data.last_name',
+      'event.data.manager_email',
+      'event.data.nickname',
+      'event.data.nothing',
+    ]);
   });
 
-  it('no recipient left after filling is the step\'s error (naming the to it had), with the missing values', () => {
+  it("no recipient left after filling is the step's error (naming the to it had), with the missing values", () => {
     const result = stepEmailRequest(step(), { ...event, email: null }, RUN);
-    expect(result).toEqual({ ok: false, error: "no recipient: the step's to ({{event.email}}) is empty for this event", missing: ['event.email'] });
+    expect(result).toEqual({
+      ok: false,
+      error: "no recipient: the step's to ({{event.email}}) is empty for this event",
+      missing: ['event.email'],
+    });
     const twoEmpty = stepEmailRequest(step({ to: ['{{event.data.a}}', ' {{event.data.b}} '] }), event, RUN);
-    expect(twoEmpty).toEqual({ ok: false, error: "no recipient: the step's to ({{event.data.a}},  {{event.data.b}} ) is empty for this event", missing: ['event.data.a', 'event.data.b'] });
+    expect(twoEmpty).toEqual({
+      ok: false,
+      error: "no recipient: the step's to ({{event.data.a}},  {{event.data.b}} ) is empty for this event",
+      missing: ['event.data.a', 'event.data.b'],
+    });
   });
 
   it('an address that fills to something invalid is an error naming the field', () => {
@@ -97,9 +141,15 @@ describe('stepEmailRequest', () => {
     expect(to.ok).toBe(false);
     expect(!to.ok && to.error).toMatch(/^invalid email for this event: to.0: "not-an-address" is not a valid email address/);
     const replyTo = stepEmailRequest(step({ reply_to: ['{{event.data.bad}}'] }), event, RUN);
-    expect(!replyTo.ok && replyTo.error).toMatch(/^invalid email for this event: reply_to.0: "not-an-address" is not a valid email address/);
+    expect(!replyTo.ok && replyTo.error).toMatch(
+      /^invalid email for this event: reply_to.0: "not-an-address" is not a valid email address/,
+    );
     const subject = stepEmailRequest(step({ subject: '{{event.data.missing}}' }), event, RUN);
-    expect(subject).toEqual({ ok: false, error: 'invalid email for this event: subject: subject is required', missing: ['event.data.missing'] });
+    expect(subject).toEqual({
+      ok: false,
+      error: 'invalid email for this event: subject: subject is required',
+      missing: ['event.data.missing'],
+    });
   });
 
   it('the idempotency key holds the run id and the step key, with spaces (no API key can collide)', () => {
@@ -114,7 +164,9 @@ describe('stepEmailRequest', () => {
     const b = ok(stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), structuredClone(event), RUN));
     expect(a.idempotency.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(b.idempotency).toEqual(a.idempotency);
-    const c = ok(stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), { ...event, data: { ...event.data, first_name: 'Grace' } }, RUN));
+    const c = ok(
+      stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), { ...event, data: { ...event.data, first_name: 'Grace' } }, RUN),
+    );
     expect(c.idempotency.fingerprint).not.toBe(a.idempotency.fingerprint);
     expect(c.idempotency.key).toBe(a.idempotency.key);
   });

@@ -2,9 +2,17 @@
 import type { Step } from '../../../shared/domain/automations/automation';
 import { flowAfter, flowAfterTimeout } from '../../../shared/domain/automations/step-flow';
 
-const send = (key: string, next?: string) => ({ key, type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 's', text: 't', ...(next ? { next } : {}) }) as Step;
+const send = (key: string, next?: string) =>
+  ({ key, type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 's', text: 't', ...(next ? { next } : {}) }) as Step;
 const wait = (key: string, onTimeout?: string, next?: string) =>
-  ({ key, type: 'wait_for_event', event: 'user.upgraded', timeout: '7 days', ...(onTimeout !== undefined ? { on_timeout: onTimeout } : {}), ...(next ? { next } : {}) }) as Step;
+  ({
+    key,
+    type: 'wait_for_event',
+    event: 'user.upgraded',
+    timeout: '7 days',
+    ...(onTimeout !== undefined ? { on_timeout: onTimeout } : {}),
+    ...(next ? { next } : {}),
+  }) as Step;
 
 describe('flowAfter', () => {
   const steps = [send('a'), send('b', 'd'), send('c'), send('d')];
@@ -39,7 +47,7 @@ describe('flowAfterTimeout', () => {
     expect(flowAfterTimeout([wait('w', 'end'), send('after')], 0)).toEqual({ end: true });
   });
 
-  it('continue goes on as if the event came: the following step, or the wait\'s next key, or the end', () => {
+  it("continue goes on as if the event came: the following step, or the wait's next key, or the end", () => {
     expect(flowAfterTimeout([wait('w', 'continue'), send('after')], 0)).toEqual({ next: 1 });
     expect(flowAfterTimeout([wait('w', 'continue', 'c'), send('b'), send('c')], 0)).toEqual({ next: 2 });
     expect(flowAfterTimeout([send('a'), wait('w', 'continue')], 1)).toEqual({ end: true });

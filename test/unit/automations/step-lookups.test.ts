@@ -32,7 +32,9 @@ describe("a run step's lookups", () => {
       now += 400;
     }
     // Read at 0, kept at 400 and 800, read again at 1200 (the ttl passed).
-    expect(reads.sort()).toEqual(['account acc_1', 'account acc_1', 'automation auto_1', 'automation auto_1', 'automation auto_gone', 'automation auto_gone'].sort());
+    expect(reads.sort()).toEqual(
+      ['account acc_1', 'account acc_1', 'automation auto_1', 'automation auto_1', 'automation auto_gone', 'automation auto_gone'].sort(),
+    );
   });
 
   it('reads every time with a ttl of 0', async () => {

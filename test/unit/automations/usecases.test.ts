@@ -4,13 +4,27 @@ import type { Automation } from '../../../shared/domain/automations/automation';
 import { createAutomationSchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
 import type { Page } from '../../../shared/adapters/store/cursor';
 import type { SaveAutomationOutcome } from '../../../shared/adapters/store/automations';
-import { changeAutomationStatus, createAutomation, deleteAutomation, updateAutomation, type AutomationDeps } from '../../../shared/usecases/automations/automations';
+import {
+  changeAutomationStatus,
+  createAutomation,
+  deleteAutomation,
+  updateAutomation,
+  type AutomationDeps,
+} from '../../../shared/usecases/automations/automations';
 import type { Principal } from '../../../shared/usecases/access/principal';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 
 function principal(tenant: string | null = null, allowedDomains: string[] | null = null): Principal {
-  const account = { id: 'acc_1', email: 'o@example.com', plan: 'pro', payment_method: true, tenants_enabled: true, created_at: NOW.toISOString(), updated_at: NOW.toISOString() } as Account;
+  const account = {
+    id: 'acc_1',
+    email: 'o@example.com',
+    plan: 'pro',
+    payment_method: true,
+    tenants_enabled: true,
+    created_at: NOW.toISOString(),
+    updated_at: NOW.toISOString(),
+  } as Account;
   return { account, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: allowedDomains } };
 }
 
@@ -76,7 +90,9 @@ describe('automation use cases', () => {
     const renamed = await updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Welcome v2' }));
     expect(renamed).toMatchObject({ name: 'Welcome v2', version: 2 });
     const writes = repo.writes;
-    expect(await updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Welcome v2' }))).toMatchObject({ version: 2 });
+    expect(await updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Welcome v2' }))).toMatchObject({
+      version: 2,
+    });
     expect(repo.writes).toBe(writes);
   });
 
@@ -101,7 +117,10 @@ describe('automation use cases', () => {
       const stored = repo.items.get(created.id)!;
       repo.items.set(created.id, { ...stored, version: stored.version + 1 });
     };
-    await expect(updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Never' }))).rejects.toMatchObject({ status: 409, code: 'conflict' });
+    await expect(updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Never' }))).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+    });
   });
 
   it('activate is idempotent; pausing a draft is 409; pause then activate again', async () => {
@@ -131,7 +150,9 @@ describe('automation use cases', () => {
     const cycle = updateAutomationSchema.parse({ steps: [{ key: 'a', type: 'delay', duration: '2 days', next: 'a' }] });
     const refused = updateAutomation(deps, principal(), created.id, cycle);
     await expect(refused).rejects.toMatchObject({ status: 400, code: 'validation_error' });
-    const fields = ((await refused.catch((error) => error)) as { details: { fields: { field: string }[] } }).details.fields.map((f) => f.field);
+    const fields = ((await refused.catch((error) => error)) as { details: { fields: { field: string }[] } }).details.fields.map(
+      (f) => f.field,
+    );
     expect(fields.some((field) => field.startsWith('steps.0'))).toBe(true);
     expect(repo.writes).toBe(writes);
     expect(repo.items.get(created.id)!.version).toBe(1);
@@ -141,7 +162,7 @@ describe('automation use cases', () => {
     const limited = () => principal(null, ['acme.test']);
     const sendFrom = (from: string) => ({ ...body, steps: [{ key: 'hello', type: 'send_email', from, subject: 'Hi', text: 'Welcome' }] });
 
-    it('records the creator\'s allowed_domains (null for an unlimited key)', async () => {
+    it("records the creator's allowed_domains (null for an unlimited key)", async () => {
       const { deps } = world();
       expect((await createAutomation(deps, limited(), createAutomationSchema.parse(body))).allowed_domains).toEqual(['acme.test']);
       expect((await createAutomation(deps, principal(), createAutomationSchema.parse(body))).allowed_domains).toBeNull();
@@ -150,23 +171,40 @@ describe('automation use cases', () => {
     it('refuses a limited key a step written to send from another domain (403 domain_not_allowed naming the step), and writes nothing', async () => {
       const { deps, repo } = world();
       const refused = createAutomation(deps, limited(), createAutomationSchema.parse(sendFrom('Boss <boss@elsewhere.test>')));
-      await expect(refused).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed', details: { field: 'steps.0.from', domains: ['elsewhere.test'], allowed_domains: ['acme.test'] } });
+      await expect(refused).rejects.toMatchObject({
+        status: 403,
+        code: 'domain_not_allowed',
+        details: { field: 'steps.0.from', domains: ['elsewhere.test'], allowed_domains: ['acme.test'] },
+      });
       expect(repo.items.size).toBe(0);
       // A placeholder's domain is known only at run time: saved, and the run keeps the reach.
       const templated = await createAutomation(deps, limited(), createAutomationSchema.parse(sendFrom('{{event.data.sender}}')));
       expect(templated.allowed_domains).toEqual(['acme.test']);
     });
 
-    it('an edit records the editor\'s reach; a limited editor cannot widen the steps beyond it', async () => {
+    it("an edit records the editor's reach; a limited editor cannot widen the steps beyond it", async () => {
       const { deps } = world();
       const created = await createAutomation(deps, principal(), createAutomationSchema.parse(sendFrom('boss@elsewhere.test')));
-      await expect(updateAutomation(deps, limited(), created.id, updateAutomationSchema.parse({ name: 'Renamed' }))).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
-      const narrowed = await updateAutomation(deps, limited(), created.id, updateAutomationSchema.parse({ steps: sendFrom('hello@acme.test').steps }));
+      await expect(updateAutomation(deps, limited(), created.id, updateAutomationSchema.parse({ name: 'Renamed' }))).rejects.toMatchObject({
+        status: 403,
+        code: 'domain_not_allowed',
+      });
+      const narrowed = await updateAutomation(
+        deps,
+        limited(),
+        created.id,
+        updateAutomationSchema.parse({ steps: sendFrom('hello@acme.test').steps }),
+      );
       expect(narrowed).toMatchObject({ version: 2, allowed_domains: ['acme.test'] });
       const widened = await updateAutomation(deps, principal(), created.id, updateAutomationSchema.parse({ name: 'Everyone' }));
       expect(widened).toMatchObject({ version: 3, allowed_domains: null });
       // Activating and pausing leave it: they change no definition.
-      const narrowedAgain = await updateAutomation(deps, limited(), created.id, updateAutomationSchema.parse({ name: 'Narrow', steps: sendFrom('hello@acme.test').steps }));
+      const narrowedAgain = await updateAutomation(
+        deps,
+        limited(),
+        created.id,
+        updateAutomationSchema.parse({ name: 'Narrow', steps: sendFrom('hello@acme.test').steps }),
+      );
       expect(narrowedAgain.allowed_domains).toEqual(['acme.test']);
       expect((await changeAutomationStatus(deps, principal(), created.id, 'activate')).allowed_domains).toEqual(['acme.test']);
     });

@@ -1,5 +1,11 @@
 /** One-time schedules' upsert against a scripted EventBridge Scheduler: create, move, and a schedule that fires in between. */
-import { ConflictException, CreateScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand, type SchedulerClient } from '@aws-sdk/client-scheduler';
+import {
+  ConflictException,
+  CreateScheduleCommand,
+  ResourceNotFoundException,
+  UpdateScheduleCommand,
+  type SchedulerClient,
+} from '@aws-sdk/client-scheduler';
 import { OneTimeSchedules } from '../../../shared/adapters/aws/eventbridge-schedules';
 
 const settings = { group: 'g', targetArn: 'arn:aws:sqs:us-east-1:0:q', roleArn: 'arn:aws:iam::0:role/r' };

@@ -48,8 +48,17 @@ describe('createSesSendClient: SES throttling is not retried by the SDK', () => 
   const send = async (client: SESv2Client): Promise<{ name: string; requests: number }> => {
     requests = 0;
     const error = await client
-      .send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: ['b@example.com'] }, Content: { Raw: { Data: Buffer.from('x') } } }))
-      .then(() => null, (e: Error) => e);
+      .send(
+        new SendEmailCommand({
+          FromEmailAddress: 'a@example.com',
+          Destination: { ToAddresses: ['b@example.com'] },
+          Content: { Raw: { Data: Buffer.from('x') } },
+        }),
+      )
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     client.destroy();
     return { name: error?.name ?? 'none', requests };
   };

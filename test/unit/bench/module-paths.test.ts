@@ -21,7 +21,10 @@ function benchFiles(dir = join(ROOT, 'bench')): string[] {
 /** The literal module paths given to load(...) or loadFrom(root, ...), with the file that gives them. */
 function loadedPaths(): { file: string; path: string }[] {
   return benchFiles().flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/\bload(?:From)?\((?:[A-Za-z.]+,\s*)?'([^']+)'\)/g)].map((match) => ({ file: relative(ROOT, file), path: match[1]! })),
+    [...readFileSync(file, 'utf8').matchAll(/\bload(?:From)?\((?:[A-Za-z.]+,\s*)?'([^']+)'\)/g)].map((match) => ({
+      file: relative(ROOT, file),
+      path: match[1]!,
+    })),
   );
 }
 

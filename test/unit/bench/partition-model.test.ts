@@ -20,15 +20,33 @@ describe('item size (DynamoDB capacity rules)', () => {
 });
 
 describe('write units of a stream record, by partition', () => {
-  const email = { PK: S('EMAIL#msg_1'), SK: S('EMAIL'), GSI1PK: S('ACCOUNT#acc_1#EMAILS#0'), GSI1SK: S('msg_1'), GSI2PK: S('DUE#7'), GSI2SK: S('2026-11-25T10:00:00Z#EMAIL#msg_1'), status: S('queued'), body: body(2000) };
+  const email = {
+    PK: S('EMAIL#msg_1'),
+    SK: S('EMAIL'),
+    GSI1PK: S('ACCOUNT#acc_1#EMAILS#0'),
+    GSI1SK: S('msg_1'),
+    GSI2PK: S('DUE#7'),
+    GSI2SK: S('2026-11-25T10:00:00Z#EMAIL#msg_1'),
+    status: S('queued'),
+    body: body(2000),
+  };
 
   it('an insert: the table and each index it enters (ALL: the whole item; KEYS_ONLY: its keys)', () => {
-    expect(writeUnitsOf(undefined, email, INDEXES)).toEqual({ 'table\tEMAIL#msg_1': 3, 'GSI1\tACCOUNT#acc_1#EMAILS#0': 3, 'GSI2\tDUE#7': 1 });
+    expect(writeUnitsOf(undefined, email, INDEXES)).toEqual({
+      'table\tEMAIL#msg_1': 3,
+      'GSI1\tACCOUNT#acc_1#EMAILS#0': 3,
+      'GSI2\tDUE#7': 1,
+    });
   });
 
   it('an update: ALL rewritten when anything changed, a moved index key a delete and a put, an untouched KEYS_ONLY index nothing', () => {
     const claimed = { ...email, status: S('sending'), GSI2PK: S('DUE#9') };
-    expect(writeUnitsOf(email, claimed, INDEXES)).toEqual({ 'table\tEMAIL#msg_1': 3, 'GSI1\tACCOUNT#acc_1#EMAILS#0': 3, 'GSI2\tDUE#7': 1, 'GSI2\tDUE#9': 1 });
+    expect(writeUnitsOf(email, claimed, INDEXES)).toEqual({
+      'table\tEMAIL#msg_1': 3,
+      'GSI1\tACCOUNT#acc_1#EMAILS#0': 3,
+      'GSI2\tDUE#7': 1,
+      'GSI2\tDUE#9': 1,
+    });
     const same = { ...email, status: S('sent') };
     expect(writeUnitsOf(email, same, INDEXES)).toEqual({ 'table\tEMAIL#msg_1': 3, 'GSI1\tACCOUNT#acc_1#EMAILS#0': 3 });
   });
@@ -43,7 +61,12 @@ describe('the partition model', () => {
   it('names the busiest key of each shape, scales the stream to the reported units, and gives the ceilings by scope', () => {
     const model = partitionModel({
       emails: 100,
-      writes: { 'GSI1\tACCOUNT#acc_01JD8Z6X4Q2T9V3N5M7K1H0G8F#EMAILS#0': 400, 'table\tEMAIL#msg_01JD8Z6X4Q2T9V3N5M7K1H0G8F': 3, 'GSI2\tDUE#1': 50, 'GSI2\tDUE#2': 100 },
+      writes: {
+        'GSI1\tACCOUNT#acc_01JD8Z6X4Q2T9V3N5M7K1H0G8F#EMAILS#0': 400,
+        'table\tEMAIL#msg_01JD8Z6X4Q2T9V3N5M7K1H0G8F': 3,
+        'GSI2\tDUE#1': 50,
+        'GSI2\tDUE#2': 100,
+      },
       // The index's transactions counted twice by DynamoDB: twice the stream's shares.
       meteredWrites: { GSI1: 800 },
       reads: { 'table\tACCOUNT#acc_01JD8Z6X4Q2T9V3N5M7K1H0G8F': 150, 'table\tDOMAINNAME#shop.example': 30 },

@@ -28,19 +28,22 @@ describe('pricing metered usage', () => {
       'event-source\tSQS\trequests': 100,
       'product\tS3\tPUT bytes': 100 * 2048,
     },
-    lambda: { emails: { invocations: 100, billed_ms: 3000, memory_mb: 1024 }, 'send-email': { invocations: 10, billed_ms: 2000, memory_mb: 512 } },
+    lambda: {
+      emails: { invocations: 100, billed_ms: 3000, memory_mb: 1024 },
+      'send-email': { invocations: 10, billed_ms: 2000, memory_mb: 512 },
+    },
     apiRequests: 100,
   };
   const cost = priceUsage(usage);
 
-  it('prices DynamoDB from the capacity reported, every index, plus a write unit per refused condition; not the local cloud\'s', () => {
+  it("prices DynamoDB from the capacity reported, every index, plus a write unit per refused condition; not the local cloud's", () => {
     // (1000 + 800 + 10) WRU over 100 emails = 18.1 WRU each.
     expect(line(cost, 'DynamoDB writes').perMillion).toBeCloseTo(18.1 * PRICES.dynamoWriteUnit.usd * 1e6, 6);
     expect(line(cost, 'DynamoDB writes').measure).toContain('GSI1 8');
     expect(line(cost, 'DynamoDB reads').perMillion).toBeCloseTo(4 * PRICES.dynamoReadUnit.usd * 1e6, 6);
   });
 
-  it('prices Lambda by requests and by GB-seconds at each function\'s memory', () => {
+  it("prices Lambda by requests and by GB-seconds at each function's memory", () => {
     expect(line(cost, 'Lambda requests').perMillion).toBeCloseTo(1.1 * 0.2, 6);
     // 3 s at 1 GB + 2 s at 0.5 GB = 4 GB-s over 100 emails.
     expect(line(cost, 'Lambda duration').perMillion).toBeCloseTo(0.04 * PRICES.lambdaArmGbSecond.usd * 1e6, 6);
@@ -54,9 +57,12 @@ describe('pricing metered usage', () => {
     expect(line(cost, 'KMS').perMillion).toBeCloseTo(0.02 * 3, 6);
   });
 
-  it('keeps SES\'s own charge out of the total and shows it beside', () => {
+  it("keeps SES's own charge out of the total and shows it beside", () => {
     expect(cost.ses).toBeCloseTo(100, 6);
-    expect(cost.beyondSes).toBeCloseTo(cost.lines.reduce((sum, entry) => sum + entry.perMillion, 0), 9);
+    expect(cost.beyondSes).toBeCloseTo(
+      cost.lines.reduce((sum, entry) => sum + entry.perMillion, 0),
+      9,
+    );
     expect(line(cost, 'API Gateway').perMillion).toBeCloseTo(1, 6);
   });
 });

@@ -13,7 +13,12 @@ describe('the read units of missing BatchGetItem keys', () => {
     const key = (pk: string) => ({ PK: pk, SK: 'X' });
     const wire = (pk: string) => ({ PK: { S: pk }, SK: { S: 'X' } });
     const missing = missingReadUnits(
-      { RequestItems: { main: { Keys: [key('found'), key('gone-1'), key('later'), key('gone-2')], ConsistentRead: true }, other: { Keys: [wire('gone-3')] } } },
+      {
+        RequestItems: {
+          main: { Keys: [key('found'), key('gone-1'), key('later'), key('gone-2')], ConsistentRead: true },
+          other: { Keys: [wire('gone-3')] },
+        },
+      },
       { Responses: { main: [{ ...key('found'), v: 1 }] }, UnprocessedKeys: { main: { Keys: [key('later')] } } },
     );
     expect(missing.get('main')).toEqual({ keys: [key('gone-1'), key('gone-2')], each: 1 });
@@ -21,6 +26,8 @@ describe('the read units of missing BatchGetItem keys', () => {
   });
 
   it('counts nothing when every key was returned', () => {
-    expect(missingReadUnits({ RequestItems: { main: { Keys: [{ PK: 'a', SK: 'b' }] } } }, { Responses: { main: [{ PK: 'a', SK: 'b' }] } }).size).toBe(0);
+    expect(
+      missingReadUnits({ RequestItems: { main: { Keys: [{ PK: 'a', SK: 'b' }] } } }, { Responses: { main: [{ PK: 'a', SK: 'b' }] } }).size,
+    ).toBe(0);
   });
 });

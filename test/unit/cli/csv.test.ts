@@ -30,11 +30,20 @@ describe('CSV', () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('=SUM(A1)')).toBe("'=SUM(A1)");
     expect(csvCell(null)).toBe('');
-    expect(writeCsv([['email', 'tenant'], ['a@example.com', null]])).toBe('email,tenant\r\na@example.com,\r\n');
+    expect(
+      writeCsv([
+        ['email', 'tenant'],
+        ['a@example.com', null],
+      ]),
+    ).toBe('email,tenant\r\na@example.com,\r\n');
   });
 
   it('reads back what it writes', () => {
-    const rows = [['email', 'note'], ['x@example.com', 'a, "quoted"\nvalue'], ['y@example.com', '']];
+    const rows = [
+      ['email', 'note'],
+      ['x@example.com', 'a, "quoted"\nvalue'],
+      ['y@example.com', ''],
+    ];
     expect(readCsv(writeCsv(rows)).rows.map((row) => row.cells)).toEqual(rows);
   });
 });

@@ -11,7 +11,9 @@ import { DMARC_FIGURES_ANSWER, dmarcPart as part, HEALTH_ANSWER } from '../../su
 const HEALTH = HEALTH_ANSWER;
 const FIGURES = DMARC_FIGURES_ANSWER;
 
-const domainList = { body: { domains: [{ id: 'dom_01', name: 'example.com', status: 'verified', records: [] }], has_more: false, next_cursor: null } };
+const domainList = {
+  body: { domains: [{ id: 'dom_01', name: 'example.com', status: 'verified', records: [] }], has_more: false, next_cursor: null },
+};
 
 describe('mailservice domains health', () => {
   it('looks the name up, reads GET /domains/{id}/health and prints the counts, the findings in order and what to do', async () => {
@@ -19,7 +21,10 @@ describe('mailservice domains health', () => {
     const result = await run(['domains', 'health', 'Example.com'], { fetch: api.fetch });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
-    expect(api.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual(['GET /domains', 'GET /domains/dom_01/health']);
+    expect(api.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual([
+      'GET /domains',
+      'GET /domains/dom_01/health',
+    ]);
     expect(result.stdout).toBe(
       [
         'example.com (dom_01): checked 2026-03-01T10:00:00.000Z, next check 2026-03-02T10:00:00.000Z: 2 open findings (1 high, 1 low)',
@@ -84,7 +89,18 @@ describe('mailservice domains dmarc', () => {
   });
 
   it('sends no range unless given, prints zeros for a domain without reports, and --json prints the answer', async () => {
-    const empty = { ...FIGURES, totals: part(0, 0), ours: part(0, 0), others: part(0, 0), reports: 0, reporters: [], days: [], sources: [], has_more: false, next_cursor: null };
+    const empty = {
+      ...FIGURES,
+      totals: part(0, 0),
+      ours: part(0, 0),
+      others: part(0, 0),
+      reports: 0,
+      reporters: [],
+      days: [],
+      sources: [],
+      has_more: false,
+      next_cursor: null,
+    };
     const api = fakeApi([() => ({ body: empty }), () => ({ body: empty })]);
     const text = await run(['domains', 'dmarc', 'dom_01'], { fetch: api.fetch });
     expect([...api.requests[0]!.url.searchParams.keys()]).toEqual([]);

@@ -55,7 +55,12 @@ describe('.eml to a send', () => {
     expect(body.text?.trim()).toBe('Hello in text');
     expect(body.html).toContain('<img src="cid:logo@x">');
     expect(body.attachments).toEqual([
-      { filename: 'logo.png', content_type: 'image/png', data: Buffer.from('iVBORw0KGgo=', 'base64').toString('base64'), content_id: 'logo@x' },
+      {
+        filename: 'logo.png',
+        content_type: 'image/png',
+        data: Buffer.from('iVBORw0KGgo=', 'base64').toString('base64'),
+        content_id: 'logo@x',
+      },
       { filename: 'data.csv', content_type: 'text/csv', data: Buffer.from('a,b').toString('base64') },
     ]);
     expect(body).not.toHaveProperty('headers');
@@ -64,7 +69,9 @@ describe('.eml to a send', () => {
   it('makes up neither body: a text-only message has no html, an html-only one no text', async () => {
     const textOnly = await sendBodyOfEml('From: a@x.dev\r\nTo: b@example.com\r\nSubject: t\r\n\r\nJust text\r\n');
     expect(textOnly).toEqual({ from: 'a@x.dev', to: ['b@example.com'], subject: 't', text: 'Just text\n' });
-    const htmlOnly = await sendBodyOfEml('From: a@x.dev\r\nTo: b@example.com\r\nSubject: h\r\nContent-Type: text/html\r\n\r\n<b>Hi</b>\r\n');
+    const htmlOnly = await sendBodyOfEml(
+      'From: a@x.dev\r\nTo: b@example.com\r\nSubject: h\r\nContent-Type: text/html\r\n\r\n<b>Hi</b>\r\n',
+    );
     expect(htmlOnly.text).toBeUndefined();
     expect(htmlOnly.html).toContain('<b>Hi</b>');
   });

@@ -16,7 +16,12 @@ export interface Recorded {
 export function fakeApi(answers: ((request: Recorded) => { status?: number; body: unknown; headers?: Record<string, string> })[]) {
   const requests: Recorded[] = [];
   const fakeFetch = (async (input: URL, init: RequestInit) => {
-    const request: Recorded = { method: init.method ?? 'GET', url: new URL(String(input)), headers: init.headers as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    const request: Recorded = {
+      method: init.method ?? 'GET',
+      url: new URL(String(input)),
+      headers: init.headers as Record<string, string>,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    };
     requests.push(request);
     const answer = answers.shift();
     if (!answer) throw new Error(`unexpected request ${request.method} ${request.url}`);

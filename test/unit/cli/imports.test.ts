@@ -8,15 +8,33 @@ import { resourcesDone, type Migration } from '../../../clients/cli/imports/repo
 import { fakeApi, run } from './harness';
 
 const step = (over: Partial<Migration>): Migration => ({
-  id: 'mig_1', provider: 'mailgun', status: 'in_progress', dry_run: false, resources: ['domains', 'webhooks', 'templates', 'suppressions'],
-  has_more: true, next_cursor: 'mig_1.1', requests: 1, domains: { totals: { found: 1, imported: 1 }, items: [] }, webhooks: { totals: {}, items: [] },
-  templates: { totals: {}, items: [] }, suppressions: { totals: {} }, errors: [], attention: [], ...over,
+  id: 'mig_1',
+  provider: 'mailgun',
+  status: 'in_progress',
+  dry_run: false,
+  resources: ['domains', 'webhooks', 'templates', 'suppressions'],
+  has_more: true,
+  next_cursor: 'mig_1.1',
+  requests: 1,
+  domains: { totals: { found: 1, imported: 1 }, items: [] },
+  webhooks: { totals: {}, items: [] },
+  templates: { totals: {}, items: [] },
+  suppressions: { totals: {} },
+  errors: [],
+  attention: [],
+  ...over,
 });
 
 describe('imports start', () => {
   it('builds the body of its flags and refuses an unknown provider or resource before any request', () => {
-    expect(importBody({ provider: 'postmark', providerKey: 'pm', accountKey: 'acct', resources: ['domains,templates'], dryRun: true })).toEqual({
-      provider: 'postmark', api_key: 'pm', account_api_key: 'acct', resources: ['domains', 'templates'], dry_run: true,
+    expect(
+      importBody({ provider: 'postmark', providerKey: 'pm', accountKey: 'acct', resources: ['domains,templates'], dryRun: true }),
+    ).toEqual({
+      provider: 'postmark',
+      api_key: 'pm',
+      account_api_key: 'acct',
+      resources: ['domains', 'templates'],
+      dry_run: true,
     });
     expect(() => importBody({ provider: 'mailchimp', providerKey: 'x' })).toThrow('--provider must be one of sendgrid, postmark, mailgun');
     expect(() => importBody({ provider: 'mailgun', providerKey: 'x', resources: ['contacts'] })).toThrow('--resources: contacts unknown');
@@ -33,10 +51,31 @@ describe('imports start', () => {
     const api = fakeApi([
       () => ({ body: { migration: step({ retry_after_seconds: 3 }) } }),
       () => ({ status: 409, body: { error: { message: 'busy', code: 'conflict' } }, headers: { 'retry-after': '1' } }),
-      () => ({ body: { migration: step({ requests: 2, next_cursor: 'mig_1.2', webhooks: { totals: { found: 1, imported: 1 }, items: [{ ...webhook, secret: 'whsec_once' }] } }) } }),
-      () => ({ body: { migration: step({ requests: 3, has_more: false, next_cursor: null, status: 'completed', webhooks: { totals: { found: 1, imported: 1 }, items: [webhook] }, suppressions: { totals: { found: 5, imported: 5 } } }) } }),
+      () => ({
+        body: {
+          migration: step({
+            requests: 2,
+            next_cursor: 'mig_1.2',
+            webhooks: { totals: { found: 1, imported: 1 }, items: [{ ...webhook, secret: 'whsec_once' }] },
+          }),
+        },
+      }),
+      () => ({
+        body: {
+          migration: step({
+            requests: 3,
+            has_more: false,
+            next_cursor: null,
+            status: 'completed',
+            webhooks: { totals: { found: 1, imported: 1 }, items: [webhook] },
+            suppressions: { totals: { found: 5, imported: 5 } },
+          }),
+        },
+      }),
     ]);
-    const result = await run(['imports', 'start', '--provider', 'mailgun', '--provider-key', 'key-1', '--region', 'eu'], { fetch: api.fetch });
+    const result = await run(['imports', 'start', '--provider', 'mailgun', '--provider-key', 'key-1', '--region', 'eu'], {
+      fetch: api.fetch,
+    });
     expect(result.status).toBe(0);
     expect(api.requests.map((r) => r.body)).toEqual([
       { provider: 'mailgun', api_key: 'key-1', region: 'eu' },

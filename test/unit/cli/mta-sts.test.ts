@@ -6,7 +6,14 @@
  * and exit 1; bad flags are usage errors (exit 2) before any request.
  */
 import { fakeApi, run } from './harness';
-import { DOMAIN_LIST_ANSWER, MTA_STS_ACTIVE_ANSWER, MTA_STS_DELETED_ANSWER, MTA_STS_NOT_FOUND_ANSWER, MTA_STS_NOT_RECEIVING_ANSWER, MTA_STS_PENDING_ANSWER } from '../../support/api-answers/mta-sts';
+import {
+  DOMAIN_LIST_ANSWER,
+  MTA_STS_ACTIVE_ANSWER,
+  MTA_STS_DELETED_ANSWER,
+  MTA_STS_NOT_FOUND_ANSWER,
+  MTA_STS_NOT_RECEIVING_ANSWER,
+  MTA_STS_PENDING_ANSWER,
+} from '../../support/api-answers/mta-sts';
 
 const calls = (requests: { method: string; url: URL }[]) => requests.map((request) => `${request.method} ${request.url.pathname}`);
 
@@ -47,9 +54,22 @@ describe('mailservice domains mta-sts', () => {
     expect(lines[0]).toBe('MTA-STS policy of inbound.example.com (dom_01): active, mode enforce, max_age 86400 s');
     expect(result.stdout).not.toContain('message:');
     expect(result.stdout).toContain('checked:    2026-03-02T10:05:00.000Z\n');
-    expect(lines.slice(lines.findIndex((line) => line.startsWith('PURPOSE')) + 1).filter(Boolean).map((line) => line.split(/\s{2,}/))).toEqual([
+    expect(
+      lines
+        .slice(lines.findIndex((line) => line.startsWith('PURPOSE')) + 1)
+        .filter(Boolean)
+        .map((line) => line.split(/\s{2,}/)),
+    ).toEqual([
       ['certificate_validation', 'CNAME', '_a1.mta-sts.inbound.example.com', '_b2.acm-validations.aws', 'yes', 'verified', '-'],
-      ['policy_host', 'CNAME', 'mta-sts.inbound.example.com', 'd-abc123.execute-api.eu-west-1.amazonaws.com', 'yes', 'verified', 'd-abc123.execute-api.eu-west-1.amazonaws.com'],
+      [
+        'policy_host',
+        'CNAME',
+        'mta-sts.inbound.example.com',
+        'd-abc123.execute-api.eu-west-1.amazonaws.com',
+        'yes',
+        'verified',
+        'd-abc123.execute-api.eu-west-1.amazonaws.com',
+      ],
       ['policy', 'TXT', '_mta-sts.inbound.example.com', 'v=STSv1; id=202603021000003', 'yes', 'verified', 'v=STSv1; id=202603021000003'],
       ['tls_rpt', 'TXT', '_smtp._tls.inbound.example.com', 'v=TLSRPTv1; rua=mailto:tls-reports@inbound.example.com', 'no', 'pending', '-'],
     ]);
@@ -69,18 +89,27 @@ describe('mailservice domains mta-sts', () => {
   });
 
   it('--delete DELETEs the policy and prints one line; --json prints the answer', async () => {
-    const api = fakeApi([() => ({ body: DOMAIN_LIST_ANSWER }), () => ({ body: MTA_STS_DELETED_ANSWER }), () => ({ body: MTA_STS_DELETED_ANSWER })]);
+    const api = fakeApi([
+      () => ({ body: DOMAIN_LIST_ANSWER }),
+      () => ({ body: MTA_STS_DELETED_ANSWER }),
+      () => ({ body: MTA_STS_DELETED_ANSWER }),
+    ]);
     const text = await run(['domains', 'mta-sts', 'example.com', '--delete'], { fetch: api.fetch });
     expect(text.status).toBe(0);
     expect(calls(api.requests)).toEqual(['GET /domains', 'DELETE /domains/dom_01/mta-sts']);
-    expect(text.stdout).toBe('stopped hosting the MTA-STS policy of dom_01: no longer served; its certificate and host are deleted within minutes\n');
+    expect(text.stdout).toBe(
+      'stopped hosting the MTA-STS policy of dom_01: no longer served; its certificate and host are deleted within minutes\n',
+    );
     const json = await run(['--json', 'domains', 'mta-sts', 'dom_01', '--delete'], { fetch: api.fetch });
     expect(api.requests[2]!.method).toBe('DELETE');
     expect(JSON.parse(json.stdout)).toEqual(MTA_STS_DELETED_ANSWER);
   });
 
   it("exits 1 with the API's message when none is hosted (404) and when the domain does not receive mail (400)", async () => {
-    const api = fakeApi([() => ({ status: 404, body: MTA_STS_NOT_FOUND_ANSWER }), () => ({ status: 400, body: MTA_STS_NOT_RECEIVING_ANSWER })]);
+    const api = fakeApi([
+      () => ({ status: 404, body: MTA_STS_NOT_FOUND_ANSWER }),
+      () => ({ status: 400, body: MTA_STS_NOT_RECEIVING_ANSWER }),
+    ]);
     const missing = await run(['domains', 'mta-sts', 'dom_01'], { fetch: api.fetch });
     expect(missing.status).toBe(1);
     expect(missing.stdout).toBe('');

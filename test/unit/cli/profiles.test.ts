@@ -10,27 +10,48 @@ const FILE: ProfileFile = {
   default_profile: 'local',
   profiles: { local: { base_url: 'http://local:1', api_key: 'svc_local' }, staging: { api_key: 'svc_staging' } },
 };
-const resolve = (flags: Parameters<typeof resolveConnection>[0], env: NodeJS.ProcessEnv = {}, file = FILE) => resolveConnection(flags, env, file, '/cfg.json');
+const resolve = (flags: Parameters<typeof resolveConnection>[0], env: NodeJS.ProcessEnv = {}, file = FILE) =>
+  resolveConnection(flags, env, file, '/cfg.json');
 
 describe('which API and key a command uses', () => {
   it('takes flags over everything', () => {
-    expect(resolve({ baseUrl: 'http://flag:1', apiKey: 'svc_flag', profile: 'local' }, { MAILSERVICE_BASE_URL: 'http://env:1', MAILSERVICE_API_KEY: 'svc_env' })).toEqual({
-      baseUrl: 'http://flag:1', apiKey: 'svc_flag', sources: { baseUrl: 'flag', apiKey: 'flag' },
+    expect(
+      resolve(
+        { baseUrl: 'http://flag:1', apiKey: 'svc_flag', profile: 'local' },
+        { MAILSERVICE_BASE_URL: 'http://env:1', MAILSERVICE_API_KEY: 'svc_env' },
+      ),
+    ).toEqual({
+      baseUrl: 'http://flag:1',
+      apiKey: 'svc_flag',
+      sources: { baseUrl: 'flag', apiKey: 'flag' },
     });
   });
 
   it('takes the environment over the default profile', () => {
-    expect(resolve({}, { MAILSERVICE_API_KEY: 'svc_env' })).toMatchObject({ baseUrl: 'http://local:1', apiKey: 'svc_env', sources: { baseUrl: 'profile local', apiKey: 'environment' } });
+    expect(resolve({}, { MAILSERVICE_API_KEY: 'svc_env' })).toMatchObject({
+      baseUrl: 'http://local:1',
+      apiKey: 'svc_env',
+      sources: { baseUrl: 'profile local', apiKey: 'environment' },
+    });
   });
 
   it('takes a profile named with --profile over the environment, and not the default profile for what it lacks', () => {
-    expect(resolve({ profile: 'staging' }, { MAILSERVICE_API_KEY: 'svc_env' })).toMatchObject({ baseUrl: DEFAULT_BASE_URL, apiKey: 'svc_staging' });
-    expect(resolve({ profile: 'staging' }, { MAILSERVICE_BASE_URL: 'http://env:2' })).toMatchObject({ baseUrl: 'http://env:2', sources: { baseUrl: 'environment' } });
+    expect(resolve({ profile: 'staging' }, { MAILSERVICE_API_KEY: 'svc_env' })).toMatchObject({
+      baseUrl: DEFAULT_BASE_URL,
+      apiKey: 'svc_staging',
+    });
+    expect(resolve({ profile: 'staging' }, { MAILSERVICE_BASE_URL: 'http://env:2' })).toMatchObject({
+      baseUrl: 'http://env:2',
+      sources: { baseUrl: 'environment' },
+    });
   });
 
   it('uses the default profile, then the default URL', () => {
     expect(resolve({})).toMatchObject({ baseUrl: 'http://local:1', apiKey: 'svc_local' });
-    expect(resolve({}, { MAILSERVICE_API_KEY: 'k' }, { profiles: {} })).toMatchObject({ baseUrl: 'http://127.0.0.1:3000', sources: { baseUrl: 'default' } });
+    expect(resolve({}, { MAILSERVICE_API_KEY: 'k' }, { profiles: {} })).toMatchObject({
+      baseUrl: 'http://127.0.0.1:3000',
+      sources: { baseUrl: 'default' },
+    });
   });
 
   it('fails clearly without a key, with an unknown profile (usage) and with a base URL that is not a URL', () => {
@@ -52,7 +73,9 @@ describe('the profile file', () => {
     const path = join(dir, 'sub', 'config.json');
     writeFileSync(join(dir, 'unused'), '');
     const env = { MAILSERVICE_CONFIG: path };
-    expect((await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:3000/', '--api-key', 'svc_one'], { env })).status).toBe(0);
+    expect((await run(['profile', 'set', 'local', '--base-url', 'http://127.0.0.1:3000/', '--api-key', 'svc_one'], { env })).status).toBe(
+      0,
+    );
     expect((await run(['profile', 'set', 'local', '--api-key', 'svc_two_0123456789'], { env })).status).toBe(0);
     expect((await run(['profile', 'set', 'other', '--api-key', 'svc_three_0123456789'], { env })).status).toBe(0);
     expect(statSync(path).mode & 0o777).toBe(0o600);

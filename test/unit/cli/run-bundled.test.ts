@@ -8,14 +8,23 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundles, CACHE } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>; CACHE: string };
+const { bundles, CACHE } = require('../../../bin/run-bundled') as {
+  bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>;
+  CACHE: string;
+};
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');
 const MANIFEST = join(CACHE, 'cli.json');
 const SOURCE = 'clients/cli/output.ts';
 const cli = (...args: string[]) => run(process.execPath, [join(ROOT, 'bin', 'mailservice.js'), ...args], { cwd: ROOT });
-const manifest = () => JSON.parse(readFileSync(MANIFEST, 'utf8')) as { entries: Record<string, string>; node: string; root: string; inputs: Record<string, string> };
+const manifest = () =>
+  JSON.parse(readFileSync(MANIFEST, 'utf8')) as {
+    entries: Record<string, string>;
+    node: string;
+    root: string;
+    inputs: Record<string, string>;
+  };
 
 test('the CLI runs from a bundle whose manifest names its sources; an unchanged source is not built again', async () => {
   expect((await cli('--help')).stdout).toMatch(/^Usage: mailservice/);
@@ -59,9 +68,14 @@ test("`npm run admin` is the operator CLI run from its bundle (localstack/admin.
   expect(scripts.admin).toBe('node localstack/admin.cjs');
   // The deployed smoke suite runs from its bundle the same way (test/deployed/run.cjs).
   expect(scripts['test:deployed']).toBe('node test/deployed/run.cjs');
-  const failed = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), '--data-dir'], { cwd: ROOT }).catch((error: { code: number; stderr: string }) => error);
+  const failed = await run(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), '--data-dir'], { cwd: ROOT }).catch(
+    (error: { code: number; stderr: string }) => error,
+  );
   expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('--data-dir needs a folder') });
-  const adminManifest = JSON.parse(readFileSync(join(CACHE, 'admin.json'), 'utf8')) as { entries: Record<string, string>; inputs: Record<string, string> };
+  const adminManifest = JSON.parse(readFileSync(join(CACHE, 'admin.json'), 'utf8')) as {
+    entries: Record<string, string>;
+    inputs: Record<string, string>;
+  };
   expect(adminManifest.entries).toEqual({ main: 'localstack/admin-main.ts' });
   expect(Object.keys(adminManifest.inputs)).toEqual(expect.arrayContaining(['localstack/admin-local.ts', 'functions/cli/admin.ts']));
 });

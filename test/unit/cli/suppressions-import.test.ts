@@ -17,7 +17,9 @@ const plan = (text: string, batchSize = 500) => {
 
 describe('suppressions import plan', () => {
   it('reads columns by header name, in any order, ignoring the others', () => {
-    const result = plan('created_at,scope,Email,reason,tenant\n2026-01-01,account,A@Example.com,bounce,\n2026-01-01,tenant,b@example.com,manual,acme\n');
+    const result = plan(
+      'created_at,scope,Email,reason,tenant\n2026-01-01,account,A@Example.com,bounce,\n2026-01-01,tenant,b@example.com,manual,acme\n',
+    );
     expect(result.batches).toEqual([
       { lines: [{ line: 2, email: 'a@example.com' }] },
       { tenant: 'acme', lines: [{ line: 3, email: 'b@example.com' }] },
@@ -26,11 +28,21 @@ describe('suppressions import plan', () => {
   });
 
   it('takes a file without a header as email,reason', () => {
-    expect(plan('a@example.com,manual\nb@example.com\n').batches).toEqual([{ lines: [{ line: 1, email: 'a@example.com' }, { line: 2, email: 'b@example.com' }] }]);
+    expect(plan('a@example.com,manual\nb@example.com\n').batches).toEqual([
+      {
+        lines: [
+          { line: 1, email: 'a@example.com' },
+          { line: 2, email: 'b@example.com' },
+        ],
+      },
+    ]);
   });
 
   it('refuses bad lines with why, counts repeated addresses once, and splits batches by size and by category', () => {
-    const result = plan('email,reason,category\nnot-an-address,,\nx@example.com,spam,\ny@example.com,,weekly\n,,\nz@example.com,,\nZ@example.com,,\nw@example.com,,\nv@example.com,,product\n"broken,\n', 2);
+    const result = plan(
+      'email,reason,category\nnot-an-address,,\nx@example.com,spam,\ny@example.com,,weekly\n,,\nz@example.com,,\nZ@example.com,,\nw@example.com,,\nv@example.com,,product\n"broken,\n',
+      2,
+    );
     expect(result.refused.map((r) => [r.line, r.reason])).toEqual([
       [2, '"not-an-address" is not an email address'],
       [3, 'reason "spam" is not one of manual, bounce, complaint, unsubscribe'],
@@ -40,7 +52,12 @@ describe('suppressions import plan', () => {
     ]);
     expect(result.duplicates).toBe(1);
     expect(result.batches).toEqual([
-      { lines: [{ line: 6, email: 'z@example.com' }, { line: 8, email: 'w@example.com' }] },
+      {
+        lines: [
+          { line: 6, email: 'z@example.com' },
+          { line: 8, email: 'w@example.com' },
+        ],
+      },
       { category: 'product', lines: [{ line: 9, email: 'v@example.com' }] },
     ]);
   });
@@ -55,10 +72,22 @@ describe('suppressions import run', () => {
 
   it('posts batches, counts added / skipped / refused, refuses an address the API names and sends the rest again, waits out a 429', async () => {
     const file = join(dir, 'list.csv');
-    writeFileSync(file, 'email,reason\na@example.com,manual\nb@example.com,bounce\nbad@example\nc@example.com,\nc@example.com,\nd@example.com,\n');
+    writeFileSync(
+      file,
+      'email,reason\na@example.com,manual\nb@example.com,bounce\nbad@example\nc@example.com,\nc@example.com,\nd@example.com,\n',
+    );
     const api = fakeApi([
       () => ({ status: 429, body: { error: { message: 'slow down', code: 'rate_limited' } }, headers: { 'retry-after': '1' } }),
-      () => ({ status: 400, body: { error: { message: 'bad', code: 'validation_error', details: { fields: [{ field: 'emails.1', message: 'b@example.com is refused' }] } } } }),
+      () => ({
+        status: 400,
+        body: {
+          error: {
+            message: 'bad',
+            code: 'validation_error',
+            details: { fields: [{ field: 'emails.1', message: 'b@example.com is refused' }] },
+          },
+        },
+      }),
       () => ({ status: 201, body: { suppressions: [], created: ['a@example.com', 'c@example.com'], existing: [] } }),
       () => ({ status: 200, body: { suppressions: [], created: [], existing: ['d@example.com'] } }),
     ]);

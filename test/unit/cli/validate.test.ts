@@ -22,9 +22,36 @@ const checks = {
 
 /** The API's answer: valid, except info@ (risky role) and gmial.com (risky typo). */
 const validationOf = (email: string) => {
-  if (email.startsWith('info@')) return { object: 'validation', email, verdict: 'risky', score: 0.8, reasons: ['role_address'], suggestion: null, checks: { ...checks, role: true } };
-  if (email.endsWith('@gmial.com')) return { object: 'validation', email, verdict: 'risky', score: 0.7, reasons: ['possible_typo'], suggestion: email.replace('gmial', 'gmail'), checks };
-  if (email.endsWith('@nowhere.example')) return { object: 'validation', email, verdict: 'invalid', score: 0.05, reasons: ['no_mail_host'], suggestion: null, checks: { ...checks, domain: { result: 'no_mail_host', hosts: [] } } };
+  if (email.startsWith('info@'))
+    return {
+      object: 'validation',
+      email,
+      verdict: 'risky',
+      score: 0.8,
+      reasons: ['role_address'],
+      suggestion: null,
+      checks: { ...checks, role: true },
+    };
+  if (email.endsWith('@gmial.com'))
+    return {
+      object: 'validation',
+      email,
+      verdict: 'risky',
+      score: 0.7,
+      reasons: ['possible_typo'],
+      suggestion: email.replace('gmial', 'gmail'),
+      checks,
+    };
+  if (email.endsWith('@nowhere.example'))
+    return {
+      object: 'validation',
+      email,
+      verdict: 'invalid',
+      score: 0.05,
+      reasons: ['no_mail_host'],
+      suggestion: null,
+      checks: { ...checks, domain: { result: 'no_mail_host', hosts: [] } },
+    };
   return { object: 'validation', email, verdict: 'valid', score: 1, reasons: [], suggestion: null, checks };
 };
 const answer = (request: Recorded) => ({ body: { validations: (request.body.emails as string[]).map(validationOf) } });
@@ -38,10 +65,16 @@ describe('mailservice validate', () => {
 
   it('posts the arguments to POST /validations/batch (with --tenant) and prints a table and the counts', async () => {
     const api = fakeApi([answer]);
-    const result = await run(['validate', 'jane@gmial.com', 'info@example.com', 'ann@example.com', 'jane@nowhere.example', '--tenant', 'acme'], { fetch: api.fetch });
+    const result = await run(
+      ['validate', 'jane@gmial.com', 'info@example.com', 'ann@example.com', 'jane@nowhere.example', '--tenant', 'acme'],
+      { fetch: api.fetch },
+    );
     expect(result.status).toBe(0);
     expect(api.requests).toHaveLength(1);
-    expect(api.requests[0]).toMatchObject({ method: 'POST', body: { emails: ['jane@gmial.com', 'info@example.com', 'ann@example.com', 'jane@nowhere.example'], tenant: 'acme' } });
+    expect(api.requests[0]).toMatchObject({
+      method: 'POST',
+      body: { emails: ['jane@gmial.com', 'info@example.com', 'ann@example.com', 'jane@nowhere.example'], tenant: 'acme' },
+    });
     expect(api.requests[0]!.url.pathname).toBe('/validations/batch');
     expect(result.stdout).toBe(
       [
@@ -74,15 +107,24 @@ describe('mailservice validate', () => {
   });
 
   it('skips blank lines and comments and trims spaces in a file', () => {
-    expect(addressesOfFile('# header\n a@example.com \r\n\n\t\nb@example.com\n#c@example.com\n')).toEqual(['a@example.com', 'b@example.com']);
+    expect(addressesOfFile('# header\n a@example.com \r\n\n\t\nb@example.com\n#c@example.com\n')).toEqual([
+      'a@example.com',
+      'b@example.com',
+    ]);
   });
 
   it('waits out a short 429 and tries the same addresses again', async () => {
-    const api = fakeApi([() => ({ status: 429, body: { error: { message: 'Too many requests', code: 'rate_limited' } }, headers: { 'retry-after': '2' } }), answer]);
+    const api = fakeApi([
+      () => ({ status: 429, body: { error: { message: 'Too many requests', code: 'rate_limited' } }, headers: { 'retry-after': '2' } }),
+      answer,
+    ]);
     writeFileSync(join(dir, 'one.txt'), 'bob@example.com\n');
     const result = await run(['validate', 'ann@example.com', '--file', join(dir, 'one.txt')], { fetch: api.fetch });
     expect(result.status).toBe(0);
-    expect(api.requests.map((request) => request.body.emails)).toEqual([['ann@example.com', 'bob@example.com'], ['ann@example.com', 'bob@example.com']]);
+    expect(api.requests.map((request) => request.body.emails)).toEqual([
+      ['ann@example.com', 'bob@example.com'],
+      ['ann@example.com', 'bob@example.com'],
+    ]);
     expect(result.progress).toContain('validate: 0/2 addresses (0%) rate limited: waiting 2 s');
     expect(result.stdout).toContain('2 addresses: 2 valid');
   });
@@ -90,7 +132,11 @@ describe('mailservice validate', () => {
   it('stops at the hourly allowance (a long 429): prints what was validated, says where it stopped, exits 1 with the API message', async () => {
     const file = join(dir, 'long.txt');
     writeFileSync(file, Array.from({ length: 150 }, (_, i) => `p${i}@example.com`).join('\n'));
-    const limited = { status: 429, body: { error: { message: 'The hourly validation allowance is used up', code: 'rate_limited' } }, headers: { 'retry-after': '1800' } };
+    const limited = {
+      status: 429,
+      body: { error: { message: 'The hourly validation allowance is used up', code: 'rate_limited' } },
+      headers: { 'retry-after': '1800' },
+    };
     const api = fakeApi([answer, () => limited]);
     const result = await run(['validate', '--file', file], { fetch: api.fetch });
     expect(result.status).toBe(1);

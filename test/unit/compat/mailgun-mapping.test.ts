@@ -41,7 +41,15 @@ function single(fields: FormFields, files: MailgunFile[] = [], onBehalfOf?: stri
 describe('mailgun message -> send request', () => {
   it('maps the basic fields, and our schema takes the result', () => {
     const request = single({ ...base, html: ['<p>Hi</p>'], cc: ['c@example.org'], bcc: ['b@example.org'] });
-    expect(request).toEqual({ from: 'Shop <shop@mg.example.com>', to: ['ann@example.org'], cc: ['c@example.org'], bcc: ['b@example.org'], subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' });
+    expect(request).toEqual({
+      from: 'Shop <shop@mg.example.com>',
+      to: ['ann@example.org'],
+      cc: ['c@example.org'],
+      bcc: ['b@example.org'],
+      subject: 'Hello',
+      text: 'Hi',
+      html: '<p>Hi</p>',
+    });
     expect(sendRequestSchema.safeParse(request).success).toBe(true);
   });
 
@@ -53,8 +61,18 @@ describe('mailgun message -> send request', () => {
   });
 
   it('maps o:tag and v: to tags, h: to headers and h:Reply-To to reply_to', () => {
-    const request = single({ ...base, 'o:tag': ['welcome', 'onboarding'], 'v:user_id': ['42'], 'h:X-Campaign': ['spring'], 'h:Reply-To': ['help@example.com'] });
-    expect(request.tags).toEqual([{ name: 'tag', value: 'welcome' }, { name: 'tag', value: 'onboarding' }, { name: 'user_id', value: '42' }]);
+    const request = single({
+      ...base,
+      'o:tag': ['welcome', 'onboarding'],
+      'v:user_id': ['42'],
+      'h:X-Campaign': ['spring'],
+      'h:Reply-To': ['help@example.com'],
+    });
+    expect(request.tags).toEqual([
+      { name: 'tag', value: 'welcome' },
+      { name: 'tag', value: 'onboarding' },
+      { name: 'user_id', value: '42' },
+    ]);
     expect(request.headers).toEqual({ 'X-Campaign': 'spring' });
     expect(request.reply_to).toEqual(['help@example.com']);
     expect(sendRequestSchema.safeParse(request).success).toBe(true);
@@ -62,13 +80,19 @@ describe('mailgun message -> send request', () => {
 
   it('reads h:X-Mailgun-Variables (JSON) as custom variables', () => {
     const request = single({ ...base, 'h:X-Mailgun-Variables': ['{"order": "A17", "n": 3}'] });
-    expect(request.tags).toEqual([{ name: 'order', value: 'A17' }, { name: 'n', value: '3' }]);
+    expect(request.tags).toEqual([
+      { name: 'order', value: 'A17' },
+      { name: 'n', value: '3' },
+    ]);
     expect(request.headers).toBeUndefined();
   });
 
-  it('keeps what our tags cannot hold as written by the doors\' one rule (other characters become _)', () => {
+  it("keeps what our tags cannot hold as written by the doors' one rule (other characters become _)", () => {
     const request = single({ ...base, 'o:tag': ['Password Reset'], 'v:order id': ['A 17'] });
-    expect(request.tags).toEqual([{ name: 'tag', value: 'Password_Reset' }, { name: 'order_id', value: 'A_17' }]);
+    expect(request.tags).toEqual([
+      { name: 'tag', value: 'Password_Reset' },
+      { name: 'order_id', value: 'A_17' },
+    ]);
   });
 
   it('refuses more tags than an email keeps (o:tag and v: together), rather than dropping some', () => {
@@ -97,7 +121,12 @@ describe('mailgun message -> send request', () => {
   });
 
   it('maps template to the alias the Mailgun import gives it, and t:variables flattened', () => {
-    const fields: FormFields = { from: base.from!, to: base.to!, template: ['Order Receipt'], 't:variables': ['{"user": {"first_name": "Ann"}, "items": ["a", "b"], "total": 12}'] };
+    const fields: FormFields = {
+      from: base.from!,
+      to: base.to!,
+      template: ['Order Receipt'],
+      't:variables': ['{"user": {"first_name": "Ann"}, "items": ["a", "b"], "total": 12}'],
+    };
     const request = single(fields);
     expect(request.template).toEqual({ id: 'order-receipt', variables: { user_first_name: 'Ann', items_0: 'a', items_1: 'b', total: 12 } });
     expect(sendRequestSchema.safeParse(request).success).toBe(true);
@@ -109,7 +138,15 @@ describe('mailgun message -> send request', () => {
   });
 
   it('accepts the options it ignores, with Mailgun values', () => {
-    const request = single({ ...base, 'o:tracking': ['yes'], 'o:tracking-clicks': ['htmlonly'], 'o:tracking-opens': ['no'], 'o:dkim': ['yes'], 'o:testmode': ['no'], 'amp-html': ['<p>amp</p>'] });
+    const request = single({
+      ...base,
+      'o:tracking': ['yes'],
+      'o:tracking-clicks': ['htmlonly'],
+      'o:tracking-opens': ['no'],
+      'o:dkim': ['yes'],
+      'o:testmode': ['no'],
+      'amp-html': ['<p>amp</p>'],
+    });
     expect(request).toEqual(single(base));
   });
 });
@@ -166,7 +203,9 @@ describe('mailgun batch sending (recipient-variables)', () => {
     subject: ['Hi %recipient.first%'],
     text: ['Your code is %recipient.code%.'],
     'v:uid': ['%recipient.id%'],
-    'recipient-variables': ['{"ann@example.org": {"first": "Ann", "code": 11, "id": "u1"}, "bob@example.org": {"first": "Bob", "code": "22", "id": "u2"}}'],
+    'recipient-variables': [
+      '{"ann@example.org": {"first": "Ann", "code": 11, "id": "u1"}, "bob@example.org": {"first": "Bob", "code": "22", "id": "u2"}}',
+    ],
   };
 
   it('makes one email per to recipient, each with its own substitutions', () => {
@@ -181,13 +220,21 @@ describe('mailgun batch sending (recipient-variables)', () => {
   });
 
   it('substitutes inside template variables too', () => {
-    const out = mapped({ from: base.from!, to: ['ann@example.org'], template: ['hello'], 't:variables': ['{"name": "%recipient.first%"}'], 'recipient-variables': ['{"ann@example.org": {"first": "Ann"}}'] });
+    const out = mapped({
+      from: base.from!,
+      to: ['ann@example.org'],
+      template: ['hello'],
+      't:variables': ['{"name": "%recipient.first%"}'],
+      'recipient-variables': ['{"ann@example.org": {"first": "Ann"}}'],
+    });
     expect(out.kind === 'batch' && out.items[0]!.template).toEqual({ id: 'hello', variables: { name: 'Ann' } });
   });
 
   it('refuses cc/bcc, files, and more than 100 recipients with recipient-variables', () => {
     expect(() => mapped({ ...fields, cc: ['c@example.org'] })).toThrow(/'cc' and 'bcc' cannot be combined/);
-    expect(() => mapped(fields, [{ field: 'attachment', filename: 'a.txt', contentType: '', data: Buffer.from('a') }])).toThrow(/cannot be combined/);
+    expect(() => mapped(fields, [{ field: 'attachment', filename: 'a.txt', contentType: '', data: Buffer.from('a') }])).toThrow(
+      /cannot be combined/,
+    );
     const many = Array.from({ length: 101 }, (_, i) => `r${i}@example.org`).join(',');
     expect(() => mapped({ ...fields, to: [many] })).toThrow(/at most 100/);
   });
@@ -195,7 +242,12 @@ describe('mailgun batch sending (recipient-variables)', () => {
 
 describe('mailgun helpers', () => {
   it('splits address lists', () => {
-    expect(splitAddresses('a@x.io,  b@x.io ,, "Q, \\"R\\"" <q@x.io>, <z@x.io>')).toEqual(['a@x.io', 'b@x.io', '"Q, \\"R\\"" <q@x.io>', '<z@x.io>']);
+    expect(splitAddresses('a@x.io,  b@x.io ,, "Q, \\"R\\"" <q@x.io>, <z@x.io>')).toEqual([
+      'a@x.io',
+      'b@x.io',
+      '"Q, \\"R\\"" <q@x.io>',
+      '<z@x.io>',
+    ]);
   });
 
   it('parses RFC 2822 dates and refuses others', () => {

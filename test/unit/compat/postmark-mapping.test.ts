@@ -10,7 +10,12 @@ import { parsePostmark } from '../../../shared/doors/compat/postmark/read-reques
 import { postmarkMessageSchema, postmarkTemplatedMessageSchema } from '../../../shared/doors/compat/postmark/schema';
 import { aliasForTemplateAlias, aliasForTemplateId, type ImportLookup } from '../../../shared/doors/compat/postmark/template-alias';
 import { flattenTemplateModel } from '../../../shared/doors/compat/postmark/template-model';
-import { categoryOfStream, messageToSendRequest, tagsOf, templatedToSendRequest } from '../../../shared/doors/compat/postmark/to-send-request';
+import {
+  categoryOfStream,
+  messageToSendRequest,
+  tagsOf,
+  templatedToSendRequest,
+} from '../../../shared/doors/compat/postmark/to-send-request';
 
 /** The Postmark code a function throws (a PostmarkFailure), or fails the test. */
 function failureOf(run: () => unknown): PostmarkFailure {
@@ -68,27 +73,52 @@ describe('a Postmark message -> our send request', () => {
     expect(parsed.attachments).toHaveLength(1);
   });
 
-  it('takes the SDK\'s nulls as absent fields, and an empty body as no body', () => {
-    const request = mapped({ From: 'a@example.com', To: 'b@example.com', Subject: 's', HtmlBody: '', TextBody: 'x', Cc: null, Tag: null, Headers: null, Attachments: null, Metadata: null, MessageStream: null });
+  it("takes the SDK's nulls as absent fields, and an empty body as no body", () => {
+    const request = mapped({
+      From: 'a@example.com',
+      To: 'b@example.com',
+      Subject: 's',
+      HtmlBody: '',
+      TextBody: 'x',
+      Cc: null,
+      Tag: null,
+      Headers: null,
+      Attachments: null,
+      Metadata: null,
+      MessageStream: null,
+    });
     expect(request).toEqual({ from: 'a@example.com', to: ['b@example.com'], subject: 's', text: 'x' });
   });
 
-  it('maps broadcast to the product category; absent leaves ours (transactional, or the template\'s)', () => {
+  it("maps broadcast to the product category; absent leaves ours (transactional, or the template's)", () => {
     expect(categoryOfStream('broadcast')).toBe('product');
     expect(categoryOfStream('outbound')).toBe('transactional');
     expect(categoryOfStream(undefined)).toBeUndefined();
     expect(mapped({ From: 'a@example.com', To: 'b@example.com', Subject: 's', TextBody: 'x' })).not.toHaveProperty('category');
   });
 
-  it('refuses an unknown MessageStream with Postmark\'s 1235', () => {
-    const failure = failureOf(() => mapped({ From: 'a@example.com', To: 'b@example.com', Subject: 's', TextBody: 'x', MessageStream: 'my-newsletter' }));
+  it("refuses an unknown MessageStream with Postmark's 1235", () => {
+    const failure = failureOf(() =>
+      mapped({ From: 'a@example.com', To: 'b@example.com', Subject: 's', TextBody: 'x', MessageStream: 'my-newsletter' }),
+    );
     expect(failure.errorCode).toBe(1235);
     expect(failure.status).toBe(422);
     expect(failure.message).toContain("'my-newsletter'");
   });
 
   it('refuses a header given twice (one value would be lost)', () => {
-    const failure = failureOf(() => mapped({ From: 'a@example.com', To: 'b@example.com', Subject: 's', TextBody: 'x', Headers: [{ Name: 'X-A', Value: '1' }, { Name: 'x-a', Value: '2' }] }));
+    const failure = failureOf(() =>
+      mapped({
+        From: 'a@example.com',
+        To: 'b@example.com',
+        Subject: 's',
+        TextBody: 'x',
+        Headers: [
+          { Name: 'X-A', Value: '1' },
+          { Name: 'x-a', Value: '2' },
+        ],
+      }),
+    );
     expect(failure.errorCode).toBe(300);
   });
 
@@ -96,7 +126,10 @@ describe('a Postmark message -> our send request', () => {
     expect(tagsOf('password reset', undefined)).toEqual([{ name: 'tag', value: 'password_reset' }]);
     expect(tagsOf(undefined, { user: 'jane@example.com' })).toEqual([{ name: 'user', value: 'jane_example_com' }]);
     expect(tagsOf(undefined, { 'user id': '1' })).toEqual([{ name: 'user_id', value: '1' }]);
-    expect(tagsOf('a', { tag: 'b' })).toEqual([{ name: 'tag', value: 'a' }, { name: 'tag', value: 'b' }]);
+    expect(tagsOf('a', { tag: 'b' })).toEqual([
+      { name: 'tag', value: 'a' },
+      { name: 'tag', value: 'b' },
+    ]);
     const ten = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'v']));
     expect(failureOf(() => tagsOf('t', ten)).errorCode).toBe(300);
     expect(failureOf(() => tagsOf('t', ten)).message).toContain('at most 10');
@@ -114,7 +147,9 @@ describe('a Postmark message -> our send request', () => {
   });
 
   it('refuses a wrongly typed Postmark field with a 300 naming it as Postmark does', () => {
-    const failure = failureOf(() => parsePostmark(postmarkMessageSchema, { From: 'a@example.com', To: ['b@example.com'], Headers: [{ Name: 'X' }] }));
+    const failure = failureOf(() =>
+      parsePostmark(postmarkMessageSchema, { From: 'a@example.com', To: ['b@example.com'], Headers: [{ Name: 'X' }] }),
+    );
     expect(failure.errorCode).toBe(300);
     expect(failure.message).toContain('To: To must be a string');
     expect(failure.message).toContain('Headers[0].Value');
@@ -133,7 +168,16 @@ describe('comma-separated address lists', () => {
 
 describe('TemplateModel -> flat template variables', () => {
   it('flattens nested objects and arrays with _ as the Postmark import flattened the placeholders', () => {
-    expect(flattenTemplateModel({ name: 'Jane', user: { first_name: 'J', address: { city: 'Paris' } }, items: [{ sku: 'a' }, 'b'], n: 2, ok: true, none: null })).toEqual({
+    expect(
+      flattenTemplateModel({
+        name: 'Jane',
+        user: { first_name: 'J', address: { city: 'Paris' } },
+        items: [{ sku: 'a' }, 'b'],
+        n: 2,
+        ok: true,
+        none: null,
+      }),
+    ).toEqual({
       name: 'Jane',
       user_first_name: 'J',
       user_address_city: 'Paris',
@@ -150,9 +194,21 @@ describe('TemplateModel -> flat template variables', () => {
   });
 
   it('maps a templated message to a template send', () => {
-    const message = parsePostmark(postmarkTemplatedMessageSchema, { From: 'a@example.com', To: 'b@example.com', TemplateAlias: 'welcome', TemplateModel: { user: { name: 'Jane' } }, InlineCss: true, MessageStream: 'broadcast' });
+    const message = parsePostmark(postmarkTemplatedMessageSchema, {
+      From: 'a@example.com',
+      To: 'b@example.com',
+      TemplateAlias: 'welcome',
+      TemplateModel: { user: { name: 'Jane' } },
+      InlineCss: true,
+      MessageStream: 'broadcast',
+    });
     const request = templatedToSendRequest(message, { alias: 'welcome', model: message.TemplateModel });
-    expect(request).toEqual({ from: 'a@example.com', to: ['b@example.com'], category: 'product', template: { id: 'welcome', variables: { user_name: 'Jane' } } });
+    expect(request).toEqual({
+      from: 'a@example.com',
+      to: ['b@example.com'],
+      category: 'product',
+      template: { id: 'welcome', variables: { user_name: 'Jane' } },
+    });
     expect(sendRequestSchema.safeParse(request).success).toBe(true);
   });
 });

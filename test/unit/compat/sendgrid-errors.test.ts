@@ -5,7 +5,14 @@
  * anything is read, 405, SendGrid's 404, Mailgun's /v3/{domain}/ paths left to its door).
  */
 import { Hono } from 'hono';
-import { AppError, ForbiddenError, InsufficientScopeError, RateLimitedError, UnauthorizedError, ValidationError } from '../../../shared/domain/errors';
+import {
+  AppError,
+  ForbiddenError,
+  InsufficientScopeError,
+  RateLimitedError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../../shared/domain/errors';
 import type { ApiEnv } from '../../../shared/doors/http/env';
 import { droppedEmailId, outcomeOfBatch, outcomeOfError } from '../../../shared/doors/compat/sendgrid/answer';
 import { MAX_ANSWERED_ERRORS, SendgridRequestError, sendgridError } from '../../../shared/doors/compat/sendgrid/errors';
@@ -47,7 +54,15 @@ describe('our field names -> SendGrid field names', () => {
 
 describe("our errors -> SendGrid's error answers", () => {
   it('answers a 400 with one error per field, named as SendGrid names them, our hint as help', () => {
-    const error = new ValidationError('Invalid email', { details: { fields: [{ field: 'to.0', message: '"x" is not a valid email address' }, { field: 'from', message: 'bad from' }] }, hint: 'Fix it.' });
+    const error = new ValidationError('Invalid email', {
+      details: {
+        fields: [
+          { field: 'to.0', message: '"x" is not a valid email address' },
+          { field: 'from', message: 'bad from' },
+        ],
+      },
+      hint: 'Fix it.',
+    });
     expect(sendgridError(error)).toEqual({
       status: 400,
       body: {
@@ -60,9 +75,21 @@ describe("our errors -> SendGrid's error answers", () => {
   });
 
   it("answers the door's own refusals with SendGrid's fields as they are", () => {
-    expect(sendgridError(new SendgridRequestError([{ field: 'sections', message: 'no sections' }, { field: null, message: 'body' }]))).toEqual({
+    expect(
+      sendgridError(
+        new SendgridRequestError([
+          { field: 'sections', message: 'no sections' },
+          { field: null, message: 'body' },
+        ]),
+      ),
+    ).toEqual({
       status: 400,
-      body: { errors: [{ message: 'no sections', field: 'sections', help: null }, { message: 'body', field: null, help: null }] },
+      body: {
+        errors: [
+          { message: 'no sections', field: 'sections', help: null },
+          { message: 'body', field: null, help: null },
+        ],
+      },
     });
   });
 
@@ -72,9 +99,17 @@ describe("our errors -> SendGrid's error answers", () => {
   });
 
   it('keeps 401, 403 (naming from or to for sender and recipient refusals), 413 and 429 (with Retry-After)', () => {
-    expect(sendgridError(new UnauthorizedError('Invalid API key.'))).toEqual({ status: 401, body: { errors: [{ message: 'Invalid API key.', field: null, help: null }] } });
-    expect(sendgridError(new ForbiddenError('The domain x.test is not verified for this account.', 'domain_not_verified')).body.errors[0]).toMatchObject({ field: 'from' });
-    expect(sendgridError(new ForbiddenError('sandbox', 'recipient_not_allowed'), 2)).toMatchObject({ status: 403, body: { errors: [{ field: 'personalizations.2.to' }] } });
+    expect(sendgridError(new UnauthorizedError('Invalid API key.'))).toEqual({
+      status: 401,
+      body: { errors: [{ message: 'Invalid API key.', field: null, help: null }] },
+    });
+    expect(
+      sendgridError(new ForbiddenError('The domain x.test is not verified for this account.', 'domain_not_verified')).body.errors[0],
+    ).toMatchObject({ field: 'from' });
+    expect(sendgridError(new ForbiddenError('sandbox', 'recipient_not_allowed'), 2)).toMatchObject({
+      status: 403,
+      body: { errors: [{ field: 'personalizations.2.to' }] },
+    });
     expect(sendgridError(new InsufficientScopeError(['emails:send'], ['domains:read'])).status).toBe(403);
     expect(sendgridError(new AppError(413, 'payload_too_large', 'too big')).status).toBe(413);
     const limited = sendgridError(new RateLimitedError(10, 1, 3));
@@ -88,16 +123,23 @@ describe("our errors -> SendGrid's error answers", () => {
     const internal = sendgridError(new Error('secret stack detail'));
     expect(internal.status).toBe(500);
     expect(JSON.stringify(internal.body)).not.toContain('secret');
-    expect(sendgridError(new AppError(503, 'service_unavailable', 'Try again.'))).toEqual({ status: 503, body: { errors: [{ message: 'Try again.', field: null, help: null }] } });
+    expect(sendgridError(new AppError(503, 'service_unavailable', 'Try again.'))).toEqual({
+      status: 503,
+      body: { errors: [{ message: 'Try again.', field: null, help: null }] },
+    });
   });
 });
 
 describe("the send core's outcome -> SendGrid's answer", () => {
-  const suppressed = new AppError(422, 'validation_error', 'A recipient is on the suppression list: a@example.net.', { details: { suppressed: ['a@example.net'], email_id: 'msg_1' } });
+  const suppressed = new AppError(422, 'validation_error', 'A recipient is on the suppression list: a@example.net.', {
+    details: { suppressed: ['a@example.net'], email_id: 'msg_1' },
+  });
 
   it('accepts a send refused only for a suppressed or opted-out recipient, with the kept email id (SendGrid drops it)', () => {
     expect(outcomeOfError(suppressed)).toEqual({ kind: 'accepted', messageId: 'msg_1' });
-    expect(droppedEmailId('validation_error', { category_unsubscribed: ['a@x.test'], category: 'product', email_id: 'msg_2' })).toBe('msg_2');
+    expect(droppedEmailId('validation_error', { category_unsubscribed: ['a@x.test'], category: 'product', email_id: 'msg_2' })).toBe(
+      'msg_2',
+    );
     expect(droppedEmailId('validation_error', { fields: [] })).toBeNull();
     expect(droppedEmailId('forbidden', { suppressed: ['a'], email_id: 'msg_3' })).toBeNull();
   });
@@ -111,7 +153,12 @@ describe("the send core's outcome -> SendGrid's answer", () => {
       data: [
         { index: 1, id: 'msg_b', status: 'scheduled' },
         { index: 0, id: 'msg_a', status: 'sent' },
-        { index: 2, id: 'msg_c', status: 'failed', error: { code: 'validation_error', message: 'suppressed', details: { suppressed: ['x@y.z'], email_id: 'msg_c' } } },
+        {
+          index: 2,
+          id: 'msg_c',
+          status: 'failed',
+          error: { code: 'validation_error', message: 'suppressed', details: { suppressed: ['x@y.z'], email_id: 'msg_c' } },
+        },
       ],
     });
     expect(outcome).toEqual({ kind: 'accepted', messageId: 'msg_a' });
@@ -121,7 +168,12 @@ describe("the send core's outcome -> SendGrid's answer", () => {
     const outcome = outcomeOfBatch({
       data: [
         { index: 0, id: 'msg_a', status: 'sent' },
-        { index: 1, id: null, status: 'failed', error: { code: 'recipient_not_allowed', message: 'The sandbox sender can only send to the account email.' } },
+        {
+          index: 1,
+          id: null,
+          status: 'failed',
+          error: { code: 'recipient_not_allowed', message: 'The sandbox sender can only send to the account email.' },
+        },
       ],
     });
     expect(outcome).toMatchObject({ kind: 'error', answer: { status: 403, body: { errors: [{ field: 'personalizations.1.to' }] } } });
@@ -137,7 +189,13 @@ describe("the send core's outcome -> SendGrid's answer", () => {
         { index: 1, id: null, status: 'failed', error: { code: 'domain_not_verified', message: 'The domain x.test is not verified.' } },
       ],
     });
-    expect(outcome).toEqual({ kind: 'error', answer: { status: 403, body: { errors: [{ message: 'personalizations.0: The domain x.test is not verified.', field: 'from', help: null }] } } });
+    expect(outcome).toEqual({
+      kind: 'error',
+      answer: {
+        status: 403,
+        body: { errors: [{ message: 'personalizations.0: The domain x.test is not verified.', field: 'from', help: null }] },
+      },
+    });
   });
 });
 
@@ -145,7 +203,10 @@ describe('template ids', () => {
   const part = (items: { source_id: string; alias: string; status: string }[]) => ({ templates: { items } }) as unknown as ReportPart;
 
   it('finds the alias an import gave a SendGrid template id (not a failed item)', () => {
-    const parts = [part([{ source_id: 'd-1', alias: 'failed-one', status: 'failed' }]), part([{ source_id: 'd-1', alias: 'welcome-email', status: 'imported' }])];
+    const parts = [
+      part([{ source_id: 'd-1', alias: 'failed-one', status: 'failed' }]),
+      part([{ source_id: 'd-1', alias: 'welcome-email', status: 'imported' }]),
+    ];
     expect(importedAliasOf(parts, 'd-1')).toBe('welcome-email');
     expect(importedAliasOf(parts, 'd-2')).toBeNull();
   });
@@ -155,9 +216,16 @@ describe('template ids', () => {
     return {
       reads,
       deps: {
-        templates: { get: async (_account: string, alias: string) => (reads.push(`template ${alias}`), templates.includes(alias) ? ({ alias } as never) : null) },
+        templates: {
+          get: async (_account: string, alias: string) => (
+            reads.push(`template ${alias}`), templates.includes(alias) ? ({ alias } as never) : null
+          ),
+        },
         imports: {
-          list: async () => (reads.push('imports'), { items: imports.map((i) => ({ id: i.id, provider: i.provider, dry_run: i.dry_run })) as never[], next_cursor: null }),
+          list: async () => (
+            reads.push('imports'),
+            { items: imports.map((i) => ({ id: i.id, provider: i.provider, dry_run: i.dry_run })) as never[], next_cursor: null }
+          ),
           parts: async (_account: string, id: string) => (reads.push(`parts ${id}`), imports.find((i) => i.id === id)!.parts),
         },
       },
@@ -171,10 +239,18 @@ describe('template ids', () => {
   });
 
   it("else the alias of the newest SendGrid import that has the id (other providers' imports not read)", async () => {
-    const { deps, reads } = fakes([], [
-      { id: 'mig_pm', provider: 'postmark', dry_run: false, parts: [] },
-      { id: 'mig_sg', provider: 'sendgrid', dry_run: false, parts: [part([{ source_id: 'd-abc', alias: 'welcome-email', status: 'imported' }])] },
-    ]);
+    const { deps, reads } = fakes(
+      [],
+      [
+        { id: 'mig_pm', provider: 'postmark', dry_run: false, parts: [] },
+        {
+          id: 'mig_sg',
+          provider: 'sendgrid',
+          dry_run: false,
+          parts: [part([{ source_id: 'd-abc', alias: 'welcome-email', status: 'imported' }])],
+        },
+      ],
+    );
     expect(await templateAliasOf(deps, 'acc', 'd-abc')).toBe('welcome-email');
     expect(reads).toEqual(['template d-abc', 'imports', 'parts mig_sg']);
   });
@@ -187,7 +263,14 @@ describe('template ids', () => {
 
 describe("the door's routes", () => {
   /** A services object the tested paths never reach (a call would throw). */
-  const unreachable = new Proxy({}, { get: (_t, name) => { throw new Error(`services.${String(name)} used`); } }) as CompatServices;
+  const unreachable = new Proxy(
+    {},
+    {
+      get: (_t, name) => {
+        throw new Error(`services.${String(name)} used`);
+      },
+    },
+  ) as CompatServices;
 
   function app() {
     const hono = new Hono<ApiEnv>();
@@ -200,7 +283,11 @@ describe("the door's routes", () => {
     const missing = await app().request('/v3/mail/send', { method: 'POST', body: '{}' });
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ errors: [{ message: expect.stringContaining('Missing API key'), field: null, help: null }] });
-    const sendgridKey = await app().request('/v3/mail/send', { method: 'POST', body: '{}', headers: { Authorization: 'Bearer SG.abc.def' } });
+    const sendgridKey = await app().request('/v3/mail/send', {
+      method: 'POST',
+      body: '{}',
+      headers: { Authorization: 'Bearer SG.abc.def' },
+    });
     expect(sendgridKey.status).toBe(401);
     expect(((await sendgridKey.json()) as { errors: { message: string }[] }).errors[0]!.message).toMatch(/Invalid API key/);
   });

@@ -14,7 +14,13 @@ const FROM = { email: 'sender@example.com', name: 'Example Sender' };
 
 /** A minimal valid body, with `extra` fields over it. */
 function body(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { personalizations: [{ to: [{ email: 'to@example.net' }] }], from: FROM, subject: 'Hello', content: [{ type: 'text/plain', value: 'Hi' }], ...extra };
+  return {
+    personalizations: [{ to: [{ email: 'to@example.net' }] }],
+    from: FROM,
+    subject: 'Hello',
+    content: [{ type: 'text/plain', value: 'Hi' }],
+    ...extra,
+  };
 }
 
 function map(input: Record<string, unknown>, templateAlias?: string) {
@@ -34,7 +40,15 @@ function refusal(input: Record<string, unknown>): { field: string | null; messag
 
 describe('SendGrid mail/send -> our send requests', () => {
   it('maps a plain send: from, to (with names), subject, text and html, one request', () => {
-    const { requests, sandbox } = map(body({ content: [{ type: 'text/plain', value: 'Hi' }, { type: 'text/html', value: '<p>Hi</p>' }], personalizations: [{ to: [{ email: 'to@example.net', name: 'Ann Lee' }] }] }));
+    const { requests, sandbox } = map(
+      body({
+        content: [
+          { type: 'text/plain', value: 'Hi' },
+          { type: 'text/html', value: '<p>Hi</p>' },
+        ],
+        personalizations: [{ to: [{ email: 'to@example.net', name: 'Ann Lee' }] }],
+      }),
+    );
     expect(sandbox).toBe(false);
     expect(requests).toEqual([{ from: FROM, to: ['Ann Lee <to@example.net>'], subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' }]);
     expect(sendRequestSchema.safeParse(requests[0]).success).toBe(true);
@@ -45,15 +59,33 @@ describe('SendGrid mail/send -> our send requests', () => {
       body({
         headers: { 'X-Shared': 'a', 'X-Over': 'top' },
         personalizations: [
-          { to: [{ email: 'one@example.net' }], cc: [{ email: 'cc@example.net' }], bcc: [{ email: 'bcc@example.net' }], subject: 'First', headers: { 'X-Over': 'mine' } },
+          {
+            to: [{ email: 'one@example.net' }],
+            cc: [{ email: 'cc@example.net' }],
+            bcc: [{ email: 'bcc@example.net' }],
+            subject: 'First',
+            headers: { 'X-Over': 'mine' },
+          },
           { to: [{ email: 'two@example.net' }], from: { email: 'other@example.com' }, send_at: Date.parse('2030-01-02T00:00:00Z') / 1000 },
         ],
       }),
     );
     expect(requests).toHaveLength(2);
-    expect(requests[0]).toMatchObject({ from: FROM, to: ['one@example.net'], cc: ['cc@example.net'], bcc: ['bcc@example.net'], subject: 'First', headers: { 'X-Shared': 'a', 'X-Over': 'mine' } });
+    expect(requests[0]).toMatchObject({
+      from: FROM,
+      to: ['one@example.net'],
+      cc: ['cc@example.net'],
+      bcc: ['bcc@example.net'],
+      subject: 'First',
+      headers: { 'X-Shared': 'a', 'X-Over': 'mine' },
+    });
     expect(requests[0]).not.toHaveProperty('scheduled_at');
-    expect(requests[1]).toMatchObject({ from: { email: 'other@example.com' }, to: ['two@example.net'], subject: 'Hello', scheduled_at: '2030-01-02T00:00:00.000Z' });
+    expect(requests[1]).toMatchObject({
+      from: { email: 'other@example.com' },
+      to: ['two@example.net'],
+      subject: 'Hello',
+      scheduled_at: '2030-01-02T00:00:00.000Z',
+    });
     for (const request of requests) expect(sendRequestSchema.safeParse(request).success).toBe(true);
   });
 
@@ -67,7 +99,10 @@ describe('SendGrid mail/send -> our send requests', () => {
     const { requests } = map(
       body({
         subject: 'Hi -name-',
-        content: [{ type: 'text/plain', value: 'Dear -name- -name-full-' }, { type: 'text/html', value: '<b>-name-</b>' }],
+        content: [
+          { type: 'text/plain', value: 'Dear -name- -name-full-' },
+          { type: 'text/html', value: '<b>-name-</b>' },
+        ],
         personalizations: [
           { to: [{ email: 'a@example.net' }], substitutions: { '-name-': 'Ann', '-name-full-': 'Ann Lee' } },
           { to: [{ email: 'b@example.net' }], substitutions: { '-name-': 'Bob', '-name-full-': 'Bob Ray' } },
@@ -79,7 +114,13 @@ describe('SendGrid mail/send -> our send requests', () => {
   });
 
   it('maps categories and custom_args to tags, personalization custom_args winning, with unsafe characters replaced', () => {
-    const { requests } = map(body({ categories: ['welcome', 'Password Reset'], custom_args: { user_id: '42', plan: 'a' }, personalizations: [{ to: [{ email: 'a@example.net' }], custom_args: { plan: 'pro.v2' } }] }));
+    const { requests } = map(
+      body({
+        categories: ['welcome', 'Password Reset'],
+        custom_args: { user_id: '42', plan: 'a' },
+        personalizations: [{ to: [{ email: 'a@example.net' }], custom_args: { plan: 'pro.v2' } }],
+      }),
+    );
     expect(requests[0]!.tags).toEqual([
       { name: 'category', value: 'welcome' },
       { name: 'category', value: 'Password_Reset' },
@@ -91,13 +132,20 @@ describe('SendGrid mail/send -> our send requests', () => {
 
   it('refuses more than 10 categories and custom_args together (each is a tag)', () => {
     const custom = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, 'v']));
-    expect(refusal(body({ categories: ['a', 'b', 'c'], custom_args: custom }))).toEqual([expect.objectContaining({ field: 'custom_args', message: expect.stringContaining('At most 10') })]);
+    expect(refusal(body({ categories: ['a', 'b', 'c'], custom_args: custom }))).toEqual([
+      expect.objectContaining({ field: 'custom_args', message: expect.stringContaining('At most 10') }),
+    ]);
   });
 
   it('maps reply_to and reply_to_list, and refuses both together', () => {
     expect(map(body({ reply_to: { email: 'r@example.com', name: 'Desk' } })).requests[0]!.reply_to).toEqual(['Desk <r@example.com>']);
-    expect(map(body({ reply_to_list: [{ email: 'r1@example.com' }, { email: 'r2@example.com' }] })).requests[0]!.reply_to).toEqual(['r1@example.com', 'r2@example.com']);
-    expect(refusal(body({ reply_to: { email: 'r@example.com' }, reply_to_list: [{ email: 'r2@example.com' }] }))).toEqual([expect.objectContaining({ field: 'reply_to_list' })]);
+    expect(map(body({ reply_to_list: [{ email: 'r1@example.com' }, { email: 'r2@example.com' }] })).requests[0]!.reply_to).toEqual([
+      'r1@example.com',
+      'r2@example.com',
+    ]);
+    expect(refusal(body({ reply_to: { email: 'r@example.com' }, reply_to_list: [{ email: 'r2@example.com' }] }))).toEqual([
+      expect.objectContaining({ field: 'reply_to_list' }),
+    ]);
   });
 
   it('maps attachments (inline ones with their content_id) and refuses an inline one without content_id', () => {
@@ -117,18 +165,30 @@ describe('SendGrid mail/send -> our send requests', () => {
     ]);
     expect(sendRequestSchema.safeParse(requests[0]).success).toBe(true);
     // The SDK passes attachment objects as given: its own camelCase contentId reaches the API as is.
-    expect(map(body({ attachments: [{ content: 'aGVsbG8=', filename: 'x.png', disposition: 'inline', contentId: 'x' }] })).requests[0]!.attachments).toEqual([{ filename: 'x.png', data: 'aGVsbG8=', content_id: 'x' }]);
-    expect(refusal(body({ attachments: [{ content: 'aGVsbG8=', filename: 'x.png', disposition: 'inline' }] }))).toEqual([expect.objectContaining({ field: 'attachments.0.content_id' })]);
+    expect(
+      map(body({ attachments: [{ content: 'aGVsbG8=', filename: 'x.png', disposition: 'inline', contentId: 'x' }] })).requests[0]!
+        .attachments,
+    ).toEqual([{ filename: 'x.png', data: 'aGVsbG8=', content_id: 'x' }]);
+    expect(refusal(body({ attachments: [{ content: 'aGVsbG8=', filename: 'x.png', disposition: 'inline' }] }))).toEqual([
+      expect.objectContaining({ field: 'attachments.0.content_id' }),
+    ]);
   });
 
   it('refuses attachments with more than one personalization (the batch core sends none)', () => {
-    const input = body({ attachments: [{ content: 'aGVsbG8=', filename: 'a.txt' }], personalizations: [{ to: [{ email: 'a@example.net' }] }, { to: [{ email: 'b@example.net' }] }] });
+    const input = body({
+      attachments: [{ content: 'aGVsbG8=', filename: 'a.txt' }],
+      personalizations: [{ to: [{ email: 'a@example.net' }] }, { to: [{ email: 'b@example.net' }] }],
+    });
     expect(refusal(input)).toEqual([expect.objectContaining({ field: 'attachments' })]);
   });
 
   it('maps asm to a product email with managed unsubscribe, and subscription_tracking to managed unsubscribe', () => {
-    expect(map(body({ asm: { group_id: 12, groups_to_display: [12, 13] } })).requests[0]).toMatchObject({ category: 'product', unsubscribe: true });
-    const tracked = map(body({ tracking_settings: { subscription_tracking: { enable: true }, click_tracking: { enable: true } } })).requests[0]!;
+    expect(map(body({ asm: { group_id: 12, groups_to_display: [12, 13] } })).requests[0]).toMatchObject({
+      category: 'product',
+      unsubscribe: true,
+    });
+    const tracked = map(body({ tracking_settings: { subscription_tracking: { enable: true }, click_tracking: { enable: true } } }))
+      .requests[0]!;
     expect(tracked).toMatchObject({ unsubscribe: true });
     expect(tracked).not.toHaveProperty('category');
     const plain = map(body({ tracking_settings: { open_tracking: { enable: true } } })).requests[0]!;
@@ -138,7 +198,10 @@ describe('SendGrid mail/send -> our send requests', () => {
   it('appends mail_settings.footer to text and html (before </body>)', () => {
     const { requests } = map(
       body({
-        content: [{ type: 'text/plain', value: 'Hi' }, { type: 'text/html', value: '<html><body><p>Hi</p></body></html>' }],
+        content: [
+          { type: 'text/plain', value: 'Hi' },
+          { type: 'text/html', value: '<html><body><p>Hi</p></body></html>' },
+        ],
         mail_settings: { footer: { enable: true, text: 'Footer', html: '<p>Footer</p>' } },
       }),
     );
@@ -157,7 +220,13 @@ describe('SendGrid mail/send -> our send requests', () => {
         template_id: 'd-0123456789abcdef0123456789abcdef',
         content: undefined,
         subject: undefined,
-        personalizations: [{ to: [{ email: 'a@example.net' }], subject: 'Welcome', dynamic_template_data: { first_name: 'Ann', user: { plan: { name: 'pro' } }, count: 3 } }],
+        personalizations: [
+          {
+            to: [{ email: 'a@example.net' }],
+            subject: 'Welcome',
+            dynamic_template_data: { first_name: 'Ann', user: { plan: { name: 'pro' } }, count: 3 },
+          },
+        ],
       }),
       'welcome-email',
     );
@@ -171,14 +240,22 @@ describe('SendGrid mail/send -> our send requests', () => {
 
   it('sends a legacy template with {{key}} substitutions as variables and the content as body', () => {
     const { requests } = map(
-      body({ template_id: 'b0a1c3f2-1111-2222-3333-444455556666', personalizations: [{ to: [{ email: 'a@example.net' }], substitutions: { '{{name}}': 'Ann', '{{ city }}': 'Paris' } }] }),
+      body({
+        template_id: 'b0a1c3f2-1111-2222-3333-444455556666',
+        personalizations: [{ to: [{ email: 'a@example.net' }], substitutions: { '{{name}}': 'Ann', '{{ city }}': 'Paris' } }],
+      }),
       'legacy-welcome',
     );
-    expect(requests[0]!.template).toEqual({ id: 'legacy-welcome', variables: { name: 'Ann', city: 'Paris', body: 'Hi', subject: 'Hello' } });
+    expect(requests[0]!.template).toEqual({
+      id: 'legacy-welcome',
+      variables: { name: 'Ann', city: 'Paris', body: 'Hi', subject: 'Hello' },
+    });
     expect(requests[0]).not.toHaveProperty('text');
-    expect(refusal(body({ template_id: 'legacy', personalizations: [{ to: [{ email: 'a@example.net' }], substitutions: { '-name-': 'Ann' } }] }))).toEqual([
-      expect.objectContaining({ field: 'personalizations.0.substitutions' }),
-    ]);
+    expect(
+      refusal(
+        body({ template_id: 'legacy', personalizations: [{ to: [{ email: 'a@example.net' }], substitutions: { '-name-': 'Ann' } }] }),
+      ),
+    ).toEqual([expect.objectContaining({ field: 'personalizations.0.substitutions' })]);
   });
 
   it('needs no subject or content with a template', () => {
@@ -199,16 +276,41 @@ describe('SendGrid mail/send -> our send requests', () => {
 
   it('refuses what it cannot honour: sections, bypass switches, other content types, a footer on a template, too many personalizations', () => {
     expect(refusal(body({ sections: { '-s-': 'x' } }))).toEqual([expect.objectContaining({ field: 'sections' })]);
-    expect(refusal(body({ mail_settings: { bypass_list_management: { enable: true } } }))).toEqual([expect.objectContaining({ field: 'mail_settings.bypass_list_management.enable' })]);
-    expect(refusal(body({ content: [{ type: 'text/calendar', value: 'BEGIN:VCALENDAR' }] }))).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'content.0.type' })]));
-    expect(refusal(body({ content: [{ type: 'text/plain', value: 'a' }, { type: 'text/plain', value: 'b' }] }))).toEqual([expect.objectContaining({ field: 'content.1.type' })]);
-    expect(refusal(body({ template_id: 'd-1', mail_settings: { footer: { enable: true, text: 'f' } } }))).toEqual([expect.objectContaining({ field: 'mail_settings.footer' })]);
+    expect(refusal(body({ mail_settings: { bypass_list_management: { enable: true } } }))).toEqual([
+      expect.objectContaining({ field: 'mail_settings.bypass_list_management.enable' }),
+    ]);
+    expect(refusal(body({ content: [{ type: 'text/calendar', value: 'BEGIN:VCALENDAR' }] }))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'content.0.type' })]),
+    );
+    expect(
+      refusal(
+        body({
+          content: [
+            { type: 'text/plain', value: 'a' },
+            { type: 'text/plain', value: 'b' },
+          ],
+        }),
+      ),
+    ).toEqual([expect.objectContaining({ field: 'content.1.type' })]);
+    expect(refusal(body({ template_id: 'd-1', mail_settings: { footer: { enable: true, text: 'f' } } }))).toEqual([
+      expect.objectContaining({ field: 'mail_settings.footer' }),
+    ]);
     const many = Array.from({ length: 101 }, (_, i) => ({ to: [{ email: `r${i}@example.net` }] }));
-    expect(refusal(body({ personalizations: many }))).toEqual([expect.objectContaining({ field: 'personalizations', message: expect.stringContaining('At most 100') })]);
+    expect(refusal(body({ personalizations: many }))).toEqual([
+      expect.objectContaining({ field: 'personalizations', message: expect.stringContaining('At most 100') }),
+    ]);
   });
 
   it('ignores harmless fields (batch_id, ip_pool_name, open/click tracking, bypass switches off, an empty sections)', () => {
-    const { requests } = map(body({ batch_id: 'b', ip_pool_name: 'pool', tracking_settings: { click_tracking: { enable: true }, open_tracking: { enable: true }, ganalytics: { enable: true } }, mail_settings: { bypass_list_management: { enable: false } }, sections: {} }));
+    const { requests } = map(
+      body({
+        batch_id: 'b',
+        ip_pool_name: 'pool',
+        tracking_settings: { click_tracking: { enable: true }, open_tracking: { enable: true }, ganalytics: { enable: true } },
+        mail_settings: { bypass_list_management: { enable: false } },
+        sections: {},
+      }),
+    );
     expect(requests[0]).toEqual({ from: FROM, to: ['to@example.net'], subject: 'Hello', text: 'Hi' });
   });
 });
@@ -233,7 +335,9 @@ describe("SendGrid's body schema", () => {
     expect(issues({ ...body(), categories: Array.from({ length: 11 }, () => 'c') })).toEqual(['categories']);
     expect(issues({ ...body(), attachments: [{ filename: 'a.txt' }] })).toEqual(['attachments.0.content']);
     expect(issues({ ...body(), content: [{ type: 'text/plain', value: '' }] })).toEqual(['content.0.value']);
-    expect(issues({ ...body(), personalizations: [{ to: [{ email: 'a@example.net', name: 'A\r\nBcc: x@evil.test' }] }] })).toEqual(['personalizations.0.to.0.name']);
+    expect(issues({ ...body(), personalizations: [{ to: [{ email: 'a@example.net', name: 'A\r\nBcc: x@evil.test' }] }] })).toEqual([
+      'personalizations.0.to.0.name',
+    ]);
   });
 });
 
@@ -252,7 +356,13 @@ describe('mapping helpers', () => {
   });
 
   it('flattenTemplateData flattens objects and arrays with underscores', () => {
-    expect(flattenTemplateData({ a: { b: 1, c: { d: 'x' } }, list: ['p', { q: true }], n: null })).toEqual({ a_b: 1, a_c_d: 'x', list_0: 'p', list_1_q: true, n: null });
+    expect(flattenTemplateData({ a: { b: 1, c: { d: 'x' } }, list: ['p', { q: true }], n: null })).toEqual({
+      a_b: 1,
+      a_c_d: 'x',
+      list_0: 'p',
+      list_1_q: true,
+      n: null,
+    });
   });
 
   it('placeholderName reads {{name}} keys only', () => {

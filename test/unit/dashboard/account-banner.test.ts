@@ -3,7 +3,15 @@ import { accountBanner } from '../../../functions/api/dashboard/pages/account-ba
 import { renderDocument } from '../../../functions/api/dashboard/pages/layout';
 import type { Account } from '../../../shared/domain/accounts/account';
 
-const account: Account = { id: 'acc_1', email: 'o@x.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: 'x', updated_at: 'x' };
+const account: Account = {
+  id: 'acc_1',
+  email: 'o@x.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: 'x',
+  updated_at: 'x',
+};
 const figures = { sent: 300, bounced: 60, complained: 0, bounce_rate: 0.2, complaint_rate: 0 };
 
 describe('the paused account banner', () => {
@@ -19,9 +27,21 @@ describe('the paused account banner', () => {
       paused_reason: 'Reputation brake: <script>alert(1)</script>',
       paused_at: '2026-11-25T12:00:00.000Z',
       pause_source: 'automated',
-      pause_figures: { rule: 'deployment_brake', metric: 'bounce', threshold: 0.04, window_days: 2, account: figures, deployment: { ...figures, sent: 3000, bounced: 130, bounce_rate: 0.043333 } },
+      pause_figures: {
+        rule: 'deployment_brake',
+        metric: 'bounce',
+        threshold: 0.04,
+        window_days: 2,
+        account: figures,
+        deployment: { ...figures, sent: 3000, bounced: 130, bounce_rate: 0.043333 },
+      },
     };
-    const page = renderDocument('/dashboard/emails', { title: 'Emails', body: '' as never, user: { email: 'o@x.test', csrf: 'c' }, banner: accountBanner(paused) });
+    const page = renderDocument('/dashboard/emails', {
+      title: 'Emails',
+      body: '' as never,
+      user: { email: 'o@x.test', csrf: 'c' },
+      banner: accountBanner(paused),
+    });
     expect(page).toContain('This account is paused');
     expect(page).toContain('account_paused');
     expect(page).toContain('the reputation brake');
@@ -30,6 +50,8 @@ describe('the paused account banner', () => {
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page).not.toContain('<script>alert(1)');
     // Signed out pages never carry it.
-    expect(renderDocument('/dashboard/sign-in', { title: 'Sign in', body: '' as never, user: null, banner: accountBanner(paused) })).not.toContain('This account is paused');
+    expect(
+      renderDocument('/dashboard/sign-in', { title: 'Sign in', body: '' as never, user: null, banner: accountBanner(paused) }),
+    ).not.toContain('This account is paused');
   });
 });

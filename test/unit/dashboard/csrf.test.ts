@@ -3,7 +3,7 @@
  * and the session middleware (shared/doors/http/middleware/session.ts) on a small app: safe methods need only
  * the cookie; POST/PUT/PATCH/DELETE need the session's token (header or form field) and no foreign origin.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { crossOriginReason } from '../../../shared/domain/dashboard/same-origin';
 import { csrfTokenMatches } from '../../../shared/domain/dashboard/session-token';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
@@ -23,7 +23,9 @@ describe('crossOriginReason', () => {
   });
 
   it('refuses another origin, another port, a sibling subdomain, Origin null and cross-site Fetch Metadata', () => {
-    expect(crossOriginReason({ origin: 'https://evil.example', secFetchSite: undefined, host })).toMatch(/Origin https:\/\/evil.example is not the dashboard's/);
+    expect(crossOriginReason({ origin: 'https://evil.example', secFetchSite: undefined, host })).toMatch(
+      /Origin https:\/\/evil.example is not the dashboard's/,
+    );
     expect(crossOriginReason({ origin: 'http://127.0.0.1:3001', secFetchSite: undefined, host: '127.0.0.1:3000' })).not.toBeNull();
     expect(crossOriginReason({ origin: 'https://blog.example.com', secFetchSite: undefined, host })).not.toBeNull();
     expect(crossOriginReason({ origin: 'null', secFetchSite: undefined, host })).not.toBeNull();
@@ -46,7 +48,15 @@ describe('csrfTokenMatches', () => {
 
 describe('session middleware: CSRF on state-changing requests', () => {
   const HOST = 'dash.example.com';
-  const user: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'ada@acme.test', role: 'owner', password_hash: 'x', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString() };
+  const user: DashboardUser = {
+    id: 'usr_1',
+    account_id: account.id,
+    email: 'ada@acme.test',
+    role: 'owner',
+    password_hash: 'x',
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
+  };
 
   async function world() {
     const deps = { sessions: new FakeSessions(), dashboardUsers: new FakeUsers(), clock: new FakeClock() };
@@ -73,7 +83,9 @@ describe('session middleware: CSRF on state-changing requests', () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       const response = await w.call(method, { 'content-type': 'application/json' }, '{}');
       expect(response.status).toBe(403);
-      expect(await response.json()).toMatchObject({ error: { code: 'forbidden', message: expect.stringMatching(/Missing CSRF token.*X-CSRF-Token/) } });
+      expect(await response.json()).toMatchObject({
+        error: { code: 'forbidden', message: expect.stringMatching(/Missing CSRF token.*X-CSRF-Token/) },
+      });
     }
   });
 
@@ -102,7 +114,9 @@ describe('session middleware: CSRF on state-changing requests', () => {
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as any).error).toMatchObject({ code: 'forbidden', message: expect.stringMatching(/Origin/) });
     expect((await w.call('DELETE', { 'x-csrf-token': w.csrf, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
-    expect((await w.call('POST', { 'x-csrf-token': w.csrf, origin: `https://${HOST}`, 'sec-fetch-site': 'same-origin' }, '{}')).status).toBe(200);
+    expect(
+      (await w.call('POST', { 'x-csrf-token': w.csrf, origin: `https://${HOST}`, 'sec-fetch-site': 'same-origin' }, '{}')).status,
+    ).toBe(200);
   });
 
   it('without a session the answer is 401 (before any CSRF check)', async () => {

@@ -17,7 +17,15 @@ export class FakeClock {
   }
 }
 
-export const account: Account = { id: 'acc_1', email: 'owner@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString() };
+export const account: Account = {
+  id: 'acc_1',
+  email: 'owner@acme.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: new Date(T0).toISOString(),
+  updated_at: new Date(T0).toISOString(),
+};
 
 export class FakeUsers {
   readonly users = new Map<string, DashboardUser>();
@@ -75,7 +83,10 @@ export class FakeRateLimits {
 }
 
 /** The error `promise` is refused with, an instance of `kind` (AppError unless said); anything else fails the test. */
-export async function refusal<E extends AppError = AppError>(promise: Promise<unknown>, kind: abstract new (...args: never[]) => E = AppError as never): Promise<E> {
+export async function refusal<E extends AppError = AppError>(
+  promise: Promise<unknown>,
+  kind: abstract new (...args: never[]) => E = AppError as never,
+): Promise<E> {
   try {
     await promise;
   } catch (error) {

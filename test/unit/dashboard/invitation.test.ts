@@ -40,7 +40,9 @@ describe('invitation tokens and links', () => {
   });
 
   it('the origin: https behind API Gateway, http on a loopback address (the local cloud)', () => {
-    expect(dashboardOrigin('https://abc.execute-api.eu-west-1.amazonaws.com/dashboard/members')).toBe('https://abc.execute-api.eu-west-1.amazonaws.com');
+    expect(dashboardOrigin('https://abc.execute-api.eu-west-1.amazonaws.com/dashboard/members')).toBe(
+      'https://abc.execute-api.eu-west-1.amazonaws.com',
+    );
     expect(dashboardOrigin('https://127.0.0.1:3000/dashboard/members')).toBe('http://127.0.0.1:3000');
     expect(dashboardOrigin('https://localhost:3000/x')).toBe('http://localhost:3000');
     expect(dashboardOrigin('https://dash.example.com/x')).toBe('https://dash.example.com');

@@ -9,7 +9,12 @@ import type { AuditRecord } from '../../../shared/domain/audit/audit-record';
 import { oidcSettingsFromValues, type OidcClaims, type OidcFlow, type OidcSettings } from '../../../shared/domain/dashboard/oidc';
 import { sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { OidcProviderError, type OidcAuthorizationRequest, type OidcCallbackChecks, type OidcProvider } from '../../../shared/ports/oidc-provider';
+import {
+  OidcProviderError,
+  type OidcAuthorizationRequest,
+  type OidcCallbackChecks,
+  type OidcProvider,
+} from '../../../shared/ports/oidc-provider';
 import { providerErrorOf } from '../../../shared/adapters/oidc/openid-client-provider';
 import { RATE_LIMITS } from '../../../shared/domain/rate-limits';
 import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '../../../shared/usecases/dashboard/oidc-sign-in';
@@ -25,7 +30,9 @@ class FakeProvider implements OidcProvider {
   constructor(public answer: () => OidcClaims) {}
   async authorizationUrl(request: OidcAuthorizationRequest): Promise<URL> {
     this.requests.push(request);
-    return new URL(`https://idp.example.com/authorize?${new URLSearchParams({ state: request.state, nonce: request.nonce, code_challenge: request.codeChallenge, redirect_uri: request.redirectUri })}`);
+    return new URL(
+      `https://idp.example.com/authorize?${new URLSearchParams({ state: request.state, nonce: request.nonce, code_challenge: request.codeChallenge, redirect_uri: request.redirectUri })}`,
+    );
   }
   async exchange(query: URLSearchParams, checks: OidcCallbackChecks): Promise<OidcClaims> {
     this.exchanges.push({ query, checks });
@@ -46,7 +53,16 @@ class FakeFlows {
 }
 
 function settings(overrides: Partial<OidcSettings> = {}): OidcSettings {
-  return { ...oidcSettingsFromValues({ issuer: 'https://idp.example.com', clientId: 'dash', label: 'Okta', allowedDomains: '', sealedClientSecret: '' })!, ...overrides };
+  return {
+    ...oidcSettingsFromValues({
+      issuer: 'https://idp.example.com',
+      clientId: 'dash',
+      label: 'Okta',
+      allowedDomains: '',
+      sealedClientSecret: '',
+    })!,
+    ...overrides,
+  };
 }
 
 function world(claims: OidcClaims = { sub: 'u1', email: 'ada@acme.test', email_verified: true }, oidcSettings = settings()) {
@@ -68,7 +84,15 @@ function world(claims: OidcClaims = { sub: 'u1', email: 'ada@acme.test', email_v
 }
 
 async function addUser(users: FakeUsers, email: string, role: DashboardUser['role'] = 'owner'): Promise<DashboardUser> {
-  const user: DashboardUser = { id: `usr_${users.users.size + 1}`, account_id: account.id, email, role, password_hash: '$scrypt$x', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString() } as DashboardUser;
+  const user: DashboardUser = {
+    id: `usr_${users.users.size + 1}`,
+    account_id: account.id,
+    email,
+    role,
+    password_hash: '$scrypt$x',
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
+  } as DashboardUser;
   await users.create(user);
   return user;
 }
@@ -86,9 +110,18 @@ describe('startOidcSignIn', () => {
     const { start } = await started(w);
     expect(start.flowToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const flow = w.flows.items.get(sessionTokenHash(start.flowToken))!;
-    expect(flow).toMatchObject({ redirect_uri: `${ORIGIN}/dashboard/sign-in/oidc/callback`, next: '/dashboard/webhooks', expires_at: new Date(T0 + 600_000).toISOString() });
+    expect(flow).toMatchObject({
+      redirect_uri: `${ORIGIN}/dashboard/sign-in/oidc/callback`,
+      next: '/dashboard/webhooks',
+      expires_at: new Date(T0 + 600_000).toISOString(),
+    });
     const [request] = w.provider.requests;
-    expect(request).toEqual({ redirectUri: flow.redirect_uri, state: flow.state, nonce: flow.nonce, codeChallenge: createHash('sha256').update(flow.code_verifier).digest('base64url') });
+    expect(request).toEqual({
+      redirectUri: flow.redirect_uri,
+      state: flow.state,
+      nonce: flow.nonce,
+      codeChallenge: createHash('sha256').update(flow.code_verifier).digest('base64url'),
+    });
     expect(new Set([flow.state, flow.nonce, flow.code_verifier, start.flowToken]).size).toBe(4);
     // Nothing secret in the browser's hands but the token: the table never holds it.
     expect(JSON.stringify([...w.flows.items])).not.toContain(start.flowToken);
@@ -98,13 +131,20 @@ describe('startOidcSignIn', () => {
     const w = world();
     expect((await refusal(startOidcSignIn({ ...w.deps, oidc: null }, { origin: ORIGIN, next: '/dashboard' }, CLIENT))).status).toBe(404);
     const bad = settings({ problem: 'OIDC_ISSUER must be an https URL' });
-    expect((await refusal(startOidcSignIn({ ...w.deps, oidc: { settings: bad, provider: w.provider } }, { origin: ORIGIN, next: '/dashboard' }, CLIENT))).status).toBe(503);
+    expect(
+      (
+        await refusal(
+          startOidcSignIn({ ...w.deps, oidc: { settings: bad, provider: w.provider } }, { origin: ORIGIN, next: '/dashboard' }, CLIENT),
+        )
+      ).status,
+    ).toBe(503);
   });
 
   it('counts the flows started from one IP (oidcStartPerIp): over the limit is 429 and no flow item is written', async () => {
     const w = world();
     const client = { ...CLIENT, ip: '198.51.100.77' };
-    for (let i = 0; i < RATE_LIMITS.oidcStartPerIp.limit; i++) await startOidcSignIn(w.deps, { origin: ORIGIN, next: '/dashboard' }, client);
+    for (let i = 0; i < RATE_LIMITS.oidcStartPerIp.limit; i++)
+      await startOidcSignIn(w.deps, { origin: ORIGIN, next: '/dashboard' }, client);
     const written = w.flows.items.size;
     expect(written).toBe(RATE_LIMITS.oidcStartPerIp.limit);
     const limited = await refusal(startOidcSignIn(w.deps, { origin: ORIGIN, next: '/dashboard' }, client));
@@ -134,14 +174,23 @@ describe('completeOidcSignIn', () => {
     const { start, query } = await started(w);
     const done = await completeOidcSignIn(w.deps, { flowToken: start.flowToken, query }, CLIENT);
     expect(done).toMatchObject({ user: { id: user.id }, next: '/dashboard/webhooks', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
-    expect([...w.deps.sessions.items.values()]).toEqual([expect.objectContaining({ user_id: user.id, user_email: 'ada@acme.test', account_id: account.id })]);
+    expect([...w.deps.sessions.items.values()]).toEqual([
+      expect.objectContaining({ user_id: user.id, user_email: 'ada@acme.test', account_id: account.id }),
+    ]);
     expect(w.flows.items.size).toBe(0);
     // The checks the provider was given are the flow's.
     const flowChecks = w.provider.exchanges[0]!.checks;
     expect(flowChecks.redirectUri).toBe(`${ORIGIN}/dashboard/sign-in/oidc/callback`);
     expect(createHash('sha256').update(flowChecks.codeVerifier).digest('base64url')).toBe(w.provider.requests[0]!.codeChallenge);
     expect(w.audit).toEqual([
-      expect.objectContaining({ account_id: account.id, action: 'signIn', status: 200, resource_ids: { user: user.id, method: 'oidc' }, actor: { type: 'user', id: user.id, email: user.email, email_hash: null, role: 'owner' }, source_ip: CLIENT.ip }),
+      expect.objectContaining({
+        account_id: account.id,
+        action: 'signIn',
+        status: 200,
+        resource_ids: { user: user.id, method: 'oidc' },
+        actor: { type: 'user', id: user.id, email: user.email, email_hash: null, role: 'owner' },
+        source_ip: CLIENT.ip,
+      }),
     ]);
     // The same callback again: the flow is gone.
     const again = await refusal(completeOidcSignIn(w.deps, { flowToken: start.flowToken, query }, CLIENT));
@@ -162,20 +211,32 @@ describe('completeOidcSignIn', () => {
         action: 'signInFailed',
         status: 403,
         resource_ids: { method: 'oidc' },
-        actor: { type: 'user', id: null, email: null, email_hash: createHash('sha256').update('stranger@acme.test').digest('hex').slice(0, 32), role: null },
+        actor: {
+          type: 'user',
+          id: null,
+          email: null,
+          email_hash: createHash('sha256').update('stranger@acme.test').digest('hex').slice(0, 32),
+          role: null,
+        },
       }),
     ]);
   });
 
-  it('refuses an email the provider has not verified, even a member\'s (only `true` counts); signInFailed in the member\'s account', async () => {
+  it("refuses an email the provider has not verified, even a member's (only `true` counts); signInFailed in the member's account", async () => {
     for (const verified of [false, 'true', undefined]) {
       const w = world({ sub: 'u1', email: 'ada@acme.test', email_verified: verified });
       const user = await addUser(w.users, 'ada@acme.test');
       const { start, query } = await started(w);
       const error = await refusal(completeOidcSignIn(w.deps, { flowToken: start.flowToken, query }, CLIENT));
-      expect({ verified, status: error.status, reason: error.details?.reason }).toEqual({ verified, status: 403, reason: 'unverified_email' });
+      expect({ verified, status: error.status, reason: error.details?.reason }).toEqual({
+        verified,
+        status: 403,
+        reason: 'unverified_email',
+      });
       expect(w.deps.sessions.items.size).toBe(0);
-      expect(w.audit).toEqual([expect.objectContaining({ account_id: account.id, action: 'signInFailed', resource_ids: { user: user.id, method: 'oidc' } })]);
+      expect(w.audit).toEqual([
+        expect.objectContaining({ account_id: account.id, action: 'signInFailed', resource_ids: { user: user.id, method: 'oidc' } }),
+      ]);
     }
   });
 
@@ -194,7 +255,7 @@ describe('completeOidcSignIn', () => {
     expect({ status: noEmail.status, reason: noEmail.details?.reason }).toEqual({ status: 403, reason: 'no_email' });
   });
 
-  it('refuses a state that is not the flow\'s (400) before asking the provider, and spends the flow', async () => {
+  it("refuses a state that is not the flow's (400) before asking the provider, and spends the flow", async () => {
     const w = world();
     await addUser(w.users, 'ada@acme.test');
     const { start, query } = await started(w);
@@ -209,7 +270,7 @@ describe('completeOidcSignIn', () => {
     expect(w.audit).toEqual([]);
   });
 
-  it('refuses a callback without the flow\'s cookie, with another browser\'s, or after 10 minutes (400)', async () => {
+  it("refuses a callback without the flow's cookie, with another browser's, or after 10 minutes (400)", async () => {
     const w = world();
     await addUser(w.users, 'ada@acme.test');
     const { query } = await started(w);
@@ -223,8 +284,12 @@ describe('completeOidcSignIn', () => {
     expect(expired.message).toContain('has expired');
   });
 
-  it('answers the provider\'s refusals as 401 (audited) and an unreachable provider as 503 (not audited)', async () => {
-    for (const [kind, status] of [['denied', 401], ['invalid', 401], ['unreachable', 503]] as const) {
+  it("answers the provider's refusals as 401 (audited) and an unreachable provider as 503 (not audited)", async () => {
+    for (const [kind, status] of [
+      ['denied', 401],
+      ['invalid', 401],
+      ['unreachable', 503],
+    ] as const) {
       const w = world();
       w.provider.answer = () => {
         throw new OidcProviderError(kind, kind === 'denied' ? 'The sign-in provider answered "access_denied".' : 'no');
@@ -253,8 +318,18 @@ describe('completeOidcSignIn', () => {
 describe('OIDC settings and provider errors', () => {
   it('are null without an issuer or client id; https only (http on loopback); domains lower-cased', () => {
     expect(oidcSettingsFromValues({ issuer: '', clientId: 'x', label: '', allowedDomains: '', sealedClientSecret: '' })).toBeNull();
-    expect(oidcSettingsFromValues({ issuer: 'https://idp.test', clientId: '', label: '', allowedDomains: '', sealedClientSecret: '' })).toBeNull();
-    expect(oidcSettingsFromValues({ issuer: 'https://idp.test', clientId: 'c', label: '', allowedDomains: ' Acme.TEST, @b.test ,', sealedClientSecret: ' v1:kms:abc ' })).toEqual({
+    expect(
+      oidcSettingsFromValues({ issuer: 'https://idp.test', clientId: '', label: '', allowedDomains: '', sealedClientSecret: '' }),
+    ).toBeNull();
+    expect(
+      oidcSettingsFromValues({
+        issuer: 'https://idp.test',
+        clientId: 'c',
+        label: '',
+        allowedDomains: ' Acme.TEST, @b.test ,',
+        sealedClientSecret: ' v1:kms:abc ',
+      }),
+    ).toEqual({
       issuer: 'https://idp.test',
       clientId: 'c',
       label: 'OpenID Connect',
@@ -262,9 +337,16 @@ describe('OIDC settings and provider errors', () => {
       sealedClientSecret: 'v1:kms:abc',
       problem: null,
     });
-    expect(oidcSettingsFromValues({ issuer: 'http://127.0.0.1:4000', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!.problem).toBeNull();
-    expect(oidcSettingsFromValues({ issuer: 'http://idp.test', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!.problem).toContain('https');
-    expect(oidcSettingsFromValues({ issuer: 'not a url', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!.problem).toContain('not a URL');
+    expect(
+      oidcSettingsFromValues({ issuer: 'http://127.0.0.1:4000', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!
+        .problem,
+    ).toBeNull();
+    expect(
+      oidcSettingsFromValues({ issuer: 'http://idp.test', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!.problem,
+    ).toContain('https');
+    expect(
+      oidcSettingsFromValues({ issuer: 'not a url', clientId: 'c', label: 'L', allowedDomains: '', sealedClientSecret: '' })!.problem,
+    ).toContain('not a URL');
   });
 
   it('a network failure or a timeout is "unreachable"; anything else a failed check', () => {

@@ -5,7 +5,13 @@
  * case (bodies and headers).
  */
 import { Hono } from 'hono';
-import { dailyActivity, emailTimeline, isInFlight, matchesEmail, type EmailFacts } from '../../../functions/api/dashboard/pages/email-model';
+import {
+  dailyActivity,
+  emailTimeline,
+  isInFlight,
+  matchesEmail,
+  type EmailFacts,
+} from '../../../functions/api/dashboard/pages/email-model';
 import { barChart, niceMax, rateChart } from '../../../functions/api/dashboard/pages/charts';
 import { errorText, pager, safeNext } from '../../../functions/api/dashboard/pages/forms';
 import { APP_CSS, APP_JS, ASSETS } from '../../../functions/api/dashboard/pages/assets';
@@ -68,12 +74,36 @@ describe('emailTimeline', () => {
   });
 
   it('shows bounces, failures, delays, complaints and cancellations with their details', () => {
-    const bounced = emailTimeline({ ...base, status: 'bounced', last_event: 'bounced', delivered_at: null, bounced_at: '2026-11-20T10:00:05.000Z', bounce_type: 'Permanent', bounce_reason: 'mailbox unknown' });
+    const bounced = emailTimeline({
+      ...base,
+      status: 'bounced',
+      last_event: 'bounced',
+      delivered_at: null,
+      bounced_at: '2026-11-20T10:00:05.000Z',
+      bounce_type: 'Permanent',
+      bounce_reason: 'mailbox unknown',
+    });
     expect(bounced.at(-1)).toEqual({ event: 'bounced', at: '2026-11-20T10:00:05.000Z', detail: 'Permanent: mailbox unknown' });
-    expect(events({ ...base, status: 'failed', last_event: 'failed', sent_at: null, delivered_at: null, bounce_reason: 'suppressed' })).toEqual(['accepted', 'failed']);
-    expect(events({ ...base, status: 'sent', last_event: 'delivery_delayed', delivered_at: null })).toEqual(['accepted', 'sent', 'delivery_delayed']);
+    expect(
+      events({ ...base, status: 'failed', last_event: 'failed', sent_at: null, delivered_at: null, bounce_reason: 'suppressed' }),
+    ).toEqual(['accepted', 'failed']);
+    expect(events({ ...base, status: 'sent', last_event: 'delivery_delayed', delivered_at: null })).toEqual([
+      'accepted',
+      'sent',
+      'delivery_delayed',
+    ]);
     expect(events({ ...base, last_event: 'complained' })).toEqual(['accepted', 'sent', 'delivered', 'complained']);
-    expect(events({ ...base, status: 'cancelled', last_event: 'queued', scheduled_at: '2026-12-01T00:00:00.000Z', cancelled_at: '2026-11-21T00:00:00.000Z', sent_at: null, delivered_at: null })).toEqual(['accepted', 'scheduled', 'cancelled']);
+    expect(
+      events({
+        ...base,
+        status: 'cancelled',
+        last_event: 'queued',
+        scheduled_at: '2026-12-01T00:00:00.000Z',
+        cancelled_at: '2026-11-21T00:00:00.000Z',
+        sent_at: null,
+        delivered_at: null,
+      }),
+    ).toEqual(['accepted', 'scheduled', 'cancelled']);
   });
 });
 
@@ -83,13 +113,22 @@ describe('isInFlight', () => {
     expect(isInFlight({ status: 'queued', created_at: '2026-11-20T10:00:00.000Z' }, now)).toBe(true);
     expect(isInFlight({ status: 'sent', created_at: '2026-11-20T10:00:00.000Z' }, now)).toBe(true);
     expect(isInFlight({ status: 'sent', created_at: '2026-11-20T09:50:00.000Z' }, now)).toBe(false);
-    for (const status of ['delivered', 'bounced', 'failed', 'scheduled', 'cancelled']) expect(isInFlight({ status, created_at: '2026-11-20T10:04:00.000Z' }, now)).toBe(false);
+    for (const status of ['delivered', 'bounced', 'failed', 'scheduled', 'cancelled'])
+      expect(isInFlight({ status, created_at: '2026-11-20T10:04:00.000Z' }, now)).toBe(false);
   });
 });
 
 describe('dailyActivity', () => {
   const now = new Date('2026-11-20T15:00:00.000Z');
-  const email = (day: string, fields: Partial<EmailFacts>) => ({ ...base, created_at: `${day}T09:00:00.000Z`, sent_at: null, delivered_at: null, status: 'queued', last_event: 'queued', ...fields });
+  const email = (day: string, fields: Partial<EmailFacts>) => ({
+    ...base,
+    created_at: `${day}T09:00:00.000Z`,
+    sent_at: null,
+    delivered_at: null,
+    status: 'queued',
+    last_event: 'queued',
+    ...fields,
+  });
 
   it('counts per UTC day of acceptance, rates as shares of sent, days without sends have no rate', () => {
     const sample = dailyActivity(
@@ -105,7 +144,17 @@ describe('dailyActivity', () => {
       false,
     );
     expect(sample.days.map((day) => day.day)).toEqual(['2026-11-18', '2026-11-19', '2026-11-20']);
-    expect(sample.days[2]).toEqual({ day: '2026-11-20', accepted: 4, sent: 4, delivered: 3, bounced: 1, complained: 1, delivery_rate: 0.75, bounce_rate: 0.25, complaint_rate: 0.25 });
+    expect(sample.days[2]).toEqual({
+      day: '2026-11-20',
+      accepted: 4,
+      sent: 4,
+      delivered: 3,
+      bounced: 1,
+      complained: 1,
+      delivery_rate: 0.75,
+      bounce_rate: 0.25,
+      complaint_rate: 0.25,
+    });
     expect(sample.days[0]).toMatchObject({ accepted: 1, sent: 0, delivery_rate: null, bounce_rate: null });
     expect(sample).toMatchObject({ emails: 5, truncated: false });
   });
@@ -126,7 +175,15 @@ describe('charts', () => {
     expect(bars).toContain('role="img" aria-labelledby="c1-title c1-desc"');
     expect(bars).toContain('<title id="c1-title">Sends &lt;per&gt; day</title><desc id="c1-desc">a &amp; b</desc>');
     expect(bars.match(/<rect class="bar"/g)).toHaveLength(2);
-    const rates = String(rateChart({ id: 'c2', title: 'Rates', desc: 'd', labels: ['a', 'b', 'c'], series: [{ name: 'Delivery rate', values: [1, null, 0.5] }] }));
+    const rates = String(
+      rateChart({
+        id: 'c2',
+        title: 'Rates',
+        desc: 'd',
+        labels: ['a', 'b', 'c'],
+        series: [{ name: 'Delivery rate', values: [1, null, 0.5] }],
+      }),
+    );
     expect(rates.match(/<circle class="s0"/g)).toHaveLength(2);
     expect(rates).not.toContain('<polyline');
     expect(rates).toContain('Delivery rate');
@@ -137,7 +194,20 @@ describe('safeNext', () => {
   it('keeps dashboard pages of this origin and nothing else', () => {
     expect(safeNext('/dashboard/webhooks?x=1')).toBe('/dashboard/webhooks?x=1');
     expect(safeNext('/dashboard')).toBe('/dashboard');
-    for (const value of [undefined, null, '', 'https://evil.example/dashboard', '//evil.example/dashboard', '/dashboardx', '/dashboard\\..\\x', '/emails', '/dashboard/sign-in?next=/x', '/dashboard/sign-out', `/dashboard/${'a'.repeat(3000)}`, '/dashboard/\nx']) {
+    for (const value of [
+      undefined,
+      null,
+      '',
+      'https://evil.example/dashboard',
+      '//evil.example/dashboard',
+      '/dashboardx',
+      '/dashboard\\..\\x',
+      '/emails',
+      '/dashboard/sign-in?next=/x',
+      '/dashboard/sign-out',
+      `/dashboard/${'a'.repeat(3000)}`,
+      '/dashboard/\nx',
+    ]) {
       expect(safeNext(value)).toBe('/dashboard/emails');
     }
   });
@@ -181,7 +251,10 @@ describe('the page frame', () => {
   });
 
   it('states errors with their fields and hint', () => {
-    const error = new ValidationError('The request is invalid.', { details: { fields: [{ field: 'name', message: 'is required' }] }, hint: 'Fill it in.' });
+    const error = new ValidationError('The request is invalid.', {
+      details: { fields: [{ field: 'name', message: 'is required' }] },
+      hint: 'Fill it in.',
+    });
     expect(errorText(error)).toBe('The request is invalid. name: is required Fill it in.');
   });
 
@@ -193,7 +266,7 @@ describe('the page frame', () => {
   });
 });
 
-describe('a domain\'s SES verification (domain-provider)', () => {
+describe("a domain's SES verification (domain-provider)", () => {
   const at = '2026-11-20T10:00:00.000Z';
   const pending = { status: 'pending' as const, message: 'SES has not yet confirmed the DKIM record.', checked_at: at };
   const verifyAgain = html`<button>Verify again</button>`;
@@ -222,7 +295,10 @@ describe('a domain\'s SES verification (domain-provider)', () => {
 });
 
 describe('getEmailContent', () => {
-  const principal: Principal = { account, credential: { kind: 'session', id: 'usr_1', scopes: ['full'], tenant: null, allowed_domains: null } };
+  const principal: Principal = {
+    account,
+    credential: { kind: 'session', id: 'usr_1', scopes: ['full'], tenant: null, allowed_domains: null },
+  };
   const email: Email = {
     id: 'msg_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
     account_id: account.id,
@@ -255,8 +331,17 @@ describe('getEmailContent', () => {
   });
 
   it('a composed email: its bodies and the header block as composed, with the first open', async () => {
-    const content = await getEmailContent(deps({ email, body: { inline: { html: '<p>Hi</p>', text: 'Hi' } }, internals: {} }) as never, principal, email.id);
-    expect(content).toMatchObject({ html: '<p>Hi</p>', text: 'Hi', source: 'composed', email: { id: email.id, opened_at: '2026-11-20T11:00:00.000Z', clicked_at: null } });
+    const content = await getEmailContent(
+      deps({ email, body: { inline: { html: '<p>Hi</p>', text: 'Hi' } }, internals: {} }) as never,
+      principal,
+      email.id,
+    );
+    expect(content).toMatchObject({
+      html: '<p>Hi</p>',
+      text: 'Hi',
+      source: 'composed',
+      email: { id: email.id, opened_at: '2026-11-20T11:00:00.000Z', clicked_at: null },
+    });
     expect(content.headers).toMatch(/^From: Acme <hello@acme\.test>$/m);
     expect(content.headers).toMatch(/^Subject: Hello$/m);
     expect(content.headers).toMatch(/^X-Campaign: fall$/m);
@@ -265,17 +350,38 @@ describe('getEmailContent', () => {
   });
 
   it('a raw (SMTP) message: its own header block and parsed bodies; a body in the blob store is read', async () => {
-    const raw = Buffer.from('From: a@acme.test\r\nTo: ada@example.com\r\nSubject: Raw one\r\nX-Mailer: relay\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Raw body</p>\r\n');
-    const content = await getEmailContent(deps({ email, body: { inline: {} }, mime: { blobKey: 'mime/1' }, internals: {} }, { 'mime/1': raw }) as never, principal, email.id);
+    const raw = Buffer.from(
+      'From: a@acme.test\r\nTo: ada@example.com\r\nSubject: Raw one\r\nX-Mailer: relay\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Raw body</p>\r\n',
+    );
+    const content = await getEmailContent(
+      deps({ email, body: { inline: {} }, mime: { blobKey: 'mime/1' }, internals: {} }, { 'mime/1': raw }) as never,
+      principal,
+      email.id,
+    );
     expect(content.source).toBe('raw');
-    expect(content.headers).toBe('From: a@acme.test\nTo: ada@example.com\nSubject: Raw one\nX-Mailer: relay\nContent-Type: text/html; charset=utf-8');
+    expect(content.headers).toBe(
+      'From: a@acme.test\nTo: ada@example.com\nSubject: Raw one\nX-Mailer: relay\nContent-Type: text/html; charset=utf-8',
+    );
     expect(content.html).toContain('<p>Raw body</p>');
-    const stored = await getEmailContent(deps({ email, body: { blobKey: 'bodies/1.json' }, internals: {} }, { 'bodies/1.json': Buffer.from(JSON.stringify({ text: 'From the blob' })) }) as never, principal, email.id);
+    const stored = await getEmailContent(
+      deps(
+        { email, body: { blobKey: 'bodies/1.json' }, internals: {} },
+        { 'bodies/1.json': Buffer.from(JSON.stringify({ text: 'From the blob' })) },
+      ) as never,
+      principal,
+      email.id,
+    );
     expect(stored).toMatchObject({ html: null, text: 'From the blob' });
   });
 
-  it('another account\'s email, or no email id at all, is not found', async () => {
-    await expect(getEmailContent(deps({ email: { ...email, account_id: 'acc_other' }, body: { inline: {} }, internals: {} }) as never, principal, email.id)).rejects.toMatchObject({ status: 404 });
+  it("another account's email, or no email id at all, is not found", async () => {
+    await expect(
+      getEmailContent(
+        deps({ email: { ...email, account_id: 'acc_other' }, body: { inline: {} }, internals: {} }) as never,
+        principal,
+        email.id,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
     await expect(getEmailContent(deps(null) as never, principal, 'nope')).rejects.toMatchObject({ status: 404 });
   });
 });
@@ -285,7 +391,10 @@ describe('the pages app', () => {
   it('serves the assets and the sign-in page without a session; a page without one redirects', async () => {
     const { createDashboardPages } = await import('../../../functions/api/dashboard/pages');
     const sessions = { get: async () => null, create: async () => undefined, touch: async () => null, delete: async () => undefined };
-    const app = new Hono().route('/dashboard', createDashboardPages({ sessions, dashboardUsers: { getWithAccount: async () => ({}) }, clock: { now: () => new Date() } } as never));
+    const app = new Hono().route(
+      '/dashboard',
+      createDashboardPages({ sessions, dashboardUsers: { getWithAccount: async () => ({}) }, clock: { now: () => new Date() } } as never),
+    );
     const css = await app.request(ASSETS.css.path);
     expect(css.status).toBe(200);
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

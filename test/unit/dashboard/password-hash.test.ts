@@ -1,5 +1,11 @@
 /** Dashboard password hashing (shared/domain/dashboard/password-hash.ts): scrypt, parameters stored with the hash, constant-time verify, rehash when weaker. */
-import { hashPassword, needsRehash, parsePasswordHash, PASSWORD_HASH_PARAMS, verifyPassword } from '../../../shared/domain/dashboard/password-hash';
+import {
+  hashPassword,
+  needsRehash,
+  parsePasswordHash,
+  PASSWORD_HASH_PARAMS,
+  verifyPassword,
+} from '../../../shared/domain/dashboard/password-hash';
 import { generatePassword, newPasswordSchema } from '../../../shared/domain/dashboard/password-policy';
 
 describe('password hashing', () => {
@@ -42,7 +48,9 @@ describe('password hashing', () => {
 
   it('refuses unreadable hashes and parameters that would allocate too much memory', async () => {
     expect(await verifyPassword('x', 'not a hash')).toBe(false);
-    expect(await verifyPassword('x', '$scrypt$ln=30,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(false);
+    expect(await verifyPassword('x', '$scrypt$ln=30,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(
+      false,
+    );
     expect(parsePasswordHash('$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA')).toBeNull();
     expect(needsRehash('not a hash')).toBe(true);
   });

@@ -3,8 +3,15 @@
  * need an owner or admin, owners need an owner), and the session middleware refusing every change of a
  * viewer (after the origin and CSRF checks; signing out stays open to every role).
  */
-import { Hono } from 'hono';
-import { assertMayChangeMember, can, DASHBOARD_ACTIONS, DASHBOARD_ROLES, type DashboardAction, type DashboardRole } from '../../../shared/domain/dashboard/roles';
+import type { Hono } from 'hono';
+import {
+  assertMayChangeMember,
+  can,
+  DASHBOARD_ACTIONS,
+  DASHBOARD_ROLES,
+  type DashboardAction,
+  type DashboardRole,
+} from '../../../shared/domain/dashboard/roles';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { ForbiddenError } from '../../../shared/domain/errors';
 import { createFrame } from '../../../shared/doors/http/create-api';
@@ -59,9 +66,15 @@ describe('member changes', () => {
       assertMayChangeMember('developer', { role: 'viewer' });
       throw new Error('not refused');
     } catch (error) {
-      expect(error).toMatchObject({ status: 403, code: 'forbidden', message: expect.stringMatching(/\(developer\) cannot manage the account's members \(owners and admins can\)/) });
+      expect(error).toMatchObject({
+        status: 403,
+        code: 'forbidden',
+        message: expect.stringMatching(/\(developer\) cannot manage the account's members \(owners and admins can\)/),
+      });
     }
-    expect(() => assertMayChangeMember('admin', { target: 'owner' })).toThrow(/\(admin\) cannot make, change or remove owners \(only owners can\)/);
+    expect(() => assertMayChangeMember('admin', { target: 'owner' })).toThrow(
+      /\(admin\) cannot make, change or remove owners \(only owners can\)/,
+    );
   });
 });
 
@@ -69,7 +82,15 @@ describe('session middleware: the role', () => {
   const HOST = 'dash.example.com';
 
   async function world(role: DashboardRole) {
-    const user: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'ada@acme.test', role, password_hash: 'x', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString() };
+    const user: DashboardUser = {
+      id: 'usr_1',
+      account_id: account.id,
+      email: 'ada@acme.test',
+      role,
+      password_hash: 'x',
+      created_at: new Date(T0).toISOString(),
+      updated_at: new Date(T0).toISOString(),
+    };
     const deps = { sessions: new FakeSessions(), dashboardUsers: new FakeUsers(), clock: new FakeClock() };
     deps.dashboardUsers.users.set(user.email, { ...user });
     const { token, session } = await startSession(deps, user);
@@ -86,12 +107,15 @@ describe('session middleware: the role', () => {
   it.each(DASHBOARD_ROLES)('%s: GET passes; a change passes unless a viewer', async (role) => {
     const w = await world(role);
     expect((await w.call('GET')).status).toBe(200);
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) expect({ method, status: (await w.call(method)).status }).toEqual({ method, status: role === 'viewer' ? 403 : 200 });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'])
+      expect({ method, status: (await w.call(method)).status }).toEqual({ method, status: role === 'viewer' ? 403 : 200 });
   });
 
   it('a viewer is told why: its role is read-only', async () => {
     const response = await (await world('viewer')).call('POST');
-    expect(await response.json()).toMatchObject({ error: { code: 'forbidden', message: 'Your dashboard role (viewer) is read-only: it cannot change anything in this account.' } });
+    expect(await response.json()).toMatchObject({
+      error: { code: 'forbidden', message: 'Your dashboard role (viewer) is read-only: it cannot change anything in this account.' },
+    });
   });
 
   it('the CSRF check comes first: a viewer without the token is refused for the token', async () => {

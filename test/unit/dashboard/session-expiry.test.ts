@@ -3,7 +3,14 @@
  * and resolveSession over in-memory stores: idle expiry (12 h without a request), absolute expiry (7 days
  * however active), the last request written at most once per 5 minutes, sign-out, a removed user.
  */
-import { newSessionTimes, sessionEnded, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_INTERVAL_MS, touchedTimes } from '../../../shared/domain/dashboard/session-policy';
+import {
+  newSessionTimes,
+  sessionEnded,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+  touchedTimes,
+} from '../../../shared/domain/dashboard/session-policy';
 import type { DashboardUser } from '../../../shared/domain/dashboard/user';
 import { UnauthorizedError } from '../../../shared/domain/errors';
 import { endSession, resolveSession, startSession } from '../../../shared/usecases/dashboard/sessions';
@@ -39,7 +46,15 @@ describe('session policy (pure)', () => {
 });
 
 describe('resolveSession', () => {
-  const user: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'ada@acme.test', role: 'owner', password_hash: 'x', created_at: new Date(T0).toISOString(), updated_at: new Date(T0).toISOString() };
+  const user: DashboardUser = {
+    id: 'usr_1',
+    account_id: account.id,
+    email: 'ada@acme.test',
+    role: 'owner',
+    password_hash: 'x',
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
+  };
 
   function world() {
     const clock = new FakeClock();
@@ -60,7 +75,10 @@ describe('resolveSession', () => {
     expect(JSON.stringify([...w.sessions.items.values()])).not.toContain(token);
     const active = await resolveSession(w.deps, token);
     expect(active.user.id).toBe('usr_1');
-    expect(active.principal).toEqual({ account, credential: { kind: 'session', id: 'usr_1', scopes: ['full'], tenant: null, allowed_domains: null } });
+    expect(active.principal).toEqual({
+      account,
+      credential: { kind: 'session', id: 'usr_1', scopes: ['full'], tenant: null, allowed_domains: null },
+    });
     expect(active.session.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 

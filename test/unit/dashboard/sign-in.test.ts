@@ -23,7 +23,14 @@ const PARAMS = { ln: 10, r: 8, p: 1 };
 function world() {
   const clock = new FakeClock();
   const users = new FakeUsers();
-  const deps = { dashboardUsers: users, sessions: new FakeSessions(), rateLimits: new FakeRateLimits(), passwords: scryptPasswords(PARAMS), clock, accounts: { get: async (id: string) => users.accounts.get(id) ?? null } };
+  const deps = {
+    dashboardUsers: users,
+    sessions: new FakeSessions(),
+    rateLimits: new FakeRateLimits(),
+    passwords: scryptPasswords(PARAMS),
+    clock,
+    accounts: { get: async (id: string) => users.accounts.get(id) ?? null },
+  };
   return { clock, users, deps };
 }
 
@@ -43,7 +50,8 @@ describe('signIn', () => {
     await createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: PASSWORD });
     const unknown = await refusal(signIn(w.deps, { email: 'nobody@acme.test', password: PASSWORD }, { ip: '203.0.113.5' }));
     const wrong = await refusal(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: '203.0.113.5' }));
-    for (const error of [unknown, wrong]) expect({ status: error.status, message: error.message }).toEqual({ status: 401, message: INVALID_CREDENTIALS });
+    for (const error of [unknown, wrong])
+      expect({ status: error.status, message: error.message }).toEqual({ status: 401, message: INVALID_CREDENTIALS });
     expect(w.deps.sessions.items.size).toBe(0);
   });
 
@@ -54,12 +62,19 @@ describe('signIn', () => {
     for (let i = 0; i < 10; i++) {
       w.clock.advance(1000);
       // Each from another address: the email's own limit decides.
-      expect((await refusal(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: `203.0.113.${i}` }))).status).toBe(401);
+      expect(
+        (await refusal(signIn(w.deps, { email: 'ada@acme.test', password: 'wrong password!' }, { ip: `203.0.113.${i}` }))).status,
+      ).toBe(401);
     }
     w.clock.advance(60_000);
     const limited = await refusal(signIn(w.deps, { email: 'ada@acme.test', password: PASSWORD }, { ip: '198.51.100.1' }));
     expect(limited).toBeInstanceOf(RateLimitedError);
-    expect(limited).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'Retry-After': String(900 - 70) }, details: { limit: 10, window_seconds: 900, retry_after: 830 } });
+    expect(limited).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      headers: { 'Retry-After': String(900 - 70) },
+      details: { limit: 10, window_seconds: 900, retry_after: 830 },
+    });
     expect(limited.message).toMatch(/at most 10 per 900 seconds for sign-ins with this email address/);
     // Another address is not affected; the next window admits this one again.
     await createDashboardUser(w.deps, { accountId: account.id, email: 'bob@acme.test', password: PASSWORD });
@@ -77,7 +92,9 @@ describe('signIn', () => {
   it('admits 30 attempts from one IP within 15 minutes, whatever the emails, even all at once; then refuses before counting the email', async () => {
     const w = world();
     expect(RATE_LIMITS.signInPerIp).toEqual({ limit: 30, windowSeconds: 900 });
-    const parallel = await Promise.all(Array.from({ length: 36 }, (_, i) => refusal(signIn(w.deps, { email: `user${i}@acme.test`, password: 'x' }, { ip: '203.0.113.7' }))));
+    const parallel = await Promise.all(
+      Array.from({ length: 36 }, (_, i) => refusal(signIn(w.deps, { email: `user${i}@acme.test`, password: 'x' }, { ip: '203.0.113.7' }))),
+    );
     expect(parallel.filter((error) => error.status === 401)).toHaveLength(30);
     expect(parallel.filter((error) => error.status === 429)).toHaveLength(6);
     const limited = await refusal(signIn(w.deps, { email: 'fresh@acme.test', password: 'x' }, { ip: '203.0.113.7' }));
@@ -91,7 +108,15 @@ describe('signIn', () => {
 
   it('upgrades a hash made with weaker parameters at the next successful sign-in', async () => {
     const w = world();
-    const weak: DashboardUser = { id: 'usr_1', account_id: account.id, email: 'old@acme.test', role: 'owner', password_hash: await hashPassword(PASSWORD, { ln: 8, r: 8, p: 1 }), created_at: 'x', updated_at: 'x' };
+    const weak: DashboardUser = {
+      id: 'usr_1',
+      account_id: account.id,
+      email: 'old@acme.test',
+      role: 'owner',
+      password_hash: await hashPassword(PASSWORD, { ln: 8, r: 8, p: 1 }),
+      created_at: 'x',
+      updated_at: 'x',
+    };
     await w.users.create(weak);
     await signIn(w.deps, { email: 'old@acme.test', password: PASSWORD }, { ip: '203.0.113.5' });
     const stored = (await w.users.getByEmail('old@acme.test'))!;
@@ -103,10 +128,20 @@ describe('signIn', () => {
 describe('createDashboardUser', () => {
   it('refuses a short password, a bad email, an unknown account and a second user with the email', async () => {
     const w = world();
-    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: 'short' }))).toMatchObject({ status: 400, details: { fields: [{ field: 'password' }] } });
-    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'not an email', password: PASSWORD }))).toMatchObject({ status: 400, details: { fields: [{ field: 'email' }] } });
-    expect(await refusal(createDashboardUser(w.deps, { accountId: 'acc_nope', email: 'ada@acme.test', password: PASSWORD }))).toMatchObject({ status: 404 });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: 'short' }))).toMatchObject({
+      status: 400,
+      details: { fields: [{ field: 'password' }] },
+    });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'not an email', password: PASSWORD }))).toMatchObject({
+      status: 400,
+      details: { fields: [{ field: 'email' }] },
+    });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: 'acc_nope', email: 'ada@acme.test', password: PASSWORD }))).toMatchObject(
+      { status: 404 },
+    );
     await createDashboardUser(w.deps, { accountId: account.id, email: 'ada@acme.test', password: PASSWORD });
-    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ADA@acme.test', password: PASSWORD }))).toMatchObject({ status: 409 });
+    expect(await refusal(createDashboardUser(w.deps, { accountId: account.id, email: 'ADA@acme.test', password: PASSWORD }))).toMatchObject(
+      { status: 409 },
+    );
   });
 });

@@ -19,10 +19,35 @@ describe('test:deployed options', () => {
 
   it('takes every option, and --target over the URL', () => {
     const options = parseOptions([
-      '--url', 'https://api.example.com/prod/', '--key', 'svc_x', '--from', 'a@example.com', '--to', 'me@example.org',
-      '--webhook-url', 'https://hooks.example.com/x', '--timeout', '30', '--target', 'local', '--burst', '0', '--json',
+      '--url',
+      'https://api.example.com/prod/',
+      '--key',
+      'svc_x',
+      '--from',
+      'a@example.com',
+      '--to',
+      'me@example.org',
+      '--webhook-url',
+      'https://hooks.example.com/x',
+      '--timeout',
+      '30',
+      '--target',
+      'local',
+      '--burst',
+      '0',
+      '--json',
     ]);
-    expect(options).toEqual({ url: 'https://api.example.com/prod', key: 'svc_x', from: 'a@example.com', to: 'me@example.org', webhookUrl: 'https://hooks.example.com/x', timeoutMs: 30_000, target: 'local', burst: 0, json: true });
+    expect(options).toEqual({
+      url: 'https://api.example.com/prod',
+      key: 'svc_x',
+      from: 'a@example.com',
+      to: 'me@example.org',
+      webhookUrl: 'https://hooks.example.com/x',
+      timeoutMs: 30_000,
+      target: 'local',
+      burst: 0,
+      json: true,
+    });
   });
 
   it('answers null for --help', () => {

@@ -32,7 +32,9 @@ test('key generation time (a figure for POST /domains latency, never an assertio
   times.sort((x, y) => x - y);
   const mean = times.reduce((sum, t) => sum + t, 0) / runs;
   // Visible with --verbose; reported by the DKIM brief.
-  console.log(`generateDkimKey x${runs}: min ${times[0]!.toFixed(0)} ms, median ${times[runs >> 1]!.toFixed(0)} ms, mean ${mean.toFixed(0)} ms, max ${times[runs - 1]!.toFixed(0)} ms`);
+  console.log(
+    `generateDkimKey x${runs}: min ${times[0]!.toFixed(0)} ms, median ${times[runs >> 1]!.toFixed(0)} ms, mean ${mean.toFixed(0)} ms, max ${times[runs - 1]!.toFixed(0)} ms`,
+  );
   expect(times).toHaveLength(runs);
 });
 

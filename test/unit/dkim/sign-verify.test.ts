@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 const signatureHeader = (raw: Buffer): string => /^DKIM-Signature:.*(?:\r\n[ \t].*)*/.exec(raw.toString('latin1'))![0];
 const tag = (header: string, name: string): string | undefined =>
-  new RegExp(`(?:^|;)\\s*${name}=([^;]*)`).exec(header.replace(/^DKIM-Signature:/, '').replace(/\r\n[ \t]/g, ' '))?.[1]?.replace(/\s+/g, '');
+  new RegExp(`(?:^|;)\\s*${name}=([^;]*)`)
+    .exec(header.replace(/^DKIM-Signature:/, '').replace(/\r\n[ \t]/g, ' '))?.[1]
+    ?.replace(/\s+/g, '');
 const replaceBody = (raw: Buffer, from: string, to: string): Buffer => {
   const text = raw.toString('latin1');
   const split = text.indexOf('\r\n\r\n');
@@ -47,25 +49,49 @@ describe('signDkim', () => {
 
   test('signs the present headers of the default list, From over-signed; not Date nor Message-ID (SES rewrites them)', () => {
     const h = tag(signatureHeader(signed), 'h')!.split(':');
-    expect(h).toEqual(['from', 'from', 'to', 'cc', 'subject', 'reply-to', 'mime-version', 'content-type', 'list-unsubscribe', 'list-unsubscribe-post']);
+    expect(h).toEqual([
+      'from',
+      'from',
+      'to',
+      'cc',
+      'subject',
+      'reply-to',
+      'mime-version',
+      'content-type',
+      'list-unsubscribe',
+      'list-unsubscribe-post',
+    ]);
     expect(DEFAULT_SIGNED_HEADERS).not.toContain('date');
     expect(DEFAULT_SIGNED_HEADERS).not.toContain('message-id');
   });
 
   test('another header list; absent headers are left out, From is always there and over-signed', async () => {
     const raw = await composeMessage({ cc: undefined, replyTo: undefined });
-    const out = await signDkim({ raw, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem, headers: ['Subject', 'Date', 'Message-ID', 'Cc'] });
+    const out = await signDkim({
+      raw,
+      domain: DOMAIN,
+      selector: SELECTOR,
+      privateKeyPem: key.privateKeyPem,
+      headers: ['Subject', 'Date', 'Message-ID', 'Cc'],
+    });
     expect(tag(signatureHeader(out), 'h')).toBe('from:from:subject:date:message-id');
     expect(await verifyDkim(out, publishing(key))).toEqual([{ status: 'pass', domain: DOMAIN, selector: SELECTOR }]);
   });
 
   test('t= from signTime', async () => {
-    const out = await signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem, signTime: new Date('2026-11-21T10:00:00Z') });
+    const out = await signDkim({
+      raw: message,
+      domain: DOMAIN,
+      selector: SELECTOR,
+      privateKeyPem: key.privateKeyPem,
+      signTime: new Date('2026-11-21T10:00:00Z'),
+    });
     expect(tag(signatureHeader(out), 't')).toBe(String(Date.parse('2026-11-21T10:00:00Z') / 1000));
   });
 
   test('rejects what would make a broken or injected header', async () => {
-    const sign = (over: Partial<Parameters<typeof signDkim>[0]>) => signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem, ...over });
+    const sign = (over: Partial<Parameters<typeof signDkim>[0]>) =>
+      signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: key.privateKeyPem, ...over });
     await expect(sign({ domain: 'example.test; x=1' })).rejects.toThrow(/Invalid DKIM signing domain/);
     await expect(sign({ selector: 'a;b' })).rejects.toThrow(/Invalid DKIM selector/);
     await expect(sign({ privateKeyPem: 'not a key' })).rejects.toThrow();
@@ -81,7 +107,9 @@ describe('verifyDkim', () => {
   });
 
   test('mailauth itself agrees (its own resolver interface)', async () => {
-    const result = await dkimVerify(signed, { resolver: async (name: string) => [[dkimTxtValue(key.publicKeyBase64)]].filter(() => name === KEY_NAME) });
+    const result = await dkimVerify(signed, {
+      resolver: async (name: string) => [[dkimTxtValue(key.publicKeyBase64)]].filter(() => name === KEY_NAME),
+    });
     expect(result.results.map((r) => r.status.result)).toEqual(['pass']);
   });
 
@@ -102,19 +130,26 @@ describe('verifyDkim', () => {
   });
 
   test('relaxed canonicalization survives re-folding and whitespace changes in transit', async () => {
-    const text = signed.toString('latin1').replace('Subject: ', 'Subject:    ').replace(/trailing spaces {3}/, 'trailing spaces');
+    const text = signed
+      .toString('latin1')
+      .replace('Subject: ', 'Subject:    ')
+      .replace(/trailing spaces {3}/, 'trailing spaces');
     const mutated = Buffer.from(text.replace(/(Plain text body)/, '$1 '), 'latin1');
     expect(mutated.equals(signed)).toBe(false);
     expect((await verifyDkim(mutated, publishing(key)))[0]?.status).toBe('pass');
   });
 
   test('the TXT record of another key: fail', async () => {
-    expect(await verifyDkim(signed, publishing(otherKey))).toEqual([{ status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'bad signature' }]);
+    expect(await verifyDkim(signed, publishing(otherKey))).toEqual([
+      { status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'bad signature' },
+    ]);
   });
 
   test('a tampered body: fail (body hash did not verify)', async () => {
     const tampered = replaceBody(signed, 'HTML body', 'HTML b0dy');
-    expect(await verifyDkim(tampered, publishing(key))).toEqual([{ status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'body hash did not verify' }]);
+    expect(await verifyDkim(tampered, publishing(key))).toEqual([
+      { status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'body hash did not verify' },
+    ]);
   });
 
   test('a tampered signed header: fail', async () => {
@@ -136,7 +171,9 @@ describe('verifyDkim', () => {
   });
 
   test('no key record (NXDOMAIN): permerror "no key for signature"', async () => {
-    expect(await verifyDkim(signed, txtResolver({}))).toEqual([{ status: 'permerror', domain: DOMAIN, selector: SELECTOR, reason: 'no key for signature' }]);
+    expect(await verifyDkim(signed, txtResolver({}))).toEqual([
+      { status: 'permerror', domain: DOMAIN, selector: SELECTOR, reason: 'no key for signature' },
+    ]);
   });
 
   test('a name without TXT records (NODATA): permerror "no key for signature"', async () => {
@@ -162,7 +199,11 @@ describe('verifyDkim', () => {
 
   test('a key under 1024 bits: permerror "weak key"', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
-    const weak = generateKeyPairSync('rsa', { modulusLength: 768, publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const weak = generateKeyPairSync('rsa', {
+      modulusLength: 768,
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     const out = await signDkim({ raw: message, domain: DOMAIN, selector: SELECTOR, privateKeyPem: weak.privateKey });
     const resolver = txtResolver({ [KEY_NAME]: [dkimTxtValue(weak.publicKey.toString('base64'))] });
     expect(await verifyDkim(out, resolver)).toEqual([{ status: 'permerror', domain: DOMAIN, selector: SELECTOR, reason: 'weak key' }]);

@@ -43,7 +43,12 @@ const message = fc
     lf: fc.boolean(),
   })
   .map(({ subject, folded, extra, body, trailingEmpty, lf }) => {
-    const header = [`From: Sender <hello@${DOMAIN}>`, 'To: someone@receiver.test', folded ? `Subject: ${subject}\r\n\t continued` : `Subject: ${subject}`, ...extra.map(([name, value]) => `${name}: ${value}`)];
+    const header = [
+      `From: Sender <hello@${DOMAIN}>`,
+      'To: someone@receiver.test',
+      folded ? `Subject: ${subject}\r\n\t continued` : `Subject: ${subject}`,
+      ...extra.map(([name, value]) => `${name}: ${value}`),
+    ];
     const text = `${header.join('\r\n')}\r\n\r\n${[...body, ...Array.from({ length: trailingEmpty }, () => '')].join('\r\n')}\r\n`;
     return Buffer.from(lf ? text.replace(/\r\n/g, '\n') : text, 'utf8').toString('latin1');
   });
@@ -77,12 +82,21 @@ test(`${RUNS} random signed messages: the same result as mailauth (seed ${SEED})
       const { signatures } = await dkimSign(raw, {
         canonicalization: `${canon.header}/${canon.body}`,
         signTime: SIGN_TIME,
-        signatureData: [{ signingDomain: DOMAIN, selector: SELECTOR, privateKey: key.privateKeyPem, ...(canon.maxBodyLength === null ? {} : { maxBodyLength: canon.maxBodyLength }) }],
+        signatureData: [
+          {
+            signingDomain: DOMAIN,
+            selector: SELECTOR,
+            privateKey: key.privateKeyPem,
+            ...(canon.maxBodyLength === null ? {} : { maxBodyLength: canon.maxBodyLength }),
+          },
+        ],
       } as never);
       // An empty l= (mailauth's signer writes it for a body of 0 bytes to sign): where ours and mailauth differ (test below).
       fc.pre(!/[\s;]l=;/.test(signatures));
       const checked = Buffer.from(change(`${signatures}${text}`), 'latin1');
-      const resolve = txtResolver(published === 'none' ? {} : { [KEY_NAME]: [dkimTxtValue((published === 'key' ? key : otherKey).publicKeyBase64)] });
+      const resolve = txtResolver(
+        published === 'none' ? {} : { [KEY_NAME]: [dkimTxtValue((published === 'key' ? key : otherKey).publicKeyBase64)] },
+      );
       const [ours, mailauth] = await Promise.all([verifySignatures(checked, resolve), verifyDkim(checked, resolve)]);
       expect({ message: checked.toString('latin1'), result: ours }).toEqual({ message: checked.toString('latin1'), result: mailauth });
     }),
@@ -92,10 +106,16 @@ test(`${RUNS} random signed messages: the same result as mailauth (seed ${SEED})
 
 test('an empty l= (mailauth signs so for a limit of 0) is a malformed tag: permerror (RFC 6376 3.5, 1*76DIGIT); mailauth reads it as no limit', async () => {
   const text = `From: Sender <hello@${DOMAIN}>\r\nSubject: l=\r\n\r\nbody\r\n`;
-  const { signatures } = await dkimSign(Buffer.from(text, 'latin1'), { canonicalization: 'simple/simple', signTime: SIGN_TIME, signatureData: [{ signingDomain: DOMAIN, selector: SELECTOR, privateKey: key.privateKeyPem, maxBodyLength: 0 }] } as never);
+  const { signatures } = await dkimSign(Buffer.from(text, 'latin1'), {
+    canonicalization: 'simple/simple',
+    signTime: SIGN_TIME,
+    signatureData: [{ signingDomain: DOMAIN, selector: SELECTOR, privateKey: key.privateKeyPem, maxBodyLength: 0 }],
+  } as never);
   expect(signatures).toMatch(/ l=;/);
   const checked = Buffer.from(`${signatures}${text}`, 'latin1');
   const resolve = txtResolver({ [KEY_NAME]: [dkimTxtValue(key.publicKeyBase64)] });
   expect(await verifySignatures(checked, resolve)).toEqual([{ status: 'permerror', reason: 'invalid signature header' }]);
-  expect(await verifyDkim(checked, resolve)).toEqual([{ status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'body hash did not verify' }]);
+  expect(await verifyDkim(checked, resolve)).toEqual([
+    { status: 'fail', domain: DOMAIN, selector: SELECTOR, reason: 'body hash did not verify' },
+  ]);
 });

@@ -22,7 +22,10 @@ export function domain(fields: Partial<Domain> & { id: string; name: string }): 
     status: 'verified',
     tenant_id: null,
     tenant: null,
-    records: expectedRecords({ name: fields.name, ownershipToken: 'tok', dkimSelector: 'svc2611k7q2', dkimPublicKey: 'S0VZ', inboundSubdomain: subdomain }, settings),
+    records: expectedRecords(
+      { name: fields.name, ownershipToken: 'tok', dkimSelector: 'svc2611k7q2', dkimPublicKey: 'S0VZ', inboundSubdomain: subdomain },
+      settings,
+    ),
     dkim_selector: 'svc2611k7q2',
     dkim_public_key: 'S0VZ',
     ownership_token: 'tok',
@@ -63,15 +66,27 @@ export function fakes(domains: Domain[]) {
       async findOwned(accountId: string, name: string) {
         return stored([...byId.values()].find((d) => d.account_id === accountId && d.name === name));
       },
-      async changeDmarcReports(owner: { accountId: string; tenantId: string | null }, target: Pick<Domain, 'id' | 'name'>, change: DmarcReportsChange) {
+      async changeDmarcReports(
+        owner: { accountId: string; tenantId: string | null },
+        target: Pick<Domain, 'id' | 'name'>,
+        change: DmarcReportsChange,
+      ) {
         const current = byId.get(target.id);
         if (!current || current.account_id !== owner.accountId || (current.dmarc_reports_address ?? null) !== change.from) return null;
         const records = current.records.map((record, i) => (i === change.recordIndex ? { ...record, value: change.recordValue } : record));
         const next = { ...current, records, dmarc_reports_address: change.to ?? undefined };
         if (change.to === null) delete next.dmarc_reports_address;
         byId.set(current.id, next);
-        if (change.from) pointers.set(change.from, (pointers.get(change.from) ?? []).filter((p) => p.domain_id !== current.id));
-        if (change.to) pointers.set(change.to, [...(pointers.get(change.to) ?? []).filter((p) => p.domain_id !== current.id), { account_id: current.account_id, domain_id: current.id, domain: current.name }]);
+        if (change.from)
+          pointers.set(
+            change.from,
+            (pointers.get(change.from) ?? []).filter((p) => p.domain_id !== current.id),
+          );
+        if (change.to)
+          pointers.set(change.to, [
+            ...(pointers.get(change.to) ?? []).filter((p) => p.domain_id !== current.id),
+            { account_id: current.account_id, domain_id: current.id, domain: current.name },
+          ]);
         return structuredClone(next);
       },
     },
@@ -91,7 +106,9 @@ export function fakes(domains: Domain[]) {
       },
       async rowsBetween(domainId: string, since: string, until: string) {
         const kept = [...reports.values()].filter((r) => r.domainId === domainId && r.report.day >= since && r.report.day <= until);
-        const rows: DatedRow[] = kept.flatMap((r) => r.report.rows.map((row) => ({ ...row, day: r.report.day, reporter: r.report.reporter })));
+        const rows: DatedRow[] = kept.flatMap((r) =>
+          r.report.rows.map((row) => ({ ...row, day: r.report.day, reporter: r.report.reporter })),
+        );
         return { rows, reports: kept.length };
       },
     },

@@ -4,11 +4,31 @@ import { html } from '../../../functions/api/dashboard/pages/layout';
 import { rangeFigures } from '../../../shared/domain/dmarc/figures';
 import type { DmarcFigures } from '../../../shared/usecases/dmarc/figures';
 
-const row = { source_ip: '203.0.113.7', group: 'others' as const, messages: 9, dmarc_pass: 0, spf_aligned_pass: 0, dkim_aligned_pass: 0, disposition: { none: 0, quarantine: 0, reject: 9 }, day: '2026-11-01', reporter: '<script>alert(1)</script>' };
+const row = {
+  source_ip: '203.0.113.7',
+  group: 'others' as const,
+  messages: 9,
+  dmarc_pass: 0,
+  spf_aligned_pass: 0,
+  dkim_aligned_pass: 0,
+  disposition: { none: 0, quarantine: 0, reject: 9 },
+  day: '2026-11-01',
+  reporter: '<script>alert(1)</script>',
+};
 
 function figures(reportAddress: string | null, rows = [row]): DmarcFigures {
   const range = rangeFigures(rows, '2026-11-01', '2026-11-02', rows.length);
-  return { object: 'dmarc_figures', domain_id: 'dom_1', domain: 'example.com', since: '2026-11-01', until: '2026-11-02', report_address: reportAddress, ...range, has_more: false, next_cursor: null };
+  return {
+    object: 'dmarc_figures',
+    domain_id: 'dom_1',
+    domain: 'example.com',
+    since: '2026-11-01',
+    until: '2026-11-02',
+    report_address: reportAddress,
+    ...range,
+    has_more: false,
+    next_cursor: null,
+  };
 }
 
 describe('the domain page DMARC section', () => {

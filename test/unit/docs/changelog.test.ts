@@ -34,7 +34,14 @@ test("it has Keep a Changelog's shape, with the upgrade steps under Unreleased",
 });
 
 test('every context value it names is one the stack reads', () => {
-  const contexts = new Set([...Object.keys(SETTINGS).map(settingContextKey), TABLE_INDEXES_CONTEXT, WORKER_CONCURRENCY_CONTEXT, 'sandboxDomain', 'stackName', 'smtpTlsSecretArn']);
+  const contexts = new Set([
+    ...Object.keys(SETTINGS).map(settingContextKey),
+    TABLE_INDEXES_CONTEXT,
+    WORKER_CONCURRENCY_CONTEXT,
+    'sandboxDomain',
+    'stackName',
+    'smtpTlsSecretArn',
+  ]);
   const named = [...changelog.matchAll(/-c (\w+)=/g), ...changelog.matchAll(/`([a-z]+(?:[A-Z][a-z0-9]*)+)`/g)].map((match) => match[1]!);
   expect(named).toEqual(expect.arrayContaining(['tableIndexes', 'workerConcurrency', 'oidcClientSecretSealed']));
   expect(named.filter((name) => !contexts.has(name))).toEqual([]);

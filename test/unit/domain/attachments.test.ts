@@ -71,7 +71,12 @@ describe('attachments schema', () => {
 
   it('refuses blocked extensions in every case variant, naming the file and the extension', () => {
     for (const extension of ['exe', 'bat', 'cmd', 'com', 'scr', 'js', 'vbs', 'dll']) {
-      const variants = [extension, extension.toUpperCase(), extension[0]!.toUpperCase() + extension.slice(1), extension.slice(0, -1) + extension.slice(-1).toUpperCase()];
+      const variants = [
+        extension,
+        extension.toUpperCase(),
+        extension[0]!.toUpperCase() + extension.slice(1),
+        extension.slice(0, -1) + extension.slice(-1).toUpperCase(),
+      ];
       for (const variant of variants) {
         const name = `setup.${variant}`;
         const [field] = fieldsOf({ ...base, attachments: [file({ filename: name })] });
@@ -95,9 +100,21 @@ describe('attachments schema', () => {
       ['.bat', '.bat'],
     ] as const) {
       expect(blockedExtensionOf(name)).toBe(blocked);
-      expect(fieldsOf([file({ filename: name })], attachmentsSchema)).toEqual([{ field: '0.filename', message: expect.stringContaining(blocked) }]);
+      expect(fieldsOf([file({ filename: name })], attachmentsSchema)).toEqual([
+        { field: '0.filename', message: expect.stringContaining(blocked) },
+      ]);
     }
-    for (const name of ['report.pdf', 'exe', 'exe.pdf', 'my.execution.log', 'script.json', 'notes.jsx', 'scr-shot.png', 'docs.combined.zip', 'dllnote.txt']) {
+    for (const name of [
+      'report.pdf',
+      'exe',
+      'exe.pdf',
+      'my.execution.log',
+      'script.json',
+      'notes.jsx',
+      'scr-shot.png',
+      'docs.combined.zip',
+      'dllnote.txt',
+    ]) {
       expect(blockedExtensionOf(name)).toBeNull();
       expect(attachmentsSchema.safeParse([file({ filename: name })]).success).toBe(true);
     }
@@ -106,7 +123,20 @@ describe('attachments schema', () => {
   it('validates file names: 1-255 characters, no paths, no control or bidi characters', () => {
     expect(attachmentsSchema.safeParse([file({ filename: `${'a'.repeat(251)}.pdf` })]).success).toBe(true);
     expect(attachmentsSchema.safeParse([file({ filename: 'résumé 2024 (final).pdf' })]).success).toBe(true);
-    for (const filename of ['', '   ', `${'a'.repeat(252)}.pdf`, '../etc/passwd', 'dir/file.txt', 'C:\\temp\\a.pdf', 'a\r\nb.txt', 'tab\there.txt', 'nul\u0000.txt', 'photo\u202egnp.txt', '.', '..']) {
+    for (const filename of [
+      '',
+      '   ',
+      `${'a'.repeat(252)}.pdf`,
+      '../etc/passwd',
+      'dir/file.txt',
+      'C:\\temp\\a.pdf',
+      'a\r\nb.txt',
+      'tab\there.txt',
+      'nul\u0000.txt',
+      'photo\u202egnp.txt',
+      '.',
+      '..',
+    ]) {
       expect(fieldsOf([file({ filename })], attachmentsSchema).map((f) => f.field)).toEqual(['0.filename']);
     }
     expect(fieldsOf([{ data: b64('x') }], attachmentsSchema)).toEqual([{ field: '0.filename', message: 'filename (or name) is required' }]);
@@ -124,7 +154,16 @@ describe('attachments schema', () => {
     expect(typeOf({ content_type: 'Application/PDF' })).toBe('application/pdf');
     expect(typeOf({ content_type: 'text/csv; charset=utf-8' })).toBe('text/csv; charset=utf-8');
     expect(typeOf({ content_type: 'application/vnd.api+json' })).toBe('application/vnd.api+json');
-    for (const content_type of ['pdf', 'application/', '/pdf', 'text/plain\r\nBcc: x@y.io', 'a/b/c', 'text/plain; charset', 'multipart/mixed', 'image/png extra']) {
+    for (const content_type of [
+      'pdf',
+      'application/',
+      '/pdf',
+      'text/plain\r\nBcc: x@y.io',
+      'a/b/c',
+      'text/plain; charset',
+      'multipart/mixed',
+      'image/png extra',
+    ]) {
       expect(fieldsOf([file({ content_type })], attachmentsSchema).map((f) => f.field)).toEqual(['0.content_type']);
     }
   });
@@ -141,7 +180,9 @@ describe('attachments schema', () => {
 
   it('allows at most 10 attachments', () => {
     expect(attachmentsSchema.safeParse(Array.from({ length: 10 }, () => file())).success).toBe(true);
-    expect(fieldsOf({ ...base, attachments: Array.from({ length: 11 }, () => file()) })).toEqual([{ field: 'attachments', message: 'at most 10 attachments' }]);
+    expect(fieldsOf({ ...base, attachments: Array.from({ length: 11 }, () => file()) })).toEqual([
+      { field: 'attachments', message: 'at most 10 attachments' },
+    ]);
     expect(fieldsOf({ ...base, attachments: 'a.pdf' }).map((f) => f.field)).toEqual(['attachments']);
     expect(fieldsOf({ ...base, attachments: ['a.pdf'] }).map((f) => f.field)).toEqual(['attachments.0']);
   });

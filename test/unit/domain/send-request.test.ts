@@ -45,7 +45,18 @@ describe('custom headers', () => {
       'X-Injected': 'a\nb',
       'Bad Name': 'x',
     }).map((p) => p.header);
-    expect(problems.sort()).toEqual(['BCC', 'Bad Name', 'Content-Transfer-Encoding', 'DKIM-Signature', 'Received', 'Return-Path', 'X-Injected', 'X-Service-Message-Id'].sort());
+    expect(problems.sort()).toEqual(
+      [
+        'BCC',
+        'Bad Name',
+        'Content-Transfer-Encoding',
+        'DKIM-Signature',
+        'Received',
+        'Return-Path',
+        'X-Injected',
+        'X-Service-Message-Id',
+      ].sort(),
+    );
   });
 
   it('refuses the whole X-SES- prefix in any case, each problem naming its header', () => {

@@ -1,7 +1,12 @@
 /** What SES refuses, refused at our doors (shared/domain/emails/ses-content-rules.ts, shared/doors/smtp/ses-content-check.ts). */
 import { sesMessageIdOf } from '../../../shared/adapters/aws/ses-message-id';
 import { findHeaderProblems } from '../../../shared/domain/emails/headers';
-import { repeatedSingleHeader, SES_REFUSED_EXTENSIONS, SES_SINGLE_HEADERS, sesFilenameRefusal } from '../../../shared/domain/emails/ses-content-rules';
+import {
+  repeatedSingleHeader,
+  SES_REFUSED_EXTENSIONS,
+  SES_SINGLE_HEADERS,
+  sesFilenameRefusal,
+} from '../../../shared/domain/emails/ses-content-rules';
 import { sesContentRefusal } from '../../../shared/doors/smtp/ses-content-check';
 
 describe("SES's file and header rules", () => {
@@ -19,7 +24,9 @@ describe("SES's file and header rules", () => {
   it('finds a repeated single-occurrence field whatever its case, and ignores others', () => {
     expect(repeatedSingleHeader(['From', 'References', 'X-A', 'references'])).toBe('references');
     expect(repeatedSingleHeader(['Received', 'Received', 'X-A', 'x-a'])).toBeNull();
-    expect(findHeaderProblems({ 'In-Reply-To': '<a@x>', 'in-reply-to': '<b@x>' })).toEqual([{ header: 'in-reply-to', reason: expect.stringContaining('only once') }]);
+    expect(findHeaderProblems({ 'In-Reply-To': '<a@x>', 'in-reply-to': '<b@x>' })).toEqual([
+      { header: 'in-reply-to', reason: expect.stringContaining('only once') },
+    ]);
     expect(findHeaderProblems({ 'X-Tag': '1', 'x-tag': '2' })).toEqual([]);
   });
 

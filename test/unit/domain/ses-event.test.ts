@@ -11,7 +11,9 @@ describe('parseSesEvent', () => {
   });
 
   it('accepts raw (non-enveloped) events', () => {
-    expect(parseSesEvent(JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: '2026-01-01T00:00:01.000Z' } })).outcome).toMatchObject({
+    expect(
+      parseSesEvent(JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: '2026-01-01T00:00:01.000Z' } })).outcome,
+    ).toMatchObject({
       event: 'delivered',
       status: 'delivered',
       fields: { delivered_at: '2026-01-01T00:00:01.000Z' },
@@ -20,7 +22,15 @@ describe('parseSesEvent', () => {
 
   it('maps a permanent bounce to bounced/hard, suppressing the address; its recipients were reached', () => {
     const general = parseSesEvent(
-      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [{ emailAddress: 'g@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } }),
+      sns({
+        eventType: 'Bounce',
+        mail,
+        bounce: {
+          bounceType: 'Permanent',
+          bounceSubType: 'General',
+          bouncedRecipients: [{ emailAddress: 'g@y.io', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        },
+      }),
     );
     expect(general.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'hard' } });
     expect(general.recipients).toEqual({ result: 'reached', addresses: ['g@y.io'] });
@@ -46,31 +56,79 @@ describe('parseSesEvent', () => {
     expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'x@y.io', category: 'invalid_address' }] });
   });
 
-  it.each(['OnAccountSuppressionList', 'OnTenantSuppressionList'])('reads a %s bounce as not sent: failed/not_sent, unclassified, refused, never suppressed', (subType) => {
-    const parsed = parseSesEvent(
-      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 's@y.io', status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message' }] } }),
-    );
-    expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent', bounce_category: 'unclassified', bounce_reason: expect.stringMatching(/^Not sent: the address is on the SES (account|tenant)'s suppression list/) } });
-    expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['s@y.io'] });
-    expect(parsed.suppress).toBeUndefined();
-  });
+  it.each(['OnAccountSuppressionList', 'OnTenantSuppressionList'])(
+    'reads a %s bounce as not sent: failed/not_sent, unclassified, refused, never suppressed',
+    (subType) => {
+      const parsed = parseSesEvent(
+        sns({
+          eventType: 'Bounce',
+          mail,
+          bounce: {
+            bounceType: 'Permanent',
+            bounceSubType: subType,
+            bouncedRecipients: [{ emailAddress: 's@y.io', status: '5.1.1', diagnosticCode: 'Amazon SES did not send the message' }],
+          },
+        }),
+      );
+      expect(parsed.outcome).toMatchObject({
+        event: 'failed',
+        status: 'failed',
+        fields: {
+          bounce_type: 'not_sent',
+          bounce_category: 'unclassified',
+          bounce_reason: expect.stringMatching(/^Not sent: the address is on the SES (account|tenant)'s suppression list/),
+        },
+      });
+      expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['s@y.io'] });
+      expect(parsed.suppress).toBeUndefined();
+    },
+  );
 
   it.each([
     ['General', 'smtp; 451 4.4.7 Delivery time expired', 'Transient bounce (General): smtp; 451 4.4.7 Delivery time expired', 'technical'],
     ['MailboxFull', 'smtp; 552 5.2.2 Mailbox full', 'Transient bounce (MailboxFull): smtp; 552 5.2.2 Mailbox full', 'mailbox_full'],
     ['MessageTooLarge', '', 'Transient bounce (MessageTooLarge)', 'technical'],
-  ])('maps a Transient/%s bounce (final: SES stopped retrying) to bounced/soft with the sub-type in the reason and its category (%#)', (subType, diagnosticCode, reason, category) => {
-    const parsed = parseSesEvent(
-      sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 't@y.io', status: '4.0.0', ...(diagnosticCode ? { diagnosticCode } : {}) }] } }),
-    );
-    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'soft', bounce_reason: reason, bounce_category: category } });
-    expect(parsed.recipients).toEqual({ result: 'reached', addresses: ['t@y.io'] });
-    expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 't@y.io', category }] });
-  });
+  ])(
+    'maps a Transient/%s bounce (final: SES stopped retrying) to bounced/soft with the sub-type in the reason and its category (%#)',
+    (subType, diagnosticCode, reason, category) => {
+      const parsed = parseSesEvent(
+        sns({
+          eventType: 'Bounce',
+          mail,
+          bounce: {
+            bounceType: 'Transient',
+            bounceSubType: subType,
+            bouncedRecipients: [{ emailAddress: 't@y.io', status: '4.0.0', ...(diagnosticCode ? { diagnosticCode } : {}) }],
+          },
+        }),
+      );
+      expect(parsed.outcome).toMatchObject({
+        event: 'bounced',
+        status: 'bounced',
+        fields: { bounce_type: 'soft', bounce_reason: reason, bounce_category: category },
+      });
+      expect(parsed.recipients).toEqual({ result: 'reached', addresses: ['t@y.io'] });
+      expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 't@y.io', category }] });
+    },
+  );
 
   it('maps an Undetermined bounce to bounced/undetermined, unclassified', () => {
-    const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Undetermined', bounceSubType: 'Undetermined', bouncedRecipients: [{ emailAddress: 'u@y.io', status: '5.0.0' }] } }));
-    expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'undetermined', bounce_reason: 'Undetermined bounce', bounce_category: 'unclassified' } });
+    const parsed = parseSesEvent(
+      sns({
+        eventType: 'Bounce',
+        mail,
+        bounce: {
+          bounceType: 'Undetermined',
+          bounceSubType: 'Undetermined',
+          bouncedRecipients: [{ emailAddress: 'u@y.io', status: '5.0.0' }],
+        },
+      }),
+    );
+    expect(parsed.outcome).toMatchObject({
+      event: 'bounced',
+      status: 'bounced',
+      fields: { bounce_type: 'undetermined', bounce_reason: 'Undetermined bounce', bounce_category: 'unclassified' },
+    });
     expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'u@y.io', category: 'unclassified' }] });
   });
 
@@ -79,19 +137,40 @@ describe('parseSesEvent', () => {
       [{ emailAddress: 'x@y.io', status: '5.7.1', diagnosticCode: 'smtp; 550 5.7.1 message refused' }, 'blocked_reputation'],
       [{ emailAddress: 'x@y.io', status: '5.0.0', diagnosticCode: 'smtp; 554 blocked by spam policy' }, 'blocked_content'],
     ] as const) {
-      const parsed = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [recipient] } }));
-      expect(parsed.outcome).toMatchObject({ event: 'bounced', status: 'bounced', fields: { bounce_type: 'block', bounce_category: category } });
+      const parsed = parseSesEvent(
+        sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Permanent', bounceSubType: 'General', bouncedRecipients: [recipient] } }),
+      );
+      expect(parsed.outcome).toMatchObject({
+        event: 'bounced',
+        status: 'bounced',
+        fields: { bounce_type: 'block', bounce_category: category },
+      });
       expect(parsed.suppress).toEqual({ reason: 'bounce', recipients: [{ email: 'x@y.io', category }] });
     }
     // SES publishes content refusals as Transient (the event contents' bounce types).
     for (const subType of ['ContentRejected', 'AttachmentRejected']) {
-      const content = parseSesEvent(sns({ eventType: 'Bounce', mail, bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.3.0' }] } }));
-      expect(content.outcome).toMatchObject({ status: 'bounced', fields: { bounce_type: 'block', bounce_reason: `Transient bounce (${subType})`, bounce_category: 'blocked_content' } });
+      const content = parseSesEvent(
+        sns({
+          eventType: 'Bounce',
+          mail,
+          bounce: { bounceType: 'Transient', bounceSubType: subType, bouncedRecipients: [{ emailAddress: 'x@y.io', status: '5.3.0' }] },
+        }),
+      );
+      expect(content.outcome).toMatchObject({
+        status: 'bounced',
+        fields: { bounce_type: 'block', bounce_reason: `Transient bounce (${subType})`, bounce_category: 'blocked_content' },
+      });
     }
   });
 
   it('maps DeliveryDelay to delivery_delayed without a status, and Reject to failed with its reason', () => {
-    const delay = parseSesEvent(sns({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: '2026-01-01T00:00:04.000Z', delayType: 'MailboxFull', delayedRecipients: [{ emailAddress: 'd@y.io' }] } }));
+    const delay = parseSesEvent(
+      sns({
+        eventType: 'DeliveryDelay',
+        mail,
+        deliveryDelay: { timestamp: '2026-01-01T00:00:04.000Z', delayType: 'MailboxFull', delayedRecipients: [{ emailAddress: 'd@y.io' }] },
+      }),
+    );
     expect(delay.outcome).toEqual({ event: 'delivery_delayed', at: '2026-01-01T00:00:04.000Z', fields: {} });
     expect(delay.delay).toEqual({ type: 'MailboxFull', category: 'mailbox_full' });
     const reject = parseSesEvent(sns({ eventType: 'Reject', mail, reject: { reason: 'Bad content' } }));
@@ -99,18 +178,37 @@ describe('parseSesEvent', () => {
   });
 
   it('reads a Complaint with complaintSubType OnAccountSuppressionList as not sent, not as a complaint', () => {
-    const parsed = parseSesEvent(sns({ eventType: 'Complaint', mail, complaint: { complaintSubType: 'OnAccountSuppressionList', timestamp: '2026-01-01T00:00:03.000Z', complainedRecipients: [{ emailAddress: 'c@y.io' }] } }));
+    const parsed = parseSesEvent(
+      sns({
+        eventType: 'Complaint',
+        mail,
+        complaint: {
+          complaintSubType: 'OnAccountSuppressionList',
+          timestamp: '2026-01-01T00:00:03.000Z',
+          complainedRecipients: [{ emailAddress: 'c@y.io' }],
+        },
+      }),
+    );
     expect(parsed.outcome).toMatchObject({ event: 'failed', status: 'failed', fields: { bounce_type: 'not_sent' } });
     expect(parsed.recipients).toEqual({ result: 'refused', addresses: ['c@y.io'] });
     expect(parsed.suppress).toBeUndefined();
   });
 
   it('lists the recipients of a Delivery as reached', () => {
-    expect(parseSesEvent(sns({ eventType: 'Delivery', mail, delivery: { recipients: ['a@y.io'] } })).recipients).toEqual({ result: 'reached', addresses: ['a@y.io'] });
+    expect(parseSesEvent(sns({ eventType: 'Delivery', mail, delivery: { recipients: ['a@y.io'] } })).recipients).toEqual({
+      result: 'reached',
+      addresses: ['a@y.io'],
+    });
   });
 
   it('maps complaints without a status change, suppressing the complainers, and ignores opens until tracking exists', () => {
-    const parsed = parseSesEvent(sns({ eventType: 'Complaint', mail, complaint: { timestamp: '2026-01-01T00:00:03.000Z', complainedRecipients: [{ emailAddress: 'c@y.io' }] } }));
+    const parsed = parseSesEvent(
+      sns({
+        eventType: 'Complaint',
+        mail,
+        complaint: { timestamp: '2026-01-01T00:00:03.000Z', complainedRecipients: [{ emailAddress: 'c@y.io' }] },
+      }),
+    );
     const complaint = parsed.outcome!;
     expect(complaint.event).toBe('complained');
     expect(complaint.status).toBeUndefined();
@@ -122,7 +220,12 @@ describe('parseSesEvent', () => {
     expect(parseSesEvent(sns({ eventType: 'Send', mail: { messageId: 'x', tags: {} } })).emailId).toBeNull();
   });
 
-  it.each(['not json', JSON.stringify({ Type: 'Notification', Message: '{bad' }), JSON.stringify([1]), JSON.stringify({ eventType: 'Send' })])('throws MalformedSesEvent for %j', (body) => {
+  it.each([
+    'not json',
+    JSON.stringify({ Type: 'Notification', Message: '{bad' }),
+    JSON.stringify([1]),
+    JSON.stringify({ eventType: 'Send' }),
+  ])('throws MalformedSesEvent for %j', (body) => {
     expect(() => parseSesEvent(body)).toThrow(MalformedSesEvent);
   });
 });

@@ -27,15 +27,26 @@ describe('planApply', () => {
       ['dmarc', 'created'],
       ['inbound_mx', 'created'],
     ]);
-    expect(plan.find((p) => p.result.purpose === 'spf')!.write).toEqual({ name: 'example.com', type: 'TXT', values: ['v=spf1 include:spf.mail.test ~all'] });
+    expect(plan.find((p) => p.result.purpose === 'spf')!.write).toEqual({
+      name: 'example.com',
+      type: 'TXT',
+      values: ['v=spf1 include:spf.mail.test ~all'],
+    });
     expect(plan.find((p) => p.result.purpose === 'inbound_mx')!.write!.values).toEqual(['10 inbound.mail.test']);
     expect(plan.find((p) => p.result.purpose === 'return_path')!.write!.values).toEqual(['rp.mail.test']);
   });
 
   test('an existing SPF record gets our include merged in; other TXT values at the apex stay; never a second SPF record', () => {
-    const plan = planApply(records, published([['example.com', 'TXT', ['google-site-verification=xyz', 'v=spf1 include:_spf.google.com ~all']]]));
+    const plan = planApply(
+      records,
+      published([['example.com', 'TXT', ['google-site-verification=xyz', 'v=spf1 include:_spf.google.com ~all']]]),
+    );
     const spf = plan.find((p) => p.result.purpose === 'spf')!;
-    expect(spf.result).toMatchObject({ action: 'updated', value: 'v=spf1 include:_spf.google.com include:spf.mail.test ~all', previous: 'google-site-verification=xyz | v=spf1 include:_spf.google.com ~all' });
+    expect(spf.result).toMatchObject({
+      action: 'updated',
+      value: 'v=spf1 include:_spf.google.com include:spf.mail.test ~all',
+      previous: 'google-site-verification=xyz | v=spf1 include:_spf.google.com ~all',
+    });
     expect(spf.result.message).toContain('include:spf.mail.test');
     expect(spf.write!.values).toEqual(['google-site-verification=xyz', 'v=spf1 include:_spf.google.com include:spf.mail.test ~all']);
     expect(spf.write!.values.filter((v) => v.startsWith('v=spf1'))).toHaveLength(1);
@@ -114,17 +125,30 @@ describe('the apply request', () => {
       provider: 'cloudflare',
       credentials: { provider: 'cloudflare', apiToken: 'tok_123' },
     });
-    expect(applyDnsSchema.safeParse({ action: 'apply', provider: 'route53', credentials: { access_key_id: 'AKIA1', secret_access_key: 's', session_token: 't' } }).data).toEqual({
+    expect(
+      applyDnsSchema.safeParse({
+        action: 'apply',
+        provider: 'route53',
+        credentials: { access_key_id: 'AKIA1', secret_access_key: 's', session_token: 't' },
+      }).data,
+    ).toEqual({
       provider: 'route53',
       credentials: { provider: 'route53', accessKeyId: 'AKIA1', secretAccessKey: 's', sessionToken: 't' },
     });
     const missing = applyDnsSchema.safeParse({ action: 'apply' });
     expect(missing.error!.issues[0]!.path).toEqual(['provider']);
     const wrong = applyDnsSchema.safeParse({ action: 'apply', provider: 'cloudflare', credentials: { api_token: 'has space secret' } });
-    expect(wrong.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['credentials.api_token', 'api_token must not contain spaces']]);
+    expect(wrong.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['credentials.api_token', 'api_token must not contain spaces'],
+    ]);
     expect(JSON.stringify(wrong.error!.issues)).not.toContain('has space secret');
     const foreign = applyDnsSchema.safeParse({ action: 'apply', provider: 'route53', credentials: { api_token: 'x' } });
-    expect(foreign.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['credentials', 'credentials.access_key_id', 'credentials.secret_access_key'].sort());
-    expect(storeDnsProviderSchema('cloudflare').safeParse({ credentials: { api_token: 'abc' } }).data).toEqual({ provider: 'cloudflare', apiToken: 'abc' });
+    expect(foreign.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(
+      ['credentials', 'credentials.access_key_id', 'credentials.secret_access_key'].sort(),
+    );
+    expect(storeDnsProviderSchema('cloudflare').safeParse({ credentials: { api_token: 'abc' } }).data).toEqual({
+      provider: 'cloudflare',
+      apiToken: 'abc',
+    });
   });
 });

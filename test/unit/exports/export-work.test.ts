@@ -84,7 +84,10 @@ class FakeExports {
     return true;
   }
   async list(accountId: string, request: { limit: number; cursor?: string }): Promise<Page<ExportHead>> {
-    const mine = [...this.heads.values()].filter((head) => head.account_id === accountId).sort((a, b) => b.id.localeCompare(a.id)).map(this.copy);
+    const mine = [...this.heads.values()]
+      .filter((head) => head.account_id === accountId)
+      .sort((a, b) => b.id.localeCompare(a.id))
+      .map(this.copy);
     return paginate(mine, request);
   }
   /** The addresses each export's files name (its address references), and how many files were in the bucket when each was written. */
@@ -115,19 +118,55 @@ class FakeBlobs {
 
 function email(id: string, overrides: Partial<Email> = {}): Email {
   return {
-    id, account_id: 'acc_1', from: 'a@acme.test', to: ['b@example.com'], cc: [], bcc: [], reply_to: [], subject: `subject ${id}`,
-    status: 'delivered', last_event: 'delivered', bounce_reason: null, bounce_type: null, tags: [], headers: {},
-    scheduled_at: null, cancelled_at: null, sent_at: '2026-11-20T10:00:01.000Z', delivered_at: '2026-11-20T10:00:02.000Z', bounced_at: null,
-    created_at: '2026-11-20T10:00:00.000Z', tenant: null, tenant_id: null, provider_message_id: null, ...overrides,
+    id,
+    account_id: 'acc_1',
+    from: 'a@acme.test',
+    to: ['b@example.com'],
+    cc: [],
+    bcc: [],
+    reply_to: [],
+    subject: `subject ${id}`,
+    status: 'delivered',
+    last_event: 'delivered',
+    bounce_reason: null,
+    bounce_type: null,
+    tags: [],
+    headers: {},
+    scheduled_at: null,
+    cancelled_at: null,
+    sent_at: '2026-11-20T10:00:01.000Z',
+    delivered_at: '2026-11-20T10:00:02.000Z',
+    bounced_at: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+    tenant: null,
+    tenant_id: null,
+    provider_message_id: null,
+    ...overrides,
   };
 }
 
 function suppression(id: string, emailAddress: string, tenant: string | null): Suppression {
-  return { id, account_id: 'acc_1', email: emailAddress, scope: tenant === null ? 'account' : 'tenant', tenant, reason: 'manual', created_at: '2026-11-20T10:00:00.000Z' } as Suppression;
+  return {
+    id,
+    account_id: 'acc_1',
+    email: emailAddress,
+    scope: tenant === null ? 'account' : 'tenant',
+    tenant,
+    reason: 'manual',
+    created_at: '2026-11-20T10:00:00.000Z',
+  } as Suppression;
 }
 
 function webhook(id: string): WebhookEndpoint {
-  return { id, account_id: 'acc_1', url: `https://hooks.example.com/${id}`, events: ['email.delivered'], enabled: true, created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z' } as WebhookEndpoint;
+  return {
+    id,
+    account_id: 'acc_1',
+    url: `https://hooks.example.com/${id}`,
+    events: ['email.delivered'],
+    enabled: true,
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
+  } as WebhookEndpoint;
 }
 
 interface Seed {
@@ -147,13 +186,19 @@ function fakeDeps(seed: Seed, settings: Partial<ExportSettings> = {}, clock = { 
     exportSettings: { budgetMs: 20_000, maxStretchesPerRequest: null, partRecords: 1000, leaseMs: 55_000, ...settings },
     emailListing: { list: async (_account, request) => paginate(seed.emails, request) },
     tenants: {
-      list: async (_account, request) => paginate(seed.suppressions.tenants.map(({ id, external_id }) => ({ id, external_id }) as never), request),
-      existing: async (refs) => new Map(refs.filter((ref) => seed.suppressions.tenants.some((t) => t.id === ref.id)).map((ref) => [ref.id, ref as never])),
+      list: async (_account, request) =>
+        paginate(
+          seed.suppressions.tenants.map(({ id, external_id }) => ({ id, external_id }) as never),
+          request,
+        ),
+      existing: async (refs) =>
+        new Map(refs.filter((ref) => seed.suppressions.tenants.some((t) => t.id === ref.id)).map((ref) => [ref.id, ref as never])),
     },
     domains: { list: async () => ({ items: [], next_cursor: null }) },
     webhooks: { list: async (_account, request) => paginate(seed.webhooks, request) },
     suppressions: {
-      list: async (_account, tenantId, _filter, request) => paginate(tenantId === null ? seed.suppressions.account : seed.suppressions.tenants.find((t) => t.id === tenantId)!.items, request),
+      list: async (_account, tenantId, _filter, request) =>
+        paginate(tenantId === null ? seed.suppressions.account : seed.suppressions.tenants.find((t) => t.id === tenantId)!.items, request),
     },
     templates: { list: async () => ({ items: [], next_cursor: null }) },
     automations: { list: async () => ({ items: [], next_cursor: null }) },
@@ -162,14 +207,34 @@ function fakeDeps(seed: Seed, settings: Partial<ExportSettings> = {}, clock = { 
   return { deps, exports, blobs };
 }
 
-const accountPrincipal = { account: { id: 'acc_1' }, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } } as unknown as Principal;
-const tenantPrincipal = { account: { id: 'acc_1' }, credential: { kind: 'api_key', id: 'key_2', scopes: ['full'], tenant: 'ten_1', allowed_domains: null } } as unknown as Principal;
+const accountPrincipal = {
+  account: { id: 'acc_1' },
+  credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+} as unknown as Principal;
+const tenantPrincipal = {
+  account: { id: 'acc_1' },
+  credential: { kind: 'api_key', id: 'key_2', scopes: ['full'], tenant: 'ten_1', allowed_domains: null },
+} as unknown as Principal;
 
 // ---- tests --------------------------------------------------------------------------------------
 
 function seed(emails = 3): Seed {
   return {
-    emails: Array.from({ length: emails }, (_, i) => email(`msg_${String(i).padStart(26, '0')}`, i === 0 ? { status: 'bounced', last_event: 'bounced', delivered_at: null, bounced_at: '2026-11-20T10:00:03.000Z', bounce_type: 'Permanent', bounce_reason: 'no mailbox' } : {})),
+    emails: Array.from({ length: emails }, (_, i) =>
+      email(
+        `msg_${String(i).padStart(26, '0')}`,
+        i === 0
+          ? {
+              status: 'bounced',
+              last_event: 'bounced',
+              delivered_at: null,
+              bounced_at: '2026-11-20T10:00:03.000Z',
+              bounce_type: 'Permanent',
+              bounce_reason: 'no mailbox',
+            }
+          : {},
+      ),
+    ),
     suppressions: {
       account: [suppression('sup_1', 'gone@example.com', null), suppression('sup_2', 'quote,"comma"@example.com', null)],
       tenants: [
@@ -185,11 +250,20 @@ function seed(emails = 3): Seed {
 /** Every NDJSON record of a kind, its parts concatenated in order. */
 function records(blobs: FakeBlobs, kind: string): any[] {
   const parts = [...blobs.objects.keys()].filter((key) => key.includes(`/${kind}/`) && key.endsWith('.ndjson')).sort();
-  return parts.map((key) => blobs.objects.get(key)!).join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return parts
+    .map((key) => blobs.objects.get(key)!)
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 function csv(blobs: FakeBlobs): string {
-  return [...blobs.objects.keys()].filter((key) => key.endsWith('.csv')).sort().map((key) => blobs.objects.get(key)!).join('');
+  return [...blobs.objects.keys()]
+    .filter((key) => key.endsWith('.csv'))
+    .sort()
+    .map((key) => blobs.objects.get(key)!)
+    .join('');
 }
 
 describe('account export', () => {
@@ -199,10 +273,24 @@ describe('account export', () => {
     const { deps, exports, blobs } = fakeDeps(data);
     const result = await startExport(deps, accountPrincipal);
     const named = [...exports.named.get(result.id)!];
-    expect(named).toEqual(expect.arrayContaining(['b@example.com', 'visitor@example.org', 'cc@example.net', 'gone@example.com', 'quote,"comma"@example.com', 'one@example.com', 'three@example.com']));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'b@example.com',
+        'visitor@example.org',
+        'cc@example.net',
+        'gone@example.com',
+        'quote,"comma"@example.com',
+        'one@example.com',
+        'three@example.com',
+      ]),
+    );
     // Each part's references were written while the files before it were all there was: before the part itself.
     expect(exports.filesWhenNamed[0]).toBe(0);
-    const everyAddressInFiles = [...blobs.objects.values()].join('\n').toLowerCase().match(/[a-z0-9.+]+@[a-z0-9.-]+\.[a-z]+/g) ?? [];
+    const everyAddressInFiles =
+      [...blobs.objects.values()]
+        .join('\n')
+        .toLowerCase()
+        .match(/[a-z0-9.+]+@[a-z0-9.-]+\.[a-z]+/g) ?? [];
     for (const address of everyAddressInFiles) expect(named).toContain(address);
   });
 
@@ -229,10 +317,17 @@ describe('account export', () => {
       ['sent', '2026-11-20T10:00:01.000Z', null],
       ['bounced', '2026-11-20T10:00:03.000Z', 'Permanent: no mailbox'],
     ]);
-    expect(events.filter((event) => event.email_id === data.emails[1]!.id).map((event) => event.type)).toEqual(['accepted', 'sent', 'delivered']);
+    expect(events.filter((event) => event.email_id === data.emails[1]!.id).map((event) => event.type)).toEqual([
+      'accepted',
+      'sent',
+      'delivered',
+    ]);
     // One file per kind (an empty kind too), and the suppressions' CSV.
-    expect(result.files.map((file) => `${file.kind}.${file.format}#${file.part}`).sort()).toEqual([...EXPORT_KINDS.map((kind) => `${kind}.ndjson#1`), 'suppressions.csv#1'].sort());
-    for (const file of result.files) expect(file.download_url).toBe(`signed:exports/acc_1/${result.id}/${file.kind}/part-00001.${file.format}`);
+    expect(result.files.map((file) => `${file.kind}.${file.format}#${file.part}`).sort()).toEqual(
+      [...EXPORT_KINDS.map((kind) => `${kind}.ndjson#1`), 'suppressions.csv#1'].sort(),
+    );
+    for (const file of result.files)
+      expect(file.download_url).toBe(`signed:exports/acc_1/${result.id}/${file.kind}/part-00001.${file.format}`);
     expect(result.files.find((file) => file.kind === 'domains')!.size).toBe(0);
     expect(result.kinds.suppressions).toEqual({ records: 4, done: true });
     expect(result.links_expire_at).toBe('2026-11-25T13:00:00.000Z');
@@ -255,8 +350,14 @@ describe('account export', () => {
     expect(requests).toBeGreaterThan(8);
     expect(records(blobs, 'emails').map((e) => e.id)).toEqual(data.emails.map((e) => e.id));
     expect(records(blobs, 'suppressions').map((s) => s.id)).toEqual(['sup_1', 'sup_2', 'sup_3', 'sup_4']);
-    expect(csv(blobs).split('\r\n').filter((line) => line.startsWith('email,'))).toHaveLength(1);
-    expect(current.files.filter((file) => file.kind === 'emails' && file.format === 'ndjson').map((file) => file.part)).toEqual([1, 2, 3, 4]);
+    expect(
+      csv(blobs)
+        .split('\r\n')
+        .filter((line) => line.startsWith('email,')),
+    ).toHaveLength(1);
+    expect(current.files.filter((file) => file.kind === 'emails' && file.format === 'ndjson').map((file) => file.part)).toEqual([
+      1, 2, 3, 4,
+    ]);
     expect(current.kinds.emails).toEqual({ records: 7, done: true });
   });
 
@@ -279,7 +380,11 @@ describe('account export', () => {
     const { deps } = fakeDeps(seed(5), { maxStretchesPerRequest: 1, partRecords: 2 });
     await expect(startExport(deps, tenantPrincipal)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     const running = await startExport(deps, accountPrincipal);
-    await expect(startExport(deps, accountPrincipal)).rejects.toMatchObject({ status: 409, code: 'conflict', details: { export_id: running.id } });
+    await expect(startExport(deps, accountPrincipal)).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+      details: { export_id: running.id },
+    });
     await expect(getExport(deps, tenantPrincipal, running.id)).rejects.toMatchObject({ status: 403 });
     await expect(getExport(deps, accountPrincipal, 'exp_01JDZZZZZZZZZZZZZZZZZZZZZZ')).rejects.toMatchObject({ status: 404 });
     await expect(getExport(deps, accountPrincipal, 'nonsense')).rejects.toMatchObject({ status: 404 });

@@ -31,7 +31,9 @@ describe('readJson', () => {
     const answer = await post(`{"a":1,"metadata":{"x":${arrays(MAX_BODY_DEPTH - 1)}}}`);
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('validation_error');
-    expect(answer.body.error.details.fields).toEqual([{ field: 'metadata', message: `metadata is nested more than ${MAX_BODY_DEPTH} levels deep` }]);
+    expect(answer.body.error.details.fields).toEqual([
+      { field: 'metadata', message: `metadata is nested more than ${MAX_BODY_DEPTH} levels deep` },
+    ]);
   });
 
   it('refuses a body nested 500,000 levels (deeper than any recursion survives), at its first item', async () => {

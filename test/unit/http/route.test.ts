@@ -32,9 +32,31 @@ const renameThing = op({
   responses: { 200: { description: 'Renamed.' } },
 });
 
-const previewThing = op({ ...renameThing, method: 'post', path: '/things/{id}/preview', operationId: 'previewThing', body: { schema: z.object({ size: z.number().default(1) }), optional: true } });
-const importThing = op({ ...renameThing, method: 'post', path: '/things', operationId: 'importThing', pathParams: undefined, query: undefined, body: { schema: z.object({ name: z.string() }), decodedBy: 'its handler' } });
-const listThings = op({ ...renameThing, method: 'get', path: '/things', operationId: 'listThings', pathParams: undefined, body: undefined, rateLimit: 'listEmails' });
+const previewThing = op({
+  ...renameThing,
+  method: 'post',
+  path: '/things/{id}/preview',
+  operationId: 'previewThing',
+  body: { schema: z.object({ size: z.number().default(1) }), optional: true },
+});
+const importThing = op({
+  ...renameThing,
+  method: 'post',
+  path: '/things',
+  operationId: 'importThing',
+  pathParams: undefined,
+  query: undefined,
+  body: { schema: z.object({ name: z.string() }), decodedBy: 'its handler' },
+});
+const listThings = op({
+  ...renameThing,
+  method: 'get',
+  path: '/things',
+  operationId: 'listThings',
+  pathParams: undefined,
+  body: undefined,
+  rateLimit: 'listEmails',
+});
 
 /** A fake of the rate-limit counters: allows `allowed` requests, counting them. */
 function counters(allowed: number) {
@@ -73,13 +95,16 @@ const call = async (app: Hono<ApiEnv>, method: string, path: string, body?: stri
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 };
 
-test('the path is the declaration\'s, in Hono\'s form', () => {
+test("the path is the declaration's, in Hono's form", () => {
   expect(honoPath('/webhooks/{id}/deliveries/{deliveryId}/replay')).toBe('/webhooks/:id/deliveries/:deliveryId/replay');
 });
 
 test('the handler gets the validated body, query (defaults applied) and path parameters', async () => {
   const { app } = appWith(['templates:write']);
-  expect(await call(app, 'PATCH', '/things/th_1?dry=yes', '{"name":"new"}')).toMatchObject({ status: 200, body: { name: 'new', dry: 'yes', id: 'th_1' } });
+  expect(await call(app, 'PATCH', '/things/th_1?dry=yes', '{"name":"new"}')).toMatchObject({
+    status: 200,
+    body: { name: 'new', dry: 'yes', id: 'th_1' },
+  });
   expect(await call(app, 'PATCH', '/things/th_2', '{"name":"new"}')).toMatchObject({ status: 200, body: { dry: 'no', id: 'th_2' } });
 });
 

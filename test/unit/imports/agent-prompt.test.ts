@@ -10,7 +10,11 @@ const input: AgentPromptInput = {
     { source_id: 'd-fedcba9876543210fedcba9876543210', alias: 'order-shipped' },
   ],
   webhooks: [
-    { url: 'https://hooks.example.com/sendgrid', events: ['email.delivered', 'email.bounced', 'email.failed'], unmapped_events: ['group_resubscribe'] },
+    {
+      url: 'https://hooks.example.com/sendgrid',
+      events: ['email.delivered', 'email.bounced', 'email.failed'],
+      unmapped_events: ['group_resubscribe'],
+    },
     { url: 'https://other.example.com/events', events: ['email.opened'], unmapped_events: [] },
   ],
   domains: [
@@ -24,7 +28,9 @@ describe('agentPrompt', () => {
   const prompt = agentPrompt(input);
 
   it('gives the template id -> alias map, one line each', () => {
-    expect(prompt).toContain('    d-0123456789abcdef0123456789abcdef -> welcome\n    d-fedcba9876543210fedcba9876543210 -> order-shipped\n');
+    expect(prompt).toContain(
+      '    d-0123456789abcdef0123456789abcdef -> welcome\n    d-fedcba9876543210fedcba9876543210 -> order-shipped\n',
+    );
   });
 
   it('says how to send through us, with the base URL and the key from the environment', () => {
@@ -35,7 +41,12 @@ describe('agentPrompt', () => {
   });
 
   it('names the signature headers our webhooks really carry', () => {
-    const headers = signatureHeaders({ secret: 'whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=', webhookId: 'evt_1', timestamp: 1_700_000_000, body: '{}' });
+    const headers = signatureHeaders({
+      secret: 'whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=',
+      webhookId: 'evt_1',
+      timestamp: 1_700_000_000,
+      body: '{}',
+    });
     for (const name of Object.keys(headers)) expect(prompt.toLowerCase()).toContain(name);
     expect(prompt).toContain('Service-Signature: t=<unix seconds>,v1=<hex>');
     expect(prompt).toContain('X-Twilio-Email-Event-Webhook-Signature');
@@ -43,7 +54,9 @@ describe('agentPrompt', () => {
   });
 
   it('lists the imported endpoints with their events and unmapped ones, and asks to enable them once verified', () => {
-    expect(prompt).toContain('    https://hooks.example.com/sendgrid: email.delivered, email.bounced, email.failed (no equivalent here, handle differently or drop: group_resubscribe)');
+    expect(prompt).toContain(
+      '    https://hooks.example.com/sendgrid: email.delivered, email.bounced, email.failed (no equivalent here, handle differently or drop: group_resubscribe)',
+    );
     expect(prompt).toContain('    https://other.example.com/events: email.opened\n');
     expect(prompt).toContain('imported DISABLED');
     expect(prompt).toContain('PATCH https://mail-api.example.org/webhooks/{id} with {"enabled": true}');

@@ -8,7 +8,16 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { ImportRepository } from '../../../shared/adapters/store/imports';
 
 const NOW = Date.parse('2026-11-25T08:00:00Z');
-const head = { PK: 'ACCOUNT#acc_1', SK: 'MIGRATION#mig_1', type: 'migration', id: 'mig_1', account_id: 'acc_1', requests: 2, has_more: true, status: 'partial' };
+const head = {
+  PK: 'ACCOUNT#acc_1',
+  SK: 'MIGRATION#mig_1',
+  type: 'migration',
+  id: 'mig_1',
+  account_id: 'acc_1',
+  requests: 2,
+  has_more: true,
+  status: 'partial',
+};
 
 function repositoryAnswering(stored: Record<string, unknown>, updateError: Error) {
   const sent: string[] = [];

@@ -37,7 +37,9 @@ describe('placeholders', () => {
     expect(result.subject).toBe('Welcome {{user_first_name}}!');
     expect(result.html).toBe('<p>{{user_first_name}} {{bio_html}} {{plan}} {{company_name}} {{city}} {{raw}}</p>');
     expect(result.text).toBe('Hi {{user_first_name}}, {{bio_html}}');
-    expect(result.variables).toEqual(['user_first_name', 'bio_html', 'plan', 'company_name', 'city', 'raw'].map((key) => ({ key, type: 'string' })));
+    expect(result.variables).toEqual(
+      ['user_first_name', 'bio_html', 'plan', 'company_name', 'city', 'raw'].map((key) => ({ key, type: 'string' })),
+    );
     expect(result).toMatchObject({ status: 'imported', publish: true, category: 'transactional', unsubscribe_enabled: false });
     expect(result.notes.join('\n')).toMatch(/\{\{user\.first_name\}\} -> \{\{user_first_name\}\}/);
     expect(result.notes.join('\n')).toMatch(/\{\{\{ bio_html \}\}\} -> \{\{bio_html\}\}.*HTML-escaped/);
@@ -45,7 +47,10 @@ describe('placeholders', () => {
 
   it('makes the result render with our renderer, escaping what was a triple-brace value', () => {
     const result = convert(template({ html: '<div>{{{ note }}} {{ user.name }}</div>' }));
-    const rendered = renderTemplate({ subject: result.subject, html: result.html }, result.variables, { note: '<b>x</b>', user_name: 'Ada' });
+    const rendered = renderTemplate({ subject: result.subject, html: result.html }, result.variables, {
+      note: '<b>x</b>',
+      user_name: 'Ada',
+    });
     expect(rendered.html).toBe('<div>&lt;b&gt;x&lt;/b&gt; Ada</div>');
     expect(rendered.warnings).toEqual([]);
   });
@@ -78,7 +83,11 @@ describe('layouts (Postmark)', () => {
         syntax: 'mustachio',
         html: '<p>Hi {{ name }}, pay $& now</p>',
         text: 'Hi {{name}}',
-        layout: { alias: 'basic', html: '<html><body>{{{ @content }}}<footer>{{company}}</footer></body></html>', text: '{{{@content}}}\n-- {{company}}' },
+        layout: {
+          alias: 'basic',
+          html: '<html><body>{{{ @content }}}<footer>{{company}}</footer></body></html>',
+          text: '{{{@content}}}\n-- {{company}}',
+        },
       }),
     );
     expect(result.html).toBe('<html><body><p>Hi {{name}}, pay $& now</p><footer>{{company}}</footer></body></html>');
@@ -89,7 +98,14 @@ describe('layouts (Postmark)', () => {
   });
 
   it('keeps a body the template lacks null, and a layout without {{{@content}}} unused (note)', () => {
-    const result = convert(template({ syntax: 'mustachio', html: '<p>Body</p>', text: null, layout: { alias: 'broken', html: '<div>no placeholder</div>', text: 'Footer {{{@content}}}' } }));
+    const result = convert(
+      template({
+        syntax: 'mustachio',
+        html: '<p>Body</p>',
+        text: null,
+        layout: { alias: 'broken', html: '<div>no placeholder</div>', text: 'Footer {{{@content}}}' },
+      }),
+    );
     expect(result.html).toBe('<p>Body</p>');
     expect(result.text).toBeNull();
     expect(result.notes[0]).toMatch(/Layout "broken" has no \{\{\{@content\}\}\} placeholder in its html/);
@@ -98,9 +114,12 @@ describe('layouts (Postmark)', () => {
 
 describe('blocks stay as written, the template is a draft', () => {
   it('keeps handlebars loops and conditionals with their inner placeholders exactly', () => {
-    const html = '<p>{{user.name}}</p>{{#each items}}<li>{{this.name}} {{{this.price}}} {{@index}}</li>{{/each}}{{#if user.vip}}VIP {{user.tier}}{{else}}Regular{{/if}}{{#unless paid}}Pay{{/unless}}<p>{{ total }}</p>';
+    const html =
+      '<p>{{user.name}}</p>{{#each items}}<li>{{this.name}} {{{this.price}}} {{@index}}</li>{{/each}}{{#if user.vip}}VIP {{user.tier}}{{else}}Regular{{/if}}{{#unless paid}}Pay{{/unless}}<p>{{ total }}</p>';
     const result = convert(template({ html }));
-    expect(result.html).toBe('<p>{{user_name}}</p>{{#each items}}<li>{{this.name}} {{{this.price}}} {{@index}}</li>{{/each}}{{#if user.vip}}VIP {{user.tier}}{{else}}Regular{{/if}}{{#unless paid}}Pay{{/unless}}<p>{{total}}</p>');
+    expect(result.html).toBe(
+      '<p>{{user_name}}</p>{{#each items}}<li>{{this.name}} {{{this.price}}} {{@index}}</li>{{/each}}{{#if user.vip}}VIP {{user.tier}}{{else}}Regular{{/if}}{{#unless paid}}Pay{{/unless}}<p>{{total}}</p>',
+    );
     expect(result.variables.map((variable) => variable.key)).toEqual(['user_name', 'total']);
     expect(result).toMatchObject({ status: 'needs_attention', publish: false, category: 'transactional', unsubscribe_enabled: false });
     expect(result.notes.join('\n')).toMatch(/blocks \{\{#each\}\}, \{\{#if\}\}, \{\{else\}\}, \{\{#unless\}\} are kept as written/);
@@ -109,7 +128,9 @@ describe('blocks stay as written, the template is a draft', () => {
   it('keeps mustachio sections and inverted sections, nested ones too', () => {
     const html = '{{#person}}Hi {{first.name}}{{#pets}}{{name}}{{/pets}}{{/person}}{{^items}}No items{{/items}} Bye {{ sign.off }}';
     const result = convert(template({ syntax: 'mustachio', html }));
-    expect(result.html).toBe('{{#person}}Hi {{first.name}}{{#pets}}{{name}}{{/pets}}{{/person}}{{^items}}No items{{/items}} Bye {{sign_off}}');
+    expect(result.html).toBe(
+      '{{#person}}Hi {{first.name}}{{#pets}}{{name}}{{/pets}}{{/person}}{{^items}}No items{{/items}} Bye {{sign_off}}',
+    );
     expect(result.variables.map((variable) => variable.key)).toEqual(['sign_off']);
     expect(result.status).toBe('needs_attention');
     expect(result.notes.join('\n')).toMatch(/\{\{#person\}\}, \{\{#pets\}\}, \{\{\^items\}\}/);
@@ -118,7 +139,9 @@ describe('blocks stay as written, the template is a draft', () => {
   it('keeps go if/range/with blocks', () => {
     const html = '{{if .vip}}VIP {{.name}}{{else}}-{{end}}{{range .items}}{{.title}}{{end}}{{with .user}}{{.email}}{{end}} {{.footer}}';
     const result = convert(template({ syntax: 'go', html }));
-    expect(result.html).toBe('{{if .vip}}VIP {{.name}}{{else}}-{{end}}{{range .items}}{{.title}}{{end}}{{with .user}}{{.email}}{{end}} {{footer}}');
+    expect(result.html).toBe(
+      '{{if .vip}}VIP {{.name}}{{else}}-{{end}}{{range .items}}{{.title}}{{end}}{{with .user}}{{.email}}{{end}} {{footer}}',
+    );
     expect(result.variables.map((variable) => variable.key)).toEqual(['footer']);
     expect(result.notes.join('\n')).toMatch(/\{\{if\}\}, \{\{else\}\}, \{\{range\}\}, \{\{with\}\}/);
     expect(result.publish).toBe(false);
@@ -133,9 +156,19 @@ describe('blocks stay as written, the template is a draft', () => {
 
 describe('unsubscribe links', () => {
   it.each([
-    ['SendGrid group', 'handlebars', '<a href="<%asm_group_unsubscribe_raw_url%>">Unsubscribe</a>', '<a href="{{unsubscribe_url}}">Unsubscribe</a>'],
+    [
+      'SendGrid group',
+      'handlebars',
+      '<a href="<%asm_group_unsubscribe_raw_url%>">Unsubscribe</a>',
+      '<a href="{{unsubscribe_url}}">Unsubscribe</a>',
+    ],
     ['SendGrid global', 'handlebars', '<a href="<%asm_global_unsubscribe_raw_url%>">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
-    ['SendGrid preferences', 'sendgrid_legacy', '<a href="<%asm_preferences_raw_url%>">x</a> <%body%>', '<a href="{{unsubscribe_url}}">x</a> {{body}}'],
+    [
+      'SendGrid preferences',
+      'sendgrid_legacy',
+      '<a href="<%asm_preferences_raw_url%>">x</a> <%body%>',
+      '<a href="{{unsubscribe_url}}">x</a> {{body}}',
+    ],
     ['SendGrid triple', 'handlebars', '<a href="{{{unsubscribe}}}">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
     ['SendGrid double', 'handlebars', '<a href="{{unsubscribe}}">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
     ['SendGrid subscription tracking', 'handlebars', '<p>[Unsubscribe]</p>', '<p>{{unsubscribe_url}}</p>'],
@@ -143,17 +176,22 @@ describe('unsubscribe links', () => {
     ['Mailgun', 'handlebars', '<a href="%unsubscribe_url%">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
     ['Mailgun tag', 'go', '<a href="%tag_unsubscribe_url%">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
     ['Mailgun list', 'handlebars', '<a href="%mailing_list_unsubscribe_url%">x</a>', '<a href="{{unsubscribe_url}}">x</a>'],
-  ] as [string, SourceTemplate['syntax'], string, string][])('%s: becomes {{unsubscribe_url}}, a product draft with unsubscribe on', (_label, syntax, html, expected) => {
-    const result = convert(template({ syntax, html }));
-    expect(result.html).toBe(expected);
-    expect(result).toMatchObject({ category: 'product', unsubscribe_enabled: true, publish: false, status: 'needs_attention' });
-    expect(result.variables.map((variable) => variable.key)).not.toContain('unsubscribe_url');
-    expect(result.variables.map((variable) => variable.key)).not.toContain('unsubscribe');
-    expect(result.notes.join('\n')).toMatch(/became \{\{unsubscribe_url\}\}: imported as a draft in the product category/);
-  });
+  ] as [string, SourceTemplate['syntax'], string, string][])(
+    '%s: becomes {{unsubscribe_url}}, a product draft with unsubscribe on',
+    (_label, syntax, html, expected) => {
+      const result = convert(template({ syntax, html }));
+      expect(result.html).toBe(expected);
+      expect(result).toMatchObject({ category: 'product', unsubscribe_enabled: true, publish: false, status: 'needs_attention' });
+      expect(result.variables.map((variable) => variable.key)).not.toContain('unsubscribe_url');
+      expect(result.variables.map((variable) => variable.key)).not.toContain('unsubscribe');
+      expect(result.notes.join('\n')).toMatch(/became \{\{unsubscribe_url\}\}: imported as a draft in the product category/);
+    },
+  );
 
   it('converts the link inside a block too (a provider link left there would be dead)', () => {
-    const result = convert(template({ html: '{{#if marketing}}<a href="{{{unsubscribe}}}">stop</a> {{user.name}}{{/if}}', text: 'Stop: %unsubscribe_url%' }));
+    const result = convert(
+      template({ html: '{{#if marketing}}<a href="{{{unsubscribe}}}">stop</a> {{user.name}}{{/if}}', text: 'Stop: %unsubscribe_url%' }),
+    );
     expect(result.html).toBe('{{#if marketing}}<a href="{{unsubscribe_url}}">stop</a> {{user.name}}{{/if}}');
     expect(result.text).toBe('Stop: {{unsubscribe_url}}');
     expect(result.category).toBe('product');
@@ -161,7 +199,12 @@ describe('unsubscribe links', () => {
 
   it('treats our own {{unsubscribe_url}} in a source as an unsubscribe link', () => {
     const result = convert(template({ html: '<a href="{{unsubscribe_url}}">x</a>' }));
-    expect(result).toMatchObject({ html: '<a href="{{unsubscribe_url}}">x</a>', category: 'product', unsubscribe_enabled: true, status: 'needs_attention' });
+    expect(result).toMatchObject({
+      html: '<a href="{{unsubscribe_url}}">x</a>',
+      category: 'product',
+      unsubscribe_enabled: true,
+      status: 'needs_attention',
+    });
   });
 });
 
@@ -183,8 +226,16 @@ describe('subjects', () => {
 
 describe('SendGrid legacy templates', () => {
   it('turns <%body%> and <%subject%> into {{body}} and {{subject}}, published, with a note on escaping', () => {
-    const result = convert(template({ syntax: 'sendgrid_legacy', subject: '<%subject%>', html: '<table><tr><td><%body%></td></tr></table>', text: '<%body%>' }));
-    expect(result).toMatchObject({ subject: '{{subject}}', html: '<table><tr><td>{{body}}</td></tr></table>', text: '{{body}}', status: 'imported', publish: true });
+    const result = convert(
+      template({ syntax: 'sendgrid_legacy', subject: '<%subject%>', html: '<table><tr><td><%body%></td></tr></table>', text: '<%body%>' }),
+    );
+    expect(result).toMatchObject({
+      subject: '{{subject}}',
+      html: '<table><tr><td>{{body}}</td></tr></table>',
+      text: '{{body}}',
+      status: 'imported',
+      publish: true,
+    });
     expect(result.variables.map((variable) => variable.key)).toEqual(['subject', 'body']);
     expect(result.notes.join('\n')).toMatch(/<%body%> -> \{\{body\}\}.*HTML-escaped/);
   });
@@ -216,7 +267,13 @@ describe('other forms are left as written, as a draft', () => {
 
 describe('failures (returned, not thrown)', () => {
   it('fails a template whose html is over 100 KB once its layout is merged', () => {
-    const result = convert(template({ syntax: 'mustachio', html: 'x'.repeat(60 * 1024), layout: { alias: 'big', html: `${'y'.repeat(50 * 1024)}{{{@content}}}`, text: null } }));
+    const result = convert(
+      template({
+        syntax: 'mustachio',
+        html: 'x'.repeat(60 * 1024),
+        layout: { alias: 'big', html: `${'y'.repeat(50 * 1024)}{{{@content}}}`, text: null },
+      }),
+    );
     expect(result).toMatchObject({ status: 'failed', publish: false });
     expect(result.notes.join('\n')).toMatch(/Not imported: the html is \d+ bytes with its layout; the limit is 102400/);
   });
@@ -228,7 +285,12 @@ describe('failures (returned, not thrown)', () => {
   });
 
   it('fails a template with neither html nor text', () => {
-    expect(convert(template({ html: '', text: null }))).toMatchObject({ status: 'failed', html: null, text: null, notes: ['Not imported: it has neither html nor text.'] });
+    expect(convert(template({ html: '', text: null }))).toMatchObject({
+      status: 'failed',
+      html: null,
+      text: null,
+      notes: ['Not imported: it has neither html nor text.'],
+    });
   });
 
   it('fails a subject over 998 characters', () => {
@@ -238,7 +300,8 @@ describe('failures (returned, not thrown)', () => {
 });
 
 describe('names and aliases', () => {
-  const alias = (name: string, providerAlias: string | null = null, source_id = 'd-0123abcd') => aliasFor({ name, alias: providerAlias, source_id });
+  const alias = (name: string, providerAlias: string | null = null, source_id = 'd-0123abcd') =>
+    aliasFor({ name, alias: providerAlias, source_id });
 
   it('keeps the provider alias when it is a valid alias of ours', () => {
     expect(alias('Anything', 'order-shipped_v2')).toBe('order-shipped_v2');
@@ -289,7 +352,11 @@ describe('the create input', () => {
     for (const result of ok) {
       const parsed = createTemplateSchema.safeParse(templateCreateInput(result));
       if (!parsed.success) throw new Error(`${result.source_id} ${result.html}: ${JSON.stringify(parsed.error.issues)}`);
-      expect(parsed.data).toMatchObject({ alias: result.alias, category: result.category, unsubscribe_enabled: result.unsubscribe_enabled });
+      expect(parsed.data).toMatchObject({
+        alias: result.alias,
+        category: result.category,
+        unsubscribe_enabled: result.unsubscribe_enabled,
+      });
     }
   });
 

@@ -1,7 +1,13 @@
 /** dns_plan of an imported domain: add, update (SPF merged, never a second), keep, done; unchecked when DNS failed. */
 import { expectedRecords } from '../../../shared/domain/domains/records';
 import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import { mergeSpf, mergeSpfRecords, type DnsChange, type DnsRecordType, type PublishedDns } from '../../../shared/domain/domains/record-plan';
+import {
+  mergeSpf,
+  mergeSpfRecords,
+  type DnsChange,
+  type DnsRecordType,
+  type PublishedDns,
+} from '../../../shared/domain/domains/record-plan';
 import { dnsQueries, planDns } from '../../../shared/domain/imports/dns-plan';
 import type { SourceDnsRecord } from '../../../shared/domain/imports/source';
 
@@ -30,10 +36,14 @@ function dns(records: Record<string, string[] | Lookup>): PublishedDns & { asked
   return Object.assign(published, { asked });
 }
 
-const plan = (records: Record<string, string[] | Lookup>, providerRecords: SourceDnsRecord[] = [], provider: 'sendgrid' | 'postmark' | 'mailgun' = 'postmark') =>
-  planDns({ domain: DOMAIN, required, published: dns(records), providerRecords, provider });
+const plan = (
+  records: Record<string, string[] | Lookup>,
+  providerRecords: SourceDnsRecord[] = [],
+  provider: 'sendgrid' | 'postmark' | 'mailgun' = 'postmark',
+) => planDns({ domain: DOMAIN, required, published: dns(records), providerRecords, provider });
 
-const row = (changes: DnsChange[], purpose: DnsChange['purpose'], action?: DnsChange['action']) => changes.find((change) => change.purpose === purpose && (action === undefined || change.action === action));
+const row = (changes: DnsChange[], purpose: DnsChange['purpose'], action?: DnsChange['action']) =>
+  changes.find((change) => change.purpose === purpose && (action === undefined || change.action === action));
 
 describe('mergeSpf', () => {
   it.each([
@@ -56,9 +66,9 @@ describe('mergeSpf', () => {
   });
 
   it('merges several records into one: the first, the others mechanisms it lacks, and ours before its all', () => {
-    expect(mergeSpfRecords(['v=spf1 include:_spf.google.com ~all', 'v=spf1 include:sendgrid.net include:_spf.google.com -all'], INCLUDE)).toBe(
-      `v=spf1 include:_spf.google.com include:sendgrid.net include:${INCLUDE} ~all`,
-    );
+    expect(
+      mergeSpfRecords(['v=spf1 include:_spf.google.com ~all', 'v=spf1 include:sendgrid.net include:_spf.google.com -all'], INCLUDE),
+    ).toBe(`v=spf1 include:_spf.google.com include:sendgrid.net include:${INCLUDE} ~all`);
     expect(mergeSpfRecords(['v=spf1 mx ~all', `v=spf1 include:${INCLUDE} -all`], INCLUDE)).toBe(`v=spf1 mx include:${INCLUDE} ~all`);
   });
 });
@@ -87,7 +97,10 @@ describe('planDns', () => {
       'TXT _dmarc.example.com': [OURS.dmarc],
     });
     expect(result.changes.map((change) => change.action)).toEqual(['done', 'done', 'done', 'done', 'done']);
-    expect(row(result.changes, 'spf')).toMatchObject({ value: `v=spf1 mx include:${INCLUDE} -all`, current: `v=spf1 mx include:${INCLUDE} -all` });
+    expect(row(result.changes, 'spf')).toMatchObject({
+      value: `v=spf1 mx include:${INCLUDE} -all`,
+      current: `v=spf1 mx include:${INCLUDE} -all`,
+    });
   });
 
   it.each([
@@ -97,16 +110,38 @@ describe('planDns', () => {
     ['v=spf1 redirect=_spf.example.com', `v=spf1 include:${INCLUDE} redirect=_spf.example.com`],
   ])('updates the one SPF record %s by inserting our include before its end', (existing, merged) => {
     const result = plan({ 'TXT example.com': [existing] });
-    expect(row(result.changes, 'spf')).toEqual({ action: 'update', type: 'TXT', host: 'example.com', value: merged, purpose: 'spf', current: existing, note: expect.stringMatching(/never publish a second SPF record/) });
+    expect(row(result.changes, 'spf')).toEqual({
+      action: 'update',
+      type: 'TXT',
+      host: 'example.com',
+      value: merged,
+      purpose: 'spf',
+      current: existing,
+      note: expect.stringMatching(/never publish a second SPF record/),
+    });
     expect(result.changes.filter((change) => change.purpose === 'spf')).toHaveLength(1);
   });
 
   it('merges two published SPF records into one, with a note, even when one includes us already', () => {
-    const result = plan({ 'TXT example.com': ['v=spf1 include:_spf.google.com ~all', `v=spf1 include:${INCLUDE} ~all`, 'google-site-verification=abc'] });
+    const result = plan({
+      'TXT example.com': ['v=spf1 include:_spf.google.com ~all', `v=spf1 include:${INCLUDE} ~all`, 'google-site-verification=abc'],
+    });
     const spf = row(result.changes, 'spf')!;
-    expect(spf).toMatchObject({ action: 'update', value: `v=spf1 include:_spf.google.com include:${INCLUDE} ~all`, current: `v=spf1 include:_spf.google.com ~all | v=spf1 include:${INCLUDE} ~all` });
+    expect(spf).toMatchObject({
+      action: 'update',
+      value: `v=spf1 include:_spf.google.com include:${INCLUDE} ~all`,
+      current: `v=spf1 include:_spf.google.com ~all | v=spf1 include:${INCLUDE} ~all`,
+    });
     expect(spf.note).toMatch(/has 2 SPF records.*exactly one.*delete the others/);
-    expect(row(result.changes, 'other')).toEqual({ action: 'keep', type: 'TXT', host: 'example.com', value: 'google-site-verification=abc', purpose: 'other', current: 'google-site-verification=abc', note: expect.any(String) });
+    expect(row(result.changes, 'other')).toEqual({
+      action: 'keep',
+      type: 'TXT',
+      host: 'example.com',
+      value: 'google-site-verification=abc',
+      purpose: 'other',
+      current: 'google-site-verification=abc',
+      note: expect.any(String),
+    });
   });
 
   it('keeps the other TXT records of the apex beside an added SPF record', () => {
@@ -119,15 +154,32 @@ describe('planDns', () => {
   });
 
   it('updates a CNAME pointing elsewhere and a different value of ours, showing what is there', () => {
-    const result = plan({ 'CNAME rp.example.com': ['pm.mtasv.net'], 'TXT _service.example.com': ['service-verification=old'], 'TXT svc1._domainkey.example.com': ['v=DKIM1; k=rsa; p=OTHER'] });
-    expect(row(result.changes, 'return_path')).toMatchObject({ action: 'update', value: 'rp.mail.test', current: 'pm.mtasv.net', note: expect.stringMatching(/points to pm\.mtasv\.net/) });
-    expect(row(result.changes, 'ownership')).toMatchObject({ action: 'update', value: OURS.ownership, current: 'service-verification=old' });
+    const result = plan({
+      'CNAME rp.example.com': ['pm.mtasv.net'],
+      'TXT _service.example.com': ['service-verification=old'],
+      'TXT svc1._domainkey.example.com': ['v=DKIM1; k=rsa; p=OTHER'],
+    });
+    expect(row(result.changes, 'return_path')).toMatchObject({
+      action: 'update',
+      value: 'rp.mail.test',
+      current: 'pm.mtasv.net',
+      note: expect.stringMatching(/points to pm\.mtasv\.net/),
+    });
+    expect(row(result.changes, 'ownership')).toMatchObject({
+      action: 'update',
+      value: OURS.ownership,
+      current: 'service-verification=old',
+    });
     expect(row(result.changes, 'dkim')).toMatchObject({ action: 'update', value: OURS.dkim, current: 'v=DKIM1; k=rsa; p=OTHER' });
   });
 
   it('keeps an existing DMARC policy rather than replacing it with ours', () => {
     const result = plan({ 'TXT _dmarc.example.com': ['v=DMARC1; p=reject; rua=mailto:d@example.com'] });
-    expect(row(result.changes, 'dmarc')).toMatchObject({ action: 'keep', value: 'v=DMARC1; p=reject; rua=mailto:d@example.com', current: 'v=DMARC1; p=reject; rua=mailto:d@example.com' });
+    expect(row(result.changes, 'dmarc')).toMatchObject({
+      action: 'keep',
+      value: 'v=DMARC1; p=reject; rua=mailto:d@example.com',
+      current: 'v=DMARC1; p=reject; rua=mailto:d@example.com',
+    });
   });
 
   it('keeps the provider records that are published, while mail still goes through it; not the SPF record we merge into', () => {
@@ -138,22 +190,47 @@ describe('planDns', () => {
       { type: 'TXT', host: 'old._domainkey.example.com', value: 'k=rsa; p=GONE' },
     ];
     const result = plan(
-      { 'TXT example.com': ['v=spf1 a mx include:spf.mtasv.net ~all'], 'TXT 20240101pm._domainkey.example.com': ['k=rsa; p=PMKEY'], 'CNAME pm-bounces.example.com': ['pm.mtasv.net.'] },
+      {
+        'TXT example.com': ['v=spf1 a mx include:spf.mtasv.net ~all'],
+        'TXT 20240101pm._domainkey.example.com': ['k=rsa; p=PMKEY'],
+        'CNAME pm-bounces.example.com': ['pm.mtasv.net.'],
+      },
       postmark,
     );
     const provider = result.changes.filter((change) => change.purpose === 'provider');
     expect(provider).toEqual([
-      { action: 'keep', type: 'TXT', host: '20240101pm._domainkey.example.com', value: 'k=rsa; p=PMKEY', purpose: 'provider', current: 'k=rsa; p=PMKEY', note: expect.stringMatching(/Postmark's DKIM key: keep it while mail still goes through Postmark/) },
-      { action: 'keep', type: 'CNAME', host: 'pm-bounces.example.com', value: 'pm.mtasv.net', purpose: 'provider', current: 'pm.mtasv.net', note: expect.any(String) },
+      {
+        action: 'keep',
+        type: 'TXT',
+        host: '20240101pm._domainkey.example.com',
+        value: 'k=rsa; p=PMKEY',
+        purpose: 'provider',
+        current: 'k=rsa; p=PMKEY',
+        note: expect.stringMatching(/Postmark's DKIM key: keep it while mail still goes through Postmark/),
+      },
+      {
+        action: 'keep',
+        type: 'CNAME',
+        host: 'pm-bounces.example.com',
+        value: 'pm.mtasv.net',
+        purpose: 'provider',
+        current: 'pm.mtasv.net',
+        note: expect.any(String),
+      },
     ]);
-    expect(row(result.changes, 'spf')).toMatchObject({ action: 'update', value: `v=spf1 a mx include:spf.mtasv.net include:${INCLUDE} ~all` });
+    expect(row(result.changes, 'spf')).toMatchObject({
+      action: 'update',
+      value: `v=spf1 a mx include:spf.mtasv.net include:${INCLUDE} ~all`,
+    });
     expect(result.keep_old_records).toBe(
       `Keep Postmark's DNS records (20240101pm._domainkey.example.com, pm-bounces.example.com, old._domainkey.example.com) until the last email sent through Postmark has been delivered and its bounces and complaints have come in (a few days after your code sends through us); then remove them, and take include:spf.mtasv.net out of the SPF record of example.com. Never remove include:${INCLUDE} from the SPF record of example.com: it is ours.`,
     );
   });
 
   it('says what to keep even when the provider listed no records', () => {
-    expect(plan({}, [], 'sendgrid').keep_old_records).toMatch(/^Keep the DNS records you published for SendGrid \(the import found none listed\) until .*Never remove include:spf\.mail\.test/);
+    expect(plan({}, [], 'sendgrid').keep_old_records).toMatch(
+      /^Keep the DNS records you published for SendGrid \(the import found none listed\) until .*Never remove include:spf\.mail\.test/,
+    );
   });
 
   it('is unchecked, every record of ours an add, when any lookup failed', () => {
@@ -171,14 +248,37 @@ describe('planDns', () => {
   });
 
   it('is unchecked when only a provider record lookup failed', () => {
-    const result = plan({ 'CNAME s1._domainkey.example.com': { kind: 'error', message: 'timeout' } }, [{ type: 'CNAME', host: 's1._domainkey.example.com', value: 'x.sendgrid.net' }], 'sendgrid');
+    const result = plan(
+      { 'CNAME s1._domainkey.example.com': { kind: 'error', message: 'timeout' } },
+      [{ type: 'CNAME', host: 's1._domainkey.example.com', value: 'x.sendgrid.net' }],
+      'sendgrid',
+    );
     expect(result.checked).toBe(false);
   });
 
   it('reads each host and type once, normalised, ours and the provider ones', () => {
     const published = dns({});
-    planDns({ domain: DOMAIN, required, published, providerRecords: [{ type: 'TXT', host: 'Example.com.', value: 'v=spf1 include:mailgun.org ~all' }, { type: 'MX', host: 'example.com', value: 'mxa.mailgun.org' }, { type: 'MX', host: 'example.com', value: 'mxb.mailgun.org' }], provider: 'mailgun' });
-    expect(published.asked).toEqual(['TXT _service.example.com', 'TXT svc1._domainkey.example.com', 'CNAME rp.example.com', 'TXT example.com', 'TXT _dmarc.example.com', 'MX example.com']);
-    expect(dnsQueries(required, [{ type: 'MX', host: 'EXAMPLE.com', value: 'mxa.mailgun.org' }]).map((query) => `${query.type} ${query.host}`)).toContain('MX example.com');
+    planDns({
+      domain: DOMAIN,
+      required,
+      published,
+      providerRecords: [
+        { type: 'TXT', host: 'Example.com.', value: 'v=spf1 include:mailgun.org ~all' },
+        { type: 'MX', host: 'example.com', value: 'mxa.mailgun.org' },
+        { type: 'MX', host: 'example.com', value: 'mxb.mailgun.org' },
+      ],
+      provider: 'mailgun',
+    });
+    expect(published.asked).toEqual([
+      'TXT _service.example.com',
+      'TXT svc1._domainkey.example.com',
+      'CNAME rp.example.com',
+      'TXT example.com',
+      'TXT _dmarc.example.com',
+      'MX example.com',
+    ]);
+    expect(
+      dnsQueries(required, [{ type: 'MX', host: 'EXAMPLE.com', value: 'mxa.mailgun.org' }]).map((query) => `${query.type} ${query.host}`),
+    ).toContain('MX example.com');
   });
 });

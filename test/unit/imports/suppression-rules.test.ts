@@ -3,7 +3,12 @@ import type { SourceSuppression, SourceSuppressionKind } from '../../../shared/d
 import { emptyPart, mergeParts } from '../../../shared/domain/imports/report';
 import { classifySuppression, countSuppression, type SuppressionDecision } from '../../../shared/domain/imports/suppression-rules';
 
-const entry = (kind: SourceSuppressionKind, email = 'ada@example.com', detail: string | null = null): SourceSuppression => ({ email, kind, detail, created_at: null });
+const entry = (kind: SourceSuppressionKind, email = 'ada@example.com', detail: string | null = null): SourceSuppression => ({
+  email,
+  kind,
+  detail,
+  created_at: null,
+});
 
 describe('classifySuppression', () => {
   it.each([
@@ -20,11 +25,19 @@ describe('classifySuppression', () => {
   });
 
   it('trims and lower-cases the address', () => {
-    expect(classifySuppression(entry('hard_bounce', '  Ada.Lovelace@Example.COM \n'))).toEqual({ action: 'suppress', email: 'ada.lovelace@example.com', reason: 'bounce' });
+    expect(classifySuppression(entry('hard_bounce', '  Ada.Lovelace@Example.COM \n'))).toEqual({
+      action: 'suppress',
+      email: 'ada.lovelace@example.com',
+      reason: 'bounce',
+    });
   });
 
   it('skips an address that is not an email as invalid_address, with what was given (or null when nothing)', () => {
-    expect(classifySuppression(entry('hard_bounce', 'Not An Address'))).toEqual({ action: 'skip', email: 'not an address', skipped_reason: 'invalid_address' });
+    expect(classifySuppression(entry('hard_bounce', 'Not An Address'))).toEqual({
+      action: 'skip',
+      email: 'not an address',
+      skipped_reason: 'invalid_address',
+    });
     expect(classifySuppression(entry('unsubscribe', 'a@b'))).toEqual({ action: 'skip', email: 'a@b', skipped_reason: 'invalid_address' });
     expect(classifySuppression(entry('scoped_opt_out', '   '))).toEqual({ action: 'skip', email: null, skipped_reason: 'invalid_address' });
   });
@@ -35,7 +48,11 @@ describe('classifySuppression', () => {
   });
 
   it('never guesses a suppression from a kind it does not know', () => {
-    expect(classifySuppression(entry('mystery' as SourceSuppressionKind))).toEqual({ action: 'skip', email: 'ada@example.com', skipped_reason: 'unknown_kind' });
+    expect(classifySuppression(entry('mystery' as SourceSuppressionKind))).toEqual({
+      action: 'skip',
+      email: 'ada@example.com',
+      skipped_reason: 'unknown_kind',
+    });
   });
 });
 
@@ -52,7 +69,18 @@ describe('suppression counts', () => {
     totals = countSuppression(totals, classifySuppression(entry('soft_bounce', 'f@example.com')));
     totals = countSuppression(totals, classifySuppression(entry('block', 'g@example.com')));
     expect(totals).toEqual({
-      totals: { found: 7, imported: 2, already_suppressed: 1, skipped: 3, failed: 1, bounce: 1, complaint: 0, unsubscribe: 0, manual: 0, product_opt_out: 1 },
+      totals: {
+        found: 7,
+        imported: 2,
+        already_suppressed: 1,
+        skipped: 3,
+        failed: 1,
+        bounce: 1,
+        complaint: 0,
+        unsubscribe: 0,
+        manual: 0,
+        product_opt_out: 1,
+      },
       skipped_reasons: { blocked: 2, temporary_failure: 1 },
       estimated: false,
     });
@@ -66,9 +94,17 @@ describe('suppression counts', () => {
 
   it('merges the reports of a chain of requests: counts and skipped reasons add, estimated if any part was', () => {
     const a = emptyPart();
-    a.suppressions = { totals: { ...a.suppressions.totals, found: 3, imported: 2, bounce: 2, skipped: 1 }, skipped_reasons: { blocked: 1 }, estimated: false };
+    a.suppressions = {
+      totals: { ...a.suppressions.totals, found: 3, imported: 2, bounce: 2, skipped: 1 },
+      skipped_reasons: { blocked: 1 },
+      estimated: false,
+    };
     const b = emptyPart();
-    b.suppressions = { totals: { ...b.suppressions.totals, found: 4, imported: 1, unsubscribe: 1, already_suppressed: 1, skipped: 2 }, skipped_reasons: { blocked: 1, invalid_address: 1 }, estimated: true };
+    b.suppressions = {
+      totals: { ...b.suppressions.totals, found: 4, imported: 1, unsubscribe: 1, already_suppressed: 1, skipped: 2 },
+      skipped_reasons: { blocked: 1, invalid_address: 1 },
+      estimated: true,
+    };
     expect(mergeParts([a, b]).suppressions).toEqual({
       totals: { ...empty().totals, found: 7, imported: 3, bounce: 2, unsubscribe: 1, already_suppressed: 1, skipped: 3 },
       skipped_reasons: { blocked: 2, invalid_address: 1 },
@@ -102,9 +138,17 @@ describe('precedence by list order (rule 3)', () => {
   it('a bounce or complaint walked first wins over a later unsubscribe of the same address, counted already_suppressed', () => {
     const bounces = [entry('hard_bounce', 'Ada@example.com')];
     const complaints = [entry('complaint', 'bob@example.com')];
-    const unsubscribes = [entry('unsubscribe', 'ada@example.com'), entry('unsubscribe', 'BOB@example.com'), entry('unsubscribe', 'cy@example.com')];
+    const unsubscribes = [
+      entry('unsubscribe', 'ada@example.com'),
+      entry('unsubscribe', 'BOB@example.com'),
+      entry('unsubscribe', 'cy@example.com'),
+    ];
     const { suppressed, totals } = walk([bounces, complaints, unsubscribes]);
-    expect(Object.fromEntries(suppressed)).toEqual({ 'ada@example.com': 'bounce', 'bob@example.com': 'complaint', 'cy@example.com': 'unsubscribe' });
+    expect(Object.fromEntries(suppressed)).toEqual({
+      'ada@example.com': 'bounce',
+      'bob@example.com': 'complaint',
+      'cy@example.com': 'unsubscribe',
+    });
     expect(totals.totals).toMatchObject({ found: 5, imported: 3, already_suppressed: 2, bounce: 1, complaint: 1, unsubscribe: 1 });
   });
 
@@ -115,7 +159,8 @@ describe('precedence by list order (rule 3)', () => {
     let totals = emptyPart().suppressions;
     for (const item of lists.flat()) {
       const decision = classifySuppression(item);
-      if (decision.action === 'suppress') totals = countSuppression(totals, decision, suppressed.has(decision.email) ? 'already_suppressed' : 'imported');
+      if (decision.action === 'suppress')
+        totals = countSuppression(totals, decision, suppressed.has(decision.email) ? 'already_suppressed' : 'imported');
     }
     expect(totals.totals).toMatchObject({ found: 2, imported: 0, already_suppressed: 2 });
   });

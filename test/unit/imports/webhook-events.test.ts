@@ -52,19 +52,35 @@ describe('mapWebhookEvents', () => {
   });
 
   it('does not map one provider names through another table', () => {
-    expect(mapWebhookEvents('mailgun', ['processed', 'spam_report'])).toEqual({ events: [], unmapped_events: ['processed', 'spam_report'] });
+    expect(mapWebhookEvents('mailgun', ['processed', 'spam_report'])).toEqual({
+      events: [],
+      unmapped_events: ['processed', 'spam_report'],
+    });
     expect(mapWebhookEvents('postmark', ['accepted'])).toEqual({ events: [], unmapped_events: ['accepted'] });
   });
 
   it('answers our events once each in EVENT_TYPES order, and the unmapped ones sorted and once each', () => {
-    const mapped = mapWebhookEvents('sendgrid', ['unsubscribe', 'click', 'zeta', 'bounce', 'group_unsubscribe', 'processed', 'alpha', 'zeta', 'group_resubscribe']);
+    const mapped = mapWebhookEvents('sendgrid', [
+      'unsubscribe',
+      'click',
+      'zeta',
+      'bounce',
+      'group_unsubscribe',
+      'processed',
+      'alpha',
+      'zeta',
+      'group_resubscribe',
+    ]);
     expect(mapped.events).toEqual(['email.sent', 'email.bounced', 'email.clicked', 'email.failed', 'contact.unsubscribed']);
     expect(mapped.events).toEqual(EVENT_TYPES.filter((type) => mapped.events.includes(type)));
     expect(mapped.unmapped_events).toEqual(['alpha', 'group_resubscribe', 'zeta']);
   });
 
   it('matches names trimmed and case-insensitively; reports unknown ones trimmed', () => {
-    expect(mapWebhookEvents('postmark', [' Delivery ', 'SubscriptionChange ', '  '])).toEqual({ events: ['email.delivered'], unmapped_events: ['SubscriptionChange'] });
+    expect(mapWebhookEvents('postmark', [' Delivery ', 'SubscriptionChange ', '  '])).toEqual({
+      events: ['email.delivered'],
+      unmapped_events: ['SubscriptionChange'],
+    });
   });
 });
 
@@ -79,18 +95,33 @@ describe('webhooksByUrl', () => {
       hook('accepted', 'https://hooks.example.com/mg', ['accepted'], false),
     ]);
     expect(merged).toEqual([
-      { url: 'https://hooks.example.com/mg', events: ['email.sent', 'email.delivered', 'email.bounced', 'email.failed'], unmapped_events: ['mystery'], source_ids: ['delivered', 'permanent_fail', 'accepted'] },
+      {
+        url: 'https://hooks.example.com/mg',
+        events: ['email.sent', 'email.delivered', 'email.bounced', 'email.failed'],
+        unmapped_events: ['mystery'],
+        source_ids: ['delivered', 'permanent_fail', 'accepted'],
+      },
       { url: 'https://other.example.com/x', events: ['email.opened'], unmapped_events: [], source_ids: ['opened'] },
     ]);
   });
 
   it('treats a trailing slash, or another case in the path, as another URL', () => {
-    const merged = webhooksByUrl('sendgrid', [hook('1', 'https://h.example.com/hook', ['open']), hook('2', 'https://h.example.com/hook/', ['click']), hook('3', 'https://h.example.com/Hook', ['click'])]);
-    expect(merged.map((entry) => entry.url)).toEqual(['https://h.example.com/hook', 'https://h.example.com/hook/', 'https://h.example.com/Hook']);
+    const merged = webhooksByUrl('sendgrid', [
+      hook('1', 'https://h.example.com/hook', ['open']),
+      hook('2', 'https://h.example.com/hook/', ['click']),
+      hook('3', 'https://h.example.com/Hook', ['click']),
+    ]);
+    expect(merged.map((entry) => entry.url)).toEqual([
+      'https://h.example.com/hook',
+      'https://h.example.com/hook/',
+      'https://h.example.com/Hook',
+    ]);
   });
 
   it('keeps an endpoint with only unmapped events, with no events, for the caller to report', () => {
-    expect(webhooksByUrl('postmark', [hook('9', 'https://in.example.com', ['inbound'])])).toEqual([{ url: 'https://in.example.com', events: [], unmapped_events: ['inbound'], source_ids: ['9'] }]);
+    expect(webhooksByUrl('postmark', [hook('9', 'https://in.example.com', ['inbound'])])).toEqual([
+      { url: 'https://in.example.com', events: [], unmapped_events: ['inbound'], source_ids: ['9'] },
+    ]);
   });
 
   it('answers nothing for no endpoints', () => {

@@ -14,10 +14,19 @@ import type { ImportDeps } from '../../../shared/usecases/imports/deps';
 import type { StretchContext } from '../../../shared/usecases/imports/stretch';
 import { workImport } from '../../../shared/usecases/imports/work-import';
 
-const entry = (email: string, kind: SourceSuppression['kind'] = 'hard_bounce'): SourceSuppression => ({ email, kind, detail: null, created_at: null });
+const entry = (email: string, kind: SourceSuppression['kind'] = 'hard_bounce'): SourceSuppression => ({
+  email,
+  kind,
+  detail: null,
+  created_at: null,
+});
 
 /** Two lists: bounces in pages of 2 (5 entries, unless `bounces` says), then unsubscribes (one page). */
-function source(failures: Record<string, ProviderError> = {}, bounces = ['a', 'b', 'c', 'd', 'e'].map((local) => entry(`${local}@example.com`)), pageSize = 2): ProviderSource & { calls: string[] } {
+function source(
+  failures: Record<string, ProviderError> = {},
+  bounces = ['a', 'b', 'c', 'd', 'e'].map((local) => entry(`${local}@example.com`)),
+  pageSize = 2,
+): ProviderSource & { calls: string[] } {
   const lists: Record<string, SourceSuppression[]> = {
     bounces,
     unsubscribes: [entry('a@example.com', 'unsubscribe'), entry('z@example.com', 'unsubscribe')],
@@ -51,15 +60,35 @@ function source(failures: Record<string, ProviderError> = {}, bounces = ['a', 'b
   };
 }
 
-function harness(options: { failures?: Record<string, ProviderError>; budgetMs?: number; maxStretches?: number | null; loseClaimAt?: number; maxSuppressions?: number; bounces?: SourceSuppression[]; pageSize?: number } = {}) {
+function harness(
+  options: {
+    failures?: Record<string, ProviderError>;
+    budgetMs?: number;
+    maxStretches?: number | null;
+    loseClaimAt?: number;
+    maxSuppressions?: number;
+    bounces?: SourceSuppression[];
+    pageSize?: number;
+  } = {},
+) {
   let now = 1_000_000;
   const suppressed = new Map<string, Suppression>();
   const optedOut = new Set<string>();
   const parts: ReportPart[] = [];
-  const head = newImportHead({ account_id: 'acc_1', provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false }, now, 'mig_01M84MJWBKVJZN2V5J7RKDHSVW');
+  const head = newImportHead(
+    { account_id: 'acc_1', provider: 'sendgrid', region: 'us', resources: ['suppressions'], dry_run: false },
+    now,
+    'mig_01M84MJWBKVJZN2V5J7RKDHSVW',
+  );
   const deps = {
     clock: { now: () => new Date(now) },
-    importSettings: { budgetMs: options.budgetMs ?? 25_000, maxStretchesPerRequest: options.maxStretches ?? null, leaseMs: 60_000, apiBaseUrl: 'http://localhost', maxSuppressions: options.maxSuppressions },
+    importSettings: {
+      budgetMs: options.budgetMs ?? 25_000,
+      maxStretchesPerRequest: options.maxStretches ?? null,
+      leaseMs: 60_000,
+      apiBaseUrl: 'http://localhost',
+      maxSuppressions: options.maxSuppressions,
+    },
     suppressions: {
       async add(suppression: Suppression) {
         const existing = suppressed.get(suppression.email);
@@ -78,7 +107,11 @@ function harness(options: { failures?: Record<string, ProviderError>; budgetMs?:
       },
     },
     imports: {
-      async saveStretch(h: ImportHead, _lease: number, update: { progress: ImportHead['progress']; totals: ImportHead['totals']; part: ReportPart }) {
+      async saveStretch(
+        h: ImportHead,
+        _lease: number,
+        update: { progress: ImportHead['progress']; totals: ImportHead['totals']; part: ReportPart },
+      ) {
         if (options.loseClaimAt !== undefined && parts.length === options.loseClaimAt) return false;
         parts.push(update.part);
         h.parts += 1;
@@ -89,7 +122,15 @@ function harness(options: { failures?: Record<string, ProviderError>; budgetMs?:
     },
   } as unknown as ImportDeps;
   const provider = source(options.failures, options.bounces, options.pageSize);
-  const ctx = (): StretchContext => ({ deps, principal: { account: { id: 'acc_1' } } as never, head, source: provider, pages: new Map(), secrets: new Map(), deadlineMs: now + deps.importSettings.budgetMs });
+  const ctx = (): StretchContext => ({
+    deps,
+    principal: { account: { id: 'acc_1' } } as never,
+    head,
+    source: provider,
+    pages: new Map(),
+    secrets: new Map(),
+    deadlineMs: now + deps.importSettings.budgetMs,
+  });
   return { head, parts, suppressed, provider, ctx, work: () => workImport(ctx(), now + 60_000) };
 }
 
@@ -147,7 +188,9 @@ describe('the import work loop', () => {
   });
 
   it('ends the request on a rate limit with its wait, having saved what was done; the next request retries that page', async () => {
-    const h = harness({ failures: { 'bounces@2': new ProviderError({ kind: 'rate_limited', retryAfterSeconds: 7, message: 'slow down' }) } });
+    const h = harness({
+      failures: { 'bounces@2': new ProviderError({ kind: 'rate_limited', retryAfterSeconds: 7, message: 'slow down' }) },
+    });
     expect(await h.work()).toEqual({ stretches: 2, retryAfterSeconds: 7, failedBeforeWork: null });
     expect(h.head.progress).toMatchObject({ page: '2' });
     expect((await h.work()).retryAfterSeconds).toBeNull();

@@ -63,7 +63,14 @@ describe('plusPart', () => {
 
 describe('firstPlusPart', () => {
   it('is the plus part of the first recipient that has one', () => {
-    expect(firstPlusPart(['plain@inbound.example.com', 'empty+@inbound.example.com', 'a+first@inbound.example.com', 'b+second@inbound.example.com'])).toBe('first');
+    expect(
+      firstPlusPart([
+        'plain@inbound.example.com',
+        'empty+@inbound.example.com',
+        'a+first@inbound.example.com',
+        'b+second@inbound.example.com',
+      ]),
+    ).toBe('first');
   });
 
   it('is null when none has one (or there are none)', () => {

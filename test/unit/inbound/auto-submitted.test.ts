@@ -41,6 +41,8 @@ describe('autoSubmitted', () => {
   });
 
   it("is null for a person's mail", () => {
-    expect(autoSubmitted(headers({ From: 'Alice <alice@example.com>', Subject: 'Hello', 'Message-ID': '<1@example.com>' }), PERSON)).toBeNull();
+    expect(
+      autoSubmitted(headers({ From: 'Alice <alice@example.com>', Subject: 'Hello', 'Message-ID': '<1@example.com>' }), PERSON),
+    ).toBeNull();
   });
 });

@@ -25,7 +25,10 @@ describe('parseInbound', () => {
     expect(parsed.html).toContain('<p>Thanks, received.</p>');
     // The header list: the top block, in order, values unfolded.
     expect(parsed.headers[0]).toEqual({ name: 'From', value: 'Alice Example <alice@example.com>' });
-    expect(parsed.headers.find((field) => field.name === 'References')).toEqual({ name: 'References', value: '<root-0@service.example> <orig-1@service.example>' });
+    expect(parsed.headers.find((field) => field.name === 'References')).toEqual({
+      name: 'References',
+      value: '<root-0@service.example> <orig-1@service.example>',
+    });
     expect(parsed.headers.map((field) => field.name)).not.toContain('Content-Disposition');
   });
 
@@ -33,7 +36,12 @@ describe('parseInbound', () => {
     const parsed = await parseInbound(normalMessage);
     expect(parsed.attachment_count).toBe(2);
     const pdf = parsed.attachments.find((attachment) => attachment.filename === 'invoice.pdf')!;
-    expect(pdf).toMatchObject({ content_type: 'application/pdf', size: PDF_BYTES.length, content_disposition: 'attachment', content_id: null });
+    expect(pdf).toMatchObject({
+      content_type: 'application/pdf',
+      size: PDF_BYTES.length,
+      content_disposition: 'attachment',
+      content_id: null,
+    });
     expect(pdf.content.equals(PDF_BYTES)).toBe(true);
     const png = parsed.attachments.find((attachment) => attachment.filename === 'logo.png')!;
     expect(png).toMatchObject({ content_type: 'image/png', size: PNG_BYTES.length, content_disposition: 'inline' });
@@ -74,12 +82,32 @@ describe('parseInbound', () => {
 
   it('gives empty values, not undefined, for a message without headers it needs', async () => {
     const parsed = await parseInbound(crlf('X-Nothing: here', '', 'just a body', ''));
-    expect(parsed).toMatchObject({ from: '', to: [], cc: [], reply_to: [], subject: '', message_id: null, in_reply_to: null, references: [], date: null, attachment_count: 0, parse_error: null });
+    expect(parsed).toMatchObject({
+      from: '',
+      to: [],
+      cc: [],
+      reply_to: [],
+      subject: '',
+      message_id: null,
+      in_reply_to: null,
+      references: [],
+      date: null,
+      attachment_count: 0,
+      parse_error: null,
+    });
     expect(parsed.text).toContain('just a body');
   });
 
   it('makes text from the HTML of an HTML-only message (the HTML itself is kept as sent)', async () => {
-    const parsed = await parseInbound(crlf('From: a@example.com', 'Subject: html', 'Content-Type: text/html; charset=utf-8', '', '<p>Thanks, <b>received</b>.</p><blockquote>Your order shipped.</blockquote>'));
+    const parsed = await parseInbound(
+      crlf(
+        'From: a@example.com',
+        'Subject: html',
+        'Content-Type: text/html; charset=utf-8',
+        '',
+        '<p>Thanks, <b>received</b>.</p><blockquote>Your order shipped.</blockquote>',
+      ),
+    );
     expect(parsed.text).toBe('Thanks, received.\n\n> Your order shipped.');
     expect(parsed.html).toBe('<p>Thanks, <b>received</b>.</p><blockquote>Your order shipped.</blockquote>');
   });
@@ -114,7 +142,9 @@ describe('parseInbound', () => {
       ),
     );
     expect(parsed.text).toBe('see attached');
-    expect(parsed.attachments.map(({ filename, content_type, content_disposition }) => ({ filename, content_type, content_disposition }))).toEqual([
+    expect(
+      parsed.attachments.map(({ filename, content_type, content_disposition }) => ({ filename, content_type, content_disposition })),
+    ).toEqual([
       { filename: 'résumé.pdf', content_type: 'application/pdf', content_disposition: 'attachment' },
       { filename: 'été.png', content_type: 'image/png', content_disposition: 'attachment' },
       { filename: null, content_type: 'message/rfc822', content_disposition: 'attachment' },
@@ -125,11 +155,19 @@ describe('parseInbound', () => {
   it('gives null for an unreadable Date (mailparser: the time of parsing) and the last Date when there are several', async () => {
     expect((await parseInbound(crlf('From: a@example.com', 'Date: someday', '', 'x'))).date).toBeNull();
     expect((await parseInbound(crlf('From: a@example.com', '', 'x'))).date).toBeNull();
-    expect((await parseInbound(crlf('From: a@example.com', 'Date: Mon, 1 Jan 2024 10:00:00 +0100 (CET)', 'Date: Tue, 2 Jan 2024 10:00:00 +0000', '', 'x'))).date).toBe('2024-01-02T10:00:00.000Z');
+    expect(
+      (
+        await parseInbound(
+          crlf('From: a@example.com', 'Date: Mon, 1 Jan 2024 10:00:00 +0100 (CET)', 'Date: Tue, 2 Jan 2024 10:00:00 +0000', '', 'x'),
+        )
+      ).date,
+    ).toBe('2024-01-02T10:00:00.000Z');
   });
 
   it('reads 8-bit header bytes as UTF-8, in the fields and in the header list (RFC 6532)', async () => {
-    const parsed = await parseInbound(crlf('From: "Jürgen Müller" <juergen@example.org>', 'Subject: Grüße aus Köln ✓', 'X-Mbox: raw ü', '', 'x'));
+    const parsed = await parseInbound(
+      crlf('From: "Jürgen Müller" <juergen@example.org>', 'Subject: Grüße aus Köln ✓', 'X-Mbox: raw ü', '', 'x'),
+    );
     expect(parsed.subject).toBe('Grüße aus Köln ✓');
     expect(parsed.from).toBe('Jürgen Müller <juergen@example.org>');
     expect(parsed.headers).toEqual([
@@ -149,73 +187,130 @@ describe('parseInbound', () => {
   describe('hostile input: limits, and linear time on large input', () => {
     /** Each takes up to ~3 s on a loaded 2-core machine (the timeout is Jest's 5 s otherwise). */
     const HOSTILE_TIMEOUT_MS = 30_000;
-    const part = (n: number) => `--p\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="f${n}.bin"\r\n\r\nA\r\n`;
-    const manyParts = (count: number) => Buffer.from(`From: parts@example.org\r\nSubject: Many parts\r\nContent-Type: multipart/mixed; boundary="p"\r\n\r\n${Array.from({ length: count }, (_, n) => part(n + 1)).join('')}--p--\r\n`);
-
-    it(`reads a message of ${MAX_MIME_PARTS} parts whole: every attachment counted, ${MAX_STORED_ATTACHMENTS} kept`, async () => {
-      const parsed = await parseInbound(manyParts(MAX_MIME_PARTS));
-      expect(parsed.parse_error).toBeNull();
-      expect(parsed.attachment_count).toBe(MAX_MIME_PARTS);
-      expect(parsed.attachments).toHaveLength(MAX_STORED_ATTACHMENTS);
-      expect(parsed.attachments[MAX_STORED_ATTACHMENTS - 1]).toMatchObject({ filename: `f${MAX_STORED_ATTACHMENTS}.bin`, size: 1 });
-    }, HOSTILE_TIMEOUT_MS);
-
-    it(`reads a message of ${MAX_MIME_PARTS + 1} parts as headers only, with parse_error`, async () => {
-      const parsed = await parseInbound(manyParts(MAX_MIME_PARTS + 1));
-      expect(parsed).toMatchObject({ subject: 'Many parts', from: 'parts@example.org', text: null, html: null, attachments: [], attachment_count: 0, parse_error: 'Max allowed child nodes exceeded' });
-    }, HOSTILE_TIMEOUT_MS);
-
-    it('reads a 10 MB message: a 6 MB text body and a 4 MB base64 attachment', async () => {
-      const line = 'The quick brown fox jumps over the lazy dog. 0123456789 ÄÖÜ\r\n';
-      const text = line.repeat(Math.ceil((6 * 1024 * 1024) / line.length));
-      const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
-      const message = Buffer.from(
-        `From: big@example.org\r\nSubject: Big\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text}\r\n--b\r\nContent-Type: application/octet-stream; name=big.bin\r\nContent-Transfer-Encoding: base64\r\n\r\n${bytes.toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n--b--\r\n`,
+    const part = (n: number) =>
+      `--p\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="f${n}.bin"\r\n\r\nA\r\n`;
+    const manyParts = (count: number) =>
+      Buffer.from(
+        `From: parts@example.org\r\nSubject: Many parts\r\nContent-Type: multipart/mixed; boundary="p"\r\n\r\n${Array.from({ length: count }, (_, n) => part(n + 1)).join('')}--p--\r\n`,
       );
-      expect(message.length).toBeGreaterThan(10 * 1024 * 1024);
-      const parsed = await parseInbound(message);
-      expect(parsed.parse_error).toBeNull();
-      expect(parsed.text).toBe(text.replace(/\r\n/g, '\n'));
-      expect(parsed.attachments).toHaveLength(1);
-      expect(parsed.attachments[0]!.content.equals(bytes)).toBe(true);
-    }, HOSTILE_TIMEOUT_MS);
 
-    it('reads pathological lines: 10 MB without a line break, a 2 MB run of blanks in quoted-printable, 200,000 `<` in HTML', async () => {
-      const longLine = 'x'.repeat(10 * 1024 * 1024);
-      const one = await parseInbound(Buffer.from(`From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${longLine}`));
-      expect(one.text).toHaveLength(longLine.length);
+    it(
+      `reads a message of ${MAX_MIME_PARTS} parts whole: every attachment counted, ${MAX_STORED_ATTACHMENTS} kept`,
+      async () => {
+        const parsed = await parseInbound(manyParts(MAX_MIME_PARTS));
+        expect(parsed.parse_error).toBeNull();
+        expect(parsed.attachment_count).toBe(MAX_MIME_PARTS);
+        expect(parsed.attachments).toHaveLength(MAX_STORED_ATTACHMENTS);
+        expect(parsed.attachments[MAX_STORED_ATTACHMENTS - 1]).toMatchObject({ filename: `f${MAX_STORED_ATTACHMENTS}.bin`, size: 1 });
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
 
-      const blanks = await parseInbound(Buffer.from(`From: a@example.org\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\na${' '.repeat(2 * 1024 * 1024)}b=\r\n${' '.repeat(2 * 1024 * 1024)}\r\nc\r\n`));
-      expect(blanks.text).toBe(`a${' '.repeat(2 * 1024 * 1024)}b\nc\n`);
+    it(
+      `reads a message of ${MAX_MIME_PARTS + 1} parts as headers only, with parse_error`,
+      async () => {
+        const parsed = await parseInbound(manyParts(MAX_MIME_PARTS + 1));
+        expect(parsed).toMatchObject({
+          subject: 'Many parts',
+          from: 'parts@example.org',
+          text: null,
+          html: null,
+          attachments: [],
+          attachment_count: 0,
+          parse_error: 'Max allowed child nodes exceeded',
+        });
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
 
-      const html = await parseInbound(Buffer.from(`From: a@example.org\r\nContent-Type: text/html\r\n\r\n<p>${'<a '.repeat(200_000)}`));
-      expect(html.text).toBe('');
-      const comments = await parseInbound(Buffer.from(`From: a@example.org\r\nContent-Type: text/html\r\n\r\n${'<!-- x '.repeat(200_000)}`));
-      expect(comments.text).toBe('');
-    }, HOSTILE_TIMEOUT_MS);
+    it(
+      'reads a 10 MB message: a 6 MB text body and a 4 MB base64 attachment',
+      async () => {
+        const line = 'The quick brown fox jumps over the lazy dog. 0123456789 ÄÖÜ\r\n';
+        const text = line.repeat(Math.ceil((6 * 1024 * 1024) / line.length));
+        const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
+        const message = Buffer.from(
+          `From: big@example.org\r\nSubject: Big\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text}\r\n--b\r\nContent-Type: application/octet-stream; name=big.bin\r\nContent-Transfer-Encoding: base64\r\n\r\n${bytes.toString('base64').replace(/.{76}/g, '$&\r\n')}\r\n--b--\r\n`,
+        );
+        expect(message.length).toBeGreaterThan(10 * 1024 * 1024);
+        const parsed = await parseInbound(message);
+        expect(parsed.parse_error).toBeNull();
+        expect(parsed.text).toBe(text.replace(/\r\n/g, '\n'));
+        expect(parsed.attachments).toHaveLength(1);
+        expect(parsed.attachments[0]!.content.equals(bytes)).toBe(true);
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
 
-    it('reads 1,000 nested levels; nesting deeper than mailparser\'s recursion reaches is read as headers only, with parse_error', async () => {
-      const nested = (depth: number) => {
-        let body = 'Content-Type: text/plain\r\n\r\nthe bottom of the nest\r\n';
-        for (let level = depth - 1; level >= 0; level--) body = `Content-Type: multipart/mixed; boundary="lvl${level}"\r\n\r\n--lvl${level}\r\n${body}--lvl${level}--\r\n`;
-        return Buffer.from(`From: deep@example.org\r\nSubject: Deep\r\n${body}`);
-      };
-      expect(await parseInbound(nested(200))).toMatchObject({ subject: 'Deep', text: 'the bottom of the nest', parse_error: null });
-      expect(await parseInbound(nested(1000))).toMatchObject({ subject: 'Deep', text: expect.stringMatching(/^the bottom of the nest\n?$/), parse_error: null });
-      // mailparser's recursion ends at ~2,400 levels on Node 20's default stack (fewer under Jest).
-      const tooDeep = await parseInbound(nested(3000));
-      expect(tooDeep).toMatchObject({ subject: 'Deep', from: 'deep@example.org', text: null, attachment_count: 0, parse_error: 'Maximum call stack size exceeded' });
-    }, HOSTILE_TIMEOUT_MS);
+    it(
+      'reads pathological lines: 10 MB without a line break, a 2 MB run of blanks in quoted-printable, 200,000 `<` in HTML',
+      async () => {
+        const longLine = 'x'.repeat(10 * 1024 * 1024);
+        const one = await parseInbound(
+          Buffer.from(
+            `From: a@example.org\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${longLine}`,
+          ),
+        );
+        expect(one.text).toHaveLength(longLine.length);
 
-    it('reads header values built to make regular expressions backtrack', async () => {
-      const parsed = await parseInbound(
-        Buffer.from(
-          // Under the 1 MB a part's header may have.
-          `From: ${'<'.repeat(50_000)}@${'@'.repeat(50_000)}\r\nSubject: ${'=?utf-8?Q?'.repeat(30_000)}\r\nContent-Type: text/plain; ${'a=b; '.repeat(30_000)}charset=utf-8\r\nContent-Transfer-Encoding: ${'('.repeat(100_000)}\r\n\r\nbody\r\n`,
-        ),
-      );
-      expect(parsed.text).toBe('body\n');
-      expect(parsed.subject).toBe('=?utf-8?Q?'.repeat(30_000));
-    }, HOSTILE_TIMEOUT_MS);
+        const blanks = await parseInbound(
+          Buffer.from(
+            `From: a@example.org\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\na${' '.repeat(2 * 1024 * 1024)}b=\r\n${' '.repeat(2 * 1024 * 1024)}\r\nc\r\n`,
+          ),
+        );
+        expect(blanks.text).toBe(`a${' '.repeat(2 * 1024 * 1024)}b\nc\n`);
+
+        const html = await parseInbound(Buffer.from(`From: a@example.org\r\nContent-Type: text/html\r\n\r\n<p>${'<a '.repeat(200_000)}`));
+        expect(html.text).toBe('');
+        const comments = await parseInbound(
+          Buffer.from(`From: a@example.org\r\nContent-Type: text/html\r\n\r\n${'<!-- x '.repeat(200_000)}`),
+        );
+        expect(comments.text).toBe('');
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
+
+    it(
+      "reads 1,000 nested levels; nesting deeper than mailparser's recursion reaches is read as headers only, with parse_error",
+      async () => {
+        const nested = (depth: number) => {
+          let body = 'Content-Type: text/plain\r\n\r\nthe bottom of the nest\r\n';
+          for (let level = depth - 1; level >= 0; level--)
+            body = `Content-Type: multipart/mixed; boundary="lvl${level}"\r\n\r\n--lvl${level}\r\n${body}--lvl${level}--\r\n`;
+          return Buffer.from(`From: deep@example.org\r\nSubject: Deep\r\n${body}`);
+        };
+        expect(await parseInbound(nested(200))).toMatchObject({ subject: 'Deep', text: 'the bottom of the nest', parse_error: null });
+        expect(await parseInbound(nested(1000))).toMatchObject({
+          subject: 'Deep',
+          text: expect.stringMatching(/^the bottom of the nest\n?$/),
+          parse_error: null,
+        });
+        // mailparser's recursion ends at ~2,400 levels on Node 20's default stack (fewer under Jest).
+        const tooDeep = await parseInbound(nested(3000));
+        expect(tooDeep).toMatchObject({
+          subject: 'Deep',
+          from: 'deep@example.org',
+          text: null,
+          attachment_count: 0,
+          parse_error: 'Maximum call stack size exceeded',
+        });
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
+
+    it(
+      'reads header values built to make regular expressions backtrack',
+      async () => {
+        const parsed = await parseInbound(
+          Buffer.from(
+            // Under the 1 MB a part's header may have.
+            `From: ${'<'.repeat(50_000)}@${'@'.repeat(50_000)}\r\nSubject: ${'=?utf-8?Q?'.repeat(30_000)}\r\nContent-Type: text/plain; ${'a=b; '.repeat(30_000)}charset=utf-8\r\nContent-Transfer-Encoding: ${'('.repeat(100_000)}\r\n\r\nbody\r\n`,
+          ),
+        );
+        expect(parsed.text).toBe('body\n');
+        expect(parsed.subject).toBe('=?utf-8?Q?'.repeat(30_000));
+      },
+      HOSTILE_TIMEOUT_MS,
+    );
   });
 });

@@ -99,12 +99,20 @@ function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage
 describe('processInbound', () => {
   it('names everyone the whole message names for an erasure (From, Reply-To, envelope sender, To, Cc beyond what the record keeps), never the addresses it was received at', async () => {
     const cc = Array.from({ length: 120 }, (_, i) => `Person ${i} <P${i}@example.org>`).join(', ');
-    const raw = crlf(`From: Jane <jane@example.com>\nReply-To: visitor@example.net\nTo: other@inbound.example.com, friend@example.net\nCc: ${cc}\nSubject: hi\nMessage-ID: <m1@example.com>\n\nhello\n`);
+    const raw = crlf(
+      `From: Jane <jane@example.com>\nReply-To: visitor@example.net\nTo: other@inbound.example.com, friend@example.net\nCc: ${cc}\nSubject: hi\nMessage-ID: <m1@example.com>\n\nhello\n`,
+    );
     const { deps, creates, named } = fakes(raw);
     await processInbound(deps, inboundMessage());
     expect(creates[0]!.cc).toHaveLength(100);
     expect(creates[0]!.truncated).toBe(true);
-    expect(named[0]).toEqual(['jane@example.com', 'visitor@example.net', 'bounce@example.com', 'friend@example.net', ...Array.from({ length: 120 }, (_, i) => `p${i}@example.org`)]);
+    expect(named[0]).toEqual([
+      'jane@example.com',
+      'visitor@example.net',
+      'bounce@example.com',
+      'friend@example.net',
+      ...Array.from({ length: 120 }, (_, i) => `p${i}@example.org`),
+    ]);
   });
 
   it('makes one record when the same message is processed twice, and publishes the same event id both times', async () => {
@@ -132,7 +140,10 @@ describe('processInbound', () => {
     const { deps, published } = fakes(normalMessage);
     const message = inboundMessage();
     await processInbound(deps, message);
-    const again = await processInbound(deps, { ...message, authentication: { spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } } });
+    const again = await processInbound(deps, {
+      ...message,
+      authentication: { spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } },
+    });
     expect(again.outcome).toBe('exists');
     expect(again.email.authentication.spf.result).toBe('pass');
     expect(published[1]!.data).toEqual(published[0]!.data);
@@ -224,7 +235,13 @@ describe('processInbound', () => {
     expect(email.html_bytes).toBeGreaterThan(0);
     expect(email.text_bytes).toBeGreaterThan(0);
     expect(email.authentication).toEqual({ ...PASSING, spam_reasons: [] });
-    expect(published[0]!.data).toMatchObject({ email_id: message.email_id, stripped_text: 'Thanks, received.', plus_address: '1234', spam_status: 'not_spam', authentication: { ...PASSING, spam_reasons: [] } });
+    expect(published[0]!.data).toMatchObject({
+      email_id: message.email_id,
+      stripped_text: 'Thanks, received.',
+      plus_address: '1234',
+      spam_status: 'not_spam',
+      authentication: { ...PASSING, spam_reasons: [] },
+    });
   });
 
   it('takes the plus address from the envelope recipients, null when none has one', async () => {
@@ -234,7 +251,11 @@ describe('processInbound', () => {
   });
 
   it('records the spam verdict and its reasons, and publishes them', async () => {
-    const failing: Checks = { spf: { result: 'fail', domain: 'example.com' }, dkim: [], dmarc: { result: 'fail', domain: 'example.com', policy: 'reject' } };
+    const failing: Checks = {
+      spf: { result: 'fail', domain: 'example.com' },
+      dkim: [],
+      dmarc: { result: 'fail', domain: 'example.com', policy: 'reject' },
+    };
     const { deps, published } = fakes(normalMessage);
     const { email } = await processInbound(deps, inboundMessage({ authentication: failing }));
     expect(email.spam_status).toBe('spam');
@@ -256,7 +277,12 @@ describe('processInbound', () => {
       const { outcome, email } = await processInbound(deps, old);
       expect(outcome).toBe('created');
       expect(records.get(old.email_id)).toBe(email);
-      expect(email.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null }, spam_reasons: [] });
+      expect(email.authentication).toEqual({
+        spf: { result: 'temperror', domain: null },
+        dkim: [],
+        dmarc: { result: 'temperror', domain: null, policy: null },
+        spam_reasons: [],
+      });
       expect(email.spam_status).toBe('not_spam');
       expect(published[0]!.data).toMatchObject({ authentication: email.authentication });
     } finally {
@@ -264,13 +290,28 @@ describe('processInbound', () => {
       log.mockRestore();
     }
     const warnings = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.level === 'warn');
-    expect(warnings).toEqual([expect.objectContaining({ message: expect.stringMatching(/without authentication results/), email_id: old.email_id, account_id: 'acc_1' })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/without authentication results/),
+        email_id: old.email_id,
+        account_id: 'acc_1',
+      }),
+    ]);
   });
 
-  it('takes a message with the listener\'s checks through the queue schema unchanged', () => {
-    const message = inboundMessage({ authentication: { spf: { result: 'softfail', domain: 'example.com' }, dkim: [{ result: 'fail', domain: 'x.test', selector: 's', aligned: false }], dmarc: { result: 'none', domain: null, policy: null } } });
+  it("takes a message with the listener's checks through the queue schema unchanged", () => {
+    const message = inboundMessage({
+      authentication: {
+        spf: { result: 'softfail', domain: 'example.com' },
+        dkim: [{ result: 'fail', domain: 'x.test', selector: 's', aligned: false }],
+        dmarc: { result: 'none', domain: null, policy: null },
+      },
+    });
     expect(inboundMessageSchema.parse(JSON.parse(JSON.stringify(message)))).toEqual(message);
-    expect(inboundMessageSchema.safeParse({ ...message, authentication: { ...message.authentication!, spf: { result: 'maybe', domain: null } } }).success).toBe(false);
+    expect(
+      inboundMessageSchema.safeParse({ ...message, authentication: { ...message.authentication!, spf: { result: 'maybe', domain: null } } })
+        .success,
+    ).toBe(false);
   });
 
   it('marks a bounce (null sender) auto-generated', async () => {
@@ -296,20 +337,37 @@ describe('processInbound', () => {
     expect(email.html_bytes).toBeNull();
     expect(email.text_bytes).toBeNull();
     expect(objects.has(`${PREFIX}inbound/${message.email_id}/body.txt`)).toBe(false);
-    expect(JSON.parse(objects.get(`${PREFIX}inbound/${message.email_id}/content.json`)!.body.toString())).toMatchObject({ html: null, text: null, headers: expect.arrayContaining([{ name: 'Message-ID', value: '<broken-1@example.net>' }]) });
+    expect(JSON.parse(objects.get(`${PREFIX}inbound/${message.email_id}/content.json`)!.body.toString())).toMatchObject({
+      html: null,
+      text: null,
+      headers: expect.arrayContaining([{ name: 'Message-ID', value: '<broken-1@example.net>' }]),
+    });
     expect(published).toHaveLength(1);
   });
 
   it('stores bodies over CONTENT_OBJECT_MAX_BODY_BYTES each as an object of its own (the API may link to them), and the headers beside them', async () => {
     const big = 'x'.repeat(CONTENT_OBJECT_MAX_BODY_BYTES);
-    const { deps, objects } = fakes(crlf('From: Alice <alice@example.com>', 'To: support@inbound.example.com', 'Subject: long', 'Content-Type: text/plain; charset=utf-8', '', big, 'end'));
+    const { deps, objects } = fakes(
+      crlf(
+        'From: Alice <alice@example.com>',
+        'To: support@inbound.example.com',
+        'Subject: long',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        big,
+        'end',
+      ),
+    );
     const message = inboundMessage();
     const { email } = await processInbound(deps, message);
     const id = message.email_id;
     expect(email.content_object).toBeUndefined();
     expect(email.text_bytes).toBeGreaterThan(CONTENT_OBJECT_MAX_BODY_BYTES);
     expect(objects.get(`${PREFIX}inbound/${id}/body.txt`)!.contentType).toBe('text/plain; charset=utf-8');
-    expect(JSON.parse(objects.get(`${PREFIX}inbound/${id}/headers.json`)!.body.toString())[0]).toEqual({ name: 'From', value: 'Alice <alice@example.com>' });
+    expect(JSON.parse(objects.get(`${PREFIX}inbound/${id}/headers.json`)!.body.toString())[0]).toEqual({
+      name: 'From',
+      value: 'Alice <alice@example.com>',
+    });
     expect(objects.has(`${PREFIX}inbound/${id}/content.json`)).toBe(false);
   });
 
@@ -334,7 +392,12 @@ describe('processInbound', () => {
     });
     const message = inboundMessage();
     const { email } = await processInbound(deps, message);
-    expect(records.get(message.email_id)).toMatchObject({ parse_error: 'broken MIME', subject: '', stripped_text: null, plus_address: '1234' });
+    expect(records.get(message.email_id)).toMatchObject({
+      parse_error: 'broken MIME',
+      subject: '',
+      stripped_text: null,
+      plus_address: '1234',
+    });
     expect(email.attachment_count).toBe(0);
   });
 
@@ -368,7 +431,11 @@ describe('receiveQueuedInbound (the worker: claim, then process)', () => {
   };
 
   /** No domain has a DMARC report address here: the reports step reads nothing else. */
-  const noReports = { dmarcAddresses: { domainsFor: async () => [] }, dmarcReports: { save: async () => Promise.reject(new Error('not expected')) }, domains: { get: async () => null } };
+  const noReports = {
+    dmarcAddresses: { domainsFor: async () => [] },
+    dmarcReports: { save: async () => Promise.reject(new Error('not expected')) },
+    domains: { get: async () => null },
+  };
 
   it('claims the raw message before recording it (the reconciler then leaves it alone)', async () => {
     const { deps, records } = fakes(normalMessage);
@@ -382,7 +449,12 @@ describe('receiveQueuedInbound (the worker: claim, then process)', () => {
     const { deps, records, published } = fakes(normalMessage);
     let reads = 0;
     const blobs = { ...deps.blobs, get: async (key: string) => (reads++, deps.blobs.get(key)) };
-    expect(await receiveQueuedInbound({ ...deps, ...noReports, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) }, inboundMessage())).toBe('dropped');
+    expect(
+      await receiveQueuedInbound(
+        { ...deps, ...noReports, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) },
+        inboundMessage(),
+      ),
+    ).toBe('dropped');
     expect({ reads, records: records.size, published: published.length }).toEqual({ reads: 0, records: 0, published: 0 });
   });
 });

@@ -2,7 +2,15 @@
 import { receivedField } from '../../../shared/adapters/received-mail/received-field';
 
 const AT = new Date('2024-01-02T03:04:05Z');
-const base = { helo: 'mail.sender.example', remoteAddress: '192.0.2.10', by: 'mx.ours.example', tls: false, id: 'inb_01HQ', recipients: ['a@inbound.example.com'], at: AT };
+const base = {
+  helo: 'mail.sender.example',
+  remoteAddress: '192.0.2.10',
+  by: 'mx.ours.example',
+  tls: false,
+  id: 'inb_01HQ',
+  recipients: ['a@inbound.example.com'],
+  at: AT,
+};
 
 describe('receivedField', () => {
   it('writes the whole field, folded with CRLF + TAB and ending in CRLF', () => {
@@ -37,7 +45,12 @@ describe('receivedField', () => {
   });
 
   it('strips non-ASCII, spaces and control characters (no header injection), and says unknown when nothing is left', () => {
-    const field = receivedField({ ...base, helo: 'mäil.exämple\r\nX-Injected: yes', remoteAddress: '192.0.2.10 ', recipients: ['jösé@inbound.example.com'] });
+    const field = receivedField({
+      ...base,
+      helo: 'mäil.exämple\r\nX-Injected: yes',
+      remoteAddress: '192.0.2.10 ',
+      recipients: ['jösé@inbound.example.com'],
+    });
     expect(field).toContain('from mil.exmpleX-Injected:yes ([192.0.2.10])');
     expect(field).toContain('for <js@inbound.example.com>;');
     expect(field).not.toContain('\r\nX-Injected');

@@ -35,7 +35,12 @@ function domain(overrides: Partial<Domain> = {}): Domain {
 }
 
 function setup(stored: Domain | null = domain()) {
-  const state = { now: T0, stored, claim: stored ? { account_id: stored.account_id, domain_id: stored.id } : null, fail: null as Error | null };
+  const state = {
+    now: T0,
+    stored,
+    claim: stored ? { account_id: stored.account_id, domain_id: stored.id } : null,
+    fail: null as Error | null,
+  };
   const reads = { claimOf: [] as string[], get: [] as string[] };
   const receiving = new ReceivingDomains({
     domains: {

@@ -5,17 +5,39 @@ const lines = (...text: string[]) => text.join('\n');
 
 describe('stripReply', () => {
   it('cuts at a Gmail "On ... wrote:" line', () => {
-    const text = lines('Thanks, that works.', '', 'On Mon, Jan 1, 2024 at 10:00 AM Alice <alice@example.com> wrote:', '> Does it work?', '> Alice');
+    const text = lines(
+      'Thanks, that works.',
+      '',
+      'On Mon, Jan 1, 2024 at 10:00 AM Alice <alice@example.com> wrote:',
+      '> Does it work?',
+      '> Alice',
+    );
     expect(stripReply(text)).toBe('Thanks, that works.');
   });
 
   it('cuts at "On ... wrote:" wrapped over two lines (the whole header goes, not only the quote)', () => {
-    const text = lines('Thanks, that works.', '', 'On Mon, Jan 1, 2024 at 10:00 AM Alice Example <alice@example.com>', 'wrote:', '', '> Does it work?');
+    const text = lines(
+      'Thanks, that works.',
+      '',
+      'On Mon, Jan 1, 2024 at 10:00 AM Alice Example <alice@example.com>',
+      'wrote:',
+      '',
+      '> Does it work?',
+    );
     expect(stripReply(text)).toBe('Thanks, that works.');
   });
 
   it('cuts at an Outlook "From: ... Sent:" block', () => {
-    const text = lines('Sure, Tuesday is fine.', '', 'From: Alice <alice@example.com>', 'Sent: Monday, January 1, 2024 10:00 AM', 'To: Bob <bob@example.com>', 'Subject: Meeting', '', 'Can we meet on Tuesday?');
+    const text = lines(
+      'Sure, Tuesday is fine.',
+      '',
+      'From: Alice <alice@example.com>',
+      'Sent: Monday, January 1, 2024 10:00 AM',
+      'To: Bob <bob@example.com>',
+      'Subject: Meeting',
+      '',
+      'Can we meet on Tuesday?',
+    );
     expect(stripReply(text)).toBe('Sure, Tuesday is fine.');
   });
 
@@ -49,7 +71,9 @@ describe('stripReply', () => {
   });
 
   it('leaves text with no quote as it is, trimmed', () => {
-    expect(stripReply('\n\n  Hello there.\nA second line, with -- inside.\n\nOn Monday we ship.  \n\n')).toBe('Hello there.\nA second line, with -- inside.\n\nOn Monday we ship.');
+    expect(stripReply('\n\n  Hello there.\nA second line, with -- inside.\n\nOn Monday we ship.  \n\n')).toBe(
+      'Hello there.\nA second line, with -- inside.\n\nOn Monday we ship.',
+    );
   });
 
   it('is empty when everything is quoted', () => {

@@ -47,7 +47,9 @@ describe('spamVerdict', () => {
 
   it('calls an SPF failure spam when no DKIM signature passes (failed or none)', () => {
     for (const dkim of [dkimFail, []]) {
-      const verdict = spamVerdict(auth({ spf: { result: 'fail', domain: 'bounce.example.com' }, dkim, dmarc: { result: 'none', domain: null, policy: null } }));
+      const verdict = spamVerdict(
+        auth({ spf: { result: 'fail', domain: 'bounce.example.com' }, dkim, dmarc: { result: 'none', domain: null, policy: null } }),
+      );
       expect(verdict.status).toBe('spam');
       expect(verdict.reasons).toEqual([expect.stringContaining('bounce.example.com')]);
     }
@@ -58,7 +60,9 @@ describe('spamVerdict', () => {
   });
 
   it('gives both reasons when DMARC and SPF both fail', () => {
-    const verdict = spamVerdict(auth({ spf: { result: 'fail', domain: null }, dkim: [], dmarc: { result: 'fail', domain: null, policy: 'quarantine' } }));
+    const verdict = spamVerdict(
+      auth({ spf: { result: 'fail', domain: null }, dkim: [], dmarc: { result: 'fail', domain: null, policy: 'quarantine' } }),
+    );
     expect(verdict.status).toBe('spam');
     expect(verdict.reasons).toHaveLength(2);
   });

@@ -15,7 +15,18 @@ async function setup() {
   const urls: LinkUrls = await linkSigning.urls();
   const events: ServiceEvent[] = [];
   const writes: string[] = [];
-  const email = { id: emailId, account_id: accountId, to: ['reader@example.com'], cc: [], tags: [], status: 'delivered', last_event: 'delivered', delivered_at: '2026-11-22T09:00:00.000Z', created_at: '2026-11-22T09:00:00.000Z', tenant: null } as unknown as Email;
+  const email = {
+    id: emailId,
+    account_id: accountId,
+    to: ['reader@example.com'],
+    cc: [],
+    tags: [],
+    status: 'delivered',
+    last_event: 'delivered',
+    delivered_at: '2026-11-22T09:00:00.000Z',
+    created_at: '2026-11-22T09:00:00.000Z',
+    tenant: null,
+  } as unknown as Email;
   const deps = {
     linkSigning,
     clock: { now: () => new Date('2026-11-22T10:00:00.000Z') },
@@ -24,8 +35,13 @@ async function setup() {
       get: async (id: string) => (id === emailId ? { email, body: { inline: {} }, internals: {} } : null),
       recordEngagement: async (_id: string, _acc: string, event: string) => (writes.push(event), { email, first: true }),
     },
-    suppressions: { addMany: async (records: { email: string }[]) => records.map((suppression) => (writes.push(`suppress ${suppression.email}`), { suppression, created: true })) },
-    categoryOptOuts: { add: async (optOut: { email: string; category: string }) => (writes.push(`opt-out ${optOut.category}`), { optOut, created: true }) },
+    suppressions: {
+      addMany: async (records: { email: string }[]) =>
+        records.map((suppression) => (writes.push(`suppress ${suppression.email}`), { suppression, created: true })),
+    },
+    categoryOptOuts: {
+      add: async (optOut: { email: string; category: string }) => (writes.push(`opt-out ${optOut.category}`), { optOut, created: true }),
+    },
     tenants: {},
   } as unknown as LinksAppDeps;
   const app = createLinksApp(deps);
@@ -33,7 +49,14 @@ async function setup() {
   return { app, urls, events, writes, path };
 }
 
-const all = { accountId, emailId, recipient: 'reader@example.com', scope: 'all' as const, category: 'transactional' as const, tenantId: null };
+const all = {
+  accountId,
+  emailId,
+  recipient: 'reader@example.com',
+  scope: 'all' as const,
+  category: 'transactional' as const,
+  tenantId: null,
+};
 const product = { ...all, scope: 'category' as const, category: 'product' as const };
 
 describe('links app', () => {
@@ -42,7 +65,9 @@ describe('links app', () => {
     const response = await app.request(path(urls.unsubscribeUrl(product)));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'/);
+    expect(response.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'/,
+    );
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
     expect(response.headers.get('set-cookie')).toBeNull();
@@ -50,7 +75,9 @@ describe('links app', () => {
     expect(html).toContain('r•••r@example.com');
     expect(html).not.toContain('reader@example.com');
     expect(html).toContain('Stop sending product updates to');
-    expect(html).toMatch(/<form method="post"><input type="hidden" name="source" value="confirmation_page"><button type="submit">Unsubscribe<\/button><\/form>/);
+    expect(html).toMatch(
+      /<form method="post"><input type="hidden" name="source" value="confirmation_page"><button type="submit">Unsubscribe<\/button><\/form>/,
+    );
     expect(html).not.toMatch(/<(script|link|img)\b|https?:\/\//);
     expect(events).toEqual([]);
     expect(writes).toEqual([]);
@@ -63,7 +90,13 @@ describe('links app', () => {
     const url = path(urls.unsubscribeUrl(all));
     const bodies: RequestInit[] = [
       { body: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
-      { body: (() => { const form = new FormData(); form.set('List-Unsubscribe', 'One-Click'); return form; })() },
+      {
+        body: (() => {
+          const form = new FormData();
+          form.set('List-Unsubscribe', 'One-Click');
+          return form;
+        })(),
+      },
       {},
       { body: '{"not":"a form"}', headers: { 'content-type': 'application/json' } },
     ];
@@ -110,7 +143,9 @@ describe('links app', () => {
     const { app, urls, events, writes, path } = await setup();
     const target = 'https://example.com/pricing?plan=pro&ref=mail#top';
     const url = urls.clickUrl({ accountId, emailId, url: target });
-    const response = await app.request(`${path(url)}?url=https://evil.example/&redirect=https://evil.example/`, { headers: { 'user-agent': CHROME } });
+    const response = await app.request(`${path(url)}?url=https://evil.example/&redirect=https://evil.example/`, {
+      headers: { 'user-agent': CHROME },
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe(target);
     const head = await app.request(path(url), { method: 'HEAD', headers: { 'user-agent': CHROME } });
@@ -121,7 +156,9 @@ describe('links app', () => {
       [target, true, ['head_request']],
     ]);
     // A URL written with non-ASCII characters goes out encoded.
-    const unicode = await app.request(path(urls.clickUrl({ accountId, emailId, url: 'https://exämple.com/café?q=ü' })), { headers: { 'user-agent': CHROME } });
+    const unicode = await app.request(path(urls.clickUrl({ accountId, emailId, url: 'https://exämple.com/café?q=ü' })), {
+      headers: { 'user-agent': CHROME },
+    });
     expect(unicode.headers.get('location')).toBe('https://xn--exmple-cua.com/caf%C3%A9?q=%C3%BC');
   });
 
@@ -145,7 +182,12 @@ describe('links app', () => {
       ['GET', `/t/open/${'A'.repeat(5000)}`],
     ] as const) {
       const response = await app.request(target, { method });
-      expect({ method, target: target.slice(0, 40), status: response.status, location: response.headers.get('location') }).toEqual({ method, target: target.slice(0, 40), status: 404, location: null });
+      expect({ method, target: target.slice(0, 40), status: response.status, location: response.headers.get('location') }).toEqual({
+        method,
+        target: target.slice(0, 40),
+        status: 404,
+        location: null,
+      });
       if (method !== 'HEAD') expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
     }
     expect(events).toEqual([]);

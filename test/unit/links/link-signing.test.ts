@@ -5,7 +5,14 @@ import { FakeLinkKeys, fakeSecretBox, movableClock, signer } from './fakes';
 
 const accountId = newId('acc');
 const emailId = newId('msg');
-const unsubscribeLink = { accountId, emailId, recipient: 'reader@example.com', scope: 'category' as const, category: 'product' as const, tenantId: null };
+const unsubscribeLink = {
+  accountId,
+  emailId,
+  recipient: 'reader@example.com',
+  scope: 'category' as const,
+  category: 'product' as const,
+  tenantId: null,
+};
 
 const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
@@ -14,13 +21,17 @@ describe('LinkSigner', () => {
     const { signer: s, keys } = signer(undefined, undefined, 'https://links.example.test/');
     const [a, b] = await Promise.all([s.urls(), s.urls()]);
     expect(keys.calls.filter((call) => call.startsWith('create'))).toEqual(['create 1']);
-    expect(keys.items.get('1')).toMatchObject({ kid: '1', created_at: '2026-11-22T10:00:00.000Z', sealed_secret: expect.stringMatching(/^v1:fake:/) });
+    expect(keys.items.get('1')).toMatchObject({
+      kid: '1',
+      created_at: '2026-11-22T10:00:00.000Z',
+      sealed_secret: expect.stringMatching(/^v1:fake:/),
+    });
     expect(a.unsubscribeUrl(unsubscribeLink)).toMatch(/^https:\/\/links\.example\.test\/unsubscribe\/v2\.1\.[\w-]+\.[\w-]{43}$/);
     expect(b.openUrl({ accountId, emailId })).toMatch(/^https:\/\/links\.example\.test\/t\/open\/v2\.1\./);
     expect(a.clickUrl({ accountId, emailId, url: 'https://example.com/' })).toMatch(/^https:\/\/links\.example\.test\/t\/click\/v2\.1\./);
   });
 
-  it('two processes racing to create the first key end with one key (the loser reads the winner\'s)', async () => {
+  it("two processes racing to create the first key end with one key (the loser reads the winner's)", async () => {
     const keys = new FakeLinkKeys();
     const first = signer(keys).signer;
     const second = signer(keys).signer;
@@ -33,7 +44,8 @@ describe('LinkSigner', () => {
     const tokenA = tokenOf(urlsA.openUrl({ accountId, emailId }));
     const tokenB = tokenOf(urlsB.openUrl({ accountId, emailId }));
     for (const resolver of [first, second, signer(keys).signer]) {
-      for (const token of [tokenA, tokenB]) expect(await resolver.resolve(token, 'open')).toEqual({ ok: true, kid: '1', link: { accountId, emailId } });
+      for (const token of [tokenA, tokenB])
+        expect(await resolver.resolve(token, 'open')).toEqual({ ok: true, kid: '1', link: { accountId, emailId } });
     }
   });
 
@@ -43,7 +55,10 @@ describe('LinkSigner', () => {
     const token = tokenOf(urls.unsubscribeUrl(unsubscribeLink));
     expect(await s.resolve(token, 'unsubscribe')).toEqual({ ok: true, kid: '1', link: unsubscribeLink });
     expect(await s.resolve(token, 'click')).toEqual({ ok: false, failure: 'wrong_kind' });
-    expect(await s.resolve(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, 'unsubscribe')).toEqual({ ok: false, failure: 'bad_signature' });
+    expect(await s.resolve(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, 'unsubscribe')).toEqual({
+      ok: false,
+      failure: 'bad_signature',
+    });
     expect(await s.resolve(token.replace(/^v2\.1\./, 'v2.9.'), 'unsubscribe')).toEqual({ ok: false, failure: 'unknown_key' });
     expect(await s.resolve('not-a-token', 'unsubscribe')).toEqual({ ok: false, failure: 'malformed' });
     // A kid that names no key is looked up (never cached as missing), a malformed token never.

@@ -1,7 +1,14 @@
 /** The link token: round trips, opaque (names nobody), legacy v1 tokens still resolve, every part tampered with, unknown keys, size and shape limits. */
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../../shared/domain/ids';
-import { encodeLegacyLinkToken, encodeLinkToken, MAX_TOKEN_BYTES, tokenKid, verifyLinkToken, type SignedLink } from '../../../shared/domain/links/token';
+import {
+  encodeLegacyLinkToken,
+  encodeLinkToken,
+  MAX_TOKEN_BYTES,
+  tokenKid,
+  verifyLinkToken,
+  type SignedLink,
+} from '../../../shared/domain/links/token';
 
 const key = { kid: '1', secret: randomBytes(32) };
 const keys = new Map([[key.kid, key.secret]]);
@@ -9,8 +16,21 @@ const accountId = newId('acc');
 const emailId = newId('msg');
 
 const LINKS: SignedLink[] = [
-  { kind: 'unsubscribe', link: { accountId, emailId, recipient: 'reader@example.com', scope: 'category', category: 'newsletter', tenantId: 'ten_01JB0000000000000000000000' } },
-  { kind: 'unsubscribe', link: { accountId, emailId, recipient: 'reader@example.com', scope: 'all', category: 'transactional', tenantId: null } },
+  {
+    kind: 'unsubscribe',
+    link: {
+      accountId,
+      emailId,
+      recipient: 'reader@example.com',
+      scope: 'category',
+      category: 'newsletter',
+      tenantId: 'ten_01JB0000000000000000000000',
+    },
+  },
+  {
+    kind: 'unsubscribe',
+    link: { accountId, emailId, recipient: 'reader@example.com', scope: 'all', category: 'transactional', tenantId: null },
+  },
   { kind: 'open', link: { accountId, emailId } },
   { kind: 'click', link: { accountId, emailId, url: 'https://example.com/a path?q=1&r=ü#frag' } },
 ];
@@ -32,16 +52,30 @@ describe('link tokens', () => {
     expect(verifyLinkToken(token, (kid) => (kid === '1' ? key.secret : undefined))).toEqual({ ok: true, kid: '1', signed: link });
   });
 
-  it.each(LINKS.map((link) => [link.kind, link] as const))('a %s token names nobody: no address, id or URL in it, in any encoding', (_kind, link) => {
-    const token = encodeLinkToken(key, link);
-    const [, , sealed] = token.split('.') as [string, string, string, string];
-    const readable = [token, Buffer.from(sealed, 'base64url').toString('latin1'), Buffer.from(sealed, 'base64url').toString('utf8')].join('\n').toLowerCase();
-    for (const secret of ['reader@example.com', 'reader', accountId.toLowerCase(), emailId.toLowerCase(), 'ten_01jb', 'example.com', '"k"', 'newsletter']) {
-      expect({ secret, found: readable.includes(secret) }).toEqual({ secret, found: false });
-    }
-    // Deterministic: the same link under the same key is the same token (a message composed again is the same).
-    expect(encodeLinkToken(key, link)).toBe(token);
-  });
+  it.each(LINKS.map((link) => [link.kind, link] as const))(
+    'a %s token names nobody: no address, id or URL in it, in any encoding',
+    (_kind, link) => {
+      const token = encodeLinkToken(key, link);
+      const [, , sealed] = token.split('.') as [string, string, string, string];
+      const readable = [token, Buffer.from(sealed, 'base64url').toString('latin1'), Buffer.from(sealed, 'base64url').toString('utf8')]
+        .join('\n')
+        .toLowerCase();
+      for (const secret of [
+        'reader@example.com',
+        'reader',
+        accountId.toLowerCase(),
+        emailId.toLowerCase(),
+        'ten_01jb',
+        'example.com',
+        '"k"',
+        'newsletter',
+      ]) {
+        expect({ secret, found: readable.includes(secret) }).toEqual({ secret, found: false });
+      }
+      // Deterministic: the same link under the same key is the same token (a message composed again is the same).
+      expect(encodeLinkToken(key, link)).toBe(token);
+    },
+  );
 
   it.each(LINKS.map((link) => [link.kind, link] as const))('a legacy v1 %s token (mail sent before v2) still resolves', (_kind, link) => {
     const legacy = encodeLegacyLinkToken(key, link);
@@ -59,7 +93,10 @@ describe('link tokens', () => {
     const token = encodeLinkToken(key, LINKS[3]!);
     const [version, kid, payload, mac] = token.split('.') as [string, string, string, string];
     expect(verifyLinkToken(['v3', kid, payload, mac].join('.'), keys)).toEqual({ ok: false, failure: 'malformed' });
-    expect(verifyLinkToken([version, '2', payload, mac].join('.'), new Map([...keys, ['2', randomBytes(32)]]))).toEqual({ ok: false, failure: 'bad_signature' });
+    expect(verifyLinkToken([version, '2', payload, mac].join('.'), new Map([...keys, ['2', randomBytes(32)]]))).toEqual({
+      ok: false,
+      failure: 'bad_signature',
+    });
     for (let i = 0; i < payload.length; i += 7) {
       expect(verifyLinkToken([version, kid, flip(payload, i), mac].join('.'), keys)).toEqual({ ok: false, failure: 'bad_signature' });
     }
@@ -98,9 +135,11 @@ describe('link tokens', () => {
 
   it('refuses tokens over 4 KB unread, and never signs one', () => {
     const huge = `v2.1.${'A'.repeat(MAX_TOKEN_BYTES)}.${'A'.repeat(43)}`;
-    expect(verifyLinkToken(huge, () => {
-      throw new Error('no key lookup for an oversized token');
-    })).toEqual({ ok: false, failure: 'malformed' });
+    expect(
+      verifyLinkToken(huge, () => {
+        throw new Error('no key lookup for an oversized token');
+      }),
+    ).toEqual({ ok: false, failure: 'malformed' });
     // The longest URL a click link takes still fits.
     const url = `https://example.com/${'x'.repeat(2000 - 20)}`;
     expect(url).toHaveLength(2000);
@@ -113,8 +152,14 @@ describe('link tokens', () => {
       { kind: 'click', link: { accountId, emailId, url: 'mailto:a@example.com' } },
       { kind: 'click', link: { accountId, emailId, url: `https://example.com/${'x'.repeat(2000)}` } },
       { kind: 'open', link: { accountId: emailId, emailId } },
-      { kind: 'unsubscribe', link: { accountId, emailId, recipient: 'Reader@Example.com', scope: 'all', category: 'transactional', tenantId: null } },
-      { kind: 'unsubscribe', link: { accountId, emailId, recipient: 'reader@example.com', scope: 'category', category: 'transactional', tenantId: null } },
+      {
+        kind: 'unsubscribe',
+        link: { accountId, emailId, recipient: 'Reader@Example.com', scope: 'all', category: 'transactional', tenantId: null },
+      },
+      {
+        kind: 'unsubscribe',
+        link: { accountId, emailId, recipient: 'reader@example.com', scope: 'category', category: 'transactional', tenantId: null },
+      },
     ];
     for (const link of refused) expect(() => encodeLinkToken(key, link)).toThrow(/Cannot sign/);
     expect(() => encodeLinkToken({ kid: '1', secret: randomBytes(16) }, LINKS[2]!)).toThrow(/32 bytes/);

@@ -16,8 +16,20 @@ function fakes(start: Partial<Email> | null = {}) {
     start === null
       ? null
       : ({
-          id: emailId, account_id: accountId, from: 'a@acme.test', to: ['reader@example.com'], cc: [], subject: 's', tags: [], status: 'delivered', last_event: 'delivered',
-          sent_at: '2026-11-22T09:59:59.000Z', delivered_at: DELIVERED, created_at: '2026-11-22T09:59:58.000Z', tenant: null, ...start,
+          id: emailId,
+          account_id: accountId,
+          from: 'a@acme.test',
+          to: ['reader@example.com'],
+          cc: [],
+          subject: 's',
+          tags: [],
+          status: 'delivered',
+          last_event: 'delivered',
+          sent_at: '2026-11-22T09:59:59.000Z',
+          delivered_at: DELIVERED,
+          created_at: '2026-11-22T09:59:58.000Z',
+          tenant: null,
+          ...start,
         } as Email);
   const writes: { event: string; advance: boolean }[] = [];
   const events: ServiceEvent[] = [];
@@ -41,7 +53,13 @@ function fakes(start: Partial<Email> | null = {}) {
 }
 
 let hits = 0;
-const hit = (overrides: Partial<Hit> = {}): Hit => ({ id: `req_${++hits}`, method: 'GET', userAgent: CHROME, ip: '203.0.113.9', ...overrides });
+const hit = (overrides: Partial<Hit> = {}): Hit => ({
+  id: `req_${++hits}`,
+  method: 'GET',
+  userAgent: CHROME,
+  ip: '203.0.113.9',
+  ...overrides,
+});
 const open = { kind: 'open' as const, link: { accountId, emailId } };
 const click = { kind: 'click' as const, link: { accountId, emailId, url: 'https://example.com/pricing?a=1' } };
 
@@ -52,14 +70,26 @@ describe('trackHit', () => {
     expect(await trackHit(deps, open, hit())).toEqual({ recorded: true, first: false, machine: false, reasons: [] });
     expect(current()).toMatchObject({ opened_at: NOW.toISOString(), last_event: 'opened', status: 'delivered' });
     // The second open's read already showed `opened`: no last_event advance asked.
-    expect(writes).toEqual([{ event: 'opened', advance: true }, { event: 'opened', advance: false }]);
+    expect(writes).toEqual([
+      { event: 'opened', advance: true },
+      { event: 'opened', advance: false },
+    ]);
     expect(events).toHaveLength(2);
     expect(events[0]!.id).not.toBe(events[1]!.id);
     expect(events[0]).toMatchObject({
       type: 'email.opened',
       account_id: accountId,
       created_at: NOW.toISOString(),
-      data: { email_id: emailId, status: 'delivered', opened_at: NOW.toISOString(), user_agent: CHROME, ip_address: '203.0.113.9', machine: false, machine_reasons: [], first: true },
+      data: {
+        email_id: emailId,
+        status: 'delivered',
+        opened_at: NOW.toISOString(),
+        user_agent: CHROME,
+        ip_address: '203.0.113.9',
+        machine: false,
+        machine_reasons: [],
+        first: true,
+      },
     });
     expect(events[1]!.data).toMatchObject({ first: false });
   });
@@ -68,15 +98,21 @@ describe('trackHit', () => {
     const { deps, events, current } = fakes({ last_event: 'opened', opened_at: DELIVERED });
     await trackHit(deps, click, hit());
     expect(current()).toMatchObject({ clicked_at: NOW.toISOString(), last_event: 'clicked' });
-    expect(events[0]).toMatchObject({ type: 'email.clicked', data: { clicked_at: NOW.toISOString(), link: 'https://example.com/pricing?a=1', machine: false, first: true } });
+    expect(events[0]).toMatchObject({
+      type: 'email.clicked',
+      data: { clicked_at: NOW.toISOString(), link: 'https://example.com/pricing?a=1', machine: false, first: true },
+    });
     // An open after the click keeps last_event at clicked.
     await trackHit(deps, open, hit());
     expect(current()).toMatchObject({ last_event: 'clicked', opened_at: DELIVERED });
   });
 
-  it('never moves a bounced or complained email\'s last_event back, but still records the first open', async () => {
+  it("never moves a bounced or complained email's last_event back, but still records the first open", async () => {
     for (const last_event of ['bounced', 'complained', 'failed']) {
-      const { deps, writes, current } = fakes({ last_event, status: last_event === 'complained' ? 'delivered' : (last_event as Email['status']) });
+      const { deps, writes, current } = fakes({
+        last_event,
+        status: last_event === 'complained' ? 'delivered' : (last_event as Email['status']),
+      });
       await trackHit(deps, open, hit());
       expect(writes).toEqual([{ event: 'opened', advance: false }]);
       expect(current()).toMatchObject({ last_event, opened_at: NOW.toISOString() });
@@ -85,7 +121,12 @@ describe('trackHit', () => {
 
   it('a machine hit (HEAD, scanner, no User-Agent) changes nothing on the email but is one event marked machine', async () => {
     const { deps, writes, events, current } = fakes();
-    expect(await trackHit(deps, click, hit({ method: 'HEAD' }))).toEqual({ recorded: true, first: false, machine: true, reasons: ['head_request'] });
+    expect(await trackHit(deps, click, hit({ method: 'HEAD' }))).toEqual({
+      recorded: true,
+      first: false,
+      machine: true,
+      reasons: ['head_request'],
+    });
     await trackHit(deps, click, hit({ userAgent: 'Barracuda Sentinel' }));
     await trackHit(deps, open, hit({ userAgent: null }));
     expect(writes).toEqual([]);

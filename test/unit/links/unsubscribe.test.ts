@@ -17,7 +17,16 @@ function fakes(options: { email?: Partial<Email> | null } = {}) {
   const suppressions = new Map<string, Suppression>();
   const optOuts = new Map<string, CategoryOptOut>();
   const events: ServiceEvent[] = [];
-  const email = options.email === null ? null : ({ id: emailId, account_id: accountId, tenant: 'acme', created_at: new Date(NOW.getTime() - 60_000).toISOString(), ...options.email } as Email);
+  const email =
+    options.email === null
+      ? null
+      : ({
+          id: emailId,
+          account_id: accountId,
+          tenant: 'acme',
+          created_at: new Date(NOW.getTime() - 60_000).toISOString(),
+          ...options.email,
+        } as Email);
   const deps: UnsubscribeDeps = {
     suppressions: {
       addMany: async (records: Suppression[]) =>
@@ -61,7 +70,15 @@ describe('unsubscribe', () => {
     const { deps, suppressions, optOuts, events } = fakes();
     const result = await unsubscribe(deps, link(), 'one_click');
     expect([...suppressions.values()]).toEqual([
-      { id: expect.stringMatching(/^sup_/), account_id: accountId, email: 'reader@example.com', scope: 'tenant', tenant: TENANT, reason: 'unsubscribe', created_at: NOW.toISOString() },
+      {
+        id: expect.stringMatching(/^sup_/),
+        account_id: accountId,
+        email: 'reader@example.com',
+        scope: 'tenant',
+        tenant: TENANT,
+        reason: 'unsubscribe',
+        created_at: NOW.toISOString(),
+      },
     ]);
     expect(optOuts.size).toBe(0);
     expect(result).toMatchObject({ created: true, categoryOptOutId: null, suppressionId: [...suppressions.values()][0]!.id });
@@ -93,10 +110,24 @@ describe('unsubscribe', () => {
     const result = await unsubscribe(deps, link({ scope: 'category', category: 'newsletter', tenantId: null }), 'confirmation_page');
     expect(suppressions.size).toBe(0);
     const [optOut] = [...optOuts.values()];
-    expect(optOut).toMatchObject({ id: expect.stringMatching(/^cop_/), account_id: accountId, tenant: null, email: 'reader@example.com', category: 'newsletter' });
+    expect(optOut).toMatchObject({
+      id: expect.stringMatching(/^cop_/),
+      account_id: accountId,
+      tenant: null,
+      email: 'reader@example.com',
+      category: 'newsletter',
+    });
     expect(events[0]).toMatchObject({
       tenant: null,
-      data: { source: 'confirmation_page', scope: 'category', category: 'newsletter', category_label: 'Newsletter', suppression_id: null, category_opt_out_id: optOut!.id, email_id: emailId },
+      data: {
+        source: 'confirmation_page',
+        scope: 'category',
+        category: 'newsletter',
+        category_label: 'Newsletter',
+        suppression_id: null,
+        category_opt_out_id: optOut!.id,
+        email_id: emailId,
+      },
     });
     expect(result.created).toBe(true);
     await unsubscribe(deps, link({ scope: 'category', category: 'product', tenantId: null }), 'one_click');

@@ -9,9 +9,14 @@ import { functionEntries as deployedFunctions } from '../../../infra/functions';
 import { SMTP_RELAY } from '../../../infra/definitions';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { functionEntries, functionTable } = require('../../../localstack/bundles.cjs') as { functionEntries: () => string[]; functionTable: object };
+const { functionEntries, functionTable } = require('../../../localstack/bundles.cjs') as {
+  functionEntries: () => string[];
+  functionTable: object;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundles } = require('../../../bin/run-bundled') as { bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>> };
+const { bundles } = require('../../../bin/run-bundled') as {
+  bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>;
+};
 
 test("the table holds every deployed function's entry and the relay task's", () => {
   const table = functionEntries();
@@ -22,7 +27,7 @@ test("the table holds every deployed function's entry and the relay task's", () 
   expect(table.filter((entry) => !/^functions\/.+\/(handler|main)\.ts$/.test(entry))).toEqual([]);
 });
 
-test('an entry the table lacks (a test template\'s own) is compiled from its source by tsx', async () => {
+test("an entry the table lacks (a test template's own) is compiled from its source by tsx", async () => {
   const files = await bundles('test-function-table', { main: 'test/fixtures/bundled/load-function.ts' }, { plugins: [functionTable] });
   const { stdout } = await promisify(execFile)(process.execPath, [files.main!, 'test/fixtures/bundled/plain-function.ts']);
   expect(stdout.trim()).toBe('plain');

@@ -31,15 +31,27 @@ beforeAll(async () => {
   };
   const gateway: LocalGateway = {
     routes: compileRoutes([{ routeKey: 'ANY /emails', target: 'emails' }]),
-    apiRoutes: { mtasts0001: compileRoutes([{ routeKey: 'GET /.well-known/mta-sts.txt', target: 'mta-sts' }]), main000001: compileRoutes([{ routeKey: 'ANY /emails', target: 'emails' }]) },
+    apiRoutes: {
+      mtasts0001: compileRoutes([{ routeKey: 'GET /.well-known/mta-sts.txt', target: 'mta-sts' }]),
+      main000001: compileRoutes([{ routeKey: 'ANY /emails', target: 'emails' }]),
+    },
     handlers: { 'mta-sts': { handler: handler as never, timeoutSeconds: 3 }, emails: { handler: handler as never, timeoutSeconds: 3 } },
   };
-  const certificate = { certificateArn: 'arn:cert', domainNames: [NAME, UNMAPPED], privateKeyPem: readFileSync(ca.keyFile, 'utf8'), certificatePem: readFileSync(ca.certFile, 'utf8'), chainPem: readFileSync(ca.caFile, 'utf8') };
+  const certificate = {
+    certificateArn: 'arn:cert',
+    domainNames: [NAME, UNMAPPED],
+    privateKeyPem: readFileSync(ca.keyFile, 'utf8'),
+    certificatePem: readFileSync(ca.certFile, 'utf8'),
+    chainPem: readFileSync(ca.caFile, 'utf8'),
+  };
   server = createCustomDomainsServer(
     gateway,
     {
       certificateArnOf: (host) => ([NAME, UNMAPPED].includes(host.replace(/:\d+$/, '')) ? 'arn:cert' : null),
-      targetOf: (host) => (host.replace(/:\d+$/, '') === NAME ? { domainName: NAME, apiId: 'mtasts0001', stage: '$default', certificateArn: 'arn:cert' } : null),
+      targetOf: (host) =>
+        host.replace(/:\d+$/, '') === NAME
+          ? { domainName: NAME, apiId: 'mtasts0001', stage: '$default', certificateArn: 'arn:cert' }
+          : null,
       issuedCertificate: (arn) => (arn === 'arn:cert' ? certificate : undefined),
     },
     () => undefined,
@@ -55,25 +67,42 @@ afterAll(async () => {
 
 function get(serverName: string, host: string, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, servername: serverName, headers: { host: `${host}:${port}` }, ca: readFileSync(ca.caFile), agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        servername: serverName,
+        headers: { host: `${host}:${port}` },
+        ca: readFileSync(ca.caFile),
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
-it('routes a request on a mapped domain name to its API\'s function, the event naming the domain name', async () => {
+it("routes a request on a mapped domain name to its API's function, the event naming the domain name", async () => {
   events.length = 0;
   expect(await get(NAME, NAME, '/.well-known/mta-sts.txt')).toEqual({ status: 200, body: `policy for ${NAME}` });
   expect(events).toHaveLength(1);
   expect(events[0]!.headers.host).toBe(NAME);
-  expect(events[0]!.requestContext).toMatchObject({ domainName: NAME, domainPrefix: 'mta-sts', apiId: 'mtasts0001', stage: '$default', routeKey: 'GET /.well-known/mta-sts.txt' });
+  expect(events[0]!.requestContext).toMatchObject({
+    domainName: NAME,
+    domainPrefix: 'mta-sts',
+    apiId: 'mtasts0001',
+    stage: '$default',
+    routeKey: 'GET /.well-known/mta-sts.txt',
+  });
 });
 
-it('answers API Gateway\'s 404 for a path of no route of the mapped API (another API\'s routes not served), and for a Host of no mapping', async () => {
+it("answers API Gateway's 404 for a path of no route of the mapped API (another API's routes not served), and for a Host of no mapping", async () => {
   events.length = 0;
   expect(await get(NAME, NAME, '/emails')).toEqual({ status: 404, body: '{"message":"Not Found"}' });
   expect(await get(NAME, UNMAPPED, '/.well-known/mta-sts.txt')).toEqual({ status: 404, body: '{"message":"Not Found"}' });

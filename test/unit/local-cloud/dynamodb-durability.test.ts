@@ -38,7 +38,10 @@ function clientFor(instance: DynamoDbLocal): DynamoDBClient {
 
 /** The JVM serving this folder (only ours has it on its command line). */
 function javaPid(): number {
-  const pids = execFileSync('pgrep', ['-f', '--', `^java .*-dbPath ${dataDir}`]).toString().trim().split(/\s+/);
+  const pids = execFileSync('pgrep', ['-f', '--', `^java .*-dbPath ${dataDir}`])
+    .toString()
+    .trim()
+    .split(/\s+/);
   expect(pids).toHaveLength(1);
   return Number(pids[0]);
 }
@@ -87,7 +90,10 @@ test(`every acknowledged write survives SIGKILL of DynamoDB Local (${ROUNDS} kil
           if (transaction) {
             await client.send(
               new TransactWriteItemsCommand({
-                TransactItems: [{ Put: { TableName: TABLE, Item: { pk: { S: id } } } }, { Put: { TableName: TABLE, Item: { pk: { S: `${id}#pair` } } } }],
+                TransactItems: [
+                  { Put: { TableName: TABLE, Item: { pk: { S: id } } } },
+                  { Put: { TableName: TABLE, Item: { pk: { S: `${id}#pair` } } } },
+                ],
               }),
             );
           } else {

@@ -20,7 +20,7 @@ test('with DNS_RESOLVERS: its servers, as the functions read them (the same pars
   expect(serversFor(servers, 'notsandbox.mailservice.dev')).toEqual(['10.0.0.2:53', '10.0.0.3']);
 });
 
-test('with DNS_RESOLVERS: the local cloud\'s own names (sandbox sender, MAIL FROM host) still at its DNS emulator', () => {
+test("with DNS_RESOLVERS: the local cloud's own names (sandbox sender, MAIL FROM host) still at its DNS emulator", () => {
   const servers = emulatorDnsServers('10.0.0.2:53', EMULATOR, OWN);
   expect(serversFor(servers, 'tok1._domainkey.sandbox.mailservice.dev')).toEqual([EMULATOR]);
   expect(serversFor(servers, 'Mail.Mailservice.Dev.')).toEqual([EMULATOR]);

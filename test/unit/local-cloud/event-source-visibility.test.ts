@@ -13,7 +13,7 @@ describe('checkQueueVisibilityCoversTimeout', () => {
     expect(() => checkQueueVisibilityCoversTimeout([{ fn: fn(30), queueArn: queue }], new Map([[queue, 60]]))).not.toThrow();
   });
 
-  it('refuses a visibility below the timeout with Lambda\'s InvalidParameterValueException text', () => {
+  it("refuses a visibility below the timeout with Lambda's InvalidParameterValueException text", () => {
     expect(() => checkQueueVisibilityCoversTimeout([{ fn: fn(61), queueArn: queue }], new Map([[queue, 60]]))).toThrow(
       'InvalidParameterValueException: the event source mapping of Mailservice-SendEmail cannot be created: Queue visibility timeout: 60 seconds is less than Function timeout: 61 seconds',
     );

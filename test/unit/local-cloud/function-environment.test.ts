@@ -4,25 +4,46 @@
  */
 import { functionEnvironment, templateManagedNames } from '../../../localstack/cloud/function-environment';
 
-const runtime = { functionName: 'Mailservice-ApiEmails', memoryMb: 1024, runtime: 'nodejs22.x', region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+const runtime = {
+  functionName: 'Mailservice-ApiEmails',
+  memoryMb: 1024,
+  runtime: 'nodejs22.x',
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
 
-describe('a function\'s environment on the local cloud', () => {
-  const templates: Record<string, string>[] = [{ TABLE_NAME: 'Mailservice-Table', SEND_QUEUE_URL: 'http://q/send' }, { MAIL_BUCKET: 'bucket' }];
+describe("a function's environment on the local cloud", () => {
+  const templates: Record<string, string>[] = [
+    { TABLE_NAME: 'Mailservice-Table', SEND_QUEUE_URL: 'http://q/send' },
+    { MAIL_BUCKET: 'bucket' },
+  ];
   const managed = templateManagedNames(templates);
 
-  it('has its template variables and not another function\'s, even when the process has them', () => {
-    const env = functionEnvironment({ template: templates[0]!, managed, base: { MAIL_BUCKET: 'leaked', TABLE_NAME: 'stale' }, runtime, local: {} });
+  it("has its template variables and not another function's, even when the process has them", () => {
+    const env = functionEnvironment({
+      template: templates[0]!,
+      managed,
+      base: { MAIL_BUCKET: 'leaked', TABLE_NAME: 'stale' },
+      runtime,
+      local: {},
+    });
     expect(env.TABLE_NAME).toBe('Mailservice-Table');
     expect(env.MAIL_BUCKET).toBeUndefined();
   });
 
   it('drops settings and resource names the process has but the template does not give it (SANDBOX_DOMAIN, SECRETS_KEY_ID)', () => {
-    const env = functionEnvironment({ template: templates[0]!, managed, base: { SANDBOX_DOMAIN: 'x.test', SECRETS_KEY_ID: 'key' }, runtime, local: {} });
+    const env = functionEnvironment({
+      template: templates[0]!,
+      managed,
+      base: { SANDBOX_DOMAIN: 'x.test', SECRETS_KEY_ID: 'key' },
+      runtime,
+      local: {},
+    });
     expect(env.SANDBOX_DOMAIN).toBeUndefined();
     expect(env.SECRETS_KEY_ID).toBeUndefined();
   });
 
-  it('keeps the process\'s tuning knobs, sets Lambda\'s runtime variables, and lets this machine\'s endpoints win', () => {
+  it("keeps the process's tuning knobs, sets Lambda's runtime variables, and lets this machine's endpoints win", () => {
     const env = functionEnvironment({
       template: { ...templates[0]!, LINKS_BASE_URL: 'https://api.example' },
       managed,

@@ -13,7 +13,9 @@ describe('Lambda billing of the local cloud', () => {
     const snapshot = billingSnapshot();
     snapshot['unit-billed']!.invocations = 99;
     expect(billingSnapshot()['unit-billed']!.invocations).toBe(3);
-    expect(addBilling({ a: { invocations: 1, billed_ms: 5 } }, { a: { invocations: 2, billed_ms: 7 }, b: { invocations: 1, billed_ms: 1 } })).toEqual({
+    expect(
+      addBilling({ a: { invocations: 1, billed_ms: 5 } }, { a: { invocations: 2, billed_ms: 7 }, b: { invocations: 1, billed_ms: 1 } }),
+    ).toEqual({
       a: { invocations: 3, billed_ms: 12 },
       b: { invocations: 1, billed_ms: 1 },
     });

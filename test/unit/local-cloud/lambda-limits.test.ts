@@ -11,7 +11,12 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiServer, type LocalPages } from '../../../localstack/cloud/api-server';
 import type { ApiHandler } from '../../../localstack/cloud/lambda-http';
 import { compileRoutes } from '../../../localstack/cloud/routes';
-import { INTEGRATION_TIMEOUT_ENV, integrationTimeoutMs, LAMBDA_SYNC_RESPONSE_MAX_BYTES, lambdaResponsePayloadBytes } from '../../../localstack/cloud/lambda-limits';
+import {
+  INTEGRATION_TIMEOUT_ENV,
+  integrationTimeoutMs,
+  LAMBDA_SYNC_RESPONSE_MAX_BYTES,
+  lambdaResponsePayloadBytes,
+} from '../../../localstack/cloud/lambda-limits';
 
 const pages = {} as LocalPages;
 let answer: () => Promise<APIGatewayProxyStructuredResultV2>;
@@ -51,7 +56,7 @@ function resultOfPayloadSize(bytes: number, fill: string, unit: number): APIGate
 }
 
 describe('local gateway: Lambda response payload limit (6 MB)', () => {
-  it('passes a result of exactly 6,291,556 bytes (serialized) and refuses one byte more with API Gateway\'s 500', async () => {
+  it("passes a result of exactly 6,291,556 bytes (serialized) and refuses one byte more with API Gateway's 500", async () => {
     answer = async () => resultOfPayloadSize(LAMBDA_SYNC_RESPONSE_MAX_BYTES, 'a', 1);
     const ok = await fetch(`${base}/received-emails`);
     expect(ok.status).toBe(200);

@@ -37,9 +37,21 @@ afterAll(async () => {
 
 /** The settings of the confidential client with `secret` sealed for `sealedFor` (default: these settings). */
 async function settingsWith(secret: string, sealedFor?: Pick<OidcSettings, 'issuer' | 'clientId'>): Promise<OidcSettings> {
-  const unsealed = oidcSettingsFromValues({ issuer: emulator.issuer, clientId: CONFIDENTIAL, label: 'Local', allowedDomains: '', sealedClientSecret: '' })!;
+  const unsealed = oidcSettingsFromValues({
+    issuer: emulator.issuer,
+    clientId: CONFIDENTIAL,
+    label: 'Local',
+    allowedDomains: '',
+    sealedClientSecret: '',
+  })!;
   const sealed = await box.seal(secret, oidcSecretContext(sealedFor ?? unsealed));
-  return oidcSettingsFromValues({ issuer: emulator.issuer, clientId: CONFIDENTIAL, label: 'Local', allowedDomains: '', sealedClientSecret: sealed })!;
+  return oidcSettingsFromValues({
+    issuer: emulator.issuer,
+    clientId: CONFIDENTIAL,
+    label: 'Local',
+    allowedDomains: '',
+    sealedClientSecret: sealed,
+  })!;
 }
 
 /** The browser's part: the authorization URL, the provider's login form with `login`, and the callback's query. */
@@ -78,7 +90,12 @@ async function signInAtProvider(authorizationUrl: URL, login: string): Promise<U
 
 async function flow(settings: OidcSettings, login: string) {
   const { oidc } = buildOidc({ oidc: settings }, { secretBox: box });
-  const checks = { state: randomBytes(16).toString('base64url'), nonce: randomBytes(16).toString('base64url'), codeVerifier: randomBytes(32).toString('base64url'), redirectUri: REDIRECT };
+  const checks = {
+    state: randomBytes(16).toString('base64url'),
+    nonce: randomBytes(16).toString('base64url'),
+    codeVerifier: randomBytes(32).toString('base64url'),
+    redirectUri: REDIRECT,
+  };
   const authorizationUrl = await oidc!.provider.authorizationUrl({
     redirectUri: REDIRECT,
     state: checks.state,

@@ -20,7 +20,10 @@ const dockerfile = (text: string) => {
 
 describe('the relay image as the local cloud reads it', () => {
   it("reads the project's Dockerfile: its ENV and the bundle its CMD runs", () => {
-    expect(readRelayImage(join(PROJECT_ROOT, RELAY_DOCKERFILE))).toEqual({ env: { NODE_ENV: 'production', NODE_OPTIONS: '--enable-source-maps' }, script: 'index.js' });
+    expect(readRelayImage(join(PROJECT_ROOT, RELAY_DOCKERFILE))).toEqual({
+      env: { NODE_ENV: 'production', NODE_OPTIONS: '--enable-source-maps' },
+      script: 'index.js',
+    });
   });
 
   it('joins continued lines, reads quoted values, and lets a later ENV win', () => {
@@ -53,7 +56,10 @@ describe("the relay task's secrets, resolved as ECS does", () => {
   });
 
   it("answers the TLS secret's key and cert with the local certificate", () => {
-    expect(resolveTaskSecrets({ SMTP_TLS_KEY: `${arn}:key::`, SMTP_TLS_CERT: `${arn}:cert::` }, tls)).toEqual({ SMTP_TLS_KEY: tls.key, SMTP_TLS_CERT: tls.cert });
+    expect(resolveTaskSecrets({ SMTP_TLS_KEY: `${arn}:key::`, SMTP_TLS_CERT: `${arn}:cert::` }, tls)).toEqual({
+      SMTP_TLS_KEY: tls.key,
+      SMTP_TLS_CERT: tls.cert,
+    });
   });
 
   it.each([

@@ -14,7 +14,12 @@ jest.setTimeout(120_000);
 
 async function deployedStack(): Promise<DeployedStack> {
   const { template } = await synthesizedTemplate();
-  return new DeployedStack(template, { stackName: 'Mailservice', region: 'us-east-1', accountId: '000000000000', apiUrl: 'http://127.0.0.1:3000' });
+  return new DeployedStack(template, {
+    stackName: 'Mailservice',
+    region: 'us-east-1',
+    accountId: '000000000000',
+    apiUrl: 'http://127.0.0.1:3000',
+  });
 }
 
 describe('the retention classes in the template', () => {
@@ -33,9 +38,16 @@ describe('the retention classes in the template', () => {
       ['retention/30d/bodies/em_2.json', { lastModified: created }],
     ]);
     const deleted: string[] = [];
-    const store: SweepableS3Store = { buckets: new Map([[mail.bucket, objects]]), multipartUploads: new Map(), deleteObject: (_b, key) => void (deleted.push(key), objects.delete(key)), abortMultipartUpload: () => undefined };
+    const store: SweepableS3Store = {
+      buckets: new Map([[mail.bucket, objects]]),
+      multipartUploads: new Map(),
+      deleteObject: (_b, key) => void (deleted.push(key), objects.delete(key)),
+      abortMultipartUpload: () => undefined,
+    };
     expect(sweepLifecycle(store, [mail], new Date('2026-11-26T23:59:59.000Z')).expired).toEqual([]);
-    expect(sweepLifecycle(store, [mail], new Date('2026-11-27T00:00:00.000Z')).expired).toEqual([`${mail.bucket}/retention/1d/bodies/em_1.json`]);
+    expect(sweepLifecycle(store, [mail], new Date('2026-11-27T00:00:00.000Z')).expired).toEqual([
+      `${mail.bucket}/retention/1d/bodies/em_1.json`,
+    ]);
     expect([...objects.keys()]).toEqual(['retention/30d/bodies/em_2.json']);
   });
 

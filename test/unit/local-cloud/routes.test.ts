@@ -10,7 +10,10 @@ const routes = compileRoutes([
 describe('API Gateway route matching', () => {
   it('matches exact paths and greedy proxies', () => {
     expect(matchRoute(routes, 'POST', '/emails')).toMatchObject({ routeKey: 'ANY /emails', pathParameters: {} });
-    expect(matchRoute(routes, 'GET', '/emails/msg_1/x')).toMatchObject({ routeKey: 'ANY /emails/{proxy+}', pathParameters: { proxy: 'msg_1/x' } });
+    expect(matchRoute(routes, 'GET', '/emails/msg_1/x')).toMatchObject({
+      routeKey: 'ANY /emails/{proxy+}',
+      pathParameters: { proxy: 'msg_1/x' },
+    });
   });
 
   it('prefers literal segments and exact methods', () => {

@@ -14,10 +14,20 @@ jest.setTimeout(120_000);
 describe('lifecycle rules of the synthesized template', () => {
   it('gives the mail bucket its uploads/ rule: expire after 1 day, abort incomplete multipart uploads after 1 day', async () => {
     const { template } = await synthesizedTemplate();
-    const stack = new DeployedStack(template, { stackName: 'Mailservice', region: 'us-east-1', accountId: '000000000000', apiUrl: 'http://127.0.0.1:3000' });
+    const stack = new DeployedStack(template, {
+      stackName: 'Mailservice',
+      region: 'us-east-1',
+      accountId: '000000000000',
+      apiUrl: 'http://127.0.0.1:3000',
+    });
     const lifecycles = bucketLifecycles(stack);
     const mail = lifecycles.find((bucket) => bucket.rules.some((rule) => rule.prefix === 'uploads/'));
-    expect(mail?.rules).toContainEqual({ id: 'expire-uploads', prefix: 'uploads/', expirationDays: 1, abortIncompleteMultipartUploadDays: 1 });
+    expect(mail?.rules).toContainEqual({
+      id: 'expire-uploads',
+      prefix: 'uploads/',
+      expirationDays: 1,
+      abortIncompleteMultipartUploadDays: 1,
+    });
     // The MX listener's shared raw messages (docs/retention.md) and account exports (docs/exports.md) have rules of their own.
     expect(mail?.rules).toContainEqual({ id: 'expire-inbound-raw', prefix: 'inbound/raw/', expirationDays: 30 });
     expect(mail?.rules).toContainEqual({ id: 'expire-exports', prefix: 'exports/', expirationDays: 7 });
@@ -29,7 +39,9 @@ describe('lifecycleRules', () => {
 
   it('reads Prefix, ExpirationInDays and AbortIncompleteMultipartUpload; a rule without Prefix covers the whole bucket', () => {
     expect(lifecycleRules(rule({}), 'B')).toEqual([{ id: 'r', prefix: '', expirationDays: 3 }]);
-    expect(lifecycleRules(rule({ Prefix: 'logs/', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 2 } }), 'B')).toEqual([{ id: 'r', prefix: 'logs/', expirationDays: 3, abortIncompleteMultipartUploadDays: 2 }]);
+    expect(lifecycleRules(rule({ Prefix: 'logs/', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 2 } }), 'B')).toEqual([
+      { id: 'r', prefix: 'logs/', expirationDays: 3, abortIncompleteMultipartUploadDays: 2 },
+    ]);
     expect(lifecycleRules(undefined, 'B')).toEqual([]);
   });
 
@@ -38,7 +50,9 @@ describe('lifecycleRules', () => {
   });
 
   it('fails the deploy on what the local S3 does not implement, naming it, rather than ignoring it', () => {
-    expect(() => lifecycleRules(rule({ Transitions: [{ StorageClass: 'GLACIER', TransitionInDays: 30 }] }), 'LogsBucket')).toThrow(/LogsBucket rule r: the local cloud does not implement Transitions/);
+    expect(() => lifecycleRules(rule({ Transitions: [{ StorageClass: 'GLACIER', TransitionInDays: 30 }] }), 'LogsBucket')).toThrow(
+      /LogsBucket rule r: the local cloud does not implement Transitions/,
+    );
     expect(() => lifecycleRules(rule({ TagFilters: [{ Key: 'a', Value: 'b' }] }), 'B')).toThrow(/does not implement TagFilters/);
     expect(() => lifecycleRules(rule({ ObjectSizeGreaterThan: 10 }), 'B')).toThrow(/does not implement ObjectSizeGreaterThan/);
     expect(() => lifecycleRules(rule({ ExpirationDate: '2030-01-01T00:00:00Z' }), 'B')).toThrow(/does not implement ExpirationDate/);

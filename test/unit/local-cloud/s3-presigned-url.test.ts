@@ -5,7 +5,13 @@
  */
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkPresignedRequest, isPresignedRequest, MAX_PRESIGNED_URL_SECONDS, responseOverrides, type IncomingS3Request } from '../../../localstack/cloud/s3-presigned-url';
+import {
+  checkPresignedRequest,
+  isPresignedRequest,
+  MAX_PRESIGNED_URL_SECONDS,
+  responseOverrides,
+  type IncomingS3Request,
+} from '../../../localstack/cloud/s3-presigned-url';
 import { s3ErrorXml } from '../../../localstack/cloud/s3-request-gate';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -19,7 +25,8 @@ function requestOf(url: string, method = 'GET', headers: Record<string, string> 
   return { method, url: parsed.pathname + parsed.search, headers: { host: parsed.host, ...headers } };
 }
 
-const presignGet = (key: string, expiresIn: number, signingDate = signedAt) => getSignedUrl(s3, new GetObjectCommand({ Bucket: 'mail', Key: key }), { expiresIn, signingDate });
+const presignGet = (key: string, expiresIn: number, signingDate = signedAt) =>
+  getSignedUrl(s3, new GetObjectCommand({ Bucket: 'mail', Key: key }), { expiresIn, signingDate });
 const at = (seconds: number) => new Date(signedAt.getTime() + seconds * 1000);
 
 describe('presigned URL lifetime', () => {
@@ -46,7 +53,11 @@ describe('presigned URL lifetime', () => {
 
   it('is refused "Request is not yet valid" before its X-Amz-Date', async () => {
     const url = await presignGet('k', 60);
-    expect(await checkPresignedRequest(requestOf(url), options(at(-1)))).toMatchObject({ status: 403, code: 'AccessDenied', message: 'Request is not yet valid' });
+    expect(await checkPresignedRequest(requestOf(url), options(at(-1)))).toMatchObject({
+      status: 403,
+      code: 'AccessDenied',
+      message: 'Request is not yet valid',
+    });
   });
 
   it('takes X-Amz-Expires up to 604800 s (7 days); 604801 is refused 400 AuthorizationQueryParametersError', async () => {
@@ -60,8 +71,14 @@ describe('presigned URL lifetime', () => {
       message: 'X-Amz-Expires must be less than a week (in seconds) that is; 604800',
       details: [],
     });
-    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=-5')), options(at(1)))).toMatchObject({ status: 400, message: 'X-Amz-Expires must be non-negative' });
-    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=0')), options(at(0)))).toMatchObject({ status: 400, message: 'X-Amz-Expires must be at least 1 (second)' });
+    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=-5')), options(at(1)))).toMatchObject({
+      status: 400,
+      message: 'X-Amz-Expires must be non-negative',
+    });
+    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Expires=604800', 'X-Amz-Expires=0')), options(at(0)))).toMatchObject({
+      status: 400,
+      message: 'X-Amz-Expires must be at least 1 (second)',
+    });
   });
 
   it('refuses a URL without one of the six SigV4 parameters', async () => {
@@ -70,7 +87,8 @@ describe('presigned URL lifetime', () => {
     expect(await checkPresignedRequest(requestOf(withoutDate), options(at(1)))).toMatchObject({
       status: 400,
       code: 'AuthorizationQueryParametersError',
-      message: 'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
+      message:
+        'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
     });
   });
 });
@@ -84,32 +102,67 @@ describe('presigned URL signature', () => {
     expect(await refusedAs(requestOf(url, 'DELETE'))).toBe('SignatureDoesNotMatch');
     expect(await refusedAs(requestOf(`${url}&response-content-type=text%2Fhtml`))).toBe('SignatureDoesNotMatch');
     // A signature made with another secret.
-    const other = await getSignedUrl(new S3Client({ region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'guess' }, endpoint: 'http://127.0.0.1:4566', forcePathStyle: true }), new GetObjectCommand({ Bucket: 'mail', Key: 'uploads/acc/att_1' }), { expiresIn: 60, signingDate: signedAt });
+    const other = await getSignedUrl(
+      new S3Client({
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'guess' },
+        endpoint: 'http://127.0.0.1:4566',
+        forcePathStyle: true,
+      }),
+      new GetObjectCommand({ Bucket: 'mail', Key: 'uploads/acc/att_1' }),
+      { expiresIn: 60, signingDate: signedAt },
+    );
     const refused = await checkPresignedRequest(requestOf(other), options(at(1)));
-    expect(refused).toMatchObject({ status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.' });
+    expect(refused).toMatchObject({
+      status: 403,
+      code: 'SignatureDoesNotMatch',
+      message: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    });
     expect(refused!.details.map(([name]) => name)).toEqual(['AWSAccessKeyId', 'StringToSign', 'SignatureProvided', 'CanonicalRequest']);
   });
 
   it('signs the headers the URL names: a presigned PUT sent with another Content-Type is refused', async () => {
-    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: 'mail', Key: 'uploads/acc/att_1', ContentType: 'application/pdf' }), { expiresIn: 900, signingDate: signedAt, signableHeaders: new Set(['content-type']) });
+    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: 'mail', Key: 'uploads/acc/att_1', ContentType: 'application/pdf' }), {
+      expiresIn: 900,
+      signingDate: signedAt,
+      signableHeaders: new Set(['content-type']),
+    });
     expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-type;host');
     expect(await checkPresignedRequest(requestOf(url, 'PUT', { 'content-type': 'application/pdf' }), options(at(1)))).toBeNull();
-    expect(await checkPresignedRequest(requestOf(url, 'PUT', { 'content-type': 'text/html' }), options(at(1)))).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    expect(await checkPresignedRequest(requestOf(url, 'PUT', { 'content-type': 'text/html' }), options(at(1)))).toMatchObject({
+      code: 'SignatureDoesNotMatch',
+    });
     expect(await checkPresignedRequest(requestOf(url, 'PUT'), options(at(1)))).toMatchObject({ code: 'SignatureDoesNotMatch' });
     // The host is signed too: the URL sent to another endpoint fails.
-    expect(await checkPresignedRequest({ ...requestOf(url, 'PUT', { 'content-type': 'application/pdf' }), headers: { host: 'elsewhere:1', 'content-type': 'application/pdf' } }, options(at(1)))).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    expect(
+      await checkPresignedRequest(
+        {
+          ...requestOf(url, 'PUT', { 'content-type': 'application/pdf' }),
+          headers: { host: 'elsewhere:1', 'content-type': 'application/pdf' },
+        },
+        options(at(1)),
+      ),
+    ).toMatchObject({ code: 'SignatureDoesNotMatch' });
   });
 
   it('refuses an unknown access key and a credential scoped to another region or service', async () => {
     const url = await presignGet('k', 60);
-    expect(await checkPresignedRequest(requestOf(url.replace('X-Amz-Credential=local', 'X-Amz-Credential=AKIDEXAMPLE')), options(at(1)))).toEqual({
+    expect(
+      await checkPresignedRequest(requestOf(url.replace('X-Amz-Credential=local', 'X-Amz-Credential=AKIDEXAMPLE')), options(at(1))),
+    ).toEqual({
       status: 403,
       code: 'InvalidAccessKeyId',
       message: 'The AWS Access Key Id you provided does not exist in our records.',
       details: [['AWSAccessKeyId', 'AKIDEXAMPLE']],
     });
-    expect(await checkPresignedRequest(requestOf(url.replace('%2Fus-east-1%2F', '%2Feu-west-1%2F')), options(at(1)))).toMatchObject({ status: 400, code: 'AuthorizationQueryParametersError' });
-    expect(await checkPresignedRequest(requestOf(url.replace('%2Fs3%2F', '%2Fsqs%2F')), options(at(1)))).toMatchObject({ status: 400, code: 'AuthorizationQueryParametersError' });
+    expect(await checkPresignedRequest(requestOf(url.replace('%2Fus-east-1%2F', '%2Feu-west-1%2F')), options(at(1)))).toMatchObject({
+      status: 400,
+      code: 'AuthorizationQueryParametersError',
+    });
+    expect(await checkPresignedRequest(requestOf(url.replace('%2Fs3%2F', '%2Fsqs%2F')), options(at(1)))).toMatchObject({
+      status: 400,
+      code: 'AuthorizationQueryParametersError',
+    });
   });
 
   it('leaves requests without query authentication to the rest of S3 (SDK calls sign an Authorization header)', () => {
@@ -122,9 +175,23 @@ describe('presigned URL signature', () => {
 describe('response header overrides', () => {
   it("a presigned GET's response-content-type and response-content-disposition become the answer's headers, decoded as signed", async () => {
     const disposition = `attachment; filename="a b+c.html"; filename*=UTF-8''a%20b%2Bc.html`;
-    const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: 'mail', Key: 'k', ResponseContentType: 'text/plain; charset=utf-8', ResponseContentDisposition: disposition, ResponseCacheControl: 'no-store' }), { expiresIn: 60, signingDate: signedAt });
+    const url = await getSignedUrl(
+      s3,
+      new GetObjectCommand({
+        Bucket: 'mail',
+        Key: 'k',
+        ResponseContentType: 'text/plain; charset=utf-8',
+        ResponseContentDisposition: disposition,
+        ResponseCacheControl: 'no-store',
+      }),
+      { expiresIn: 60, signingDate: signedAt },
+    );
     expect(await checkPresignedRequest(requestOf(url), options(at(0)))).toBeNull();
-    expect(Object.fromEntries(responseOverrides(requestOf(url).url))).toEqual({ 'content-type': 'text/plain; charset=utf-8', 'content-disposition': disposition, 'cache-control': 'no-store' });
+    expect(Object.fromEntries(responseOverrides(requestOf(url).url))).toEqual({
+      'content-type': 'text/plain; charset=utf-8',
+      'content-disposition': disposition,
+      'cache-control': 'no-store',
+    });
   });
 
   it('a URL without them sets nothing', async () => {

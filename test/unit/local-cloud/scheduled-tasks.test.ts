@@ -25,7 +25,12 @@ describe('ScheduledTaskRunner', () => {
     const started = Date.now();
     runner.start();
     try {
-      await waitFor(() => logged.some((line) => /^reconciler: \S+ \S+ Task timed out after 1\.\d\d seconds$/.test(line)), 'the timeout logged', 10_000, 5);
+      await waitFor(
+        () => logged.some((line) => /^reconciler: \S+ \S+ Task timed out after 1\.\d\d seconds$/.test(line)),
+        'the timeout logged',
+        10_000,
+        5,
+      );
       // Failed at the timeout (not before), while the handler still hangs: the task is down with Lambda's error.
       expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
       expect(runner.status()).toMatchObject({ state: expect.stringMatching(/^down: Task timed out after 1\.\d\d seconds$/), passes: 0 });

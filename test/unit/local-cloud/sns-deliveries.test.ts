@@ -23,14 +23,32 @@ function snsMayDeliver(queueArn: string, topicArn: string): NamedPolicy & { docu
     document: {
       Version: '2012-10-17',
       Statement: [
-        { Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } }, Effect: 'Deny', Principal: { AWS: '*' }, Resource: queueArn },
-        { Action: 'sqs:SendMessage', Condition: { ArnEquals: { 'aws:SourceArn': topicArn } }, Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' }, Resource: queueArn },
+        {
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Resource: queueArn,
+        },
+        {
+          Action: 'sqs:SendMessage',
+          Condition: { ArnEquals: { 'aws:SourceArn': topicArn } },
+          Effect: 'Allow',
+          Principal: { Service: 'sns.amazonaws.com' },
+          Resource: queueArn,
+        },
       ],
     },
   };
 }
 
-const settings = (resourcePolicies: IamSettings['resourcePolicies']): IamSettings => ({ mode: 'enforce', accountId: ACCOUNT, region: 'us-east-1', resourcePolicies, kmsAliases: {} });
+const settings = (resourcePolicies: IamSettings['resourcePolicies']): IamSettings => ({
+  mode: 'enforce',
+  accountId: ACCOUNT,
+  region: 'us-east-1',
+  resourcePolicies,
+  kmsAliases: {},
+});
 
 describe('snsDeliveryCheck', () => {
   const queue = `arn:aws:sqs:us-east-1:${ACCOUNT}:events`;
@@ -39,7 +57,9 @@ describe('snsDeliveryCheck', () => {
   it('allows the topic its queue policy names, and refuses another topic, a queue without policy, and a policy without the statement', () => {
     const check = snsDeliveryCheck(settings({ [queue]: snsMayDeliver(queue, topic) }), new Set([queue, `${queue}-2`]));
     expect(check(topic, queue)).toBe(true);
-    expect(check(`${topic}-other`, queue)).toMatch(/no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for \S+-other \(ImplicitDeny\)/);
+    expect(check(`${topic}-other`, queue)).toMatch(
+      /no statement of the queue's policy allows sns.amazonaws.com sqs:SendMessage for \S+-other \(ImplicitDeny\)/,
+    );
     expect(check(topic, `${queue}-2`)).toMatch(/\(no queue policy\)$/);
     const denyOnly = snsMayDeliver(queue, topic);
     denyOnly.document.Statement.pop();
@@ -81,7 +101,10 @@ describe('SNS deliveries to SQS through fauxqs, checked', () => {
     const allowed = fauxqs.createQueue('allowed');
     const refused = fauxqs.createQueue('refused');
     for (const queue of ['allowed', 'refused']) fauxqs.subscribe({ topic: 'events', queue, attributes: { RawMessageDelivery: 'true' } });
-    const check = snsDeliveryCheck(settings({ [allowed.queueArn]: snsMayDeliver(allowed.queueArn, topic.topicArn) }), new Set([allowed.queueArn, refused.queueArn]));
+    const check = snsDeliveryCheck(
+      settings({ [allowed.queueArn]: snsMayDeliver(allowed.queueArn, topic.topicArn) }),
+      new Set([allowed.queueArn, refused.queueArn]),
+    );
     await authorizeSnsDeliveries(check, (line) => logged.push(line));
 
     const published = await sns.send(new PublishCommand({ TopicArn: topic.topicArn, Message: 'one' }));
@@ -90,7 +113,13 @@ describe('SNS deliveries to SQS through fauxqs, checked', () => {
     await sns.send(new PublishBatchCommand({ TopicArn: topic.topicArn, PublishBatchRequestEntries: [{ Id: 'a', Message: 'two' }] }));
     expect((await bodies(allowed.queueUrl)).sort()).toEqual(['one', 'two']);
     expect(await bodies(refused.queueUrl)).toEqual([]);
-    expect(logged.filter((line) => line.startsWith(`sns: dropped a message of ${topic.topicArn} for its subscription ${refused.queueArn}: no statement of the queue's policy`))).toHaveLength(2);
+    expect(
+      logged.filter((line) =>
+        line.startsWith(
+          `sns: dropped a message of ${topic.topicArn} for its subscription ${refused.queueArn}: no statement of the queue's policy`,
+        ),
+      ),
+    ).toHaveLength(2);
 
     // Without a check (LOCAL_IAM=off), fauxqs delivers to both.
     await authorizeSnsDeliveries(null);

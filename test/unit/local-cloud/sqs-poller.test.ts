@@ -32,7 +32,10 @@ function queueWithDlq(maxReceiveCount: number) {
   const name = `q${++counter}`;
   const dlq = fauxqs.createQueue(`${name}-dlq`);
   const queue = fauxqs.createQueue(name, {
-    attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(maxReceiveCount) }) },
+    attributes: {
+      VisibilityTimeout: '1',
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(maxReceiveCount) }),
+    },
   });
   return { queue, dlq };
 }
@@ -47,8 +50,16 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10
 }
 
 async function depth(url: string): Promise<number> {
-  const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-  return Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
+  const attributes = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: url,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  return (
+    Number(attributes.Attributes?.ApproximateNumberOfMessages ?? 0) +
+    Number(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0)
+  );
 }
 
 function poller(
@@ -111,7 +122,12 @@ describe('SqsPoller', () => {
     await waitUntil(() => seen.length === 3);
     await p.stop();
     expect(seen.map((r) => r.body).sort()).toEqual(['a', 'b', 'c']);
-    expect(seen[0]).toMatchObject({ eventSource: 'aws:sqs', eventSourceARN: queue.queueArn, awsRegion: 'us-east-1', attributes: { ApproximateReceiveCount: '1' } });
+    expect(seen[0]).toMatchObject({
+      eventSource: 'aws:sqs',
+      eventSourceARN: queue.queueArn,
+      awsRegion: 'us-east-1',
+      attributes: { ApproximateReceiveCount: '1' },
+    });
     expect(await depth(queue.queueUrl)).toBe(0);
   });
 
@@ -151,7 +167,11 @@ describe('SqsPoller', () => {
     );
     slow.start();
     await send(queue.queueUrl, ['long']);
-    await waitUntil(async () => received.length === 1 && (await depth(queue.queueUrl)) === 0, 10_000, 'the batch to be handled and deleted');
+    await waitUntil(
+      async () => received.length === 1 && (await depth(queue.queueUrl)) === 0,
+      10_000,
+      'the batch to be handled and deleted',
+    );
     await slow.stop();
     expect(received).toEqual(['long #1']);
     expect(await depth(dlq.queueUrl)).toBe(0);
@@ -222,20 +242,33 @@ describe('SqsPoller', () => {
     const seen: string[] = [];
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    const p = poller(queue, async (event) => {
-      active++;
-      most = Math.max(most, active);
-      seen.push(...event.Records.map((r) => r.body));
-      await released;
-      active--;
-    }, { concurrency: 3, timeoutSeconds: 10 });
+    const p = poller(
+      queue,
+      async (event) => {
+        active++;
+        most = Math.max(most, active);
+        seen.push(...event.Records.map((r) => r.body));
+        await released;
+        active--;
+      },
+      { concurrency: 3, timeoutSeconds: 10 },
+    );
     p.start();
-    for (let batch = 0; batch < 5; batch++) await send(queue.queueUrl, Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`));
+    for (let batch = 0; batch < 5; batch++)
+      await send(
+        queue.queueUrl,
+        Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`),
+      );
     await waitUntil(() => active === 3);
     // Two batches are left on the queue while every slot is taken: nothing more is received meanwhile.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(most).toBe(3);
-    const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    const attributes = await sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: queue.queueUrl,
+        AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+      }),
+    );
     expect(attributes.Attributes).toMatchObject({ ApproximateNumberOfMessages: '20', ApproximateNumberOfMessagesNotVisible: '30' });
     release();
     await waitUntil(async () => (await depth(queue.queueUrl)) === 0);
@@ -263,7 +296,11 @@ describe('SqsPoller', () => {
 
   /** An SQS client that counts its receives: how many were sent, and the most under way at once. */
   function countingClient() {
-    const client = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new SQSClient({
+      endpoint: fauxqs.address,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     const counts = { sent: 0, underWay: 0, most: 0 };
     client.middlewareStack.add(
       (next, context) => async (args) => {
@@ -284,7 +321,17 @@ describe('SqsPoller', () => {
   it('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
     const { queue } = queueWithDlq(5);
     const { client, counts } = countingClient();
-    const p = new SqsPoller({ name: 'idle', sqs: client, queueUrl: queue.queueUrl, queueArn: queue.queueArn, handler: async () => undefined, batchSize: 10, timeoutSeconds: 5, concurrency: 10, log: () => undefined });
+    const p = new SqsPoller({
+      name: 'idle',
+      sqs: client,
+      queueUrl: queue.queueUrl,
+      queueArn: queue.queueArn,
+      handler: async () => undefined,
+      batchSize: 10,
+      timeoutSeconds: 5,
+      concurrency: 10,
+      log: () => undefined,
+    });
     running.push(p);
     p.start();
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -321,7 +368,11 @@ describe('SqsPoller', () => {
       log: () => undefined,
     });
     running.push(p);
-    for (let batch = 0; batch < 4; batch++) await send(queue.queueUrl, Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`));
+    for (let batch = 0; batch < 4; batch++)
+      await send(
+        queue.queueUrl,
+        Array.from({ length: 10 }, (_, i) => `m${batch * 10 + i}`),
+      );
     p.start();
     // Messages keep coming (each receive returns one): receivers are added until all eight slots hold one.
     await waitUntil(() => active === 8, 20_000, 'eight handlers running at once');

@@ -8,7 +8,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  UpdateItemCommand,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -23,7 +30,13 @@ import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
-import { matchesFilters, StreamCheckpoints, StreamPoller, type StreamBatchFailure, type StreamPollerOptions } from '../../../localstack/cloud/stream-poller';
+import {
+  matchesFilters,
+  StreamCheckpoints,
+  StreamPoller,
+  type StreamBatchFailure,
+  type StreamPollerOptions,
+} from '../../../localstack/cloud/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
 import { StreamShardFeed } from '../../../localstack/cloud/stream-shard-feed';
 import { waitFor } from '../../support/wait';
@@ -72,7 +85,12 @@ async function newTable(): Promise<{ name: string; streamArn: string }> {
 }
 
 async function putEmail(table: string, id: string, extra: Record<string, any> = {}): Promise<void> {
-  await dynamo.send(new PutItemCommand({ TableName: table, Item: { PK: { S: `EMAIL#${id}` }, type: { S: 'email' }, id: { S: id }, status: { S: 'queued' }, ...extra } }));
+  await dynamo.send(
+    new PutItemCommand({
+      TableName: table,
+      Item: { PK: { S: `EMAIL#${id}` }, type: { S: 'email' }, id: { S: id }, status: { S: 'queued' }, ...extra },
+    }),
+  );
 }
 
 async function putOther(table: string, pk: string): Promise<void> {
@@ -134,9 +152,23 @@ describe('StreamPoller against DynamoDB Local', () => {
   it('invokes the handler with Lambda-shaped records of the matching INSERTs only, in order', async () => {
     const { name, streamArn } = await newTable();
     const events: DynamoDBStreamEvent[] = [];
-    await putEmail(name, 'a', { n: { N: '7' }, data: { B: Buffer.from('hi') }, nested: { M: { list: { L: [{ S: 'x' }, { NULL: true }] } } }, empty: { M: {} }, none: { L: [] } });
+    await putEmail(name, 'a', {
+      n: { N: '7' },
+      data: { B: Buffer.from('hi') },
+      nested: { M: { list: { L: [{ S: 'x' }, { NULL: true }] } } },
+      empty: { M: {} },
+      none: { L: [] },
+    });
     await putOther(name, 'COUNTER#1');
-    await dynamo.send(new UpdateItemCommand({ TableName: name, Key: { PK: { S: 'EMAIL#a' } }, UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': { S: 'sent' } } }));
+    await dynamo.send(
+      new UpdateItemCommand({
+        TableName: name,
+        Key: { PK: { S: 'EMAIL#a' } },
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': { S: 'sent' } },
+      }),
+    );
     await putEmail(name, 'b');
     const p = poller(streamArn, async (event) => {
       events.push(event);
@@ -258,7 +290,11 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(seen).toEqual([['ok1', 'poison', 'ok2'], ['poison', 'ok2'], ['poison', 'ok2'], ['after']]);
     const [failure] = await queue.received();
     expect(failure).toMatchObject({
-      requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: 3, functionArn: expect.stringContaining(':function:test-relay') },
+      requestContext: {
+        condition: 'RetryAttemptsExhausted',
+        approximateInvokeCount: 3,
+        functionArn: expect.stringContaining(':function:test-relay'),
+      },
       responseContext: { statusCode: 200 },
       version: '1.0',
       DDBStreamBatchInfo: { batchSize: 2, streamArn, shardId: expect.stringMatching(/^shardId-/) },
@@ -379,13 +415,15 @@ describe('StreamPoller against DynamoDB Local', () => {
   });
 
   it('reports down while the stream cannot be read', async () => {
-    const p = poller('arn:aws:dynamodb:ddblocal:000000000000:table/missing/stream/2020-01-01T00:00:00.000', async () => undefined, { discoveryIntervalMs: 50 });
+    const p = poller('arn:aws:dynamodb:ddblocal:000000000000:table/missing/stream/2020-01-01T00:00:00.000', async () => undefined, {
+      discoveryIntervalMs: 50,
+    });
     await waitUntil(() => p.status().startsWith('down: describe stream failed'));
   });
 });
 
 describe('provisioning the table stream', () => {
-  it('enables the template\'s stream on a table from before the outbox, keeps it across restarts, replaces one of another view type', async () => {
+  it("enables the template's stream on a table from before the outbox, keeps it across restarts, replaces one of another view type", async () => {
     // A data folder from before the outbox: the table exists without a stream.
     await createKeysOnlyTable(dynamo, TABLE.name);
     const { streamArn } = await ensureTemplateTable(dynamo, TABLE.name);
@@ -395,10 +433,14 @@ describe('provisioning the table stream', () => {
     expect(await ensureTemplateTable(dynamo, TABLE.name)).toEqual({ streamArn });
 
     await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: false } }));
-    await dynamo.send(new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' } }));
+    await dynamo.send(
+      new UpdateTableCommand({ TableName: TABLE.name, StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' } }),
+    );
     const replaced = await ensureTemplateTable(dynamo, TABLE.name);
     expect(replaced.streamArn).toBeDefined();
-    expect((await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }))).Table!.StreamSpecification!.StreamViewType).toBe(TABLE.stream);
+    expect((await dynamo.send(new DescribeTableCommand({ TableName: TABLE.name }))).Table!.StreamSpecification!.StreamViewType).toBe(
+      TABLE.stream,
+    );
   });
 });
 
@@ -406,12 +448,27 @@ describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () =>
   it('each mapping gets every record it matches, in order; one that fails and retries holds back no other; one read of the shard serves them all', async () => {
     const { name, streamArn } = await newTable();
     let getRecords = 0;
-    const counted = { send: (command: unknown, options?: unknown) => ((command as object) instanceof GetRecordsCommand && getRecords++, streams.send(command as never, options as never)) } as unknown as DynamoDBStreamsClient;
+    const counted = {
+      send: (command: unknown, options?: unknown) => (
+        (command as object) instanceof GetRecordsCommand && getRecords++, streams.send(command as never, options as never)
+      ),
+    } as unknown as DynamoDBStreamsClient;
     const feed = new StreamShardFeed({ streams: counted, streamArn, minIntervalMs: 50 });
     const seen: Record<string, string[]> = { all: [], emails: [], flaky: [] };
     let failures = 0;
-    poller(streamArn, async (event) => void seen.all!.push(...event.Records.map((r) => r.dynamodb!.Keys!.PK!.S!)), { name: 'all', filters: [], feed, streams: counted, pollIntervalMs: 50 });
-    poller(streamArn, async (event) => void seen.emails!.push(...ids(event)), { name: 'emails', feed, streams: counted, pollIntervalMs: 50 });
+    poller(streamArn, async (event) => void seen.all!.push(...event.Records.map((r) => r.dynamodb!.Keys!.PK!.S!)), {
+      name: 'all',
+      filters: [],
+      feed,
+      streams: counted,
+      pollIntervalMs: 50,
+    });
+    poller(streamArn, async (event) => void seen.emails!.push(...ids(event)), {
+      name: 'emails',
+      feed,
+      streams: counted,
+      pollIntervalMs: 50,
+    });
     poller(
       streamArn,
       async (event) => {
@@ -451,7 +508,11 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     stream.put('shardId-child', 'c1');
     const seen: string[] = [];
     const checkpoints = new StreamCheckpoints();
-    poller('arn:scripted', async (event) => void seen.push(...ids(event)), { streams: stream.client(), checkpoints, discoveryIntervalMs: 10_000 });
+    poller('arn:scripted', async (event) => void seen.push(...ids(event)), {
+      streams: stream.client(),
+      checkpoints,
+      discoveryIntervalMs: 10_000,
+    });
     await waitUntil(() => seen.length === 3);
     expect(seen).toEqual(['p1', 'p2', 'c1']);
 
@@ -478,7 +539,7 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     await waitUntil(() => !('shardId-trimmed' in checkpoints.shards('test-relay', 'arn:scripted')));
   });
 
-  it('reads a quiet shard at Lambda\'s base rate (4 times a second), and at once again while records come', async () => {
+  it("reads a quiet shard at Lambda's base rate (4 times a second), and at once again while records come", async () => {
     const stream = new ScriptedStream();
     stream.addShard('shardId-quiet');
     const client = stream.client();
@@ -491,7 +552,11 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     } as unknown as DynamoDBStreamsClient;
     const seen: string[] = [];
     // The defaults, not the helper's 10 ms.
-    poller('arn:scripted', async (event) => void seen.push(...ids(event)), { streams: counting, pollIntervalMs: undefined, idlePollIntervalMs: undefined });
+    poller('arn:scripted', async (event) => void seen.push(...ids(event)), {
+      streams: counting,
+      pollIntervalMs: undefined,
+      idlePollIntervalMs: undefined,
+    });
     await waitUntil(() => reads.length > 0);
     await sleep(2_000);
     const quiet = reads.filter((at) => at > reads[0]!);
@@ -508,7 +573,10 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
 });
 
 describe('Lambda event filter patterns', () => {
-  const record = (image: Record<string, any>, eventName: 'INSERT' | 'MODIFY' = 'INSERT'): DynamoDBRecord => ({ eventName, dynamodb: { NewImage: image } });
+  const record = (image: Record<string, any>, eventName: 'INSERT' | 'MODIFY' = 'INSERT'): DynamoDBRecord => ({
+    eventName,
+    dynamodb: { NewImage: image },
+  });
 
   it('matches values, prefixes, anything-but, exists, numbers; OR across patterns, AND within one', () => {
     const email = record({ type: { S: 'email' }, status: { S: 'queued' }, tags: { SS: ['a', 'b'] } });

@@ -17,7 +17,12 @@ const sequenceOf = (record: _Record) => record.dynamodb!.SequenceNumber!;
 function setup(options: { minIntervalMs?: number; maxRecords?: number } = {}) {
   const stream = new ScriptedStream();
   stream.addShard(SHARD);
-  const feed = new StreamShardFeed({ streams: stream.client(), streamArn: 'arn:scripted', minIntervalMs: options.minIntervalMs ?? 60_000, maxRecords: options.maxRecords });
+  const feed = new StreamShardFeed({
+    streams: stream.client(),
+    streamArn: 'arn:scripted',
+    minIntervalMs: options.minIntervalMs ?? 60_000,
+    maxRecords: options.maxRecords,
+  });
   /** A mapping reading the shard from `start` as the poller does: from after the last record it was given. */
   const mapping = (name: string, start: Position = TRIM) => {
     let position = start;
@@ -33,7 +38,13 @@ function setup(options: { minIntervalMs?: number; maxRecords?: number } = {}) {
       },
     };
   };
-  return { stream, feed, mapping, reads: () => stream.calls.GetRecordsCommand ?? 0, iterators: () => stream.calls.GetShardIteratorCommand ?? 0 };
+  return {
+    stream,
+    feed,
+    mapping,
+    reads: () => stream.calls.GetRecordsCommand ?? 0,
+    iterators: () => stream.calls.GetShardIteratorCommand ?? 0,
+  };
 }
 
 describe('StreamShardFeed', () => {
@@ -201,7 +212,10 @@ describe('StreamShardFeed when a mapping stops', () => {
     let fail: (error: Error) => void = () => undefined;
     const hanging = new Promise<never>((_resolve, reject) => (fail = reject));
     const feed = new StreamShardFeed({
-      streams: { send: (async (command: { constructor: { name: string } }) => (command.constructor.name === 'GetShardIteratorCommand' ? { ShardIterator: 'it' } : hanging)) as never },
+      streams: {
+        send: (async (command: { constructor: { name: string } }) =>
+          command.constructor.name === 'GetShardIteratorCommand' ? { ShardIterator: 'it' } : hanging) as never,
+      },
       streamArn: 'arn:scripted',
       minIntervalMs: 0,
     });

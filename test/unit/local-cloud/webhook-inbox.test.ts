@@ -32,7 +32,13 @@ function post(path: string, body: string): Promise<number> {
 }
 
 it('lists newest first, by path, and forgets one path or everything', async () => {
-  for (const [path, body] of [['/a', '1'], ['/b', '2'], ['/a', '3'], ['/a?x=1', '4']] as const) expect(await post(path, body)).toBe(200);
+  for (const [path, body] of [
+    ['/a', '1'],
+    ['/b', '2'],
+    ['/a', '3'],
+    ['/a?x=1', '4'],
+  ] as const)
+    expect(await post(path, body)).toBe(200);
   expect(inbox.list().map((r) => r.body)).toEqual(['4', '3', '2', '1']);
   expect(inbox.list('/a').map((r) => r.body)).toEqual(['3', '1']);
   expect(inbox.list('/none')).toEqual([]);

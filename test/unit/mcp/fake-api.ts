@@ -28,8 +28,15 @@ export type Responder = (request: RecordedRequest) => FakeAnswer | Promise<FakeA
 export function fakeFetch(respond: Responder): { fetch: typeof fetch; requests: RecordedRequest[] } {
   const requests: RecordedRequest[] = [];
   const fetchImpl = (async (input: URL | string, init: RequestInit = {}) => {
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]));
-    const request: RecordedRequest = { method: init.method ?? 'GET', url: new URL(String(input)), headers, body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined };
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    const request: RecordedRequest = {
+      method: init.method ?? 'GET',
+      url: new URL(String(input)),
+      headers,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
     requests.push(request);
     const answer = await respond(request);
     return new Response(answer.body === undefined ? '' : JSON.stringify(answer.body), {

@@ -15,14 +15,25 @@ describe('docs resources', () => {
     try {
       const { resources } = await session.client.listResources();
       expect(resources.map((resource) => resource.uri).sort()).toEqual(DOC_PAGES.map((page) => `docs://${page.name}`).sort());
-      expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['docs://api', 'docs://domains', 'docs://webhooks', 'docs://templates', 'docs://suppressions', 'docs://mcp']));
+      expect(resources.map((resource) => resource.uri)).toEqual(
+        expect.arrayContaining([
+          'docs://api',
+          'docs://domains',
+          'docs://webhooks',
+          'docs://templates',
+          'docs://suppressions',
+          'docs://mcp',
+        ]),
+      );
       for (const resource of resources) {
         expect(resource.mimeType).toBe('text/markdown');
         expect(resource.description).toBeTruthy();
         expect(resource.title).toBeTruthy();
       }
       const read = await session.client.readResource({ uri: 'docs://domains' });
-      expect(read.contents).toEqual([{ uri: 'docs://domains', mimeType: 'text/markdown', text: readFileSync(path.join(REPOSITORY_DOCS_DIR, 'domains.md'), 'utf8') }]);
+      expect(read.contents).toEqual([
+        { uri: 'docs://domains', mimeType: 'text/markdown', text: readFileSync(path.join(REPOSITORY_DOCS_DIR, 'domains.md'), 'utf8') },
+      ]);
     } finally {
       await session.close();
     }
@@ -37,7 +48,7 @@ describe('docs resources', () => {
     }
   });
 
-  it('the bundled docs (the Lambda\'s) are the pages of docs/', async () => {
+  it("the bundled docs (the Lambda's) are the pages of docs/", async () => {
     for (const page of DOC_PAGES) {
       expect(await bundledDocs(page.name)).toBe(readFileSync(path.join(REPOSITORY_DOCS_DIR, `${page.name}.md`), 'utf8'));
     }

@@ -16,19 +16,35 @@ function post(body: unknown): Request {
 
 describe('handleStatelessMcpRequest', () => {
   const fake = fakeFetch(() => ({ body: { domains: [], has_more: false, next_cursor: null } }));
-  const newServer = () => createMcpServer({ api: createApiClient({ baseUrl: 'http://api.test', apiKey: 'svc_k', fetch: fake.fetch }), docs: async () => '' });
+  const newServer = () =>
+    createMcpServer({ api: createApiClient({ baseUrl: 'http://api.test', apiKey: 'svc_k', fetch: fake.fetch }), docs: async () => '' });
 
   it('answers initialize as JSON, without a session id', async () => {
-    const response = await handleStatelessMcpRequest(newServer, post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    const response = await handleStatelessMcpRequest(
+      newServer,
+      post({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('application/json');
     expect(response.headers.get('mcp-session-id')).toBeNull();
     const body = await response.json();
-    expect(body).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'mailservice' }, capabilities: { tools: {}, resources: {} } } });
+    expect(body).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { serverInfo: { name: 'mailservice' }, capabilities: { tools: {}, resources: {} } },
+    });
   });
 
   it('answers a tool call on a fresh server (each request may be a new process)', async () => {
-    const response = await handleStatelessMcpRequest(newServer, post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_domains', arguments: {} } }));
+    const response = await handleStatelessMcpRequest(
+      newServer,
+      post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_domains', arguments: {} } }),
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { result: { content: { text: string }[] } };
     expect(body.result.content[0]!.text).toBe('0 domains.');

@@ -9,7 +9,16 @@ import { asHtmlDocument } from '../../../shared/domain/mime/html-document';
 import { canonicalLineEndings, hasBareLineBreak } from '../../../shared/domain/mime/line-endings';
 import type { Email } from '../../../shared/domain/emails/email';
 
-const email = { id: 'msg_01JB0000000000000000000000', from: 'Acme <hello@acme.example>', to: ['reader@example.org'], cc: [], reply_to: [], subject: 'Receipt', created_at: '2026-11-26T00:00:00.000Z', headers: {} } as unknown as Email;
+const email = {
+  id: 'msg_01JB0000000000000000000000',
+  from: 'Acme <hello@acme.example>',
+  to: ['reader@example.org'],
+  cc: [],
+  reply_to: [],
+  subject: 'Receipt',
+  created_at: '2026-11-26T00:00:00.000Z',
+  headers: {},
+} as unknown as Email;
 const MIXED = 'first line\nsecond line\r\nthird line\rfourth line\n\n' + 'é long line '.repeat(20) + '\n';
 
 describe('composeMime', () => {
@@ -19,7 +28,10 @@ describe('composeMime', () => {
     ['html and text', { html: `<p>${MIXED}</p>`, text: MIXED }],
     ['html, text and an inline image', { html: `<p>${MIXED}<img src="cid:logo"></p>`, text: MIXED }],
   ])('%s: every line break is CRLF (no bare LF, no bare CR)', async (_label, body) => {
-    const attachments = 'text' in body && 'html' in body && body.html.includes('cid:') ? [{ filename: 'logo.png', contentType: 'image/png', content: Buffer.alloc(500, 7), cid: 'logo' }] : [];
+    const attachments =
+      'text' in body && 'html' in body && body.html.includes('cid:')
+        ? [{ filename: 'logo.png', contentType: 'image/png', content: Buffer.alloc(500, 7), cid: 'logo' }]
+        : [];
     const raw = await composeMime(email, body, attachments);
     expect(hasBareLineBreak(raw)).toBe(false);
     expect(raw.toString('latin1')).toContain('\r\n');
@@ -29,7 +41,8 @@ describe('composeMime', () => {
   });
 
   it('derives a text alternative from the HTML when none is given (links kept, images and the pixel left out)', async () => {
-    const html = '<h1>Your receipt</h1><p>Thanks for your order, Ada.</p><p><a href="https://shop.example/orders/1">See your order</a></p><img src="https://shop.example/logo.png" alt="Logo">';
+    const html =
+      '<h1>Your receipt</h1><p>Thanks for your order, Ada.</p><p><a href="https://shop.example/orders/1">See your order</a></p><img src="https://shop.example/logo.png" alt="Logo">';
     const parsed = await simpleParser(await composeMime(email, { html }));
     expect(parsed.text).toBe('Your receipt\n\nThanks for your order, Ada.\n\nSee your order [https://shop.example/orders/1]');
     expect(parsed.html).toContain('<h1>Your receipt</h1>');
@@ -41,7 +54,9 @@ describe('composeMime', () => {
   });
 
   it('wraps an HTML fragment in a document; a document is sent as written', async () => {
-    expect((await simpleParser(await composeMime(email, { html: '<p>Hi</p>' }))).html).toBe('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>Hi</p></body></html>');
+    expect((await simpleParser(await composeMime(email, { html: '<p>Hi</p>' }))).html).toBe(
+      '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>Hi</p></body></html>',
+    );
     const document = '<html lang="en"><body><p>Hi</p></body></html>';
     expect((await simpleParser(await composeMime(email, { html: document }))).html).toBe(document);
   });
@@ -52,8 +67,11 @@ describe('asHtmlDocument', () => {
     expect(asHtmlDocument('<p>x</p>')).toBe('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><p>x</p></body></html>');
     expect(asHtmlDocument('Plain words')).toBe('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>Plain words</body></html>');
     expect(asHtmlDocument('<body><p>x</p></body>')).toBe('<!DOCTYPE html><html><body><p>x</p></body></html>');
-    expect(asHtmlDocument('<HEAD><title>t</title></HEAD><p>x</p>')).toBe('<!DOCTYPE html><html><HEAD><title>t</title></HEAD><p>x</p></html>');
-    for (const document of ['<html><body>x</body></html>', '<!doctype html>\n<HTML lang="en"><p>x</p></HTML>', '<html>x']) expect(asHtmlDocument(document)).toBe(document);
+    expect(asHtmlDocument('<HEAD><title>t</title></HEAD><p>x</p>')).toBe(
+      '<!DOCTYPE html><html><HEAD><title>t</title></HEAD><p>x</p></html>',
+    );
+    for (const document of ['<html><body>x</body></html>', '<!doctype html>\n<HTML lang="en"><p>x</p></HTML>', '<html>x'])
+      expect(asHtmlDocument(document)).toBe(document);
     // <htmlx> or a word "html" is no <html> element.
     expect(asHtmlDocument('<p>html is fun</p>')).toMatch(/^<!DOCTYPE html><html>/);
   });

@@ -12,14 +12,36 @@ describe('htmlToText', () => {
       '<img src="https://shop.example/logo.png" alt="Logo"><script>alert(1)</script><pre>  keep\n    this</pre>after</body></html>';
     expect(htmlToText(html)).toBe(
       [
-        'Receipt', '', 'Hello & welcome here, friend.', '', '- One', '- Two bold', '', 'A B', 'C D', '', 'Line', 'break', '', 'gap', '', '----------', '',
-        'https://x.example/ write [a@b.example] Order [https://shop.example/o?id=1&s=2]', '', 'keep this', '', 'after',
+        'Receipt',
+        '',
+        'Hello & welcome here, friend.',
+        '',
+        '- One',
+        '- Two bold',
+        '',
+        'A B',
+        'C D',
+        '',
+        'Line',
+        'break',
+        '',
+        'gap',
+        '',
+        '----------',
+        '',
+        'https://x.example/ write [a@b.example] Order [https://shop.example/o?id=1&s=2]',
+        '',
+        'keep this',
+        '',
+        'after',
       ].join('\n'),
     );
   });
 
   it('decodes the character references text uses', () => {
-    expect(htmlToText('<p>&copy; 2026 Acme &mdash; &ldquo;caf&eacute;&rdquo; &amp; &euro;5&hellip; &#8217;&#x2019;&#233;</p>')).toBe('\u00a9 2026 Acme \u2014 \u201ccaf&eacute;\u201d & \u20ac5\u2026 \u2019\u2019\u00e9');
+    expect(htmlToText('<p>&copy; 2026 Acme &mdash; &ldquo;caf&eacute;&rdquo; &amp; &euro;5&hellip; &#8217;&#x2019;&#233;</p>')).toBe(
+      '\u00a9 2026 Acme \u2014 \u201ccaf&eacute;\u201d & \u20ac5\u2026 \u2019\u2019\u00e9',
+    );
   });
 
   it('is empty for HTML that shows no text, and keeps a stray < as text', () => {
@@ -28,7 +50,15 @@ describe('htmlToText', () => {
   });
 
   it('takes linear time on pathological input', () => {
-    const inputs = ['<a b'.repeat(50_000), '<a b="'.repeat(50_000), '<script>'.repeat(20_000), '<a href="'.repeat(20_000), '<p>'.repeat(50_000), '<'.repeat(100_000), '<!--'.repeat(50_000)];
+    const inputs = [
+      '<a b'.repeat(50_000),
+      '<a b="'.repeat(50_000),
+      '<script>'.repeat(20_000),
+      '<a href="'.repeat(20_000),
+      '<p>'.repeat(50_000),
+      '<'.repeat(100_000),
+      '<!--'.repeat(50_000),
+    ];
     for (const input of inputs) expect(typeof htmlToText(input)).toBe('string');
   });
 });

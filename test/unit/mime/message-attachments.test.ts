@@ -46,7 +46,13 @@ const MESSAGES: Record<string, () => Promise<Buffer>> = {
       subject: 'x',
       html: '<p>see attached</p>',
       attachments: [
-        { filename: 'forwarded.eml', content: FORWARDED, contentType: 'message/rfc822', contentTransferEncoding: 'base64', contentDisposition: 'attachment' },
+        {
+          filename: 'forwarded.eml',
+          content: FORWARDED,
+          contentType: 'message/rfc822',
+          contentTransferEncoding: 'base64',
+          contentDisposition: 'attachment',
+        },
         { filename: 'page.html', content: '<p>att</p>', contentType: 'text/html' },
       ],
     }),
@@ -110,13 +116,23 @@ describe('the attachments of a raw message', () => {
         { filename: 'odd.bin', content: 'x', contentType: 'application/x-thing; note="a b"; level=1' },
       ],
     });
-    expect(messageAttachments(raw).map((attachment) => attachment.contentType)).toEqual(['text/csv; charset=utf-8', 'application/x-thing; note="a b"; level=1']);
+    expect(messageAttachments(raw).map((attachment) => attachment.contentType)).toEqual([
+      'text/csv; charset=utf-8',
+      'application/x-thing; note="a b"; level=1',
+    ]);
   });
 
   it('lists an inline 7bit message/rfc822 part too (mailparser reads it into the message: docs/smtp.md)', async () => {
-    const raw = await compose({ from: 'a@acme.test', to: 'b@example.org', text: 'x', attachments: [{ filename: 'forwarded.eml', content: FORWARDED, contentType: 'message/rfc822' }] });
+    const raw = await compose({
+      from: 'a@acme.test',
+      to: 'b@example.org',
+      text: 'x',
+      attachments: [{ filename: 'forwarded.eml', content: FORWARDED, contentType: 'message/rfc822' }],
+    });
     expect(raw.toString()).toMatch(/Content-Disposition: inline/);
-    expect(messageAttachments(raw)).toEqual([{ filename: 'forwarded.eml', contentType: 'message/rfc822', size: FORWARDED.length, contentId: null, disposition: 'inline' }]);
+    expect(messageAttachments(raw)).toEqual([
+      { filename: 'forwarded.eml', contentType: 'message/rfc822', size: FORWARDED.length, contentId: null, disposition: 'inline' },
+    ]);
     expect((await simpleParser(raw)).attachments).toEqual([]);
   });
 
@@ -142,7 +158,11 @@ describe('decodedSize', () => {
     ];
     for (const body of bodies) {
       for (const encoding of ['base64', 'quoted-printable', '7bit', '']) {
-        expect([encoding, body.toString('latin1'), decodedSize(body, encoding)]).toEqual([encoding, body.toString('latin1'), decodeTransferEncoding(body, encoding).length]);
+        expect([encoding, body.toString('latin1'), decodedSize(body, encoding)]).toEqual([
+          encoding,
+          body.toString('latin1'),
+          decodeTransferEncoding(body, encoding).length,
+        ]);
       }
     }
   });

@@ -70,7 +70,14 @@ export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'c
   }
 }
 
-type FakeCertificate = { host: string; token: string; status: HostCertificate['status']; failure: string | null; inUse: boolean; describes: number };
+type FakeCertificate = {
+  host: string;
+  token: string;
+  status: HostCertificate['status'];
+  failure: string | null;
+  inUse: boolean;
+  describes: number;
+};
 
 export class FakeCertificates implements HostCertificates {
   readonly certificates = new Map<string, FakeCertificate>();
@@ -102,7 +109,11 @@ export class FakeCertificates implements HostCertificates {
     certificate.describes++;
     if (certificate.status === 'pending' && this.published.has(this.validationName(certificate.host))) certificate.status = 'issued';
     const shown = certificate.describes > this.recordAfterDescribes;
-    return { status: certificate.status, failure: certificate.failure, validationRecord: shown ? { name: this.validationName(certificate.host), value: '_xyz.acm-validations.aws' } : null };
+    return {
+      status: certificate.status,
+      failure: certificate.failure,
+      validationRecord: shown ? { name: this.validationName(certificate.host), value: '_xyz.acm-validations.aws' } : null,
+    };
   }
 
   async remove(arn: string): Promise<'deleted' | 'in_use'> {
@@ -147,9 +158,11 @@ export class FakeDomainNames implements HostDomainNames {
 export function fakeZone() {
   const cname = new Map<string, string[]>();
   const txt = new Map<string, string[]>();
-  const lookup = (map: Map<string, string[]>) => async (name: string): Promise<Lookup> => {
-    const values = map.get(name);
-    return values?.length ? { kind: 'found', values } : { kind: 'none' };
-  };
+  const lookup =
+    (map: Map<string, string[]>) =>
+    async (name: string): Promise<Lookup> => {
+      const values = map.get(name);
+      return values?.length ? { kind: 'found', values } : { kind: 'none' };
+    };
   return { cname, txt, dns: { cname: lookup(cname), txt: lookup(txt) } };
 }

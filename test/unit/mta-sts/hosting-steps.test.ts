@@ -18,9 +18,22 @@ const POLICY_DOMAIN = 'inbound.ex.com';
 const HOST = 'mta-sts.inbound.ex.com';
 
 function domain(fields: Partial<Domain> = {}): Domain {
-  return { id: 'dom_1', account_id: 'acc_1', name: 'ex.com', status: 'verified', tenant_id: null, tenant: null, inbound_enabled: true, inbound_subdomain: POLICY_DOMAIN, ...fields } as unknown as Domain;
+  return {
+    id: 'dom_1',
+    account_id: 'acc_1',
+    name: 'ex.com',
+    status: 'verified',
+    tenant_id: null,
+    tenant: null,
+    inbound_enabled: true,
+    inbound_subdomain: POLICY_DOMAIN,
+    ...fields,
+  } as unknown as Domain;
 }
-const principal = (account = 'acc_1', plan: PlanName = 'pro'): Principal => ({ account: { id: account, plan } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
+const principal = (account = 'acc_1', plan: PlanName = 'pro'): Principal => ({
+  account: { id: account, plan } as Principal['account'],
+  credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+});
 
 function setup(domains: Domain[] = [domain()]) {
   let now = T0;
@@ -53,21 +66,33 @@ function setup(domains: Domain[] = [domain()]) {
 }
 
 const log = () => {};
-const recordOf = (hosting: { records: { purpose: string }[] }, purpose: string) => hosting.records.find((record) => record.purpose === purpose);
+const recordOf = (hosting: { records: { purpose: string }[] }, purpose: string) =>
+  hosting.records.find((record) => record.purpose === purpose);
 
 describe('PUT /domains/{id}/mta-sts', () => {
   it('stores the policy with its step due now (no AWS call in the API function), answering the records known so far', async () => {
     const s = setup();
     const stored = await putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' });
-    expect(stored).toMatchObject({ status: 'pending_certificate', message: expect.stringContaining('within a minute'), next_check_at: new Date(T0).toISOString() });
+    expect(stored).toMatchObject({
+      status: 'pending_certificate',
+      message: expect.stringContaining('within a minute'),
+      next_check_at: new Date(T0).toISOString(),
+    });
     expect(stored.records.map((record) => record.purpose)).toEqual(['policy', 'tls_rpt']);
     expect(s.certificates.requests).toBe(0);
   });
 
-  it('the task\'s first step requests the host certificate and lists its validation record with the records to publish', async () => {
+  it("the task's first step requests the host certificate and lists its validation record with the records to publish", async () => {
     const s = setup();
     const view = await s.put({ mode: 'testing' });
-    expect(view).toMatchObject({ object: 'mta_sts_hosting', status: 'pending_certificate', mode: 'testing', max_age: 604_800, mx: ['mx.svc.dev'], policy_url: `https://${HOST}/.well-known/mta-sts.txt` });
+    expect(view).toMatchObject({
+      object: 'mta_sts_hosting',
+      status: 'pending_certificate',
+      mode: 'testing',
+      max_age: 604_800,
+      mx: ['mx.svc.dev'],
+      policy_url: `https://${HOST}/.well-known/mta-sts.txt`,
+    });
     expect(view.records.map((record) => [record.purpose, record.type, record.name, record.status])).toEqual([
       ['certificate_validation', 'CNAME', `_abc.${HOST}`, 'pending'],
       ['policy', 'TXT', `_mta-sts.${POLICY_DOMAIN}`, 'pending'],
@@ -78,10 +103,16 @@ describe('PUT /domains/{id}/mta-sts', () => {
     expect(s.certificates.requests).toBe(1);
   });
 
-  it('refuses a domain that does not receive mail, or is not verified (400 naming why), and another account\'s (404)', async () => {
+  it("refuses a domain that does not receive mail, or is not verified (400 naming why), and another account's (404)", async () => {
     const s = setup([domain({ id: 'dom_1', inbound_enabled: false, inbound_subdomain: null }), domain({ id: 'dom_2', status: 'pending' })]);
-    await expect(putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' })).rejects.toMatchObject({ status: 400, message: expect.stringContaining('inbound_enabled') });
-    await expect(putHosting(s.deps, principal(), 'dom_2', { mode: 'testing' })).rejects.toMatchObject({ status: 400, message: expect.stringContaining('not verified') });
+    await expect(putHosting(s.deps, principal(), 'dom_1', { mode: 'testing' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('inbound_enabled'),
+    });
+    await expect(putHosting(s.deps, principal(), 'dom_2', { mode: 'testing' })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('not verified'),
+    });
     await expect(putHosting(s.deps, principal('acc_2'), 'dom_2', { mode: 'testing' })).rejects.toMatchObject({ status: 404 });
     expect(s.certificates.requests).toBe(0);
   });
@@ -106,14 +137,17 @@ describe('PUT /domains/{id}/mta-sts', () => {
     expect(view.message).toMatch(/preparing the validation record/);
     s.at(T0 + CERTIFICATE_STEP_MS);
     await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
-    expect((await getHosting(s.deps, principal(), 'dom_1')).records[0]).toMatchObject({ purpose: 'certificate_validation', name: `_abc.${HOST}` });
+    expect((await getHosting(s.deps, principal(), 'dom_1')).records[0]).toMatchObject({
+      purpose: 'certificate_validation',
+      name: `_abc.${HOST}`,
+    });
     // The same certificate: its ARN was kept, not requested again.
     expect(s.certificates.requests).toBe(1);
   });
 });
 
 describe('the steps (domain-health task)', () => {
-  it('pending_certificate -> pending_dns once the validation record is published (the host mapped), -> active once the owner\'s records are', async () => {
+  it("pending_certificate -> pending_dns once the validation record is published (the host mapped), -> active once the owner's records are", async () => {
     const s = setup();
     await s.put({ mode: 'enforce' });
     // Not published: still waiting, looked at again a minute later.
@@ -126,16 +160,29 @@ describe('the steps (domain-health task)', () => {
     const served = await getHosting(s.deps, principal(), 'dom_1');
     expect(served.status).toBe('pending_dns');
     expect(s.domainNames.names.get(HOST)).toMatchObject({ certificateArn: 'arn:aws:acm:us-east-1:000000000000:certificate/1' });
-    expect(served.records.find((record) => record.purpose === 'policy_host')).toMatchObject({ type: 'CNAME', name: HOST, value: s.domainNames.names.get(HOST)!.target, status: 'pending' });
+    expect(served.records.find((record) => record.purpose === 'policy_host')).toMatchObject({
+      type: 'CNAME',
+      name: HOST,
+      value: s.domainNames.names.get(HOST)!.target,
+      status: 'pending',
+    });
     expect(served.records.find((record) => record.purpose === 'certificate_validation')!.status).toBe('verified');
     expect(served.next_check_at).toBe(new Date(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS).toISOString());
     // Issued and served in one write, with its records looked up: no reader ever sees it served without them.
-    expect(s.hosting.saved.filter((saved) => saved.status !== 'pending_certificate').every((saved) => saved.dns !== null && saved.message !== null)).toBe(true);
+    expect(
+      s.hosting.saved
+        .filter((saved) => saved.status !== 'pending_certificate')
+        .every((saved) => saved.dns !== null && saved.message !== null),
+    ).toBe(true);
     await s.publishAll();
     s.at(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS);
     await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
     const active = await getHosting(s.deps, principal(), 'dom_1');
-    expect(active).toMatchObject({ status: 'active', message: null, next_check_at: new Date(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS + DAILY_STEP_MS).toISOString() });
+    expect(active).toMatchObject({
+      status: 'active',
+      message: null,
+      next_check_at: new Date(T0 + 2 * CERTIFICATE_STEP_MS + DNS_STEP_MS + DAILY_STEP_MS).toISOString(),
+    });
     expect(active.records.every((record) => record.status === 'verified')).toBe(true);
   });
 
@@ -155,7 +202,7 @@ describe('the steps (domain-health task)', () => {
     expect((await s.put({ mode: 'enforce' })).status).toBe('pending_dns');
   });
 
-  it('a pending policy\'s 5-minute checks are DNS lookups alone; a live one\'s daily step also looks at its custom domain name', async () => {
+  it("a pending policy's 5-minute checks are DNS lookups alone; a live one's daily step also looks at its custom domain name", async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);
     await s.put({ mode: 'testing' });
@@ -173,16 +220,18 @@ describe('the steps (domain-health task)', () => {
     expect(s.domainNames.ensures).toBe(ensures + 1);
   });
 
-  it('the owner\'s records are looked for every 5 minutes for 3 days, then daily', async () => {
+  it("the owner's records are looked for every 5 minutes for 3 days, then daily", async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);
     await s.put({ mode: 'testing' });
     s.at(T0 + DNS_PATIENCE_MS + 1);
     await takeHostingStep(s.deps, POLICY_DOMAIN);
-    expect((await getHosting(s.deps, principal(), 'dom_1')).next_check_at).toBe(new Date(T0 + DNS_PATIENCE_MS + 1 + DAILY_STEP_MS).toISOString());
+    expect((await getHosting(s.deps, principal(), 'dom_1')).next_check_at).toBe(
+      new Date(T0 + DNS_PATIENCE_MS + 1 + DAILY_STEP_MS).toISOString(),
+    );
   });
 
-  it('the daily step makes the host\'s custom domain name again when it went missing (deleted in AWS by hand)', async () => {
+  it("the daily step makes the host's custom domain name again when it went missing (deleted in AWS by hand)", async () => {
     const s = setup();
     s.certificates.published.add(`_abc.${HOST}`);
     await s.put({ mode: 'testing' });
@@ -235,7 +284,10 @@ describe('the steps (domain-health task)', () => {
     s.certificates.quotaReached = false;
     s.certificates.published.add(`_abc.${HOST}`);
     s.domainNames.quotaReached = true;
-    expect(await s.put({ mode: 'testing' })).toMatchObject({ status: 'failed', message: expect.stringContaining('custom domain names quota') });
+    expect(await s.put({ mode: 'testing' })).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('custom domain names quota'),
+    });
   });
 
   it('a step that fails (AWS or DNS) stays due and is taken again by the next pass', async () => {
@@ -247,13 +299,17 @@ describe('the steps (domain-health task)', () => {
     };
     s.at(T0 + CERTIFICATE_STEP_MS);
     const errors: string[] = [];
-    expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log: (message) => errors.push(message) })).toEqual({ steps: 0, removed: 0, errors: 1 });
+    expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log: (message) => errors.push(message) })).toEqual({
+      steps: 0,
+      removed: 0,
+      errors: 1,
+    });
     expect(errors).toEqual([`domain-health: the MTA-STS step of ${POLICY_DOMAIN} failed`]);
     s.certificates.describe = describe;
     expect(await runDueHostingSteps(s.deps, { budgetMs: 1000, log })).toEqual({ steps: 1, removed: 0, errors: 0 });
   });
 
-  it('a step racing a PUT is dropped: the PUT\'s write stands and nothing is lost', async () => {
+  it("a step racing a PUT is dropped: the PUT's write stands and nothing is lost", async () => {
     const s = setup();
     await s.put({ mode: 'testing' });
     s.at(T0 + CERTIFICATE_STEP_MS);
@@ -267,7 +323,7 @@ describe('the steps (domain-health task)', () => {
   });
 });
 
-describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
+describe("DELETE /domains/{id}/mta-sts and the domain's deletion", () => {
   async function live(s: ReturnType<typeof setup>) {
     s.certificates.published.add(`_abc.${HOST}`);
     await s.put({ mode: 'testing' });
@@ -295,7 +351,7 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
     await expect(deleteHosting(s.deps, principal(), 'dom_1')).rejects.toMatchObject({ status: 404 });
   });
 
-  it('a PUT while the policy is being removed is 409; the deleted domain\'s hosting is marked removing and removed by the task', async () => {
+  it("a PUT while the policy is being removed is 409; the deleted domain's hosting is marked removing and removed by the task", async () => {
     const s = setup();
     await live(s);
     await removeHostingWithReceiving(s.deps, domain());
@@ -319,11 +375,11 @@ describe('DELETE /domains/{id}/mta-sts and the domain\'s deletion', () => {
   });
 });
 
-describe('the account\'s bound (its plan\'s hosted policies)', () => {
+describe("the account's bound (its plan's hosted policies)", () => {
   const second = () => domain({ id: 'dom_2', name: 'ex2.com', inbound_subdomain: 'inbound.ex2.com' });
   const third = () => domain({ id: 'dom_3', name: 'ex3.com', inbound_subdomain: 'inbound.ex3.com' });
 
-  it('at the bound a new policy is 403 plan_limit naming it; the account\'s hosted policy still changes', async () => {
+  it("at the bound a new policy is 403 plan_limit naming it; the account's hosted policy still changes", async () => {
     const s = setup([domain(), second()]);
     const free = principal('acc_1', 'free');
     expect(PLANS.free.mtaStsPolicies).toBe(1);
@@ -353,13 +409,16 @@ describe('the account\'s bound (its plan\'s hosted policies)', () => {
     expect((await putHosting(s.deps, free, 'dom_2', { mode: 'testing' })).status).toBe('pending_certificate');
   });
 
-  it('each plan\'s bound; a policy stored before the bound existed takes no place and gives none back', async () => {
+  it("each plan's bound; a policy stored before the bound existed takes no place and gives none back", async () => {
     const s = setup([domain(), second(), third()]);
     const pro = principal('acc_1', 'pro');
     // An older policy, stored as it was then: no plan_slot, no place counted.
     const before = setup();
     await putHosting(before.deps, pro, 'dom_1', { mode: 'testing' });
-    s.hosting.items.set(POLICY_DOMAIN, { hosting: { ...before.hosting.items.get(POLICY_DOMAIN)!.hosting, plan_slot: false }, due: new Date(T0) });
+    s.hosting.items.set(POLICY_DOMAIN, {
+      hosting: { ...before.hosting.items.get(POLICY_DOMAIN)!.hosting, plan_slot: false },
+      due: new Date(T0),
+    });
     await deleteHosting(s.deps, pro, 'dom_1');
     await runDueHostingSteps(s.deps, { budgetMs: 1000, log });
     expect(s.hosting.items.size).toBe(0);

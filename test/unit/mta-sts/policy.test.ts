@@ -29,8 +29,12 @@ const hosting = (fields: Partial<StoredHosting> = {}): StoredHosting => ({
 
 describe('the policy (RFC 8461 section 3.2)', () => {
   it('is version first, then mode, one mx line per host and max_age, CRLF-separated', () => {
-    expect(policyText({ mode: 'enforce', mxHosts: ['mx.svc.dev'], maxAgeS: 604_800 })).toBe('version: STSv1\r\nmode: enforce\r\nmx: mx.svc.dev\r\nmax_age: 604800\r\n');
-    expect(policyText({ mode: 'none', mxHosts: ['mx.svc.dev'], maxAgeS: 86_400 })).toBe('version: STSv1\r\nmode: none\r\nmax_age: 86400\r\n');
+    expect(policyText({ mode: 'enforce', mxHosts: ['mx.svc.dev'], maxAgeS: 604_800 })).toBe(
+      'version: STSv1\r\nmode: enforce\r\nmx: mx.svc.dev\r\nmax_age: 604800\r\n',
+    );
+    expect(policyText({ mode: 'none', mxHosts: ['mx.svc.dev'], maxAgeS: 86_400 })).toBe(
+      'version: STSv1\r\nmode: none\r\nmax_age: 86400\r\n',
+    );
   });
 
   it('ids are 1-32 letters and digits, different for two changes in one second', () => {
@@ -57,7 +61,12 @@ describe('the policy (RFC 8461 section 3.2)', () => {
   });
 
   it('the records: the policy TXT verified only when exactly one STSv1 record names this id', () => {
-    const checked = (policy: string[]) => hostingRecords(hosting({ dns: { checked_at: 'x', host_cname: ['d-1.execute-api.us-east-1.amazonaws.com.'], policy_txt: policy, tls_rpt_txt: [] } }));
+    const checked = (policy: string[]) =>
+      hostingRecords(
+        hosting({
+          dns: { checked_at: 'x', host_cname: ['d-1.execute-api.us-east-1.amazonaws.com.'], policy_txt: policy, tls_rpt_txt: [] },
+        }),
+      );
     const status = (records: ReturnType<typeof checked>, purpose: string) => records.find((record) => record.purpose === purpose)!.status;
     expect(status(checked(['v=STSv1; id=202611251000001']), 'policy')).toBe('verified');
     expect(status(checked(['v=STSv1; id=202611251000001']), 'policy_host')).toBe('verified');
@@ -83,7 +92,8 @@ describe('serving (the MTA-STS function)', () => {
   });
 
   it('404 for no policy, a certificate not issued, a failed or removing one, another host, or none', async () => {
-    for (const status of ['pending_certificate', 'failed', 'removing'] as const) expect((await serve(hosting({ status }), 'mta-sts.inbound.ex.com')).status).toBe(404);
+    for (const status of ['pending_certificate', 'failed', 'removing'] as const)
+      expect((await serve(hosting({ status }), 'mta-sts.inbound.ex.com')).status).toBe(404);
     expect((await serve(null, 'mta-sts.inbound.ex.com')).status).toBe(404);
     expect((await serve(hosting(), 'mta-sts.inbound.other.com')).status).toBe(404);
     expect((await serve(hosting(), 'inbound.ex.com')).status).toBe(404);

@@ -37,7 +37,12 @@ afterEach(async () => {
 
 async function domainName(name: string): Promise<void> {
   const arn = await issue(run, name);
-  await apigw.send(new CreateDomainNameCommand({ DomainName: name, DomainNameConfigurations: [{ CertificateArn: arn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] }));
+  await apigw.send(
+    new CreateDomainNameCommand({
+      DomainName: name,
+      DomainNameConfigurations: [{ CertificateArn: arn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+    }),
+  );
 }
 
 it('counts every certificate (issued or pending) and every custom domain name of the account', async () => {
@@ -53,7 +58,14 @@ it('counts every certificate (issued or pending) and every custom domain name of
   await issue(run, 'www.c.example'); // a certificate of something else in the account counts too
   await acm.send(new RequestCertificateCommand({ DomainName: 'mta-sts.inbound.d.example', ValidationMethod: 'DNS' })); // pending
   const report = await hostingHeadroom(usage, { domainNames: 3, certificates: 5 });
-  expect(report).toMatchObject({ custom_domain_names: { used: 2, quota: 3, available: 1 }, certificates: { used: 4, quota: 5, available: 1 }, policies_available: 1 });
+  expect(report).toMatchObject({
+    custom_domain_names: { used: 2, quota: 3, available: 1 },
+    certificates: { used: 4, quota: 5, available: 1 },
+    policies_available: 1,
+  });
   // Over a quota (lowered by hand, or a default the operator did not raise): nothing available, never negative.
-  expect(await hostingHeadroom(usage, { domainNames: 1, certificates: 5 })).toMatchObject({ custom_domain_names: { used: 2, quota: 1, available: 0 }, policies_available: 0 });
+  expect(await hostingHeadroom(usage, { domainNames: 1, certificates: 5 })).toMatchObject({
+    custom_domain_names: { used: 2, quota: 1, available: 0 },
+    policies_available: 0,
+  });
 });

@@ -9,7 +9,13 @@ import { authenticate as mailauthAuthenticate } from 'mailauth';
 import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
 import { signDkim } from '../../../shared/lib/dkim/sign';
 import { MAX_DKIM_RESULTS } from '../../../shared/domain/inbound/authentication';
-import { AUTHENTICATION_TIMEOUT_MS, authenticate, checkAuthentication, type AuthenticationInput, type RawResolve } from '../../../shared/doors/mx/check-authentication';
+import {
+  AUTHENTICATION_TIMEOUT_MS,
+  authenticate,
+  checkAuthentication,
+  type AuthenticationInput,
+  type RawResolve,
+} from '../../../shared/doors/mx/check-authentication';
 import { crlf } from '../inbound/messages';
 
 process.env.LOG_LEVEL = 'silent';
@@ -32,7 +38,8 @@ function resolver(records: Record<string, unknown[]>, failing: string[] = []): R
   };
 }
 
-const message = (from: string) => crlf(`From: Alice <${from}>`, 'To: support@inbound.example.com', 'Subject: Hello', 'Message-ID: <1@example.com>', '', 'Hi there.', '');
+const message = (from: string) =>
+  crlf(`From: Alice <${from}>`, 'To: support@inbound.example.com', 'Subject: Hello', 'Message-ID: <1@example.com>', '', 'Hi there.', '');
 const signed = (raw: Buffer, domain: string) => signDkim({ raw, domain, selector: SELECTOR, privateKeyPem: key.privateKeyPem });
 
 const published = (extra: Record<string, unknown[]> = {}) =>
@@ -44,20 +51,107 @@ const published = (extra: Record<string, unknown[]> = {}) =>
   });
 
 const cases: [string, () => Promise<{ input: AuthenticationInput; resolve: RawResolve }>][] = [
-  ['SPF, DKIM and DMARC pass', async () => ({ input: { raw: await signed(message('alice@example.com'), 'example.com'), ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, resolve: published() })],
-  ['SPF fails, DKIM aligned: DMARC passes', async () => ({ input: { raw: await signed(message('alice@example.com'), 'example.com'), ip: '198.51.100.7', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, resolve: published() })],
-  ['unsigned, SPF fails: DMARC fails (p=reject)', async () => ({ input: { raw: message('alice@example.com'), ip: '198.51.100.7', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, resolve: published() })],
-  ['signed by another domain (not aligned), SPF passes', async () => ({ input: { raw: await signed(message('alice@example.com'), 'other.test'), ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, resolve: published({ [`${SELECTOR}._domainkey.other.test/TXT`]: [[dkimTxtValue(key.publicKeyBase64)]] }) })],
-  ['a bounce (empty MAIL FROM), HELO an address literal', async () => ({ input: { raw: message('alice@example.com'), ip: '192.0.2.10', helo: '', mailFrom: '', mta: 'mx.service.test' }, resolve: published() })],
-  ['no records at all', async () => ({ input: { raw: message('bob@nowhere.test'), ip: '203.0.113.5', helo: 'host.nowhere.test', mailFrom: 'bob@nowhere.test', mta: 'mx.service.test' }, resolve: resolver({}) })],
-  ['DNS timeouts', async () => ({ input: { raw: await signed(message('alice@example.com'), 'example.com'), ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, resolve: resolver({}, ['example.com', `${SELECTOR}._domainkey.example.com`, '_dmarc.example.com']) })],
+  [
+    'SPF, DKIM and DMARC pass',
+    async () => ({
+      input: {
+        raw: await signed(message('alice@example.com'), 'example.com'),
+        ip: '192.0.2.10',
+        helo: 'mail.example.com',
+        mailFrom: 'alice@example.com',
+        mta: 'mx.service.test',
+      },
+      resolve: published(),
+    }),
+  ],
+  [
+    'SPF fails, DKIM aligned: DMARC passes',
+    async () => ({
+      input: {
+        raw: await signed(message('alice@example.com'), 'example.com'),
+        ip: '198.51.100.7',
+        helo: 'mail.example.com',
+        mailFrom: 'alice@example.com',
+        mta: 'mx.service.test',
+      },
+      resolve: published(),
+    }),
+  ],
+  [
+    'unsigned, SPF fails: DMARC fails (p=reject)',
+    async () => ({
+      input: {
+        raw: message('alice@example.com'),
+        ip: '198.51.100.7',
+        helo: 'mail.example.com',
+        mailFrom: 'alice@example.com',
+        mta: 'mx.service.test',
+      },
+      resolve: published(),
+    }),
+  ],
+  [
+    'signed by another domain (not aligned), SPF passes',
+    async () => ({
+      input: {
+        raw: await signed(message('alice@example.com'), 'other.test'),
+        ip: '192.0.2.10',
+        helo: 'mail.example.com',
+        mailFrom: 'alice@example.com',
+        mta: 'mx.service.test',
+      },
+      resolve: published({ [`${SELECTOR}._domainkey.other.test/TXT`]: [[dkimTxtValue(key.publicKeyBase64)]] }),
+    }),
+  ],
+  [
+    'a bounce (empty MAIL FROM), HELO an address literal',
+    async () => ({
+      input: { raw: message('alice@example.com'), ip: '192.0.2.10', helo: '', mailFrom: '', mta: 'mx.service.test' },
+      resolve: published(),
+    }),
+  ],
+  [
+    'no records at all',
+    async () => ({
+      input: {
+        raw: message('bob@nowhere.test'),
+        ip: '203.0.113.5',
+        helo: 'host.nowhere.test',
+        mailFrom: 'bob@nowhere.test',
+        mta: 'mx.service.test',
+      },
+      resolve: resolver({}),
+    }),
+  ],
+  [
+    'DNS timeouts',
+    async () => ({
+      input: {
+        raw: await signed(message('alice@example.com'), 'example.com'),
+        ip: '192.0.2.10',
+        helo: 'mail.example.com',
+        mailFrom: 'alice@example.com',
+        mta: 'mx.service.test',
+      },
+      resolve: resolver({}, ['example.com', `${SELECTOR}._domainkey.example.com`, '_dmarc.example.com']),
+    }),
+  ],
 ];
 
 describe('checkAuthentication', () => {
   test.each(cases)('%s: the results of mailauth.authenticate', async (_name, make) => {
     const { input, resolve } = await make();
     const ours = await authenticate(input, resolve);
-    const reference = await mailauthAuthenticate(input.raw, { ip: input.ip, helo: input.helo, sender: input.mailFrom, mta: input.mta, resolver: resolve as never, disableArc: true, disableBimi: true, trustReceived: false });
+    const reference = await mailauthAuthenticate(input.raw, {
+      ip: input.ip,
+      helo: input.helo,
+      sender: input.mailFrom,
+      mta: input.mta,
+      resolver: resolve as never,
+      disableArc: true,
+      disableBimi: true,
+      trustReceived: false,
+    });
     expect(ours.dkim.results).toEqual(reference.dkim.results);
     expect(ours.dkim.headerFrom).toEqual(reference.dkim.headerFrom);
     expect(ours.spf).toEqual(reference.spf);
@@ -87,7 +181,11 @@ describe('checkAuthentication', () => {
       await jest.advanceTimersByTimeAsync(AUTHENTICATION_TIMEOUT_MS - 1);
       expect(answer).toBeUndefined();
       await jest.advanceTimersByTimeAsync(1);
-      expect(answer).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
+      expect(answer).toEqual({
+        spf: { result: 'temperror', domain: null },
+        dkim: [],
+        dmarc: { result: 'temperror', domain: null, policy: null },
+      });
       expect(asked.length).toBeGreaterThan(0);
     } finally {
       jest.useRealTimers();
@@ -108,8 +206,14 @@ describe('checkAuthentication', () => {
     let raw: Buffer = message('alice@example.com');
     for (let i = 0; i < MAX_DKIM_RESULTS + 5; i++) raw = await signed(raw, 'example.com');
     const longSelector = 'x'.repeat(1000);
-    raw = Buffer.concat([Buffer.from(`DKIM-Signature: v=1; a=rsa-sha256; d=example.com; s=${longSelector}; h=from; bh=AAAA; b=AAAA\r\n`), raw]);
-    const answer = await checkAuthentication({ raw, ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' }, published());
+    raw = Buffer.concat([
+      Buffer.from(`DKIM-Signature: v=1; a=rsa-sha256; d=example.com; s=${longSelector}; h=from; bh=AAAA; b=AAAA\r\n`),
+      raw,
+    ]);
+    const answer = await checkAuthentication(
+      { raw, ip: '192.0.2.10', helo: 'mail.example.com', mailFrom: 'alice@example.com', mta: 'mx.service.test' },
+      published(),
+    );
     expect(answer.dkim).toHaveLength(MAX_DKIM_RESULTS);
     expect(answer.dkim[0]!.selector).toBe(longSelector.slice(0, 255));
     expect(answer.dkim.slice(1).every((signature) => signature.selector === SELECTOR)).toBe(true);

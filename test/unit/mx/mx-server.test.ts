@@ -64,7 +64,8 @@ function start(fakes: Fakes, options: StartOptions = {}) {
         },
         inboundRawMarkers: {
           begin: async (key: string) => void fakes.markers.set(key, { status: 'pending', indexed: true }),
-          markQueued: async (key: string) => move(fakes, key, 'pending', { status: 'queued', indexed: false }) || fakes.markers.get(key)?.status === 'claimed',
+          markQueued: async (key: string) =>
+            move(fakes, key, 'pending', { status: 'queued', indexed: false }) || fakes.markers.get(key)?.status === 'claimed',
           discard: async (key: string) => move(fakes, key, 'pending', { status: 'discarded', indexed: true }),
           forget: async (key: string) => void move(fakes, key, 'discarded', { status: 'discarded', indexed: false }),
         },
@@ -73,8 +74,10 @@ function start(fakes: Fakes, options: StartOptions = {}) {
             fakes.steps.push(`queue ${messages.length}`);
             if (fakes.failQueue) throw new Error('SQS down');
             fakes.queued.push(...messages);
-            if (fakes.reconcilerFirst) for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'discarded', indexed: true });
-            if (fakes.workerFirst) for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'claimed', indexed: false });
+            if (fakes.reconcilerFirst)
+              for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'discarded', indexed: true });
+            if (fakes.workerFirst)
+              for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'claimed', indexed: false });
           },
         },
         clock: { now: () => new Date('2026-11-23T10:00:00.000Z') },
@@ -93,7 +96,19 @@ function start(fakes: Fakes, options: StartOptions = {}) {
   };
 }
 
-const newFakes = (): Fakes => ({ steps: [], stored: new Map(), queued: [], failPut: false, failQueue: false, txt: {}, asked: [], dnsHangs: false, markers: new Map(), reconcilerFirst: false, workerFirst: false });
+const newFakes = (): Fakes => ({
+  steps: [],
+  stored: new Map(),
+  queued: [],
+  failPut: false,
+  failQueue: false,
+  txt: {},
+  asked: [],
+  dnsHangs: false,
+  markers: new Map(),
+  reconcilerFirst: false,
+  workerFirst: false,
+});
 
 /** A marker's conditional change: only from `from`. */
 function move(fakes: Fakes, key: string, from: string, to: { status: string; indexed: boolean }): boolean {
@@ -121,21 +136,43 @@ describe('the MX listener', () => {
     const { mx, port } = await start(fakes, options)(tls);
     running.push(mx);
     const send = (mail: SendMailOptions) =>
-      nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, tls: { ca, servername: 'localhost' }, name: 'sender.test' }).sendMail(mail);
+      nodemailer
+        .createTransport({ host: '127.0.0.1', port, secure: false, tls: { ca, servername: 'localhost' }, name: 'sender.test' })
+        .sendMail(mail);
     return send;
   }
 
   it('stores the raw message, then queues one message per receiving account with only its recipients, then answers 250', async () => {
     const fakes = newFakes();
     const send = await listener(fakes);
-    const info = await send({ envelope: { from: 'x@example.org', to: ['one@inbound.a.test', 'two@inbound.b.test', 'three@inbound.a.test'] }, raw: 'Subject: hi\r\n\r\nhello\r\n' });
+    const info = await send({
+      envelope: { from: 'x@example.org', to: ['one@inbound.a.test', 'two@inbound.b.test', 'three@inbound.a.test'] },
+      raw: 'Subject: hi\r\n\r\nhello\r\n',
+    });
     expect(fakes.steps).toEqual([expect.stringMatching(/^put inbound\/raw\/[0-9A-Z]{26}\.eml$/), 'queue 2']);
     const ids = fakes.queued.map((message) => message.email_id);
     expect(info.response).toBe(`250 2.0.0 Ok: queued as ${ids.join(' ')}`);
     const rawKey = fakes.steps[0]!.slice('put '.length);
     expect(fakes.queued).toEqual([
-      expect.objectContaining({ account_id: 'acc_a', domain_id: 'dom_a', tenant: null, rcpt_to: ['one@inbound.a.test', 'three@inbound.a.test'], raw_key: rawKey, mail_from: 'x@example.org', helo: 'sender.test', tls: true, remote_address: '127.0.0.1' }),
-      expect.objectContaining({ account_id: 'acc_b', domain_id: 'dom_b', tenant_id: 'ten_b', tenant: 'customer-b', rcpt_to: ['two@inbound.b.test'], raw_key: rawKey }),
+      expect.objectContaining({
+        account_id: 'acc_a',
+        domain_id: 'dom_a',
+        tenant: null,
+        rcpt_to: ['one@inbound.a.test', 'three@inbound.a.test'],
+        raw_key: rawKey,
+        mail_from: 'x@example.org',
+        helo: 'sender.test',
+        tls: true,
+        remote_address: '127.0.0.1',
+      }),
+      expect.objectContaining({
+        account_id: 'acc_b',
+        domain_id: 'dom_b',
+        tenant_id: 'ten_b',
+        tenant: 'customer-b',
+        rcpt_to: ['two@inbound.b.test'],
+        raw_key: rawKey,
+      }),
     ]);
     const raw = fakes.stored.get(rawKey)!.toString();
     expect(raw).toMatch(/^Received: from sender\.test \(\[127\.0\.0\.1\]\)\r\n\tby mx\.test with ESMTPS id [0-9A-Z]{26};\r\n/);
@@ -160,18 +197,32 @@ describe('the MX listener', () => {
       '_dmarc.forged.test': 'v=DMARC1; p=quarantine',
     };
     const send = await listener(fakes);
-    const raw = await signDkim({ raw: Buffer.from('From: Alice <alice@sender.test>\r\nTo: one@inbound.a.test\r\nSubject: signed\r\n\r\nhello\r\n'), domain: 'sender.test', selector: 's1', privateKeyPem: key.privateKeyPem });
+    const raw = await signDkim({
+      raw: Buffer.from('From: Alice <alice@sender.test>\r\nTo: one@inbound.a.test\r\nSubject: signed\r\n\r\nhello\r\n'),
+      domain: 'sender.test',
+      selector: 's1',
+      privateKeyPem: key.privateKeyPem,
+    });
     await send({ envelope: { from: 'alice@sender.test', to: ['one@inbound.a.test', 'two@inbound.b.test'] }, raw });
-    expect(fakes.queued.map((message) => message.authentication)).toEqual([0, 1].map(() => ({
-      spf: { result: 'pass', domain: 'sender.test' },
-      dkim: [{ result: 'pass', domain: 'sender.test', selector: 's1', aligned: true }],
-      dmarc: { result: 'pass', domain: 'sender.test', policy: 'reject' },
-    })));
+    expect(fakes.queued.map((message) => message.authentication)).toEqual(
+      [0, 1].map(() => ({
+        spf: { result: 'pass', domain: 'sender.test' },
+        dkim: [{ result: 'pass', domain: 'sender.test', selector: 's1', aligned: true }],
+        dmarc: { result: 'pass', domain: 'sender.test', policy: 'reject' },
+      })),
+    );
     // Our Received field in front does not break the signature: the checks read the stored bytes.
     expect(fakes.asked.filter((question) => question === 's1._domainkey.sender.test/TXT')).toHaveLength(1);
 
-    await send({ envelope: { from: 'bob@forged.test', to: ['one@inbound.a.test'] }, raw: 'From: Bob <bob@forged.test>\r\nSubject: forged\r\n\r\nhello\r\n' });
-    expect(fakes.queued[2]!.authentication).toEqual({ spf: { result: 'fail', domain: 'forged.test' }, dkim: [], dmarc: { result: 'fail', domain: 'forged.test', policy: 'quarantine' } });
+    await send({
+      envelope: { from: 'bob@forged.test', to: ['one@inbound.a.test'] },
+      raw: 'From: Bob <bob@forged.test>\r\nSubject: forged\r\n\r\nhello\r\n',
+    });
+    expect(fakes.queued[2]!.authentication).toEqual({
+      spf: { result: 'fail', domain: 'forged.test' },
+      dkim: [],
+      dmarc: { result: 'fail', domain: 'forged.test', policy: 'quarantine' },
+    });
   });
 
   it('answers 250 once the checks give up when DNS never answers, queuing the message as unchecked (temperror)', async () => {
@@ -186,7 +237,11 @@ describe('the MX listener', () => {
     expect(elapsed).toBeLessThan(3000);
     expect(fakes.asked.length).toBeGreaterThan(0);
     expect(fakes.steps).toEqual([expect.stringMatching(/^put /), 'queue 1']);
-    expect(fakes.queued[0]!.authentication).toEqual({ spf: { result: 'temperror', domain: null }, dkim: [], dmarc: { result: 'temperror', domain: null, policy: null } });
+    expect(fakes.queued[0]!.authentication).toEqual({
+      spf: { result: 'temperror', domain: null },
+      dkim: [],
+      dmarc: { result: 'temperror', domain: null, policy: null },
+    });
   });
 
   it('answers 451 and queues nothing when the raw message cannot be stored', async () => {
@@ -194,7 +249,10 @@ describe('the MX listener', () => {
     fakes.failPut = true;
     const send = await listener(fakes);
     const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
-    expect(error).toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.0 Temporary local problem storing the message/) });
+    expect(error).toMatchObject({
+      responseCode: 451,
+      response: expect.stringMatching(/^451 4\.3\.0 Temporary local problem storing the message/),
+    });
     const rawKey = fakes.steps[0]!.slice('put '.length);
     expect(fakes.steps).toEqual([`put ${rawKey}`, `delete ${rawKey}`]);
     expect(fakes.markers.get(rawKey)).toEqual({ status: 'discarded', indexed: false });
@@ -240,7 +298,9 @@ describe('the MX listener', () => {
     const refused = await send({ from: 'x@example.org', to: 'one@elsewhere.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
     expect(refused).toMatchObject({ responseCode: 550, response: expect.stringMatching(/^550 5\.7\.1 Relay access denied/) });
     // nodemailer does not declare SIZE=, so the limit is met after the final dot.
-    const large = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(5000) }).catch((e: SmtpError) => e);
+    const large = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(5000) }).catch(
+      (e: SmtpError) => e,
+    );
     expect(large).toMatchObject({ responseCode: 552, response: expect.stringMatching(/^552 5\.3\.4 Message too large/) });
     expect(fakes.steps).toEqual([]);
   });
@@ -248,7 +308,9 @@ describe('the MX listener', () => {
   it('answers 451 4.3.1 beyond the memory budget, then takes messages again once it is given back', async () => {
     const fakes = newFakes();
     const send = await listener(fakes, { maxBufferedBytes: 4096 });
-    const busy = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(10_000) }).catch((e: SmtpError) => e);
+    const busy = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'x'.repeat(10_000) }).catch(
+      (e: SmtpError) => e,
+    );
     expect(busy).toMatchObject({ responseCode: 451, response: expect.stringMatching(/^451 4\.3\.1 Busy/) });
     const info = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 'small' });
     expect(info.response).toMatch(/^250 /);

@@ -21,8 +21,18 @@ const RATE = { 'ratelimit-limit': '10', 'ratelimit-remaining': '9', 'ratelimit-r
 
 test('an answer as documented passes', () => {
   expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, { email: exampleEmail }))).toEqual([]);
-  expect(checker.check({ method: 'GET', url: '/emails?limit=1' }, answer(200, { emails: [exampleEmail], has_more: false, next_cursor: null }, RATE))).toEqual([]);
-  expect(checker.check({ method: 'POST', url: '/emails' }, answer(403, { error: { message: 'no', code: 'domain_not_verified', details: { domain: 'x.com' } } }))).toEqual([]);
+  expect(
+    checker.check(
+      { method: 'GET', url: '/emails?limit=1' },
+      answer(200, { emails: [exampleEmail], has_more: false, next_cursor: null }, RATE),
+    ),
+  ).toEqual([]);
+  expect(
+    checker.check(
+      { method: 'POST', url: '/emails' },
+      answer(403, { error: { message: 'no', code: 'domain_not_verified', details: { domain: 'x.com' } } }),
+    ),
+  ).toEqual([]);
   expect(checker.check({ method: 'POST', url: '/emails' }, answer(401, { error: { message: 'Missing API key.' } }))).toEqual([]);
 });
 
@@ -36,17 +46,31 @@ test('a body that does not match fails, naming the field', () => {
   const extra = checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, { email: { ...exampleEmail, internal: 1 } }));
   expect(extra.join('\n')).toContain('must NOT have additional properties');
 
-  const wrongType = checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, { email: { ...exampleEmail, to: 'ada@example.com' } }));
+  const wrongType = checker.check(
+    { method: 'GET', url: `/emails/${id('msg')}` },
+    answer(200, { email: { ...exampleEmail, to: 'ada@example.com' } }),
+  );
   expect(wrongType.join('\n')).toContain('/email/to must be array');
 
-  const badEnum = checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, { email: { ...exampleEmail, status: 'lost' } }));
+  const badEnum = checker.check(
+    { method: 'GET', url: `/emails/${id('msg')}` },
+    answer(200, { email: { ...exampleEmail, status: 'lost' } }),
+  );
   expect(badEnum.join('\n')).toContain('/email/status must be equal to one of the allowed values');
 });
 
 test('an undocumented status, error code or 401 shape fails', () => {
-  expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(409, { error: { message: 'x', code: 'conflict' } }))[0]).toContain('status 409 is not documented');
-  expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(404, { error: { message: 'x', code: 'gone' } })).join('\n')).toContain('allowed values');
-  expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(401, { error: { message: 'x', code: 'unauthorized' } })).join('\n')).toContain('additional properties');
+  expect(
+    checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(409, { error: { message: 'x', code: 'conflict' } }))[0],
+  ).toContain('status 409 is not documented');
+  expect(
+    checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(404, { error: { message: 'x', code: 'gone' } })).join('\n'),
+  ).toContain('allowed values');
+  expect(
+    checker
+      .check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(401, { error: { message: 'x', code: 'unauthorized' } }))
+      .join('\n'),
+  ).toContain('additional properties');
 });
 
 test('a missing required header fails (rate limits on GET /emails)', () => {
@@ -55,13 +79,22 @@ test('a missing required header fails (rate limits on GET /emails)', () => {
 });
 
 test('a content type or body the document does not describe fails', () => {
-  expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, '<p>hi</p>', { 'content-type': 'text/html' }))[0]).toContain('content-type text/html is not documented');
+  expect(
+    checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, '<p>hi</p>', { 'content-type': 'text/html' }))[0],
+  ).toContain('content-type text/html is not documented');
   expect(checker.check({ method: 'GET', url: `/emails/${id('msg')}` }, answer(200, 'not json'))[0]).toContain('the body is not JSON');
 });
 
 test('routes without an operation: a success fails, an error must still be the envelope; local pages are not checked', () => {
-  expect(checker.check({ method: 'GET', url: '/secret-route' }, answer(200, { ok: true }))[0]).toContain('no operation of the document answers GET /secret-route');
-  expect(checker.check({ method: 'PUT', url: '/emails' }, answer(404, { error: { message: 'Route PUT /emails was not found.', code: 'not_found' } }))).toEqual([]);
+  expect(checker.check({ method: 'GET', url: '/secret-route' }, answer(200, { ok: true }))[0]).toContain(
+    'no operation of the document answers GET /secret-route',
+  );
+  expect(
+    checker.check(
+      { method: 'PUT', url: '/emails' },
+      answer(404, { error: { message: 'Route PUT /emails was not found.', code: 'not_found' } }),
+    ),
+  ).toEqual([]);
   expect(checker.check({ method: 'PUT', url: '/emails' }, answer(404, { message: 'nope' }))).toHaveLength(1);
   expect(checker.check({ method: 'GET', url: '/_local/ses/messages' }, answer(200, { anything: true }))).toEqual([]);
 });
@@ -77,7 +110,9 @@ test('the reference group answers as documented', async () => {
   for (const path of ['/openapi.json', '/reference']) {
     const response = await app.request(path);
     const text = await response.text();
-    expect(checker.check({ method: 'GET', url: path }, { status: response.status, header: (name) => response.headers.get(name), text })).toEqual([]);
+    expect(
+      checker.check({ method: 'GET', url: path }, { status: response.status, header: (name) => response.headers.get(name), text }),
+    ).toEqual([]);
   }
 });
 

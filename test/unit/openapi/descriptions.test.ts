@@ -44,7 +44,9 @@ function walk(schema: unknown, where: string, missing: string[], seen: Set<strin
   return count;
 }
 
-const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ where: `${method.toUpperCase()} ${path}`, operation })),
+);
 const media = (content: unknown) => Object.entries((content ?? {}) as Record<string, JsonSchema>);
 
 test('every property of every component schema has a description', () => {
@@ -84,7 +86,8 @@ test('every response property has a description (inline overlays such as error c
       walk(content.schema, `${where} (${type})`, missing, new Set());
     }
   };
-  for (const { where, operation } of operations) for (const [status, answer] of Object.entries(operation.responses)) check(`${where} ${status}`, answer);
+  for (const { where, operation } of operations)
+    for (const [status, answer] of Object.entries(operation.responses)) check(`${where} ${status}`, answer);
   for (const [name, answer] of Object.entries(responses)) check(`components.responses.${name}`, answer);
   expect(missing).toEqual([]);
   expect(answers).toBeGreaterThan(300);

@@ -17,7 +17,9 @@ import { ContractChecker } from '../../support/openapi-contract';
 
 const document = buildApiDocument();
 const checker = new ContractChecker(document);
-const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })));
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+);
 const schemas = document.components.schemas;
 
 test('docs/openapi.json is what the generator writes (run `npm run openapi` after changing the API)', () => {
@@ -30,12 +32,17 @@ test('the document is generated the same way every time', () => {
 
 test('docs/openapi.json validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator)', () => {
   const script = resolve(__dirname, '../../support/validate-openapi.mjs');
-  const result = JSON.parse(execFileSync(process.execPath, [script, OPENAPI_FILE], { encoding: 'utf8' })) as { valid: boolean; version: string; errors: unknown };
+  const result = JSON.parse(execFileSync(process.execPath, [script, OPENAPI_FILE], { encoding: 'utf8' })) as {
+    valid: boolean;
+    version: string;
+    errors: unknown;
+  };
   expect(result).toEqual({ valid: true, version: '3.1', errors: null });
 });
 
 test('every component schema compiles (JSON Schema 2020-12)', () => {
-  for (const name of Object.keys(schemas)) expect(() => checker.validator(`component ${name}`, { $ref: `#/components/schemas/${name}` })).not.toThrow();
+  for (const name of Object.keys(schemas))
+    expect(() => checker.validator(`component ${name}`, { $ref: `#/components/schemas/${name}` })).not.toThrow();
 });
 
 test('every operation has an id, a summary, a tag of the document, a success answer, 500, and 401 unless public', () => {
@@ -45,10 +52,21 @@ test('every operation has an id, a summary, a tag of the document, a success ans
     const where = `${method.toUpperCase()} ${path}`;
     expect({ where, unique: !ids.has(operation.operationId) }).toEqual({ where, unique: true });
     ids.add(operation.operationId);
-    expect({ where, summary: operation.summary.length > 0, tag: tags.has(operation.tags[0]!) }).toEqual({ where, summary: true, tag: true });
+    expect({ where, summary: operation.summary.length > 0, tag: tags.has(operation.tags[0]!) }).toEqual({
+      where,
+      summary: true,
+      tag: true,
+    });
     const statuses = Object.keys(operation.responses).map(Number);
-    expect({ where, success: statuses.some((status) => status < 400), internal: statuses.includes(500) }).toEqual({ where, success: true, internal: true });
-    expect({ where, unauthorized: statuses.includes(401) }).toEqual({ where, unauthorized: operation.security.length > 0 || ['signIn', 'oidcCallback'].includes(operation.operationId) });
+    expect({ where, success: statuses.some((status) => status < 400), internal: statuses.includes(500) }).toEqual({
+      where,
+      success: true,
+      internal: true,
+    });
+    expect({ where, unauthorized: statuses.includes(401) }).toEqual({
+      where,
+      unauthorized: operation.security.length > 0 || ['signIn', 'oidcCallback'].includes(operation.operationId),
+    });
   }
 });
 
@@ -56,7 +74,7 @@ test('every operation has an id, a summary, a tag of the document, a success ans
 function answerSchema(answer: JsonSchema, mediaType = 'application/json'): JsonSchema | undefined {
   const ref = answer.$ref as string | undefined;
   const resolved = ref ? document.components.responses[ref.slice(ref.lastIndexOf('/') + 1)]! : answer;
-  return ((resolved.content as Record<string, JsonSchema> | undefined)?.[mediaType] as JsonSchema | undefined) as JsonSchema | undefined;
+  return (resolved.content as Record<string, JsonSchema> | undefined)?.[mediaType] as JsonSchema | undefined as JsonSchema | undefined;
 }
 
 test('every example matches its schema', () => {
@@ -97,7 +115,9 @@ test('request bodies list every alias the domain accepts, and each alias really 
   for (const [alias, canonical] of Object.entries(SEND_REQUEST_ALIASES)) {
     expect(sendRequest[alias]?.description).toContain(`Alias of \`${canonical}\``);
   }
-  const attachmentAlternatives = (schemas.AttachmentInput!.anyOf as JsonSchema[]).map((item) => item.properties as Record<string, JsonSchema>);
+  const attachmentAlternatives = (schemas.AttachmentInput!.anyOf as JsonSchema[]).map(
+    (item) => item.properties as Record<string, JsonSchema>,
+  );
   for (const [alias, canonical] of Object.entries(ATTACHMENT_ALIASES)) {
     expect(attachmentAlternatives.some((properties) => properties[canonical] && properties[alias]?.description)).toBe(true);
   }
@@ -108,19 +128,29 @@ test('request bodies list every alias the domain accepts, and each alias really 
   const base = { from: 'a@example.com', to: 'b@example.com', subject: 's', text: 't' };
   expect(sendRequestSchema.parse({ ...base, text: undefined, plain_body: 'hello' }).text).toBe('hello');
   expect(sendRequestSchema.parse({ ...base, replyTo: 'r@example.com' }).reply_to).toEqual(['r@example.com']);
-  const attachment = sendRequestSchema.parse({ ...base, attachments: [{ name: 'a.txt', contentType: 'text/plain', content: 'aGk=', contentId: 'c1' }] }).attachments![0]!;
+  const attachment = sendRequestSchema.parse({
+    ...base,
+    attachments: [{ name: 'a.txt', contentType: 'text/plain', content: 'aGk=', contentId: 'c1' }],
+  }).attachments![0]!;
   expect(attachment).toMatchObject({ filename: 'a.txt', content_type: 'text/plain', data: 'aGk=', content_id: 'c1' });
-  expect(createAttachmentUploadSchema.parse({ name: 'a.pdf', contentType: 'application/pdf' })).toMatchObject({ filename: 'a.pdf', content_type: 'application/pdf' });
+  expect(createAttachmentUploadSchema.parse({ name: 'a.pdf', contentType: 'application/pdf' })).toMatchObject({
+    filename: 'a.pdf',
+    content_type: 'application/pdf',
+  });
 });
 
-test('error answers use the envelope: 401 only a message, the others a code from the operation\'s list', () => {
+test("error answers use the envelope: 401 only a message, the others a code from the operation's list", () => {
   for (const { path, method, operation } of operations) {
     for (const [status, answer] of Object.entries(operation.responses)) {
       if (Number(status) < 400) continue;
       const media = answerSchema(answer)!;
       const schema = media.schema as JsonSchema;
       if (status === '401') expect(schema).toEqual({ $ref: '#/components/schemas/Unauthorized' });
-      else expect({ where: `${method} ${path} ${status}`, envelope: (schema.allOf as JsonSchema[] | undefined)?.[0] }).toEqual({ where: `${method} ${path} ${status}`, envelope: { $ref: '#/components/schemas/Error' } });
+      else
+        expect({ where: `${method} ${path} ${status}`, envelope: (schema.allOf as JsonSchema[] | undefined)?.[0] }).toEqual({
+          where: `${method} ${path} ${status}`,
+          envelope: { $ref: '#/components/schemas/Error' },
+        });
     }
   }
 });

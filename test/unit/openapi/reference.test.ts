@@ -48,7 +48,11 @@ describe('GET /reference', () => {
     for (const [path, item] of Object.entries(served.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const article = html.slice(html.indexOf(`id="op-${operation.operationId}"`));
-        expect(article).toMatch(new RegExp(`^[^]*?<h3[^>]*><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${path.replace(/[{}]/g, '\\$&')}</code>`));
+        expect(article).toMatch(
+          new RegExp(
+            `^[^]*?<h3[^>]*><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${path.replace(/[{}]/g, '\\$&')}</code>`,
+          ),
+        );
       }
     }
     expect(html).not.toMatch(/<table(?![^>]*>[^]*?<th scope=)/);

@@ -38,7 +38,13 @@ import { buildServices } from '../../../shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
 const services = buildServices(
-  loadConfig({ AWS_REGION: 'us-east-1', TABLE_NAME: 'unused', AWS_ENDPOINT_URL: 'http://127.0.0.1:9', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x' }),
+  loadConfig({
+    AWS_REGION: 'us-east-1',
+    TABLE_NAME: 'unused',
+    AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+    AWS_ACCESS_KEY_ID: 'x',
+    AWS_SECRET_ACCESS_KEY: 'x',
+  }),
 );
 
 /** Every API group's app, by the group's name in infra/definitions.ts. */
@@ -132,14 +138,20 @@ test('every API group of infra/definitions.ts has its app here (a new group must
 
 test('every route of every group has an operation', () => {
   const missing = apiRoutes
-    .filter((route) => !operations.some((op) => op.method === route.method && op.path === route.path && op.operation['x-api-group'] === route.group))
+    .filter(
+      (route) =>
+        !operations.some((op) => op.method === route.method && op.path === route.path && op.operation['x-api-group'] === route.group),
+    )
     .map((route) => `${route.method} ${route.path} (group ${route.group})`);
   expect(missing).toEqual([]);
 });
 
 test('every operation has a route in the app of its group', () => {
   const orphans = operations
-    .filter((op) => !apiRoutes.some((route) => route.method === op.method && route.path === op.path && route.group === op.operation['x-api-group']))
+    .filter(
+      (op) =>
+        !apiRoutes.some((route) => route.method === op.method && route.path === op.path && route.group === op.operation['x-api-group']),
+    )
     .map((op) => `${op.method} ${op.path} (${op.operation.operationId}, group ${op.operation['x-api-group']})`);
   expect(orphans).toEqual([]);
 });
@@ -163,19 +175,24 @@ test("API Gateway's routes send every operation's path to its group's Lambda", (
 test("each API-key operation's scopes are its route's requireScope (or the use case's, where the route has none)", () => {
   const problems: string[] = [];
   for (const route of apiRoutes) {
-    const op = operations.find((candidate) => candidate.method === route.method && candidate.path === route.path && candidate.operation['x-api-group'] === route.group)!;
+    const op = operations.find(
+      (candidate) =>
+        candidate.method === route.method && candidate.path === route.path && candidate.operation['x-api-group'] === route.group,
+    )!;
     if (!op) continue;
     const isApiKey = op.operation.security.some((requirement) => 'apiKey' in requirement);
     if (!isApiKey) continue;
     const documented = [...(op.operation['x-scopes'] ?? [])].sort();
     const source = OPERATIONS.find((candidate) => candidate.operationId === op.operation.operationId)!;
     if (route.scopes === null) {
-      if (!source.scopesCheckedBy) problems.push(`${route.method} ${route.path}: no requireScope on the route, and the operation does not say what checks its scopes`);
+      if (!source.scopesCheckedBy)
+        problems.push(`${route.method} ${route.path}: no requireScope on the route, and the operation does not say what checks its scopes`);
       continue;
     }
     // What passes the route's check: its scopes and those covering them (full, mail:admin).
     const actual = scopesCoveringAny(route.scopes as Scope[]).sort();
-    if (JSON.stringify(actual) !== JSON.stringify(documented)) problems.push(`${route.method} ${route.path}: route requires ${actual.join(', ')}, document says ${documented.join(', ')}`);
+    if (JSON.stringify(actual) !== JSON.stringify(documented))
+      problems.push(`${route.method} ${route.path}: route requires ${actual.join(', ')}, document says ${documented.join(', ')}`);
     if (source.scopesCheckedBy) problems.push(`${route.method} ${route.path}: has requireScope, so scopesCheckedBy is stale`);
   }
   expect(problems).toEqual([]);

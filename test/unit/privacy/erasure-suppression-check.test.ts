@@ -39,16 +39,29 @@ const erased = (address: string, lists: string[], optOuts: string[] = []) => ({
 describe('the send path finds an erased address by its hash', () => {
   it('refuses an erased address suppressed on the account list, in the one BatchGetItem of the send context', async () => {
     const { table, calls } = fakeTable([erased('gone@example.org', ['ACCOUNT'])]);
-    const context = await new SendContextReader(table).read({ accountId: ACC, recipients: ['Gone@Example.org', 'fine@example.org'], tenantId: null, now: NOW });
+    const context = await new SendContextReader(table).read({
+      accountId: ACC,
+      recipients: ['Gone@Example.org', 'fine@example.org'],
+      tenantId: null,
+      now: NOW,
+    });
     expect(context.suppressed).toEqual(['Gone@Example.org']);
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.keys).toEqual(expect.arrayContaining([keys.suppression(ACC, 'gone@example.org', null), erasedAddressKey(ACC, 'gone@example.org'), erasedAddressKey(ACC, 'fine@example.org')]));
+    expect(calls[0]!.keys).toEqual(
+      expect.arrayContaining([
+        keys.suppression(ACC, 'gone@example.org', null),
+        erasedAddressKey(ACC, 'gone@example.org'),
+        erasedAddressKey(ACC, 'fine@example.org'),
+      ]),
+    );
   });
 
   it("applies a tenant's erased list only to that tenant's sends", async () => {
     const { table } = fakeTable([erased('gone@example.org', ['TENANT#t1'])]);
     const reader = new SendContextReader(table);
-    expect((await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: 't1', now: NOW })).suppressed).toEqual(['gone@example.org']);
+    expect((await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: 't1', now: NOW })).suppressed).toEqual([
+      'gone@example.org',
+    ]);
     expect((await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: 't2', now: NOW })).suppressed).toEqual([]);
     expect((await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: null, now: NOW })).suppressed).toEqual([]);
   });
@@ -56,21 +69,45 @@ describe('the send path finds an erased address by its hash', () => {
   it('keeps an erased category opt-out for mail of that category only', async () => {
     const { table } = fakeTable([erased('gone@example.org', [], ['ACCOUNT#CATEGORY#newsletter'])]);
     const reader = new SendContextReader(table);
-    const newsletter = await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: null, optOutCategory: 'newsletter', now: NOW });
+    const newsletter = await reader.read({
+      accountId: ACC,
+      recipients: ['gone@example.org'],
+      tenantId: null,
+      optOutCategory: 'newsletter',
+      now: NOW,
+    });
     expect(newsletter).toMatchObject({ suppressed: [], optedOut: ['gone@example.org'] });
-    const product = await reader.read({ accountId: ACC, recipients: ['gone@example.org'], tenantId: null, optOutCategory: 'product', now: NOW });
+    const product = await reader.read({
+      accountId: ACC,
+      recipients: ['gone@example.org'],
+      tenantId: null,
+      optOutCategory: 'product',
+      now: NOW,
+    });
     expect(product.optedOut).toEqual([]);
   });
 
   it("an erased address's hash is of its account: another account's send is not refused", async () => {
     const { table } = fakeTable([erased('gone@example.org', ['ACCOUNT'])]);
-    const context = await new SendContextReader(table).read({ accountId: 'acc_2', recipients: ['gone@example.org'], tenantId: null, now: NOW });
+    const context = await new SendContextReader(table).read({
+      accountId: 'acc_2',
+      recipients: ['gone@example.org'],
+      tenantId: null,
+      now: NOW,
+    });
     expect(context.suppressed).toEqual([]);
   });
 
   it("the send worker's check (findSuppressed) finds it too, in one BatchGetItem with the plain suppressions", async () => {
-    const { table, calls } = fakeTable([erased('gone@example.org', ['ACCOUNT']), { ...keys.suppression(ACC, 'plain@example.org', null), email: 'plain@example.org' }]);
-    const found = await new SuppressionRepository(table).findSuppressed(ACC, null, ['gone@example.org', 'plain@example.org', 'fine@example.org']);
+    const { table, calls } = fakeTable([
+      erased('gone@example.org', ['ACCOUNT']),
+      { ...keys.suppression(ACC, 'plain@example.org', null), email: 'plain@example.org' },
+    ]);
+    const found = await new SuppressionRepository(table).findSuppressed(ACC, null, [
+      'gone@example.org',
+      'plain@example.org',
+      'fine@example.org',
+    ]);
     expect(found.sort()).toEqual(['gone@example.org', 'plain@example.org']);
     expect(calls).toHaveLength(1);
   });

@@ -11,7 +11,10 @@ const ADDRESS = 'Jane@Example.org';
 const hash = addressHash(ACC, ADDRESS);
 
 const principal = (tenant: string | null = null): Principal =>
-  ({ account: { id: ACC }, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null } }) as unknown as Principal;
+  ({
+    account: { id: ACC },
+    credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null },
+  }) as unknown as Principal;
 
 class FakeStore implements ErasureStore {
   erasures = new Map<string, Erasure>();
@@ -28,7 +31,11 @@ class FakeStore implements ErasureStore {
     const found = this.erasures.get(id);
     return found && found.account_id === accountId ? structuredClone(found) : null;
   }
-  async record(_accountId: string, id: string, change: { removed: Partial<ErasedCounts>; keptAsHash?: boolean; at: string; completedAt?: string }) {
+  async record(
+    _accountId: string,
+    id: string,
+    change: { removed: Partial<ErasedCounts>; keptAsHash?: boolean; at: string; completedAt?: string },
+  ) {
     const erasure = this.erasures.get(id)!;
     for (const [kind, n] of Object.entries(change.removed)) erasure.removed[kind as keyof ErasedCounts] += n ?? 0;
     if (change.keptAsHash) erasure.suppression_kept_as_hash = true;
@@ -106,21 +113,52 @@ describe('erasure by address', () => {
   it('removes every record its references point at, with their objects, and moves its lists to the hash', async () => {
     const { store, objects, deps } = world();
     store.lists.set('jane@example.org', { suppressions: ['ACCOUNT', 'TENANT#t1'], optOuts: ['ACCOUNT#CATEGORY#newsletter'] });
-    store.seed('email', 'EMAIL#msg_1', { id: 'msg_1', body_blob_key: 'bodies/msg_1.json', attachments: [{ blob_key: 'attachments/msg_1/0' }] });
+    store.seed('email', 'EMAIL#msg_1', {
+      id: 'msg_1',
+      body_blob_key: 'bodies/msg_1.json',
+      attachments: [{ blob_key: 'attachments/msg_1/0' }],
+    });
     store.seed('email', 'EMAIL#msg_2', { id: 'msg_2', body: { text: 'hi' } });
     store.seed('received_email', 'RECEIVED#inb_1', { id: 'inb_1', raw_key: 'inbound/raw/r1.eml', attachments: [] });
     // Written under its retention class (docs/retention.md): its keys from its objects_prefix.
-    store.seed('received_email', 'RECEIVED#inb_2', { id: 'inb_2', objects_prefix: 'retention/7d/', raw_key: 'retention/7d/inbound/inb_2/message.eml', shared_raw_key: 'inbound/raw/r2.eml', attachments: [{ id: 'att_1' }] });
+    store.seed('received_email', 'RECEIVED#inb_2', {
+      id: 'inb_2',
+      objects_prefix: 'retention/7d/',
+      raw_key: 'retention/7d/inbound/inb_2/message.eml',
+      shared_raw_key: 'inbound/raw/r2.eml',
+      attachments: [{ id: 'att_1' }],
+    });
     store.seed('webhook_delivery', 'DELIVERY#wh_1#01', { id: 'whd_1' });
     store.seed('idempotency_record', 'IDEMPOTENCY#acc_1#k', { fingerprint: 'f' });
     store.seed('automation_run', 'RUN#run_1', { id: 'run_1' });
     store.seed('email', 'EMAIL#msg_other', { id: 'msg_other' }, addressHash(ACC, 'someone@else.org'));
-    for (const key of ['bodies/msg_1.json', 'attachments/msg_1/0', 'inbound/raw/r1.eml', 'inbound/inb_1/content.json', 'inbound/raw/r2.eml', 'retention/7d/inbound/inb_2/message.eml', 'retention/7d/inbound/inb_2/content.json', 'retention/7d/inbound/inb_2/attachments/att_1', 'unrelated']) objects.add(key);
+    for (const key of [
+      'bodies/msg_1.json',
+      'attachments/msg_1/0',
+      'inbound/raw/r1.eml',
+      'inbound/inb_1/content.json',
+      'inbound/raw/r2.eml',
+      'retention/7d/inbound/inb_2/message.eml',
+      'retention/7d/inbound/inb_2/content.json',
+      'retention/7d/inbound/inb_2/attachments/att_1',
+      'unrelated',
+    ])
+      objects.add(key);
 
     const erasure = await startErasure(deps, principal(), { email: ADDRESS });
 
     expect(erasure).toMatchObject({ status: 'completed', suppression_kept_as_hash: true });
-    expect(erasure.removed).toEqual({ suppressions: 2, category_opt_outs: 1, emails: 2, received_emails: 2, webhook_deliveries: 1, idempotency_records: 1, automation_runs: 1, exports: 0, objects: 8 });
+    expect(erasure.removed).toEqual({
+      suppressions: 2,
+      category_opt_outs: 1,
+      emails: 2,
+      received_emails: 2,
+      webhook_deliveries: 1,
+      idempotency_records: 1,
+      automation_runs: 1,
+      exports: 0,
+      objects: 8,
+    });
     expect([...objects]).toEqual(['unrelated']);
     expect([...store.records.keys()]).toEqual(['EMAIL#msg_other|EMAIL']);
     expect(store.refs.map((ref) => ref.target.PK)).toEqual(['EMAIL#msg_other']);

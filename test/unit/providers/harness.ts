@@ -28,7 +28,10 @@ export async function seed(emulator: ProviderEmulator, account: AccountSeed): Pr
 }
 
 /** Every item of a paged list, and how many pages it took. */
-export async function readAll<T>(read: (page: string | null) => Promise<SourcePage<T>>, maxPages = 1000): Promise<{ items: T[]; pages: number }> {
+export async function readAll<T>(
+  read: (page: string | null) => Promise<SourcePage<T>>,
+  maxPages = 1000,
+): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let page: string | null = null;
   let pages = 0;

@@ -18,10 +18,12 @@ let server: http.Server;
 let origin: string;
 
 type Script = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-const reply = (status: number, body: string, headers: Record<string, string> = {}): Script => (_req, res) => {
-  res.writeHead(status, headers);
-  res.end(body);
-};
+const reply =
+  (status: number, body: string, headers: Record<string, string> = {}): Script =>
+  (_req, res) => {
+    res.writeHead(status, headers);
+    res.end(body);
+  };
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const SCRIPTS: Record<string, Script> = {
@@ -37,7 +39,8 @@ const SCRIPTS: Record<string, Script> = {
   '/503': reply(503, 'Service Unavailable'),
   '/429-retry-after': reply(429, '', { 'retry-after': '30' }),
   '/429-retry-after-date': (_req, res) => reply(429, '', { 'retry-after': new Date(Date.now() + 90_000).toUTCString() })(_req, res),
-  '/429-reset': (_req, res) => reply(429, '{"errors":[{"field":null,"message":"too many requests"}]}', { 'x-ratelimit-reset': String(nowSeconds() + 200) })(_req, res),
+  '/429-reset': (_req, res) =>
+    reply(429, '{"errors":[{"field":null,"message":"too many requests"}]}', { 'x-ratelimit-reset': String(nowSeconds() + 200) })(_req, res),
   '/429-body': reply(429, '{"retry-seconds": 15}'),
   '/429-none': reply(429, '{"ErrorCode":429,"Message":"Rate limit exceeded"}'),
   '/429-huge': reply(429, '', { 'retry-after': '999999' }),
@@ -81,7 +84,10 @@ describe('answers', () => {
 
 describe('status mapping', () => {
   test('401 is auth, quoting the provider (JSON or plain text)', async () => {
-    expect(await failure('/401')).toEqual({ kind: 'auth', message: 'SendGrid rejected the API key (401 on GET /401): "authorization required"' });
+    expect(await failure('/401')).toEqual({
+      kind: 'auth',
+      message: 'SendGrid rejected the API key (401 on GET /401): "authorization required"',
+    });
     expect((await failure('/401-text')).message).toContain('"Forbidden"');
   });
 
@@ -152,7 +158,9 @@ describe('retryAfterSeconds', () => {
   const now = Date.UTC(2025, 0, 1);
   const h = (init: Record<string, string>) => new Headers(init);
   test('precedence: Retry-After, then X-RateLimit-Reset, then the body', () => {
-    expect(retryAfterSeconds(h({ 'retry-after': '5', 'x-ratelimit-reset': String(now / 1000 + 100) }), { 'retry-seconds': 7 }, now)).toBe(5);
+    expect(retryAfterSeconds(h({ 'retry-after': '5', 'x-ratelimit-reset': String(now / 1000 + 100) }), { 'retry-seconds': 7 }, now)).toBe(
+      5,
+    );
     expect(retryAfterSeconds(h({ 'x-ratelimit-reset': String(now / 1000 + 100) }), { 'retry-seconds': 7 }, now)).toBe(100);
     expect(retryAfterSeconds(h({}), { 'retry-seconds': '7' }, now)).toBe(7);
   });
@@ -172,7 +180,11 @@ describe('base URLs', () => {
       mailgun: 'https://api.mailgun.net',
       mailgunEu: 'https://api.eu.mailgun.net',
     });
-    const urls = providerBaseUrls({ PROVIDER_SENDGRID_URL: 'http://127.0.0.1:4599/sendgrid/', PROVIDER_MAILGUN_EU_URL: '  ', PROVIDER_POSTMARK_URL: 'http://h/postmark' });
+    const urls = providerBaseUrls({
+      PROVIDER_SENDGRID_URL: 'http://127.0.0.1:4599/sendgrid/',
+      PROVIDER_MAILGUN_EU_URL: '  ',
+      PROVIDER_POSTMARK_URL: 'http://h/postmark',
+    });
     expect(urls.sendgrid).toBe('http://127.0.0.1:4599/sendgrid');
     expect(urls.mailgunEu).toBe('https://api.eu.mailgun.net');
     expect(urls.postmark).toBe('http://h/postmark');

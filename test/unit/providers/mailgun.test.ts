@@ -21,7 +21,14 @@ const key = uniqueKey('key-fixture');
 const creds = (apiKey: string, region: 'us' | 'eu' = 'us'): ProviderCredentials => ({ provider: 'mailgun', apiKey, region });
 const source = (apiKey = key, region: 'us' | 'eu' = 'us') => new MailgunSource(creds(apiKey, region), emulator.urls);
 /** The news domain alone, with one bounce. */
-const small: MailgunSeed = { domains: [{ ...data.domains[0]!, bounces: [{ address: 'a@example.com', code: '550', error: 'No such mailbox', created_at: 'Mon, 02 Dec 2024 09:00:00 GMT' }] }] };
+const small: MailgunSeed = {
+  domains: [
+    {
+      ...data.domains[0]!,
+      bounces: [{ address: 'a@example.com', code: '550', error: 'No such mailbox', created_at: 'Mon, 02 Dec 2024 09:00:00 GMT' }],
+    },
+  ],
+};
 
 beforeAll(async () => {
   emulator = await startEmulator();
@@ -59,7 +66,9 @@ describe('suppressions', () => {
     const log = (await providerRequestLog(emulator.url, 'mailgun', key)).filter((r) => r.path.startsWith(`/v3/${MAIN}/bounces`));
     // By address: blocked@ and both-bounce-unsub@ sort before the 998 generated ones of the first page.
     expect(log[0]?.path).toBe(`/v3/${MAIN}/bounces?limit=1000`);
-    expect(log[1]?.path).toMatch(/^\/v3\/mg\.acme-mg\.example\/bounces\?page=next&address=bounce-000997%40bulk\.mg-fixture\.example&limit=1000$/);
+    expect(log[1]?.path).toMatch(
+      /^\/v3\/mg\.acme-mg\.example\/bounces\?page=next&address=bounce-000997%40bulk\.mg-fixture\.example&limit=1000$/,
+    );
     expect(log.every((r) => r.path.includes('limit=1000'))).toBe(true);
   });
 
@@ -72,8 +81,14 @@ describe('suppressions', () => {
     const of = (email: string) => all.filter((i) => i.email === email).map((i) => [i.kind, i.detail]);
     expect(of(facts.suppressions.soft_bounce)).toEqual([['soft_bounce', '421']]);
     expect(of(facts.suppressions.block)).toEqual([['block', '550']]);
-    expect(of(facts.suppressions.bounce_and_unsubscribe[0])).toEqual([['hard_bounce', '550'], ['unsubscribe', null]]);
-    expect(of(facts.suppressions.complaint_and_unsubscribe[0])).toEqual([['complaint', null], ['unsubscribe', null]]);
+    expect(of(facts.suppressions.bounce_and_unsubscribe[0])).toEqual([
+      ['hard_bounce', '550'],
+      ['unsubscribe', null],
+    ]);
+    expect(of(facts.suppressions.complaint_and_unsubscribe[0])).toEqual([
+      ['complaint', null],
+      ['unsubscribe', null],
+    ]);
     for (const [email, tags] of Object.entries(facts.suppressions.scoped_opt_outs)) expect(of(email)).toEqual([['scoped_opt_out', tags]]);
     expect(all.find((i) => i.email === facts.suppressions.soft_bounce)?.created_at).toBe('2024-12-02T10:00:00.000Z');
     const log = await providerRequestLog(emulator.url, 'mailgun', key);
@@ -102,7 +117,14 @@ describe('templates', () => {
 
   test('getTemplate reads the active version: subject from Subject or subject, engine go or handlebars, no text part', async () => {
     const receipt = await source().getTemplate(facts.templates.loop_conditional);
-    expect(receipt).toMatchObject({ name: 'order-receipt', alias: 'order-receipt', subject: 'Your order {{order_id}}', text: null, syntax: 'handlebars', layout: null });
+    expect(receipt).toMatchObject({
+      name: 'order-receipt',
+      alias: 'order-receipt',
+      subject: 'Your order {{order_id}}',
+      text: null,
+      syntax: 'handlebars',
+      layout: null,
+    });
     expect(receipt.html).toContain('{{#each items}}');
     expect((await source().getTemplate(facts.templates.dotted_triple_whitespace)).subject).toBe('Notice for {{ user.first_name }}');
     expect((await source().getTemplate(facts.templates.no_subject)).subject).toBeNull();
@@ -126,7 +148,11 @@ describe('templates', () => {
     const { items } = await readAll((p) => source(k).listTemplates(p));
     expect(items.map((t) => t.name)).toEqual(templates.map((t) => t.name));
     const paths = (await providerRequestLog(emulator.url, 'mailgun', k)).map((r) => r.path).filter((p) => p.includes('/templates'));
-    expect(paths).toEqual([`/v3/${MAIN}/templates?limit=100`, `/v3/${MAIN}/templates?page=next&p=t-099&limit=100`, `/v3/${MAIN}/templates?page=next&p=t-129&limit=100`]);
+    expect(paths).toEqual([
+      `/v3/${MAIN}/templates?limit=100`,
+      `/v3/${MAIN}/templates?page=next&p=t-099&limit=100`,
+      `/v3/${MAIN}/templates?page=next&p=t-129&limit=100`,
+    ]);
   });
 });
 
@@ -151,12 +177,37 @@ describe('domains and webhooks', () => {
     expect(pages).toBe(3);
     expect(items).toEqual([
       { source_id: `domain:${MAIN}:${SHARED_WEBHOOK_URL}`, url: SHARED_WEBHOOK_URL, events: ['opened', 'clicked'], enabled: true },
-      { source_id: `domain:${MAIN}:https://analytics.acme.example/opens`, url: 'https://analytics.acme.example/opens', events: ['opened'], enabled: true },
-      { source_id: `domain:${MAIN}:https://hooks.acme.example/deliveries`, url: 'https://hooks.acme.example/deliveries', events: ['delivered', 'permanent_fail'], enabled: true },
-      { source_id: `domain:${MAIN}:https://legacy.acme.example/mailgun-drops`, url: 'https://legacy.acme.example/mailgun-drops', events: ['drop'], enabled: true },
+      {
+        source_id: `domain:${MAIN}:https://analytics.acme.example/opens`,
+        url: 'https://analytics.acme.example/opens',
+        events: ['opened'],
+        enabled: true,
+      },
+      {
+        source_id: `domain:${MAIN}:https://hooks.acme.example/deliveries`,
+        url: 'https://hooks.acme.example/deliveries',
+        events: ['delivered', 'permanent_fail'],
+        enabled: true,
+      },
+      {
+        source_id: `domain:${MAIN}:https://legacy.acme.example/mailgun-drops`,
+        url: 'https://legacy.acme.example/mailgun-drops',
+        events: ['drop'],
+        enabled: true,
+      },
       { source_id: `domain:${NEWS}:${SHARED_WEBHOOK_URL}`, url: SHARED_WEBHOOK_URL, events: ['complained'], enabled: true },
-      { source_id: `account:${SHARED_WEBHOOK_URL}`, url: SHARED_WEBHOOK_URL, events: ['delivered', 'permanent_fail', 'complained', 'unsubscribed'], enabled: true },
-      { source_id: 'account:https://hooks.acme.example/accepted', url: 'https://hooks.acme.example/accepted', events: ['accepted'], enabled: true },
+      {
+        source_id: `account:${SHARED_WEBHOOK_URL}`,
+        url: SHARED_WEBHOOK_URL,
+        events: ['delivered', 'permanent_fail', 'complained', 'unsubscribed'],
+        enabled: true,
+      },
+      {
+        source_id: 'account:https://hooks.acme.example/accepted',
+        url: 'https://hooks.acme.example/accepted',
+        events: ['accepted'],
+        enabled: true,
+      },
     ]);
     expect(items).toHaveLength(facts.webhooks.total);
     expect(items.filter((w) => w.url === SHARED_WEBHOOK_URL)).toHaveLength(facts.webhooks.sharing_url);
@@ -175,7 +226,12 @@ describe('failures', () => {
 
   test('a 429 is rate_limited for the wait Mailgun announces (X-RateLimit-Reset, retry-seconds)', async () => {
     const k = uniqueKey('key-rate');
-    await seed(emulator, { provider: 'mailgun', api_key: k, data: small, faults: { rate_limit_after_requests: 0, retry_after_seconds: 45 } });
+    await seed(emulator, {
+      provider: 'mailgun',
+      api_key: k,
+      data: small,
+      faults: { rate_limit_after_requests: 0, retry_after_seconds: 45 },
+    });
     const err = await providerErrorOf(() => source(k).checkAccess());
     expect(err.failure.kind).toBe('rate_limited');
     const retry = err.failure.kind === 'rate_limited' ? err.failure.retryAfterSeconds : 0;
@@ -199,14 +255,20 @@ describe('failures', () => {
     await seed(emulator, { provider: 'mailgun', api_key: k, data: small, faults: { forbidden_paths: [`/v3/${NEWS}/complaints`] } });
     expect((await providerErrorOf(() => source(k).listSuppressions(`domain:${NEWS}:complaints`, null))).failure.kind).toBe('not_permitted');
     expect((await source(k).listSuppressions(`domain:${NEWS}:bounces`, null)).items).toHaveLength(1);
-    expect((await providerErrorOf(() => source(k).listSuppressions('domain:gone.example:bounces', null))).failure.kind).toBe('not_permitted');
+    expect((await providerErrorOf(() => source(k).listSuppressions('domain:gone.example:bounces', null))).failure.kind).toBe(
+      'not_permitted',
+    );
   });
 
   test('region eu reads the EU host; the key is unknown on the US host', async () => {
     const k = uniqueKey('key-eu');
     await seed(emulator, { provider: 'mailgun', api_key: k, region: 'eu', data: small });
     expect((await source(k, 'eu').listSuppressions(`domain:${NEWS}:bounces`, null)).items).toHaveLength(1);
-    expect((await source(k, 'eu').suppressionLists()).map((l) => l.id)).toEqual([`domain:${NEWS}:bounces`, `domain:${NEWS}:complaints`, `domain:${NEWS}:unsubscribes`]);
+    expect((await source(k, 'eu').suppressionLists()).map((l) => l.id)).toEqual([
+      `domain:${NEWS}:bounces`,
+      `domain:${NEWS}:complaints`,
+      `domain:${NEWS}:unsubscribes`,
+    ]);
     expect((await providerErrorOf(() => source(k, 'us').checkAccess())).failure.kind).toBe('auth');
     const log = await providerRequestLog(emulator.url, 'mailgun', k);
     expect(new Set(log.map((r) => r.region))).toEqual(new Set(['eu']));

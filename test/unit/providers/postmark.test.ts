@@ -15,12 +15,22 @@ import { allUrls, closedPortUrl, countBy, providerErrorOf, providerRequestLog, r
 let emulator: ProviderEmulator;
 const serverToken = uniqueKey('pm-server');
 const accountToken = uniqueKey('pm-account');
-const creds = (apiKey: string, accountApiKey: string | null = null): ProviderCredentials => ({ provider: 'postmark', apiKey, accountApiKey: accountApiKey ?? undefined, region: 'us' });
+const creds = (apiKey: string, accountApiKey: string | null = null): ProviderCredentials => ({
+  provider: 'postmark',
+  apiKey,
+  accountApiKey: accountApiKey ?? undefined,
+  region: 'us',
+});
 /** null: no account token. */
-const source = (apiKey = serverToken, accountApiKey: string | null = accountToken) => new PostmarkSource(creds(apiKey, accountApiKey), emulator.urls);
+const source = (apiKey = serverToken, accountApiKey: string | null = accountToken) =>
+  new PostmarkSource(creds(apiKey, accountApiKey), emulator.urls);
 const small: PostmarkSeed = {
   ...data,
-  suppressions: { outbound: [{ EmailAddress: 'a@example.com', SuppressionReason: 'HardBounce', Origin: 'Recipient', CreatedAt: '2024-12-01T00:00:00-05:00' }] },
+  suppressions: {
+    outbound: [
+      { EmailAddress: 'a@example.com', SuppressionReason: 'HardBounce', Origin: 'Recipient', CreatedAt: '2024-12-01T00:00:00-05:00' },
+    ],
+  },
 };
 
 beforeAll(async () => {
@@ -60,7 +70,12 @@ describe('suppressions', () => {
     expect(items).toHaveLength(facts.suppressions.HardBounce.outbound);
     expect(new Set(items.map((i) => i.email)).size).toBe(items.length);
     expect(items.every((i) => i.kind === 'hard_bounce' && i.detail === null)).toBe(true);
-    expect(items[0]).toEqual({ email: 'bounce-and-unsub@pm-fixture.example', kind: 'hard_bounce', detail: null, created_at: '2024-12-01T05:10:00.000Z' });
+    expect(items[0]).toEqual({
+      email: 'bounce-and-unsub@pm-fixture.example',
+      kind: 'hard_bounce',
+      detail: null,
+      created_at: '2024-12-01T05:10:00.000Z',
+    });
     const log = await providerRequestLog(emulator.url, 'postmark', serverToken);
     const dumps = log.filter((r) => r.path.startsWith('/message-streams/outbound/suppressions/dump'));
     // A source per page here (as a chain of requests would): each page reads the dump again.
@@ -74,7 +89,9 @@ describe('suppressions', () => {
     const one = source(k, `${k}-account`);
     const { pages } = await readAll((page) => one.listSuppressions('stream:outbound:HardBounce', page));
     expect(pages).toBe(facts.suppressions.outbound_hard_bounce_pages_of_1000);
-    const dumps = (await providerRequestLog(emulator.url, 'postmark', k)).filter((r) => r.path.startsWith('/message-streams/outbound/suppressions/dump'));
+    const dumps = (await providerRequestLog(emulator.url, 'postmark', k)).filter((r) =>
+      r.path.startsWith('/message-streams/outbound/suppressions/dump'),
+    );
     expect(dumps).toHaveLength(1);
   });
 
@@ -88,8 +105,14 @@ describe('suppressions', () => {
     expect(of('reader-1@pm-fixture.example')).toEqual([['scoped_opt_out', 'broadcast']]);
     expect(of('unsub-only@pm-fixture.example')).toEqual([['unsubscribe', null]]);
     expect(facts.suppressions.manual.map((e) => of(e))).toEqual([[['manual', null]], [['manual', null]], [['manual', null]]]);
-    expect(of(facts.suppressions.bounce_and_unsubscribe[0])).toEqual([['hard_bounce', null], ['unsubscribe', null]]);
-    expect(of(facts.suppressions.complaint_and_unsubscribe[0])).toEqual([['complaint', null], ['unsubscribe', null]]);
+    expect(of(facts.suppressions.bounce_and_unsubscribe[0])).toEqual([
+      ['hard_bounce', null],
+      ['unsubscribe', null],
+    ]);
+    expect(of(facts.suppressions.complaint_and_unsubscribe[0])).toEqual([
+      ['complaint', null],
+      ['unsubscribe', null],
+    ]);
     expect(of(facts.suppressions.never_read[0])).toEqual([]);
   });
 });
@@ -101,7 +124,13 @@ describe('templates', () => {
     expect(items).toHaveLength(facts.templates.total);
     expect(items.filter((t) => t.is_layout).map((t) => t.alias)).toEqual([facts.templates.layout_alias]);
     const welcome = await source().getTemplate(String(facts.templates.uses_layout));
-    expect(welcome).toMatchObject({ source_id: '8002', name: 'Welcome', alias: 'welcome', subject: 'Welcome, {{name}}!', syntax: 'mustachio' });
+    expect(welcome).toMatchObject({
+      source_id: '8002',
+      name: 'Welcome',
+      alias: 'welcome',
+      subject: 'Welcome, {{name}}!',
+      syntax: 'mustachio',
+    });
     expect(welcome.html).toContain('{{^has_orders}}');
     expect(welcome.layout).toEqual({
       alias: 'basic',
@@ -167,7 +196,11 @@ describe('domains and webhooks', () => {
         verified: true,
         records: [
           { type: 'TXT', host: 'acme-pm.example', value: 'v=spf1 a mx include:spf.mtasv.net ~all' },
-          { type: 'TXT', host: '20241201000000pm._domainkey.acme-pm.example', value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCAcmePm' },
+          {
+            type: 'TXT',
+            host: '20241201000000pm._domainkey.acme-pm.example',
+            value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCAcmePm',
+          },
           { type: 'CNAME', host: 'pm-bounces.acme-pm.example', value: 'pm.mtasv.net' },
         ],
       },
@@ -177,7 +210,11 @@ describe('domains and webhooks', () => {
         verified: false,
         records: [
           { type: 'TXT', host: 'news-pm.example', value: 'v=spf1 a mx include:spf.mtasv.net ~all' },
-          { type: 'TXT', host: '20250301000000pm._domainkey.news-pm.example', value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCNewsPm' },
+          {
+            type: 'TXT',
+            host: '20250301000000pm._domainkey.news-pm.example',
+            value: 'k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQCNewsPm',
+          },
           { type: 'CNAME', host: 'pm-bounces.news-pm.example', value: 'pm.mtasv.net' },
         ],
       },

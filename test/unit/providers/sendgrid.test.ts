@@ -34,7 +34,15 @@ async function readList(list: string, apiKey = key): Promise<{ items: SourceSupp
 describe('suppressions', () => {
   test('lists come in precedence order: bounces, spam reports, invalid, blocks, global unsubscribes, then one per group', async () => {
     const lists = await source().suppressionLists();
-    expect(lists.map((l) => l.id)).toEqual(['bounces', 'spam_reports', 'invalid_emails', 'blocks', 'unsubscribes', 'group:17001:Newsletters', 'group:17002:Product updates']);
+    expect(lists.map((l) => l.id)).toEqual([
+      'bounces',
+      'spam_reports',
+      'invalid_emails',
+      'blocks',
+      'unsubscribes',
+      'group:17001:Newsletters',
+      'group:17002:Product updates',
+    ]);
     expect(lists).toHaveLength(facts.suppressions.lists);
     expect(lists[5]?.label).toContain('Newsletters');
   });
@@ -44,7 +52,10 @@ describe('suppressions', () => {
     expect(pages).toBe(facts.suppressions.bounces.pages_of_500);
     expect(items).toHaveLength(facts.suppressions.bounces.total);
     expect(new Set(items.map((i) => i.email)).size).toBe(facts.suppressions.bounces.total);
-    expect(countBy(items, (i) => i.kind)).toEqual({ hard_bounce: facts.suppressions.bounces.status_5xx, soft_bounce: facts.suppressions.bounces.status_4xx });
+    expect(countBy(items, (i) => i.kind)).toEqual({
+      hard_bounce: facts.suppressions.bounces.status_5xx,
+      soft_bounce: facts.suppressions.bounces.status_4xx,
+    });
     expect(items.find((i) => i.email === facts.suppressions.soft_bounce)).toEqual({
       email: facts.suppressions.soft_bounce,
       kind: 'soft_bounce',
@@ -52,7 +63,9 @@ describe('suppressions', () => {
       created_at: '2024-12-01T00:00:30.000Z',
     });
     const log = await providerRequestLog(emulator.url, 'sendgrid', key);
-    const offsets = log.filter((r) => r.path.startsWith('/v3/suppression/bounces?')).map((r) => new URLSearchParams(r.path.split('?')[1]).get('offset'));
+    const offsets = log
+      .filter((r) => r.path.startsWith('/v3/suppression/bounces?'))
+      .map((r) => new URLSearchParams(r.path.split('?')[1]).get('offset'));
     expect(offsets.slice(0, 3)).toEqual(['0', '500', '1000']);
     expect(log.filter((r) => r.path.startsWith('/v3/suppression/bounces?') && !r.path.includes('limit=500'))).toEqual([]);
   });
@@ -105,7 +118,11 @@ describe('suppressions', () => {
   test('a group list longer than 1000 is cut into pages of 1000', async () => {
     const k = uniqueKey('SG.groups');
     const emails = Array.from({ length: 2500 }, (_, i) => `g${String(i).padStart(4, '0')}@example.com`);
-    await seed(emulator, { provider: 'sendgrid', api_key: k, data: { asm_groups: [{ group: { id: 9, name: 'Big', description: '', is_default: false }, suppressions: emails }] } });
+    await seed(emulator, {
+      provider: 'sendgrid',
+      api_key: k,
+      data: { asm_groups: [{ group: { id: 9, name: 'Big', description: '', is_default: false }, suppressions: emails }] },
+    });
     const { items, pages } = await readList('group:9:Big', k);
     expect(pages).toBe(3);
     expect(items.map((i) => i.email)).toEqual(emails);
@@ -126,7 +143,13 @@ describe('templates', () => {
 
   test('getTemplate uses the active version; dynamic is handlebars, legacy sendgrid_legacy; an empty subject is none', async () => {
     const receipt = await source().getTemplate(facts.templates.loop_conditional);
-    expect(receipt).toMatchObject({ name: 'Order receipt', syntax: 'handlebars', subject: 'Your receipt {{orderId}}', layout: null, alias: null });
+    expect(receipt).toMatchObject({
+      name: 'Order receipt',
+      syntax: 'handlebars',
+      subject: 'Your receipt {{orderId}}',
+      layout: null,
+      alias: null,
+    });
     expect(receipt.html).toContain('{{#each items}}');
     expect(receipt.html).toContain('{{#if discount}}');
     const notice = await source().getTemplate(facts.templates.dotted_triple_whitespace);
@@ -137,7 +160,12 @@ describe('templates', () => {
     const legacy = await source().getTemplate(facts.templates.legacy_body);
     expect(legacy).toMatchObject({ syntax: 'sendgrid_legacy', subject: '<%subject%>' });
     expect(legacy.html).toContain('<%body%>');
-    expect(await source().getTemplate(facts.templates.without_versions)).toMatchObject({ subject: null, html: null, text: null, syntax: 'sendgrid_legacy' });
+    expect(await source().getTemplate(facts.templates.without_versions)).toMatchObject({
+      subject: null,
+      html: null,
+      text: null,
+      syntax: 'sendgrid_legacy',
+    });
   });
 
   test('more than 200 templates are read over pages by page_token', async () => {
@@ -176,15 +204,34 @@ describe('domains and webhooks', () => {
       { type: 'TXT', host: 'acme-sg.example', value: 'v=spf1 include:em5101.acme-sg.example -all' },
       { type: 'TXT', host: 'm1._domainkey.acme-sg.example', value: 'k=rsa; t=s; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDAcmeSg' },
     ]);
-    expect(items[1]?.records.map((r) => `${r.type} ${r.host}`)).toEqual(['CNAME em5102.news-sg.example', 'CNAME s1._domainkey.news-sg.example', 'CNAME s2._domainkey.news-sg.example']);
+    expect(items[1]?.records.map((r) => `${r.type} ${r.host}`)).toEqual([
+      'CNAME em5102.news-sg.example',
+      'CNAME s1._domainkey.news-sg.example',
+      'CNAME s2._domainkey.news-sg.example',
+    ]);
   });
 
   test('webhooks: flags set true become events; two share a URL; account_status_change is asked for', async () => {
     const { items } = await readAll((p) => source().listWebhooks(p));
     expect(items).toEqual([
-      { source_id: '77d4a5da-7015-11ed-a1eb-0242ac120002', url: SHARED_WEBHOOK_URL, events: ['delivered', 'bounce', 'open', 'click', 'spam_report', 'unsubscribe'], enabled: true },
-      { source_id: '88e5b6eb-8126-22fe-b2fc-1353bd231113', url: SHARED_WEBHOOK_URL, events: ['processed', 'dropped', 'deferred', 'bounce'], enabled: true },
-      { source_id: '99f6c7fc-9237-33af-c30d-2464ce342224', url: 'https://ops.acme.example/sendgrid-status', events: ['group_unsubscribe', 'group_resubscribe', 'account_status_change'], enabled: false },
+      {
+        source_id: '77d4a5da-7015-11ed-a1eb-0242ac120002',
+        url: SHARED_WEBHOOK_URL,
+        events: ['delivered', 'bounce', 'open', 'click', 'spam_report', 'unsubscribe'],
+        enabled: true,
+      },
+      {
+        source_id: '88e5b6eb-8126-22fe-b2fc-1353bd231113',
+        url: SHARED_WEBHOOK_URL,
+        events: ['processed', 'dropped', 'deferred', 'bounce'],
+        enabled: true,
+      },
+      {
+        source_id: '99f6c7fc-9237-33af-c30d-2464ce342224',
+        url: 'https://ops.acme.example/sendgrid-status',
+        events: ['group_unsubscribe', 'group_resubscribe', 'account_status_change'],
+        enabled: false,
+      },
     ]);
     expect(items.filter((w) => w.url === facts.webhooks.shared_url)).toHaveLength(facts.webhooks.sharing_url);
   });
@@ -193,7 +240,14 @@ describe('domains and webhooks', () => {
     const k = uniqueKey('SG.legacy');
     await seed(emulator, { provider: 'sendgrid', api_key: k, data: { webhooks: data.webhooks, webhook_api: 'legacy' } });
     const { items } = await readAll((p) => source(k).listWebhooks(p));
-    expect(items).toEqual([{ source_id: 'legacy', url: SHARED_WEBHOOK_URL, events: ['delivered', 'bounce', 'open', 'click', 'spam_report', 'unsubscribe'], enabled: true }]);
+    expect(items).toEqual([
+      {
+        source_id: 'legacy',
+        url: SHARED_WEBHOOK_URL,
+        events: ['delivered', 'bounce', 'open', 'click', 'spam_report', 'unsubscribe'],
+        enabled: true,
+      },
+    ]);
     const log = await providerRequestLog(emulator.url, 'sendgrid', k);
     expect(log.map((r) => [r.path.split('?')[0], r.status])).toEqual([
       ['/v3/user/webhooks/event/settings/all', 404],
@@ -221,7 +275,12 @@ describe('failures', () => {
 
   test('a 429 is rate_limited with the wait from X-RateLimit-Reset; the next request succeeds', async () => {
     const k = uniqueKey('SG.rate');
-    await seed(emulator, { provider: 'sendgrid', api_key: k, data: small, faults: { rate_limit_after_requests: 1, retry_after_seconds: 120 } });
+    await seed(emulator, {
+      provider: 'sendgrid',
+      api_key: k,
+      data: small,
+      faults: { rate_limit_after_requests: 1, retry_after_seconds: 120 },
+    });
     await source(k).checkAccess();
     const err = await providerErrorOf(() => source(k).listSuppressions('bounces', null));
     expect(err.failure.kind).toBe('rate_limited');
@@ -247,7 +306,12 @@ describe('failures', () => {
 
   test('a key without a scope gets not_permitted for that list only; a 403 on checkAccess is auth', async () => {
     const k = uniqueKey('SG.scoped');
-    await seed(emulator, { provider: 'sendgrid', api_key: k, data: { ...small, blocks: [] }, faults: { forbidden_paths: ['/v3/suppression/blocks'] } });
+    await seed(emulator, {
+      provider: 'sendgrid',
+      api_key: k,
+      data: { ...small, blocks: [] },
+      faults: { forbidden_paths: ['/v3/suppression/blocks'] },
+    });
     const err = await providerErrorOf(() => source(k).listSuppressions('blocks', null));
     expect(err.failure.kind).toBe('not_permitted');
     expect((await source(k).listSuppressions('bounces', null)).items).toHaveLength(1);

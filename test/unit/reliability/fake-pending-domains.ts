@@ -10,15 +10,37 @@ import type { ProviderPendingDeps } from '../../../shared/usecases/domains/recon
 
 export const RECHECK = { providerRecheckMs: 2 * 60_000, providerRecheckLateMs: 15 * 60_000 };
 
-const record = (purpose: DnsRecord['purpose'], required = true): DnsRecord => ({ purpose, type: 'TXT', name: `${purpose}.example.test`, value: 'v', required, status: 'verified' });
+const record = (purpose: DnsRecord['purpose'], required = true): DnsRecord => ({
+  purpose,
+  type: 'TXT',
+  name: `${purpose}.example.test`,
+  value: 'v',
+  required,
+  status: 'verified',
+});
 
 /** A domain whose DNS checked out at `checkedAt` while SES was still verifying it. */
 export function pendingDomain(id: string, checkedAt: string): Domain {
   return {
-    id, account_id: 'acc_1', name: `${id}.example.test`, status: 'pending', tenant_id: null, tenant: null,
+    id,
+    account_id: 'acc_1',
+    name: `${id}.example.test`,
+    status: 'pending',
+    tenant_id: null,
+    tenant: null,
     records: [record('ownership'), record('dkim'), record('return_path'), record('spf'), record('dmarc', false)],
-    dkim_selector: 's1', dkim_public_key: 'k', ownership_token: 't', open_tracking: false, click_tracking: false, tls_mode: 'opportunistic',
-    inbound_enabled: false, inbound_subdomain: null, created_at: checkedAt, updated_at: checkedAt, verified_at: null, last_checked_at: checkedAt,
+    dkim_selector: 's1',
+    dkim_public_key: 'k',
+    ownership_token: 't',
+    open_tracking: false,
+    click_tracking: false,
+    tls_mode: 'opportunistic',
+    inbound_enabled: false,
+    inbound_subdomain: null,
+    created_at: checkedAt,
+    updated_at: checkedAt,
+    verified_at: null,
+    last_checked_at: checkedAt,
     provider: { status: 'pending', message: 'SES has not yet confirmed the DKIM record.', checked_at: checkedAt },
   };
 }
@@ -54,7 +76,13 @@ export function fakePendingDomains(options: { now: () => number; ses: (name: str
   /** recordCheck's write: the domain, and its place in the due index. */
   function write(id: string, check: { status: Domain['status']; records: DnsRecord[]; at: string; provider?: ProviderVerification }) {
     const stored = byId.get(id)!;
-    Object.assign(stored.domain, { status: check.status, records: check.records, last_checked_at: check.at, updated_at: check.at, ...(check.provider ? { provider: check.provider } : {}) });
+    Object.assign(stored.domain, {
+      status: check.status,
+      records: check.records,
+      last_checked_at: check.at,
+      updated_at: check.at,
+      ...(check.provider ? { provider: check.provider } : {}),
+    });
     if (check.status === 'verified') stored.domain.verified_at ??= check.at;
     if (check.provider?.status === 'pending') {
       stored.since ??= check.at;

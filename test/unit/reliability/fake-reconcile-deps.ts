@@ -21,9 +21,29 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 export function email(id: string, over: Partial<Email>, internals: StoredEmail['internals'] = {}): StoredEmail {
   return {
     email: {
-      id, account_id: 'acc_1', from: 'a@x.test', to: ['r@y.test'], cc: [], bcc: [], reply_to: [], subject: 's', status: 'queued', last_event: 'queued',
-      bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
-      created_at: iso(NOW - 3_600_000), tenant: null, provider_message_id: null, ...over,
+      id,
+      account_id: 'acc_1',
+      from: 'a@x.test',
+      to: ['r@y.test'],
+      cc: [],
+      bcc: [],
+      reply_to: [],
+      subject: 's',
+      status: 'queued',
+      last_event: 'queued',
+      bounce_reason: null,
+      bounce_type: null,
+      tags: [],
+      headers: {},
+      scheduled_at: null,
+      cancelled_at: null,
+      sent_at: null,
+      delivered_at: null,
+      bounced_at: null,
+      created_at: iso(NOW - 3_600_000),
+      tenant: null,
+      provider_message_id: null,
+      ...over,
     },
     body: { inline: {} },
     internals,
@@ -32,15 +52,33 @@ export function email(id: string, over: Partial<Email>, internals: StoredEmail['
 
 /** A delivery of endpoint wh_1 with one failed attempt, its next attempt past the bound. */
 export const webhookDelivery = (id: string, status: WebhookDelivery['status']): WebhookDelivery => ({
-  id, webhook_id: 'wh_1', account_id: 'acc_1', event_id: 'evt_1', event_type: 'email.sent', payload: '{}', status,
+  id,
+  webhook_id: 'wh_1',
+  account_id: 'acc_1',
+  event_id: 'evt_1',
+  event_type: 'email.sent',
+  payload: '{}',
+  status,
   attempts: [{ attempt: 1, at: iso(NOW - 600_000), status_code: 500, duration_ms: 3, error: null, response_excerpt: null }],
-  next_attempt_at: iso(NOW - B.webhookLateAfterMs - 1), created_at: iso(NOW - 700_000), updated_at: iso(NOW - 600_000),
+  next_attempt_at: iso(NOW - B.webhookLateAfterMs - 1),
+  created_at: iso(NOW - 700_000),
+  updated_at: iso(NOW - 600_000),
 });
 
 /** A run of a two-step automation (a delay, then a condition), started two hours before NOW. */
 export const automationRun = (over: Partial<Run>): Run => ({
   ...newRun({
-    automation: { id: 'auto_1', account_id: 'acc_1', name: 'A', version: 1, allowed_domains: null, steps: [{ key: 'wait', type: 'delay', duration: '1 hour' }, { key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
+    automation: {
+      id: 'auto_1',
+      account_id: 'acc_1',
+      name: 'A',
+      version: 1,
+      allowed_domains: null,
+      steps: [
+        { key: 'wait', type: 'delay', duration: '1 hour' },
+        { key: 'c', type: 'condition', field: 'event.name', operator: 'exists' },
+      ],
+    },
     event: { id: 'ae_1', name: 'signup', user_id: 'u1', email: null, data: {}, created_at: iso(NOW - 7_200_000) },
     subject: 'user:u1',
     now: new Date(NOW - 7_200_000),
@@ -52,7 +90,13 @@ export const automationRun = (over: Partial<Run>): Run => ({
 export function fakeReconcileDeps(
   emails: StoredEmail[],
   deliveries: WebhookDelivery[] = [],
-  options: { refuseSends?: boolean; refuseSteps?: boolean; runs?: Run[]; pendingDomains?: string[]; ses?: (name: string) => ProviderDomainState | Error } = {},
+  options: {
+    refuseSends?: boolean;
+    refuseSteps?: boolean;
+    runs?: Run[];
+    pendingDomains?: string[];
+    ses?: (name: string) => ProviderDomainState | Error;
+  } = {},
 ) {
   const pending = fakePendingDomains({ now: () => NOW, ses: options.ses ?? (() => new Error('SES not expected')) });
   for (const id of options.pendingDomains ?? []) pending.addPending(id, iso(NOW - 2 * 60_000));
@@ -65,7 +109,12 @@ export function fakeReconcileDeps(
   const events: ServiceEvent[] = [];
   const entries: DueEntry[] = [
     ...emails.map((stored) => ({ kind: 'EMAIL' as const, emailId: stored.email.id, dueAt: iso(NOW - 1000) })),
-    ...deliveries.map((delivery) => ({ kind: 'DELIVERY' as const, webhookId: delivery.webhook_id, deliveryId: delivery.id, dueAt: iso(NOW - 5000) })),
+    ...deliveries.map((delivery) => ({
+      kind: 'DELIVERY' as const,
+      webhookId: delivery.webhook_id,
+      deliveryId: delivery.id,
+      dueAt: iso(NOW - 5000),
+    })),
     ...[...runs.keys()].map((runId) => ({ kind: 'RUN' as const, runId, dueAt: iso(NOW - 1000) })),
     ...(options.pendingDomains ?? []).map((domainId) => ({ kind: 'DOMAIN' as const, domainId, dueAt: iso(pending.due.get(domainId)!) })),
   ];
@@ -91,7 +140,10 @@ export function fakeReconcileDeps(
       postponeDue: async (_w, deliveryId, at) => (due.set(deliveryId, at), true),
       clearDue: async (_w, deliveryId) => (due.set(deliveryId, -1), true),
     },
-    sendQueue: { enqueueMany: async (messages) => (options.refuseSends ? { failed: messages.map((_, i) => i) } : (sent.push(...messages), { failed: [] })) },
+    sendQueue: {
+      enqueueMany: async (messages) =>
+        options.refuseSends ? { failed: messages.map((_, i) => i) } : (sent.push(...messages), { failed: [] }),
+    },
     webhookDeliveryQueue: { enqueue: async (message) => void webhookMessages.push(message) },
     runs: {
       get: async (id) => runs.get(id) ?? null,

@@ -61,7 +61,7 @@ describe('a domain SES is still verifying, past due in the index', () => {
     expect(s.healthChecks).toEqual([]);
   });
 
-  it('counts the 72 hours from the first pending check, not the last (a verify again keeps SES\'s window)', async () => {
+  it("counts the 72 hours from the first pending check, not the last (a verify again keeps SES's window)", async () => {
     const s = setup(() => PENDING);
     s.addPending('dom_w', iso(T0 + 70 * HOUR), iso(T0));
     s.at(T0 + 71 * HOUR + 50 * MIN);
@@ -84,7 +84,11 @@ describe('a domain SES is still verifying, past due in the index', () => {
     s.addPending('dom_f', iso(T0));
     s.at(T0 + 3 * HOUR);
     expect(await s.pass('dom_f')).toBe('cleared');
-    expect(s.domain('dom_f')).toMatchObject({ status: 'pending', verified_at: null, provider: { status: 'failed', message: expect.stringContaining('verify again') } });
+    expect(s.domain('dom_f')).toMatchObject({
+      status: 'pending',
+      verified_at: null,
+      provider: { status: 'failed', message: expect.stringContaining('verify again') },
+    });
     expect(s.due.has('dom_f')).toBe(false);
   });
 
@@ -116,7 +120,13 @@ describe('a domain SES is still verifying, past due in the index', () => {
   it('a pending check recorded while SES was asked keeps the due time it wrote (no postpone over it)', async () => {
     const s = setup(() => {
       const current = s.domain('dom_r')!;
-      void s.recordCheck('acc_1', 'dom_r', { status: 'pending', records: current.records, at: iso(T0 + 90 * MIN), inbound_enabled: false, provider: { ...current.provider!, checked_at: iso(T0 + 90 * MIN) } });
+      void s.recordCheck('acc_1', 'dom_r', {
+        status: 'pending',
+        records: current.records,
+        at: iso(T0 + 90 * MIN),
+        inbound_enabled: false,
+        provider: { ...current.provider!, checked_at: iso(T0 + 90 * MIN) },
+      });
       return PENDING;
     });
     s.addPending('dom_r', iso(T0));
@@ -129,7 +139,13 @@ describe('a domain SES is still verifying, past due in the index', () => {
   it('a domain no longer waiting for SES (verified meanwhile) but left in the index is only taken out', async () => {
     const s = setup(() => VERIFIED);
     s.addPending('dom_v', iso(T0));
-    await s.recordCheck('acc_1', 'dom_v', { status: 'verified', records: s.domain('dom_v')!.records, at: iso(T0 + MIN), inbound_enabled: false, provider: { status: 'verified', message: 'ok', checked_at: iso(T0 + MIN) } });
+    await s.recordCheck('acc_1', 'dom_v', {
+      status: 'verified',
+      records: s.domain('dom_v')!.records,
+      at: iso(T0 + MIN),
+      inbound_enabled: false,
+      provider: { status: 'verified', message: 'ok', checked_at: iso(T0 + MIN) },
+    });
     s.due.set('dom_v', T0 + MIN); // as if a write had left it indexed
     s.at(T0 + 2 * MIN);
     expect(await s.pass('dom_v')).toBe('cleared');

@@ -30,7 +30,9 @@ describe('reconcile', () => {
     const delayed = fakes([email('msg_d', { status: 'sent', last_event: 'sent', sent_at: iso(NOW - B.noOutcomeDelayedAfterMs) })]);
     expect(await reconcile(delayed.deps)).toMatchObject({ delayed: 1 });
     expect(delayed.events.map((e) => e.type)).toEqual(['email.delivery_delayed']);
-    const expired = fakes([email('msg_e', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) })]);
+    const expired = fakes([
+      email('msg_e', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) }),
+    ]);
     expect(await reconcile(expired.deps)).toMatchObject({ expired: 1 });
     expect(expired.events.map((e) => [e.type, e.data.bounce_type])).toEqual([['email.failed', 'undetermined']]);
   });
@@ -68,7 +70,9 @@ describe('reconcile', () => {
   });
 
   it('takes an expired email out of the index once its email.failed is published', async () => {
-    const { deps, due, events } = fakes([email('msg_x', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) })]);
+    const { deps, due, events } = fakes([
+      email('msg_x', { status: 'sent', last_event: 'delivery_delayed', sent_at: iso(NOW - B.noOutcomeFinalAfterMs) }),
+    ]);
     expect(await reconcile(deps)).toMatchObject({ expired: 1, reannounced: 0 });
     expect(events.map((e) => e.type)).toEqual(['email.failed']);
     expect(due.get('msg_x')).toBe(-1);

@@ -13,15 +13,24 @@ const DELIVERY_ID = 'whd_01JD0000000000000000000001';
 
 /** Fakes holding one past-due item of each kind, whose reads are recorded as `<store> <ids>`. */
 function fakesOfEachKind() {
-  const fakes = fakeReconcileDeps([email('msg_1', { status: 'delivered', last_event: 'delivered' })], [webhookDelivery(DELIVERY_ID, 'succeeded')], {
-    runs: [automationRun({ id: 'run_1', status: 'completed' })],
-    pendingDomains: ['dom_1'],
-    ses: () => ({ status: 'verified', detail: 'SES can send from the domain.' }),
-  });
+  const fakes = fakeReconcileDeps(
+    [email('msg_1', { status: 'delivered', last_event: 'delivered' })],
+    [webhookDelivery(DELIVERY_ID, 'succeeded')],
+    {
+      runs: [automationRun({ id: 'run_1', status: 'completed' })],
+      pendingDomains: ['dom_1'],
+      ses: () => ({ status: 'verified', detail: 'SES can send from the domain.' }),
+    },
+  );
   const reads: string[] = [];
   const { emails, webhookDeliveries, runs, domains } = fakes.deps;
   fakes.deps.emails = { ...emails, get: (id) => (reads.push(`emails ${id}`), emails.get(id)) };
-  fakes.deps.webhookDeliveries = { ...webhookDeliveries, get: (webhookId, deliveryId) => (reads.push(`webhookDeliveries ${webhookId} ${deliveryId}`), webhookDeliveries.get(webhookId, deliveryId)) };
+  fakes.deps.webhookDeliveries = {
+    ...webhookDeliveries,
+    get: (webhookId, deliveryId) => (
+      reads.push(`webhookDeliveries ${webhookId} ${deliveryId}`), webhookDeliveries.get(webhookId, deliveryId)
+    ),
+  };
   fakes.deps.runs = { ...runs, get: (id) => (reads.push(`runs ${id}`), runs.get(id)) };
   fakes.deps.domains = { ...domains, get: (id) => (reads.push(`domains ${id}`), domains.get(id)) };
   return { ...fakes, reads };

@@ -4,7 +4,14 @@ import { getAccountStats } from '../../../shared/usecases/account/account-stats'
 import type { Principal } from '../../../shared/usecases/access/principal';
 
 const none = () => Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Record<BounceCategory, number>;
-const day = (d: string, sent: number, bounced: number, complained: number, categories: Partial<Record<BounceCategory, number>> = {}, tenants = { sent: 0, bounced: 0, complained: 0 }) => ({
+const day = (
+  d: string,
+  sent: number,
+  bounced: number,
+  complained: number,
+  categories: Partial<Record<BounceCategory, number>> = {},
+  tenants = { sent: 0, bounced: 0, complained: 0 },
+) => ({
   day: d,
   sent,
   bounced,
@@ -20,7 +27,17 @@ describe('the account stats view', () => {
       day('2026-11-24', 0, 0, 0),
       day('2026-11-25', 300, 6, 1, { invalid_address: 1, mailbox_full: 3, blocked_reputation: 2 }, { sent: 20, bounced: 0, complained: 1 }),
     ]);
-    expect(view).toMatchObject({ object: 'account_stats', days: 3, from: '2026-11-23T00:00:00.000Z', sent: 400, bounced: 8, complained: 1, bounce_rate: 0.02, complaint_rate: 0.0025, tenants: { sent: 30, bounced: 1, complained: 1 } });
+    expect(view).toMatchObject({
+      object: 'account_stats',
+      days: 3,
+      from: '2026-11-23T00:00:00.000Z',
+      sent: 400,
+      bounced: 8,
+      complained: 1,
+      bounce_rate: 0.02,
+      complaint_rate: 0.0025,
+      tenants: { sent: 30, bounced: 1, complained: 1 },
+    });
     expect(view.bounce_categories).toEqual({ ...none(), invalid_address: 3, mailbox_full: 3, blocked_reputation: 2 });
     expect(view.daily.map((entry) => [entry.day, entry.sent, entry.bounce_categories.mailbox_full])).toEqual([
       ['2026-11-23', 100, 0],
@@ -41,7 +58,10 @@ describe('the account stats view', () => {
 });
 
 describe('GET /account/stats (use case)', () => {
-  const principal = (tenant: string | null): Principal => ({ account: { id: 'acc_1' } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null } });
+  const principal = (tenant: string | null): Principal => ({
+    account: { id: 'acc_1' } as Principal['account'],
+    credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null },
+  });
 
   it('reads the last `days` UTC days of the account, today included, in one read', async () => {
     const asked: string[][] = [];
@@ -51,7 +71,12 @@ describe('GET /account/stats (use case)', () => {
         readDays: async (accountId: string, days: readonly string[]) => {
           expect(accountId).toBe('acc_1');
           asked.push([...days]);
-          return days.map((d) => ({ day: d, all: { sent: 1, bounced: 0, complained: 0 }, tenants: { sent: 0, bounced: 0, complained: 0 }, categories: none() }));
+          return days.map((d) => ({
+            day: d,
+            all: { sent: 1, bounced: 0, complained: 0 },
+            tenants: { sent: 0, bounced: 0, complained: 0 },
+            categories: none(),
+          }));
         },
       },
     };
@@ -60,7 +85,7 @@ describe('GET /account/stats (use case)', () => {
     expect(stats).toMatchObject({ days: 3, sent: 3 });
   });
 
-  it('a key limited to a tenant is refused (403): its stats are the tenant\'s', async () => {
+  it("a key limited to a tenant is refused (403): its stats are the tenant's", async () => {
     const deps = { clock: { now: () => new Date() }, accountStats: { readDays: jest.fn() } };
     await expect(getAccountStats(deps, principal('ten_1'), 7)).rejects.toMatchObject({ status: 403, code: 'forbidden' });
     expect(deps.accountStats.readDays).not.toHaveBeenCalled();

@@ -4,13 +4,23 @@
  * AWS's review rates (5% bounces, 0.1% complaints) and never pauses a healthy account.
  */
 import fc from 'fast-check';
-import { AWS_REVIEW, brakeSettingsOf, DEFAULT_BRAKE, planBrake, type AccountCandidate, type BrakeInput, type BrakeSettings, type TenantCandidate } from '../../../shared/domain/reputation/brake';
+import {
+  AWS_REVIEW,
+  brakeSettingsOf,
+  DEFAULT_BRAKE,
+  planBrake,
+  type AccountCandidate,
+  type BrakeInput,
+  type BrakeSettings,
+  type TenantCandidate,
+} from '../../../shared/domain/reputation/brake';
 import { NO_FIGURES, rateOf, sumFigures, type Figures } from '../../../shared/domain/reputation/figures';
 
 const f = (sent: number, bounced = 0, complained = 0): Figures => ({ sent, bounced, complained });
 const account = (id: string, figures: Figures, tenantFigures: Figures = NO_FIGURES): AccountCandidate => ({ id, figures, tenantFigures });
 const tenant = (id: string, accountId: string, figures: Figures): TenantCandidate => ({ id, accountId, figures });
-const units = (input: BrakeInput, settings: BrakeSettings = DEFAULT_BRAKE) => planBrake(input, settings).map((pause) => `${pause.unit.kind}:${pause.unit.id}:${pause.rule}:${pause.metric}`);
+const units = (input: BrakeInput, settings: BrakeSettings = DEFAULT_BRAKE) =>
+  planBrake(input, settings).map((pause) => `${pause.unit.kind}:${pause.unit.id}:${pause.rule}:${pause.metric}`);
 
 describe('brakeSettingsOf', () => {
   it('keeps thresholds under AWS review rates and whole minimums, and names what it replaced', () => {
@@ -32,25 +42,49 @@ describe('planBrake', () => {
   const healthy = account('acc_ok', f(20_000, 200, 2));
 
   it.each<[string, BrakeInput, string[]]>([
-    ['a healthy deployment: nothing, even with an account at 4.5% under its review rate', { deployment: f(30_000, 600), accounts: [account('acc_a', f(1_000, 45)), healthy], tenants: [] }, []],
-    ['the deployment over the brake with too little volume: nothing', { deployment: f(999, 100), accounts: [account('acc_a', f(150, 90))], tenants: [] }, []],
+    [
+      'a healthy deployment: nothing, even with an account at 4.5% under its review rate',
+      { deployment: f(30_000, 600), accounts: [account('acc_a', f(1_000, 45)), healthy], tenants: [] },
+      [],
+    ],
+    [
+      'the deployment over the brake with too little volume: nothing',
+      { deployment: f(999, 100), accounts: [account('acc_a', f(150, 90))], tenants: [] },
+      [],
+    ],
     [
       "an account over AWS's bounce review rate on its own, whatever the deployment",
       { deployment: f(100_000, 500), accounts: [account('acc_a', f(200, 11)), healthy], tenants: [] },
       ['account:acc_a:review_rate:bounce'],
     ],
-    ["...not under the review rule's volume (199 sent)", { deployment: f(100_000, 500), accounts: [account('acc_a', f(199, 50))], tenants: [] }, []],
-    ["an account over AWS's complaint review rate from 1,000 sent", { deployment: f(100_000, 500, 10), accounts: [account('acc_a', f(1_000, 0, 2))], tenants: [] }, ['account:acc_a:review_rate:complaint']],
+    [
+      "...not under the review rule's volume (199 sent)",
+      { deployment: f(100_000, 500), accounts: [account('acc_a', f(199, 50))], tenants: [] },
+      [],
+    ],
+    [
+      "an account over AWS's complaint review rate from 1,000 sent",
+      { deployment: f(100_000, 500, 10), accounts: [account('acc_a', f(1_000, 0, 2))], tenants: [] },
+      ['account:acc_a:review_rate:complaint'],
+    ],
     [
       'the deployment nearing 5%: the largest offender over 4% is enough',
       // 1,000 of 25,000 = 4%; without acc_big (190 of 4,000): 810 / 21,000 = 3.86%.
-      { deployment: f(25_000, 1_000), accounts: [account('acc_small', f(1_000, 45)), account('acc_big', f(4_000, 190)), healthy], tenants: [] },
+      {
+        deployment: f(25_000, 1_000),
+        accounts: [account('acc_small', f(1_000, 45)), account('acc_big', f(4_000, 190)), healthy],
+        tenants: [],
+      },
       ['account:acc_big:deployment_brake:bounce'],
     ],
     [
       'the deployment nearing 5%: offenders paused, most bounces first, until the rest is under 4%',
       // 1,200 / 25,000 = 4.8%; without acc_b (over AWS's 5% on its own): 1,000 / 23,000 = 4.35%; without acc_a (4.9%) too: 560 / 14,000 = 4%.
-      { deployment: f(25_000, 1_200), accounts: [account('acc_a', f(9_000, 440)), account('acc_b', f(2_000, 200)), account('acc_c', f(3_000, 60)), healthy], tenants: [] },
+      {
+        deployment: f(25_000, 1_200),
+        accounts: [account('acc_a', f(9_000, 440)), account('acc_b', f(2_000, 200)), account('acc_c', f(3_000, 60)), healthy],
+        tenants: [],
+      },
       ['account:acc_b:review_rate:bounce', 'account:acc_a:deployment_brake:bounce'],
     ],
     [
@@ -74,12 +108,20 @@ describe('planBrake', () => {
     ],
     [
       'a tie: the tenant first (it stops less mail)',
-      { deployment: f(2_500, 100), accounts: [account('acc_x', f(1_000, 45)), account('acc_y', f(1_500, 50), f(1_000, 45))], tenants: [tenant('ten_y', 'acc_y', f(1_000, 45))] },
+      {
+        deployment: f(2_500, 100),
+        accounts: [account('acc_x', f(1_000, 45)), account('acc_y', f(1_500, 50), f(1_000, 45))],
+        tenants: [tenant('ten_y', 'acc_y', f(1_000, 45))],
+      },
       ['tenant:ten_y:deployment_brake:bounce'],
     ],
     [
       "an account paused covers its tenants (and its tenants' bounces do not count as its own)",
-      { deployment: f(3_000, 300), accounts: [account('acc_z', f(2_000, 250), f(1_000, 150))], tenants: [tenant('ten_z', 'acc_z', f(1_000, 150))] },
+      {
+        deployment: f(3_000, 300),
+        accounts: [account('acc_z', f(2_000, 250), f(1_000, 150))],
+        tenants: [tenant('ten_z', 'acc_z', f(1_000, 150))],
+      },
       ['account:acc_z:review_rate:bounce'],
     ],
     [
@@ -93,9 +135,18 @@ describe('planBrake', () => {
 
   it('says why, with the figures, and keeps them', () => {
     const [pause] = planBrake({ deployment: f(25_000, 1_050), accounts: [account('acc_big', f(4_000, 600))], tenants: [] }, DEFAULT_BRAKE);
-    expect(pause).toMatchObject({ rule: 'review_rate', metric: 'bounce', threshold: 0.05, figures: f(4_000, 600), deployment: f(25_000, 1_050) });
+    expect(pause).toMatchObject({
+      rule: 'review_rate',
+      metric: 'bounce',
+      threshold: 0.05,
+      figures: f(4_000, 600),
+      deployment: f(25_000, 1_050),
+    });
     expect(pause!.reason).toBe("Account bounce rate 15% over 4000 emails sent in the last 2 UTC days, above AWS's 5% review rate.");
-    const [braked] = planBrake({ deployment: f(25_000, 1_050), accounts: [account('acc_big', f(4_000, 190), f(100, 0))], tenants: [] }, DEFAULT_BRAKE);
+    const [braked] = planBrake(
+      { deployment: f(25_000, 1_050), accounts: [account('acc_big', f(4_000, 190), f(100, 0))], tenants: [] },
+      DEFAULT_BRAKE,
+    );
     expect(braked!.reason).toBe(
       "Reputation brake: the deployment's bounce rate 4.2% over 25000 emails sent in the last 2 UTC days, at or over the brake's 4% (AWS reviews at 5%); this account's own bounce rate 4.87% over 3900 emails sent in the last 2 UTC days (its emails of no tenant), 190 of the deployment's 1050 bounces.",
     );
@@ -103,7 +154,9 @@ describe('planBrake', () => {
 
   it('lowered settings (a test stack): small volumes count', () => {
     const settings = { ...DEFAULT_BRAKE, deploymentMinSent: 10, offenderMinSent: 4 };
-    expect(units({ deployment: f(15, 5), accounts: [account('acc_bad', f(5, 5)), account('acc_ok', f(10, 0))], tenants: [] }, settings)).toEqual(['account:acc_bad:deployment_brake:bounce']);
+    expect(
+      units({ deployment: f(15, 5), accounts: [account('acc_bad', f(5, 5)), account('acc_ok', f(10, 0))], tenants: [] }, settings),
+    ).toEqual(['account:acc_bad:deployment_brake:bounce']);
   });
 });
 
@@ -125,7 +178,11 @@ interface Sender {
   healthy: boolean;
 }
 
-function simulate(healthy: Omit<Sender, 'id' | 'joins' | 'cap' | 'healthy'>[], swarm: Omit<Sender, 'id' | 'cap' | 'healthy'>[], settings: BrakeSettings) {
+function simulate(
+  healthy: Omit<Sender, 'id' | 'joins' | 'cap' | 'healthy'>[],
+  swarm: Omit<Sender, 'id' | 'cap' | 'healthy'>[],
+  settings: BrakeSettings,
+) {
   const senders: Sender[] = [
     ...healthy.map((s, i) => ({ ...s, id: `ok_${i}`, joins: 0, cap: Number.POSITIVE_INFINITY, healthy: true })),
     ...swarm.map((s, i) => ({ ...s, id: `bad_${i}`, cap: 190, healthy: false })),
@@ -145,7 +202,11 @@ function simulate(healthy: Omit<Sender, 'id' | 'joins' | 'cap' | 'healthy'>[], s
       totals.set(sender.id, { sent, bounced, complained });
     }
     const deployment = sumFigures([...totals.values()]);
-    if (step >= 20) worst = { bounce: Math.max(worst.bounce, rateOf(deployment, 'bounce')), complaint: Math.max(worst.complaint, rateOf(deployment, 'complaint')) };
+    if (step >= 20)
+      worst = {
+        bounce: Math.max(worst.bounce, rateOf(deployment, 'bounce')),
+        complaint: Math.max(worst.complaint, rateOf(deployment, 'complaint')),
+      };
     const accounts = [...bad].map((id) => account(id, totals.get(id)!));
     for (const pause of planBrake({ deployment, accounts, tenants: [] }, settings)) paused.add(pause.unit.id);
   }
@@ -154,10 +215,22 @@ function simulate(healthy: Omit<Sender, 'id' | 'joins' | 'cap' | 'healthy'>[], s
 
 describe('the brake keeps the deployment under AWS review rates (simulated stream)', () => {
   const healthyArb = (volume: { min: number; max: number }) =>
-    fc.array(fc.record({ volume: fc.integer(volume), bounce: fc.double({ min: 0.01, max: 0.039, noNaN: true }), complaint: fc.double({ min: 0, max: 0.0007, noNaN: true }) }), { minLength: 3, maxLength: 6 });
+    fc.array(
+      fc.record({
+        volume: fc.integer(volume),
+        bounce: fc.double({ min: 0.01, max: 0.039, noNaN: true }),
+        complaint: fc.double({ min: 0, max: 0.0007, noNaN: true }),
+      }),
+      { minLength: 3, maxLength: 6 },
+    );
   const swarmArb = (bounce: { min: number; max: number }, complaint: { min: number; max: number }) =>
     fc.array(
-      fc.record({ volume: fc.integer({ min: 20, max: 50 }), bounce: fc.double({ ...bounce, noNaN: true }), complaint: fc.double({ ...complaint, noNaN: true }), joins: fc.integer({ min: 20, max: 80 }) }),
+      fc.record({
+        volume: fc.integer({ min: 20, max: 50 }),
+        bounce: fc.double({ ...bounce, noNaN: true }),
+        complaint: fc.double({ ...complaint, noNaN: true }),
+        joins: fc.integer({ min: 20, max: 80 }),
+      }),
       { minLength: 20, maxLength: 120 },
     );
   const bouncers = fc.tuple(healthyArb({ min: 200, max: 800 }), swarmArb({ min: 0.2, max: 0.6 }, { min: 0, max: 0.001 }));

@@ -11,7 +11,7 @@ const config = { region: 'eu-west-1' };
 // Building a KMS client on Node 20 makes the SDK warn about its future Node 22 requirement.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-test('the variable names are the definitions\'', () => {
+test("the variable names are the definitions'", () => {
   expect(SECRETS_KEY.envVar).toBe('SECRETS_KEY_ID');
   expect(SECRETS_KEY.localFileEnvVar).toBe('LOCAL_SECRETS_KEY_FILE');
 });

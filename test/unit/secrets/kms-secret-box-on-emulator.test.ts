@@ -41,7 +41,7 @@ test('SECRETS_KEY_ID alone: KmsSecretBox through the emulator; seal and open; th
   expect(await box.open(sealed, { domain_id: 'dom_01', purpose: 'dkim' })).toBe('-----BEGIN PRIVATE KEY-----\nMIIE...');
 });
 
-test('another context, another key, an altered string: the product\'s SecretBoxError', async () => {
+test("another context, another key, an altered string: the product's SecretBoxError", async () => {
   const a = await createKey(running.kms);
   const b = await createKey(running.kms);
   const box = boxFor({ SECRETS_KEY_ID: a.arn });
@@ -53,13 +53,13 @@ test('another context, another key, an altered string: the product\'s SecretBoxE
   await expect(box.open(`v1:kms:${payload.toString('base64')}`, CONTEXT)).rejects.toThrow(SecretBoxError);
 });
 
-test('the key named by its alias seals, and the key\'s ARN opens what the alias sealed', async () => {
+test("the key named by its alias seals, and the key's ARN opens what the alias sealed", async () => {
   const { arn } = await createKey(running.kms, 'alias/mailservice-secrets-test');
   const sealed = await boxFor({ SECRETS_KEY_ID: 'alias/mailservice-secrets-test' }).seal('s', CONTEXT);
   expect(await boxFor({ SECRETS_KEY_ID: arn }).open(sealed, CONTEXT)).toBe('s');
 });
 
-test('a key KMS does not have is not the secret\'s fault: NotFoundException passes through, not SecretBoxError', async () => {
+test("a key KMS does not have is not the secret's fault: NotFoundException passes through, not SecretBoxError", async () => {
   const { arn } = await createKey(running.kms);
   const sealed = await boxFor({ SECRETS_KEY_ID: arn }).seal('s', CONTEXT);
   const box = boxFor({ SECRETS_KEY_ID: 'alias/never-created' });

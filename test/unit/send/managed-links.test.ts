@@ -48,10 +48,21 @@ describe('withManagedLinks', () => {
   beforeEach(() => (urls.seen.length = 0));
 
   it('binds the unsubscribe link to the first to address (bare, lower-case), the category and the tenant', () => {
-    const out = withManagedLinks(email(), { html: '<a href="{{unsubscribe_url}}">x</a>', text: 'stop: {{unsubscribe_url}}' }, NO_TRACKING, urls);
-    expect(urls.seen).toEqual([{ accountId: 'acc_1', emailId: 'msg_1', recipient: 'ann@example.org', scope: 'category', category: 'product', tenantId: 'ten_1' }]);
+    const out = withManagedLinks(
+      email(),
+      { html: '<a href="{{unsubscribe_url}}">x</a>', text: 'stop: {{unsubscribe_url}}' },
+      NO_TRACKING,
+      urls,
+    );
+    expect(urls.seen).toEqual([
+      { accountId: 'acc_1', emailId: 'msg_1', recipient: 'ann@example.org', scope: 'category', category: 'product', tenantId: 'ten_1' },
+    ]);
     const link = 'https://links.test/unsubscribe/category-ann@example.org';
-    expect(out.email.headers).toEqual({ 'X-Campaign': 'c1', 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
+    expect(out.email.headers).toEqual({
+      'X-Campaign': 'c1',
+      'List-Unsubscribe': `<${link}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
     expect(out.email.subject).toBe(`News ${link}`);
     expect(out.body).toEqual({ html: `<a href="${link}">x</a>`, text: `stop: ${link}` });
   });
@@ -69,8 +80,14 @@ describe('withManagedLinks', () => {
   });
 
   it('click tracking rewrites http(s) links of html and text, never the unsubscribe link, mailto: or tel:', () => {
-    const html = '<a href="https://shop.test/a?b=1&amp;c=2">shop</a> <a href="{{unsubscribe_url}}">u</a> <a href="mailto:x@y.test">m</a> <a href="tel:+1">t</a>';
-    const out = withManagedLinks(email(), { html, text: 'Visit https://shop.test/a and {{unsubscribe_url}}' }, { open: false, click: true }, urls);
+    const html =
+      '<a href="https://shop.test/a?b=1&amp;c=2">shop</a> <a href="{{unsubscribe_url}}">u</a> <a href="mailto:x@y.test">m</a> <a href="tel:+1">t</a>';
+    const out = withManagedLinks(
+      email(),
+      { html, text: 'Visit https://shop.test/a and {{unsubscribe_url}}' },
+      { open: false, click: true },
+      urls,
+    );
     const unsubscribe = 'https://links.test/unsubscribe/category-ann@example.org';
     expect(out.body.html).toContain(`https://links.test/t/click/${encodeURIComponent('https://shop.test/a?b=1&c=2')}`);
     expect(out.body.html).toContain(`href="${unsubscribe}"`);
@@ -80,8 +97,15 @@ describe('withManagedLinks', () => {
   });
 
   it('open tracking adds the pixel to html only', () => {
-    const out = withManagedLinks(email({ unsubscribe: false }), { html: '<html><body><p>x</p></body></html>', text: 'x' }, { open: true, click: false }, urls);
-    expect(out.body.html).toMatch(/<div[^>]+background-image:url\('https:\/\/links\.test\/t\/open\/msg_1'\)[^>]*><\/div><!--\[if mso\]><img[^>]+src="https:\/\/links\.test\/t\/open\/msg_1"[^>]*><!\[endif\]-->\s*<\/body>/);
+    const out = withManagedLinks(
+      email({ unsubscribe: false }),
+      { html: '<html><body><p>x</p></body></html>', text: 'x' },
+      { open: true, click: false },
+      urls,
+    );
+    expect(out.body.html).toMatch(
+      /<div[^>]+background-image:url\('https:\/\/links\.test\/t\/open\/msg_1'\)[^>]*><\/div><!--\[if mso\]><img[^>]+src="https:\/\/links\.test\/t\/open\/msg_1"[^>]*><!\[endif\]-->\s*<\/body>/,
+    );
     expect(out.body.text).toBe('x');
   });
 

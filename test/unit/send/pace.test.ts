@@ -5,9 +5,24 @@
  */
 import { MailerError, type OutboundMessage } from '../../../shared/ports/mail';
 import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
-import { inlineWaitMs, LATE_MS, MAX_INLINE_WAIT_MS, MIN_INLINE_WAIT_MS, messagePacer, SendHeld, type PaceDeps } from '../../../shared/usecases/delivery/pace';
+import {
+  inlineWaitMs,
+  LATE_MS,
+  MAX_INLINE_WAIT_MS,
+  MIN_INLINE_WAIT_MS,
+  messagePacer,
+  SendHeld,
+  type PaceDeps,
+} from '../../../shared/usecases/delivery/pace';
 
-const message: OutboundMessage = { raw: Buffer.from('x'), from: 'a@example.com', to: ['b@example.com', 'B@example.com'], cc: ['c@example.com'], bcc: [], tags: {} };
+const message: OutboundMessage = {
+  raw: Buffer.from('x'),
+  from: 'a@example.com',
+  to: ['b@example.com', 'B@example.com'],
+  cc: ['c@example.com'],
+  bcc: [],
+  tags: {},
+};
 
 function sesError(name: string, text: string): MailerError {
   const cause = Object.assign(new Error(text), { name });
@@ -162,9 +177,15 @@ describe('messagePacer', () => {
 
   it('holds what SES throttles: 429 over the rate (1 s), the daily quota (10 min)', async () => {
     const rate = fixture({ fail: sesError('TooManyRequestsException', 'Maximum sending rate exceeded.') });
-    expect(await heldBy(messagePacer(rate.deps, {}).mailer(rate.inner).send(message))).toMatchObject({ reason: 'throttled', retryAt: rate.now() + 1000 });
+    expect(await heldBy(messagePacer(rate.deps, {}).mailer(rate.inner).send(message))).toMatchObject({
+      reason: 'throttled',
+      retryAt: rate.now() + 1000,
+    });
     const daily = fixture({ fail: sesError('TooManyRequestsException', 'Daily message quota exceeded.') });
-    expect(await heldBy(messagePacer(daily.deps, {}).mailer(daily.inner).send(message))).toMatchObject({ reason: 'daily_quota', retryAt: daily.now() + 600_000 });
+    expect(await heldBy(messagePacer(daily.deps, {}).mailer(daily.inner).send(message))).toMatchObject({
+      reason: 'daily_quota',
+      retryAt: daily.now() + 600_000,
+    });
   });
 
   it('holds an account pause and a suspension; a pause while the account sends (a set or a tenant) is left as it was', async () => {
@@ -180,12 +201,17 @@ describe('messagePacer', () => {
   it('fails for good an email the account has held for MAX_HOLD_MS, never one only throttled', async () => {
     const paused = fixture({ fail: sesError('SendingPausedException', 'paused'), sendingEnabled: false });
     const since = paused.now() - MAX_HOLD_MS;
-    const error = await messagePacer(paused.deps, { heldSince: since }).mailer(paused.inner).send(message).catch((e: unknown) => e);
+    const error = await messagePacer(paused.deps, { heldSince: since })
+      .mailer(paused.inner)
+      .send(message)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MailerError);
     expect((error as MailerError).permanent).toBe(true);
     expect((error as MailerError).message).toMatch(/72 hours \(account paused\)/);
     const throttled = fixture({ fail: sesError('TooManyRequestsException', 'Maximum sending rate exceeded.') });
-    expect((await heldBy(messagePacer(throttled.deps, { heldSince: since }).mailer(throttled.inner).send(message))).reason).toBe('throttled');
+    expect((await heldBy(messagePacer(throttled.deps, { heldSince: since }).mailer(throttled.inner).send(message))).reason).toBe(
+      'throttled',
+    );
   });
 
   it('a second send of the message (without the SES tenant) reserves its own slot', async () => {

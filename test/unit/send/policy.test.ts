@@ -69,23 +69,34 @@ describe('checkRecipients', () => {
   });
 });
 
-describe('checkSender: the key\'s allowed_domains', () => {
+describe("checkSender: the key's allowed_domains", () => {
   const limited = principal({ payment_method: true }, { allowed_domains: ['acme.test'] });
 
   it('refuses another domain with 403 domain_not_allowed naming the allowed ones, before looking at the domain', () => {
     const error = thrown(() => checkSender(limited, 'other.test', SANDBOX, { ...verified, id: 'dom_2' }));
     expect(error).toBeInstanceOf(ForbiddenError);
-    expect(error).toMatchObject({ status: 403, code: 'domain_not_allowed', details: { domain: 'other.test', allowed_domains: ['acme.test'] } });
+    expect(error).toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+      details: { domain: 'other.test', allowed_domains: ['acme.test'] },
+    });
     expect((error as Error).message).toBe('This API key may only send from acme.test.');
   });
 
   it('refuses the sandbox sender too when it is not among them', () => {
-    expect(thrown(() => checkSender(limited, SANDBOX, SANDBOX, null))).toMatchObject({ status: 403, code: 'domain_not_allowed', details: { domain: SANDBOX } });
+    expect(thrown(() => checkSender(limited, SANDBOX, SANDBOX, null))).toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+      details: { domain: SANDBOX },
+    });
   });
 
   it('lets an allowed, verified domain of the account through (and still checks verification)', () => {
     expect(checkSender(limited, 'acme.test', SANDBOX, verified)).toEqual({ sandbox: false });
-    expect(thrown(() => checkSender(limited, 'acme.test', SANDBOX, { ...verified, status: 'pending' }))).toMatchObject({ status: 403, code: 'domain_not_verified' });
+    expect(thrown(() => checkSender(limited, 'acme.test', SANDBOX, { ...verified, status: 'pending' }))).toMatchObject({
+      status: 403,
+      code: 'domain_not_verified',
+    });
   });
 
   it('places no limit when allowed_domains is null', () => {
@@ -97,7 +108,11 @@ describe('checkSender: the key\'s allowed_domains', () => {
 describe('findBlocked: category opt-outs', () => {
   it('blocks opted-out recipients of product and newsletter email', () => {
     expect(findBlocked('product', [], ['a@x.test'])).toEqual({ category: 'product', suppressed: [], optedOut: ['a@x.test'] });
-    expect(findBlocked('newsletter', [], ['a@x.test', 'b@x.test'])).toEqual({ category: 'newsletter', suppressed: [], optedOut: ['a@x.test', 'b@x.test'] });
+    expect(findBlocked('newsletter', [], ['a@x.test', 'b@x.test'])).toEqual({
+      category: 'newsletter',
+      suppressed: [],
+      optedOut: ['a@x.test', 'b@x.test'],
+    });
   });
 
   it('ignores opt-outs for transactional email, and blocks nobody when nobody is listed', () => {
@@ -113,7 +128,11 @@ describe('findBlocked: category opt-outs', () => {
     const blocked = findBlocked('newsletter', [], ['a@x.test'])!;
     const error = blockedError(blocked, 'msg_1');
     expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ status: 422, code: 'validation_error', details: { category_unsubscribed: ['a@x.test'], category: 'newsletter', email_id: 'msg_1' } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      details: { category_unsubscribed: ['a@x.test'], category: 'newsletter', email_id: 'msg_1' },
+    });
     expect(error.message).toBe('A recipient has unsubscribed from newsletter email: a@x.test.');
     expect(blockedReason(blocked)).toBe('unsubscribed from newsletter email: a@x.test');
   });
@@ -122,7 +141,7 @@ describe('findBlocked: category opt-outs', () => {
 describe('limitError', () => {
   const [planDay, planMonth, sandboxDay, sandboxMonth] = usageReservations('free', true, NOW);
 
-  it('names the sandbox sender\'s daily and monthly caps, with the sandbox hint', () => {
+  it("names the sandbox sender's daily and monthly caps, with the sandbox hint", () => {
     expect(sandboxDay).toMatchObject({ scope: 'SANDBOX', period: 'DAY' });
     const daily = limitError(principal({ plan: 'pro' }), sandboxDay!, SANDBOX_LIMITS.dailyEmails, 1, 'https://dashboard.test');
     expect(daily).toBeInstanceOf(AppError);
@@ -131,12 +150,24 @@ describe('limitError', () => {
       code: 'plan_limit',
       hint: 'Verify your own domain to send beyond the sandbox caps.',
       upgradeUrl: 'https://dashboard.test/settings/billing',
-      details: { limit: SANDBOX_LIMITS.dailyEmails, period: 'day', scope: 'sandbox', plan: 'pro', used: SANDBOX_LIMITS.dailyEmails, requested: 1, resets_at: sandboxDay!.resetsAt },
+      details: {
+        limit: SANDBOX_LIMITS.dailyEmails,
+        period: 'day',
+        scope: 'sandbox',
+        plan: 'pro',
+        used: SANDBOX_LIMITS.dailyEmails,
+        requested: 1,
+        resets_at: sandboxDay!.resetsAt,
+      },
     });
-    expect(daily.message).toBe(`The sandbox sender's daily limit of ${SANDBOX_LIMITS.dailyEmails} emails would be exceeded; it resets at ${sandboxDay!.resetsAt}.`);
+    expect(daily.message).toBe(
+      `The sandbox sender's daily limit of ${SANDBOX_LIMITS.dailyEmails} emails would be exceeded; it resets at ${sandboxDay!.resetsAt}.`,
+    );
 
     const monthly = limitError(principal(), sandboxMonth!, undefined, 2, 'https://dashboard.test');
-    expect(monthly.message).toBe(`The sandbox sender's monthly limit of ${SANDBOX_LIMITS.monthlyEmails} emails would be exceeded; it resets at ${sandboxMonth!.resetsAt}.`);
+    expect(monthly.message).toBe(
+      `The sandbox sender's monthly limit of ${SANDBOX_LIMITS.monthlyEmails} emails would be exceeded; it resets at ${sandboxMonth!.resetsAt}.`,
+    );
     expect(monthly.details).toMatchObject({ scope: 'sandbox', period: 'month', requested: 2 });
     expect(monthly.details).not.toHaveProperty('used');
   });
@@ -167,7 +198,9 @@ describe('the send core applies these branches', () => {
 
   it('verified domain without a payment method: 403 production_not_unlocked', async () => {
     const { deps, world } = fakeSendDeps({ domains: acme });
-    await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' }, to: ['someone@else.test'] }))).rejects.toMatchObject({
+    await expect(
+      sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' }, to: ['someone@else.test'] })),
+    ).rejects.toMatchObject({
       status: 403,
       code: 'recipient_not_allowed',
       details: { reason: 'production_not_unlocked' },
@@ -178,14 +211,22 @@ describe('the send core applies these branches', () => {
   it('a key limited to other domains: 403 domain_not_allowed', async () => {
     const { deps } = fakeSendDeps({ domains: acme });
     const limited = principal({ payment_method: true }, { allowed_domains: ['other.test'] });
-    await expect(sendEmail(deps, { principal: limited }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({ status: 403, code: 'domain_not_allowed' });
+    await expect(sendEmail(deps, { principal: limited }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+    });
   });
 
   it('an opted-out recipient of product email: 422 kept as a failed email with its category_unsubscribed event; transactional goes out', async () => {
     const { deps, world } = fakeSendDeps({ domains: acme, optedOut: new Set(['reader@else.test']) });
     const unlocked = principal({ payment_method: true });
-    const send = (category: 'product' | 'transactional') => sendEmail(deps, { principal: unlocked }, request({ from: { email: 'a@acme.test' }, to: ['reader@else.test'], category }));
-    await expect(send('product')).rejects.toMatchObject({ status: 422, code: 'validation_error', details: { category_unsubscribed: ['reader@else.test'], category: 'product' } });
+    const send = (category: 'product' | 'transactional') =>
+      sendEmail(deps, { principal: unlocked }, request({ from: { email: 'a@acme.test' }, to: ['reader@else.test'], category }));
+    await expect(send('product')).rejects.toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      details: { category_unsubscribed: ['reader@else.test'], category: 'product' },
+    });
     expect(world.created).toHaveLength(1);
     expect(world.createdInternals.get(world.created[0]!)).toEqual({
       suppressed_event: { category_unsubscribed: ['reader@else.test'], category: 'product', reason: 'category_unsubscribed' },
@@ -197,7 +238,11 @@ describe('the send core applies these branches', () => {
 
   it('the sandbox cap reached: 429 worded for the sandbox sender', async () => {
     const { deps } = fakeSendDeps({
-      acceptOutcome: (req) => ({ kind: 'limit_reached', reservation: req.capped.find((r) => r.scope === 'SANDBOX')!, used: SANDBOX_LIMITS.dailyEmails }),
+      acceptOutcome: (req) => ({
+        kind: 'limit_reached',
+        reservation: req.capped.find((r) => r.scope === 'SANDBOX')!,
+        used: SANDBOX_LIMITS.dailyEmails,
+      }),
     });
     await expect(sendEmail(deps, { principal: principal({ plan: 'pro', payment_method: true }) }, request())).rejects.toMatchObject({
       status: 429,

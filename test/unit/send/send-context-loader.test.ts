@@ -35,12 +35,19 @@ describe('send-context loader: the read plan', () => {
     await loader.load(caller, request({ tenant: 'acme' }), NOW);
     world.contextReads.length = 0;
     const facts = await loader.load(caller, request({ tenant: 'acme' }), NOW);
-    expect(world.contextReads).toEqual([expect.objectContaining({ apiKeyHash: 'hash-account', fromDomain: 'acme.test', tenantExternalIds: ['acme'], tenantId: ACME.id })]);
+    expect(world.contextReads).toEqual([
+      expect.objectContaining({ apiKeyHash: 'hash-account', fromDomain: 'acme.test', tenantExternalIds: ['acme'], tenantId: ACME.id }),
+    ]);
     expect(world.tenantLookups).toEqual([]);
-    expect(facts).toMatchObject({ principal: { account: { id: 'acc_1' } }, tenant: { tenant: { id: ACME.id } }, sender: { domain: 'acme.test' }, recipients: { addresses: ['someone@example.com'] } });
+    expect(facts).toMatchObject({
+      principal: { account: { id: 'acc_1' } },
+      tenant: { tenant: { id: ACME.id } },
+      sender: { domain: 'acme.test' },
+      recipients: { addresses: ['someone@example.com'] },
+    });
   });
 
-  it('a wrong guess is corrected by ONE follow-up read of the right tenant\'s lists, and remembered for the next send', async () => {
+  it("a wrong guess is corrected by ONE follow-up read of the right tenant's lists, and remembered for the next send", async () => {
     const { world, loader } = setup();
     await loader.load(caller, request({ tenant: 'acme' }), NOW);
     // acme deleted and re-created: same external_id, another id, with its own suppression list.
@@ -58,7 +65,7 @@ describe('send-context loader: the read plan', () => {
     expect(world.contextReads.map((read) => read.tenantId)).toEqual([REBORN.id]);
   });
 
-  it('a bare from completed with another domain than guessed reads that domain\'s claim once more', async () => {
+  it("a bare from completed with another domain than guessed reads that domain's claim once more", async () => {
     const { world, loader } = setup();
     world.domains.set('mail.acme.test', { id: 'dom_mail', account_id: 'acc_1', status: 'verified' });
     await loader.load(caller, request({ from: { email: 'billing' }, tenant: 'acme' }), NOW);
@@ -66,7 +73,11 @@ describe('send-context loader: the read plan', () => {
     world.contextReads.length = 0;
     const facts = await loader.load(caller, request({ from: { email: 'billing' }, tenant: 'acme' }), NOW);
     expect(world.contextReads.map((read) => read.fromDomain)).toEqual(['acme.test', 'mail.acme.test']);
-    expect(facts.sender).toMatchObject({ from: { email: 'billing@mail.acme.test' }, domain: 'mail.acme.test', owner: { account_id: 'acc_1' } });
+    expect(facts.sender).toMatchObject({
+      from: { email: 'billing@mail.acme.test' },
+      domain: 'mail.acme.test',
+      owner: { account_id: 'acc_1' },
+    });
   });
 
   it("leaves out the suppressions of recipients the door cleared for the same tenant's lists, and only those", async () => {
@@ -77,7 +88,10 @@ describe('send-context loader: the read plan', () => {
     await loader.load(caller, two, NOW, undefined, { tenantId: null, addresses: ['someone@example.com'] });
     expect(world.contextReads.at(-1)).toMatchObject({ tenantId: null, clearOfSuppressions: ['someone@example.com'] });
     // Cleared for a tenant's lists while the send reads the account's only: everything is read.
-    const other = await loader.load(caller, two, NOW, undefined, { tenantId: ACME.id, addresses: ['someone@example.com', 'gone@example.com'] });
+    const other = await loader.load(caller, two, NOW, undefined, {
+      tenantId: ACME.id,
+      addresses: ['someone@example.com', 'gone@example.com'],
+    });
     expect(world.contextReads.at(-1)).not.toHaveProperty('clearOfSuppressions');
     expect(other.recipients.suppressed).toEqual(['gone@example.com']);
   });
@@ -92,7 +106,7 @@ describe('send-context loader: the read plan', () => {
 });
 
 describe('send-context loader: its caches', () => {
-  it('a new loader has empty caches: the key\'s account and the tenant are learnt again', async () => {
+  it("a new loader has empty caches: the key's account and the tenant are learnt again", async () => {
     const { world, loader } = setup();
     await loader.load(caller, request({ tenant: 'acme' }), NOW);
     expect(loader.keyAccounts.of('hash-account')).toBe('acc_1');
@@ -108,7 +122,7 @@ describe('send-context loader: its caches', () => {
     expect(world.contextReads.map((read) => read.tenantId)).toEqual([null, ACME.id]);
   });
 
-  it('remembers a key\'s account only, never its validity: a revoked key is refused at once', async () => {
+  it("remembers a key's account only, never its validity: a revoked key is refused at once", async () => {
     const { world, loader } = setup();
     await loader.load(caller, request(), NOW);
     world.keys.delete('hash-account');
@@ -120,20 +134,34 @@ describe('send-context loader: its caches', () => {
 describe('send-context loader: 401/403 before 400', () => {
   it('refuses an unknown key (401), a revoked one (401) and one without emails:send (403); a good key passes', async () => {
     const { world, loader } = setup();
-    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-nobody' }, NOW)).rejects.toMatchObject({ status: 401, message: 'Invalid API key.' });
-    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-nobody', kind: 'smtp' }, NOW)).rejects.toMatchObject({ status: 401, message: 'Invalid SMTP credential.' });
-    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-read-only' }, NOW)).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-nobody' }, NOW)).rejects.toMatchObject({
+      status: 401,
+      message: 'Invalid API key.',
+    });
+    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-nobody', kind: 'smtp' }, NOW)).rejects.toMatchObject({
+      status: 401,
+      message: 'Invalid SMTP credential.',
+    });
+    await expect(loader.refuseCallerFirst({ apiKeyHash: 'hash-read-only' }, NOW)).rejects.toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
     world.contextReads.length = 0;
     await expect(loader.refuseCallerFirst(caller, NOW)).resolves.toBeUndefined();
     // One read of key and account, nothing else.
-    expect(world.contextReads).toEqual([expect.objectContaining({ accountId: 'acc_1', apiKeyHash: 'hash-account', recipients: [], tenantId: null })]);
+    expect(world.contextReads).toEqual([
+      expect.objectContaining({ accountId: 'acc_1', apiKeyHash: 'hash-account', recipients: [], tenantId: null }),
+    ]);
     world.keys.delete('hash-account');
     await expect(loader.refuseCallerFirst(caller, NOW)).rejects.toMatchObject({ status: 401 });
   });
 
   it('reads nothing for a caller its door resolved already', async () => {
     const { world, loader } = setup();
-    const principal = { account: account(), credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } };
+    const principal = {
+      account: account(),
+      credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+    };
     await expect(loader.refuseCallerFirst({ principal }, NOW)).resolves.toBeUndefined();
     expect(world.contextReads).toEqual([]);
   });
@@ -147,7 +175,11 @@ describe('send-context loader: 401/403 before 400', () => {
 });
 
 describe('send-context loader: a legacy domain claim', () => {
-  const legacy = () => setup({ domains: new Map([['acme.test', { id: 'dom_acme', account_id: 'acc_1', status: undefined }]]), domainItems: new Map([['dom_acme', { id: 'dom_acme', account_id: 'acc_1', status: 'verified' as const }]]) });
+  const legacy = () =>
+    setup({
+      domains: new Map([['acme.test', { id: 'dom_acme', account_id: 'acc_1', status: undefined }]]),
+      domainItems: new Map([['dom_acme', { id: 'dom_acme', account_id: 'acc_1', status: 'verified' as const }]]),
+    });
 
   it('is completed from the domain item only when the policy asks, and once', async () => {
     const { world, loader } = legacy();
@@ -160,9 +192,19 @@ describe('send-context loader: a legacy domain claim', () => {
 
   it('is completed at MAIL FROM too, in the same place; the sandbox reads no claim', async () => {
     const { world, loader } = legacy();
-    const session = { principal: { account: account(), credential: { kind: 'smtp' as const, id: 'key_s', scopes: ['emails:send'], tenant: null, allowed_domains: null } }, secretHash: 'hash-smtp' };
+    const session = {
+      principal: {
+        account: account(),
+        credential: { kind: 'smtp' as const, id: 'key_s', scopes: ['emails:send'], tenant: null, allowed_domains: null },
+      },
+      secretHash: 'hash-smtp',
+    };
     world.keys.set('hash-smtp', keyLookup({ kind: 'smtp', key_id: 'key_s', scopes: ['emails:send'] }));
-    expect(await loader.loadSender(session, 'acme.test', NOW)).toMatchObject({ principal: { credential: { kind: 'smtp' } }, domain: { status: 'verified' }, owner: { account_id: 'acc_1' } });
+    expect(await loader.loadSender(session, 'acme.test', NOW)).toMatchObject({
+      principal: { credential: { kind: 'smtp' } },
+      domain: { status: 'verified' },
+      owner: { account_id: 'acc_1' },
+    });
     expect(world.domainReads).toEqual(['dom_acme']);
     expect(await loader.loadSender(session, SANDBOX, NOW)).toMatchObject({ domain: null, owner: null });
     expect(world.contextReads.map((read) => read.fromDomain)).toEqual(['acme.test', undefined]);

@@ -10,7 +10,15 @@ import { DOMAIN_FACTS_TTL_MS, SendingDomainFactsCache } from '../../../shared/us
 const T0 = new Date('2026-11-22T10:00:00.000Z').getTime();
 
 function domain(overrides: Partial<Domain> = {}): Domain {
-  return { id: 'dom_1', account_id: 'acc_1', name: 'acme.test', status: 'verified', tenant_id: null, dkim_selector: 's1', ...overrides } as Domain;
+  return {
+    id: 'dom_1',
+    account_id: 'acc_1',
+    name: 'acme.test',
+    status: 'verified',
+    tenant_id: null,
+    dkim_selector: 's1',
+    ...overrides,
+  } as Domain;
 }
 
 function world() {
@@ -38,12 +46,22 @@ function world() {
 }
 
 describe('SendingDomainFactsCache', () => {
-  it('carries the domain\'s delivery settings (tracking, tls_mode)', async () => {
+  it("carries the domain's delivery settings (tracking, tls_mode)", async () => {
     const w = world();
     w.put(domain({ open_tracking: true, click_tracking: false, tls_mode: 'enforced' }));
-    expect(await w.facts.of('acc_1', 'acme.test')).toMatchObject({ kind: 'verified', openTracking: true, clickTracking: false, requireTls: true });
+    expect(await w.facts.of('acc_1', 'acme.test')).toMatchObject({
+      kind: 'verified',
+      openTracking: true,
+      clickTracking: false,
+      requireTls: true,
+    });
     w.put(domain({ id: 'dom_2', name: 'other.test', open_tracking: false, click_tracking: true, tls_mode: 'opportunistic' }));
-    expect(await w.facts.of('acc_1', 'other.test')).toMatchObject({ kind: 'verified', openTracking: false, clickTracking: true, requireTls: false });
+    expect(await w.facts.of('acc_1', 'other.test')).toMatchObject({
+      kind: 'verified',
+      openTracking: false,
+      clickTracking: true,
+      requireTls: false,
+    });
   });
 
   it('caches for the documented 60 s bound', () => {
@@ -56,7 +74,15 @@ describe('SendingDomainFactsCache', () => {
     const [a, b] = await Promise.all([w.facts.of('acc_1', 'acme.test'), w.facts.of('acc_1', 'acme.test')]);
     const c = await w.facts.of('acc_1', 'acme.test');
     expect(w.finds).toEqual(['acc_1|acme.test']);
-    expect(a).toEqual({ kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false });
+    expect(a).toEqual({
+      kind: 'verified',
+      domainId: 'dom_1',
+      selector: 's1',
+      tenantId: null,
+      openTracking: false,
+      clickTracking: false,
+      requireTls: false,
+    });
     expect(b).toBe(a);
     expect(c).toBe(a);
   });

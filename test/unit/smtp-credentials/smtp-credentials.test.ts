@@ -4,9 +4,19 @@ import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
 import { isId } from '../../../shared/domain/ids';
 import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
 import { looksLikeSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
-import { SMTP_CREDENTIAL_SCOPES, toPublicSmtpCredential, type SmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
+import {
+  SMTP_CREDENTIAL_SCOPES,
+  toPublicSmtpCredential,
+  type SmtpCredential,
+} from '../../../shared/domain/smtp-credentials/smtp-credential';
 import type { Principal } from '../../../shared/usecases/access/principal';
-import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential, revokeTenantSmtpCredentials, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
+import {
+  createSmtpCredential,
+  listSmtpCredentials,
+  revokeSmtpCredential,
+  revokeTenantSmtpCredentials,
+  type SmtpCredentialDeps,
+} from '../../../shared/usecases/access/smtp-credentials';
 import { account, NOW, storedTenant, tenant } from '../usecases/send-fakes';
 import type { StoredTenant } from '../../../shared/adapters/store/tenants';
 
@@ -32,7 +42,10 @@ function fakes(options: { tenants?: StoredTenant[]; createOutcome?: 'created' | 
       },
       list: async (accountId) => {
         calls.push(`list ${accountId}`);
-        return { items: [...stored.values()].filter((s) => s.credential.account_id === accountId).map((s) => s.credential), next_cursor: null };
+        return {
+          items: [...stored.values()].filter((s) => s.credential.account_id === accountId).map((s) => s.credential),
+          next_cursor: null,
+        };
       },
       delete: async (accountId, id, mayDelete = () => true) => {
         calls.push(`delete ${accountId} ${id}`);
@@ -44,7 +57,9 @@ function fakes(options: { tenants?: StoredTenant[]; createOutcome?: 'created' | 
       },
     },
     tenants: {
-      find: async (accountId, ref) => (options.tenants ?? []).find((s) => s.tenant.account_id === accountId && (s.tenant.id === ref || s.tenant.external_id === ref)) ?? null,
+      find: async (accountId, ref) =>
+        (options.tenants ?? []).find((s) => s.tenant.account_id === accountId && (s.tenant.id === ref || s.tenant.external_id === ref)) ??
+        null,
     },
     clock: { now: () => NOW },
   };
@@ -61,7 +76,15 @@ describe('createSmtpCredential', () => {
     const saved = f.stored.get(credential.id)!;
     expect(saved.hash).toBe(createHash('sha256').update(password).digest('hex'));
     expect(JSON.stringify(saved.credential)).not.toContain(password);
-    expect(saved.credential).toEqual({ id: credential.id, account_id: 'acc_1', name: 'wordpress', tenant: null, allowed_domains: null, created_at: NOW.toISOString(), last_used_at: null });
+    expect(saved.credential).toEqual({
+      id: credential.id,
+      account_id: 'acc_1',
+      name: 'wordpress',
+      tenant: null,
+      allowed_domains: null,
+      created_at: NOW.toISOString(),
+      last_used_at: null,
+    });
     // Two credentials never share a password.
     expect((await createSmtpCredential(f.deps, principal(), { name: 'other' })).password).not.toBe(password);
   });
@@ -95,15 +118,21 @@ describe('a key limited to a tenant', () => {
     const f = fakes({ tenants: [storedTenant(ACME)] });
     const limited = principal({ limitedTo: ACME.id });
     await expect(createSmtpCredential(f.deps, limited, { name: 'x' })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
-    await expect(createSmtpCredential(f.deps, limited, { name: 'x', tenant: ACME.id })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(createSmtpCredential(f.deps, limited, { name: 'x', tenant: ACME.id })).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
     expect(() => listSmtpCredentials(f.deps, limited, { limit: 10 })).toThrow(expect.objectContaining({ status: 403, code: 'forbidden' }));
-    await expect(revokeSmtpCredential(f.deps, limited, 'smtp_01HZZZZZZZZZZZZZZZZZZZZZZZ')).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+    await expect(revokeSmtpCredential(f.deps, limited, 'smtp_01HZZZZZZZZZZZZZZZZZZZZZZZ')).rejects.toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
     expect(f.calls).toEqual([]);
   });
 });
 
 describe('revokeSmtpCredential', () => {
-  it('deletes the account\'s credential; a second revoke, another account\'s id or a foreign id shape is 404', async () => {
+  it("deletes the account's credential; a second revoke, another account's id or a foreign id shape is 404", async () => {
     const f = fakes();
     const { credential } = await createSmtpCredential(f.deps, principal(), { name: 'x' });
     const stranger: Principal = { ...principal(), account: account({ id: 'acc_2' }) };
@@ -121,7 +150,7 @@ describe('revokeSmtpCredential', () => {
 });
 
 describe('revokeTenantSmtpCredentials (the tenant deletion)', () => {
-  it('revokes exactly the tenant\'s credentials and is idempotent when run again', async () => {
+  it("revokes exactly the tenant's credentials and is idempotent when run again", async () => {
     const credentials = new Map([
       ['smtp_1', 'ten_A'],
       ['smtp_2', null],
@@ -130,7 +159,8 @@ describe('revokeTenantSmtpCredentials (the tenant deletion)', () => {
     ]);
     const deps = {
       smtpCredentials: {
-        tenantCredentialIds: async (_accountId: string, tenantId: string) => [...credentials].filter(([, t]) => t === tenantId).map(([id]) => id),
+        tenantCredentialIds: async (_accountId: string, tenantId: string) =>
+          [...credentials].filter(([, t]) => t === tenantId).map(([id]) => id),
         delete: async (_accountId: string, id: string) => (credentials.delete(id) ? ('deleted' as const) : ('not_found' as const)),
       },
     };
@@ -165,7 +195,9 @@ describe('createSmtpCredentialSchema', () => {
       [],
     ];
     for (const input of inputs) {
-      const asKey = createApiKeySchema.safeParse(input && typeof input === 'object' && !Array.isArray(input) ? { ...input, scopes: ['full'] } : input);
+      const asKey = createApiKeySchema.safeParse(
+        input && typeof input === 'object' && !Array.isArray(input) ? { ...input, scopes: ['full'] } : input,
+      );
       const asCredential = createSmtpCredentialSchema.safeParse(input);
       expect({ input, ok: asCredential.success }).toEqual({ input, ok: asKey.success });
       if (asKey.success && asCredential.success) {
@@ -173,14 +205,34 @@ describe('createSmtpCredentialSchema', () => {
         expect(asCredential.data).toEqual(rest);
       }
     }
-    expect(createSmtpCredentialSchema.parse({ name: 'x', allowed_domains: ['Example.COM', 'example.com'] }).allowed_domains).toEqual(['example.com']);
+    expect(createSmtpCredentialSchema.parse({ name: 'x', allowed_domains: ['Example.COM', 'example.com'] }).allowed_domains).toEqual([
+      'example.com',
+    ]);
   });
 });
 
 describe('toPublicSmtpCredential', () => {
   it('shows every public field, the fixed username, and nothing else (no hash, no account id)', () => {
-    const record = { id: 'smtp_1', account_id: 'acc_1', name: 'n', tenant: null, allowed_domains: null, created_at: NOW.toISOString(), last_used_at: null, secret_hash: 'h' } as SmtpCredential;
-    expect(toPublicSmtpCredential(record)).toEqual({ object: 'smtp_credential', id: 'smtp_1', name: 'n', username: 'mailservice', tenant: null, allowed_domains: null, created_at: NOW.toISOString(), last_used_at: null });
+    const record = {
+      id: 'smtp_1',
+      account_id: 'acc_1',
+      name: 'n',
+      tenant: null,
+      allowed_domains: null,
+      created_at: NOW.toISOString(),
+      last_used_at: null,
+      secret_hash: 'h',
+    } as SmtpCredential;
+    expect(toPublicSmtpCredential(record)).toEqual({
+      object: 'smtp_credential',
+      id: 'smtp_1',
+      name: 'n',
+      username: 'mailservice',
+      tenant: null,
+      allowed_domains: null,
+      created_at: NOW.toISOString(),
+      last_used_at: null,
+    });
   });
 
   it('may only send', () => {

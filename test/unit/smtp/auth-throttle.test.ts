@@ -48,7 +48,8 @@ describe('failed SMTP logins, per client address and per credential tried', () =
 
   it('bounds one password replayed from many addresses', async () => {
     const from = (address: string) => throttle.attempt(address, 'mailservice', 'svcsmtp_revoked');
-    for (const address of ['10.0.0.1', '10.0.0.2']) expect(await throttle.afterFailure(from(address))).toEqual({ counted: true, block: null });
+    for (const address of ['10.0.0.1', '10.0.0.2'])
+      expect(await throttle.afterFailure(from(address))).toEqual({ counted: true, block: null });
     expect(await throttle.afterFailure(from('10.0.0.3'))).toEqual({ counted: true, block: { waitSeconds: 60, by: 'credential' } });
     expect(await throttle.blockedFor(from('10.0.0.4'))).toEqual({ waitSeconds: 60, by: 'credential' });
     expect(await throttle.blockedFor(throttle.attempt('10.0.0.4', 'mailservice', 'svcsmtp_other'))).toBeNull();

@@ -34,7 +34,12 @@ async function apiSend(body: Record<string, unknown>) {
   const attachments = (request.attachments ?? []) as InlineAttachment[];
   const record = recordOf(
     request,
-    attachments.map(({ filename, content_type, size, content_id }) => ({ filename, content_type, size, ...(content_id ? { content_id } : {}) })),
+    attachments.map(({ filename, content_type, size, content_id }) => ({
+      filename,
+      content_type,
+      size,
+      ...(content_id ? { content_id } : {}),
+    })),
   );
   const composed = await composeMime(
     { ...record, id: 'msg_01J0000000000000000000000', created_at: '2030-01-01T09:00:00.000Z' } as unknown as Email,
@@ -46,7 +51,11 @@ async function apiSend(body: Record<string, unknown>) {
       ...(attachment.content_id ? { cid: attachment.content_id } : {}),
     })),
   );
-  return { record, composed, recipients: [...record.to, ...record.cc, ...record.bcc].map((address) => /<([^>]+)>$/.exec(address)?.[1] ?? address) };
+  return {
+    record,
+    composed,
+    recipients: [...record.to, ...record.cc, ...record.bcc].map((address) => /<([^>]+)>$/.exec(address)?.[1] ?? address),
+  };
 }
 
 /** The relay's record of a message (the fields messageToSend and the content step give). */
@@ -71,7 +80,11 @@ describe('the record of a message composed from an API send, as the relay reads 
         { filename: 'logo.png', content: PNG.toString('base64'), content_id: 'logo@acme' },
         { filename: 'invoice 1042 (copy).pdf', content: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') },
         { filename: 'data.csv', content_type: 'text/csv; charset=utf-8', content: Buffer.from('a,b\r\n1,2\r\n').toString('base64') },
-        { filename: `Ünïcödé ${'long name '.repeat(10)}.txt`, content_type: 'text/plain', content: Buffer.from('notes').toString('base64') },
+        {
+          filename: `Ünïcödé ${'long name '.repeat(10)}.txt`,
+          content_type: 'text/plain',
+          content: Buffer.from('notes').toString('base64'),
+        },
       ],
     });
     expect(await relayRecord(composed, recipients)).toEqual(record);
@@ -87,7 +100,8 @@ describe('the record of a message composed from an API send, as the relay reads 
 
 describe('the attachments a relayed message records, beyond what an API send can say', () => {
   const part = (headers: string[], body = 'eA==') => ['--b', ...headers, 'Content-Transfer-Encoding: base64', '', body].join('\r\n');
-  const message = (parts: string[]) => Buffer.from(['From: a@acme.test', 'Content-Type: multipart/mixed; boundary=b', '', 'Body', ...parts, '--b--', ''].join('\r\n'));
+  const message = (parts: string[]) =>
+    Buffer.from(['From: a@acme.test', 'Content-Type: multipart/mixed; boundary=b', '', 'Body', ...parts, '--b--', ''].join('\r\n'));
 
   it('names a nameless part `attachment`, makes control characters spaces and cuts values to 255 characters', () => {
     const long = 'n'.repeat(300);
@@ -112,6 +126,10 @@ describe('the attachments a relayed message records, beyond what an API send can
     const parts = Array.from({ length: MAX_LISTED_ATTACHMENTS + 20 }, (_, i) => part([`Content-Type: image/png; name=p${i}.png`]));
     const recorded = attachmentsOfMessage(message(parts));
     expect(recorded).toHaveLength(MAX_LISTED_ATTACHMENTS);
-    expect(recorded[MAX_LISTED_ATTACHMENTS - 1]).toEqual({ filename: `p${MAX_LISTED_ATTACHMENTS - 1}.png`, content_type: 'image/png', size: 1 });
+    expect(recorded[MAX_LISTED_ATTACHMENTS - 1]).toEqual({
+      filename: `p${MAX_LISTED_ATTACHMENTS - 1}.png`,
+      content_type: 'image/png',
+      size: 1,
+    });
   });
 });

@@ -51,13 +51,20 @@ describe('a relayed message as a send request', () => {
   });
 
   it('records no `to` when the header names none of the envelope (undisclosed recipients)', async () => {
-    const sent = await messageToSend(crlf(['From: a@acme.test', 'To: undisclosed-recipients:;', 'Subject: x']), envelope(['one@example.org', 'two@example.org']));
+    const sent = await messageToSend(
+      crlf(['From: a@acme.test', 'To: undisclosed-recipients:;', 'Subject: x']),
+      envelope(['one@example.org', 'two@example.org']),
+    );
     expect(sent.request).toMatchObject({ to: [], bcc: ['one@example.org', 'two@example.org'] });
   });
 
   it('refuses a message without From, with two, or with an invalid one (400)', async () => {
-    await expect(messageToSend(crlf(['To: a@example.org', 'Subject: x']), envelope(['a@example.org']))).rejects.toThrow(/From field is missing/);
-    await expect(messageToSend(crlf(['From: a@acme.test', 'From: b@acme.test']), envelope(['a@example.org']))).rejects.toThrow(/more than once/);
+    await expect(messageToSend(crlf(['To: a@example.org', 'Subject: x']), envelope(['a@example.org']))).rejects.toThrow(
+      /From field is missing/,
+    );
+    await expect(messageToSend(crlf(['From: a@acme.test', 'From: b@acme.test']), envelope(['a@example.org']))).rejects.toThrow(
+      /more than once/,
+    );
     await expect(messageToSend(crlf(['From: not an address']), envelope(['a@example.org']))).rejects.toBeInstanceOf(ValidationError);
     await expect(messageToSend(crlf(['From: a@acme.test, b@acme.test']), envelope(['a@example.org']))).rejects.toThrow(/exactly one/);
   });
@@ -78,7 +85,10 @@ describe('a relayed message as a send request', () => {
   });
 
   it('reads X-Service-Scheduled-At as an ISO time, and refuses bad feature fields naming the field', async () => {
-    const at = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Scheduled-At: 2030-01-01T10:00:00+01:00']), envelope(['x@example.org']));
+    const at = await messageToSend(
+      crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Scheduled-At: 2030-01-01T10:00:00+01:00']),
+      envelope(['x@example.org']),
+    );
     expect(at.request.scheduled_at).toBe('2030-01-01T09:00:00.000Z');
     for (const [field, value, message] of [
       ['X-Service-Scheduled-At', 'tomorrow', /ISO 8601/],
@@ -88,27 +98,44 @@ describe('a relayed message as a send request', () => {
       ['X-Service-Idempotency-Key', 'has spaces in it', /printable ASCII/],
       ['X-Service-Tag', 'a=b', /unknown field/],
     ] as const) {
-      const error = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', `${field}: ${value}`]), envelope(['x@example.org'])).catch((e: unknown) => e);
+      const error = await messageToSend(
+        crlf(['From: a@acme.test', 'To: x@example.org', `${field}: ${value}`]),
+        envelope(['x@example.org']),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).message).toMatch(message);
       expect((error as ValidationError).details).toEqual({ fields: [{ field, message: expect.any(String) }] });
     }
-    await expect(messageToSend(crlf(['From: a@acme.test', 'X-Service-Tenant: a', 'X-Service-Tenant: b']), envelope(['x@example.org']))).rejects.toThrow(/more than once/);
+    await expect(
+      messageToSend(crlf(['From: a@acme.test', 'X-Service-Tenant: a', 'X-Service-Tenant: b']), envelope(['x@example.org'])),
+    ).rejects.toThrow(/more than once/);
   });
 
   it('reads X-Service-Unsubscribe true or false (any case) as managed unsubscribe; anything else is refused naming it', async () => {
-    const on = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: TRUE']), envelope(['x@example.org']));
+    const on = await messageToSend(
+      crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: TRUE']),
+      envelope(['x@example.org']),
+    );
     expect(on.request.unsubscribe).toBe(true);
-    const off = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: false']), envelope(['x@example.org']));
+    const off = await messageToSend(
+      crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: false']),
+      envelope(['x@example.org']),
+    );
     expect(off.request.unsubscribe).toBe(false);
     const absent = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org']), envelope(['x@example.org']));
     expect(absent.request.unsubscribe).toBeUndefined();
-    const error = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: yes']), envelope(['x@example.org'])).catch((e: unknown) => e);
+    const error = await messageToSend(
+      crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Unsubscribe: yes']),
+      envelope(['x@example.org']),
+    ).catch((e: unknown) => e);
     expect((error as ValidationError).details).toEqual({ fields: [{ field: 'X-Service-Unsubscribe', message: 'true or false' }] });
   });
 
   it('leaves a client X-Service-Message-Id out silently (the service sets its own)', async () => {
-    const sent = await messageToSend(crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Message-Id: msg_old']), envelope(['x@example.org']));
+    const sent = await messageToSend(
+      crlf(['From: a@acme.test', 'To: x@example.org', 'X-Service-Message-Id: msg_old']),
+      envelope(['x@example.org']),
+    );
     expect(sent.raw.toString()).not.toContain('msg_old');
     expect(sent.request.headers).toBeUndefined();
   });
@@ -130,11 +157,16 @@ describe('a relayed message as a send request', () => {
   });
 
   it('keeps an 8-bit body byte for byte, and refuses raw 8-bit header text naming the field (SES takes 7-bit headers)', async () => {
-    const raw = Buffer.from('From: =?UTF-8?Q?Zo=C3=AB?= <zoe@acme.test>\r\nTo: x@example.org\r\nSubject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe?=\r\n\r\nBody ünïcödé\r\n', 'utf8');
+    const raw = Buffer.from(
+      'From: =?UTF-8?Q?Zo=C3=AB?= <zoe@acme.test>\r\nTo: x@example.org\r\nSubject: =?UTF-8?Q?Gr=C3=BC=C3=9Fe?=\r\n\r\nBody ünïcödé\r\n',
+      'utf8',
+    );
     const sent = await messageToSend(raw, envelope(['x@example.org']));
     expect(sent.raw.equals(raw)).toBe(true);
     expect(sent.request).toMatchObject({ from: { email: 'zoe@acme.test', name: 'Zoë' }, subject: 'Grüße' });
     const eightBit = Buffer.from('From: zoe@acme.test\r\nTo: x@example.org\r\nSubject: hi\r\nX-Note: naïve\r\n\r\nx\r\n', 'utf8');
-    await expect(messageToSend(eightBit, envelope(['x@example.org']))).rejects.toMatchObject({ message: expect.stringMatching(/X-Note field has raw 8-bit/) });
+    await expect(messageToSend(eightBit, envelope(['x@example.org']))).rejects.toMatchObject({
+      message: expect.stringMatching(/X-Note field has raw 8-bit/),
+    });
   });
 });

@@ -6,14 +6,26 @@ const add = { emailId: 'msg_01ABC', messageIdDomain: 'acme.test', date: new Date
 describe('a raw message made ready to send', () => {
   it('adds X-Service-Message-Id, and Message-ID and Date only when the client gave none', () => {
     const out = completeRawMessage(Buffer.from('From: a@acme.test\r\nSubject: x\r\n\r\nbody\r\n'), add).toString();
-    expect(out).toBe('X-Service-Message-Id: msg_01ABC\r\nMessage-ID: <msg_01ABC@acme.test>\r\nDate: Tue, 01 Jan 2030 09:00:00 +0000\r\nFrom: a@acme.test\r\nSubject: x\r\n\r\nbody\r\n');
-    const kept = completeRawMessage(Buffer.from('Message-ID: <mine@acme.test>\nDate: Mon, 31 Dec 2029 10:00:00 +0000\nFrom: a@acme.test\n\nbody\n'), add).toString();
-    expect(kept).toBe('X-Service-Message-Id: msg_01ABC\nMessage-ID: <mine@acme.test>\nDate: Mon, 31 Dec 2029 10:00:00 +0000\nFrom: a@acme.test\n\nbody\n');
+    expect(out).toBe(
+      'X-Service-Message-Id: msg_01ABC\r\nMessage-ID: <msg_01ABC@acme.test>\r\nDate: Tue, 01 Jan 2030 09:00:00 +0000\r\nFrom: a@acme.test\r\nSubject: x\r\n\r\nbody\r\n',
+    );
+    const kept = completeRawMessage(
+      Buffer.from('Message-ID: <mine@acme.test>\nDate: Mon, 31 Dec 2029 10:00:00 +0000\nFrom: a@acme.test\n\nbody\n'),
+      add,
+    ).toString();
+    expect(kept).toBe(
+      'X-Service-Message-Id: msg_01ABC\nMessage-ID: <mine@acme.test>\nDate: Mon, 31 Dec 2029 10:00:00 +0000\nFrom: a@acme.test\n\nbody\n',
+    );
   });
 
-  it('sets the service\'s fields (managed unsubscribe), replacing the client\'s fields of those names', () => {
-    const raw = Buffer.from('From: a@acme.test\r\nList-Unsubscribe: <https://client.test/u>\r\nlist-unsubscribe-post: x\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\nbody\r\n');
-    const out = completeRawMessage(raw, { ...add, fields: { 'List-Unsubscribe': '<https://links.test/u/t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }).toString();
+  it("sets the service's fields (managed unsubscribe), replacing the client's fields of those names", () => {
+    const raw = Buffer.from(
+      'From: a@acme.test\r\nList-Unsubscribe: <https://client.test/u>\r\nlist-unsubscribe-post: x\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\nbody\r\n',
+    );
+    const out = completeRawMessage(raw, {
+      ...add,
+      fields: { 'List-Unsubscribe': '<https://links.test/u/t>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    }).toString();
     expect(out).toBe(
       'X-Service-Message-Id: msg_01ABC\r\nList-Unsubscribe: <https://links.test/u/t>\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\nFrom: a@acme.test\r\nMessage-ID: <m@a>\r\nDate: x\r\n\r\nbody\r\n',
     );

@@ -14,7 +14,11 @@ describe('relay settings from the environment', () => {
   });
 
   it('reads overrides and refuses nonsense with the variable name', () => {
-    expect(relaySettingsFromEnv({ SMTP_MAX_CLIENTS: '20', SMTP_IDLE_TIMEOUT_S: '5', SMTP_HOSTNAME: 'smtp.example.com' })).toMatchObject({ maxClients: 20, idleTimeoutMs: 5000, hostname: 'smtp.example.com' });
+    expect(relaySettingsFromEnv({ SMTP_MAX_CLIENTS: '20', SMTP_IDLE_TIMEOUT_S: '5', SMTP_HOSTNAME: 'smtp.example.com' })).toMatchObject({
+      maxClients: 20,
+      idleTimeoutMs: 5000,
+      hostname: 'smtp.example.com',
+    });
     expect(() => relaySettingsFromEnv({ SMTP_MAX_CLIENTS: 'lots' })).toThrow(/SMTP_MAX_CLIENTS/);
     expect(() => portFromEnv({ SMTP_PORT: '70000' }, 587)).toThrow(/SMTP_PORT/);
   });

@@ -19,15 +19,44 @@ process.env.LOG_LEVEL = 'silent';
 
 const SANDBOX = 'sandbox.test';
 const password = generateSmtpPassword();
-const account: Account = { id: 'acc_1', email: 'me@example.com', plan: 'free', payment_method: false, tenants_enabled: false, created_at: '', updated_at: '' };
-const key: ApiKeyLookup = { kind: 'smtp', key_id: 'key_1', account_id: account.id, scopes: ['emails:send'], tenant: null, allowed_domains: null };
+const account: Account = {
+  id: 'acc_1',
+  email: 'me@example.com',
+  plan: 'free',
+  payment_method: false,
+  tenants_enabled: false,
+  created_at: '',
+  updated_at: '',
+};
+const key: ApiKeyLookup = {
+  kind: 'smtp',
+  key_id: 'key_1',
+  account_id: account.id,
+  scopes: ['emails:send'],
+  tenant: null,
+  allowed_domains: null,
+};
 const lookup = (hash: string) => (hash === hashSecret(password) ? key : null);
 
 function fakeDeps(touches: string[]): RelayDeps {
-  const apiKeys = { findByHash: async (hash: string) => lookup(hash), findWithAccount: async (hash: string) => ({ key: lookup(hash), account }) };
+  const apiKeys = {
+    findByHash: async (hash: string) => lookup(hash),
+    findWithAccount: async (hash: string) => ({ key: lookup(hash), account }),
+  };
   const sendContextLoader = new SendContextLoader({
     apiKeys,
-    sendContext: { read: async (query: { apiKeyHash?: string }) => ({ key: query.apiKeyHash ? lookup(query.apiKeyHash) : null, account, domain: null, suppressed: [], optedOut: [], idempotency: null, tenants: [], tenantAliases: [] }) },
+    sendContext: {
+      read: async (query: { apiKeyHash?: string }) => ({
+        key: query.apiKeyHash ? lookup(query.apiKeyHash) : null,
+        account,
+        domain: null,
+        suppressed: [],
+        optedOut: [],
+        idempotency: null,
+        tenants: [],
+        tenantAliases: [],
+      }),
+    },
     domains: { get: async () => null },
     sandboxDomain: SANDBOX,
   } as unknown as SendContextLoaderPorts);
@@ -39,7 +68,9 @@ function fakeDeps(touches: string[]): RelayDeps {
     suppressions: { get: async () => null },
     clock: { now: () => new Date() },
     sandboxDomain: SANDBOX,
-    smtpCredentials: { touchLastUsed: async (_account: string, credential: string, at: string) => void touches.push(`${credential}@${at}`) },
+    smtpCredentials: {
+      touchLastUsed: async (_account: string, credential: string, at: string) => void touches.push(`${credential}@${at}`),
+    },
     // No failure reaches the limit here (the shared counters: test/integration/smtp-auth-throttle.test.ts).
     smtpAuthFailures: { counts: async (subjects: string[]) => subjects.map(() => 0), add: async () => 1 },
   } as unknown as RelayDeps;
@@ -54,7 +85,10 @@ describe('the relay server', () => {
   beforeAll(async () => {
     const files = await writeLocalCa(temporaryDir('relay-unit-'), { commonName: 'relay unit CA', validDays: 1 });
     ca = readFileSync(files.caFile);
-    relay = createRelayServer({ tls: { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) }, maxBufferedBytes: 4096, closeTimeoutMs: 500 }, fakeDeps(touches));
+    relay = createRelayServer(
+      { tls: { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) }, maxBufferedBytes: 4096, closeTimeoutMs: 500 },
+      fakeDeps(touches),
+    );
     port = await relay.listen(0, '127.0.0.1');
   });
   afterAll(async () => {
@@ -63,7 +97,14 @@ describe('the relay server', () => {
 
   const send = (text: string) =>
     nodemailer
-      .createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, auth: { user: 'mailservice', pass: password }, tls: { ca, servername: 'localhost' } })
+      .createTransport({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        requireTLS: true,
+        auth: { user: 'mailservice', pass: password },
+        tls: { ca, servername: 'localhost' },
+      })
       .sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 'x', text });
 
   it('answers a message beyond the memory budget 451 4.3.1 (try again), and records the credential use once a minute', async () => {
@@ -80,7 +121,14 @@ describe('the relay server', () => {
 
   it('refuses a wrong password with the enhanced code of the mapping (535 5.7.8)', async () => {
     const error = await nodemailer
-      .createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, auth: { user: 'mailservice', pass: generateSmtpPassword() }, tls: { ca, servername: 'localhost' } })
+      .createTransport({
+        host: '127.0.0.1',
+        port,
+        secure: false,
+        requireTLS: true,
+        auth: { user: 'mailservice', pass: generateSmtpPassword() },
+        tls: { ca, servername: 'localhost' },
+      })
       .sendMail({ from: `a@${SANDBOX}`, to: account.email, subject: 'x', text: 'x' })
       .catch((e: { responseCode?: number; response?: string }) => e);
     expect(error).toMatchObject({ responseCode: 535, response: '535 5.7.8 Invalid SMTP credential.' });

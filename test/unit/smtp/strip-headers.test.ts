@@ -1,6 +1,7 @@
 import { isStrippedHeader, stripTransportHeaders, STRIPPED_HEADERS } from '../../../shared/doors/smtp/strip-headers';
 
-const message = (lines: string[], body = 'Hello\r\n.. dots\r\nBcc: not a header\r\n') => Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'latin1');
+const message = (lines: string[], body = 'Hello\r\n.. dots\r\nBcc: not a header\r\n') =>
+  Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'latin1');
 
 describe('stripping transport headers from a relayed message', () => {
   it('removes the dangerous fields, folded lines included, and keeps every other byte', () => {
@@ -25,9 +26,26 @@ describe('stripping transport headers from a relayed message', () => {
     ]);
     const { raw: out, stripped } = stripTransportHeaders(raw);
     expect(out.toString('latin1')).toBe(
-      message(['Received: from client.example (1.2.3.4) by mx', 'From: Acme <hello@acme.test>', 'To: a@example.org', 'Subject: Hi', 'List-Unsubscribe: <mailto:u@acme.test>', 'X-Campaign: spring']).toString('latin1'),
+      message([
+        'Received: from client.example (1.2.3.4) by mx',
+        'From: Acme <hello@acme.test>',
+        'To: a@example.org',
+        'Subject: Hi',
+        'List-Unsubscribe: <mailto:u@acme.test>',
+        'X-Campaign: spring',
+      ]).toString('latin1'),
     );
-    expect(stripped).toEqual(['bcc', 'return-path', 'dkim-signature', 'arc-seal', 'authentication-results', 'x-ses-configuration-set', 'x-ses-message-tags', 'x-service-tags', 'sender']);
+    expect(stripped).toEqual([
+      'bcc',
+      'return-path',
+      'dkim-signature',
+      'arc-seal',
+      'authentication-results',
+      'x-ses-configuration-set',
+      'x-ses-message-tags',
+      'x-service-tags',
+      'sender',
+    ]);
   });
 
   it('returns the very same buffer when nothing is stripped, 8-bit bytes and LF line ends included', () => {
@@ -38,15 +56,34 @@ describe('stripping transport headers from a relayed message', () => {
   });
 
   it('only looks at the top-level header: a part header named Bcc in the body stays', () => {
-    const raw = message(['From: a@b.test', 'Content-Type: multipart/mixed; boundary=x'], '--x\r\nBcc: part@example.org\r\n\r\nhi\r\n--x--\r\n');
+    const raw = message(
+      ['From: a@b.test', 'Content-Type: multipart/mixed; boundary=x'],
+      '--x\r\nBcc: part@example.org\r\n\r\nhi\r\n--x--\r\n',
+    );
     expect(stripTransportHeaders(raw).raw).toBe(raw);
   });
 
   it('derives its list from the API blocked headers, minus the message fields and trace/unsubscribe', () => {
-    expect(STRIPPED_HEADERS).toEqual(expect.arrayContaining(['bcc', 'sender', 'return-path', 'delivered-to', 'dkim-signature', 'feedback-id', 'received-spf']));
-    for (const kept of ['from', 'to', 'cc', 'subject', 'date', 'message-id', 'content-type', 'mime-version', 'received', 'list-unsubscribe', 'reply-to', 'x-mailer']) {
+    expect(STRIPPED_HEADERS).toEqual(
+      expect.arrayContaining(['bcc', 'sender', 'return-path', 'delivered-to', 'dkim-signature', 'feedback-id', 'received-spf']),
+    );
+    for (const kept of [
+      'from',
+      'to',
+      'cc',
+      'subject',
+      'date',
+      'message-id',
+      'content-type',
+      'mime-version',
+      'received',
+      'list-unsubscribe',
+      'reply-to',
+      'x-mailer',
+    ]) {
       expect(isStrippedHeader(kept)).toBe(false);
     }
-    for (const gone of ['ARC-Message-Signature', 'X-SES-SOURCE-ARN', 'X-Ses-Tenant', 'x-ses-anything', 'X-Service-Anything']) expect(isStrippedHeader(gone)).toBe(true);
+    for (const gone of ['ARC-Message-Signature', 'X-SES-SOURCE-ARN', 'X-Ses-Tenant', 'x-ses-anything', 'X-Service-Anything'])
+      expect(isStrippedHeader(gone)).toBe(true);
   });
 });

@@ -33,7 +33,11 @@ const email = (): Email =>
 /** The free plan's capped counters (daily 100, monthly 3,000), as the send core hands them over. */
 const capped = usageReservations('free', false, NOW).filter((r) => r.limit !== null);
 
-const cancelled = (codes: string[]) => Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+const cancelled = (codes: string[]) =>
+  Object.assign(new Error('Transaction cancelled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 
 /** A client whose transactions answer `transact(n)` (the n-th, from 1) and whose shards hold `shardCount` each. */
 function repository(transact: (n: number) => Error | null, shardCount: (pk: string) => number) {
@@ -55,18 +59,25 @@ function repository(transact: (n: number) => Error | null, shardCount: (pk: stri
   return { emails: new EmailRepository({ client, name: 'table' }), transactions: () => transactions };
 }
 
-const accept = (emails: EmailRepository) => emails.accept({ email: email(), body: { inline: { text: 't' } }, count: 1, capped, uncapped: [], retentionDays: 30 });
+const accept = (emails: EmailRepository) =>
+  emails.accept({ email: email(), body: { inline: { text: 't' } }, count: 1, capped, uncapped: [], retentionDays: 30 });
 
 describe('accepting an email while other sends write the same usage shards', () => {
   it('tries a transaction that conflicted past its quick retries again, and accepts it', async () => {
     // Seven conflicts in a row: more than transactWrite's own five quick tries.
-    const { emails, transactions } = repository((n) => (n <= 7 ? cancelled(['None', 'TransactionConflict', 'None']) : null), () => 0);
+    const { emails, transactions } = repository(
+      (n) => (n <= 7 ? cancelled(['None', 'TransactionConflict', 'None']) : null),
+      () => 0,
+    );
     expect((await accept(emails)).kind).toBe('accepted');
     expect(transactions()).toBe(8);
   });
 
   it('re-plans the refused reservation and waits out the conflicting one when both happen at once', async () => {
-    const { emails, transactions } = repository((n) => (n === 1 ? cancelled(['None', 'ConditionalCheckFailed', 'TransactionConflict']) : null), () => 0);
+    const { emails, transactions } = repository(
+      (n) => (n === 1 ? cancelled(['None', 'ConditionalCheckFailed', 'TransactionConflict']) : null),
+      () => 0,
+    );
     expect((await accept(emails)).kind).toBe('accepted');
     expect(transactions()).toBe(2);
   });
@@ -87,7 +98,10 @@ describe('accepting an email while other sends write the same usage shards', () 
   });
 
   it('still throws what is not contention: a condition failing on the email itself', async () => {
-    const { emails } = repository(() => cancelled(['ConditionalCheckFailed', 'None', 'None']), () => 0);
+    const { emails } = repository(
+      () => cancelled(['ConditionalCheckFailed', 'None', 'None']),
+      () => 0,
+    );
     await expect(accept(emails)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
   });
 });

@@ -39,18 +39,19 @@ function fakeTable() {
   return { table: { client, name: 'main' } as unknown as Table, queries };
 }
 
-const automation = (status: Automation['status']): Automation => ({
-  id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
-  account_id: 'acc_1',
-  name: 'welcome',
-  status,
-  trigger: { event: 'user.signup', cancel_on_events: ['user.deleted'] },
-  steps: [],
-  version: 1,
-  created_at: '2026-11-25T00:00:00.000Z',
-  updated_at: '2026-11-25T00:00:00.000Z',
-  activated_at: status === 'active' ? '2026-11-25T00:00:00.000Z' : null,
-} as unknown as Automation);
+const automation = (status: Automation['status']): Automation =>
+  ({
+    id: 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
+    account_id: 'acc_1',
+    name: 'welcome',
+    status,
+    trigger: { event: 'user.signup', cancel_on_events: ['user.deleted'] },
+    steps: [],
+    version: 1,
+    created_at: '2026-11-25T00:00:00.000Z',
+    updated_at: '2026-11-25T00:00:00.000Z',
+    activated_at: status === 'active' ? '2026-11-25T00:00:00.000Z' : null,
+  }) as unknown as Automation;
 
 describe("an event's active automations, kept HOT_LOOKUPS_CACHE_MS per process", () => {
   it('reads a pointer partition once per ttl', async () => {

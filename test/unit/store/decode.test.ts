@@ -134,10 +134,22 @@ const runFields: Run = {
   automation_name: 'Welcome series',
   automation_version: 3,
   steps: [
-    { key: 'hello', type: 'send_email', to: ['{{event.email}}'], from: 'hello@acme.test', subject: 'Hi', text: 'Hello', tags: [{ name: 'a', value: 'b' }] },
+    {
+      key: 'hello',
+      type: 'send_email',
+      to: ['{{event.email}}'],
+      from: 'hello@acme.test',
+      subject: 'Hi',
+      text: 'Hello',
+      tags: [{ name: 'a', value: 'b' }],
+    },
     { key: 'wait', type: 'delay', duration: '1 day' },
     { key: 'opened', type: 'wait_for_event', event: 'email.opened', timeout: '3 days', on_timeout: 'end' },
-    { key: 'gold', type: 'condition', all: [{ field: 'event.data.plan', operator: 'eq', value: 'gold' }, { any: [{ field: 'event.email', operator: 'exists' }] }] },
+    {
+      key: 'gold',
+      type: 'condition',
+      all: [{ field: 'event.data.plan', operator: 'eq', value: 'gold' }, { any: [{ field: 'event.email', operator: 'exists' }] }],
+    },
     { key: 'big', type: 'condition', field: 'event.data.seats', operator: 'gt', value: 10 },
   ],
   event: { id: 'ae_1', name: 'user.created', user_id: '42', email: 'ada@example.com', data: { plan: 'gold', seats: 12 }, created_at: AT },
@@ -150,7 +162,18 @@ const runFields: Run = {
   step_started_at: AT,
   wake_at: '2026-11-25T10:00:00.000Z',
   waiting_for: null,
-  history: [{ index: 0, key: 'hello', type: 'send_email', status: 'completed', started_at: AT, completed_at: AT, output: { email_id: 'msg_1' }, error: null }],
+  history: [
+    {
+      index: 0,
+      key: 'hello',
+      type: 'send_email',
+      status: 'completed',
+      started_at: AT,
+      completed_at: AT,
+      output: { email_id: 'msg_1' },
+      error: null,
+    },
+  ],
   error: null,
   created_at: AT,
   updated_at: AT,
@@ -159,7 +182,14 @@ const runFields: Run = {
 };
 /** As the store writes it: the late attributes that are null are absent (RUN_LATE_FIELDS). */
 const { lease_until: _lease, waiting_for: _waiting, error: _error, ended_at: _ended, ...runWritten } = runFields;
-const runItem = { PK: `RUN#${runFields.id}`, SK: 'RUN', GSI1PK: 'AUTOMATION#auto_1#RUNS', GSI1SK: runFields.id, type: 'run', ...runWritten };
+const runItem = {
+  PK: `RUN#${runFields.id}`,
+  SK: 'RUN',
+  GSI1PK: 'AUTOMATION#auto_1#RUNS',
+  GSI1SK: runFields.id,
+  type: 'run',
+  ...runWritten,
+};
 
 const domainItem = {
   PK: 'DOMAIN#dom_1',
@@ -171,7 +201,16 @@ const domainItem = {
   account_id: 'acc_1',
   name: 'acme.test',
   status: 'pending',
-  records: [{ purpose: 'ownership', type: 'TXT', name: '_service.acme.test', value: 'service-verification=token-7c1e', required: true, status: 'pending' }],
+  records: [
+    {
+      purpose: 'ownership',
+      type: 'TXT',
+      name: '_service.acme.test',
+      value: 'service-verification=token-7c1e',
+      required: true,
+      status: 'pending',
+    },
+  ],
   dkim_selector: 'svc1',
   dkim_public_key: 'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA',
   ownership_token: 'token-7c1e',
@@ -187,7 +226,15 @@ const domainItem = {
 
 describe('a well-formed item decodes to its model', () => {
   it('an account: its attributes, without the key and the type', () => {
-    const account: Account = { id: 'acc_1', email: 'owner@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: AT, updated_at: AT };
+    const account: Account = {
+      id: 'acc_1',
+      email: 'owner@acme.test',
+      plan: 'pro',
+      payment_method: true,
+      tenants_enabled: false,
+      created_at: AT,
+      updated_at: AT,
+    };
     expect(toAccount(accountItem)).toStrictEqual(account);
   });
 
@@ -215,7 +262,12 @@ describe('a well-formed item decodes to its model', () => {
   });
 
   it('a tenant: the model, its ramp and its SES twin; webhook_ids and the keys are not part of it', () => {
-    expect(toStoredTenant(tenantItem)).toStrictEqual({ tenant: tenantFields as Tenant, ramp: { stage: 2, day: '2026-11-23' }, deleting: false, sesTlsTwin: true });
+    expect(toStoredTenant(tenantItem)).toStrictEqual({
+      tenant: tenantFields as Tenant,
+      ramp: { stage: 2, day: '2026-11-23' },
+      deleting: false,
+      sesTlsTwin: true,
+    });
     expect(toStoredTenant({ ...tenantItem, deleting: true }).deleting).toBe(true);
   });
 
@@ -227,11 +279,25 @@ describe('a well-formed item decodes to its model', () => {
     const { allowed_domains: _reach, ...legacyRun } = runItem;
     expect(runFromItem(legacyRun).allowed_domains).toBeNull();
     const legacyAutomation = {
-      PK: 'AUTOMATION#acc_1#auto_1', SK: 'AUTOMATION', type: 'automation', id: 'auto_1', account_id: 'acc_1', name: 'Welcome', status: 'active',
-      trigger: { event: 'user.created', cancel_on_events: [] }, steps: [], version: 2, created_at: AT, updated_at: AT, activated_at: AT,
+      PK: 'AUTOMATION#acc_1#auto_1',
+      SK: 'AUTOMATION',
+      type: 'automation',
+      id: 'auto_1',
+      account_id: 'acc_1',
+      name: 'Welcome',
+      status: 'active',
+      trigger: { event: 'user.created', cancel_on_events: [] },
+      steps: [],
+      version: 2,
+      created_at: AT,
+      updated_at: AT,
+      activated_at: AT,
     };
     expect((await new AutomationRepository(tableAnswering(legacyAutomation)).get('acc_1', 'auto_1'))!.allowed_domains).toBeNull();
-    expect((await new AutomationRepository(tableAnswering({ ...legacyAutomation, allowed_domains: ['acme.test'] })).get('acc_1', 'auto_1'))!.allowed_domains).toEqual(['acme.test']);
+    expect(
+      (await new AutomationRepository(tableAnswering({ ...legacyAutomation, allowed_domains: ['acme.test'] })).get('acc_1', 'auto_1'))!
+        .allowed_domains,
+    ).toEqual(['acme.test']);
   });
 
   it('a domain through its repository: the model and its sealed key apart', async () => {
@@ -252,7 +318,9 @@ describe('an item that is not its model is a StoredItemError', () => {
     expect(error.model).toBe('Tenant');
     expect(error.key).toBe('TENANT#acc_1#acme / TENANT');
     expect(error.problems).toEqual(['external_id (invalid_type, expected string)']);
-    expect(error.message).toBe('A stored Tenant item (TENANT#acc_1#acme / TENANT) does not decode: external_id (invalid_type, expected string)');
+    expect(error.message).toBe(
+      'A stored Tenant item (TENANT#acc_1#acme / TENANT) does not decode: external_id (invalid_type, expected string)',
+    );
   });
 
   it('a missing attribute, and one of the wrong kind, deep in the item', () => {
@@ -270,7 +338,9 @@ describe('an item that is not its model is a StoredItemError', () => {
 
   it('a read through a repository throws it too (the model is never half-built)', async () => {
     const { dkim_selector: _selector, ...broken } = domainItem;
-    await expect(new DomainRepository(tableAnswering(broken)).get('dom_1')).rejects.toThrow(new StoredItemError('Domain', 'DOMAIN#dom_1 / DOMAIN', ['dkim_selector (invalid_type, expected string)']));
+    await expect(new DomainRepository(tableAnswering(broken)).get('dom_1')).rejects.toThrow(
+      new StoredItemError('Domain', 'DOMAIN#dom_1 / DOMAIN', ['dkim_selector (invalid_type, expected string)']),
+    );
   });
 });
 
@@ -304,7 +374,7 @@ describe('the error never shows a value of the item', () => {
     expect(values.filter((value) => message.includes(value))).toEqual([]);
   });
 
-  it('a key of the item\'s own data (a header name) is shown as *', () => {
+  it("a key of the item's own data (a header name) is shown as *", () => {
     const secretHeader = 'X-Reset-Token-4a9f2c';
     const error = storedItemError(() => toStoredEmail({ ...emailItem, headers: { [secretHeader]: 12345 } }));
     expect(error.problems).toEqual(['headers.* (invalid_type, expected string)']);
@@ -323,17 +393,51 @@ const before = {
     return rest;
   },
   tenant(item: Record<string, unknown>) {
-    const upgraded = { ...item, ramp_stage: item.ramp_stage ?? 1, ramp_day: item.ramp_day ?? String(item.created_at).slice(0, 10), ses_tls_twin: item.ses_tls_twin === true };
+    const upgraded = {
+      ...item,
+      ramp_stage: item.ramp_stage ?? 1,
+      ramp_day: item.ramp_day ?? String(item.created_at).slice(0, 10),
+      ses_tls_twin: item.ses_tls_twin === true,
+    };
     const { type, deleting, ramp_stage, ramp_day, webhook_ids: _webhooks, ses_tls_twin, ...rest } = before.withoutKeys(upgraded);
-    return { tenant: rest as unknown as Tenant, ramp: { stage: Number(ramp_stage), day: String(ramp_day) }, deleting: deleting === true, sesTlsTwin: ses_tls_twin };
+    return {
+      tenant: rest as unknown as Tenant,
+      ramp: { stage: Number(ramp_stage), day: String(ramp_day) },
+      deleting: deleting === true,
+      sesTlsTwin: ses_tls_twin,
+    };
   },
   delivery(item: Record<string, unknown>) {
     const { type, ...rest } = before.withoutKeys(item);
     return { attempts: [], next_attempt_at: null, ...rest } as unknown as WebhookDelivery;
   },
   email(item: Record<string, unknown>) {
-    const late = ['bounce_reason', 'bounce_type', 'scheduled_at', 'cancelled_at', 'sent_at', 'delivered_at', 'bounced_at', 'tenant', 'tenant_id', 'provider_message_id'];
-    const { body, body_blob_key, mime_blob_key, last_event_rank, send_lease_until, send_attempts, type, schedule_version, usage_reserved, usage_deferred, suppressed_event, ...rest } = before.withoutKeys(item);
+    const late = [
+      'bounce_reason',
+      'bounce_type',
+      'scheduled_at',
+      'cancelled_at',
+      'sent_at',
+      'delivered_at',
+      'bounced_at',
+      'tenant',
+      'tenant_id',
+      'provider_message_id',
+    ];
+    const {
+      body,
+      body_blob_key,
+      mime_blob_key,
+      last_event_rank,
+      send_lease_until,
+      send_attempts,
+      type,
+      schedule_version,
+      usage_reserved,
+      usage_deferred,
+      suppressed_event,
+      ...rest
+    } = before.withoutKeys(item);
     return {
       email: { ...Object.fromEntries(late.map((field) => [field, null])), ...rest } as unknown as Email,
       body: body_blob_key ? { blobKey: body_blob_key } : { inline: body ?? {} },
@@ -346,7 +450,12 @@ describe('older item shapes read as they did', () => {
   it('a tenant from before the ramp and the TLS twin: stage 1 from its creation day, no twin', () => {
     const { ramp_stage: _stage, ramp_day: _day, ses_tls_twin: _twin, webhook_ids: _ids, ...old } = tenantItem;
     const read = toStoredTenant(old);
-    expect(read).toStrictEqual({ tenant: tenantFields as Tenant, ramp: { stage: 1, day: '2026-11-24' }, deleting: false, sesTlsTwin: false });
+    expect(read).toStrictEqual({
+      tenant: tenantFields as Tenant,
+      ramp: { stage: 1, day: '2026-11-24' },
+      deleting: false,
+      sesTlsTwin: false,
+    });
     expect(read).toEqual(before.tenant(old));
   });
 
@@ -406,7 +515,12 @@ describe('older item shapes read as they did', () => {
       rcpt_to: ['support@inbound.acme.test'],
       plus_address: null,
       spam_status: 'not_spam',
-      authentication: { spf: { result: 'pass', domain: 'example.org' }, dkim: [], dmarc: { result: 'none', domain: 'example.org', policy: null }, spam_reasons: [] },
+      authentication: {
+        spf: { result: 'pass', domain: 'example.org' },
+        dkim: [],
+        dmarc: { result: 'none', domain: 'example.org', policy: null },
+        spam_reasons: [],
+      },
       auto_submitted: null,
       stripped_text: 'Hi',
       attachment_count: 0,
@@ -421,7 +535,17 @@ describe('older item shapes read as they did', () => {
       received_at: AT,
       created_at: AT,
     };
-    const item = { PK: 'RECEIVED#inb_01JD8Z6X4Q2T9V3N5M7K1H0G8F', SK: 'RECEIVED', GSI1PK: 'ACCOUNT#acc_1#RECEIVED#0', GSI1SK: record.id, type: 'received_email', ...record, body_bytes: 120, search_to: ['support@inbound.acme.test'], from_address: 'jane@example.org' };
+    const item = {
+      PK: 'RECEIVED#inb_01JD8Z6X4Q2T9V3N5M7K1H0G8F',
+      SK: 'RECEIVED',
+      GSI1PK: 'ACCOUNT#acc_1#RECEIVED#0',
+      GSI1SK: record.id,
+      type: 'received_email',
+      ...record,
+      body_bytes: 120,
+      search_to: ['support@inbound.acme.test'],
+      from_address: 'jane@example.org',
+    };
     const repository = new ReceivedEmailRepository(tableAnswering(item));
     expect(await repository.get('acc_1', record.id)).toStrictEqual({ ...record, html_bytes: null, text_bytes: null });
     // The same item with a body's size of today's shape is not upgraded (body_bytes is only dropped).

@@ -30,11 +30,26 @@ function fakeTable(items: Record<string, unknown>[]) {
   return { table: { client, name: 'main' } as unknown as Table, asked, stored };
 }
 
-const account = { ...keys.account(ACC), id: ACC, email: 'owner@example.com', plan: 'scale', payment_method: true, tenants_enabled: false, created_at: '2026-11-25T00:00:00.000Z', updated_at: '2026-11-25T00:00:00.000Z' };
+const account = {
+  ...keys.account(ACC),
+  id: ACC,
+  email: 'owner@example.com',
+  plan: 'scale',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: '2026-11-25T00:00:00.000Z',
+  updated_at: '2026-11-25T00:00:00.000Z',
+};
 const claim = { ...keys.domainName('example.com'), domain_id: 'dom_1', account_id: ACC, status: 'verified', tenant_id: null };
 const suppression = { ...keys.suppression(ACC, 'gone@example.org', null), email: 'gone@example.org' };
 
-const query = (recipients: string[], fromDomain = 'example.com') => ({ accountId: ACC, fromDomain, recipients, tenantId: null, now: new Date('2026-11-25T12:00:00Z') });
+const query = (recipients: string[], fromDomain = 'example.com') => ({
+  accountId: ACC,
+  fromDomain,
+  recipients,
+  tenantId: null,
+  now: new Date('2026-11-25T12:00:00Z'),
+});
 const claimId = `${keys.domainName('example.com').PK}|${keys.domainName('example.com').SK}`;
 
 describe('the send context cache', () => {
@@ -75,7 +90,10 @@ describe('the send context cache', () => {
   });
 
   it('sees a change at once with a ttl of 0, and without a cache', async () => {
-    for (const reader of [(table: Table) => new SendContextReader(table, new SendContextCache(0)), (table: Table) => new SendContextReader(table)]) {
+    for (const reader of [
+      (table: Table) => new SendContextReader(table, new SendContextCache(0)),
+      (table: Table) => new SendContextReader(table),
+    ]) {
       const { table, asked, stored } = fakeTable([account, claim]);
       const read = reader(table);
       expect((await read.read(query(['a@example.org']))).domain).toMatchObject({ status: 'verified' });
@@ -86,7 +104,16 @@ describe('the send context cache', () => {
   });
 
   it('caches the key and the account of an unresolved caller, never an idempotency record', async () => {
-    const lookup = { ...keys.apiKeyHash(HASH), type: 'api_key_lookup', key_id: 'key_1', account_id: ACC, scopes: ['full'], tenant_id: null, kind: 'api_key', created_at: '2026-11-25T00:00:00.000Z' };
+    const lookup = {
+      ...keys.apiKeyHash(HASH),
+      type: 'api_key_lookup',
+      key_id: 'key_1',
+      account_id: ACC,
+      scopes: ['full'],
+      tenant_id: null,
+      kind: 'api_key',
+      created_at: '2026-11-25T00:00:00.000Z',
+    };
     const { table, asked } = fakeTable([account, claim, lookup]);
     const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => 0));
     const withKey = { ...query(['a@example.org']), apiKeyHash: HASH, idempotencyKey: 'order-1' };
@@ -115,7 +142,12 @@ describe('recipients cleared by the door (clearOfSuppressions)', () => {
   it("reads neither the account's nor the tenant's suppression of a cleared recipient, and still its opt-out", async () => {
     const { table, asked } = fakeTable([account, claim]);
     const reader = new SendContextReader(table);
-    await reader.read({ ...query(['Cleared@Example.org', 'other@example.org']), tenantId: 'ten_1', optOutCategory: 'newsletter', clearOfSuppressions: ['cleared@example.org'] });
+    await reader.read({
+      ...query(['Cleared@Example.org', 'other@example.org']),
+      tenantId: 'ten_1',
+      optOutCategory: 'newsletter',
+      clearOfSuppressions: ['cleared@example.org'],
+    });
     const suppressionKeys = asked[0]!.filter((id) => id.startsWith('SUPPRESSION#'));
     expect(suppressionKeys).toHaveLength(2);
     expect(suppressionKeys.every((id) => id.includes('other@example.org'))).toBe(true);

@@ -19,7 +19,8 @@ import { runItem } from '../automations/fake-runs';
 
 const AT = '2026-11-22T10:00:00.000Z';
 
-const email = (fields: Record<string, unknown> = {}) => emailItem('msg_1', { account_id: 'acc_1', last_event: 'queued', created_at: AT, ...fields });
+const email = (fields: Record<string, unknown> = {}) =>
+  emailItem('msg_1', { account_id: 'acc_1', last_event: 'queued', created_at: AT, ...fields });
 
 // Where an email accepted today names its counters (their own partitions: keys.usage).
 const usage = {
@@ -39,10 +40,42 @@ const legacyUsage = {
   ],
 };
 
-const tenant = { PK: 'TENANT#acc_1#acme', SK: 'TENANT', type: 'tenant', id: 'ten_1', account_id: 'acc_1', external_id: 'acme', name: 'Acme', status: 'active', paused_reason: null, paused_at: null, pause_source: null, created_at: AT, updated_at: AT };
-const paused = { ...tenant, status: 'paused', paused_reason: 'bounces', paused_at: '2026-11-22T11:00:00.000Z', pause_source: 'automated', updated_at: '2026-11-22T11:00:00.000Z' };
+const tenant = {
+  PK: 'TENANT#acc_1#acme',
+  SK: 'TENANT',
+  type: 'tenant',
+  id: 'ten_1',
+  account_id: 'acc_1',
+  external_id: 'acme',
+  name: 'Acme',
+  status: 'active',
+  paused_reason: null,
+  paused_at: null,
+  pause_source: null,
+  created_at: AT,
+  updated_at: AT,
+};
+const paused = {
+  ...tenant,
+  status: 'paused',
+  paused_reason: 'bounces',
+  paused_at: '2026-11-22T11:00:00.000Z',
+  pause_source: 'automated',
+  updated_at: '2026-11-22T11:00:00.000Z',
+};
 
-const account = { PK: 'ACCOUNT#acc_1', SK: 'ACCOUNT', type: 'account', id: 'acc_1', email: 'o@x.test', plan: 'pro', payment_method: true, tenants_enabled: true, created_at: AT, updated_at: AT };
+const account = {
+  PK: 'ACCOUNT#acc_1',
+  SK: 'ACCOUNT',
+  type: 'account',
+  id: 'acc_1',
+  email: 'o@x.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: true,
+  created_at: AT,
+  updated_at: AT,
+};
 const figures = { sent: 10, bounced: 5, complained: 0, bounce_rate: 0.5, complaint_rate: 0 };
 const pausedAccount = {
   ...account,
@@ -55,7 +88,14 @@ const pausedAccount = {
 };
 
 const run = newRun({
-  automation: { id: 'auto_1', account_id: 'acc_1', name: 'Welcome', version: 1, allowed_domains: null, steps: [{ key: 'wait', type: 'delay', duration: '1 day' }] as never },
+  automation: {
+    id: 'auto_1',
+    account_id: 'acc_1',
+    name: 'Welcome',
+    version: 1,
+    allowed_domains: null,
+    steps: [{ key: 'wait', type: 'delay', duration: '1 day' }] as never,
+  },
   event: { id: 'ae_1', name: 'user.created', user_id: '42', email: null, data: {}, created_at: AT },
   subject: 'user:42',
   now: new Date(AT),
@@ -75,7 +115,11 @@ describe('the stream readers', () => {
   const decoded: Record<StreamChangeKind, () => StreamChange[]> = {
     email_queued: () => changesOf(emailAcceptances, inserted(email())),
     email_scheduled: () => changesOf(emailAcceptances, inserted(email({ status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z' }))),
-    email_suppressed: () => changesOf(emailAcceptances, inserted(email({ status: 'failed', last_event: 'suppressed', suppressed_event: { suppressed: ['r@y.test'] } }))),
+    email_suppressed: () =>
+      changesOf(
+        emailAcceptances,
+        inserted(email({ status: 'failed', last_event: 'suppressed', suppressed_event: { suppressed: ['r@y.test'] } })),
+      ),
     usage_deferred: () => changesOf(emailAcceptances, inserted(email({ status: 'scheduled', usage_deferred: usage }))).slice(1),
     email_accepted: () => changesOf(emailStatsWrites, inserted(email({ tenant_id: 'ten_1' }))),
     email_progressed: () => changesOf(emailStatsWrites, modified(email(), email({ status: 'sent', sent_at: AT }))),
@@ -108,10 +152,20 @@ describe('the stream readers', () => {
       increments: legacyUsage.entries.map((entry) => ({ counter: usageCounterId(entry.key), count: 2, expiresAt: entry.expiresAt })),
     });
     const [scheduled] = changesOf(emailAcceptances, inserted(email({ status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z' })));
-    expect(scheduled).toMatchObject({ kind: 'email_scheduled', email: { id: 'msg_1', status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z', sent_at: null } });
+    expect(scheduled).toMatchObject({
+      kind: 'email_scheduled',
+      email: { id: 'msg_1', status: 'scheduled', scheduled_at: '2026-11-23T00:00:00.000Z', sent_at: null },
+    });
     expect(scheduled).not.toHaveProperty('email.PK');
-    const [suppressed] = changesOf(emailAcceptances, inserted(email({ status: 'failed', suppressed_event: { suppressed: ['r@y.test'], reason: 'suppressed' } })));
-    expect(suppressed).toMatchObject({ kind: 'email_suppressed', email: { id: 'msg_1' }, details: { suppressed: ['r@y.test'], reason: 'suppressed' } });
+    const [suppressed] = changesOf(
+      emailAcceptances,
+      inserted(email({ status: 'failed', suppressed_event: { suppressed: ['r@y.test'], reason: 'suppressed' } })),
+    );
+    expect(suppressed).toMatchObject({
+      kind: 'email_suppressed',
+      email: { id: 'msg_1' },
+      details: { suppressed: ['r@y.test'], reason: 'suppressed' },
+    });
   });
 
   it('the relay reads INSERTed emails only: a MODIFY, a refused email without an event, other items are nothing', () => {
@@ -122,22 +176,49 @@ describe('the stream readers', () => {
   });
 
   it('an email the relay cannot read stops the batch: no id, malformed usage, counters not its account usage', () => {
-    expect(malformed(emailAcceptances, inserted(email({ id: '' })))).toEqual({ reason: 'id: an email item without an id', keys: 'EMAIL#msg_1 / EMAIL', skipped: false });
-    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: { ...usage, count: 0 } })))).toMatchObject({ reason: expect.stringContaining('usage_deferred.count'), skipped: false });
-    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: null })))).toMatchObject({ reason: expect.stringContaining('usage_deferred'), skipped: false });
+    expect(malformed(emailAcceptances, inserted(email({ id: '' })))).toEqual({
+      reason: 'id: an email item without an id',
+      keys: 'EMAIL#msg_1 / EMAIL',
+      skipped: false,
+    });
+    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: { ...usage, count: 0 } })))).toMatchObject({
+      reason: expect.stringContaining('usage_deferred.count'),
+      skipped: false,
+    });
+    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: null })))).toMatchObject({
+      reason: expect.stringContaining('usage_deferred'),
+      skipped: false,
+    });
     const foreign = { ...usage, entries: [{ key: { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-11-22' }, expiresAt: 1 }] };
-    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: foreign })))).toMatchObject({ reason: "usage_deferred.entries.0.key: not one of the account's usage counters", skipped: false });
+    expect(malformed(emailAcceptances, inserted(email({ usage_deferred: foreign })))).toMatchObject({
+      reason: "usage_deferred.entries.0.key: not one of the account's usage counters",
+      skipped: false,
+    });
     const notUsage = { ...usage, entries: [{ key: { PK: 'ACCOUNT#acc_1', SK: 'APIKEY#key_1' }, expiresAt: 1 }] };
     expect(malformed(emailAcceptances, inserted(email({ usage_deferred: notUsage })))).toMatchObject({ skipped: false });
     // Another account's counter in the new layout, and a capped counter's shard (its limit is the transaction's).
-    for (const key of [keys.usage('acc_2', 'PLAN', 'DAY', '2026-11-22'), keys.usageShard('acc_1', 'PLAN', 'DAY', '2026-11-22', 3), { PK: 'USAGE#acc_1#PLAN#DAY#x\u0000y', SK: 'COUNTER' }]) {
-      expect(malformed(emailAcceptances, inserted(email({ usage_deferred: { ...usage, entries: [{ key, expiresAt: 1 }] } })))).toMatchObject({ reason: "usage_deferred.entries.0.key: not one of the account's usage counters", skipped: false });
+    for (const key of [
+      keys.usage('acc_2', 'PLAN', 'DAY', '2026-11-22'),
+      keys.usageShard('acc_1', 'PLAN', 'DAY', '2026-11-22', 3),
+      { PK: 'USAGE#acc_1#PLAN#DAY#x\u0000y', SK: 'COUNTER' },
+    ]) {
+      expect(
+        malformed(emailAcceptances, inserted(email({ usage_deferred: { ...usage, entries: [{ key, expiresAt: 1 }] } }))),
+      ).toMatchObject({ reason: "usage_deferred.entries.0.key: not one of the account's usage counters", skipped: false });
     }
   });
 
   it('an email: its milestones before and after (absent, NULL and empty are not reached yet)', () => {
     const before = email({ tenant_id: 'ten_1', sent_at: AT, delivered_at: null, opened_at: '' });
-    const after = email({ tenant_id: 'ten_1', status: 'delivered', last_event: 'complained', sent_at: AT, delivered_at: AT, opened_at: AT, clicked_at: AT });
+    const after = email({
+      tenant_id: 'ten_1',
+      status: 'delivered',
+      last_event: 'complained',
+      sent_at: AT,
+      delivered_at: AT,
+      opened_at: AT,
+      clicked_at: AT,
+    });
     expect(changesOf(emailStatsWrites, modified(before, after))).toEqual([
       {
         kind: 'email_progressed',
@@ -145,26 +226,57 @@ describe('the stream readers', () => {
         tenant_id: 'ten_1',
         created_at: AT,
         before: { status: 'queued', last_event: 'queued', sent: true, delivered: false, opened: false, clicked: false, suppressed: false },
-        after: { status: 'delivered', last_event: 'complained', sent: true, delivered: true, opened: true, clicked: true, suppressed: false },
+        after: {
+          status: 'delivered',
+          last_event: 'complained',
+          sent: true,
+          delivered: true,
+          opened: true,
+          clicked: true,
+          suppressed: false,
+        },
       },
     ]);
   });
 
   it('the day stats read every email (a tenant of none: null), nothing else, and skip one they cannot count', () => {
-    expect(changesOf(emailStatsWrites, inserted(email()))).toMatchObject([{ kind: 'email_accepted', account_id: 'acc_1', tenant_id: null }]);
+    expect(changesOf(emailStatsWrites, inserted(email()))).toMatchObject([
+      { kind: 'email_accepted', account_id: 'acc_1', tenant_id: null },
+    ]);
     expect(changesOf(emailStatsWrites, inserted(email({ tenant_id: null })))).toMatchObject([{ kind: 'email_accepted', tenant_id: null }]);
     expect(changesOf(emailStatsWrites, removed(email({ tenant_id: 'ten_1' })))).toEqual([]);
     expect(changesOf(emailStatsWrites, modified(undefined, email({ tenant_id: 'ten_1', sent_at: AT })))).toEqual([]);
     expect(changesOf(emailStatsWrites, inserted({ ...tenant, tenant_id: 'ten_1' }))).toEqual([]);
-    expect(malformed(emailStatsWrites, inserted(email({ tenant_id: 'ten_1', created_at: 7 })))).toEqual({ reason: expect.stringContaining('created_at'), keys: 'EMAIL#msg_1 / EMAIL', skipped: true });
-    expect(malformed(emailStatsWrites, inserted(email({ account_id: 7 })))).toMatchObject({ reason: expect.stringContaining('account_id'), skipped: true });
+    expect(malformed(emailStatsWrites, inserted(email({ tenant_id: 'ten_1', created_at: 7 })))).toEqual({
+      reason: expect.stringContaining('created_at'),
+      keys: 'EMAIL#msg_1 / EMAIL',
+      skipped: true,
+    });
+    expect(malformed(emailStatsWrites, inserted(email({ account_id: 7 })))).toMatchObject({
+      reason: expect.stringContaining('account_id'),
+      skipped: true,
+    });
   });
 
   it('an account whose status moved (absent is active): the account as its events carry it; the tenant-events reader reads both', () => {
-    const { PK: _pk, SK: _sk, type: _type, created_at: _created, email: _email, plan: _plan, payment_method: _pm, tenants_enabled: _te, ...fields } = pausedAccount;
+    const {
+      PK: _pk,
+      SK: _sk,
+      type: _type,
+      created_at: _created,
+      email: _email,
+      plan: _plan,
+      payment_method: _pm,
+      tenants_enabled: _te,
+      ...fields
+    } = pausedAccount;
     expect(changesOf(accountStatusChanges, modified(account, pausedAccount))).toEqual([{ kind: 'account_paused', account: fields }]);
-    expect(changesOf(accountStatusChanges, modified({ ...account, status: 'active' }, pausedAccount))).toMatchObject([{ kind: 'account_paused' }]);
-    expect(changesOf(accountStatusChanges, modified(pausedAccount, { ...account, status: 'active' }))).toMatchObject([{ kind: 'account_resumed', account: { id: 'acc_1', status: 'active' } }]);
+    expect(changesOf(accountStatusChanges, modified({ ...account, status: 'active' }, pausedAccount))).toMatchObject([
+      { kind: 'account_paused' },
+    ]);
+    expect(changesOf(accountStatusChanges, modified(pausedAccount, { ...account, status: 'active' }))).toMatchObject([
+      { kind: 'account_resumed', account: { id: 'acc_1', status: 'active' } },
+    ]);
     // Not a move of the status: nothing.
     expect(changesOf(accountStatusChanges, modified(account, { ...account, plan: 'scale' }))).toEqual([]);
     expect(changesOf(accountStatusChanges, modified(account, { ...account, status: 'active' }))).toEqual([]);
@@ -181,7 +293,10 @@ describe('the stream readers', () => {
     expect(changesOf(tenantStatusChanges, inserted(paused))).toEqual([]);
     expect(changesOf(tenantStatusChanges, modified(undefined, paused))).toEqual([]);
     expect(changesOf(tenantStatusChanges, modified(tenant, { ...tenant, status: 'archived' }))).toEqual([]);
-    expect(malformed(tenantStatusChanges, modified(tenant, { ...paused, account_id: undefined }))).toMatchObject({ reason: expect.stringContaining('account_id'), skipped: true });
+    expect(malformed(tenantStatusChanges, modified(tenant, { ...paused, account_id: undefined }))).toMatchObject({
+      reason: expect.stringContaining('account_id'),
+      skipped: true,
+    });
   });
 
   it('a run write: started, changed (with both runs), a step left pending; removals are nothing', () => {
@@ -197,17 +312,29 @@ describe('the stream readers', () => {
   });
 
   it('a write the automation outbox cannot read as a run stops the batch', () => {
-    expect(malformed(runWrites, modified({ type: 'email', id: 'msg_1' }, { type: 'email', id: 'msg_1' }))).toMatchObject({ skipped: false });
-    expect(malformed(runWrites, streamRecord('INSERT', {}))).toMatchObject({ reason: expect.stringContaining('a run record without a readable run image'), skipped: false });
+    expect(malformed(runWrites, modified({ type: 'email', id: 'msg_1' }, { type: 'email', id: 'msg_1' }))).toMatchObject({
+      skipped: false,
+    });
+    expect(malformed(runWrites, streamRecord('INSERT', {}))).toMatchObject({
+      reason: expect.stringContaining('a run record without a readable run image'),
+      skipped: false,
+    });
     const { history: _history, ...broken } = runItem(run);
     expect(malformed(runWrites, inserted(broken))).toMatchObject({ reason: expect.stringContaining('history'), skipped: false });
   });
 
   it('a record without its envelope (no sequence number, event id or event name), or an image that does not unmarshall, stops any reader', () => {
     const record = inserted(email({ tenant_id: 'ten_1' }));
-    expect(malformed(emailStatsWrites, { ...record, eventID: undefined })).toMatchObject({ reason: expect.stringContaining('eventID'), skipped: false });
-    expect(malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: undefined } })).toMatchObject({ skipped: false });
+    expect(malformed(emailStatsWrites, { ...record, eventID: undefined })).toMatchObject({
+      reason: expect.stringContaining('eventID'),
+      skipped: false,
+    });
+    expect(malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, SequenceNumber: undefined } })).toMatchObject({
+      skipped: false,
+    });
     expect(malformed(emailStatsWrites, { ...record, eventName: undefined })).toMatchObject({ skipped: false });
-    expect(malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, NewImage: { bad: { X: 'nope' } as never } } })).toMatchObject({ reason: 'unreadable image: Unsupported type passed: X', keys: 'EMAIL#msg_1 / EMAIL', skipped: false });
+    expect(
+      malformed(emailStatsWrites, { ...record, dynamodb: { ...record.dynamodb, NewImage: { bad: { X: 'nope' } as never } } }),
+    ).toMatchObject({ reason: 'unreadable image: Unsupported type passed: X', keys: 'EMAIL#msg_1 / EMAIL', skipped: false });
   });
 });

@@ -1,10 +1,15 @@
 import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../shared/domain/suppressions/schemas';
 
-const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((i) => i.path.join('.')) ?? [];
+const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
+  result.error?.issues.map((i) => i.path.join('.')) ?? [];
 
 describe('addSuppressionsSchema', () => {
   it('turns email or emails into one normalised, deduplicated list with reason manual', () => {
-    expect(addSuppressionsSchema.parse({ email: ' A@Example.COM ' })).toEqual({ emails: ['a@example.com'], reason: 'manual', tenant: undefined });
+    expect(addSuppressionsSchema.parse({ email: ' A@Example.COM ' })).toEqual({
+      emails: ['a@example.com'],
+      reason: 'manual',
+      tenant: undefined,
+    });
     expect(addSuppressionsSchema.parse({ emails: ['b@x.io', 'A@x.io', 'B@X.IO'], reason: 'manual', tenant: ' t1 ' })).toEqual({
       emails: ['b@x.io', 'a@x.io'],
       reason: 'manual',
@@ -28,7 +33,8 @@ describe('addSuppressionsSchema', () => {
   });
 
   it('accepts only manual as a reason and refuses unknown fields by name', () => {
-    for (const reason of ['bounce', 'complaint', 'unsubscribe', '']) expect(paths(addSuppressionsSchema.safeParse({ email: 'a@x.io', reason }))).toEqual(['reason']);
+    for (const reason of ['bounce', 'complaint', 'unsubscribe', ''])
+      expect(paths(addSuppressionsSchema.safeParse({ email: 'a@x.io', reason }))).toEqual(['reason']);
     expect(paths(addSuppressionsSchema.safeParse({ email: 'a@x.io', categroy: 'newsletter' }))).toEqual(['categroy']);
     expect(paths(addSuppressionsSchema.safeParse({ email: 'a@x.io', tenant: '' }))).toEqual(['tenant']);
   });
@@ -41,7 +47,11 @@ describe('addSuppressionsSchema with a category (category opt-outs)', () => {
       category: 'product',
       tenant: 't1',
     });
-    expect(addSuppressionsSchema.parse({ email: 'a@x.io', category: 'newsletter' })).toStrictEqual({ emails: ['a@x.io'], category: 'newsletter', tenant: undefined });
+    expect(addSuppressionsSchema.parse({ email: 'a@x.io', category: 'newsletter' })).toStrictEqual({
+      emails: ['a@x.io'],
+      category: 'newsletter',
+      tenant: undefined,
+    });
     // Without a category the output stays a suppression request.
     expect(addSuppressionsSchema.parse({ email: 'a@x.io' })).toStrictEqual({ emails: ['a@x.io'], reason: 'manual', tenant: undefined });
   });
@@ -53,7 +63,9 @@ describe('addSuppressionsSchema with a category (category opt-outs)', () => {
     ]);
     for (const category of ['marketing', 'Product', '', 1, null]) {
       const result = addSuppressionsSchema.safeParse({ email: 'a@x.io', category });
-      expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['category', 'category must be one of product, newsletter']]);
+      expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['category', 'category must be one of product, newsletter'],
+      ]);
     }
   });
 
@@ -62,7 +74,12 @@ describe('addSuppressionsSchema with a category (category opt-outs)', () => {
     expect(paths(result)).toEqual(['reason']);
     expect(result.error?.issues[0]?.message).toMatch(/no reason/);
     // Every problem at once: a bad address, both-fields, the reason.
-    expect(paths(addSuppressionsSchema.safeParse({ email: 'bad', emails: ['b@x.io'], category: 'product', reason: 'manual' }))).toEqual(['email', 'email', 'emails', 'reason']);
+    expect(paths(addSuppressionsSchema.safeParse({ email: 'bad', emails: ['b@x.io'], category: 'product', reason: 'manual' }))).toEqual([
+      'email',
+      'email',
+      'emails',
+      'reason',
+    ]);
   });
 });
 
@@ -73,14 +90,23 @@ describe('list and delete schemas', () => {
   });
 
   it('filters: a category lists opt-outs, and refuses reason with it', () => {
-    expect(suppressionFiltersSchema.parse({ category: 'product', email: 'X@Y.io', tenant: 't' })).toStrictEqual({ category: 'product', email: 'x@y.io', tenant: 't' });
+    expect(suppressionFiltersSchema.parse({ category: 'product', email: 'X@Y.io', tenant: 't' })).toStrictEqual({
+      category: 'product',
+      email: 'x@y.io',
+      tenant: 't',
+    });
     expect(paths(suppressionFiltersSchema.safeParse({ category: 'product', reason: 'manual' }))).toEqual(['reason']);
-    expect(suppressionFiltersSchema.safeParse({ category: 'transactional' }).error?.issues[0]?.message).toMatch(/transactional mail has no category opt-out/);
+    expect(suppressionFiltersSchema.safeParse({ category: 'transactional' }).error?.issues[0]?.message).toMatch(
+      /transactional mail has no category opt-out/,
+    );
     expect(paths(suppressionFiltersSchema.safeParse({ category: 'all' }))).toEqual(['category']);
   });
 
   it('delete takes an optional category (re-subscribe), never transactional', () => {
-    expect(removeSuppressionSchema.parse({ email: 'A@B.io', category: 'newsletter' })).toStrictEqual({ email: 'a@b.io', category: 'newsletter' });
+    expect(removeSuppressionSchema.parse({ email: 'A@B.io', category: 'newsletter' })).toStrictEqual({
+      email: 'a@b.io',
+      category: 'newsletter',
+    });
     expect(paths(removeSuppressionSchema.safeParse({ email: 'a@b.io', category: 'transactional' }))).toEqual(['category']);
     expect(paths(removeSuppressionSchema.safeParse({ category: 'product' }))).toEqual(['email']);
   });

@@ -36,7 +36,11 @@ describe('batchGetItems', () => {
     expect(items.map((i) => i.PK).sort()).toEqual(Array.from({ length: 250 }, (_, i) => `P${i}`).sort());
     expect(new Set(seenKeys).size).toBe(250);
     expect(calls.every((c) => c instanceof BatchGetCommand)).toBe(true);
-    expect(calls[0].input.RequestItems.t).toMatchObject({ ConsistentRead: true, ProjectionExpression: '#p0', ExpressionAttributeNames: { '#p0': 'email' } });
+    expect(calls[0].input.RequestItems.t).toMatchObject({
+      ConsistentRead: true,
+      ProjectionExpression: '#p0',
+      ExpressionAttributeNames: { '#p0': 'email' },
+    });
     expect(calls.length).toBeGreaterThan(3);
   });
 
@@ -66,7 +70,10 @@ describe('queryPage', () => {
   });
 
   it('without a filter, a read cut short by DynamoDB (1 MB) goes on from where it stopped', async () => {
-    const reads = [{ Items: [item(1)], LastEvaluatedKey: keyOf(item(1)) }, { Items: [item(2), item(3)], LastEvaluatedKey: keyOf(item(3)) }];
+    const reads = [
+      { Items: [item(1)], LastEvaluatedKey: keyOf(item(1)) },
+      { Items: [item(2), item(3)], LastEvaluatedKey: keyOf(item(3)) },
+    ];
     const { table, calls } = scriptedTable((_, call) => reads[call - 1]);
     const page = await queryPage(table, { KeyConditionExpression: 'x' }, { limit: 2 }, { G: 'g' }, keyOf, (i) => i.PK);
     expect(calls).toHaveLength(2);
@@ -82,7 +89,14 @@ describe('queryPage', () => {
       { Items: [item(9, 'bounce'), item(12, 'bounce')], LastEvaluatedKey: keyOf(item(12)) },
     ];
     const { table, calls } = scriptedTable((_, call) => reads[call - 1]);
-    const page = await queryPage(table, { KeyConditionExpression: 'x', FilterExpression: 'f' }, { limit: 2 }, { G: 'g' }, keyOf, (i) => i.PK);
+    const page = await queryPage(
+      table,
+      { KeyConditionExpression: 'x', FilterExpression: 'f' },
+      { limit: 2 },
+      { G: 'g' },
+      keyOf,
+      (i) => i.PK,
+    );
     expect(calls.map((c) => c.input.Limit)).toEqual([3, 6, 12]);
     expect(calls.map((c) => c.input.ExclusiveStartKey)).toEqual([undefined, keyOf(item(4)), keyOf(item(8))]);
     expect(page.items).toEqual(['P1', 'P9']);
@@ -91,14 +105,29 @@ describe('queryPage', () => {
 
   it('with a filter that reaches the end: no cursor', async () => {
     const { table } = scriptedTable(() => ({ Items: [item(1, 'bounce')] }));
-    const page = await queryPage(table, { KeyConditionExpression: 'x', FilterExpression: 'f' }, { limit: 2 }, { G: 'g' }, keyOf, (i) => i.PK);
+    const page = await queryPage(
+      table,
+      { KeyConditionExpression: 'x', FilterExpression: 'f' },
+      { limit: 2 },
+      { G: 'g' },
+      keyOf,
+      (i) => i.PK,
+    );
     expect(page).toEqual({ items: ['P1'], next_cursor: null });
   });
 
   it('with a very selective filter: bounded requests, then a short page that resumes where reading stopped', async () => {
     let n = 0;
     const { table, calls } = scriptedTable(() => ({ Items: [], LastEvaluatedKey: keyOf(item(++n)) }));
-    const page = await queryPage(table, { KeyConditionExpression: 'x', FilterExpression: 'f' }, { limit: 25 }, { G: 'g' }, keyOf, (i) => i.PK, { maxRequests: 4 });
+    const page = await queryPage(
+      table,
+      { KeyConditionExpression: 'x', FilterExpression: 'f' },
+      { limit: 25 },
+      { G: 'g' },
+      keyOf,
+      (i) => i.PK,
+      { maxRequests: 4 },
+    );
     expect(calls).toHaveLength(4);
     expect(calls.map((c) => c.input.Limit)).toEqual([26, 52, 104, 208]);
     expect(page.items).toEqual([]);

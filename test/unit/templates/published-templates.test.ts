@@ -7,7 +7,19 @@ function world() {
   const reads: string[] = [];
   let pointer: PublishedPointer = { kind: 'published', templateId: 'tpl_1', alias: 'welcome', version: 1 };
   const versions = new Map<number, PublishedTemplate>();
-  const version = (n: number): PublishedTemplate => ({ id: 'tpl_1', alias: 'welcome', version: n, subject: `v${n}`, html: null, text: 't', from: null, reply_to: [], category: 'transactional', unsubscribe_enabled: false, variables: [] });
+  const version = (n: number): PublishedTemplate => ({
+    id: 'tpl_1',
+    alias: 'welcome',
+    version: n,
+    subject: `v${n}`,
+    html: null,
+    text: 't',
+    from: null,
+    reply_to: [],
+    category: 'transactional',
+    unsubscribe_enabled: false,
+    variables: [],
+  });
   versions.set(1, version(1));
   const published = new PublishedTemplates({
     publishedPointer: async () => (reads.push('pointer'), pointer),

@@ -46,7 +46,12 @@ describe('renderTemplate', () => {
   });
 
   it('stringifies numbers and booleans', () => {
-    const out = renderTemplate({ subject: '{{a}} {{b}} {{c}} {{d}}' }, [str('a'), str('b'), str('c'), str('d')], { a: 1.5, b: 0, c: true, d: false });
+    const out = renderTemplate({ subject: '{{a}} {{b}} {{c}} {{d}}' }, [str('a'), str('b'), str('c'), str('d')], {
+      a: 1.5,
+      b: 0,
+      c: true,
+      d: false,
+    });
     expect(out.subject).toBe('1.5 0 true false');
   });
 
@@ -67,7 +72,11 @@ describe('renderTemplate', () => {
   });
 
   it('leaves a variable without value or fallback as written, lists it once in missing, warns once', () => {
-    const out = renderTemplate({ subject: 'Hi {{ name }}', html: '<p>{{name}} {{other}}</p>', text: '{{name}}' }, [str('name'), str('other')], {});
+    const out = renderTemplate(
+      { subject: 'Hi {{ name }}', html: '<p>{{name}} {{other}}</p>', text: '{{name}}' },
+      [str('name'), str('other')],
+      {},
+    );
     expect(out.subject).toBe('Hi {{ name }}');
     expect(out.html).toBe('<p>{{name}} {{other}}</p>');
     expect(out.missing).toEqual(['name', 'other']);
@@ -81,7 +90,9 @@ describe('renderTemplate', () => {
   it('warns about undeclared variables and still substitutes them when given', () => {
     const given = renderTemplate({ subject: '{{x}}', text: '{{x}}' }, [], { x: 'v' });
     expect(given.subject).toBe('v');
-    expect(given.warnings).toEqual([{ code: 'undeclared_variable', message: expect.stringMatching(/"x".*subject/), variable: 'x', field: 'subject' }]);
+    expect(given.warnings).toEqual([
+      { code: 'undeclared_variable', message: expect.stringMatching(/"x".*subject/), variable: 'x', field: 'subject' },
+    ]);
     const missing = renderTemplate({ subject: '{{x}}' }, [], {});
     expect(codes(missing.warnings)).toEqual(['undeclared_variable', 'missing_variable']);
     expect(missing.missing).toEqual(['x']);
@@ -99,11 +110,19 @@ describe('renderTemplate', () => {
       [],
       { unsubscribe_url: 'https://evil.example/' },
     );
-    expect(out).toEqual({ subject: 'x {{unsubscribe_url}}', html: '<a href="{{unsubscribe_url}}">u</a>', text: '{{unsubscribe_url}}', warnings: [], missing: [] });
+    expect(out).toEqual({
+      subject: 'x {{unsubscribe_url}}',
+      html: '<a href="{{unsubscribe_url}}">u</a>',
+      text: '{{unsubscribe_url}}',
+      warnings: [],
+      missing: [],
+    });
   });
 
   it('warns about unbalanced braces per field and leaves them as written', () => {
-    const out = renderTemplate({ subject: 'a {{name b', html: '<style>p{x:1}}</style>{{name}}', text: '{{ {{name}} }}' }, [str('name')], { name: 'N' });
+    const out = renderTemplate({ subject: 'a {{name b', html: '<style>p{x:1}}</style>{{name}}', text: '{{ {{name}} }}' }, [str('name')], {
+      name: 'N',
+    });
     expect(out.subject).toBe('a {{name b');
     expect(out.html).toBe('<style>p{x:1}}</style>N');
     expect(out.text).toBe('{{ N }}');
@@ -122,7 +141,15 @@ describe('renderTemplate', () => {
     const out = renderTemplate({ subject: 's', text }, [], { user: 'u', raw: 'r' });
     expect(out.text).toBe(text);
     const invalid = out.warnings.filter((w) => w.code === 'invalid_placeholder');
-    expect(invalid.map((w) => w.message.match(/"([^"]*)"/)![1])).toEqual(['{{#if x}}', '{{/if}}', '{{user.name}}', '{{{raw}}}', '{{}}', '{{1abc}}', '{{ a b }}']);
+    expect(invalid.map((w) => w.message.match(/"([^"]*)"/)![1])).toEqual([
+      '{{#if x}}',
+      '{{/if}}',
+      '{{user.name}}',
+      '{{{raw}}}',
+      '{{}}',
+      '{{1abc}}',
+      '{{ a b }}',
+    ]);
     expect(invalid.every((w) => w.field === 'text' && w.variable === undefined)).toBe(true);
     // The values given for names only used inside invalid placeholders are unknown.
     expect(out.warnings.filter((w) => w.code === 'unknown_variable').map((w) => w.variable)).toEqual(['user', 'raw']);
@@ -130,8 +157,11 @@ describe('renderTemplate', () => {
 
   it('names each warning code with a human message naming the variable or field', () => {
     const out = renderTemplate({ subject: '{{a}} {{b', html: '{{x.y}}', text: '{{c}}' }, [str('a')], { c: '1', d: '2' });
-    expect(new Set(codes(out.warnings))).toEqual(new Set(['missing_variable', 'undeclared_variable', 'unknown_variable', 'unbalanced_braces', 'invalid_placeholder']));
-    for (const warning of out.warnings) expect(warning.message).toMatch(warning.variable ? new RegExp(`"${warning.variable}"`) : new RegExp(warning.field!));
+    expect(new Set(codes(out.warnings))).toEqual(
+      new Set(['missing_variable', 'undeclared_variable', 'unknown_variable', 'unbalanced_braces', 'invalid_placeholder']),
+    );
+    for (const warning of out.warnings)
+      expect(warning.message).toMatch(warning.variable ? new RegExp(`"${warning.variable}"`) : new RegExp(warning.field!));
   });
 
   it('reads only own values: Object.prototype names are not values', () => {
@@ -156,7 +186,9 @@ describe('renderTemplate', () => {
   it('refuses a rendering larger than MAX_RENDERED_CHARS (a long value in many placeholders)', () => {
     const html = '{{v}}'.repeat(20_000);
     expect(() => renderTemplate({ subject: 's', html }, [str('v')], { v: 'x'.repeat(100) })).toThrow(RenderTooLargeError);
-    expect(() => renderTemplate({ subject: 's', html }, [str('v')], { v: 'x'.repeat(Math.floor(MAX_RENDERED_CHARS / 20_000) - 1) })).not.toThrow();
+    expect(() =>
+      renderTemplate({ subject: 's', html }, [str('v')], { v: 'x'.repeat(Math.floor(MAX_RENDERED_CHARS / 20_000) - 1) }),
+    ).not.toThrow();
   });
 
   it('is linear: 100 KB of braces and unbalanced text render quickly', () => {
@@ -191,11 +223,14 @@ describe('checkVariableValues', () => {
       'variables.order: must be a string, number or boolean (got an object)',
       'variables.items: must be a string, number or boolean (got an array)',
     ]);
-    expect(checkVariableValues({ order: {} }, 'template.variables')).toEqual(['template.variables.order: must be a string, number or boolean (got an object)']);
+    expect(checkVariableValues({ order: {} }, 'template.variables')).toEqual([
+      'template.variables.order: must be a string, number or boolean (got an object)',
+    ]);
   });
 
   it('refuses anything but an object', () => {
-    for (const values of [null, 'x', 1, [1]]) expect(checkVariableValues(values)).toEqual(['variables: must be an object of variable name to value']);
+    for (const values of [null, 'x', 1, [1]])
+      expect(checkVariableValues(values)).toEqual(['variables: must be an object of variable name to value']);
     expect(variableValueProblems([])).toEqual([{ key: null, message: 'must be an object of variable name to value' }]);
   });
 });

@@ -45,14 +45,18 @@ describe('createTemplateSchema', () => {
 
   it('defaults and guards unsubscribe_enabled by category (spec rule 10)', () => {
     expect(fieldsOf(createTemplateSchema, { ...valid, category: 'product', unsubscribe_enabled: false })).toEqual(['unsubscribe_enabled']);
-    expect(fieldsOf(createTemplateSchema, { ...valid, category: 'newsletter', unsubscribe_enabled: false })).toEqual(['unsubscribe_enabled']);
+    expect(fieldsOf(createTemplateSchema, { ...valid, category: 'newsletter', unsubscribe_enabled: false })).toEqual([
+      'unsubscribe_enabled',
+    ]);
     expect(fieldsOf(createTemplateSchema, { ...valid, category: 'transactional', unsubscribe_enabled: true })).toEqual([]);
     expect(fieldsOf(createTemplateSchema, { ...valid, category: 'marketing' })).toEqual(['category']);
   });
 
   it('checks variables: keys, reserved names, duplicates, types of fallbacks, count', () => {
     const withVariables = (variables: unknown) => fieldsOf(createTemplateSchema, { ...valid, variables });
-    expect(createTemplateSchema.parse({ ...valid, variables: [{ key: 'name', type: 'string' }] }).variables).toEqual([{ key: 'name', type: 'string', fallback_value: null }]);
+    expect(createTemplateSchema.parse({ ...valid, variables: [{ key: 'name', type: 'string' }] }).variables).toEqual([
+      { key: 'name', type: 'string', fallback_value: null },
+    ]);
     expect(withVariables([{ key: 'unsubscribe_url', type: 'string' }])).toEqual(['variables.0.key']);
     expect(withVariables([{ key: '1a', type: 'string' }])).toEqual(['variables.0.key']);
     expect(withVariables([{ key: 'user.name', type: 'string' }])).toEqual(['variables.0.key']);
@@ -61,7 +65,12 @@ describe('createTemplateSchema', () => {
     expect(withVariables([{ key: 'a', type: 'number', fallback_value: '3' }])).toEqual(['variables.0.fallback_value']);
     expect(withVariables([{ key: 'a', type: 'string', fallback_value: 3 }])).toEqual(['variables.0.fallback_value']);
     expect(withVariables([{ key: 'a', type: 'string', fallback_value: 'x'.repeat(201) }])).toEqual(['variables.0.fallback_value']);
-    expect(withVariables([{ key: 'a', type: 'number', fallback_value: 3 }, { key: 'a', type: 'string' }])).toEqual(['variables.1.key']);
+    expect(
+      withVariables([
+        { key: 'a', type: 'number', fallback_value: 3 },
+        { key: 'a', type: 'string' },
+      ]),
+    ).toEqual(['variables.1.key']);
     expect(withVariables(Array.from({ length: 51 }, (_, i) => ({ key: `v${i}`, type: 'string' })))).toEqual(['variables']);
   });
 });
@@ -93,7 +102,13 @@ function itemSize(item: Record<string, unknown>): number {
     if (typeof value === 'number') return 21;
     if (typeof value === 'boolean' || value === null) return 1;
     if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + 1 + size(element), 0);
-    return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, inner]) => sum + Buffer.byteLength(name, 'utf8') + 1 + size(inner), 0);
+    return (
+      3 +
+      Object.entries(value as Record<string, unknown>).reduce(
+        (sum, [name, inner]) => sum + Buffer.byteLength(name, 'utf8') + 1 + size(inner),
+        0,
+      )
+    );
   };
   return Object.entries(item).reduce((sum, [name, value]) => sum + Buffer.byteLength(name, 'utf8') + size(value), 0);
 }
@@ -123,7 +138,10 @@ describe('a template at every limit', () => {
   it('fits one DynamoDB item (400 KB) with its draft and its published version', async () => {
     const input = createTemplateSchema.parse(largestTemplateInput());
     const items: Record<string, unknown>[] = [];
-    const client = { send: async (command: { input: { TransactItems: { Put?: { Item: Record<string, unknown> } }[] } }) => items.push(command.input.TransactItems[0]!.Put!.Item) };
+    const client = {
+      send: async (command: { input: { TransactItems: { Put?: { Item: Record<string, unknown> } }[] } }) =>
+        items.push(command.input.TransactItems[0]!.Put!.Item),
+    };
     const now = new Date('2026-11-22T10:00:00.000Z').toISOString();
     const template: Template = {
       ...input,
@@ -142,7 +160,17 @@ describe('a template at every limit', () => {
       updated_at: now,
     };
     await new TemplateRepository({ client: client as never, name: 'table' }).create(template, 1000);
-    const { published: _none, revision: _revision, name: _name, id: _id, account_id: _account, alias: _alias, created_at: _c, updated_at: _u, ...content } = template;
+    const {
+      published: _none,
+      revision: _revision,
+      name: _name,
+      id: _id,
+      account_id: _account,
+      alias: _alias,
+      created_at: _c,
+      updated_at: _u,
+      ...content
+    } = template;
     const item = { ...items[0]!, published: { ...content, version: 1_000_000_000, published_at: now } };
     expect(itemSize(item)).toBeLessThan(400 * 1024);
   });

@@ -19,8 +19,19 @@ import {
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 
 function principal(overrides: { account?: string; tenant?: string | null } = {}): Principal {
-  const account = { id: overrides.account ?? 'acc_1', email: 'o@example.com', plan: 'free', payment_method: false, tenants_enabled: true, created_at: NOW.toISOString(), updated_at: NOW.toISOString() } as Account;
-  return { account, credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: overrides.tenant ?? null, allowed_domains: null } };
+  const account = {
+    id: overrides.account ?? 'acc_1',
+    email: 'o@example.com',
+    plan: 'free',
+    payment_method: false,
+    tenants_enabled: true,
+    created_at: NOW.toISOString(),
+    updated_at: NOW.toISOString(),
+  } as Account;
+  return {
+    account,
+    credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: overrides.tenant ?? null, allowed_domains: null },
+  };
 }
 
 /** The repository's contract, in memory; `beforeWrite` lets a test change the item between a read and a write. */
@@ -35,7 +46,8 @@ class FakeTemplates {
 
   async create(template: Template, limit: number): Promise<CreateTemplateOutcome> {
     if (this.items.has(this.key(template.account_id, template.alias))) return { kind: 'alias_taken' };
-    if ([...this.items.values()].filter((t) => t.account_id === template.account_id).length >= Math.min(limit, this.limit)) return { kind: 'limit_reached' };
+    if ([...this.items.values()].filter((t) => t.account_id === template.account_id).length >= Math.min(limit, this.limit))
+      return { kind: 'limit_reached' };
     this.items.set(this.key(template.account_id, template.alias), structuredClone(template));
     return { kind: 'created' };
   }
@@ -64,7 +76,13 @@ class FakeTemplates {
     const previousVersion = read.published?.version ?? 0;
     this.beforeWrite?.();
     const current = this.items.get(this.key(accountId, alias));
-    if (!current || current.id !== templateId || current.revision !== draftRevision || (current.published?.version ?? 0) !== previousVersion) return { kind: 'conflict' };
+    if (
+      !current ||
+      current.id !== templateId ||
+      current.revision !== draftRevision ||
+      (current.published?.version ?? 0) !== previousVersion
+    )
+      return { kind: 'conflict' };
     current.published = structuredClone(version);
     current.updated_at = version.published_at;
     return { kind: 'saved', template: structuredClone(current) };
@@ -83,8 +101,13 @@ function setup() {
 }
 
 const create = (deps: TemplateDeps, body: Record<string, unknown> = {}, who = principal()) =>
-  createTemplate(deps, who, createTemplateSchema.parse({ name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', ...body }));
-const update = (deps: TemplateDeps, changes: Record<string, unknown>, alias = 'welcome') => updateTemplate(deps, principal(), alias, updateTemplateSchema.parse(changes));
+  createTemplate(
+    deps,
+    who,
+    createTemplateSchema.parse({ name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi {{name}}</p>', ...body }),
+  );
+const update = (deps: TemplateDeps, changes: Record<string, unknown>, alias = 'welcome') =>
+  updateTemplate(deps, principal(), alias, updateTemplateSchema.parse(changes));
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   try {
@@ -100,9 +123,23 @@ describe('template use cases', () => {
   it('creates drafts with the category defaults', async () => {
     const { deps } = setup();
     const template = await create(deps);
-    expect(template).toMatchObject({ alias: 'welcome', category: 'transactional', unsubscribe_enabled: false, published: null, revision: 1, reply_to: [], from: null, text: null });
+    expect(template).toMatchObject({
+      alias: 'welcome',
+      category: 'transactional',
+      unsubscribe_enabled: false,
+      published: null,
+      revision: 1,
+      reply_to: [],
+      from: null,
+      text: null,
+    });
     expect(template.id).toMatch(/^tpl_[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(toPublicTemplate(template)).toMatchObject({ status: 'draft', has_unpublished_changes: true, published_version: null, published_at: null });
+    expect(toPublicTemplate(template)).toMatchObject({
+      status: 'draft',
+      has_unpublished_changes: true,
+      published_version: null,
+      published_at: null,
+    });
     expect((await create(deps, { alias: 'news', category: 'newsletter' })).unsubscribe_enabled).toBe(true);
   });
 
@@ -135,7 +172,12 @@ describe('template use cases', () => {
   it('answers 404 for another account, an unknown alias and one that cannot exist', async () => {
     const { deps } = setup();
     await create(deps);
-    for (const call of [getTemplate(deps, principal({ account: 'acc_2' }), 'welcome'), getTemplate(deps, principal(), 'nope'), getTemplate(deps, principal(), 'Not An Alias'), deleteTemplate(deps, principal(), 'nope')]) {
+    for (const call of [
+      getTemplate(deps, principal({ account: 'acc_2' }), 'welcome'),
+      getTemplate(deps, principal(), 'nope'),
+      getTemplate(deps, principal(), 'Not An Alias'),
+      deleteTemplate(deps, principal(), 'nope'),
+    ]) {
       expect((await rejection(call)).status).toBe(404);
     }
   });
@@ -148,7 +190,12 @@ describe('template use cases', () => {
     expect(toPublicTemplate(published)).toMatchObject({ status: 'published', has_unpublished_changes: false, published_version: 1 });
 
     const edited = await update(deps, { subject: 'Hello {{name}}' });
-    expect(toPublicTemplate(edited)).toMatchObject({ subject: 'Hello {{name}}', status: 'published', has_unpublished_changes: true, published_version: 1 });
+    expect(toPublicTemplate(edited)).toMatchObject({
+      subject: 'Hello {{name}}',
+      status: 'published',
+      has_unpublished_changes: true,
+      published_version: 1,
+    });
     expect(publishedTemplateOf(edited, edited.published!).subject).toBe('Hi {{name}}');
 
     const again = await publishTemplate(deps, principal(), 'welcome');
@@ -196,7 +243,12 @@ describe('template use cases', () => {
       if (raced) return;
       raced = true;
       const item = templates.items.get('acc_1/welcome')!;
-      templates.items.set('acc_1/welcome', { ...item, subject: 'Concurrent {{name}}', html: '<p>concurrent</p>', revision: item.revision + 1 });
+      templates.items.set('acc_1/welcome', {
+        ...item,
+        subject: 'Concurrent {{name}}',
+        html: '<p>concurrent</p>',
+        revision: item.revision + 1,
+      });
     };
     const published = await publishTemplate(deps, principal(), 'welcome');
     expect(published.published).toMatchObject({ version: 1, subject: 'Concurrent {{name}}', html: '<p>concurrent</p>' });

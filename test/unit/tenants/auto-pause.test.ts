@@ -28,7 +28,11 @@ describe('autoPauseTenants', () => {
     const pauses: [string, string][] = [];
     const paused = await autoPauseTenants(
       {
-        tenantStats: { read: async (tenantId, days) => (reads.push(`${tenantId}:${days.join(',')}`), tenantId === 'bad' ? [day(300, 30)] : [day(300, 1)]) },
+        tenantStats: {
+          read: async (tenantId, days) => (
+            reads.push(`${tenantId}:${days.join(',')}`), tenantId === 'bad' ? [day(300, 30)] : [day(300, 1)]
+          ),
+        },
         tenants: { pauseAutomatically: async (tenantId, reason) => (pauses.push([tenantId, reason]), true) },
       },
       ['bad', 'good', 'bad'],
@@ -82,8 +86,26 @@ describe('autoPauseTenants', () => {
 });
 
 describe('tenant events', () => {
-  const tenant = { type: 'tenant', id: 'ten_1', account_id: 'acc_1', external_id: 'acme', name: 'Acme', status: 'active', paused_reason: null, paused_at: null, pause_source: null, updated_at: '2026-11-22T10:00:00.000Z' };
-  const paused = { ...tenant, status: 'paused', paused_reason: 'bounces', paused_at: '2026-11-22T11:00:00.000Z', pause_source: 'automated', updated_at: '2026-11-22T11:00:00.000Z' };
+  const tenant = {
+    type: 'tenant',
+    id: 'ten_1',
+    account_id: 'acc_1',
+    external_id: 'acme',
+    name: 'Acme',
+    status: 'active',
+    paused_reason: null,
+    paused_at: null,
+    pause_source: null,
+    updated_at: '2026-11-22T10:00:00.000Z',
+  };
+  const paused = {
+    ...tenant,
+    status: 'paused',
+    paused_reason: 'bounces',
+    paused_at: '2026-11-22T11:00:00.000Z',
+    pause_source: 'automated',
+    updated_at: '2026-11-22T11:00:00.000Z',
+  };
 
   /** The events of one tenant write, as tenant events decode and publish it. */
   const eventsOf = (record: ReturnType<typeof modified>) => changesOf(tenantStatusChanges, record).map(tenantEventOf);
@@ -92,9 +114,20 @@ describe('tenant events', () => {
     const [event, ...more] = eventsOf(modified(tenant, paused));
     expect(more).toEqual([]);
     expect(event).toMatchObject({ type: 'tenant.paused', account_id: 'acc_1', tenant: null, created_at: paused.updated_at });
-    expect(event!.data).toEqual({ tenant_id: 'ten_1', tenant: 'acme', name: 'Acme', status: 'paused', paused_reason: 'bounces', paused_at: paused.paused_at, pause_source: 'automated', changed_at: paused.updated_at });
+    expect(event!.data).toEqual({
+      tenant_id: 'ten_1',
+      tenant: 'acme',
+      name: 'Acme',
+      status: 'paused',
+      paused_reason: 'bounces',
+      paused_at: paused.paused_at,
+      pause_source: 'automated',
+      changed_at: paused.updated_at,
+    });
     expect(eventsOf(modified(tenant, paused))[0]!.id).toBe(event!.id);
-    expect(eventsOf(modified(paused, { ...tenant, updated_at: '2026-11-22T12:00:00.000Z' })).map((e) => e.type)).toEqual(['tenant.resumed']);
+    expect(eventsOf(modified(paused, { ...tenant, updated_at: '2026-11-22T12:00:00.000Z' })).map((e) => e.type)).toEqual([
+      'tenant.resumed',
+    ]);
     expect(eventsOf(modified(tenant, { ...tenant, name: 'Renamed' }))).toEqual([]);
     expect(changesOf(tenantStatusChanges, inserted(tenant))).toEqual([]);
     expect(eventsOf(modified(tenant, { ...paused, deleting: true }))).toEqual([]);

@@ -36,10 +36,31 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
         ['wh_other', ['globex'], true],
         ['wh_all', null, true],
       ] as const
-    ).map(([id, tenants, enabled]) => [id, { id, account_id: 'acc_1', url: 'https://x.test', events: [], enabled, tenants: tenants ? [...tenants] : null, created_at: '', updated_at: '' }]),
+    ).map(([id, tenants, enabled]) => [
+      id,
+      {
+        id,
+        account_id: 'acc_1',
+        url: 'https://x.test',
+        events: [],
+        enabled,
+        tenants: tenants ? [...tenants] : null,
+        created_at: '',
+        updated_at: '',
+      },
+    ]),
   );
   // wh_fresh names the tenant but the account's listing (an index) does not show it yet: the tenant's webhook_ids does.
-  webhooks.set('wh_fresh', { id: 'wh_fresh', account_id: 'acc_1', url: 'https://x.test', events: [], enabled: true, tenants: ['acme'], created_at: '', updated_at: '' });
+  webhooks.set('wh_fresh', {
+    id: 'wh_fresh',
+    account_id: 'acc_1',
+    url: 'https://x.test',
+    events: [],
+    enabled: true,
+    tenants: ['acme'],
+    created_at: '',
+    updated_at: '',
+  });
   const webhookIds = ['wh_fresh', 'wh_only', 'wh_deleted'];
   // The tenant's scheduled emails' list: one scheduled, one that fired meanwhile, one whose email is gone.
   const emails = new Map<string, { status: string; tenant_id: string }>([
@@ -71,7 +92,11 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       },
     },
     domains: {
-      tenantDomainIds: async (tenantId, limit) => [...memberships].filter((m) => m.startsWith(`${tenantId}/`)).slice(0, limit).map((m) => m.split('/')[1]!),
+      tenantDomainIds: async (tenantId, limit) =>
+        [...memberships]
+          .filter((m) => m.startsWith(`${tenantId}/`))
+          .slice(0, limit)
+          .map((m) => m.split('/')[1]!),
       get: async (id) => (domains.has(id) ? ({ domain: { ...domains.get(id)! }, sealedPrivateKey: '' } as any) : null),
       releaseFromTenant: async (_acc, domain, tenantId) => {
         const stored = domains.get(domain.id);
@@ -102,7 +127,10 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
     },
     tenants: { webhookIdsOf: async () => [...webhookIds] },
     emails: {
-      get: async (id) => (emails.has(id) ? ({ email: { id, account_id: 'acc_1', ...emails.get(id)! }, internals: { usage_reserved: { entries: [], count: 1 } } } as any) : null),
+      get: async (id) =>
+        emails.has(id)
+          ? ({ email: { id, account_id: 'acc_1', ...emails.get(id)! }, internals: { usage_reserved: { entries: [], count: 1 } } } as any)
+          : null,
       cancelScheduled: async ({ emailId: id, reserved, tenantId }) => {
         const email = emails.get(id);
         if (!email || email.status !== 'scheduled') return { kind: 'not_scheduled' };
@@ -113,14 +141,21 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       },
     },
     tenantScheduled: {
-      page: async (tenantId, limit) => [...scheduled].filter((m) => m.startsWith(`${tenantId}/`)).slice(0, limit).map((m) => m.split('/')[1]!),
+      page: async (tenantId, limit) =>
+        [...scheduled]
+          .filter((m) => m.startsWith(`${tenantId}/`))
+          .slice(0, limit)
+          .map((m) => m.split('/')[1]!),
       forget: async (tenantId, id) => {
         scheduled.delete(`${tenantId}/${id}`);
       },
     },
     webhooks: {
       listForAccount: async () => [...webhooks.values()].filter((w) => w.id !== 'wh_fresh').map((w) => ({ ...w })),
-      get: async (id) => (webhooks.has(id) ? { endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] }, sealedSecret: '' } : null),
+      get: async (id) =>
+        webhooks.has(id)
+          ? { endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] }, sealedSecret: '' }
+          : null,
       replaceTenantFilter: async (id, expected, next) => {
         const current = webhooks.get(id)!;
         if (id === options.conflictsOn && conflicts-- > 0) {
@@ -221,7 +256,11 @@ describe('tenant clean-up steps', () => {
   it('SES down at the last step: 503 with what is done kept; the next DELETE finishes', async () => {
     const f = fakes();
     f.ses.down = true;
-    await expect(runAll(f.deps)).rejects.toMatchObject({ status: 503, code: 'service_unavailable', details: { tenant: 'acme', deleting: true } });
+    await expect(runAll(f.deps)).rejects.toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      details: { tenant: 'acme', deleting: true },
+    });
     expect([...f.keys.keys()]).toEqual(['key_2', 'key_4']);
     // The SES tenant is still there with every association: the failed step touched nothing.
     expect(f.ses.resourcesOf('ten_A')).toEqual(['configuration-set', 'identity/one.test']);

@@ -1,7 +1,23 @@
 /** The tenant ramp arithmetic: limits per stage, qualifying days, advancing across UTC days. */
-import { advanceRamp, dayQualifies, dayToEvaluate, nextUtcMidnight, rampLimits, rampStreamOf, rampView, RAMP_LAST_STAGE, type RampDay } from '../../../shared/domain/tenants/ramp';
+import {
+  advanceRamp,
+  dayQualifies,
+  dayToEvaluate,
+  nextUtcMidnight,
+  rampLimits,
+  rampStreamOf,
+  rampView,
+  RAMP_LAST_STAGE,
+  type RampDay,
+} from '../../../shared/domain/tenants/ramp';
 
-const day = (over: Partial<RampDay> & { day: string }): RampDay => ({ used: { transactional: 0, product: 0 }, sent: 0, bounced: 0, complained: 0, ...over });
+const day = (over: Partial<RampDay> & { day: string }): RampDay => ({
+  used: { transactional: 0, product: 0 },
+  sent: 0,
+  bounced: 0,
+  complained: 0,
+  ...over,
+});
 
 describe('tenant ramp', () => {
   it('starts at 1,000 product and 3,000 transactional recipients and doubles per stage until complete', () => {
@@ -68,6 +84,11 @@ describe('tenant ramp', () => {
       completed: false,
       resets_at: '2026-11-23T00:00:00.000Z',
     });
-    expect(rampView({ stage: RAMP_LAST_STAGE + 1, day: '2026-11-22' }, { transactional: 0, product: 0 }, now)).toMatchObject({ active: false, completed: true, daily_limit: null, stage: RAMP_LAST_STAGE });
+    expect(rampView({ stage: RAMP_LAST_STAGE + 1, day: '2026-11-22' }, { transactional: 0, product: 0 }, now)).toMatchObject({
+      active: false,
+      completed: true,
+      daily_limit: null,
+      stage: RAMP_LAST_STAGE,
+    });
   });
 });

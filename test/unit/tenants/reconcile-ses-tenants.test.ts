@@ -5,7 +5,12 @@
  */
 import { newId } from '../../../shared/domain/ids';
 import type { StoredTenant } from '../../../shared/adapters/store/tenants';
-import { NO_SES_TENANT_WORK, reconcileSesTenants, sweepSesTenantPages, type SesTenantSweepDeps } from '../../../shared/usecases/ses-tenants/reconcile-ses-tenants';
+import {
+  NO_SES_TENANT_WORK,
+  reconcileSesTenants,
+  sweepSesTenantPages,
+  type SesTenantSweepDeps,
+} from '../../../shared/usecases/ses-tenants/reconcile-ses-tenants';
 import { openSesTenant } from '../../../shared/usecases/ses-tenants/ses-tenant-links';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
@@ -24,7 +29,12 @@ function fakes(options: { deletingAfter?: number; sesTlsTwin?: boolean } = {}) {
       aliases: async (ids) => new Map(ids.filter((id) => id === ID).map((id) => [id, { id, account_id: 'acc_1', external_id: 'acme' }])),
       aliasPage: async () => ({ aliases: [{ id: ID, account_id: 'acc_1', external_id: 'acme' }], next: null }),
       // The tenant's record: live, until the read numbered `deletingAfter` (a DELETE began meanwhile).
-      find: async () => ({ tenant: { id: ID }, deleting: options.deletingAfter !== undefined && ++reads > options.deletingAfter, sesTlsTwin: tenant.sesTlsTwin }) as unknown as StoredTenant,
+      find: async () =>
+        ({
+          tenant: { id: ID },
+          deleting: options.deletingAfter !== undefined && ++reads > options.deletingAfter,
+          sesTlsTwin: tenant.sesTlsTwin,
+        }) as unknown as StoredTenant,
       recordSesTlsTwin: async (alias) => {
         tenant.recorded.push(alias.id);
         tenant.sesTlsTwin = true;
@@ -53,12 +63,18 @@ describe('SES tenants sweep', () => {
     expect(f.ses.resourcesOf(ID)).toEqual(['configuration-set', 'configuration-set-tls-required']);
   });
 
-  it('deletes again what it restored when the tenant\'s deletion began meanwhile (its DeleteTenant may have run first)', async () => {
+  it("deletes again what it restored when the tenant's deletion began meanwhile (its DeleteTenant may have run first)", async () => {
     const f = fakes({ deletingAfter: 1 });
     const { report } = await sweepSesTenantPages(f.deps, { sesToken: null, aliasesAfter: null }, noLog);
     expect(report).toEqual(NO_SES_TENANT_WORK);
     expect(f.ses.resourcesOf(ID)).toBeUndefined();
-    expect(f.ses.calls.filter((call) => call.includes(ID))).toEqual([`get ${ID}`, `ensure ${ID}`, `associate ${ID} configuration-set`, `associate ${ID} configuration-set-tls-required`, `delete ${ID}`]);
+    expect(f.ses.calls.filter((call) => call.includes(ID))).toEqual([
+      `get ${ID}`,
+      `ensure ${ID}`,
+      `associate ${ID} configuration-set`,
+      `associate ${ID} configuration-set-tls-required`,
+      `delete ${ID}`,
+    ]);
   });
 
   describe('the TLS-required configuration set of an existing SES tenant', () => {
@@ -115,7 +131,7 @@ describe('SES tenants sweep', () => {
     });
   });
 
-  it('starts SES\'s list over when SES no longer takes its token, and counts the error', async () => {
+  it("starts SES's list over when SES no longer takes its token, and counts the error", async () => {
     const f = fakes();
     f.deps.sesTenants = Object.assign(Object.create(f.ses) as FakeSesTenants, {
       listTenants: async () => {
@@ -123,7 +139,9 @@ describe('SES tenants sweep', () => {
       },
     });
     const logged: string[] = [];
-    const { report, next } = await sweepSesTenantPages(f.deps, { sesToken: 'stale', aliasesAfter: null }, (message) => logged.push(message));
+    const { report, next } = await sweepSesTenantPages(f.deps, { sesToken: 'stale', aliasesAfter: null }, (message) =>
+      logged.push(message),
+    );
     expect(next.sesToken).toBeNull();
     expect(report.ses_tenant_errors).toBe(1);
     expect(logged).toEqual(['reconcile: ListTenants failed']);

@@ -11,8 +11,22 @@ describe('tenant reservations', () => {
   it('caps the send stream by the ramp and all streams by daily_limit, for today, resetting at 00:00 UTC', () => {
     const reservations = tenantReservations({ id: 'ten_1', daily_limit: 500 }, { stage: 2, day: '2026-11-22' }, 'product', NOW);
     expect(reservations).toEqual([
-      { scope: 'TENANT:ten_1:product', period: 'DAY', periodValue: '2026-11-22', limit: 2000, resetsAt: '2026-11-23T00:00:00.000Z', expiresAt: expect.any(Number) },
-      { scope: 'TENANT:ten_1:all', period: 'DAY', periodValue: '2026-11-22', limit: 500, resetsAt: '2026-11-23T00:00:00.000Z', expiresAt: expect.any(Number) },
+      {
+        scope: 'TENANT:ten_1:product',
+        period: 'DAY',
+        periodValue: '2026-11-22',
+        limit: 2000,
+        resetsAt: '2026-11-23T00:00:00.000Z',
+        expiresAt: expect.any(Number),
+      },
+      {
+        scope: 'TENANT:ten_1:all',
+        period: 'DAY',
+        periodValue: '2026-11-22',
+        limit: 500,
+        resetsAt: '2026-11-23T00:00:00.000Z',
+        expiresAt: expect.any(Number),
+      },
     ]);
     // A complete ramp still counts the stream (uncapped); no daily_limit, no `all` counter.
     expect(tenantReservations({ id: 'ten_1', daily_limit: null }, { stage: 12, day: '2026-11-22' }, 'transactional', NOW)).toEqual([
@@ -26,7 +40,16 @@ describe('tenant reservations', () => {
     const [reservation] = tenantReservations({ id: 'ten_1', daily_limit: null }, { stage: 1, day: '2026-11-22' }, 'product', NOW);
     const error = dailyRampLimitError({ external_id: 'acme' }, { stage: 1, day: '2026-11-22' }, 'product', reservation!, 998, 3);
     expect(error).toMatchObject({ status: 429, code: 'daily_ramp_limit' });
-    expect(error.details).toEqual({ tenant: 'acme', stream: 'product', daily_limit: 1000, used_today: 998, recipients: 3, ramp_stage: 1, resets_at: '2026-11-23T00:00:00.000Z', limited_by: 'ramp' });
+    expect(error.details).toEqual({
+      tenant: 'acme',
+      stream: 'product',
+      daily_limit: 1000,
+      used_today: 998,
+      recipients: 3,
+      ramp_stage: 1,
+      resets_at: '2026-11-23T00:00:00.000Z',
+      limited_by: 'ramp',
+    });
   });
 });
 
@@ -61,6 +84,9 @@ describe('rampForToday', () => {
 
   it('takes the state another send wrote first', async () => {
     const { d } = deps({ moved: true });
-    expect(await rampForToday(d, { tenant, ramp: { stage: 1, day: '2026-11-21' }, deleting: false }, NOW)).toEqual({ stage: 5, day: '2026-11-22' });
+    expect(await rampForToday(d, { tenant, ramp: { stage: 1, day: '2026-11-21' }, deleting: false }, NOW)).toEqual({
+      stage: 5,
+      day: '2026-11-22',
+    });
   });
 });

@@ -3,10 +3,24 @@ import type { Account } from '../../../shared/domain/accounts/account';
 import type { Tenant } from '../../../shared/domain/tenants/tenant';
 import type { TenantRepository, StoredTenant } from '../../../shared/adapters/store/tenants';
 import type { Principal } from '../../../shared/usecases/access/principal';
-import { createTenant, deleteTenant, updateTenant, type TenantDeps, type TenantCleanupStep } from '../../../shared/usecases/tenants/tenants';
+import {
+  createTenant,
+  deleteTenant,
+  updateTenant,
+  type TenantDeps,
+  type TenantCleanupStep,
+} from '../../../shared/usecases/tenants/tenants';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
-const account: Account = { id: 'acc_1', email: 'o@x.test', plan: 'scale', payment_method: true, tenants_enabled: true, created_at: '', updated_at: '' };
+const account: Account = {
+  id: 'acc_1',
+  email: 'o@x.test',
+  plan: 'scale',
+  payment_method: true,
+  tenants_enabled: true,
+  created_at: '',
+  updated_at: '',
+};
 const principal = (over: Partial<Principal['credential']> = {}, acc: Partial<Account> = {}): Principal => ({
   account: { ...account, ...acc },
   credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null, ...over },
@@ -43,7 +57,13 @@ function deps(over: Partial<TenantDeps> = {}) {
   const { rows, repo } = fakeRepository();
   let now = Date.parse('2026-11-22T10:00:00.000Z');
   const ses = new FakeSesTenants();
-  const d: TenantDeps = { tenants: repo, clock: { now: () => new Date((now += 1000)) }, dashboardUrl: 'https://dash.test', sesTenants: ses, ...over };
+  const d: TenantDeps = {
+    tenants: repo,
+    clock: { now: () => new Date((now += 1000)) },
+    dashboardUrl: 'https://dash.test',
+    sesTenants: ses,
+    ...over,
+  };
   return { d, rows, ses };
 }
 
@@ -55,7 +75,12 @@ describe('tenant use cases', () => {
     expect(paused).toMatchObject({ status: 'paused', pause_source: 'manual', paused_reason: 'first' });
     const again = await updateTenant(d, principal(), 'acme', { status: 'paused', reason: 'second' });
     expect(again).toMatchObject({ paused_at: paused.paused_at, paused_reason: 'second' });
-    expect(await updateTenant(d, principal(), 'acme', { status: 'active' })).toMatchObject({ status: 'active', paused_at: null, paused_reason: null, pause_source: null });
+    expect(await updateTenant(d, principal(), 'acme', { status: 'active' })).toMatchObject({
+      status: 'active',
+      paused_at: null,
+      paused_reason: null,
+      pause_source: null,
+    });
   });
 
   it('refuses to resume a tenant the service paused, with 403 forbidden', async () => {
@@ -95,7 +120,10 @@ describe('tenant use cases', () => {
 
   it('needs tenants enabled (403 tenants_not_enabled) and a key of the whole account to change tenants (403 forbidden)', async () => {
     const { d } = deps();
-    await expect(createTenant(d, principal({}, { tenants_enabled: false }), { external_id: 'a' })).rejects.toMatchObject({ status: 403, code: 'tenants_not_enabled' });
+    await expect(createTenant(d, principal({}, { tenants_enabled: false }), { external_id: 'a' })).rejects.toMatchObject({
+      status: 403,
+      code: 'tenants_not_enabled',
+    });
     const created = await createTenant(d, principal(), { external_id: 'a' });
     const limited = principal({ tenant: created.id });
     await expect(createTenant(d, limited, { external_id: 'b' })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
@@ -114,14 +142,21 @@ describe('tenant use cases', () => {
       };
       const tenant = await createTenant(d, principal(), { external_id: 'acme' });
       expect(sesAtStore).toEqual(['configuration-set', 'configuration-set-tls-required']);
-      expect(ses.calls).toEqual([`ensure ${tenant.id}`, `associate ${tenant.id} configuration-set`, `associate ${tenant.id} configuration-set-tls-required`]);
+      expect(ses.calls).toEqual([
+        `ensure ${tenant.id}`,
+        `associate ${tenant.id} configuration-set`,
+        `associate ${tenant.id} configuration-set-tls-required`,
+      ]);
       expect(rows.get('acme')!.tenant.id).toBe(tenant.id);
     });
 
     it('SES down: 503 service_unavailable and nothing stored; the retry succeeds', async () => {
       const { d, rows, ses } = deps();
       ses.down = true;
-      await expect(createTenant(d, principal(), { external_id: 'acme' })).rejects.toMatchObject({ status: 503, code: 'service_unavailable' });
+      await expect(createTenant(d, principal(), { external_id: 'acme' })).rejects.toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+      });
       expect(rows.size).toBe(0);
       ses.down = false;
       const tenant = await createTenant(d, principal(), { external_id: 'acme' });

@@ -25,14 +25,25 @@ describe('waitFor', () => {
       5,
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WaitTimeout);
-    expect((failure as Error).message).toMatch(/^timed out after 500 ms \(\d+ attempts\) waiting for the list to show 7; the probe last threw on attempt 2: answered 503; it last returned false$/);
+    expect((failure as Error).message).toMatch(
+      /^timed out after 500 ms \(\d+ attempts\) waiting for the list to show 7; the probe last threw on attempt 2: answered 503; it last returned false$/,
+    );
     expect((failure as WaitTimeout).lastAttemptThrew).toBe(false);
     expect((failure as Error).cause).toEqual(new Error('answered 503'));
   });
 });
 
 describe('unlessProbeFailed', () => {
-  const timeout = (lastAttemptThrew: boolean) => waitFor(async () => { if (lastAttemptThrew) throw new Error('refused: 500'); return false; }, 'x', 20, 5).catch((error: unknown) => error);
+  const timeout = (lastAttemptThrew: boolean) =>
+    waitFor(
+      async () => {
+        if (lastAttemptThrew) throw new Error('refused: 500');
+        return false;
+      },
+      'x',
+      20,
+      5,
+    ).catch((error: unknown) => error);
 
   it('lets a timeout through when the probe only answered "not yet" (the caller then shows what it saw)', async () => {
     const notYet = await timeout(false);

@@ -6,7 +6,16 @@ const DELIVERED = '2026-11-22T10:00:00.000Z';
 const later = (ms: number) => new Date(Date.parse(DELIVERED) + ms);
 
 function hit(overrides: Partial<HitFacts> = {}): HitFacts {
-  return { method: 'GET', userAgent: CHROME, ip: '203.0.113.7', at: later(60_000), deliveredAt: DELIVERED, sentAt: '2026-11-22T09:59:59.000Z', kind: 'click', ...overrides };
+  return {
+    method: 'GET',
+    userAgent: CHROME,
+    ip: '203.0.113.7',
+    at: later(60_000),
+    deliveredAt: DELIVERED,
+    sentAt: '2026-11-22T09:59:59.000Z',
+    kind: 'click',
+    ...overrides,
+  };
 }
 
 describe('classifyHit', () => {
@@ -21,7 +30,8 @@ describe('classifyHit', () => {
   });
 
   it('apple_mail_privacy: 17.0.0.0/8 (also IPv4-mapped) or the bare Mozilla/5.0 User-Agent', () => {
-    for (const ip of ['17.0.0.1', '17.58.63.4', '::ffff:17.1.2.3']) expect(classifyHit(hit({ ip, kind: 'open' }))).toEqual({ machine: true, reasons: ['apple_mail_privacy'] });
+    for (const ip of ['17.0.0.1', '17.58.63.4', '::ffff:17.1.2.3'])
+      expect(classifyHit(hit({ ip, kind: 'open' }))).toEqual({ machine: true, reasons: ['apple_mail_privacy'] });
     expect(classifyHit(hit({ userAgent: 'Mozilla/5.0', kind: 'open' }))).toEqual({ machine: true, reasons: ['apple_mail_privacy'] });
     for (const ip of ['170.0.0.1', '117.1.1.1', '18.0.0.1', '17.0.0.256', '2001:db8::17', null]) expect(isAppleAddress(ip)).toBe(false);
   });
@@ -49,13 +59,17 @@ describe('classifyHit', () => {
     expect(classifyHit(hit({ at: later(CLICK_TOO_SOON_MS - 1) }))).toEqual({ machine: true, reasons: ['too_soon_after_delivery'] });
     expect(classifyHit(hit({ at: later(CLICK_TOO_SOON_MS) }))).toEqual({ machine: false, reasons: [] });
     expect(classifyHit(hit({ at: later(-5_000) }))).toEqual({ machine: true, reasons: ['too_soon_after_delivery'] });
-    expect(classifyHit(hit({ deliveredAt: null, sentAt: DELIVERED, at: later(3_000).toISOString() }))).toEqual({ machine: true, reasons: ['too_soon_after_delivery'] });
+    expect(classifyHit(hit({ deliveredAt: null, sentAt: DELIVERED, at: later(3_000).toISOString() }))).toEqual({
+      machine: true,
+      reasons: ['too_soon_after_delivery'],
+    });
     expect(classifyHit(hit({ deliveredAt: null, sentAt: null, at: later(1) }))).toEqual({ machine: false, reasons: [] });
     expect(classifyHit(hit({ kind: 'open', at: later(1) }))).toEqual({ machine: false, reasons: [] });
   });
 
   it('no_user_agent: missing or blank', () => {
-    for (const userAgent of [null, undefined, '', '   ']) expect(classifyHit(hit({ userAgent }))).toEqual({ machine: true, reasons: ['no_user_agent'] });
+    for (const userAgent of [null, undefined, '', '   '])
+      expect(classifyHit(hit({ userAgent }))).toEqual({ machine: true, reasons: ['no_user_agent'] });
   });
 
   it('reports every matching rule, in the documented order', () => {
@@ -63,6 +77,10 @@ describe('classifyHit', () => {
       machine: true,
       reasons: ['head_request', 'apple_mail_privacy', 'link_scanner', 'too_soon_after_delivery'],
     });
-    expect(classifyHit(hit({ method: 'HEAD', userAgent: null, at: later(100) })).reasons).toEqual(['head_request', 'too_soon_after_delivery', 'no_user_agent']);
+    expect(classifyHit(hit({ method: 'HEAD', userAgent: null, at: later(100) })).reasons).toEqual([
+      'head_request',
+      'too_soon_after_delivery',
+      'no_user_agent',
+    ]);
   });
 });

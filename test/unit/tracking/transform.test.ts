@@ -24,7 +24,7 @@ describe('addOpenPixel', () => {
   });
 
   it('escapes the URL (in CSS, the characters that would end the url() too)', () => {
-    const html = addOpenPixel('', "https://x.test/?a=1&b=\"2\"&c='3'(4)");
+    const html = addOpenPixel('', 'https://x.test/?a=1&b="2"&c=\'3\'(4)');
     expect(html).toContain(`src="https://x.test/?a=1&amp;b=&quot;2&quot;&amp;c=&#39;3&#39;(4)"`);
     expect(html).toContain("background-image:url('https://x.test/?a=1&amp;b=%222%22&amp;c=%273%27%284%29')");
   });
@@ -36,7 +36,9 @@ describe('addOpenPixel', () => {
     expect(outsideComments).toContain(`background-image:url('${PIXEL}')`);
     // Not display:none: a hidden element's background is never loaded.
     expect(outsideComments).not.toMatch(/display\s*:\s*none/);
-    expect(tag).toMatch(new RegExp(`<!--\\[if mso\\]><img src="${PIXEL.replace(/[.?]/g, '\\$&')}" width="1" height="1"[^>]*><!\\[endif\\]-->`));
+    expect(tag).toMatch(
+      new RegExp(`<!--\\[if mso\\]><img src="${PIXEL.replace(/[.?]/g, '\\$&')}" width="1" height="1"[^>]*><!\\[endif\\]-->`),
+    );
   });
 });
 
@@ -50,12 +52,21 @@ describe('rewriteHtmlLinks', () => {
       `<a href="${tracked('https://example.com/a')}">A</a> <A HREF='${tracked('http://example.com/b').replace(/&quot;/g, '&quot;')}' class=x>B</A> <a href="${tracked('https://example.com/c')}">C</a>` +
         `<map><area shape="rect" href = "${tracked('https://example.com/d')}"></map><a class="btn" data-x='1' href="${tracked('https://example.com/e')}"/>`,
     );
-    expect(offered).toEqual(['https://example.com/a', 'http://example.com/b', 'https://example.com/c', 'https://example.com/d', 'https://example.com/e']);
+    expect(offered).toEqual([
+      'https://example.com/a',
+      'http://example.com/b',
+      'https://example.com/c',
+      'https://example.com/d',
+      'https://example.com/e',
+    ]);
   });
 
   it('decodes entities in the href before offering it', () => {
     const { rewrite, offered } = tracker();
-    rewriteHtmlLinks('<a href="https://example.com/?a=1&amp;b=2&#38;c=&#x33;&quot;&copy=4">x</a><a href=" https://example.com/sp\nace\t">y</a>', rewrite);
+    rewriteHtmlLinks(
+      '<a href="https://example.com/?a=1&amp;b=2&#38;c=&#x33;&quot;&copy=4">x</a><a href=" https://example.com/sp\nace\t">y</a>',
+      rewrite,
+    );
     expect(offered).toEqual(['https://example.com/?a=1&b=2&c=3"&copy=4', 'https://example.com/space']);
     expect(decodeHtmlEntities('&lt;&gt;&apos;&unknown;&#0;&#x110000;&amp')).toBe("<>'&unknown;\ufffd\ufffd&amp");
   });
@@ -73,8 +84,11 @@ describe('rewriteHtmlLinks', () => {
 
   it('keeps what rewrite declines (the unsubscribe link) and only the first href of a tag', () => {
     const { rewrite, offered } = tracker((url) => url.startsWith('https://links.example.test/unsubscribe/'));
-    const html = '<a href="https://links.example.test/unsubscribe/v1.1.a.b">Unsubscribe</a><a href="https://example.com/1" href="https://example.com/2">x</a>';
-    expect(rewriteHtmlLinks(html, rewrite)).toBe(`<a href="https://links.example.test/unsubscribe/v1.1.a.b">Unsubscribe</a><a href="${tracked('https://example.com/1')}" href="https://example.com/2">x</a>`);
+    const html =
+      '<a href="https://links.example.test/unsubscribe/v1.1.a.b">Unsubscribe</a><a href="https://example.com/1" href="https://example.com/2">x</a>';
+    expect(rewriteHtmlLinks(html, rewrite)).toBe(
+      `<a href="https://links.example.test/unsubscribe/v1.1.a.b">Unsubscribe</a><a href="${tracked('https://example.com/1')}" href="https://example.com/2">x</a>`,
+    );
     expect(offered).toEqual(['https://links.example.test/unsubscribe/v1.1.a.b', 'https://example.com/1']);
   });
 
@@ -93,7 +107,9 @@ describe('rewriteHtmlLinks', () => {
     const long = `https://example.com/${'x'.repeat(1981)}`;
     expect(long.length).toBe(2001);
     const html = `<a href="${long}">l</a><a href="https://example.com/ok">k</a><a href="https://example.com/open`;
-    expect(rewriteHtmlLinks(html, rewrite)).toBe(`<a href="${long}">l</a><a href="${tracked('https://example.com/ok')}">k</a><a href="https://example.com/open`);
+    expect(rewriteHtmlLinks(html, rewrite)).toBe(
+      `<a href="${long}">l</a><a href="${tracked('https://example.com/ok')}">k</a><a href="https://example.com/open`,
+    );
     expect(offered).toEqual(['https://example.com/ok']);
   });
 });

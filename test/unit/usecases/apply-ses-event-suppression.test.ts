@@ -48,7 +48,10 @@ function fakes(chosen: readonly BounceCategory[]) {
     },
     events: { publish: async (events: ServiceEvent[]) => void published.push(...events) },
     bounceSuppression: { categoriesOf: async () => chosen },
-    suppressions: { addMany: async (records: { email: string }[]) => records.map((suppression) => (suppressed.push(suppression.email), { suppression, created: true })) },
+    suppressions: {
+      addMany: async (records: { email: string }[]) =>
+        records.map((suppression) => (suppressed.push(suppression.email), { suppression, created: true })),
+    },
     categoryOptOuts: {},
     tenants: {},
     clock: { now: () => new Date('2026-01-01T00:00:05.000Z') },
@@ -57,14 +60,26 @@ function fakes(chosen: readonly BounceCategory[]) {
 }
 
 const bounce = (status: string, diagnosticCode: string, bounceType = 'Permanent') =>
-  JSON.stringify({ eventType: 'Bounce', mail, bounce: { bounceType, bounceSubType: 'General', timestamp: '2026-01-01T00:00:04.000Z', bouncedRecipients: [{ emailAddress: 'r@y.io', status, diagnosticCode }] } });
+  JSON.stringify({
+    eventType: 'Bounce',
+    mail,
+    bounce: {
+      bounceType,
+      bounceSubType: 'General',
+      timestamp: '2026-01-01T00:00:04.000Z',
+      bouncedRecipients: [{ emailAddress: 'r@y.io', status, diagnosticCode }],
+    },
+  });
 
 describe('applySesEvent: suppression by bounce category', () => {
   it('suppresses an invalid address by default, and says its category in email.bounced', async () => {
     const { deps, suppressed, published } = fakes(DEFAULT_SUPPRESS_BOUNCE_CATEGORIES);
     expect(await applySesEvent(deps, bounce('5.1.1', 'smtp; 550 5.1.1 user unknown'))).toBe('applied');
     expect(suppressed).toEqual(['r@y.io']);
-    expect(published.find((event) => event.type === 'email.bounced')?.data).toMatchObject({ bounce_category: 'invalid_address', bounce_type: 'hard' });
+    expect(published.find((event) => event.type === 'email.bounced')?.data).toMatchObject({
+      bounce_category: 'invalid_address',
+      bounce_type: 'hard',
+    });
   });
 
   it('leaves a reputation block unsuppressed by default', async () => {
@@ -85,14 +100,38 @@ describe('applySesEvent: suppression by bounce category', () => {
 
   it('suppresses complainers whatever the setting, and gives email.delivery_delayed its category and delay type', async () => {
     const { deps, suppressed, published } = fakes([]);
-    await applySesEvent(deps, JSON.stringify({ eventType: 'Complaint', mail, complaint: { timestamp: '2026-01-01T00:00:04.000Z', complainedRecipients: [{ emailAddress: 'r@y.io' }] } }));
+    await applySesEvent(
+      deps,
+      JSON.stringify({
+        eventType: 'Complaint',
+        mail,
+        complaint: { timestamp: '2026-01-01T00:00:04.000Z', complainedRecipients: [{ emailAddress: 'r@y.io' }] },
+      }),
+    );
     expect(suppressed).toEqual(['r@y.io']);
     const delayed = fakes([]);
     await applySesEvent(
       delayed.deps,
-      JSON.stringify({ eventType: 'DeliveryDelay', mail, deliveryDelay: { timestamp: '2026-01-01T00:00:04.000Z', delayType: 'IPFailure', delayedRecipients: [{ emailAddress: 'r@y.io', status: '4.7.0', diagnosticCode: 'smtp; 421 4.7.0 [TSS04] Messages temporarily deferred due to unexpected volume' }] } }),
+      JSON.stringify({
+        eventType: 'DeliveryDelay',
+        mail,
+        deliveryDelay: {
+          timestamp: '2026-01-01T00:00:04.000Z',
+          delayType: 'IPFailure',
+          delayedRecipients: [
+            {
+              emailAddress: 'r@y.io',
+              status: '4.7.0',
+              diagnosticCode: 'smtp; 421 4.7.0 [TSS04] Messages temporarily deferred due to unexpected volume',
+            },
+          ],
+        },
+      }),
     );
-    expect(delayed.published.find((event) => event.type === 'email.delivery_delayed')?.data).toMatchObject({ bounce_category: 'rate_limited', delay_type: 'IPFailure' });
+    expect(delayed.published.find((event) => event.type === 'email.delivery_delayed')?.data).toMatchObject({
+      bounce_category: 'rate_limited',
+      delay_type: 'IPFailure',
+    });
     expect(published.some((event) => event.type === 'email.complained')).toBe(true);
   });
 });

@@ -8,9 +8,28 @@ const NOW = new Date('2026-11-22T10:00:00.000Z');
 
 function email(from: string): Email {
   return {
-    id: 'msg_1', account_id: 'acc_1', from, to: ['r@example.com'], cc: [], bcc: [], reply_to: [], subject: 's', status: 'queued', last_event: 'queued',
-    bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null, bounced_at: null,
-    created_at: NOW.toISOString(), tenant: null, provider_message_id: null,
+    id: 'msg_1',
+    account_id: 'acc_1',
+    from,
+    to: ['r@example.com'],
+    cc: [],
+    bcc: [],
+    reply_to: [],
+    subject: 's',
+    status: 'queued',
+    last_event: 'queued',
+    bounce_reason: null,
+    bounce_type: null,
+    tags: [],
+    headers: {},
+    scheduled_at: null,
+    cancelled_at: null,
+    sent_at: null,
+    delivered_at: null,
+    bounced_at: null,
+    created_at: NOW.toISOString(),
+    tenant: null,
+    provider_message_id: null,
   };
 }
 
@@ -40,29 +59,67 @@ function fakes(
   const sent: { tenantName?: string }[] = [];
   /** The messages handed to SES. */
   const raws: Buffer[] = [];
-  const stored = { ...email(options.from ?? 'a@acme.test'), tenant_id: options.emailTenant ?? null, ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}) };
+  const stored = {
+    ...email(options.from ?? 'a@acme.test'),
+    tenant_id: options.emailTenant ?? null,
+    ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}),
+  };
   const deps: DeliverEmailDeps = {
     emails: {
       claimForSend: async () => {
         calls.push('claim');
-        if (options.claim === 'settled') return { kind: 'settled', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
-        if (options.claim === 'settled-failed') return { kind: 'settled', email: { ...stored, status: 'failed', last_event: 'failed', bounce_reason: 'refused' } };
+        if (options.claim === 'settled')
+          return { kind: 'settled', email: { ...stored, status: 'delivered', sent_at: NOW.toISOString(), provider_message_id: 'ses-0' } };
+        if (options.claim === 'settled-failed')
+          return { kind: 'settled', email: { ...stored, status: 'failed', last_event: 'failed', bounce_reason: 'refused' } };
         if (options.claim) return { kind: options.claim };
         const body = { inline: options.body ?? { text: 'hi' } };
-        return { kind: 'claimed', stored: { email: stored, body, internals: {}, ...(options.raw ? { mime: { blobKey: 'raw/msg_1' } } : {}) } as never };
+        return {
+          kind: 'claimed',
+          stored: { email: stored, body, internals: {}, ...(options.raw ? { mime: { blobKey: 'raw/msg_1' } } : {}) } as never,
+        };
       },
       recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
-      applyOutcome: async (_id, _acc, outcome) => (calls.push(`applyOutcome ${outcome.event}`), { kind: 'moved', email: { ...stored, status: 'failed' } }),
+      applyOutcome: async (_id, _acc, outcome) => (
+        calls.push(`applyOutcome ${outcome.event}`), { kind: 'moved', email: { ...stored, status: 'failed' } }
+      ),
       releaseLease: async () => void calls.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
-    accounts: { get: async () => (calls.push('account'), (options.accountPaused ? { status: 'paused', paused_reason: options.accountPaused } : { status: 'active' }) as never) },
-    tenants: { find: async () => null },
-    suppressions: { findSuppressed: async (_acc, _tenant, emails) => (calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)) },
-    sendingDomains: {
-      of: async () => (calls.push('facts'), options.signing === 'not_verified' ? { kind: 'not_verified' } : { kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: options.domainTenant ?? null, openTracking: false, clickTracking: false, requireTls: false }),
+    accounts: {
+      get: async () => (
+        calls.push('account'),
+        (options.accountPaused ? { status: 'paused', paused_reason: options.accountPaused } : { status: 'active' }) as never
+      ),
     },
-    linkSigning: { urls: async () => (calls.push('links'), { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }) },
+    tenants: { find: async () => null },
+    suppressions: {
+      findSuppressed: async (_acc, _tenant, emails) => (
+        calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)
+      ),
+    },
+    sendingDomains: {
+      of: async () => (
+        calls.push('facts'),
+        options.signing === 'not_verified'
+          ? { kind: 'not_verified' }
+          : {
+              kind: 'verified',
+              domainId: 'dom_1',
+              selector: 's1',
+              tenantId: options.domainTenant ?? null,
+              openTracking: false,
+              clickTracking: false,
+              requireTls: false,
+            }
+      ),
+    },
+    linkSigning: {
+      urls: async () => (
+        calls.push('links'),
+        { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }
+      ),
+    },
     sandboxDomain: 'sandbox.test',
     blobs: { put: async () => undefined, get: async () => options.raw ?? Buffer.alloc(0) } as never,
     mailer: {
@@ -99,7 +156,9 @@ describe('deliverEmail', () => {
       const text = raw.toString('latin1');
       expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
     }
-    expect(relayed.raws[0]!.toString('latin1')).toMatch(/\r\nFrom: a@acme\.test\r\nTo: r@example\.com\r\nSubject: s\r\n\r\nline one\r\nline two\r\nline three\r\n$/);
+    expect(relayed.raws[0]!.toString('latin1')).toMatch(
+      /\r\nFrom: a@acme\.test\r\nTo: r@example\.com\r\nSubject: s\r\n\r\nline one\r\nline two\r\nline three\r\n$/,
+    );
   });
 
   it('reads the suppression lists for a scheduled email only: an immediate one was checked when accepted', async () => {
@@ -119,7 +178,12 @@ describe('deliverEmail', () => {
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
     expect(calls).toEqual(['claim', 'account', 'applyOutcome failed']);
     expect(events.map((event) => event.type)).toEqual(['email.failed']);
-    expect(outcomes).toEqual([expect.objectContaining({ event: 'failed', fields: { bounce_reason: 'Not sent: the account was paused before the scheduled time: Reputation brake: bounce rate 6%' } })]);
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        event: 'failed',
+        fields: { bounce_reason: 'Not sent: the account was paused before the scheduled time: Reputation brake: bounce rate 6%' },
+      }),
+    ]);
   });
 
   it('fails a scheduled email whose recipient was suppressed before its time, without calling SES', async () => {
@@ -195,7 +259,12 @@ describe('deliverEmail', () => {
     });
 
     it("names no tenant for a tenant's email from an account-wide domain or the sandbox, nor for an account email", async () => {
-      for (const options of [{ emailTenant: 'ten_A' }, { emailTenant: 'ten_A', from: 'a@sandbox.test' }, { domainTenant: 'ten_A' }, { emailTenant: 'ten_A', domainTenant: 'ten_B' }]) {
+      for (const options of [
+        { emailTenant: 'ten_A' },
+        { emailTenant: 'ten_A', from: 'a@sandbox.test' },
+        { domainTenant: 'ten_A' },
+        { emailTenant: 'ten_A', domainTenant: 'ten_B' },
+      ]) {
         const { deps, sent } = fakes(options);
         expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
         expect(sent).toEqual([{ tenantName: undefined }]);

@@ -22,9 +22,28 @@ const sesError = (message: string) => Object.assign(new Error(message), { name: 
 /** The email as claimed: immediate (due when created) or scheduled for `scheduledAt`. */
 function claimed(scheduledAt: number | null): Email {
   return {
-    id: 'msg_1', account_id: 'acc_1', from: FROM, to: ['friend@example.org'], cc: [], bcc: [], reply_to: [], subject: 's', status: 'queued', last_event: 'queued',
-    bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: scheduledAt === null ? null : new Date(scheduledAt).toISOString(), cancelled_at: null,
-    sent_at: null, delivered_at: null, bounced_at: null, created_at: new Date(CREATED).toISOString(), tenant: null, provider_message_id: null,
+    id: 'msg_1',
+    account_id: 'acc_1',
+    from: FROM,
+    to: ['friend@example.org'],
+    cc: [],
+    bcc: [],
+    reply_to: [],
+    subject: 's',
+    status: 'queued',
+    last_event: 'queued',
+    bounce_reason: null,
+    bounce_type: null,
+    tags: [],
+    headers: {},
+    scheduled_at: scheduledAt === null ? null : new Date(scheduledAt).toISOString(),
+    cancelled_at: null,
+    sent_at: null,
+    delivered_at: null,
+    bounced_at: null,
+    created_at: new Date(CREATED).toISOString(),
+    tenant: null,
+    provider_message_id: null,
   };
 }
 
@@ -56,7 +75,17 @@ async function attempt(refusal: Error, now: number, scheduledAt: number | null =
     accounts: { get: async () => null },
     tenants: { find: async () => null },
     suppressions: { findSuppressed: async () => [] },
-    sendingDomains: { of: async () => ({ kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false }) },
+    sendingDomains: {
+      of: async () => ({
+        kind: 'verified',
+        domainId: 'dom_1',
+        selector: 's1',
+        tenantId: null,
+        openTracking: false,
+        clickTracking: false,
+        requireTls: false,
+      }),
+    },
     linkSigning: { urls: async () => ({ unsubscribeUrl: () => '', openUrl: () => '', clickUrl: () => '' }) },
     sandboxDomain: 'sandbox.test',
     blobs: { get: async () => Buffer.alloc(0) } as never,
@@ -85,7 +114,7 @@ describe('a send SES refuses because it does not count our sender verified', () 
     }
   });
 
-  it('fails for good with SES\'s reason once the grace after the email was due has passed', async () => {
+  it("fails for good with SES's reason once the grace after the email was due has passed", async () => {
     const { outcome, writes, failures, events } = await attempt(unverified, CREATED + UNVERIFIED_SENDER_GRACE_MS);
     expect(outcome).toEqual({ result: 'failed' });
     expect(writes).toEqual(['ses', 'applyOutcome failed']);
@@ -93,7 +122,7 @@ describe('a send SES refuses because it does not count our sender verified', () 
     expect(events.map((event) => [event.type, event.data.email_id])).toEqual([['email.failed', 'msg_1']]);
   });
 
-  it('counts the grace from a scheduled email\'s time, not from its creation', async () => {
+  it("counts the grace from a scheduled email's time, not from its creation", async () => {
     const scheduledAt = CREATED + 24 * 3_600_000;
     const waiting = await attempt(unverified, scheduledAt + UNVERIFIED_SENDER_GRACE_MS - 1, scheduledAt);
     expect(waiting.writes).toEqual(['ses', 'releaseLease']);
@@ -101,8 +130,12 @@ describe('a send SES refuses because it does not count our sender verified', () 
     expect(failed.outcome).toEqual({ result: 'failed' });
   });
 
-  it('is not SES\'s answer naming a recipient as well (sandbox): that, and every other MessageRejected, fails at once', async () => {
-    for (const refusal of [sesError(`${NOT_VERIFIED}hello@acme.test, friend@example.org`), sesError('Message length is more than 40 MB.'), sesError('Illegal header \'Bcc\'.')]) {
+  it("is not SES's answer naming a recipient as well (sandbox): that, and every other MessageRejected, fails at once", async () => {
+    for (const refusal of [
+      sesError(`${NOT_VERIFIED}hello@acme.test, friend@example.org`),
+      sesError('Message length is more than 40 MB.'),
+      sesError("Illegal header 'Bcc'."),
+    ]) {
       const { outcome, writes, failures, events } = await attempt(refusal, CREATED);
       expect(outcome).toEqual({ result: 'failed' });
       expect(writes).toEqual(['ses', 'applyOutcome failed']);

@@ -12,7 +12,10 @@ import { writeDomainRecords } from '../../../shared/usecases/domains/dns-apply';
 const settings = { returnPathHost: 'rp.mail.test', spfInclude: 'spf.mail.test', inboundMxHost: 'inbound.mail.test' };
 const domain = {
   name: 'shop.example.com',
-  records: expectedRecords({ name: 'shop.example.com', ownershipToken: 'tok', dkimSelector: 'sel', dkimPublicKey: 'KEY', inboundSubdomain: null }, settings),
+  records: expectedRecords(
+    { name: 'shop.example.com', ownershipToken: 'tok', dkimSelector: 'sel', dkimPublicKey: 'KEY', inboundSubdomain: null },
+    settings,
+  ),
 };
 
 class FakeHost implements DnsHost {
@@ -86,7 +89,10 @@ test('a set the host refuses is that record failed; the others are written; sett
   host.refuse.add(setKey('rp.shop.example.com', 'CNAME'));
   host.fail = { at: 'settle', failure: { kind: 'not_permitted', message: 'no GetChange' } };
   const result = await writeDomainRecords(host, domain);
-  expect(result.records.find((r) => r.purpose === 'return_path')).toMatchObject({ action: 'failed', message: 'refused: conflicting record' });
+  expect(result.records.find((r) => r.purpose === 'return_path')).toMatchObject({
+    action: 'failed',
+    message: 'refused: conflicting record',
+  });
   expect(result.records.filter((r) => r.action === 'created')).toHaveLength(4);
   expect(result.settled).toBe(false);
 });

@@ -9,11 +9,35 @@ import { getDomainHealth, type StoredHealthDeps } from '../../../shared/usecases
 import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
-const principal = (account = 'acc_1'): Principal => ({ account: { id: account } as Principal['account'], credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } });
+const principal = (account = 'acc_1'): Principal => ({
+  account: { id: account } as Principal['account'],
+  credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+});
 
 function domain(inbound = false): Domain {
-  const records = expectedRecords({ name: 'ex.com', ownershipToken: 'tok', dkimSelector: 'sel', dkimPublicKey: 'S0VZ', inboundSubdomain: inbound ? 'inbound.ex.com' : null }, settings);
-  return { id: 'dom_1', account_id: 'acc_1', name: 'ex.com', status: 'verified', tenant_id: null, tenant: null, records, dkim_selector: 'sel', dkim_public_key: 'S0VZ', inbound_enabled: inbound, inbound_subdomain: inbound ? 'inbound.ex.com' : null } as unknown as Domain;
+  const records = expectedRecords(
+    {
+      name: 'ex.com',
+      ownershipToken: 'tok',
+      dkimSelector: 'sel',
+      dkimPublicKey: 'S0VZ',
+      inboundSubdomain: inbound ? 'inbound.ex.com' : null,
+    },
+    settings,
+  );
+  return {
+    id: 'dom_1',
+    account_id: 'acc_1',
+    name: 'ex.com',
+    status: 'verified',
+    tenant_id: null,
+    tenant: null,
+    records,
+    dkim_selector: 'sel',
+    dkim_public_key: 'S0VZ',
+    inbound_enabled: inbound,
+    inbound_subdomain: inbound ? 'inbound.ex.com' : null,
+  } as unknown as Domain;
 }
 
 /** A resolver answering from a table: a Lookup, 'hang' (never answers) or 'throw'; anything else NXDOMAIN; each answer after `delayMs`. */
@@ -41,7 +65,9 @@ class FakeResolver {
 
 function deps(dns: FakeResolver, stored: Domain = domain()): StoredHealthDeps {
   return {
-    domains: { get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as StoredHealthDeps['domains'],
+    domains: {
+      get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null),
+    } as unknown as StoredHealthDeps['domains'],
     domainHealth: new InMemoryDomainHealth(),
     ...fakeStats(),
     events: { publish: async () => undefined },
@@ -65,7 +91,22 @@ describe('getDomainHealth', () => {
       checked_at: '2026-11-25T10:00:00.000Z',
       next_check_at: '2026-11-26T10:00:00.000Z',
       findings: [],
-      summary: { open: 0, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } },
+      summary: {
+        open: 0,
+        high: 0,
+        low: 0,
+        spf_lookups: 1,
+        checks: {
+          spf: 'ok',
+          dkim: 'ok',
+          dmarc: 'ok',
+          inbound_mx: 'skipped',
+          mta_sts: 'ok',
+          tls_rpt: 'ok',
+          bimi: 'ok',
+          reputation: 'skipped',
+        },
+      },
     });
   });
 
@@ -81,13 +122,23 @@ describe('getDomainHealth', () => {
       ['tls_rpt_missing', 'low'],
       ['bimi_missing', 'low'],
     ]);
-    expect(health.summary).toMatchObject({ open: 7, high: 4, low: 3, spf_lookups: null, checks: { spf: 'issues', inbound_mx: 'issues', bimi: 'issues' } });
+    expect(health.summary).toMatchObject({
+      open: 7,
+      high: 4,
+      low: 3,
+      spf_lookups: null,
+      checks: { spf: 'issues', inbound_mx: 'issues', bimi: 'issues' },
+    });
     expect(dns.asked).toContain('MX inbound.ex.com');
   });
 
   it('answers a lookup that never returns as a dns_error finding of its check, within the timeout', async () => {
     const started = Date.now();
-    const health = await getDomainHealth(deps(new FakeResolver({ ...GOOD, '_dmarc.ex.com': 'hang', 'default._bimi.ex.com': 'throw' })), principal(), 'dom_1');
+    const health = await getDomainHealth(
+      deps(new FakeResolver({ ...GOOD, '_dmarc.ex.com': 'hang', 'default._bimi.ex.com': 'throw' })),
+      principal(),
+      'dom_1',
+    );
     expect(Date.now() - started).toBeLessThan(1000);
     expect(health.findings).toEqual([
       expect.objectContaining({ type: 'dns_error', check: 'dmarc', message: expect.stringContaining('no answer within 50 ms') }),
@@ -97,7 +148,13 @@ describe('getDomainHealth', () => {
   });
 
   it("resolves the SPF record's includes through the resolver, counting nested lookups", async () => {
-    const dns = new FakeResolver({ ...GOOD, 'ex.com': txt('v=spf1 include:spf.svc.dev include:a.net -all'), 'a.net': txt('v=spf1 include:b.net mx ~all'), 'b.net': txt('v=spf1 a ~all'), 'spf.svc.dev': txt('v=spf1 ip4:192.0.2.0/24 -all') });
+    const dns = new FakeResolver({
+      ...GOOD,
+      'ex.com': txt('v=spf1 include:spf.svc.dev include:a.net -all'),
+      'a.net': txt('v=spf1 include:b.net mx ~all'),
+      'b.net': txt('v=spf1 a ~all'),
+      'spf.svc.dev': txt('v=spf1 ip4:192.0.2.0/24 -all'),
+    });
     const health = await getDomainHealth(deps(dns), principal(), 'dom_1');
     expect(health.findings).toEqual([]);
     expect(health.summary.spf_lookups).toBe(5);
@@ -115,7 +172,9 @@ describe('getDomainHealth', () => {
   it('answers an SPF include that never answers as a dns_error finding', async () => {
     const dns = new FakeResolver({ ...GOOD, 'ex.com': txt('v=spf1 include:spf.svc.dev include:slow.net -all'), 'slow.net': 'hang' });
     const health = await getDomainHealth(deps(dns), principal(), 'dom_1');
-    expect(health.findings).toEqual([expect.objectContaining({ type: 'dns_error', check: 'spf', message: expect.stringContaining('slow.net') })]);
+    expect(health.findings).toEqual([
+      expect.objectContaining({ type: 'dns_error', check: 'spf', message: expect.stringContaining('slow.net') }),
+    ]);
   });
 
   it('stops the SPF walk at its total time budget though each lookup answers in time, and says so', async () => {
@@ -125,7 +184,13 @@ describe('getDomainHealth', () => {
     const health = await getDomainHealth(deps(dns), principal(), 'dom_1');
     expect(Date.now() - started).toBeLessThan(600);
     // The lookup under way when the budget ends gets what is left of it, or none is started: either way one dns_error.
-    expect(health.findings).toEqual([expect.objectContaining({ type: 'dns_error', check: 'spf', message: expect.stringMatching(/no answer within \d+ ms|did not finish in time/) })]);
+    expect(health.findings).toEqual([
+      expect.objectContaining({
+        type: 'dns_error',
+        check: 'spf',
+        message: expect.stringMatching(/no answer within \d+ ms|did not finish in time/),
+      }),
+    ]);
     expect(dns.asked.filter((name) => /^c\d+\.net$/.test(name)).length).toBeLessThan(10);
   });
 

@@ -29,7 +29,11 @@ export class InMemoryDomainHealth implements Pick<DomainHealthRepository, 'get' 
       this.conflicts++;
       return 'conflict';
     }
-    this.items.set(request.domainId, { health: structuredClone(request.health), accountId: request.accountId, nextCheckAt: request.nextCheckAt });
+    this.items.set(request.domainId, {
+      health: structuredClone(request.health),
+      accountId: request.accountId,
+      nextCheckAt: request.nextCheckAt,
+    });
     return 'saved';
   }
 
@@ -64,11 +68,34 @@ export const HEALTHY_ZONE: Readonly<Record<string, Lookup>> = {
 };
 
 /** Day counters with `figures` on the first day asked (and its blocks): the health check's reputation input. */
-export function fakeStats(figures: { sent: number; bounced: number; complained: number; blocked_reputation?: number; blocked_content?: number } = { sent: 0, bounced: 0, complained: 0 }) {
+export function fakeStats(
+  figures: { sent: number; bounced: number; complained: number; blocked_reputation?: number; blocked_content?: number } = {
+    sent: 0,
+    bounced: 0,
+    complained: 0,
+  },
+) {
   const none = Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Record<BounceCategory, number>;
-  const first = { sent: figures.sent, bounced: figures.bounced, complained: figures.complained, categories: { ...none, blocked_reputation: figures.blocked_reputation ?? 0, blocked_content: figures.blocked_content ?? 0 } };
-  const accountDays = async (_id: string, days: readonly string[]) => days.map((_, i) => (i === 0 ? first : { sent: 0, bounced: 0, complained: 0, categories: none }));
+  const first = {
+    sent: figures.sent,
+    bounced: figures.bounced,
+    complained: figures.complained,
+    categories: { ...none, blocked_reputation: figures.blocked_reputation ?? 0, blocked_content: figures.blocked_content ?? 0 },
+  };
+  const accountDays = async (_id: string, days: readonly string[]) =>
+    days.map((_, i) => (i === 0 ? first : { sent: 0, bounced: 0, complained: 0, categories: none }));
   const tenantDays = async (_id: string, days: readonly string[]) =>
-    days.map((_, i) => ({ ...emptyCounts(), ...(i === 0 ? { sent: figures.sent, bounced: figures.bounced, complained: figures.complained, bounce_blocked_reputation: figures.blocked_reputation ?? 0, bounce_blocked_content: figures.blocked_content ?? 0 } : {}) }));
+    days.map((_, i) => ({
+      ...emptyCounts(),
+      ...(i === 0
+        ? {
+            sent: figures.sent,
+            bounced: figures.bounced,
+            complained: figures.complained,
+            bounce_blocked_reputation: figures.blocked_reputation ?? 0,
+            bounce_blocked_content: figures.blocked_content ?? 0,
+          }
+        : {}),
+    }));
   return { accountStats: { read: accountDays }, tenantStats: { read: tenantDays } };
 }

@@ -24,16 +24,45 @@ const NOW = '2026-11-25T10:00:00.000Z';
 
 function email(fields: Partial<Email> = {}): Email {
   return {
-    id: 'msg_01JD7V5K3X4Y5Z6A7B8C9D0E1F', account_id: 'acc_1', from: 'Acme <hello@acme.test>', to: ['friend@example.org'], cc: [], bcc: [], reply_to: [], subject: 'Your invoice, Ada',
-    status: 'queued', last_event: 'queued', bounce_reason: null, bounce_type: null, tags: [], headers: {}, scheduled_at: null, cancelled_at: null, sent_at: null, delivered_at: null,
-    bounced_at: null, created_at: NOW, tenant: null, provider_message_id: null,
+    id: 'msg_01JD7V5K3X4Y5Z6A7B8C9D0E1F',
+    account_id: 'acc_1',
+    from: 'Acme <hello@acme.test>',
+    to: ['friend@example.org'],
+    cc: [],
+    bcc: [],
+    reply_to: [],
+    subject: 'Your invoice, Ada',
+    status: 'queued',
+    last_event: 'queued',
+    bounce_reason: null,
+    bounce_type: null,
+    tags: [],
+    headers: {},
+    scheduled_at: null,
+    cancelled_at: null,
+    sent_at: null,
+    delivered_at: null,
+    bounced_at: null,
+    created_at: NOW,
+    tenant: null,
+    provider_message_id: null,
     attachments: [{ filename: 'invoice.pdf', content_type: 'application/pdf', size: 4, blob_key: 'retention/30d/attachments/msg_1/0' }],
     ...fields,
   };
 }
 
-const account = (fields: Partial<Account> = {}): Account => ({ id: 'acc_1', email: 'owner@acme.test', plan: 'pro', payment_method: true, tenants_enabled: false, created_at: NOW, updated_at: NOW, ...fields });
-const principal = (fields: Partial<Account> = {}) => ({ account: account(fields), credential: { kind: 'api_key', tenant: null, scopes: ['full'] } }) as unknown as Principal;
+const account = (fields: Partial<Account> = {}): Account => ({
+  id: 'acc_1',
+  email: 'owner@acme.test',
+  plan: 'pro',
+  payment_method: true,
+  tenants_enabled: false,
+  created_at: NOW,
+  updated_at: NOW,
+  ...fields,
+});
+const principal = (fields: Partial<Account> = {}) =>
+  ({ account: account(fields), credential: { kind: 'api_key', tenant: null, scopes: ['full'] } }) as unknown as Principal;
 
 describe('whether an email keeps its content', () => {
   it('is off when the account or the request turns it off; a request cannot turn it on for an account that keeps none', () => {
@@ -50,7 +79,9 @@ describe('when the content may be dropped', () => {
     expect(contentDroppable(email({ store_content: false, status: 'scheduled', scheduled_at: NOW }))).toBe(false);
     expect(contentDroppable(email({ store_content: false }))).toBe(false);
     expect(contentDroppable(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1' }))).toBe(true);
-    expect(contentDroppable(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW }))).toBe(false);
+    expect(contentDroppable(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW }))).toBe(
+      false,
+    );
     expect(contentDroppable(email({ status: 'sent', provider_message_id: 'ses-1' }))).toBe(false);
   });
 });
@@ -59,7 +90,9 @@ describe("the public record's content state", () => {
   it('is kept for a plain email, until_sent for a redacted one not yet sent, not_kept once dropped', () => {
     expect(toPublicEmail(email()).content).toBe('kept');
     expect(toPublicEmail(email({ store_content: false, status: 'scheduled', scheduled_at: NOW })).content).toBe('until_sent');
-    expect(toPublicEmail(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW })).content).toBe('not_kept');
+    expect(
+      toPublicEmail(email({ store_content: false, status: 'sent', provider_message_id: 'ses-1', content_dropped_at: NOW })).content,
+    ).toBe('not_kept');
   });
 });
 
@@ -70,19 +103,35 @@ function fakeStore(stored: StoredEmail) {
     dropped,
     dropContent: async (id: string, at: string, attachments: Email['attachments'], subject: string) => {
       dropped.push([id, at, attachments, subject]);
-      return { ...stored.email, status: 'sent' as const, provider_message_id: 'ses-1', subject, content_dropped_at: at, ...(attachments ? { attachments } : {}) };
+      return {
+        ...stored.email,
+        status: 'sent' as const,
+        provider_message_id: 'ses-1',
+        subject,
+        content_dropped_at: at,
+        ...(attachments ? { attachments } : {}),
+      };
     },
   };
 }
 
 describe('dropping the content after the send', () => {
-  const stored = (fields: Partial<Email>): StoredEmail => ({ email: email(fields), body: { blobKey: 'retention/30d/bodies/msg_1.json' }, internals: {} });
+  const stored = (fields: Partial<Email>): StoredEmail => ({
+    email: email(fields),
+    body: { blobKey: 'retention/30d/bodies/msg_1.json' },
+    internals: {},
+  });
 
   it('deletes the body and attachment objects, then keeps the attachments by name and size and no subject', async () => {
     const s = stored({ store_content: false });
     const store = fakeStore(s);
     const deleted: string[] = [];
-    const after = await dropContentAfterSend({ emails: store, blobs: { delete: async (key) => void deleted.push(key) } }, s, { ...s.email, status: 'sent', provider_message_id: 'ses-1' }, NOW);
+    const after = await dropContentAfterSend(
+      { emails: store, blobs: { delete: async (key) => void deleted.push(key) } },
+      s,
+      { ...s.email, status: 'sent', provider_message_id: 'ses-1' },
+      NOW,
+    );
     expect(deleted.sort()).toEqual(['retention/30d/attachments/msg_1/0', 'retention/30d/bodies/msg_1.json']);
     expect(store.dropped).toEqual([[s.email.id, NOW, [{ filename: 'invoice.pdf', content_type: 'application/pdf', size: 4 }], '']]);
     expect(after.subject).toBe('');
@@ -96,7 +145,12 @@ describe('dropping the content after the send', () => {
     ] as const) {
       const store = fakeStore(s);
       const deleted: string[] = [];
-      const after = await dropContentAfterSend({ emails: store, blobs: { delete: async (key) => void deleted.push(key) } }, s, { ...s.email, ...sent }, NOW);
+      const after = await dropContentAfterSend(
+        { emails: store, blobs: { delete: async (key) => void deleted.push(key) } },
+        s,
+        { ...s.email, ...sent },
+        NOW,
+      );
       expect(deleted).toEqual([]);
       expect(store.dropped).toEqual([]);
       expect(after.subject).toBe('Your invoice, Ada');
@@ -112,17 +166,33 @@ describe('the send worker on a redacted email', () => {
     let sentRaw = '';
     const deps: DeliverEmailDeps = {
       emails: {
-        claimForSend: async () => ({ kind: 'claimed', stored: { email: claimed, body: { inline: { text: 'Dear Ada, your invoice' } }, internals: {} } }),
+        claimForSend: async () => ({
+          kind: 'claimed',
+          stored: { email: claimed, body: { inline: { text: 'Dear Ada, your invoice' } }, internals: {} },
+        }),
         recordSent: async () => (order.push('recordSent'), { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW }),
-        dropContent: async (_id, at, _attachments, subject) => (order.push('dropContent'), { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW, subject, content_dropped_at: at }),
+        dropContent: async (_id, at, _attachments, subject) => (
+          order.push('dropContent'),
+          { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW, subject, content_dropped_at: at }
+        ),
         applyOutcome: async () => ({ kind: 'missing' }),
         releaseLease: async () => undefined,
       },
       events: { publish: async (batch) => void (order.push('publish'), events.push(...batch)) },
       accounts: { get: async () => null },
-    tenants: { find: async () => null },
+      tenants: { find: async () => null },
       suppressions: { findSuppressed: async () => [] },
-      sendingDomains: { of: async () => ({ kind: 'verified', domainId: 'dom_1', selector: 's1', tenantId: null, openTracking: false, clickTracking: false, requireTls: false }) },
+      sendingDomains: {
+        of: async () => ({
+          kind: 'verified',
+          domainId: 'dom_1',
+          selector: 's1',
+          tenantId: null,
+          openTracking: false,
+          clickTracking: false,
+          requireTls: false,
+        }),
+      },
       linkSigning: { urls: async () => ({ unsubscribeUrl: () => '', openUrl: () => '', clickUrl: () => '' }) },
       sandboxDomain: 'sandbox.test',
       blobs: { get: async () => Buffer.alloc(0), delete: async () => undefined } as never,
@@ -141,7 +211,11 @@ describe('the send worker on a redacted email', () => {
 
 describe('resending a redacted email', () => {
   it('is refused with a 422 saying its content was not kept', async () => {
-    const stored: StoredEmail = { email: email({ store_content: false, status: 'delivered', provider_message_id: 'ses-1', content_dropped_at: NOW, subject: '' }), body: { inline: {} }, internals: {} };
+    const stored: StoredEmail = {
+      email: email({ store_content: false, status: 'delivered', provider_message_id: 'ses-1', content_dropped_at: NOW, subject: '' }),
+      body: { inline: {} },
+      internals: {},
+    };
     const deps = { emails: { get: async () => stored } } as unknown as Parameters<typeof resendEmail>[0];
     const refused = await resendEmail(deps, principal(), stored.email.id).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
@@ -154,8 +228,16 @@ describe("the account's store_content (GET and PATCH /account)", () => {
   it('reads true by default and false once turned off; a change of store_content alone keeps the retention', async () => {
     expect(toAccountSettings(account()).store_content).toBe(true);
     const writes: unknown[] = [];
-    const accounts = { update: async (_id: string, changes: Partial<Account>) => (writes.push(changes), account({ retention: { emails_days: 30 }, ...changes })) };
-    const settings = await updateAccountSettings({ accounts: accounts as never, clock: { now: () => new Date(NOW) } }, principal({ retention: { emails_days: 30 } }), { store_content: false });
+    const accounts = {
+      update: async (_id: string, changes: Partial<Account>) => (
+        writes.push(changes), account({ retention: { emails_days: 30 }, ...changes })
+      ),
+    };
+    const settings = await updateAccountSettings(
+      { accounts: accounts as never, clock: { now: () => new Date(NOW) } },
+      principal({ retention: { emails_days: 30 } }),
+      { store_content: false },
+    );
     expect(writes).toEqual([{ store_content: false }]);
     expect(settings.store_content).toBe(false);
     expect(settings.retention.emails_days).toBe(30);
@@ -176,8 +258,27 @@ describe('received mail on a domain that keeps no content', () => {
   });
 
   it('records the metadata only: no subject, stripped text, attachment list nor body sizes', () => {
-    const record = { id: 'inb_1', subject: 'Re: my diagnosis', stripped_text: 'I have', attachments: [{ id: 'att_1', filename: 'scan.pdf' }], attachment_count: 1, html_bytes: 10, text_bytes: 6, from: 'ada@example.org' } as never;
-    expect(redactedReceivedEmail(record)).toMatchObject({ subject: '', stripped_text: null, attachments: [], html_bytes: null, text_bytes: null, content_object: true, content_kept: false, attachment_count: 1, from: 'ada@example.org' });
+    const record = {
+      id: 'inb_1',
+      subject: 'Re: my diagnosis',
+      stripped_text: 'I have',
+      attachments: [{ id: 'att_1', filename: 'scan.pdf' }],
+      attachment_count: 1,
+      html_bytes: 10,
+      text_bytes: 6,
+      from: 'ada@example.org',
+    } as never;
+    expect(redactedReceivedEmail(record)).toMatchObject({
+      subject: '',
+      stripped_text: null,
+      attachments: [],
+      html_bytes: null,
+      text_bytes: null,
+      content_object: true,
+      content_kept: false,
+      attachment_count: 1,
+      from: 'ada@example.org',
+    });
     expect(receivedContentState(redactedReceivedEmail(record))).toBe('not_kept');
     expect(receivedContentState(record)).toBe('kept');
   });

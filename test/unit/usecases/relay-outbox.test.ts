@@ -28,7 +28,11 @@ const TABLE = 'relay-test';
 
 beforeAll(async () => {
   dynamoLocal = await startDynamoDbLocal({});
-  const raw = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const raw = new DynamoDBClient({
+    endpoint: dynamoLocal.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   client = DynamoDBDocumentClient.from(raw);
   await createKeysOnlyTable(raw, TABLE);
 }, 60_000);
@@ -112,7 +116,11 @@ function fakeEvents(failing = false) {
   };
 }
 
-function deps(queue = fakeQueue(), usage: RelayOutboxDeps['usage'] = new DeferredUsageCounters({ client, name: TABLE }), events = fakeEvents()): RelayOutboxDeps {
+function deps(
+  queue = fakeQueue(),
+  usage: RelayOutboxDeps['usage'] = new DeferredUsageCounters({ client, name: TABLE }),
+  events = fakeEvents(),
+): RelayOutboxDeps {
   return { sendQueue: queue, usage, events };
 }
 
@@ -142,7 +150,11 @@ describe('relayOutbox', () => {
       item.suppressed_event = { suppressed: ['r@y.test'], reason: 'suppressed' };
       item.last_event = 'suppressed';
     });
-    const result = await relayOutbox(deps(fakeQueue(), undefined, events), [email('msg_s1', 'scheduled'), suppressed, email('msg_q', 'queued')]);
+    const result = await relayOutbox(deps(fakeQueue(), undefined, events), [
+      email('msg_s1', 'scheduled'),
+      suppressed,
+      email('msg_q', 'queued'),
+    ]);
     expect(result).toMatchObject({ done: 3, enqueued: 1, published: 2 });
     expect(events.published.map((e) => [e.type, e.email_id])).toEqual([
       ['email.scheduled', 'msg_s1'],
@@ -155,7 +167,11 @@ describe('relayOutbox', () => {
   });
 
   it('ends the done prefix at the first record with an event when publishing fails (retried from there)', async () => {
-    const result = await relayOutbox(deps(fakeQueue(), undefined, fakeEvents(true)), [email('msg_q1', 'queued'), email('msg_s2', 'scheduled'), email('msg_q2', 'queued')]);
+    const result = await relayOutbox(deps(fakeQueue(), undefined, fakeEvents(true)), [
+      email('msg_q1', 'queued'),
+      email('msg_s2', 'scheduled'),
+      email('msg_q2', 'queued'),
+    ]);
     expect(result).toMatchObject({ done: 1, published: 0, failure: 'event publish failed: queue down' });
   });
 
@@ -163,7 +179,13 @@ describe('relayOutbox', () => {
     const a = account();
     const queue = fakeQueue();
     await relayOutbox(deps(queue), [email('m1', 'queued', { account: a, count: 1 })]);
-    const later = email('m2', 'queued', { account: a, count: 1 }, 'INSERT', (item) => (item.usage_deferred.entries[0].expiresAt = 1_999_999_999));
+    const later = email(
+      'm2',
+      'queued',
+      { account: a, count: 1 },
+      'INSERT',
+      (item) => (item.usage_deferred.entries[0].expiresAt = 1_999_999_999),
+    );
     await relayOutbox(deps(queue), [later]);
     expect(await counter(a.day)).toMatchObject({ count: 2, ttl: 1_900_000_000 });
     expect(queue.calls).toEqual([1, 1]);
@@ -211,7 +233,12 @@ describe('relayOutbox', () => {
       },
     };
     const batch = [email('u1', 'queued', { account: a, count: 1 }), email('u2', 'queued', { account: a, count: 1 })];
-    expect(await relayOutbox(deps(fakeQueue(), flaky), batch)).toMatchObject({ done: 0, enqueued: 2, counted: 0, failure: 'usage update failed: throttled' });
+    expect(await relayOutbox(deps(fakeQueue(), flaky), batch)).toMatchObject({
+      done: 0,
+      enqueued: 2,
+      counted: 0,
+      failure: 'usage update failed: throttled',
+    });
     expect(await counter(a.day)).toBeUndefined();
     expect(await relayOutbox(deps(fakeQueue(), flaky), batch)).toMatchObject({ done: 2 });
     expect(await counter(a.day)).toMatchObject({ count: 2 });
@@ -222,9 +249,17 @@ describe('relayOutbox', () => {
     const queue = fakeQueue();
     const handler = forEachStreamBatch('outbox-relay', emailAcceptances, async (records) => relayChanges(deps(queue), records));
     const noId = email('', 'queued');
-    expect(await handler({ Records: [email('ok', 'queued'), noId, email('after', 'queued')] })).toEqual({ batchItemFailures: [{ itemIdentifier: noId.dynamodb!.SequenceNumber }] });
+    expect(await handler({ Records: [email('ok', 'queued'), noId, email('after', 'queued')] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: noId.dynamodb!.SequenceNumber }],
+    });
     expect(queue.sent).toEqual(['ok']);
-    const foreign = email('m-foreign', 'queued', { account: a, count: 1 }, 'INSERT', (item) => (item.usage_deferred.entries[0].key = { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-01-01' }));
+    const foreign = email(
+      'm-foreign',
+      'queued',
+      { account: a, count: 1 },
+      'INSERT',
+      (item) => (item.usage_deferred.entries[0].key = { PK: 'ACCOUNT#someone-else', SK: 'USAGE#PLAN#DAY#2026-01-01' }),
+    );
     expect(await handler({ Records: [foreign] })).toEqual({ batchItemFailures: [{ itemIdentifier: foreign.dynamodb!.SequenceNumber }] });
     const badCount = email('bad-count', 'queued', { account: a, count: 0 });
     expect(await handler({ Records: [badCount] })).toEqual({ batchItemFailures: [{ itemIdentifier: badCount.dynamodb!.SequenceNumber }] });
@@ -236,8 +271,14 @@ describe('relayOutbox', () => {
     const many = Array.from({ length: 60 }, () => account());
     const sizes: number[] = [];
     const real = new DeferredUsageCounters({ client, name: TABLE });
-    const spy = { maxPerCall: real.maxPerCall, add: async (increments: readonly UsageIncrement[], token: string) => (sizes.push(increments.length), real.add(increments, token)) };
-    const result = await relayOutbox(deps(fakeQueue(), spy), many.map((a, i) => email(`g${i}`, 'queued', { account: a, count: 1 })));
+    const spy = {
+      maxPerCall: real.maxPerCall,
+      add: async (increments: readonly UsageIncrement[], token: string) => (sizes.push(increments.length), real.add(increments, token)),
+    };
+    const result = await relayOutbox(
+      deps(fakeQueue(), spy),
+      many.map((a, i) => email(`g${i}`, 'queued', { account: a, count: 1 })),
+    );
     expect(result).toMatchObject({ done: 60, counted: 120 });
     expect(sizes).toEqual([100, 20]);
     for (const a of many) expect(await counter(a.month)).toMatchObject({ count: 1 });
@@ -256,7 +297,11 @@ describe('relayOutbox', () => {
 describe('SqsSendQueue.enqueueMany (real fauxqs)', () => {
   it('sends in batches of 10 and answers the positions not accepted', async () => {
     const fauxqs = await startFauxqs({ port: 0, logger: false });
-    const sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const sqs = new SQSClient({
+      endpoint: fauxqs.address,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     try {
       const queue = fauxqs.createQueue('relay-send');
       const messages = Array.from({ length: 25 }, (_, i) => ({ email_id: `msg_${i}` }));
@@ -269,7 +314,9 @@ describe('SqsSendQueue.enqueueMany (real fauxqs)', () => {
       expect(bodies.map((b) => JSON.parse(b).email_id).sort()).toEqual(messages.map((m) => m.email_id).sort());
       // A call that fails as a whole fails each of its entries (never throws).
       const missing = queue.queueUrl.replace('relay-send', 'no-such-queue');
-      expect(await new SqsSendQueue(sqs, missing).enqueueMany(messages.slice(0, 12))).toEqual({ failed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] });
+      expect(await new SqsSendQueue(sqs, missing).enqueueMany(messages.slice(0, 12))).toEqual({
+        failed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      });
     } finally {
       sqs.destroy();
       await fauxqs.stop();

@@ -1,4 +1,9 @@
-import { endpointsOncePerBatch, REQUEUE_PENDING_AFTER_MS, routeEvent, tenantsOncePerBatch } from '../../../shared/usecases/webhooks/route-event';
+import {
+  endpointsOncePerBatch,
+  REQUEUE_PENDING_AFTER_MS,
+  routeEvent,
+  tenantsOncePerBatch,
+} from '../../../shared/usecases/webhooks/route-event';
 
 describe('endpointsOncePerBatch', () => {
   it('reads each account once however many of its events a batch holds, and retries a failed read', async () => {
@@ -30,7 +35,12 @@ describe('tenantsOncePerBatch', () => {
         return null;
       },
     });
-    await Promise.all([tenants.find('acc_a', 'acme'), tenants.find('acc_a', 'acme'), tenants.find('acc_a', 'globex'), tenants.find('acc_b', 'acme')]);
+    await Promise.all([
+      tenants.find('acc_a', 'acme'),
+      tenants.find('acc_a', 'acme'),
+      tenants.find('acc_a', 'globex'),
+      tenants.find('acc_b', 'acme'),
+    ]);
     await tenants.find('acc_a', 'acme');
     expect(reads).toEqual(['acc_a/acme', 'acc_a/globex', 'acc_b/acme']);
   });
@@ -39,7 +49,14 @@ describe('tenantsOncePerBatch', () => {
 describe('routeEvent: an event seen before', () => {
   const NOW = new Date('2026-11-23T12:00:00.000Z');
   const endpoint = { id: 'wh_1', account_id: 'acc_1', enabled: true, events: ['contact.unsubscribed'], tenants: null } as never;
-  const event = { id: 'evt_01JABCDEFGHJKMNPQRSTVWXYZ0', type: 'contact.unsubscribed' as const, account_id: 'acc_1', tenant: null, created_at: NOW.toISOString(), data: { email: 'a@example.com' } };
+  const event = {
+    id: 'evt_01JABCDEFGHJKMNPQRSTVWXYZ0',
+    type: 'contact.unsubscribed' as const,
+    account_id: 'acc_1',
+    tenant: null,
+    created_at: NOW.toISOString(),
+    data: { email: 'a@example.com' },
+  };
 
   function world(existing: { status: string; attempts: unknown[]; created_at: string } | null) {
     const queued: unknown[] = [];
@@ -67,14 +84,21 @@ describe('routeEvent: an event seen before', () => {
   });
 
   it('queues again a pending delivery never attempted once it is old enough (the first routing died before queueing)', async () => {
-    const { deps, queued } = world({ status: 'pending', attempts: [], created_at: new Date(NOW.getTime() - REQUEUE_PENDING_AFTER_MS).toISOString() });
+    const { deps, queued } = world({
+      status: 'pending',
+      attempts: [],
+      created_at: new Date(NOW.getTime() - REQUEUE_PENDING_AFTER_MS).toISOString(),
+    });
     expect(await routeEvent(deps, event)).toBe(1);
     expect(queued).toHaveLength(1);
   });
 
   it('leaves a delivery already attempted or finished to its own schedule', async () => {
     const old = new Date(NOW.getTime() - 10 * REQUEUE_PENDING_AFTER_MS).toISOString();
-    for (const existing of [{ status: 'pending', attempts: [{}], created_at: old }, { status: 'succeeded', attempts: [{}], created_at: old }]) {
+    for (const existing of [
+      { status: 'pending', attempts: [{}], created_at: old },
+      { status: 'succeeded', attempts: [{}], created_at: old },
+    ]) {
       const { deps, queued } = world(existing);
       expect(await routeEvent(deps, event)).toBe(0);
       expect(queued).toEqual([]);

@@ -8,7 +8,10 @@ import { sendBatch } from '../../../shared/usecases/send/send-batch';
 import { MAX_LOOKUP_DOMAINS } from '../../../shared/domain/validations/lookup-bound';
 import { account, fakeSendDeps } from './send-fakes';
 
-const principal = { account: account({ payment_method: true }), credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null } };
+const principal = {
+  account: account({ payment_method: true }),
+  credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+};
 const verified = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]);
 
 function batchDeps() {
@@ -17,7 +20,8 @@ function batchDeps() {
 }
 
 /** `n` single-recipient items, each at a domain of its own. */
-const items = (n: number, extra: Record<string, unknown> = {}) => Array.from({ length: n }, (_, i) => ({ from: 'a@acme.test', to: `x@d${i}.example`, subject: 's', text: 't', ...extra }));
+const items = (n: number, extra: Record<string, unknown> = {}) =>
+  Array.from({ length: n }, (_, i) => ({ from: 'a@acme.test', to: `x@d${i}.example`, subject: 's', text: 't', ...extra }));
 
 describe('the lookup bound of one request', () => {
   it(`refuses a batch whose validated items name ${MAX_LOOKUP_DOMAINS + 1} domains: 400 naming the bound, nothing sent or looked up`, async () => {
@@ -34,7 +38,10 @@ describe('the lookup bound of one request', () => {
 
   it(`sends a batch at the bound (${MAX_LOOKUP_DOMAINS} domains), and items without validate beside it: their domains are not counted`, async () => {
     const { deps, world } = batchDeps();
-    const answer = await sendBatch(deps, principal, [...items(MAX_LOOKUP_DOMAINS, { validate: true }), ...items(30).map((item, i) => ({ ...item, to: `y@other${i}.example` }))]);
+    const answer = await sendBatch(deps, principal, [
+      ...items(MAX_LOOKUP_DOMAINS, { validate: true }),
+      ...items(30).map((item, i) => ({ ...item, to: `y@other${i}.example` })),
+    ]);
     expect(answer.data.every((item) => item.status === 'sent')).toBe(true);
     expect(new Set(world.mailHostLookups).size).toBe(MAX_LOOKUP_DOMAINS);
     expect(world.accepted).toHaveLength(MAX_LOOKUP_DOMAINS + 30);

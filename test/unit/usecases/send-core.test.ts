@@ -36,7 +36,10 @@ describe('send core: who sends', () => {
 
   it('answers 403 tenants_not_enabled when a tenant is named on an account without tenants', async () => {
     const { deps } = fakeSendDeps();
-    await expect(sendEmail(deps, { principal: principal() }, request({ tenant: 'acme' }))).rejects.toMatchObject({ status: 403, code: 'tenants_not_enabled' });
+    await expect(sendEmail(deps, { principal: principal() }, request({ tenant: 'acme' }))).rejects.toMatchObject({
+      status: 403,
+      code: 'tenants_not_enabled',
+    });
   });
 });
 
@@ -50,9 +53,13 @@ describe('send core: policy', () => {
     });
   });
 
-  it('refuses another account\'s verified domain as not verified for this account', async () => {
-    const { deps } = fakeSendDeps({ domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_other', status: 'verified' as const }]]) });
-    await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({ code: 'domain_not_verified' });
+  it("refuses another account's verified domain as not verified for this account", async () => {
+    const { deps } = fakeSendDeps({
+      domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_other', status: 'verified' as const }]]),
+    });
+    await expect(sendEmail(deps, { principal: principal() }, request({ from: { email: 'a@acme.test' } }))).rejects.toMatchObject({
+      code: 'domain_not_verified',
+    });
   });
 
   it('keeps a suppressed send as a failed email carrying its email.suppressed details (the outbox publishes it) and answers 422 naming it', async () => {
@@ -60,7 +67,9 @@ describe('send core: policy', () => {
     const attempt = sendEmail(deps, { principal: principal() }, request());
     await expect(attempt).rejects.toMatchObject({ status: 422, details: { suppressed: ['owner@example.com'] } });
     expect(world.created).toHaveLength(1);
-    expect(world.createdInternals.get(world.created[0]!)).toEqual({ suppressed_event: { suppressed: ['owner@example.com'], reason: 'suppressed' } });
+    expect(world.createdInternals.get(world.created[0]!)).toEqual({
+      suppressed_event: { suppressed: ['owner@example.com'], reason: 'suppressed' },
+    });
     // No publish on the request path: a crash after the write cannot lose the event.
     expect(world.events).toEqual([]);
     expect(world.accepted).toHaveLength(0);
@@ -68,7 +77,11 @@ describe('send core: policy', () => {
 
   it('counts each unique recipient once and reads no opt-outs for transactional mail', async () => {
     const { deps, world } = fakeSendDeps();
-    await sendEmail(deps, { principal: principal({ payment_method: true }) }, request({ to: ['owner@example.com', 'OWNER@example.com'], cc: ['owner@example.com'] }));
+    await sendEmail(
+      deps,
+      { principal: principal({ payment_method: true }) },
+      request({ to: ['owner@example.com', 'OWNER@example.com'], cc: ['owner@example.com'] }),
+    );
     expect(world.accepted[0]!.count).toBe(1);
     expect(world.contextReads[0]!.optOutCategory).toBeUndefined();
   });
@@ -107,13 +120,20 @@ describe('send core: idempotency', () => {
   it('answers 409 for another request under the same key', async () => {
     const { deps } = fakeSendDeps();
     await sendEmail(deps, { principal: principal() }, request(), { idempotency });
-    await expect(sendEmail(deps, { principal: principal() }, request(), { idempotency: { key: 'k-1', fingerprint: 'other' } })).rejects.toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    await expect(
+      sendEmail(deps, { principal: principal() }, request(), { idempotency: { key: 'k-1', fingerprint: 'other' } }),
+    ).rejects.toMatchObject({ status: 409, code: 'idempotency_conflict' });
   });
 
   it('replays the winner when a concurrent request took the key first', async () => {
     const { deps, world } = fakeSendDeps({
       acceptOutcome: () => {
-        world.idempotency.set('k-1', { fingerprint: 'f-1', status: 200, body: { id: 'msg_winner', status: 'sent' }, created_at: NOW.toISOString() });
+        world.idempotency.set('k-1', {
+          fingerprint: 'f-1',
+          status: 200,
+          body: { id: 'msg_winner', status: 'sent' },
+          created_at: NOW.toISOString(),
+        });
         return { kind: 'idempotency_taken' };
       },
     });
@@ -143,7 +163,8 @@ describe('send core: scheduling', () => {
 
   it('removes the schedule when the scheduled send is then refused (limit reached)', async () => {
     const { deps, world } = fakeSendDeps();
-    deps.emails.accept = async (req) => ({ kind: 'limit_reached', reservation: { scope: 'PLAN', period: 'DAY', periodValue: '2026-11-22', limit: 100 }, used: 100 }) as never;
+    deps.emails.accept = async (req) =>
+      ({ kind: 'limit_reached', reservation: { scope: 'PLAN', period: 'DAY', periodValue: '2026-11-22', limit: 100 }, used: 100 }) as never;
     const at = new Date(NOW.getTime() + 3600_000).toISOString();
     await expect(sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }))).rejects.toMatchObject({ status: 429 });
     expect(world.unscheduled).toEqual(world.scheduled);
@@ -194,19 +215,32 @@ describe('send core: templates', () => {
 
   it('lets the request override subject, category and unsubscribe', async () => {
     const { deps, world } = fakeSendDeps({ templates: new Map([['welcome', published]]) });
-    await sendEmail(deps, { principal: principal() }, templateRequest({ name: 'A' }, { subject: 'Re: {{name}}', category: 'transactional', unsubscribe: false }));
+    await sendEmail(
+      deps,
+      { principal: principal() },
+      templateRequest({ name: 'A' }, { subject: 'Re: {{name}}', category: 'transactional', unsubscribe: false }),
+    );
     expect(world.accepted[0]!.email).toMatchObject({ subject: 'Re: A', category: 'transactional' });
     expect(world.accepted[0]!.email.unsubscribe).toBeUndefined();
   });
 
   it('refuses a missing variable, an unknown template and an unpublished one with 400 naming the field, accepting nothing', async () => {
-    const { deps, world } = fakeSendDeps({ templates: new Map<string, typeof published | 'draft'>([['welcome', published], ['draft-only', 'draft']]) });
+    const { deps, world } = fakeSendDeps({
+      templates: new Map<string, typeof published | 'draft'>([
+        ['welcome', published],
+        ['draft-only', 'draft'],
+      ]),
+    });
     await expect(sendEmail(deps, { principal: principal() }, templateRequest({}))).rejects.toMatchObject({
       status: 400,
       details: { fields: [{ field: 'template.variables.name', message: expect.stringContaining('{{name}}') }] },
     });
-    await expect(sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 400, details: { fields: [{ field: 'template.id' }] } });
-    await expect(sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'draft-only' } } as never)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('no published version') });
+    await expect(
+      sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'nope' } } as never),
+    ).rejects.toMatchObject({ status: 400, details: { fields: [{ field: 'template.id' }] } });
+    await expect(
+      sendEmail(deps, { principal: principal() }, { to: ['owner@example.com'], template: { id: 'draft-only' } } as never),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining('no published version') });
     expect(world.accepted).toHaveLength(0);
   });
 
@@ -215,7 +249,9 @@ describe('send core: templates', () => {
     await sendEmail(deps, { apiKeyHash: 'hash-t' }, request());
     // Same loader (same process): the key's account is remembered, the key itself is gone.
     world.keys.delete('hash-t');
-    await expect(sendEmail(deps, { apiKeyHash: 'hash-t' }, { to: ['owner@example.com'], template: { id: 'nope' } } as never)).rejects.toMatchObject({ status: 401 });
+    await expect(
+      sendEmail(deps, { apiKeyHash: 'hash-t' }, { to: ['owner@example.com'], template: { id: 'nope' } } as never),
+    ).rejects.toMatchObject({ status: 401 });
     expect(world.templateReads).toEqual(['nope']);
   });
 });
@@ -228,8 +264,16 @@ describe('send core: validate: true', () => {
       domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]),
       mailHosts: new Map([['null-mx.example', { result: 'null_mx', hosts: [] }]]),
     });
-    const sent = sendEmail(deps, { apiKeyHash: 'hash-v1' }, request({ from: { email: 'a@acme.test' }, to: ['jane@example.com'], cc: ['Gone@Null-MX.example'], validate: true }));
-    await expect(sent).rejects.toMatchObject({ status: 422, code: 'validation_error', details: { recipients: [{ email: 'gone@null-mx.example', reason: 'null_mx' }] } });
+    const sent = sendEmail(
+      deps,
+      { apiKeyHash: 'hash-v1' },
+      request({ from: { email: 'a@acme.test' }, to: ['jane@example.com'], cc: ['Gone@Null-MX.example'], validate: true }),
+    );
+    await expect(sent).rejects.toMatchObject({
+      status: 422,
+      code: 'validation_error',
+      details: { recipients: [{ email: 'gone@null-mx.example', reason: 'null_mx' }] },
+    });
     expect(world.accepted).toHaveLength(0);
     expect(world.created).toHaveLength(0);
   });
@@ -244,9 +288,15 @@ describe('send core: validate: true', () => {
   });
 
   it('counts each recipient against the validation allowance, then looks the domains up', async () => {
-    const { deps, world } = fakeSendDeps({ domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]) });
+    const { deps, world } = fakeSendDeps({
+      domains: new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]),
+    });
     const to = ['a@one.example', 'b@one.example', 'c@two.example'];
-    await sendEmail(deps, { principal: principal({ payment_method: true }) }, request({ from: { email: 'hi@acme.test' }, to, validate: true }));
+    await sendEmail(
+      deps,
+      { principal: principal({ payment_method: true }) },
+      request({ from: { email: 'hi@acme.test' }, to, validate: true }),
+    );
     expect(world.allowanceHits).toEqual([3]);
     expect(world.mailHostLookups.sort()).toEqual(['one.example', 'two.example']);
     expect(world.accepted).toHaveLength(1);
@@ -260,12 +310,48 @@ describe('send core: validate: true runs after the whole sending policy', () => 
   const pending = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'pending' as const }]]);
 
   const refusals: [string, Parameters<typeof fakeSendDeps>[0], Parameters<typeof principal>[0], Partial<SendRequest>, object][] = [
-    ['the sandbox sender to other addresses: 403 recipient_not_allowed', {}, {}, { to: strangers }, { status: 403, code: 'recipient_not_allowed', details: { reason: 'sandbox_sender' } }],
-    ['a verified domain before production is unlocked: 403 recipient_not_allowed', { domains: verified }, {}, { from: { email: 'a@acme.test' }, to: strangers }, { status: 403, code: 'recipient_not_allowed', details: { reason: 'production_not_unlocked' } }],
-    ['an unverified domain: 403 domain_not_verified', { domains: pending }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 403, code: 'domain_not_verified' }],
-    ['a suppressed recipient: 422, kept as a failed email', { domains: verified, suppressed: new Set(['x@random-3.example']) }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 422, details: { suppressed: ['x@random-3.example'] } }],
-    ['the plan\'s daily cap reached: 429 plan_limit', { domains: verified, shardCounts: new Map([['PLAN/DAY', [13, 13, 13, 13, 12, 12, 12, 12]]]) }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 429, code: 'plan_limit', details: { period: 'day', used: 100, requested: 20 } }],
-    ['the validation allowance spent: 429 rate_limited', { domains: verified, allowanceLeft: 19 }, { payment_method: true }, { from: { email: 'a@acme.test' }, to: strangers }, { status: 429, code: 'rate_limited' }],
+    [
+      'the sandbox sender to other addresses: 403 recipient_not_allowed',
+      {},
+      {},
+      { to: strangers },
+      { status: 403, code: 'recipient_not_allowed', details: { reason: 'sandbox_sender' } },
+    ],
+    [
+      'a verified domain before production is unlocked: 403 recipient_not_allowed',
+      { domains: verified },
+      {},
+      { from: { email: 'a@acme.test' }, to: strangers },
+      { status: 403, code: 'recipient_not_allowed', details: { reason: 'production_not_unlocked' } },
+    ],
+    [
+      'an unverified domain: 403 domain_not_verified',
+      { domains: pending },
+      { payment_method: true },
+      { from: { email: 'a@acme.test' }, to: strangers },
+      { status: 403, code: 'domain_not_verified' },
+    ],
+    [
+      'a suppressed recipient: 422, kept as a failed email',
+      { domains: verified, suppressed: new Set(['x@random-3.example']) },
+      { payment_method: true },
+      { from: { email: 'a@acme.test' }, to: strangers },
+      { status: 422, details: { suppressed: ['x@random-3.example'] } },
+    ],
+    [
+      "the plan's daily cap reached: 429 plan_limit",
+      { domains: verified, shardCounts: new Map([['PLAN/DAY', [13, 13, 13, 13, 12, 12, 12, 12]]]) },
+      { payment_method: true },
+      { from: { email: 'a@acme.test' }, to: strangers },
+      { status: 429, code: 'plan_limit', details: { period: 'day', used: 100, requested: 20 } },
+    ],
+    [
+      'the validation allowance spent: 429 rate_limited',
+      { domains: verified, allowanceLeft: 19 },
+      { payment_method: true },
+      { from: { email: 'a@acme.test' }, to: strangers },
+      { status: 429, code: 'rate_limited' },
+    ],
   ];
 
   it.each(refusals)('%s, and no lookup', async (_name, world, owner, fields, answer) => {
@@ -277,7 +363,9 @@ describe('send core: validate: true runs after the whole sending policy', () => 
 
   it('counts nothing against the allowance for a send the policy refused', async () => {
     const { deps, world } = fakeSendDeps();
-    await expect(sendEmail(deps, { principal: principal() }, request({ to: strangers, validate: true }))).rejects.toMatchObject({ code: 'recipient_not_allowed' });
+    await expect(sendEmail(deps, { principal: principal() }, request({ to: strangers, validate: true }))).rejects.toMatchObject({
+      code: 'recipient_not_allowed',
+    });
     expect(world.allowanceHits).toEqual([]);
     expect(world.shardReads).toEqual([]);
   });
@@ -289,7 +377,11 @@ describe('send core: validate: true runs after the whole sending policy', () => 
       tenants: new Map([[t.id, storedTenant(t)]]),
       shardCounts: new Map([[`TENANT:${t.id}:all/DAY`, [2, 2, 1, 1, 1, 1, 1, 1]]]),
     });
-    const attempt = sendEmail(deps, { principal: principal({ payment_method: true, plan: 'scale', tenants_enabled: true }) }, request({ from: { email: 'a@acme.test' }, to: ['a@one.example'], tenant: 'acme', validate: true }));
+    const attempt = sendEmail(
+      deps,
+      { principal: principal({ payment_method: true, plan: 'scale', tenants_enabled: true }) },
+      request({ from: { email: 'a@acme.test' }, to: ['a@one.example'], tenant: 'acme', validate: true }),
+    );
     await expect(attempt).rejects.toMatchObject({ status: 429, code: 'daily_ramp_limit', details: { limited_by: 'daily_limit' } });
     expect(world.mailHostLookups).toEqual([]);
   });

@@ -18,7 +18,16 @@ export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SANDBOX = 'sandbox.test';
 
 export function account(overrides: Partial<Account> = {}): Account {
-  return { id: 'acc_1', email: 'owner@example.com', plan: 'free', payment_method: false, tenants_enabled: false, created_at: NOW.toISOString(), updated_at: NOW.toISOString(), ...overrides };
+  return {
+    id: 'acc_1',
+    email: 'owner@example.com',
+    plan: 'free',
+    payment_method: false,
+    tenants_enabled: false,
+    created_at: NOW.toISOString(),
+    updated_at: NOW.toISOString(),
+    ...overrides,
+  };
 }
 
 export function keyLookup(overrides: Partial<ApiKeyLookup> = {}): ApiKeyLookup {
@@ -104,7 +113,10 @@ export function fakeLoaderPorts(w: World): SendContextLoaderPorts {
     tenants: {
       find: async (accountId, ref) => {
         w.tenantLookups.push(ref);
-        return [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ?? null;
+        return (
+          [...w.tenants.values()].find((s) => s.tenant.account_id === accountId && (s.tenant.external_id === ref || s.tenant.id === ref)) ??
+          null
+        );
       },
     },
     publishedTemplates: {
@@ -121,12 +133,18 @@ export function fakeLoaderPorts(w: World): SendContextLoaderPorts {
         return {
           key: query.apiKeyHash ? (w.keys.get(query.apiKeyHash) ?? null) : null,
           account: query.apiKeyHash ? (w.accounts.get(query.accountId) ?? null) : null,
-          domain: query.fromDomain ? ((d) => (d ? { tenant_id: null, ...d } : null) as SendContext['domain'])(w.domains.get(query.fromDomain)) : null,
+          domain: query.fromDomain
+            ? ((d) => (d ? { tenant_id: null, ...d } : null) as SendContext['domain'])(w.domains.get(query.fromDomain))
+            : null,
           // As the reader: the recipients the door cleared are not looked up (clearOfSuppressions).
           suppressed: query.recipients.filter(
-            (r) => !(query.clearOfSuppressions ?? []).includes(r) && (w.suppressed.has(r) || (query.tenantId !== null && (w.tenantSuppressed.get(query.tenantId)?.has(r) ?? false))),
+            (r) =>
+              !(query.clearOfSuppressions ?? []).includes(r) &&
+              (w.suppressed.has(r) || (query.tenantId !== null && (w.tenantSuppressed.get(query.tenantId)?.has(r) ?? false))),
           ),
-          tenants: [...w.tenants.values()].filter((s) => s.tenant.account_id === query.accountId && (query.tenantExternalIds ?? []).includes(s.tenant.external_id)),
+          tenants: [...w.tenants.values()].filter(
+            (s) => s.tenant.account_id === query.accountId && (query.tenantExternalIds ?? []).includes(s.tenant.external_id),
+          ),
           tenantAliases: [...w.tenants.values()]
             .filter((s) => (query.tenantAliasIds ?? []).includes(s.tenant.id))
             .map((s) => ({ id: s.tenant.id, account_id: s.tenant.account_id, external_id: s.tenant.external_id })),

@@ -13,8 +13,23 @@ const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');
 
 function domain(id = 'dom_1', name = 'ex.com'): Domain {
-  const records = expectedRecords({ name, ownershipToken: 'tok', dkimSelector: 'sel', dkimPublicKey: 'S0VZ', inboundSubdomain: null }, settings);
-  return { id, account_id: 'acc_1', name, status: 'verified', tenant_id: null, tenant: null, records, dkim_selector: 'sel', dkim_public_key: 'S0VZ', inbound_enabled: false, inbound_subdomain: null } as unknown as Domain;
+  const records = expectedRecords(
+    { name, ownershipToken: 'tok', dkimSelector: 'sel', dkimPublicKey: 'S0VZ', inboundSubdomain: null },
+    settings,
+  );
+  return {
+    id,
+    account_id: 'acc_1',
+    name,
+    status: 'verified',
+    tenant_id: null,
+    tenant: null,
+    records,
+    dkim_selector: 'sel',
+    dkim_public_key: 'S0VZ',
+    inbound_enabled: false,
+    inbound_subdomain: null,
+  } as unknown as Domain;
 }
 
 const GOOD = HEALTHY_ZONE;
@@ -26,7 +41,9 @@ function setup(domains: Domain[] = [domain()]) {
   const byId = new Map(domains.map((d) => [d.id, d]));
   const domainHealth = new InMemoryDomainHealth();
   const deps: DueHealthChecksDeps = {
-    domains: { get: async (id: string) => (byId.has(id) ? ({ domain: byId.get(id)!, sealedPrivateKey: 'x' } as StoredDomain) : null) } as unknown as DueHealthChecksDeps['domains'],
+    domains: {
+      get: async (id: string) => (byId.has(id) ? ({ domain: byId.get(id)!, sealedPrivateKey: 'x' } as StoredDomain) : null),
+    } as unknown as DueHealthChecksDeps['domains'],
     domainHealth,
     ...fakeStats(),
     events: { publish: async (batch) => void events.push(...batch) },
@@ -45,7 +62,9 @@ describe('stored health checks', () => {
     delete s.zone['_dmarc.ex.com'];
     const health = await storedHealthOf(s.deps, domain());
     expect(health).toMatchObject({ checked_at: new Date(T0).toISOString(), next_check_at: new Date(T0 + DAY).toISOString() });
-    expect(health.findings).toEqual([expect.objectContaining({ type: 'dmarc_missing', status: 'open', first_seen_at: new Date(T0).toISOString(), fixed_at: null })]);
+    expect(health.findings).toEqual([
+      expect.objectContaining({ type: 'dmarc_missing', status: 'open', first_seen_at: new Date(T0).toISOString(), fixed_at: null }),
+    ]);
     // Read again later: the stored check, not a new one.
     s.at(T0 + 60_000);
     expect((await storedHealthOf(s.deps, domain())).checked_at).toBe(new Date(T0).toISOString());
@@ -60,7 +79,15 @@ describe('stored health checks', () => {
       type: 'domain.health_changed',
       account_id: 'acc_1',
       tenant: null,
-      data: { domain_id: 'dom_1', domain: 'ex.com', opened: [expect.objectContaining({ type: 'dmarc_missing', impact: 'high', record: expect.objectContaining({ name: '_dmarc.ex.com' }) })], fixed: [], summary: { open: 1, high: 1, low: 0 } },
+      data: {
+        domain_id: 'dom_1',
+        domain: 'ex.com',
+        opened: [
+          expect.objectContaining({ type: 'dmarc_missing', impact: 'high', record: expect.objectContaining({ name: '_dmarc.ex.com' }) }),
+        ],
+        fixed: [],
+        summary: { open: 1, high: 1, low: 0 },
+      },
     });
     s.at(T0 + DAY);
     await runStoredHealthCheck(s.deps, domain());
@@ -68,9 +95,15 @@ describe('stored health checks', () => {
     s.zone['_dmarc.ex.com'] = txt('v=DMARC1; p=reject; rua=mailto:dmarc@ex.com');
     s.at(T0 + 2 * DAY);
     const fixed = await runStoredHealthCheck(s.deps, domain());
-    expect(fixed.findings).toEqual([expect.objectContaining({ type: 'dmarc_missing', status: 'fixed', fixed_at: new Date(T0 + 2 * DAY).toISOString() })]);
+    expect(fixed.findings).toEqual([
+      expect.objectContaining({ type: 'dmarc_missing', status: 'fixed', fixed_at: new Date(T0 + 2 * DAY).toISOString() }),
+    ]);
     expect(s.events).toHaveLength(2);
-    expect(s.events[1]!.data).toMatchObject({ opened: [], fixed: [expect.objectContaining({ type: 'dmarc_missing' })], summary: { open: 0 } });
+    expect(s.events[1]!.data).toMatchObject({
+      opened: [],
+      fixed: [expect.objectContaining({ type: 'dmarc_missing' })],
+      summary: { open: 0 },
+    });
     expect(new Set(s.events.map((event) => event.id)).size).toBe(2);
   });
 
@@ -90,7 +123,14 @@ describe('stored health checks', () => {
   it('the same change published twice (a crash before the save) has the same event id', async () => {
     const s = setup();
     delete s.zone['_dmarc.ex.com'];
-    const failing = { ...s.deps, domainHealth: { ...s.domainHealth, get: s.domainHealth.get.bind(s.domainHealth), save: async () => Promise.reject(new Error('table down')) } };
+    const failing = {
+      ...s.deps,
+      domainHealth: {
+        ...s.domainHealth,
+        get: s.domainHealth.get.bind(s.domainHealth),
+        save: async () => Promise.reject(new Error('table down')),
+      },
+    };
     await expect(runStoredHealthCheck(failing, domain())).rejects.toThrow('table down');
     await runStoredHealthCheck(s.deps, domain());
     expect(s.events).toHaveLength(2);
@@ -140,8 +180,12 @@ describe('the reputation check in a stored check', () => {
     const tenant = fakeStats({ sent: 1000, bounced: 0, complained: 0 });
     const deps = {
       ...s.deps,
-      accountStats: { read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), account.accountStats.read(id, days)) },
-      tenantStats: { read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), tenant.tenantStats.read(id, days)) },
+      accountStats: {
+        read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), account.accountStats.read(id, days)),
+      },
+      tenantStats: {
+        read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), tenant.tenantStats.read(id, days)),
+      },
     };
     const accountWide = await runStoredHealthCheck(deps, domain());
     expect(accountWide.findings.map((f) => f.type)).toEqual(['bounce_rate_high', 'reputation_blocks']);

@@ -7,13 +7,15 @@ const rejected = (message: string) => Object.assign(new Error(message), { name: 
 const words = 'Email address is not verified. The following identities failed the check in region US-EAST-1: ';
 
 describe('an unverified-sender refusal', () => {
-  it('is the sender\'s only when SES names nothing but the sender (address or domain)', () => {
+  it("is the sender's only when SES names nothing but the sender (address or domain)", () => {
     expect(isUnverifiedSenderRefusal(rejected(`${words}hello@acme.test`), 'hello@acme.test')).toBe(true);
     expect(isUnverifiedSenderRefusal(rejected(`${words}acme.test`), 'Hello@Acme.test')).toBe(true);
     // Sandbox: a recipient named too is not a sender problem (permanent).
     expect(isUnverifiedSenderRefusal(rejected(`${words}hello@acme.test, friend@example.org`), 'hello@acme.test')).toBe(false);
     expect(isUnverifiedSenderRefusal(rejected('Message length is more than 40 MB.'), 'hello@acme.test')).toBe(false);
-    expect(isUnverifiedSenderRefusal(Object.assign(new Error(`${words}hello@acme.test`), { name: 'BadRequestException' }), 'hello@acme.test')).toBe(false);
+    expect(
+      isUnverifiedSenderRefusal(Object.assign(new Error(`${words}hello@acme.test`), { name: 'BadRequestException' }), 'hello@acme.test'),
+    ).toBe(false);
   });
 
   it('is retried until the grace after the email was due has passed', () => {

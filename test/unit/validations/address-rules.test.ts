@@ -16,7 +16,13 @@ describe('syntax', () => {
   });
 
   it('accepts a non-ASCII local part as SMTPUTF8 (RFC 6531), with an IDN domain in A-label form', () => {
-    expect(parseAddress('用户@例子.广告')).toEqual({ valid: true, local: '用户', domain: 'xn--fsqu00a.xn--4rr70v', unicodeDomain: '例子.广告', smtputf8: true });
+    expect(parseAddress('用户@例子.广告')).toEqual({
+      valid: true,
+      local: '用户',
+      domain: 'xn--fsqu00a.xn--4rr70v',
+      unicodeDomain: '例子.广告',
+      smtputf8: true,
+    });
   });
 
   it.each([
@@ -41,9 +47,12 @@ describe('syntax', () => {
 });
 
 describe('role addresses', () => {
-  it.each(['admin', 'Postmaster', 'info', 'support', 'noreply', 'no-reply', 'no_reply', 'do-not-reply', 'sales+eu', 'abuse'])('%s is a role', (local) => {
-    expect(isRoleAddress(local)).toBe(true);
-  });
+  it.each(['admin', 'Postmaster', 'info', 'support', 'noreply', 'no-reply', 'no_reply', 'do-not-reply', 'sales+eu', 'abuse'])(
+    '%s is a role',
+    (local) => {
+      expect(isRoleAddress(local)).toBe(true);
+    },
+  );
   it.each(['jane', 'jane.doe', 'infos', 'administrator.jane', 'supporter'])('%s is a person', (local) => {
     expect(isRoleAddress(local)).toBe(false);
   });
@@ -87,7 +96,12 @@ describe('verdict and score (the table of docs/deliverability.md)', () => {
   it.each<[string, Partial<AddressChecks>, string, number]>([
     ['a clean address', {}, 'valid', 1],
     ['an implicit MX', { domain: { result: 'implicit_mx', hosts: ['example.com'] } }, 'valid', 0.9],
-    ['bad syntax', { syntax: { valid: false, problem: 'no_at_sign', smtputf8: false }, domain: { result: 'not_checked', hosts: [] } }, 'invalid', 0],
+    [
+      'bad syntax',
+      { syntax: { valid: false, problem: 'no_at_sign', smtputf8: false }, domain: { result: 'not_checked', hosts: [] } },
+      'invalid',
+      0,
+    ],
     ['no mail host', { domain: { result: 'no_mail_host', hosts: [] } }, 'invalid', 0.05],
     ['a null MX', { domain: { result: 'null_mx', hosts: [] } }, 'invalid', 0.05],
     ['suppressed after a bounce', { suppressed: { suppressed: true, reason: 'bounce' } }, 'invalid', 0.1],
@@ -105,7 +119,11 @@ describe('verdict and score (the table of docs/deliverability.md)', () => {
   });
 
   it('lists the reasons, the most serious first', () => {
-    expect(assess(withChecks({ domain: { result: 'null_mx', hosts: [] }, role: true, disposable: true })).reasons).toEqual(['null_mx', 'disposable_domain', 'role_address']);
+    expect(assess(withChecks({ domain: { result: 'null_mx', hosts: [] }, role: true, disposable: true })).reasons).toEqual([
+      'null_mx',
+      'disposable_domain',
+      'role_address',
+    ]);
     expect(assess(clean).reasons).toEqual([]);
   });
 });

@@ -45,7 +45,13 @@ const ZONES: Record<string, Zone> = {
 
 const ACME = tenant();
 
-function fakeDeps(options: { suppressed?: Record<string, SuppressedFor>; tenantSuppressed?: Record<string, SuppressedFor>; zones?: Record<string, Zone> } = {}) {
+function fakeDeps(
+  options: {
+    suppressed?: Record<string, SuppressedFor>;
+    tenantSuppressed?: Record<string, SuppressedFor>;
+    zones?: Record<string, Zone>;
+  } = {},
+) {
   const dns = fakeDns(options.zones ?? ZONES);
   const counted: { subject: string; name: string; rule: RateLimit; cost: number }[] = [];
   const used = new Map<string, number>();
@@ -57,7 +63,11 @@ function fakeDeps(options: { suppressed?: Record<string, SuppressedFor>; tenantS
       suppressedFor: async (_accountId, tenantId, emails) => {
         suppressionReads.push(tenantId);
         const lists = { ...(options.suppressed ?? {}), ...(tenantId === ACME.id ? (options.tenantSuppressed ?? {}) : {}) };
-        return new Map(emails.filter((email) => lists[email.toLowerCase()] !== undefined).map((email) => [email.toLowerCase(), lists[email.toLowerCase()]!]));
+        return new Map(
+          emails
+            .filter((email) => lists[email.toLowerCase()] !== undefined)
+            .map((email) => [email.toLowerCase(), lists[email.toLowerCase()]!]),
+        );
       },
     },
     tenants: { find: async (_accountId, ref) => (ref === ACME.external_id || ref === ACME.id ? ({ tenant: ACME } as StoredTenant) : null) },
@@ -143,8 +153,13 @@ describe('validateAddresses', () => {
 
   it('refuses a tenant on an account without tenants (403), and a key limited to another tenant (403)', async () => {
     const { deps } = fakeDeps();
-    await expect(validateAddresses(deps, principal(), { emails: ['jane@example.com'], tenant: 'acme' })).rejects.toMatchObject({ status: 403, code: 'tenants_not_enabled' });
-    await expect(validateAddresses(deps, principal({ tenants_enabled: true, tenant: 'ten_other' }), { emails: ['jane@example.com'], tenant: 'acme' })).rejects.toMatchObject({
+    await expect(validateAddresses(deps, principal(), { emails: ['jane@example.com'], tenant: 'acme' })).rejects.toMatchObject({
+      status: 403,
+      code: 'tenants_not_enabled',
+    });
+    await expect(
+      validateAddresses(deps, principal({ tenants_enabled: true, tenant: 'ten_other' }), { emails: ['jane@example.com'], tenant: 'acme' }),
+    ).rejects.toMatchObject({
       status: 403,
       code: 'forbidden',
     });
@@ -170,7 +185,10 @@ describe('validateAddresses', () => {
 
 describe('MailDomains', () => {
   it('answers a lookup slower than its timeout as a DNS failure, and keeps only answers, not failures', async () => {
-    const dns = fakeDns({ 'slow.example': { mx: { kind: 'found', values: ['mx.slow.example'] }, delayMs: 300 }, 'example.com': ZONES['example.com']! });
+    const dns = fakeDns({
+      'slow.example': { mx: { kind: 'found', values: ['mx.slow.example'] }, delayMs: 300 },
+      'example.com': ZONES['example.com']!,
+    });
     const domains = new MailDomains(dns, { timeoutMs: 50, ttlMs: 60_000 });
     expect(await domains.check('slow.example')).toEqual({ result: 'dns_error', hosts: [] });
     await domains.check('slow.example');
@@ -186,21 +204,36 @@ describe('MailDomains', () => {
   });
 });
 
-describe('refuseUndeliverableRecipients (the send\'s validate: true)', () => {
+describe("refuseUndeliverableRecipients (the send's validate: true)", () => {
   const domains = () => new MailDomains(fakeDns(ZONES), { timeoutMs: 200, ttlMs: 0 });
 
   it('refuses with 422 naming each recipient whose domain takes no mail, and why', async () => {
-    const refused = refuseUndeliverableRecipients({ mailDomains: domains() }, ['jane@example.com', 'a@null-mx.example', 'b@missing.example']);
+    const refused = refuseUndeliverableRecipients({ mailDomains: domains() }, [
+      'jane@example.com',
+      'a@null-mx.example',
+      'b@missing.example',
+    ]);
     await expect(refused).rejects.toMatchObject({
       status: 422,
       code: 'validation_error',
-      details: { reason: 'undeliverable_recipients', recipients: [{ email: 'a@null-mx.example', reason: 'null_mx' }, { email: 'b@missing.example', reason: 'no_mail_host' }] },
+      details: {
+        reason: 'undeliverable_recipients',
+        recipients: [
+          { email: 'a@null-mx.example', reason: 'null_mx' },
+          { email: 'b@missing.example', reason: 'no_mail_host' },
+        ],
+      },
     });
   });
 
   it('lets risky recipients through: a DNS failure, an implicit MX, a disposable or role address', async () => {
     await expect(
-      refuseUndeliverableRecipients({ mailDomains: domains() }, ['x@broken.example', 'x@a-only.example', 'x@mailinator.com', 'postmaster@example.com']),
+      refuseUndeliverableRecipients({ mailDomains: domains() }, [
+        'x@broken.example',
+        'x@a-only.example',
+        'x@mailinator.com',
+        'postmaster@example.com',
+      ]),
     ).resolves.toBeUndefined();
   });
 });

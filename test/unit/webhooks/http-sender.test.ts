@@ -64,9 +64,7 @@ test('2xx: success; the receiver gets the headers and the exact body, and can ve
     host: `127.0.0.1:${receiver.port}`,
   });
   const received = request!.headers as Record<string, string>;
-  expect(
-    verifyServiceSignature({ secret, header: received['service-signature']!, body: request!.body, now: new Date() }).ok,
-  ).toBe(true);
+  expect(verifyServiceSignature({ secret, header: received['service-signature']!, body: request!.body, now: new Date() }).ok).toBe(true);
   expect(new Webhook(secret).verify(request!.body, received)).toEqual(JSON.parse(BODY));
 });
 

@@ -49,7 +49,12 @@ describe('forEachRecord with a schema', () => {
         JSON.stringify({ email_id: OTHER, schedule_version: 2 }),
       ),
     );
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }, { itemIdentifier: 'm4' }]);
+    expect(result.batchItemFailures).toEqual([
+      { itemIdentifier: 'm1' },
+      { itemIdentifier: 'm2' },
+      { itemIdentifier: 'm3' },
+      { itemIdentifier: 'm4' },
+    ]);
     expect(handled.sort()).toEqual([EMAIL, OTHER]);
   });
 
@@ -57,7 +62,9 @@ describe('forEachRecord with a schema', () => {
     const handler = forEachRecord('test', sendMessageSchema, async (message) => {
       if (message.email_id === OTHER) throw new Error('transient');
     });
-    const result = await handler(event(JSON.stringify({ email_id: EMAIL }), JSON.stringify({ email_id: OTHER }), JSON.stringify({ email_id: EMAIL })));
+    const result = await handler(
+      event(JSON.stringify({ email_id: EMAIL }), JSON.stringify({ email_id: OTHER }), JSON.stringify({ email_id: EMAIL })),
+    );
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }]);
   });
 

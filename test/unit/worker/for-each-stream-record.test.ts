@@ -41,10 +41,14 @@ describe('forEachStreamBatch', () => {
   it('throws (so the event source bisects) when a record that stops the batch leads a batch of several, and reports it when alone', async () => {
     const handler = forEachStreamBatch('test', ids('stop'), async (records) => ({ done: records.length }));
     await expect(handler({ Records: [record('1', { bad: true }), record('2', { id: 'b' })] })).rejects.toThrow(PoisonRecordError);
-    expect(await handler({ Records: [record('1', { bad: true })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '000000000000000000001' }] });
+    expect(await handler({ Records: [record('1', { bad: true })] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '000000000000000000001' }],
+    });
     // A transient failure at the head is a plain partial failure: retry from there, no bisection.
     const transient = forEachStreamBatch('test', ids('stop'), async () => ({ done: 0 }));
-    expect(await transient({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '000000000000000000001' }] });
+    expect(await transient({ Records: [record('1', { id: 'a' }), record('2', { id: 'b' })] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '000000000000000000001' }],
+    });
   });
 
   it('stops before an unreadable record (an image that does not unmarshall, no sequence number) whatever the reader', async () => {
@@ -53,8 +57,14 @@ describe('forEachStreamBatch', () => {
       seen.push(records.length);
       return { done: records.length };
     });
-    const broken: DynamoDBRecord = { eventID: 'e2', eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: { bad: { X: 'nope' } as any } } };
-    expect(await handler({ Records: [record('1', { id: 'a' }), broken, record('3', { id: 'c' })] })).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
+    const broken: DynamoDBRecord = {
+      eventID: 'e2',
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '2', NewImage: { bad: { X: 'nope' } as any } },
+    };
+    expect(await handler({ Records: [record('1', { id: 'a' }), broken, record('3', { id: 'c' })] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: '2' }],
+    });
     const unnumbered: DynamoDBRecord = { eventID: 'e5', eventName: 'INSERT', dynamodb: { NewImage: { id: { S: 'e' } } } };
     expect(await handler({ Records: [record('4', { id: 'd' }), unnumbered] })).toEqual({ batchItemFailures: [{ itemIdentifier: '' }] });
     expect(seen).toEqual([1, 1]);
@@ -66,7 +76,9 @@ describe('forEachStreamBatch', () => {
       seen.push(...records.map((r) => r.changes));
       return { done: records.length };
     });
-    expect(await handler({ Records: [record('1', { id: 'a' }), record('2', { bad: true }), record('3', { id: 'c' })] })).toEqual({ batchItemFailures: [] });
+    expect(await handler({ Records: [record('1', { id: 'a' }), record('2', { bad: true }), record('3', { id: 'c' })] })).toEqual({
+      batchItemFailures: [],
+    });
     expect(seen).toEqual([['a'], [], ['c']]);
   });
 
@@ -82,7 +94,12 @@ describe('forEachStreamBatch', () => {
       spy.mockRestore();
     }
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'test: malformed stream record (skipped)', keys: 'EMAIL#msg_1 / EMAIL', event_id: 'ev-7', error_message: 'bad: not an id' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      message: 'test: malformed stream record (skipped)',
+      keys: 'EMAIL#msg_1 / EMAIL',
+      event_id: 'ev-7',
+      error_message: 'bad: not an id',
+    });
     expect(lines[0]).not.toContain('secret-content');
   });
 });

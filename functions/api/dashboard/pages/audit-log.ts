@@ -31,7 +31,12 @@ export function addAuditLogPages(routes: PageRoutes<DashboardServices>): void {
     const user = c.get('session').user;
     if (!can(user.role, 'manage_members')) throw roleRefusal(user.role, 'manage_members');
     const state = pageState(c);
-    const raw = { actor: c.req.query('actor')?.trim() || undefined, action: c.req.query('action')?.trim() || undefined, since: c.req.query('since')?.trim() || undefined, until: c.req.query('until')?.trim() || undefined };
+    const raw = {
+      actor: c.req.query('actor')?.trim() || undefined,
+      action: c.req.query('action')?.trim() || undefined,
+      since: c.req.query('since')?.trim() || undefined,
+      until: c.req.query('until')?.trim() || undefined,
+    };
     let records: AuditRecord[] = [];
     let next: string | null = null;
     let problem: Flash | null = null;

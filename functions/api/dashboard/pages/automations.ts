@@ -14,9 +14,29 @@ import { createAutomationSchema } from '../../../../shared/domain/automations/sc
 import { parseWith } from '../../../../shared/doors/http/validate';
 import type { AutomationDryRun } from '../../../../shared/usecases/automations/automation-dry-run';
 import { listAutomationRuns } from '../../../../shared/usecases/automations/automation-runs';
-import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '../../../../shared/usecases/automations/automations';
+import {
+  changeAutomationStatus,
+  createAutomation,
+  getAutomation,
+  listAutomations,
+} from '../../../../shared/usecases/automations/automations';
 import { acceptEvent } from '../../../../shared/usecases/automations/runs/accept-event';
-import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import {
+  buttonForm,
+  field,
+  formAction,
+  jsonField,
+  input,
+  pager,
+  pageRequest,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  textarea,
+  type PageContext,
+  param,
+} from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time, type Html } from './layout';
@@ -26,7 +46,13 @@ const EXAMPLE = json({
   name: 'Welcome series',
   trigger: { event: 'user.created' },
   steps: [
-    { key: 'welcome', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Welcome, {{event.data.first_name}}', text: 'Hi {{event.data.first_name}}, thanks for joining.' },
+    {
+      key: 'welcome',
+      type: 'send_email',
+      from: 'Acme <hello@sandbox.mailservice.dev>',
+      subject: 'Welcome, {{event.data.first_name}}',
+      text: 'Hi {{event.data.first_name}}, thanks for joining.',
+    },
     { key: 'wait', type: 'delay', duration: '2 days' },
     { key: 'is-pro', type: 'condition', field: 'event.data.plan', operator: 'eq', value: 'pro' },
     { key: 'pro-tips', type: 'send_email', from: 'Acme <hello@sandbox.mailservice.dev>', subject: 'Tips for your plan', text: '...' },
@@ -37,7 +63,9 @@ const EXAMPLE = json({
 function stepSummary(step: Step): string {
   switch (step.type) {
     case 'send_email':
-      return step.template ? `sends template ${step.template.id} to ${step.to.join(', ')}` : `sends "${step.subject ?? ''}" to ${step.to.join(', ')}`;
+      return step.template
+        ? `sends template ${step.template.id} to ${step.to.join(', ')}`
+        : `sends "${step.subject ?? ''}" to ${step.to.join(', ')}`;
     case 'delay':
       return `waits ${step.duration}`;
     case 'wait_for_event':
@@ -64,15 +92,24 @@ export function addAutomationPages(routes: PageRoutes): void {
   const { services } = routes;
 
   /** The automation `id` and a page of its runs, read together (each use case checks the automation is the account's). */
-  async function automationPage(c: PageContext, id: string, dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null): Promise<Response> {
+  async function automationPage(
+    c: PageContext,
+    id: string,
+    dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null,
+  ): Promise<Response> {
     const state = dryRun ? {} : pageState(c);
     const principal = c.get('principal');
-    const [found, runs] = await Promise.all([getAutomation(services, principal, id), listAutomationRuns(services, principal, id, pageRequest(state))]);
+    const [found, runs] = await Promise.all([
+      getAutomation(services, principal, id),
+      listAutomationRuns(services, principal, id, pageRequest(state)),
+    ]);
     const automation = toPublicAutomation(found);
-    const runRows = runs.items.map(toRunSummary).map(
-      (run) =>
-        html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
-    );
+    const runRows = runs.items
+      .map(toRunSummary)
+      .map(
+        (run) =>
+          html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
+      );
     const form = dryRun?.form;
     // The session door (POST /api/events) when the page script runs; the page action without it.
     const door = doorAttributes({ route: '/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
@@ -86,7 +123,8 @@ export function addAutomationPages(routes: PageRoutes): void {
 <div class="actions">${automation.status === 'active' ? buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Pause', { className: 'secondary', hidden: { action: 'pause' } }) : buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Activate', { hidden: { action: 'activate' } })}</div>
 <div id="dry-run-trace">${dryRun ? traceSection(dryRun.trace) : ''}</div>
 <section aria-labelledby="steps-heading"><h2 id="steps-heading">Steps</h2><ol>${automation.steps.map(
-      (step) => html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
+      (step) =>
+        html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
     )}</ol></section>
 <section aria-labelledby="dry-run-heading"><h2 id="dry-run-heading">Dry run</h2><p class="hint">Runs this automation for an event you describe, whatever its status: delays and waits are skipped, emails are shown, not sent, and nothing is written.</p>${dryRunForm}</section>
 <section aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>${table('Runs, newest first', ['Status', 'Started', 'Steps', 'Current step', 'For', 'Error'], runRows, 'No runs yet.')}
@@ -97,10 +135,12 @@ ${pager(`/dashboard/automations/${automation.id}`, {}, state, runs.next_cursor)}
   routes.page('/automations', async (c) => {
     const state = pageState(c);
     const page = await listAutomations(services, c.get('principal'), pageRequest(state));
-    const rows = page.items.map(toPublicAutomation).map(
-      (automation) =>
-        html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
-    );
+    const rows = page.items
+      .map(toPublicAutomation)
+      .map(
+        (automation) =>
+          html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
+      );
     const body = html`${table('Automations, newest first', ['Name', 'Status', 'Trigger', 'Steps', 'Updated'], rows, 'No automations yet.')}
 ${pager('/dashboard/automations', {}, state, page.next_cursor)}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create an automation</h2>${postForm(

@@ -21,7 +21,15 @@ export function niceMax(value: number): number {
   return 10 * magnitude;
 }
 
-function frame(id: string, title: string, desc: string, max: number, labels: readonly string[], unit: (n: number) => string, inner: Html): Html {
+function frame(
+  id: string,
+  title: string,
+  desc: string,
+  max: number,
+  labels: readonly string[],
+  unit: (n: number) => string,
+  inner: Html,
+): Html {
   const every = Math.max(1, Math.ceil(labels.length / 7));
   const x = (i: number) => PAD.left + (labels.length <= 1 ? PLOT_W / 2 : ((i + 0.5) * PLOT_W) / labels.length);
   const ticks = [0, max / 2, max];

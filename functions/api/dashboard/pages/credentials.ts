@@ -13,7 +13,22 @@ import { toPublicSmtpCredential } from '../../../../shared/domain/smtp-credentia
 import { parseWith } from '../../../../shared/doors/http/validate';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../../shared/usecases/access/api-keys';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../../shared/usecases/access/smtp-credentials';
-import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import {
+  buttonForm,
+  checkboxes,
+  field,
+  formAction,
+  input,
+  pager,
+  pageRequest,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  secretBox,
+  type PageContext,
+  param,
+} from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time, type Html } from './layout';
 import { recordCreated } from '../../../../shared/doors/http/created-ids';
@@ -35,10 +50,12 @@ export function addApiKeyPages(routes: PageRoutes): void {
   async function keysPage(c: PageContext, created: { name: string; secret: string } | null): Promise<Response> {
     const state = created ? {} : pageState(c);
     const page = await listApiKeys(services, c.get('principal'), pageRequest(state));
-    const rows = page.items.map(toPublicApiKey).map(
-      (key) =>
-        html`<tr><td id="key-${key.id}">${key.name}</td><td><code>${key.hint}</code></td><td>${key.scopes.join(', ')}</td><td>${key.tenant ?? ''}${key.allowed_domains ? html`<br><span class="muted">from ${key.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(key.created_at)}</td><td>${buttonForm(c, `/dashboard/api-keys/${key.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `key-${key.id}` })}</td></tr>`,
-    );
+    const rows = page.items
+      .map(toPublicApiKey)
+      .map(
+        (key) =>
+          html`<tr><td id="key-${key.id}">${key.name}</td><td><code>${key.hint}</code></td><td>${key.scopes.join(', ')}</td><td>${key.tenant ?? ''}${key.allowed_domains ? html`<br><span class="muted">from ${key.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(key.created_at)}</td><td>${buttonForm(c, `/dashboard/api-keys/${key.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `key-${key.id}` })}</td></tr>`,
+      );
     // The widest scope the role may grant is checked: full for owners and admins, mail:admin for developers.
     const grantable = grantableScopes(c.get('principal').credential.scopes);
     const body = html`${created ? secretBox('API key secret', created.secret, `This is the secret of "${created.name}". Copy it now: it is shown only this once (only its hash is kept). Use it as "Authorization: Bearer <secret>".`) : ''}
@@ -77,10 +94,12 @@ export function addSmtpCredentialPages(routes: PageRoutes): void {
   async function credentialsPage(c: PageContext, created: { name: string; username: string; password: string } | null): Promise<Response> {
     const state = created ? {} : pageState(c);
     const page = await listSmtpCredentials(services, c.get('principal'), pageRequest(state));
-    const rows: Html[] = page.items.map(toPublicSmtpCredential).map(
-      (credential) =>
-        html`<tr><td id="cred-${credential.id}">${credential.name}</td><td><code>${credential.username}</code></td><td>${credential.tenant ?? ''}${credential.allowed_domains ? html`<br><span class="muted">from ${credential.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(credential.created_at)}</td><td>${time(credential.last_used_at)}</td><td>${buttonForm(c, `/dashboard/smtp-credentials/${credential.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `cred-${credential.id}` })}</td></tr>`,
-    );
+    const rows: Html[] = page.items
+      .map(toPublicSmtpCredential)
+      .map(
+        (credential) =>
+          html`<tr><td id="cred-${credential.id}">${credential.name}</td><td><code>${credential.username}</code></td><td>${credential.tenant ?? ''}${credential.allowed_domains ? html`<br><span class="muted">from ${credential.allowed_domains.join(', ')}</span>` : ''}</td><td>${time(credential.created_at)}</td><td>${time(credential.last_used_at)}</td><td>${buttonForm(c, `/dashboard/smtp-credentials/${credential.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `cred-${credential.id}` })}</td></tr>`,
+      );
     const body = html`${created ? secretBox('SMTP password', created.password, `The password of "${created.name}" (username ${created.username}). Copy it now: it is shown only this once.`) : ''}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create an SMTP credential</h2>${postForm(
       c,

@@ -81,7 +81,8 @@ export function emailTimeline(email: EmailFacts): TimelineEntry[] {
   if (email.delivered_at) add('delivered', email.delivered_at);
   if (email.opened_at) add('opened', email.opened_at);
   if (email.clicked_at) add('clicked', email.clicked_at);
-  if (email.status === 'bounced') add('bounced', email.bounced_at, [email.bounce_type, email.bounce_reason].filter(Boolean).join(': ') || null);
+  if (email.status === 'bounced')
+    add('bounced', email.bounced_at, [email.bounce_type, email.bounce_reason].filter(Boolean).join(': ') || null);
   if (email.status === 'failed') add('failed', email.bounced_at, email.bounce_reason);
   if (email.last_event === 'complained') add('complained', null, 'the recipient marked it as spam');
   return entries;
@@ -139,7 +140,17 @@ export function dailyActivity(
   const days = new Map<string, DayActivity>();
   for (let at = first; at <= today; at += 86_400_000) {
     const day = new Date(at).toISOString().slice(0, 10);
-    days.set(day, { day, accepted: 0, sent: 0, delivered: 0, bounced: 0, complained: 0, delivery_rate: null, bounce_rate: null, complaint_rate: null });
+    days.set(day, {
+      day,
+      accepted: 0,
+      sent: 0,
+      delivered: 0,
+      bounced: 0,
+      complained: 0,
+      delivery_rate: null,
+      bounce_rate: null,
+      complaint_rate: null,
+    });
   }
   for (const email of emails) {
     const entry = days.get(dayOf(email.created_at));

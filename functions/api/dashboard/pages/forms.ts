@@ -56,7 +56,10 @@ const FLASH_COOKIE = 'svc_flash';
 const FLASH_ATTRIBUTES = { path: '/dashboard', httpOnly: true, secure: true, sameSite: 'Lax' } as const;
 
 export function setFlash(c: PageContext, flash: Flash): void {
-  setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify({ k: flash.kind, t: flash.text.slice(0, 1000) }), 'utf8').toString('base64url'), { ...FLASH_ATTRIBUTES, maxAge: 60 });
+  setCookie(c, FLASH_COOKIE, Buffer.from(JSON.stringify({ k: flash.kind, t: flash.text.slice(0, 1000) }), 'utf8').toString('base64url'), {
+    ...FLASH_ATTRIBUTES,
+    maxAge: 60,
+  });
 }
 
 /** The flash the last action left (and clears it). */
@@ -107,7 +110,12 @@ export function postForm(c: PageContext, action: string, inner: Html, attributes
  * A form with a single button (revoke, verify, replay, ...): buttons, never links, change things.
  * `describedBy`: the id of what the button acts on (a row's name), so "Revoke" says which.
  */
-export function buttonForm(c: PageContext, action: string, label: string, options: { className?: string; hidden?: Record<string, string>; describedBy?: string; attributes?: Html } = {}): Html {
+export function buttonForm(
+  c: PageContext,
+  action: string,
+  label: string,
+  options: { className?: string; hidden?: Record<string, string>; describedBy?: string; attributes?: Html } = {},
+): Html {
   const hidden = Object.entries(options.hidden ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   return html`<form class="inline" method="post" action="${action}"${options.attributes ? html` ${options.attributes}` : ''}>${csrfField(c)}${hidden}<button type="submit"${options.className ? html` class="${options.className}"` : ''}${options.describedBy ? html` aria-describedby="${options.describedBy}"` : ''}>${label}</button></form>`;
 }
@@ -142,19 +150,41 @@ export function jsonField(form: URLSearchParams, name: string, fallback: unknown
 
 let inputIds = 0;
 /** A labelled input (`type` text unless given); ids are unique within the process, labels point at them. */
-export function input(label: string, name: string, options: { type?: string; value?: string | null; required?: boolean; hint?: string; placeholder?: string; autocomplete?: string; id?: string } = {}): Html {
+export function input(
+  label: string,
+  name: string,
+  options: {
+    type?: string;
+    value?: string | null;
+    required?: boolean;
+    hint?: string;
+    placeholder?: string;
+    autocomplete?: string;
+    id?: string;
+  } = {},
+): Html {
   const id = options.id ?? `f-${name}-${++inputIds % 100000}`;
   const hintId = `${id}-hint`;
   return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${options.type ?? 'text'}"${options.value ? html` value="${options.value}"` : ''}${options.required ? raw(' required') : ''}${options.placeholder ? html` placeholder="${options.placeholder}"` : ''}${options.autocomplete ? html` autocomplete="${options.autocomplete}"` : ''}${options.hint ? html` aria-describedby="${hintId}"` : ''}>${options.hint ? html`<span class="hint" id="${hintId}">${options.hint}</span>` : ''}</div>`;
 }
 
-export function textarea(label: string, name: string, options: { value?: string | null; rows?: number; hint?: string; required?: boolean } = {}): Html {
+export function textarea(
+  label: string,
+  name: string,
+  options: { value?: string | null; rows?: number; hint?: string; required?: boolean } = {},
+): Html {
   const id = `f-${name}-${++inputIds % 100000}`;
   const hintId = `${id}-hint`;
   return html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${name}" rows="${options.rows ?? 8}"${options.required ? raw(' required') : ''}${options.hint ? html` aria-describedby="${hintId}"` : ''}>${options.value ?? ''}</textarea>${options.hint ? html`<span class="hint" id="${hintId}">${options.hint}</span>` : ''}</div>`;
 }
 
-export function select(label: string, name: string, choices: readonly { value: string; label: string }[], selected?: string | null, options: { id?: string } = {}): Html {
+export function select(
+  label: string,
+  name: string,
+  choices: readonly { value: string; label: string }[],
+  selected?: string | null,
+  options: { id?: string } = {},
+): Html {
   const id = options.id ?? `f-${name}-${++inputIds % 100000}`;
   return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${name}">${choices.map(
     (choice) => html`<option value="${choice.value}"${choice.value === (selected ?? '') ? raw(' selected') : ''}>${choice.label}</option>`,
@@ -162,7 +192,13 @@ export function select(label: string, name: string, choices: readonly { value: s
 }
 
 /** A fieldset of checkboxes named `name` (one value each), each labelled by `label` (the value itself by default). */
-export function checkboxes(legend: string, name: string, values: readonly string[], checked: (value: string) => boolean, label: (value: string) => string = (value) => value): Html {
+export function checkboxes(
+  legend: string,
+  name: string,
+  values: readonly string[],
+  checked: (value: string) => boolean,
+  label: (value: string) => string = (value) => value,
+): Html {
   return html`<fieldset><legend>${legend}</legend><div class="checks">${values.map((value) => {
     const id = `f-${name}-${++inputIds % 100000}`;
     return html`<span><input type="checkbox" id="${id}" name="${name}" value="${value}"${checked(value) ? raw(' checked') : ''}> <label for="${id}">${label(value)}</label></span>`;
@@ -215,7 +251,10 @@ export function pager(path: string, params: Record<string, string | undefined>, 
     links.push(html`<a href="${pageUrl(path, params, newer || undefined, prev.slice(0, -1))}" rel="prev">Newer</a>`);
     if (newer) links.push(html`<a href="${pageUrl(path, params, undefined, undefined)}">Newest</a>`);
   }
-  if (nextCursor) links.push(html`<a href="${pageUrl(path, params, nextCursor, [...(state.prev ?? []), state.cursor ?? ''].slice(-TRAIL_MAX))}" rel="next">Older</a>`);
+  if (nextCursor)
+    links.push(
+      html`<a href="${pageUrl(path, params, nextCursor, [...(state.prev ?? []), state.cursor ?? ''].slice(-TRAIL_MAX))}" rel="next">Older</a>`,
+    );
   return links.length ? html`<nav class="pager" aria-label="Pages">${links}</nav>` : html``;
 }
 
@@ -233,7 +272,8 @@ export function errorText(error: AppError): string {
  * flash; anything else is thrown on (to pageError). What a form action or a search shows beside the form.
  */
 export function problemFlash(error: unknown): Flash {
-  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 401) return { kind: 'error', text: errorText(error) };
+  if (error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 401)
+    return { kind: 'error', text: errorText(error) };
   throw error;
 }
 
@@ -259,7 +299,14 @@ export async function roleCheckedAction(c: PageContext, back: string, act: () =>
   }
 }
 
-const TITLES: Record<number, string> = { 400: 'Bad request', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict', 422: 'Cannot do that', 429: 'Too many requests' };
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  422: 'Cannot do that',
+  429: 'Too many requests',
+};
 
 /**
  * The pages' error handler: no session sends the browser to sign in (a page keeps `next`); any other
@@ -270,7 +317,10 @@ export function pageError(error: Error, c: PageContext): Response {
   if (status === 401) return isStateChanging(c.req.method) ? c.redirect(SIGN_IN_PATH, 303) : c.redirect(signInUrl(pathWithQuery(c)), 302);
   for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
   if (status >= 500) logError('dashboard page failed', error, { request_id: c.get('requestId'), path: c.req.path });
-  const message = error instanceof AppError ? errorText(error) : 'Something went wrong on our side. Try again; if it keeps happening, check the service logs for the request id.';
+  const message =
+    error instanceof AppError
+      ? errorText(error)
+      : 'Something went wrong on our side. Try again; if it keeps happening, check the service logs for the request id.';
   const title = TITLES[status] ?? (status >= 500 ? 'Something went wrong' : 'Error');
   const body = html`<p>${message}</p>${status >= 500 ? html`<p class="muted">Request id: <code>${c.get('requestId') ?? ''}</code></p>` : ''}<p><a href="${HOME_PATH}">Back to the dashboard</a></p>`;
   return respond(c, { title, body, status: status as PageOptions['status'], user: c.get('session') ? userOf(c) : null, flash: null });

@@ -31,7 +31,8 @@ ${pager('/dashboard/imports', {}, state, page.next_cursor)}
     const { head, report } = await loadImport(services, c.get('principal'), param(c, 'id'));
     const summary = toImportSummary(head);
     const rows = reportRows(report).map(
-      (row) => html`<tr><td>${row.resource}</td><td>${row.item}</td><td>${badge(row.status)}</td><td>${row.id ? html`<code>${row.id}</code>` : ''}</td><td class="num">${row.count}</td><td>${row.message}</td></tr>`,
+      (row) =>
+        html`<tr><td>${row.resource}</td><td>${row.item}</td><td>${badge(row.status)}</td><td>${row.id ? html`<code>${row.id}</code>` : ''}</td><td class="num">${row.count}</td><td>${row.message}</td></tr>`,
     );
     const body = html`<dl class="facts"><dt>From</dt><dd>${summary.provider}${summary.region ? ` (${summary.region})` : ''}</dd><dt>Status</dt><dd>${badge(summary.status)}${summary.has_more ? ' (more to import: POST /migrations again with the same key continues it)' : ''}</dd><dt>Resources</dt><dd>${summary.resources.join(', ')}</dd><dt>Requests</dt><dd>${summary.requests}</dd><dt>Started</dt><dd>${time(summary.created_at)}</dd><dt>Updated</dt><dd>${time(summary.updated_at)}</dd></dl>
 <section aria-labelledby="report-heading"><h2 id="report-heading">Report</h2>${table('Every imported item and count', ['Resource', 'Item', 'Status', 'ID', 'Count', 'Message'], rows, 'Nothing imported yet.')}

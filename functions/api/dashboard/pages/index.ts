@@ -38,7 +38,11 @@ import { addWebhookPages } from './webhooks';
  * one, dashboard-emails, dashboard-domains: infra/definitions.ts) serves its own areas with its own
  * services.
  */
-export function createPages<S extends SessionDeps>(services: S, areas: PageArea<S>[], before?: (pages: Hono<ApiEnv>) => void): Hono<ApiEnv> {
+export function createPages<S extends SessionDeps>(
+  services: S,
+  areas: PageArea<S>[],
+  before?: (pages: Hono<ApiEnv>) => void,
+): Hono<ApiEnv> {
   const pages = new Hono<ApiEnv>();
   pages.onError(pageError);
   const session = requireSession(services);
@@ -64,7 +68,19 @@ export function createPages<S extends SessionDeps>(services: S, areas: PageArea<
 export function createDashboardPages(services: DashboardServices): Hono<ApiEnv> {
   return createPages<DashboardServices>(
     services,
-    [addApiKeyPages, addSmtpCredentialPages, addWebhookPages, addSuppressionPages, addTenantPages, addTemplatePages, addAutomationPages, addImportPages, addMemberPages, addAuditLogPages, addSettingsPages],
+    [
+      addApiKeyPages,
+      addSmtpCredentialPages,
+      addWebhookPages,
+      addSuppressionPages,
+      addTenantPages,
+      addTemplatePages,
+      addAutomationPages,
+      addImportPages,
+      addMemberPages,
+      addAuditLogPages,
+      addSettingsPages,
+    ],
     (pages) => {
       // The static assets: content-hashed URLs, so cached for a year (a new version is a new URL).
       for (const asset of Object.values(ASSETS)) {

@@ -15,7 +15,11 @@ import type { PageRoutes } from './page-routes';
 import { html, table, time } from './layout';
 import { INVITE_PATH, MEMBERS_PATH } from './team-paths';
 
-const roleChoices = (actor: DashboardRole) => DASHBOARD_ROLES.filter((role) => role !== 'owner' || can(actor, 'manage_owners')).map((role) => ({ value: role, label: `${role}: ${ROLE_DESCRIPTIONS[role]}` }));
+const roleChoices = (actor: DashboardRole) =>
+  DASHBOARD_ROLES.filter((role) => role !== 'owner' || can(actor, 'manage_owners')).map((role) => ({
+    value: role,
+    label: `${role}: ${ROLE_DESCRIPTIONS[role]}`,
+  }));
 
 export function addMemberPages(routes: PageRoutes<DashboardServices>): void {
   const { services } = routes;
@@ -36,7 +40,12 @@ export function addMemberPages(routes: PageRoutes<DashboardServices>): void {
     const invitationRows = invitations.map(
       (invitation) =>
         html`<tr><td id="inv-${invitation.id}">${invitation.email}</td><td>${invitation.role}</td><td>${invitation.invited_by_email}</td><td>${time(invitation.expires_at)}</td><td>${
-          manages && (invitation.role !== 'owner' || can(actor.role, 'manage_owners')) ? buttonForm(c, `${MEMBERS_PATH}/invitations/${invitation.id}/revoke`, 'Revoke', { className: 'danger', describedBy: `inv-${invitation.id}` }) : ''
+          manages && (invitation.role !== 'owner' || can(actor.role, 'manage_owners'))
+            ? buttonForm(c, `${MEMBERS_PATH}/invitations/${invitation.id}/revoke`, 'Revoke', {
+                className: 'danger',
+                describedBy: `inv-${invitation.id}`,
+              })
+            : ''
         }</td></tr>`,
     );
     // The invite form posts to the dashboard-emails function, which holds the send core (INVITE_PATH).

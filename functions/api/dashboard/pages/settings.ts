@@ -9,10 +9,21 @@
  * not a number, an unknown bounce category) is this page again, 400, with the problem and nothing changed.
  */
 import { PLAN_RETENTION, RETENTION_KINDS, type RetentionKind } from '../../../../shared/domain/accounts/retention';
-import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, isBounceCategory, type BounceCategory } from '../../../../shared/domain/bounces/bounce-category';
+import {
+  BOUNCE_CATEGORIES,
+  BOUNCE_CATEGORY_LABELS,
+  DEFAULT_SUPPRESS_BOUNCE_CATEGORIES,
+  isBounceCategory,
+  type BounceCategory,
+} from '../../../../shared/domain/bounces/bounce-category';
 import { assertCan, can } from '../../../../shared/domain/dashboard/roles';
-import { AppError, ValidationError } from '../../../../shared/domain/errors';
-import { getAccountSettings, updateAccountSettings, type AccountSettings, type AccountSettingsChange } from '../../../../shared/usecases/account/settings';
+import { type AppError, ValidationError } from '../../../../shared/domain/errors';
+import {
+  getAccountSettings,
+  updateAccountSettings,
+  type AccountSettings,
+  type AccountSettingsChange,
+} from '../../../../shared/usecases/account/settings';
 import type { DashboardServices } from '../services';
 import { checkboxes, postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';
@@ -35,9 +46,12 @@ const SUPPRESS_FIELD = 'suppress_bounce_categories';
 const SUPPRESS_SHOWN_FIELD = 'suppress_bounce_categories_shown';
 
 /** A category as the page names it, the defaults marked. */
-const categoryLabel = (category: BounceCategory) => `${BOUNCE_CATEGORY_LABELS[category]}${DEFAULT_SUPPRESS_BOUNCE_CATEGORIES.includes(category) ? ' (default)' : ''}`;
-const categoryList = (categories: readonly BounceCategory[]) => (categories.length ? categories.map((category) => BOUNCE_CATEGORY_LABELS[category]).join(', ') : 'none');
-const sameCategories = (a: readonly BounceCategory[], b: readonly BounceCategory[]) => a.length === b.length && a.every((category) => b.includes(category));
+const categoryLabel = (category: BounceCategory) =>
+  `${BOUNCE_CATEGORY_LABELS[category]}${DEFAULT_SUPPRESS_BOUNCE_CATEGORIES.includes(category) ? ' (default)' : ''}`;
+const categoryList = (categories: readonly BounceCategory[]) =>
+  categories.length ? categories.map((category) => BOUNCE_CATEGORY_LABELS[category]).join(', ') : 'none';
+const sameCategories = (a: readonly BounceCategory[], b: readonly BounceCategory[]) =>
+  a.length === b.length && a.every((category) => b.includes(category));
 
 /**
  * The change the form asks for, against the current settings: only the windows and the content storage
@@ -50,14 +64,20 @@ export function settingsChangeFromForm(form: URLSearchParams, current: AccountSe
   for (const kind of RETENTION_KINDS) {
     const value = form.get(`retention.${kind}`)?.trim();
     if (value === undefined || value === '') continue;
-    if (!/^\d{1,6}$/.test(value)) throw new ValidationError(`retention.${kind} must be a number of days.`, { details: { fields: [{ field: `retention.${kind}`, message: 'must be a number of days' }] } });
+    if (!/^\d{1,6}$/.test(value))
+      throw new ValidationError(`retention.${kind} must be a number of days.`, {
+        details: { fields: [{ field: `retention.${kind}`, message: 'must be a number of days' }] },
+      });
     const count = Number(value);
     if (count !== current.retention[kind]) retention[kind] = count;
   }
   const change: AccountSettingsChange = Object.keys(retention).length ? { retention } : {};
   const content = form.get('store_content')?.trim();
   if (content !== undefined && content !== '') {
-    if (content !== 'on' && content !== 'off') throw new ValidationError('store_content must be on or off.', { details: { fields: [{ field: 'store_content', message: 'must be on or off' }] } });
+    if (content !== 'on' && content !== 'off')
+      throw new ValidationError('store_content must be on or off.', {
+        details: { fields: [{ field: 'store_content', message: 'must be on or off' }] },
+      });
     if ((content === 'on') !== current.store_content) change.store_content = content === 'on';
   }
   if (form.get(SUPPRESS_SHOWN_FIELD) !== null) {
@@ -76,9 +96,12 @@ export function settingsChangeFromForm(form: URLSearchParams, current: AccountSe
 
 /** What changed, in a sentence (the flash after saving). */
 function changeText(change: AccountSettingsChange, settings: AccountSettings): string {
-  const parts = RETENTION_KINDS.filter((kind) => change.retention?.[kind] !== undefined).map((kind) => `${RETENTION_LABELS[kind]}: kept ${days(settings.retention[kind])}`);
+  const parts = RETENTION_KINDS.filter((kind) => change.retention?.[kind] !== undefined).map(
+    (kind) => `${RETENTION_LABELS[kind]}: kept ${days(settings.retention[kind])}`,
+  );
   if (change.store_content !== undefined) parts.push(settings.store_content ? 'sent content is kept' : 'sent content is no longer kept');
-  if (change.suppress_bounce_categories !== undefined) parts.push(`Bounces that suppress the address: ${categoryList(settings.suppress_bounce_categories)}`);
+  if (change.suppress_bounce_categories !== undefined)
+    parts.push(`Bounces that suppress the address: ${categoryList(settings.suppress_bounce_categories)}`);
   return parts.length ? `Settings saved. ${parts.join('; ')}.` : 'Nothing changed.';
 }
 
@@ -91,9 +114,13 @@ export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
     const bounds = settings.retention_bounds;
     const plan = PLAN_RETENTION[settings.plan];
     const rows = RETENTION_KINDS.map(
-      (kind) => html`<tr><th scope="row">${RETENTION_LABELS[kind]}</th><td>${days(settings.retention[kind])}</td><td>${days(plan.defaultDays)}</td><td>${days(plan.maxDays)}</td></tr>`,
+      (kind) =>
+        html`<tr><th scope="row">${RETENTION_LABELS[kind]}</th><td>${days(settings.retention[kind])}</td><td>${days(plan.defaultDays)}</td><td>${days(plan.maxDays)}</td></tr>`,
     );
-    const choices = bounds.allowed_days.map((count) => ({ value: String(count), label: `${days(count)}${count === bounds.default_days ? ' (plan default)' : ''}` }));
+    const choices = bounds.allowed_days.map((count) => ({
+      value: String(count),
+      label: `${days(count)}${count === bounds.default_days ? ' (plan default)' : ''}`,
+    }));
     const form = can(user.role, 'account_settings')
       ? html`<section aria-labelledby="change-heading"><h2 id="change-heading">Change the settings</h2>${postForm(
           c,
@@ -117,10 +144,15 @@ export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
       : html`<p class="muted">Your role (${user.role}) cannot change the account's settings: owners and admins can.</p>`;
     const body = html`<p>Plan <strong>${settings.plan}</strong>: each window is one of ${bounds.allowed_days.map(days).join(', ')}; the plan's default is ${days(bounds.default_days)}, its maximum ${days(bounds.max_days)}.</p>
 <h2>Retention</h2>${table('How long each kind of data is kept', ['Data', 'Kept', 'Plan default', 'Plan maximum'], rows)}
-<h2>Content storage</h2><p id="store-content">Sent content (bodies, attachments, subject): <strong>${settings.store_content ? 'kept' : 'not kept'}</strong>${settings.store_content ? ' for the sent emails\' retention window.' : ': dropped once SES accepted each email.'}</p>
+<h2>Content storage</h2><p id="store-content">Sent content (bodies, attachments, subject): <strong>${settings.store_content ? 'kept' : 'not kept'}</strong>${settings.store_content ? " for the sent emails' retention window." : ': dropped once SES accepted each email.'}</p>
 <h2>Bounce suppression</h2><p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>${categoryList(settings.suppress_bounce_categories)}</strong>. Complaints always do. The default is ${categoryList(DEFAULT_SUPPRESS_BOUNCE_CATEGORIES)}.</p>
 ${form}`;
-    return render(c, { title: 'Settings', body, ...(options.flash ? { flash: options.flash } : {}), ...(options.status ? { status: options.status } : {}) });
+    return render(c, {
+      title: 'Settings',
+      body,
+      ...(options.flash ? { flash: options.flash } : {}),
+      ...(options.status ? { status: options.status } : {}),
+    });
   }
 
   routes.page('/settings', (c) => settingsPage(c));

@@ -30,8 +30,12 @@ export function signInPage(c: Context<ApiEnv>, options: SignInPageOptions = {}):
 <div class="field"><label for="sign-in-email">Email</label><input id="sign-in-email" name="email" type="email" autocomplete="username" required${options.email ? html` value="${options.email}"` : ''}${options.email ? '' : html` autofocus`}></div>
 <div class="field"><label for="sign-in-password">Password</label><input id="sign-in-password" name="password" type="password" autocomplete="current-password" required${options.email ? html` autofocus` : ''}></div>
 <p><button type="submit">Sign in</button></p>
-</form>${options.oidc ? html`
-<p class="card narrow"><a class="button" href="${OIDC_START_PATH}?next=${encodeURIComponent(next)}">Sign in with ${options.oidc.label}</a></p>` : ''}
+</form>${
+    options.oidc
+      ? html`
+<p class="card narrow"><a class="button" href="${OIDC_START_PATH}?next=${encodeURIComponent(next)}">Sign in with ${options.oidc.label}</a></p>`
+      : ''
+  }
 <p class="hint">No user yet? An operator creates one: <code>npm run --silent admin -- user create --account acc_... --email you@example.com</code></p>`;
   return respond(c, { title: 'Sign in', body, flash, user: null, status: options.status ?? 200 });
 }

@@ -37,7 +37,15 @@ export function addSuppressionPages(routes: PageRoutes): void {
     );
     const body = html`<form method="get" action="/dashboard/suppressions" role="search" aria-label="Search suppressions" class="card"><div class="fields">${input('Email', 'email', { type: 'search', value: email, hint: 'An exact address.' })}${input('Tenant', 'tenant', { type: 'search', value: tenant, hint: "Empty: the account's list." })}<div class="field"><button type="submit">Search</button></div></div></form>
 ${table(email ? `Suppression of ${email}` : 'Suppressed addresses, newest first', ['Email', 'Reason', 'List', 'Added', 'Actions'], rows, email ? `${email} is not suppressed.` : 'No suppressed addresses.')}
-${optOuts.length ? table(`Category opt-outs of ${email}`, ['Email', 'Category', 'Since'], optOuts.map((optOut) => html`<tr><td>${optOut.email}</td><td>${optOut.category}</td><td>${time(optOut.created_at)}</td></tr>`)) : ''}
+${
+  optOuts.length
+    ? table(
+        `Category opt-outs of ${email}`,
+        ['Email', 'Category', 'Since'],
+        optOuts.map((optOut) => html`<tr><td>${optOut.email}</td><td>${optOut.category}</td><td>${time(optOut.created_at)}</td></tr>`),
+      )
+    : ''
+}
 ${pager('/dashboard/suppressions', { email, tenant }, state, next)}
 <section aria-labelledby="add-heading"><h2 id="add-heading">Suppress an address</h2>${postForm(
       c,
@@ -56,7 +64,10 @@ ${pager('/dashboard/suppressions', { email, tenant }, state, next)}
       const { result } = await addSuppressions(services, c.get('principal'), input);
       const address = input.emails[0]!;
       const list = `/dashboard/suppressions?${new URLSearchParams({ email: address, ...(tenant ? { tenant } : {}) })}`;
-      return redirectTo(c, list, { kind: 'ok', text: result.created.length ? `${address} is suppressed.` : `${address} was already suppressed.` });
+      return redirectTo(c, list, {
+        kind: 'ok',
+        text: result.created.length ? `${address} is suppressed.` : `${address} was already suppressed.`,
+      });
     }),
   );
 
@@ -65,7 +76,10 @@ ${pager('/dashboard/suppressions', { email, tenant }, state, next)}
       const tenant = field(form, 'tenant');
       const input = parseWith(removeSuppressionSchema, { email: field(form, 'email') ?? '', ...(tenant ? { tenant } : {}) });
       await removeSuppression(services, c.get('principal'), input);
-      return redirectTo(c, tenant ? `/dashboard/suppressions?${new URLSearchParams({ tenant })}` : '/dashboard/suppressions', { kind: 'ok', text: `${input.email} is no longer suppressed.` });
+      return redirectTo(c, tenant ? `/dashboard/suppressions?${new URLSearchParams({ tenant })}` : '/dashboard/suppressions', {
+        kind: 'ok',
+        text: `${input.email} is no longer suppressed.`,
+      });
     }),
   );
 }

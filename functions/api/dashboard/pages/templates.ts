@@ -6,8 +6,31 @@
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../../shared/domain/templates/schemas';
 import { toPublicTemplate } from '../../../../shared/domain/templates/template';
 import { parseWith } from '../../../../shared/doors/http/validate';
-import { createTemplate, getTemplate, listTemplates, publishTemplate, renderTemplatePreview, updateTemplate, type TemplatePreview } from '../../../../shared/usecases/templates/templates';
-import { buttonForm, field, formAction, jsonField, input, pager, pageRequest, pageState, postForm, redirectTo, render, textarea, type PageContext, param } from './forms';
+import {
+  createTemplate,
+  getTemplate,
+  listTemplates,
+  publishTemplate,
+  renderTemplatePreview,
+  updateTemplate,
+  type TemplatePreview,
+} from '../../../../shared/usecases/templates/templates';
+import {
+  buttonForm,
+  field,
+  formAction,
+  jsonField,
+  input,
+  pager,
+  pageRequest,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  textarea,
+  type PageContext,
+  param,
+} from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
 import { recordCreated } from '../../../../shared/doors/http/created-ids';
@@ -22,7 +45,11 @@ function statusOf(template: Pick<PublicTemplate, 'status' | 'has_unpublished_cha
 }
 
 function sampleVariables(template: PublicTemplate): string {
-  return json(Object.fromEntries(template.variables.map((variable) => [variable.key, variable.fallback_value ?? (variable.type === 'number' ? 0 : '')])));
+  return json(
+    Object.fromEntries(
+      template.variables.map((variable) => [variable.key, variable.fallback_value ?? (variable.type === 'number' ? 0 : '')]),
+    ),
+  );
 }
 
 function previewSection(preview: TemplatePreview): ReturnType<typeof html> {
@@ -36,7 +63,11 @@ ${preview.text !== null ? html`<details${preview.html === null ? html` open` : '
 export function addTemplatePages(routes: PageRoutes): void {
   const { services } = routes;
 
-  function templatePage(c: PageContext, template: PublicTemplate, preview: { result: TemplatePreview; variables: string } | null): Response {
+  function templatePage(
+    c: PageContext,
+    template: PublicTemplate,
+    preview: { result: TemplatePreview; variables: string } | null,
+  ): Response {
     const base = `/dashboard/templates/${template.alias}`;
     const body = html`<dl class="facts"><dt>Alias</dt><dd><code>${template.alias}</code></dd><dt>Status</dt><dd>${statusOf(template)}</dd><dt>Published version</dt><dd>${template.published_version ?? 'none'}${template.published_at ? html` (${time(template.published_at)})` : ''}</dd><dt>Category</dt><dd>${template.category}</dd><dt>Variables</dt><dd>${template.variables.length ? template.variables.map((variable) => `${variable.key} (${variable.type}${variable.fallback_value !== null ? `, fallback ${variable.fallback_value}` : ''})`).join(', ') : 'none declared'}</dd></dl>
 <div class="actions">${buttonForm(c, `${base}/publish`, 'Publish')} <span class="hint">Sends with this template use the published version; edits stay in the draft until published.</span></div>
@@ -44,7 +75,7 @@ ${preview ? previewSection(preview.result) : ''}
 <section aria-labelledby="preview-form-heading"><h2 id="preview-form-heading">Preview with variables</h2>${postForm(
       c,
       `${base}/preview`,
-      html`${textarea('Variables (JSON)', 'variables', { value: preview?.variables ?? sampleVariables(template), rows: 5, hint: 'An object of variable name to value, as a send\'s template.variables.' })}<p><button type="submit">Preview</button></p>`,
+      html`${textarea('Variables (JSON)', 'variables', { value: preview?.variables ?? sampleVariables(template), rows: 5, hint: "An object of variable name to value, as a send's template.variables." })}<p><button type="submit">Preview</button></p>`,
     )}</section>
 <section aria-labelledby="edit-heading"><h2 id="edit-heading">Edit the draft</h2>${postForm(
       c,
@@ -57,9 +88,12 @@ ${preview ? previewSection(preview.result) : ''}
   routes.page('/templates', async (c) => {
     const state = pageState(c);
     const page = await listTemplates(services, c.get('principal'), pageRequest(state));
-    const rows = page.items.map(toPublicTemplate).map(
-      (template) => html`<tr><td><a href="/dashboard/templates/${template.alias}">${template.name}</a></td><td><code>${template.alias}</code></td><td>${statusOf(template)}</td><td>${time(template.updated_at)}</td></tr>`,
-    );
+    const rows = page.items
+      .map(toPublicTemplate)
+      .map(
+        (template) =>
+          html`<tr><td><a href="/dashboard/templates/${template.alias}">${template.name}</a></td><td><code>${template.alias}</code></td><td>${statusOf(template)}</td><td>${time(template.updated_at)}</td></tr>`,
+      );
     const body = html`${table('Templates, newest first', ['Name', 'Alias', 'Status', 'Updated'], rows, 'No templates yet.')}
 ${pager('/dashboard/templates', {}, state, page.next_cursor)}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create a template</h2>${postForm(
@@ -73,19 +107,34 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
   routes.action('/templates', (c, form) =>
     formAction(c, '/dashboard/templates', async () => {
       const html = bodyField(form, 'html');
-      const input = parseWith(createTemplateSchema, { name: field(form, 'name') ?? '', alias: field(form, 'alias') ?? '', subject: field(form, 'subject') ?? '', ...(html ? { html } : {}) });
+      const input = parseWith(createTemplateSchema, {
+        name: field(form, 'name') ?? '',
+        alias: field(form, 'alias') ?? '',
+        subject: field(form, 'subject') ?? '',
+        ...(html ? { html } : {}),
+      });
       const template = await createTemplate(services, c.get('principal'), input);
       recordCreated(c, 'alias', template.alias);
-      return redirectTo(c, `/dashboard/templates/${template.alias}`, { kind: 'ok', text: 'Template created as a draft. Publish it to send with it.' });
+      return redirectTo(c, `/dashboard/templates/${template.alias}`, {
+        kind: 'ok',
+        text: 'Template created as a draft. Publish it to send with it.',
+      });
     }),
   );
 
-  routes.page('/templates/:alias', async (c) => templatePage(c, toPublicTemplate(await getTemplate(services, c.get('principal'), param(c, 'alias'))), null));
+  routes.page('/templates/:alias', async (c) =>
+    templatePage(c, toPublicTemplate(await getTemplate(services, c.get('principal'), param(c, 'alias'))), null),
+  );
 
   routes.action('/templates/:alias', (c, form) => {
     const back = `/dashboard/templates/${param(c, 'alias')}`;
     return formAction(c, back, async () => {
-      const changes = parseWith(updateTemplateSchema, { name: field(form, 'name') ?? '', subject: field(form, 'subject') ?? '', html: bodyField(form, 'html'), text: bodyField(form, 'text') });
+      const changes = parseWith(updateTemplateSchema, {
+        name: field(form, 'name') ?? '',
+        subject: field(form, 'subject') ?? '',
+        html: bodyField(form, 'html'),
+        text: bodyField(form, 'text'),
+      });
       await updateTemplate(services, c.get('principal'), param(c, 'alias'), changes);
       return redirectTo(c, back, { kind: 'ok', text: 'Draft saved. Publish it to use it in sends.' });
     });
@@ -105,7 +154,10 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
       const variables = jsonField(form, 'variables', {}, 'Variables must be a JSON object, e.g. {"name": "Ada"}.');
       const input = parseWith(renderTemplateSchema, { variables });
       const principal = c.get('principal');
-      const [template, result] = await Promise.all([getTemplate(services, principal, param(c, 'alias')), renderTemplatePreview(services, principal, param(c, 'alias'), input)]);
+      const [template, result] = await Promise.all([
+        getTemplate(services, principal, param(c, 'alias')),
+        renderTemplatePreview(services, principal, param(c, 'alias'), input),
+      ]);
       return templatePage(c, toPublicTemplate(template), { result, variables: text });
     }),
   );

@@ -36,14 +36,19 @@ export function addTenantPages(routes: PageRoutes): void {
       next = page.next_cursor;
     } catch (error) {
       if (error instanceof AppError && error.code === 'tenants_not_enabled') {
-        return render(c, { title: 'Tenants', body: html`<p>${error.message}</p><p class="hint">Tenants let one account send for many customers, each with its own domains, limits, suppression list and stats (docs/tenants.md).</p>` });
+        return render(c, {
+          title: 'Tenants',
+          body: html`<p>${error.message}</p><p class="hint">Tenants let one account send for many customers, each with its own domains, limits, suppression list and stats (docs/tenants.md).</p>`,
+        });
       }
       throw error;
     }
     const stats = await Promise.all(tenants.map((tenant) => getTenantStats(services, principal, tenant.id, STATS_DAYS)));
     const rows: Html[] = tenants.map((tenant, i) => {
       const { stats: counts, ramp } = stats[i]!;
-      const rampText = ramp.completed ? 'complete' : `stage ${ramp.stage}: ${ramp.used_today.transactional}/${ramp.daily_limit?.transactional ?? '∞'} transactional, ${ramp.used_today.product}/${ramp.daily_limit?.product ?? '∞'} product today`;
+      const rampText = ramp.completed
+        ? 'complete'
+        : `stage ${ramp.stage}: ${ramp.used_today.transactional}/${ramp.daily_limit?.transactional ?? '∞'} transactional, ${ramp.used_today.product}/${ramp.daily_limit?.product ?? '∞'} product today`;
       return html`<tr><th scope="row">${tenant.external_id}${tenant.name ? html`<br><span class="muted">${tenant.name}</span>` : ''}</th><td>${badge(tenant.status)}${tenant.paused_reason ? html`<br><span class="muted">${tenant.paused_reason}</span>` : ''}</td><td>${rampText}</td><td class="num">${counts.total}</td><td class="num">${counts.sent}</td><td class="num">${counts.delivered}</td><td class="num">${percent(counts.sent ? counts.bounce_rate : null)}</td><td class="num">${percent(counts.sent ? counts.complaint_rate : null)}</td><td>${bouncesByCategory(counts.bounce_categories)}</td><td>${time(tenant.created_at)}</td></tr>`;
     });
     const body = html`<p class="hint">Stats: the last ${STATS_DAYS} UTC days, by day of acceptance; rates are shares of the emails sent.</p>

@@ -20,7 +20,22 @@ import {
   replayWebhookDelivery,
   updateWebhook,
 } from '../../../../shared/usecases/webhooks/webhooks';
-import { buttonForm, checkboxes, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render, secretBox, type PageContext, param } from './forms';
+import {
+  buttonForm,
+  checkboxes,
+  field,
+  formAction,
+  input,
+  pager,
+  pageRequest,
+  pageState,
+  postForm,
+  redirectTo,
+  render,
+  secretBox,
+  type PageContext,
+  param,
+} from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
@@ -40,7 +55,10 @@ export function addWebhookPages(routes: PageRoutes): void {
   async function webhookPage(c: PageContext, id: string, created: { webhook: WebhookEndpoint; secret: string } | null): Promise<Response> {
     const state = created ? {} : pageState(c);
     const principal = c.get('principal');
-    const [endpoint, page] = await Promise.all([created?.webhook ?? getWebhook(services, principal, id), listWebhookDeliveries(services, principal, id, pageRequest(state))]);
+    const [endpoint, page] = await Promise.all([
+      created?.webhook ?? getWebhook(services, principal, id),
+      listWebhookDeliveries(services, principal, id, pageRequest(state)),
+    ]);
     const webhook = toPublicWebhook(endpoint);
     const secret = created?.secret ?? null;
     const rows = page.items.map((delivery) => {
@@ -59,9 +77,12 @@ ${pager(`/dashboard/webhooks/${webhook.id}`, {}, state, page.next_cursor)}</sect
   routes.page('/webhooks', async (c) => {
     const state = pageState(c);
     const page = await listWebhooks(services, c.get('principal'), pageRequest(state));
-    const rows = page.items.map(toPublicWebhook).map(
-      (webhook) => html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
-    );
+    const rows = page.items
+      .map(toPublicWebhook)
+      .map(
+        (webhook) =>
+          html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
+      );
     const body = html`<section aria-labelledby="create-heading"><h2 id="create-heading">Add an endpoint</h2>${postForm(
       c,
       '/dashboard/webhooks',
@@ -88,7 +109,10 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     return formAction(c, back, async () => {
       const enabled = field(form, 'enabled') === 'true';
       await updateWebhook(services, c.get('principal'), param(c, 'id'), parseWith(updateWebhookSchema, { enabled }));
-      return redirectTo(c, back, { kind: 'ok', text: enabled ? 'Webhook enabled.' : 'Webhook disabled: no events are sent to it until it is enabled again.' });
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: enabled ? 'Webhook enabled.' : 'Webhook disabled: no events are sent to it until it is enabled again.',
+      });
     });
   });
 
@@ -101,7 +125,10 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
 
   routes.page('/webhooks/:id/deliveries/:deliveryId', async (c) => {
     const principal = c.get('principal');
-    const [endpoint, delivery] = await Promise.all([getWebhook(services, principal, param(c, 'id')), getWebhookDelivery(services, principal, param(c, 'id'), param(c, 'deliveryId'))]);
+    const [endpoint, delivery] = await Promise.all([
+      getWebhook(services, principal, param(c, 'id')),
+      getWebhookDelivery(services, principal, param(c, 'id'), param(c, 'deliveryId')),
+    ]);
     const webhook = toPublicWebhook(endpoint);
     const view = toPublicDelivery(delivery);
     const attempts = delivery.attempts.map(
@@ -116,7 +143,11 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
     })} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
 <section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
 <section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
-    return render(c, { title: `${delivery.event_type} delivery`, lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`, body });
+    return render(c, {
+      title: `${delivery.event_type} delivery`,
+      lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`,
+      body,
+    });
   });
 
   routes.action('/webhooks/:id/deliveries/:deliveryId/replay', (c) => {

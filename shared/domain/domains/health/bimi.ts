@@ -14,13 +14,23 @@ export function evaluateBimiHealth(input: { domain: string; lookup: Lookup }): H
   const records = recordsStartingWith(lookup, /^v=BIMI1\s*(;|$)/);
   if (records.length === 0) {
     return [
-      finding('bimi_missing', `${input.domain} publishes no BIMI record. Optional: with DMARC at quarantine or reject, receivers that support BIMI show your logo; publish it with the https URL of your SVG Tiny PS logo (Gmail and Apple also want a mark certificate, a=).`, record),
+      finding(
+        'bimi_missing',
+        `${input.domain} publishes no BIMI record. Optional: with DMARC at quarantine or reject, receivers that support BIMI show your logo; publish it with the https URL of your SVG Tiny PS logo (Gmail and Apple also want a mark certificate, a=).`,
+        record,
+      ),
     ];
   }
   const tags = records.length === 1 ? parseTagList(records[0]!) : null;
   const logo = tags?.get('l');
   if (!tags || logo === undefined || (logo !== '' && !/^https:\/\//i.test(logo))) {
-    return [finding('bimi_invalid', `${name} must hold exactly one record "v=BIMI1; l=<https URL of the logo>"; receivers ignore what is there.`, record)];
+    return [
+      finding(
+        'bimi_invalid',
+        `${name} must hold exactly one record "v=BIMI1; l=<https URL of the logo>"; receivers ignore what is there.`,
+        record,
+      ),
+    ];
   }
   return [];
 }

@@ -12,7 +12,14 @@ export function evaluateDkimHealth(input: { name: string; expectedValue: string;
   const { name, lookup } = input;
   const record = { type: 'TXT' as const, name, value: input.expectedValue };
   if (lookup.kind === 'error') return [dnsError('dkim', name, lookup)];
-  if (lookup.kind === 'none') return [finding('dkim_missing', `No DKIM key is published at ${name}: mail the service signs for the domain fails DKIM, and DMARC then rests on SPF alone. Publish it.`, record)];
+  if (lookup.kind === 'none')
+    return [
+      finding(
+        'dkim_missing',
+        `No DKIM key is published at ${name}: mail the service signs for the domain fails DKIM, and DMARC then rests on SPF alone. Publish it.`,
+        record,
+      ),
+    ];
   if (lookup.values.some((value) => publicKeyMatches(value, input.publicKey))) return [];
   const revoked = lookup.values.some((value) => parseDkimTxt(value)?.p === '');
   return [

@@ -28,28 +28,48 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup; rep
   const records = recordsStartingWith(lookup, /^v\s*=\s*DMARC1\s*(;|$)/i);
   if (records.length === 0) {
     return [
-      finding('dmarc_missing', `${input.domain} publishes no DMARC record: Gmail and Yahoo require one of bulk senders, and without it nothing tells receivers what to do with mail that fails authentication. Publish it (p=none first, to read the reports).`, {
-        type: 'TXT',
-        name,
-        value: dmarcValue(input.domain, reportAddress),
-      }),
+      finding(
+        'dmarc_missing',
+        `${input.domain} publishes no DMARC record: Gmail and Yahoo require one of bulk senders, and without it nothing tells receivers what to do with mail that fails authentication. Publish it (p=none first, to read the reports).`,
+        {
+          type: 'TXT',
+          name,
+          value: dmarcValue(input.domain, reportAddress),
+        },
+      ),
     ];
   }
-  if (records.length > 1) return [finding('dmarc_multiple', `${name} has ${records.length} DMARC records; receivers then apply none of them (RFC 7489 section 6.6.3). Keep exactly one.`)];
+  if (records.length > 1)
+    return [
+      finding(
+        'dmarc_multiple',
+        `${name} has ${records.length} DMARC records; receivers then apply none of them (RFC 7489 section 6.6.3). Keep exactly one.`,
+      ),
+    ];
   const tags = parseTagList(records[0]!);
   const policy = tags?.get('p')?.toLowerCase();
   if (!tags || !policy || !POLICIES.has(policy)) {
-    return [finding('dmarc_invalid', `The DMARC record at ${name} ${tags ? 'has no valid p= (none, quarantine or reject)' : 'is not a tag=value list'}: receivers ignore it. Publish a valid one.`, { type: 'TXT', name, value: dmarcValue(input.domain, reportAddress) })];
+    return [
+      finding(
+        'dmarc_invalid',
+        `The DMARC record at ${name} ${tags ? 'has no valid p= (none, quarantine or reject)' : 'is not a tag=value list'}: receivers ignore it. Publish a valid one.`,
+        { type: 'TXT', name, value: dmarcValue(input.domain, reportAddress) },
+      ),
+    ];
   }
   const findings: HealthFinding[] = [];
   const rua = tags.get('rua');
   if (policy === 'none') {
     findings.push(
-      finding('dmarc_policy_none', `The DMARC policy of ${input.domain} is p=none: mail that fails authentication (a spoofer's) is still delivered. Once the aggregate reports show only your own sources passing, move to quarantine, then reject.`, {
-        type: 'TXT',
-        name,
-        value: rewrite(tags, { p: 'quarantine' }),
-      }),
+      finding(
+        'dmarc_policy_none',
+        `The DMARC policy of ${input.domain} is p=none: mail that fails authentication (a spoofer's) is still delivered. Once the aggregate reports show only your own sources passing, move to quarantine, then reject.`,
+        {
+          type: 'TXT',
+          name,
+          value: rewrite(tags, { p: 'quarantine' }),
+        },
+      ),
     );
   }
   if (!rua) {
@@ -57,15 +77,25 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup; rep
     const reading = reportAddress
       ? ` Add rua=mailto:${reportAddress}: the service reads the reports sent there (GET /domains/{id}/dmarc).${authorization ? ` Also publish ${authorization.name} TXT "${authorization.value}" (RFC 7489 section 7.1), or receivers will not send reports to an address outside ${input.domain}.` : ''}`
       : ' Turn on dmarc_reports (PATCH /domains/{id}) to have the service read them.';
-    findings.push(finding('dmarc_no_reporting', `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.${reading}`, { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:${reportAddress ?? `dmarc@${input.domain}`}` }) }));
+    findings.push(
+      finding(
+        'dmarc_no_reporting',
+        `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.${reading}`,
+        { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:${reportAddress ?? `dmarc@${input.domain}`}` }) },
+      ),
+    );
   }
   if (tags.get('aspf')?.toLowerCase() === 's') {
     findings.push(
-      finding('dmarc_spf_alignment_strict', `The DMARC record at ${name} asks for strict SPF alignment (aspf=s): the service's mail has the return path rp.${input.domain}, so its SPF pass never aligns and DMARC rests on DKIM alone. Relaxed alignment (aspf=r, the default) lets both count.`, {
-        type: 'TXT',
-        name,
-        value: rewrite(tags, { aspf: 'r' }),
-      }),
+      finding(
+        'dmarc_spf_alignment_strict',
+        `The DMARC record at ${name} asks for strict SPF alignment (aspf=s): the service's mail has the return path rp.${input.domain}, so its SPF pass never aligns and DMARC rests on DKIM alone. Relaxed alignment (aspf=r, the default) lets both count.`,
+        {
+          type: 'TXT',
+          name,
+          value: rewrite(tags, { aspf: 'r' }),
+        },
+      ),
     );
   }
   return findings;

@@ -16,7 +16,10 @@ import { evaluateReputationHealth, type ReputationFigures } from './reputation';
 import { evaluateSpfHealth } from './spf';
 import { evaluateTlsRptHealth } from './tls-rpt';
 
-export type HealthSubject = Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key' | 'records' | 'inbound_enabled' | 'inbound_subdomain' | 'dmarc_reports_address'>;
+export type HealthSubject = Pick<
+  Domain,
+  'name' | 'dkim_selector' | 'dkim_public_key' | 'records' | 'inbound_enabled' | 'inbound_subdomain' | 'dmarc_reports_address'
+>;
 
 /** The names asked (TXT unless said): SPF's includes come on top, as `spfTargets` finds them. */
 export function healthQueries(domain: HealthSubject) {
@@ -69,15 +72,25 @@ export function evaluateHealth(
   const spf = evaluateSpfHealth({ domain: domain.name, include: settings.spfInclude, answers: answers.spf });
   const byCheck: Record<HealthCheck, HealthFinding[] | null> = {
     spf: spf.findings,
-    dkim: evaluateDkimHealth({ name: queries.dkim, expectedValue: dkimRecord?.value ?? `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`, publicKey: domain.dkim_public_key, lookup: answers.dkim }),
+    dkim: evaluateDkimHealth({
+      name: queries.dkim,
+      expectedValue: dkimRecord?.value ?? `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`,
+      publicKey: domain.dkim_public_key,
+      lookup: answers.dkim,
+    }),
     dmarc: evaluateDmarcHealth({ domain: domain.name, lookup: answers.dmarc, reportAddress: domain.dmarc_reports_address }),
-    inbound_mx: queries.inbound_mx && answers.inbound_mx ? evaluateInboundMxHealth({ subdomain: queries.inbound_mx, mxHost: settings.inboundMxHost, lookup: answers.inbound_mx }) : null,
+    inbound_mx:
+      queries.inbound_mx && answers.inbound_mx
+        ? evaluateInboundMxHealth({ subdomain: queries.inbound_mx, mxHost: settings.inboundMxHost, lookup: answers.inbound_mx })
+        : null,
     mta_sts: evaluateMtaStsHealth({ domain: domain.name, checkedAt, lookup: answers.mta_sts }),
     tls_rpt: evaluateTlsRptHealth({ domain: domain.name, lookup: answers.tls_rpt }),
     bimi: evaluateBimiHealth({ domain: domain.name, lookup: answers.bimi }),
     reputation: evaluateReputationHealth({ domain: domain.name, figures: answers.reputation }),
   };
-  const findings = HEALTH_CHECKS.flatMap((check) => byCheck[check] ?? []).sort((a, b) => (a.impact === b.impact ? 0 : a.impact === 'high' ? -1 : 1));
+  const findings = HEALTH_CHECKS.flatMap((check) => byCheck[check] ?? []).sort((a, b) =>
+    a.impact === b.impact ? 0 : a.impact === 'high' ? -1 : 1,
+  );
   const checks = Object.fromEntries(
     HEALTH_CHECKS.map((check): [HealthCheck, CheckOutcome] => {
       const found = byCheck[check];
@@ -89,6 +102,12 @@ export function evaluateHealth(
   const open = findings.filter((f) => f.status === 'open');
   return {
     findings,
-    summary: { open: open.length, high: open.filter((f) => f.impact === 'high').length, low: open.filter((f) => f.impact === 'low').length, spf_lookups: spf.lookups, checks },
+    summary: {
+      open: open.length,
+      high: open.filter((f) => f.impact === 'high').length,
+      low: open.filter((f) => f.impact === 'low').length,
+      spf_lookups: spf.lookups,
+      checks,
+    },
   };
 }

@@ -18,12 +18,22 @@ export function evaluateMtaStsHealth(input: { domain: string; checkedAt: string;
   const records = recordsStartingWith(lookup, /^v=STSv1\s*(;|$)/);
   if (records.length === 0) {
     return [
-      finding('mta_sts_missing', `${input.domain} publishes no MTA-STS record: senders may deliver to its MX without TLS, or to an impostor. Host the policy at https://mta-sts.${input.domain}/.well-known/mta-sts.txt, then publish this record (change the id whenever the policy changes).`, record),
+      finding(
+        'mta_sts_missing',
+        `${input.domain} publishes no MTA-STS record: senders may deliver to its MX without TLS, or to an impostor. Host the policy at https://mta-sts.${input.domain}/.well-known/mta-sts.txt, then publish this record (change the id whenever the policy changes).`,
+        record,
+      ),
     ];
   }
   const tags = records.length === 1 ? parseTagList(records[0]!) : null;
   if (!tags || !/^[A-Za-z0-9]{1,32}$/.test(tags.get('id') ?? '')) {
-    return [finding('mta_sts_invalid', `${name} must hold exactly one record "v=STSv1; id=<1-32 letters or digits>"; senders ignore what is there.`, record)];
+    return [
+      finding(
+        'mta_sts_invalid',
+        `${name} must hold exactly one record "v=STSv1; id=<1-32 letters or digits>"; senders ignore what is there.`,
+        record,
+      ),
+    ];
   }
   return [];
 }

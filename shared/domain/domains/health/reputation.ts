@@ -47,21 +47,51 @@ export function evaluateReputationHealth(input: { domain: string; figures: Reput
   const bounceRate = figures.bounced / figures.sent;
   const found: HealthFinding[] = [];
   if (complaintRate >= REPUTATION_THRESHOLDS.complaintHigh) {
-    found.push(finding('complaint_rate_high', `Complaint rate ${pct(complaintRate)} ${over}: Gmail and Yahoo filter or refuse senders that reach 0.3%. Send only to people who asked for your mail, make unsubscribing easy (one-click List-Unsubscribe), and stop mailing those who do not engage.`));
+    found.push(
+      finding(
+        'complaint_rate_high',
+        `Complaint rate ${pct(complaintRate)} ${over}: Gmail and Yahoo filter or refuse senders that reach 0.3%. Send only to people who asked for your mail, make unsubscribing easy (one-click List-Unsubscribe), and stop mailing those who do not engage.`,
+      ),
+    );
   } else if (complaintRate >= REPUTATION_THRESHOLDS.complaintLow) {
-    found.push(finding('complaint_rate_elevated', `Complaint rate ${pct(complaintRate)} ${over}: Google asks senders to stay below 0.1%. Check which messages draw complaints and who gets them.`));
+    found.push(
+      finding(
+        'complaint_rate_elevated',
+        `Complaint rate ${pct(complaintRate)} ${over}: Google asks senders to stay below 0.1%. Check which messages draw complaints and who gets them.`,
+      ),
+    );
   }
   if (bounceRate >= REPUTATION_THRESHOLDS.bounceHigh) {
-    found.push(finding('bounce_rate_high', `Bounce rate ${pct(bounceRate)} ${over}: SES reviews a sending account at 5% (this deployment's reputation guard pauses senders before that). Remove addresses that bounce, validate new ones (POST /validations), and never send to bought or old lists.`));
+    found.push(
+      finding(
+        'bounce_rate_high',
+        `Bounce rate ${pct(bounceRate)} ${over}: SES reviews a sending account at 5% (this deployment's reputation guard pauses senders before that). Remove addresses that bounce, validate new ones (POST /validations), and never send to bought or old lists.`,
+      ),
+    );
   } else if (bounceRate >= REPUTATION_THRESHOLDS.bounceLow) {
-    found.push(finding('bounce_rate_elevated', `Bounce rate ${pct(bounceRate)} ${over}: SES recommends staying below 2%. Clean the list: suppressed addresses are skipped, validate new ones before sending.`));
+    found.push(
+      finding(
+        'bounce_rate_elevated',
+        `Bounce rate ${pct(bounceRate)} ${over}: SES recommends staying below 2%. Clean the list: suppressed addresses are skipped, validate new ones before sending.`,
+      ),
+    );
   }
   const blocks = (n: number) => n >= BLOCKS_MIN && n / figures.sent >= BLOCKS_MIN_RATE;
   if (blocks(figures.blocked_reputation)) {
-    found.push(finding('reputation_blocks', `${figures.blocked_reputation} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused by receivers for the sender's reputation (bounce category blocked_reputation; the addresses are not suppressed). Look the refusals up in the emails' bounce_reason (a blocklist, a poor domain reputation), check Google Postmaster Tools and the blocklists they name, and slow down to the receivers that refuse.`));
+    found.push(
+      finding(
+        'reputation_blocks',
+        `${figures.blocked_reputation} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused by receivers for the sender's reputation (bounce category blocked_reputation; the addresses are not suppressed). Look the refusals up in the emails' bounce_reason (a blocklist, a poor domain reputation), check Google Postmaster Tools and the blocklists they name, and slow down to the receivers that refuse.`,
+      ),
+    );
   }
   if (blocks(figures.blocked_content)) {
-    found.push(finding('content_blocks', `${figures.blocked_content} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused for their content (bounce category blocked_content; the addresses are not suppressed). Look at those emails' bounce_reason: links to listed domains, attachments, or wording receivers filter.`));
+    found.push(
+      finding(
+        'content_blocks',
+        `${figures.blocked_content} of ${whose} accepted in the last ${REPUTATION_WINDOW_DAYS} days were refused for their content (bounce category blocked_content; the addresses are not suppressed). Look at those emails' bounce_reason: links to listed domains, attachments, or wording receivers filter.`,
+      ),
+    );
   }
   return found;
 }

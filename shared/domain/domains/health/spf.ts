@@ -44,7 +44,7 @@ export function parseSpf(record: string): SpfTerm[] {
       const modifier = /^([a-z][a-z0-9_.-]*)=(.*)$/i.exec(raw);
       if (modifier) return { qualifier: null, name: modifier[1]!.toLowerCase(), target: norm(modifier[2]!) || null, raw };
       const mechanism = /^([+?~-]?)([a-z0-9]+)(?::([^/]*))?/i.exec(raw);
-      const qualifier = ((mechanism?.[1] || '+') as SpfTerm['qualifier']);
+      const qualifier = (mechanism?.[1] || '+') as SpfTerm['qualifier'];
       return { qualifier, name: (mechanism?.[2] ?? raw).toLowerCase(), target: mechanism?.[3] ? norm(mechanism[3]) : null, raw };
     });
 }
@@ -127,23 +127,37 @@ function termFindings(domain: string, include: string, record: string): HealthFi
   const findings: HealthFinding[] = [];
   if (!terms.some((term) => term.name === 'include' && term.target === include)) {
     findings.push(
-      finding('spf_include_missing', `The SPF record of ${domain} does not include include:${include}, so mail the service sends fails SPF. Add it.`, {
-        type: 'TXT',
-        name: domain,
-        value: record.replace(/^v=spf1/i, `v=spf1 include:${include}`),
-      }),
+      finding(
+        'spf_include_missing',
+        `The SPF record of ${domain} does not include include:${include}, so mail the service sends fails SPF. Add it.`,
+        {
+          type: 'TXT',
+          name: domain,
+          value: record.replace(/^v=spf1/i, `v=spf1 include:${include}`),
+        },
+      ),
     );
   }
   const all = terms.find((term) => term.name === 'all');
   if (all?.qualifier === '+') {
-    findings.push(finding('spf_pass_all', `The SPF record of ${domain} ends with "${all.raw}": it authorizes every server on the internet to send as ${domain}. Use ~all (or -all).`, { type: 'TXT', name: domain, value: withSoftFail(record) }));
+    findings.push(
+      finding(
+        'spf_pass_all',
+        `The SPF record of ${domain} ends with "${all.raw}": it authorizes every server on the internet to send as ${domain}. Use ~all (or -all).`,
+        { type: 'TXT', name: domain, value: withSoftFail(record) },
+      ),
+    );
   } else if (all?.qualifier === '?' || (!all && !terms.some((term) => term.name === 'redirect'))) {
     findings.push(
-      finding('spf_neutral_all', `The SPF record of ${domain} ${all ? `ends with "${all.raw}"` : 'has no all term'}: mail from other servers gets a neutral result instead of a fail. Use ~all (or -all).`, {
-        type: 'TXT',
-        name: domain,
-        value: withSoftFail(record),
-      }),
+      finding(
+        'spf_neutral_all',
+        `The SPF record of ${domain} ${all ? `ends with "${all.raw}"` : 'has no all term'}: mail from other servers gets a neutral result instead of a fail. Use ~all (or -all).`,
+        {
+          type: 'TXT',
+          name: domain,
+          value: withSoftFail(record),
+        },
+      ),
     );
   }
   return findings;
@@ -153,10 +167,20 @@ function termFindings(domain: string, include: string, record: string): HealthFi
 function walkFindings(domain: string, w: Walk): HealthFinding[] {
   const findings: HealthFinding[] = [];
   if (w.loop) {
-    findings.push(finding('spf_include_loop', `The SPF includes of ${domain} loop (${w.loop.join(' -> ')}): receivers stop at the lookup limit with a permanent error. Remove the include that points back.`));
+    findings.push(
+      finding(
+        'spf_include_loop',
+        `The SPF includes of ${domain} loop (${w.loop.join(' -> ')}): receivers stop at the lookup limit with a permanent error. Remove the include that points back.`,
+      ),
+    );
   }
   for (const name of w.unresolvable) {
-    findings.push(finding('spf_include_unresolvable', `The SPF record of ${domain} includes ${name}, which publishes no single SPF record: receivers answer a permanent error. Remove or correct that include.`));
+    findings.push(
+      finding(
+        'spf_include_unresolvable',
+        `The SPF record of ${domain} includes ${name}, which publishes no single SPF record: receivers answer a permanent error. Remove or correct that include.`,
+      ),
+    );
   }
   if (w.lookups > SPF_LOOKUP_LIMIT) {
     findings.push(
@@ -167,7 +191,8 @@ function walkFindings(domain: string, w: Walk): HealthFinding[] {
     );
   }
   for (const failed of w.failed) findings.push(dnsError('spf', failed.name, failed));
-  if (w.incomplete && w.failed.length === 0) findings.push(dnsError('spf', domain, { message: 'the lookups of its includes did not finish in time' }));
+  if (w.incomplete && w.failed.length === 0)
+    findings.push(dnsError('spf', domain, { message: 'the lookups of its includes did not finish in time' }));
   return findings;
 }
 
@@ -183,13 +208,24 @@ export function evaluateSpfHealth(input: { domain: string; include: string; answ
   const records = spfRecords(answer);
   if (records.length === 0) {
     return {
-      findings: [finding('spf_missing', `${domain} publishes no SPF record: receivers cannot tell which servers may send as it, and Gmail and Yahoo require SPF or DKIM of every sender (SPF and DKIM of bulk senders). Publish it.`, { type: 'TXT', name: domain, value: spfValue(include) })],
+      findings: [
+        finding(
+          'spf_missing',
+          `${domain} publishes no SPF record: receivers cannot tell which servers may send as it, and Gmail and Yahoo require SPF or DKIM of every sender (SPF and DKIM of bulk senders). Publish it.`,
+          { type: 'TXT', name: domain, value: spfValue(include) },
+        ),
+      ],
       lookups: null,
     };
   }
   if (records.length > 1) {
     return {
-      findings: [finding('spf_multiple', `${domain} publishes ${records.length} SPF records; RFC 7208 makes that a permanent error for every message. Merge them into one that contains include:${include}.`)],
+      findings: [
+        finding(
+          'spf_multiple',
+          `${domain} publishes ${records.length} SPF records; RFC 7208 makes that a permanent error for every message. Merge them into one that contains include:${include}.`,
+        ),
+      ],
       lookups: null,
     };
   }

@@ -32,7 +32,9 @@ export const storedHealthSchema = modelSchema<StoredHealth>()(
       high: z.number().int(),
       low: z.number().int(),
       spf_lookups: z.number().int().nullable(),
-      checks: z.object(Object.fromEntries(HEALTH_CHECKS.map((check) => [check, outcome])) as Record<(typeof HEALTH_CHECKS)[number], typeof outcome>),
+      checks: z.object(
+        Object.fromEntries(HEALTH_CHECKS.map((check) => [check, outcome])) as Record<(typeof HEALTH_CHECKS)[number], typeof outcome>,
+      ),
     }),
   }),
 );

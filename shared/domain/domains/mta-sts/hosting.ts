@@ -102,7 +102,14 @@ export function hostingRecords(hosting: StoredHosting): HostingRecord[] {
   const certificateValidated = hosting.target !== null;
   const dns = hosting.dns;
   if (hosting.validation_record) {
-    records.push({ purpose: 'certificate_validation', type: 'CNAME', name: hosting.validation_record.name, value: hosting.validation_record.value, required: true, status: certificateValidated ? 'verified' : 'pending' });
+    records.push({
+      purpose: 'certificate_validation',
+      type: 'CNAME',
+      name: hosting.validation_record.name,
+      value: hosting.validation_record.value,
+      required: true,
+      status: certificateValidated ? 'verified' : 'pending',
+    });
   }
   if (hosting.target) {
     records.push({

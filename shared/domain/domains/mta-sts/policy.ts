@@ -22,7 +22,9 @@ export const policyHostOf = (policyDomain: string) => `${POLICY_HOST_LABEL}.${po
 /** The policy domain a policy host serves; null for a host that is not `mta-sts.<domain>`. */
 export function policyDomainOfHost(host: string): string | null {
   const name = host.trim().toLowerCase().replace(/\.$/, '').replace(/:\d+$/, '');
-  return name.startsWith(`${POLICY_HOST_LABEL}.`) && name.length > POLICY_HOST_LABEL.length + 1 ? name.slice(POLICY_HOST_LABEL.length + 1) : null;
+  return name.startsWith(`${POLICY_HOST_LABEL}.`) && name.length > POLICY_HOST_LABEL.length + 1
+    ? name.slice(POLICY_HOST_LABEL.length + 1)
+    : null;
 }
 
 /** The announcing record's name (RFC 8461 section 3.1). */
@@ -46,14 +48,23 @@ export function policyIdOf(changedAt: string, version: number): string {
  * per MX host (here the service's one). `none` needs no mx line, and has none.
  */
 export function policyText(policy: { mode: MtaStsMode; mxHosts: string[]; maxAgeS: number }): string {
-  const lines = ['version: STSv1', `mode: ${policy.mode}`, ...(policy.mode === 'none' ? [] : policy.mxHosts.map((host) => `mx: ${host}`)), `max_age: ${policy.maxAgeS}`];
+  const lines = [
+    'version: STSv1',
+    `mode: ${policy.mode}`,
+    ...(policy.mode === 'none' ? [] : policy.mxHosts.map((host) => `mx: ${host}`)),
+    `max_age: ${policy.maxAgeS}`,
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }
 
 /** PUT /domains/{id}/mta-sts: the policy to host. */
 export const mtaStsInputSchema = z
   .object({
-    mode: z.enum(MTA_STS_MODES, { error: `mode must be one of ${MTA_STS_MODES.join(', ')}` }).describe('enforce: senders that support MTA-STS deliver only over TLS to a host the policy names, with a valid certificate; testing: they deliver anyway and report failures (TLS-RPT); none: the policy is withdrawn (RFC 8461 section 8.3: keep it hosted for max_age before removing it)'),
+    mode: z
+      .enum(MTA_STS_MODES, { error: `mode must be one of ${MTA_STS_MODES.join(', ')}` })
+      .describe(
+        'enforce: senders that support MTA-STS deliver only over TLS to a host the policy names, with a valid certificate; testing: they deliver anyway and report failures (TLS-RPT); none: the policy is withdrawn (RFC 8461 section 8.3: keep it hosted for max_age before removing it)',
+      ),
     max_age: z
       .number({ error: 'max_age must be a number of seconds' })
       .int('max_age must be a whole number of seconds')

@@ -103,12 +103,18 @@ const STATUS_OF_CODE: Partial<Record<ErrorCode, number>> = {
 /** A batch item's error ({code, message, details}) as the AppError it was. */
 export function appErrorOf(item: { code: string; message: string; details?: Record<string, unknown> }): AppError {
   const status = STATUS_OF_CODE[item.code as ErrorCode] ?? 500;
-  return new AppError(item.details?.email_id !== undefined && item.code === 'validation_error' ? 422 : status, item.code as ErrorCode, item.message, item.details ? { details: item.details } : {});
+  return new AppError(
+    item.details?.email_id !== undefined && item.code === 'validation_error' ? 422 : status,
+    item.code as ErrorCode,
+    item.message,
+    item.details ? { details: item.details } : {},
+  );
 }
 
 /** Any error of the door as Mailgun's answer (`domain`: the path's). */
 export function errorAnswer(error: unknown, domain: string): MailgunAnswer {
-  if (!(error instanceof AppError)) return { status: 500, body: { message: 'Internal error: retry the request; report it with the X-Request-Id if it persists.' } };
+  if (!(error instanceof AppError))
+    return { status: 500, body: { message: 'Internal error: retry the request; report it with the X-Request-Id if it persists.' } };
   const headers = error.headers;
   const answer = (status: number, message: string): MailgunAnswer => ({ status, body: { message }, ...(headers ? { headers } : {}) });
   const suppressed = suppressedEmailId(error);

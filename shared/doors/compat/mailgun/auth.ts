@@ -15,7 +15,8 @@ export function keyOfBasicAuth(header: string | undefined): string {
   if (!match) throw new UnauthorizedError('Authenticate with HTTP Basic: user "api", password your API key (svc_...).');
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0 || decoded.slice(0, colon) !== MAILGUN_USER) throw new UnauthorizedError('The Basic auth user is always "api"; the password is your API key.');
+  if (colon < 0 || decoded.slice(0, colon) !== MAILGUN_USER)
+    throw new UnauthorizedError('The Basic auth user is always "api"; the password is your API key.');
   return decoded.slice(colon + 1);
 }
 

@@ -4,8 +4,22 @@
  * offset or one of RFC 2822's names (UT, GMT, EST, ...). Pure; the send core checks the time is ahead.
  */
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const ZONES: Readonly<Record<string, number>> = { ut: 0, utc: 0, gmt: 0, z: 0, est: -5, edt: -4, cst: -6, cdt: -5, mst: -7, mdt: -6, pst: -8, pdt: -7 };
-const RFC_2822 = /^\s*(?:(?:mon|tue|wed|thu|fri|sat|sun),\s*)?(\d{1,2})\s+([a-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s+([+-]\d{4}|[a-z]{1,3})\s*$/i;
+const ZONES: Readonly<Record<string, number>> = {
+  ut: 0,
+  utc: 0,
+  gmt: 0,
+  z: 0,
+  est: -5,
+  edt: -4,
+  cst: -6,
+  cdt: -5,
+  mst: -7,
+  mdt: -6,
+  pst: -8,
+  pdt: -7,
+};
+const RFC_2822 =
+  /^\s*(?:(?:mon|tue|wed|thu|fri|sat|sun),\s*)?(\d{1,2})\s+([a-z]{3})\s+(\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?\s+([+-]\d{4}|[a-z]{1,3})\s*$/i;
 
 /** The instant as ISO 8601 UTC, or null when the text is not an RFC 2822 date. */
 export function parseRfc2822Date(text: string): string | null {

@@ -55,7 +55,8 @@ const IGNORED_OPTIONS: Readonly<Record<string, readonly string[] | null>> = {
 };
 /** Options whose "yes" this service cannot honour, each with why. */
 const REFUSED_WHEN_YES: Readonly<Record<string, string>> = {
-  'o:testmode': 'this service has no test mode (a test-mode message would really be sent); send from the sandbox domain to your account email instead',
+  'o:testmode':
+    'this service has no test mode (a test-mode message would really be sent); send from the sandbox domain to your account email instead',
   'o:require-tls': 'TLS is required per sending domain here (PATCH /domains/{id} {"tls_mode": "enforced"}), not per message',
 };
 /** Fields this service refuses whatever their value, each with why. */
@@ -64,7 +65,8 @@ const REFUSED: Readonly<Record<string, string>> = {
   'o:time-zone-localize': 'time zone localization is not supported; give o:deliverytime',
   'o:archive-to': 'message archiving is not supported',
   't:version': "templates send their published version only (a template's versions are not addressable here)",
-  message: 'MIME messages are sent with POST /v3/{domain}/messages.mime, which this service does not offer: use the SMTP relay for raw MIME',
+  message:
+    'MIME messages are sent with POST /v3/{domain}/messages.mime, which this service does not offer: use the SMTP relay for raw MIME',
 };
 const SINGLE_FIELDS = ['from', 'subject', 'text', 'html', 'template', 'recipient-variables', 't:variables', 'o:deliverytime'];
 const LIST_FIELDS = ['to', 'cc', 'bcc', 'o:tag'];
@@ -105,7 +107,8 @@ export const mailgunMessageSchema = z.record(z.string(), z.array(z.string())).tr
       else if (!values.every((value) => YES_NO.includes(value.trim().toLowerCase()))) issue(field, `'${field}' must be yes or no`);
     } else if (field in IGNORED_OPTIONS) {
       const allowed = IGNORED_OPTIONS[field];
-      if (allowed && !values.every((value) => allowed.includes(value.trim().toLowerCase()))) issue(field, `'${field}' must be one of ${allowed.join(', ')}`);
+      if (allowed && !values.every((value) => allowed.includes(value.trim().toLowerCase())))
+        issue(field, `'${field}' must be one of ${allowed.join(', ')}`);
     } else if (!SINGLE_FIELDS.includes(field) && !LIST_FIELDS.includes(field) && !lower.startsWith('h:') && !lower.startsWith('v:')) {
       issue(field, `'${field}' is not a parameter this service takes (docs/compat.md, "Mailgun" lists them)`);
     }
@@ -124,7 +127,8 @@ export const mailgunMessageSchema = z.record(z.string(), z.array(z.string())).tr
   const when = one('o:deliverytime');
   if (when !== undefined) {
     deliveryTime = parseRfc2822Date(when) ?? undefined;
-    if (deliveryTime === undefined) issue('o:deliverytime', `'o:deliverytime' must be an RFC 2822 date, e.g. "Fri, 14 Oct 2030 23:10:10 -0000" (got "${when}")`);
+    if (deliveryTime === undefined)
+      issue('o:deliverytime', `'o:deliverytime' must be an RFC 2822 date, e.g. "Fri, 14 Oct 2030 23:10:10 -0000" (got "${when}")`);
   }
 
   const headers: Record<string, string> = {};

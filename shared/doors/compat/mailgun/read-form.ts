@@ -38,7 +38,12 @@ export async function formOf(form: FormData): Promise<MailgunForm> {
     const fileField = FILE_FIELDS.find((name) => name === key);
     if (fileField) {
       if (!isFile(value)) throw refuse(key, `'${key}' must be a file (send it as multipart/form-data)`);
-      files.push({ field: fileField, filename: value.name || 'file', contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+      files.push({
+        field: fileField,
+        filename: value.name || 'file',
+        contentType: value.type,
+        data: Buffer.from(await value.arrayBuffer()),
+      });
     } else if (isFile(value)) {
       throw refuse(key, `'${key}' must be a text field (files go in 'attachment' or 'inline')`);
     } else (fields[key] ??= []).push(value);

@@ -28,7 +28,8 @@ export function substitute(text: string, values: Readonly<Record<string, Json>>)
 export function substituteDeep(value: Json, values: Readonly<Record<string, Json>>): Json {
   if (typeof value === 'string') return substitute(value, values);
   if (Array.isArray(value)) return value.map((item) => substituteDeep(item, values));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteDeep(item, values)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substituteDeep(item, values)]));
   return value;
 }
 

@@ -45,7 +45,9 @@ async function readForm(c: Context<ApiEnv>) {
   try {
     form = await c.req.formData();
   } catch {
-    throw new ValidationError('The body is not a valid form (multipart/form-data or application/x-www-form-urlencoded)', { details: { fields: [{ field: '(body)', message: 'not a valid form' }] } });
+    throw new ValidationError('The body is not a valid form (multipart/form-data or application/x-www-form-urlencoded)', {
+      details: { fields: [{ field: '(body)', message: 'not a valid form' }] },
+    });
   }
   return formOf(form);
 }
@@ -64,10 +66,19 @@ export function mountMailgun(app: Hono<ApiEnv>, services: CompatServices): void 
   // MIME sending (the SDK's messages.create with `message`): not offered; the SMTP relay takes raw MIME.
   app.post(
     `/v3/${DOMAIN}/messages.mime`,
-    mailgun(async () => ({ status: 400, body: { message: 'Sending MIME (messages.mime) is not supported by this service: use the SMTP relay for raw MIME messages, or send the fields to /v3/{domain}/messages' } })),
+    mailgun(async () => ({
+      status: 400,
+      body: {
+        message:
+          'Sending MIME (messages.mime) is not supported by this service: use the SMTP relay for raw MIME messages, or send the fields to /v3/{domain}/messages',
+      },
+    })),
   );
 
-  const notFound = mailgun(async () => ({ status: 404, body: { message: 'Not Found: this service offers POST /v3/{domain}/messages only (docs/compat.md, "Mailgun")' } }));
+  const notFound = mailgun(async () => ({
+    status: 404,
+    body: { message: 'Not Found: this service offers POST /v3/{domain}/messages only (docs/compat.md, "Mailgun")' },
+  }));
   app.all(`/v3/${DOMAIN}`, notFound);
   app.all(`/v3/${DOMAIN}/*`, notFound);
 }

@@ -34,7 +34,11 @@ export interface MailgunSend {
 async function mapped(services: CompatServices, send: MailgunSend): Promise<MappedSend> {
   try {
     const message = parseWith(mailgunMessageSchema, send.form.fields);
-    return toSendRequest(message, { domain: send.domain, files: send.form.files, ...(send.onBehalfOf !== undefined ? { onBehalfOf: send.onBehalfOf } : {}) });
+    return toSendRequest(message, {
+      domain: send.domain,
+      files: send.form.files,
+      ...(send.onBehalfOf !== undefined ? { onBehalfOf: send.onBehalfOf } : {}),
+    });
   } catch (error) {
     await services.sendContextLoader.refuseCallerFirst({ apiKeyHash: send.apiKeyHash }, services.clock.now());
     throw error;
@@ -58,7 +62,8 @@ export async function sendMailgunMessage(services: CompatServices, send: Mailgun
   const senderDomain = fromDomainOf(first);
   let principal: Principal | undefined;
   if (mapping.kind === 'batch' || senderDomain !== send.domain) principal = await authenticateKeyHash(services, send.apiKeyHash);
-  if (principal && senderDomain !== send.domain && !(await pathDomainKnown(services, principal, send.domain))) return domainNotFound(send.domain);
+  if (principal && senderDomain !== send.domain && !(await pathDomainKnown(services, principal, send.domain)))
+    return domainNotFound(send.domain);
 
   if (mapping.kind === 'single') {
     const request = parseWith(sendRequestSchema, mapping.request);
@@ -73,6 +78,9 @@ export async function sendMailgunMessage(services: CompatServices, send: Mailgun
   const refused = data.filter((item) => item.id === null);
   if (refused.length === 0) return answer;
   // Mailgun queues a batch whole; an email refused here (e.g. a recipient the sandbox may not reach) is named.
-  const failed = refused.map((item) => ({ to: (mapping.items[item.index]!.to as string[])[0]!, message: item.error?.message ?? 'refused' }));
+  const failed = refused.map((item) => ({
+    to: (mapping.items[item.index]!.to as string[])[0]!,
+    message: item.error?.message ?? 'refused',
+  }));
   return { ...answer, body: { ...(answer.body as { id: string; message: string }), failed } };
 }

@@ -69,7 +69,8 @@ export function flattenVariables(values: Readonly<Record<string, Json>>, prefix 
 /** o:tag and v: as our tags (../provider-tags.ts: the doors' one rule); more than MAX_TAGS is a 400. */
 function tagsOf(message: MailgunMessage): Tag[] {
   const tags = [...labelTags('tag', message.tags), ...pairTags(message.variables)];
-  if (tagsOverLimit(tags) > 0) throw refuse('o:tag', `o:tag and v: give ${tags.length} tags; at most ${MAX_TAGS} are kept per email (each becomes a tag)`);
+  if (tagsOverLimit(tags) > 0)
+    throw refuse('o:tag', `o:tag and v: give ${tags.length} tags; at most ${MAX_TAGS} are kept per email (each becomes a tag)`);
   return tags;
 }
 
@@ -123,7 +124,11 @@ function itemFor(message: MailgunMessage, base: SendRequestInput, recipient: str
     if (typeof base[field] === 'string') item[field] = substitute(base[field] as string, values);
   }
   if (base.headers) item.headers = substituteRecord(base.headers as Record<string, string>, values);
-  const tags = tagsOf({ ...message, tags: message.tags.map((tag) => substitute(tag, values)), variables: substituteRecord(message.variables, values) });
+  const tags = tagsOf({
+    ...message,
+    tags: message.tags.map((tag) => substitute(tag, values)),
+    variables: substituteRecord(message.variables, values),
+  });
   if (tags.length) item.tags = tags;
   const template = base.template as { id: string; variables?: Record<string, Json> } | undefined;
   if (template?.variables) item.template = { ...template, variables: substituteDeep(template.variables, values) };
@@ -134,13 +139,22 @@ export function toSendRequest(message: MailgunMessage, context: MailgunContext):
   const base = baseRequest(message, context);
   if (message.recipientVariables === undefined) return { kind: 'single', request: base };
   if (message.cc.length || message.bcc.length) {
-    throw refuse('recipient-variables', "'cc' and 'bcc' cannot be combined with 'recipient-variables' here: each 'to' recipient gets an email of its own; send the copies separately");
+    throw refuse(
+      'recipient-variables',
+      "'cc' and 'bcc' cannot be combined with 'recipient-variables' here: each 'to' recipient gets an email of its own; send the copies separately",
+    );
   }
   if (context.files.length) {
-    throw refuse('recipient-variables', "'attachment' and 'inline' cannot be combined with 'recipient-variables' here (a batch carries no files)");
+    throw refuse(
+      'recipient-variables',
+      "'attachment' and 'inline' cannot be combined with 'recipient-variables' here (a batch carries no files)",
+    );
   }
   if (message.to.length > MAX_BATCH_RECIPIENTS) {
-    throw refuse('to', `at most ${MAX_BATCH_RECIPIENTS} 'to' recipients with 'recipient-variables' (this one has ${message.to.length}); split the batch`);
+    throw refuse(
+      'to',
+      `at most ${MAX_BATCH_RECIPIENTS} 'to' recipients with 'recipient-variables' (this one has ${message.to.length}); split the batch`,
+    );
   }
   const all = message.recipientVariables;
   return { kind: 'batch', items: message.to.map((recipient) => itemFor(message, base, recipient, valuesFor(recipient, all))) };

@@ -27,7 +27,11 @@ export function sentAnswer(to: string | null | undefined, messageId: string, sub
 export type PreparedMessage = { to: string | null | undefined } & ({ request: Record<string, unknown> } | { refused: unknown });
 
 /** One batch entry per message: the door's refusals, and the batch core's results for the others, in order. */
-export function batchAnswer(prepared: readonly PreparedMessage[], results: readonly BatchItemResult[], submittedAt: Date): PostmarkBatchEntry[] {
+export function batchAnswer(
+  prepared: readonly PreparedMessage[],
+  results: readonly BatchItemResult[],
+  submittedAt: Date,
+): PostmarkBatchEntry[] {
   let next = 0;
   return prepared.map((message) => {
     const echo = message.to ? { To: message.to } : {};

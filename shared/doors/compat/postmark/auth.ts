@@ -22,6 +22,10 @@ export function serverTokenHash(header: string | undefined): string {
   try {
     return apiKeySecretHash(token);
   } catch {
-    throw new PostmarkFailure(POSTMARK_CODES.badToken, 'The Server API token is not valid: X-Postmark-Server-Token takes one of your API keys (svc_...).', 401);
+    throw new PostmarkFailure(
+      POSTMARK_CODES.badToken,
+      'The Server API token is not valid: X-Postmark-Server-Token takes one of your API keys (svc_...).',
+      401,
+    );
   }
 }

@@ -107,7 +107,9 @@ export function postmarkCodeOf(error: OurError): { status: PostmarkErrorAnswer['
     case 'insufficient_scope':
       return { status: 401, errorCode: POSTMARK_CODES.badToken, message: error.message };
     case 'domain_not_verified':
-      return unprocessable(details?.status === undefined ? POSTMARK_CODES.senderSignatureNotFound : POSTMARK_CODES.senderSignatureNotConfirmed);
+      return unprocessable(
+        details?.status === undefined ? POSTMARK_CODES.senderSignatureNotFound : POSTMARK_CODES.senderSignatureNotConfirmed,
+      );
     case 'domain_not_allowed':
       return unprocessable(POSTMARK_CODES.senderSignatureNotFound);
     case 'recipient_not_allowed':
@@ -133,9 +135,14 @@ export function postmarkCodeOf(error: OurError): { status: PostmarkErrorAnswer['
       return { status: 500, errorCode: POSTMARK_CODES.internal, message: error.message };
   }
   const suppressed = stringList(details?.suppressed);
-  if (suppressed.length) return unprocessable(POSTMARK_CODES.inactiveRecipient, inactiveRecipientsMessage(suppressed, 'on the suppression list'));
+  if (suppressed.length)
+    return unprocessable(POSTMARK_CODES.inactiveRecipient, inactiveRecipientsMessage(suppressed, 'on the suppression list'));
   const optedOut = stringList(details?.category_unsubscribed);
-  if (optedOut.length) return unprocessable(POSTMARK_CODES.inactiveRecipient, inactiveRecipientsMessage(optedOut, `unsubscribed from ${String(details?.category ?? 'this')} email`));
+  if (optedOut.length)
+    return unprocessable(
+      POSTMARK_CODES.inactiveRecipient,
+      inactiveRecipientsMessage(optedOut, `unsubscribed from ${String(details?.category ?? 'this')} email`),
+    );
   const fields = fieldsOf(details);
   if (fields.some((f) => f.field === 'template.id')) return unprocessable(POSTMARK_CODES.templateNotFound, error.message);
   if (fields.some((f) => /^attachments\.\d+\.filename$/.test(f.field) && /extension/i.test(f.message))) {

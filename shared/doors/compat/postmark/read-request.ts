@@ -16,7 +16,10 @@ export async function readPostmarkJson(c: Context): Promise<unknown> {
   } catch (error) {
     if (error instanceof AppError) {
       const invalidJson = /not valid JSON/.test(error.message);
-      throw new PostmarkFailure(invalidJson ? POSTMARK_CODES.invalidJson : POSTMARK_CODES.invalidRequest, invalidJson ? 'The request body is not valid JSON.' : error.message);
+      throw new PostmarkFailure(
+        invalidJson ? POSTMARK_CODES.invalidJson : POSTMARK_CODES.invalidRequest,
+        invalidJson ? 'The request body is not valid JSON.' : error.message,
+      );
     }
     throw error;
   }
@@ -24,7 +27,9 @@ export async function readPostmarkJson(c: Context): Promise<unknown> {
 
 /** `Headers.0.Name` -> `Headers[0].Name`. */
 export function postmarkPath(path: readonly PropertyKey[]): string {
-  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`)).join('') || '(body)';
+  return (
+    path.map((part, index) => (typeof part === 'number' ? `[${part}]` : `${index === 0 ? '' : '.'}${String(part)}`)).join('') || '(body)'
+  );
 }
 
 /** A Postmark shape parsed, or a 300 naming each field that is wrong. */

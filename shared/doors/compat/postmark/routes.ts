@@ -21,7 +21,7 @@ function postmarkRoute(services: CompatServices, send: PostmarkSend) {
   return async (c: Context<ApiEnv>): Promise<Response> => {
     try {
       const apiKeyHash = serverTokenHash(c.req.header(SERVER_TOKEN_HEADER));
-      return c.json(await send(services, apiKeyHash, () => readPostmarkJson(c)) as object, 200);
+      return c.json((await send(services, apiKeyHash, () => readPostmarkJson(c))) as object, 200);
     } catch (error) {
       const answer = postmarkErrorAnswer(error);
       if (answer.status >= 500) logError('postmark door: request failed', error, { path: c.req.path, request_id: c.get('requestId') });
@@ -31,7 +31,13 @@ function postmarkRoute(services: CompatServices, send: PostmarkSend) {
 }
 
 function notFound(c: Context<ApiEnv>): Response {
-  return c.json({ ErrorCode: 404, Message: `${c.req.method} ${c.req.path} is not an endpoint of this Postmark-compatible API: POST /email, /email/batch, /email/withTemplate and /email/batchWithTemplates are.` }, 404);
+  return c.json(
+    {
+      ErrorCode: 404,
+      Message: `${c.req.method} ${c.req.path} is not an endpoint of this Postmark-compatible API: POST /email, /email/batch, /email/withTemplate and /email/batchWithTemplates are.`,
+    },
+    404,
+  );
 }
 
 export function mountPostmark(app: Hono<ApiEnv>, services: CompatServices): void {

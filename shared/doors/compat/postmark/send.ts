@@ -34,7 +34,11 @@ async function orCallerFirst<T>(services: CompatServices, apiKeyHash: string, ma
 }
 
 /** POST /email. */
-export async function sendPostmarkEmail(services: CompatServices, apiKeyHash: string, readBody: () => Promise<unknown>): Promise<PostmarkSent> {
+export async function sendPostmarkEmail(
+  services: CompatServices,
+  apiKeyHash: string,
+  readBody: () => Promise<unknown>,
+): Promise<PostmarkSent> {
   const { to, request } = await orCallerFirst(services, apiKeyHash, async () => {
     const message = parsePostmark(postmarkMessageSchema, await readBody());
     return { to: message.To, request: parseWith(sendRequestSchema, messageToSendRequest(message)) };
@@ -44,21 +48,37 @@ export async function sendPostmarkEmail(services: CompatServices, apiKeyHash: st
 }
 
 /** Our alias of a templated message's template; a TemplateId is looked up in the account's Postmark imports. */
-async function templateAliasOf(services: CompatServices, principal: () => Promise<Principal>, message: PostmarkTemplatedMessage): Promise<string> {
-  if (message.TemplateAlias !== null && message.TemplateAlias !== undefined && message.TemplateAlias.trim() !== '') return aliasForTemplateAlias(message.TemplateAlias);
-  if (message.TemplateId !== null && message.TemplateId !== undefined) return aliasForTemplateId(services.imports, (await principal()).account.id, message.TemplateId);
-  throw new PostmarkFailure(POSTMARK_CODES.invalidRequest, 'Invalid email request: give TemplateAlias (our template alias) or TemplateId (a Postmark template id from an import).');
+async function templateAliasOf(
+  services: CompatServices,
+  principal: () => Promise<Principal>,
+  message: PostmarkTemplatedMessage,
+): Promise<string> {
+  if (message.TemplateAlias !== null && message.TemplateAlias !== undefined && message.TemplateAlias.trim() !== '')
+    return aliasForTemplateAlias(message.TemplateAlias);
+  if (message.TemplateId !== null && message.TemplateId !== undefined)
+    return aliasForTemplateId(services.imports, (await principal()).account.id, message.TemplateId);
+  throw new PostmarkFailure(
+    POSTMARK_CODES.invalidRequest,
+    'Invalid email request: give TemplateAlias (our template alias) or TemplateId (a Postmark template id from an import).',
+  );
 }
 
 /** POST /email/withTemplate. */
-export async function sendPostmarkWithTemplate(services: CompatServices, apiKeyHash: string, readBody: () => Promise<unknown>): Promise<PostmarkSent> {
+export async function sendPostmarkWithTemplate(
+  services: CompatServices,
+  apiKeyHash: string,
+  readBody: () => Promise<unknown>,
+): Promise<PostmarkSent> {
   let principal: Principal | undefined;
   // A TemplateId needs the account (its imports): the key is then read first, and the send takes the principal.
   const resolve = async () => (principal ??= await authenticateKeyHash(services, apiKeyHash));
   const { to, request } = await orCallerFirst(services, apiKeyHash, async () => {
     const message = parsePostmark(postmarkTemplatedMessageSchema, await readBody());
     const alias = await templateAliasOf(services, resolve, message);
-    return { to: message.To, request: parseWith(sendRequestSchema, templatedToSendRequest(message, { alias, model: message.TemplateModel })) };
+    return {
+      to: message.To,
+      request: parseWith(sendRequestSchema, templatedToSendRequest(message, { alias, model: message.TemplateModel })),
+    };
   });
   const caller: SendCaller = principal ? { principal } : { apiKeyHash };
   const result = await sendEmail(services, caller, request);
@@ -96,7 +116,11 @@ const toOf = (item: unknown): string | null => {
 };
 
 /** POST /email/batch. */
-export async function sendPostmarkBatch(services: CompatServices, apiKeyHash: string, readBody: () => Promise<unknown>): Promise<PostmarkBatchEntry[]> {
+export async function sendPostmarkBatch(
+  services: CompatServices,
+  apiKeyHash: string,
+  readBody: () => Promise<unknown>,
+): Promise<PostmarkBatchEntry[]> {
   const principal = await batchPrincipal(services, apiKeyHash);
   const items = batchItems(await readBody(), 'a JSON array of messages');
   const prepared = items.map((item): PreparedMessage => {
@@ -110,7 +134,11 @@ export async function sendPostmarkBatch(services: CompatServices, apiKeyHash: st
 }
 
 /** POST /email/batchWithTemplates: `{"Messages": [...]}`. */
-export async function sendPostmarkBatchWithTemplates(services: CompatServices, apiKeyHash: string, readBody: () => Promise<unknown>): Promise<PostmarkBatchEntry[]> {
+export async function sendPostmarkBatchWithTemplates(
+  services: CompatServices,
+  apiKeyHash: string,
+  readBody: () => Promise<unknown>,
+): Promise<PostmarkBatchEntry[]> {
   const principal = await batchPrincipal(services, apiKeyHash);
   const body = await readBody();
   const items = batchItems((body as { Messages?: unknown } | null)?.Messages, '{"Messages": [templated messages]}');

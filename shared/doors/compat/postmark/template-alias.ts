@@ -21,7 +21,11 @@ export function aliasForTemplateAlias(alias: string): string {
   const trimmed = alias.trim();
   if (TEMPLATE_ALIAS.test(trimmed)) return trimmed;
   const slug = aliasSlug(trimmed);
-  if (slug === '') throw new PostmarkFailure(POSTMARK_CODES.templateNotFound, `The template "${alias}" was not found: no template alias can be made of it.`);
+  if (slug === '')
+    throw new PostmarkFailure(
+      POSTMARK_CODES.templateNotFound,
+      `The template "${alias}" was not found: no template alias can be made of it.`,
+    );
   return slug;
 }
 
@@ -36,7 +40,11 @@ export type ImportLookup = Pick<ImportRepository, 'list' | 'parts'>;
 /** The alias a Postmark import gave the template with this id, or a 1101 PostmarkFailure. */
 export async function aliasForTemplateId(imports: ImportLookup, accountId: string, templateId: number | string): Promise<string> {
   const id = templateIdOf(templateId);
-  if (id === null) throw new PostmarkFailure(POSTMARK_CODES.invalidRequest, 'TemplateId must be a Postmark template id (a number); or give TemplateAlias.');
+  if (id === null)
+    throw new PostmarkFailure(
+      POSTMARK_CODES.invalidRequest,
+      'TemplateId must be a Postmark template id (a number); or give TemplateAlias.',
+    );
   const page = await imports.list(accountId, { limit: IMPORTS_SEARCHED });
   for (const head of page.items) {
     if (head.provider !== 'postmark' || head.dry_run) continue;

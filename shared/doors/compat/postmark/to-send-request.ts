@@ -78,7 +78,8 @@ function headersOf(headers: PostmarkCommonFields['Headers']): Record<string, str
 /** Tag and Metadata as our tags (../provider-tags.ts); more than MAX_TAGS is a 300. */
 export function tagsOf(tag: string | null | undefined, metadata: Readonly<Record<string, string>> | null | undefined): Tag[] | undefined {
   const tags = [...labelTags(TAG_NAME, tag ? [tag] : []), ...pairTags(metadata ?? {})];
-  if (tagsOverLimit(tags) > 0) throw invalid(`Tag and Metadata give ${tags.length} tags; at most ${MAX_TAGS} are kept per email (Tag counts as one).`);
+  if (tagsOverLimit(tags) > 0)
+    throw invalid(`Tag and Metadata give ${tags.length} tags; at most ${MAX_TAGS} are kept per email (Tag counts as one).`);
   return tags.length ? tags : undefined;
 }
 
@@ -92,7 +93,8 @@ function attachmentOf(attachment: PostmarkAttachment): Record<string, string> {
   };
 }
 
-const nonEmpty = (value: string | null | undefined): string | undefined => (value === null || value === undefined || value === '' ? undefined : value);
+const nonEmpty = (value: string | null | undefined): string | undefined =>
+  value === null || value === undefined || value === '' ? undefined : value;
 
 /** Everything but the content (from, recipients, headers, tags, attachments, category). */
 function envelopeOf(message: PostmarkCommonFields): Record<string, unknown> {

@@ -54,9 +54,19 @@ export function outcomeOfBatch(response: BatchResponse): SendgridOutcome {
     return { kind: 'accepted', messageId: accepted[0]!.id };
   }
   const error = failure.error ?? { code: 'internal_error', message: 'The email could not be sent.' };
-  const sent = accepted.length ? ` Personalizations ${accepted.map((a) => `${a.index} (${a.id})`).join(', ')} were accepted and will be sent.` : '';
-  const appError = new AppError(statusOfCode(error.code), error.code as ErrorCode, `personalizations.${failure.index}: ${error.message}${sent}`, { ...(error.details ? { details: error.details } : {}) });
+  const sent = accepted.length
+    ? ` Personalizations ${accepted.map((a) => `${a.index} (${a.id})`).join(', ')} were accepted and will be sent.`
+    : '';
+  const appError = new AppError(
+    statusOfCode(error.code),
+    error.code as ErrorCode,
+    `personalizations.${failure.index}: ${error.message}${sent}`,
+    { ...(error.details ? { details: error.details } : {}) },
+  );
   const answer = sendgridError(appError, failure.index);
-  if (sent) answer.body.errors = answer.body.errors.map((item) => (item.message.includes('were accepted') ? item : { ...item, message: `${item.message}${sent}` }));
+  if (sent)
+    answer.body.errors = answer.body.errors.map((item) =>
+      item.message.includes('were accepted') ? item : { ...item, message: `${item.message}${sent}` },
+    );
   return { kind: 'error', answer };
 }

@@ -31,7 +31,9 @@ export const MAX_ANSWERED_ERRORS = 100;
 /** A 400 whose fields are already named as SendGrid names them (the request's own schema, the mapping). */
 export class SendgridRequestError extends ValidationError {
   constructor(readonly problems: { field: string | null; message: string }[]) {
-    super(problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ') || 'Bad request.', { details: { fields: problems } });
+    super(problems.map((p) => (p.field ? `${p.field}: ${p.message}` : p.message)).join('; ') || 'Bad request.', {
+      details: { fields: problems },
+    });
   }
 }
 
@@ -79,7 +81,10 @@ export function sendgridError(error: unknown, personalization = 0): SendgridErro
   const headers = error.headers ? { headers: error.headers } : {};
   const help = error.hint ?? null;
   if (error instanceof SendgridRequestError) {
-    return { status: 400, body: { errors: error.problems.slice(0, MAX_ANSWERED_ERRORS).map((p) => ({ message: p.message, field: p.field, help: null })) } };
+    return {
+      status: 400,
+      body: { errors: error.problems.slice(0, MAX_ANSWERED_ERRORS).map((p) => ({ message: p.message, field: p.field, help: null })) },
+    };
   }
   const fields = Array.isArray(error.details?.fields) ? (error.details.fields as { field?: unknown; message?: unknown }[]) : [];
   if (status === 400 && fields.length > 0) {

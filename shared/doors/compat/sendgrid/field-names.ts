@@ -5,7 +5,12 @@
  */
 
 /** Our attachment item fields -> SendGrid's. */
-const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = { data: 'content', filename: 'filename', content_type: 'type', content_id: 'content_id' };
+const ATTACHMENT_FIELDS: Readonly<Record<string, string>> = {
+  data: 'content',
+  filename: 'filename',
+  content_type: 'type',
+  content_id: 'content_id',
+};
 
 /**
  * SendGrid's name for one of our fields. `personalization` is the personalization the request was made
@@ -25,7 +30,9 @@ export function sendgridFieldOf(field: string, personalization = 0): string | nu
     case 'to':
     case 'cc':
     case 'bcc':
-      return tail.length > 0 && /^\d+$/.test(tail[0]!) ? `personalizations.${index}.${head}.${tail[0]}.email` : `personalizations.${index}.${head}`;
+      return tail.length > 0 && /^\d+$/.test(tail[0]!)
+        ? `personalizations.${index}.${head}.${tail[0]}.email`
+        : `personalizations.${index}.${head}`;
     case 'from':
       return 'from.email';
     case 'subject':

@@ -38,7 +38,10 @@ export function bearerKey(authorization: string | undefined): string {
 /** SendGrid's body schema: a SendgridRequestError naming SendGrid's fields. */
 function parseMailSend(body: unknown) {
   const parsed = mailSendSchema.safeParse(body);
-  if (!parsed.success) throw new SendgridRequestError(issuesToFields(parsed.error.issues).map((f) => ({ field: f.field === '(body)' ? null : f.field, message: f.message })));
+  if (!parsed.success)
+    throw new SendgridRequestError(
+      issuesToFields(parsed.error.issues).map((f) => ({ field: f.field === '(body)' ? null : f.field, message: f.message })),
+    );
   return parsed.data;
 }
 
@@ -46,7 +49,11 @@ function parseMailSend(body: unknown) {
  * `readBody` reads the JSON body (a 400 for none or bad JSON); called after the key is checked, so a bad
  * caller is answered as one (401/403) before its body is looked at.
  */
-export async function mailSend(services: CompatServices, authorization: string | undefined, readBody: () => Promise<unknown>): Promise<MailSendOutcome> {
+export async function mailSend(
+  services: CompatServices,
+  authorization: string | undefined,
+  readBody: () => Promise<unknown>,
+): Promise<MailSendOutcome> {
   const principal = await authenticateKeyHash(services, apiKeySecretHash(bearerKey(authorization)));
   await services.sendContextLoader.refuseCallerFirst({ principal }, services.clock.now());
   const body = parseMailSend(await readBody());

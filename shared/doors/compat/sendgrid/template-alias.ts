@@ -27,7 +27,9 @@ export interface TemplateAliasDeps {
 /** The alias an import's report gave a SendGrid template id (not a failed or dry-run item), or null. Pure. */
 export function importedAliasOf(parts: readonly ReportPart[], templateId: string): string | null {
   for (const part of parts) {
-    const item = part.templates.items.find((entry) => entry.source_id === templateId && entry.status !== 'failed' && entry.status !== 'would_import');
+    const item = part.templates.items.find(
+      (entry) => entry.source_id === templateId && entry.status !== 'failed' && entry.status !== 'would_import',
+    );
     if (item) return item.alias;
   }
   return null;

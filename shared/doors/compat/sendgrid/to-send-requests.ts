@@ -46,19 +46,24 @@ export interface MappedMailSend {
 
 type Problem = { field: string | null; message: string };
 
-
 const mailbox = (value: EmailObject) => formatMailbox(value.name ? { email: value.email, name: value.name } : { email: value.email });
 
 /** Replaces each key with its value in one pass (longest key first, so `-name-` never eats `-name-full-`). */
 export function substitute(text: string, substitutions: Readonly<Record<string, string>> | undefined): string {
-  const keys = Object.keys(substitutions ?? {}).filter((key) => key !== '').sort((a, b) => b.length - a.length);
+  const keys = Object.keys(substitutions ?? {})
+    .filter((key) => key !== '')
+    .sort((a, b) => b.length - a.length);
   if (keys.length === 0) return text;
   const pattern = new RegExp(keys.map((key) => key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   return text.replace(pattern, (key) => substitutions![key]!);
 }
 
 /** dynamic_template_data flattened as imported templates name their placeholders: `user.name` -> `user_name`, `items.0` -> `items_0`. */
-export function flattenTemplateData(data: Readonly<Record<string, unknown>>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+export function flattenTemplateData(
+  data: Readonly<Record<string, unknown>>,
+  prefix = '',
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
   for (const [key, value] of Object.entries(data)) {
     const name = prefix === '' ? key : `${prefix}_${key}`;
     if (value !== null && typeof value === 'object') flattenTemplateData(value as Record<string, unknown>, name, out);
@@ -81,7 +86,10 @@ function contentOf(body: SendgridMailSend, problems: Problem[]): { text?: string
     const type = block.type.trim().toLowerCase();
     const key = type === 'text/plain' ? 'text' : type === 'text/html' ? 'html' : null;
     if (key === null) {
-      problems.push({ field: `content.${index}.type`, message: `Content of type ${block.type} cannot be sent here: only text/plain and text/html.` });
+      problems.push({
+        field: `content.${index}.type`,
+        message: `Content of type ${block.type} cannot be sent here: only text/plain and text/html.`,
+      });
     } else if (out[key] !== undefined) {
       problems.push({ field: `content.${index}.type`, message: `Only one content block of type ${type} is allowed.` });
     } else {
@@ -92,16 +100,27 @@ function contentOf(body: SendgridMailSend, problems: Problem[]): { text?: string
 }
 
 /** The footer appended: text after the text, html before </body> (or at the end). */
-function withFooter(content: { text?: string; html?: string }, footer: { text?: string; html?: string } | null): { text?: string; html?: string } {
+function withFooter(
+  content: { text?: string; html?: string },
+  footer: { text?: string; html?: string } | null,
+): { text?: string; html?: string } {
   if (!footer) return content;
-  const html = content.html === undefined || !footer.html ? content.html : /<\/body>/i.test(content.html) ? content.html.replace(/<\/body>/i, () => `${footer.html}</body>`) : `${content.html}${footer.html}`;
+  const html =
+    content.html === undefined || !footer.html
+      ? content.html
+      : /<\/body>/i.test(content.html)
+        ? content.html.replace(/<\/body>/i, () => `${footer.html}</body>`)
+        : `${content.html}${footer.html}`;
   const text = content.text === undefined || !footer.text ? content.text : `${content.text}\n\n${footer.text}`;
   return { ...(text === undefined ? {} : { text }), ...(html === undefined ? {} : { html }) };
 }
 
 function attachmentOf(attachment: SendgridAttachment, index: number, problems: Problem[]): SendRequestBody {
   if (attachment.disposition === 'inline' && !attachment.content_id) {
-    problems.push({ field: `attachments.${index}.content_id`, message: 'The content_id is required when the attachment disposition is inline.' });
+    problems.push({
+      field: `attachments.${index}.content_id`,
+      message: 'The content_id is required when the attachment disposition is inline.',
+    });
   }
   return {
     filename: attachment.filename,
@@ -114,33 +133,64 @@ function attachmentOf(attachment: SendgridAttachment, index: number, problems: P
 /** What every personalization shares (checked once). */
 function shared(body: SendgridMailSend, problems: Problem[]) {
   if (body.personalizations.length > MAX_BATCH) {
-    problems.push({ field: 'personalizations', message: `At most ${MAX_BATCH} personalizations per request here (each is one email); split the request.` });
+    problems.push({
+      field: 'personalizations',
+      message: `At most ${MAX_BATCH} personalizations per request here (each is one email); split the request.`,
+    });
   }
   if (body.sections && Object.keys(body.sections).length > 0) {
-    problems.push({ field: 'sections', message: 'sections are not supported: put the text in the content or a template, with substitutions or dynamic_template_data.' });
+    problems.push({
+      field: 'sections',
+      message: 'sections are not supported: put the text in the content or a template, with substitutions or dynamic_template_data.',
+    });
   }
   const settings = body.mail_settings ?? {};
-  for (const name of ['bypass_list_management', 'bypass_spam_management', 'bypass_bounce_management', 'bypass_unsubscribe_management'] as const) {
+  for (const name of [
+    'bypass_list_management',
+    'bypass_spam_management',
+    'bypass_bounce_management',
+    'bypass_unsubscribe_management',
+  ] as const) {
     if (settings[name]?.enable === true) {
-      problems.push({ field: `mail_settings.${name}.enable`, message: `${name} is not supported: suppressions and unsubscribes always apply here.` });
+      problems.push({
+        field: `mail_settings.${name}.enable`,
+        message: `${name} is not supported: suppressions and unsubscribes always apply here.`,
+      });
     }
   }
-  if (body.reply_to && body.reply_to_list) problems.push({ field: 'reply_to_list', message: 'reply_to and reply_to_list cannot be used together.' });
+  if (body.reply_to && body.reply_to_list)
+    problems.push({ field: 'reply_to_list', message: 'reply_to and reply_to_list cannot be used together.' });
   const footer = settings.footer?.enable === true ? { text: settings.footer.text, html: settings.footer.html } : null;
-  if (footer && body.template_id) problems.push({ field: 'mail_settings.footer', message: 'A footer cannot be added to a template send: put it in the template.' });
+  if (footer && body.template_id)
+    problems.push({ field: 'mail_settings.footer', message: 'A footer cannot be added to a template send: put it in the template.' });
   if ((body.attachments?.length ?? 0) > 0 && body.personalizations.length > 1) {
-    problems.push({ field: 'attachments', message: 'Attachments can be sent with one personalization per request only: send one request per recipient group.' });
+    problems.push({
+      field: 'attachments',
+      message: 'Attachments can be sent with one personalization per request only: send one request per recipient group.',
+    });
   }
   if (!body.from && !body.personalizations.every((p) => p.from)) {
-    problems.push({ field: 'from', message: 'The from object must be provided for every email send. It is an object that requires an email parameter, but may also contain a name parameter.' });
+    problems.push({
+      field: 'from',
+      message:
+        'The from object must be provided for every email send. It is an object that requires an email parameter, but may also contain a name parameter.',
+    });
   }
   const content = withFooter(contentOf(body, problems), footer);
   if (!body.template_id) {
     if (content.text === undefined && content.html === undefined && !(body.content ?? []).length) {
-      problems.push({ field: 'content', message: 'Unless a valid template_id is provided, the content parameter is required. There must be at least one defined content block.' });
+      problems.push({
+        field: 'content',
+        message:
+          'Unless a valid template_id is provided, the content parameter is required. There must be at least one defined content block.',
+      });
     }
     if (body.subject === undefined && !body.personalizations.every((p) => p.subject !== undefined)) {
-      problems.push({ field: 'subject', message: 'The subject is required. You can get around this requirement if you use a template with a subject defined or if every personalization has a subject defined.' });
+      problems.push({
+        field: 'subject',
+        message:
+          'The subject is required. You can get around this requirement if you use a template with a subject defined or if every personalization has a subject defined.',
+      });
     }
   }
   const attachments = (body.attachments ?? []).map((attachment, index) => attachmentOf(attachment, index, problems));
@@ -153,12 +203,23 @@ function tagsOf(body: SendgridMailSend, personalization: SendgridPersonalization
   const customArgs = { ...body.custom_args, ...personalization.custom_args };
   const tags = [...labelTags('category', body.categories ?? []), ...pairTags(customArgs)];
   if (tags.length > MAX_TAGS) {
-    problems.push({ field: personalization.custom_args ? `personalizations.${index}.custom_args` : body.custom_args ? 'custom_args' : 'categories', message: `At most ${MAX_TAGS} categories and custom_args together (each becomes a tag); this email has ${tags.length}.` });
+    problems.push({
+      field: personalization.custom_args ? `personalizations.${index}.custom_args` : body.custom_args ? 'custom_args' : 'categories',
+      message: `At most ${MAX_TAGS} categories and custom_args together (each becomes a tag); this email has ${tags.length}.`,
+    });
   }
   return tags;
 }
 
-function templateOf(body: SendgridMailSend, personalization: SendgridPersonalization, index: number, subject: string | undefined, content: { text?: string; html?: string }, alias: string, problems: Problem[]) {
+function templateOf(
+  body: SendgridMailSend,
+  personalization: SendgridPersonalization,
+  index: number,
+  subject: string | undefined,
+  content: { text?: string; html?: string },
+  alias: string,
+  problems: Problem[],
+) {
   const variables: Record<string, unknown> = {};
   if (isDynamicTemplate(body.template_id!)) {
     Object.assign(variables, flattenTemplateData(personalization.dynamic_template_data ?? {}));
@@ -166,7 +227,10 @@ function templateOf(body: SendgridMailSend, personalization: SendgridPersonaliza
     for (const [key, value] of Object.entries(personalization.substitutions ?? {})) {
       const name = placeholderName(key);
       if (name === null) {
-        problems.push({ field: `personalizations.${index}.substitutions`, message: `The substitution key "${key}" cannot fill a stored template: its templates use {{name}} placeholders (write the key as {{name}}).` });
+        problems.push({
+          field: `personalizations.${index}.substitutions`,
+          message: `The substitution key "${key}" cannot fill a stored template: its templates use {{name}} placeholders (write the key as {{name}}).`,
+        });
       } else {
         variables[name] = value;
       }

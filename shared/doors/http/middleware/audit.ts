@@ -30,7 +30,9 @@ export interface AuditOptions {
 
 /** The pattern of the route that answered: the last matched route that is not a wildcard middleware. */
 function routePattern(c: Context<ApiEnv>): string | null {
-  const routes = matchedRoutes(c).filter((route) => !route.path.endsWith('*') && (route.method === 'ALL' || route.method === c.req.method.toUpperCase()));
+  const routes = matchedRoutes(c).filter(
+    (route) => !route.path.endsWith('*') && (route.method === 'ALL' || route.method === c.req.method.toUpperCase()),
+  );
   return routes.length ? routes[routes.length - 1]!.path : null;
 }
 

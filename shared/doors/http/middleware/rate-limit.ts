@@ -13,7 +13,10 @@ export const RATE_LIMIT_HEADERS = { limit: 'ratelimit-limit', remaining: 'rateli
  * `ratelimit-remaining` and `ratelimit-reset` (seconds until the window ends) on every response of the
  * route, errors included, and refuses with 429 rate_limited and `Retry-After` once the window is used up.
  */
-export function rateLimit(deps: { rateLimits: RateLimitRepository; clock: Clock }, name: RateLimitName): MiddlewareHandler<ApiEnv> & { readonly rateLimit: RateLimitName } {
+export function rateLimit(
+  deps: { rateLimits: RateLimitRepository; clock: Clock },
+  name: RateLimitName,
+): MiddlewareHandler<ApiEnv> & { readonly rateLimit: RateLimitName } {
   const rule = RATE_LIMITS[name];
   const middleware: MiddlewareHandler<ApiEnv> = async (c, next) => {
     const nowMs = deps.clock.now().getTime();

@@ -8,8 +8,15 @@ import { ForbiddenError } from '../../../domain/errors';
 import type { ApiEnv } from '../env';
 
 export function assertSameOrigin(c: Context): void {
-  const reason = crossOriginReason({ origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), host: c.req.header('host') });
-  if (reason) throw new ForbiddenError(reason, 'forbidden', { hint: 'Use the dashboard from its own address; other sites cannot act on your behalf.' });
+  const reason = crossOriginReason({
+    origin: c.req.header('origin'),
+    secFetchSite: c.req.header('sec-fetch-site'),
+    host: c.req.header('host'),
+  });
+  if (reason)
+    throw new ForbiddenError(reason, 'forbidden', {
+      hint: 'Use the dashboard from its own address; other sites cannot act on your behalf.',
+    });
 }
 
 export function requireSameOrigin(): MiddlewareHandler<ApiEnv> {

@@ -45,9 +45,13 @@ async function presentedCsrfToken(c: Context): Promise<string | undefined> {
 export async function assertCsrfToken(c: Context, expected: string): Promise<void> {
   const presented = await presentedCsrfToken(c);
   if (presented === undefined || presented === '') {
-    throw new ForbiddenError('Missing CSRF token: state-changing dashboard requests must send the session\'s csrf_token in the X-CSRF-Token header (or as the csrf_token field of a form).', 'forbidden', {
-      hint: 'Read csrf_token from the sign-in answer or GET /dashboard/session and send it with every POST, PUT, PATCH and DELETE.',
-    });
+    throw new ForbiddenError(
+      "Missing CSRF token: state-changing dashboard requests must send the session's csrf_token in the X-CSRF-Token header (or as the csrf_token field of a form).",
+      'forbidden',
+      {
+        hint: 'Read csrf_token from the sign-in answer or GET /dashboard/session and send it with every POST, PUT, PATCH and DELETE.',
+      },
+    );
   }
   if (!csrfTokenMatches(presented, expected)) {
     throw new ForbiddenError('The CSRF token does not match this dashboard session.', 'forbidden', {

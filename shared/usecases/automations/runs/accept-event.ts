@@ -72,7 +72,13 @@ export interface AcceptEventDeps {
 const PENDING = 0;
 
 /** The stored answer to replay, or the event a pending record names (null: the key is new and now ours). */
-async function claimKey(deps: AcceptEventDeps, accountId: string, idempotency: Idempotency, fresh: CustomEvent, now: Date): Promise<{ replay: AcceptEventResponse } | { event: CustomEvent }> {
+async function claimKey(
+  deps: AcceptEventDeps,
+  accountId: string,
+  idempotency: Idempotency,
+  fresh: CustomEvent,
+  now: Date,
+): Promise<{ replay: AcceptEventResponse } | { event: CustomEvent }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await deps.idempotency.get(accountId, idempotency.key, now);
     if (existing) {
@@ -80,17 +86,31 @@ async function claimKey(deps: AcceptEventDeps, accountId: string, idempotency: I
       if (existing.status === PENDING) return { event: (existing.body as { event: CustomEvent }).event };
       return { replay: existing.body as AcceptEventResponse };
     }
-    const pending: IdempotencyRecord = { fingerprint: idempotency.fingerprint, status: PENDING, body: { event: fresh }, created_at: now.toISOString() };
+    const pending: IdempotencyRecord = {
+      fingerprint: idempotency.fingerprint,
+      status: PENDING,
+      body: { event: fresh },
+      created_at: now.toISOString(),
+    };
     if (await deps.idempotency.put(accountId, idempotency.key, pending, now)) return { event: fresh };
   }
   return { event: fresh };
 }
 
-const runEventOf = (event: CustomEvent): RunEvent => ({ id: event.id, name: event.name, user_id: event.user_id, email: event.email, data: event.data, created_at: event.created_at });
+const runEventOf = (event: CustomEvent): RunEvent => ({
+  id: event.id,
+  name: event.name,
+  user_id: event.user_id,
+  email: event.email,
+  data: event.data,
+  created_at: event.created_at,
+});
 
 /** The user's running runs under each subject the event carries (a run appears once). */
 async function runsOfUser(deps: AcceptEventDeps, accountId: string, event: CustomEvent): Promise<Run[]> {
-  const subjects = [event.user_id !== null ? `user:${event.user_id}` : null, event.email !== null ? `email:${event.email}` : null].filter((s): s is string => s !== null);
+  const subjects = [event.user_id !== null ? `user:${event.user_id}` : null, event.email !== null ? `email:${event.email}` : null].filter(
+    (s): s is string => s !== null,
+  );
   const found = new Map<string, Run>();
   for (const runs of await Promise.all(subjects.map((subject) => deps.runs.runningForSubject(accountId, subject)))) {
     for (const run of runs) found.set(run.id, run);
@@ -98,7 +118,12 @@ async function runsOfUser(deps: AcceptEventDeps, accountId: string, event: Custo
   return [...found.values()];
 }
 
-async function applyEvent(deps: AcceptEventDeps, accountId: string, event: CustomEvent, now: Date): Promise<Omit<AcceptEventResponse, 'event'>> {
+async function applyEvent(
+  deps: AcceptEventDeps,
+  accountId: string,
+  event: CustomEvent,
+  now: Date,
+): Promise<Omit<AcceptEventResponse, 'event'>> {
   const at = now.toISOString();
   // Three independent reads at once: the automations it starts, those it cancels, the user's runs.
   const [triggered, cancelling, userRuns] = await Promise.all([
@@ -109,7 +134,9 @@ async function applyEvent(deps: AcceptEventDeps, accountId: string, event: Custo
   const cancelIds = new Set(cancelling.map((automation) => automation.id));
 
   // A run waiting for this event whose automation was paused or deleted is cancelled, not resumed.
-  const waiting = userRuns.filter((run) => !cancelIds.has(run.automation_id) && run.step_state === 'waiting' && run.waiting_for === event.name);
+  const waiting = userRuns.filter(
+    (run) => !cancelIds.has(run.automation_id) && run.step_state === 'waiting' && run.waiting_for === event.name,
+  );
   const stopped = new Set<string>();
   await Promise.all(
     [...new Set(waiting.map((run) => run.automation_id))].map(async (id) => {
@@ -129,11 +156,23 @@ async function applyEvent(deps: AcceptEventDeps, accountId: string, event: Custo
       }
       if (run.step_state !== 'waiting' || run.waiting_for !== event.name) return;
       if (stopped.has(run.automation_id)) {
-        await deps.runs.cancel(run.id, at, `the automation was paused or deleted before step ${run.steps[run.step_index]?.key ?? run.step_index} finished`);
+        await deps.runs.cancel(
+          run.id,
+          at,
+          `the automation was paused or deleted before step ${run.steps[run.step_index]?.key ?? run.step_index} finished`,
+        );
         return;
       }
-      const result = currentStepResult(run, 'completed', run.step_started_at ?? at, at, { event: event.name, event_id: event.id, timed_out: false }, null);
-      if (await deps.runs.finishWaiting(run.id, run.step_index, result, flowOutcome(flowAfter(run.steps, run.step_index)), event.name)) resumed++;
+      const result = currentStepResult(
+        run,
+        'completed',
+        run.step_started_at ?? at,
+        at,
+        { event: event.name, event_id: event.id, timed_out: false },
+        null,
+      );
+      if (await deps.runs.finishWaiting(run.id, run.step_index, result, flowOutcome(flowAfter(run.steps, run.step_index)), event.name))
+        resumed++;
     }),
   );
 
@@ -144,7 +183,12 @@ async function applyEvent(deps: AcceptEventDeps, accountId: string, event: Custo
   return { matched_automations: triggered.length, resumed_runs: resumed, cancelled_runs: cancelled };
 }
 
-export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, request: EventRequest, idempotency?: Idempotency): Promise<AcceptEventResponse | AutomationDryRun> {
+export async function acceptEvent(
+  deps: AcceptEventDeps,
+  principal: Principal,
+  request: EventRequest,
+  idempotency?: Idempotency,
+): Promise<AcceptEventResponse | AutomationDryRun> {
   requireAutomationAccess(principal);
   checkSendScope(principal.credential);
   if (request.dry_run || request.automation_id !== null) {
@@ -157,7 +201,15 @@ export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, r
   }
   const now = deps.clock.now();
   const accountId = principal.account.id;
-  let event: CustomEvent = { id: newId('ae', now.getTime()), name: request.name, user_id: request.user_id, email: request.email, data: request.data, source: 'api', created_at: now.toISOString() };
+  let event: CustomEvent = {
+    id: newId('ae', now.getTime()),
+    name: request.name,
+    user_id: request.user_id,
+    email: request.email,
+    data: request.data,
+    source: 'api',
+    created_at: now.toISOString(),
+  };
   if (idempotency) {
     const claimed = await claimKey(deps, accountId, idempotency, event, now);
     if ('replay' in claimed) return claimed.replay;
@@ -165,7 +217,12 @@ export async function acceptEvent(deps: AcceptEventDeps, principal: Principal, r
   }
   const response: AcceptEventResponse = { event, ...(await applyEvent(deps, accountId, event, now)) };
   if (idempotency) {
-    await deps.idempotency.replace(accountId, idempotency.key, { fingerprint: idempotency.fingerprint, status: 202, body: response, created_at: event.created_at }, now);
+    await deps.idempotency.replace(
+      accountId,
+      idempotency.key,
+      { fingerprint: idempotency.fingerprint, status: 202, body: response, created_at: event.created_at },
+      now,
+    );
   }
   return response;
 }

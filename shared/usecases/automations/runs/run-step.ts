@@ -70,7 +70,10 @@ export type RunStepOutcome =
  * would be, and fails the step). Sending only; account-wide (a key limited to a tenant makes no automation).
  */
 function automationPrincipal(account: Account, run: Pick<Run, 'automation_id' | 'allowed_domains'>): Principal {
-  return { account, credential: { kind: 'automation', id: run.automation_id, scopes: ['emails:send'], tenant: null, allowed_domains: run.allowed_domains } };
+  return {
+    account,
+    credential: { kind: 'automation', id: run.automation_id, scopes: ['emails:send'], tenant: null, allowed_domains: run.allowed_domains },
+  };
 }
 
 /** A paused or deleted automation stops its runs at their next step, or when a wait of theirs ends. */
@@ -95,21 +98,43 @@ async function wake(deps: RunStepDeps, message: AutomationStepMessage): Promise<
   const timedOut = step.type === 'wait_for_event';
   const output = timedOut ? { event: step.event, timed_out: true } : { waited_until: run.wake_at };
   const flow = timedOut ? flowAfterTimeout(run.steps, run.step_index) : flowAfter(run.steps, run.step_index);
-  const done = await deps.runs.finishWaiting(run.id, run.step_index, currentStepResult(run, 'completed', started, at, output, null), flowOutcome(flow));
+  const done = await deps.runs.finishWaiting(
+    run.id,
+    run.step_index,
+    currentStepResult(run, 'completed', started, at, output, null),
+    flowOutcome(flow),
+  );
   return done ? 'woken' : 'skipped';
 }
 
 export async function runStep(deps: RunStepDeps, message: AutomationStepMessage): Promise<RunStepOutcome> {
   if (message.wake) return wake(deps, message);
   const now = deps.clock.now();
-  const claim = await deps.runs.claimStep(message.run_id, message.step_index, now.getTime(), deps.leaseMs ?? STEP_LEASE_MS, now.toISOString());
+  const claim = await deps.runs.claimStep(
+    message.run_id,
+    message.step_index,
+    now.getTime(),
+    deps.leaseMs ?? STEP_LEASE_MS,
+    now.toISOString(),
+  );
   if (claim.kind !== 'claimed') return 'skipped';
   const run = claim.run;
   const step = run.steps[run.step_index];
   const startedAt = run.step_started_at ?? now.toISOString();
-  const finish = async (status: StepResult['status'], output: Record<string, unknown> | null, error: string | null, outcome: StepOutcome): Promise<RunStepOutcome> => {
+  const finish = async (
+    status: StepResult['status'],
+    output: Record<string, unknown> | null,
+    error: string | null,
+    outcome: StepOutcome,
+  ): Promise<RunStepOutcome> => {
     const at = deps.clock.now().toISOString();
-    const recorded = await deps.runs.completeStep(run.id, run.step_index, run.attempt, currentStepResult(run, status, startedAt, at, output, error), outcome);
+    const recorded = await deps.runs.completeStep(
+      run.id,
+      run.step_index,
+      run.attempt,
+      currentStepResult(run, status, startedAt, at, output, error),
+      outcome,
+    );
     if (!recorded) return 'lost_claim';
     return 'end' in outcome ? (outcome.end === 'failed' ? 'failed' : 'completed') : 'completed';
   };
@@ -119,13 +144,21 @@ export async function runStep(deps: RunStepDeps, message: AutomationStepMessage)
   if (!step) return fail(null, `the run has no step ${run.step_index}`);
   if (run.attempt > MAX_ATTEMPTS) return fail(null, `step ${step.key} did not complete after ${MAX_ATTEMPTS} attempts`);
   // A send needs the account too: read with the automation, not after it (one round trip per step).
-  const [stopped, account] = await Promise.all([cancelIfStopped(deps, run, step, now), step.type === 'send_email' ? deps.accounts.get(run.account_id) : null]);
+  const [stopped, account] = await Promise.all([
+    cancelIfStopped(deps, run, step, now),
+    step.type === 'send_email' ? deps.accounts.get(run.account_id) : null,
+  ]);
   if (stopped) return stopped;
 
   switch (step.type) {
     case 'condition': {
       const { result: passed, trace } = evaluateCondition(step as ConditionStep, run.event);
-      return finish('completed', { result: passed, trace }, null, passed ? flowOutcome(flowAfter(run.steps, run.step_index)) : { end: 'completed' });
+      return finish(
+        'completed',
+        { result: passed, trace },
+        null,
+        passed ? flowOutcome(flowAfter(run.steps, run.step_index)) : { end: 'completed' },
+      );
     }
     case 'send_email': {
       const built = stepEmailRequest(step as SendEmailStep, run.event, run.id);
@@ -133,12 +166,20 @@ export async function runStep(deps: RunStepDeps, message: AutomationStepMessage)
       if (!account) return fail(null, 'the account no longer exists');
       try {
         const sent = await deps.sendEmail(automationPrincipal(account, run), built.request, built.idempotency);
-        return finish('completed', { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing }, null, flowOutcome(flowAfter(run.steps, run.step_index)));
+        return finish(
+          'completed',
+          { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing },
+          null,
+          flowOutcome(flowAfter(run.steps, run.step_index)),
+        );
       } catch (error) {
         // A refusal is final for this run (another attempt would be refused the same way); anything
         // else (5xx, the network) is retried: the message comes back, and the claim after the lease.
         if (!(error instanceof AppError) || error.status >= 500) throw error;
-        return fail({ status: error.status, code: error.code, ...(error.details ? { details: error.details } : {}) }, `${error.code}: ${error.message}`);
+        return fail(
+          { status: error.status, code: error.code, ...(error.details ? { details: error.details } : {}) },
+          `${error.code}: ${error.message}`,
+        );
       }
     }
     case 'delay':
@@ -149,7 +190,14 @@ export async function runStep(deps: RunStepDeps, message: AutomationStepMessage)
       const wakeAt = new Date(now.getTime() + parsed.ms);
       // The schedule first: a claim lost after it leaves a firing that finds the step moved on.
       await deps.stepScheduler.wakeAt(run.id, run.step_index, wakeAt);
-      const parked = await deps.runs.waitStep(run.id, run.step_index, run.attempt, wakeAt.getTime(), waiting.type === 'wait_for_event' ? waiting.event : null, deps.clock.now().toISOString());
+      const parked = await deps.runs.waitStep(
+        run.id,
+        run.step_index,
+        run.attempt,
+        wakeAt.getTime(),
+        waiting.type === 'wait_for_event' ? waiting.event : null,
+        deps.clock.now().toISOString(),
+      );
       return parked ? 'waiting' : 'lost_claim';
     }
   }

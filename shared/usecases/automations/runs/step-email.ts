@@ -16,7 +16,9 @@ import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '../../../domai
 import { requestFingerprint, type Idempotency } from '../../../domain/emails/idempotency';
 import { sendRequestSchema, type ParsedSendRequest } from '../../../domain/emails/send-request';
 
-export type StepEmail = { ok: true; request: ParsedSendRequest; idempotency: Idempotency; missing: string[] } | { ok: false; error: string; missing: string[] };
+export type StepEmail =
+  | { ok: true; request: ParsedSendRequest; idempotency: Idempotency; missing: string[] }
+  | { ok: false; error: string; missing: string[] };
 
 export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, runId: string): StepEmail {
   const { key: _key, type: _type, next: _next, html, subject, ...rest } = step;
@@ -37,7 +39,11 @@ export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, ru
   }
   const missingList = [...missing];
   if ((body.to as string[]).length === 0) {
-    return { ok: false, error: `no recipient: the step's to (${(rest.to ?? ['{{event.email}}']).join(', ')}) is empty for this event`, missing: missingList };
+    return {
+      ok: false,
+      error: `no recipient: the step's to (${(rest.to ?? ['{{event.email}}']).join(', ')}) is empty for this event`,
+      missing: missingList,
+    };
   }
   const parsed = sendRequestSchema.safeParse(body);
   if (!parsed.success) {

@@ -22,11 +22,18 @@ async function through<V>(cache: TtlCache<string, V>, key: string, read: () => P
 }
 
 /** The steps' reads of `deps`, each kept `ttlMs` (0: read every time). */
-export function stepLookups(deps: Pick<RunStepDeps, 'automations' | 'accounts'>, ttlMs: number, now?: () => number): Pick<RunStepDeps, 'automations' | 'accounts'> {
+export function stepLookups(
+  deps: Pick<RunStepDeps, 'automations' | 'accounts'>,
+  ttlMs: number,
+  now?: () => number,
+): Pick<RunStepDeps, 'automations' | 'accounts'> {
   const automations = new TtlCache<string, Automation | null>(ttlMs, MAX_ENTRIES, now);
   const accounts = new TtlCache<string, Account | null>(ttlMs, MAX_ENTRIES, now);
   return {
-    automations: { get: (accountId, automationId) => through(automations, `${accountId}#${automationId}`, () => deps.automations.get(accountId, automationId)) },
+    automations: {
+      get: (accountId, automationId) =>
+        through(automations, `${accountId}#${automationId}`, () => deps.automations.get(accountId, automationId)),
+    },
     accounts: { get: (accountId) => through(accounts, accountId, () => deps.accounts.get(accountId)) },
   };
 }

@@ -24,7 +24,10 @@ export interface DueHostingStepsReport {
 export const STEPS_PER_PASS = 50;
 export const CONCURRENT_STEPS = 5;
 
-export async function runDueHostingSteps(deps: DueHostingStepsDeps, options: { budgetMs: number; log(message: string, error: unknown): void }): Promise<DueHostingStepsReport> {
+export async function runDueHostingSteps(
+  deps: DueHostingStepsDeps,
+  options: { budgetMs: number; log(message: string, error: unknown): void },
+): Promise<DueHostingStepsReport> {
   const due = await deps.mtaStsHosting.pastDue(deps.clock.now(), STEPS_PER_PASS);
   const { results, errors } = await mapWithinBudget(
     due,

@@ -29,16 +29,23 @@ export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHostin
 const ATTEMPTS = 5;
 
 function changedMeanwhile(domainId: string): ConflictError {
-  return new ConflictError(`The MTA-STS policy of domain ${domainId} kept changing while this request ran; nothing was changed by it.`, 'conflict', { details: { domain_id: domainId }, hint: 'Send the request again.' });
+  return new ConflictError(
+    `The MTA-STS policy of domain ${domainId} kept changing while this request ran; nothing was changed by it.`,
+    'conflict',
+    { details: { domain_id: domainId }, hint: 'Send the request again.' },
+  );
 }
 
 /** The receiving subdomain whose policy this is; 400 when the domain cannot have one yet. */
 function policyDomainOf(domain: Domain): string {
   const refuse = (message: string) => new ValidationError(message, { details: { fields: [{ field: 'domain', message }] } });
   if (!domain.inbound_enabled || !domain.inbound_subdomain) {
-    throw refuse(`${domain.name} does not receive mail: a hosted MTA-STS policy is for its receiving subdomain, whose MX is this service. Turn inbound_enabled on first (PATCH /domains/${domain.id}).`);
+    throw refuse(
+      `${domain.name} does not receive mail: a hosted MTA-STS policy is for its receiving subdomain, whose MX is this service. Turn inbound_enabled on first (PATCH /domains/${domain.id}).`,
+    );
   }
-  if (domain.status !== 'verified') throw refuse(`${domain.name} is not verified yet: verify it before hosting its receiving subdomain's MTA-STS policy.`);
+  if (domain.status !== 'verified')
+    throw refuse(`${domain.name} is not verified yet: verify it before hosting its receiving subdomain's MTA-STS policy.`);
   return domain.inbound_subdomain;
 }
 
@@ -50,7 +57,10 @@ function notHosted(domainId: string): NotFoundError {
 }
 
 /** The hosting of this domain (another domain's of the same name, being removed, is not this one's). */
-async function hostingOf(deps: Pick<ManageHostingDeps, 'mtaStsHosting'>, domain: Domain): Promise<{ hosting: StoredHosting; nextStepAt: string | null } | null> {
+async function hostingOf(
+  deps: Pick<ManageHostingDeps, 'mtaStsHosting'>,
+  domain: Domain,
+): Promise<{ hosting: StoredHosting; nextStepAt: string | null } | null> {
   if (!domain.inbound_subdomain) return null;
   const stored = await deps.mtaStsHosting.get(domain.inbound_subdomain);
   return stored && stored.hosting.domain_id === domain.id ? stored : null;
@@ -70,7 +80,14 @@ export async function getHosting(deps: ManageHostingDeps, principal: Principal, 
 }
 
 /** The hosting as PUT makes it from what is stored (null: none). */
-function configured(domain: Domain, policyDomain: string, current: StoredHosting | null, input: MtaStsInput, mxHost: string, now: string): StoredHosting {
+function configured(
+  domain: Domain,
+  policyDomain: string,
+  current: StoredHosting | null,
+  input: MtaStsInput,
+  mxHost: string,
+  now: string,
+): StoredHosting {
   const version = (current?.version ?? 0) + 1;
   const maxAge = input.max_age ?? current?.max_age ?? DEFAULT_MAX_AGE_S;
   const mx = [mxHost];
@@ -108,26 +125,46 @@ function configured(domain: Domain, policyDomain: string, current: StoredHosting
     policy_id: policyChanged ? policyIdOf(now, version) : current.policy_id,
     // A failed hosting starts over: a new attempt requests a new certificate (the failed one is deleted by the step).
     ...(restart
-      ? { status: 'pending_certificate' as const, message: STARTING, attempt: current.attempt + 1, certificate_arn: null, stale_certificate_arn: current.certificate_arn, validation_record: null, target: null, dns: null, attempt_started_at: now }
+      ? {
+          status: 'pending_certificate' as const,
+          message: STARTING,
+          attempt: current.attempt + 1,
+          certificate_arn: null,
+          stale_certificate_arn: current.certificate_arn,
+          validation_record: null,
+          target: null,
+          dns: null,
+          attempt_started_at: now,
+        }
       : {}),
     updated_at: now,
     version,
   };
 }
 
-export async function putHosting(deps: ManageHostingDeps, principal: Principal, domainId: string, input: MtaStsInput): Promise<PublicHosting> {
+export async function putHosting(
+  deps: ManageHostingDeps,
+  principal: Principal,
+  domainId: string,
+  input: MtaStsInput,
+): Promise<PublicHosting> {
   const { domain } = await owned(deps, principal, domainId);
   const policyDomain = policyDomainOf(domain);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const stored = await deps.mtaStsHosting.get(policyDomain);
     if (stored && (stored.hosting.domain_id !== domain.id || stored.hosting.status === 'removing')) {
-      throw new ConflictError(`The MTA-STS policy host of ${policyDomain} is still being removed; try again in a minute.`, 'conflict', { details: { domain_id: domainId }, hint: 'Send the request again in a minute.' });
+      throw new ConflictError(`The MTA-STS policy host of ${policyDomain} is still being removed; try again in a minute.`, 'conflict', {
+        details: { domain_id: domainId },
+        hint: 'Send the request again in a minute.',
+      });
     }
     const now = deps.clock.now();
     const current = stored?.hosting ?? null;
     const next = configured(domain, policyDomain, current, input, deps.inboundMxHost, now.toISOString());
     // The next step is due now: the domain-health task takes it within a minute.
-    const written = current ? await deps.mtaStsHosting.save(next, now) : await deps.mtaStsHosting.create(next, now, PLANS[principal.account.plan].mtaStsPolicies);
+    const written = current
+      ? await deps.mtaStsHosting.save(next, now)
+      : await deps.mtaStsHosting.create(next, now, PLANS[principal.account.plan].mtaStsPolicies);
     if (written === 'saved') return toPublicHosting(next, now.toISOString());
     if (written === 'limit') throw atBound(principal, deps.dashboardUrl);
   }
@@ -146,7 +183,11 @@ function atBound(principal: Principal, dashboardUrl: string): AppError {
   );
 }
 
-export async function deleteHosting(deps: ManageHostingDeps, principal: Principal, domainId: string): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {
+export async function deleteHosting(
+  deps: ManageHostingDeps,
+  principal: Principal,
+  domainId: string,
+): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {
   const { domain } = await owned(deps, principal, domainId);
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const stored = await hostingOf(deps, domain);
@@ -161,8 +202,17 @@ export async function deleteHosting(deps: ManageHostingDeps, principal: Principa
  * Marks the hosting `removing` (the task deletes its custom domain name, certificate and item); null when
  * another write came first. Also the domain's deletion's (./remove-with-receiving.ts).
  */
-export async function startRemoval(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, hosting: StoredHosting): Promise<StoredHosting | null> {
+export async function startRemoval(
+  deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>,
+  hosting: StoredHosting,
+): Promise<StoredHosting | null> {
   const now = deps.clock.now();
-  const removing: StoredHosting = { ...hosting, status: 'removing', message: 'Being removed: the policy host, its certificate, then this policy.', updated_at: now.toISOString(), version: hosting.version + 1 };
+  const removing: StoredHosting = {
+    ...hosting,
+    status: 'removing',
+    message: 'Being removed: the policy host, its certificate, then this policy.',
+    updated_at: now.toISOString(),
+    version: hosting.version + 1,
+  };
   return (await deps.mtaStsHosting.save(removing, now)) === 'saved' ? removing : null;
 }

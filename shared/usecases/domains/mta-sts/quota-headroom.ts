@@ -20,7 +20,10 @@ export interface HostingHeadroom {
   policies_per_account: Record<PlanName, number>;
 }
 
-export async function hostingHeadroom(usage: HostingQuotaUsage, quotas: { domainNames: number; certificates: number } = DEFAULT_HOSTING_QUOTAS): Promise<HostingHeadroom> {
+export async function hostingHeadroom(
+  usage: HostingQuotaUsage,
+  quotas: { domainNames: number; certificates: number } = DEFAULT_HOSTING_QUOTAS,
+): Promise<HostingHeadroom> {
   const [domainNames, certificates] = await Promise.all([usage.domainNames(), usage.certificates()]);
   const figure = (used: number, quota: number) => ({ used, quota, available: Math.max(0, quota - used) });
   const names = figure(domainNames, quotas.domainNames);

@@ -12,7 +12,10 @@ import { startRemoval } from './manage';
 
 const ATTEMPTS = 3;
 
-export async function removeHostingWithReceiving(deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>, domain: Pick<Domain, 'id' | 'inbound_subdomain'>): Promise<void> {
+export async function removeHostingWithReceiving(
+  deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>,
+  domain: Pick<Domain, 'id' | 'inbound_subdomain'>,
+): Promise<void> {
   if (!domain.inbound_subdomain) return;
   try {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -21,6 +24,6 @@ export async function removeHostingWithReceiving(deps: Pick<MtaStsHostingDeps, '
       if (await startRemoval(deps, stored.hosting)) return;
     }
   } catch (error) {
-    logError('mta-sts: the deleted domain\'s hosted policy was not marked for removal', error, { domain_id: domain.id });
+    logError("mta-sts: the deleted domain's hosted policy was not marked for removal", error, { domain_id: domain.id });
   }
 }

@@ -14,9 +14,16 @@ export interface PolicyAnswer {
   body: string;
 }
 
-const notFound: PolicyAnswer = { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body: 'No MTA-STS policy is hosted here.\n' };
+const notFound: PolicyAnswer = {
+  status: 404,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+  body: 'No MTA-STS policy is hosted here.\n',
+};
 
-export async function servePolicy(deps: { mtaStsHosting: Pick<MtaStsHostingRepository, 'get'> }, host: string | undefined): Promise<PolicyAnswer> {
+export async function servePolicy(
+  deps: { mtaStsHosting: Pick<MtaStsHostingRepository, 'get'> },
+  host: string | undefined,
+): Promise<PolicyAnswer> {
   const policyDomain = host ? policyDomainOfHost(host) : null;
   if (!policyDomain) return notFound;
   const stored = await deps.mtaStsHosting.get(policyDomain, { consistent: false });

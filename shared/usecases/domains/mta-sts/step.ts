@@ -88,23 +88,39 @@ async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): 
   const certificate = await deps.hostCertificates.describe(arn);
   if (!certificate) {
     // Deleted outside the service: a new attempt requests another.
-    const saved = await save(deps, hosting, { certificate_arn: null, validation_record: null, attempt: hosting.attempt + 1, message: `The certificate of ${host} was deleted outside the service; a new one is requested.` });
+    const saved = await save(deps, hosting, {
+      certificate_arn: null,
+      validation_record: null,
+      attempt: hosting.attempt + 1,
+      message: `The certificate of ${host} was deleted outside the service; a new one is requested.`,
+    });
     return saved ? 'waiting' : 'superseded';
   }
   if (certificate.status === 'failed') {
     const message = `The certificate of ${host} could not be issued: ${certificate.failure}. Check that the certificate_validation record is published as given, then PUT the policy again to start over.`;
-    return (await save(deps, hosting, { ...failed(message), certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record })) ? 'advanced' : 'superseded';
+    return (await save(deps, hosting, {
+      ...failed(message),
+      certificate_arn: arn,
+      validation_record: certificate.validationRecord ?? hosting.validation_record,
+    }))
+      ? 'advanced'
+      : 'superseded';
   }
   if (certificate.status === 'pending') {
     const message = certificate.validationRecord
       ? `Publish the certificate_validation record: ACM issues the certificate of ${host} within minutes of seeing it (it keeps looking for 72 hours).`
       : `ACM is preparing the validation record of ${host}'s certificate (seconds).`;
-    const changed = arn !== hosting.certificate_arn || JSON.stringify(certificate.validationRecord) !== JSON.stringify(hosting.validation_record) || message !== hosting.message;
+    const changed =
+      arn !== hosting.certificate_arn ||
+      JSON.stringify(certificate.validationRecord) !== JSON.stringify(hosting.validation_record) ||
+      message !== hosting.message;
     if (!changed) {
       // Nothing new: only the next look is moved on (a save all the same, so the due time moves).
       return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
     }
-    return (await save(deps, hosting, { certificate_arn: arn, validation_record: certificate.validationRecord, message })) ? 'waiting' : 'superseded';
+    return (await save(deps, hosting, { certificate_arn: arn, validation_record: certificate.validationRecord, message }))
+      ? 'waiting'
+      : 'superseded';
   }
   let target: string;
   try {
@@ -115,24 +131,44 @@ async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): 
   }
   // The owner's records are looked up before the one save: no reader sees the served policy without them.
   const records = await checkRecords(deps, hosting, target);
-  const issued = await save(deps, hosting, { ...records, certificate_arn: arn, validation_record: certificate.validationRecord ?? hosting.validation_record });
+  const issued = await save(deps, hosting, {
+    ...records,
+    certificate_arn: arn,
+    validation_record: certificate.validationRecord ?? hosting.validation_record,
+  });
   return issued ? 'advanced' : 'superseded';
 }
 
 async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {
   // The custom domain name is looked at (and made again if gone) by the daily step of a live policy only: the
   // 5-minute checks of a pending one are DNS lookups alone (API Gateway's management API has a low rate limit).
-  const target = hosting.status === 'active' || !hosting.target ? (await deps.hostDomains.ensure(policyHostOf(hosting.policy_domain), hosting.certificate_arn!)).target : hosting.target;
+  const target =
+    hosting.status === 'active' || !hosting.target
+      ? (await deps.hostDomains.ensure(policyHostOf(hosting.policy_domain), hosting.certificate_arn!)).target
+      : hosting.target;
   const records = await checkRecords(deps, hosting, target);
   if (!(await save(deps, hosting, records))) return 'superseded';
   return records.status === 'active' ? 'advanced' : 'waiting';
 }
 
 /** The owner's records looked up: `active` when the host's CNAME names `target` and one STSv1 record names this policy's id. */
-async function checkRecords(deps: MtaStsHostingDeps, hosting: StoredHosting, target: string): Promise<Pick<StoredHosting, 'status' | 'target' | 'dns' | 'message'>> {
+async function checkRecords(
+  deps: MtaStsHostingDeps,
+  hosting: StoredHosting,
+  target: string,
+): Promise<Pick<StoredHosting, 'status' | 'target' | 'dns' | 'message'>> {
   const host = policyHostOf(hosting.policy_domain);
-  const [hostCname, policyTxt, tlsRptTxt] = await Promise.all([deps.dns.cname(host), deps.dns.txt(policyRecordName(hosting.policy_domain)), deps.dns.txt(tlsRptRecordName(hosting.policy_domain))]);
-  const dns = { checked_at: deps.clock.now().toISOString(), host_cname: values(hostCname), policy_txt: values(policyTxt), tls_rpt_txt: values(tlsRptTxt) };
+  const [hostCname, policyTxt, tlsRptTxt] = await Promise.all([
+    deps.dns.cname(host),
+    deps.dns.txt(policyRecordName(hosting.policy_domain)),
+    deps.dns.txt(tlsRptRecordName(hosting.policy_domain)),
+  ]);
+  const dns = {
+    checked_at: deps.clock.now().toISOString(),
+    host_cname: values(hostCname),
+    policy_txt: values(policyTxt),
+    tls_rpt_txt: values(tlsRptTxt),
+  };
   const withTarget = { ...hosting, target };
   const live = hostCnameFound(withTarget, dns.host_cname) && policyRecordFound(withTarget, dns.policy_txt);
   const message = live

@@ -29,10 +29,18 @@ export async function recoverEmailEntry(entry: DueEntryOf<'EMAIL'>, deps: EmailR
   const stored = await deps.emails.get(entry.emailId);
   if (!stored) return;
   const { email, internals } = stored;
-  const action = recoverEmail({ ...email, send_lease_until: internals.send_lease_until, schedule_version: internals.schedule_version }, pass.now, deps.bounds);
+  const action = recoverEmail(
+    { ...email, send_lease_until: internals.send_lease_until, schedule_version: internals.schedule_version },
+    pass.now,
+    deps.bounds,
+  );
   switch (action.kind) {
     case 'redrive':
-      pass.sends.push({ message: action.message, stage: action.stage, postpone: () => deps.emails.postponeDue(email.id, action.status, action.dueAt) });
+      pass.sends.push({
+        message: action.message,
+        stage: action.stage,
+        postpone: () => deps.emails.postponeDue(email.id, action.status, action.dueAt),
+      });
       return;
     case 'wait':
       pass.count('waiting');
@@ -58,7 +66,9 @@ export async function recoverEmailEntry(entry: DueEntryOf<'EMAIL'>, deps: EmailR
 async function reportDelayed(email: Email, dueAt: number, deps: EmailRecoveryDeps, pass: RecoveryPass): Promise<void> {
   const at = new Date(pass.now).toISOString();
   const reported = { ...email, last_event: 'delivery_delayed' as const, updated_at: at };
-  await deps.events.publish([emailEvent(reported, 'email.delivery_delayed', at, { occurrence: 'no-outcome', extra: { reason: 'no_outcome_reported' } })]);
+  await deps.events.publish([
+    emailEvent(reported, 'email.delivery_delayed', at, { occurrence: 'no-outcome', extra: { reason: 'no_outcome_reported' } }),
+  ]);
   if (await deps.emails.markUnconfirmed(email.id, at, dueAt)) pass.count('delayed');
 }
 

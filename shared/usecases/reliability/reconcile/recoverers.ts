@@ -26,4 +26,3 @@ export async function recoverDueEntry<K extends DueKind>(entry: DueEntryOf<K>, d
   const recover: Recoverer<K, RecoverersDeps> = RECOVERERS[entry.kind as K];
   await recover(entry, deps, pass);
 }
-

@@ -7,7 +7,12 @@
 import type { AutomationStepQueue, SendQueue } from '../../../ports/queues';
 import type { Count, PassLog, RedriveSend, RedriveStep } from './recovery-pass';
 
-export async function redriveSends(sendQueue: Pick<SendQueue, 'enqueueMany'>, sends: RedriveSend[], count: Count, log: PassLog): Promise<void> {
+export async function redriveSends(
+  sendQueue: Pick<SendQueue, 'enqueueMany'>,
+  sends: RedriveSend[],
+  count: Count,
+  log: PassLog,
+): Promise<void> {
   if (sends.length === 0) return;
   const { failed } = await sendQueue.enqueueMany(sends.map((send) => send.message));
   const refused = new Set(failed);

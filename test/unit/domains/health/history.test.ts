@@ -5,7 +5,13 @@ import { FIXED_KEPT_DAYS, findingKey, hasChanges, mergeHealth, type StoredHealth
 const T1 = '2026-11-20T10:00:00.000Z';
 const T2 = '2026-11-21T10:00:00.000Z';
 const T3 = '2026-11-22T10:00:00.000Z';
-const summary = (open: number): HealthSummary => ({ open, high: 0, low: 0, spf_lookups: 1, checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' } });
+const summary = (open: number): HealthSummary => ({
+  open,
+  high: 0,
+  low: 0,
+  spf_lookups: 1,
+  checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' },
+});
 const check = (checked_at: string, findings: HealthFinding[]) => ({ checked_at, findings, summary: summary(findings.length) });
 
 const dmarcMissing = finding('dmarc_missing', 'no DMARC record');
@@ -89,6 +95,10 @@ describe('mergeHealth: a check merged with the last stored one', () => {
   it('orders open before fixed, high impact before low', () => {
     let health = stored(null, T1, [bimiMissing, spfMissing]).health;
     health = stored(health, T2, [bimiMissing, dmarcMissing]).health;
-    expect(health.findings.map((f) => `${f.status}:${FINDING_TYPES[f.type].impact}:${f.type}`)).toEqual(['open:high:dmarc_missing', 'open:low:bimi_missing', 'fixed:high:spf_missing']);
+    expect(health.findings.map((f) => `${f.status}:${FINDING_TYPES[f.type].impact}:${f.type}`)).toEqual([
+      'open:high:dmarc_missing',
+      'open:low:bimi_missing',
+      'fixed:high:spf_missing',
+    ]);
   });
 });

@@ -1,7 +1,15 @@
 import { evaluateReputationHealth, REPUTATION_MIN_SENT, type ReputationFigures } from '../../../../shared/domain/domains/health/reputation';
 
-const account = (sent: number, bounced: number, complained: number, blocked_reputation = 0, blocked_content = 0): ReputationFigures => ({ scope: { kind: 'account' }, sent, bounced, complained, blocked_reputation, blocked_content });
-const types = (figures: ReputationFigures) => evaluateReputationHealth({ domain: 'ex.com', figures })?.map((f) => [f.type, f.impact]) ?? null;
+const account = (sent: number, bounced: number, complained: number, blocked_reputation = 0, blocked_content = 0): ReputationFigures => ({
+  scope: { kind: 'account' },
+  sent,
+  bounced,
+  complained,
+  blocked_reputation,
+  blocked_content,
+});
+const types = (figures: ReputationFigures) =>
+  evaluateReputationHealth({ domain: 'ex.com', figures })?.map((f) => [f.type, f.impact]) ?? null;
 
 describe('the reputation check: bounce and complaint rates against the published thresholds', () => {
   it.each([
@@ -11,7 +19,14 @@ describe('the reputation check: bounce and complaint rates against the published
     ['complaints at 0.3% (never reach)', account(10_000, 0, 30), [['complaint_rate_high', 'high']]],
     ['bounces at 2% (SES: stay below)', account(10_000, 200, 0), [['bounce_rate_elevated', 'low']]],
     ['bounces at 5% (SES review)', account(10_000, 500, 0), [['bounce_rate_high', 'high']]],
-    ['both high', account(1_000, 80, 4), [['complaint_rate_high', 'high'], ['bounce_rate_high', 'high']]],
+    [
+      'both high',
+      account(1_000, 80, 4),
+      [
+        ['complaint_rate_high', 'high'],
+        ['bounce_rate_high', 'high'],
+      ],
+    ],
     ['5 reputation blocks of 1,000 (0.5%)', account(1_000, 5, 0, 5, 0), [['reputation_blocks', 'high']]],
     ['4 reputation blocks: too few', account(1_000, 4, 0, 4, 0), []],
     ['5 reputation blocks of 2,000 (0.25%): too small a part', account(2_000, 5, 0, 5, 0), []],
@@ -22,11 +37,24 @@ describe('the reputation check: bounce and complaint rates against the published
 
   it(`judges nothing under ${REPUTATION_MIN_SENT} emails (the check is skipped)`, () => {
     expect(types(account(REPUTATION_MIN_SENT - 1, 50, 10))).toBeNull();
-    expect(types(account(REPUTATION_MIN_SENT, 50, 10))).toEqual([['complaint_rate_high', 'high'], ['bounce_rate_high', 'high']]);
+    expect(types(account(REPUTATION_MIN_SENT, 50, 10))).toEqual([
+      ['complaint_rate_high', 'high'],
+      ['bounce_rate_high', 'high'],
+    ]);
   });
 
   it("names whose emails and the rate: a tenant's domain is judged on its tenant's emails", () => {
-    const [found] = evaluateReputationHealth({ domain: 'ex.com', figures: { scope: { kind: 'tenant', tenant: 'acme' }, sent: 400, bounced: 24, complained: 0, blocked_reputation: 0, blocked_content: 0 } })!;
+    const [found] = evaluateReputationHealth({
+      domain: 'ex.com',
+      figures: {
+        scope: { kind: 'tenant', tenant: 'acme' },
+        sent: 400,
+        bounced: 24,
+        complained: 0,
+        blocked_reputation: 0,
+        blocked_content: 0,
+      },
+    })!;
     expect(found!.message).toContain("Bounce rate 6% over 400 of tenant acme's emails accepted in the last 7 days");
     expect(found!.docs_url).toBe('https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html');
     expect(found!.record).toBeUndefined();

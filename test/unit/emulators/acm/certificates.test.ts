@@ -33,9 +33,18 @@ describe('DNS validation', () => {
     const { CertificateArn } = await request({ IdempotencyToken: 'mta1' });
     expect(CertificateArn).toMatch(new RegExp(`^arn:aws:acm:${region}:${accountId}:certificate/[0-9a-f-]{36}$`));
     const pending = await describe_(run, CertificateArn!);
-    expect(pending).toMatchObject({ Status: 'PENDING_VALIDATION', DomainName: 'mta-sts.inbound.example.com', Type: 'AMAZON_ISSUED', InUseBy: [] });
+    expect(pending).toMatchObject({
+      Status: 'PENDING_VALIDATION',
+      DomainName: 'mta-sts.inbound.example.com',
+      Type: 'AMAZON_ISSUED',
+      InUseBy: [],
+    });
     const [validation] = pending.DomainValidationOptions!;
-    expect(validation).toMatchObject({ DomainName: 'mta-sts.inbound.example.com', ValidationStatus: 'PENDING_VALIDATION', ValidationMethod: 'DNS' });
+    expect(validation).toMatchObject({
+      DomainName: 'mta-sts.inbound.example.com',
+      ValidationStatus: 'PENDING_VALIDATION',
+      ValidationMethod: 'DNS',
+    });
     expect(validation!.ResourceRecord).toEqual({
       Name: expect.stringMatching(/^_[0-9a-f]{32}\.mta-sts\.inbound\.example\.com\.$/),
       Type: 'CNAME',
@@ -92,7 +101,9 @@ describe('RequestCertificate', () => {
   it('answers the same ARN for the same token and arguments within an hour, a new one after, or with other arguments', async () => {
     const first = await request({ IdempotencyToken: 'tok_1' });
     expect((await request({ IdempotencyToken: 'tok_1' })).CertificateArn).toBe(first.CertificateArn);
-    expect((await request({ IdempotencyToken: 'tok_1', DomainName: 'mta-sts.inbound.example.net' })).CertificateArn).not.toBe(first.CertificateArn);
+    expect((await request({ IdempotencyToken: 'tok_1', DomainName: 'mta-sts.inbound.example.net' })).CertificateArn).not.toBe(
+      first.CertificateArn,
+    );
     expect((await request({ IdempotencyToken: 'tok_2' })).CertificateArn).not.toBe(first.CertificateArn);
     run.clock.offsetMs = 3600_000;
     expect((await request({ IdempotencyToken: 'tok_1' })).CertificateArn).not.toBe(first.CertificateArn);
@@ -106,7 +117,10 @@ describe('RequestCertificate', () => {
     ['a label starting with a hyphen', '-mta.example.com'],
     ['an empty label', 'mta..example.com'],
   ])('refuses %s (ValidationException)', async (_what, name) => {
-    expect(await errorOf(request({ DomainName: name }))).toMatchObject({ name: 'ValidationException', message: expect.stringContaining("at 'domainName' failed to satisfy constraint") });
+    expect(await errorOf(request({ DomainName: name }))).toMatchObject({
+      name: 'ValidationException',
+      message: expect.stringContaining("at 'domainName' failed to satisfy constraint"),
+    });
   });
 
   it('refuses a first name over 64 octets, a token off its pattern, a validation domain that is not the name or a parent, and validation by email', async () => {
@@ -118,7 +132,7 @@ describe('RequestCertificate', () => {
     expect((await errorOf(request({ ValidationMethod: 'EMAIL' }))).name).toBe('InvalidParameterException');
   });
 
-  it('accepts a wildcard name, validated by its parent\'s record, whose certificate covers one label', async () => {
+  it("accepts a wildcard name, validated by its parent's record, whose certificate covers one label", async () => {
     const arn = await issue(run, '*.inbound.example.com');
     const detail = await describe_(run, arn);
     expect(detail.DomainValidationOptions![0]!.ResourceRecord!.Name).toMatch(/^_[0-9a-f]{32}\.inbound\.example\.com\.$/);
@@ -139,12 +153,17 @@ describe('quota, not found, delete', () => {
     expect((await request({})).CertificateArn).toBeDefined();
   });
 
-  it('answers ResourceNotFoundException for an unknown ARN, InvalidArnException for another account\'s, ValidationException for no ARN', async () => {
+  it("answers ResourceNotFoundException for an unknown ARN, InvalidArnException for another account's, ValidationException for no ARN", async () => {
     const unknown = `arn:aws:acm:${region}:${accountId}:certificate/00000000-0000-0000-0000-000000000000`;
-    expect(await errorOf(describe_(run, unknown))).toMatchObject({ name: 'ResourceNotFoundException', message: `Could not find certificate ${unknown}.` });
-    expect((await errorOf(run.client.send(new DeleteCertificateCommand({ CertificateArn: unknown })))).name).toBe('ResourceNotFoundException');
+    expect(await errorOf(describe_(run, unknown))).toMatchObject({
+      name: 'ResourceNotFoundException',
+      message: `Could not find certificate ${unknown}.`,
+    });
+    expect((await errorOf(run.client.send(new DeleteCertificateCommand({ CertificateArn: unknown })))).name).toBe(
+      'ResourceNotFoundException',
+    );
     expect((await errorOf(describe_(run, unknown.replace(accountId, '999999999999')))).name).toBe('InvalidArnException');
-    expect((await errorOf(describe_(run, 'not an arn at all, really')))).toMatchObject({ name: 'ValidationException' });
+    expect(await errorOf(describe_(run, 'not an arn at all, really'))).toMatchObject({ name: 'ValidationException' });
   });
 
   it('refuses to delete a certificate in use (ResourceInUseException) until its use ends; GetCertificate of a pending one is RequestInProgressException', async () => {
@@ -158,7 +177,9 @@ describe('quota, not found, delete', () => {
     // The name's record is still in DNS: a new certificate for it is issued at once, as ACM reuses the record.
     expect((await describe_(run, (await request({})).CertificateArn!)).Status).toBe('ISSUED');
     const pending = await request({ DomainName: 'mta-sts.inbound.example.org' });
-    expect((await errorOf(run.client.send(new GetCertificateCommand({ CertificateArn: pending.CertificateArn })))).name).toBe('RequestInProgressException');
+    expect((await errorOf(run.client.send(new GetCertificateCommand({ CertificateArn: pending.CertificateArn })))).name).toBe(
+      'RequestInProgressException',
+    );
   });
 
   it('lists certificates, filtered by status and paged', async () => {
@@ -170,7 +191,9 @@ describe('quota, not found, delete', () => {
     expect(onlyIssued.CertificateSummaryList!.map((c) => [c.CertificateArn, c.Status])).toEqual([[issued, 'ISSUED']]);
     const first = await run.client.send(new ListCertificatesCommand({ MaxItems: 1 }));
     const second = await run.client.send(new ListCertificatesCommand({ MaxItems: 1, NextToken: first.NextToken }));
-    expect([first.CertificateSummaryList![0]!.CertificateArn, second.CertificateSummaryList![0]!.CertificateArn, second.NextToken]).toEqual([issued, pending, undefined]);
+    expect([first.CertificateSummaryList![0]!.CertificateArn, second.CertificateSummaryList![0]!.CertificateArn, second.NextToken]).toEqual(
+      [issued, pending, undefined],
+    );
   });
 });
 
@@ -180,7 +203,10 @@ it('keeps certificates, their keys, uses and the CA across a restart on the same
   const before = run.acm.issuedCertificate(arn)!;
   const caBefore = readFileSync(run.acm.caFile, 'utf8');
   await run.restart();
-  expect(await describe_(run, arn)).toMatchObject({ Status: 'ISSUED', InUseBy: ['arn:aws:apigateway:us-east-1::/domainnames/mta-sts.inbound.example.com'] });
+  expect(await describe_(run, arn)).toMatchObject({
+    Status: 'ISSUED',
+    InUseBy: ['arn:aws:apigateway:us-east-1::/domainnames/mta-sts.inbound.example.com'],
+  });
   expect(run.acm.issuedCertificate(arn)).toEqual(before);
   expect(readFileSync(run.acm.caFile, 'utf8')).toBe(caBefore);
 });

@@ -32,7 +32,8 @@ export async function startAcm(options: Partial<AcmEmulatorOptions> = {}): Promi
   const dns = await startDnsEmulator({});
   const dataDir = mkdtempSync(join(tmpdir(), 'acm-test-'));
   const clock = { offsetMs: 0 };
-  const start = () => startAcmEmulator({ dataDir, region, accountId, dnsResolver: dns.address, now: () => Date.now() + clock.offsetMs, ...options });
+  const start = () =>
+    startAcmEmulator({ dataDir, region, accountId, dnsResolver: dns.address, now: () => Date.now() + clock.offsetMs, ...options });
   const run: AcmRun = {
     dns,
     acm: await start(),

@@ -19,7 +19,11 @@ import type { DnsRecordType } from '../../../../localstack/emulators/dns/types';
 
 function newState(): CloudflareState {
   const store = new RecordStore(undefined);
-  const dns = { setRecords: (set: unknown) => store.set(set), deleteRecords: (name: string, type?: DnsRecordType) => store.delete(name, type), listRecords: (name?: string) => store.all(name) };
+  const dns = {
+    setRecords: (set: unknown) => store.set(set),
+    deleteRecords: (name: string, type?: DnsRecordType) => store.delete(name, type),
+    listRecords: (name?: string) => store.all(name),
+  };
   return openCloudflareState({ dns, log: () => undefined });
 }
 
@@ -29,7 +33,10 @@ test('Verify Token and Zone Details; an unknown zone is 404 code 7003', () => {
   const state = newState();
   const zone = addZone(state, 'details.test');
   expect(resultOf(verifyToken())).toMatchObject({ status: 'active' });
-  expect(getZone(state, zone.id)).toMatchObject({ status: 200, body: { success: true, result: { id: zone.id, name: 'details.test', status: 'active' } } });
+  expect(getZone(state, zone.id)).toMatchObject({
+    status: 200,
+    body: { success: true, result: { id: zone.id, name: 'details.test', status: 'active' } },
+  });
   expect(() => getZone(state, 'none')).toThrow(expect.objectContaining({ status: 404, code: 7003 }));
 });
 
@@ -48,7 +55,9 @@ test('PUT to another name moves the value: the old set keeps its other values', 
   const zone = addZone(state, 'move.test');
   const first = resultOf(createDnsRecord(state, zone, { type: 'A', name: 'www', content: '192.0.2.1' }));
   createDnsRecord(state, zone, { type: 'A', name: 'www', content: '192.0.2.2' });
-  const moved = resultOf(overwriteDnsRecord(state, zone, findRecord(state, zone, first.id as string), { type: 'A', name: 'api', content: '192.0.2.1' }));
+  const moved = resultOf(
+    overwriteDnsRecord(state, zone, findRecord(state, zone, first.id as string), { type: 'A', name: 'api', content: '192.0.2.1' }),
+  );
   expect(moved).toMatchObject({ name: 'api.move.test', content: '192.0.2.1' });
   expect(state.dns.listRecords('www.move.test')).toEqual([expect.objectContaining({ values: ['192.0.2.2'] })]);
 });
@@ -57,7 +66,11 @@ test('the routing table: a zone in the path is looked up before the method; anyt
   const state = newState();
   const zone = addZone(state, 'routes.test');
   const request = { query: new URLSearchParams(), body: {} };
-  expect(() => answerRequest(state, 'DELETE', '/client/v4/zones/none/dns_records', request)).toThrow(expect.objectContaining({ code: 7003 }));
-  expect(() => answerRequest(state, 'DELETE', `/client/v4/zones/${zone.id}/dns_records`, request)).toThrow(expect.objectContaining({ status: 404, code: 7000 }));
+  expect(() => answerRequest(state, 'DELETE', '/client/v4/zones/none/dns_records', request)).toThrow(
+    expect.objectContaining({ code: 7003 }),
+  );
+  expect(() => answerRequest(state, 'DELETE', `/client/v4/zones/${zone.id}/dns_records`, request)).toThrow(
+    expect.objectContaining({ status: 404, code: 7000 }),
+  );
   expect(answerRequest(state, 'GET', `/zones/${zone.id}`, request).status).toBe(200);
 });

@@ -16,7 +16,10 @@ const resolver = new Resolver({ timeout: 2000, tries: 1 });
 async function call(method: string, path: string, body?: unknown, token: string | null = CLOUDFLARE_LOCAL_TOKEN) {
   const response = await fetch(`${cf.apiUrl}${path}`, {
     method,
-    headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as any };
@@ -47,9 +50,15 @@ describe('the fake API', () => {
   });
 
   test('auth: no or malformed header 400 6003 (6111 in the chain), an unknown token 403 10000', async () => {
-    expect(await call('GET', '/zones', undefined, null)).toMatchObject({ status: 400, body: { success: false, errors: [{ code: 6003, error_chain: [{ code: 6111 }] }] } });
+    expect(await call('GET', '/zones', undefined, null)).toMatchObject({
+      status: 400,
+      body: { success: false, errors: [{ code: 6003, error_chain: [{ code: 6111 }] }] },
+    });
     expect(await call('GET', '/zones', undefined, 'short')).toMatchObject({ status: 400 });
-    expect(await call('GET', '/zones', undefined, 'x'.repeat(40))).toMatchObject({ status: 403, body: { errors: [{ code: 10000, message: 'Authentication error' }] } });
+    expect(await call('GET', '/zones', undefined, 'x'.repeat(40))).toMatchObject({
+      status: 403,
+      body: { errors: [{ code: 10000, message: 'Authentication error' }] },
+    });
   });
 
   test('records: one per value, TXT answered quoted, MX with priority; written through to DNS; paging; conflicts refused', async () => {
@@ -75,9 +84,14 @@ describe('the fake API', () => {
 
     // PUT overwrites one value, DELETE removes one; the set's other values stay.
     const id = txt.body.result.id;
-    expect((await call('PUT', `${base}/${id}`, { type: 'TXT', name: 'records.test', content: '"v=spf1 include:x.test -all"', ttl: 300 })).body.success).toBe(true);
+    expect(
+      (await call('PUT', `${base}/${id}`, { type: 'TXT', name: 'records.test', content: '"v=spf1 include:x.test -all"', ttl: 300 })).body
+        .success,
+    ).toBe(true);
     expect((await resolver.resolveTxt('records.test')).map((c) => c.join('')).sort()).toEqual(['plain text', 'v=spf1 include:x.test -all']);
-    const plain = (await call('GET', `${base}?type=TXT&name=records.test`)).body.result.find((r: { content: string }) => r.content === '"plain text"');
+    const plain = (await call('GET', `${base}?type=TXT&name=records.test`)).body.result.find(
+      (r: { content: string }) => r.content === '"plain text"',
+    );
     expect((await call('DELETE', `${base}/${plain.id}`)).body.result).toEqual({ id: plain.id });
     expect((await resolver.resolveTxt('records.test')).map((c) => c.join(''))).toEqual(['v=spf1 include:x.test -all']);
     expect((await call('DELETE', `${base}/${plain.id}`)).status).toBe(404);
@@ -90,7 +104,11 @@ describe('the Cloudflare adapter against the fake', () => {
 
   beforeAll(async () => {
     zoneId = cf.createZone('adapter-cf.test').id;
-    dns.setRecords({ name: 'adapter-cf.test', type: 'TXT', values: ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test -all', 'keep-me=1'] });
+    dns.setRecords({
+      name: 'adapter-cf.test',
+      type: 'TXT',
+      values: ['v=spf1 include:a.test ~all', 'v=spf1 include:b.test -all', 'keep-me=1'],
+    });
   });
 
   test('zone by name (longest first), values normalised, a set written as its difference', async () => {
@@ -128,11 +146,15 @@ describe('the Cloudflare adapter against the fake', () => {
   test('no zone: null with the names tried; a bad token is auth (never quoted); an unreachable API is unavailable', async () => {
     expect(await host().findZone('x.nowhere-cf.test')).toEqual({ zone: null, tried: ['x.nowhere-cf.test', 'nowhere-cf.test'] });
     const token = 'bad-token-0123456789abcdefghijklmnop';
-    const error = (await new CloudflareDnsHost(token, { baseUrl: cf.apiUrl }).findZone('adapter-cf.test').catch((e: unknown) => e)) as DnsHostError;
+    const error = (await new CloudflareDnsHost(token, { baseUrl: cf.apiUrl })
+      .findZone('adapter-cf.test')
+      .catch((e: unknown) => e)) as DnsHostError;
     expect(error).toBeInstanceOf(DnsHostError);
     expect(error.failure.kind).toBe('auth');
     expect(error.message).not.toContain(token);
-    const down = (await new CloudflareDnsHost(CLOUDFLARE_LOCAL_TOKEN, { baseUrl: 'http://127.0.0.1:9/client/v4' }).findZone('a.test').catch((e: unknown) => e)) as DnsHostError;
+    const down = (await new CloudflareDnsHost(CLOUDFLARE_LOCAL_TOKEN, { baseUrl: 'http://127.0.0.1:9/client/v4' })
+      .findZone('a.test')
+      .catch((e: unknown) => e)) as DnsHostError;
     expect(down.failure.kind).toBe('unavailable');
   });
 });
@@ -150,15 +172,27 @@ describe('the Cloudflare adapter: what Cloudflare answers besides success', () =
   const failure = (errors: { code: number; message: string }[]) => ({ success: false, errors, messages: [], result: null });
 
   test.each([
-    [503, 'unavailable', /Cloudflare is unavailable \(503 on GET \/zones/, failure([{ code: 10000, message: `upstream down for ${token}` }])],
-    [429, 'unavailable', /Cloudflare is unavailable \(429/, failure([{ code: 971, message: 'Please wait and consider throttling your request speed' }])],
+    [
+      503,
+      'unavailable',
+      /Cloudflare is unavailable \(503 on GET \/zones/,
+      failure([{ code: 10000, message: `upstream down for ${token}` }]),
+    ],
+    [
+      429,
+      'unavailable',
+      /Cloudflare is unavailable \(429/,
+      failure([{ code: 971, message: 'Please wait and consider throttling your request speed' }]),
+    ],
     [401, 'auth', /refused the API token \(401/, failure([{ code: 9109, message: 'Invalid access token' }])],
     [404, 'unavailable', /Cloudflare refused GET \/zones \(404: 7003/, failure([{ code: 7003, message: 'Could not route' }])],
     [200, 'unavailable', /body that is not JSON/, '<html>not json</html>'],
   ] as const)('%i on a read is a %s failure; the token never quoted', async (status, kind, message, body) => {
     const server = await answering({ status, body });
     try {
-      const error = (await new CloudflareDnsHost(token, { baseUrl: server.url }).findZone('a.test').catch((e: unknown) => e)) as DnsHostError;
+      const error = (await new CloudflareDnsHost(token, { baseUrl: server.url })
+        .findZone('a.test')
+        .catch((e: unknown) => e)) as DnsHostError;
       expect(error).toBeInstanceOf(DnsHostError);
       expect(error.failure.kind).toBe(kind);
       expect(error.message).toMatch(message);
@@ -177,7 +211,9 @@ describe('the Cloudflare adapter: what Cloudflare answers besides success', () =
     ] as const) {
       const server = await answering(empty, { status, body: refused });
       try {
-        const outcome = await new CloudflareDnsHost(token, { baseUrl: server.url }).write({ id: 'z1', name: 'a.test' }, [{ name: 'a.test', type: 'TXT', values: ['x'] }]).catch((e: unknown) => e);
+        const outcome = await new CloudflareDnsHost(token, { baseUrl: server.url })
+          .write({ id: 'z1', name: 'a.test' }, [{ name: 'a.test', type: 'TXT', values: ['x'] }])
+          .catch((e: unknown) => e);
         if (thrown) expect(outcome).toMatchObject({ failure: { kind: 'unavailable' } });
         else expect(outcome).toEqual([{ ok: false, message: expect.stringContaining('9005') }]);
       } finally {

@@ -18,7 +18,10 @@ describe('the query log', () => {
     const resolver = resolverFor(emu);
     await resolver.resolveMx('Mail.Logged.Example');
     expect(await errorCode(resolver.resolve4('missing.logged.example'))).toBe('ENOTFOUND');
-    expect(emu.queries('logged.example').map(({ name, type }) => `${type} ${name}`)).toEqual(['MX mail.logged.example', 'A missing.logged.example']);
+    expect(emu.queries('logged.example').map(({ name, type }) => `${type} ${name}`)).toEqual([
+      'MX mail.logged.example',
+      'A missing.logged.example',
+    ]);
     expect(emu.queries('mail.logged.example')).toHaveLength(1);
     expect(emu.queries('other.example')).toEqual([]);
     // A name merely ending like another is not below it.

@@ -68,7 +68,11 @@ test('listRecords: everything, or a name and the names below it, sorted', () => 
   emu.setRecords({ name: '_dmarc.list.test', type: 'TXT', values: ['v=DMARC1; p=none'] });
   emu.setRecords({ name: 'rp.list.test', type: 'CNAME', values: ['x.example'] });
   emu.setRecords({ name: 'notlist.test', type: 'TXT', values: ['no'] });
-  expect(emu.listRecords('list.test').map((s) => `${s.name} ${s.type}`)).toEqual(['_dmarc.list.test TXT', 'list.test TXT', 'rp.list.test CNAME']);
+  expect(emu.listRecords('list.test').map((s) => `${s.name} ${s.type}`)).toEqual([
+    '_dmarc.list.test TXT',
+    'list.test TXT',
+    'rp.list.test CNAME',
+  ]);
   expect(emu.listRecords('rp.list.test')).toHaveLength(1);
   expect(emu.listRecords().length).toBeGreaterThanOrEqual(4);
   const listed = emu.listRecords('list.test');

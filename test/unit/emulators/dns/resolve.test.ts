@@ -231,7 +231,9 @@ describe('transport details', () => {
     const two = query('edns.test', 16);
     two.questions.push({ name: 'tc.test', type: 16, class: 1 });
     expect((await udpQuery(emu.port, two)).msg).toMatchObject({ rcode: 1, questions: [] });
-    expect((await udpQuery(emu.port, query('edns.test', 16, { questions: [{ name: 'edns.test', type: 16, class: 3 }] }))).msg.rcode).toBe(5);
+    expect((await udpQuery(emu.port, query('edns.test', 16, { questions: [{ name: 'edns.test', type: 16, class: 3 }] }))).msg.rcode).toBe(
+      5,
+    );
   });
 
   test('other types at a local name are NODATA', async () => {

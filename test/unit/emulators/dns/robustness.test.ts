@@ -36,7 +36,10 @@ test('a burst of random datagrams does not crash the server', async () => {
   await Promise.all(
     Array.from(
       { length: 300 },
-      () => new Promise<void>((resolve) => socket.send(Buffer.from(Array.from({ length: 12 + (rand() % 60) }, rand)), emu.port, '127.0.0.1', () => resolve())),
+      () =>
+        new Promise<void>((resolve) =>
+          socket.send(Buffer.from(Array.from({ length: 12 + (rand() % 60) }, rand)), emu.port, '127.0.0.1', () => resolve()),
+        ),
     ),
   );
   socket.close();
@@ -47,7 +50,11 @@ test('TCP: a malformed message closes the connection; the server keeps answering
   const bad = await tcpExchange(emu.port, frame(Buffer.from([0, 1, 2, 3, 4])), 2000);
   expect(bad).toEqual({ received: Buffer.alloc(0), closedByServer: true });
   // A good query followed by garbage: the good one is answered, then the connection closes.
-  const mixed = await tcpExchange(emu.port, Buffer.concat([frame(encodeMessage(query('_service.robust.test', 16))), frame(Buffer.alloc(20, 0xff))]), 2000);
+  const mixed = await tcpExchange(
+    emu.port,
+    Buffer.concat([frame(encodeMessage(query('_service.robust.test', 16))), frame(Buffer.alloc(20, 0xff))]),
+    2000,
+  );
   expect(mixed.closedByServer).toBe(true);
   expect(log.some((l) => l.includes('dropped a malformed tcp packet'))).toBe(true);
   expect(await resolverFor(emu).resolveTxt('_service.robust.test')).toEqual([['still here']]);

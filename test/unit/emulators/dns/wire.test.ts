@@ -69,7 +69,8 @@ describe('decoder', () => {
     const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const base = encodeMessage(query('_dmarc.example.com', 16, { additionals: [opt(1232)] }));
     for (let i = 0; i < 3000; i++) {
-      const packet = i % 2 === 0 ? Buffer.from(Array.from({ length: Math.floor(rand() * 80) }, () => Math.floor(rand() * 256))) : Buffer.from(base);
+      const packet =
+        i % 2 === 0 ? Buffer.from(Array.from({ length: Math.floor(rand() * 80) }, () => Math.floor(rand() * 256))) : Buffer.from(base);
       if (i % 2 === 1) for (let k = 0; k < 3; k++) packet[Math.floor(rand() * packet.length)] = Math.floor(rand() * 256);
       try {
         decodeMessage(packet);
@@ -99,7 +100,13 @@ describe('encoder', () => {
   });
 
   test('a response over the size limit becomes header + question + OPT with TC set', () => {
-    const answers = Array.from({ length: 20 }, (_, i) => ({ name: 'big.example.com', type: 16, class: 1, ttl: 60, data: txtRdata(`v${i} ${'x'.repeat(40)}`) }));
+    const answers = Array.from({ length: 20 }, (_, i) => ({
+      name: 'big.example.com',
+      type: 16,
+      class: 1,
+      ttl: 60,
+      data: txtRdata(`v${i} ${'x'.repeat(40)}`),
+    }));
     const msg: DnsMessage = { ...query('big.example.com', 16), qr: true, answers, additionals: [opt(512)] };
     expect(encodeResponse(msg, 65535).length).toBeGreaterThan(512);
     const truncated = decodeMessage(encodeResponse(msg, 512));

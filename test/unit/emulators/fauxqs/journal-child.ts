@@ -9,14 +9,19 @@ async function main() {
   const fauxqs = await startFauxqsServer({ port: 0, host: 'localhost' });
   const journal = await MessagingJournal.open(process.env.DATA_DIR!, (message) => console.error(message));
   const dlq = fauxqs.createQueue('kill-dlq');
-  fauxqs.createQueue('kill-main', { attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ maxReceiveCount: 1, deadLetterTargetArn: dlq.queueArn }) } });
+  fauxqs.createQueue('kill-main', {
+    attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ maxReceiveCount: 1, deadLetterTargetArn: dlq.queueArn }) },
+  });
   fauxqs.createTopic('kill-topic');
   fauxqs.subscribe({ topic: 'kill-topic', queue: 'kill-main', attributes: { RawMessageDelivery: 'true' } });
   fauxqs.createBucket('kill-bucket');
   const restored = journal.restore();
   console.log(`ready ${fauxqs.port} ${restored.messages} ${restored.objects}`);
   process.on('SIGTERM', () => {
-    void journal.close().then(() => fauxqs.stop()).then(() => process.exit(0));
+    void journal
+      .close()
+      .then(() => fauxqs.stop())
+      .then(() => process.exit(0));
   });
 }
 

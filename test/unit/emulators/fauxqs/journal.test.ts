@@ -9,7 +9,14 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -37,7 +44,8 @@ function startChild(dataDir: string): Promise<Child> {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const ready = /ready (\d+) (\d+) (\d+)/.exec(out);
-      if (ready) resolveChild({ process: child, port: Number(ready[1]), restored: { messages: Number(ready[2]), objects: Number(ready[3]) } });
+      if (ready)
+        resolveChild({ process: child, port: Number(ready[1]), restored: { messages: Number(ready[2]), objects: Number(ready[3]) } });
     });
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`child exited ${code}: ${out}`)));
@@ -66,7 +74,9 @@ async function drain(sqs: SQSClient, name: string): Promise<string[]> {
   const url = await queueUrl(sqs, name);
   const bodies: string[] = [];
   for (;;) {
-    const page = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+    const page = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }),
+    );
     if (!page.Messages?.length) return bodies;
     for (const message of page.Messages) {
       bodies.push(message.Body!);
@@ -122,7 +132,9 @@ describe('messaging journal', () => {
         const bytes = randomBytes(70_000);
         await s3.send(new PutObjectCommand({ Bucket: 'kill-bucket', Key: 'a/plain.bin', Body: bytes }));
         objects.set('a/plain.bin', bytes);
-        const signed = await getSignedUrl(s3, new PutObjectCommand({ Bucket: 'kill-bucket', Key: 'uploads/presigned.bin' }), { expiresIn: 60 });
+        const signed = await getSignedUrl(s3, new PutObjectCommand({ Bucket: 'kill-bucket', Key: 'uploads/presigned.bin' }), {
+          expiresIn: 60,
+        });
         const uploaded = randomBytes(1234);
         expect((await fetch(signed, { method: 'PUT', body: uploaded })).status).toBe(200);
         objects.set('uploads/presigned.bin', uploaded);
@@ -138,7 +150,9 @@ describe('messaging journal', () => {
               await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: id, DelaySeconds: n % 5 === 0 ? 1 : 0 }));
               expected.add(id);
             } else if (kind === 1) {
-              const result = await sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: [0, 1].map((i) => ({ Id: String(i), MessageBody: `${id}-${i}` })) }));
+              const result = await sqs.send(
+                new SendMessageBatchCommand({ QueueUrl: url, Entries: [0, 1].map((i) => ({ Id: String(i), MessageBody: `${id}-${i}` })) }),
+              );
               for (const ok of result.Successful ?? []) expected.add(`${id}-${ok.Id}`);
             } else {
               await sns.send(new PublishCommand({ TopicArn: 'arn:aws:sns:us-east-1:000000000000:kill-topic', Message: id }));

@@ -28,8 +28,25 @@ const policyFor = (principal: string, action = 'kms:*') =>
 
 test('CreateKey: a symmetric key with the metadata DescribeKey returns; the default key policy trusts the account', async () => {
   const { kms } = running;
-  const { KeyMetadata } = await kms.send(new CreateKeyCommand({ Description: 'secrets', KeyUsage: 'ENCRYPT_DECRYPT', KeySpec: 'SYMMETRIC_DEFAULT', Tags: [{ TagKey: 'project', TagValue: 'x' }] }));
-  expect(KeyMetadata).toMatchObject({ AWSAccountId: accountId, Description: 'secrets', Enabled: true, KeyState: 'Enabled', KeyUsage: 'ENCRYPT_DECRYPT', KeySpec: 'SYMMETRIC_DEFAULT', KeyManager: 'CUSTOMER', Origin: 'AWS_KMS', EncryptionAlgorithms: ['SYMMETRIC_DEFAULT'] });
+  const { KeyMetadata } = await kms.send(
+    new CreateKeyCommand({
+      Description: 'secrets',
+      KeyUsage: 'ENCRYPT_DECRYPT',
+      KeySpec: 'SYMMETRIC_DEFAULT',
+      Tags: [{ TagKey: 'project', TagValue: 'x' }],
+    }),
+  );
+  expect(KeyMetadata).toMatchObject({
+    AWSAccountId: accountId,
+    Description: 'secrets',
+    Enabled: true,
+    KeyState: 'Enabled',
+    KeyUsage: 'ENCRYPT_DECRYPT',
+    KeySpec: 'SYMMETRIC_DEFAULT',
+    KeyManager: 'CUSTOMER',
+    Origin: 'AWS_KMS',
+    EncryptionAlgorithms: ['SYMMETRIC_DEFAULT'],
+  });
   expect(KeyMetadata!.KeyId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(KeyMetadata!.Arn).toBe(`arn:aws:kms:${region}:${accountId}:key/${KeyMetadata!.KeyId}`);
   expect(KeyMetadata!.CreationDate).toBeInstanceOf(Date);
@@ -39,13 +56,23 @@ test('CreateKey: a symmetric key with the metadata DescribeKey returns; the defa
   const { Policy, PolicyName } = await kms.send(new GetKeyPolicyCommand({ KeyId: KeyMetadata!.Arn }));
   expect(PolicyName).toBe('default');
   expect(JSON.parse(Policy!).Statement).toEqual([
-    { Sid: 'Enable IAM User Permissions', Effect: 'Allow', Principal: { AWS: `arn:aws:iam::${accountId}:root` }, Action: 'kms:*', Resource: '*' },
+    {
+      Sid: 'Enable IAM User Permissions',
+      Effect: 'Allow',
+      Principal: { AWS: `arn:aws:iam::${accountId}:root` },
+      Action: 'kms:*',
+      Resource: '*',
+    },
   ]);
 });
 
 test('CreateKey refuses what the emulator does not model: another spec or usage, multi-Region', async () => {
   const { kms } = running;
-  for (const input of [{ KeySpec: 'RSA_2048' as const, KeyUsage: 'SIGN_VERIFY' as const }, { KeyUsage: 'GENERATE_VERIFY_MAC' as const }, { MultiRegion: true }]) {
+  for (const input of [
+    { KeySpec: 'RSA_2048' as const, KeyUsage: 'SIGN_VERIFY' as const },
+    { KeyUsage: 'GENERATE_VERIFY_MAC' as const },
+    { MultiRegion: true },
+  ]) {
     expect((await errorOf(() => kms.send(new CreateKeyCommand(input)))).name).toBe('UnsupportedOperationException');
   }
   expect((await errorOf(() => kms.send(new CreateKeyCommand({ KeySpec: 'NOPE' as never })))).name).toBe('ValidationException');
@@ -63,7 +90,9 @@ test('the key is found by key id, key ARN, alias name and alias ARN wherever KMS
   expect(emulator.resolveKeyArn(`arn:aws:kms:${region}:999999999999:key/${keyId}`)).toBeUndefined();
   // Management operations take only the key id or ARN.
   expect((await errorOf(() => kms.send(new GetKeyPolicyCommand({ KeyId: 'alias/api-found' })))).name).toBe('NotFoundException');
-  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/api-found-2', TargetKeyId: 'alias/api-found' })))).name).toBe('NotFoundException');
+  expect(
+    (await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/api-found-2', TargetKeyId: 'alias/api-found' })))).name,
+  ).toBe('NotFoundException');
 });
 
 test('not found: the message names the key or alias ARN as KMS does', async () => {
@@ -81,10 +110,18 @@ test('CreateAlias: the alias rules of KMS; ListAliases filters by key and pages;
   const a = await createKey(kms, 'alias/list-a1');
   await kms.send(new CreateAliasCommand({ AliasName: 'alias/list-a2', TargetKeyId: a.arn }));
   const b = await createKey(kms, 'alias/list-b1');
-  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/list-a1', TargetKeyId: b.keyId })))).name).toBe('AlreadyExistsException');
-  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'no-prefix', TargetKeyId: b.keyId })))).name).toBe('ValidationException');
-  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/has space', TargetKeyId: b.keyId })))).name).toBe('ValidationException');
-  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/aws/s3', TargetKeyId: b.keyId })))).name).toBe('InvalidAliasNameException');
+  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/list-a1', TargetKeyId: b.keyId })))).name).toBe(
+    'AlreadyExistsException',
+  );
+  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'no-prefix', TargetKeyId: b.keyId })))).name).toBe(
+    'ValidationException',
+  );
+  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/has space', TargetKeyId: b.keyId })))).name).toBe(
+    'ValidationException',
+  );
+  expect((await errorOf(() => kms.send(new CreateAliasCommand({ AliasName: 'alias/aws/s3', TargetKeyId: b.keyId })))).name).toBe(
+    'InvalidAliasNameException',
+  );
 
   const ofA = await kms.send(new ListAliasesCommand({ KeyId: a.keyId }));
   expect(ofA.Aliases!.map((x) => x.AliasName)).toEqual(['alias/list-a1', 'alias/list-a2']);
@@ -122,11 +159,19 @@ test('PutKeyPolicy stores the document as given (GetKeyPolicy and keyPolicyOf re
   expect(emulator.keyPolicyOf(created.KeyMetadata!.Arn!)).toBe(policy);
 
   for (const bad of ['not json', '{}', JSON.stringify({ Statement: [{ Effect: 'Allow', Action: 'kms:*', Resource: '*' }] })]) {
-    expect((await errorOf(() => kms.send(new PutKeyPolicyCommand({ KeyId: arn, Policy: bad })))).name).toBe('MalformedPolicyDocumentException');
+    expect((await errorOf(() => kms.send(new PutKeyPolicyCommand({ KeyId: arn, Policy: bad })))).name).toBe(
+      'MalformedPolicyDocumentException',
+    );
   }
-  const padded = JSON.stringify({ Version: '2012-10-17', Id: 'x'.repeat(32768), Statement: [{ Effect: 'Allow', Principal: '*', Action: 'kms:*', Resource: '*' }] });
+  const padded = JSON.stringify({
+    Version: '2012-10-17',
+    Id: 'x'.repeat(32768),
+    Statement: [{ Effect: 'Allow', Principal: '*', Action: 'kms:*', Resource: '*' }],
+  });
   expect((await errorOf(() => kms.send(new PutKeyPolicyCommand({ KeyId: arn, Policy: padded })))).name).toBe('LimitExceededException');
-  expect((await errorOf(() => kms.send(new PutKeyPolicyCommand({ KeyId: arn, Policy: policy.replace('app', 'ápp\u0101') })))).name).toBe('ValidationException');
+  expect((await errorOf(() => kms.send(new PutKeyPolicyCommand({ KeyId: arn, Policy: policy.replace('app', 'ápp\u0101') })))).name).toBe(
+    'ValidationException',
+  );
   expect((await errorOf(() => kms.send(new GetKeyPolicyCommand({ KeyId: arn, PolicyName: 'other' })))).name).toBe('NotFoundException');
   expect(emulator.keyPolicyOf(arn)).toBe(policy);
 });
@@ -141,7 +186,9 @@ test('rotation: off by default; EnableKeyRotation records the period (365 by def
   expect(Math.abs(status.NextRotationDate!.getTime() - (Date.now() + 365 * 86_400_000))).toBeLessThan(60_000);
   await kms.send(new EnableKeyRotationCommand({ KeyId: arn, RotationPeriodInDays: 90 }));
   expect((await kms.send(new GetKeyRotationStatusCommand({ KeyId: arn }))).RotationPeriodInDays).toBe(90);
-  expect((await errorOf(() => kms.send(new EnableKeyRotationCommand({ KeyId: arn, RotationPeriodInDays: 89 })))).name).toBe('ValidationException');
+  expect((await errorOf(() => kms.send(new EnableKeyRotationCommand({ KeyId: arn, RotationPeriodInDays: 89 })))).name).toBe(
+    'ValidationException',
+  );
   await kms.send(new DisableKeyCommand({ KeyId: arn }));
   expect((await errorOf(() => kms.send(new EnableKeyRotationCommand({ KeyId: arn })))).name).toBe('DisabledException');
 });
@@ -155,9 +202,15 @@ test('the wire: an unknown target is UnknownOperationException, a body that is n
   expect(await unknown.json()).toEqual({ __type: 'UnknownOperationException', message: expect.any(String) });
   const notJson = await post('TrentService.Encrypt', '{');
   expect(((await notJson.json()) as { __type: string }).__type).toBe('SerializationException');
-  const wrongType = await post('TrentService.Encrypt', JSON.stringify({ KeyId: 'alias/x', Plaintext: 'AA==', EncryptionContext: { a: 1 } }));
+  const wrongType = await post(
+    'TrentService.Encrypt',
+    JSON.stringify({ KeyId: 'alias/x', Plaintext: 'AA==', EncryptionContext: { a: 1 } }),
+  );
   expect(((await wrongType.json()) as { __type: string }).__type).toBe('SerializationException');
   const missing = await post('TrentService.Encrypt', JSON.stringify({ Plaintext: 'AA==' }));
-  expect(await missing.json()).toEqual({ __type: 'ValidationException', message: "1 validation error detected: Value null at 'keyId' failed to satisfy constraint: Member must not be null" });
+  expect(await missing.json()).toEqual({
+    __type: 'ValidationException',
+    message: "1 validation error detected: Value null at 'keyId' failed to satisfy constraint: Member must not be null",
+  });
   expect(missing.headers.get('content-type')).toBe('application/x-amz-json-1.1');
 });

@@ -54,10 +54,18 @@ test('Decrypt without KeyId finds the key from the blob; keyIdOfCiphertext reads
 test('the context must match exactly (order free, case-sensitive, no pair more or less): else InvalidCiphertextException', async () => {
   const { kms } = running;
   const { arn } = await createKey(kms);
-  const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: arn, Plaintext: bytes('p'), EncryptionContext: { a: '1', b: '2' } }));
+  const { CiphertextBlob } = await kms.send(
+    new EncryptCommand({ KeyId: arn, Plaintext: bytes('p'), EncryptionContext: { a: '1', b: '2' } }),
+  );
   const open = (EncryptionContext?: Record<string, string>) => kms.send(new DecryptCommand({ CiphertextBlob, EncryptionContext }));
   expect(text((await open({ b: '2', a: '1' })).Plaintext)).toBe('p');
-  const others: (Record<string, string> | undefined)[] = [{ a: '1', b: '3' }, { a: '1', B: '2' }, { a: '1' }, { a: '1', b: '2', c: '3' }, undefined];
+  const others: (Record<string, string> | undefined)[] = [
+    { a: '1', b: '3' },
+    { a: '1', B: '2' },
+    { a: '1' },
+    { a: '1', b: '2', c: '3' },
+    undefined,
+  ];
   for (const other of others) {
     const err = await errorOf(() => open(other));
     expect(err.name).toBe('InvalidCiphertextException');
@@ -75,9 +83,13 @@ test('an altered blob (any byte) is InvalidCiphertextException; garbage too', as
   for (const at of [20, 30, CiphertextBlob!.length - 1]) {
     const altered = Buffer.from(CiphertextBlob!);
     altered[at] = altered[at]! ^ 0x01;
-    expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob: altered, EncryptionContext: CONTEXT })))).name).toBe('InvalidCiphertextException');
+    expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob: altered, EncryptionContext: CONTEXT })))).name).toBe(
+      'InvalidCiphertextException',
+    );
   }
-  expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob: bytes('not a ciphertext') })))).name).toBe('InvalidCiphertextException');
+  expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob: bytes('not a ciphertext') })))).name).toBe(
+    'InvalidCiphertextException',
+  );
 });
 
 test('Decrypt naming another key: IncorrectKeyException; an unknown key: NotFoundException', async () => {
@@ -99,7 +111,9 @@ test('a disabled key refuses Encrypt and Decrypt with DisabledException until en
   const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: arn, Plaintext: bytes('p'), EncryptionContext: CONTEXT }));
   await kms.send(new DisableKeyCommand({ KeyId: arn }));
   expect((await errorOf(() => kms.send(new EncryptCommand({ KeyId: arn, Plaintext: bytes('p') })))).name).toBe('DisabledException');
-  expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: CONTEXT })))).name).toBe('DisabledException');
+  expect((await errorOf(() => kms.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: CONTEXT })))).name).toBe(
+    'DisabledException',
+  );
   await kms.send(new EnableKeyCommand({ KeyId: arn }));
   expect(text((await kms.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: CONTEXT }))).Plaintext)).toBe('p');
 });
@@ -112,7 +126,9 @@ test('Plaintext of 1..4096 bytes: 4096 passes, 4097 and 0 are ValidationExceptio
   expect(Buffer.from((await kms.send(new DecryptCommand({ CiphertextBlob }))).Plaintext!).equals(Buffer.from(max))).toBe(true);
   const over = await errorOf(() => kms.send(new EncryptCommand({ KeyId: arn, Plaintext: new Uint8Array(4097) })));
   expect(over.name).toBe('ValidationException');
-  expect(over.message).toBe("1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to 4096");
+  expect(over.message).toBe(
+    "1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to 4096",
+  );
   const empty = await errorOf(() => kms.send(new EncryptCommand({ KeyId: arn, Plaintext: new Uint8Array(0) })));
   expect(empty.name).toBe('ValidationException');
 });
@@ -120,11 +136,18 @@ test('Plaintext of 1..4096 bytes: 4096 passes, 4097 and 0 are ValidationExceptio
 test('Encrypt with an unknown key, alias or foreign ARN: NotFoundException; an asymmetric algorithm: InvalidKeyUsageException', async () => {
   const { kms } = running;
   const { keyId } = await createKey(kms);
-  for (const KeyId of ['00000000-0000-4000-8000-000000000000', 'alias/nothing', `arn:aws:kms:us-west-2:123456789012:key/${keyId}`, 'not-a-key']) {
+  for (const KeyId of [
+    '00000000-0000-4000-8000-000000000000',
+    'alias/nothing',
+    `arn:aws:kms:us-west-2:123456789012:key/${keyId}`,
+    'not-a-key',
+  ]) {
     const err = await errorOf(() => kms.send(new EncryptCommand({ KeyId, Plaintext: bytes('p') })));
     expect(err.name).toBe('NotFoundException');
   }
-  const usage = await errorOf(() => kms.send(new EncryptCommand({ KeyId: keyId, Plaintext: bytes('p'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })));
+  const usage = await errorOf(() =>
+    kms.send(new EncryptCommand({ KeyId: keyId, Plaintext: bytes('p'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })),
+  );
   expect(usage.name).toBe('InvalidKeyUsageException');
 });
 
@@ -140,7 +163,9 @@ test('GenerateDataKey: a key of the asked size whose blob decrypts to it; KeySpe
   expect(Object.keys(without)).not.toContain('Plaintext');
   expect((await kms.send(new DecryptCommand({ CiphertextBlob: without.CiphertextBlob }))).Plaintext).toHaveLength(16);
   expect((await errorOf(() => kms.send(new GenerateDataKeyCommand({ KeyId: arn })))).name).toBe('ValidationException');
-  expect((await errorOf(() => kms.send(new GenerateDataKeyCommand({ KeyId: arn, KeySpec: 'AES_256', NumberOfBytes: 32 })))).name).toBe('ValidationException');
+  expect((await errorOf(() => kms.send(new GenerateDataKeyCommand({ KeyId: arn, KeySpec: 'AES_256', NumberOfBytes: 32 })))).name).toBe(
+    'ValidationException',
+  );
   expect((await errorOf(() => kms.send(new GenerateDataKeyCommand({ KeyId: arn, NumberOfBytes: 1025 })))).name).toBe('ValidationException');
 });
 
@@ -150,19 +175,32 @@ test('ReEncrypt moves a ciphertext to another key and context', async () => {
   const b = await createKey(kms);
   const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: a.arn, Plaintext: bytes('moved'), EncryptionContext: { v: '1' } }));
   const re = await kms.send(
-    new ReEncryptCommand({ CiphertextBlob, SourceEncryptionContext: { v: '1' }, DestinationKeyId: b.keyId, DestinationEncryptionContext: { v: '2' } }),
+    new ReEncryptCommand({
+      CiphertextBlob,
+      SourceEncryptionContext: { v: '1' },
+      DestinationKeyId: b.keyId,
+      DestinationEncryptionContext: { v: '2' },
+    }),
   );
   expect(re.SourceKeyId).toBe(a.arn);
   expect(re.KeyId).toBe(b.arn);
   expect(keyIdOfCiphertext(re.CiphertextBlob!)).toBe(b.keyId);
-  expect(text((await kms.send(new DecryptCommand({ CiphertextBlob: re.CiphertextBlob, EncryptionContext: { v: '2' } }))).Plaintext)).toBe('moved');
-  const wrongSource = await errorOf(() => kms.send(new ReEncryptCommand({ CiphertextBlob, SourceEncryptionContext: { v: 'x' }, DestinationKeyId: b.arn })));
+  expect(text((await kms.send(new DecryptCommand({ CiphertextBlob: re.CiphertextBlob, EncryptionContext: { v: '2' } }))).Plaintext)).toBe(
+    'moved',
+  );
+  const wrongSource = await errorOf(() =>
+    kms.send(new ReEncryptCommand({ CiphertextBlob, SourceEncryptionContext: { v: 'x' }, DestinationKeyId: b.arn })),
+  );
   expect(wrongSource.name).toBe('InvalidCiphertextException');
 });
 
 test('DryRun: DryRunOperationException after the checks, nothing encrypted', async () => {
   const { kms } = running;
   const { arn } = await createKey(kms);
-  expect((await errorOf(() => kms.send(new EncryptCommand({ KeyId: arn, Plaintext: bytes('p'), DryRun: true })))).name).toBe('DryRunOperationException');
-  expect((await errorOf(() => kms.send(new EncryptCommand({ KeyId: 'alias/none', Plaintext: bytes('p'), DryRun: true })))).name).toBe('NotFoundException');
+  expect((await errorOf(() => kms.send(new EncryptCommand({ KeyId: arn, Plaintext: bytes('p'), DryRun: true })))).name).toBe(
+    'DryRunOperationException',
+  );
+  expect((await errorOf(() => kms.send(new EncryptCommand({ KeyId: 'alias/none', Plaintext: bytes('p'), DryRun: true })))).name).toBe(
+    'NotFoundException',
+  );
 });

@@ -3,7 +3,15 @@
  * restart, so ciphertexts made before it still decrypt; the file is readable by its owner only. Without a
  * dataDir the state dies with the emulator.
  */
-import { DecryptCommand, DescribeKeyCommand, EnableKeyRotationCommand, EncryptCommand, GetKeyPolicyCommand, GetKeyRotationStatusCommand, PutKeyPolicyCommand } from '@aws-sdk/client-kms';
+import {
+  DecryptCommand,
+  DescribeKeyCommand,
+  EnableKeyRotationCommand,
+  EncryptCommand,
+  GetKeyPolicyCommand,
+  GetKeyRotationStatusCommand,
+  PutKeyPolicyCommand,
+} from '@aws-sdk/client-kms';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createKey, errorOf, startKms as startRunning, tempDir, type Running } from './harness';
@@ -32,10 +40,15 @@ test('a restart keeps keys, aliases, policies and rotation: old ciphertexts decr
   const dir = await folder();
   const first = await startKms(dir);
   const { keyId, arn } = await createKey(first.kms, 'alias/persisted');
-  const policy = JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:root' }, Action: 'kms:*', Resource: '*' }] });
+  const policy = JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:root' }, Action: 'kms:*', Resource: '*' }],
+  });
   await first.kms.send(new PutKeyPolicyCommand({ KeyId: keyId, Policy: policy }));
   await first.kms.send(new EnableKeyRotationCommand({ KeyId: keyId }));
-  const { CiphertextBlob } = await first.kms.send(new EncryptCommand({ KeyId: 'alias/persisted', Plaintext: Buffer.from('kept'), EncryptionContext: CONTEXT }));
+  const { CiphertextBlob } = await first.kms.send(
+    new EncryptCommand({ KeyId: 'alias/persisted', Plaintext: Buffer.from('kept'), EncryptionContext: CONTEXT }),
+  );
   await first.stop();
 
   const second = await startKms(dir);

@@ -18,22 +18,34 @@ import { addZone } from '../../../../localstack/emulators/route53/zones';
 
 function newState(syncDelayMs = 0): Route53State {
   const store = new RecordStore(undefined);
-  const dns = { setRecords: (set: unknown) => store.set(set), deleteRecords: (name: string, type?: DnsRecordType) => store.delete(name, type), listRecords: (name?: string) => store.all(name) };
+  const dns = {
+    setRecords: (set: unknown) => store.set(set),
+    deleteRecords: (name: string, type?: DnsRecordType) => store.delete(name, type),
+    listRecords: (name?: string) => store.all(name),
+  };
   return openRoute53State({ dns, syncDelayMs, log: () => undefined });
 }
 
 const query = (params: Record<string, string> = {}) => new URLSearchParams(params);
 const change = (action: string, name: string, type: string, values: string[]) =>
   `<Change><Action>${action}</Action><ResourceRecordSet><Name>${name}</Name><Type>${type}</Type><TTL>300</TTL><ResourceRecords>${values.map((v) => `<ResourceRecord><Value>${v}</Value></ResourceRecord>`).join('')}</ResourceRecords></ResourceRecordSet></Change>`;
-const batch = (...changes: string[]) => parseXml(`<ChangeResourceRecordSetsRequest><ChangeBatch><Changes>${changes.join('')}</Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`);
+const batch = (...changes: string[]) =>
+  parseXml(
+    `<ChangeResourceRecordSetsRequest><ChangeBatch><Changes>${changes.join('')}</Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`,
+  );
 
 test('CreateHostedZone: 201 with the zone URL in Location; Name and CallerReference required', () => {
   const state = newState();
-  const reply = createHostedZone(state, parseXml('<CreateHostedZoneRequest><Name>made.test.</Name><CallerReference>ref</CallerReference></CreateHostedZoneRequest>'));
+  const reply = createHostedZone(
+    state,
+    parseXml('<CreateHostedZoneRequest><Name>made.test.</Name><CallerReference>ref</CallerReference></CreateHostedZoneRequest>'),
+  );
   expect(reply.status).toBe(201);
   expect(reply.headers?.location).toBe(`https://route53.amazonaws.com/2013-04-01/hostedzone/${state.zones[0]!.id}`);
   expect(reply.xml).toContain('<Name>made.test.</Name>');
-  expect(() => createHostedZone(state, parseXml('<CreateHostedZoneRequest><Name>x.test</Name></CreateHostedZoneRequest>'))).toThrow(expect.objectContaining({ status: 400, code: 'InvalidInput' }));
+  expect(() => createHostedZone(state, parseXml('<CreateHostedZoneRequest><Name>x.test</Name></CreateHostedZoneRequest>'))).toThrow(
+    expect.objectContaining({ status: 400, code: 'InvalidInput' }),
+  );
 });
 
 test('ListHostedZonesByName: hostedzoneid needs dnsname; pages continue at NextDNSName and NextHostedZoneId', () => {
@@ -42,7 +54,9 @@ test('ListHostedZonesByName: hostedzoneid needs dnsname; pages continue at NextD
   expect(() => listHostedZonesByName(state, query({ hostedzoneid: first!.id }))).toThrow(expect.objectContaining({ code: 'InvalidInput' }));
   const page = listHostedZonesByName(state, query({ dnsname: 'same.test', maxitems: '1' })).xml;
   expect(page).toContain(`<Id>/hostedzone/${first!.id}</Id>`);
-  expect(page).toContain(`<IsTruncated>true</IsTruncated><NextDNSName>same.test.</NextDNSName><NextHostedZoneId>${second!.id}</NextHostedZoneId>`);
+  expect(page).toContain(
+    `<IsTruncated>true</IsTruncated><NextDNSName>same.test.</NextDNSName><NextHostedZoneId>${second!.id}</NextHostedZoneId>`,
+  );
   const next = listHostedZonesByName(state, query({ dnsname: 'same.test', hostedzoneid: second!.id })).xml;
   expect(next).toContain(`<Id>/hostedzone/${second!.id}</Id>`);
   expect(next).not.toContain(`<Id>/hostedzone/${first!.id}</Id>`);
@@ -53,7 +67,11 @@ test('ListResourceRecordSets: NS and SOA synthesised at the apex, in Route 53 or
   const zone = addZone(state, 'sets.test');
   changeResourceRecordSets(state, zone, batch(change('CREATE', 'www.sets.test', 'A', ['192.0.2.1'])));
   const xml = listResourceRecordSets(state, zone, query()).xml;
-  expect([...xml.matchAll(/<Name>([^<]+)<\/Name><Type>([^<]+)<\/Type>/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual(['sets.test. NS', 'sets.test. SOA', 'www.sets.test. A']);
+  expect([...xml.matchAll(/<Name>([^<]+)<\/Name><Type>([^<]+)<\/Type>/g)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
+    'sets.test. NS',
+    'sets.test. SOA',
+    'www.sets.test. A',
+  ]);
   expect(() => listResourceRecordSets(state, zone, query({ type: 'A' }))).toThrow(expect.objectContaining({ code: 'InvalidInput' }));
 });
 
@@ -62,9 +80,16 @@ test('ChangeResourceRecordSets: a TXT replaced by a CNAME in one batch is writte
   const zone = addZone(state, 'swap.test');
   changeResourceRecordSets(state, zone, batch(change('CREATE', 'rp.swap.test', 'TXT', ['"x"'])));
   expect(() => changeResourceRecordSets(state, zone, batch(change('CREATE', 'rp.swap.test', 'CNAME', ['bounces.test'])))).toThrow(
-    expect.objectContaining({ code: 'InvalidChangeBatch', message: expect.stringContaining('RRSet of type CNAME with DNS name rp.swap.test. is not permitted') }),
+    expect.objectContaining({
+      code: 'InvalidChangeBatch',
+      message: expect.stringContaining('RRSet of type CNAME with DNS name rp.swap.test. is not permitted'),
+    }),
   );
-  const reply = changeResourceRecordSets(state, zone, batch(change('DELETE', 'rp.swap.test', 'TXT', ['"x"']), change('CREATE', 'rp.swap.test', 'CNAME', ['bounces.test'])));
+  const reply = changeResourceRecordSets(
+    state,
+    zone,
+    batch(change('DELETE', 'rp.swap.test', 'TXT', ['"x"']), change('CREATE', 'rp.swap.test', 'CNAME', ['bounces.test'])),
+  );
   expect(reply.xml).toContain('<Status>PENDING</Status>');
   expect(state.dns.listRecords('rp.swap.test')).toEqual([expect.objectContaining({ type: 'CNAME', values: ['bounces.test'] })]);
   expect(() => changeResourceRecordSets(state, zone, batch())).toThrow(expect.objectContaining({ code: 'InvalidInput' }));
@@ -73,7 +98,9 @@ test('ChangeResourceRecordSets: a TXT replaced by a CNAME in one batch is writte
 test('GetChange: by id with or without /change/, PENDING until syncDelayMs has passed; NoSuchChange else', () => {
   const state = newState(60_000);
   const zone = addZone(state, 'wait.test');
-  const id = /<Id>\/change\/([^<]+)<\/Id>/.exec(changeResourceRecordSets(state, zone, batch(change('UPSERT', 'wait.test', 'TXT', ['"y"']))).xml)![1]!;
+  const id = /<Id>\/change\/([^<]+)<\/Id>/.exec(
+    changeResourceRecordSets(state, zone, batch(change('UPSERT', 'wait.test', 'TXT', ['"y"']))).xml,
+  )![1]!;
   expect(getChange(state, `/change/${id}`).xml).toContain('<Status>PENDING</Status>');
   state.changes.get(id)!.syncAtMs = Date.now();
   expect(getChange(state, id).xml).toContain('<Status>INSYNC</Status>');
@@ -84,7 +111,11 @@ test('the routing table: a zone in the path is looked up before the method; anyt
   const state = newState();
   const zone = addZone(state, 'routes.test');
   const request = { query: query(), body: () => parseXml('<x/>') };
-  expect(() => answerRequest(state, 'PUT', '/2013-04-01/hostedzone/ZNONE/rrset', request)).toThrow(expect.objectContaining({ code: 'NoSuchHostedZone' }));
-  expect(() => answerRequest(state, 'PUT', `/2013-04-01/hostedzone/${zone.id}/rrset`, request)).toThrow(expect.objectContaining({ status: 404, code: 'UnknownOperationException' }));
+  expect(() => answerRequest(state, 'PUT', '/2013-04-01/hostedzone/ZNONE/rrset', request)).toThrow(
+    expect.objectContaining({ code: 'NoSuchHostedZone' }),
+  );
+  expect(() => answerRequest(state, 'PUT', `/2013-04-01/hostedzone/${zone.id}/rrset`, request)).toThrow(
+    expect.objectContaining({ status: 404, code: 'UnknownOperationException' }),
+  );
   expect(answerRequest(state, 'GET', `/2013-04-01/hostedzone/${zone.id}/rrset/`, request).status).toBe(200);
 });

@@ -52,7 +52,9 @@ test('CreateHostedZone and ListHostedZonesByName round-trip through the SDK, in 
   expect(created.Location).toContain(created.HostedZone!.Id!.replace('/hostedzone/', ''));
   await client.send(new CreateHostedZoneCommand({ Name: 'sub.zone-a.test.', CallerReference: 'ref-sub' }));
   await client.send(new CreateHostedZoneCommand({ Name: 'zone-b.test', CallerReference: 'ref-b' }));
-  await expect(client.send(new CreateHostedZoneCommand({ Name: 'x.test', CallerReference: 'ref-b' }))).rejects.toMatchObject({ name: 'HostedZoneAlreadyExists' });
+  await expect(client.send(new CreateHostedZoneCommand({ Name: 'x.test', CallerReference: 'ref-b' }))).rejects.toMatchObject({
+    name: 'HostedZoneAlreadyExists',
+  });
 
   const listed = await client.send(new ListHostedZonesByNameCommand({ DNSName: 'zone-a.test', MaxItems: 2 }));
   expect(listed.HostedZones!.map((z) => z.Name)).toEqual(['zone-a.test.', 'sub.zone-a.test.']);
@@ -71,10 +73,32 @@ test('UPSERT writes into the DNS emulator (TXT quoted and split, CNAME, MX), Get
       ChangeBatch: {
         Comment: 'test',
         Changes: [
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'sel._domainkey.write.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: `"${long.slice(0, 255)}" "${long.slice(255)}"` }] } },
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'write.test.', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: '"v=spf1 -all"' }, { Value: '"say \\"hi\\""' }] } },
-          { Action: 'CREATE', ResourceRecordSet: { Name: 'rp.write.test', Type: 'CNAME', TTL: 300, ResourceRecords: [{ Value: 'rp.mail.example' }] } },
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'inbound.write.test', Type: 'MX', TTL: 300, ResourceRecords: [{ Value: '10 mx.mail.example' }] } },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: {
+              Name: 'sel._domainkey.write.test',
+              Type: 'TXT',
+              TTL: 300,
+              ResourceRecords: [{ Value: `"${long.slice(0, 255)}" "${long.slice(255)}"` }],
+            },
+          },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: {
+              Name: 'write.test.',
+              Type: 'TXT',
+              TTL: 300,
+              ResourceRecords: [{ Value: '"v=spf1 -all"' }, { Value: '"say \\"hi\\""' }],
+            },
+          },
+          {
+            Action: 'CREATE',
+            ResourceRecordSet: { Name: 'rp.write.test', Type: 'CNAME', TTL: 300, ResourceRecords: [{ Value: 'rp.mail.example' }] },
+          },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: { Name: 'inbound.write.test', Type: 'MX', TTL: 300, ResourceRecords: [{ Value: '10 mx.mail.example' }] },
+          },
         ],
       },
     }),
@@ -99,7 +123,9 @@ test('UPSERT writes into the DNS emulator (TXT quoted and split, CNAME, MX), Get
   expect(sets[1]).toEqual(['write.test.', 'SOA', expect.any(Array)]);
   expect(sets).toContainEqual(['write.test.', 'TXT', expect.arrayContaining(['"v=spf1 -all"', '"say \\"hi\\""'])]);
   expect(sets).toContainEqual(['sel._domainkey.write.test.', 'TXT', [`"${long.slice(0, 255)}" "${long.slice(255)}"`]]);
-  const one = await client.send(new ListResourceRecordSetsCommand({ HostedZoneId: zone.Id, StartRecordName: 'inbound.write.test', StartRecordType: 'MX', MaxItems: 1 }));
+  const one = await client.send(
+    new ListResourceRecordSetsCommand({ HostedZoneId: zone.Id, StartRecordName: 'inbound.write.test', StartRecordType: 'MX', MaxItems: 1 }),
+  );
   expect(one.ResourceRecordSets).toEqual([expect.objectContaining({ Name: 'inbound.write.test.', Type: 'MX', TTL: 300 })]);
   expect(one).toMatchObject({ IsTruncated: true, NextRecordName: 'rp.write.test.', NextRecordType: 'CNAME' });
 });
@@ -112,9 +138,18 @@ test('a batch is all or nothing: InvalidChangeBatch names each problem and nothi
       HostedZoneId: zone.Id,
       ChangeBatch: {
         Changes: [
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'ok.atomic.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: '"fine"' }] } },
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'www.atomic.test', Type: 'CNAME', TTL: 300, ResourceRecords: [{ Value: 'elsewhere.test' }] } },
-          { Action: 'UPSERT', ResourceRecordSet: { Name: 'unquoted.atomic.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: 'no quotes' }] } },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: { Name: 'ok.atomic.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: '"fine"' }] },
+          },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: { Name: 'www.atomic.test', Type: 'CNAME', TTL: 300, ResourceRecords: [{ Value: 'elsewhere.test' }] },
+          },
+          {
+            Action: 'UPSERT',
+            ResourceRecordSet: { Name: 'unquoted.atomic.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: 'no quotes' }] },
+          },
           { Action: 'UPSERT', ResourceRecordSet: { Name: 'other.test', Type: 'TXT', TTL: 300, ResourceRecords: [{ Value: '"x"' }] } },
         ],
       },
@@ -132,7 +167,10 @@ test('a batch is all or nothing: InvalidChangeBatch names each problem and nothi
 
 test('an unknown access key is refused as Route 53 does (403 InvalidClientTokenId)', async () => {
   const stranger = clientWith('AKIASTRANGER');
-  await expect(stranger.send(new ListHostedZonesByNameCommand({}))).rejects.toMatchObject({ name: 'InvalidClientTokenId', $metadata: { httpStatusCode: 403 } });
+  await expect(stranger.send(new ListHostedZonesByNameCommand({}))).rejects.toMatchObject({
+    name: 'InvalidClientTokenId',
+    $metadata: { httpStatusCode: 403 },
+  });
   stranger.destroy();
 });
 
@@ -140,9 +178,13 @@ describe('the Route 53 adapter against the emulator', () => {
   let zoneId: string;
 
   beforeAll(async () => {
-    zoneId = (await client.send(new CreateHostedZoneCommand({ Name: 'adapter.test', CallerReference: 'ref-adapter' }))).HostedZone!.Id!.replace('/hostedzone/', '');
+    zoneId = (
+      await client.send(new CreateHostedZoneCommand({ Name: 'adapter.test', CallerReference: 'ref-adapter' }))
+    ).HostedZone!.Id!.replace('/hostedzone/', '');
     // A private zone of the same name is never the one written.
-    await client.send(new CreateHostedZoneCommand({ Name: 'mail.adapter.test', CallerReference: 'ref-private', HostedZoneConfig: { PrivateZone: true } }));
+    await client.send(
+      new CreateHostedZoneCommand({ Name: 'mail.adapter.test', CallerReference: 'ref-private', HostedZoneConfig: { PrivateZone: true } }),
+    );
     dns.setRecords({ name: 'adapter.test', type: 'TXT', values: ['v=spf1 include:_spf.example.net ~all', 'google-site-verification=abc'] });
   });
 
@@ -151,17 +193,27 @@ describe('the Route 53 adapter against the emulator', () => {
     const found = await host.findZone('mail.adapter.test');
     expect(found).toEqual({ zone: { id: zoneId, name: 'adapter.test' }, tried: ['mail.adapter.test', 'adapter.test'] });
     const zone = found.zone!;
-    expect((await host.read(zone, 'adapter.test', 'TXT')).sort()).toEqual(['google-site-verification=abc', 'v=spf1 include:_spf.example.net ~all']);
+    expect((await host.read(zone, 'adapter.test', 'TXT')).sort()).toEqual([
+      'google-site-verification=abc',
+      'v=spf1 include:_spf.example.net ~all',
+    ]);
     expect(await host.read(zone, 'nothing.adapter.test', 'TXT')).toEqual([]);
 
     const outcomes = await host.write(zone, [
-      { name: 'adapter.test', type: 'TXT', values: ['google-site-verification=abc', 'v=spf1 include:_spf.example.net include:spf.mail.test ~all'] },
+      {
+        name: 'adapter.test',
+        type: 'TXT',
+        values: ['google-site-verification=abc', 'v=spf1 include:_spf.example.net include:spf.mail.test ~all'],
+      },
       { name: 'rp.adapter.test', type: 'CNAME', values: ['rp.mail.test'] },
       { name: 'inbound.adapter.test', type: 'MX', values: ['10 inbound.mail.test'] },
     ]);
     expect(outcomes).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     expect(await host.settle()).toBe(true);
-    expect((await resolver.resolveTxt('adapter.test')).map((c) => c.join('')).sort()).toEqual(['google-site-verification=abc', 'v=spf1 include:_spf.example.net include:spf.mail.test ~all']);
+    expect((await resolver.resolveTxt('adapter.test')).map((c) => c.join('')).sort()).toEqual([
+      'google-site-verification=abc',
+      'v=spf1 include:_spf.example.net include:spf.mail.test ~all',
+    ]);
     expect(await host.read(zone, 'rp.adapter.test', 'CNAME')).toEqual(['rp.mail.test']);
     expect(await host.read(zone, 'inbound.adapter.test', 'MX')).toEqual(['10 inbound.mail.test']);
   });
@@ -194,7 +246,14 @@ describe('the Route 53 adapter against the emulator', () => {
     expect(error.message).not.toContain('AKIASTRANGER');
     expect(error.message).not.toContain(secret);
 
-    const down = new Route53DnsHost(new Route53Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'AKIALOCALTEST', secretAccessKey: 'x' }, maxAttempts: 1 }));
+    const down = new Route53DnsHost(
+      new Route53Client({
+        region: 'us-east-1',
+        endpoint: 'http://127.0.0.1:9',
+        credentials: { accessKeyId: 'AKIALOCALTEST', secretAccessKey: 'x' },
+        maxAttempts: 1,
+      }),
+    );
     const outage = (await down.findZone('adapter.test').catch((e: unknown) => e)) as DnsHostError;
     expect(outage.failure.kind).toBe('unavailable');
   });
@@ -202,19 +261,31 @@ describe('the Route 53 adapter against the emulator', () => {
 
 describe('the Route 53 adapter: settling and Route 53 errors', () => {
   test('settle() answers false when the change is still PENDING after settleMs', async () => {
-    const zoneId = (await client.send(new CreateHostedZoneCommand({ Name: 'slow.test', CallerReference: 'ref-slow' }))).HostedZone!.Id!.replace('/hostedzone/', '');
+    const zoneId = (
+      await client.send(new CreateHostedZoneCommand({ Name: 'slow.test', CallerReference: 'ref-slow' }))
+    ).HostedZone!.Id!.replace('/hostedzone/', '');
     // The emulator keeps a change PENDING for 300 ms; 50 ms of polling is not enough.
     const host = new Route53DnsHost(client, { settleMs: 50, pollMs: 20 });
-    expect(await host.write({ id: zoneId, name: 'slow.test' }, [{ name: 'slow.test', type: 'TXT', values: ['x'] }])).toEqual([{ ok: true }]);
+    expect(await host.write({ id: zoneId, name: 'slow.test' }, [{ name: 'slow.test', type: 'TXT', values: ['x'] }])).toEqual([
+      { ok: true },
+    ]);
     expect(await host.settle()).toBe(false);
   });
 
   /** A client whose every call fails as Route 53 answers `name`. */
   const failing = (name: string, status: number, message: string) =>
-    ({ send: async () => Promise.reject(Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } })), destroy: () => undefined }) as unknown as Route53Client;
+    ({
+      send: async () => Promise.reject(Object.assign(new Error(message), { name, $metadata: { httpStatusCode: status } })),
+      destroy: () => undefined,
+    }) as unknown as Route53Client;
 
   test.each([
-    ['AccessDenied', 403, 'not_permitted', /may not call route53:ListHostedZonesByName .*They need route53:ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets and GetChange/],
+    [
+      'AccessDenied',
+      403,
+      'not_permitted',
+      /may not call route53:ListHostedZonesByName .*They need route53:ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets and GetChange/,
+    ],
     ['ExpiredToken', 403, 'auth', /refused the AWS credentials \(ExpiredToken on ListHostedZonesByName\)/],
     ['Throttling', 400, 'unavailable', /could not be reached or failed \(Throttling on ListHostedZonesByName\)/],
     ['ServiceUnavailable', 503, 'unavailable', /could not be reached or failed/],
@@ -229,7 +300,9 @@ describe('the Route 53 adapter: settling and Route 53 errors', () => {
 
   test('a batch refused for another reason than its content (AccessDenied on ChangeResourceRecordSets) is thrown, not reported per set', async () => {
     const host = new Route53DnsHost(failing('AccessDenied', 403, 'not authorized'));
-    const error = (await host.write({ id: 'Z1', name: 'adapter.test' }, [{ name: 'adapter.test', type: 'TXT', values: ['x'] }]).catch((e: unknown) => e)) as DnsHostError;
+    const error = (await host
+      .write({ id: 'Z1', name: 'adapter.test' }, [{ name: 'adapter.test', type: 'TXT', values: ['x'] }])
+      .catch((e: unknown) => e)) as DnsHostError;
     expect(error).toBeInstanceOf(DnsHostError);
     expect(error.failure.kind).toBe('not_permitted');
     expect(error.message).toContain('route53:ChangeResourceRecordSets');
@@ -244,8 +317,15 @@ test('zones survive a restart with a data directory; records stay in the DNS emu
     await first.stop();
     const second = await startRoute53Emulator({ dns, dataDir: dir });
     expect(second.zones()).toEqual([zone]);
-    const sdk = new Route53Client({ region: 'us-east-1', endpoint: second.url, credentials: { accessKeyId: 'any', secretAccessKey: 'any' }, maxAttempts: 1 });
-    expect((await sdk.send(new ListHostedZonesByNameCommand({ DNSName: 'persist.test' }))).HostedZones![0]!.Id).toBe(`/hostedzone/${zone.id}`);
+    const sdk = new Route53Client({
+      region: 'us-east-1',
+      endpoint: second.url,
+      credentials: { accessKeyId: 'any', secretAccessKey: 'any' },
+      maxAttempts: 1,
+    });
+    expect((await sdk.send(new ListHostedZonesByNameCommand({ DNSName: 'persist.test' }))).HostedZones![0]!.Id).toBe(
+      `/hostedzone/${zone.id}`,
+    );
     sdk.destroy();
     await second.stop();
   } finally {

@@ -162,7 +162,9 @@ describe('schedules', () => {
       { Target: { Arn: 'arn:aws:sqs:us-east-1:000000000000:q.fifo', RoleArn: ROLE_ARN } },
     ];
     for (const extra of cases) {
-      const err = await errorOf(() => client.send(new CreateScheduleCommand({ ...input('invalid'), ...extra } as CreateScheduleCommandInput)));
+      const err = await errorOf(() =>
+        client.send(new CreateScheduleCommand({ ...input('invalid'), ...extra } as CreateScheduleCommandInput)),
+      );
       expect({ extra, name: err.name }).toEqual({ extra, name: 'ValidationException' });
     }
     // Nothing was stored by the failed calls.
@@ -194,7 +196,9 @@ describe('listing', () => {
   beforeAll(async () => {
     await client.send(new CreateScheduleGroupCommand({ Name: 'list-group' }));
     for (let i = 0; i < 7; i++) {
-      await client.send(new CreateScheduleCommand(input(`list-a-${i}`, { GroupName: 'list-group', State: i % 2 ? 'DISABLED' : 'ENABLED' })));
+      await client.send(
+        new CreateScheduleCommand(input(`list-a-${i}`, { GroupName: 'list-group', State: i % 2 ? 'DISABLED' : 'ENABLED' })),
+      );
     }
     await client.send(new CreateScheduleCommand(input('list-b-0', { GroupName: 'list-group' })));
     await client.send(new CreateScheduleCommand(input('list-a-in-default')));
@@ -279,8 +283,18 @@ describe('schedule groups', () => {
   });
 
   test('group tags: create with tags, tag, untag, list', async () => {
-    const { ScheduleGroupArn } = await client.send(new CreateScheduleGroupCommand({ Name: 'tagged', Tags: [{ Key: 'team', Value: 'mail' }] }));
-    await client.send(new TagResourceCommand({ ResourceArn: ScheduleGroupArn, Tags: [{ Key: 'env', Value: 'local' }, { Key: 'team', Value: 'ops' }] }));
+    const { ScheduleGroupArn } = await client.send(
+      new CreateScheduleGroupCommand({ Name: 'tagged', Tags: [{ Key: 'team', Value: 'mail' }] }),
+    );
+    await client.send(
+      new TagResourceCommand({
+        ResourceArn: ScheduleGroupArn,
+        Tags: [
+          { Key: 'env', Value: 'local' },
+          { Key: 'team', Value: 'ops' },
+        ],
+      }),
+    );
     let tags = await client.send(new ListTagsForResourceCommand({ ResourceArn: ScheduleGroupArn }));
     expect(tags.Tags).toEqual([
       { Key: 'team', Value: 'ops' },
@@ -289,7 +303,9 @@ describe('schedule groups', () => {
     await client.send(new UntagResourceCommand({ ResourceArn: ScheduleGroupArn, TagKeys: ['team'] }));
     tags = await client.send(new ListTagsForResourceCommand({ ResourceArn: ScheduleGroupArn }));
     expect(tags.Tags).toEqual([{ Key: 'env', Value: 'local' }]);
-    const err = await errorOf(() => client.send(new ListTagsForResourceCommand({ ResourceArn: 'arn:aws:scheduler:us-east-1:000000000000:schedule-group/nope' })));
+    const err = await errorOf(() =>
+      client.send(new ListTagsForResourceCommand({ ResourceArn: 'arn:aws:scheduler:us-east-1:000000000000:schedule-group/nope' })),
+    );
     expect(err.name).toBe('ResourceNotFoundException');
   });
 });
@@ -309,7 +325,11 @@ describe('wire level', () => {
   });
 
   test('a body that is not JSON is a ValidationException', async () => {
-    const res = await fetch(`${emulatorUrl}/schedules/raw`, { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${emulatorUrl}/schedules/raw`, {
+      method: 'POST',
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('x-amzn-errortype')).toBe('ValidationException');
   });

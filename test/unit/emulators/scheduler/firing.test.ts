@@ -30,7 +30,12 @@ function newQueue(prefix = 'fire', attributes?: Record<string, string>): { queue
   return h.fx.createQueue(queueName(prefix), attributes ? { attributes } : undefined);
 }
 
-function schedule(name: string, queueArn: string, expression: string, extra: Partial<CreateScheduleCommandInput> = {}): CreateScheduleCommandInput {
+function schedule(
+  name: string,
+  queueArn: string,
+  expression: string,
+  extra: Partial<CreateScheduleCommandInput> = {},
+): CreateScheduleCommandInput {
   return {
     Name: name,
     ScheduleExpression: expression,
@@ -89,7 +94,11 @@ test('updated to a later time: does not fire at the old time, fires at the new o
   const first = atIn(1000);
   await client.send(new CreateScheduleCommand(schedule('moved', q.queueArn, first.expression)));
   const later = atIn(first.dueAt - Date.now() + 2000);
-  await client.send(new UpdateScheduleCommand(schedule('moved', q.queueArn, later.expression, { Target: { Arn: q.queueArn, RoleArn: ROLE_ARN, Input: 'v2' } })));
+  await client.send(
+    new UpdateScheduleCommand(
+      schedule('moved', q.queueArn, later.expression, { Target: { Arn: q.queueArn, RoleArn: ROLE_ARN, Input: 'v2' } }),
+    ),
+  );
 
   await sleepUntil(first.dueAt + 700);
   expect(await receive(h.sqs, q.queueUrl, 0)).toHaveLength(0);
@@ -148,7 +157,9 @@ test('FIFO targets get SqsParameters.MessageGroupId', async () => {
       Target: { Arn: q.queueArn, RoleArn: ROLE_ARN, Input: 'fifo-body', SqsParameters: { MessageGroupId: 'tenant-7' } },
     }),
   );
-  const out = await h.sqs.send(new ReceiveMessageCommand({ QueueUrl: q.queueUrl, WaitTimeSeconds: 5, MessageSystemAttributeNames: ['MessageGroupId'] }));
+  const out = await h.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: q.queueUrl, WaitTimeSeconds: 5, MessageSystemAttributeNames: ['MessageGroupId'] }),
+  );
   expect(out.Messages?.map((m) => [m.Body, m.Attributes?.MessageGroupId])).toEqual([['fifo-body', 'tenant-7']]);
 });
 
@@ -156,7 +167,11 @@ test('many schedules due at the same moment each fire exactly once', async () =>
   const q = newQueue();
   const { expression } = atIn(500);
   const n = 25;
-  await Promise.all(Array.from({ length: n }, (_, i) => client.send(new CreateScheduleCommand(schedule(`burst-${i}`, q.queueArn, expression, { ActionAfterCompletion: 'DELETE' })))));
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      client.send(new CreateScheduleCommand(schedule(`burst-${i}`, q.queueArn, expression, { ActionAfterCompletion: 'DELETE' }))),
+    ),
+  );
   const bodies: string[] = [];
   const deadline = Date.now() + 8000;
   while (bodies.length < n && Date.now() < deadline) {
@@ -175,7 +190,9 @@ test('a failed send is retried: the queue created after the due time still gets 
   const q = h.fx.createQueue(name);
   const messages = await receive(h.sqs, q.queueUrl, 5);
   expect(messages.map((m) => m.Body)).toEqual([JSON.stringify({ schedule: 'retry' })]);
-  await eventually(async () => expect((await errorOf(() => client.send(new GetScheduleCommand({ Name: 'retry' })))).name).toBe('ResourceNotFoundException'));
+  await eventually(async () =>
+    expect((await errorOf(() => client.send(new GetScheduleCommand({ Name: 'retry' })))).name).toBe('ResourceNotFoundException'),
+  );
 });
 
 test('retries exhausted: the input goes to the DeadLetterConfig queue and the schedule completes', async () => {
@@ -187,14 +204,24 @@ test('retries exhausted: the input goes to the DeadLetterConfig queue and the sc
       ScheduleExpression: atIn(0).expression,
       FlexibleTimeWindow: { Mode: 'OFF' },
       ActionAfterCompletion: 'DELETE',
-      Target: { Arn: missing, RoleArn: ROLE_ARN, Input: 'lost', RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: dlq.queueArn } },
+      Target: {
+        Arn: missing,
+        RoleArn: ROLE_ARN,
+        Input: 'lost',
+        RetryPolicy: { MaximumRetryAttempts: 0 },
+        DeadLetterConfig: { Arn: dlq.queueArn },
+      },
     }),
   );
   const messages = await receive(h.sqs, dlq.queueUrl, 5);
   expect(messages).toHaveLength(1);
   expect(messages[0]!.Body).toBe('lost');
   expect(messages[0]!.MessageAttributes?.TARGET_ARN?.StringValue).toBe(missing);
-  expect(messages[0]!.MessageAttributes?.SCHEDULE_ARN?.StringValue).toBe('arn:aws:scheduler:us-east-1:000000000000:schedule/default/to-dlq');
+  expect(messages[0]!.MessageAttributes?.SCHEDULE_ARN?.StringValue).toBe(
+    'arn:aws:scheduler:us-east-1:000000000000:schedule/default/to-dlq',
+  );
   expect(messages[0]!.MessageAttributes?.RETRY_ATTEMPTS?.StringValue).toBe('0');
-  await eventually(async () => expect((await errorOf(() => client.send(new GetScheduleCommand({ Name: 'to-dlq' })))).name).toBe('ResourceNotFoundException'));
+  await eventually(async () =>
+    expect((await errorOf(() => client.send(new GetScheduleCommand({ Name: 'to-dlq' })))).name).toBe('ResourceNotFoundException'),
+  );
 });

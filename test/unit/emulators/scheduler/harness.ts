@@ -78,7 +78,12 @@ export function atIn(ms: number): { expression: string; dueAt: number } {
 /** Receives up to 10 messages, long-polling up to `waitSeconds`. */
 export async function receive(sqs: SQSClient, queueUrl: string, waitSeconds: number): Promise<Message[]> {
   const out = await sqs.send(
-    new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, MessageAttributeNames: ['All'] }),
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: waitSeconds,
+      MessageAttributeNames: ['All'],
+    }),
   );
   return out.Messages ?? [];
 }

@@ -12,7 +12,13 @@
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { CreateScheduleCommand, DeleteScheduleCommand, GetScheduleCommand, SchedulerClient, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  GetScheduleCommand,
+  SchedulerClient,
+  UpdateScheduleCommand,
+} from '@aws-sdk/client-scheduler';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -84,14 +90,18 @@ function burst(client: SchedulerClient, expect_: Expectations, stopped: () => bo
       try {
         if (i % 4 === 0) {
           await client.send(new CreateScheduleCommand(schedule(name, FAR_FUTURE, `never:${name}`, i % 8 === 0)));
-          await client.send(new UpdateScheduleCommand(schedule(name, atFromNow(-1000 + Math.random() * 3000), `updated:${name}`, i % 8 === 0)));
+          await client.send(
+            new UpdateScheduleCommand(schedule(name, atFromNow(-1000 + Math.random() * 3000), `updated:${name}`, i % 8 === 0)),
+          );
           expect_.mustFire.add(`updated:${name}`);
         } else if (i % 4 === 1) {
           await client.send(new CreateScheduleCommand(schedule(name, FAR_FUTURE, `never:${name}`, false)));
           await client.send(new DeleteScheduleCommand({ Name: name }));
           expect_.deleted.add(name);
         } else {
-          await client.send(new CreateScheduleCommand(schedule(name, atFromNow(-1000 + Math.random() * 4000), `created:${name}`, i % 2 === 0)));
+          await client.send(
+            new CreateScheduleCommand(schedule(name, atFromNow(-1000 + Math.random() * 4000), `created:${name}`, i % 2 === 0)),
+          );
           expect_.mustFire.add(`created:${name}`);
         }
       } catch (err) {
@@ -109,7 +119,10 @@ async function drainUntil(received: Map<string, number>, done: () => boolean, ti
     for (const m of messages) received.set(m.Body ?? '', (received.get(m.Body ?? '') ?? 0) + 1);
     if (messages.length > 0) {
       await sqs.send(
-        new DeleteMessageBatchCommand({ QueueUrl: queue.queueUrl, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+        new DeleteMessageBatchCommand({
+          QueueUrl: queue.queueUrl,
+          Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
       );
     }
   }

@@ -2,7 +2,13 @@
  * The local SES account's quota and switches (localstack/emulators/ses/account-limits.ts): the rate and
  * 24-hour quota counted per recipient, and pause and suspension, as the SDK sees them over the wire.
  */
-import { CreateEmailIdentityCommand, GetAccountCommand, PutAccountSendingAttributesCommand, SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+import {
+  CreateEmailIdentityCommand,
+  GetAccountCommand,
+  PutAccountSendingAttributesCommand,
+  SendEmailCommand,
+  type SESv2Client,
+} from '@aws-sdk/client-sesv2';
 import { AccountLimits, SANDBOX_QUOTA } from '../../../../localstack/emulators/ses/account-limits';
 import { SesError } from '../../../../localstack/emulators/ses/errors';
 import { Harness } from './harness';
@@ -53,8 +59,15 @@ describe('AccountLimits (a moved clock)', () => {
 
   it('the sandbox preset is 1/s and 200 a day, without production access', () => {
     const account = new AccountLimits({ sandbox: true }, clock).getAccount().body;
-    expect(account).toMatchObject({ ProductionAccessEnabled: false, SendQuota: { MaxSendRate: SANDBOX_QUOTA.maxSendRate, Max24HourSend: SANDBOX_QUOTA.max24HourSend } });
-    expect(new AccountLimits({}, clock).getAccount().body).toMatchObject({ ProductionAccessEnabled: true, SendingEnabled: true, EnforcementStatus: 'HEALTHY' });
+    expect(account).toMatchObject({
+      ProductionAccessEnabled: false,
+      SendQuota: { MaxSendRate: SANDBOX_QUOTA.maxSendRate, Max24HourSend: SANDBOX_QUOTA.max24HourSend },
+    });
+    expect(new AccountLimits({}, clock).getAccount().body).toMatchObject({
+      ProductionAccessEnabled: true,
+      SendingEnabled: true,
+      EnforcementStatus: 'HEALTHY',
+    });
   });
 
   it('off by default: never throttles', () => {
@@ -116,7 +129,11 @@ describe('account switches over the wire (SESv2 SDK)', () => {
   });
 
   it('/_local/account suspends (local only), and changes the quota', async () => {
-    expect((await local({ suspended: true })).body).toMatchObject({ suspended: true, EnforcementStatus: 'SHUTDOWN', SendingEnabled: false });
+    expect((await local({ suspended: true })).body).toMatchObject({
+      suspended: true,
+      EnforcementStatus: 'SHUTDOWN',
+      SendingEnabled: false,
+    });
     expect(await refusedWith()).toMatchObject({ name: 'AccountSuspendedException', status: 400 });
     await local({ suspended: false, maxSendRate: null });
     // 4 of 6 recipients sent: one more 2-recipient message, then the daily quota.

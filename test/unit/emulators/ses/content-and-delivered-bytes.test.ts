@@ -91,28 +91,46 @@ describe('content rules', () => {
     await expect(send(raw)).rejects.toMatchObject({ name: 'BadRequestException', message: 'Empty header names are illegal.' });
   });
 
-  it.each(['cert.cer', 'installer.MSI', 'script.ps1', 'shortcut.lnk', 'link.url', 'scratch.tmp', 'run.exe'])('refuses the attachment %s (MessageRejected)', async (filename) => {
-    await expect(send(withAttachment(filename))).rejects.toMatchObject({ name: 'MessageRejected', message: expect.stringContaining(filename) });
-  });
+  it.each(['cert.cer', 'installer.MSI', 'script.ps1', 'shortcut.lnk', 'link.url', 'scratch.tmp', 'run.exe'])(
+    'refuses the attachment %s (MessageRejected)',
+    async (filename) => {
+      await expect(send(withAttachment(filename))).rejects.toMatchObject({
+        name: 'MessageRejected',
+        message: expect.stringContaining(filename),
+      });
+    },
+  );
 
-  it.each(['a:b.pdf', 'what?.pdf', 'x*y.pdf', 'a<b>.pdf', 'pipe|.pdf', 'quote".pdf'])('refuses the file name %s (BadRequestException)', async (filename) => {
-    const raw = withAttachment(filename.replace(/"/g, '\\"'));
-    await expect(send(raw)).rejects.toMatchObject({ name: 'BadRequestException', message: expect.stringContaining('Illegal filename') });
-  });
+  it.each(['a:b.pdf', 'what?.pdf', 'x*y.pdf', 'a<b>.pdf', 'pipe|.pdf', 'quote".pdf'])(
+    'refuses the file name %s (BadRequestException)',
+    async (filename) => {
+      const raw = withAttachment(filename.replace(/"/g, '\\"'));
+      await expect(send(raw)).rejects.toMatchObject({ name: 'BadRequestException', message: expect.stringContaining('Illegal filename') });
+    },
+  );
 
   it('accepts other files, judged by the last extension (invoice.exe.pdf passes, as on SES)', async () => {
-    for (const filename of ['invoice.pdf', 'invoice.exe.pdf', 'data.csv']) await expect(send(withAttachment(filename))).resolves.toBeDefined();
+    for (const filename of ['invoice.pdf', 'invoice.exe.pdf', 'data.csv'])
+      await expect(send(withAttachment(filename))).resolves.toBeDefined();
   });
 
   it('refuses an RFC 2231-encoded refused name, and Simple content attachments too', async () => {
-    const raw = withAttachment('x').toString('latin1').replace(/filename="x"/, "filename*=UTF-8''caf%C3%A9.crt");
+    const raw = withAttachment('x')
+      .toString('latin1')
+      .replace(/filename="x"/, "filename*=UTF-8''caf%C3%A9.crt");
     await expect(send(Buffer.from(raw, 'latin1'))).rejects.toMatchObject({ name: 'MessageRejected' });
     await expect(
       h.client.send(
         new SendEmailCommand({
           FromEmailAddress: 'ann@example.com',
           Destination: { ToAddresses: ['bob@example.org'] },
-          Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 't' } }, Attachments: [{ FileName: 'key.der', RawContent: new Uint8Array([1, 2]) }] } },
+          Content: {
+            Simple: {
+              Subject: { Data: 's' },
+              Body: { Text: { Data: 't' } },
+              Attachments: [{ FileName: 'key.der', RawContent: new Uint8Array([1, 2]) }],
+            },
+          },
         }),
       ),
     ).rejects.toMatchObject({ name: 'MessageRejected' });
@@ -154,9 +172,14 @@ describe('Message-ID and Date', () => {
 
 describe('open and click tracking', () => {
   const html = (encoding: 'quoted-printable' | 'base64' | '7bit') => {
-    const content = '<html><body><p>Hi</p><a href="https://example.com/a?x=1&amp;y=2">a</a> <a ses:no-track href="https://example.com/keep">k</a></body></html>';
+    const content =
+      '<html><body><p>Hi</p><a href="https://example.com/a?x=1&amp;y=2">a</a> <a ses:no-track href="https://example.com/keep">k</a></body></html>';
     const body =
-      encoding === 'base64' ? Buffer.from(content).toString('base64') : encoding === 'quoted-printable' ? content.replace(/=/g, '=3D') : content;
+      encoding === 'base64'
+        ? Buffer.from(content).toString('base64')
+        : encoding === 'quoted-printable'
+          ? content.replace(/=/g, '=3D')
+          : content;
     return rawMessage([
       'From: ann@example.com',
       'To: bob@example.org',
@@ -178,15 +201,20 @@ describe('open and click tracking', () => {
     ]);
   };
 
-  it.each(['quote-printable', 'base64', '7bit'] as const)('adds the pixel and rewrites links of HTML parts (%s) when the set subscribes OPEN and CLICK', async (kind) => {
-    const set = await setWith(`track-${kind}`, ['OPEN', 'CLICK']);
-    const out = await send(html(kind === 'quote-printable' ? 'quoted-printable' : kind), { ConfigurationSetName: set });
-    const parsed = await simpleParser(stored(out.MessageId!));
-    expect(parsed.html).toContain(`<img alt="" src="https://local.r.us-east-1.awstrack.me/I0/${out.MessageId}/open"`);
-    expect(parsed.html).toContain(`href="https://local.r.us-east-1.awstrack.me/L0/${encodeURIComponent('https://example.com/a?x=1&y=2')}/1/${out.MessageId}/1"`);
-    expect(parsed.html).toContain('href="https://example.com/keep"');
-    expect(parsed.text?.trim()).toBe('Plain https://example.com/a');
-  });
+  it.each(['quote-printable', 'base64', '7bit'] as const)(
+    'adds the pixel and rewrites links of HTML parts (%s) when the set subscribes OPEN and CLICK',
+    async (kind) => {
+      const set = await setWith(`track-${kind}`, ['OPEN', 'CLICK']);
+      const out = await send(html(kind === 'quote-printable' ? 'quoted-printable' : kind), { ConfigurationSetName: set });
+      const parsed = await simpleParser(stored(out.MessageId!));
+      expect(parsed.html).toContain(`<img alt="" src="https://local.r.us-east-1.awstrack.me/I0/${out.MessageId}/open"`);
+      expect(parsed.html).toContain(
+        `href="https://local.r.us-east-1.awstrack.me/L0/${encodeURIComponent('https://example.com/a?x=1&y=2')}/1/${out.MessageId}/1"`,
+      );
+      expect(parsed.html).toContain('href="https://example.com/keep"');
+      expect(parsed.text?.trim()).toBe('Plain https://example.com/a');
+    },
+  );
 
   it('only rewrites links for CLICK, only adds the pixel for OPEN, and changes nothing without either', async () => {
     const click = await send(html('7bit'), { ConfigurationSetName: await setWith('click-only', ['CLICK']) });
@@ -215,14 +243,26 @@ describe('BYODKIM signing', () => {
     resolver.setServers([h.dns.address]);
     // The identity is verified once DNS shows its key, as SES checks it.
     h.dns.setRecords({ name: 'sel1._domainkey.signed.example', type: 'TXT', values: [`v=DKIM1; k=rsa; p=${p}`] });
-    await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'signed.example', DkimSigningAttributes: { DomainSigningSelector: 'sel1', DomainSigningPrivateKey: der } }));
+    await h.client.send(
+      new CreateEmailIdentityCommand({
+        EmailIdentity: 'signed.example',
+        DkimSigningAttributes: { DomainSigningSelector: 'sel1', DomainSigningPrivateKey: der },
+      }),
+    );
     expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'signed.example' }))).VerifiedForSendingStatus).toBe(true);
   });
 
   it("signs the delivered bytes (after SES's own changes) with the identity's key and selector; a subdomain inherits it", async () => {
     const set = await setWith('dkim-tracked', ['OPEN', 'CLICK']);
     for (const from of ['news@signed.example', 'news@mail.signed.example']) {
-      const raw = rawMessage([`From: ${from}`, 'To: bob@example.org', 'Subject: signed', 'Content-Type: text/html', '', '<a href="https://example.com/">x</a>']);
+      const raw = rawMessage([
+        `From: ${from}`,
+        'To: bob@example.org',
+        'Subject: signed',
+        'Content-Type: text/html',
+        '',
+        '<a href="https://example.com/">x</a>',
+      ]);
       const out = await send(raw, { ConfigurationSetName: set });
       const bytes = stored(out.MessageId!);
       expect(bytes.toString('latin1')).toMatch(/^DKIM-Signature: [^]*d=signed\.example;[^]*s=sel1;/);

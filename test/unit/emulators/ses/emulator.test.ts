@@ -159,7 +159,11 @@ describe('configuration sets', () => {
       }),
     );
     dests = await h.client.send(new GetConfigurationSetEventDestinationsCommand({ ConfigurationSetName: name }));
-    expect(dests.EventDestinations?.[0]).toMatchObject({ Enabled: true, MatchingEventTypes: ['SEND', 'BOUNCE'], SnsDestination: { TopicArn: h.topicArn } });
+    expect(dests.EventDestinations?.[0]).toMatchObject({
+      Enabled: true,
+      MatchingEventTypes: ['SEND', 'BOUNCE'],
+      SnsDestination: { TopicArn: h.topicArn },
+    });
 
     await expect(simpleSend('a@example.com', { ConfigurationSetName: name })).rejects.toMatchObject({ name: 'SendingPausedException' });
 
@@ -299,7 +303,10 @@ describe('event publishing (mailbox simulator)', () => {
       },
     });
     expect(send!.mail.headers).toEqual(expect.arrayContaining([{ name: 'X-Custom', value: '1' }]));
-    expect(delivery!.delivery).toMatchObject({ recipients: ['success+label@simulator.amazonses.com'], smtpResponse: expect.stringMatching(/^250/) });
+    expect(delivery!.delivery).toMatchObject({
+      recipients: ['success+label@simulator.amazonses.com'],
+      smtpResponse: expect.stringMatching(/^250/),
+    });
     expect(delivery!.mail).toEqual(send!.mail);
 
     // The stored message records what was published.
@@ -317,7 +324,12 @@ describe('event publishing (mailbox simulator)', () => {
       bounceType: 'Permanent',
       bounceSubType: 'General',
       bouncedRecipients: [
-        { emailAddress: 'bounce@simulator.amazonses.com', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+        {
+          emailAddress: 'bounce@simulator.amazonses.com',
+          action: 'failed',
+          status: '5.1.1',
+          diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+        },
       ],
       feedbackId: expect.stringMatching(/-000000$/),
     });
@@ -362,7 +374,10 @@ describe('event publishing (mailbox simulator)', () => {
       'complaint@simulator.amazonses.com',
       'bounce+2@simulator.amazonses.com',
     ]);
-    expect(events.slice(1, 3).map((e) => (e.delivery as { recipients: string[] }).recipients)).toEqual([['a@example.com'], ['complaint@simulator.amazonses.com']]);
+    expect(events.slice(1, 3).map((e) => (e.delivery as { recipients: string[] }).recipients)).toEqual([
+      ['a@example.com'],
+      ['complaint@simulator.amazonses.com'],
+    ]);
     expect((events[3]!.bounce as { bouncedRecipients: { emailAddress: string }[] }).bouncedRecipients.map((r) => r.emailAddress)).toEqual([
       'bounce@simulator.amazonses.com',
       'bounce+2@simulator.amazonses.com',
@@ -442,14 +457,22 @@ describe('SendEmail with simple content', () => {
 });
 
 describe('wire robustness and viewer', () => {
-  function rawRequest(method: string, path: string, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  function rawRequest(
+    method: string,
+    path: string,
+    body?: string,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
     const url = new URL(path, h.ses.url);
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers: body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}, timeout: 2000 }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      });
+      const req = http.request(
+        url,
+        { method, headers: body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}, timeout: 2000 },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        },
+      );
       req.on('timeout', () => req.destroy(new Error('timed out')));
       req.on('error', reject);
       req.end(body);
@@ -482,7 +505,9 @@ describe('wire robustness and viewer', () => {
   });
 
   it('serves the messages as JSON and the mailbox page, escaping HTML', async () => {
-    const out = await simpleSend('viewer@example.com', { Content: { Simple: { Subject: { Data: '<script>alert("x")</script> & co' }, Body: { Text: { Data: 'x' } } } } });
+    const out = await simpleSend('viewer@example.com', {
+      Content: { Simple: { Subject: { Data: '<script>alert("x")</script> & co' }, Body: { Text: { Data: 'x' } } } },
+    });
     const html = h.ses.mailboxHtml();
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co');
     expect(html).not.toContain('<script>');
@@ -503,4 +528,3 @@ describe('wire robustness and viewer', () => {
     expect(raw.headers['content-type']).toBe('message/rfc822');
   });
 });
-

@@ -29,7 +29,11 @@ beforeAll(async () => {
     new CreateConfigurationSetEventDestinationCommand({
       ConfigurationSetName: SET,
       EventDestinationName: 'to-sns',
-      EventDestination: { Enabled: true, MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT'], SnsDestination: { TopicArn: h.topicArn } },
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT', 'DELIVERY_DELAY', 'REJECT'],
+        SnsDestination: { TopicArn: h.topicArn },
+      },
     }),
   );
 });
@@ -51,7 +55,13 @@ async function send(to: string[], extra: Partial<ConstructorParameters<typeof Se
   return out.MessageId!;
 }
 
-const bounceOf = (e: SesEventRecord) => e.bounce as { bounceType: string; bounceSubType: string; bouncedRecipients: { emailAddress: string; status: string; diagnosticCode?: string }[]; remoteMtaIp?: string };
+const bounceOf = (e: SesEventRecord) =>
+  e.bounce as {
+    bounceType: string;
+    bounceSubType: string;
+    bouncedRecipients: { emailAddress: string; status: string; diagnosticCode?: string }[];
+    remoteMtaIp?: string;
+  };
 
 describe('bounce types and sub-types', () => {
   it.each([
@@ -67,7 +77,11 @@ describe('bounce types and sub-types', () => {
     const id = await send([local(part)]);
     const events = await h.eventsFor(id, 2);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Bounce']);
-    expect(bounceOf(events[1]!)).toMatchObject({ bounceType, bounceSubType: subType, bouncedRecipients: [{ emailAddress: local(part), status: expect.any(String) }] });
+    expect(bounceOf(events[1]!)).toMatchObject({
+      bounceType,
+      bounceSubType: subType,
+      bouncedRecipients: [{ emailAddress: local(part), status: expect.any(String) }],
+    });
   });
 
   it.each([
@@ -80,7 +94,12 @@ describe('bounce types and sub-types', () => {
     const bounces = events.filter((e) => e.eventType === 'Bounce').map(bounceOf);
     const mine = bounces.find((b) => b.bouncedRecipients.some((r) => r.emailAddress === to))!;
     expect(mine).toMatchObject({ bounceType, bounceSubType: 'General' });
-    expect(mine.bouncedRecipients.find((r) => r.emailAddress === to)).toEqual({ emailAddress: to, action: 'failed', status, diagnosticCode: expect.stringContaining(reply) });
+    expect(mine.bouncedRecipients.find((r) => r.emailAddress === to)).toEqual({
+      emailAddress: to,
+      action: 'failed',
+      status,
+      diagnosticCode: expect.stringContaining(reply),
+    });
     // A recipient sharing the bounce keeps its own reply.
     const hard = bounces.flatMap((b) => b.bouncedRecipients).find((r) => r.emailAddress === 'bounce@simulator.amazonses.com');
     expect(hard).toMatchObject({ status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' });
@@ -100,8 +119,16 @@ describe('DeliveryDelay, Reject, complaint sub-types', () => {
     const id = await send([local('delay+mailboxfull')]);
     const events = await h.eventsFor(id, 3);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'DeliveryDelay', 'Delivery']);
-    const delay = events[1]!.deliveryDelay as { timestamp: string; delayType: string; expirationTime: string; delayedRecipients: { emailAddress: string; status: string }[] };
-    expect(delay).toMatchObject({ delayType: 'MailboxFull', delayedRecipients: [{ emailAddress: local('delay+mailboxfull'), status: expect.stringMatching(/^4\./) }] });
+    const delay = events[1]!.deliveryDelay as {
+      timestamp: string;
+      delayType: string;
+      expirationTime: string;
+      delayedRecipients: { emailAddress: string; status: string }[];
+    };
+    expect(delay).toMatchObject({
+      delayType: 'MailboxFull',
+      delayedRecipients: [{ emailAddress: local('delay+mailboxfull'), status: expect.stringMatching(/^4\./) }],
+    });
     expect(Date.parse(delay.expirationTime)).toBeGreaterThan(Date.parse(delay.timestamp));
   });
 
@@ -116,7 +143,10 @@ describe('DeliveryDelay, Reject, complaint sub-types', () => {
     const id = await send([local('complaintsuppressed')]);
     const events = await h.eventsFor(id, 3, 800);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Complaint']);
-    expect(events[1]!.complaint).toMatchObject({ complaintSubType: 'OnAccountSuppressionList', complainedRecipients: [{ emailAddress: local('complaintsuppressed') }] });
+    expect(events[1]!.complaint).toMatchObject({
+      complaintSubType: 'OnAccountSuppressionList',
+      complainedRecipients: [{ emailAddress: local('complaintsuppressed') }],
+    });
     expect(events[1]!.complaint).not.toHaveProperty('complaintFeedbackType');
     // The real simulator's complaint has no sub-type.
     const real = await h.eventsFor(await send(['complaint@simulator.amazonses.com']), 3);
@@ -152,7 +182,11 @@ describe('per recipient and out of order', () => {
         new CreateConfigurationSetEventDestinationCommand({
           ConfigurationSetName: SET,
           EventDestinationName: 'to-sns',
-          EventDestination: { Enabled: true, MatchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT'], SnsDestination: { TopicArn: other.topicArn } },
+          EventDestination: {
+            Enabled: true,
+            MatchingEventTypes: ['DELIVERY', 'BOUNCE', 'COMPLAINT'],
+            SnsDestination: { TopicArn: other.topicArn },
+          },
         }),
       );
       const out = await other.client.send(
@@ -192,10 +226,18 @@ describe('tenants: sending status and the tenant tag', () => {
   it('a DISABLED tenant refuses sends with SendingPausedException until ENABLED or REINSTATED again', async () => {
     const { Tenant } = await h.client.send(new GetTenantCommand({ TenantName: TENANT }));
     const pause = (SendingStatus: 'ENABLED' | 'REINSTATED' | 'DISABLED') =>
-      h.client.send(new UpdateReputationEntityCustomerManagedStatusCommand({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus }));
+      h.client.send(
+        new UpdateReputationEntityCustomerManagedStatusCommand({
+          ReputationEntityType: 'RESOURCE',
+          ReputationEntityReference: Tenant!.TenantArn!,
+          SendingStatus,
+        }),
+      );
     await pause('DISABLED');
     expect((await h.client.send(new GetTenantCommand({ TenantName: TENANT }))).Tenant?.SendingStatus).toBe('DISABLED');
-    const entity = await h.client.send(new GetReputationEntityCommand({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn! }));
+    const entity = await h.client.send(
+      new GetReputationEntityCommand({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn! }),
+    );
     expect(entity.ReputationEntity).toMatchObject({ CustomerManagedStatus: { Status: 'DISABLED' }, SendingStatusAggregate: 'DISABLED' });
     const listed = await h.client.send(new ListTenantsCommand({ Filter: { SENDING_STATUS: 'DISABLED' } }));
     expect(listed.Tenants?.map((t) => t.TenantName)).toEqual([TENANT]);
@@ -211,8 +253,14 @@ describe('tenants: sending status and the tenant tag', () => {
   it('refuses a bad status, an entity type other than RESOURCE, and an unknown entity', async () => {
     const { Tenant } = await h.client.send(new GetTenantCommand({ TenantName: TENANT }));
     const update = (input: Record<string, string>) => h.client.send(new UpdateReputationEntityCustomerManagedStatusCommand(input as never));
-    await expect(update({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus: 'PAUSED' })).rejects.toMatchObject({ name: 'BadRequestException' });
-    await expect(update({ ReputationEntityType: 'TENANT', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus: 'DISABLED' })).rejects.toMatchObject({ name: 'BadRequestException' });
-    await expect(update({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: `${Tenant!.TenantArn!}x`, SendingStatus: 'DISABLED' })).rejects.toMatchObject({ name: 'NotFoundException' });
+    await expect(
+      update({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus: 'PAUSED' }),
+    ).rejects.toMatchObject({ name: 'BadRequestException' });
+    await expect(
+      update({ ReputationEntityType: 'TENANT', ReputationEntityReference: Tenant!.TenantArn!, SendingStatus: 'DISABLED' }),
+    ).rejects.toMatchObject({ name: 'BadRequestException' });
+    await expect(
+      update({ ReputationEntityType: 'RESOURCE', ReputationEntityReference: `${Tenant!.TenantArn!}x`, SendingStatus: 'DISABLED' }),
+    ).rejects.toMatchObject({ name: 'NotFoundException' });
   });
 });

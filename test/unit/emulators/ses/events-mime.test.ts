@@ -56,7 +56,12 @@ describe('event builders', () => {
     expect(buildDeliveryEvent(mail, ['a@example.org'], at)).toMatchObject({
       eventType: 'Delivery',
       mail,
-      delivery: { timestamp: '2024-05-01T10:00:01.500Z', processingTimeMillis: 1500, recipients: ['a@example.org'], smtpResponse: '250 2.6.0 Message received' },
+      delivery: {
+        timestamp: '2024-05-01T10:00:01.500Z',
+        processingTimeMillis: 1500,
+        recipients: ['a@example.org'],
+        smtpResponse: '250 2.6.0 Message received',
+      },
     });
     expect(buildBounceEvent(mail, ['b@example.org'], 'General', at, 'fb-1')).toMatchObject({
       eventType: 'Bounce',
@@ -64,7 +69,9 @@ describe('event builders', () => {
         feedbackId: 'fb-1',
         bounceType: 'Permanent',
         bounceSubType: 'General',
-        bouncedRecipients: [{ emailAddress: 'b@example.org', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+        bouncedRecipients: [
+          { emailAddress: 'b@example.org', action: 'failed', status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' },
+        ],
         timestamp: '2024-05-01T10:00:01.500Z',
       },
     });
@@ -159,7 +166,19 @@ describe('mailbox page', () => {
   });
 
   it('says when only the newest messages are shown', () => {
-    const m = { id: 'i', received_at: 't', from: 'f', to: [], subject: '', configuration_set: null, tags: {}, tenant_name: null, events: [], raw: '', raw_base64: '' };
+    const m = {
+      id: 'i',
+      received_at: 't',
+      from: 'f',
+      to: [],
+      subject: '',
+      configuration_set: null,
+      tags: {},
+      tenant_name: null,
+      events: [],
+      raw: '',
+      raw_base64: '',
+    };
     expect(renderMailboxHtml([m], 500)).toContain('Showing the newest 1 of 500 messages');
   });
 });

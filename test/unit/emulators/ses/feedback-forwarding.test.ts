@@ -24,7 +24,11 @@ beforeAll(async () => {
     new CreateConfigurationSetEventDestinationCommand({
       ConfigurationSetName: 'publishing',
       EventDestinationName: 'to-sns',
-      EventDestination: { Enabled: true, MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT'], SnsDestination: { TopicArn: h.topicArn } },
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT'],
+        SnsDestination: { TopicArn: h.topicArn },
+      },
     }),
   );
   await h.client.send(new CreateConfigurationSetCommand({ ConfigurationSetName: 'deliveries-only' }));
@@ -49,9 +53,20 @@ async function domain(): Promise<string> {
 }
 
 async function send(from: string, to: string, options: { set?: string; returnPath?: string } = {}): Promise<string> {
-  const lines = [`From: ${from}`, `To: ${to}`, 'Subject: the original', ...(options.returnPath ? [`Return-Path: <${options.returnPath}>`] : []), '', 'body'];
+  const lines = [
+    `From: ${from}`,
+    `To: ${to}`,
+    'Subject: the original',
+    ...(options.returnPath ? [`Return-Path: <${options.returnPath}>`] : []),
+    '',
+    'body',
+  ];
   const out = await h.client.send(
-    new SendEmailCommand({ Content: { Raw: { Data: rawMessage(lines) } }, EmailTags: [{ Name: 'email_id', Value: `em_${n}` }], ...(options.set ? { ConfigurationSetName: options.set } : {}) }),
+    new SendEmailCommand({
+      Content: { Raw: { Data: rawMessage(lines) } },
+      EmailTags: [{ Name: 'email_id', Value: `em_${n}` }],
+      ...(options.set ? { ConfigurationSetName: options.set } : {}),
+    }),
   );
   return out.MessageId!;
 }
@@ -69,7 +84,9 @@ describe('PutEmailIdentityFeedbackAttributes', () => {
   });
 
   it('answers NotFoundException for an unknown identity', async () => {
-    await expect(h.client.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: 'nowhere.example.net', EmailForwardingEnabled: false }))).rejects.toMatchObject({
+    await expect(
+      h.client.send(new PutEmailIdentityFeedbackAttributesCommand({ EmailIdentity: 'nowhere.example.net', EmailForwardingEnabled: false })),
+    ).rejects.toMatchObject({
       name: 'NotFoundException',
       $metadata: { httpStatusCode: 404 },
     });
@@ -82,7 +99,13 @@ describe('feedback mail', () => {
     const id = await send(sender, 'bounce@simulator.amazonses.com', { set: 'publishing' });
     const [feedback, ...more] = feedbackTo(sender);
     expect(more).toEqual([]);
-    expect(feedback).toMatchObject({ from: 'MAILER-DAEMON@amazonses.com', to: [sender], subject: 'Delivery Status Notification (Failure)', tags: {}, configuration_set: null });
+    expect(feedback).toMatchObject({
+      from: 'MAILER-DAEMON@amazonses.com',
+      to: [sender],
+      subject: 'Delivery Status Notification (Failure)',
+      tags: {},
+      configuration_set: null,
+    });
     expect(feedback!.raw).toContain('bounce@simulator.amazonses.com');
     expect(feedback!.raw).toContain('Subject: the original');
     expect(feedback!.raw).toContain('message/delivery-status');

@@ -64,7 +64,10 @@ const errorOf = async (promise: Promise<unknown>): Promise<{ name: string; messa
 describe('CreateEmailIdentity and GetEmailIdentity', () => {
   it('creates a BYODKIM domain identity that stays PENDING until DNS shows its key, then is verified for sending', async () => {
     const created = await h.client.send(
-      new CreateEmailIdentityCommand({ EmailIdentity: 'byo.example.com', DkimSigningAttributes: { DomainSigningSelector: 'sel1', DomainSigningPrivateKey: key.pkcs1 } }),
+      new CreateEmailIdentityCommand({
+        EmailIdentity: 'byo.example.com',
+        DkimSigningAttributes: { DomainSigningSelector: 'sel1', DomainSigningPrivateKey: key.pkcs1 },
+      }),
     );
     expect(created).toMatchObject({
       IdentityType: 'DOMAIN',
@@ -72,7 +75,11 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
       DkimAttributes: { SigningEnabled: true, Status: 'PENDING', Tokens: ['sel1'], SigningAttributesOrigin: 'EXTERNAL' },
     });
     const pending = await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }));
-    expect(pending).toMatchObject({ VerifiedForSendingStatus: false, VerificationStatus: 'PENDING', DkimAttributes: { Status: 'PENDING' } });
+    expect(pending).toMatchObject({
+      VerifiedForSendingStatus: false,
+      VerificationStatus: 'PENDING',
+      DkimAttributes: { Status: 'PENDING' },
+    });
     // Another key at the selector is not ours: still PENDING.
     publishDkim('byo.example.com', 'sel1', otherKey.publicKey);
     expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).VerificationStatus).toBe('PENDING');
@@ -89,20 +96,39 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
     expect(got.MailFromAttributes).toBeUndefined();
 
     const viewed = h.ses.listIdentities().find((i) => i.identity === 'byo.example.com');
-    expect(viewed).toMatchObject({ identity_type: 'DOMAIN', dkim_origin: 'EXTERNAL', dkim_selector: 'sel1', dkim_public_key: key.publicKey, dkim_key_bits: 2048, mail_from_domain: null });
+    expect(viewed).toMatchObject({
+      identity_type: 'DOMAIN',
+      dkim_origin: 'EXTERNAL',
+      dkim_selector: 'sel1',
+      dkim_public_key: key.publicKey,
+      dkim_key_bits: 2048,
+      mail_from_domain: null,
+    });
     expect(JSON.stringify(h.ses.listIdentities())).not.toContain(key.pkcs1.slice(0, 40));
   });
 
   it('accepts a PKCS#8 key and a 1024-bit key; refuses a duplicate, whatever its case', async () => {
-    await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'pkcs8.example.com', DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs8 } }));
-    await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'short.example.com', DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: otherKey.pkcs1 } }));
+    await h.client.send(
+      new CreateEmailIdentityCommand({
+        EmailIdentity: 'pkcs8.example.com',
+        DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs8 },
+      }),
+    );
+    await h.client.send(
+      new CreateEmailIdentityCommand({
+        EmailIdentity: 'short.example.com',
+        DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: otherKey.pkcs1 },
+      }),
+    );
     expect(h.ses.listIdentities().find((i) => i.identity === 'short.example.com')?.dkim_key_bits).toBe(1024);
     const duplicate = await errorOf(h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'PKCS8.example.com' })));
     expect(duplicate.name).toBe('AlreadyExistsException');
   });
 
   it('refuses keys SES would refuse, with BadRequestException', async () => {
-    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64');
+    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+      .privateKey.export({ type: 'pkcs8', format: 'der' })
+      .toString('base64');
     const small = generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({ type: 'pkcs1', format: 'der' }).toString('base64');
     const cases: [string, string, RegExp][] = [
       ['PEM armour', key.pem, /base64 of a DER-encoded RSA private key/],
@@ -113,15 +139,32 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
     ];
     for (const [what, value, message] of cases) {
       const error = await errorOf(
-        h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'bad-key.example.com', DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: value } })),
+        h.client.send(
+          new CreateEmailIdentityCommand({
+            EmailIdentity: 'bad-key.example.com',
+            DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: value },
+          }),
+        ),
       );
       expect({ what, name: error.name, status: error.status }).toEqual({ what, name: 'BadRequestException', status: 400 });
       expect(error.message).toMatch(message);
     }
-    const noSelector = await errorOf(h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'bad-key.example.com', DkimSigningAttributes: { DomainSigningPrivateKey: key.pkcs1 } })));
+    const noSelector = await errorOf(
+      h.client.send(
+        new CreateEmailIdentityCommand({
+          EmailIdentity: 'bad-key.example.com',
+          DkimSigningAttributes: { DomainSigningPrivateKey: key.pkcs1 },
+        }),
+      ),
+    );
     expect(noSelector).toMatchObject({ name: 'BadRequestException', message: expect.stringContaining('DomainSigningSelector') });
     const badSelector = await errorOf(
-      h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'bad-key.example.com', DkimSigningAttributes: { DomainSigningSelector: '-bad', DomainSigningPrivateKey: key.pkcs1 } })),
+      h.client.send(
+        new CreateEmailIdentityCommand({
+          EmailIdentity: 'bad-key.example.com',
+          DkimSigningAttributes: { DomainSigningSelector: '-bad', DomainSigningPrivateKey: key.pkcs1 },
+        }),
+      ),
     );
     expect(badSelector.name).toBe('BadRequestException');
     expect(h.ses.listIdentities().some((i) => i.identity === 'bad-key.example.com')).toBe(false);
@@ -135,22 +178,42 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
     const [first, ...others] = easy.DkimAttributes!.Tokens!;
     h.dns.setRecords({ name: `${first}._domainkey.easy.example.com`, type: 'CNAME', values: [`${first}.dkim.amazonses.com`] });
     expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }))).VerificationStatus).toBe('PENDING');
-    for (const token of others) h.dns.setRecords({ name: `${token}._domainkey.easy.example.com`, type: 'CNAME', values: [`${token}.dkim.amazonses.com`] });
-    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }))).toMatchObject({ VerifiedForSendingStatus: true, DkimAttributes: { Status: 'SUCCESS' } });
+    for (const token of others)
+      h.dns.setRecords({ name: `${token}._domainkey.easy.example.com`, type: 'CNAME', values: [`${token}.dkim.amazonses.com`] });
+    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }))).toMatchObject({
+      VerifiedForSendingStatus: true,
+      DkimAttributes: { Status: 'SUCCESS' },
+    });
 
     // An address is verified by following SES's link (locally: confirmIdentity).
     const address = await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }));
-    expect(address).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: false, DkimAttributes: { SigningEnabled: false, Status: 'NOT_STARTED' } });
+    expect(address).toMatchObject({
+      IdentityType: 'EMAIL_ADDRESS',
+      VerifiedForSendingStatus: false,
+      DkimAttributes: { SigningEnabled: false, Status: 'NOT_STARTED' },
+    });
     expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).VerificationStatus).toBe('PENDING');
     expect(h.ses.confirmIdentity('someone@example.org')).toBe(true);
     expect(h.ses.confirmIdentity('nobody@example.org')).toBe(false);
-    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).toMatchObject({ IdentityType: 'EMAIL_ADDRESS', VerifiedForSendingStatus: true });
+    expect(await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'someone@example.org' }))).toMatchObject({
+      IdentityType: 'EMAIL_ADDRESS',
+      VerifiedForSendingStatus: true,
+    });
     const byoOnAddress = await errorOf(
-      h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'other@example.org', DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs1 } })),
+      h.client.send(
+        new CreateEmailIdentityCommand({
+          EmailIdentity: 'other@example.org',
+          DkimSigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs1 },
+        }),
+      ),
     );
     expect(byoOnAddress.name).toBe('BadRequestException');
-    expect((await errorOf(h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'not a domain' })))).name).toBe('BadRequestException');
-    expect((await errorOf(h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'missing.example.com' })))).name).toBe('NotFoundException');
+    expect((await errorOf(h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'not a domain' })))).name).toBe(
+      'BadRequestException',
+    );
+    expect((await errorOf(h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'missing.example.com' })))).name).toBe(
+      'NotFoundException',
+    );
   });
 
   it('refuses names matching refuseIdentities with LimitExceededException', async () => {
@@ -162,7 +225,12 @@ describe('CreateEmailIdentity and GetEmailIdentity', () => {
 
 describe('PutEmailIdentityDkimSigningAttributes and PutEmailIdentityMailFromAttributes', () => {
   it('replaces the BYODKIM key and selector, or switches to Easy DKIM', async () => {
-    await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'rotate.example.com', DkimSigningAttributes: { DomainSigningSelector: 'old', DomainSigningPrivateKey: key.pkcs1 } }));
+    await h.client.send(
+      new CreateEmailIdentityCommand({
+        EmailIdentity: 'rotate.example.com',
+        DkimSigningAttributes: { DomainSigningSelector: 'old', DomainSigningPrivateKey: key.pkcs1 },
+      }),
+    );
     const put = await h.client.send(
       new PutEmailIdentityDkimSigningAttributesCommand({
         EmailIdentity: 'rotate.example.com',
@@ -172,48 +240,94 @@ describe('PutEmailIdentityDkimSigningAttributes and PutEmailIdentityMailFromAttr
     );
     // New signing attributes restart verification.
     expect(put).toMatchObject({ DkimStatus: 'PENDING', DkimTokens: ['new'] });
-    expect(h.ses.listIdentities().find((i) => i.identity === 'rotate.example.com')).toMatchObject({ dkim_selector: 'new', dkim_public_key: otherKey.publicKey });
+    expect(h.ses.listIdentities().find((i) => i.identity === 'rotate.example.com')).toMatchObject({
+      dkim_selector: 'new',
+      dkim_public_key: otherKey.publicKey,
+    });
 
     const bad = await errorOf(
       h.client.send(
-        new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: 'rotate.example.com', SigningAttributesOrigin: 'EXTERNAL', SigningAttributes: { DomainSigningSelector: 'x', DomainSigningPrivateKey: 'AAAA' } }),
+        new PutEmailIdentityDkimSigningAttributesCommand({
+          EmailIdentity: 'rotate.example.com',
+          SigningAttributesOrigin: 'EXTERNAL',
+          SigningAttributes: { DomainSigningSelector: 'x', DomainSigningPrivateKey: 'AAAA' },
+        }),
       ),
     );
     expect(bad.name).toBe('BadRequestException');
     expect(h.ses.listIdentities().find((i) => i.identity === 'rotate.example.com')?.dkim_selector).toBe('new');
 
-    const easy = await h.client.send(new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: 'rotate.example.com', SigningAttributesOrigin: 'AWS_SES' }));
+    const easy = await h.client.send(
+      new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: 'rotate.example.com', SigningAttributesOrigin: 'AWS_SES' }),
+    );
     expect(easy.DkimTokens).toHaveLength(3);
-    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'rotate.example.com' }))).DkimAttributes?.SigningAttributesOrigin).toBe('AWS_SES');
+    expect(
+      (await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'rotate.example.com' }))).DkimAttributes?.SigningAttributesOrigin,
+    ).toBe('AWS_SES');
 
     const missing = await errorOf(
       h.client.send(
-        new PutEmailIdentityDkimSigningAttributesCommand({ EmailIdentity: 'nowhere.example.com', SigningAttributesOrigin: 'EXTERNAL', SigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs1 } }),
+        new PutEmailIdentityDkimSigningAttributesCommand({
+          EmailIdentity: 'nowhere.example.com',
+          SigningAttributesOrigin: 'EXTERNAL',
+          SigningAttributes: { DomainSigningSelector: 's', DomainSigningPrivateKey: key.pkcs1 },
+        }),
       ),
     );
     expect(missing.name).toBe('NotFoundException');
   });
 
   it('sets and clears a custom MAIL FROM domain, which must be a subdomain', async () => {
-    await h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.byo.example.com', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' }));
+    await h.client.send(
+      new PutEmailIdentityMailFromAttributesCommand({
+        EmailIdentity: 'byo.example.com',
+        MailFromDomain: 'rp.byo.example.com',
+        BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+      }),
+    );
     const got = await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }));
-    expect(got.MailFromAttributes).toEqual({ MailFromDomain: 'rp.byo.example.com', MailFromDomainStatus: 'PENDING', BehaviorOnMxFailure: 'USE_DEFAULT_VALUE' });
+    expect(got.MailFromAttributes).toEqual({
+      MailFromDomain: 'rp.byo.example.com',
+      MailFromDomainStatus: 'PENDING',
+      BehaviorOnMxFailure: 'USE_DEFAULT_VALUE',
+    });
     // SES finds the MAIL FROM domain's MX (here through a CNAME, as customers publish rp.<domain>).
     h.dns.setRecords({ name: 'rp.byo.example.com', type: 'CNAME', values: ['rp.operator.example'] });
     h.dns.setRecords({ name: 'rp.operator.example', type: 'MX', values: ['10 feedback-smtp.us-east-1.amazonses.com'] });
-    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).MailFromAttributes?.MailFromDomainStatus).toBe('SUCCESS');
-    expect(h.ses.listIdentities().find((i) => i.identity === 'byo.example.com')).toMatchObject({ mail_from_domain: 'rp.byo.example.com', behavior_on_mx_failure: 'USE_DEFAULT_VALUE' });
+    expect(
+      (await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).MailFromAttributes?.MailFromDomainStatus,
+    ).toBe('SUCCESS');
+    expect(h.ses.listIdentities().find((i) => i.identity === 'byo.example.com')).toMatchObject({
+      mail_from_domain: 'rp.byo.example.com',
+      behavior_on_mx_failure: 'USE_DEFAULT_VALUE',
+    });
 
-    const outside = await errorOf(h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.elsewhere.example' })));
+    const outside = await errorOf(
+      h.client.send(
+        new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.elsewhere.example' }),
+      ),
+    );
     expect(outside).toMatchObject({ name: 'BadRequestException', message: expect.stringContaining('subdomain of byo.example.com') });
     const behavior = await errorOf(
-      h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'byo.example.com', MailFromDomain: 'rp.byo.example.com', BehaviorOnMxFailure: 'BOUNCE' as never })),
+      h.client.send(
+        new PutEmailIdentityMailFromAttributesCommand({
+          EmailIdentity: 'byo.example.com',
+          MailFromDomain: 'rp.byo.example.com',
+          BehaviorOnMxFailure: 'BOUNCE' as never,
+        }),
+      ),
     );
     expect(behavior.name).toBe('BadRequestException');
-    const missing = await errorOf(h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'nowhere.example.com', MailFromDomain: 'rp.nowhere.example.com' })));
+    const missing = await errorOf(
+      h.client.send(
+        new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'nowhere.example.com', MailFromDomain: 'rp.nowhere.example.com' }),
+      ),
+    );
     expect(missing.name).toBe('NotFoundException');
 
-    await h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'short.example.com', MailFromDomain: 'bounce.short.example.com' }));
+    await h.client.send(
+      new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'short.example.com', MailFromDomain: 'bounce.short.example.com' }),
+    );
     await h.client.send(new PutEmailIdentityMailFromAttributesCommand({ EmailIdentity: 'short.example.com' }));
     expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'short.example.com' }))).MailFromAttributes).toBeUndefined();
   });
@@ -225,7 +339,12 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
     const names = all.EmailIdentities!.map((i) => i.IdentityName);
     expect(names).toEqual([...names].sort());
     expect(names).toEqual(expect.arrayContaining(['byo.example.com', 'someone@example.org']));
-    expect(all.EmailIdentities!.find((i) => i.IdentityName === 'byo.example.com')).toEqual({ IdentityType: 'DOMAIN', IdentityName: 'byo.example.com', SendingEnabled: true, VerificationStatus: 'SUCCESS' });
+    expect(all.EmailIdentities!.find((i) => i.IdentityName === 'byo.example.com')).toEqual({
+      IdentityType: 'DOMAIN',
+      IdentityName: 'byo.example.com',
+      SendingEnabled: true,
+      VerificationStatus: 'SUCCESS',
+    });
 
     const page1 = await h.client.send(new ListEmailIdentitiesCommand({ PageSize: 2 }));
     expect(page1.EmailIdentities).toHaveLength(2);
@@ -234,13 +353,20 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
     expect(page2.NextToken).toBeUndefined();
 
     // The older SDKs' form: GET /v2/email/identities.
-    const older = (await (await fetch(`${h.ses.url}/v2/email/identities?PageSize=1`)).json()) as { EmailIdentities: unknown[]; NextToken?: string };
+    const older = (await (await fetch(`${h.ses.url}/v2/email/identities?PageSize=1`)).json()) as {
+      EmailIdentities: unknown[];
+      NextToken?: string;
+    };
     expect(older.EmailIdentities).toHaveLength(1);
     expect(older.NextToken).toBeDefined();
 
     await h.client.send(new DeleteEmailIdentityCommand({ EmailIdentity: 'easy.example.com' }));
-    expect((await errorOf(h.client.send(new DeleteEmailIdentityCommand({ EmailIdentity: 'easy.example.com' })))).name).toBe('NotFoundException');
-    expect((await errorOf(h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' })))).name).toBe('NotFoundException');
+    expect((await errorOf(h.client.send(new DeleteEmailIdentityCommand({ EmailIdentity: 'easy.example.com' })))).name).toBe(
+      'NotFoundException',
+    );
+    expect((await errorOf(h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'easy.example.com' })))).name).toBe(
+      'NotFoundException',
+    );
   });
 
   it('serves the identities as JSON on its own port', async () => {
@@ -252,14 +378,19 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
   });
 
   it('refuses sends from unverified identities as SES does, and sends from a verified one or its subdomains', async () => {
-    const raw = (from: string) => ({ Content: { Raw: { Data: rawMessage([`From: ${from}`, 'To: b@example.org', 'Subject: s', '', 'x']) } } });
+    const raw = (from: string) => ({
+      Content: { Raw: { Data: rawMessage([`From: ${from}`, 'To: b@example.org', 'Subject: s', '', 'x']) } },
+    });
     expect(await errorOf(h.client.send(new SendEmailCommand(raw('a@unregistered.example'))))).toEqual({
       name: 'MessageRejected',
       status: 400,
       message: 'Email address is not verified. The following identities failed the check in region US-EAST-1: a@unregistered.example',
     });
     await h.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'waiting.example.net' }));
-    expect((await errorOf(h.client.send(new SendEmailCommand({ FromEmailAddress: 'a@waiting.example.net', ...raw('a@waiting.example.net') })))).name).toBe('MessageRejected');
+    expect(
+      (await errorOf(h.client.send(new SendEmailCommand({ FromEmailAddress: 'a@waiting.example.net', ...raw('a@waiting.example.net') }))))
+        .name,
+    ).toBe('MessageRejected');
     expect((await h.client.send(new SendEmailCommand(raw('a@byo.example.com')))).MessageId).toBeDefined();
     expect((await h.client.send(new SendEmailCommand(raw('a@news.byo.example.com')))).MessageId).toBeDefined();
   });
@@ -274,9 +405,19 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
     ];
     for (const params of cases) {
       const error = await errorOf(h.client.send(new SendEmailCommand({ ...simple, ...params })));
-      expect({ params, name: error.name, message: error.message }).toEqual({ params, name: 'BadRequestException', message: expect.stringContaining('non-ASCII') });
+      expect({ params, name: error.name, message: error.message }).toEqual({
+        params,
+        name: 'BadRequestException',
+        message: expect.stringContaining('non-ASCII'),
+      });
     }
-    const encoded = await h.client.send(new SendEmailCommand({ ...simple, FromEmailAddress: '=?UTF-8?B?Sm9zw6kg0YE=?= <a@byo.example.com>', Destination: { ToAddresses: ['b@xn--exmple-cua.org'] } }));
+    const encoded = await h.client.send(
+      new SendEmailCommand({
+        ...simple,
+        FromEmailAddress: '=?UTF-8?B?Sm9zw6kg0YE=?= <a@byo.example.com>',
+        Destination: { ToAddresses: ['b@xn--exmple-cua.org'] },
+      }),
+    );
     expect(encoded.MessageId).toBeDefined();
   });
 
@@ -287,7 +428,9 @@ describe('ListEmailIdentities, DeleteEmailIdentity and the viewer', () => {
     expect(readFileSync(path.join(dataDir, 'identities.json'), 'utf8')).not.toContain(key.pkcs1.slice(0, 40));
     await h.startSes({ dataDir, refuseIdentities: /\.refused\.test$/ });
     expect(h.ses.listIdentities()).toEqual(before);
-    expect((await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).MailFromAttributes?.MailFromDomain).toBe('rp.byo.example.com');
+    expect(
+      (await h.client.send(new GetEmailIdentityCommand({ EmailIdentity: 'byo.example.com' }))).MailFromAttributes?.MailFromDomain,
+    ).toBe('rp.byo.example.com');
   });
 });
 
@@ -301,7 +444,12 @@ describe('SesMailer against the emulator', () => {
   });
 
   it('registers a domain (BYODKIM + MAIL FROM), again idempotently, and unregisters it', async () => {
-    const registration = { domain: 'mailer.example.com', selector: 'svc2611abcdef', privateKeyPem: key.pem, mailFromDomain: 'rp.mailer.example.com' };
+    const registration = {
+      domain: 'mailer.example.com',
+      selector: 'svc2611abcdef',
+      privateKeyPem: key.pem,
+      mailFromDomain: 'rp.mailer.example.com',
+    };
     // SES says whether it can send yet: not before it has seen the DKIM record.
     expect(await mailer().registerDomain(registration)).toMatchObject({ status: 'pending', detail: expect.stringContaining('PENDING') });
     expect((await mailer().domainState('mailer.example.com')).status).toBe('pending');
@@ -312,12 +460,24 @@ describe('SesMailer against the emulator', () => {
     expect((await mailer().registerDomain(registration)).status).toBe('verified');
     expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')!.updated_at).toBe(before);
     expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')?.verification_status).toBe('SUCCESS');
-    const expected = { identity: 'mailer.example.com', dkim_origin: 'EXTERNAL', dkim_selector: 'svc2611abcdef', dkim_public_key: key.publicKey, mail_from_domain: 'rp.mailer.example.com', behavior_on_mx_failure: 'USE_DEFAULT_VALUE' };
+    const expected = {
+      identity: 'mailer.example.com',
+      dkim_origin: 'EXTERNAL',
+      dkim_selector: 'svc2611abcdef',
+      dkim_public_key: key.publicKey,
+      mail_from_domain: 'rp.mailer.example.com',
+      behavior_on_mx_failure: 'USE_DEFAULT_VALUE',
+    };
     expect(h.ses.listIdentities().filter((i) => i.identity === 'mailer.example.com')).toEqual([expect.objectContaining(expected)]);
 
     // A re-verification after a key change updates the signing attributes of the existing identity.
-    expect((await mailer().registerDomain({ ...registration, selector: 'svc2611zzzzzz', privateKeyPem: otherKey.pem })).status).toBe('pending');
-    expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')).toMatchObject({ dkim_selector: 'svc2611zzzzzz', dkim_public_key: otherKey.publicKey });
+    expect((await mailer().registerDomain({ ...registration, selector: 'svc2611zzzzzz', privateKeyPem: otherKey.pem })).status).toBe(
+      'pending',
+    );
+    expect(h.ses.listIdentities().find((i) => i.identity === 'mailer.example.com')).toMatchObject({
+      dkim_selector: 'svc2611zzzzzz',
+      dkim_public_key: otherKey.publicKey,
+    });
 
     await mailer().unregisterDomain('mailer.example.com');
     expect(h.ses.listIdentities().some((i) => i.identity === 'mailer.example.com')).toBe(false);
@@ -340,7 +500,13 @@ describe('SesMailer against the emulator', () => {
 
 /** A plain-text SendEmail from a@example.com to `to` through `h`'s client. */
 function sendText(h: Harness, to: string[]) {
-  return h.client.send(new SendEmailCommand({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: to }, Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } } }));
+  return h.client.send(
+    new SendEmailCommand({
+      FromEmailAddress: 'a@example.com',
+      Destination: { ToAddresses: to },
+      Content: { Simple: { Subject: { Data: 's' }, Body: { Text: { Data: 'x' } } } },
+    }),
+  );
 }
 
 describe('sandbox mode', () => {
@@ -357,7 +523,8 @@ describe('sandbox mode', () => {
     expect(await errorOf(send(['friend@example.org', 'success@simulator.amazonses.com', 'other@example.net']))).toEqual({
       name: 'MessageRejected',
       status: 400,
-      message: 'Email address is not verified. The following identities failed the check in region US-EAST-1: friend@example.org, other@example.net',
+      message:
+        'Email address is not verified. The following identities failed the check in region US-EAST-1: friend@example.org, other@example.net',
     });
     await sandbox.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'friend@example.org' }));
     expect((await errorOf(send(['friend@example.org']))).name).toBe('MessageRejected');
@@ -380,9 +547,13 @@ describe('confirming an address identity on a running stack', () => {
     const send = () => sendText(own, ['reader@example.org']);
     await own.client.send(new CreateEmailIdentityCommand({ EmailIdentity: 'reader@example.org' }));
     expect((await errorOf(send())).name).toBe('MessageRejected');
-    const confirm = (address: string) => fetch(`${own.ses.url}/_local/identities/${encodeURIComponent(address)}/confirm`, { method: 'POST' });
+    const confirm = (address: string) =>
+      fetch(`${own.ses.url}/_local/identities/${encodeURIComponent(address)}/confirm`, { method: 'POST' });
     const confirmed = await confirm('reader@example.org');
-    expect({ status: confirmed.status, body: await confirmed.json() }).toEqual({ status: 200, body: { identity: 'reader@example.org', verified_for_sending: true } });
+    expect({ status: confirmed.status, body: await confirmed.json() }).toEqual({
+      status: 200,
+      body: { identity: 'reader@example.org', verified_for_sending: true },
+    });
     expect((await send()).MessageId).toBeDefined();
     const unknown = await confirm('stranger@example.org');
     expect(unknown.status).toBe(404);

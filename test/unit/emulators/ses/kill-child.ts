@@ -21,7 +21,11 @@ async function main(): Promise<void> {
     publishRetry: { baseMs: 50, maxMs: 500 },
     log: (m) => process.stderr.write(`[ses-child] ${m}\n`),
   });
-  const client = new SESv2Client({ endpoint: ses.url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new SESv2Client({
+    endpoint: ses.url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   await verifiedDomainIdentity(client, dns, 'example.com');
   client.destroy();
   process.stdout.write(`ready ${ses.port}\n`);

@@ -112,7 +112,10 @@ async function drainUntil(received: Map<string, Set<string>>, done: () => boolea
     }
     if (messages.length > 0) {
       await sqs.send(
-        new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
       );
     }
   }
@@ -132,7 +135,11 @@ it('keeps every answered message and publishes every owed event at least once ac
         new CreateConfigurationSetEventDestinationCommand({
           ConfigurationSetName: SET,
           EventDestinationName: 'all',
-          EventDestination: { Enabled: true, MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT'], SnsDestination: { TopicArn: topicArn } },
+          EventDestination: {
+            Enabled: true,
+            MatchingEventTypes: ['SEND', 'DELIVERY', 'BOUNCE', 'COMPLAINT'],
+            SnsDestination: { TopicArn: topicArn },
+          },
         }),
       );
     }

@@ -114,7 +114,17 @@ it('on load, drops the .eml of a send killed before its .json, and reads older f
   writeFileSync(path.join(dir, 'orphan.eml'), 'From: a@example.com\r\n\r\nx');
   writeFileSync(
     path.join(dir, 'old.json'),
-    JSON.stringify({ id: 'old', seq: 0, received_at: new Date(0).toISOString(), from: 'a@example.com', to: ['b@example.com'], subject: 's', configuration_set: 'set', tags: {}, events: [] }),
+    JSON.stringify({
+      id: 'old',
+      seq: 0,
+      received_at: new Date(0).toISOString(),
+      from: 'a@example.com',
+      to: ['b@example.com'],
+      subject: 's',
+      configuration_set: 'set',
+      tags: {},
+      events: [],
+    }),
   );
   writeFileSync(path.join(dir, 'old.eml'), 'From: a@example.com\r\n\r\nold');
   await h.startSes({ dataDir, outcomeDelayMs: 5, publishRetry: FAST_RETRY });
@@ -129,9 +139,24 @@ describe('outbox (pure)', () => {
     createdAt: '',
     options: {},
     eventDestinations: [
-      { Name: 'a', Enabled: true, MatchingEventTypes: ['SEND', 'BOUNCE'], SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:a' } },
-      { Name: 'b', Enabled: true, MatchingEventTypes: ['BOUNCE', 'COMPLAINT'], SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:b' } },
-      { Name: 'off', Enabled: false, MatchingEventTypes: ['DELIVERY'], SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:off' } },
+      {
+        Name: 'a',
+        Enabled: true,
+        MatchingEventTypes: ['SEND', 'BOUNCE'],
+        SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:a' },
+      },
+      {
+        Name: 'b',
+        Enabled: true,
+        MatchingEventTypes: ['BOUNCE', 'COMPLAINT'],
+        SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:b' },
+      },
+      {
+        Name: 'off',
+        Enabled: false,
+        MatchingEventTypes: ['DELIVERY'],
+        SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:off' },
+      },
     ],
   };
   const recipients = ['x@example.com', 'bounce@simulator.amazonses.com', 'complaint@simulator.amazonses.com'];

@@ -37,13 +37,19 @@ it('keeps messages (raw bytes and events) and configuration sets across a restar
   const first = await h.client.send(
     new SendEmailCommand({ Content: { Raw: { Data: raw } }, ConfigurationSetName: 'persisted', EmailTags: [{ Name: 'k', Value: 'v' }] }),
   );
-  const second = await h.client.send(new SendEmailCommand({ Content: { Raw: { Data: rawMessage(['From: a@example.com', 'To: b@example.com', 'Subject: second', '', 'x']) } } }));
+  const second = await h.client.send(
+    new SendEmailCommand({
+      Content: { Raw: { Data: rawMessage(['From: a@example.com', 'To: b@example.com', 'Subject: second', '', 'x']) } },
+    }),
+  );
   await h.eventsFor(first.MessageId!, 2);
 
   // stop() waits for the pipelines and flushes to disk.
   await h.ses.stop();
   const files = readdirSync(path.join(dataDir, 'messages')).sort();
-  expect(files).toEqual([`${first.MessageId!}.eml`, `${first.MessageId!}.json`, `${second.MessageId!}.eml`, `${second.MessageId!}.json`].sort());
+  expect(files).toEqual(
+    [`${first.MessageId!}.eml`, `${first.MessageId!}.json`, `${second.MessageId!}.eml`, `${second.MessageId!}.json`].sort(),
+  );
   expect(readdirSync(dataDir)).toContain('config-sets.json');
 
   await h.startSes({ dataDir });
@@ -67,7 +73,10 @@ it('keeps messages (raw bytes and events) and configuration sets across a restar
 
   // New messages after the restart sort first and keep publishing.
   const third = await h.client.send(
-    new SendEmailCommand({ Content: { Raw: { Data: rawMessage(['From: a@example.com', 'To: c@example.com', 'Subject: third', '', 'x']) } }, ConfigurationSetName: 'persisted' }),
+    new SendEmailCommand({
+      Content: { Raw: { Data: rawMessage(['From: a@example.com', 'To: c@example.com', 'Subject: third', '', 'x']) } },
+      ConfigurationSetName: 'persisted',
+    }),
   );
   expect(h.ses.listMessages()[0]!.id).toBe(third.MessageId);
   expect((await h.eventsFor(third.MessageId!, 2)).map((e) => e.eventType)).toEqual(['Send', 'Delivery']);
@@ -76,6 +85,9 @@ it('keeps messages (raw bytes and events) and configuration sets across a restar
 it('rejects a relative dataDir', async () => {
   const { startSesEmulator } = await import('../../../../localstack/emulators/ses');
   await expect(
-    startSesEmulator({ dataDir: 'relative/dir', sns: { endpoint: h.fx.address, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } } }),
+    startSesEmulator({
+      dataDir: 'relative/dir',
+      sns: { endpoint: h.fx.address, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } },
+    }),
   ).rejects.toThrow(/absolute/);
 });

@@ -64,8 +64,18 @@ describe('plannedEvents', () => {
       { type: 'Send' },
       { type: 'Delivery', recipients: ['a@example.com'] },
       { type: 'Delivery', recipients: ['complaint@simulator.amazonses.com'] },
-      { type: 'Bounce', bounceType: 'Permanent', subType: 'General', recipients: ['bounce@simulator.amazonses.com', 'bounce+2@simulator.amazonses.com'] },
-      { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['suppressionlist@simulator.amazonses.com'] },
+      {
+        type: 'Bounce',
+        bounceType: 'Permanent',
+        subType: 'General',
+        recipients: ['bounce@simulator.amazonses.com', 'bounce+2@simulator.amazonses.com'],
+      },
+      {
+        type: 'Bounce',
+        bounceType: 'Permanent',
+        subType: 'OnAccountSuppressionList',
+        recipients: ['suppressionlist@simulator.amazonses.com'],
+      },
       { type: 'Bounce', bounceType: 'Transient', subType: 'MailboxFull', recipients: [local('mailboxfull')] },
       { type: 'Complaint', complaintSubType: null, recipients: ['complaint@simulator.amazonses.com'] },
     ]);
@@ -79,19 +89,28 @@ describe('plannedEvents', () => {
       subType: 'General',
       recipients: ['bounce@simulator.amazonses.com', local('inactive'), local('blocked')],
       replies: {
-        [local('inactive')]: { status: '5.2.1', diagnosticCode: expect.stringContaining('550-5.2.1 The email account that you tried to reach is disabled') },
+        [local('inactive')]: {
+          status: '5.2.1',
+          diagnosticCode: expect.stringContaining('550-5.2.1 The email account that you tried to reach is disabled'),
+        },
         [local('blocked')]: { status: '5.7.1', diagnosticCode: expect.stringContaining('blocked using zen.spamhaus.org') },
       },
     });
     expect(plannedEvents([local('ratelimited'), 'ann@nowhere.invalid'])[1]).toMatchObject({
       bounceType: 'Transient',
       subType: 'General',
-      replies: { [local('ratelimited')]: { status: '4.7.28' }, 'ann@nowhere.invalid': { status: '5.4.4', diagnosticCode: 'smtp; 550 5.4.4 Invalid domain' } },
+      replies: {
+        [local('ratelimited')]: { status: '4.7.28' },
+        'ann@nowhere.invalid': { status: '5.4.4', diagnosticCode: 'smtp; 550 5.4.4 Invalid domain' },
+      },
     });
   });
 
   it('always starts with Send', () => {
-    expect(plannedEvents(['success@simulator.amazonses.com'])).toEqual([{ type: 'Send' }, { type: 'Delivery', recipients: ['success@simulator.amazonses.com'] }]);
+    expect(plannedEvents(['success@simulator.amazonses.com'])).toEqual([
+      { type: 'Send' },
+      { type: 'Delivery', recipients: ['success@simulator.amazonses.com'] },
+    ]);
     expect(plannedEvents(['bounce@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Bounce']);
     expect(plannedEvents(['complaint@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Delivery', 'Complaint']);
   });
@@ -114,14 +133,27 @@ describe('plannedEvents', () => {
     expect(plannedEvents(two).map((e) => e.type)).toEqual(['Send', 'Delivery', 'Bounce']);
     expect(plannedEvents(two, { order: 'ses' })).toEqual([
       { type: 'Send' },
-      { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['suppressionlist@simulator.amazonses.com'], early: true },
+      {
+        type: 'Bounce',
+        bounceType: 'Permanent',
+        subType: 'OnAccountSuppressionList',
+        recipients: ['suppressionlist@simulator.amazonses.com'],
+        early: true,
+      },
       { type: 'Delivery', recipients: ['a@example.com'] },
     ]);
-    expect(plannedEvents(['a@example.com', 'bounce+early@simulator.amazonses.com']).map((e) => e.type)).toEqual(['Send', 'Bounce', 'Delivery']);
+    expect(plannedEvents(['a@example.com', 'bounce+early@simulator.amazonses.com']).map((e) => e.type)).toEqual([
+      'Send',
+      'Bounce',
+      'Delivery',
+    ]);
   });
 
   it('takes an outcome decided elsewhere (a suppression list) before the simulator', () => {
     const events = plannedEvents(['x@example.com'], { outcomeOf: (a) => (a === 'x@example.com' ? 'suppressed' : undefined) });
-    expect(events).toEqual([{ type: 'Send' }, { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['x@example.com'] }]);
+    expect(events).toEqual([
+      { type: 'Send' },
+      { type: 'Bounce', bounceType: 'Permanent', subType: 'OnAccountSuppressionList', recipients: ['x@example.com'] },
+    ]);
   });
 });

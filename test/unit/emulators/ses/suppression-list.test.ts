@@ -53,7 +53,12 @@ async function createSet(name: string, extra: Partial<ConstructorParameters<type
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'ses-suppression-'));
-  h = await Harness.start({ dataDir, outcomeDelayMs: 10, bounceRecipients: /@hard-bounces\.test$/i, complaintRecipients: /@complains\.test$/i });
+  h = await Harness.start({
+    dataDir,
+    outcomeDelayMs: 10,
+    bounceRecipients: /@hard-bounces\.test$/i,
+    complaintRecipients: /@complains\.test$/i,
+  });
   await createSet('plain');
   await createSet('no-suppression', { SuppressionOptions: { SuppressedReasons: [] } });
   await createSet('complaints-only', { SuppressionOptions: { SuppressedReasons: ['COMPLAINT'] } });
@@ -90,7 +95,10 @@ async function sendTo(to: string, set: string, extra: { TenantName?: string } = 
 
 /** The events of a send, waiting for at least `count`. */
 const eventsOf = (id: string, count: number): Promise<SesEventRecord[]> => h.eventsFor(id, count);
-const bounceOf = (e: SesEventRecord | undefined) => e?.bounce as { bounceType: string; bounceSubType: string; bouncedRecipients: { emailAddress: string; diagnosticCode: string }[] } | undefined;
+const bounceOf = (e: SesEventRecord | undefined) =>
+  e?.bounce as
+    | { bounceType: string; bounceSubType: string; bouncedRecipients: { emailAddress: string; diagnosticCode: string }[] }
+    | undefined;
 
 async function listed(tenantName?: string): Promise<{ EmailAddress?: string; Reason?: string }[]> {
   const out: { EmailAddress?: string; Reason?: string }[] = [];
@@ -108,7 +116,9 @@ describe('the account-level list and its settings', () => {
     expect((await h.client.send(new GetAccountCommand({}))).SuppressionAttributes).toEqual({ SuppressedReasons: ['BOUNCE', 'COMPLAINT'] });
     await h.client.send(new PutAccountSuppressionAttributesCommand({ SuppressedReasons: ['COMPLAINT'] }));
     expect((await h.client.send(new GetAccountCommand({}))).SuppressionAttributes?.SuppressedReasons).toEqual(['COMPLAINT']);
-    expect(await errorOf(h.client.send(new PutAccountSuppressionAttributesCommand({ SuppressedReasons: ['SPAM' as SuppressionListReason] })))).toMatchObject({
+    expect(
+      await errorOf(h.client.send(new PutAccountSuppressionAttributesCommand({ SuppressedReasons: ['SPAM' as SuppressionListReason] }))),
+    ).toMatchObject({
       name: 'BadRequestException',
       status: 400,
     });
@@ -122,7 +132,11 @@ describe('the account-level list and its settings', () => {
     expect(bounced.map((e) => e.eventType)).toEqual(['Send', 'Bounce']);
     const entry = (await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: address }))).SuppressedDestination;
     // The same feedback id as the Bounce event that put it there.
-    expect(entry).toMatchObject({ EmailAddress: address, Reason: 'BOUNCE', Attributes: { MessageId: first, FeedbackId: (bounced[1]!.bounce as { feedbackId: string }).feedbackId } });
+    expect(entry).toMatchObject({
+      EmailAddress: address,
+      Reason: 'BOUNCE',
+      Attributes: { MessageId: first, FeedbackId: (bounced[1]!.bounce as { feedbackId: string }).feedbackId },
+    });
     expect(entry!.LastUpdateTime).toBeInstanceOf(Date);
 
     const second = await sendTo(address, 'plain');
@@ -139,7 +153,9 @@ describe('the account-level list and its settings', () => {
     const address = complaining();
     const first = await sendTo(address, 'plain');
     expect((await eventsOf(first, 3)).map((e) => e.eventType)).toEqual(['Send', 'Delivery', 'Complaint']);
-    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: address }))).SuppressedDestination?.Reason).toBe('COMPLAINT');
+    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: address }))).SuppressedDestination?.Reason).toBe(
+      'COMPLAINT',
+    );
     const second = await sendTo(address, 'plain');
     const events = await eventsOf(second, 2);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Complaint']);
@@ -151,7 +167,9 @@ describe('the account-level list and its settings', () => {
     await eventsOf(id, 2);
     const complained = await sendTo('complaint@simulator.amazonses.com', 'plain');
     await eventsOf(complained, 3);
-    expect((await listed()).map((e) => e.EmailAddress)).not.toEqual(expect.arrayContaining([expect.stringContaining('simulator.amazonses.com')]));
+    expect((await listed()).map((e) => e.EmailAddress)).not.toEqual(
+      expect.arrayContaining([expect.stringContaining('simulator.amazonses.com')]),
+    );
     // Still bounced by the simulator, not by the list.
     expect(bounceOf((await eventsOf(await sendTo('bounce@simulator.amazonses.com', 'plain'), 2))[1])?.bounceSubType).toBe('General');
   });
@@ -165,7 +183,9 @@ describe('the account-level list and its settings', () => {
       // And a new hard bounce is not recorded.
       const gone = bouncing();
       await eventsOf(await sendTo(gone, 'plain'), 2);
-      expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: gone })))).toMatchObject({ name: 'NotFoundException' });
+      expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: gone })))).toMatchObject({
+        name: 'NotFoundException',
+      });
     } finally {
       await h.client.send(new PutAccountSuppressionAttributesCommand({ SuppressedReasons: ['BOUNCE', 'COMPLAINT'] }));
     }
@@ -183,7 +203,10 @@ describe('configuration-set overrides', () => {
 
     const other = bouncing();
     await eventsOf(await sendTo(other, 'no-suppression'), 2);
-    expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: other })))).toMatchObject({ name: 'NotFoundException', status: 404 });
+    expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: other })))).toMatchObject({
+      name: 'NotFoundException',
+      status: 404,
+    });
 
     const listedPlain = plain();
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: listedPlain, Reason: 'COMPLAINT' }));
@@ -191,7 +214,7 @@ describe('configuration-set overrides', () => {
     expect((await eventsOf(await sendTo(listedPlain, 'plain'), 2)).map((e) => e.eventType)).toEqual(['Send', 'Complaint']);
   });
 
-  it('its own reasons replace the account\'s: a complaints-only set sends to a BOUNCE entry', async () => {
+  it("its own reasons replace the account's: a complaints-only set sends to a BOUNCE entry", async () => {
     const address = plain();
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: address, Reason: 'BOUNCE' }));
     expect((await eventsOf(await sendTo(address, 'complaints-only'), 2)).map((e) => e.eventType)).toEqual(['Send', 'Delivery']);
@@ -200,60 +223,116 @@ describe('configuration-set overrides', () => {
   it('PutConfigurationSetSuppressionOptions sets them (GetConfigurationSet shows them); bad values are refused', async () => {
     await createSet('changed');
     await h.client.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: 'changed', SuppressedReasons: [] }));
-    expect((await h.client.send(new GetConfigurationSetCommand({ ConfigurationSetName: 'changed' }))).SuppressionOptions).toEqual({ SuppressedReasons: [] });
+    expect((await h.client.send(new GetConfigurationSetCommand({ ConfigurationSetName: 'changed' }))).SuppressionOptions).toEqual({
+      SuppressedReasons: [],
+    });
     const address = plain();
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: address, Reason: 'BOUNCE' }));
     expect((await eventsOf(await sendTo(address, 'changed'), 2)).map((e) => e.eventType)).toEqual(['Send', 'Delivery']);
-    expect(await errorOf(h.client.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: 'changed', SuppressedReasons: ['NOPE' as SuppressionListReason] })))).toMatchObject({
+    expect(
+      await errorOf(
+        h.client.send(
+          new PutConfigurationSetSuppressionOptionsCommand({
+            ConfigurationSetName: 'changed',
+            SuppressedReasons: ['NOPE' as SuppressionListReason],
+          }),
+        ),
+      ),
+    ).toMatchObject({
       name: 'BadRequestException',
     });
-    expect(await errorOf(h.client.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: 'missing', SuppressedReasons: [] })))).toMatchObject({ name: 'NotFoundException' });
     expect(
-      await errorOf(h.client.send(new CreateConfigurationSetCommand({ ConfigurationSetName: 'bad', SuppressionOptions: { SuppressedReasons: ['X' as SuppressionListReason] } }))),
+      await errorOf(
+        h.client.send(new PutConfigurationSetSuppressionOptionsCommand({ ConfigurationSetName: 'missing', SuppressedReasons: [] })),
+      ),
+    ).toMatchObject({ name: 'NotFoundException' });
+    expect(
+      await errorOf(
+        h.client.send(
+          new CreateConfigurationSetCommand({
+            ConfigurationSetName: 'bad',
+            SuppressionOptions: { SuppressedReasons: ['X' as SuppressionListReason] },
+          }),
+        ),
+      ),
     ).toMatchObject({ name: 'BadRequestException' });
   });
 });
 
 describe('tenants', () => {
   beforeAll(async () => {
-    await h.client.send(new CreateTenantCommand({ TenantName: 'own-list', SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE'] } }));
+    await h.client.send(
+      new CreateTenantCommand({
+        TenantName: 'own-list',
+        SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE'] },
+      }),
+    );
     await h.client.send(new CreateTenantCommand({ TenantName: 'shared-list' }));
     await createSet('account-scope', { SuppressionOptions: { SuppressionScope: 'ACCOUNT' } });
     for (const tenant of ['own-list', 'shared-list']) {
-      for (const resource of [arn('identity', 'example.com'), arn('configuration-set', 'plain'), arn('configuration-set', 'account-scope')]) {
+      for (const resource of [
+        arn('identity', 'example.com'),
+        arn('configuration-set', 'plain'),
+        arn('configuration-set', 'account-scope'),
+      ]) {
         await h.client.send(new CreateTenantResourceAssociationCommand({ TenantName: tenant, ResourceArn: resource }));
       }
     }
   });
 
   it('keeps SuppressionAttributes with the tenant (GetTenant) and refuses scope without reasons', async () => {
-    expect((await h.client.send(new GetTenantCommand({ TenantName: 'own-list' }))).Tenant?.SuppressionAttributes).toEqual({ SuppressionScope: 'TENANT', SuppressedReasons: ['BOUNCE'] });
-    expect(await errorOf(h.client.send(new PutTenantSuppressionAttributesCommand({ TenantName: 'shared-list', SuppressionScope: 'TENANT' })))).toMatchObject({ name: 'BadRequestException' });
-    expect(await errorOf(h.client.send(new PutTenantSuppressionAttributesCommand({ TenantName: 'nobody', SuppressionScope: 'TENANT', SuppressedReasons: [] })))).toMatchObject({ name: 'NotFoundException' });
+    expect((await h.client.send(new GetTenantCommand({ TenantName: 'own-list' }))).Tenant?.SuppressionAttributes).toEqual({
+      SuppressionScope: 'TENANT',
+      SuppressedReasons: ['BOUNCE'],
+    });
+    expect(
+      await errorOf(h.client.send(new PutTenantSuppressionAttributesCommand({ TenantName: 'shared-list', SuppressionScope: 'TENANT' }))),
+    ).toMatchObject({ name: 'BadRequestException' });
+    expect(
+      await errorOf(
+        h.client.send(
+          new PutTenantSuppressionAttributesCommand({ TenantName: 'nobody', SuppressionScope: 'TENANT', SuppressedReasons: [] }),
+        ),
+      ),
+    ).toMatchObject({ name: 'NotFoundException' });
   });
 
-  it('a TENANT-scoped tenant records on and checks its own list, not the account\'s (OnTenantSuppressionList)', async () => {
+  it("a TENANT-scoped tenant records on and checks its own list, not the account's (OnTenantSuppressionList)", async () => {
     const address = bouncing();
     await eventsOf(await sendTo(address, 'plain', { TenantName: 'own-list' }), 2);
     expect((await listed('own-list')).map((e) => e.EmailAddress)).toContain(address);
     expect((await listed()).map((e) => e.EmailAddress)).not.toContain(address);
-    expect(bounceOf((await eventsOf(await sendTo(address, 'plain', { TenantName: 'own-list' }), 2))[1])?.bounceSubType).toBe('OnTenantSuppressionList');
+    expect(bounceOf((await eventsOf(await sendTo(address, 'plain', { TenantName: 'own-list' }), 2))[1])?.bounceSubType).toBe(
+      'OnTenantSuppressionList',
+    );
 
     // An address on the account list only is sent to by that tenant, but not by an ACCOUNT-scoped one.
     const onAccount = plain();
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: onAccount, Reason: 'BOUNCE' }));
-    expect((await eventsOf(await sendTo(onAccount, 'plain', { TenantName: 'own-list' }), 2)).map((e) => e.eventType)).toEqual(['Send', 'Delivery']);
-    expect(bounceOf((await eventsOf(await sendTo(onAccount, 'plain', { TenantName: 'shared-list' }), 2))[1])?.bounceSubType).toBe('OnAccountSuppressionList');
+    expect((await eventsOf(await sendTo(onAccount, 'plain', { TenantName: 'own-list' }), 2)).map((e) => e.eventType)).toEqual([
+      'Send',
+      'Delivery',
+    ]);
+    expect(bounceOf((await eventsOf(await sendTo(onAccount, 'plain', { TenantName: 'shared-list' }), 2))[1])?.bounceSubType).toBe(
+      'OnAccountSuppressionList',
+    );
   });
 
-  it('a configuration set\'s SuppressionScope overrides the tenant\'s', async () => {
+  it("a configuration set's SuppressionScope overrides the tenant's", async () => {
     const onAccount = plain();
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: onAccount, Reason: 'BOUNCE' }));
-    expect(bounceOf((await eventsOf(await sendTo(onAccount, 'account-scope', { TenantName: 'own-list' }), 2))[1])?.bounceSubType).toBe('OnAccountSuppressionList');
+    expect(bounceOf((await eventsOf(await sendTo(onAccount, 'account-scope', { TenantName: 'own-list' }), 2))[1])?.bounceSubType).toBe(
+      'OnAccountSuppressionList',
+    );
   });
 
   it('PutTenantSuppressionAttributes with both null returns the tenant to the account list', async () => {
-    await h.client.send(new CreateTenantCommand({ TenantName: 'back-to-account', SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: [] } }));
+    await h.client.send(
+      new CreateTenantCommand({
+        TenantName: 'back-to-account',
+        SuppressionAttributes: { SuppressionScope: 'TENANT', SuppressedReasons: [] },
+      }),
+    );
     await h.client.send(new PutTenantSuppressionAttributesCommand({ TenantName: 'back-to-account' }));
     expect((await h.client.send(new GetTenantCommand({ TenantName: 'back-to-account' }))).Tenant?.SuppressionAttributes).toBeUndefined();
   });
@@ -271,8 +350,12 @@ describe('*SuppressedDestination* operations', () => {
     await h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: a.toUpperCase(), Reason: 'COMPLAINT' }));
     const all = await listed();
     expect(all.filter((e) => [a, b, c].includes(e.EmailAddress!.toLowerCase()))).toHaveLength(3);
-    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: a }))).SuppressedDestination).toMatchObject({ Reason: 'COMPLAINT' });
-    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: a }))).SuppressedDestination?.Attributes).toBeUndefined();
+    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: a }))).SuppressedDestination).toMatchObject({
+      Reason: 'COMPLAINT',
+    });
+    expect(
+      (await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: a }))).SuppressedDestination?.Attributes,
+    ).toBeUndefined();
 
     const bounces = await h.client.send(new ListSuppressedDestinationsCommand({ Reasons: ['BOUNCE'] }));
     expect(bounces.SuppressedDestinationSummaries?.every((e) => e.Reason === 'BOUNCE')).toBe(true);
@@ -283,16 +366,37 @@ describe('*SuppressedDestination* operations', () => {
     expect(future.SuppressedDestinationSummaries).toEqual([]);
 
     await h.client.send(new DeleteSuppressedDestinationCommand({ EmailAddress: b }));
-    expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: b })))).toMatchObject({ name: 'NotFoundException', status: 404 });
-    expect(await errorOf(h.client.send(new DeleteSuppressedDestinationCommand({ EmailAddress: b })))).toMatchObject({ name: 'NotFoundException', status: 404 });
+    expect(await errorOf(h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: b })))).toMatchObject({
+      name: 'NotFoundException',
+      status: 404,
+    });
+    expect(await errorOf(h.client.send(new DeleteSuppressedDestinationCommand({ EmailAddress: b })))).toMatchObject({
+      name: 'NotFoundException',
+      status: 404,
+    });
   });
 
   it('refuses bad input as SES does', async () => {
-    expect(await errorOf(h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'not an address', Reason: 'BOUNCE' })))).toMatchObject({ name: 'BadRequestException', status: 400 });
-    expect(await errorOf(h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'a@example.org', Reason: 'SPAM' as SuppressionListReason })))).toMatchObject({ name: 'BadRequestException' });
-    expect(await errorOf(h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'a@example.org', Reason: 'BOUNCE', TenantName: 'nobody' })))).toMatchObject({ name: 'NotFoundException' });
-    expect(await errorOf(h.client.send(new ListSuppressedDestinationsCommand({ NextToken: 'bm9wZQ==' })))).toMatchObject({ name: 'InvalidNextTokenException', status: 400 });
-    expect(await errorOf(h.client.send(new ListSuppressedDestinationsCommand({ PageSize: 0 })))).toMatchObject({ name: 'BadRequestException' });
+    expect(
+      await errorOf(h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'not an address', Reason: 'BOUNCE' }))),
+    ).toMatchObject({ name: 'BadRequestException', status: 400 });
+    expect(
+      await errorOf(
+        h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'a@example.org', Reason: 'SPAM' as SuppressionListReason })),
+      ),
+    ).toMatchObject({ name: 'BadRequestException' });
+    expect(
+      await errorOf(
+        h.client.send(new PutSuppressedDestinationCommand({ EmailAddress: 'a@example.org', Reason: 'BOUNCE', TenantName: 'nobody' })),
+      ),
+    ).toMatchObject({ name: 'NotFoundException' });
+    expect(await errorOf(h.client.send(new ListSuppressedDestinationsCommand({ NextToken: 'bm9wZQ==' })))).toMatchObject({
+      name: 'InvalidNextTokenException',
+      status: 400,
+    });
+    expect(await errorOf(h.client.send(new ListSuppressedDestinationsCommand({ PageSize: 0 })))).toMatchObject({
+      name: 'BadRequestException',
+    });
   });
 
   it('a removed address is sent to again', async () => {
@@ -311,7 +415,9 @@ describe('persistence', () => {
     await h.ses.stop();
     await h.startSes({ dataDir, outcomeDelayMs: 10 });
     expect((await h.client.send(new GetAccountCommand({}))).SuppressionAttributes?.SuppressedReasons).toEqual(['BOUNCE']);
-    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: address }))).SuppressedDestination?.Reason).toBe('BOUNCE');
+    expect((await h.client.send(new GetSuppressedDestinationCommand({ EmailAddress: address }))).SuppressedDestination?.Reason).toBe(
+      'BOUNCE',
+    );
     expect((await listed('own-list')).length).toBeGreaterThan(0);
   });
 });

@@ -10,9 +10,18 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { PublishCommand, SNSClient, SNSServiceException } from '@aws-sdk/client-sns';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { AccessDeniedException as AcmAccessDenied, ACMServiceException, RequestCertificateCommand } from '@aws-sdk/client-acm';
-import { AccessDeniedException as ApiGatewayAccessDenied, ApiGatewayV2ServiceException, CreateDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
+import {
+  AccessDeniedException as ApiGatewayAccessDenied,
+  ApiGatewayV2ServiceException,
+  CreateDomainNameCommand,
+} from '@aws-sdk/client-apigatewayv2';
 import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '../../../../localstack/iam/install';
-import { createAcmClient, createApiGatewayV2Client, createS3Client, createSqsClient } from '../../../../shared/adapters/aws/client-factories';
+import {
+  createAcmClient,
+  createApiGatewayV2Client,
+  createS3Client,
+  createSqsClient,
+} from '../../../../shared/adapters/aws/client-factories';
 import type { Config } from '../../../../shared/config/config';
 
 const NOWHERE = 'http://127.0.0.1:1';
@@ -21,7 +30,12 @@ const QUEUE = `${NOWHERE}/000000000000/q`;
 const principal: Principal = {
   functionName: 'fn',
   roleArn: 'arn:aws:iam::000000000000:role/path/FnRole',
-  policies: [{ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: 'arn:aws:sqs:us-east-1:000000000000:q' }] }],
+  policies: [
+    {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: 'arn:aws:sqs:us-east-1:000000000000:q' }],
+    },
+  ],
 };
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 /** The SDK's wrapper of a refused connection: the call went to the network. */
@@ -39,13 +53,23 @@ test('SNS (awsQuery): AuthorizationErrorException, 403, with the assumed-role se
   try {
     const sns = new SNSClient({ region: 'us-east-1', endpoint: NOWHERE, credentials, maxAttempts: 1 });
     uninstall.apply(sns);
-    const error = await runAs(principal, () => sns.send(new PublishCommand({ TopicArn: 'arn:aws:sns:us-east-1:000000000000:t', Message: 'x' }))).catch((e: unknown) => e);
+    const error = await runAs(principal, () =>
+      sns.send(new PublishCommand({ TopicArn: 'arn:aws:sns:us-east-1:000000000000:t', Message: 'x' })),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SNSServiceException);
     expect(error).toMatchObject({ name: 'AuthorizationErrorException', $metadata: { httpStatusCode: 403 } });
     expect((error as Error).message).toBe(
       'User: arn:aws:sts::000000000000:assumed-role/FnRole/fn is not authorized to perform: sns:Publish on resource: arn:aws:sns:us-east-1:000000000000:t because no identity-based policy allows the sns:Publish action',
     );
-    expect(events).toMatchObject([{ functionName: 'fn', operation: 'SNS.Publish', allowed: false, mode: 'enforce', requests: [{ action: 'sns:Publish', effect: 'ImplicitDeny', cached: false }] }]);
+    expect(events).toMatchObject([
+      {
+        functionName: 'fn',
+        operation: 'SNS.Publish',
+        allowed: false,
+        mode: 'enforce',
+        requests: [{ action: 'sns:Publish', effect: 'ImplicitDeny', cached: false }],
+      },
+    ]);
   } finally {
     uninstall();
   }
@@ -54,7 +78,9 @@ test('SNS (awsQuery): AuthorizationErrorException, 403, with the assumed-role se
 test("ACM (awsJson1_1) and API Gateway v2 (restJson1): each client's own AccessDeniedException, with AWS's message", async () => {
   const uninstall = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1' });
   try {
-    const acm = await runAs(principal, () => createAcmClient(config).send(new RequestCertificateCommand({ DomainName: 'mta-sts.inbound.example.com', ValidationMethod: 'DNS' }))).catch((e: unknown) => e);
+    const acm = await runAs(principal, () =>
+      createAcmClient(config).send(new RequestCertificateCommand({ DomainName: 'mta-sts.inbound.example.com', ValidationMethod: 'DNS' })),
+    ).catch((e: unknown) => e);
     expect(acm).toBeInstanceOf(AcmAccessDenied);
     expect(acm).toBeInstanceOf(ACMServiceException);
     expect(acm).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400, attempts: 1 } });
@@ -62,8 +88,15 @@ test("ACM (awsJson1_1) and API Gateway v2 (restJson1): each client's own AccessD
       'User: arn:aws:sts::000000000000:assumed-role/FnRole/fn is not authorized to perform: acm:RequestCertificate on resource: * because no identity-based policy allows the acm:RequestCertificate action',
     );
 
-    const domain = { DomainName: 'mta-sts.inbound.example.com', DomainNameConfigurations: [{ CertificateArn: 'arn:aws:acm:us-east-1:000000000000:certificate/c1', EndpointType: 'REGIONAL' as const }] };
-    const apiGateway = await runAs(principal, () => createApiGatewayV2Client(config).send(new CreateDomainNameCommand(domain))).catch((e: unknown) => e);
+    const domain = {
+      DomainName: 'mta-sts.inbound.example.com',
+      DomainNameConfigurations: [
+        { CertificateArn: 'arn:aws:acm:us-east-1:000000000000:certificate/c1', EndpointType: 'REGIONAL' as const },
+      ],
+    };
+    const apiGateway = await runAs(principal, () => createApiGatewayV2Client(config).send(new CreateDomainNameCommand(domain))).catch(
+      (e: unknown) => e,
+    );
     expect(apiGateway).toBeInstanceOf(ApiGatewayAccessDenied);
     expect(apiGateway).toBeInstanceOf(ApiGatewayV2ServiceException);
     expect(apiGateway).toMatchObject({ name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 403, attempts: 1 } });
@@ -78,7 +111,9 @@ test("ACM (awsJson1_1) and API Gateway v2 (restJson1): each client's own AccessD
 test('S3 HeadObject: a 403 without a body, as AWS answers a HEAD', async () => {
   const uninstall = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1' });
   try {
-    const error = await runAs(principal, () => createS3Client(config).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }))).catch((e: unknown) => e);
+    const error = await runAs(principal, () => createS3Client(config).send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' }))).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ $metadata: { httpStatusCode: 403, attempts: 1 } });
   } finally {
     uninstall();
@@ -91,7 +126,9 @@ test("allowed, 'log' mode, no principal and uninstalled: the call goes to the ne
   const send = (QueueUrl: string) => sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x' }));
   try {
     expect(networkError(await runAs(principal, () => send(QUEUE)).catch((e: unknown) => e))).toBe(true);
-    expect(await runAs(principal, () => send(`${NOWHERE}/000000000000/other`)).catch((e: unknown) => (e as Error).name)).toBe('AccessDenied');
+    expect(await runAs(principal, () => send(`${NOWHERE}/000000000000/other`)).catch((e: unknown) => (e as Error).name)).toBe(
+      'AccessDenied',
+    );
     expect(networkError(await send(`${NOWHERE}/000000000000/other`).catch((e: unknown) => e))).toBe(true);
     expect(events.map((e) => e.allowed)).toEqual([true, false]);
   } finally {
@@ -103,8 +140,18 @@ test("allowed, 'log' mode, no principal and uninstalled: the call goes to the ne
   const log = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1', mode: 'log', onDecision: (e) => events.push(e) });
   try {
     const logged = createSqsClient(config);
-    expect(networkError(await runAs(principal, () => logged.send(new SendMessageCommand({ QueueUrl: `${NOWHERE}/000000000000/other`, MessageBody: 'x' }))).catch((e: unknown) => e))).toBe(true);
-    expect(events[2]).toMatchObject({ allowed: false, mode: 'log', message: expect.stringMatching(/is not authorized to perform: sqs:SendMessage/) });
+    expect(
+      networkError(
+        await runAs(principal, () =>
+          logged.send(new SendMessageCommand({ QueueUrl: `${NOWHERE}/000000000000/other`, MessageBody: 'x' })),
+        ).catch((e: unknown) => e),
+      ),
+    ).toBe(true);
+    expect(events[2]).toMatchObject({
+      allowed: false,
+      mode: 'log',
+      message: expect.stringMatching(/is not authorized to perform: sqs:SendMessage/),
+    });
   } finally {
     log();
   }
@@ -114,8 +161,13 @@ test('an unmapped operation is denied as AccessDenied, saying why', async () => 
   const uninstall = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1' });
   try {
     const { PurgeQueueCommand } = await import('@aws-sdk/client-sqs');
-    const error = await runAs(principal, () => createSqsClient(config).send(new PurgeQueueCommand({ QueueUrl: QUEUE }))).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'AccessDenied', message: expect.stringMatching(/SQS.PurgeQueue has no entry in the local cloud's IAM operation map/) });
+    const error = await runAs(principal, () => createSqsClient(config).send(new PurgeQueueCommand({ QueueUrl: QUEUE }))).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      name: 'AccessDenied',
+      message: expect.stringMatching(/SQS.PurgeQueue has no entry in the local cloud's IAM operation map/),
+    });
   } finally {
     uninstall();
   }
@@ -124,7 +176,9 @@ test('an unmapped operation is denied as AccessDenied, saying why', async () => 
 test('presigning is not a call: AWS authorizes a presigned URL when it is used', async () => {
   const uninstall = installIamEnforcement({ accountId: '000000000000', region: 'us-east-1', onDecision: (e) => events.push(e) });
   try {
-    const url = await runAs(principal, () => getSignedUrl(createS3Client(config), new GetObjectCommand({ Bucket: 'b', Key: 'k' }), { expiresIn: 60 }));
+    const url = await runAs(principal, () =>
+      getSignedUrl(createS3Client(config), new GetObjectCommand({ Bucket: 'b', Key: 'k' }), { expiresIn: 60 }),
+    );
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:1\/b\/k\?/);
     expect(events).toEqual([]);
   } finally {

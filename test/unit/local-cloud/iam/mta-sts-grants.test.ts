@@ -21,12 +21,21 @@ const HOST = 'mta-sts.inbound.example.com';
 const CERTIFICATE = `arn:aws:acm:${REGION}:${ACCOUNT}:certificate/0f1e2d3c-4b5a-4968-8778-695a4b3c2d1e`;
 
 /** The calls of provisioning (and removing) one policy host, with the inputs the product sends. */
-const request = (DomainName: string, extra: Record<string, unknown> = {}) => ({ DomainName, ValidationMethod: 'DNS', IdempotencyToken: 'examplecom', ...extra });
+const request = (DomainName: string, extra: Record<string, unknown> = {}) => ({
+  DomainName,
+  ValidationMethod: 'DNS',
+  IdempotencyToken: 'examplecom',
+  ...extra,
+});
 const CALLS: [client: string, command: string, input: Record<string, unknown>][] = [
   ['ACMClient', 'RequestCertificateCommand', request(HOST)],
   ['ACMClient', 'DescribeCertificateCommand', { CertificateArn: CERTIFICATE }],
   ['ACMClient', 'DeleteCertificateCommand', { CertificateArn: CERTIFICATE }],
-  ['ApiGatewayV2Client', 'CreateDomainNameCommand', { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] }],
+  [
+    'ApiGatewayV2Client',
+    'CreateDomainNameCommand',
+    { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] },
+  ],
   ['ApiGatewayV2Client', 'GetDomainNameCommand', { DomainName: HOST }],
   ['ApiGatewayV2Client', 'DeleteDomainNameCommand', { DomainName: HOST }],
   ['ApiGatewayV2Client', 'CreateApiMappingCommand', { DomainName: HOST, ApiId: 'a1b2c3d4e5', Stage: '$default' }],
@@ -34,22 +43,41 @@ const CALLS: [client: string, command: string, input: Record<string, unknown>][]
   ['ApiGatewayV2Client', 'DeleteApiMappingCommand', { DomainName: HOST, ApiMappingId: 'abc123' }],
 ];
 
-const HOSTING = [...API_GROUPS, ...SCHEDULED_TASKS].filter((fn) => MTA_STS_HOSTING_GRANTS.every((grant) => fn.grants.includes(grant))).map((fn) => fn.name);
+const HOSTING = [...API_GROUPS, ...SCHEDULED_TASKS]
+  .filter((fn) => MTA_STS_HOSTING_GRANTS.every((grant) => fn.grants.includes(grant)))
+  .map((fn) => fn.name);
 
 let principals: Map<string, Principal>;
 const authorizer = new Authorizer({ partition: 'aws', region: REGION, accountId: ACCOUNT });
-const authorize = (name: string, [client, command, input]: (typeof CALLS)[number]): Promise<CallVerdict> => authorizer.authorize(principals.get(name)!, client, command, input);
-const denial = (verdict: CallVerdict) => ({ allowed: verdict.allowed, effect: verdict.denied?.decision.effect, error: verdict.error?.message });
+const authorize = (name: string, [client, command, input]: (typeof CALLS)[number]): Promise<CallVerdict> =>
+  authorizer.authorize(principals.get(name)!, client, command, input);
+const denial = (verdict: CallVerdict) => ({
+  allowed: verdict.allowed,
+  effect: verdict.denied?.decision.effect,
+  error: verdict.error?.message,
+});
 
 beforeAll(async () => {
   const { template } = await synthesizedTemplate();
-  const stack = new DeployedStack(template, { stackName: 'Mailservice', region: REGION, accountId: ACCOUNT, apiUrl: 'http://127.0.0.1:3000' });
+  const stack = new DeployedStack(template, {
+    stackName: 'Mailservice',
+    region: REGION,
+    accountId: ACCOUNT,
+    apiUrl: 'http://127.0.0.1:3000',
+  });
   // What emulators answer at creation (as test/unit/local-cloud/template/deployed-stack.test.ts).
   for (const id of stack.ofType('AWS::SQS::Queue')) stack.learn(id, { ref: `http://sqs.local/${ACCOUNT}/${stack.record(id).name}` });
-  for (const id of stack.ofType('AWS::DynamoDB::Table')) stack.learn(id, { attributes: { StreamArn: `${String(stack.record(id).attributes.Arn)}/stream/2026-01-01T00:00:00.000` } });
-  for (const id of stack.ofType('AWS::KMS::Key')) stack.learn(id, { ref: 'k1', attributes: { Arn: `arn:aws:kms:${REGION}:${ACCOUNT}:key/k1`, KeyId: 'k1' } });
+  for (const id of stack.ofType('AWS::DynamoDB::Table'))
+    stack.learn(id, { attributes: { StreamArn: `${String(stack.record(id).attributes.Arn)}/stream/2026-01-01T00:00:00.000` } });
+  for (const id of stack.ofType('AWS::KMS::Key'))
+    stack.learn(id, { ref: 'k1', attributes: { Arn: `arn:aws:kms:${REGION}:${ACCOUNT}:key/k1`, KeyId: 'k1' } });
   const policies = rolePolicies(stack);
-  principals = new Map(readFunctions(stack).map((fn) => [fn.name, { functionName: fn.functionName, roleArn: fn.roleArn, policies: policies.get(fn.roleLogicalId)! }]));
+  principals = new Map(
+    readFunctions(stack).map((fn) => [
+      fn.name,
+      { functionName: fn.functionName, roleArn: fn.roleArn, policies: policies.get(fn.roleLogicalId)! },
+    ]),
+  );
 });
 
 test('the grants are given to the domain-health task only (PUT and DELETE /domains/{id}/mta-sts only make its steps due)', () => {
@@ -57,10 +85,13 @@ test('the grants are given to the domain-health task only (PUT and DELETE /domai
 });
 
 describe.each(['domain-health'])('%s', (name) => {
-  test.each(CALLS.map((call) => [`${call[0].replace(/Client$/, '')}.${call[1].replace(/Command$/, '')}`, call] as const))('may call %s for mta-sts.inbound.example.com', async (_operation, call) => {
-    const verdict = await authorize(name, call);
-    expect(denial(verdict)).toEqual({ allowed: true, effect: undefined, error: undefined });
-  });
+  test.each(CALLS.map((call) => [`${call[0].replace(/Client$/, '')}.${call[1].replace(/Command$/, '')}`, call] as const))(
+    'may call %s for mta-sts.inbound.example.com',
+    async (_operation, call) => {
+      const verdict = await authorize(name, call);
+      expect(denial(verdict)).toEqual({ allowed: true, effect: undefined, error: undefined });
+    },
+  );
 
   test('may not request a certificate for another host, with another name beside, by e-mail, by default validation or exportable', async () => {
     const refused = [
@@ -71,34 +102,72 @@ describe.each(['domain-health'])('%s', (name) => {
       { DomainName: HOST, IdempotencyToken: 'x' },
       request(HOST, { Options: { Export: 'ENABLED' } }),
     ];
-    for (const input of refused) expect(denial(await authorize(name, ['ACMClient', 'RequestCertificateCommand', input]))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
+    for (const input of refused)
+      expect(denial(await authorize(name, ['ACMClient', 'RequestCertificateCommand', input]))).toEqual({
+        allowed: false,
+        effect: 'ImplicitDeny',
+        error: undefined,
+      });
     // The name listed twice (DomainName and SAN, as ACM adds it) and a non-exportable request are fine.
-    expect((await authorize(name, ['ACMClient', 'RequestCertificateCommand', request(HOST, { SubjectAlternativeNames: [HOST], Options: { Export: 'DISABLED' } })])).allowed).toBe(true);
+    expect(
+      (
+        await authorize(name, [
+          'ACMClient',
+          'RequestCertificateCommand',
+          request(HOST, { SubjectAlternativeNames: [HOST], Options: { Export: 'DISABLED' } }),
+        ])
+      ).allowed,
+    ).toBe(true);
   });
 
   test('may not read, map or delete the custom domain name of another host', async () => {
-    for (const [client, command, input] of CALLS.filter(([client, command]) => client === 'ApiGatewayV2Client' && command !== 'CreateDomainNameCommand')) {
-      expect(denial(await authorize(name, [client, command, { ...input, DomainName: 'api.example.com' }]))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
+    for (const [client, command, input] of CALLS.filter(
+      ([client, command]) => client === 'ApiGatewayV2Client' && command !== 'CreateDomainNameCommand',
+    )) {
+      expect(denial(await authorize(name, [client, command, { ...input, DomainName: 'api.example.com' }]))).toEqual({
+        allowed: false,
+        effect: 'ImplicitDeny',
+        error: undefined,
+      });
     }
   });
 
   test('may create a custom domain name only regional, TLS 1.2 and without mutual TLS', async () => {
     const create = (configuration: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      authorize(name, ['ApiGatewayV2Client', 'CreateDomainNameCommand', { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, ...configuration }], ...extra }]);
+      authorize(name, [
+        'ApiGatewayV2Client',
+        'CreateDomainNameCommand',
+        { DomainName: HOST, DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, ...configuration }], ...extra },
+      ]);
     const refused = { allowed: false, effect: 'ImplicitDeny', error: undefined };
     expect(denial(await create({ EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_0' }))).toEqual(refused);
     expect(denial(await create({ EndpointType: 'EDGE', SecurityPolicy: 'TLS_1_2' }))).toEqual(refused);
-    expect(denial(await create({ EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }, { MutualTlsAuthentication: { TruststoreUri: 's3://b/k' } }))).toEqual(refused);
+    expect(
+      denial(
+        await create({ EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }, { MutualTlsAuthentication: { TruststoreUri: 's3://b/k' } }),
+      ),
+    ).toEqual(refused);
   });
 
   test('CreateDomainName is authorized on the collection /domainnames: IAM cannot refuse another name (its mapping, reading and deletion are refused above)', async () => {
-    const verdict = await authorize(name, ['ApiGatewayV2Client', 'CreateDomainNameCommand', { DomainName: 'api.example.com', DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }] }]);
+    const verdict = await authorize(name, [
+      'ApiGatewayV2Client',
+      'CreateDomainNameCommand',
+      {
+        DomainName: 'api.example.com',
+        DomainNameConfigurations: [{ CertificateArn: CERTIFICATE, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
+      },
+    ]);
     expect(verdict.verdicts.map((v) => v.request.resource)).toEqual([`arn:aws:apigateway:${REGION}::/domainnames`]);
     expect(verdict.allowed).toBe(true);
   });
 });
 
-test.each(['emails', 'domains', 'dashboard-domains'])('a function without the grants (%s) may make none of the nine calls', async (name) => {
-  expect(HOSTING).not.toContain(name);
-  for (const call of CALLS) expect(denial(await authorize(name, call))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
-});
+test.each(['emails', 'domains', 'dashboard-domains'])(
+  'a function without the grants (%s) may make none of the nine calls',
+  async (name) => {
+    expect(HOSTING).not.toContain(name);
+    for (const call of CALLS)
+      expect(denial(await authorize(name, call))).toEqual({ allowed: false, effect: 'ImplicitDeny', error: undefined });
+  },
+);

@@ -19,48 +19,87 @@ let stack: DeployedStack;
 
 beforeAll(async () => {
   const { template } = await synthesizedTemplate();
-  stack = new DeployedStack(template, { stackName: 'Mailservice', region: 'us-east-1', accountId: '000000000000', apiUrl: 'http://127.0.0.1:3000' });
+  stack = new DeployedStack(template, {
+    stackName: 'Mailservice',
+    region: 'us-east-1',
+    accountId: '000000000000',
+    apiUrl: 'http://127.0.0.1:3000',
+  });
   // What emulators answer at creation.
   for (const id of stack.ofType('AWS::SQS::Queue')) stack.learn(id, { ref: `http://sqs.local/000000000000/${stack.record(id).name}` });
-  for (const id of stack.ofType('AWS::DynamoDB::Table')) stack.learn(id, { attributes: { StreamArn: `${String(stack.record(id).attributes.Arn)}/stream/2026-01-01T00:00:00.000` } });
-  for (const id of stack.ofType('AWS::KMS::Key')) stack.learn(id, { ref: 'k1', attributes: { Arn: 'arn:aws:kms:us-east-1:000000000000:key/k1', KeyId: 'k1' } });
+  for (const id of stack.ofType('AWS::DynamoDB::Table'))
+    stack.learn(id, { attributes: { StreamArn: `${String(stack.record(id).attributes.Arn)}/stream/2026-01-01T00:00:00.000` } });
+  for (const id of stack.ofType('AWS::KMS::Key'))
+    stack.learn(id, { ref: 'k1', attributes: { Arn: 'arn:aws:kms:us-east-1:000000000000:key/k1', KeyId: 'k1' } });
 });
 
 describe('the synthesized template, read for the local cloud', () => {
   it('maps every function of infra/functions.ts to its source entry, with the template settings and an environment of plain strings', () => {
     const functions = readFunctions(stack);
-    expect(functions.map((fn) => fn.name).sort()).toEqual(functionEntries().map((e) => e.name).sort());
+    expect(functions.map((fn) => fn.name).sort()).toEqual(
+      functionEntries()
+        .map((e) => e.name)
+        .sort(),
+    );
     const emails = functions.find((fn) => fn.name === 'emails')!;
-    expect(emails).toMatchObject({ entry: 'functions/api/emails/handler.ts', handlerExport: 'handler', memoryMb: 1024, runtime: expect.stringMatching(/^nodejs2\d\.x$/) });
+    expect(emails).toMatchObject({
+      entry: 'functions/api/emails/handler.ts',
+      handlerExport: 'handler',
+      memoryMb: 1024,
+      runtime: expect.stringMatching(/^nodejs2\d\.x$/),
+    });
     expect(emails.environment[TABLE.envVar]).toBe(stack.record(stack.ofType('AWS::DynamoDB::Table')[0]!).name);
     expect(emails.environment.LINKS_BASE_URL).toBe('http://127.0.0.1:3000');
     for (const fn of functions) for (const value of Object.values(fn.environment)) expect(typeof value).toBe('string');
   });
 
-  it('finds each worker\'s queue, each stream worker\'s settings and on-failure queue, each route and the reconciler\'s schedule', () => {
+  it("finds each worker's queue, each stream worker's settings and on-failure queue, each route and the reconciler's schedule", () => {
     const functions = readFunctions(stack);
     const sources = readEventSources(stack, functions);
     for (const worker of WORKERS) {
       const source = sources.find((s) => s.function.name === worker.name);
-      expect(source).toMatchObject({ kind: 'sqs', batchSize: worker.batchSize, queueArn: expect.stringContaining(`:Mailservice-Messaging`) });
+      expect(source).toMatchObject({
+        kind: 'sqs',
+        batchSize: worker.batchSize,
+        queueArn: expect.stringContaining(`:Mailservice-Messaging`),
+      });
     }
     for (const worker of STREAM_WORKERS) {
       const source = sources.find((s) => s.function.name === worker.name);
-      expect(source).toMatchObject({ kind: 'stream', batchSize: worker.batchSize, filters: worker.filters, retryAttempts: worker.retryAttempts, onFailureArn: expect.stringContaining('OnFailure') });
+      expect(source).toMatchObject({
+        kind: 'stream',
+        batchSize: worker.batchSize,
+        filters: worker.filters,
+        retryAttempts: worker.retryAttempts,
+        onFailureArn: expect.stringContaining('OnFailure'),
+      });
     }
     const routes = readRoutes(stack, functions);
     // Two HTTP APIs: the service's (on its execute-api endpoint) and the MTA-STS one (custom domain names only).
     const apis = readApis(stack);
-    expect(apis.map((api) => [api.stages, api.executeApiEndpoint])).toEqual(expect.arrayContaining([[['$default'], true], [['$default'], false]]));
+    expect(apis.map((api) => [api.stages, api.executeApiEndpoint])).toEqual(
+      expect.arrayContaining([
+        [['$default'], true],
+        [['$default'], false],
+      ]),
+    );
     expect(apis).toHaveLength(2);
     const [main, mtaSts] = [apis.find((api) => api.executeApiEndpoint)!, apis.find((api) => !api.executeApiEndpoint)!];
-    const routesOf = (apiId: string) => routes.filter((r) => r.apiId === apiId).map((r) => `${r.routeKey} -> ${r.function.name}`).sort();
+    const routesOf = (apiId: string) =>
+      routes
+        .filter((r) => r.apiId === apiId)
+        .map((r) => `${r.routeKey} -> ${r.function.name}`)
+        .sort();
     expect(routesOf(main.apiId)).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
     expect(routesOf(mtaSts.apiId)).toEqual(MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`));
-    expect(readSchedules(stack, functions)).toEqual(SCHEDULED_TASKS.map((task) => expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) })));
+    expect(readSchedules(stack, functions)).toEqual(
+      SCHEDULED_TASKS.map((task) =>
+        expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) }),
+      ),
+    );
   });
 
-  it('resolves every role\'s policies and every resource policy, and the relay task\'s environment and role', () => {
+  it("resolves every role's policies and every resource policy, and the relay task's environment and role", () => {
     const policies = rolePolicies(stack);
     for (const fn of readFunctions(stack)) expect(policies.get(fn.roleLogicalId)!.length).toBeGreaterThan(0);
     const queueArn = (url: string) => `arn:aws:sqs:us-east-1:000000000000:${url.split('/').pop()}`;
@@ -74,10 +113,12 @@ describe('the synthesized template, read for the local cloud', () => {
 
   it('keeps a data folder from before the template deploy on its names, by construct path', () => {
     const legacy = legacyPhysicalNames(stack.template);
-    expect(Object.values(legacy)).toEqual(expect.arrayContaining([TABLE.name, QUEUES.send.name, QUEUES.send.dlqName, STREAM_WORKERS[0]!.onFailure.queueName]));
+    expect(Object.values(legacy)).toEqual(
+      expect.arrayContaining([TABLE.name, QUEUES.send.name, QUEUES.send.dlqName, STREAM_WORKERS[0]!.onFailure.queueName]),
+    );
   });
 
-  it('names resources as CloudFormation would, without the random suffix, within each service\'s rule', () => {
+  it("names resources as CloudFormation would, without the random suffix, within each service's rule", () => {
     expect(physicalName('Mailservice', 'MessagingSendQueue7488DADB', 'AWS::SQS::Queue')).toBe('Mailservice-MessagingSendQueue7488DADB');
     expect(physicalName('Mailservice', 'DataMailBucket645F84D7', 'AWS::S3::Bucket')).toBe('mailservice-datamailbucket645f84d7');
     const long = physicalName('Mailservice', `Workers${'X'.repeat(90)}OnFailure3E6EBA7F`, 'AWS::SQS::Queue');

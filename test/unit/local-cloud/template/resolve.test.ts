@@ -10,7 +10,14 @@ const scope = (overrides: Partial<ResolveScope> = {}): ResolveScope => ({
     throw new TemplateResolveError(id, `unknown attribute ${attribute}`);
   },
   parameters: { Stage: 'prod', Unset: undefined },
-  pseudo: { accountId: '000000000000', region: 'us-east-1', partition: 'aws', urlSuffix: 'amazonaws.com', stackName: 'Mailservice', stackId: 'arn:stack' },
+  pseudo: {
+    accountId: '000000000000',
+    region: 'us-east-1',
+    partition: 'aws',
+    urlSuffix: 'amazonaws.com',
+    stackName: 'Mailservice',
+    stackId: 'arn:stack',
+  },
   conditions: { IsProd: { 'Fn::Equals': [{ Ref: 'Stage' }, 'prod'] }, NotProd: { 'Fn::Not': [{ Condition: 'IsProd' }] } },
   ...overrides,
 });
@@ -36,12 +43,18 @@ describe('the template resolver', () => {
   });
 
   it('evaluates Fn::If on the Conditions and drops AWS::NoValue from objects and lists', () => {
-    const value = { a: { 'Fn::If': ['IsProd', 'yes', 'no'] }, b: { 'Fn::If': ['NotProd', 'x', { Ref: 'AWS::NoValue' }] }, list: [1, { Ref: 'AWS::NoValue' }, 2] };
+    const value = {
+      a: { 'Fn::If': ['IsProd', 'yes', 'no'] },
+      b: { 'Fn::If': ['NotProd', 'x', { Ref: 'AWS::NoValue' }] },
+      list: [1, { Ref: 'AWS::NoValue' }, 2],
+    };
     expect(resolveValue(value, scope())).toEqual({ a: 'yes', list: [1, 2] });
   });
 
   it('refuses what it does not know, with the path of the value, instead of passing a wrong string on', () => {
-    expect(() => resolveValue({ x: { 'Fn::ImportValue': 'shared' } }, scope(), 'Resources/F/Properties')).toThrow('Resources/F/Properties/x/Fn::ImportValue: the local cloud does not resolve Fn::ImportValue');
+    expect(() => resolveValue({ x: { 'Fn::ImportValue': 'shared' } }, scope(), 'Resources/F/Properties')).toThrow(
+      'Resources/F/Properties/x/Fn::ImportValue: the local cloud does not resolve Fn::ImportValue',
+    );
     expect(() => resolveValue({ 'Fn::GetAtt': ['Table', 'StreamArn'] }, scope())).toThrow(/unknown attribute StreamArn/);
     expect(() => resolveValue({ Ref: 'Missing' }, scope())).toThrow(/unknown resource/);
     expect(() => resolveValue({ Ref: 'Unset' }, scope())).toThrow(/parameter Unset has no value/);
