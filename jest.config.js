@@ -23,11 +23,15 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // fauxqs is ESM-only with an import-only exports map: point Jest at its entry and let swc turn it into CJS.
   // openid-client (the dashboard's OpenID Connect sign-in) and its oauth4webapi and jose are ESM-only too.
-  moduleNameMapper: { '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js' },
+  moduleNameMapper: {
+    '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',
+    // The path aliases of tsconfig.json ("#shared/..." is <rootDir>/shared/...): tsc, tsx and esbuild read them there.
+    '^#(shared|functions|infra|localstack|clients|test|bench|docs)/(.*)$': '<rootDir>/$1/$2',
+  },
   transformIgnorePatterns: ['/node_modules/(?!(fauxqs|openid-client|oauth4webapi|jose|oidc-provider)/)'],
 };
 const sharedStack = {
-  globalSetup: '<rootDir>/test/integration/harness/global-setup.ts',
+  globalSetup: '<rootDir>/test/integration/harness/global-setup.cjs',
   globalTeardown: '<rootDir>/test/integration/harness/global-teardown.ts',
 };
 

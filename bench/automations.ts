@@ -49,7 +49,7 @@ import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-s
 import { cpuSecondsByRole, descendants, rssMb, type ProcessRole } from './lib/process-tree';
 import { closedLoop, countedLoop, HttpClient, serverTimingMs, type Outcome, type PhaseResult } from './lib/load';
 import { ms, percentile, table } from './lib/stats';
-import { batchGetItems } from '../shared/adapters/store/batch-get';
+import { batchGetItems } from '#shared/adapters/store/batch-get';
 import { loadProduct as load, ROOT, withInMemoryStack } from './lib/bench-stack';
 import { StackObserver } from './lib/stack-observer';
 import type { Cost } from './lib/cost/price-usage';

@@ -32,9 +32,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { buildFunctions, type BuiltFunction } from '../infra/build';
-import { functionEntries } from '../infra/functions';
-import { ENV } from '../shared/config/config';
+import { buildFunctions, type BuiltFunction } from '#infra/build';
+import { functionEntries } from '#infra/functions';
+import { ENV } from '#shared/config/config';
 import { ms, percentile, table } from './lib/stats';
 import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 

@@ -11,11 +11,11 @@
  * - cached: the same 15 requests over and over (what a function's steady traffic mostly is);
  * - evaluate() alone, uncached: the policy logic without the reference check and the cache.
  */
-import { Authorizer } from '../localstack/iam/authorize';
-import type { Principal } from '../localstack/iam/caller';
-import { evaluate } from '../localstack/iam/evaluate';
-import type { MappedRequest } from '../localstack/iam/operations';
-import type { PolicyDocument } from '../localstack/iam/policy';
+import { Authorizer } from '#localstack/iam/authorize';
+import type { Principal } from '#localstack/iam/caller';
+import { evaluate } from '#localstack/iam/evaluate';
+import type { MappedRequest } from '#localstack/iam/operations';
+import type { PolicyDocument } from '#localstack/iam/policy';
 
 const requests = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 20_000;
 const ACCOUNT = '000000000000';

@@ -19,11 +19,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStackFile } from '../localstack/cloud/stack-file';
-import { loadConfig } from '../shared/config/config';
-import { buildServices } from '../shared/services';
-import { createAccount } from '../shared/usecases/access/accounts';
-import { spawnStack } from '../test/integration/harness/spawn-stack';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import { loadConfig } from '#shared/config/config';
+import { buildServices } from '#shared/services';
+import { createAccount } from '#shared/usecases/access/accounts';
+import { spawnStack } from '#test/integration/harness/spawn-stack';
 import { observeFlags, StackObserver } from './lib/stack-observer';
 import { AWS_SETTINGS_ENV } from './lib/aws-settings';
 import { jsonCaller, verifiedDomain } from './lib/fixtures';

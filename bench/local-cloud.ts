@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnStack } from '../test/integration/harness/spawn-stack';
-import { readStackFile } from '../localstack/cloud/stack-file';
+import { spawnStack } from '#test/integration/harness/spawn-stack';
+import { readStackFile } from '#localstack/cloud/stack-file';
 import { descendants, rssMb } from './lib/process-tree';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -25,9 +25,9 @@ async function main() {
   try {
     const info = readStackFile(dataDir)!;
     Object.assign(process.env, info.env);
-    const { buildServices } = await import('../shared/services');
-    const { createAccount } = await import('../shared/usecases/access/accounts');
-    const { loadConfig } = await import('../shared/config/config');
+    const { buildServices } = await import('#shared/services');
+    const { createAccount } = await import('#shared/usecases/access/accounts');
+    const { loadConfig } = await import('#shared/config/config');
     const { secret, account } = await createAccount(buildServices(loadConfig(process.env)), {
       email: 'bench@example.com',
       plan: 'free',

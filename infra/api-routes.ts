@@ -10,7 +10,7 @@
  * Kept apart from infra/definitions.ts, which every Lambda bundles (shared/config/config.ts), so that no bundle
  * carries every group's operations.
  */
-import { OPERATIONS } from '../functions/api/operations';
+import { OPERATIONS } from '#functions/api/operations';
 import type { ApiGroupDefinition } from './definitions';
 
 /** `/emails/{id}` -> `ANY /emails/{proxy+}`; `/emails` -> `ANY /emails` and `ANY /emails/{proxy+}`. */

@@ -8,8 +8,8 @@
  * Functions receive the physical names/URLs through the environment variables named here
  * (see shared/config/config.ts for the reader).
  */
-import { ENV } from '../shared/config/config';
-import { DEFAULT_SETTINGS } from '../shared/config/settings';
+import { ENV } from '#shared/config/config';
+import { DEFAULT_SETTINGS } from '#shared/config/settings';
 
 export interface TableDefinition {
   /** Logical id in CDK; physical name locally. */

@@ -8,8 +8,8 @@
  * The CLI itself only reads the environment; this wrapper is the one part that knows the local cloud.
  */
 import { resolve } from 'node:path';
-import { runAdmin, UsageError } from '../functions/cli/admin';
-import { ENV } from '../shared/config/config';
+import { runAdmin, UsageError } from '#functions/cli/admin';
+import { ENV } from '#shared/config/config';
 import { readStackFile } from './cloud/stack-file';
 
 const TARGET_USAGE = `options: --aws (target AWS: needs ${ENV.tableName} and AWS credentials), --data-dir <dir> (default $DATA_DIR or .data)`;

@@ -4,6 +4,6 @@
  * email and its partition figures are what AWS would see. HOT_LOOKUPS_CACHE_MS: the send context's shared
  * items (key, account, domain claim, tenant) kept 1 s per process, as on AWS (the local cloud keeps nothing).
  */
-import { DEFAULT_HOT_LOOKUPS_CACHE_MS } from '../../shared/config/config';
+import { DEFAULT_HOT_LOOKUPS_CACHE_MS } from '#shared/config/config';
 
 export const AWS_SETTINGS_ENV: Record<string, string> = { HOT_LOOKUPS_CACHE_MS: String(DEFAULT_HOT_LOOKUPS_CACHE_MS) };

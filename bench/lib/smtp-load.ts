@@ -9,7 +9,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import { SMTPServer } from 'smtp-server';
-import { QUEUES } from '../../infra/definitions';
+import { QUEUES } from '#infra/definitions';
 import { pipelineProbe, type PipelineProbe } from './pipeline-drain';
 import { closedLoop, type PhaseResult } from './load';
 

@@ -4,8 +4,8 @@
  * answers' types and the words both the CLI and the MCP server use to sum them up. The types come from the
  * API's own records (type-only imports: nothing of shared/ runs in the clients).
  */
-import type { StoredDomainHealth } from '../../shared/usecases/domains/stored-health';
-import type { DmarcFigures } from '../../shared/usecases/dmarc/figures';
+import type { StoredDomainHealth } from '#shared/usecases/domains/stored-health';
+import type { DmarcFigures } from '#shared/usecases/dmarc/figures';
 
 export type DomainHealth = StoredDomainHealth;
 export type HealthFinding = DomainHealth['findings'][number];

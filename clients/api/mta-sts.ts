@@ -4,8 +4,8 @@
  * and the MCP server use to sum them up. The types come from the API's own records (type-only imports:
  * nothing of shared/ runs in the clients).
  */
-import type { PublicHosting } from '../../shared/domain/domains/mta-sts/hosting';
-import type { MtaStsInput, MtaStsMode } from '../../shared/domain/domains/mta-sts/policy';
+import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import type { MtaStsInput, MtaStsMode } from '#shared/domain/domains/mta-sts/policy';
 import type { ApiClient } from './client';
 
 export type MtaStsHosting = PublicHosting;

@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildOpenApiDocument, type OpenApiDocument } from '../../shared/doors/openapi/document';
+import { buildOpenApiDocument, type OpenApiDocument } from '#shared/doors/openapi/document';
 import { API } from './operations';
 
 export const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.json');

@@ -9,9 +9,9 @@
  * same objects. test/unit/openapi/routes.test.ts checks that no app serves a route outside them.
  */
 import type * as z from 'zod';
-import type { ApiDescription } from '../../shared/doors/openapi/document';
-import type { Operation } from '../../shared/doors/openapi/operation';
-import { conditionSchema } from '../../shared/domain/automations/condition-schema';
+import type { ApiDescription } from '#shared/doors/openapi/document';
+import type { Operation } from '#shared/doors/openapi/operation';
+import { conditionSchema } from '#shared/domain/automations/condition-schema';
 import { accountOps } from './account/account-operations';
 import { auditOps } from './account/audit-operations';
 import { privacyOps } from './account/erasure-operations';

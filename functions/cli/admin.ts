@@ -35,26 +35,26 @@
  *   TABLE_NAME=... AWS_REGION=... npx tsx functions/cli/admin.ts account create --email <address>
  */
 import { parseArgs } from 'node:util';
-import { isPlanName, PLAN_NAMES, type PlanName } from '../../shared/domain/accounts/plans';
-import { isEmailAddress } from '../../shared/domain/mail/address';
-import { AppError } from '../../shared/domain/errors';
-import { ENV, loadConfig } from '../../shared/config/config';
-import { buildServices } from '../../shared/services';
-import { createAccount, pauseAccountAsOperator, resumeAccountAsOperator, updateAccount } from '../../shared/usecases/access/accounts';
-import { accountPauseView } from '../../shared/domain/accounts/account';
-import { resumeTenantAsOperator } from '../../shared/usecases/tenants/tenants';
-import { createDashboardUser } from '../../shared/usecases/dashboard/users';
-import { buildSesPace } from '../../shared/services/ses-pace';
-import { sesQuotaReport } from '../../shared/usecases/delivery/ses-quota-report';
-import { buildHostingQuotaUsage } from '../../shared/services/mta-sts';
-import { DEFAULT_HOSTING_QUOTAS, hostingHeadroom } from '../../shared/usecases/domains/mta-sts/quota-headroom';
-import { generatePassword, newPasswordSchema } from '../../shared/domain/dashboard/password-policy';
-import { toPublicApiKey } from '../../shared/domain/api-keys/api-key';
-import { AuditLogRepository } from '../../shared/adapters/store/audit-log';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { recordAudit } from '../../shared/usecases/audit/record';
-import { UNKNOWN_ACCOUNT_AUDIT } from '../../shared/usecases/dashboard/sign-in';
-import { oidcSecretContext, oidcSettingsFromValues } from '../../shared/domain/dashboard/oidc';
+import { isPlanName, PLAN_NAMES, type PlanName } from '#shared/domain/accounts/plans';
+import { isEmailAddress } from '#shared/domain/mail/address';
+import { AppError } from '#shared/domain/errors';
+import { ENV, loadConfig } from '#shared/config/config';
+import { buildServices } from '#shared/services';
+import { createAccount, pauseAccountAsOperator, resumeAccountAsOperator, updateAccount } from '#shared/usecases/access/accounts';
+import { accountPauseView } from '#shared/domain/accounts/account';
+import { resumeTenantAsOperator } from '#shared/usecases/tenants/tenants';
+import { createDashboardUser } from '#shared/usecases/dashboard/users';
+import { buildSesPace } from '#shared/services/ses-pace';
+import { sesQuotaReport } from '#shared/usecases/delivery/ses-quota-report';
+import { buildHostingQuotaUsage } from '#shared/services/mta-sts';
+import { DEFAULT_HOSTING_QUOTAS, hostingHeadroom } from '#shared/usecases/domains/mta-sts/quota-headroom';
+import { generatePassword, newPasswordSchema } from '#shared/domain/dashboard/password-policy';
+import { toPublicApiKey } from '#shared/domain/api-keys/api-key';
+import { AuditLogRepository } from '#shared/adapters/store/audit-log';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { recordAudit } from '#shared/usecases/audit/record';
+import { UNKNOWN_ACCOUNT_AUDIT } from '#shared/usecases/dashboard/sign-in';
+import { oidcSecretContext, oidcSettingsFromValues } from '#shared/domain/dashboard/oidc';
 import { adoptLegacyCommand } from './adopt-legacy-command';
 
 /** Bad arguments or a missing target: exit code 2. */

@@ -4,11 +4,11 @@
  * (shared/usecases/privacy/adopt-legacy-records.ts). Prints progress to stderr after each Scan page and the
  * counts as the command's JSON answer. Idempotent: run it again to finish after an interruption.
  */
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { AccountRetentionLookup } from '../../shared/adapters/store/account-retention';
-import { LegacyRecordRepository } from '../../shared/adapters/store/legacy-records';
-import type { Services } from '../../shared/services';
-import { adoptLegacyRecords, type AdoptionCounts } from '../../shared/usecases/privacy/adopt-legacy-records';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { AccountRetentionLookup } from '#shared/adapters/store/account-retention';
+import { LegacyRecordRepository } from '#shared/adapters/store/legacy-records';
+import type { Services } from '#shared/services';
+import { adoptLegacyRecords, type AdoptionCounts } from '#shared/usecases/privacy/adopt-legacy-records';
 
 export async function adoptLegacyCommand(
   services: Pick<Services, 'config' | 'blobs' | 'clock'>,

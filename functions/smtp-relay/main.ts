@@ -7,12 +7,12 @@
  * SIGTERM (a task stopping, a deploy): stop accepting connections, let open sessions finish their
  * message (SMTP_CLOSE_TIMEOUT_S, below ECS's stopTimeout), then exit.
  */
-import { createMxServer } from '../../shared/doors/mx/mx-server';
-import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '../../shared/doors/mx/mx-config';
-import { logError, logInfo } from '../../shared/lib/log';
-import { buildServices } from '../../shared/services';
-import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '../../shared/doors/smtp/relay-config';
-import { createRelayServer } from '../../shared/doors/smtp/relay-server';
+import { createMxServer } from '#shared/doors/mx/mx-server';
+import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '#shared/doors/mx/mx-config';
+import { logError, logInfo } from '#shared/lib/log';
+import { buildServices } from '#shared/services';
+import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '#shared/doors/smtp/relay-config';
+import { createRelayServer } from '#shared/doors/smtp/relay-server';
 
 async function main(): Promise<void> {
   const env = process.env;

@@ -3,9 +3,9 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { QUEUES, type QueueId } from '../definitions';
-import { METRICS_NAMESPACE } from '../../shared/config/metrics';
+import { METRICS_NAMESPACE } from '#shared/config/metrics';
 import { pascalCase } from './util';
-import { AWS_PAUSE, AWS_REVIEW } from '../../shared/domain/reputation/brake';
+import { AWS_PAUSE, AWS_REVIEW } from '#shared/domain/reputation/brake';
 
 /** Age of a queue's oldest message that means its consumers have stalled (well above a normal backlog). */
 export const QUEUE_AGE_ALARM_SECONDS = 300;

@@ -2,7 +2,7 @@ import * as ses from 'aws-cdk-lib/aws-ses';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { CONFIGURATION_SET } from '../definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
 
 export interface EmailProps {
   /** Topic of CONFIGURATION_SET.topic: SES publishes the sending events there. */

@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -7,7 +7,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ENV } from '../../shared/config/config';
+import { ENV } from '#shared/config/config';
 import {
   BUCKETS,
   CONFIGURATION_SET,

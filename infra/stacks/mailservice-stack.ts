@@ -14,8 +14,8 @@ import { ScheduledTasks } from '../constructs/tasks';
 import { Alarms } from '../constructs/alarms';
 import { SmtpRelay } from '../constructs/smtp-relay';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
-import { brakeSettingsOf } from '../../shared/domain/reputation/brake';
-import { ENV } from '../../shared/config/config';
+import { brakeSettingsOf } from '#shared/domain/reputation/brake';
+import { ENV } from '#shared/config/config';
 
 export interface MailserviceStackProps extends StackProps {
   /** Where function code comes from: one `<name>/index.js` per function. Default dist/functions. */

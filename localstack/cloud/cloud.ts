@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { PutEmailIdentityFeedbackAttributesCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { SETTINGS } from '../../infra/definitions';
+import { SETTINGS } from '#infra/definitions';
 import type { DnsEmulator } from '../emulators/dns';
 import { localClients } from './aws-clients';
 import { LOCAL_REGION } from './constants';

@@ -9,7 +9,7 @@
  * emulator, and are read there even with DNS_RESOLVERS set (the operator's own zones, whatever the developer's
  * DNS holds).
  */
-import { parseResolvers } from '../../shared/adapters/dns/node-dns-resolver';
+import { parseResolvers } from '#shared/adapters/dns/node-dns-resolver';
 import type { DnsServers } from '../emulators/dns-servers';
 
 const within = (name: string, zone: string): boolean => name === zone || name.endsWith(`.${zone}`);

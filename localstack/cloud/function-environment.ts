@@ -17,8 +17,8 @@
  *    (cloud.ts lists them), as the network around a Lambda differs from this machine's.
  * So a variable the template does not give a function is missing for it, as on AWS.
  */
-import { ENV } from '../../shared/config/config';
-import { DEFAULT_SETTINGS } from '../../shared/config/settings';
+import { ENV } from '#shared/config/config';
+import { DEFAULT_SETTINGS } from '#shared/config/settings';
 
 export interface FunctionEnvironmentInput {
   /** The function's template environment. */

@@ -5,7 +5,7 @@
  * stand in for AWS's deletions (DynamoDB's TTL, ./dynamodb-ttl-sweep.ts; S3's lifecycle, ./s3-lifecycle-sweep.ts)
  * move; the emulators and ids keep real time.
  */
-import { shareClockOffset } from '../../shared/adapters/clock';
+import { shareClockOffset } from '#shared/adapters/clock';
 
 export const clockOffsetCell = new SharedArrayBuffer(8);
 const offset = new Float64Array(clockOffsetCell);

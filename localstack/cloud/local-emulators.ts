@@ -7,8 +7,8 @@
  */
 import { getServers } from 'node:dns';
 import { join } from 'node:path';
-import { SETTINGS } from '../../infra/definitions';
-import { ensureLocalKeyFile } from '../../shared/adapters/secrets/local-secret-box';
+import { SETTINGS } from '#infra/definitions';
+import { ensureLocalKeyFile } from '#shared/adapters/secrets/local-secret-box';
 import { startAcmEmulator, type AcmEmulator } from '../emulators/acm';
 import { startApiGatewayEmulator, type ApiGatewayEmulator } from '../emulators/apigatewayv2';
 import { startCloudflareEmulator, type CloudflareEmulator } from '../emulators/cloudflare';

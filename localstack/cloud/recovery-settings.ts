@@ -3,7 +3,7 @@
  * AWS's so that a local stack killed mid-burst is whole again within a minute of restarting. A value
  * already in the environment wins (the kill test shortens them further).
  */
-import { RECOVERY_ENV } from '../../shared/domain/reliability/bounds';
+import { RECOVERY_ENV } from '#shared/domain/reliability/bounds';
 
 const LOCAL_SECONDS: Record<keyof typeof RECOVERY_ENV, number> = {
   queuedRedriveAfterMs: 30,

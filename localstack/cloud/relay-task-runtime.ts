@@ -19,7 +19,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { shareClockOffset } from '../../shared/adapters/clock';
+import { shareClockOffset } from '#shared/adapters/clock';
 import { runAs } from '../iam/caller';
 import { loadFunctionModule } from './bundled-functions';
 import { enforceIam } from './iam-setup';

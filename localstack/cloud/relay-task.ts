@@ -16,10 +16,10 @@
  * Its SDK calls are authorized as the task role (./relay-task-runtime.ts).
  */
 import { join } from 'node:path';
-import { BUNDLE_FILE, PROJECT_ROOT, RELAY_DOCKERFILE } from '../../infra/functions';
-import { SMTP_RELAY } from '../../infra/definitions';
-import { MX_ENV } from '../../shared/doors/mx/mx-config';
-import { SMTP_ENV } from '../../shared/doors/smtp/relay-config';
+import { BUNDLE_FILE, PROJECT_ROOT, RELAY_DOCKERFILE } from '#infra/functions';
+import { SMTP_RELAY } from '#infra/definitions';
+import { MX_ENV } from '#shared/doors/mx/mx-config';
+import { SMTP_ENV } from '#shared/doors/smtp/relay-config';
 import type { NamedPolicy } from '../iam/policy';
 import type { IamSettings } from './iam-setup';
 import { readRelayImage } from './relay-task-image';

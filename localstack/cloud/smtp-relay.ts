@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tlsFromEnv } from '../../shared/doors/smtp/relay-config';
+import { tlsFromEnv } from '#shared/doors/smtp/relay-config';
 import { writeLocalCa } from './local-tls';
 
 /** The relay's certificate (also the MX listener's): given in the environment, else the local CA's. */

@@ -4,7 +4,7 @@
  * scripts and tests acting as an administrator; and the stream workers' on-failure queues (the template's
  * *OnFailureQueueUrl outputs), for scripts reading them.
  */
-import { SECRETS_KEY, STREAM_WORKERS } from '../../infra/definitions';
+import { SECRETS_KEY, STREAM_WORKERS } from '#infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { relayTaskSharedEnvironment } from './relay-task';
 import type { LocalDeployment } from './template/deploy';

@@ -30,7 +30,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '../../infra/definitions';
+import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '#infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
 import { STREAM_BASE_POLL_MS, StreamShardFeed, type Position } from './stream-shard-feed';

@@ -4,8 +4,8 @@
  * the CDK app synthesized with this machine's settings as synthesis context.
  */
 import { resolve } from 'node:path';
-import { SETTINGS } from '../../infra/definitions';
-import { settingContextKey } from '../../infra/constructs/util';
+import { SETTINGS } from '#infra/definitions';
+import { settingContextKey } from '#infra/constructs/util';
 import type { LocalCloudOptions } from './start-context';
 import { synthesizedTemplate, templateFromFile, type SynthesizedTemplate } from './template/synthesize';
 

@@ -3,7 +3,7 @@
  * poller per SQS event source mapping, the table stream's mappings (docs/local-cloud/streams.md) with
  * their on-failure queues, and the scheduled tasks at their local periods.
  */
-import { SCHEDULED_TASKS } from '../../infra/definitions';
+import { SCHEDULED_TASKS } from '#infra/definitions';
 import type { IamSettings } from './iam-setup';
 import type { LocalEndpoints } from './local-endpoints';
 import type { LocalFunctionOf } from './local-functions';

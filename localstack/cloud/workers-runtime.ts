@@ -6,7 +6,7 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { StreamWorkerDefinition } from '../../infra/definitions';
+import type { StreamWorkerDefinition } from '#infra/definitions';
 import { loadFunctionHandler, type LocalFunction } from './function-context';
 import { enforceIam, type IamSettings } from './iam-setup';
 import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
@@ -14,7 +14,7 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
 import { StreamShardFeed } from './stream-shard-feed';
-import { withoutSdkLogging } from '../../shared/adapters/aws/client-hooks';
+import { withoutSdkLogging } from '#shared/adapters/aws/client-hooks';
 
 /** A queue's event source mapping (AWS::Lambda::EventSourceMapping on an SQS queue) and its function. */
 export interface QueueWorkerConfig {

@@ -5,7 +5,7 @@
  * functions' configuration).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { shareClockOffset } from '../../shared/adapters/clock';
+import { shareClockOffset } from '#shared/adapters/clock';
 import { billingSnapshot } from './lambda-billing';
 import { startWorkers, type WorkersConfig } from './workers-runtime';
 

@@ -3,7 +3,7 @@
  * task's container: its template environment under the layers of ./function-environment.ts, this
  * machine's local layer on top (./cloud.ts lists it).
  */
-import { SECRETS_KEY } from '../../infra/definitions';
+import { SECRETS_KEY } from '#infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { functionEnvironment, templateManagedNames } from './function-environment';
 import type { LocalDeployment } from './template/deploy';

@@ -10,7 +10,7 @@
  * calls are not the function role's. Uninstalling removes the hook and turns the middleware of clients
  * already built into a pass-through.
  */
-import { registerClientHook, type AwsClientInfo, type HookableClient } from '../../shared/adapters/aws/client-hooks';
+import { registerClientHook, type AwsClientInfo, type HookableClient } from '#shared/adapters/aws/client-hooks';
 import { Authorizer, type AuthorizerOptions } from './authorize';
 import { addIamMiddleware, type Enforcement, type IamDecisionEvent, type IamMode } from './middleware';
 

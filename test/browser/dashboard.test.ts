@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '../../localstack/emulators/route53';
+import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '#localstack/emulators/route53';
 import { api, stack, waitFor } from '../integration/harness/stack';
 import { publish } from '../integration/harness/dns';
 import { mxTransport, receivingDomain } from '../integration/harness/inbound';

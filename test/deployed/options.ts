@@ -4,7 +4,7 @@
  * a key, never a stack file, an emulator port or the AWS SDK.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_SETTINGS } from '../../shared/config/settings';
+import { DEFAULT_SETTINGS } from '#shared/config/settings';
 
 /** Where the API runs: decides whether a check only a real SES can settle is reported as settled. */
 export type Target = 'local' | 'aws';

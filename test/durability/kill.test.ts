@@ -9,10 +9,10 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import { loadConfig } from '../../shared/config/config';
-import { buildServices } from '../../shared/services';
-import { createAccount } from '../../shared/usecases/access/accounts';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import { loadConfig } from '#shared/config/config';
+import { buildServices } from '#shared/services';
+import { createAccount } from '#shared/usecases/access/accounts';
 import { createTestCa } from '../support/https-receiver';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { spawnStack, type SpawnedStack } from '../integration/harness/spawn-stack';

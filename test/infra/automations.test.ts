@@ -3,9 +3,9 @@
  * automation-outbox stream worker, the scheduler's second target queue, the reconciler's re-drive and
  * POST /events in the automations group. Each pinned in the definitions and in the synthesised template.
  */
-import { apiRoutes } from '../../infra/api-routes';
-import { API_GROUPS, QUEUES, SCHEDULE_GROUP, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type QueueId } from '../../infra/definitions';
-import { ENV } from '../../shared/config/config';
+import { apiRoutes } from '#infra/api-routes';
+import { API_GROUPS, QUEUES, SCHEDULE_GROUP, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS, type QueueId } from '#infra/definitions';
+import { ENV } from '#shared/config/config';
 import {
   actionsOf,
   functionActions,

@@ -31,8 +31,20 @@ function importsOf(file: string, source: string): Import[] {
       ? relative(ROOT, resolve(ROOT, dirname(file), fileName))
           .split(sep)
           .join('/')
-      : null,
+      : aliasTarget(fileName),
   }));
+}
+
+/** The path aliases of tsconfig.json ("#shared/*" -> "shared/*"), the one place they are declared. */
+const ALIASES: Record<string, string[]> = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
+
+/** Repository-relative path an aliased specifier ("#shared/domain/ids") names, or null when it is no alias. */
+function aliasTarget(specifier: string): string | null {
+  for (const [pattern, [target]] of Object.entries(ALIASES)) {
+    const prefix = pattern.replace(/\*$/, '');
+    if (specifier.startsWith(prefix)) return `${target!.replace(/^\.\//, '').replace(/\*$/, '')}${specifier.slice(prefix.length)}`;
+  }
+  return null;
 }
 
 function sourceFiles(dir = ''): string[] {
@@ -279,9 +291,9 @@ describe('the import scanner', () => {
     expect(FILES.get('localstack/admin-local.ts')).toContainEqual(expect.objectContaining({ target: 'localstack/cloud/stack-file' }));
   });
 
-  it('finds every import form with its line, and nothing in comments or strings', () => {
+  it('finds every import form with its line, aliased or relative, and nothing in comments or strings', () => {
     const source = [
-      "import type { A } from '../../infra/a';", // 1
+      "import type { A } from '#infra/a';", // 1
       'import {', // 2
       '  b,', // 3
       "} from '../../localstack/b';", // 4
@@ -293,7 +305,7 @@ describe('the import scanner', () => {
       'const s = "import x from \'../../test/string\'";', // 10
     ].join('\n');
     expect(importsOf('shared/domain/x.ts', source)).toEqual([
-      { line: 1, specifier: '../../infra/a', target: 'infra/a' },
+      { line: 1, specifier: '#infra/a', target: 'infra/a' },
       { line: 4, specifier: '../../localstack/b', target: 'localstack/b' },
       { line: 5, specifier: './c', target: 'shared/domain/c' },
       { line: 7, specifier: '../../bench/d', target: 'bench/d' },
@@ -343,5 +355,40 @@ describe('the import scanner', () => {
       'shared/adapters/aws/z.ts:1 -> shared/adapters/store/emails',
     ]);
     expect(violations(files, rule('shared/ports/'))).toEqual(['shared/ports/w.ts:1 -> shared/adapters/store/emails']);
+  });
+});
+
+describe('path aliases', () => {
+  /** A relative import that leaves its top-level folder, or climbs three folders, into a folder with an alias. */
+  const unaliased = (file: string, { specifier, target }: Import) =>
+    specifier.startsWith('.') &&
+    target !== null &&
+    aliasTarget(`#${target}`) === target &&
+    (target.split('/')[0] !== file.split('/')[0] || specifier.startsWith('../../../'));
+
+  it('an import into another top-level folder, or three folders up, names its alias ("#shared/...")', () => {
+    const found = [...FILES].flatMap(([file, imports]) =>
+      imports.filter((i) => unaliased(file, i)).map((i) => `${file}:${i.line} '${i.specifier}' (write '#${i.target}')`),
+    );
+    expect(found).toEqual([]);
+    expect(FILES.get('functions/api/reference/app.ts')).toContainEqual(expect.objectContaining({ specifier: '#docs/openapi.json' }));
+  });
+
+  it('flags the imports the rule names, and keeps near relative ones', () => {
+    const imports = importsOf(
+      'test/unit/x/y.test.ts',
+      "import { a } from '../../../shared/a';\nimport { b } from './b';\nimport { c } from '../../support/c';\nimport 'bin/run';\n",
+    );
+    expect(imports.filter((i) => unaliased('test/unit/x/y.test.ts', i)).map((i) => i.specifier)).toEqual(['../../../shared/a']);
+    expect(unaliased('shared/x.ts', importsOf('shared/x.ts', "import { t } from '../test/t';\n")[0]!)).toBe(true);
+  });
+
+  it('Jest maps exactly the aliases tsconfig.json declares', () => {
+    const folders = Object.keys(ALIASES).map((pattern) => pattern.replace(/^#|\/\*$/g, ''));
+    const config = require('../../jest.config.js') as { projects: { moduleNameMapper: Record<string, string> }[] };
+    for (const project of config.projects) {
+      const mapper = Object.entries(project.moduleNameMapper).find(([, to]) => to === '<rootDir>/$1/$2');
+      expect(mapper?.[0]).toBe(`^#(${folders.join('|')})/(.*)$`);
+    }
   });
 });

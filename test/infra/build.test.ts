@@ -2,9 +2,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
-import { MissingEntryError, buildFunctions } from '../../infra/build';
-import { functionEntries } from '../../infra/functions';
+import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '#infra/definitions';
+import { MissingEntryError, buildFunctions } from '#infra/build';
+import { functionEntries } from '#infra/functions';
 
 let tmp: string;
 beforeAll(() => {

@@ -14,9 +14,9 @@ import {
   oversizedBundles,
   sizeReport,
   type BuiltFunction,
-} from '../../infra/build';
-import { WORKERS } from '../../infra/definitions';
-import { BUNDLE_SIZE_EXCEPTIONS, MAX_BUNDLE_BYTES, bundleLimit, functionEntries } from '../../infra/functions';
+} from '#infra/build';
+import { WORKERS } from '#infra/definitions';
+import { BUNDLE_SIZE_EXCEPTIONS, MAX_BUNDLE_BYTES, bundleLimit, functionEntries } from '#infra/functions';
 
 let tmp: string;
 let built: BuiltFunction[];

@@ -7,9 +7,9 @@
  * replays; domains: DKIM keys, SES identities and tenants, Route 53; emails and received-emails: the mail
  * bucket).
  */
-import { apiRoutes } from '../../infra/api-routes';
-import { API_GROUPS, QUEUES, TABLE, type Grant } from '../../infra/definitions';
-import { compileRoutes, matchRoute } from '../../localstack/cloud/routes';
+import { apiRoutes } from '#infra/api-routes';
+import { API_GROUPS, QUEUES, TABLE, type Grant } from '#infra/definitions';
+import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
 import { functionActions, functionEnv, logicalId, resourcesOf, functionStatements, actionsOf, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

@@ -3,11 +3,11 @@
  * appear in the template (Lambda, routes, event source, grants, environment) with no other infra
  * change; inconsistent definitions fail the synthesis with a clear message.
  */
-import { apiRoutes } from '../../infra/api-routes';
-import { parseRoute } from '../../infra/constructs/api';
-import { toEmailSendingEvent } from '../../infra/constructs/email';
-import { SCHEDULER_ACTIONS } from '../../infra/constructs/grants';
-import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
+import { apiRoutes } from '#infra/api-routes';
+import { parseRoute } from '#infra/constructs/api';
+import { toEmailSendingEvent } from '#infra/constructs/email';
+import { SCHEDULER_ACTIONS } from '#infra/constructs/grants';
+import { FUNCTION_MEMORY_MB } from '#infra/constructs/service-function';
 import {
   API_GROUPS,
   QUEUES,
@@ -21,8 +21,8 @@ import {
   type QueueDefinition,
   type QueueId,
   type WorkerDefinition,
-} from '../../infra/definitions';
-import { functionEntries } from '../../infra/functions';
+} from '#infra/definitions';
+import { functionEntries } from '#infra/functions';
 import {
   actionsOf,
   createStack,

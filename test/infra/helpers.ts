@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { cdkJsonContext, stubFunctionsDir } from '../../infra/stub-functions';
-import { MailserviceStack, type MailserviceStackProps } from '../../infra/stacks/mailservice-stack';
+import { cdkJsonContext, stubFunctionsDir } from '#infra/stub-functions';
+import { MailserviceStack, type MailserviceStackProps } from '#infra/stacks/mailservice-stack';
 
 export { cdkJsonContext, stubFunctionsDir };
 

@@ -12,7 +12,7 @@ import {
   type Grant,
   type QueueId,
   type Resource,
-} from '../../infra/definitions';
+} from '#infra/definitions';
 import {
   ACM_CERTIFICATE_ACTIONS,
   ACM_REQUEST_ACTIONS,
@@ -31,8 +31,8 @@ import {
   SES_ACCOUNT_READ_ACTIONS,
   SES_TENANT_SWEEP_ACTIONS,
   TABLE_UPDATE_ACTIONS,
-} from '../../infra/constructs/grants';
-import { ENV } from '../../shared/config/config';
+} from '#infra/constructs/grants';
+import { ENV } from '#shared/config/config';
 import {
   actionsOf,
   functionActions,

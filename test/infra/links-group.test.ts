@@ -2,8 +2,8 @@
  * The public links group (unsubscribe, tracking): its routes, its grants, and LINKS_BASE_URL in every function;
  * API_BASE_URL (the API's own endpoint, where the MCP door calls it: docs/mcp.md) in every API function.
  */
-import { apiRoutes } from '../../infra/api-routes';
-import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../infra/definitions';
+import { apiRoutes } from '#infra/api-routes';
+import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '#infra/definitions';
 import { functionActions, functionEnv, logicalId, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

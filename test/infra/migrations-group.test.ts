@@ -1,6 +1,6 @@
 /** The migrations group (imports, docs/imports.md): routes, a 29 s Lambda for ~25 s of work, and the least it needs. */
-import { apiRoutes } from '../../infra/api-routes';
-import { API_GROUPS } from '../../infra/definitions';
+import { apiRoutes } from '#infra/api-routes';
+import { API_GROUPS } from '#infra/definitions';
 import { functionActions, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

@@ -4,8 +4,8 @@
  * Reputation.BounceRate / Reputation.ComplaintRate at the deployment's thresholds (context, else the defaults;
  * never at or over AWS's review rates); the stats worker reads every email and the events worker account items.
  */
-import { STREAM_WORKERS } from '../../infra/definitions';
-import { AWS_REVIEW, DEFAULT_BRAKE } from '../../shared/domain/reputation/brake';
+import { STREAM_WORKERS } from '#infra/definitions';
+import { AWS_REVIEW, DEFAULT_BRAKE } from '#shared/domain/reputation/brake';
 import { functionEnv, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

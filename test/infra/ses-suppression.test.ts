@@ -3,8 +3,8 @@
  * SuppressedReasons []): it is shared by every customer and tenant of the one SES account, and the
  * service keeps its own lists per account and tenant (docs/suppressions.md, docs/local-cloud/ses.md).
  */
-import { CONFIGURATION_SET } from '../../infra/definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { CONFIGURATION_SET } from '#infra/definitions';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
 import { synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

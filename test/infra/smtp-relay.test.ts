@@ -6,12 +6,12 @@
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { API_GROUPS, SMTP_RELAY } from '../../infra/definitions';
-import { grantAccess, type ServiceResources } from '../../infra/constructs/grants';
-import type { MailserviceStack } from '../../infra/stacks/mailservice-stack';
-import { ENV } from '../../shared/config/config';
-import { MX_ENV } from '../../shared/doors/mx/mx-config';
-import { SMTP_ENV } from '../../shared/doors/smtp/relay-config';
+import { API_GROUPS, SMTP_RELAY } from '#infra/definitions';
+import { grantAccess, type ServiceResources } from '#infra/constructs/grants';
+import type { MailserviceStack } from '#infra/stacks/mailservice-stack';
+import { ENV } from '#shared/config/config';
+import { MX_ENV } from '#shared/doors/mx/mx-config';
+import { SMTP_ENV } from '#shared/doors/smtp/relay-config';
 import { actionsOf, createStack, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf';

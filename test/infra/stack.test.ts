@@ -6,11 +6,11 @@
  * flag of cdk.json turns its findings into synthesis errors).
  */
 import { Match } from 'aws-cdk-lib/assertions';
-import { apiRoutes } from '../../infra/api-routes';
-import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '../../infra/constructs/data';
-import { workerConcurrencyOverrides } from '../../infra/worker-concurrency';
-import { toEmailSendingEvent } from '../../infra/constructs/email';
-import { FUNCTION_MEMORY_MB } from '../../infra/constructs/service-function';
+import { apiRoutes } from '#infra/api-routes';
+import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '#infra/constructs/data';
+import { workerConcurrencyOverrides } from '#infra/worker-concurrency';
+import { toEmailSendingEvent } from '#infra/constructs/email';
+import { FUNCTION_MEMORY_MB } from '#infra/constructs/service-function';
 import {
   API_GROUPS,
   BUCKETS,
@@ -28,9 +28,9 @@ import {
   type Grant,
   type QueueId,
   type TopicId,
-} from '../../infra/definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
-import { ENV } from '../../shared/config/config';
+} from '#infra/definitions';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
+import { ENV } from '#shared/config/config';
 import { functionEnv, functionOf, functionProperties, logicalId, synth, type Synthesised } from './helpers';
 
 let s: Synthesised;

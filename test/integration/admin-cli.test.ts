@@ -77,7 +77,7 @@ describe('admin CLI', () => {
     const email = uniqueEmail('race');
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () =>
-        import('../../shared/usecases/access/accounts').then(({ createAccount }) =>
+        import('#shared/usecases/access/accounts').then(({ createAccount }) =>
           createAccount(stack().services, { email, plan: 'free', paymentMethod: false, tenants: false }),
         ),
       ),

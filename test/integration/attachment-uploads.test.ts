@@ -6,12 +6,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
-import { loadConfig } from '../../shared/config/config';
-import { MAX_ATTACHMENT_BYTES } from '../../shared/domain/emails/attachments';
-import { AppError } from '../../shared/domain/errors';
-import { AttachmentUploadRepository } from '../../shared/adapters/store/attachment-uploads';
-import { loadAttachments, resolveAttachments } from '../../shared/usecases/attachments/email-attachments';
+import { createAwsClients } from '#shared/adapters/aws/clients';
+import { loadConfig } from '#shared/config/config';
+import { MAX_ATTACHMENT_BYTES } from '#shared/domain/emails/attachments';
+import { AppError } from '#shared/domain/errors';
+import { AttachmentUploadRepository } from '#shared/adapters/store/attachment-uploads';
+import { loadAttachments, resolveAttachments } from '#shared/usecases/attachments/email-attachments';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
 

@@ -16,9 +16,9 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { AuditLogRepository } from '../../shared/adapters/store/audit-log';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { UNKNOWN_ACCOUNT_AUDIT } from '../../shared/usecases/dashboard/sign-in';
+import { AuditLogRepository } from '#shared/adapters/store/audit-log';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { UNKNOWN_ACCOUNT_AUDIT } from '#shared/usecases/dashboard/sign-in';
 
 type Record_ = {
   id: string;

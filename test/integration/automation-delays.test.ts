@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetScheduleCommand, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
-import { atExpression } from '../../shared/adapters/aws/eventbridge-schedules';
-import { loadConfig } from '../../shared/config/config';
+import { createAwsClients } from '#shared/adapters/aws/clients';
+import { atExpression } from '#shared/adapters/aws/eventbridge-schedules';
+import { loadConfig } from '#shared/config/config';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 const HOUR_MS = 3_600_000;

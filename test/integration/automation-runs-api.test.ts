@@ -6,9 +6,9 @@
  * (A pending run would be handed to the automation-steps worker by the outbox at once, so its view is
  * covered by the unit tests: test/unit/automations/run-view.test.ts.)
  */
-import { newId } from '../../shared/domain/ids';
-import { newRun, type Run, type StepResult } from '../../shared/domain/automations/run';
-import type { Step } from '../../shared/domain/automations/automation';
+import { newId } from '#shared/domain/ids';
+import { newRun, type Run, type StepResult } from '#shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
 

@@ -7,16 +7,16 @@
  * step) never race the claims these tests make.
  */
 import { randomUUID } from 'node:crypto';
-import { keys } from '../../shared/adapters/store/keys';
-import { RunRepository } from '../../shared/adapters/store/runs';
+import { keys } from '#shared/adapters/store/keys';
+import { RunRepository } from '#shared/adapters/store/runs';
 import { ensureTemplateTable } from '../support/template-table';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
-import { loadConfig } from '../../shared/config/config';
-import { newId } from '../../shared/domain/ids';
-import { newRun, type Run, type StepResult } from '../../shared/domain/automations/run';
-import type { Step } from '../../shared/domain/automations/automation';
+import { createAwsClients } from '#shared/adapters/aws/clients';
+import { loadConfig } from '#shared/config/config';
+import { newId } from '#shared/domain/ids';
+import { newRun, type Run, type StepResult } from '#shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
 import { stack } from './harness/stack';
 
 // As a definition stores them (validate.ts fills a send's `to`), so the run store reads them back.

@@ -4,8 +4,8 @@
  * and in email.bounced; and the account's `suppress_bounce_categories` deciding which bounced addresses are
  * suppressed.
  */
-import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
-import { BOUNCE_CATEGORIES, type BounceCategory } from '../../shared/domain/bounces/bounce-category';
+import { LOCAL_EVENTS_DOMAIN } from '#localstack/emulators/ses/simulator';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';

@@ -5,8 +5,8 @@
  * counters nobody has written yet, for the plan's daily and monthly caps, a tenant's daily_limit and its
  * ramp, alone and racing for the last places.
  */
-import { shardCaps } from '../../shared/domain/accounts/limits';
-import { tenantScope } from '../../shared/domain/tenants/limits';
+import { shardCaps } from '#shared/domain/accounts/limits';
+import { tenantScope } from '#shared/domain/tenants/limits';
 import { api, newAccount, uniqueEmail, type TestAccount } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { createTenant } from './harness/tenants';

@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { join, resolve } from 'node:path';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
-import { sessionTokenHash } from '../../shared/domain/dashboard/session-token';
-import { keys } from '../../shared/adapters/store/keys';
-import { startSession } from '../../shared/usecases/dashboard/sessions';
+import { createAwsClients } from '#shared/adapters/aws/clients';
+import { sessionTokenHash } from '#shared/domain/dashboard/session-token';
+import { keys } from '#shared/adapters/store/keys';
+import { startSession } from '#shared/usecases/dashboard/sessions';
 import {
   DASHBOARD_PASSWORD,
   dashboardRequest,

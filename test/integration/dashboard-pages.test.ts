@@ -6,7 +6,7 @@
  * follows it to delivered; a secret shows once; values are escaped; the preview frame runs no script.
  */
 import { randomUUID } from 'node:crypto';
-import { CLOUDFLARE_LOCAL_TOKEN } from '../../localstack/emulators/cloudflare';
+import { CLOUDFLARE_LOCAL_TOKEN } from '#localstack/emulators/cloudflare';
 import { dashboardRequest, newDashboardUser, signIn, DASHBOARD_PASSWORD, type DashboardResponse, type SignedIn } from './harness/dashboard';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';

@@ -6,7 +6,7 @@
  * again with the problem (400, nothing changed); each change is in the audit log exactly once. The same for
  * the bounce categories that suppress the address (`suppress_bounce_categories`, a checkbox per category).
  */
-import type { DashboardRole } from '../../shared/domain/dashboard/roles';
+import type { DashboardRole } from '#shared/domain/dashboard/roles';
 import { dashboardRequest, newDashboardUser, signIn, type DashboardResponse, type SignedIn } from './harness/dashboard';
 import { api, newAccount, type TestAccount } from './harness/stack';
 

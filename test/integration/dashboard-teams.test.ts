@@ -9,8 +9,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './harness/usage';
 import { simpleParser } from 'mailparser';
-import { invitationTokenHash } from '../../shared/domain/dashboard/invitation';
-import type { DashboardRole } from '../../shared/domain/dashboard/roles';
+import { invitationTokenHash } from '#shared/domain/dashboard/invitation';
+import type { DashboardRole } from '#shared/domain/dashboard/roles';
 import {
   DASHBOARD_PASSWORD,
   dashboardRequest,

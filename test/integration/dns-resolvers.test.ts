@@ -8,7 +8,7 @@
  * emulator, still sends.
  */
 import { GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { startDnsEmulator, type DnsEmulator } from '../../localstack/emulators/dns';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
 import { useOwnStack } from './harness/own-stack';
 import type { PublicRecord } from './harness/dns';
 import type { TestAccount } from './harness/stack';

@@ -10,7 +10,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { mapBounded } from '../../shared/lib/concurrency';
+import { mapBounded } from '#shared/lib/concurrency';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { addressRewriter, makeReaderDir, REPO_ROOT } from '../support/docs/reader-dir';
 import { runCommand, runPage, type PageOptions, type PageRun } from '../support/docs/run-page';

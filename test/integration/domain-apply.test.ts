@@ -7,8 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CreateHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53';
-import { CLOUDFLARE_LOCAL_TOKEN } from '../../localstack/emulators/cloudflare';
-import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '../../localstack/emulators/route53';
+import { CLOUDFLARE_LOCAL_TOKEN } from '#localstack/emulators/cloudflare';
+import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '#localstack/emulators/route53';
 import { localResolver, publish } from './harness/dns';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 

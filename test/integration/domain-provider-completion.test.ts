@@ -9,7 +9,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
+import { keys } from '#shared/adapters/store/keys';
 import { publish, unpublish } from './harness/dns';
 import { providerPendingDomain } from './harness/domains';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';

@@ -4,7 +4,7 @@
  * worker sees a change within the domain facts' cache time (60 s), so this test uses a fresh domain each.
  */
 import { GetConfigurationSetCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessagesFor, stack, waitForStatus } from './harness/stack';
 

@@ -4,7 +4,7 @@
  * then send from the domain (DKIM-signed with the domain's key).
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import type { LocalSesIdentity } from '../../localstack/emulators/ses';
+import type { LocalSesIdentity } from '#localstack/emulators/ses';
 import { verifyDkim } from '../support/mailauth-dkim';
 import { api, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 import { localResolver, publish, publishAll, uniqueDomain, unpublish, type PublicRecord } from './harness/dns';

@@ -8,11 +8,11 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_RANK } from '../../shared/domain/emails/outcomes';
-import { newId } from '../../shared/domain/ids';
-import { EMAIL_INDEX_SHARDS, emailIndexShard } from '../../shared/adapters/store/email-index-shard';
-import { EmailListingRepository } from '../../shared/adapters/store/email-listing';
-import { keys } from '../../shared/adapters/store/keys';
+import { EVENT_RANK } from '#shared/domain/emails/outcomes';
+import { newId } from '#shared/domain/ids';
+import { EMAIL_INDEX_SHARDS, emailIndexShard } from '#shared/adapters/store/email-index-shard';
+import { EmailListingRepository } from '#shared/adapters/store/email-listing';
+import { keys } from '#shared/adapters/store/keys';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';

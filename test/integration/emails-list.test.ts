@@ -1,5 +1,5 @@
 /** GET /emails (listing, per-account rate limit) and POST /emails/{id}/resend. */
-import { RATE_LIMITS } from '../../shared/domain/rate-limits';
+import { RATE_LIMITS } from '#shared/domain/rate-limits';
 import {
   api,
   emailOf,

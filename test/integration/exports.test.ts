@@ -11,10 +11,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { apiKeySecretHash, authenticateKeyHash } from '../../shared/usecases/access/authenticate';
-import { getExport, startExport } from '../../shared/usecases/exports/exports';
-import { exportDepsOf } from '../../functions/api/account/export-routes';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { apiKeySecretHash, authenticateKeyHash } from '#shared/usecases/access/authenticate';
+import { getExport, startExport } from '#shared/usecases/exports/exports';
+import { exportDepsOf } from '#functions/api/account/export-routes';
 import { verifiedDomain } from './harness/domains';
 import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';

@@ -18,8 +18,8 @@ import { excerpt } from '../support/fuzz/hostile';
 import { fuzzOperations, loadDocument, type FuzzOperation } from '../support/fuzz/operations';
 import { planFor, type FuzzProperty } from '../support/fuzz/plan';
 import { api, newAccount, stack, waitForStatus } from './harness/stack';
-import { loadConfig } from '../../shared/config/config';
-import { mapBounded } from '../../shared/lib/concurrency';
+import { loadConfig } from '#shared/config/config';
+import { mapBounded } from '#shared/lib/concurrency';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 2));

@@ -14,7 +14,7 @@ import { CreateScheduleCommand, DeleteScheduleCommand, GetScheduleCommand, Sched
 import { GetAccountCommand, GetEmailIdentityCommand, SendEmailCommand, SESv2ServiceException } from '@aws-sdk/client-sesv2';
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSServiceException } from '@aws-sdk/client-sqs';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { startKmsEmulator, type KmsEmulator } from '../../localstack/emulators/kms';
+import { startKmsEmulator, type KmsEmulator } from '#localstack/emulators/kms';
 import {
   installIamEnforcement,
   runAs,
@@ -22,17 +22,17 @@ import {
   type IamEnforcement,
   type PolicyDocument,
   type Principal,
-} from '../../localstack/iam/install';
+} from '#localstack/iam/install';
 import {
   createRoute53Client,
   createS3Client,
   createSchedulerClient,
   createSesClient,
   createSqsClient,
-} from '../../shared/adapters/aws/client-factories';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { createKmsClient } from '../../shared/adapters/aws/kms-client';
-import { loadConfig, type Config } from '../../shared/config/config';
+} from '#shared/adapters/aws/client-factories';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { createKmsClient } from '#shared/adapters/aws/kms-client';
+import { loadConfig, type Config } from '#shared/config/config';
 import { stack } from './harness/stack';
 
 const RUN = randomUUID().slice(0, 8);

@@ -11,9 +11,9 @@
  */
 import { join } from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { newImportHead } from '../../shared/domain/imports/import';
-import { RATE_LIMITS, secondsUntilReset } from '../../shared/domain/rate-limits';
-import { DRY_RUN_TTL_SECONDS } from '../../shared/adapters/store/imports';
+import { newImportHead } from '#shared/domain/imports/import';
+import { RATE_LIMITS, secondsUntilReset } from '#shared/domain/rate-limits';
+import { DRY_RUN_TTL_SECONDS } from '#shared/adapters/store/imports';
 import { sendgridFixture as fixture } from '../fixtures/providers/sendgrid';
 import { comparableReport, requestPaths, sorted } from './harness/import-reports';
 import { filesUnder, providerKey, publishFixtureDns, requestLog, seedProvider, setFaults } from './harness/imports';

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ensureTemplateTable } from '../support/template-table';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
-import { loadConfig } from '../../shared/config/config';
-import { emptyTotals, INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../shared/domain/imports/import';
-import { emptyPart } from '../../shared/domain/imports/report';
-import { ImportRepository } from '../../shared/adapters/store/imports';
+import { createAwsClients } from '#shared/adapters/aws/clients';
+import { loadConfig } from '#shared/config/config';
+import { emptyTotals, INITIAL_PROGRESS, newImportHead, type ImportHead } from '#shared/domain/imports/import';
+import { emptyPart } from '#shared/domain/imports/report';
+import { ImportRepository } from '#shared/adapters/store/imports';
 import { stack } from './harness/stack';
 
 describe('the import store', () => {

@@ -16,11 +16,11 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { createSqsClient } from '../../shared/adapters/aws/client-factories';
-import { loadConfig } from '../../shared/config/config';
-import { inboundKeys } from '../../shared/domain/inbound/content-keys';
-import { newId, ulid } from '../../shared/domain/ids';
-import type { CheckedInboundMessage } from '../../shared/domain/messages';
+import { createSqsClient } from '#shared/adapters/aws/client-factories';
+import { loadConfig } from '#shared/config/config';
+import { inboundKeys } from '#shared/domain/inbound/content-keys';
+import { newId, ulid } from '#shared/domain/ids';
+import type { CheckedInboundMessage } from '#shared/domain/messages';
 import { peekBodies } from '../support/queue-peek';
 import { receivingDomain } from './harness/inbound';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';

@@ -15,10 +15,10 @@
 import net from 'node:net';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { certificate } from '../../localstack/cloud/smtp-relay';
-import { loadConfig } from '../../shared/config/config';
-import { createMxServer, type MxServer } from '../../shared/doors/mx/mx-server';
-import { buildMessaging } from '../../shared/services/messaging';
+import { certificate } from '#localstack/cloud/smtp-relay';
+import { loadConfig } from '#shared/config/config';
+import { createMxServer, type MxServer } from '#shared/doors/mx/mx-server';
+import { buildMessaging } from '#shared/services/messaging';
 import { receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { relay } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';

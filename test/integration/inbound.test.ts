@@ -8,9 +8,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { newId, ulid } from '../../shared/domain/ids';
-import { inboundKeys } from '../../shared/domain/inbound/content-keys';
-import { signDkim } from '../../shared/lib/dkim/sign';
+import { newId, ulid } from '#shared/domain/ids';
+import { inboundKeys } from '#shared/domain/inbound/content-keys';
+import { signDkim } from '#shared/lib/dkim/sign';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { mx, mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { SmtpClient } from './harness/smtp';

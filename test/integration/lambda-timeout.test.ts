@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CfnTemplate } from '../../localstack/cloud/template/cfn-types';
+import type { CfnTemplate } from '#localstack/cloud/template/cfn-types';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { deployedTemplate, writeTemplate } from '../support/template-edits';
 import { waitFor } from '../support/wait';

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createKeysOnlyTable } from '../support/template-table';
-import { BUCKETS, QUEUES, TABLE } from '../../infra/definitions';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../localstack/cloud/constants';
-import { startDynamoDbLocal } from '../../localstack/cloud/dynamodb';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import { STATE_FILE } from '../../localstack/cloud/template/stack-state';
+import { BUCKETS, QUEUES, TABLE } from '#infra/definitions';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#localstack/cloud/constants';
+import { startDynamoDbLocal } from '#localstack/cloud/dynamodb';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import { STATE_FILE } from '#localstack/cloud/template/stack-state';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 describe('a data folder from before the template deploy (stack of its own, on disk)', () => {

@@ -12,10 +12,10 @@
  */
 import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../localstack/cloud/constants';
-import { TEMPLATE_LIMITS } from '../../shared/domain/templates/template';
-import { batchGetItems } from '../../shared/adapters/store/batch-get';
-import { queryAll, type Table } from '../../shared/adapters/store/table';
+import { LOCAL_CREDENTIALS } from '#localstack/cloud/constants';
+import { TEMPLATE_LIMITS } from '#shared/domain/templates/template';
+import { batchGetItems } from '#shared/adapters/store/batch-get';
+import { queryAll, type Table } from '#shared/adapters/store/table';
 import { api, newAccount, stack } from './harness/stack';
 
 jest.setTimeout(120_000);

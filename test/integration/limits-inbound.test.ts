@@ -4,7 +4,7 @@
  * (docs/deploy.md, "AWS limits"; shared/domain/inbound/record-bounds.ts). Before the bounds, a 450 KB
  * From field made an item DynamoDB refused, and the message, accepted with a 250, was never recorded.
  */
-import { MAX_LIST_BYTES, MAX_VALUE_BYTES } from '../../shared/domain/inbound/record-bounds';
+import { MAX_LIST_BYTES, MAX_VALUE_BYTES } from '#shared/domain/inbound/record-bounds';
 import { mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { newAccount } from './harness/stack';
 

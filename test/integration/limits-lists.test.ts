@@ -5,7 +5,7 @@
  * maxPageBytes) with `has_more` and a cursor, and the pages together hold every automation once. Through
  * the local gateway, which refuses a result over 6,291,556 bytes as AWS does.
  */
-import { LIST_ITEMS_BUDGET_BYTES, RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../shared/domain/lambda-payload';
+import { LIST_ITEMS_BUDGET_BYTES, RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '#shared/domain/lambda-payload';
 import { api, newAccount, type ApiResponse } from './harness/stack';
 
 jest.setTimeout(180_000);

@@ -10,7 +10,7 @@
  * - A dashboard email page whose preview would not fit: the page, with a notice in the preview's place.
  * - The OpenAPI document and the reference page: fixed, measured.
  */
-import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../shared/domain/lambda-payload';
+import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '#shared/domain/lambda-payload';
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';

@@ -6,10 +6,10 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { newId } from '../../shared/domain/ids';
-import type { UnsubscribeLink } from '../../shared/domain/links/link-urls';
-import { encodeLegacyLinkToken, type LinkKey } from '../../shared/domain/links/token';
-import { linkKeyContext } from '../../shared/usecases/links/link-signing';
+import { newId } from '#shared/domain/ids';
+import type { UnsubscribeLink } from '#shared/domain/links/link-urls';
+import { encodeLegacyLinkToken, type LinkKey } from '#shared/domain/links/token';
+import { linkKeyContext } from '#shared/usecases/links/link-signing';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 

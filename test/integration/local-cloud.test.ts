@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWN_STACKS_DYNAMODB_ENV, spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessages, stack, waitFor } from './harness/stack';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '../../infra/definitions';
-import { functionEntries } from '../../infra/functions';
-import type { LocalStackInfo } from '../../localstack/cloud/cloud';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '#infra/definitions';
+import { functionEntries } from '#infra/functions';
+import type { LocalStackInfo } from '#localstack/cloud/cloud';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -142,7 +142,7 @@ describe('local cloud', () => {
       const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { CreateTableCommand, DynamoDBClient, ListTablesCommand } = await import('@aws-sdk/client-dynamodb');
-      const { LOCAL_CREDENTIALS, LOCAL_REGION } = await import('../../localstack/cloud/constants');
+      const { LOCAL_CREDENTIALS, LOCAL_REGION } = await import('#localstack/cloud/constants');
       const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
       const tables = async (prefix: string) =>
         ((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith(prefix));
@@ -205,9 +205,9 @@ describe('local cloud', () => {
       // Fixture through the CLI's path: the use case against this stack's DynamoDB.
       const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
       const { DynamoDBDocumentClient } = await import('@aws-sdk/lib-dynamodb');
-      const { AccountRepository } = await import('../../shared/adapters/store/accounts');
-      const { ApiKeyRepository } = await import('../../shared/adapters/store/api-keys');
-      const { createAccount } = await import('../../shared/usecases/access/accounts');
+      const { AccountRepository } = await import('#shared/adapters/store/accounts');
+      const { ApiKeyRepository } = await import('#shared/adapters/store/api-keys');
+      const { createAccount } = await import('#shared/usecases/access/accounts');
       const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: info.endpoints.dynamodb, region: info.region }));
       const table = { client, name: info.env.TABLE_NAME! };
       const { account, secret } = await createAccount(

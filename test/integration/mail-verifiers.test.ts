@@ -11,7 +11,7 @@
  * Needs the Debian packages spamassassin and libmail-dkim-perl: fails at once, naming them, without.
  */
 import { simpleParser } from 'mailparser';
-import { hasBareLineBreak } from '../../shared/domain/mime/line-endings';
+import { hasBareLineBreak } from '#shared/domain/mime/line-endings';
 import { requireOutsideVerifiers, scoreWithSpamAssassin, verifyWithMailDkim } from '../support/outside-verifiers';
 import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, SmtpClient, transport } from './harness/smtp';

@@ -6,7 +6,7 @@
  * policy's place is free once its removal completes, not before. The operator sees the deployment's headroom
  * (`npm run admin -- mta-sts quota`).
  */
-import { PLANS } from '../../shared/domain/accounts/plans';
+import { PLANS } from '#shared/domain/accounts/plans';
 import { runAdminCli } from './harness/admin-cli';
 import { publish } from './harness/dns';
 import { receivingDomain } from './harness/inbound';

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { OPENAPI_FILE } from '../../functions/api/openapi';
+import { OPENAPI_FILE } from '#functions/api/openapi';
 import { newAccount, sesMessagesFor, stack, waitFor } from './harness/stack';
 
 const ROOT = resolve(__dirname, '..', '..');

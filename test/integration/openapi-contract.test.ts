@@ -3,7 +3,7 @@
  * way a test reaches it, are checked against the OpenAPI document, and one that does not match is
  * reported. And the local cloud serves the document and its reference page (the reference group).
  */
-import { buildApiDocument } from '../../functions/api/openapi';
+import { buildApiDocument } from '#functions/api/openapi';
 import { checkApiResponse, checkedAnswers, takeContractProblems } from './harness/contract';
 import { dashboardRequest } from './harness/dashboard';
 import { api, newAccount, stack } from './harness/stack';

@@ -8,10 +8,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
-import { dueAttributes } from '../../shared/adapters/store/due-index';
-import { deliveryIdFor } from '../../shared/domain/webhooks/delivery';
-import { newId } from '../../shared/domain/ids';
+import { keys } from '#shared/adapters/store/keys';
+import { dueAttributes } from '#shared/adapters/store/due-index';
+import { deliveryIdFor } from '#shared/domain/webhooks/delivery';
+import { newId } from '#shared/domain/ids';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
 

@@ -11,9 +11,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LocalStackInfo } from '../../localstack/cloud/cloud';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import type { CfnTemplate } from '../../localstack/cloud/template/cfn-types';
+import type { LocalStackInfo } from '#localstack/cloud/cloud';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import type { CfnTemplate } from '#localstack/cloud/template/cfn-types';
 import { deployedTemplate, grantsService, removeStatements, writeTemplate } from '../support/template-edits';
 import { waitFor } from '../support/wait';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';

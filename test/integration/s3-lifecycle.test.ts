@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CreateMultipartUploadCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '../../shared/adapters/aws/client-factories';
-import { loadConfig } from '../../shared/config/config';
-import { lifecycleDueAt } from '../../localstack/cloud/s3-lifecycle-sweep';
+import { createS3Client } from '#shared/adapters/aws/client-factories';
+import { loadConfig } from '#shared/config/config';
+import { lifecycleDueAt } from '#localstack/cloud/s3-lifecycle-sweep';
 import { stack } from './harness/stack';
 
 jest.setTimeout(60_000);

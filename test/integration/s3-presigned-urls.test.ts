@@ -13,11 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createS3Client } from '../../shared/adapters/aws/client-factories';
-import { loadConfig } from '../../shared/config/config';
-import { DOWNLOAD_URL_SECONDS } from '../../shared/usecases/inbound/received-emails';
-import { UPLOAD_URL_TTL_SECONDS } from '../../shared/domain/emails/attachment-upload';
-import { MAX_PRESIGNED_URL_SECONDS } from '../../localstack/cloud/s3-presigned-url';
+import { createS3Client } from '#shared/adapters/aws/client-factories';
+import { loadConfig } from '#shared/config/config';
+import { DOWNLOAD_URL_SECONDS } from '#shared/usecases/inbound/received-emails';
+import { UPLOAD_URL_TTL_SECONDS } from '#shared/domain/emails/attachment-upload';
+import { MAX_PRESIGNED_URL_SECONDS } from '#localstack/cloud/s3-presigned-url';
 import { mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { api, newAccount, stack } from './harness/stack';
 

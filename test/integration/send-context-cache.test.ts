@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStackFile } from '../../localstack/cloud/stack-file';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { serviceClock } from '../../shared/adapters/clock';
-import { AccountRepository } from '../../shared/adapters/store/accounts';
-import { ApiKeyRepository } from '../../shared/adapters/store/api-keys';
-import { loadConfig } from '../../shared/config/config';
-import { createAccount } from '../../shared/usecases/access/accounts';
+import { readStackFile } from '#localstack/cloud/stack-file';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { serviceClock } from '#shared/adapters/clock';
+import { AccountRepository } from '#shared/adapters/store/accounts';
+import { ApiKeyRepository } from '#shared/adapters/store/api-keys';
+import { loadConfig } from '#shared/config/config';
+import { createAccount } from '#shared/usecases/access/accounts';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 
 const SANDBOX = 'sandbox.mailservice.dev';

@@ -4,8 +4,8 @@
  */
 import { api, newAccount, stack, uniqueEmail } from './harness/stack';
 import { publishAll, uniqueDomain } from './harness/dns';
-import { shardCaps } from '../../shared/domain/accounts/limits';
-import { keys } from '../../shared/adapters/store/keys';
+import { shardCaps } from '#shared/domain/accounts/limits';
+import { keys } from '#shared/adapters/store/keys';
 import { month, setUsage, settledUsage, today, usage } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -191,7 +191,7 @@ describe('a failed hand-off', () => {
       scheduler: { upsert: async () => Promise.reject(new Error('Scheduler is down')), remove: async () => undefined },
     };
     const before = await usage(account.id, 'PLAN', 'DAY', today());
-    const { sendEmail } = await import('../../shared/usecases/send');
+    const { sendEmail } = await import('#shared/usecases/send');
     const at = new Date(Date.now() + 3600_000).toISOString();
     const attempt = sendEmail(
       deps,

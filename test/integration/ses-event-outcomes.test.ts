@@ -8,10 +8,10 @@
  */
 import { GetTenantCommand, UpdateReputationEntityCustomerManagedStatusCommand } from '@aws-sdk/client-sesv2';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { LOCAL_EVENTS_DOMAIN } from '../../localstack/emulators/ses/simulator';
-import type { Email } from '../../shared/domain/emails/email';
-import { newId } from '../../shared/domain/ids';
-import { applySesEvent } from '../../shared/usecases/delivery/apply-ses-event';
+import { LOCAL_EVENTS_DOMAIN } from '#localstack/emulators/ses/simulator';
+import type { Email } from '#shared/domain/emails/email';
+import { newId } from '#shared/domain/ids';
+import { applySesEvent } from '#shared/usecases/delivery/apply-ses-event';
 import { publishAll, uniqueDomain } from './harness/dns';
 import { verifiedDomain } from './harness/domains';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
@@ -323,15 +323,13 @@ describe('tenants', () => {
     const domain = await tenantDomain(tenant.external_id);
     const { Tenant } = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
     const status = (SendingStatus: 'ENABLED' | 'DISABLED') =>
-      view
-        .client()
-        .send(
-          new UpdateReputationEntityCustomerManagedStatusCommand({
-            ReputationEntityType: 'RESOURCE',
-            ReputationEntityReference: Tenant!.TenantArn!,
-            SendingStatus,
-          }),
-        );
+      view.client().send(
+        new UpdateReputationEntityCustomerManagedStatusCommand({
+          ReputationEntityType: 'RESOURCE',
+          ReputationEntityReference: Tenant!.TenantArn!,
+          SendingStatus,
+        }),
+      );
     await status('DISABLED');
     try {
       const sent = await api('POST', '/emails', {

@@ -9,7 +9,7 @@
  */
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { CONFIGURATION_SET } from '../../infra/definitions';
+import { CONFIGURATION_SET } from '#infra/definitions';
 import { verifyDkim } from '../support/mailauth-dkim';
 import { localResolver } from './harness/dns';
 import { verifiedDomain, type VerifiedDomain } from './harness/domains';

@@ -4,8 +4,8 @@
  * rate, never two in one turn; high rates are split over shards. The shared stack never paces (its local
  * SES has no quota), so nothing else writes these items here.
  */
-import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '../../shared/adapters/store/ses-send-budget';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
+import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '#shared/adapters/store/ses-send-budget';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { stack } from './harness/stack';
 
 /** The repository over the stack's table, with a chosen shard picker. */

@@ -22,8 +22,8 @@ import {
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import { CONFIGURATION_SET } from '../../infra/definitions';
-import { tlsRequiredConfigurationSet } from '../../shared/adapters/aws/ses-configuration-sets';
+import { CONFIGURATION_SET } from '#infra/definitions';
+import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
 import { verifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessages, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 

@@ -12,8 +12,8 @@
  * sent_at, delivered_at), the provider's message id, the attachments' blob keys, and the header block the
  * dashboard shows (composed by the service for an API send, the client's own for a relayed one).
  */
-import { apiKeySecretHash, authenticateKeyHash } from '../../shared/usecases/access/authenticate';
-import { getEmailContent } from '../../shared/usecases/emails/email-content';
+import { apiKeySecretHash, authenticateKeyHash } from '#shared/usecases/access/authenticate';
+import { getEmailContent } from '#shared/usecases/emails/email-content';
 import { verifiedDomain } from './harness/domains';
 import { createSmtpCredential, queuedId, transport, type SmtpCredential } from './harness/smtp';
 import { api, newAccount, stack, uniqueEmail, waitForStatus, type TestAccount } from './harness/stack';

@@ -6,9 +6,9 @@
  * services and through a real SMTP session.
  */
 import { GetCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { hashSecret } from '../../shared/domain/api-keys/secret';
-import { keys } from '../../shared/adapters/store/keys';
-import { authenticateSmtp } from '../../shared/usecases/access/authenticate';
+import { hashSecret } from '#shared/domain/api-keys/secret';
+import { keys } from '#shared/adapters/store/keys';
+import { authenticateSmtp } from '#shared/usecases/access/authenticate';
 import { transport } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';

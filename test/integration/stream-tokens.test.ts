@@ -6,14 +6,14 @@
  * both is refused for the second writer (IdempotentParameterMismatchException), on every retry: the failure
  * that made tenant-stats give up on a batch of tenant emails accepted together.
  */
-import { DeferredUsageCounters, usageCounterId } from '../../shared/adapters/store/deferred-usage';
-import { keys } from '../../shared/adapters/store/keys';
-import { AccountStatsRepository } from '../../shared/adapters/store/account-stats';
-import { newId } from '../../shared/domain/ids';
-import { usageToken } from '../../shared/lib/request-token';
+import { DeferredUsageCounters, usageCounterId } from '#shared/adapters/store/deferred-usage';
+import { keys } from '#shared/adapters/store/keys';
+import { AccountStatsRepository } from '#shared/adapters/store/account-stats';
+import { newId } from '#shared/domain/ids';
+import { usageToken } from '#shared/lib/request-token';
 import { stack } from './harness/stack';
-import { createDynamoClient } from '../../shared/adapters/aws/dynamo-client';
-import { loadConfig } from '../../shared/config/config';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { loadConfig } from '#shared/config/config';
 
 describe('the stream writers’ transaction tokens', () => {
   const records = () => [newId('evt'), newId('evt'), newId('evt')];

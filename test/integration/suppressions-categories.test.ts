@@ -6,8 +6,8 @@
  * tenants' lists, scopes, the 400s, and racing identical adds.
  */
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
-import { listCategoryOptOuts } from '../../shared/usecases/suppressions/suppressions';
+import { keys } from '#shared/adapters/store/keys';
+import { listCategoryOptOuts } from '#shared/usecases/suppressions/suppressions';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { documentClient } from './harness/usage';

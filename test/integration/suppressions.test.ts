@@ -7,10 +7,10 @@ import {
   recordCategoryOptOut,
   removeCategoryOptOut,
   suppressAddresses,
-} from '../../shared/usecases/suppressions/suppressions';
-import { keys } from '../../shared/adapters/store/keys';
+} from '#shared/usecases/suppressions/suppressions';
+import { keys } from '#shared/adapters/store/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { createAwsClients } from '../../shared/adapters/aws/clients';
+import { createAwsClients } from '#shared/adapters/aws/clients';
 
 const address = (local: string) => `${local}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 

@@ -4,7 +4,7 @@
  * and escaping, pagination, validation envelopes, scopes, tenant keys and account isolation, and a
  * template at every limit stored, edited and published (both versions in one item).
  */
-import { TEMPLATE_LIMITS } from '../../shared/domain/templates/template';
+import { TEMPLATE_LIMITS } from '#shared/domain/templates/template';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
 

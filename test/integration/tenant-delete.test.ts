@@ -7,12 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { generateApiKeySecret, hashSecret } from '../../shared/domain/api-keys/secret';
-import { newId } from '../../shared/domain/ids';
-import { keys } from '../../shared/adapters/store/keys';
+import { generateApiKeySecret, hashSecret } from '#shared/domain/api-keys/secret';
+import { newId } from '#shared/domain/ids';
+import { keys } from '#shared/adapters/store/keys';
 
-import { listCategoryOptOuts, recordCategoryOptOut } from '../../shared/usecases/suppressions/suppressions';
-import { tenantCleanupSteps } from '../../shared/usecases/tenants/tenant-cleanup';
+import { listCategoryOptOuts, recordCategoryOptOut } from '#shared/usecases/suppressions/suppressions';
+import { tenantCleanupSteps } from '#shared/usecases/tenants/tenant-cleanup';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';
 import { documentClient } from './harness/usage';

@@ -6,7 +6,7 @@
  * isolation between tenants and accounts.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
+import { keys } from '#shared/adapters/store/keys';
 
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';

@@ -13,7 +13,7 @@
  * used in both accounts always names the caller's own tenant.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
+import { keys } from '#shared/adapters/store/keys';
 import { api, newAccount, stack, waitFor, type ApiResponse, type TestAccount } from './harness/stack';
 import { uniqueDomain } from './harness/dns';
 import { documentClient } from './harness/usage';

@@ -4,8 +4,8 @@
  * compare), and unable to create, list or revoke keys (an account-wide resource).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { hashSecret } from '../../shared/domain/api-keys/secret';
-import { keys } from '../../shared/adapters/store/keys';
+import { hashSecret } from '#shared/domain/api-keys/secret';
+import { keys } from '#shared/adapters/store/keys';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { unique } from './harness/tenants';

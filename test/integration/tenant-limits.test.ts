@@ -6,8 +6,8 @@
  * are too high (tenant.paused / tenant.resumed webhooks, resume by an operator only).
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { tenantScope } from '../../shared/domain/tenants/limits';
-import { keys } from '../../shared/adapters/store/keys';
+import { tenantScope } from '#shared/domain/tenants/limits';
+import { keys } from '#shared/adapters/store/keys';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient, fillShards, setUsage } from './harness/usage';
 import { unique, createTenant } from './harness/tenants';

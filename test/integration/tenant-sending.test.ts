@@ -5,7 +5,7 @@
  * scheduled emails of a tenant paused or made transactional_only before their firing, or cancelled by its deletion.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
+import { keys } from '#shared/adapters/store/keys';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';

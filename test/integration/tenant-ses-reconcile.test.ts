@@ -15,17 +15,17 @@ import {
   ListTenantsCommand,
 } from '@aws-sdk/client-sesv2';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newId } from '../../shared/domain/ids';
-import { keys } from '../../shared/adapters/store/keys';
-import type { Tenant } from '../../shared/domain/tenants/tenant';
-import type { SesTenantSweepState } from '../../shared/adapters/store/ses-tenant-sweep';
-import { reconcile } from '../../shared/usecases/reliability/reconcile';
+import { newId } from '#shared/domain/ids';
+import { keys } from '#shared/adapters/store/keys';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { SesTenantSweepState } from '#shared/adapters/store/ses-tenant-sweep';
+import { reconcile } from '#shared/usecases/reliability/reconcile';
 import {
   SES_TENANT_ORPHAN_GRACE_MS,
   sweepSesTenantPages,
   type SesTenantSweepReport,
-} from '../../shared/usecases/ses-tenants/reconcile-ses-tenants';
-import { openSesTenant } from '../../shared/usecases/ses-tenants/ses-tenant-links';
+} from '#shared/usecases/ses-tenants/reconcile-ses-tenants';
+import { openSesTenant } from '#shared/usecases/ses-tenants/ses-tenant-links';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { publishAll, uniqueDomain } from './harness/dns';

@@ -1,8 +1,8 @@
 /** The tenants group against the local cloud: create, read, list, change, delete, limits and isolation. */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../../shared/adapters/store/keys';
-import { TENANT_COUNTER } from '../../shared/adapters/store/tenants';
-import { PLANS } from '../../shared/domain/accounts/plans';
+import { keys } from '#shared/adapters/store/keys';
+import { TENANT_COUNTER } from '#shared/adapters/store/tenants';
+import { PLANS } from '#shared/domain/accounts/plans';
 import { api, newAccount, stack, type TestAccount } from './harness/stack';
 import { documentClient } from './harness/usage';
 import { unique } from './harness/tenants';

@@ -3,7 +3,7 @@
  * stack.json, the functions trust its CA), and the signed deliveries are shown at GET /_local/webhooks.
  */
 import { randomUUID } from 'node:crypto';
-import { signatureHeaders, verifyServiceSignature } from '../../shared/domain/webhooks/signing';
+import { signatureHeaders, verifyServiceSignature } from '#shared/domain/webhooks/signing';
 import { api, newAccount, stack, waitFor } from './harness/stack';
 
 interface InboxRequest {

@@ -5,11 +5,11 @@
  * (the store methods the router and worker use) with its listing and replay routes.
  */
 import { randomUUID } from 'node:crypto';
-import { newId } from '../../shared/domain/ids';
-import { deliveryIdFor, type DeliveryAttempt, type WebhookDelivery } from '../../shared/domain/webhooks/delivery';
-import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext } from '../../shared/domain/webhooks/endpoint';
-import { EVENT_TYPES } from '../../shared/domain/webhooks/event-types';
-import type { Services } from '../../shared/services';
+import { newId } from '#shared/domain/ids';
+import { deliveryIdFor, type DeliveryAttempt, type WebhookDelivery } from '#shared/domain/webhooks/delivery';
+import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext } from '#shared/domain/webhooks/endpoint';
+import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
+import type { Services } from '#shared/services';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 
 const ZONE = 'webhooks-api.test';

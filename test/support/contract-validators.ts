@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020';
 import standaloneCode from 'ajv/dist/standalone';
-import type { OpenApiDocument } from '../../shared/doors/openapi/document';
+import type { OpenApiDocument } from '#shared/doors/openapi/document';
 import { answerSchemas, ContractChecker, documentAjv } from './openapi-contract';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,5 +1,5 @@
 /** An in-memory SesTenants (the SES v2 tenants port) for use-case unit tests: state, a call log, and failures on demand. */
-import type { SesTenantPage, SesTenantResource, SesTenants } from '../../shared/ports/ses-tenants';
+import type { SesTenantPage, SesTenantResource, SesTenants } from '#shared/ports/ses-tenants';
 
 const key = (resource: SesTenantResource): string =>
   resource.kind === 'identity'

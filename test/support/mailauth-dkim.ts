@@ -6,7 +6,7 @@
  */
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import type { DKIMResult } from 'mailauth';
-import type { DkimVerification, ResolveTxt } from '../../shared/lib/dkim/verify';
+import type { DkimVerification, ResolveTxt } from '#shared/lib/dkim/verify';
 
 /**
  * One result per DKIM-Signature (a single `none` when the message is unsigned). mailauth's statuses,

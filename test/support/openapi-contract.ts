@@ -6,7 +6,7 @@
  */
 import Ajv2020, { _, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '../../shared/doors/openapi/document';
+import type { JsonSchema, OpenApiDocument, OpenApiOperation } from '#shared/doors/openapi/document';
 
 export interface CheckedRequest {
   method: string;

@@ -5,7 +5,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { decodeStreamRecord, type StreamReader, type StreamRecordChanges } from '../../shared/adapters/store/stream-record';
+import { decodeStreamRecord, type StreamReader, type StreamRecordChanges } from '#shared/adapters/store/stream-record';
 
 type Image = Record<string, unknown>;
 type LambdaImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;

@@ -3,9 +3,9 @@
  * copy for tests that must not share the stack's table (no worker watches it).
  */
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeployedStack } from '../../localstack/cloud/template/deployed-stack';
-import { ensureTable, type TableSpec } from '../../localstack/cloud/template/deploy-table';
-import { synthesizedTemplate } from '../../localstack/cloud/template/synthesize';
+import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
+import { ensureTable, type TableSpec } from '#localstack/cloud/template/deploy-table';
+import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
 
 export async function templateTableSpec(): Promise<TableSpec> {
   const { template } = await synthesizedTemplate();

@@ -1,7 +1,7 @@
 /** The operations of the account group's Account part: the account's settings (docs/retention.md). */
-import { section } from '../../../shared/doors/openapi/operation';
+import { section } from '#shared/doors/openapi/operation';
 import { accountSettingsSchema, updateAccountSettingsSchema, accountStatsSchema } from './account-schemas';
-import { accountStatsQuerySchema } from '../../../shared/domain/reputation/account-stats';
+import { accountStatsQuerySchema } from '#shared/domain/reputation/account-stats';
 
 const exampleSettings = {
   object: 'account' as const,

@@ -1,12 +1,12 @@
 /** The account group's Account routes: GET and PATCH /account, the account's settings (docs/retention.md); GET /account/stats (docs/deliverability.md). */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
 import { accountOps } from './account-operations';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import { getAccountSettings, updateAccountSettings } from '../../../shared/usecases/account/settings';
-import { getAccountStats } from '../../../shared/usecases/account/account-stats';
-import type { AccountStatsServices } from '../../../shared/services/deliverability';
+import type { BlobServices, CoreServices } from '#shared/services';
+import { getAccountSettings, updateAccountSettings } from '#shared/usecases/account/settings';
+import { getAccountStats } from '#shared/usecases/account/account-stats';
+import type { AccountStatsServices } from '#shared/services/deliverability';
 
 export function addAccountRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices & AccountStatsServices): void {
   const route = routes(app);

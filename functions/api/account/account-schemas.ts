@@ -1,12 +1,12 @@
 /** Response and request schemas of the account area: its settings (GET and PATCH /account; docs/retention.md) and GET /account/stats (docs/deliverability.md, "Account stats"). */
 import * as z from 'zod';
-import { ACCOUNT_PAUSE_SOURCES, accountPauseFiguresSchema } from '../../../shared/domain/accounts/account';
-import { PLAN_NAMES } from '../../../shared/domain/accounts/plans';
-import { RETENTION_CLASSES_DAYS } from '../../../shared/domain/accounts/retention';
-import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
-import type { AccountSettings } from '../../../shared/usecases/account/settings';
-import { describing, timestamp } from '../../../shared/doors/openapi/common-schemas';
-import type { AccountStats } from '../../../shared/domain/reputation/account-stats';
+import { ACCOUNT_PAUSE_SOURCES, accountPauseFiguresSchema } from '#shared/domain/accounts/account';
+import { PLAN_NAMES } from '#shared/domain/accounts/plans';
+import { RETENTION_CLASSES_DAYS } from '#shared/domain/accounts/retention';
+import { BOUNCE_CATEGORIES, DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import type { AccountSettings } from '#shared/usecases/account/settings';
+import { describing, timestamp } from '#shared/doors/openapi/common-schemas';
+import type { AccountStats } from '#shared/domain/reputation/account-stats';
 
 const days = (what: string) =>
   z

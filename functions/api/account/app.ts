@@ -4,10 +4,10 @@
  * its routes from its own module.
  */
 import type { Hono } from 'hono';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import type { AccountStatsServices } from '../../../shared/services/deliverability';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccountStatsServices } from '#shared/services/deliverability';
 import { addAccountRoutes } from './account-routes';
 import { addAuditRoutes } from './audit-routes';
 import { addErasureRoutes } from './erasure-routes';

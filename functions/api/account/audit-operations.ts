@@ -1,8 +1,8 @@
 /** The operations of the account group's audit-log part (docs/audit-log.md). No operation writes or deletes a record. */
-import { auditFilterSchema } from '../../../shared/domain/audit/audit-query';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { auditFilterSchema } from '#shared/domain/audit/audit-query';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 import { auditRecordSchema } from './audit-schemas';
 
 export const auditOps = section('account', 'Audit log', {

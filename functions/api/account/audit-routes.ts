@@ -3,13 +3,13 @@
  * or deletes a record (other methods on /audit-log are 404, as any path no route serves).
  */
 import type { Hono } from 'hono';
-import { toPublicAuditRecord } from '../../../shared/domain/audit/audit-record';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicAuditRecord } from '#shared/domain/audit/audit-record';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { auditOps } from './audit-operations';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import { listAuditLog } from '../../../shared/usecases/audit/list';
+import type { BlobServices, CoreServices } from '#shared/services';
+import { listAuditLog } from '#shared/usecases/audit/list';
 
 export function addAuditRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
   const route = routes(app, services);

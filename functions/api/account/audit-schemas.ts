@@ -1,7 +1,7 @@
 /** Response schemas of the audit log (GET /audit-log; docs/audit-log.md). */
 import * as z from 'zod';
-import type { toPublicAuditRecord } from '../../../shared/domain/audit/audit-record';
-import { describing, idOf, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicAuditRecord } from '#shared/domain/audit/audit-record';
+import { describing, idOf, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const actorSchema = z
   .discriminatedUnion('type', [

@@ -1,6 +1,6 @@
 /** The operations of the account group's Privacy part: erasure by address (docs/erasure.md). */
-import { createErasureSchema } from '../../../shared/domain/privacy/erasure';
-import { section } from '../../../shared/doors/openapi/operation';
+import { createErasureSchema } from '#shared/domain/privacy/erasure';
+import { section } from '#shared/doors/openapi/operation';
 import { erasureEnvelopeSchema } from './erasure-schemas';
 
 const exampleErasure = {

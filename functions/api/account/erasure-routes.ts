@@ -1,12 +1,12 @@
 /** The account group's Erasure routes (docs/erasure.md): each handler one use case of shared/usecases/privacy. */
 import type { Hono } from 'hono';
-import { toPublicErasure } from '../../../shared/domain/privacy/erasure';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicErasure } from '#shared/domain/privacy/erasure';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
 import { privacyOps } from './erasure-operations';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import type { ErasureDeps } from '../../../shared/usecases/privacy/deps';
-import { getErasure, startErasure } from '../../../shared/usecases/privacy/erasures';
+import type { BlobServices, CoreServices } from '#shared/services';
+import type { ErasureDeps } from '#shared/usecases/privacy/deps';
+import { getErasure, startErasure } from '#shared/usecases/privacy/erasures';
 
 /** The erasure use cases' deps from the group's services. */
 export function erasureDepsOf(services: CoreServices & BlobServices): ErasureDeps {

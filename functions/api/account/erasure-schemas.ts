@@ -1,7 +1,7 @@
 /** Erasures (POST /privacy/erasures, GET /privacy/erasures/{id}; docs/erasure.md): the answer's shape. */
 import * as z from 'zod';
-import { ERASED_KINDS, ERASURE_STATUSES, type ErasedKind, type PublicErasure } from '../../../shared/domain/privacy/erasure';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { ERASED_KINDS, ERASURE_STATUSES, type ErasedKind, type PublicErasure } from '#shared/domain/privacy/erasure';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const KIND_DESCRIPTIONS: Record<ErasedKind, string> = {
   suppressions: "suppression list entries naming the address (account-wide and tenants'), replaced by its hash",

@@ -1,7 +1,7 @@
 /** The operations of the account group's Exports part (docs/exports.md). */
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 import { exportEnvelopeSchema, exportSummarySchema } from './export-schemas';
 
 const exportParam = { id: 'the export id (exp_...)' };

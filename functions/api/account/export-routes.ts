@@ -1,12 +1,12 @@
 /** The account group's Export routes (docs/exports.md): each handler one use case of shared/usecases/exports. */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { exportOps } from './export-operations';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import { exportSettingsOf, type ExportDeps } from '../../../shared/usecases/exports/deps';
-import { getExport, listExports, startExport } from '../../../shared/usecases/exports/exports';
+import type { BlobServices, CoreServices } from '#shared/services';
+import { exportSettingsOf, type ExportDeps } from '#shared/usecases/exports/deps';
+import { getExport, listExports, startExport } from '#shared/usecases/exports/exports';
 
 /** The export use cases' deps from the group's services. */
 export function exportDepsOf(services: CoreServices & BlobServices): ExportDeps {

@@ -1,8 +1,8 @@
 /** Response schemas of account exports (POST /exports, GET /exports/{id}, GET /exports; docs/exports.md). */
 import * as z from 'zod';
-import { EXPORT_KINDS, EXPORT_STATUSES, type ExportKind } from '../../../shared/domain/exports/export';
-import type { toExportSummary, toPublicExport } from '../../../shared/domain/exports/public-export';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { EXPORT_KINDS, EXPORT_STATUSES, type ExportKind } from '#shared/domain/exports/export';
+import type { toExportSummary, toPublicExport } from '#shared/domain/exports/public-export';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const kindProgressSchema = z.strictObject({
   records: z.number().int().min(0).describe('records of this kind written so far'),

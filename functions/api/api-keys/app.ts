@@ -1,13 +1,13 @@
 /** The API keys group: POST /api-keys (secret shown once), GET /api-keys, DELETE /api-keys/{id}. */
 import type { Hono } from 'hono';
-import { toPublicApiKey } from '../../../shared/domain/api-keys/api-key';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicApiKey } from '#shared/domain/api-keys/api-key';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { apiKeyOps } from './operations';
-import type { CoreServices } from '../../../shared/services';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/usecases/access/api-keys';
+import type { CoreServices } from '#shared/services';
+import { createApiKey, listApiKeys, revokeApiKey } from '#shared/usecases/access/api-keys';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type ApiKeysServices = CoreServices;

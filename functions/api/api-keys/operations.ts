@@ -1,11 +1,11 @@
 /** The operations of the api-keys group (API keys). */
-import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
+import { createApiKeySchema } from '#shared/domain/api-keys/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
 import { apiKeyCreatedSchema, apiKeySchema } from './schemas';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
+import { page } from '#shared/doors/openapi/page-description';
 
 export const apiKeyOps = section('api-keys', 'API keys', {
   createApiKey: {

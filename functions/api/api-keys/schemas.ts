@@ -1,8 +1,8 @@
 /** Response schemas of the API keys group. */
 import * as z from 'zod';
-import type { toPublicApiKey } from '../../../shared/domain/api-keys/api-key';
-import { SCOPES } from '../../../shared/domain/api-keys/scopes';
-import { describing, idOf, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicApiKey } from '#shared/domain/api-keys/api-key';
+import { SCOPES } from '#shared/domain/api-keys/scopes';
+import { describing, idOf, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const tenantField = z
   .string()

@@ -4,17 +4,13 @@
  * Shapes: docs/attachments.md.
  */
 import type { Hono } from 'hono';
-import { toPublicAttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicAttachmentUpload } from '#shared/domain/emails/attachment-upload';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
 import { attachmentOps } from './operations';
-import {
-  createAttachmentUpload,
-  getAttachmentUpload,
-  type AttachmentUploadDeps,
-} from '../../../shared/usecases/attachments/attachment-uploads';
-import type { AuthenticateDeps } from '../../../shared/usecases/access/authenticate';
+import { createAttachmentUpload, getAttachmentUpload, type AttachmentUploadDeps } from '#shared/usecases/attachments/attachment-uploads';
+import type { AuthenticateDeps } from '#shared/usecases/access/authenticate';
 
 export type AttachmentsAppDeps = AuthenticateDeps & AttachmentUploadDeps;
 

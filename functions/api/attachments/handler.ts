@@ -1,7 +1,7 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '../../../shared/config/config';
-import { buildBlobs } from '../../../shared/services/blobs';
-import { buildCore } from '../../../shared/services/core';
+import { loadConfig } from '#shared/config/config';
+import { buildBlobs } from '#shared/services/blobs';
+import { buildCore } from '#shared/services/core';
 import { createAttachmentsApp } from './app';
 
 // The composition root: only what the group uses (shared/services/), built once per cold start.

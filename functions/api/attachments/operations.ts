@@ -1,6 +1,6 @@
 /** The operations of the attachments group (Attachments). */
-import { createAttachmentUploadSchema } from '../../../shared/domain/emails/attachment-upload';
-import { section } from '../../../shared/doors/openapi/operation';
+import { createAttachmentUploadSchema } from '#shared/domain/emails/attachment-upload';
+import { section } from '#shared/doors/openapi/operation';
 import { attachmentCreatedSchema, attachmentEnvelopeSchema } from './schemas';
 
 export const attachmentOps = section('attachments', 'Attachments', {

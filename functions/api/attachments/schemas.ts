@@ -1,7 +1,7 @@
 /** Response schemas of the attachments group (uploads of large attachments). */
 import * as z from 'zod';
-import type { toPublicAttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
-import { describing, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicAttachmentUpload } from '#shared/domain/emails/attachment-upload';
+import { describing, timestamp } from '#shared/doors/openapi/common-schemas';
 
 /** An attachment upload (POST /attachments, GET /attachments/{id}). */
 export const attachmentUploadSchema = describing<ReturnType<typeof toPublicAttachmentUpload>>()(

@@ -3,15 +3,15 @@
  * an automation; read its runs; and POST /events (./events-routes.ts), which starts, resumes and cancels runs.
  */
 import type { Hono } from 'hono';
-import { toPublicAutomation } from '../../../shared/domain/automations/automation';
-import { toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicAutomation } from '#shared/domain/automations/automation';
+import { toRunDetail, toRunSummary } from '#shared/domain/automations/run-view';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { automationOps } from './operations';
-import type { CoreServices } from '../../../shared/services';
-import { getAutomationRun, listAutomationRuns } from '../../../shared/usecases/automations/automation-runs';
+import type { CoreServices } from '#shared/services';
+import { getAutomationRun, listAutomationRuns } from '#shared/usecases/automations/automation-runs';
 import {
   changeAutomationStatus,
   createAutomation,
@@ -19,7 +19,7 @@ import {
   getAutomation,
   listAutomations,
   updateAutomation,
-} from '../../../shared/usecases/automations/automations';
+} from '#shared/usecases/automations/automations';
 import { accountKeyOnly, addEventRoutes } from './events-routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */

@@ -9,14 +9,14 @@
  * (docs/automations.md, "Dry run"); API keys get 403 for it.
  */
 import type { Hono, MiddlewareHandler } from 'hono';
-import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
-import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
-import { parseWith, readJson } from '../../../shared/doors/http/validate';
+import { eventRequestSchema } from '#shared/domain/automations/event-request';
+import { IDEMPOTENCY_HEADER, idempotencyOf } from '#shared/domain/emails/idempotency';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
+import { parseWith, readJson } from '#shared/doors/http/validate';
 import { eventsOp } from './operations';
-import { requireAutomationAccess } from '../../../shared/usecases/automations/automations';
-import { acceptEvent, type AcceptEventDeps } from '../../../shared/usecases/automations/runs/accept-event';
+import { requireAutomationAccess } from '#shared/usecases/automations/automations';
+import { acceptEvent, type AcceptEventDeps } from '#shared/usecases/automations/runs/accept-event';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 export const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {

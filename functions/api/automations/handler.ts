@@ -1,6 +1,6 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
 import { createAutomationsApp } from './app';
 
 // The composition root: only what the group uses (shared/services/), built once per cold start.

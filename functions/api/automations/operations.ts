@@ -4,14 +4,14 @@ import {
   createAutomationSchema,
   listAutomationsQuerySchema,
   updateAutomationSchema,
-} from '../../../shared/domain/automations/schemas';
-import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
-import { listRunsQuerySchema } from '../../../shared/domain/automations/run-view';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { op, section } from '../../../shared/doors/openapi/operation';
+} from '#shared/domain/automations/schemas';
+import { eventRequestSchema } from '#shared/domain/automations/event-request';
+import { listRunsQuerySchema } from '#shared/domain/automations/run-view';
+import * as ex from '#shared/doors/openapi/examples';
+import { op, section } from '#shared/doors/openapi/operation';
 import { automationEnvelopeSchema, automationSchema, eventAcceptedSchema, runEnvelopeSchema, runSummarySchema } from './schemas';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
+import { page } from '#shared/doors/openapi/page-description';
 
 // ---------------------------------------------------------------------------------------------------
 // Automations and events (also the dashboard's /api/events)

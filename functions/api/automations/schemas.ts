@@ -1,13 +1,13 @@
 /** Response schemas of the automations group: automations, runs, POST /events and its dashboard dry run. */
 import * as z from 'zod';
-import { AUTOMATION_STATUSES, CONDITION_OPERATORS, type toPublicAutomation } from '../../../shared/domain/automations/automation';
-import { RUN_STATUSES } from '../../../shared/domain/automations/run';
-import type { RunDetail, RunSummary } from '../../../shared/domain/automations/run-view';
-import { CATEGORIES } from '../../../shared/domain/mail/category';
-import type { AutomationDryRun } from '../../../shared/usecases/automations/automation-dry-run';
-import type { AcceptEventResponse } from '../../../shared/usecases/automations/runs/accept-event';
-import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from '../../../shared/doors/openapi/common-schemas';
-import { conditionSchema, OPERATOR_DOC, ALL_DOC, ANY_DOC } from '../../../shared/domain/automations/condition-schema';
+import { AUTOMATION_STATUSES, CONDITION_OPERATORS, type toPublicAutomation } from '#shared/domain/automations/automation';
+import { RUN_STATUSES } from '#shared/domain/automations/run';
+import type { RunDetail, RunSummary } from '#shared/domain/automations/run-view';
+import { CATEGORIES } from '#shared/domain/mail/category';
+import type { AutomationDryRun } from '#shared/usecases/automations/automation-dry-run';
+import type { AcceptEventResponse } from '#shared/usecases/automations/runs/accept-event';
+import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from '#shared/doors/openapi/common-schemas';
+import { conditionSchema, OPERATOR_DOC, ALL_DOC, ANY_DOC } from '#shared/domain/automations/condition-schema';
 
 const STEP_TYPE = z.enum(['send_email', 'delay', 'wait_for_event', 'condition']);
 

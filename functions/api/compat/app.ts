@@ -9,13 +9,13 @@
  * group's `pages` (infra/definitions.ts).
  */
 import { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { requestId } from '../../../shared/doors/http/middleware/request-id';
-import { responseWithinLambdaLimit } from '../../../shared/doors/http/lambda-response-budget';
-import { mountSendgrid } from '../../../shared/doors/compat/sendgrid/routes';
-import { mountPostmark } from '../../../shared/doors/compat/postmark/routes';
-import { mountMailgun } from '../../../shared/doors/compat/mailgun/routes';
-import type { CompatServices } from '../../../shared/doors/compat/services';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requestId } from '#shared/doors/http/middleware/request-id';
+import { responseWithinLambdaLimit } from '#shared/doors/http/lambda-response-budget';
+import { mountSendgrid } from '#shared/doors/compat/sendgrid/routes';
+import { mountPostmark } from '#shared/doors/compat/postmark/routes';
+import { mountMailgun } from '#shared/doors/compat/mailgun/routes';
+import type { CompatServices } from '#shared/doors/compat/services';
 
 export function createCompatApp(services: CompatServices): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();

@@ -4,7 +4,7 @@
  * messages per day and the DMARC pass rate of ours against others, the same numbers in a table, and the
  * top other senders. Everything from a report (reporter names, IPs) is interpolated, so escaped.
  */
-import type { DmarcFigures } from '../../../shared/usecases/dmarc/figures';
+import type { DmarcFigures } from '#shared/usecases/dmarc/figures';
 import { barChart, rateChart } from '../dashboard/pages/charts';
 import { html, table, type Html } from '../dashboard/pages/layout';
 

@@ -11,19 +11,19 @@
  * host it, change its mode, stop). Credentials typed into the apply form are used for that request only
  * and never shown again.
  */
-import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
-import { toPublicDomain } from '../../../shared/domain/domains/domain';
-import { applyDnsSchema, createDomainSchema, updateDomainSchema } from '../../../shared/domain/domains/schemas';
-import { parseWith } from '../../../shared/doors/http/validate';
-import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
-import { createDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
+import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
+import { toPublicDomain } from '#shared/domain/domains/domain';
+import { applyDnsSchema, createDomainSchema, updateDomainSchema } from '#shared/domain/domains/schemas';
+import { parseWith } from '#shared/doors/http/validate';
+import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
+import { createDomain, getDomain, listDomains, updateDomain } from '#shared/usecases/domains/manage';
 import {
   checkDomainHealthNow,
   runStoredHealthCheck,
   storedHealthOf,
   type StoredDomainHealth,
-} from '../../../shared/usecases/domains/stored-health';
-import { verifyDomain } from '../../../shared/usecases/domains/verify';
+} from '#shared/usecases/domains/stored-health';
+import { verifyDomain } from '#shared/usecases/domains/verify';
 import {
   buttonForm,
   field,
@@ -43,16 +43,16 @@ import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardDomainsServices } from './services';
 import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
 import { providerMarker, providerNotice } from '../dashboard/pages/domain-provider';
-import { dmarcFiguresOf, type DmarcFigures } from '../../../shared/usecases/dmarc/figures';
-import type { Domain } from '../../../shared/domain/domains/domain';
+import { dmarcFiguresOf, type DmarcFigures } from '#shared/usecases/dmarc/figures';
+import type { Domain } from '#shared/domain/domains/domain';
 import { dmarcSection } from './dmarc-section';
 import { mtaStsSection } from './mta-sts-section';
 import { sendingSection } from './sending-section';
-import { getAccountStats } from '../../../shared/usecases/account/account-stats';
-import { deleteHosting, hostingViewOf, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
-import type { PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
-import { recordCreated } from '../../../shared/doors/http/created-ids';
+import { getAccountStats } from '#shared/usecases/account/account-stats';
+import { deleteHosting, hostingViewOf, putHosting } from '#shared/usecases/domains/mta-sts/manage';
+import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 type PublicDomain = ReturnType<typeof toPublicDomain>;
 

@@ -3,8 +3,8 @@
  * domain's receiving subdomain, its status and what to do next, and the records to publish in order; a form to
  * host it or change its mode, and to stop hosting it. Values from DNS are interpolated (escaped), never markup.
  */
-import type { PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { MTA_STS_MODES } from '../../../shared/domain/domains/mta-sts/policy';
+import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
 import { buttonForm, postForm, select, type PageContext } from '../dashboard/pages/forms';
 import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
 

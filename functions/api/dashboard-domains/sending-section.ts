@@ -3,8 +3,8 @@
  * (GET /account/stats: shared/usecases/account/account-stats.ts): sent, bounce and complaint rates, bounces per
  * day by category as a chart, and the counts of each category, with the data table behind the chart.
  */
-import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS } from '../../../shared/domain/bounces/bounce-category';
-import type { AccountStats } from '../../../shared/domain/reputation/account-stats';
+import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS } from '#shared/domain/bounces/bounce-category';
+import type { AccountStats } from '#shared/domain/reputation/account-stats';
 import { barChart, rateChart } from '../dashboard/pages/charts';
 import { html, table, type Html } from '../dashboard/pages/layout';
 

@@ -12,7 +12,7 @@ import type {
   MessagingServices,
   SecretServices,
   SesServices,
-} from '../../../shared/services';
+} from '#shared/services';
 
 export type DashboardDomainsServices = CoreServices &
   SesServices &

@@ -4,7 +4,7 @@
  * session; the main dashboard function (functions/api/dashboard/app.ts) serves everything else.
  */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { createDashboardFrame } from '../dashboard/frame';
 import { createPages } from '../dashboard/pages';
 import { addEmailPages } from './email-pages';

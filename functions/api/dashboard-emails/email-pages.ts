@@ -9,10 +9,10 @@
  * the matches, and "Older" goes on from there: bounded work per page, stated on the page. The charts
  * count the CHART_SAMPLE most recent emails the same way (5 queries), per UTC day, and say so.
  */
-import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '../../../shared/domain/lambda-payload';
-import { BOUNCE_CATEGORY_LABELS } from '../../../shared/domain/bounces/bounce-category';
-import { getEmailContent } from '../../../shared/usecases/emails/email-content';
-import { listEmails } from '../../../shared/usecases/emails/list-emails';
+import { RESPONSE_BODY_BUDGET_BYTES, textPayloadBytes } from '#shared/domain/lambda-payload';
+import { BOUNCE_CATEGORY_LABELS } from '#shared/domain/bounces/bounce-category';
+import { getEmailContent } from '#shared/usecases/emails/email-content';
+import { listEmails } from '#shared/usecases/emails/list-emails';
 import { barChart, rateChart } from '../dashboard/pages/charts';
 import {
   dailyActivity,

@@ -3,9 +3,9 @@
  * (its authentication results, bodies in a sandboxed frame, headers, attachments). Use cases:
  * listReceivedEmails, getReceivedEmail (the received-emails group's).
  */
-import { listReceivedEmailsQuerySchema } from '../../../shared/domain/inbound/schemas';
-import { parseWith } from '../../../shared/doors/http/validate';
-import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
+import { listReceivedEmailsQuerySchema } from '#shared/domain/inbound/schemas';
+import { parseWith } from '#shared/doors/http/validate';
+import { getReceivedEmail, listReceivedEmails } from '#shared/usecases/inbound/received-emails';
 import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardEmailsServices } from './services';

@@ -4,6 +4,6 @@
  * test send is the dashboard-send function's (functions/api/dashboard-send/test-send.ts). Its handler
  * composes exactly this.
  */
-import type { BlobServices, CoreServices } from '../../../shared/services';
+import type { BlobServices, CoreServices } from '#shared/services';
 
 export type DashboardEmailsServices = CoreServices & BlobServices;

@@ -4,7 +4,7 @@
  * form (./invitation-pages.ts: it may email the invitation). The pages themselves are the other functions'.
  */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { createDashboardFrame } from '../dashboard/frame';
 import { createPages } from '../dashboard/pages';
 import { addInvitationPages } from './invitation-pages';

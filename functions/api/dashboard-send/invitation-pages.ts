@@ -12,16 +12,16 @@
  *
  * On the local cloud (a loopback origin) the link is shown in both cases: no real mailbox receives it.
  */
-import { dashboardOrigin, type Invitation } from '../../../shared/domain/dashboard/invitation';
-import { AppError } from '../../../shared/domain/errors';
-import { emailInvitation } from '../../../shared/usecases/dashboard/invitation-email';
-import { inviteMember, revokeInvitation } from '../../../shared/usecases/dashboard/invitations';
+import { dashboardOrigin, type Invitation } from '#shared/domain/dashboard/invitation';
+import { AppError } from '#shared/domain/errors';
+import { emailInvitation } from '#shared/usecases/dashboard/invitation-email';
+import { inviteMember, revokeInvitation } from '#shared/usecases/dashboard/invitations';
 import { field, problemFlash, redirectTo, render, roleCheckedAction, secretBox, type PageContext } from '../dashboard/pages/forms';
 import { html } from '../dashboard/pages/layout';
 import { MEMBERS_PATH } from '../dashboard/pages/team-paths';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardSendServices } from './services';
-import { recordCreated } from '../../../shared/doors/http/created-ids';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 const isLocal = (c: PageContext) => dashboardOrigin(c.req.url).startsWith('http://');
 

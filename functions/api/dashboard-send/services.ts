@@ -4,6 +4,6 @@
  * an invitation never schedules and publishes nothing: the outbox relay enqueues it). Its handler composes
  * exactly this.
  */
-import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
+import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '#shared/services';
 
 export type DashboardSendServices = CoreServices & MessagingServices & BlobServices & ScheduleServices;

@@ -3,9 +3,9 @@
  * posts to /dashboard/emails/test, which API Gateway sends here (the most specific route wins), to the
  * function holding the send core, so dashboard-emails holds none of it (the 1 MiB bundle limit).
  */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { parseWith } from '../../../shared/doors/http/validate';
-import { sendEmail } from '../../../shared/usecases/send';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { parseWith } from '#shared/doors/http/validate';
+import { sendEmail } from '#shared/usecases/send';
 import { field, formAction, redirectTo } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardSendServices } from './services';

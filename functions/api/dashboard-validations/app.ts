@@ -4,7 +4,7 @@
  * dashboard's session.
  */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { createDashboardFrame } from '../dashboard/frame';
 import { createPages } from '../dashboard/pages';
 import type { DashboardValidationsServices } from './services';

@@ -3,6 +3,6 @@
  * (the hourly allowance's counter, suppressions, tenants), DNS (core's mail hosts) and the disposable
  * domains list. Its handler composes exactly this.
  */
-import type { CoreServices, ValidationServices } from '../../../shared/services';
+import type { CoreServices, ValidationServices } from '#shared/services';
 
 export type DashboardValidationsServices = CoreServices & ValidationServices;

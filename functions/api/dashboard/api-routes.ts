@@ -9,9 +9,9 @@
  * dashboard endpoints are: keys have /events and /webhooks, and only a session may dry-run (docs/dashboard.md).
  */
 import { Hono } from 'hono';
-import { plausiblePaths } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { requireSession } from '../../../shared/doors/http/middleware/session';
+import { plausiblePaths } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requireSession } from '#shared/doors/http/middleware/session';
 import type { DashboardServices } from './services';
 import { addEventRoutes } from '../automations/events-routes';
 import { addWebhookRoutes } from '../webhooks/routes';

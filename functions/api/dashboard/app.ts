@@ -12,7 +12,7 @@
  * /api/webhooks: ./api-routes.ts), and the audit log's page (./pages/audit-log.ts).
  */
 import type { Hono } from 'hono';
-import type { ApiEnv } from '../../../shared/doors/http/env';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { createDashboardFrame } from './frame';
 import type { DashboardServices } from './services';
 import { createSessionApi } from './api-routes';

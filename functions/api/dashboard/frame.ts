@@ -4,9 +4,9 @@
  * not bundle the main function's routes.
  */
 import type { Hono } from 'hono';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { auditChanges, dashboardSucceeded, type AuditMiddlewareDeps } from '../../../shared/doors/http/middleware/audit';
+import { createFrame } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { auditChanges, dashboardSucceeded, type AuditMiddlewareDeps } from '#shared/doors/http/middleware/audit';
 
 /**
  * The frame of every dashboard function: answers are never cached (they carry CSRF tokens and account

@@ -13,17 +13,17 @@
  */
 import type { Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { dashboardOrigin } from '../../../shared/domain/dashboard/invitation';
-import { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_MS, OIDC_START_PATH } from '../../../shared/domain/dashboard/oidc';
-import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
-import { AppError } from '../../../shared/domain/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { sourceIpOf } from '../../../shared/doors/http/middleware/audit';
-import { routes } from '../../../shared/doors/http/route';
-import { sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
+import { dashboardOrigin } from '#shared/domain/dashboard/invitation';
+import { OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_MS, OIDC_START_PATH } from '#shared/domain/dashboard/oidc';
+import { isTokenShaped, sessionTokenHash } from '#shared/domain/dashboard/session-token';
+import { AppError } from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { sourceIpOf } from '#shared/doors/http/middleware/audit';
+import { routes } from '#shared/doors/http/route';
+import { sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
 import { dashboardOps } from './operations';
-import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '../../../shared/usecases/dashboard/oidc-sign-in';
-import { endSession } from '../../../shared/usecases/dashboard/sessions';
+import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '#shared/usecases/dashboard/oidc-sign-in';
+import { endSession } from '#shared/usecases/dashboard/sessions';
 import { errorText, safeNext } from './pages/forms';
 import { signInPage } from './pages/sign-in';
 import type { DashboardServices } from './services';

@@ -5,11 +5,11 @@ import {
   changeRoleRequestSchema,
   inviteRequestSchema,
   signInRequestSchema,
-} from '../../../shared/domain/dashboard/schemas';
-import { section, type Operation } from '../../../shared/doors/openapi/operation';
+} from '#shared/domain/dashboard/schemas';
+import { section, type Operation } from '#shared/doors/openapi/operation';
 import { sessionSchema, invitationCreatedSchema, memberEnvelopeSchema, teamSchema } from './schemas';
 import { dryRunSchema } from '../automations/schemas';
-import { okSchema } from '../../../shared/doors/openapi/common-schemas';
+import { okSchema } from '#shared/doors/openapi/common-schemas';
 import { eventsOp } from '../automations/operations';
 import { webhookOps } from '../webhooks/operations';
 

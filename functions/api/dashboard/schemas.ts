@@ -1,9 +1,9 @@
 /** Response schemas of the dashboard's doors: the session (docs/dashboard.md), members and invitations ("Teams and roles"). */
 import * as z from 'zod';
-import { DASHBOARD_ROLES } from '../../../shared/domain/dashboard/roles';
-import type { toPublicUser } from '../../../shared/domain/dashboard/user';
-import { describing, idOf, timestamp } from '../../../shared/doors/openapi/common-schemas';
-import type { toPublicInvitation } from '../../../shared/domain/dashboard/invitation';
+import { DASHBOARD_ROLES } from '#shared/domain/dashboard/roles';
+import type { toPublicUser } from '#shared/domain/dashboard/user';
+import { describing, idOf, timestamp } from '#shared/doors/openapi/common-schemas';
+import type { toPublicInvitation } from '#shared/domain/dashboard/invitation';
 
 export const dashboardUserSchema = describing<ReturnType<typeof toPublicUser>>()(
   z.strictObject({

@@ -6,7 +6,7 @@
  * emails and domains pages use (functions/api/dashboard-emails, dashboard-domains).
  * Its handler composes exactly this (shared/services/).
  */
-import type { CoreServices, MessagingServices, OidcServices, SecretServices } from '../../../shared/services';
+import type { CoreServices, MessagingServices, OidcServices, SecretServices } from '#shared/services';
 
 /** `oidc`: the deployment's OpenID Connect provider (docs/dashboard.md), absent or null when it has none. */
 export type DashboardServices = CoreServices & MessagingServices & SecretServices & Partial<OidcServices>;

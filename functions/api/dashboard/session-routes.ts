@@ -13,21 +13,21 @@
  *   GET  /dashboard/session   (session) -> 200, the same answer as the sign-in: who is signed in and the CSRF token.
  */
 import type { Context, Hono } from 'hono';
-import { signInRequestSchema } from '../../../shared/domain/dashboard/schemas';
-import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
-import { toPublicUser, type DashboardUser } from '../../../shared/domain/dashboard/user';
-import { AppError } from '../../../shared/domain/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { sourceIpOf } from '../../../shared/doors/http/middleware/audit';
-import { requireSameOrigin } from '../../../shared/doors/http/middleware/same-origin';
-import { isFormBody as isForm, requireSession } from '../../../shared/doors/http/middleware/session';
-import { routes } from '../../../shared/doors/http/route';
-import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
-import { parseWith, readJson } from '../../../shared/doors/http/validate';
+import { signInRequestSchema } from '#shared/domain/dashboard/schemas';
+import { isTokenShaped, sessionTokenHash } from '#shared/domain/dashboard/session-token';
+import { toPublicUser, type DashboardUser } from '#shared/domain/dashboard/user';
+import { AppError } from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { sourceIpOf } from '#shared/doors/http/middleware/audit';
+import { requireSameOrigin } from '#shared/doors/http/middleware/same-origin';
+import { isFormBody as isForm, requireSession } from '#shared/doors/http/middleware/session';
+import { routes } from '#shared/doors/http/route';
+import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
+import { parseWith, readJson } from '#shared/doors/http/validate';
 import { dashboardOps } from './operations';
-import type { StoredSession } from '../../../shared/adapters/store/sessions';
-import { endSession } from '../../../shared/usecases/dashboard/sessions';
-import { signIn } from '../../../shared/usecases/dashboard/sign-in';
+import type { StoredSession } from '#shared/adapters/store/sessions';
+import { endSession } from '#shared/usecases/dashboard/sessions';
+import { signIn } from '#shared/usecases/dashboard/sign-in';
 import { errorText, redirectTo, safeNext } from './pages/forms';
 import { signInPage } from './pages/sign-in';
 import type { DashboardServices } from './services';

@@ -14,20 +14,20 @@
  * middleware refuses a viewer every change before that.
  */
 import type { Context, Hono } from 'hono';
-import { isTokenShaped, sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
-import { dashboardOrigin, toPublicInvitation } from '../../../shared/domain/dashboard/invitation';
-import { toPublicUser } from '../../../shared/domain/dashboard/user';
-import { AppError } from '../../../shared/domain/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { requireSameOrigin } from '../../../shared/doors/http/middleware/same-origin';
-import { isFormBody, requireSession } from '../../../shared/doors/http/middleware/session';
-import { routes } from '../../../shared/doors/http/route';
-import { sessionCookieToken, setSessionCookie } from '../../../shared/doors/http/session-cookie';
-import { readJson } from '../../../shared/doors/http/validate';
+import { isTokenShaped, sessionTokenHash } from '#shared/domain/dashboard/session-token';
+import { dashboardOrigin, toPublicInvitation } from '#shared/domain/dashboard/invitation';
+import { toPublicUser } from '#shared/domain/dashboard/user';
+import { AppError } from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requireSameOrigin } from '#shared/doors/http/middleware/same-origin';
+import { isFormBody, requireSession } from '#shared/doors/http/middleware/session';
+import { routes } from '#shared/doors/http/route';
+import { sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
+import { readJson } from '#shared/doors/http/validate';
 import { dashboardOps } from './operations';
-import { endSession, startSession } from '../../../shared/usecases/dashboard/sessions';
-import { acceptInvitation, invitationOfToken, inviteMember, revokeInvitation } from '../../../shared/usecases/dashboard/invitations';
-import { changeMemberRole, listTeam, removeMember } from '../../../shared/usecases/dashboard/team';
+import { endSession, startSession } from '#shared/usecases/dashboard/sessions';
+import { acceptInvitation, invitationOfToken, inviteMember, revokeInvitation } from '#shared/usecases/dashboard/invitations';
+import { changeMemberRole, listTeam, removeMember } from '#shared/usecases/dashboard/team';
 import { errorText, HOME_PATH } from './pages/forms';
 import { acceptInvitationPage } from './pages/accept-invitation';
 import type { DashboardServices } from './services';

@@ -3,7 +3,7 @@
  * the domain's DNS host, then verify); also the stored DNS host credentials apply may use (/dns-providers).
  */
 import type { Hono } from 'hono';
-import { toPublicDomain } from '../../../shared/domain/domains/domain';
+import { toPublicDomain } from '#shared/domain/domains/domain';
 import {
   applyDnsSchema,
   createDomainSchema,
@@ -12,13 +12,13 @@ import {
   listDomainsQuerySchema,
   storeDnsProviderSchema,
   updateDomainSchema,
-} from '../../../shared/domain/domains/schemas';
-import { NotFoundError } from '../../../shared/domain/errors';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
-import { jsonBody, parseWith, readJson } from '../../../shared/doors/http/validate';
+} from '#shared/domain/domains/schemas';
+import { NotFoundError } from '#shared/domain/errors';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
+import { jsonBody, parseWith, readJson } from '#shared/doors/http/validate';
 import { domainOps } from './operations';
 import type {
   CoreServices,
@@ -28,14 +28,14 @@ import type {
   MessagingServices,
   SecretServices,
   SesServices,
-} from '../../../shared/services';
-import { applyDomainDns } from '../../../shared/usecases/domains/dns-apply';
-import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '../../../shared/usecases/domains/dns-providers';
-import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '../../../shared/usecases/domains/manage';
-import { checkDomainHealthNow, getDomainHealth } from '../../../shared/usecases/domains/stored-health';
-import { getDmarcFigures } from '../../../shared/usecases/dmarc/figures';
-import { verifyDomain } from '../../../shared/usecases/domains/verify';
-import { deleteHosting, getHosting, putHosting } from '../../../shared/usecases/domains/mta-sts/manage';
+} from '#shared/services';
+import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
+import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '#shared/usecases/domains/dns-providers';
+import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '#shared/usecases/domains/manage';
+import { checkDomainHealthNow, getDomainHealth } from '#shared/usecases/domains/stored-health';
+import { getDmarcFigures } from '#shared/usecases/dmarc/figures';
+import { verifyDomain } from '#shared/usecases/domains/verify';
+import { deleteHosting, getHosting, putHosting } from '#shared/usecases/domains/mta-sts/manage';
 
 /** The host named in /dns-providers/{provider}; any other name is an unknown resource (404). */
 function dnsProviderOf(value: string) {

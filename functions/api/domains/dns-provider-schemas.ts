@@ -1,8 +1,8 @@
 /** Response schemas of the stored DNS host credentials (GET, PUT and DELETE /dns-providers, domains group). */
 import * as z from 'zod';
-import { DNS_HOSTS } from '../../../shared/domain/domains/dns-apply';
-import type { PublicDnsProvider } from '../../../shared/domain/domains/dns-provider';
-import { describing, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { DNS_HOSTS } from '#shared/domain/domains/dns-apply';
+import type { PublicDnsProvider } from '#shared/domain/domains/dns-provider';
+import { describing, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const dnsProviderSchema = describing<PublicDnsProvider>()(
   z.strictObject({

@@ -1,11 +1,11 @@
 /** The operations of the domains group (Domains). */
-import { createDomainSchema, listDomainsQuerySchema, updateDomainSchema } from '../../../shared/domain/domains/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '../../../shared/doors/openapi/requests';
+import { createDomainSchema, listDomainsQuerySchema, updateDomainSchema } from '#shared/domain/domains/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { domainActionRequestSchema, storeDnsProviderRequestSchema } from '#shared/doors/openapi/requests';
 import { dnsProviderEnvelopeSchema, dnsProviderListSchema } from './dns-provider-schemas';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
 import {
   dmarcFiguresSchema,
   domainActionResultSchema,
@@ -15,10 +15,10 @@ import {
   mtaStsHostingDeletedSchema,
   mtaStsHostingSchema,
 } from './schemas';
-import { mtaStsInputSchema } from '../../../shared/domain/domains/mta-sts/policy';
-import { dmarcFiguresQuerySchema } from '../../../shared/domain/dmarc/figures-query';
-import { page } from '../../../shared/doors/openapi/page-description';
-import { PLAN_NAMES, PLANS } from '../../../shared/domain/accounts/plans';
+import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
+import { dmarcFiguresQuerySchema } from '#shared/domain/dmarc/figures-query';
+import { page } from '#shared/doors/openapi/page-description';
+import { PLAN_NAMES, PLANS } from '#shared/domain/accounts/plans';
 
 // ---------------------------------------------------------------------------------------------------
 // Domains

@@ -1,14 +1,14 @@
 /** Response schemas of the domains group: domains, DNS records, apply, health, DMARC figures and hosted MTA-STS. */
 import * as z from 'zod';
-import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '../../../shared/domain/domains/domain';
-import { DNS_HOSTS } from '../../../shared/domain/domains/dns-apply';
-import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '../../../shared/domain/domains/health/finding';
-import type { ApplyReport } from '../../../shared/usecases/domains/dns-apply';
-import type { StoredDomainHealth } from '../../../shared/usecases/domains/stored-health';
-import type { DmarcFigures } from '../../../shared/usecases/dmarc/figures';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
-import { HOSTING_STATUSES, type PublicHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { MTA_STS_MODES } from '../../../shared/domain/domains/mta-sts/policy';
+import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '#shared/domain/domains/domain';
+import { DNS_HOSTS } from '#shared/domain/domains/dns-apply';
+import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '#shared/domain/domains/health/finding';
+import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
+import type { StoredDomainHealth } from '#shared/usecases/domains/stored-health';
+import type { DmarcFigures } from '#shared/usecases/dmarc/figures';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
+import { HOSTING_STATUSES, type PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
 
 const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
 const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;

@@ -1,22 +1,22 @@
 /** The emails API group: send (one, batch), read (one, list), resend, reschedule/cancel. */
 import type { Hono } from 'hono';
-import { IDEMPOTENCY_HEADER, idempotencyOf } from '../../../shared/domain/emails/idempotency';
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { NotFoundError, ValidationError } from '../../../shared/domain/errors';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
-import { parseWith, readJson } from '../../../shared/doors/http/validate';
+import { IDEMPOTENCY_HEADER, idempotencyOf } from '#shared/domain/emails/idempotency';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { NotFoundError, ValidationError } from '#shared/domain/errors';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
+import { parseWith, readJson } from '#shared/doors/http/validate';
 import { emailOps } from './operations';
-import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../../shared/services';
-import { listEmails } from '../../../shared/usecases/emails/list-emails';
-import { resendEmail } from '../../../shared/usecases/send/resend-email';
-import { updateScheduledEmail } from '../../../shared/usecases/emails/scheduled-emails';
-import { sendBatch, validateBatchShape, type BatchValidation } from '../../../shared/usecases/send/send-batch';
-import { getEmail } from '../../../shared/usecases/emails/get-email';
-import { sendEmail } from '../../../shared/usecases/send';
-import { sendTestEvent } from '../../../shared/usecases/webhooks/test-event';
+import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '#shared/services';
+import { listEmails } from '#shared/usecases/emails/list-emails';
+import { resendEmail } from '#shared/usecases/send/resend-email';
+import { updateScheduledEmail } from '#shared/usecases/emails/scheduled-emails';
+import { sendBatch, validateBatchShape, type BatchValidation } from '#shared/usecases/send/send-batch';
+import { getEmail } from '#shared/usecases/emails/get-email';
+import { sendEmail } from '#shared/usecases/send';
+import { sendTestEvent } from '#shared/usecases/webhooks/test-event';
 
 /** `x-batch-validation: strict | permissive` (the resend SDK's header); permissive when absent. */
 function batchValidationOf(header: string | undefined): BatchValidation {

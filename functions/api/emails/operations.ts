@@ -1,13 +1,13 @@
 /** The operations of the emails group (Emails). */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { updateEmailSchema } from '../../../shared/domain/emails/update-request';
-import { tenantParam } from '../../../shared/domain/tenants/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import { testEventSchema } from '../../../shared/usecases/webhooks/test-event';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { batchRequestSchema } from '../../../shared/doors/openapi/requests';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { updateEmailSchema } from '#shared/domain/emails/update-request';
+import { tenantParam } from '#shared/domain/tenants/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import { testEventSchema } from '#shared/usecases/webhooks/test-event';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { batchRequestSchema } from '#shared/doors/openapi/requests';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 import {
   batchResultSchema,
   cancelResultSchema,
@@ -16,7 +16,7 @@ import {
   sendResultSchema,
   testEventResultSchema,
 } from './schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 const SEND_REFUSALS = [
   'insufficient_scope',

@@ -1,12 +1,12 @@
 /** Response schemas of the emails group. */
 import * as z from 'zod';
-import { EMAIL_STATUSES, type toPublicEmail } from '../../../shared/domain/emails/email';
-import { BOUNCE_CATEGORIES } from '../../../shared/domain/bounces/bounce-category';
-import { EVENT_TYPES } from '../../../shared/domain/webhooks/event-types';
-import type { BatchItemResult } from '../../../shared/usecases/send/send-batch';
-import type { SendResult } from '../../../shared/usecases/send';
-import type { sendTestEvent } from '../../../shared/usecases/webhooks/test-event';
-import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { EMAIL_STATUSES, type toPublicEmail } from '#shared/domain/emails/email';
+import { BOUNCE_CATEGORIES } from '#shared/domain/bounces/bounce-category';
+import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
+import type { BatchItemResult } from '#shared/usecases/send/send-batch';
+import type { SendResult } from '#shared/usecases/send';
+import type { sendTestEvent } from '#shared/usecases/webhooks/test-event';
+import { describing, idOf, nullableTimestamp, tagSchema, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const emailAttachmentSchema = z.strictObject({
   filename: z.string().describe('the file name, as sent'),

@@ -12,16 +12,16 @@
  * Tokens may be up to 4 KB: createApi's path segment guard is not part of this frame.
  */
 import type { Context, Hono } from 'hono';
-import { NotFoundError } from '../../../shared/domain/errors';
-import type { LinkKind } from '../../../shared/domain/links/token';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
-import { logError, logInfo } from '../../../shared/lib/log';
+import { NotFoundError } from '#shared/domain/errors';
+import type { LinkKind } from '#shared/domain/links/token';
+import { createFrame } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
+import { logError, logInfo } from '#shared/lib/log';
 import { linkOps } from './operations';
-import type { LinkSigner, ResolvedLink } from '../../../shared/usecases/links/link-signing';
-import { trackHit, type TrackDeps, type TrackedLink } from '../../../shared/usecases/links/track';
-import { unsubscribe, type UnsubscribeDeps, type UnsubscribeSource } from '../../../shared/usecases/links/unsubscribe';
+import type { LinkSigner, ResolvedLink } from '#shared/usecases/links/link-signing';
+import { trackHit, type TrackDeps, type TrackedLink } from '#shared/usecases/links/track';
+import { unsubscribe, type UnsubscribeDeps, type UnsubscribeSource } from '#shared/usecases/links/unsubscribe';
 import { confirmationPage, donePage, invalidLinkPage, NO_STORE } from './pages';
 
 export { maskAddress } from './pages';

@@ -1,6 +1,6 @@
 /** The operations of the links group (Links). */
 import * as z from 'zod';
-import { section } from '../../../shared/doors/openapi/operation';
+import { section } from '#shared/doors/openapi/operation';
 
 // ---------------------------------------------------------------------------------------------------
 // Public links (no API key: the signed token is the authority)

@@ -5,10 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { UnsubscribeLink } from '../../../shared/domain/links/link-urls';
-import { escapeHtml } from '../../../shared/domain/html';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { CATEGORY_LABELS } from '../../../shared/usecases/links/unsubscribe';
+import type { UnsubscribeLink } from '#shared/domain/links/link-urls';
+import { escapeHtml } from '#shared/domain/html';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { CATEGORY_LABELS } from '#shared/usecases/links/unsubscribe';
 
 export const NO_STORE = 'no-store, no-cache, must-revalidate, max-age=0';
 

@@ -5,13 +5,13 @@
  * key (clients/mcp), so every scope, limit and rule applies as to any other caller. GET and DELETE: 405.
  */
 import type { Hono } from 'hono';
-import { createApiClient } from '../../../clients/api/client';
-import { bundledDocs } from '../../../clients/mcp/docs/bundled';
-import { createMcpServer, SERVER_INFO } from '../../../clients/mcp/server';
-import { handleStatelessMcpRequest, methodNotAllowed } from '../../../clients/mcp/stateless-http';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import type { CoreServices } from '../../../shared/services';
+import { createApiClient } from '#clients/api/client';
+import { bundledDocs } from '#clients/mcp/docs/bundled';
+import { createMcpServer, SERVER_INFO } from '#clients/mcp/server';
+import { handleStatelessMcpRequest, methodNotAllowed } from '#clients/mcp/stateless-http';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import type { CoreServices } from '#shared/services';
 
 export interface McpAppOptions {
   /** The API's base URL (Config.apiBaseUrl), where the tools call it. */

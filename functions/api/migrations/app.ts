@@ -4,16 +4,16 @@
  * GET /migrations/{id}/report (CSV, or JSON with ?format=json).
  */
 import type { Hono } from 'hono';
-import { REPORT_COLUMNS, reportRows, toCsv } from '../../../shared/domain/imports/report-rows';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { REPORT_COLUMNS, reportRows, toCsv } from '#shared/domain/imports/report-rows';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { migrationOps } from './operations';
-import type { CoreServices, ImportServices, SecretServices } from '../../../shared/services';
-import { toImportSummary } from '../../../shared/domain/imports/public-import';
-import { getImport, listImports, loadImport } from '../../../shared/usecases/imports/import-report';
-import { runImport } from '../../../shared/usecases/imports/run-import';
+import type { CoreServices, ImportServices, SecretServices } from '#shared/services';
+import { toImportSummary } from '#shared/domain/imports/public-import';
+import { getImport, listImports, loadImport } from '#shared/usecases/imports/import-report';
+import { runImport } from '#shared/usecases/imports/run-import';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type MigrationsServices = CoreServices & SecretServices & ImportServices;

@@ -1,9 +1,9 @@
 /** The operations of the migrations group (Imports). */
-import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '../../../shared/domain/imports/schemas';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
+import { listImportsQuerySchema, reportQuerySchema, startImportSchema } from '#shared/domain/imports/schemas';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
 import { migrationEnvelopeSchema, migrationReportSchema, migrationSummarySchema } from './schemas';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 
 // ---------------------------------------------------------------------------------------------------
 // Imports

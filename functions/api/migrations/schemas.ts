@@ -1,10 +1,10 @@
 /** Response schemas of the migrations group (imports from SendGrid, Postmark and Mailgun, and their reports). */
 import * as z from 'zod';
-import { IMPORT_STATUSES } from '../../../shared/domain/imports/report';
-import { IMPORT_RESOURCES, PROVIDERS } from '../../../shared/domain/imports/source';
-import type { REPORT_COLUMNS, ReportRow } from '../../../shared/domain/imports/report-rows';
-import type { PublicImport, toImportSummary } from '../../../shared/domain/imports/public-import';
-import { describing, idOf, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { IMPORT_STATUSES } from '#shared/domain/imports/report';
+import { IMPORT_RESOURCES, PROVIDERS } from '#shared/domain/imports/source';
+import type { REPORT_COLUMNS, ReportRow } from '#shared/domain/imports/report-rows';
+import type { PublicImport, toImportSummary } from '#shared/domain/imports/public-import';
+import { describing, idOf, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const count = z.number().int();
 const countTotals = z.strictObject({

@@ -4,10 +4,10 @@
  * It reads the table only, by the host API Gateway was asked for.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { loadConfig } from '../../../shared/config/config';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { MtaStsHostingRepository } from '../../../shared/adapters/store/mta-sts-hosting';
-import { servePolicy } from '../../../shared/usecases/domains/mta-sts/serve-policy';
+import { loadConfig } from '#shared/config/config';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { MtaStsHostingRepository } from '#shared/adapters/store/mta-sts-hosting';
+import { servePolicy } from '#shared/usecases/domains/mta-sts/serve-policy';
 
 // The composition root: the table only, built once per cold start.
 const config = loadConfig();

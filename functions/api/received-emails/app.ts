@@ -3,13 +3,13 @@
  * with filters, and one received email whole (bodies, headers, attachments, raw message link).
  */
 import type { Hono } from 'hono';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { receivedEmailOps } from './operations';
-import type { BlobServices, CoreServices } from '../../../shared/services';
-import { getReceivedEmail, listReceivedEmails } from '../../../shared/usecases/inbound/received-emails';
+import type { BlobServices, CoreServices } from '#shared/services';
+import { getReceivedEmail, listReceivedEmails } from '#shared/usecases/inbound/received-emails';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type ReceivedEmailsServices = CoreServices & BlobServices;

@@ -1,10 +1,10 @@
 /** The operations of the received-emails group (Received emails). */
-import { listReceivedEmailsQuerySchema } from '../../../shared/domain/inbound/schemas';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { listReceivedEmailsQuerySchema } from '#shared/domain/inbound/schemas';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 import { receivedEmailEnvelopeSchema, receivedEmailSummarySchema } from './schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 export const receivedEmailOps = section('received-emails', 'Received emails', {
   listReceivedEmails: {

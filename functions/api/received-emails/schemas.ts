@@ -1,8 +1,8 @@
 /** Response schemas of the received emails group (inbound email). */
 import * as z from 'zod';
-import type { toPublicReceivedEmail } from '../../../shared/domain/inbound/received-email';
-import type { getReceivedEmail } from '../../../shared/usecases/inbound/received-emails';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicReceivedEmail } from '#shared/domain/inbound/received-email';
+import type { getReceivedEmail } from '#shared/usecases/inbound/received-emails';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const authResult = (check: string) =>
   z

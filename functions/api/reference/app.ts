@@ -4,13 +4,13 @@
  * Public: no API key. Self-contained: no script, no asset from anywhere else.
  */
 import type { Hono } from 'hono';
-import openApiDocument from '../../../docs/openapi.json';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { routes } from '../../../shared/doors/http/route';
-import type { OpenApiDocument } from '../../../shared/doors/openapi/document';
+import openApiDocument from '#docs/openapi.json';
+import { createFrame } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { routes } from '#shared/doors/http/route';
+import type { OpenApiDocument } from '#shared/doors/openapi/document';
 import { referenceOps } from './operations';
-import { REFERENCE_CSP, renderReferencePage } from '../../../shared/doors/openapi/reference-page';
+import { REFERENCE_CSP, renderReferencePage } from '#shared/doors/openapi/reference-page';
 
 /** Served documents change only with a deployment: caches may keep them a few minutes. */
 const CACHE = 'public, max-age=300';

@@ -1,6 +1,6 @@
 /** The operations of the reference group (Reference). */
 import * as z from 'zod';
-import { section } from '../../../shared/doors/openapi/operation';
+import { section } from '#shared/doors/openapi/operation';
 
 export const referenceOps = section('reference', 'Reference', {
   getOpenApiDocument: {

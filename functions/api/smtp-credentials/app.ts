@@ -1,13 +1,13 @@
 /** The SMTP credentials group: POST /smtp-credentials (password shown once), GET /smtp-credentials, DELETE /smtp-credentials/{id}. */
 import type { Hono } from 'hono';
-import { toPublicSmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicSmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { smtpCredentialOps } from './operations';
-import type { CoreServices } from '../../../shared/services';
-import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../shared/usecases/access/smtp-credentials';
+import type { CoreServices } from '#shared/services';
+import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '#shared/usecases/access/smtp-credentials';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type SmtpCredentialsServices = CoreServices;

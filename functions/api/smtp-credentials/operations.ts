@@ -1,11 +1,11 @@
 /** The operations of the smtp-credentials group (SMTP credentials). */
-import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
+import { createSmtpCredentialSchema } from '#shared/domain/smtp-credentials/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
 import { smtpCredentialCreatedSchema, smtpCredentialSchema } from './schemas';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
+import { page } from '#shared/doors/openapi/page-description';
 
 export const smtpCredentialOps = section('smtp-credentials', 'SMTP credentials', {
   createSmtpCredential: {

@@ -1,7 +1,7 @@
 /** Response schemas of the SMTP credentials group. */
 import * as z from 'zod';
-import type { toPublicSmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicSmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 import { tenantField, allowedDomains } from '../api-keys/schemas';
 
 export const smtpCredentialSchema = describing<ReturnType<typeof toPublicSmtpCredential>>()(

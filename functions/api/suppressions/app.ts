@@ -5,22 +5,17 @@
  * POST /validations and POST /validations/batch (docs/deliverability.md, "Address validation").
  */
 import type { Hono } from 'hono';
-import {
-  toPublicCategoryOptOut,
-  toPublicSuppression,
-  type CategoryOptOut,
-  type Suppression,
-} from '../../../shared/domain/suppressions/model';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicCategoryOptOut, toPublicSuppression, type CategoryOptOut, type Suppression } from '#shared/domain/suppressions/model';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { suppressionOps } from './suppression-operations';
 import { validationOps } from './validation-operations';
-import { toPublicValidation } from '../../../shared/domain/validations/schemas';
-import type { CoreServices, ValidationServices } from '../../../shared/services';
-import { validateAddresses } from '../../../shared/usecases/validations/validate-addresses';
+import { toPublicValidation } from '#shared/domain/validations/schemas';
+import type { CoreServices, ValidationServices } from '#shared/services';
+import { validateAddresses } from '#shared/usecases/validations/validate-addresses';
 import {
   addCategoryOptOuts,
   addSuppressions,
@@ -28,7 +23,7 @@ import {
   listSuppressions,
   removeSuppression,
   resubscribe,
-} from '../../../shared/usecases/suppressions/suppressions';
+} from '#shared/usecases/suppressions/suppressions';
 
 /** Records of one list, shown with that list's tenant external_id. */
 const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPublicSuppression(suppression, tenant?.external_id ?? null);

@@ -4,12 +4,12 @@ import {
   checkSuppressionFilters,
   removeSuppressionSchema,
   suppressionFilterFields,
-} from '../../../shared/domain/suppressions/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
+} from '#shared/domain/suppressions/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
 import { suppressionListSchema, suppressionRemovedSchema, suppressionsAddedSchema } from './suppression-schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 export const suppressionOps = section('suppressions', 'Suppressions', {
   addSuppressions: {

@@ -1,8 +1,8 @@
 /** Response schemas of the suppression lists and category opt-outs (suppressions group). */
 import * as z from 'zod';
-import { OPT_OUT_CATEGORIES, SUPPRESSION_REASONS } from '../../../shared/domain/suppressions/reasons';
-import type { toPublicCategoryOptOut, toPublicSuppression } from '../../../shared/domain/suppressions/model';
-import { describing, idOf, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { OPT_OUT_CATEGORIES, SUPPRESSION_REASONS } from '#shared/domain/suppressions/reasons';
+import type { toPublicCategoryOptOut, toPublicSuppression } from '#shared/domain/suppressions/model';
+import { describing, idOf, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const suppressionSchema = describing<ReturnType<typeof toPublicSuppression>>()(
   z.strictObject({

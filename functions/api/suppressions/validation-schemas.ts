@@ -1,10 +1,10 @@
 /** Response schemas of address validation (POST /validations, POST /validations/batch). */
 import * as z from 'zod';
-import { SUPPRESSION_REASONS } from '../../../shared/domain/suppressions/reasons';
-import type { toPublicValidation } from '../../../shared/domain/validations/schemas';
-import { SYNTAX_PROBLEMS } from '../../../shared/domain/validations/syntax';
-import { DOMAIN_RESULTS, VALIDATION_REASONS, VERDICTS } from '../../../shared/domain/validations/verdict';
-import { describing } from '../../../shared/doors/openapi/common-schemas';
+import { SUPPRESSION_REASONS } from '#shared/domain/suppressions/reasons';
+import type { toPublicValidation } from '#shared/domain/validations/schemas';
+import { SYNTAX_PROBLEMS } from '#shared/domain/validations/syntax';
+import { DOMAIN_RESULTS, VALIDATION_REASONS, VERDICTS } from '#shared/domain/validations/verdict';
+import { describing } from '#shared/doors/openapi/common-schemas';
 
 export const validationSchema = describing<ReturnType<typeof toPublicValidation>>()(
   z.strictObject({

@@ -3,13 +3,13 @@
  * render a template with sample values without sending. Templates are addressed by alias.
  */
 import type { Hono, MiddlewareHandler } from 'hono';
-import { toPublicTemplate, toPublicTemplateSummary } from '../../../shared/domain/templates/template';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicTemplate, toPublicTemplateSummary } from '#shared/domain/templates/template';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { templateOps } from './operations';
-import type { CoreServices } from '../../../shared/services';
+import type { CoreServices } from '#shared/services';
 import {
   createTemplate,
   deleteTemplate,
@@ -19,7 +19,7 @@ import {
   renderTemplatePreview,
   requireTemplateAccess,
   updateTemplate,
-} from '../../../shared/usecases/templates/templates';
+} from '#shared/usecases/templates/templates';
 
 /** A key limited to a tenant is refused (403) before its request is read, as on every account-wide group. */
 const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {

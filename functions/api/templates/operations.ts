@@ -5,12 +5,12 @@ import {
   renderTemplateQuerySchema,
   renderTemplateSchema,
   updateTemplateSchema,
-} from '../../../shared/domain/templates/schemas';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
+} from '#shared/domain/templates/schemas';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
 import { templateEnvelopeSchema, templatePreviewSchema, templateSummarySchema } from './schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 const aliasParam = { alias: 'the template alias' };
 const templateRead = ['templates:write', 'account:read'] as const;

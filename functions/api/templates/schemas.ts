@@ -1,9 +1,9 @@
 /** Response schemas of the templates group. */
 import * as z from 'zod';
-import type { toPublicTemplate, toPublicTemplateSummary } from '../../../shared/domain/templates/template';
-import type { TemplatePreview } from '../../../shared/usecases/templates/templates';
-import { CATEGORIES } from '../../../shared/domain/mail/category';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicTemplate, toPublicTemplateSummary } from '#shared/domain/templates/template';
+import type { TemplatePreview } from '#shared/usecases/templates/templates';
+import { CATEGORIES } from '#shared/domain/mail/category';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 const templateFields = {
   object: z.literal('template').describe('always `template`'),

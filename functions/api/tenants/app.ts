@@ -4,18 +4,18 @@
  * needs a full-access key; a key limited to a tenant may read only its own tenant and its domains.
  */
 import type { Hono } from 'hono';
-import { toPublicDomain } from '../../../shared/domain/domains/domain';
-import { NotFoundError } from '../../../shared/domain/errors';
-import { EXTERNAL_ID_PATTERN, publicTenant } from '../../../shared/domain/tenants/tenant';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicDomain } from '#shared/domain/domains/domain';
+import { NotFoundError } from '#shared/domain/errors';
+import { EXTERNAL_ID_PATTERN, publicTenant } from '#shared/domain/tenants/tenant';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { tenantOps } from './operations';
-import type { CoreServices, SesServices, TenantCleanupServices } from '../../../shared/services';
-import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '../../../shared/usecases/domains/tenant-domains';
-import { getTenantStats } from '../../../shared/usecases/tenants/get-tenant-stats';
-import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '../../../shared/usecases/tenants/tenants';
+import type { CoreServices, SesServices, TenantCleanupServices } from '#shared/services';
+import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '#shared/usecases/domains/tenant-domains';
+import { getTenantStats } from '#shared/usecases/tenants/get-tenant-stats';
+import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '#shared/usecases/tenants/tenants';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
 export type TenantsServices = CoreServices & SesServices & TenantCleanupServices;

@@ -1,18 +1,13 @@
 /** The operations of the tenants group (Tenants). */
-import { assignTenantDomainSchema } from '../../../shared/domain/domains/schemas';
-import {
-  createTenantSchema,
-  listTenantsQuerySchema,
-  tenantStatsQuerySchema,
-  updateTenantSchema,
-} from '../../../shared/domain/tenants/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf } from '../../../shared/doors/openapi/common-schemas';
+import { assignTenantDomainSchema } from '#shared/domain/domains/schemas';
+import { createTenantSchema, listTenantsQuerySchema, tenantStatsQuerySchema, updateTenantSchema } from '#shared/domain/tenants/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf } from '#shared/doors/openapi/common-schemas';
 import { domainEnvelopeSchema, domainSchema } from '../domains/schemas';
 import { tenantDeletedSchema, tenantEnvelopeSchema, tenantSchema, tenantStatsSchema } from './schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 // ---------------------------------------------------------------------------------------------------
 // Tenants

@@ -1,9 +1,9 @@
 /** Response schemas of the tenants group. */
 import * as z from 'zod';
-import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '../../../shared/domain/tenants/tenant';
-import { BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
-import type { getTenantStats } from '../../../shared/usecases/tenants/get-tenant-stats';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import { STREAM_POLICIES, TENANT_STATUSES, type publicTenant } from '#shared/domain/tenants/tenant';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import type { getTenantStats } from '#shared/usecases/tenants/get-tenant-stats';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const tenantSchema = describing<ReturnType<typeof publicTenant>>()(
   z.strictObject({

@@ -2,9 +2,9 @@
  * The webhooks group: the webhooks routes (./routes.ts) behind API-key authentication.
  */
 import type { Hono } from 'hono';
-import { createApi } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import type { CoreServices, MessagingServices, SecretServices } from '../../../shared/services';
+import { createApi } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import type { CoreServices, MessagingServices, SecretServices } from '#shared/services';
 import { addWebhookRoutes } from './routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */

@@ -1,11 +1,11 @@
 /** The operations of the webhooks group (Webhooks). */
-import { createWebhookSchema, updateWebhookSchema } from '../../../shared/domain/webhooks/schemas';
-import { pageQuerySchema } from '../../../shared/doors/http/pagination';
-import * as ex from '../../../shared/doors/openapi/examples';
-import { section } from '../../../shared/doors/openapi/operation';
-import { listOf, okSchema } from '../../../shared/doors/openapi/common-schemas';
+import { createWebhookSchema, updateWebhookSchema } from '#shared/domain/webhooks/schemas';
+import { pageQuerySchema } from '#shared/doors/http/pagination';
+import * as ex from '#shared/doors/openapi/examples';
+import { section } from '#shared/doors/openapi/operation';
+import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
 import { deliveryEnvelopeSchema, deliverySchema, webhookCreatedSchema, webhookEnvelopeSchema, webhookSchema } from './schemas';
-import { page } from '../../../shared/doors/openapi/page-description';
+import { page } from '#shared/doors/openapi/page-description';
 
 // ---------------------------------------------------------------------------------------------------
 // Webhooks (also the dashboard's /api/webhooks)

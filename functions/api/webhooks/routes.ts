@@ -5,13 +5,13 @@
  * cookie + CSRF, functions/api/dashboard/app.ts). One copy of the routes, two doors.
  */
 import type { Hono } from 'hono';
-import { toPublicDelivery } from '../../../shared/domain/webhooks/delivery';
-import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { listPage } from '../../../shared/doors/http/pagination';
-import { routes } from '../../../shared/doors/http/route';
+import { toPublicDelivery } from '#shared/domain/webhooks/delivery';
+import { toPublicWebhook } from '#shared/domain/webhooks/endpoint';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { listPage } from '#shared/doors/http/pagination';
+import { routes } from '#shared/doors/http/route';
 import { webhookOps } from './operations';
-import type { WebhookDeps } from '../../../shared/usecases/webhooks/webhooks';
+import type { WebhookDeps } from '#shared/usecases/webhooks/webhooks';
 import {
   createWebhook,
   deleteWebhook,
@@ -21,7 +21,7 @@ import {
   listWebhooks,
   replayWebhookDelivery,
   updateWebhook,
-} from '../../../shared/usecases/webhooks/webhooks';
+} from '#shared/usecases/webhooks/webhooks';
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
   const route = routes(app);

@@ -1,10 +1,10 @@
 /** Response schemas of the webhooks group: endpoints and their deliveries. */
 import * as z from 'zod';
-import type { toPublicDelivery } from '../../../shared/domain/webhooks/delivery';
-import { DELIVERY_STATUSES } from '../../../shared/domain/webhooks/delivery';
-import type { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
-import { EVENT_TYPES } from '../../../shared/domain/webhooks/event-types';
-import { describing, idOf, nullableTimestamp, timestamp } from '../../../shared/doors/openapi/common-schemas';
+import type { toPublicDelivery } from '#shared/domain/webhooks/delivery';
+import { DELIVERY_STATUSES } from '#shared/domain/webhooks/delivery';
+import type { toPublicWebhook } from '#shared/domain/webhooks/endpoint';
+import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
+import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
 export const webhookSchema = describing<ReturnType<typeof toPublicWebhook>>()(
   z.strictObject({

@@ -5,14 +5,14 @@
  * docs/deliverability.md, "Domain health"); then hosted MTA-STS policies whose next step is due take it
  * (shared/usecases/domains/mta-sts/due-steps.ts; "Hosted MTA-STS policy").
  */
-import { loadConfig } from '../../../shared/config/config';
-import { logError, logInfo } from '../../../shared/lib/log';
-import { buildCore } from '../../../shared/services/core';
-import { buildDeliverability } from '../../../shared/services/deliverability';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildMtaStsHosting, buildMtaStsProvisioning } from '../../../shared/services/mta-sts';
-import { runDueHostingSteps, type DueHostingStepsReport } from '../../../shared/usecases/domains/mta-sts/due-steps';
-import { runDueHealthChecks, type DueHealthChecksReport } from '../../../shared/usecases/domains/due-health-checks';
+import { loadConfig } from '#shared/config/config';
+import { logError, logInfo } from '#shared/lib/log';
+import { buildCore } from '#shared/services/core';
+import { buildDeliverability } from '#shared/services/deliverability';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildMtaStsHosting, buildMtaStsProvisioning } from '#shared/services/mta-sts';
+import { runDueHostingSteps, type DueHostingStepsReport } from '#shared/usecases/domains/mta-sts/due-steps';
+import { runDueHealthChecks, type DueHealthChecksReport } from '#shared/usecases/domains/due-health-checks';
 
 // The composition root: only what the task uses (shared/services/), built once per cold start.
 const config = loadConfig();

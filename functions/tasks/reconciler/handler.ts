@@ -6,15 +6,15 @@
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).
  */
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildSes } from '../../../shared/services/ses';
-import { buildBlobs } from '../../../shared/services/blobs';
-import { buildDeliverability } from '../../../shared/services/deliverability';
-import { logError } from '../../../shared/lib/log';
-import { reconcile, type ReconcileReport } from '../../../shared/usecases/reliability/reconcile';
-import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '../../../shared/usecases/reliability/metrics-line';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildSes } from '#shared/services/ses';
+import { buildBlobs } from '#shared/services/blobs';
+import { buildDeliverability } from '#shared/services/deliverability';
+import { logError } from '#shared/lib/log';
+import { reconcile, type ReconcileReport } from '#shared/usecases/reliability/reconcile';
+import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '#shared/usecases/reliability/metrics-line';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

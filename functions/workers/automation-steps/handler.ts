@@ -4,20 +4,20 @@
  * message alone and never holds back another run.
  */
 import type { SQSHandler } from 'aws-lambda';
-import type { Idempotency } from '../../../shared/domain/emails/idempotency';
-import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { automationStepMessageSchema } from '../../../shared/domain/messages';
-import { logInfo } from '../../../shared/lib/log';
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildBlobs } from '../../../shared/services/blobs';
-import { buildSchedules } from '../../../shared/services/schedules';
-import { sendEmail } from '../../../shared/usecases/send';
-import { runStep, STEP_LEASE_MS } from '../../../shared/usecases/automations/runs/run-step';
-import { stepLookups } from '../../../shared/usecases/automations/runs/step-lookups';
-import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
+import type { Principal } from '#shared/usecases/access/principal';
+import { automationStepMessageSchema } from '#shared/domain/messages';
+import { logInfo } from '#shared/lib/log';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildBlobs } from '#shared/services/blobs';
+import { buildSchedules } from '#shared/services/schedules';
+import { sendEmail } from '#shared/usecases/send';
+import { runStep, STEP_LEASE_MS } from '#shared/usecases/automations/runs/run-step';
+import { stepLookups } from '#shared/usecases/automations/runs/step-lookups';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

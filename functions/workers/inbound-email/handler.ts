@@ -4,15 +4,15 @@
  * (the MX listener checked them), so no SPF/DKIM/DMARC library is in this bundle.
  */
 import type { SQSHandler } from 'aws-lambda';
-import { inboundMessageSchema } from '../../../shared/domain/messages';
-import { loadConfig } from '../../../shared/config/config';
-import { parseInbound } from '../../../shared/adapters/received-mail/parse-message';
-import { buildCore } from '../../../shared/services/core';
-import { buildDeliverability } from '../../../shared/services/deliverability';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildBlobs } from '../../../shared/services/blobs';
-import { receiveQueuedInbound } from '../../../shared/usecases/inbound/process-inbound';
-import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
+import { inboundMessageSchema } from '#shared/domain/messages';
+import { loadConfig } from '#shared/config/config';
+import { parseInbound } from '#shared/adapters/received-mail/parse-message';
+import { buildCore } from '#shared/services/core';
+import { buildDeliverability } from '#shared/services/deliverability';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildBlobs } from '#shared/services/blobs';
+import { receiveQueuedInbound } from '#shared/usecases/inbound/process-inbound';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

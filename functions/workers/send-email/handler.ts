@@ -3,17 +3,17 @@
  * to SES's quota; a held send goes back to the queue with a delay); transient failures are reported per item.
  */
 import type { SQSHandler } from 'aws-lambda';
-import { sendMessageSchema } from '../../../shared/domain/messages';
-import { logInfo } from '../../../shared/lib/log';
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildBlobs } from '../../../shared/services/blobs';
-import { buildSes } from '../../../shared/services/ses';
-import { buildSesPace } from '../../../shared/services/ses-pace';
-import { buildSecrets } from '../../../shared/services/secrets';
-import { deliverPaced } from '../../../shared/usecases/delivery/deliver-paced';
-import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
+import { sendMessageSchema } from '#shared/domain/messages';
+import { logInfo } from '#shared/lib/log';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildBlobs } from '#shared/services/blobs';
+import { buildSes } from '#shared/services/ses';
+import { buildSesPace } from '#shared/services/ses-pace';
+import { buildSecrets } from '#shared/services/secrets';
+import { deliverPaced } from '#shared/usecases/delivery/deliver-paced';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

@@ -3,13 +3,13 @@
  * tenant.paused / tenant.resumed on the webhook events queue. Partial failures resume at the first
  * record not published.
  */
-import { createSqsClient } from '../../../shared/adapters/aws/client-factories';
-import { SqsEventPublisher } from '../../../shared/adapters/aws/sqs-event-publisher';
-import { ENV, loadConfig, required } from '../../../shared/config/config';
-import { logError, logInfo } from '../../../shared/lib/log';
-import { statusChanges } from '../../../shared/adapters/store/account-status-changes';
-import { publishTenantEvents } from '../../../shared/usecases/tenants/publish-tenant-events';
-import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
+import { createSqsClient } from '#shared/adapters/aws/client-factories';
+import { SqsEventPublisher } from '#shared/adapters/aws/sqs-event-publisher';
+import { ENV, loadConfig, required } from '#shared/config/config';
+import { logError, logInfo } from '#shared/lib/log';
+import { statusChanges } from '#shared/adapters/store/account-status-changes';
+import { publishTenantEvents } from '#shared/usecases/tenants/publish-tenant-events';
+import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
 
 const config = loadConfig();
 const sqs = createSqsClient(config);

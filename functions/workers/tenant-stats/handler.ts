@@ -4,18 +4,18 @@
  * counted (docs/deliverability.md, "Reputation guard"). Partial batch failures resume at the first record not
  * counted.
  */
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { ENV, loadConfig, required } from '../../../shared/config/config';
-import { logError, logInfo } from '../../../shared/lib/log';
-import { serviceClock } from '../../../shared/adapters/clock';
-import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
-import { AccountStatsRepository } from '../../../shared/adapters/store/account-stats';
-import { AccountRepository } from '../../../shared/adapters/store/accounts';
-import { TenantStatsRepository } from '../../../shared/adapters/store/tenant-stats';
-import { TenantRepository } from '../../../shared/adapters/store/tenants';
-import { brakeSettingsOf } from '../../../shared/domain/reputation/brake';
-import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
-import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { ENV, loadConfig, required } from '#shared/config/config';
+import { logError, logInfo } from '#shared/lib/log';
+import { serviceClock } from '#shared/adapters/clock';
+import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
+import { AccountStatsRepository } from '#shared/adapters/store/account-stats';
+import { AccountRepository } from '#shared/adapters/store/accounts';
+import { TenantStatsRepository } from '#shared/adapters/store/tenant-stats';
+import { TenantRepository } from '#shared/adapters/store/tenants';
+import { brakeSettingsOf } from '#shared/domain/reputation/brake';
+import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
+import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
 
 const config = loadConfig();
 const table = { client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) };

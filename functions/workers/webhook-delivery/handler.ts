@@ -1,15 +1,15 @@
 /** Webhook delivery: one signed POST per message; retries are re-enqueued with the schedule's delays. */
 import { isIPv6 } from 'node:net';
 import type { SQSHandler } from 'aws-lambda';
-import { webhookDeliveryMessageSchema } from '../../../shared/domain/messages';
-import { logInfo } from '../../../shared/lib/log';
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { buildSecrets } from '../../../shared/services/secrets';
-import { deliverWebhook } from '../../../shared/usecases/webhooks/deliver-webhook';
-import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
-import { senderFromEnv } from '../../../shared/adapters/webhooks/http-sender';
+import { webhookDeliveryMessageSchema } from '#shared/domain/messages';
+import { logInfo } from '#shared/lib/log';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildSecrets } from '#shared/services/secrets';
+import { deliverWebhook } from '#shared/usecases/webhooks/deliver-webhook';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
+import { senderFromEnv } from '#shared/adapters/webhooks/http-sender';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

@@ -1,12 +1,12 @@
 /** Webhook router: service events -> one delivery per subscribed endpoint. */
 import type { SQSHandler } from 'aws-lambda';
-import { serviceEventSchema } from '../../../shared/domain/messages';
-import { logInfo } from '../../../shared/lib/log';
-import { loadConfig } from '../../../shared/config/config';
-import { buildCore } from '../../../shared/services/core';
-import { buildMessaging } from '../../../shared/services/messaging';
-import { endpointsOncePerBatch, routeEvent, tenantsOncePerBatch } from '../../../shared/usecases/webhooks/route-event';
-import { forEachRecord } from '../../../shared/doors/worker/for-each-record';
+import { serviceEventSchema } from '#shared/domain/messages';
+import { logInfo } from '#shared/lib/log';
+import { loadConfig } from '#shared/config/config';
+import { buildCore } from '#shared/services/core';
+import { buildMessaging } from '#shared/services/messaging';
+import { endpointsOncePerBatch, routeEvent, tenantsOncePerBatch } from '#shared/usecases/webhooks/route-event';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
 
 // The composition root: only what the worker uses (shared/services/), built once per cold start.
 const config = loadConfig();

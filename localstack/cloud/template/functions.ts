@@ -10,8 +10,8 @@
  * size 10 for SQS and 100 for streams: https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-lambda-function.html
  * and .../aws-resource-lambda-eventsourcemapping.html).
  */
-import type { FilterPattern } from '../../../infra/definitions';
-import { functionEntries } from '../../../infra/functions';
+import type { FilterPattern } from '#infra/definitions';
+import { functionEntries } from '#infra/functions';
 import type { DeployedStack } from './deployed-stack';
 
 export interface DeployedFunction {

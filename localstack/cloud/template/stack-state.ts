@@ -10,8 +10,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUCKETS, QUEUES, STREAM_WORKERS, TABLE, TOPICS, type BucketId, type QueueId, type TopicId } from '../../../infra/definitions';
-import { pascalCase } from '../../../infra/constructs/util';
+import { BUCKETS, QUEUES, STREAM_WORKERS, TABLE, TOPICS, type BucketId, type QueueId, type TopicId } from '#infra/definitions';
+import { pascalCase } from '#infra/constructs/util';
 import type { CfnTemplate } from './cfn-types';
 
 export const STATE_FILE = 'cloudformation.json';

@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { MailserviceStack } from '../../../infra/stacks/mailservice-stack';
-import { cdkJsonContext, stubFunctionsDir } from '../../../infra/stub-functions';
+import { MailserviceStack } from '#infra/stacks/mailservice-stack';
+import { cdkJsonContext, stubFunctionsDir } from '#infra/stub-functions';
 
 const [outFile, contextJson = '{}'] = process.argv.slice(2);
 if (!outFile) throw new Error('usage: synth-entry.ts <out.json> [context JSON]');

@@ -9,7 +9,7 @@
  * Demo accounts (demo.ts) are seeded at start so a local user can try an import at once.
  */
 import http from 'node:http';
-import type { ProviderBaseUrls } from '../../../shared/adapters/providers/base-urls';
+import type { ProviderBaseUrls } from '#shared/adapters/providers/base-urls';
 import { listenHttp } from '../http-server';
 import { AccountStore } from './accounts';
 import { handleControl } from './control';

@@ -7,8 +7,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { createDashboardUser } from '../../../shared/usecases/dashboard/users';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { createDashboardUser } from '#shared/usecases/dashboard/users';
 import { checkApiResponse } from './contract';
 import { stack, uniqueEmail, type TestAccount } from './stack';
 

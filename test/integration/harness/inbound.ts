@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import type { LocalStackInfo } from '../../../localstack/cloud/cloud';
+import type { LocalStackInfo } from '#localstack/cloud/cloud';
 import { publish, publishAll, uniqueDomain } from './dns';
 import { relay } from './smtp';
 import { api, stack, waitFor, type TestAccount } from './stack';

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import nodemailer from 'nodemailer';
-import type { LocalStackInfo } from '../../../localstack/cloud/cloud';
-import { SMTP_USERNAME } from '../../../shared/domain/smtp-credentials/secret';
+import type { LocalStackInfo } from '#localstack/cloud/cloud';
+import { SMTP_USERNAME } from '#shared/domain/smtp-credentials/secret';
 import { api, stack, type TestAccount } from './stack';
 
 export function relay(): { host: string; port: number; ca: Buffer } {

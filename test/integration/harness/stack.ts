@@ -2,16 +2,16 @@
  * What integration tests use: the running stack's API (over HTTP, like any client), its emulators'
  * endpoints, and fixtures written through the service's own use cases against the real emulators.
  */
-import { readStackFile, type StackInfo } from '../../../localstack/cloud/stack-file';
-import type { Services } from '../../../shared/services';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { serviceClock } from '../../../shared/adapters/clock';
-import { loadConfig } from '../../../shared/config/config';
-import { AccountRepository } from '../../../shared/adapters/store/accounts';
-import { ApiKeyRepository } from '../../../shared/adapters/store/api-keys';
-import { createAccount, type AccountDeps, type CreateAccountInput } from '../../../shared/usecases/access/accounts';
+import { readStackFile, type StackInfo } from '#localstack/cloud/stack-file';
+import type { Services } from '#shared/services';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { serviceClock } from '#shared/adapters/clock';
+import { loadConfig } from '#shared/config/config';
+import { AccountRepository } from '#shared/adapters/store/accounts';
+import { ApiKeyRepository } from '#shared/adapters/store/api-keys';
+import { createAccount, type AccountDeps, type CreateAccountInput } from '#shared/usecases/access/accounts';
 import { randomUUID } from 'node:crypto';
-import type { LocalSesMessage, LocalSesMessageSummary } from '../../../localstack/emulators/ses';
+import type { LocalSesMessage, LocalSesMessageSummary } from '#localstack/emulators/ses';
 import { waitFor } from '../../support/wait';
 
 let cached: { info: StackInfo; services?: Services; accounts?: AccountDeps } | undefined;
@@ -35,9 +35,7 @@ export function stack(): { info: StackInfo; apiUrl: string; services: Services }
     info: current.info,
     apiUrl: current.info.api_url,
     get services(): Services {
-      current.services ??= (require('../../../shared/services') as typeof import('../../../shared/services')).buildServices(
-        loadConfig(process.env),
-      );
+      current.services ??= (require('#shared/services') as typeof import('#shared/services')).buildServices(loadConfig(process.env));
       return current.services;
     },
   };
@@ -75,7 +73,7 @@ export async function api<T = any>(
   }
   const response = await fetch(stack().apiUrl + path, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown ;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

@@ -5,9 +5,9 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { PLANS, SANDBOX_LIMITS, type PlanName } from '../../../shared/domain/accounts/plans';
-import { shardCaps } from '../../../shared/domain/accounts/limits';
-import { keys } from '../../../shared/adapters/store/keys';
+import { PLANS, SANDBOX_LIMITS, type PlanName } from '#shared/domain/accounts/plans';
+import { shardCaps } from '#shared/domain/accounts/limits';
+import { keys } from '#shared/adapters/store/keys';
 import { stack } from './stack';
 
 export function documentClient() {

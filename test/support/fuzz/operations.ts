@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonSchema, OpenApiDocument } from '../../../shared/doors/openapi/document';
+import type { JsonSchema, OpenApiDocument } from '#shared/doors/openapi/document';
 
 export type Caller = 'apiKey' | 'public' | 'session';
 

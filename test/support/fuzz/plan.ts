@@ -5,7 +5,7 @@
  * (broken JSON, other types, deep, huge, unknown fields), and the valid request itself.
  */
 import fc from 'fast-check';
-import type { OpenApiDocument } from '../../../shared/doors/openapi/document';
+import type { OpenApiDocument } from '#shared/doors/openapi/document';
 import { adaptExample, pathValue, type FuzzFixtures } from './fixtures';
 import type { FuzzRequest } from './http';
 import { deepJson, excerpt, hostileBody, hostileQueryValue, hostileSegment, hostileValue, oversizedBody, type Hostile } from './hostile';

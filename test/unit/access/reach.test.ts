@@ -3,20 +3,20 @@
  * a new key or credential goes through (scopes covered by the creator's, domains a subset of a limited
  * creator's), the session's scopes per dashboard role, and the two use cases with in-memory stores.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { ApiKey } from '../../../shared/domain/api-keys/api-key';
-import { grantableScopes, grantWithinReach, reachCovers } from '../../../shared/domain/api-keys/reach';
-import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
-import { covers, hasScope, SCOPES, scopesCoveringAll, scopesCoveringAny, type Scope } from '../../../shared/domain/api-keys/scopes';
-import { ROLE_SCOPES } from '../../../shared/domain/dashboard/roles';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
-import type { SmtpCredential } from '../../../shared/domain/smtp-credentials/smtp-credential';
-import { createApiKey, revokeApiKey, type ApiKeyDeps } from '../../../shared/usecases/access/api-keys';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { createSmtpCredential, revokeSmtpCredential, type SmtpCredentialDeps } from '../../../shared/usecases/access/smtp-credentials';
-import { sessionPrincipal } from '../../../shared/usecases/dashboard/sessions';
-import { newId } from '../../../shared/domain/ids';
+import type { Account } from '#shared/domain/accounts/account';
+import type { ApiKey } from '#shared/domain/api-keys/api-key';
+import { grantableScopes, grantWithinReach, reachCovers } from '#shared/domain/api-keys/reach';
+import { createApiKeySchema } from '#shared/domain/api-keys/schemas';
+import { covers, hasScope, SCOPES, scopesCoveringAll, scopesCoveringAny, type Scope } from '#shared/domain/api-keys/scopes';
+import { ROLE_SCOPES } from '#shared/domain/dashboard/roles';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { createSmtpCredentialSchema } from '#shared/domain/smtp-credentials/schemas';
+import type { SmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
+import { createApiKey, revokeApiKey, type ApiKeyDeps } from '#shared/usecases/access/api-keys';
+import type { Principal } from '#shared/usecases/access/principal';
+import { createSmtpCredential, revokeSmtpCredential, type SmtpCredentialDeps } from '#shared/usecases/access/smtp-credentials';
+import { sessionPrincipal } from '#shared/usecases/dashboard/sessions';
+import { newId } from '#shared/domain/ids';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 const account = {

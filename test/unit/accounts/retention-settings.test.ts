@@ -2,11 +2,11 @@
  * The account settings' use cases (shared/usecases/account/settings.ts): the answer's retention and bounds,
  * and a change refused with a 400 naming the field, or stored merged with what the account chose before.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import { ForbiddenError, ValidationError } from '../../../shared/domain/errors';
-import type { AccountRepository } from '../../../shared/adapters/store/accounts';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { getAccountSettings, updateAccountSettings } from '../../../shared/usecases/account/settings';
+import type { Account } from '#shared/domain/accounts/account';
+import { ForbiddenError, ValidationError } from '#shared/domain/errors';
+import type { AccountRepository } from '#shared/adapters/store/accounts';
+import type { Principal } from '#shared/usecases/access/principal';
+import { getAccountSettings, updateAccountSettings } from '#shared/usecases/account/settings';
 
 const account = (overrides: Partial<Account> = {}): Account => ({
   id: 'acc_1',

@@ -12,7 +12,7 @@ import {
   retentionKeyPrefix,
   retentionProblem,
   retentionTtl,
-} from '../../../shared/domain/accounts/retention';
+} from '#shared/domain/accounts/retention';
 
 const DAY = 24 * 60 * 60;
 

@@ -1,4 +1,4 @@
-import { firstShardPlan, planShardParts, shardCaps, USAGE_SHARDS } from '../../../shared/domain/accounts/limits';
+import { firstShardPlan, planShardParts, shardCaps, USAGE_SHARDS } from '#shared/domain/accounts/limits';
 
 describe('shardCaps', () => {
   it.each([1, 5, 8, 100, 3000, 101])('splits a limit of %i into caps that add up to it exactly', (limit) => {

@@ -1,8 +1,8 @@
 /** The size estimate behind the 40 MB refusal is an upper bound of what the composer really builds, and a tight one. */
 import { randomBytes } from 'node:crypto';
-import { estimateMessageBytes } from '../../../shared/domain/emails/attachments';
-import type { Email } from '../../../shared/domain/emails/email';
-import { composeMime } from '../../../shared/domain/mime/compose';
+import { estimateMessageBytes } from '#shared/domain/emails/attachments';
+import type { Email } from '#shared/domain/emails/email';
+import { composeMime } from '#shared/domain/mime/compose';
 
 const MiB = 1024 * 1024;
 

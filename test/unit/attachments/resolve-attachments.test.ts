@@ -1,9 +1,9 @@
 /** resolveAttachments with in-memory fakes: refusals store nothing; references are copied; inline bytes are put. */
-import type { AttachmentInput } from '../../../shared/domain/emails/attachments';
-import type { AttachmentUpload } from '../../../shared/domain/emails/attachment-upload';
-import { AppError } from '../../../shared/domain/errors';
-import type { BlobInfo } from '../../../shared/ports/blobs';
-import { resolveAttachments, storeAttachments } from '../../../shared/usecases/attachments/email-attachments';
+import type { AttachmentInput } from '#shared/domain/emails/attachments';
+import type { AttachmentUpload } from '#shared/domain/emails/attachment-upload';
+import { AppError } from '#shared/domain/errors';
+import type { BlobInfo } from '#shared/ports/blobs';
+import { resolveAttachments, storeAttachments } from '#shared/usecases/attachments/email-attachments';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const ACC = 'acc_01JD3QZ8X9K2M4N6P8R0S2T4V6';

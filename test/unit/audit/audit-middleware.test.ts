@@ -4,15 +4,15 @@
  * change and an unaudited operation (a send) are never recorded; no body field ever reaches a record.
  */
 import type { Hono, MiddlewareHandler } from 'hono';
-import type { AuditRecord } from '../../../shared/domain/audit/audit-record';
-import { pathParams } from '../../../shared/domain/audit/audited-actions';
-import { ValidationError } from '../../../shared/domain/errors';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import { routes } from '../../../shared/doors/http/route';
-import { apiKeyOps } from '../../../functions/api/api-keys/operations';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { auditChanges, dashboardSucceeded } from '../../../shared/doors/http/middleware/audit';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { AuditRecord } from '#shared/domain/audit/audit-record';
+import { pathParams } from '#shared/domain/audit/audited-actions';
+import { ValidationError } from '#shared/domain/errors';
+import { createFrame } from '#shared/doors/http/create-api';
+import { routes } from '#shared/doors/http/route';
+import { apiKeyOps } from '#functions/api/api-keys/operations';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { auditChanges, dashboardSucceeded } from '#shared/doors/http/middleware/audit';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const account = { id: 'acc_01HZZZZZZZZZZZZZZZZZZZZZZZ' } as Principal['account'];
 const keyPrincipal: Principal = {

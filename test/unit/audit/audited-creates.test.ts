@@ -5,9 +5,9 @@
  * path must hold a string id in the operation's own answer schema.
  */
 import * as z from 'zod';
-import { isAuditedOperation } from '../../../shared/domain/audit/audited-actions';
-import type { Operation } from '../../../shared/doors/openapi/operation';
-import { OPERATIONS } from '../../../functions/api/operations';
+import { isAuditedOperation } from '#shared/domain/audit/audited-actions';
+import type { Operation } from '#shared/doors/openapi/operation';
+import { OPERATIONS } from '#functions/api/operations';
 
 /** Creates with no one id to name, and why. */
 const WITHOUT_ONE_ID: Readonly<Record<string, string>> = {

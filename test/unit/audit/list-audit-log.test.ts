@@ -2,10 +2,10 @@
  * listAuditLog (shared/usecases/audit/list.ts): the account's log only, never to a tenant's key; `since`
  * and `until` become the id range (ULID time bounds) the store reads; `since` after `until` is 400.
  */
-import { auditIdBounds } from '../../../shared/domain/audit/audit-record';
-import type { AppError } from '../../../shared/domain/errors';
-import { listAuditLog } from '../../../shared/usecases/audit/list';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { auditIdBounds } from '#shared/domain/audit/audit-record';
+import type { AppError } from '#shared/domain/errors';
+import { listAuditLog } from '#shared/usecases/audit/list';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const principal = (tenant: string | null): Principal => ({
   account: { id: 'acc_1' } as Principal['account'],

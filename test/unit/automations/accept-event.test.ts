@@ -3,20 +3,20 @@
  * records: starts, resumes and cancels; the Idempotency-Key (replay, conflict, a crashed first request's
  * pending record); who may send events.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation, Step } from '../../../shared/domain/automations/automation';
-import { eventRequestSchema } from '../../../shared/domain/automations/event-request';
-import { newRun, runIdFor } from '../../../shared/domain/automations/run';
-import { AppError, ConflictError, ForbiddenError } from '../../../shared/domain/errors';
-import type { Idempotency } from '../../../shared/domain/emails/idempotency';
-import type { IdempotencyRecord } from '../../../shared/adapters/store/idempotency';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation, Step } from '#shared/domain/automations/automation';
+import { eventRequestSchema } from '#shared/domain/automations/event-request';
+import { newRun, runIdFor } from '#shared/domain/automations/run';
+import { AppError, ConflictError, ForbiddenError } from '#shared/domain/errors';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
+import type { Principal } from '#shared/usecases/access/principal';
 import {
   acceptEvent,
   type AcceptEventDeps,
   type AcceptEventResponse,
   type CustomEvent,
-} from '../../../shared/usecases/automations/runs/accept-event';
+} from '#shared/usecases/automations/runs/accept-event';
 import { FakeRuns } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');

@@ -3,13 +3,13 @@
  * templates: any status runs, another account's automation is a 404, send steps are previewed exactly as
  * the run would build them (placeholders, HTML escaping, templates), and their errors fail the dry run.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation, Step } from '../../../shared/domain/automations/automation';
-import { AppError, NotFoundError, ServiceUnavailableError } from '../../../shared/domain/errors';
-import type { PublishedTemplate } from '../../../shared/domain/templates/template';
-import type { GetPublishedOutcome } from '../../../shared/adapters/store/templates';
-import { dryRunAutomation, type AutomationDryRunDeps } from '../../../shared/usecases/automations/automation-dry-run';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation, Step } from '#shared/domain/automations/automation';
+import { AppError, NotFoundError, ServiceUnavailableError } from '#shared/domain/errors';
+import type { PublishedTemplate } from '#shared/domain/templates/template';
+import type { GetPublishedOutcome } from '#shared/adapters/store/templates';
+import { dryRunAutomation, type AutomationDryRunDeps } from '#shared/usecases/automations/automation-dry-run';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const AT = '2026-11-23T10:00:00.000Z';
 const AUTO_ID = 'auto_01JD8Z6X4Q2T9V3N5M7K1H0G8F';

@@ -3,8 +3,8 @@
  * false condition ending early, waits assumed received (on_timeout unused), `next` jumps, a failing
  * preview, the cycle guard.
  */
-import type { SendEmailStep, Step } from '../../../shared/domain/automations/automation';
-import { dryRunSteps, type DryRunEvent, type EmailPreviewResult, type PreviewEmail } from '../../../shared/domain/automations/dry-run';
+import type { SendEmailStep, Step } from '#shared/domain/automations/automation';
+import { dryRunSteps, type DryRunEvent, type EmailPreviewResult, type PreviewEmail } from '#shared/domain/automations/dry-run';
 
 const event: DryRunEvent = { name: 'user.created', user_id: '42', email: 'ada@example.com', data: { plan: 'free', first_name: 'Ada' } };
 

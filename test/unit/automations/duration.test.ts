@@ -1,12 +1,4 @@
-import {
-  DAY_MS,
-  describeMs,
-  durationWithin,
-  HOUR_MS,
-  MINUTE_MS,
-  parseDuration,
-  WEEK_MS,
-} from '../../../shared/domain/automations/duration';
+import { DAY_MS, describeMs, durationWithin, HOUR_MS, MINUTE_MS, parseDuration, WEEK_MS } from '#shared/domain/automations/duration';
 
 describe('parseDuration', () => {
   it.each([

@@ -1,5 +1,5 @@
-import type { Condition, ConditionOperator } from '../../../shared/domain/automations/automation';
-import { evaluateCondition, lookupEventValue, type AutomationEvent } from '../../../shared/domain/automations/evaluate-condition';
+import type { Condition, ConditionOperator } from '#shared/domain/automations/automation';
+import { evaluateCondition, lookupEventValue, type AutomationEvent } from '#shared/domain/automations/evaluate-condition';
 
 const event: AutomationEvent = {
   name: 'user.created',

@@ -1,5 +1,5 @@
 /** The POST /events body: aliases, who the event is about, data limits, dry-run pairing, unknown fields. */
-import { eventRequestSchema, eventSubject, MAX_EVENT_DATA_BYTES } from '../../../shared/domain/automations/event-request';
+import { eventRequestSchema, eventSubject, MAX_EVENT_DATA_BYTES } from '#shared/domain/automations/event-request';
 
 const fields = (body: unknown) => {
   const parsed = eventRequestSchema.safeParse(body);

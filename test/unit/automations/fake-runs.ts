@@ -10,16 +10,16 @@
  * Every read and write hands out copies (as DynamoDB would). Each successful write is also recorded as a
  * stream record as the automation outbox's Lambda gets it (old and new image marshalled from the items).
  */
-import type { Step } from '../../../shared/domain/automations/automation';
-import { newRun, type Run, type RunEvent, type StepResult } from '../../../shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
+import { newRun, type Run, type RunEvent, type StepResult } from '#shared/domain/automations/run';
 import {
   RUN_LATE_FIELDS,
   type ClaimStepOutcome,
   type RunRepository,
   type StartRunOutcome,
   type StepOutcome,
-} from '../../../shared/adapters/store/runs';
-import { withoutNullFields } from '../../../shared/adapters/store/table';
+} from '#shared/adapters/store/runs';
+import { withoutNullFields } from '#shared/adapters/store/table';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { inserted, modified } from '../../support/stream-records';
 

@@ -4,13 +4,13 @@
  * automation.* webhooks out.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { Step } from '../../../shared/domain/automations/automation';
-import type { Run } from '../../../shared/domain/automations/run';
-import type { AutomationStepMessage } from '../../../shared/domain/messages';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { runWrites } from '../../../shared/adapters/store/run-changes';
-import { relayRuns as relayChanges, type RelayRunsDeps } from '../../../shared/usecases/automations/runs/relay-runs';
-import { forEachStreamBatch } from '../../../shared/doors/worker/for-each-stream-record';
+import type { Step } from '#shared/domain/automations/automation';
+import type { Run } from '#shared/domain/automations/run';
+import type { AutomationStepMessage } from '#shared/domain/messages';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import { runWrites } from '#shared/adapters/store/run-changes';
+import { relayRuns as relayChanges, type RelayRunsDeps } from '#shared/usecases/automations/runs/relay-runs';
+import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
 import { decodeAll, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { FakeRuns, runItem, testRun } from './fake-runs';
 

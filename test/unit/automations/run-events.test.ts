@@ -1,7 +1,7 @@
 /** The automation.* webhooks a run's write stands for (runEvents: the image before and after the write). */
-import type { Step } from '../../../shared/domain/automations/automation';
-import { runEvents } from '../../../shared/domain/automations/run-events';
-import type { Run, StepResult } from '../../../shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
+import { runEvents } from '#shared/domain/automations/run-events';
+import type { Run, StepResult } from '#shared/domain/automations/run';
 import { testRun } from './fake-runs';
 
 const CREATED = '2026-11-23T10:00:00.000Z';

@@ -1,7 +1,7 @@
 /** What the reconciler does with a run past due (recoverRun): re-drive its step or wake-up, wait, or clear. */
-import type { Step } from '../../../shared/domain/automations/automation';
-import { recoverRun } from '../../../shared/domain/automations/run-recovery';
-import type { Run } from '../../../shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
+import { recoverRun } from '#shared/domain/automations/run-recovery';
+import type { Run } from '#shared/domain/automations/run';
 import { testRun } from './fake-runs';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');

@@ -3,13 +3,13 @@
  * clock the test moves: each step type, duplicates and wake-ups, refusals and retries, paused and deleted
  * automations, the attempt limit.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation, Step } from '../../../shared/domain/automations/automation';
-import { AppError } from '../../../shared/domain/errors';
-import type { Idempotency } from '../../../shared/domain/emails/idempotency';
-import type { ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '../../../shared/usecases/automations/runs/run-step';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation, Step } from '#shared/domain/automations/automation';
+import { AppError } from '#shared/domain/errors';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
+import type { Principal } from '#shared/usecases/access/principal';
+import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '#shared/usecases/automations/runs/run-step';
 import { FakeRuns, testRun } from './fake-runs';
 
 const START = Date.parse('2026-11-23T10:00:00.000Z');

@@ -3,13 +3,13 @@
  * detail GET .../runs/{run_id} shows, in every state a run can be in; nothing internal shows. And the
  * use case reading them (shared/usecases/automations/automation-runs.ts): ownership, 404s, the status filter's pages.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation, Step } from '../../../shared/domain/automations/automation';
-import type { Run, RunStatus, StepResult } from '../../../shared/domain/automations/run';
-import { listRunsQuerySchema, toRunDetail, toRunSummary } from '../../../shared/domain/automations/run-view';
-import type { PageRequest } from '../../../shared/adapters/store/paginate';
-import { getAutomationRun, listAutomationRuns, type AutomationRunsDeps } from '../../../shared/usecases/automations/automation-runs';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation, Step } from '#shared/domain/automations/automation';
+import type { Run, RunStatus, StepResult } from '#shared/domain/automations/run';
+import { listRunsQuerySchema, toRunDetail, toRunSummary } from '#shared/domain/automations/run-view';
+import type { PageRequest } from '#shared/adapters/store/paginate';
+import { getAutomationRun, listAutomationRuns, type AutomationRunsDeps } from '#shared/usecases/automations/automation-runs';
+import type { Principal } from '#shared/usecases/access/principal';
 import { testRun } from './fake-runs';
 
 const steps = [

@@ -1,6 +1,6 @@
 /** The run record: one id per (automation, event), a copy of the steps and version, the first step pending. */
-import type { Step } from '../../../shared/domain/automations/automation';
-import { newRun, runIdFor } from '../../../shared/domain/automations/run';
+import type { Step } from '#shared/domain/automations/automation';
+import { newRun, runIdFor } from '#shared/domain/automations/run';
 
 const steps = [{ key: 'wait', type: 'delay', duration: '1 day' }] as unknown as Step[];
 const event = {

@@ -1,7 +1,7 @@
 /** A send_email step as a send request (stepEmailRequest): placeholders filled, the wire shape parsed, the idempotency key. */
-import type { SendEmailStep } from '../../../shared/domain/automations/automation';
-import type { AutomationEvent } from '../../../shared/domain/automations/evaluate-condition';
-import { stepEmailRequest } from '../../../shared/usecases/automations/runs/step-email';
+import type { SendEmailStep } from '#shared/domain/automations/automation';
+import type { AutomationEvent } from '#shared/domain/automations/evaluate-condition';
+import { stepEmailRequest } from '#shared/usecases/automations/runs/step-email';
 
 const RUN = 'run_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
 

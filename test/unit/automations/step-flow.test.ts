@@ -1,6 +1,6 @@
 /** Where a run goes after a step (flowAfter) and after a wait's timeout (flowAfterTimeout). */
-import type { Step } from '../../../shared/domain/automations/automation';
-import { flowAfter, flowAfterTimeout } from '../../../shared/domain/automations/step-flow';
+import type { Step } from '#shared/domain/automations/automation';
+import { flowAfter, flowAfterTimeout } from '#shared/domain/automations/step-flow';
 
 const send = (key: string, next?: string) =>
   ({ key, type: 'send_email', to: ['{{event.email}}'], from: 'a@acme.test', subject: 's', text: 't', ...(next ? { next } : {}) }) as Step;

@@ -3,9 +3,9 @@
  * (shared/usecases/automations/runs/step-lookups.ts): read once per ttl (a deleted automation too), every time
  * with a ttl of 0.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation } from '../../../shared/domain/automations/automation';
-import { stepLookups } from '../../../shared/usecases/automations/runs/step-lookups';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation } from '#shared/domain/automations/automation';
+import { stepLookups } from '#shared/usecases/automations/runs/step-lookups';
 
 function fakes() {
   const reads: string[] = [];

@@ -1,17 +1,17 @@
 /** Automation use cases over an in-memory repository: drafts, versions, status changes, races, tenant keys. */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Automation } from '../../../shared/domain/automations/automation';
-import { createAutomationSchema, updateAutomationSchema } from '../../../shared/domain/automations/schemas';
-import type { Page } from '../../../shared/adapters/store/cursor';
-import type { SaveAutomationOutcome } from '../../../shared/adapters/store/automations';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation } from '#shared/domain/automations/automation';
+import { createAutomationSchema, updateAutomationSchema } from '#shared/domain/automations/schemas';
+import type { Page } from '#shared/adapters/store/cursor';
+import type { SaveAutomationOutcome } from '#shared/adapters/store/automations';
 import {
   changeAutomationStatus,
   createAutomation,
   deleteAutomation,
   updateAutomation,
   type AutomationDeps,
-} from '../../../shared/usecases/automations/automations';
-import type { Principal } from '../../../shared/usecases/access/principal';
+} from '#shared/usecases/automations/automations';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const NOW = new Date('2026-11-23T10:00:00.000Z');
 

@@ -7,9 +7,9 @@ import {
   updateAutomationSchema,
   automationActionSchema,
   listAutomationsQuerySchema,
-} from '../../../shared/domain/automations/schemas';
-import { cycleProblems, placeholderProblems, successorsOf, validateDefinition } from '../../../shared/domain/automations/validate';
-import type { Step } from '../../../shared/domain/automations/automation';
+} from '#shared/domain/automations/schemas';
+import { cycleProblems, placeholderProblems, successorsOf, validateDefinition } from '#shared/domain/automations/validate';
+import type { Step } from '#shared/domain/automations/automation';
 
 const email = (key: string, extra: Record<string, unknown> = {}) => ({
   key,

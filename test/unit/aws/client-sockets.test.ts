@@ -9,8 +9,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { loadConfig } from '../../../shared/config/config';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { loadConfig } from '#shared/config/config';
 
 const CALLS = 200;
 

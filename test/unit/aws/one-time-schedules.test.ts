@@ -6,7 +6,7 @@ import {
   UpdateScheduleCommand,
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
-import { OneTimeSchedules } from '../../../shared/adapters/aws/eventbridge-schedules';
+import { OneTimeSchedules } from '#shared/adapters/aws/eventbridge-schedules';
 
 const settings = { group: 'g', targetArn: 'arn:aws:sqs:us-east-1:0:q', roleArn: 'arn:aws:iam::0:role/r' };
 const conflict = () => new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} });

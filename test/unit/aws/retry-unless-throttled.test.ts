@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { createSesClient, createSesSendClient } from '../../../shared/adapters/aws/client-factories';
-import { loadConfig } from '../../../shared/config/config';
+import { createSesClient, createSesSendClient } from '#shared/adapters/aws/client-factories';
+import { loadConfig } from '#shared/config/config';
 
 describe('createSesSendClient: SES throttling is not retried by the SDK', () => {
   let server: Server;

@@ -3,9 +3,9 @@
  * copies each call's input and output through the sensitive-data filter for a logger that writes nothing.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDynamoClient } from '../../../shared/adapters/aws/dynamo-client';
-import { createS3Client, createSesSendClient, createSqsClient } from '../../../shared/adapters/aws/client-factories';
-import { loadConfig } from '../../../shared/config/config';
+import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { createS3Client, createSesSendClient, createSqsClient } from '#shared/adapters/aws/client-factories';
+import { loadConfig } from '#shared/config/config';
 
 const config = loadConfig({ AWS_REGION: 'us-east-1' });
 const loggers = (client: { middlewareStack: { identify(): string[] } }) =>

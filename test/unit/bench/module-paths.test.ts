@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { MOVED } from '../../../bench/send/checkout';
+import { MOVED } from '#bench/send/checkout';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 

@@ -1,7 +1,7 @@
 /** bench/lib/cost: item sizes, write units by partition from stream images, and the ceilings they give. */
-import { itemSize } from '../../../bench/lib/cost/item-size';
-import { partitionModel, partitionShape } from '../../../bench/lib/cost/partition-model';
-import { writeUnitsOf, type IndexShape } from '../../../bench/lib/cost/partition-writes';
+import { itemSize } from '#bench/lib/cost/item-size';
+import { partitionModel, partitionShape } from '#bench/lib/cost/partition-model';
+import { writeUnitsOf, type IndexShape } from '#bench/lib/cost/partition-writes';
 
 const INDEXES: IndexShape[] = [
   { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },

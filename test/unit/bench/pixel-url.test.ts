@@ -1,5 +1,5 @@
 /** bench/send/measure/tracked-opens.ts: the open pixel's URL found in a delivered message, quoted-printable or not. */
-import { pixelUrl } from '../../../bench/send/measure/tracked-opens';
+import { pixelUrl } from '#bench/send/measure/tracked-opens';
 
 describe('the open pixel of a delivered message', () => {
   it('is found in plain html', () => {

@@ -1,6 +1,6 @@
 /** bench/lib/cost/price-usage.ts: what a phase metered, priced per million delivered emails by service. */
-import { priceUsage } from '../../../bench/lib/cost/price-usage';
-import { PRICES } from '../../../bench/lib/cost/prices';
+import { priceUsage } from '#bench/lib/cost/price-usage';
+import { PRICES } from '#bench/lib/cost/prices';
 
 const line = (cost: ReturnType<typeof priceUsage>, service: string) => cost.lines.find((entry) => entry.service === service)!;
 

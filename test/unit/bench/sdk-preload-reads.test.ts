@@ -4,7 +4,7 @@
  * nothing for them. Returned and unprocessed keys are not counted; consistent reads count 1, eventual 0.5.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { missingReadUnits } = require('../../../bench/lib/sdk-preload.cjs') as {
+const { missingReadUnits } = require('#bench/lib/sdk-preload.cjs') as {
   missingReadUnits(input: unknown, output: unknown): Map<string, { keys: unknown[]; each: number }>;
 };
 

@@ -1,5 +1,5 @@
 /** CSV reading and writing: quoted fields (commas, doubled quotes, line breaks), CRLF and LF, bad lines reported with their line number, round trips. */
-import { csvCell, readCsv, writeCsv } from '../../../clients/cli/csv/csv';
+import { csvCell, readCsv, writeCsv } from '#clients/cli/csv/csv';
 
 describe('CSV', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, skipping blank lines and a BOM', () => {

@@ -1,5 +1,5 @@
 /** The .eml mapping: addresses (names, several, groups), subject, both bodies as written, attachments (inline ones with their Content-ID). */
-import { sendBodyOfEml } from '../../../clients/cli/send/eml';
+import { sendBodyOfEml } from '#clients/cli/send/eml';
 
 const EML = [
   'From: "Ann Example" <ann@sandbox.mailservice.dev>',

@@ -1,5 +1,5 @@
 /** `events tail`'s change detection (first sight, status moves, nothing new) and how API errors are printed (message, code, fields, hint; exit 1). */
-import { deliveryChanges, describeChange, emailChanges, type EmailState } from '../../../clients/cli/events/changes';
+import { deliveryChanges, describeChange, emailChanges, type EmailState } from '#clients/cli/events/changes';
 import { fakeApi, run } from './harness';
 
 const email = (id: string, status: string, last_event: string | null = status): EmailState => ({

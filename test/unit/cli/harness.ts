@@ -3,8 +3,8 @@
  * records each request and answers from a list (the API itself is exercised by test/integration/cli.test.ts).
  */
 import { Writable } from 'node:stream';
-import type { CliIo } from '../../../clients/cli/io';
-import { runCli } from '../../../clients/cli/program';
+import type { CliIo } from '#clients/cli/io';
+import { runCli } from '#clients/cli/program';
 
 export interface Recorded {
   method: string;

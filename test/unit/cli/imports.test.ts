@@ -3,8 +3,8 @@
  * body, retry_after_seconds waited, a 409 on a continuation tried again, progress per step, the secrets
  * of the answer that created each webhook kept for the report.
  */
-import { importBody } from '../../../clients/cli/commands/imports';
-import { resourcesDone, type Migration } from '../../../clients/cli/imports/report';
+import { importBody } from '#clients/cli/commands/imports';
+import { resourcesDone, type Migration } from '#clients/cli/imports/report';
 import { fakeApi, run } from './harness';
 
 const step = (over: Partial<Migration>): Migration => ({

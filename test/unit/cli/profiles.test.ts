@@ -1,8 +1,8 @@
 /** Profile resolution (flags > --profile > env > default profile > default URL) and the profile file (mode 0600, kept values, bad files). */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { profileFilePath, readProfileFile, withProfile, type ProfileFile } from '../../../clients/cli/config/profiles';
-import { DEFAULT_BASE_URL, resolveConnection } from '../../../clients/cli/config/resolve';
+import { profileFilePath, readProfileFile, withProfile, type ProfileFile } from '#clients/cli/config/profiles';
+import { DEFAULT_BASE_URL, resolveConnection } from '#clients/cli/config/resolve';
 import { run } from './harness';
 import { temporaryDir } from '../../support/temporary-dirs';
 

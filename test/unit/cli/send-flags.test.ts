@@ -1,7 +1,7 @@
 /** `send`'s flags as a POST /emails body: every flag's mapping, the .eml override rules and the refusals (exit 2). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeSendBodies, parseHeader, parseTag, sendBodyOfFlags } from '../../../clients/cli/send/flags';
+import { mergeSendBodies, parseHeader, parseTag, sendBodyOfFlags } from '#clients/cli/send/flags';
 import { fakeApi, run } from './harness';
 import { temporaryDir } from '../../support/temporary-dirs';
 

@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCsv } from '../../../clients/cli/csv/csv';
-import { planImport } from '../../../clients/cli/suppressions/import-plan';
+import { readCsv } from '#clients/cli/csv/csv';
+import { planImport } from '#clients/cli/suppressions/import-plan';
 import { fakeApi, run } from './harness';
 import { temporaryDir } from '../../support/temporary-dirs';
 

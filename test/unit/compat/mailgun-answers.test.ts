@@ -2,15 +2,8 @@
  * The Mailgun door's answers (shared/doors/compat/mailgun/answers.ts): the queued answer and its id, and
  * each of our typed errors as Mailgun's status and body.
  */
-import {
-  AppError,
-  ForbiddenError,
-  RateLimitedError,
-  UnauthorizedError,
-  ValidationError,
-  NotFoundError,
-} from '../../../shared/domain/errors';
-import { appErrorOf, emailIdOf, errorAnswer, mailgunFieldOf, queued } from '../../../shared/doors/compat/mailgun/answers';
+import { AppError, ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError, NotFoundError } from '#shared/domain/errors';
+import { appErrorOf, emailIdOf, errorAnswer, mailgunFieldOf, queued } from '#shared/doors/compat/mailgun/answers';
 
 const DOMAIN = 'mg.example.com';
 

@@ -4,14 +4,14 @@
  * RFC 2822 delivery time, the address lists, Basic auth and the form reader. Every mapped request is also
  * parsed by our send request schema, so the mapping is known to be what POST /emails takes.
  */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { UnauthorizedError, ValidationError } from '../../../shared/domain/errors';
-import { splitAddressList as splitAddresses } from '../../../shared/domain/mail/address-list';
-import { keyOfBasicAuth } from '../../../shared/doors/compat/mailgun/auth';
-import { parseRfc2822Date } from '../../../shared/doors/compat/mailgun/delivery-time';
-import { mailgunMessageSchema, type FormFields } from '../../../shared/doors/compat/mailgun/message-schema';
-import { checkFormType, formOf } from '../../../shared/doors/compat/mailgun/read-form';
-import { flattenVariables, toSendRequest, type MailgunFile } from '../../../shared/doors/compat/mailgun/to-send-request';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { UnauthorizedError, ValidationError } from '#shared/domain/errors';
+import { splitAddressList as splitAddresses } from '#shared/domain/mail/address-list';
+import { keyOfBasicAuth } from '#shared/doors/compat/mailgun/auth';
+import { parseRfc2822Date } from '#shared/doors/compat/mailgun/delivery-time';
+import { mailgunMessageSchema, type FormFields } from '#shared/doors/compat/mailgun/message-schema';
+import { checkFormType, formOf } from '#shared/doors/compat/mailgun/read-form';
+import { flattenVariables, toSendRequest, type MailgunFile } from '#shared/doors/compat/mailgun/to-send-request';
 
 const DOMAIN = 'mg.example.com';
 const base: FormFields = { from: ['Shop <shop@mg.example.com>'], to: ['ann@example.org'], subject: ['Hello'], text: ['Hi'] };

@@ -11,14 +11,14 @@ import {
   ServiceUnavailableError,
   UnauthorizedError,
   ValidationError,
-} from '../../../shared/domain/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { batchAnswer, sentAnswer } from '../../../shared/doors/compat/postmark/answers';
-import { serverTokenHash } from '../../../shared/doors/compat/postmark/auth';
-import { postmarkCodeOf, postmarkErrorAnswer, PostmarkFailure } from '../../../shared/doors/compat/postmark/errors';
-import { fromOurField } from '../../../shared/doors/compat/postmark/field-names';
-import { mountPostmark } from '../../../shared/doors/compat/postmark/routes';
-import type { CompatServices } from '../../../shared/doors/compat/services';
+} from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { batchAnswer, sentAnswer } from '#shared/doors/compat/postmark/answers';
+import { serverTokenHash } from '#shared/doors/compat/postmark/auth';
+import { postmarkCodeOf, postmarkErrorAnswer, PostmarkFailure } from '#shared/doors/compat/postmark/errors';
+import { fromOurField } from '#shared/doors/compat/postmark/field-names';
+import { mountPostmark } from '#shared/doors/compat/postmark/routes';
+import type { CompatServices } from '#shared/doors/compat/services';
 
 describe("our errors -> Postmark's", () => {
   it('answers 401 with ErrorCode 10 for a bad key or a key that may not send', () => {

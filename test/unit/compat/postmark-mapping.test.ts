@@ -3,19 +3,14 @@
  * the send request schema then reads it; the comma-separated address lists; the flattened TemplateModel;
  * the template alias of a TemplateAlias or TemplateId; and the refusals (each Postmark's code).
  */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { splitAddressList } from '../../../shared/domain/mail/address-list';
-import { PostmarkFailure } from '../../../shared/doors/compat/postmark/errors';
-import { parsePostmark } from '../../../shared/doors/compat/postmark/read-request';
-import { postmarkMessageSchema, postmarkTemplatedMessageSchema } from '../../../shared/doors/compat/postmark/schema';
-import { aliasForTemplateAlias, aliasForTemplateId, type ImportLookup } from '../../../shared/doors/compat/postmark/template-alias';
-import { flattenTemplateModel } from '../../../shared/doors/compat/postmark/template-model';
-import {
-  categoryOfStream,
-  messageToSendRequest,
-  tagsOf,
-  templatedToSendRequest,
-} from '../../../shared/doors/compat/postmark/to-send-request';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { splitAddressList } from '#shared/domain/mail/address-list';
+import { PostmarkFailure } from '#shared/doors/compat/postmark/errors';
+import { parsePostmark } from '#shared/doors/compat/postmark/read-request';
+import { postmarkMessageSchema, postmarkTemplatedMessageSchema } from '#shared/doors/compat/postmark/schema';
+import { aliasForTemplateAlias, aliasForTemplateId, type ImportLookup } from '#shared/doors/compat/postmark/template-alias';
+import { flattenTemplateModel } from '#shared/doors/compat/postmark/template-model';
+import { categoryOfStream, messageToSendRequest, tagsOf, templatedToSendRequest } from '#shared/doors/compat/postmark/to-send-request';
 
 /** The Postmark code a function throws (a PostmarkFailure), or fails the test. */
 function failureOf(run: () => unknown): PostmarkFailure {

@@ -1,6 +1,6 @@
 /** The compatible doors' one rule for tags, categories and metadata (shared/doors/compat/provider-tags.ts). */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { labelTags, MAX_TAGS, pairTags, tagPart, tagsOverLimit } from '../../../shared/doors/compat/provider-tags';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { labelTags, MAX_TAGS, pairTags, tagPart, tagsOverLimit } from '#shared/doors/compat/provider-tags';
 
 describe("the doors' tag rule", () => {
   it('labels become tags of one name, several labels several tags; empty labels are dropped', () => {

@@ -12,16 +12,16 @@ import {
   RateLimitedError,
   UnauthorizedError,
   ValidationError,
-} from '../../../shared/domain/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { droppedEmailId, outcomeOfBatch, outcomeOfError } from '../../../shared/doors/compat/sendgrid/answer';
-import { MAX_ANSWERED_ERRORS, SendgridRequestError, sendgridError } from '../../../shared/doors/compat/sendgrid/errors';
-import { sendgridFieldOf } from '../../../shared/doors/compat/sendgrid/field-names';
-import { bearerKey } from '../../../shared/doors/compat/sendgrid/mail-send';
-import { isMailgunPath, mountSendgrid } from '../../../shared/doors/compat/sendgrid/routes';
-import { importedAliasOf, templateAliasOf } from '../../../shared/doors/compat/sendgrid/template-alias';
-import type { CompatServices } from '../../../shared/doors/compat/services';
-import type { ReportPart } from '../../../shared/domain/imports/report';
+} from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { droppedEmailId, outcomeOfBatch, outcomeOfError } from '#shared/doors/compat/sendgrid/answer';
+import { MAX_ANSWERED_ERRORS, SendgridRequestError, sendgridError } from '#shared/doors/compat/sendgrid/errors';
+import { sendgridFieldOf } from '#shared/doors/compat/sendgrid/field-names';
+import { bearerKey } from '#shared/doors/compat/sendgrid/mail-send';
+import { isMailgunPath, mountSendgrid } from '#shared/doors/compat/sendgrid/routes';
+import { importedAliasOf, templateAliasOf } from '#shared/doors/compat/sendgrid/template-alias';
+import type { CompatServices } from '#shared/doors/compat/services';
+import type { ReportPart } from '#shared/domain/imports/report';
 
 describe('our field names -> SendGrid field names', () => {
   it.each([

@@ -3,11 +3,11 @@
  * personalization, and what it refuses (SendGrid's 400 naming SendGrid's field). Each mapped request is
  * also run through the send core's own schema, so the mapping is known to produce what the core accepts.
  */
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { SendgridRequestError } from '../../../shared/doors/compat/sendgrid/errors';
-import { mailSendSchema } from '../../../shared/doors/compat/sendgrid/request-schema';
-import { tagPart } from '../../../shared/doors/compat/provider-tags';
-import { flattenTemplateData, placeholderName, substitute, toSendRequests } from '../../../shared/doors/compat/sendgrid/to-send-requests';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { SendgridRequestError } from '#shared/doors/compat/sendgrid/errors';
+import { mailSendSchema } from '#shared/doors/compat/sendgrid/request-schema';
+import { tagPart } from '#shared/doors/compat/provider-tags';
+import { flattenTemplateData, placeholderName, substitute, toSendRequests } from '#shared/doors/compat/sendgrid/to-send-requests';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const FROM = { email: 'sender@example.com', name: 'Example Sender' };

@@ -1,7 +1,7 @@
 /** A paused account's banner on every dashboard page (docs/deliverability.md, "Reputation guard"): reason and figures, escaped. */
-import { accountBanner } from '../../../functions/api/dashboard/pages/account-banner';
-import { renderDocument } from '../../../functions/api/dashboard/pages/layout';
-import type { Account } from '../../../shared/domain/accounts/account';
+import { accountBanner } from '#functions/api/dashboard/pages/account-banner';
+import { renderDocument } from '#functions/api/dashboard/pages/layout';
+import type { Account } from '#shared/domain/accounts/account';
 
 const account: Account = {
   id: 'acc_1',

@@ -4,13 +4,13 @@
  * the cookie; POST/PUT/PATCH/DELETE need the session's token (header or form field) and no foreign origin.
  */
 import type { Hono } from 'hono';
-import { crossOriginReason } from '../../../shared/domain/dashboard/same-origin';
-import { csrfTokenMatches } from '../../../shared/domain/dashboard/session-token';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { requireSession } from '../../../shared/doors/http/middleware/session';
-import { startSession } from '../../../shared/usecases/dashboard/sessions';
+import { crossOriginReason } from '#shared/domain/dashboard/same-origin';
+import { csrfTokenMatches } from '#shared/domain/dashboard/session-token';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { createFrame } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requireSession } from '#shared/doors/http/middleware/session';
+import { startSession } from '#shared/usecases/dashboard/sessions';
 import { account, FakeClock, FakeSessions, FakeUsers, T0 } from './fakes';
 
 describe('crossOriginReason', () => {

@@ -1,11 +1,11 @@
 /** In-memory stand-ins for the dashboard's stores (users, sessions, rate-limit windows), a movable clock, and the refusal a promise ends in. */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { AppError, ConflictError } from '../../../shared/domain/errors';
-import { windowOf, type RateLimit } from '../../../shared/domain/rate-limits';
-import type { SessionTimes } from '../../../shared/domain/dashboard/session-policy';
-import type { RateLimitDecision } from '../../../shared/adapters/store/rate-limits';
-import type { StoredSession } from '../../../shared/adapters/store/sessions';
+import type { Account } from '#shared/domain/accounts/account';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { AppError, ConflictError } from '#shared/domain/errors';
+import { windowOf, type RateLimit } from '#shared/domain/rate-limits';
+import type { SessionTimes } from '#shared/domain/dashboard/session-policy';
+import type { RateLimitDecision } from '#shared/adapters/store/rate-limits';
+import type { StoredSession } from '#shared/adapters/store/sessions';
 
 export const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 

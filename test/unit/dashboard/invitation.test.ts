@@ -12,8 +12,8 @@ import {
   newInvitationToken,
   toPublicInvitation,
   type Invitation,
-} from '../../../shared/domain/dashboard/invitation';
-import { invitationMessage } from '../../../shared/usecases/dashboard/invitation-email';
+} from '#shared/domain/dashboard/invitation';
+import { invitationMessage } from '#shared/usecases/dashboard/invitation-email';
 
 const invitation: Invitation = {
   id: newInvitationId(Date.parse('2026-11-25T10:00:00Z')),

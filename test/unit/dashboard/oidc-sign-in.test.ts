@@ -5,19 +5,14 @@
  * password path starts one, the audit records with `method: oidc`; and the settings read from OIDC_*.
  */
 import { createHash } from 'node:crypto';
-import type { AuditRecord } from '../../../shared/domain/audit/audit-record';
-import { oidcSettingsFromValues, type OidcClaims, type OidcFlow, type OidcSettings } from '../../../shared/domain/dashboard/oidc';
-import { sessionTokenHash } from '../../../shared/domain/dashboard/session-token';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import {
-  OidcProviderError,
-  type OidcAuthorizationRequest,
-  type OidcCallbackChecks,
-  type OidcProvider,
-} from '../../../shared/ports/oidc-provider';
-import { providerErrorOf } from '../../../shared/adapters/oidc/openid-client-provider';
-import { RATE_LIMITS } from '../../../shared/domain/rate-limits';
-import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '../../../shared/usecases/dashboard/oidc-sign-in';
+import type { AuditRecord } from '#shared/domain/audit/audit-record';
+import { oidcSettingsFromValues, type OidcClaims, type OidcFlow, type OidcSettings } from '#shared/domain/dashboard/oidc';
+import { sessionTokenHash } from '#shared/domain/dashboard/session-token';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { OidcProviderError, type OidcAuthorizationRequest, type OidcCallbackChecks, type OidcProvider } from '#shared/ports/oidc-provider';
+import { providerErrorOf } from '#shared/adapters/oidc/openid-client-provider';
+import { RATE_LIMITS } from '#shared/domain/rate-limits';
+import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '#shared/usecases/dashboard/oidc-sign-in';
 import { account, FakeClock, FakeRateLimits, FakeSessions, FakeUsers, refusal, T0 } from './fakes';
 
 const ORIGIN = 'https://mail.example.com';

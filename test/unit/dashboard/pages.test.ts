@@ -5,22 +5,16 @@
  * case (bodies and headers).
  */
 import { Hono } from 'hono';
-import {
-  dailyActivity,
-  emailTimeline,
-  isInFlight,
-  matchesEmail,
-  type EmailFacts,
-} from '../../../functions/api/dashboard/pages/email-model';
-import { barChart, niceMax, rateChart } from '../../../functions/api/dashboard/pages/charts';
-import { errorText, pager, safeNext } from '../../../functions/api/dashboard/pages/forms';
-import { APP_CSS, APP_JS, ASSETS } from '../../../functions/api/dashboard/pages/assets';
-import { html, renderDocument } from '../../../functions/api/dashboard/pages/layout';
-import { providerMarker, providerNotice } from '../../../functions/api/dashboard/pages/domain-provider';
-import { ValidationError } from '../../../shared/domain/errors';
-import type { Email } from '../../../shared/domain/emails/email';
-import { getEmailContent } from '../../../shared/usecases/emails/email-content';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { dailyActivity, emailTimeline, isInFlight, matchesEmail, type EmailFacts } from '#functions/api/dashboard/pages/email-model';
+import { barChart, niceMax, rateChart } from '#functions/api/dashboard/pages/charts';
+import { errorText, pager, safeNext } from '#functions/api/dashboard/pages/forms';
+import { APP_CSS, APP_JS, ASSETS } from '#functions/api/dashboard/pages/assets';
+import { html, renderDocument } from '#functions/api/dashboard/pages/layout';
+import { providerMarker, providerNotice } from '#functions/api/dashboard/pages/domain-provider';
+import { ValidationError } from '#shared/domain/errors';
+import type { Email } from '#shared/domain/emails/email';
+import { getEmailContent } from '#shared/usecases/emails/email-content';
+import type { Principal } from '#shared/usecases/access/principal';
 import { account } from './fakes';
 
 const base: EmailFacts = {
@@ -389,7 +383,7 @@ describe('getEmailContent', () => {
 // The pages app answers without a stack for what needs no store: the assets and the sign-in page.
 describe('the pages app', () => {
   it('serves the assets and the sign-in page without a session; a page without one redirects', async () => {
-    const { createDashboardPages } = await import('../../../functions/api/dashboard/pages');
+    const { createDashboardPages } = await import('#functions/api/dashboard/pages');
     const sessions = { get: async () => null, create: async () => undefined, touch: async () => null, delete: async () => undefined };
     const app = new Hono().route(
       '/dashboard',

@@ -1,12 +1,6 @@
 /** Dashboard password hashing (shared/domain/dashboard/password-hash.ts): scrypt, parameters stored with the hash, constant-time verify, rehash when weaker. */
-import {
-  hashPassword,
-  needsRehash,
-  parsePasswordHash,
-  PASSWORD_HASH_PARAMS,
-  verifyPassword,
-} from '../../../shared/domain/dashboard/password-hash';
-import { generatePassword, newPasswordSchema } from '../../../shared/domain/dashboard/password-policy';
+import { hashPassword, needsRehash, parsePasswordHash, PASSWORD_HASH_PARAMS, verifyPassword } from '#shared/domain/dashboard/password-hash';
+import { generatePassword, newPasswordSchema } from '#shared/domain/dashboard/password-policy';
 
 describe('password hashing', () => {
   it('verifies the password it hashed and refuses another', async () => {

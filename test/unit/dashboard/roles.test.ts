@@ -11,13 +11,13 @@ import {
   DASHBOARD_ROLES,
   type DashboardAction,
   type DashboardRole,
-} from '../../../shared/domain/dashboard/roles';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { ForbiddenError } from '../../../shared/domain/errors';
-import { createFrame } from '../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { requireRole, requireSession } from '../../../shared/doors/http/middleware/session';
-import { startSession } from '../../../shared/usecases/dashboard/sessions';
+} from '#shared/domain/dashboard/roles';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { ForbiddenError } from '#shared/domain/errors';
+import { createFrame } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requireRole, requireSession } from '#shared/doors/http/middleware/session';
+import { startSession } from '#shared/usecases/dashboard/sessions';
 import { account, FakeClock, FakeSessions, FakeUsers, T0 } from './fakes';
 
 const Y = true;

@@ -10,10 +10,10 @@ import {
   SESSION_IDLE_MS,
   SESSION_TOUCH_INTERVAL_MS,
   touchedTimes,
-} from '../../../shared/domain/dashboard/session-policy';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { UnauthorizedError } from '../../../shared/domain/errors';
-import { endSession, resolveSession, startSession } from '../../../shared/usecases/dashboard/sessions';
+} from '#shared/domain/dashboard/session-policy';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { UnauthorizedError } from '#shared/domain/errors';
+import { endSession, resolveSession, startSession } from '#shared/usecases/dashboard/sessions';
 import { account, FakeClock, FakeSessions, FakeUsers, refusal, T0 } from './fakes';
 
 const HOUR = 3_600_000;

@@ -3,12 +3,12 @@
  * attempts per email and 30 per IP per 15-minute window, every attempt counted, 429 with Retry-After),
  * one 401 for an unknown email and a wrong password, a session on success, a weak hash upgraded.
  */
-import { hashPassword, scryptPasswords } from '../../../shared/domain/dashboard/password-hash';
-import type { DashboardUser } from '../../../shared/domain/dashboard/user';
-import { RateLimitedError } from '../../../shared/domain/errors';
-import { RATE_LIMITS } from '../../../shared/domain/rate-limits';
-import { INVALID_CREDENTIALS, signIn, signInSubjects } from '../../../shared/usecases/dashboard/sign-in';
-import { createDashboardUser } from '../../../shared/usecases/dashboard/users';
+import { hashPassword, scryptPasswords } from '#shared/domain/dashboard/password-hash';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { RateLimitedError } from '#shared/domain/errors';
+import { RATE_LIMITS } from '#shared/domain/rate-limits';
+import { INVALID_CREDENTIALS, signIn, signInSubjects } from '#shared/usecases/dashboard/sign-in';
+import { createDashboardUser } from '#shared/usecases/dashboard/users';
 import { account, FakeClock, FakeRateLimits, FakeSessions, FakeUsers, refusal } from './fakes';
 
 const PASSWORD = 'correct horse battery staple';

@@ -1,5 +1,5 @@
 /** Relaxed canonicalization (RFC 6376 §3.4.2, §3.4.4; examples of §3.4.5). */
-import { parseHeaderFields, relaxedBody, relaxedHeader, splitMessage } from '../../../shared/lib/dkim/canonicalize';
+import { parseHeaderFields, relaxedBody, relaxedHeader, splitMessage } from '#shared/lib/dkim/canonicalize';
 
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 

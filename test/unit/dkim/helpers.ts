@@ -1,8 +1,8 @@
 /** DKIM test helpers: a composed MIME message, two keys and that message signed, and TXT lookups shaped like node:dns resolveTxt. */
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { signDkim } from '../../../shared/lib/dkim/sign';
-import type { ResolveTxt } from '../../../shared/lib/dkim/verify';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
+import { signDkim } from '#shared/lib/dkim/sign';
+import type { ResolveTxt } from '#shared/lib/dkim/verify';
 
 export const DOMAIN = 'example.test';
 export const SELECTOR = 'svc2611abcdef';

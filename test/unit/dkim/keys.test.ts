@@ -1,6 +1,6 @@
 /** DKIM keys: generation (timed), TXT value, selectors. */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { DKIM_KEY_BITS, dkimTxtValue, generateDkimKey, isValidSelector, newSelector } from '../../../shared/lib/dkim/keys';
+import { DKIM_KEY_BITS, dkimTxtValue, generateDkimKey, isValidSelector, newSelector } from '#shared/lib/dkim/keys';
 
 test('generates a 2048-bit RSA pair: PKCS#8 PEM private key, base64 SPKI DER public key of that private key', async () => {
   const key = await generateDkimKey();

@@ -3,8 +3,8 @@
  * implementation), keys served by an injected TXT lookup.
  */
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import { dkimTxtValue, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { DEFAULT_SIGNED_HEADERS, signDkim } from '../../../shared/lib/dkim/sign';
+import { dkimTxtValue, type DkimKey } from '#shared/lib/dkim/keys';
+import { DEFAULT_SIGNED_HEADERS, signDkim } from '#shared/lib/dkim/sign';
 import { verifyDkim } from '../../support/mailauth-dkim';
 import { DOMAIN, KEY_NAME, SELECTOR, composeMessage, dnsError, publishing, signedFixture, txtResolver } from './helpers';
 

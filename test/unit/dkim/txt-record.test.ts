@@ -1,5 +1,5 @@
 /** Parsing published DKIM records and matching them against the domain's key. */
-import { parseDkimTxt, publicKeyMatches } from '../../../shared/lib/dkim/txt-record';
+import { parseDkimTxt, publicKeyMatches } from '#shared/lib/dkim/txt-record';
 
 const KEY =
   'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE8AkAFmxZzow3x+VJYKdx0XQe/Wy0RmU+Ip60ZqYSJhtWo2cOXWqrOnpwM9kQSgl/NJ4W6pk6yiZKwsJ1X1kEfiyrJGz34ugpNaTjXkBlgKsDpmEf0qPmzcnoGrXRNrv2ZbMMKmAW6m+3RpDKRYi+cb0lwtq5wIDAQAB';

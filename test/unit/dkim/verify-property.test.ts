@@ -12,8 +12,8 @@
  */
 import fc from 'fast-check';
 import { dkimSign } from 'mailauth/lib/dkim/sign';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { verifySignatures } from '../../../shared/lib/dkim/verify';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
+import { verifySignatures } from '#shared/lib/dkim/verify';
 import { verifyDkim } from '../../support/mailauth-dkim';
 import { DOMAIN, KEY_NAME, SELECTOR, txtResolver } from './helpers';
 

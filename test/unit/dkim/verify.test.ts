@@ -5,11 +5,11 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { dkimSign } from 'mailauth/lib/dkim/sign';
-import { dkimTxtValue, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { signDkim } from '../../../shared/lib/dkim/sign';
-import { verifySignatures, type ResolveTxt } from '../../../shared/lib/dkim/verify';
+import { dkimTxtValue, type DkimKey } from '#shared/lib/dkim/keys';
+import { signDkim } from '#shared/lib/dkim/sign';
+import { verifySignatures, type ResolveTxt } from '#shared/lib/dkim/verify';
 import { verifyDkim } from '../../support/mailauth-dkim';
-import { probeMessage } from '../../../shared/usecases/domains/verify';
+import { probeMessage } from '#shared/usecases/domains/verify';
 import { DOMAIN, KEY_NAME, SELECTOR, dnsError, publishing, signedFixture, txtResolver } from './helpers';
 
 let key: DkimKey;

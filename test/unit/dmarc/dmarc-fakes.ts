@@ -1,11 +1,11 @@
 /** In-memory fakes of the DMARC ports and repositories (domains, report addresses, reports) for the use case tests. */
-import type { Domain } from '../../../shared/domain/domains/domain';
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import type { DatedRow } from '../../../shared/domain/dmarc/figures';
-import type { DmarcReportsChange, StoredDomain } from '../../../shared/adapters/store/domains';
-import type { ReportAddressTarget } from '../../../shared/adapters/store/dmarc-addresses';
-import { reportKeyOf, type SaveReportRequest } from '../../../shared/adapters/store/dmarc-reports';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { Domain } from '#shared/domain/domains/domain';
+import { expectedRecords } from '#shared/domain/domains/records';
+import type { DatedRow } from '#shared/domain/dmarc/figures';
+import type { DmarcReportsChange, StoredDomain } from '#shared/adapters/store/domains';
+import type { ReportAddressTarget } from '#shared/adapters/store/dmarc-addresses';
+import { reportKeyOf, type SaveReportRequest } from '#shared/adapters/store/dmarc-reports';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 

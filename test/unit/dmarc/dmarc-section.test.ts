@@ -1,8 +1,8 @@
 /** The dashboard's DMARC section: figures from strangers' reports are shown as text, never markup. */
-import { dmarcSection } from '../../../functions/api/dashboard-domains/dmarc-section';
-import { html } from '../../../functions/api/dashboard/pages/layout';
-import { rangeFigures } from '../../../shared/domain/dmarc/figures';
-import type { DmarcFigures } from '../../../shared/usecases/dmarc/figures';
+import { dmarcSection } from '#functions/api/dashboard-domains/dmarc-section';
+import { html } from '#functions/api/dashboard/pages/layout';
+import { rangeFigures } from '#shared/domain/dmarc/figures';
+import type { DmarcFigures } from '#shared/usecases/dmarc/figures';
 
 const row = {
   source_ip: '203.0.113.7',

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConflictError, NotFoundError, ValidationError } from '../../../shared/domain/errors';
-import { publicDmarcReports } from '../../../shared/domain/domains/dmarc-reports';
-import { changeDmarcReports } from '../../../shared/usecases/dmarc/report-settings';
-import { ingestDmarcReports } from '../../../shared/usecases/dmarc/ingest-reports';
-import { getDmarcFigures } from '../../../shared/usecases/dmarc/figures';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
+import { publicDmarcReports } from '#shared/domain/domains/dmarc-reports';
+import { changeDmarcReports } from '#shared/usecases/dmarc/report-settings';
+import { ingestDmarcReports } from '#shared/usecases/dmarc/ingest-reports';
+import { getDmarcFigures } from '#shared/usecases/dmarc/figures';
 import { domain, fakes, principal } from './dmarc-fakes';
 
 process.env.LOG_LEVEL = 'silent';

@@ -1,6 +1,6 @@
 /** Domain health's DMARC findings suggest the domain's report address in rua= (and the RFC 7489 authorisation record when it is elsewhere). */
-import { evaluateDmarcHealth } from '../../../shared/domain/domains/health/dmarc';
-import { groupOf } from '../../../shared/domain/dmarc/our-sending';
+import { evaluateDmarcHealth } from '#shared/domain/domains/health/dmarc';
+import { groupOf } from '#shared/domain/dmarc/our-sending';
 
 const found = (value: string) => ({ kind: 'found' as const, values: [value] });
 

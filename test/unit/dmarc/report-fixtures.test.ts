@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseReportFile } from '../../../shared/domain/dmarc/report-file';
-import { ReportRefused } from '../../../shared/domain/dmarc/refusal';
-import { reportRows } from '../../../shared/domain/dmarc/report-rows';
-import { rangeFigures } from '../../../shared/domain/dmarc/figures';
+import { parseReportFile } from '#shared/domain/dmarc/report-file';
+import { ReportRefused } from '#shared/domain/dmarc/refusal';
+import { reportRows } from '#shared/domain/dmarc/report-rows';
+import { rangeFigures } from '#shared/domain/dmarc/figures';
 import { FIXTURE_DOMAIN, FIXTURE_SELECTOR, hostileReports, receiverReports } from '../../fixtures/dmarc/build';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/dmarc', name));

@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SETTINGS } from '../../../infra/definitions';
-import { settingContextKey } from '../../../infra/constructs/util';
-import { TABLE_INDEXES_CONTEXT } from '../../../infra/constructs/data';
-import { WORKER_CONCURRENCY_CONTEXT } from '../../../infra/worker-concurrency';
+import { SETTINGS } from '#infra/definitions';
+import { settingContextKey } from '#infra/constructs/util';
+import { TABLE_INDEXES_CONTEXT } from '#infra/constructs/data';
+import { WORKER_CONCURRENCY_CONTEXT } from '#infra/worker-concurrency';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');

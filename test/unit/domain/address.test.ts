@@ -1,4 +1,4 @@
-import { formatMailbox, isEmailAddress, parseMailbox } from '../../../shared/domain/mail/address';
+import { formatMailbox, isEmailAddress, parseMailbox } from '#shared/domain/mail/address';
 
 describe('addresses', () => {
   it.each([

@@ -6,9 +6,9 @@ import {
   rejectAttachmentsInBatch,
   toPublicAttachment,
   type InlineAttachment,
-} from '../../../shared/domain/emails/attachments';
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { issuesToFields } from '../../../shared/doors/http/validate';
+} from '#shared/domain/emails/attachments';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { issuesToFields } from '#shared/doors/http/validate';
 
 const base = { from: 'a@x.io', to: 'b@y.io', subject: 's', text: 't' };
 const b64 = (text: string) => Buffer.from(text).toString('base64');

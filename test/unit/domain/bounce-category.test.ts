@@ -13,8 +13,8 @@ import {
   suppressesBounce,
   type BounceCategory,
   type SesRefusal,
-} from '../../../shared/domain/bounces/bounce-category';
-import { parseSesEvent } from '../../../shared/domain/ses/ses-event';
+} from '#shared/domain/bounces/bounce-category';
+import { parseSesEvent } from '#shared/domain/ses/ses-event';
 
 const bounce = (bounceType: string, bounceSubType: string, status?: string, diagnosticCode?: string): SesRefusal => ({
   kind: 'bounce',

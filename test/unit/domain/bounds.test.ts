@@ -10,17 +10,17 @@ import {
   freeFormProblem,
   idField,
   isStorableNumber,
-} from '../../../shared/domain/bounds';
-import { validateDefinition } from '../../../shared/domain/automations/validate';
-import { createTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { newId } from '../../../shared/domain/ids';
-import { issuesToFields } from '../../../shared/domain/validation';
-import { createTenantSchema, updateTenantSchema } from '../../../shared/domain/tenants/schemas';
-import { eventRequestSchema, MAX_EVENT_DATA_DEPTH } from '../../../shared/domain/automations/event-request';
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { renderTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { testEventSchema } from '../../../shared/usecases/webhooks/test-event';
-import { METADATA_MAX_BYTES } from '../../../shared/domain/tenants/tenant';
+} from '#shared/domain/bounds';
+import { validateDefinition } from '#shared/domain/automations/validate';
+import { createTemplateSchema } from '#shared/domain/templates/schemas';
+import { newId } from '#shared/domain/ids';
+import { issuesToFields } from '#shared/domain/validation';
+import { createTenantSchema, updateTenantSchema } from '#shared/domain/tenants/schemas';
+import { eventRequestSchema, MAX_EVENT_DATA_DEPTH } from '#shared/domain/automations/event-request';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { renderTemplateSchema } from '#shared/domain/templates/schemas';
+import { testEventSchema } from '#shared/usecases/webhooks/test-event';
+import { METADATA_MAX_BYTES } from '#shared/domain/tenants/tenant';
 import type * as z from 'zod';
 
 /** An object `levels` deep: {a: {a: ... {a: 1}}}. */

@@ -1,4 +1,4 @@
-import { deterministicId, isId, newId, timeOfId, ulid } from '../../../shared/domain/ids';
+import { deterministicId, isId, newId, timeOfId, ulid } from '#shared/domain/ids';
 
 describe('ids', () => {
   it('are prefixed 26-character ULIDs', () => {

@@ -1,5 +1,5 @@
 /** The queue messages' schemas (shared/domain/messages.ts): what each worker accepts. */
-import { sendMessageSchema, serviceEventSchema, sesEventsBodySchema, webhookDeliveryMessageSchema } from '../../../shared/domain/messages';
+import { sendMessageSchema, serviceEventSchema, sesEventsBodySchema, webhookDeliveryMessageSchema } from '#shared/domain/messages';
 
 const EMAIL = 'msg_01JD3QZ8X9K2M4N6P8R0S2T4V6';
 

@@ -1,4 +1,4 @@
-import { EVENT_RANK, STATUS_RANK, statusesBefore } from '../../../shared/domain/emails/outcomes';
+import { EVENT_RANK, STATUS_RANK, statusesBefore } from '#shared/domain/emails/outcomes';
 
 describe('delivery outcome ordering', () => {
   it('only moves status forward', () => {

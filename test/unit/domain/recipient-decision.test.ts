@@ -1,5 +1,5 @@
-import { decidePerRecipient, refusalFields } from '../../../shared/domain/ses/recipient-decision';
-import type { DeliveryOutcome } from '../../../shared/domain/emails/outcomes';
+import { decidePerRecipient, refusalFields } from '#shared/domain/ses/recipient-decision';
+import type { DeliveryOutcome } from '#shared/domain/emails/outcomes';
 
 const at = '2026-01-01T00:00:05.000Z';
 const sentAt = '2026-01-01T00:00:00.000Z';

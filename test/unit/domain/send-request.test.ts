@@ -1,5 +1,5 @@
-import { sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import { findHeaderProblems } from '../../../shared/domain/emails/headers';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { findHeaderProblems } from '#shared/domain/emails/headers';
 
 const base = { from: 'a@x.io', to: 'b@y.io', subject: 's', text: 't' };
 

@@ -1,4 +1,4 @@
-import { MalformedSesEvent, parseSesEvent } from '../../../shared/domain/ses/ses-event';
+import { MalformedSesEvent, parseSesEvent } from '#shared/domain/ses/ses-event';
 
 const mail = { messageId: 'ses-1', timestamp: '2026-01-01T00:00:00.000Z', tags: { email_id: ['msg_1'], account_id: ['acc_1'] } };
 const sns = (event: object) => JSON.stringify({ Type: 'Notification', Message: JSON.stringify(event) });

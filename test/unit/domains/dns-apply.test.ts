@@ -1,9 +1,9 @@
 /** DNS apply's planning (what each record set becomes), the TXT codec, and the request schema. */
-import { planApply, setKey, zoneCandidates } from '../../../shared/domain/domains/dns-apply';
-import type { DnsRecord } from '../../../shared/domain/domains/domain';
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import { applyDnsSchema, storeDnsProviderSchema } from '../../../shared/domain/domains/schemas';
-import { quoteTxt, unquoteTxt } from '../../../shared/adapters/dns-hosts/txt';
+import { planApply, setKey, zoneCandidates } from '#shared/domain/domains/dns-apply';
+import type { DnsRecord } from '#shared/domain/domains/domain';
+import { expectedRecords } from '#shared/domain/domains/records';
+import { applyDnsSchema, storeDnsProviderSchema } from '#shared/domain/domains/schemas';
+import { quoteTxt, unquoteTxt } from '#shared/adapters/dns-hosts/txt';
 
 const settings = { returnPathHost: 'rp.mail.test', spfInclude: 'spf.mail.test', inboundMxHost: 'inbound.mail.test' };
 const records: DnsRecord[] = expectedRecords(

@@ -1,6 +1,6 @@
-import type { DnsRecord } from '../../../shared/domain/domains/domain';
-import { domainStatusAfterCheck, evaluateDkim, evaluateReturnPath, evaluateSpf } from '../../../shared/domain/domains/evaluate';
-import { expectedRecords } from '../../../shared/domain/domains/records';
+import type { DnsRecord } from '#shared/domain/domains/domain';
+import { domainStatusAfterCheck, evaluateDkim, evaluateReturnPath, evaluateSpf } from '#shared/domain/domains/evaluate';
+import { expectedRecords } from '#shared/domain/domains/records';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const records = expectedRecords(

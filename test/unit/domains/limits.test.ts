@@ -1,4 +1,4 @@
-import { usageReservations } from '../../../shared/domain/accounts/limits';
+import { usageReservations } from '#shared/domain/accounts/limits';
 
 describe('usage reservations', () => {
   const now = new Date('2026-11-30T23:59:59.000Z');

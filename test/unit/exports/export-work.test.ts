@@ -5,19 +5,19 @@
  * requests into several parts without duplicates, a request that died between a part's file and its save
  * redone under the same key, and the refusals (a tenant-limited key, a second running export, an unknown id).
  */
-import { toPublicEmail } from '../../../shared/domain/emails/email';
-import { toPublicSuppression } from '../../../shared/domain/suppressions/model';
-import { toPublicWebhook } from '../../../shared/domain/webhooks/endpoint';
-import { EXPORT_KINDS } from '../../../shared/domain/exports/export';
-import { getExport, listExports, startExport } from '../../../shared/usecases/exports/exports';
-import type { Email } from '../../../shared/domain/emails/email';
-import type { ExportHead, ExportStatus } from '../../../shared/domain/exports/export';
-import type { Suppression } from '../../../shared/domain/suppressions/model';
-import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoint';
-import type { Page } from '../../../shared/adapters/store/cursor';
-import type { CreateOutcome, ExportStretchUpdate } from '../../../shared/adapters/store/exports';
-import type { ExportDeps, ExportSettings } from '../../../shared/usecases/exports/deps';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { toPublicEmail } from '#shared/domain/emails/email';
+import { toPublicSuppression } from '#shared/domain/suppressions/model';
+import { toPublicWebhook } from '#shared/domain/webhooks/endpoint';
+import { EXPORT_KINDS } from '#shared/domain/exports/export';
+import { getExport, listExports, startExport } from '#shared/usecases/exports/exports';
+import type { Email } from '#shared/domain/emails/email';
+import type { ExportHead, ExportStatus } from '#shared/domain/exports/export';
+import type { Suppression } from '#shared/domain/suppressions/model';
+import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoint';
+import type { Page } from '#shared/adapters/store/cursor';
+import type { CreateOutcome, ExportStretchUpdate } from '#shared/adapters/store/exports';
+import type { ExportDeps, ExportSettings } from '#shared/usecases/exports/deps';
+import type { Principal } from '#shared/usecases/access/principal';
 
 // ---- in-memory fakes ----------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
-import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../../../shared/domain/errors';
-import { errorResponse, MAX_ANSWERED_FIELDS } from '../../../shared/doors/http/errors';
-import { parseWith } from '../../../shared/domain/validation';
+import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '#shared/domain/errors';
+import { errorResponse, MAX_ANSWERED_FIELDS } from '#shared/doors/http/errors';
+import { parseWith } from '#shared/domain/validation';
 import * as z from 'zod';
-import { decodeCursor, encodeCursor } from '../../../shared/adapters/store/cursor';
+import { decodeCursor, encodeCursor } from '#shared/adapters/store/cursor';
 
 describe('error envelope', () => {
   it('gives 401 only a message', () => {

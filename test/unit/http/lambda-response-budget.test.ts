@@ -3,9 +3,9 @@
  * measured as Lambda measures it (JSON-escaped text, base64 binary) over the budget becomes the error
  * envelope; an answer under it is untouched. Driven through a real frame (createFrame) and its app.fetch.
  */
-import { createFrame } from '../../../shared/doors/http/create-api';
-import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '../../../shared/domain/lambda-payload';
-import { bodyPayloadBytes } from '../../../shared/doors/http/lambda-response-budget';
+import { createFrame } from '#shared/doors/http/create-api';
+import { jsonPayloadBytes, RESPONSE_BODY_BUDGET_BYTES } from '#shared/domain/lambda-payload';
+import { bodyPayloadBytes } from '#shared/doors/http/lambda-response-budget';
 
 const app = createFrame();
 let payload: unknown;

@@ -3,9 +3,9 @@
  * schema sees it, naming the top-level field that holds the nesting; a body at the limit is read.
  */
 import { Hono } from 'hono';
-import { MAX_BODY_DEPTH } from '../../../shared/domain/bounds';
-import { errorResponse } from '../../../shared/doors/http/errors';
-import { readJson } from '../../../shared/doors/http/validate';
+import { MAX_BODY_DEPTH } from '#shared/domain/bounds';
+import { errorResponse } from '#shared/doors/http/errors';
+import { readJson } from '#shared/doors/http/validate';
 
 const app = new Hono();
 app.post('/', async (c) => c.json({ read: typeof (await readJson(c)) }));

@@ -5,12 +5,12 @@
  */
 import { Hono } from 'hono';
 import * as z from 'zod';
-import { errorResponse } from '../../../shared/doors/http/errors';
-import type { ApiEnv } from '../../../shared/doors/http/env';
-import { honoPath, routes } from '../../../shared/doors/http/route';
-import { op } from '../../../shared/doors/openapi/operation';
-import type { RateLimitRepository } from '../../../shared/adapters/store/rate-limits';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { errorResponse } from '#shared/doors/http/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { honoPath, routes } from '#shared/doors/http/route';
+import { op } from '#shared/doors/openapi/operation';
+import type { RateLimitRepository } from '#shared/adapters/store/rate-limits';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const principal = (scopes: string[]): Principal => ({
   account: { id: 'acc_1' } as Principal['account'],

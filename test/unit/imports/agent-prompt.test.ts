@@ -1,6 +1,6 @@
 /** agent_prompt: the text a team gives a coding agent to finish the migration, with this import's facts. */
-import { agentPrompt, type AgentPromptInput } from '../../../shared/domain/imports/agent-prompt';
-import { signatureHeaders } from '../../../shared/domain/webhooks/signing';
+import { agentPrompt, type AgentPromptInput } from '#shared/domain/imports/agent-prompt';
+import { signatureHeaders } from '#shared/domain/webhooks/signing';
 
 const input: AgentPromptInput = {
   provider: 'sendgrid',

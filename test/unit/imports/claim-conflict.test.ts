@@ -5,7 +5,7 @@
  * answers as DynamoDB does; the race itself is raced for real in test/integration/imports-api.test.ts.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ImportRepository } from '../../../shared/adapters/store/imports';
+import { ImportRepository } from '#shared/adapters/store/imports';
 
 const NOW = Date.parse('2026-11-25T08:00:00Z');
 const head = {

@@ -1,6 +1,6 @@
 /** code_changes: valid unified diffs from each provider's send to ours, for node-sdk (the same SDK, pointed at us), node, python, curl and smtp. */
-import { codeChanges, unifiedDiff, type CodeChange } from '../../../shared/domain/imports/code-changes';
-import { PROVIDERS, type ProviderName } from '../../../shared/domain/imports/source';
+import { codeChanges, unifiedDiff, type CodeChange } from '#shared/domain/imports/code-changes';
+import { PROVIDERS, type ProviderName } from '#shared/domain/imports/source';
 
 const BASE = 'https://mail-api.example.org';
 

@@ -1,9 +1,9 @@
 /** Template conversion (spec rules 4-5): placeholders, layouts, blocks, unsubscribe links, aliases, limits. */
-import { aliasFor, convertTemplate, templateCreateInput, type ConvertedTemplate } from '../../../shared/domain/imports/convert-template';
-import type { SourceTemplate } from '../../../shared/domain/imports/source';
-import { renderTemplate } from '../../../shared/domain/templates/render';
-import { createTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { TEMPLATE_ALIAS } from '../../../shared/domain/templates/template';
+import { aliasFor, convertTemplate, templateCreateInput, type ConvertedTemplate } from '#shared/domain/imports/convert-template';
+import type { SourceTemplate } from '#shared/domain/imports/source';
+import { renderTemplate } from '#shared/domain/templates/render';
+import { createTemplateSchema } from '#shared/domain/templates/schemas';
+import { TEMPLATE_ALIAS } from '#shared/domain/templates/template';
 
 const template = (overrides: Partial<SourceTemplate> = {}): SourceTemplate => ({
   source_id: 'tpl-1',

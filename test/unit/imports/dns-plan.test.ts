@@ -1,15 +1,9 @@
 /** dns_plan of an imported domain: add, update (SPF merged, never a second), keep, done; unchecked when DNS failed. */
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import {
-  mergeSpf,
-  mergeSpfRecords,
-  type DnsChange,
-  type DnsRecordType,
-  type PublishedDns,
-} from '../../../shared/domain/domains/record-plan';
-import { dnsQueries, planDns } from '../../../shared/domain/imports/dns-plan';
-import type { SourceDnsRecord } from '../../../shared/domain/imports/source';
+import { expectedRecords } from '#shared/domain/domains/records';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { mergeSpf, mergeSpfRecords, type DnsChange, type DnsRecordType, type PublishedDns } from '#shared/domain/domains/record-plan';
+import { dnsQueries, planDns } from '#shared/domain/imports/dns-plan';
+import type { SourceDnsRecord } from '#shared/domain/imports/source';
 
 const DOMAIN = 'example.com';
 const INCLUDE = 'spf.mail.test';

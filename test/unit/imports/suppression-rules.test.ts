@@ -1,7 +1,7 @@
 /** Suppression import rules (spec rules 1-3): classification, totals, and precedence by list order. */
-import type { SourceSuppression, SourceSuppressionKind } from '../../../shared/domain/imports/source';
-import { emptyPart, mergeParts } from '../../../shared/domain/imports/report';
-import { classifySuppression, countSuppression, type SuppressionDecision } from '../../../shared/domain/imports/suppression-rules';
+import type { SourceSuppression, SourceSuppressionKind } from '#shared/domain/imports/source';
+import { emptyPart, mergeParts } from '#shared/domain/imports/report';
+import { classifySuppression, countSuppression, type SuppressionDecision } from '#shared/domain/imports/suppression-rules';
 
 const entry = (kind: SourceSuppressionKind, email = 'ada@example.com', detail: string | null = null): SourceSuppression => ({
   email,

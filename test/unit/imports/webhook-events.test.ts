@@ -1,7 +1,7 @@
 /** Webhook event mapping (spec rule 6) and one endpoint per distinct URL. */
-import { PROVIDER_EVENTS, type ProviderName, type SourceWebhook } from '../../../shared/domain/imports/source';
-import { mapWebhookEvents, webhooksByUrl } from '../../../shared/domain/imports/webhook-events';
-import { EVENT_TYPES } from '../../../shared/domain/webhooks/event-types';
+import { PROVIDER_EVENTS, type ProviderName, type SourceWebhook } from '#shared/domain/imports/source';
+import { mapWebhookEvents, webhooksByUrl } from '#shared/domain/imports/webhook-events';
+import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
 
 describe('mapWebhookEvents', () => {
   it.each([

@@ -5,14 +5,14 @@
  * the stretch limit exactly where the next request resumes, end on a rate limit with its wait, record an
  * unreadable list and move on, answer a refusal before any work as such, and stop when its claim is lost.
  */
-import { INITIAL_PROGRESS, newImportHead, type ImportHead } from '../../../shared/domain/imports/import';
-import { mergeParts, type ReportPart } from '../../../shared/domain/imports/report';
-import { ProviderError, type ProviderSource } from '../../../shared/ports/provider-source';
-import type { SourcePage, SourceSuppression } from '../../../shared/domain/imports/source';
-import type { Suppression } from '../../../shared/domain/suppressions/model';
-import type { ImportDeps } from '../../../shared/usecases/imports/deps';
-import type { StretchContext } from '../../../shared/usecases/imports/stretch';
-import { workImport } from '../../../shared/usecases/imports/work-import';
+import { INITIAL_PROGRESS, newImportHead, type ImportHead } from '#shared/domain/imports/import';
+import { mergeParts, type ReportPart } from '#shared/domain/imports/report';
+import { ProviderError, type ProviderSource } from '#shared/ports/provider-source';
+import type { SourcePage, SourceSuppression } from '#shared/domain/imports/source';
+import type { Suppression } from '#shared/domain/suppressions/model';
+import type { ImportDeps } from '#shared/usecases/imports/deps';
+import type { StretchContext } from '#shared/usecases/imports/stretch';
+import { workImport } from '#shared/usecases/imports/work-import';
 
 const entry = (email: string, kind: SourceSuppression['kind'] = 'hard_bounce'): SourceSuppression => ({
   email,

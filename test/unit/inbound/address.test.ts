@@ -2,7 +2,7 @@
  * Recipient addresses of inbound mail (shared/domain/inbound/address.ts): splitting at the last `@`, the
  * receive-only `inbound.<domain>` subdomain, and the plus part (Postmark's MailboxHash).
  */
-import { firstPlusPart, parentOfReceivingDomain, plusPart, splitAddress } from '../../../shared/domain/inbound/address';
+import { firstPlusPart, parentOfReceivingDomain, plusPart, splitAddress } from '#shared/domain/inbound/address';
 
 describe('splitAddress', () => {
   it('splits at the last @, lower-cases the domain and keeps the local part as written', () => {

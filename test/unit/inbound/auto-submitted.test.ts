@@ -1,5 +1,5 @@
 /** Loop protection (shared/domain/inbound/auto-submitted.ts): whether a received message was sent by a machine. */
-import { autoSubmitted } from '../../../shared/domain/inbound/auto-submitted';
+import { autoSubmitted } from '#shared/domain/inbound/auto-submitted';
 
 /** A header lookup over lower-cased names, as process-inbound builds it. */
 function headers(fields: Record<string, string> = {}): (name: string) => string | null {

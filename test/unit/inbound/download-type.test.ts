@@ -1,5 +1,5 @@
 /** The type a link to a stranger's attachment is served with (shared/domain/inbound/download-type.ts). */
-import { downloadContentType, SAFE_DOWNLOAD_TYPE } from '../../../shared/domain/inbound/download-type';
+import { downloadContentType, SAFE_DOWNLOAD_TYPE } from '#shared/domain/inbound/download-type';
 
 describe('downloadContentType', () => {
   it.each([

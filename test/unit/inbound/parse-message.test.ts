@@ -3,8 +3,8 @@
  * it): ordinary messages, broken ones, and hostile ones (sizes, part counts, nesting, pathological lines)
  * that must be read in linear time.
  */
-import { MAX_STORED_ATTACHMENTS } from '../../../shared/domain/inbound/received-email';
-import { MAX_MIME_PARTS, parseInbound } from '../../../shared/adapters/received-mail/parse-message';
+import { MAX_STORED_ATTACHMENTS } from '#shared/domain/inbound/received-email';
+import { MAX_MIME_PARTS, parseInbound } from '#shared/adapters/received-mail/parse-message';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
 
 describe('parseInbound', () => {

@@ -5,16 +5,16 @@
  * the authentication taken from the queue message (the MX listener checked it; none in a message queued
  * before it did: unchecked).
  */
-import type { AuthenticationChecks } from '../../../shared/domain/inbound/authentication';
-import type { ReceivedEmail } from '../../../shared/domain/inbound/received-email';
-import { newId } from '../../../shared/domain/ids';
-import { inboundMessageSchema, type InboundMessage, type ServiceEventMessage } from '../../../shared/domain/messages';
-import { emailEventId } from '../../../shared/domain/webhooks/event';
-import { parseInbound } from '../../../shared/adapters/received-mail/parse-message';
-import type { CreateReceivedOutcome } from '../../../shared/adapters/store/received-emails';
-import { processInbound, receiveQueuedInbound, type ProcessInboundDeps } from '../../../shared/usecases/inbound/process-inbound';
+import type { AuthenticationChecks } from '#shared/domain/inbound/authentication';
+import type { ReceivedEmail } from '#shared/domain/inbound/received-email';
+import { newId } from '#shared/domain/ids';
+import { inboundMessageSchema, type InboundMessage, type ServiceEventMessage } from '#shared/domain/messages';
+import { emailEventId } from '#shared/domain/webhooks/event';
+import { parseInbound } from '#shared/adapters/received-mail/parse-message';
+import type { CreateReceivedOutcome } from '#shared/adapters/store/received-emails';
+import { processInbound, receiveQueuedInbound, type ProcessInboundDeps } from '#shared/usecases/inbound/process-inbound';
 import { crlf, normalMessage, oversizedPartHeaderMessage, PDF_BYTES, PNG_BYTES } from './messages';
-import { CONTENT_OBJECT_MAX_BODY_BYTES } from '../../../shared/domain/inbound/content-keys';
+import { CONTENT_OBJECT_MAX_BODY_BYTES } from '#shared/domain/inbound/content-keys';
 
 process.env.LOG_LEVEL = 'silent';
 

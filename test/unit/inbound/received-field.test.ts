@@ -1,5 +1,5 @@
 /** The Received trace field of the MX listener (shared/adapters/received-mail/received-field.ts). */
-import { receivedField } from '../../../shared/adapters/received-mail/received-field';
+import { receivedField } from '#shared/adapters/received-mail/received-field';
 
 const AT = new Date('2024-01-02T03:04:05Z');
 const base = {

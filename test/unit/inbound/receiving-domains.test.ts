@@ -2,9 +2,9 @@
  * Which account receives mail for an address (shared/usecases/inbound/receiving-domains.ts), with a fake
  * domains repository that counts its reads and a clock the test moves.
  */
-import type { Domain } from '../../../shared/domain/domains/domain';
-import type { StoredDomain } from '../../../shared/adapters/store/domains';
-import { ReceivingDomains } from '../../../shared/usecases/inbound/receiving-domains';
+import type { Domain } from '#shared/domain/domains/domain';
+import type { StoredDomain } from '#shared/adapters/store/domains';
+import { ReceivingDomains } from '#shared/usecases/inbound/receiving-domains';
 
 const T0 = Date.parse('2024-01-02T03:04:05Z');
 

@@ -1,5 +1,5 @@
 /** Byte bounds on a received email's header-derived fields (shared/domain/inbound/record-bounds.ts). */
-import { boundedList, clipUtf8, MAX_LIST_BYTES, MAX_VALUE_BYTES } from '../../../shared/domain/inbound/record-bounds';
+import { boundedList, clipUtf8, MAX_LIST_BYTES, MAX_VALUE_BYTES } from '#shared/domain/inbound/record-bounds';
 
 describe('clipUtf8', () => {
   it('keeps a value within the bytes and cuts a longer one on a character boundary', () => {

@@ -1,5 +1,5 @@
 /** The new part of a reply (shared/domain/inbound/reply-text.ts): quoted original and signature cut off. */
-import { stripReply } from '../../../shared/domain/inbound/reply-text';
+import { stripReply } from '#shared/domain/inbound/reply-text';
 
 const lines = (...text: string[]) => text.join('\n');
 

@@ -1,6 +1,6 @@
 /** The spam verdict from the sender's authentication (shared/domain/inbound/spam.ts). */
-import type { Authentication } from '../../../shared/domain/inbound/authentication';
-import { spamVerdict } from '../../../shared/domain/inbound/spam';
+import type { Authentication } from '#shared/domain/inbound/authentication';
+import { spamVerdict } from '#shared/domain/inbound/spam';
 
 type Checks = Omit<Authentication, 'spam_reasons'>;
 

@@ -1,4 +1,4 @@
-import { mapWithinBudget } from '../../../shared/lib/concurrency';
+import { mapWithinBudget } from '#shared/lib/concurrency';
 
 it('runs every item within the budget, counting and reporting the ones that throw', async () => {
   const failed: string[] = [];

@@ -1,9 +1,9 @@
 /** The public links app with in-memory fakes: status codes, bodies and headers of each route. */
-import { createLinksApp, maskAddress, PIXEL_GIF, type LinksAppDeps } from '../../../functions/api/links/app';
-import type { Email } from '../../../shared/domain/emails/email';
-import { newId } from '../../../shared/domain/ids';
-import type { LinkUrls } from '../../../shared/domain/links/link-urls';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
+import { createLinksApp, maskAddress, PIXEL_GIF, type LinksAppDeps } from '#functions/api/links/app';
+import type { Email } from '#shared/domain/emails/email';
+import { newId } from '#shared/domain/ids';
+import type { LinkUrls } from '#shared/domain/links/link-urls';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
 import { signer } from './fakes';
 
 const accountId = newId('acc');

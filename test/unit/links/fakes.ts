@@ -1,7 +1,7 @@
 /** In-memory fakes of the link signing ports: a key table and a SecretBox that binds plaintext to its context. */
-import type { SecretBox } from '../../../shared/ports/secret-box';
-import type { LinkKeyRepository, StoredLinkKey } from '../../../shared/adapters/store/link-keys';
-import { LinkSigner } from '../../../shared/usecases/links/link-signing';
+import type { SecretBox } from '#shared/ports/secret-box';
+import type { LinkKeyRepository, StoredLinkKey } from '#shared/adapters/store/link-keys';
+import { LinkSigner } from '#shared/usecases/links/link-signing';
 
 export class FakeLinkKeys implements Pick<LinkKeyRepository, 'current' | 'get' | 'create'> {
   readonly items = new Map<string, StoredLinkKey>();

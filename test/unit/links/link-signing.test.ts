@@ -1,6 +1,6 @@
 /** LinkSigner with an in-memory key table: lazy first key, racing creators, caches, rotation, resolving. */
-import { newId } from '../../../shared/domain/ids';
-import { CURRENT_KEY_TTL_MS, LinkSigner } from '../../../shared/usecases/links/link-signing';
+import { newId } from '#shared/domain/ids';
+import { CURRENT_KEY_TTL_MS, LinkSigner } from '#shared/usecases/links/link-signing';
 import { FakeLinkKeys, fakeSecretBox, movableClock, signer } from './fakes';
 
 const accountId = newId('acc');

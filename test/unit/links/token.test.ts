@@ -1,6 +1,6 @@
 /** The link token: round trips, opaque (names nobody), legacy v1 tokens still resolve, every part tampered with, unknown keys, size and shape limits. */
 import { randomBytes } from 'node:crypto';
-import { newId } from '../../../shared/domain/ids';
+import { newId } from '#shared/domain/ids';
 import {
   encodeLegacyLinkToken,
   encodeLinkToken,
@@ -8,7 +8,7 @@ import {
   tokenKid,
   verifyLinkToken,
   type SignedLink,
-} from '../../../shared/domain/links/token';
+} from '#shared/domain/links/token';
 
 const key = { kid: '1', secret: randomBytes(32) };
 const keys = new Map([[key.kid, key.secret]]);

@@ -1,9 +1,9 @@
 /** Recording opens and clicks with in-memory fakes: human vs machine hits, first hits, ranks, one event per hit. */
-import type { Email } from '../../../shared/domain/emails/email';
-import { EVENT_RANK } from '../../../shared/domain/emails/outcomes';
-import { newId } from '../../../shared/domain/ids';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { trackHit, type Hit, type TrackDeps } from '../../../shared/usecases/links/track';
+import type { Email } from '#shared/domain/emails/email';
+import { EVENT_RANK } from '#shared/domain/emails/outcomes';
+import { newId } from '#shared/domain/ids';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import { trackHit, type Hit, type TrackDeps } from '#shared/usecases/links/track';
 
 const DELIVERED = '2026-11-22T10:00:00.000Z';
 const NOW = new Date('2026-11-22T10:05:00.000Z');

@@ -1,12 +1,12 @@
 /** The unsubscribe use case with in-memory lists: which list, idempotence, and contact.unsubscribed. */
-import type { Email } from '../../../shared/domain/emails/email';
-import { newId } from '../../../shared/domain/ids';
-import type { UnsubscribeLink } from '../../../shared/domain/links/link-urls';
-import type { CategoryOptOut, Suppression } from '../../../shared/domain/suppressions/model';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { CategoryOptOutRepository } from '../../../shared/adapters/store/category-opt-outs';
-import type { SuppressionRepository } from '../../../shared/adapters/store/suppressions';
-import { unsubscribe, type UnsubscribeDeps } from '../../../shared/usecases/links/unsubscribe';
+import type { Email } from '#shared/domain/emails/email';
+import { newId } from '#shared/domain/ids';
+import type { UnsubscribeLink } from '#shared/domain/links/link-urls';
+import type { CategoryOptOut, Suppression } from '#shared/domain/suppressions/model';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { CategoryOptOutRepository } from '#shared/adapters/store/category-opt-outs';
+import type { SuppressionRepository } from '#shared/adapters/store/suppressions';
+import { unsubscribe, type UnsubscribeDeps } from '#shared/usecases/links/unsubscribe';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const accountId = newId('acc', NOW.getTime() - 86_400_000);

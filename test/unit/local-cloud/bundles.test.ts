@@ -5,11 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { functionEntries as deployedFunctions } from '../../../infra/functions';
-import { SMTP_RELAY } from '../../../infra/definitions';
+import { functionEntries as deployedFunctions } from '#infra/functions';
+import { SMTP_RELAY } from '#infra/definitions';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { functionEntries, functionTable } = require('../../../localstack/bundles.cjs') as {
+const { functionEntries, functionTable } = require('#localstack/bundles.cjs') as {
   functionEntries: () => string[];
   functionTable: object;
 };

@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
-import { needsCommitBarrier } from '../../../localstack/cloud/dynamodb-commit-barrier';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../../localstack/cloud/constants';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
+import { needsCommitBarrier } from '#localstack/cloud/dynamodb-commit-barrier';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#localstack/cloud/constants';
 
 const TABLE = 'durability';
 const ROUNDS = 3;

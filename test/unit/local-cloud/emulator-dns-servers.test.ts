@@ -1,6 +1,6 @@
 /** Where the local SES and ACM emulators read DNS (localstack/cloud/emulator-dns-servers.ts): what the functions read. */
-import { emulatorDnsServers } from '../../../localstack/cloud/emulator-dns-servers';
-import { serversFor } from '../../../localstack/emulators/dns-servers';
+import { emulatorDnsServers } from '#localstack/cloud/emulator-dns-servers';
+import { serversFor } from '#localstack/emulators/dns-servers';
 
 const EMULATOR = '127.0.0.1:5300';
 const OWN = ['sandbox.mailservice.dev', 'mail.mailservice.dev'];

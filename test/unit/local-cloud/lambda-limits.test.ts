@@ -8,15 +8,15 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { createApiServer, type LocalPages } from '../../../localstack/cloud/api-server';
-import type { ApiHandler } from '../../../localstack/cloud/lambda-http';
-import { compileRoutes } from '../../../localstack/cloud/routes';
+import { createApiServer, type LocalPages } from '#localstack/cloud/api-server';
+import type { ApiHandler } from '#localstack/cloud/lambda-http';
+import { compileRoutes } from '#localstack/cloud/routes';
 import {
   INTEGRATION_TIMEOUT_ENV,
   integrationTimeoutMs,
   LAMBDA_SYNC_RESPONSE_MAX_BYTES,
   lambdaResponsePayloadBytes,
-} from '../../../localstack/cloud/lambda-limits';
+} from '#localstack/cloud/lambda-limits';
 
 const pages = {} as LocalPages;
 let answer: () => Promise<APIGatewayProxyStructuredResultV2>;

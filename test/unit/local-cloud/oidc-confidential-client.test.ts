@@ -10,11 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { LocalSecretBox } from '../../../shared/adapters/secrets/local-secret-box';
-import { oidcSecretContext, oidcSettingsFromValues, type OidcSettings } from '../../../shared/domain/dashboard/oidc';
-import { OidcProviderError } from '../../../shared/ports/oidc-provider';
-import { buildOidc } from '../../../shared/services/oidc';
-import { LOCAL_OIDC_CLIENT_ID, startOidcEmulator, type OidcEmulator } from '../../../localstack/emulators/oidc';
+import { LocalSecretBox } from '#shared/adapters/secrets/local-secret-box';
+import { oidcSecretContext, oidcSettingsFromValues, type OidcSettings } from '#shared/domain/dashboard/oidc';
+import { OidcProviderError } from '#shared/ports/oidc-provider';
+import { buildOidc } from '#shared/services/oidc';
+import { LOCAL_OIDC_CLIENT_ID, startOidcEmulator, type OidcEmulator } from '#localstack/emulators/oidc';
 
 const REDIRECT = 'http://127.0.0.1:9/dashboard/sign-in/oidc/callback';
 const SECRET = `s3cret-${randomBytes(8).toString('hex')}`;

@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionEnvironment } from '../../../localstack/cloud/function-environment';
-import { readRelayImage } from '../../../localstack/cloud/relay-task-image';
-import { parseSecretReference, resolveTaskSecrets } from '../../../localstack/cloud/relay-task-secrets';
-import { PROJECT_ROOT, RELAY_DOCKERFILE } from '../../../infra/functions';
+import { functionEnvironment } from '#localstack/cloud/function-environment';
+import { readRelayImage } from '#localstack/cloud/relay-task-image';
+import { parseSecretReference, resolveTaskSecrets } from '#localstack/cloud/relay-task-secrets';
+import { PROJECT_ROOT, RELAY_DOCKERFILE } from '#infra/functions';
 import { temporaryDir } from '../../support/temporary-dirs';
 
 const dockerfile = (text: string) => {

@@ -4,10 +4,10 @@
  * S3's due time (creation + days, rounded up to the next midnight UTC). The sweep against the running
  * local S3 is test/integration/s3-lifecycle.test.ts.
  */
-import { bucketLifecycles, lifecycleRules } from '../../../localstack/cloud/template/s3-lifecycle-rules';
-import { lifecycleDueAt } from '../../../localstack/cloud/s3-lifecycle-sweep';
-import { DeployedStack } from '../../../localstack/cloud/template/deployed-stack';
-import { synthesizedTemplate } from '../../../localstack/cloud/template/synthesize';
+import { bucketLifecycles, lifecycleRules } from '#localstack/cloud/template/s3-lifecycle-rules';
+import { lifecycleDueAt } from '#localstack/cloud/s3-lifecycle-sweep';
+import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
+import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
 
 jest.setTimeout(120_000);
 

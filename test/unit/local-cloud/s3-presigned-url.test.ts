@@ -11,8 +11,8 @@ import {
   MAX_PRESIGNED_URL_SECONDS,
   responseOverrides,
   type IncomingS3Request,
-} from '../../../localstack/cloud/s3-presigned-url';
-import { s3ErrorXml } from '../../../localstack/cloud/s3-request-gate';
+} from '#localstack/cloud/s3-presigned-url';
+import { s3ErrorXml } from '#localstack/cloud/s3-request-gate';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const s3 = new S3Client({ region: 'us-east-1', credentials, endpoint: 'http://127.0.0.1:4566', forcePathStyle: true });

@@ -5,10 +5,10 @@
  */
 import { PublishBatchCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { authorizeSnsDeliveries, installFauxqsHooks } from '../../../localstack/cloud/messaging-hooks';
-import { snsDeliveryCheck } from '../../../localstack/cloud/service-deliveries';
-import type { IamSettings } from '../../../localstack/cloud/iam-setup';
-import type { NamedPolicy, PolicyStatement } from '../../../localstack/iam/policy';
+import { authorizeSnsDeliveries, installFauxqsHooks } from '#localstack/cloud/messaging-hooks';
+import { snsDeliveryCheck } from '#localstack/cloud/service-deliveries';
+import type { IamSettings } from '#localstack/cloud/iam-setup';
+import type { NamedPolicy, PolicyStatement } from '#localstack/iam/policy';
 import type { FauxqsServer } from 'fauxqs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

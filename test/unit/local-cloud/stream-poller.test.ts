@@ -27,18 +27,18 @@ import {
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
-import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
+import { STREAM_WORKERS, TABLE, type FilterPattern } from '#infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
-import { startDynamoDbLocal, type DynamoDbLocal } from '../../../localstack/cloud/dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
 import {
   matchesFilters,
   StreamCheckpoints,
   StreamPoller,
   type StreamBatchFailure,
   type StreamPollerOptions,
-} from '../../../localstack/cloud/stream-poller';
+} from '#localstack/cloud/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
-import { StreamShardFeed } from '../../../localstack/cloud/stream-shard-feed';
+import { StreamShardFeed } from '#localstack/cloud/stream-shard-feed';
 import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

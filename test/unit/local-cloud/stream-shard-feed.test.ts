@@ -5,7 +5,7 @@
  * interval and a record once, whoever asks.
  */
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
-import { StreamShardFeed, type FeedRead, type Position } from '../../../localstack/cloud/stream-shard-feed';
+import { StreamShardFeed, type FeedRead, type Position } from '#localstack/cloud/stream-shard-feed';
 import { ScriptedStream } from '../../support/scripted-stream';
 
 const SHARD = 'shardId-1';

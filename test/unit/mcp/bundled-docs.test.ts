@@ -3,8 +3,8 @@
  * this fails, a page the MCP server serves was edited: run `npx tsx clients/mcp/docs/write-bundled.ts`.
  */
 import { readFileSync } from 'node:fs';
-import { BUNDLED_DOCS_FILE, bundledDocsSource, packDoc } from '../../../clients/mcp/docs/write-bundled';
-import { unpackDoc } from '../../../clients/mcp/docs/bundled';
+import { BUNDLED_DOCS_FILE, bundledDocsSource, packDoc } from '#clients/mcp/docs/write-bundled';
+import { unpackDoc } from '#clients/mcp/docs/bundled';
 
 test('the bundled docs module is up to date (else: npx tsx clients/mcp/docs/write-bundled.ts)', () => {
   expect(readFileSync(BUNDLED_DOCS_FILE, 'utf8') === bundledDocsSource()).toBe(true);

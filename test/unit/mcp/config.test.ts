@@ -1,5 +1,5 @@
 /** The stdio server's configuration from the environment (clients/mcp/config.ts). */
-import { DEFAULT_BASE_URL, stdioConfigFromEnv } from '../../../clients/mcp/config';
+import { DEFAULT_BASE_URL, stdioConfigFromEnv } from '#clients/mcp/config';
 
 describe('stdioConfigFromEnv', () => {
   it('needs MAILSERVICE_API_KEY, and says how to set it', () => {

@@ -6,9 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createApiClient } from '../../../clients/api/client';
-import type { DocsSource } from '../../../clients/mcp/docs/catalogue';
-import { createMcpServer } from '../../../clients/mcp/server';
+import { createApiClient } from '#clients/api/client';
+import type { DocsSource } from '#clients/mcp/docs/catalogue';
+import { createMcpServer } from '#clients/mcp/server';
 
 export interface RecordedRequest {
   method: string;

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DOC_PAGES } from '../../../clients/mcp/docs/catalogue';
-import { bundledDocs } from '../../../clients/mcp/docs/bundled';
-import { docsFromFiles, REPOSITORY_DOCS_DIR } from '../../../clients/mcp/docs/from-files';
+import { DOC_PAGES } from '#clients/mcp/docs/catalogue';
+import { bundledDocs } from '#clients/mcp/docs/bundled';
+import { docsFromFiles, REPOSITORY_DOCS_DIR } from '#clients/mcp/docs/from-files';
 import { connectedClient } from './fake-api';
 
 describe('docs resources', () => {

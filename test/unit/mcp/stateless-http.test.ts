@@ -3,9 +3,9 @@
  * session id, a tool call works on a fresh server per request (no initialize needed before it), and GET and
  * DELETE are 405.
  */
-import { createApiClient } from '../../../clients/api/client';
-import { createMcpServer } from '../../../clients/mcp/server';
-import { handleStatelessMcpRequest, methodNotAllowed } from '../../../clients/mcp/stateless-http';
+import { createApiClient } from '#clients/api/client';
+import { createMcpServer } from '#clients/mcp/server';
+import { handleStatelessMcpRequest, methodNotAllowed } from '#clients/mcp/stateless-http';
 import { fakeFetch } from './fake-api';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };

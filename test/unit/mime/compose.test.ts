@@ -4,10 +4,10 @@
  * derived from the HTML when none is given; and the worker's canonical line endings for raw messages.
  */
 import { simpleParser } from 'mailparser';
-import { composeMime } from '../../../shared/domain/mime/compose';
-import { asHtmlDocument } from '../../../shared/domain/mime/html-document';
-import { canonicalLineEndings, hasBareLineBreak } from '../../../shared/domain/mime/line-endings';
-import type { Email } from '../../../shared/domain/emails/email';
+import { composeMime } from '#shared/domain/mime/compose';
+import { asHtmlDocument } from '#shared/domain/mime/html-document';
+import { canonicalLineEndings, hasBareLineBreak } from '#shared/domain/mime/line-endings';
+import type { Email } from '#shared/domain/emails/email';
 
 const email = {
   id: 'msg_01JB0000000000000000000000',

@@ -1,5 +1,5 @@
 /** The text alternative derived from HTML (shared/domain/mail/html-text.ts): what a reader sees, nothing of what they do not. */
-import { htmlToText } from '../../../shared/domain/mail/html-text';
+import { htmlToText } from '#shared/domain/mail/html-text';
 
 describe('htmlToText', () => {
   it('renders blocks, lists, tables, breaks, rules and links; skips head, styles, comments and images', () => {

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { messageAttachments } from '../../../shared/domain/mime/message-attachments';
-import { decodedSize, decodeTransferEncoding } from '../../../shared/domain/mime/transfer-encoding';
+import { messageAttachments } from '#shared/domain/mime/message-attachments';
+import { decodedSize, decodeTransferEncoding } from '#shared/domain/mime/transfer-encoding';
 
 const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer(mail).compile().build();
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');

@@ -1,5 +1,5 @@
 /** The stand-in for nodemailer's extension table in the Lambda bundles (shared/domain/mime/nodemailer-mime-types.ts). */
-import { detectExtension, detectMimeType } from '../../../shared/domain/mime/nodemailer-mime-types';
+import { detectExtension, detectMimeType } from '#shared/domain/mime/nodemailer-mime-types';
 
 test("a file name gets the type of its extension, as nodemailer's table answers for the common ones; others are octet-stream", () => {
   expect(detectMimeType('report.PDF')).toBe('application/pdf');

@@ -4,7 +4,7 @@
  */
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { parseBodies } from '../../../shared/domain/mime/parse-bodies';
+import { parseBodies } from '#shared/domain/mime/parse-bodies';
 
 const compose = (mail: ConstructorParameters<typeof MailComposer>[0]) => new MailComposer(mail).compile().build();
 const raw = (text: string) => async () => Buffer.from(text, 'latin1');

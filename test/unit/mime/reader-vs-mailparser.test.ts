@@ -13,10 +13,10 @@
 import fc from 'fast-check';
 import iconv from 'iconv-lite';
 import { MailParser } from 'mailparser';
-import { decodeWords } from '../../../shared/domain/mime/encoded-words';
-import { splitHeaderBlock, unfoldedValue } from '../../../shared/domain/mime/header-block';
-import { messageAttachments } from '../../../shared/domain/mime/message-attachments';
-import { parseBodies } from '../../../shared/domain/mime/parse-bodies';
+import { decodeWords } from '#shared/domain/mime/encoded-words';
+import { splitHeaderBlock, unfoldedValue } from '#shared/domain/mime/header-block';
+import { messageAttachments } from '#shared/domain/mime/message-attachments';
+import { parseBodies } from '#shared/domain/mime/parse-bodies';
 import { HTML_FROM_TEXT, mailparserReading, TEXT_FROM_HTML, type Reading } from '../../support/mailparser-reading';
 import { mimeMessage } from '../../support/mime-message-arbitrary';
 

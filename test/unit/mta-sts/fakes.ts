@@ -3,10 +3,10 @@
  * places (shared/adapters/store/mta-sts-hosting.ts), ACM as its API behaves (validation record, issue once the record
  * is published, delete refused while in use) and API Gateway's custom domain names.
  */
-import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import type { StoredHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '../../../shared/ports/hosting';
-import type { MtaStsHostingRepository, StoredHostingState } from '../../../shared/adapters/store/mta-sts-hosting';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import type { StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '#shared/ports/hosting';
+import type { MtaStsHostingRepository, StoredHostingState } from '#shared/adapters/store/mta-sts-hosting';
 
 export class InMemoryHosting implements Pick<MtaStsHostingRepository, 'get' | 'create' | 'save' | 'remove' | 'pastDue'> {
   readonly items = new Map<string, { hosting: StoredHosting; due: Date | null }>();

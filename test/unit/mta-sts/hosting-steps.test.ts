@@ -2,15 +2,15 @@
  * Hosted MTA-STS policies through their use cases (PUT, the task's steps, GET, DELETE, the domain's deletion),
  * against in-memory ports that behave as ACM, API Gateway, DNS and the table do (./fakes.ts).
  */
-import { PLAN_NAMES, PLANS, type PlanName } from '../../../shared/domain/accounts/plans';
-import type { Domain } from '../../../shared/domain/domains/domain';
-import type { StoredDomain } from '../../../shared/adapters/store/domains';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '../../../shared/usecases/domains/mta-sts/manage';
-import { runDueHostingSteps, type DueHostingStepsDeps } from '../../../shared/usecases/domains/mta-sts/due-steps';
-import { removeHostingWithReceiving } from '../../../shared/usecases/domains/mta-sts/remove-with-receiving';
-import { certificateToken, takeHostingStep } from '../../../shared/usecases/domains/mta-sts/step';
-import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '../../../shared/usecases/domains/mta-sts/schedule';
+import { PLAN_NAMES, PLANS, type PlanName } from '#shared/domain/accounts/plans';
+import type { Domain } from '#shared/domain/domains/domain';
+import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { Principal } from '#shared/usecases/access/principal';
+import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '#shared/usecases/domains/mta-sts/manage';
+import { runDueHostingSteps, type DueHostingStepsDeps } from '#shared/usecases/domains/mta-sts/due-steps';
+import { removeHostingWithReceiving } from '#shared/usecases/domains/mta-sts/remove-with-receiving';
+import { certificateToken, takeHostingStep } from '#shared/usecases/domains/mta-sts/step';
+import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '#shared/usecases/domains/mta-sts/schedule';
 import { FakeCertificates, FakeDomainNames, fakeZone, InMemoryHosting } from './fakes';
 
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');

@@ -1,6 +1,6 @@
-import { hostingRecords, type StoredHosting } from '../../../shared/domain/domains/mta-sts/hosting';
-import { mtaStsInputSchema, policyDomainOfHost, policyIdOf, policyText } from '../../../shared/domain/domains/mta-sts/policy';
-import { servePolicy } from '../../../shared/usecases/domains/mta-sts/serve-policy';
+import { hostingRecords, type StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { mtaStsInputSchema, policyDomainOfHost, policyIdOf, policyText } from '#shared/domain/domains/mta-sts/policy';
+import { servePolicy } from '#shared/usecases/domains/mta-sts/serve-policy';
 import { InMemoryHosting } from './fakes';
 
 const hosting = (fields: Partial<StoredHosting> = {}): StoredHosting => ({

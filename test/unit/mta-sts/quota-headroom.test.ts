@@ -8,9 +8,9 @@ import { ApiGatewayV2Client, CreateDomainNameCommand } from '@aws-sdk/client-api
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiGatewayEmulator, type ApiGatewayEmulator } from '../../../localstack/emulators/apigatewayv2';
-import { AwsHostingQuotaUsage } from '../../../shared/adapters/aws/hosting-quota-usage';
-import { hostingHeadroom } from '../../../shared/usecases/domains/mta-sts/quota-headroom';
+import { startApiGatewayEmulator, type ApiGatewayEmulator } from '#localstack/emulators/apigatewayv2';
+import { AwsHostingQuotaUsage } from '#shared/adapters/aws/hosting-quota-usage';
+import { hostingHeadroom } from '#shared/usecases/domains/mta-sts/quota-headroom';
 import { issue, region, startAcm, type AcmRun } from '../emulators/acm/harness';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -6,16 +6,16 @@
  * is bounded in time (a resolver that never answers gives `temperror` after the limit) and in size.
  */
 import { authenticate as mailauthAuthenticate } from 'mailauth';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { signDkim } from '../../../shared/lib/dkim/sign';
-import { MAX_DKIM_RESULTS } from '../../../shared/domain/inbound/authentication';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
+import { signDkim } from '#shared/lib/dkim/sign';
+import { MAX_DKIM_RESULTS } from '#shared/domain/inbound/authentication';
 import {
   AUTHENTICATION_TIMEOUT_MS,
   authenticate,
   checkAuthentication,
   type AuthenticationInput,
   type RawResolve,
-} from '../../../shared/doors/mx/check-authentication';
+} from '#shared/doors/mx/check-authentication';
 import { crlf } from '../inbound/messages';
 
 process.env.LOG_LEVEL = 'silent';

@@ -8,12 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
-import { writeLocalCa } from '../../../localstack/cloud/local-tls';
-import { dkimTxtValue, generateDkimKey, type DkimKey } from '../../../shared/lib/dkim/keys';
-import { signDkim } from '../../../shared/lib/dkim/sign';
-import type { InboundMessage } from '../../../shared/domain/messages';
-import { createMxServer, type MxServer } from '../../../shared/doors/mx/mx-server';
-import type { ReceivingDomain } from '../../../shared/usecases/inbound/receiving-domains';
+import { writeLocalCa } from '#localstack/cloud/local-tls';
+import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
+import { signDkim } from '#shared/lib/dkim/sign';
+import type { InboundMessage } from '#shared/domain/messages';
+import { createMxServer, type MxServer } from '#shared/doors/mx/mx-server';
+import type { ReceivingDomain } from '#shared/usecases/inbound/receiving-domains';
 import { temporaryDir } from '../../support/temporary-dirs';
 
 process.env.LOG_LEVEL = 'silent';

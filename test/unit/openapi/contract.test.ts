@@ -2,9 +2,9 @@
  * The contract check itself (test/support/openapi-contract.ts), which the integration tests run on every
  * answer: it passes answers that match the document and fails those that do not, saying why.
  */
-import { createReferenceApp } from '../../../functions/api/reference/app';
-import { buildApiDocument } from '../../../functions/api/openapi';
-import { exampleEmail, id } from '../../../shared/doors/openapi/examples';
+import { createReferenceApp } from '#functions/api/reference/app';
+import { buildApiDocument } from '#functions/api/openapi';
+import { exampleEmail, id } from '#shared/doors/openapi/examples';
 import { contractChecker } from '../../support/contract-validators';
 import { ContractChecker, type CheckedResponse } from '../../support/openapi-contract';
 

@@ -5,8 +5,8 @@
  * (shared/domain/** for requests, functions/api/<group>/schemas.ts for responses); this test names each one
  * that has none.
  */
-import { buildApiDocument } from '../../../functions/api/openapi';
-import type { JsonSchema } from '../../../shared/doors/openapi/document';
+import { buildApiDocument } from '#functions/api/openapi';
+import type { JsonSchema } from '#shared/doors/openapi/document';
 
 const document = buildApiDocument();
 const { schemas, parameters, responses } = document.components;

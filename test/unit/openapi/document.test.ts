@@ -6,13 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '../../../shared/domain/emails/attachment-upload';
-import { ATTACHMENT_ALIASES } from '../../../shared/domain/emails/attachments';
-import { SEND_REQUEST_ALIASES, sendRequestSchema } from '../../../shared/domain/emails/send-request';
-import type { JsonSchema } from '../../../shared/doors/openapi/document';
-import { OPERATIONS } from '../../../functions/api/operations';
-import { VALIDATED_BY } from '../../../shared/doors/openapi/requests';
-import { buildApiDocument, OPENAPI_FILE, openApiText } from '../../../functions/api/openapi';
+import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '#shared/domain/emails/attachment-upload';
+import { ATTACHMENT_ALIASES } from '#shared/domain/emails/attachments';
+import { SEND_REQUEST_ALIASES, sendRequestSchema } from '#shared/domain/emails/send-request';
+import type { JsonSchema } from '#shared/doors/openapi/document';
+import { OPERATIONS } from '#functions/api/operations';
+import { VALIDATED_BY } from '#shared/doors/openapi/requests';
+import { buildApiDocument, OPENAPI_FILE, openApiText } from '#functions/api/openapi';
 import { ContractChecker } from '../../support/openapi-contract';
 
 const document = buildApiDocument();

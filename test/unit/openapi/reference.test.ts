@@ -3,8 +3,8 @@
  * /reference renders it as an accessible page with no script and nothing from elsewhere.
  */
 import { readFileSync } from 'node:fs';
-import { createReferenceApp } from '../../../functions/api/reference/app';
-import { OPENAPI_FILE } from '../../../functions/api/openapi';
+import { createReferenceApp } from '#functions/api/reference/app';
+import { OPENAPI_FILE } from '#functions/api/openapi';
 
 const app = createReferenceApp();
 const served = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as {

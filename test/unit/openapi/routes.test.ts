@@ -4,37 +4,37 @@
  * to (infra/definitions.ts), its scopes are its route's requireScope, and its rate limit the route's.
  */
 import type { Hono } from 'hono';
-import { createAccountApp } from '../../../functions/api/account/app';
-import { createApiKeysApp } from '../../../functions/api/api-keys/app';
-import { createAttachmentsApp } from '../../../functions/api/attachments/app';
-import { createAutomationsApp } from '../../../functions/api/automations/app';
-import { createCompatApp } from '../../../functions/api/compat/app';
-import { createDashboardDomainsApp } from '../../../functions/api/dashboard-domains/app';
-import { createDashboardValidationsApp } from '../../../functions/api/dashboard-validations/app';
-import { createDashboardEmailsApp } from '../../../functions/api/dashboard-emails/app';
-import { createDashboardSendApp } from '../../../functions/api/dashboard-send/app';
-import { createDashboardApp } from '../../../functions/api/dashboard/app';
-import { createDomainsApp } from '../../../functions/api/domains/app';
-import { createEmailsApp } from '../../../functions/api/emails/app';
-import { createLinksApp } from '../../../functions/api/links/app';
-import { createMcpApp } from '../../../functions/api/mcp/app';
-import { createMigrationsApp } from '../../../functions/api/migrations/app';
-import { createReceivedEmailsApp } from '../../../functions/api/received-emails/app';
-import { createReferenceApp } from '../../../functions/api/reference/app';
-import { createSmtpCredentialsApp } from '../../../functions/api/smtp-credentials/app';
-import { createSuppressionsApp } from '../../../functions/api/suppressions/app';
-import { createTemplatesApp } from '../../../functions/api/templates/app';
-import { createTenantsApp } from '../../../functions/api/tenants/app';
-import { createWebhooksApp } from '../../../functions/api/webhooks/app';
-import { apiRoutes as gatewayRoutes } from '../../../infra/api-routes';
-import { API_GROUPS } from '../../../infra/definitions';
-import { compileRoutes, matchRoute } from '../../../localstack/cloud/routes';
-import { loadConfig } from '../../../shared/config/config';
-import { scopesCoveringAny, type Scope } from '../../../shared/domain/api-keys/scopes';
-import { buildApiDocument } from '../../../functions/api/openapi';
-import { OPERATIONS } from '../../../functions/api/operations';
-import { dashboardOps } from '../../../functions/api/dashboard/operations';
-import { buildServices } from '../../../shared/services';
+import { createAccountApp } from '#functions/api/account/app';
+import { createApiKeysApp } from '#functions/api/api-keys/app';
+import { createAttachmentsApp } from '#functions/api/attachments/app';
+import { createAutomationsApp } from '#functions/api/automations/app';
+import { createCompatApp } from '#functions/api/compat/app';
+import { createDashboardDomainsApp } from '#functions/api/dashboard-domains/app';
+import { createDashboardValidationsApp } from '#functions/api/dashboard-validations/app';
+import { createDashboardEmailsApp } from '#functions/api/dashboard-emails/app';
+import { createDashboardSendApp } from '#functions/api/dashboard-send/app';
+import { createDashboardApp } from '#functions/api/dashboard/app';
+import { createDomainsApp } from '#functions/api/domains/app';
+import { createEmailsApp } from '#functions/api/emails/app';
+import { createLinksApp } from '#functions/api/links/app';
+import { createMcpApp } from '#functions/api/mcp/app';
+import { createMigrationsApp } from '#functions/api/migrations/app';
+import { createReceivedEmailsApp } from '#functions/api/received-emails/app';
+import { createReferenceApp } from '#functions/api/reference/app';
+import { createSmtpCredentialsApp } from '#functions/api/smtp-credentials/app';
+import { createSuppressionsApp } from '#functions/api/suppressions/app';
+import { createTemplatesApp } from '#functions/api/templates/app';
+import { createTenantsApp } from '#functions/api/tenants/app';
+import { createWebhooksApp } from '#functions/api/webhooks/app';
+import { apiRoutes as gatewayRoutes } from '#infra/api-routes';
+import { API_GROUPS } from '#infra/definitions';
+import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
+import { loadConfig } from '#shared/config/config';
+import { scopesCoveringAny, type Scope } from '#shared/domain/api-keys/scopes';
+import { buildApiDocument } from '#functions/api/openapi';
+import { OPERATIONS } from '#functions/api/operations';
+import { dashboardOps } from '#functions/api/dashboard/operations';
+import { buildServices } from '#shared/services';
 
 // Constructing the apps makes no network call: the clients only connect on first use.
 const services = buildServices(

@@ -1,7 +1,7 @@
 /** The adoption of records of an older release (shared/usecases/privacy/adopt-legacy-records.ts), with in-memory fakes of its ports. */
-import type { LegacyEmail, LegacyReceivedEmail, LegacyRecord, ScanPosition } from '../../../shared/adapters/store/legacy-records';
-import type { Retention } from '../../../shared/domain/accounts/retention';
-import { adoptLegacyRecords, classForRemaining, type AdoptLegacyDeps } from '../../../shared/usecases/privacy/adopt-legacy-records';
+import type { LegacyEmail, LegacyReceivedEmail, LegacyRecord, ScanPosition } from '#shared/adapters/store/legacy-records';
+import type { Retention } from '#shared/domain/accounts/retention';
+import { adoptLegacyRecords, classForRemaining, type AdoptLegacyDeps } from '#shared/usecases/privacy/adopt-legacy-records';
 
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const DAY = 86_400_000;

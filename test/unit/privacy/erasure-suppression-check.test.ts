@@ -4,11 +4,11 @@
  * A fake document client answers BatchGetItem from a map of items and counts the calls.
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { erasedAddressKey } from '../../../shared/adapters/store/erasures';
-import { keys } from '../../../shared/adapters/store/keys';
-import { SendContextReader } from '../../../shared/adapters/store/send-context';
-import { SuppressionRepository } from '../../../shared/adapters/store/suppressions';
-import type { Table } from '../../../shared/adapters/store/table';
+import { erasedAddressKey } from '#shared/adapters/store/erasures';
+import { keys } from '#shared/adapters/store/keys';
+import { SendContextReader } from '#shared/adapters/store/send-context';
+import { SuppressionRepository } from '#shared/adapters/store/suppressions';
+import type { Table } from '#shared/adapters/store/table';
 
 const ACC = 'acc_1';
 const NOW = new Date('2026-11-25T10:00:00Z');

@@ -1,10 +1,10 @@
 /** The erasure use cases (shared/usecases/privacy) with in-memory fakes of the erasures' store and the bucket. */
-import type { AddressListEntries, AddressRef } from '../../../shared/adapters/store/erasures';
-import { addressHash } from '../../../shared/domain/privacy/address-hash';
-import type { ErasedCounts, Erasure } from '../../../shared/domain/privacy/erasure';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import type { ErasureDeps, ErasureStore } from '../../../shared/usecases/privacy/deps';
-import { getErasure, startErasure } from '../../../shared/usecases/privacy/erasures';
+import type { AddressListEntries, AddressRef } from '#shared/adapters/store/erasures';
+import { addressHash } from '#shared/domain/privacy/address-hash';
+import type { ErasedCounts, Erasure } from '#shared/domain/privacy/erasure';
+import type { Principal } from '#shared/usecases/access/principal';
+import type { ErasureDeps, ErasureStore } from '#shared/usecases/privacy/deps';
+import { getErasure, startErasure } from '#shared/usecases/privacy/erasures';
 
 const ACC = 'acc_1';
 const ADDRESS = 'Jane@Example.org';

@@ -6,7 +6,7 @@ import {
   addressesOfRun,
   receivedAddressesNamed,
   recipientsNamed,
-} from '../../../shared/domain/privacy/named-addresses';
+} from '#shared/domain/privacy/named-addresses';
 
 test('a sent email names its To, Cc, Bcc and Reply-To (a contact form: the visitor only in Reply-To), never its sender', () => {
   expect(recipientsNamed({ to: ['support@acme.example'], cc: [], bcc: [], reply_to: ['Visitor <Visitor@Example.org>'] })).toEqual([

@@ -7,10 +7,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderError } from '../../../shared/ports/provider-source';
-import { joinUrl, providerBaseUrls } from '../../../shared/adapters/providers/base-urls';
-import { ProviderHttp } from '../../../shared/adapters/providers/http';
-import { retryAfterSeconds } from '../../../shared/adapters/providers/retry-after';
+import { ProviderError } from '#shared/ports/provider-source';
+import { joinUrl, providerBaseUrls } from '#shared/adapters/providers/base-urls';
+import { ProviderHttp } from '#shared/adapters/providers/http';
+import { retryAfterSeconds } from '#shared/adapters/providers/retry-after';
 import { closedPortUrl, providerErrorOf } from './harness';
 
 const SECRET = 'SG.super-secret-key-value';

@@ -6,10 +6,10 @@
  * failures: bad key (plain-text Forbidden), rate limit (X-RateLimit-Reset / retry-seconds), outage,
  * closed port, a path the key may not read, EU routing — never a key in a message.
  */
-import type { ProviderEmulator } from '../../../localstack/emulators/providers/server';
-import type { MailgunSeed, MailgunTemplate } from '../../../localstack/emulators/providers/seed';
-import type { ProviderCredentials, SourceSuppression } from '../../../shared/domain/imports/source';
-import { MailgunSource } from '../../../shared/adapters/providers/mailgun';
+import type { ProviderEmulator } from '#localstack/emulators/providers/server';
+import type { MailgunSeed, MailgunTemplate } from '#localstack/emulators/providers/seed';
+import type { ProviderCredentials, SourceSuppression } from '#shared/domain/imports/source';
+import { MailgunSource } from '#shared/adapters/providers/mailgun';
 import { data, facts, SHARED_WEBHOOK_URL } from '../../fixtures/providers/mailgun';
 import { allUrls, closedPortUrl, countBy, providerErrorOf, providerRequestLog, readAll, seed, startEmulator, uniqueKey } from './harness';
 

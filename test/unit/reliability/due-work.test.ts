@@ -3,9 +3,9 @@
  * item's ids, checked against the keys the repositories write (dueAttributes, deliveryDueId), so the
  * reconciler never reads a key.
  */
-import { dueAttributes } from '../../../shared/adapters/store/due-index';
-import { parseDueKey } from '../../../shared/adapters/store/due-work';
-import { deliveryDueId } from '../../../shared/adapters/store/webhook-deliveries';
+import { dueAttributes } from '#shared/adapters/store/due-index';
+import { parseDueKey } from '#shared/adapters/store/due-work';
+import { deliveryDueId } from '#shared/adapters/store/webhook-deliveries';
 
 const DUE = Date.parse('2026-11-22T12:00:00.000Z');
 const AT = new Date(DUE).toISOString();

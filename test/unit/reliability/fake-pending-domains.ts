@@ -4,9 +4,9 @@
  * provider pending puts the domain in the index (`due`), any other check takes it out, in the same write;
  * `ifCheckedAt`, postpone and clear hold only while `last_checked_at` is the one read.
  */
-import type { Domain, DnsRecord, ProviderVerification } from '../../../shared/domain/domains/domain';
-import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
-import type { ProviderPendingDeps } from '../../../shared/usecases/domains/reconcile-provider-pending';
+import type { Domain, DnsRecord, ProviderVerification } from '#shared/domain/domains/domain';
+import type { ProviderDomainState } from '#shared/domain/domains/provider-verification';
+import type { ProviderPendingDeps } from '#shared/usecases/domains/reconcile-provider-pending';
 
 export const RECHECK = { providerRecheckMs: 2 * 60_000, providerRecheckLateMs: 15 * 60_000 };
 

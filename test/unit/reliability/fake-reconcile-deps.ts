@@ -3,16 +3,16 @@
  * the pass's tests and the recoverer table's: what the fakes were asked to queue, publish and move is
  * kept for the tests to read (`due`: item id -> due time, -1 once out of the index).
  */
-import type { Email } from '../../../shared/domain/emails/email';
-import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { AutomationStepMessage, SendMessage, WebhookDeliveryMessage } from '../../../shared/domain/messages';
-import { newRun, type Run } from '../../../shared/domain/automations/run';
-import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability/bounds';
-import type { DueEntry } from '../../../shared/adapters/store/due-work';
-import type { StoredEmail } from '../../../shared/adapters/store/emails';
-import type { ReconcileDeps } from '../../../shared/usecases/reliability/reconcile';
-import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
+import type { Email } from '#shared/domain/emails/email';
+import type { WebhookDelivery } from '#shared/domain/webhooks/delivery';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { AutomationStepMessage, SendMessage, WebhookDeliveryMessage } from '#shared/domain/messages';
+import { newRun, type Run } from '#shared/domain/automations/run';
+import { DEFAULT_RECOVERY_BOUNDS as B } from '#shared/domain/reliability/bounds';
+import type { DueEntry } from '#shared/adapters/store/due-work';
+import type { StoredEmail } from '#shared/adapters/store/emails';
+import type { ReconcileDeps } from '#shared/usecases/reliability/reconcile';
+import type { ProviderDomainState } from '#shared/domain/domains/provider-verification';
 import { fakePendingDomains } from './fake-pending-domains';
 
 export const NOW = Date.parse('2026-11-22T12:00:00.000Z');

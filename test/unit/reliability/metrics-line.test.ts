@@ -1,14 +1,9 @@
 /** The reconciler's log line: an idle pass at most once per IDLE_REPORT_EVERY_MS, any pass that did something always. */
-import {
-  IDLE_REPORT_EVERY_MS,
-  isIdleReport,
-  reconcileMetricsLine,
-  shouldLogReport,
-} from '../../../shared/usecases/reliability/metrics-line';
-import type { ReconcileReport } from '../../../shared/usecases/reliability/reconcile';
-import { NO_SES_TENANT_WORK } from '../../../shared/usecases/ses-tenants/reconcile-ses-tenants';
-import { NO_UNQUEUED_INBOUND_WORK } from '../../../shared/usecases/inbound/discard-unqueued';
-import { NO_PROVIDER_PENDING_WORK } from '../../../shared/usecases/domains/reconcile-provider-pending';
+import { IDLE_REPORT_EVERY_MS, isIdleReport, reconcileMetricsLine, shouldLogReport } from '#shared/usecases/reliability/metrics-line';
+import type { ReconcileReport } from '#shared/usecases/reliability/reconcile';
+import { NO_SES_TENANT_WORK } from '#shared/usecases/ses-tenants/reconcile-ses-tenants';
+import { NO_UNQUEUED_INBOUND_WORK } from '#shared/usecases/inbound/discard-unqueued';
+import { NO_PROVIDER_PENDING_WORK } from '#shared/usecases/domains/reconcile-provider-pending';
 
 const idle: ReconcileReport = {
   examined: 0,

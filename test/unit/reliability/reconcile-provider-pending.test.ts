@@ -4,9 +4,9 @@
  * check is completed with no GET or verify, asked again with the backoff while SES still verifies it,
  * dropped after SES's 72 hours, and never written over a check recorded meanwhile.
  */
-import { PROVIDER_VERIFICATION_WINDOW_MS } from '../../../shared/domain/domains/provider-recheck';
-import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
-import { reconcileProviderPending } from '../../../shared/usecases/domains/reconcile-provider-pending';
+import { PROVIDER_VERIFICATION_WINDOW_MS } from '#shared/domain/domains/provider-recheck';
+import type { ProviderDomainState } from '#shared/domain/domains/provider-verification';
+import { reconcileProviderPending } from '#shared/usecases/domains/reconcile-provider-pending';
 import { fakePendingDomains, RECHECK } from './fake-pending-domains';
 
 const T0 = Date.parse('2026-11-22T12:00:00.000Z');

@@ -1,7 +1,7 @@
 /** The reconciler use case with in-memory fakes of its ports: what it re-drives, reports and moves. */
-import { DEFAULT_RECOVERY_BOUNDS as B } from '../../../shared/domain/reliability/bounds';
-import { reconcile } from '../../../shared/usecases/reliability/reconcile';
-import type { ProviderDomainState } from '../../../shared/domain/domains/provider-verification';
+import { DEFAULT_RECOVERY_BOUNDS as B } from '#shared/domain/reliability/bounds';
+import { reconcile } from '#shared/usecases/reliability/reconcile';
+import type { ProviderDomainState } from '#shared/domain/domains/provider-verification';
 import { automationRun as run, email, fakeReconcileDeps as fakes, iso, NOW, webhookDelivery as delivery } from './fake-reconcile-deps';
 
 describe('reconcile', () => {

@@ -3,10 +3,10 @@
  * ports: every kind of the due index has a recoverer, and each entry goes to its own kind's recoverer,
  * which reads its item by the ids the entry carries and touches no other store.
  */
-import { DUE_KINDS } from '../../../shared/adapters/store/due-index';
-import type { DueEntry } from '../../../shared/adapters/store/due-work';
-import { RECOVERERS, recoverDueEntry } from '../../../shared/usecases/reliability/reconcile/recoverers';
-import type { PassCounter, RecoveryPass } from '../../../shared/usecases/reliability/reconcile/recovery-pass';
+import { DUE_KINDS } from '#shared/adapters/store/due-index';
+import type { DueEntry } from '#shared/adapters/store/due-work';
+import { RECOVERERS, recoverDueEntry } from '#shared/usecases/reliability/reconcile/recoverers';
+import type { PassCounter, RecoveryPass } from '#shared/usecases/reliability/reconcile/recovery-pass';
 import { automationRun, email, fakeReconcileDeps, NOW, webhookDelivery } from './fake-reconcile-deps';
 
 const DELIVERY_ID = 'whd_01JD0000000000000000000001';

@@ -1,6 +1,6 @@
 /** The reconciler's policy per stage: pure decisions from an item's state, the time and the bounds. */
-import { DEFAULT_RECOVERY_BOUNDS as B, recoveryBoundsFromEnv } from '../../../shared/domain/reliability/bounds';
-import { recoverDelivery, recoverEmail, type EmailState } from '../../../shared/domain/reliability/recovery-policy';
+import { DEFAULT_RECOVERY_BOUNDS as B, recoveryBoundsFromEnv } from '#shared/domain/reliability/bounds';
+import { recoverDelivery, recoverEmail, type EmailState } from '#shared/domain/reliability/recovery-policy';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();

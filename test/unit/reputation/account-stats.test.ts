@@ -1,7 +1,7 @@
-import { BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
-import { accountStatsQuerySchema, accountStatsView } from '../../../shared/domain/reputation/account-stats';
-import { getAccountStats } from '../../../shared/usecases/account/account-stats';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import { accountStatsQuerySchema, accountStatsView } from '#shared/domain/reputation/account-stats';
+import { getAccountStats } from '#shared/usecases/account/account-stats';
+import type { Principal } from '#shared/usecases/access/principal';
 
 const none = () => Object.fromEntries(BOUNCE_CATEGORIES.map((category) => [category, 0])) as Record<BounceCategory, number>;
 const day = (

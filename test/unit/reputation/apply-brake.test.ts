@@ -3,17 +3,17 @@
  * calls it, a paused account's refusal at the send core's policy, and account.paused / account.resumed from
  * the stream.
  */
-import { applyReputationBrake, type BrakeDeps } from '../../../shared/usecases/reputation/apply-brake';
-import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
-import { DEFAULT_BRAKE } from '../../../shared/domain/reputation/brake';
-import { checkAccountMaySend } from '../../../shared/usecases/send/account-policy';
-import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/tenants/publish-tenant-events';
-import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
-import { statusChanges } from '../../../shared/adapters/store/account-status-changes';
-import { emptyCounts } from '../../../shared/domain/tenants/stats';
-import type { Account, AccountPauseFigures } from '../../../shared/domain/accounts/account';
-import type { Figures } from '../../../shared/domain/reputation/figures';
-import { ForbiddenError } from '../../../shared/domain/errors';
+import { applyReputationBrake, type BrakeDeps } from '#shared/usecases/reputation/apply-brake';
+import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
+import { DEFAULT_BRAKE } from '#shared/domain/reputation/brake';
+import { checkAccountMaySend } from '#shared/usecases/send/account-policy';
+import { publishTenantEvents, tenantEventOf } from '#shared/usecases/tenants/publish-tenant-events';
+import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
+import { statusChanges } from '#shared/adapters/store/account-status-changes';
+import { emptyCounts } from '#shared/domain/tenants/stats';
+import type { Account, AccountPauseFigures } from '#shared/domain/accounts/account';
+import type { Figures } from '#shared/domain/reputation/figures';
+import { ForbiddenError } from '#shared/domain/errors';
 import { decodeAll, modified } from '../../support/stream-records';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');

@@ -13,8 +13,8 @@ import {
   type BrakeInput,
   type BrakeSettings,
   type TenantCandidate,
-} from '../../../shared/domain/reputation/brake';
-import { NO_FIGURES, rateOf, sumFigures, type Figures } from '../../../shared/domain/reputation/figures';
+} from '#shared/domain/reputation/brake';
+import { NO_FIGURES, rateOf, sumFigures, type Figures } from '#shared/domain/reputation/figures';
 
 const f = (sent: number, bounced = 0, complained = 0): Figures => ({ sent, bounced, complained });
 const account = (id: string, figures: Figures, tenantFigures: Figures = NO_FIGURES): AccountCandidate => ({ id, figures, tenantFigures });

@@ -1,5 +1,5 @@
-import { counterDeltas } from '../../../shared/domain/reputation/counters';
-import type { EmailProgress } from '../../../shared/domain/tenants/stats';
+import { counterDeltas } from '#shared/domain/reputation/counters';
+import type { EmailProgress } from '#shared/domain/tenants/stats';
 
 const sent: EmailProgress = { status: 'sent', sent: true, delivered: false, opened: false, clicked: false, suppressed: false };
 const write = (tenant: string | null, after: EmailProgress) => ({

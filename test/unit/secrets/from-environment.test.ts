@@ -2,10 +2,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SECRETS_KEY } from '../../../infra/definitions';
-import { KmsSecretBox } from '../../../shared/adapters/aws/kms-secret-box';
-import { secretBoxFromEnv } from '../../../shared/services/secret-box-from-environment';
-import { LocalSecretBox } from '../../../shared/adapters/secrets/local-secret-box';
+import { SECRETS_KEY } from '#infra/definitions';
+import { KmsSecretBox } from '#shared/adapters/aws/kms-secret-box';
+import { secretBoxFromEnv } from '#shared/services/secret-box-from-environment';
+import { LocalSecretBox } from '#shared/adapters/secrets/local-secret-box';
 
 const config = { region: 'eu-west-1' };
 // Building a KMS client on Node 20 makes the SDK warn about its future Node 22 requirement.

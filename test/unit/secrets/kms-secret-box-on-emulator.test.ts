@@ -7,10 +7,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { KmsSecretBox } from '../../../shared/adapters/aws/kms-secret-box';
-import { secretBoxFromEnv } from '../../../shared/services/secret-box-from-environment';
-import { LocalSecretBox } from '../../../shared/adapters/secrets/local-secret-box';
-import { SecretBoxError } from '../../../shared/ports/secret-box';
+import { KmsSecretBox } from '#shared/adapters/aws/kms-secret-box';
+import { secretBoxFromEnv } from '#shared/services/secret-box-from-environment';
+import { LocalSecretBox } from '#shared/adapters/secrets/local-secret-box';
+import { SecretBoxError } from '#shared/ports/secret-box';
 import { createKey, region, startKms, type Running } from '../emulators/kms/harness';
 
 const CONTEXT = { purpose: 'dkim', domain_id: 'dom_01' };

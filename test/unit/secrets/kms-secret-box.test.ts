@@ -3,8 +3,8 @@
  * sealed format, and how KMS errors surface. Real KMS behaviour (context binding, key policy) is AWS's.
  */
 import { DecryptCommand, EncryptCommand } from '@aws-sdk/client-kms';
-import { KMS_MAX_PLAINTEXT_BYTES, KmsSecretBox } from '../../../shared/adapters/aws/kms-secret-box';
-import { SecretBoxError } from '../../../shared/ports/secret-box';
+import { KMS_MAX_PLAINTEXT_BYTES, KmsSecretBox } from '#shared/adapters/aws/kms-secret-box';
+import { SecretBoxError } from '#shared/ports/secret-box';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const CONTEXT = { purpose: 'dkim', domain_id: 'dom_01' };

@@ -2,8 +2,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LocalSecretBox, ensureLocalKeyFile } from '../../../shared/adapters/secrets/local-secret-box';
-import { SecretBoxError } from '../../../shared/ports/secret-box';
+import { LocalSecretBox, ensureLocalKeyFile } from '#shared/adapters/secrets/local-secret-box';
+import { SecretBoxError } from '#shared/ports/secret-box';
 
 const PEM = `-----BEGIN PRIVATE KEY-----\n${'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'.repeat(50)}\n-----END PRIVATE KEY-----\n`;
 const CONTEXT = { purpose: 'dkim', domain_id: 'dom_01' };

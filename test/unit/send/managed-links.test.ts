@@ -1,7 +1,7 @@
 /** The links the send worker puts into a message: managed unsubscribe and tracking (pure, with fake URLs). */
-import type { Email } from '../../../shared/domain/emails/email';
-import type { LinkUrls } from '../../../shared/domain/links/link-urls';
-import { NO_TRACKING, needsLinks, withManagedLinks } from '../../../shared/usecases/send/managed-links';
+import type { Email } from '#shared/domain/emails/email';
+import type { LinkUrls } from '#shared/domain/links/link-urls';
+import { NO_TRACKING, needsLinks, withManagedLinks } from '#shared/usecases/send/managed-links';
 
 const urls: LinkUrls & { seen: unknown[] } = {
   seen: [],

@@ -3,8 +3,8 @@
  * near slots are waited for, far ones hold the email, SES's throttling and account-level refusals hold it,
  * a configuration set's or tenant's pause does not, and an account hold has a bound.
  */
-import { MailerError, type OutboundMessage } from '../../../shared/ports/mail';
-import { MAX_HOLD_MS } from '../../../shared/domain/ses/send-quota';
+import { MailerError, type OutboundMessage } from '#shared/ports/mail';
+import { MAX_HOLD_MS } from '#shared/domain/ses/send-quota';
 import {
   inlineWaitMs,
   LATE_MS,
@@ -13,7 +13,7 @@ import {
   messagePacer,
   SendHeld,
   type PaceDeps,
-} from '../../../shared/usecases/delivery/pace';
+} from '#shared/usecases/delivery/pace';
 
 const message: OutboundMessage = {
   raw: Buffer.from('x'),

@@ -4,13 +4,13 @@
  * domains, category opt-outs, and the sandbox wording of the limit error. The last block checks that the
  * send core wires the same branches (in-memory fakes).
  */
-import { usageReservations } from '../../../shared/domain/accounts/limits';
-import { SANDBOX_LIMITS } from '../../../shared/domain/accounts/plans';
-import { AppError, ForbiddenError } from '../../../shared/domain/errors';
-import type { SendRequest } from '../../../shared/domain/emails/send-request';
-import { sendEmail } from '../../../shared/usecases/send/accept';
-import { blockedError, blockedReason, checkRecipients, checkSender, findBlocked, limitError } from '../../../shared/usecases/send/policy';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { usageReservations } from '#shared/domain/accounts/limits';
+import { SANDBOX_LIMITS } from '#shared/domain/accounts/plans';
+import { AppError, ForbiddenError } from '#shared/domain/errors';
+import type { SendRequest } from '#shared/domain/emails/send-request';
+import { sendEmail } from '#shared/usecases/send/accept';
+import { blockedError, blockedReason, checkRecipients, checkSender, findBlocked, limitError } from '#shared/usecases/send/policy';
+import type { Principal } from '#shared/usecases/access/principal';
 import { account, fakeSendDeps, NOW, SANDBOX } from '../usecases/send-fakes';
 
 const OWNER = 'owner@example.com';

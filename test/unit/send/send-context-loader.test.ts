@@ -3,8 +3,8 @@
  * follow-up read (then remembered) when they are wrong, its own caches (a new loader knows nothing), the
  * one place of 401/403 before 400, and a legacy claim completed only when asked.
  */
-import type { SendRequest } from '../../../shared/domain/emails/send-request';
-import { SendContextLoader } from '../../../shared/usecases/send/send-context-loader';
+import type { SendRequest } from '#shared/domain/emails/send-request';
+import { SendContextLoader } from '#shared/usecases/send/send-context-loader';
 import { account, fakeLoaderPorts, fakeWorld, keyLookup, NOW, SANDBOX, storedTenant, tenant, type World } from '../usecases/send-fakes';
 
 const ACME = tenant({ default_from_domain: 'acme.test' });

@@ -1,13 +1,13 @@
 /** The tenant rules of a send: the pure policy, and the send core applying them within its one context read. */
-import { sendEmail } from '../../../shared/usecases/send/accept';
+import { sendEmail } from '#shared/usecases/send/accept';
 import {
   checkDomainOwner,
   checkTenantMaySend,
   chooseSendTenant,
   completeSender,
   tenantFiringRefusal,
-} from '../../../shared/usecases/send/tenant-policy';
-import { sendRequestSchema, type SendRequest } from '../../../shared/domain/emails/send-request';
+} from '#shared/usecases/send/tenant-policy';
+import { sendRequestSchema, type SendRequest } from '#shared/domain/emails/send-request';
 import { account, fakeSendDeps, keyLookup, storedTenant, tenant } from '../usecases/send-fakes';
 
 const ACME = tenant();

@@ -1,24 +1,20 @@
 /** SMTP credential use cases (shared/usecases/access/smtp-credentials.ts) and their input schema over in-memory fakes. */
 import { createHash } from 'node:crypto';
-import { createApiKeySchema } from '../../../shared/domain/api-keys/schemas';
-import { isId } from '../../../shared/domain/ids';
-import { createSmtpCredentialSchema } from '../../../shared/domain/smtp-credentials/schemas';
-import { looksLikeSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
-import {
-  SMTP_CREDENTIAL_SCOPES,
-  toPublicSmtpCredential,
-  type SmtpCredential,
-} from '../../../shared/domain/smtp-credentials/smtp-credential';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import { createApiKeySchema } from '#shared/domain/api-keys/schemas';
+import { isId } from '#shared/domain/ids';
+import { createSmtpCredentialSchema } from '#shared/domain/smtp-credentials/schemas';
+import { looksLikeSmtpPassword } from '#shared/domain/smtp-credentials/secret';
+import { SMTP_CREDENTIAL_SCOPES, toPublicSmtpCredential, type SmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
+import type { Principal } from '#shared/usecases/access/principal';
 import {
   createSmtpCredential,
   listSmtpCredentials,
   revokeSmtpCredential,
   revokeTenantSmtpCredentials,
   type SmtpCredentialDeps,
-} from '../../../shared/usecases/access/smtp-credentials';
+} from '#shared/usecases/access/smtp-credentials';
 import { account, NOW, storedTenant, tenant } from '../usecases/send-fakes';
-import type { StoredTenant } from '../../../shared/adapters/store/tenants';
+import type { StoredTenant } from '#shared/adapters/store/tenants';
 
 const ACME = tenant();
 

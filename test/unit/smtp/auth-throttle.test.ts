@@ -3,8 +3,8 @@
  * with the repository's semantics (a conditional ADD below the limit); the counters themselves, shared by
  * two relays against the local DynamoDB, are tested in test/integration/smtp-auth-throttle.test.ts.
  */
-import { AuthThrottle } from '../../../shared/doors/smtp/auth-throttle';
-import { windowOf, type RateLimit } from '../../../shared/domain/rate-limits';
+import { AuthThrottle } from '#shared/doors/smtp/auth-throttle';
+import { windowOf, type RateLimit } from '#shared/domain/rate-limits';
 
 class MemoryFailures {
   readonly items = new Map<string, number>();

@@ -4,13 +4,13 @@
  * writes), and the relay's reading of that message (shared/doors/smtp/message-to-send.ts for the header,
  * shared/usecases/send/message-attachments.ts for the attachments) must give what the API send records.
  */
-import { formatMailbox } from '../../../shared/domain/mail/address';
-import type { AttachmentRef, InlineAttachment } from '../../../shared/domain/emails/attachments';
-import type { Email } from '../../../shared/domain/emails/email';
-import { sendRequestSchema, type ParsedSendRequest } from '../../../shared/domain/emails/send-request';
-import { composeMime } from '../../../shared/domain/mime/compose';
-import { messageToSend } from '../../../shared/doors/smtp/message-to-send';
-import { attachmentsOfMessage, MAX_LISTED_ATTACHMENTS } from '../../../shared/usecases/send/message-attachments';
+import { formatMailbox } from '#shared/domain/mail/address';
+import type { AttachmentRef, InlineAttachment } from '#shared/domain/emails/attachments';
+import type { Email } from '#shared/domain/emails/email';
+import { sendRequestSchema, type ParsedSendRequest } from '#shared/domain/emails/send-request';
+import { composeMime } from '#shared/domain/mime/compose';
+import { messageToSend } from '#shared/doors/smtp/message-to-send';
+import { attachmentsOfMessage, MAX_LISTED_ATTACHMENTS } from '#shared/usecases/send/message-attachments';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 

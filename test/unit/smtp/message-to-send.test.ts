@@ -1,5 +1,5 @@
-import { messageToSend, messageFingerprint } from '../../../shared/doors/smtp/message-to-send';
-import { ValidationError } from '../../../shared/domain/errors';
+import { messageToSend, messageFingerprint } from '#shared/doors/smtp/message-to-send';
+import { ValidationError } from '#shared/domain/errors';
 
 const crlf = (lines: string[], body = 'Hello\r\n') => Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'utf8');
 const envelope = (rcptTo: string[], mailFrom = 'hello@acme.test') => ({ mailFrom, rcptTo });

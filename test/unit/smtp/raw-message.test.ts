@@ -1,5 +1,5 @@
-import { completeRawMessage } from '../../../shared/domain/mime/raw-message';
-import { splitHeaderBlock } from '../../../shared/domain/mime/header-block';
+import { completeRawMessage } from '#shared/domain/mime/raw-message';
+import { splitHeaderBlock } from '#shared/domain/mime/header-block';
 
 const add = { emailId: 'msg_01ABC', messageIdDomain: 'acme.test', date: new Date('2030-01-01T09:00:00Z') };
 

@@ -1,4 +1,4 @@
-import { portFromEnv, relaySettingsFromEnv, tlsFromEnv } from '../../../shared/doors/smtp/relay-config';
+import { portFromEnv, relaySettingsFromEnv, tlsFromEnv } from '#shared/doors/smtp/relay-config';
 
 describe('relay settings from the environment', () => {
   it('has the documented defaults', () => {

@@ -6,13 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
-import { writeLocalCa } from '../../../localstack/cloud/local-tls';
-import type { Account } from '../../../shared/domain/accounts/account';
-import { hashSecret } from '../../../shared/domain/api-keys/secret';
-import { generateSmtpPassword } from '../../../shared/domain/smtp-credentials/secret';
-import { createRelayServer, type RelayDeps, type RelayServer } from '../../../shared/doors/smtp/relay-server';
-import type { ApiKeyLookup } from '../../../shared/adapters/store/api-keys';
-import { SendContextLoader, type SendContextLoaderPorts } from '../../../shared/usecases/send/send-context-loader';
+import { writeLocalCa } from '#localstack/cloud/local-tls';
+import type { Account } from '#shared/domain/accounts/account';
+import { hashSecret } from '#shared/domain/api-keys/secret';
+import { generateSmtpPassword } from '#shared/domain/smtp-credentials/secret';
+import { createRelayServer, type RelayDeps, type RelayServer } from '#shared/doors/smtp/relay-server';
+import type { ApiKeyLookup } from '#shared/adapters/store/api-keys';
+import { SendContextLoader, type SendContextLoaderPorts } from '#shared/usecases/send/send-context-loader';
 import { temporaryDir } from '../../support/temporary-dirs';
 
 process.env.LOG_LEVEL = 'silent';

@@ -7,8 +7,8 @@ import {
   ValidationError,
   ConflictError,
   NotFoundError,
-} from '../../../shared/domain/errors';
-import { replyFor, SmtpRefusal, smtpErrorOf } from '../../../shared/doors/smtp/replies';
+} from '#shared/domain/errors';
+import { replyFor, SmtpRefusal, smtpErrorOf } from '#shared/doors/smtp/replies';
 
 describe('AppError -> SMTP reply (one mapping)', () => {
   it.each([

@@ -7,9 +7,9 @@
  * remain within its attempts. The races themselves run for real in test/integration/cap-edges.test.ts.
  */
 import { BatchGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EmailRepository } from '../../../shared/adapters/store/emails';
-import { usageReservations } from '../../../shared/domain/accounts/limits';
-import type { Email } from '../../../shared/domain/emails/email';
+import { EmailRepository } from '#shared/adapters/store/emails';
+import { usageReservations } from '#shared/domain/accounts/limits';
+import type { Email } from '#shared/domain/emails/email';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 

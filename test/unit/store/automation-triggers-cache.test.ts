@@ -6,10 +6,10 @@
  * the change when its ttl has passed.
  */
 import { BatchGetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AutomationRepository } from '../../../shared/adapters/store/automations';
-import type { Table } from '../../../shared/adapters/store/table';
-import type { Automation } from '../../../shared/domain/automations/automation';
-import { TtlCache } from '../../../shared/lib/ttl-cache';
+import { AutomationRepository } from '#shared/adapters/store/automations';
+import type { Table } from '#shared/adapters/store/table';
+import type { Automation } from '#shared/domain/automations/automation';
+import { TtlCache } from '#shared/lib/ttl-cache';
 
 function fakeTable() {
   const items = new Map<string, Record<string, any>>();

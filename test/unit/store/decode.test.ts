@@ -5,21 +5,21 @@
  * schemas still read as they did (each compared with the cast the repository used before).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Email } from '../../../shared/domain/emails/email';
-import type { Run } from '../../../shared/domain/automations/run';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { WebhookDelivery } from '../../../shared/domain/webhooks/delivery';
-import { toAccount } from '../../../shared/adapters/store/accounts';
-import { AutomationRepository } from '../../../shared/adapters/store/automations';
-import { StoredItemError } from '../../../shared/adapters/store/decode';
-import { DomainRepository } from '../../../shared/adapters/store/domains';
-import { toStoredEmail } from '../../../shared/adapters/store/emails';
-import { ReceivedEmailRepository } from '../../../shared/adapters/store/received-emails';
-import { runFromItem } from '../../../shared/adapters/store/runs';
-import type { Table } from '../../../shared/adapters/store/table';
-import { toStoredTenant } from '../../../shared/adapters/store/tenants';
-import { WebhookDeliveryRepository } from '../../../shared/adapters/store/webhook-deliveries';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Email } from '#shared/domain/emails/email';
+import type { Run } from '#shared/domain/automations/run';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { WebhookDelivery } from '#shared/domain/webhooks/delivery';
+import { toAccount } from '#shared/adapters/store/accounts';
+import { AutomationRepository } from '#shared/adapters/store/automations';
+import { StoredItemError } from '#shared/adapters/store/decode';
+import { DomainRepository } from '#shared/adapters/store/domains';
+import { toStoredEmail } from '#shared/adapters/store/emails';
+import { ReceivedEmailRepository } from '#shared/adapters/store/received-emails';
+import { runFromItem } from '#shared/adapters/store/runs';
+import type { Table } from '#shared/adapters/store/table';
+import { toStoredTenant } from '#shared/adapters/store/tenants';
+import { WebhookDeliveryRepository } from '#shared/adapters/store/webhook-deliveries';
 
 const AT = '2026-11-24T10:00:00.000Z';
 const SECRET = 'sealed:v1:SUPERSECRET-9f3c2a71d0b84e6c';

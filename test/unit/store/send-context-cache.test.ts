@@ -5,11 +5,11 @@
  * claim too), suppressions and idempotency records in every read, and a ttl of 0 keeps nothing.
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { SendContextCache } from '../../../shared/adapters/store/send-context-cache';
-import { SendContextReader } from '../../../shared/adapters/store/send-context';
-import { keys } from '../../../shared/adapters/store/keys';
-import type { Table } from '../../../shared/adapters/store/table';
-import { DEFAULT_HOT_LOOKUPS_CACHE_MS, loadConfig } from '../../../shared/config/config';
+import { SendContextCache } from '#shared/adapters/store/send-context-cache';
+import { SendContextReader } from '#shared/adapters/store/send-context';
+import { keys } from '#shared/adapters/store/keys';
+import type { Table } from '#shared/adapters/store/table';
+import { DEFAULT_HOT_LOOKUPS_CACHE_MS, loadConfig } from '#shared/config/config';
 
 const ACC = 'acc_1';
 const HASH = 'a'.repeat(64);

@@ -4,16 +4,16 @@
  * malformed record stopping the batch or skipped, as its reader says.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { newRun } from '../../../shared/domain/automations/run';
-import { usageCounterId } from '../../../shared/adapters/store/deferred-usage';
-import { emailAcceptances } from '../../../shared/adapters/store/email-acceptance-changes';
-import { runWrites } from '../../../shared/adapters/store/run-changes';
-import { keys } from '../../../shared/adapters/store/keys';
-import type { StreamChange, StreamChangeKind } from '../../../shared/adapters/store/stream-changes';
-import { decodeStreamRecord, type StreamReader } from '../../../shared/adapters/store/stream-record';
-import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
-import { accountStatusChanges, statusChanges } from '../../../shared/adapters/store/account-status-changes';
-import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
+import { newRun } from '#shared/domain/automations/run';
+import { usageCounterId } from '#shared/adapters/store/deferred-usage';
+import { emailAcceptances } from '#shared/adapters/store/email-acceptance-changes';
+import { runWrites } from '#shared/adapters/store/run-changes';
+import { keys } from '#shared/adapters/store/keys';
+import type { StreamChange, StreamChangeKind } from '#shared/adapters/store/stream-changes';
+import { decodeStreamRecord, type StreamReader } from '#shared/adapters/store/stream-record';
+import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
+import { accountStatusChanges, statusChanges } from '#shared/adapters/store/account-status-changes';
+import { tenantStatusChanges } from '#shared/adapters/store/tenant-status-changes';
 import { changesOf, emailItem, inserted, modified, removed, streamRecord } from '../../support/stream-records';
 import { runItem } from '../automations/fake-runs';
 

@@ -1,6 +1,6 @@
 /** The category opt-out record: its public id and its public shape. */
-import { derivedOptOutId, newOptOutId, toPublicCategoryOptOut, type CategoryOptOut } from '../../../shared/domain/suppressions/model';
-import { ulid } from '../../../shared/domain/ids';
+import { derivedOptOutId, newOptOutId, toPublicCategoryOptOut, type CategoryOptOut } from '#shared/domain/suppressions/model';
+import { ulid } from '#shared/domain/ids';
 
 const ID = /^cop_[0-9A-HJKMNP-TV-Z]{26}$/;
 

@@ -1,5 +1,5 @@
 /** itemOfRefusedWrite (shared/adapters/store/table.ts): the item a conditional write refused with ALL_OLD answers, as a plain object. */
-import { itemOfRefusedWrite } from '../../../shared/adapters/store/table';
+import { itemOfRefusedWrite } from '#shared/adapters/store/table';
 
 describe('the item of a refused write', () => {
   it('unmarshalls the wire form the document client leaves on the error (as DynamoDB Local answers it)', () => {

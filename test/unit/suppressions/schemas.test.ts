@@ -1,4 +1,4 @@
-import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../shared/domain/suppressions/schemas';
+import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '#shared/domain/suppressions/schemas';
 
 const paths = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) =>
   result.error?.issues.map((i) => i.path.join('.')) ?? [];

@@ -1,10 +1,10 @@
 /** The store helpers' control flow against a scripted DynamoDB client (the real database cannot be made to throttle). */
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { queryPage } from '../../../shared/adapters/store/paginate';
-import { batchGetItems } from '../../../shared/adapters/store/suppressions';
-import { mapBounded } from '../../../shared/lib/concurrency';
-import { decodeCursor, encodeCursor } from '../../../shared/adapters/store/cursor';
-import type { Table } from '../../../shared/adapters/store/table';
+import { queryPage } from '#shared/adapters/store/paginate';
+import { batchGetItems } from '#shared/adapters/store/suppressions';
+import { mapBounded } from '#shared/lib/concurrency';
+import { decodeCursor, encodeCursor } from '#shared/adapters/store/cursor';
+import type { Table } from '#shared/adapters/store/table';
 
 function scriptedTable(respond: (input: any, call: number) => any): { table: Table; calls: any[] } {
   const calls: any[] = [];

@@ -1,7 +1,7 @@
 /** PublishedTemplates: the pointer read on every send, each immutable version read once per process. */
-import type { PublishedTemplate } from '../../../shared/domain/templates/template';
-import type { PublishedPointer } from '../../../shared/adapters/store/templates';
-import { PublishedTemplates } from '../../../shared/usecases/send/published-templates';
+import type { PublishedTemplate } from '#shared/domain/templates/template';
+import type { PublishedPointer } from '#shared/adapters/store/templates';
+import { PublishedTemplates } from '#shared/usecases/send/published-templates';
 
 function world() {
   const reads: string[] = [];

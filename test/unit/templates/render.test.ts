@@ -9,7 +9,7 @@ import {
   variableValueProblems,
   type RenderWarning,
   type TemplateVariable,
-} from '../../../shared/domain/templates/render';
+} from '#shared/domain/templates/render';
 
 const str = (key: string, fallback_value: string | null = null): TemplateVariable => ({ key, type: 'string', fallback_value });
 const num = (key: string, fallback_value: number | null = null): TemplateVariable => ({ key, type: 'number', fallback_value });

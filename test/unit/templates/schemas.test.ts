@@ -1,8 +1,8 @@
 /** /templates request validation, and the item size of a template at every limit (both versions). */
-import { issuesToFields } from '../../../shared/domain/validation';
-import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { TEMPLATE_LIMITS, type Template } from '../../../shared/domain/templates/template';
-import { TemplateRepository } from '../../../shared/adapters/store/templates';
+import { issuesToFields } from '#shared/domain/validation';
+import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '#shared/domain/templates/schemas';
+import { TEMPLATE_LIMITS, type Template } from '#shared/domain/templates/template';
+import { TemplateRepository } from '#shared/adapters/store/templates';
 
 const valid = { name: 'Welcome', alias: 'welcome', subject: 'Hi {{name}}', html: '<p>Hi</p>' };
 

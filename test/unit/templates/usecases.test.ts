@@ -1,10 +1,10 @@
 /** Template use cases over an in-memory repository: drafts, publishing, races, tenant keys, previews. */
-import type { Account } from '../../../shared/domain/accounts/account';
-import { AppError } from '../../../shared/domain/errors';
-import { createTemplateSchema, updateTemplateSchema } from '../../../shared/domain/templates/schemas';
-import { publishedTemplateOf, toPublicTemplate, type PublishedVersion, type Template } from '../../../shared/domain/templates/template';
-import type { CreateTemplateOutcome, SaveTemplateOutcome } from '../../../shared/adapters/store/templates';
-import type { Principal } from '../../../shared/usecases/access/principal';
+import type { Account } from '#shared/domain/accounts/account';
+import { AppError } from '#shared/domain/errors';
+import { createTemplateSchema, updateTemplateSchema } from '#shared/domain/templates/schemas';
+import { publishedTemplateOf, toPublicTemplate, type PublishedVersion, type Template } from '#shared/domain/templates/template';
+import type { CreateTemplateOutcome, SaveTemplateOutcome } from '#shared/adapters/store/templates';
+import type { Principal } from '#shared/usecases/access/principal';
 import {
   createTemplate,
   deleteTemplate,
@@ -14,7 +14,7 @@ import {
   renderTemplatePreview,
   updateTemplate,
   type TemplateDeps,
-} from '../../../shared/usecases/templates/templates';
+} from '#shared/usecases/templates/templates';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

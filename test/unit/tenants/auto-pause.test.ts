@@ -1,12 +1,12 @@
 /** Automatic pause thresholds, the pause check after a stats batch, and tenant.paused / tenant.resumed from the stream. */
-import { autoPauseReason } from '../../../shared/domain/tenants/auto-pause';
-import { emptyCounts } from '../../../shared/domain/tenants/stats';
-import type { CounterDelta } from '../../../shared/domain/reputation/counters';
-import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
-import { autoPauseTenants } from '../../../shared/usecases/tenants/auto-pause-tenants';
-import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
-import { tenantStatusChanges } from '../../../shared/adapters/store/tenant-status-changes';
-import { publishTenantEvents, tenantEventOf } from '../../../shared/usecases/tenants/publish-tenant-events';
+import { autoPauseReason } from '#shared/domain/tenants/auto-pause';
+import { emptyCounts } from '#shared/domain/tenants/stats';
+import type { CounterDelta } from '#shared/domain/reputation/counters';
+import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
+import { autoPauseTenants } from '#shared/usecases/tenants/auto-pause-tenants';
+import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
+import { tenantStatusChanges } from '#shared/adapters/store/tenant-status-changes';
+import { publishTenantEvents, tenantEventOf } from '#shared/usecases/tenants/publish-tenant-events';
 import { changesOf, decodeAll, inserted, modified } from '../../support/stream-records';
 
 const day = (sent: number, bounced = 0, complained = 0) => ({ ...emptyCounts(), sent, bounced, complained });

@@ -1,8 +1,8 @@
 /** The tenant deletion steps (shared/usecases/tenants/tenant-cleanup.ts) over in-memory fakes: effects, order, idempotency, resumption. */
-import type { Domain } from '../../../shared/domain/domains/domain';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { WebhookEndpoint } from '../../../shared/domain/webhooks/endpoint';
-import { tenantCleanupSteps, type TenantCleanupDeps } from '../../../shared/usecases/tenants/tenant-cleanup';
+import type { Domain } from '#shared/domain/domains/domain';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { WebhookEndpoint } from '#shared/domain/webhooks/endpoint';
+import { tenantCleanupSteps, type TenantCleanupDeps } from '#shared/usecases/tenants/tenant-cleanup';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const TENANT = { id: 'ten_A', account_id: 'acc_1', external_id: 'acme' } as Tenant;

@@ -9,7 +9,7 @@ import {
   rampView,
   RAMP_LAST_STAGE,
   type RampDay,
-} from '../../../shared/domain/tenants/ramp';
+} from '#shared/domain/tenants/ramp';
 
 const day = (over: Partial<RampDay> & { day: string }): RampDay => ({
   used: { transactional: 0, product: 0 },

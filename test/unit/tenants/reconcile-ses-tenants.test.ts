@@ -3,15 +3,15 @@
  * emulator cannot stage on demand: a deletion that begins during a repair, SES refusing a stale list
  * token, and a sweep that is not due; and the TLS-required configuration set's backfill, called once.
  */
-import { newId } from '../../../shared/domain/ids';
-import type { StoredTenant } from '../../../shared/adapters/store/tenants';
+import { newId } from '#shared/domain/ids';
+import type { StoredTenant } from '#shared/adapters/store/tenants';
 import {
   NO_SES_TENANT_WORK,
   reconcileSesTenants,
   sweepSesTenantPages,
   type SesTenantSweepDeps,
-} from '../../../shared/usecases/ses-tenants/reconcile-ses-tenants';
-import { openSesTenant } from '../../../shared/usecases/ses-tenants/ses-tenant-links';
+} from '#shared/usecases/ses-tenants/reconcile-ses-tenants';
+import { openSesTenant } from '#shared/usecases/ses-tenants/ses-tenant-links';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const ID = newId('ten', Date.now() - 3_600_000);

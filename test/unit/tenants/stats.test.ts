@@ -3,10 +3,10 @@
  * tenant stats' reader, then statsDelta), and the stream aggregation.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { statsDelta, statsView, emptyCounts } from '../../../shared/domain/tenants/stats';
-import { emailStatsWrites } from '../../../shared/adapters/store/email-stats-changes';
-import { aggregateStats } from '../../../shared/usecases/reputation/aggregate-stats';
-import type { CounterDelta } from '../../../shared/domain/reputation/counters';
+import { statsDelta, statsView, emptyCounts } from '#shared/domain/tenants/stats';
+import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
+import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
+import type { CounterDelta } from '#shared/domain/reputation/counters';
 import { changesOf, decodeAll, inserted, modified, removed } from '../../support/stream-records';
 
 type Image = Record<string, unknown>;

@@ -1,9 +1,9 @@
 /** Tenant reservations (ramp and daily_limit), the 429 daily_ramp_limit, and bringing the ramp forward once a day. */
-import { dailyRampLimitError, parseTenantScope, tenantReservations, tenantScope } from '../../../shared/domain/tenants/limits';
-import { emptyCounts } from '../../../shared/domain/tenants/stats';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { StoredTenant } from '../../../shared/adapters/store/tenants';
-import { rampForToday, type TenantRampDeps } from '../../../shared/usecases/tenants/tenant-ramp';
+import { dailyRampLimitError, parseTenantScope, tenantReservations, tenantScope } from '#shared/domain/tenants/limits';
+import { emptyCounts } from '#shared/domain/tenants/stats';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { StoredTenant } from '#shared/adapters/store/tenants';
+import { rampForToday, type TenantRampDeps } from '#shared/usecases/tenants/tenant-ramp';
 
 const NOW = new Date('2026-11-22T15:00:00.000Z');
 

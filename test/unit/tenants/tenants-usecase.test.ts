@@ -1,15 +1,9 @@
 /** The tenant use cases with an in-memory fake of the repository: pause rules, resumable delete, who may act. */
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { TenantRepository, StoredTenant } from '../../../shared/adapters/store/tenants';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import {
-  createTenant,
-  deleteTenant,
-  updateTenant,
-  type TenantDeps,
-  type TenantCleanupStep,
-} from '../../../shared/usecases/tenants/tenants';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { TenantRepository, StoredTenant } from '#shared/adapters/store/tenants';
+import type { Principal } from '#shared/usecases/access/principal';
+import { createTenant, deleteTenant, updateTenant, type TenantDeps, type TenantCleanupStep } from '#shared/usecases/tenants/tenants';
 import { FakeSesTenants } from '../../support/fake-ses-tenants';
 
 const account: Account = {

@@ -1,5 +1,5 @@
 /** The machine-hit classifier: each documented rule, alone and together. */
-import { classifyHit, CLICK_TOO_SOON_MS, isAppleAddress, type HitFacts } from '../../../shared/domain/tracking/machine';
+import { classifyHit, CLICK_TOO_SOON_MS, isAppleAddress, type HitFacts } from '#shared/domain/tracking/machine';
 
 const CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const DELIVERED = '2026-11-22T10:00:00.000Z';

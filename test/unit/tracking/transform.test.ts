@@ -1,6 +1,6 @@
 /** Tracking transforms: the pixel, HTML and text link rewriting, and linear time on pathological input. */
-import { decodeHtmlEntities } from '../../../shared/domain/html';
-import { addOpenPixel, openPixelTag, rewriteHtmlLinks, rewriteTextLinks } from '../../../shared/domain/tracking/transform';
+import { decodeHtmlEntities } from '#shared/domain/html';
+import { addOpenPixel, openPixelTag, rewriteHtmlLinks, rewriteTextLinks } from '#shared/domain/tracking/transform';
 
 const PIXEL = 'https://links.example.test/t/open/v1.1.abc.def';
 /** Wraps every URL it is offered, and records them. */

@@ -3,11 +3,11 @@
  * fakes: a bounced address goes on the suppression list only when the account suppresses its category
  * (the defaults: invalid, inactive, invalid domain); complaints always; the webhook carries the category.
  */
-import type { Email } from '../../../shared/domain/emails/email';
-import type { DeliveryOutcome } from '../../../shared/domain/emails/outcomes';
-import { DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { applySesEvent, type ApplySesEventDeps } from '../../../shared/usecases/delivery/apply-ses-event';
+import type { Email } from '#shared/domain/emails/email';
+import type { DeliveryOutcome } from '#shared/domain/emails/outcomes';
+import { DEFAULT_SUPPRESS_BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import { applySesEvent, type ApplySesEventDeps } from '#shared/usecases/delivery/apply-ses-event';
 
 const mail = { messageId: 'ses-1', timestamp: '2026-01-01T00:00:00.000Z', tags: { email_id: ['msg_1'], account_id: ['acc_1'] } };
 

@@ -1,8 +1,8 @@
 /** The send worker's use case with in-memory fakes: the calls it makes per email, and its failure paths. */
-import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
-import { MailerError } from '../../../shared/ports/mail';
-import type { Email } from '../../../shared/domain/emails/email';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
+import { deliverEmail, type DeliverEmailDeps } from '#shared/usecases/delivery/deliver-email';
+import { MailerError } from '#shared/ports/mail';
+import type { Email } from '#shared/domain/emails/email';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 

@@ -6,12 +6,12 @@
  * error) over an in-memory SES client; the store, events and keys are in-memory fakes.
  */
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import { SesMailer } from '../../../shared/adapters/aws/ses-mailer';
-import type { Email } from '../../../shared/domain/emails/email';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import { MailerError } from '../../../shared/ports/mail';
-import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
-import { UNVERIFIED_SENDER_GRACE_MS } from '../../../shared/usecases/send/unverified-sender';
+import { SesMailer } from '#shared/adapters/aws/ses-mailer';
+import type { Email } from '#shared/domain/emails/email';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import { MailerError } from '#shared/ports/mail';
+import { deliverEmail, type DeliverEmailDeps } from '#shared/usecases/delivery/deliver-email';
+import { UNVERIFIED_SENDER_GRACE_MS } from '#shared/usecases/send/unverified-sender';
 
 const CREATED = Date.parse('2026-11-22T10:00:00.000Z');
 const FROM = 'Acme <hello@acme.test>';

@@ -2,12 +2,12 @@
  * DNS apply's write phase over an in-memory DnsHost: what is read, what is written, per-record results
  * (a refused set fails alone), settling, and how host failures become the API's errors.
  */
-import { DnsHostError, type DnsHost, type DnsHostFailure } from '../../../shared/ports/dns-host';
-import { setKey, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '../../../shared/domain/domains/dns-apply';
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import type { DnsRecordType } from '../../../shared/domain/domains/record-plan';
-import { AppError } from '../../../shared/domain/errors';
-import { writeDomainRecords } from '../../../shared/usecases/domains/dns-apply';
+import { DnsHostError, type DnsHost, type DnsHostFailure } from '#shared/ports/dns-host';
+import { setKey, type DnsZone, type RecordSetOutcome, type RecordSetWrite } from '#shared/domain/domains/dns-apply';
+import { expectedRecords } from '#shared/domain/domains/records';
+import type { DnsRecordType } from '#shared/domain/domains/record-plan';
+import { AppError } from '#shared/domain/errors';
+import { writeDomainRecords } from '#shared/usecases/domains/dns-apply';
 
 const settings = { returnPathHost: 'rp.mail.test', spfInclude: 'spf.mail.test', inboundMxHost: 'inbound.mail.test' };
 const domain = {

@@ -1,11 +1,11 @@
-import type { Domain } from '../../../shared/domain/domains/domain';
-import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import { NotFoundError } from '../../../shared/domain/errors';
-import type { StoredDomain } from '../../../shared/adapters/store/domains';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { MAX_SPF_NAMES } from '../../../shared/usecases/domains/health';
-import { getDomainHealth, type StoredHealthDeps } from '../../../shared/usecases/domains/stored-health';
+import type { Domain } from '#shared/domain/domains/domain';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { expectedRecords } from '#shared/domain/domains/records';
+import { NotFoundError } from '#shared/domain/errors';
+import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { Principal } from '#shared/usecases/access/principal';
+import { MAX_SPF_NAMES } from '#shared/usecases/domains/health';
+import { getDomainHealth, type StoredHealthDeps } from '#shared/usecases/domains/stored-health';
 import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };

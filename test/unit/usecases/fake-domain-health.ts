@@ -1,9 +1,9 @@
 /** An in-memory DomainHealthRepository: the same versions and conditions as the table's (shared/adapters/store/domain-health.ts). */
-import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import { BOUNCE_CATEGORIES, type BounceCategory } from '../../../shared/domain/bounces/bounce-category';
-import { emptyCounts } from '../../../shared/domain/tenants/stats';
-import type { StoredHealth } from '../../../shared/domain/domains/health/history';
-import type { DomainHealthRepository, SaveHealthRequest } from '../../../shared/adapters/store/domain-health';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import { emptyCounts } from '#shared/domain/tenants/stats';
+import type { StoredHealth } from '#shared/domain/domains/health/history';
+import type { DomainHealthRepository, SaveHealthRequest } from '#shared/adapters/store/domain-health';
 
 type Stored = { health: StoredHealth | null; accountId: string; nextCheckAt: Date };
 

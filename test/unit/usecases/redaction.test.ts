@@ -6,19 +6,19 @@
  * inbound_store_content and the metadata-only record of received mail. The store, blobs and events are
  * in-memory doubles; the worker's own code runs.
  */
-import type { Account } from '../../../shared/domain/accounts/account';
-import { toPublicEmail, type Email } from '../../../shared/domain/emails/email';
-import { receivedContentState } from '../../../shared/domain/inbound/received-email';
-import { contentDroppable, storesContent } from '../../../shared/domain/emails/redaction';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { StoredEmail } from '../../../shared/adapters/store/emails';
-import { deliverEmail, type DeliverEmailDeps } from '../../../shared/usecases/delivery/deliver-email';
-import { dropContentAfterSend } from '../../../shared/usecases/delivery/drop-content';
-import { resendEmail } from '../../../shared/usecases/send/resend-email';
-import { toAccountSettings, updateAccountSettings } from '../../../shared/usecases/account/settings';
-import type { Principal } from '../../../shared/usecases/access/principal';
-import { AppError } from '../../../shared/domain/errors';
-import { inboundKeepsContent, redactedReceivedEmail } from '../../../shared/usecases/inbound/inbound-redaction';
+import type { Account } from '#shared/domain/accounts/account';
+import { toPublicEmail, type Email } from '#shared/domain/emails/email';
+import { receivedContentState } from '#shared/domain/inbound/received-email';
+import { contentDroppable, storesContent } from '#shared/domain/emails/redaction';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { StoredEmail } from '#shared/adapters/store/emails';
+import { deliverEmail, type DeliverEmailDeps } from '#shared/usecases/delivery/deliver-email';
+import { dropContentAfterSend } from '#shared/usecases/delivery/drop-content';
+import { resendEmail } from '#shared/usecases/send/resend-email';
+import { toAccountSettings, updateAccountSettings } from '#shared/usecases/account/settings';
+import type { Principal } from '#shared/usecases/access/principal';
+import { AppError } from '#shared/domain/errors';
+import { inboundKeepsContent, redactedReceivedEmail } from '#shared/usecases/inbound/inbound-redaction';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 

@@ -1,9 +1,4 @@
-import {
-  endpointsOncePerBatch,
-  REQUEUE_PENDING_AFTER_MS,
-  routeEvent,
-  tenantsOncePerBatch,
-} from '../../../shared/usecases/webhooks/route-event';
+import { endpointsOncePerBatch, REQUEUE_PENDING_AFTER_MS, routeEvent, tenantsOncePerBatch } from '#shared/usecases/webhooks/route-event';
 
 describe('endpointsOncePerBatch', () => {
   it('reads each account once however many of its events a batch holds, and retries a failed read', async () => {

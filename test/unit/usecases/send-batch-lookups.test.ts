@@ -4,8 +4,8 @@
  * 50 distinct domains is refused whole with 400 before any item is sent or looked up; items without
  * `validate` do not count.
  */
-import { sendBatch } from '../../../shared/usecases/send/send-batch';
-import { MAX_LOOKUP_DOMAINS } from '../../../shared/domain/validations/lookup-bound';
+import { sendBatch } from '#shared/usecases/send/send-batch';
+import { MAX_LOOKUP_DOMAINS } from '#shared/domain/validations/lookup-bound';
 import { account, fakeSendDeps } from './send-fakes';
 
 const principal = {

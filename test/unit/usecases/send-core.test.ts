@@ -1,6 +1,6 @@
 /** The send core with in-memory fakes of its ports: who, policy, idempotency, limits, scheduling. */
-import { sendEmail } from '../../../shared/usecases/send/accept';
-import type { SendRequest } from '../../../shared/domain/emails/send-request';
+import { sendEmail } from '#shared/usecases/send/accept';
+import type { SendRequest } from '#shared/domain/emails/send-request';
 import { account, fakeSendDeps, keyLookup, NOW, SANDBOX, storedTenant, tenant } from './send-fakes';
 
 const request = (overrides: Partial<SendRequest> = {}): SendRequest =>

@@ -1,18 +1,18 @@
 /** In-memory fakes of the send core's ports: use-case tests without the local cloud. */
-import type { PublishedTemplate } from '../../../shared/domain/templates/template';
-import type { Account } from '../../../shared/domain/accounts/account';
-import type { AcceptOutcome, AcceptRequest } from '../../../shared/adapters/store/emails';
-import type { ApiKeyLookup } from '../../../shared/adapters/store/api-keys';
-import type { IdempotencyRecord } from '../../../shared/adapters/store/idempotency';
-import type { SendContext, SendContextQuery } from '../../../shared/adapters/store/send-context';
-import type { SendDeps } from '../../../shared/usecases/send/accept';
-import { SendContextLoader, type SendContextLoaderPorts } from '../../../shared/usecases/send/send-context-loader';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { Tenant } from '../../../shared/domain/tenants/tenant';
-import type { StoredTenant } from '../../../shared/adapters/store/tenants';
-import { emptyCounts } from '../../../shared/domain/tenants/stats';
-import type { DomainCheck } from '../../../shared/domain/validations/verdict';
-import { shardCaps } from '../../../shared/domain/accounts/limits';
+import type { PublishedTemplate } from '#shared/domain/templates/template';
+import type { Account } from '#shared/domain/accounts/account';
+import type { AcceptOutcome, AcceptRequest } from '#shared/adapters/store/emails';
+import type { ApiKeyLookup } from '#shared/adapters/store/api-keys';
+import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
+import type { SendContext, SendContextQuery } from '#shared/adapters/store/send-context';
+import type { SendDeps } from '#shared/usecases/send/accept';
+import { SendContextLoader, type SendContextLoaderPorts } from '#shared/usecases/send/send-context-loader';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import type { StoredTenant } from '#shared/adapters/store/tenants';
+import { emptyCounts } from '#shared/domain/tenants/stats';
+import type { DomainCheck } from '#shared/domain/validations/verdict';
+import { shardCaps } from '#shared/domain/accounts/limits';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');
 export const SANDBOX = 'sandbox.test';

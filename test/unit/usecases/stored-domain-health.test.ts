@@ -1,11 +1,11 @@
-import type { Domain } from '../../../shared/domain/domains/domain';
-import type { Lookup } from '../../../shared/domain/domains/evaluate';
-import { expectedRecords } from '../../../shared/domain/domains/records';
-import type { ServiceEvent } from '../../../shared/domain/webhooks/event';
-import type { StoredDomain } from '../../../shared/adapters/store/domains';
-import { runDueHealthChecks, type DueHealthChecksDeps } from '../../../shared/usecases/domains/due-health-checks';
-import { runStoredHealthCheck, storedHealthOf } from '../../../shared/usecases/domains/stored-health';
-import { checkHealthWhenVerified } from '../../../shared/usecases/domains/health-on-verify';
+import type { Domain } from '#shared/domain/domains/domain';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { expectedRecords } from '#shared/domain/domains/records';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { StoredDomain } from '#shared/adapters/store/domains';
+import { runDueHealthChecks, type DueHealthChecksDeps } from '#shared/usecases/domains/due-health-checks';
+import { runStoredHealthCheck, storedHealthOf } from '#shared/usecases/domains/stored-health';
+import { checkHealthWhenVerified } from '#shared/usecases/domains/health-on-verify';
 import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };

@@ -1,7 +1,7 @@
 /** SES's "Email address is not verified" for our own sender: transient for a bounded time, then permanent. */
-import { isUnverifiedSenderRefusal } from '../../../shared/adapters/aws/ses-unverified-sender';
-import { MailerError } from '../../../shared/ports/mail';
-import { UNVERIFIED_SENDER_GRACE_MS, unverifiedSenderGaveUp } from '../../../shared/usecases/send/unverified-sender';
+import { isUnverifiedSenderRefusal } from '#shared/adapters/aws/ses-unverified-sender';
+import { MailerError } from '#shared/ports/mail';
+import { UNVERIFIED_SENDER_GRACE_MS, unverifiedSenderGaveUp } from '#shared/usecases/send/unverified-sender';
 
 const rejected = (message: string) => Object.assign(new Error(message), { name: 'MessageRejected' });
 const words = 'Email address is not verified. The following identities failed the check in region US-EAST-1: ';

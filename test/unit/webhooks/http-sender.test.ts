@@ -5,9 +5,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LookupAddress } from 'node:dns';
 import { Webhook } from 'standardwebhooks';
-import { HttpsWebhookSender, senderFromEnv, type HostResolver } from '../../../shared/adapters/webhooks/http-sender';
-import { isSuccessfulSend } from '../../../shared/ports/webhook-sender';
-import { generateWebhookSecret, signatureHeaders, verifyServiceSignature } from '../../../shared/domain/webhooks/signing';
+import { HttpsWebhookSender, senderFromEnv, type HostResolver } from '#shared/adapters/webhooks/http-sender';
+import { isSuccessfulSend } from '#shared/ports/webhook-sender';
+import { generateWebhookSecret, signatureHeaders, verifyServiceSignature } from '#shared/domain/webhooks/signing';
 import { createTestCa, startHttpsReceiver, type HttpsReceiver, type TestCa } from '../../support/https-receiver';
 
 const PINNED_NAME = 'hooks.pinning.example';

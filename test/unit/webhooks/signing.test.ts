@@ -1,12 +1,7 @@
 /** Webhook signatures: Service-Signature (the spec's four receiver steps) and Standard Webhooks. */
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import {
-  generateWebhookSecret,
-  parseServiceSignature,
-  signatureHeaders,
-  verifyServiceSignature,
-} from '../../../shared/domain/webhooks/signing';
+import { generateWebhookSecret, parseServiceSignature, signatureHeaders, verifyServiceSignature } from '#shared/domain/webhooks/signing';
 
 const BODY = '{"type":"email.delivered","created_at":"2025-01-01T00:00:00.000Z","data":{"email_id":"msg_01","to":["ünï@example.com"]}}';
 const NOW = new Date('2025-06-01T12:00:00.000Z');

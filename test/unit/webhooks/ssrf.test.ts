@@ -1,5 +1,5 @@
 /** SSRF guard: every forbidden range (IPv4, IPv6, embedded IPv4) and the URL's syntactic check. */
-import { checkWebhookUrl, classifyAddress, isForbiddenAddress, parseIPv6 } from '../../../shared/domain/webhooks/ssrf';
+import { checkWebhookUrl, classifyAddress, isForbiddenAddress, parseIPv6 } from '#shared/domain/webhooks/ssrf';
 
 const LOOPBACK_OK = { allowLoopback: true };
 const PROD = { allowLoopback: false };

@@ -1,7 +1,7 @@
 /** forEachRecord: each SQS body parsed with the queue's schema; a failure (malformed or thrown) fails its record alone. */
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendMessageSchema, type SendMessage } from '../../../shared/domain/messages';
-import { forEachRecord, MalformedMessage, parseBody } from '../../../shared/doors/worker/for-each-record';
+import { sendMessageSchema, type SendMessage } from '#shared/domain/messages';
+import { forEachRecord, MalformedMessage, parseBody } from '#shared/doors/worker/for-each-record';
 
 process.env.LOG_LEVEL = 'silent';
 

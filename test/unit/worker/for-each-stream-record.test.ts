@@ -4,8 +4,8 @@
  * a malformed record skipped when its reader says so.
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { MalformedImage, type StreamReader } from '../../../shared/adapters/store/stream-record';
-import { forEachStreamBatch, PoisonRecordError } from '../../../shared/doors/worker/for-each-stream-record';
+import { MalformedImage, type StreamReader } from '#shared/adapters/store/stream-record';
+import { forEachStreamBatch, PoisonRecordError } from '#shared/doors/worker/for-each-stream-record';
 import { inserted } from '../../support/stream-records';
 
 process.env.LOG_LEVEL = 'silent';

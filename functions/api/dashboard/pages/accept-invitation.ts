@@ -6,9 +6,9 @@
  * this page again with the error. No session exists yet: the post's same-origin check and the token protect it.
  */
 import type { Context } from 'hono';
-import { ACCEPT_INVITATION_PATH, type Invitation } from '../../../../shared/domain/dashboard/invitation';
-import { MIN_PASSWORD_LENGTH } from '../../../../shared/domain/dashboard/password-policy';
-import type { ApiEnv } from '../../../../shared/doors/http/env';
+import { ACCEPT_INVITATION_PATH, type Invitation } from '#shared/domain/dashboard/invitation';
+import { MIN_PASSWORD_LENGTH } from '#shared/domain/dashboard/password-policy';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { HOME_PATH, SIGN_IN_PATH } from './forms';
 import { html, respond, type PageOptions } from './layout';
 

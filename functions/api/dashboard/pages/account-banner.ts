@@ -3,7 +3,7 @@
  * refused, why, who paused it and, for the reputation brake's pause, the figures it paused on. Every value is
  * escaped (the reason is the service's or an operator's text, still data).
  */
-import { accountPauseView, type Account } from '../../../../shared/domain/accounts/account';
+import { accountPauseView, type Account } from '#shared/domain/accounts/account';
 import { html, percent, time, type Html } from './layout';
 
 const METRIC_WORD = { bounce: 'bounce', complaint: 'complaint' } as const;

@@ -4,11 +4,11 @@
  * member, key and the addresses they came from (developers and viewers get 403, as the role table says for
  * members: shared/domain/dashboard/roles.ts). Read-only: the log has no form that changes it.
  */
-import type { AuditRecord } from '../../../../shared/domain/audit/audit-record';
-import { auditFilterSchema } from '../../../../shared/domain/audit/audit-query';
-import { can, roleRefusal } from '../../../../shared/domain/dashboard/roles';
-import { parseWith } from '../../../../shared/doors/http/validate';
-import { listAuditLog } from '../../../../shared/usecases/audit/list';
+import type { AuditRecord } from '#shared/domain/audit/audit-record';
+import { auditFilterSchema } from '#shared/domain/audit/audit-query';
+import { can, roleRefusal } from '#shared/domain/dashboard/roles';
+import { parseWith } from '#shared/doors/http/validate';
+import { listAuditLog } from '#shared/usecases/audit/list';
 import type { DashboardServices } from '../services';
 import { input, pager, pageRequest, pageState, problemFlash, render } from './forms';
 import type { PageRoutes } from './page-routes';

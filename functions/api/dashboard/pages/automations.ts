@@ -7,20 +7,15 @@
  * Use cases: createAutomation, listAutomations, getAutomation, changeAutomationStatus, listAutomationRuns,
  * acceptEvent.
  */
-import { toPublicAutomation, type Step } from '../../../../shared/domain/automations/automation';
-import { eventRequestSchema } from '../../../../shared/domain/automations/event-request';
-import { toRunSummary } from '../../../../shared/domain/automations/run-view';
-import { createAutomationSchema } from '../../../../shared/domain/automations/schemas';
-import { parseWith } from '../../../../shared/doors/http/validate';
-import type { AutomationDryRun } from '../../../../shared/usecases/automations/automation-dry-run';
-import { listAutomationRuns } from '../../../../shared/usecases/automations/automation-runs';
-import {
-  changeAutomationStatus,
-  createAutomation,
-  getAutomation,
-  listAutomations,
-} from '../../../../shared/usecases/automations/automations';
-import { acceptEvent } from '../../../../shared/usecases/automations/runs/accept-event';
+import { toPublicAutomation, type Step } from '#shared/domain/automations/automation';
+import { eventRequestSchema } from '#shared/domain/automations/event-request';
+import { toRunSummary } from '#shared/domain/automations/run-view';
+import { createAutomationSchema } from '#shared/domain/automations/schemas';
+import { parseWith } from '#shared/doors/http/validate';
+import type { AutomationDryRun } from '#shared/usecases/automations/automation-dry-run';
+import { listAutomationRuns } from '#shared/usecases/automations/automation-runs';
+import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '#shared/usecases/automations/automations';
+import { acceptEvent } from '#shared/usecases/automations/runs/accept-event';
 import {
   buttonForm,
   field,
@@ -40,7 +35,7 @@ import {
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time, type Html } from './layout';
-import { recordCreated } from '../../../../shared/doors/http/created-ids';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 const EXAMPLE = json({
   name: 'Welcome series',

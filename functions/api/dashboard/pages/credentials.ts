@@ -5,14 +5,14 @@
  * offers only the scopes the member's role may grant (its session's scopes: ROLE_SCOPES); the use case
  * refuses any other whatever is posted.
  */
-import { toPublicApiKey } from '../../../../shared/domain/api-keys/api-key';
-import { createApiKeySchema } from '../../../../shared/domain/api-keys/schemas';
-import { grantableScopes } from '../../../../shared/domain/api-keys/reach';
-import { createSmtpCredentialSchema } from '../../../../shared/domain/smtp-credentials/schemas';
-import { toPublicSmtpCredential } from '../../../../shared/domain/smtp-credentials/smtp-credential';
-import { parseWith } from '../../../../shared/doors/http/validate';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../../shared/usecases/access/api-keys';
-import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../../../shared/usecases/access/smtp-credentials';
+import { toPublicApiKey } from '#shared/domain/api-keys/api-key';
+import { createApiKeySchema } from '#shared/domain/api-keys/schemas';
+import { grantableScopes } from '#shared/domain/api-keys/reach';
+import { createSmtpCredentialSchema } from '#shared/domain/smtp-credentials/schemas';
+import { toPublicSmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
+import { parseWith } from '#shared/doors/http/validate';
+import { createApiKey, listApiKeys, revokeApiKey } from '#shared/usecases/access/api-keys';
+import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '#shared/usecases/access/smtp-credentials';
 import {
   buttonForm,
   checkboxes,
@@ -31,7 +31,7 @@ import {
 } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time, type Html } from './layout';
-import { recordCreated } from '../../../../shared/doors/http/created-ids';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 /** The optional fields both kinds share: a tenant, and the domains it may send from (comma-separated). */
 function limits(form: URLSearchParams) {

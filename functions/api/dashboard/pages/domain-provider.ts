@@ -8,7 +8,7 @@
  *
  * The message is the provider's words plus ours: shown as text (the templates escape it), never as markup.
  */
-import type { DomainStatus, ProviderVerification } from '../../../../shared/domain/domains/domain';
+import type { DomainStatus, ProviderVerification } from '#shared/domain/domains/domain';
 import { badge, html, time, type Html } from './layout';
 import { toneOf } from './status-tones';
 

@@ -3,7 +3,7 @@
  * status, tag), an email's timeline, whether its page should keep refreshing, and per-day activity for
  * the charts. Unit-tested in test/unit/dashboard/pages.test.ts.
  */
-import { EMAIL_STATUSES } from '../../../../shared/domain/emails/email';
+import { EMAIL_STATUSES } from '#shared/domain/emails/email';
 
 /** The fields of the public email record these read. */
 export interface EmailFacts {

@@ -13,11 +13,11 @@
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { AppError, ValidationError } from '../../../../shared/domain/errors';
-import type { ApiEnv } from '../../../../shared/doors/http/env';
-import { errorResponse } from '../../../../shared/doors/http/errors';
-import { isFormBody, isStateChanging } from '../../../../shared/doors/http/middleware/session';
-import { logError } from '../../../../shared/lib/log';
+import { AppError, ValidationError } from '#shared/domain/errors';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { errorResponse } from '#shared/doors/http/errors';
+import { isFormBody, isStateChanging } from '#shared/doors/http/middleware/session';
+import { logError } from '#shared/lib/log';
 import { html, raw, respond, type Flash, type Html, type PageOptions } from './layout';
 import { accountBanner } from './account-banner';
 

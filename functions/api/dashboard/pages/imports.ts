@@ -4,9 +4,9 @@
  * stays with the API (POST /migrations: it works up to ~25 s per request against the provider).
  * Use cases: listImports, loadImport, toImportSummary (the migrations group's).
  */
-import { reportRows, toCsv } from '../../../../shared/domain/imports/report-rows';
-import { toImportSummary } from '../../../../shared/domain/imports/public-import';
-import { listImports, loadImport } from '../../../../shared/usecases/imports/import-report';
+import { reportRows, toCsv } from '#shared/domain/imports/report-rows';
+import { toImportSummary } from '#shared/domain/imports/public-import';
+import { listImports, loadImport } from '#shared/usecases/imports/import-report';
 import { pager, pageRequest, pageState, render, param } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, table, time } from './layout';

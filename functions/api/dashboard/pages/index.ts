@@ -10,11 +10,11 @@
  * pageError, which also makes those redirects).
  */
 import { Hono } from 'hono';
-import { NotFoundError } from '../../../../shared/domain/errors';
-import { plausiblePaths } from '../../../../shared/doors/http/create-api';
-import type { ApiEnv } from '../../../../shared/doors/http/env';
-import { requireSession } from '../../../../shared/doors/http/middleware/session';
-import type { SessionDeps } from '../../../../shared/usecases/dashboard/sessions';
+import { NotFoundError } from '#shared/domain/errors';
+import { plausiblePaths } from '#shared/doors/http/create-api';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { requireSession } from '#shared/doors/http/middleware/session';
+import type { SessionDeps } from '#shared/usecases/dashboard/sessions';
 import type { DashboardServices } from '../services';
 import { addApiKeyPages, addSmtpCredentialPages } from './credentials';
 import { ASSETS } from './assets';

@@ -11,7 +11,7 @@
 import type { Context } from 'hono';
 import { html as honoHtml, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { ApiEnv } from '../../../../shared/doors/http/env';
+import type { ApiEnv } from '#shared/doors/http/env';
 import { ASSETS } from './assets';
 import { toneOf } from './status-tones';
 

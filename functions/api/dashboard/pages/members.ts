@@ -5,10 +5,10 @@
  * anyway: 403). The invite form posts to the dashboard-emails function (INVITE_PATH), which can email
  * the invitation through the send core; its answer shows the link when it is to be handed over.
  */
-import { can, DASHBOARD_ROLES, ROLE_DESCRIPTIONS, type DashboardRole } from '../../../../shared/domain/dashboard/roles';
-import type { DashboardUser } from '../../../../shared/domain/dashboard/user';
-import { listTeam, changeMemberRole, removeMember } from '../../../../shared/usecases/dashboard/team';
-import { revokeInvitation } from '../../../../shared/usecases/dashboard/invitations';
+import { can, DASHBOARD_ROLES, ROLE_DESCRIPTIONS, type DashboardRole } from '#shared/domain/dashboard/roles';
+import type { DashboardUser } from '#shared/domain/dashboard/user';
+import { listTeam, changeMemberRole, removeMember } from '#shared/usecases/dashboard/team';
+import { revokeInvitation } from '#shared/usecases/dashboard/invitations';
 import type { DashboardServices } from '../services';
 import { buttonForm, field, input, param, postForm, redirectTo, render, roleCheckedAction, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';

@@ -8,22 +8,22 @@
  * viewer already by the session middleware. Bad input (a value outside the plan's bounds, a value that is
  * not a number, an unknown bounce category) is this page again, 400, with the problem and nothing changed.
  */
-import { PLAN_RETENTION, RETENTION_KINDS, type RetentionKind } from '../../../../shared/domain/accounts/retention';
+import { PLAN_RETENTION, RETENTION_KINDS, type RetentionKind } from '#shared/domain/accounts/retention';
 import {
   BOUNCE_CATEGORIES,
   BOUNCE_CATEGORY_LABELS,
   DEFAULT_SUPPRESS_BOUNCE_CATEGORIES,
   isBounceCategory,
   type BounceCategory,
-} from '../../../../shared/domain/bounces/bounce-category';
-import { assertCan, can } from '../../../../shared/domain/dashboard/roles';
-import { type AppError, ValidationError } from '../../../../shared/domain/errors';
+} from '#shared/domain/bounces/bounce-category';
+import { assertCan, can } from '#shared/domain/dashboard/roles';
+import { type AppError, ValidationError } from '#shared/domain/errors';
 import {
   getAccountSettings,
   updateAccountSettings,
   type AccountSettings,
   type AccountSettingsChange,
-} from '../../../../shared/usecases/account/settings';
+} from '#shared/usecases/account/settings';
 import type { DashboardServices } from '../services';
 import { checkboxes, postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';

@@ -8,8 +8,8 @@
  * `form-action 'self'` (Chromium blocks a form's redirect to another origin); a followed link is not.
  */
 import type { Context } from 'hono';
-import type { ApiEnv } from '../../../../shared/doors/http/env';
-import { OIDC_START_PATH } from '../../../../shared/domain/dashboard/oidc';
+import type { ApiEnv } from '#shared/doors/http/env';
+import { OIDC_START_PATH } from '#shared/domain/dashboard/oidc';
 import { safeNext, takeFlash } from './forms';
 import { html, respond, type Flash, type PageOptions } from './layout';
 

@@ -3,10 +3,10 @@
  * address (with its category opt-outs); add an address (reason manual) and remove one. Use cases:
  * listSuppressions, addSuppressions, removeSuppression (the suppressions group's).
  */
-import type { CategoryOptOut, Suppression } from '../../../../shared/domain/suppressions/model';
-import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '../../../../shared/domain/suppressions/schemas';
-import { parseWith } from '../../../../shared/doors/http/validate';
-import { addSuppressions, listSuppressions, removeSuppression } from '../../../../shared/usecases/suppressions/suppressions';
+import type { CategoryOptOut, Suppression } from '#shared/domain/suppressions/model';
+import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '#shared/domain/suppressions/schemas';
+import { parseWith } from '#shared/doors/http/validate';
+import { addSuppressions, listSuppressions, removeSuppression } from '#shared/usecases/suppressions/suppressions';
 import { buttonForm, problemFlash, field, formAction, input, pager, pageRequest, pageState, postForm, redirectTo, render } from './forms';
 import type { PageRoutes } from './page-routes';
 import { html, table, time, type Flash } from './layout';

@@ -3,9 +3,9 @@
  * variables (rendered as a send would, in a sandboxed frame) and Publish. Use cases: createTemplate,
  * listTemplates, getTemplate, updateTemplate, publishTemplate, renderTemplatePreview (the templates group's).
  */
-import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '../../../../shared/domain/templates/schemas';
-import { toPublicTemplate } from '../../../../shared/domain/templates/template';
-import { parseWith } from '../../../../shared/doors/http/validate';
+import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '#shared/domain/templates/schemas';
+import { toPublicTemplate } from '#shared/domain/templates/template';
+import { parseWith } from '#shared/doors/http/validate';
 import {
   createTemplate,
   getTemplate,
@@ -14,7 +14,7 @@ import {
   renderTemplatePreview,
   updateTemplate,
   type TemplatePreview,
-} from '../../../../shared/usecases/templates/templates';
+} from '#shared/usecases/templates/templates';
 import {
   buttonForm,
   field,
@@ -33,7 +33,7 @@ import {
 } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
-import { recordCreated } from '../../../../shared/doors/http/created-ids';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 type PublicTemplate = ReturnType<typeof toPublicTemplate>;
 

@@ -3,11 +3,11 @@
  * getTenantStats for the tenants of the page, in parallel: a bounded read per tenant, as GET
  * /tenants/{tenant}/stats). An account without tenants enabled sees why.
  */
-import { AppError } from '../../../../shared/domain/errors';
-import type { Tenant } from '../../../../shared/domain/tenants/tenant';
-import { getTenantStats } from '../../../../shared/usecases/tenants/get-tenant-stats';
-import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS, type BounceCategory } from '../../../../shared/domain/bounces/bounce-category';
-import { listTenants } from '../../../../shared/usecases/tenants/tenants';
+import { AppError } from '#shared/domain/errors';
+import type { Tenant } from '#shared/domain/tenants/tenant';
+import { getTenantStats } from '#shared/usecases/tenants/get-tenant-stats';
+import { BOUNCE_CATEGORIES, BOUNCE_CATEGORY_LABELS, type BounceCategory } from '#shared/domain/bounces/bounce-category';
+import { listTenants } from '#shared/usecases/tenants/tenants';
 import { pager, pageState, render } from './forms';
 import type { PageRoutes } from './page-routes';
 import { badge, html, percent, table, time, type Html } from './layout';

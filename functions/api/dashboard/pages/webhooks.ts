@@ -5,11 +5,11 @@
  * ./doors.ts). Use cases: the webhooks group's (createWebhook, listWebhooks, getWebhook, updateWebhook,
  * deleteWebhook, listWebhookDeliveries, getWebhookDelivery, replayWebhookDelivery).
  */
-import { EVENT_TYPES } from '../../../../shared/domain/webhooks/event-types';
-import { toPublicDelivery, type WebhookDelivery } from '../../../../shared/domain/webhooks/delivery';
-import { toPublicWebhook, type WebhookEndpoint } from '../../../../shared/domain/webhooks/endpoint';
-import { createWebhookSchema, updateWebhookSchema } from '../../../../shared/domain/webhooks/schemas';
-import { parseWith } from '../../../../shared/doors/http/validate';
+import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
+import { toPublicDelivery, type WebhookDelivery } from '#shared/domain/webhooks/delivery';
+import { toPublicWebhook, type WebhookEndpoint } from '#shared/domain/webhooks/endpoint';
+import { createWebhookSchema, updateWebhookSchema } from '#shared/domain/webhooks/schemas';
+import { parseWith } from '#shared/doors/http/validate';
 import {
   createWebhook,
   deleteWebhook,
@@ -19,7 +19,7 @@ import {
   listWebhooks,
   replayWebhookDelivery,
   updateWebhook,
-} from '../../../../shared/usecases/webhooks/webhooks';
+} from '#shared/usecases/webhooks/webhooks';
 import {
   buttonForm,
   checkboxes,
@@ -39,7 +39,7 @@ import {
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
 import { badge, html, json, table, time } from './layout';
-import { recordCreated } from '../../../../shared/doors/http/created-ids';
+import { recordCreated } from '#shared/doors/http/created-ids';
 
 /** What the page says after a replay, from the page action or the page script (the door). */
 const REPLAYED = 'Replayed: the delivery is queued again.';

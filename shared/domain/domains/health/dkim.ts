@@ -5,7 +5,7 @@
  * The key is the service's 2048-bit RSA key, so its length needs no check of its own. Pure.
  */
 import type { Lookup } from '../evaluate';
-import { parseDkimTxt, publicKeyMatches } from '../../../lib/dkim/txt-record';
+import { parseDkimTxt, publicKeyMatches } from '#shared/lib/dkim/txt-record';
 import { dnsError, finding, type HealthFinding } from './finding';
 
 export function evaluateDkimHealth(input: { name: string; expectedValue: string; publicKey: string; lookup: Lookup }): HealthFinding[] {

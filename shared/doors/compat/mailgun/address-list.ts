@@ -3,7 +3,7 @@
  * addresses separated by commas (shared/domain/mail/address-list.ts splits one). Pure; addresses are
  * checked later by the send request's schema.
  */
-import { splitAddressList } from '../../../domain/mail/address-list';
+import { splitAddressList } from '#shared/domain/mail/address-list';
 
 /** Every value of a repeated field, split: the field's addresses in order. */
 export function addressesOf(values: readonly string[] | undefined): string[] {

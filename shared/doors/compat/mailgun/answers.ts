@@ -12,7 +12,7 @@
  * - other 422s -> 400; 404, 413, 429 as they are; 409 -> 400; 5xx -> 500 or 503 {"message"}.
  * Pure.
  */
-import { AppError, type ErrorCode } from '../../../domain/errors';
+import { AppError, type ErrorCode } from '#shared/domain/errors';
 
 export const QUEUED_MESSAGE = 'Queued. Thank you.';
 

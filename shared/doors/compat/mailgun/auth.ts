@@ -4,8 +4,8 @@
  * (revoked keys refused there). A missing or malformed header, another user, or a string not shaped like
  * our key is a 401 (Mailgun's plain-text `Forbidden`: ./answers.ts). Pure.
  */
-import { UnauthorizedError } from '../../../domain/errors';
-import { apiKeySecretHash } from '../../../usecases/access/authenticate';
+import { UnauthorizedError } from '#shared/domain/errors';
+import { apiKeySecretHash } from '#shared/usecases/access/authenticate';
 
 export const MAILGUN_USER = 'api';
 

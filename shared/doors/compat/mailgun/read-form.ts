@@ -4,7 +4,7 @@
  * repeated); files are taken from `attachment` and `inline` only. A file under another name, a text value
  * under `attachment`/`inline`, another content type or a body that is not a form is a 400.
  */
-import { ValidationError } from '../../../domain/errors';
+import { ValidationError } from '#shared/domain/errors';
 import type { FormFields } from './message-schema';
 import type { MailgunFile } from './to-send-request';
 

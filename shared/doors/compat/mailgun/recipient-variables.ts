@@ -3,7 +3,7 @@
  * which `%recipient.<key>%` is replaced by that recipient's value (a missing key by nothing, as Mailgun
  * does). Pure.
  */
-import { parseMailbox } from '../../../domain/mail/address';
+import { parseMailbox } from '#shared/domain/mail/address';
 import type { Json } from './message-schema';
 
 const PLACEHOLDER = /%recipient\.([^%\s]+)%/g;

@@ -6,8 +6,8 @@
  * no onError of its own.
  */
 import type { Context, Hono } from 'hono';
-import { ValidationError } from '../../../domain/errors';
-import { logError } from '../../../lib/log';
+import { ValidationError } from '#shared/domain/errors';
+import { logError } from '#shared/lib/log';
 import type { ApiEnv } from '../../http/env';
 import type { CompatServices } from '../services';
 import { errorAnswer, type MailgunAnswer } from './answers';

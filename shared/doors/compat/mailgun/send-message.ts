@@ -8,13 +8,13 @@
  * a domain of this account (any state) or the sandbox domain, as Mailgun lets a domain send `from`
  * another name; then `from` is checked by the send core as any send's is.
  */
-import { sendRequestSchema } from '../../../domain/emails/send-request';
-import { domainOf, parseMailbox } from '../../../domain/mail/address';
-import { parseWith } from '../../../domain/validation';
-import type { Principal } from '../../../usecases/access/principal';
-import { authenticateKeyHash } from '../../../usecases/access/authenticate';
-import { sendEmail } from '../../../usecases/send';
-import { sendBatch } from '../../../usecases/send/send-batch';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { domainOf, parseMailbox } from '#shared/domain/mail/address';
+import { parseWith } from '#shared/domain/validation';
+import type { Principal } from '#shared/usecases/access/principal';
+import { authenticateKeyHash } from '#shared/usecases/access/authenticate';
+import { sendEmail } from '#shared/usecases/send';
+import { sendBatch } from '#shared/usecases/send/send-batch';
 import type { CompatServices } from '../services';
 import { appErrorOf, domainNotFound, queued, type MailgunAnswer } from './answers';
 import { mailgunMessageSchema } from './message-schema';

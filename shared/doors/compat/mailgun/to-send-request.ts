@@ -15,8 +15,8 @@
  *   flattened with `_` as the import flattens `{{user.name}}` into `{{user_name}}`;
  * - the `X-Mailgun-On-Behalf-Of` header (a subaccount) -> tenant.
  */
-import { aliasFor } from '../../../domain/imports/convert-template';
-import { ValidationError } from '../../../domain/errors';
+import { aliasFor } from '#shared/domain/imports/convert-template';
+import { ValidationError } from '#shared/domain/errors';
 import { labelTags, MAX_TAGS, pairTags, tagsOverLimit, type Tag } from '../provider-tags';
 import { addressesOf } from './address-list';
 import type { Json, MailgunMessage } from './message-schema';

@@ -4,7 +4,7 @@
  * (Postmark's batch answers 200 whatever became of each message). MessageID is our email id (msg_...):
  * GET /emails/{MessageID} reads it, and every webhook names it.
  */
-import type { BatchItemResult } from '../../../usecases/send/send-batch';
+import type { BatchItemResult } from '#shared/usecases/send/send-batch';
 import { postmarkCodeOf, postmarkItemError, type PostmarkErrorBody } from './errors';
 
 export interface PostmarkSent {

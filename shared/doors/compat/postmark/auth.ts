@@ -4,7 +4,7 @@
  * before any read. A well-formed key is then checked by the send core (or authenticateKeyHash), which
  * answers 401 for an unknown or revoked key the same way.
  */
-import { apiKeySecretHash } from '../../../usecases/access/authenticate';
+import { apiKeySecretHash } from '#shared/usecases/access/authenticate';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';
 
 export const SERVER_TOKEN_HEADER = 'x-postmark-server-token';

@@ -22,7 +22,7 @@
  * The door's own refusals (an unknown MessageStream: 1235; a batch over our 100: 410; invalid JSON: 402)
  * are PostmarkFailures, thrown with their code.
  */
-import { AppError } from '../../../domain/errors';
+import { AppError } from '#shared/domain/errors';
 import { fromOurField } from './field-names';
 
 /** The body of every Postmark error answer. */

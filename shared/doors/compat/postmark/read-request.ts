@@ -4,7 +4,7 @@
  * as Postmark writes them (`Headers[0].Name`).
  */
 import type * as z from 'zod';
-import { AppError } from '../../../domain/errors';
+import { AppError } from '#shared/domain/errors';
 import { readJson } from '../../http/validate';
 import type { Context } from 'hono';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';

@@ -6,7 +6,7 @@
  * /email (404): the compat app has no error handler of its own, its doors each answer their own.
  */
 import type { Context, Hono } from 'hono';
-import { logError } from '../../../lib/log';
+import { logError } from '#shared/lib/log';
 import type { ApiEnv } from '../../http/env';
 import type { CompatServices } from '../services';
 import { SERVER_TOKEN_HEADER, serverTokenHash } from './auth';

@@ -5,13 +5,13 @@
  * takes the request's key hash and body and returns Postmark's answer; errors are thrown (./errors.ts
  * turns them into Postmark's shapes). No sending rule lives here: the mapping is ./to-send-request.ts.
  */
-import { sendRequestSchema } from '../../../domain/emails/send-request';
-import { parseWith } from '../../../domain/validation';
-import { authenticateKeyHash } from '../../../usecases/access/authenticate';
-import type { Principal } from '../../../usecases/access/principal';
-import { sendEmail, type SendCaller } from '../../../usecases/send';
-import { MAX_BATCH, sendBatch } from '../../../usecases/send/send-batch';
-import { checkSendScope } from '../../../usecases/send/policy';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { parseWith } from '#shared/domain/validation';
+import { authenticateKeyHash } from '#shared/usecases/access/authenticate';
+import type { Principal } from '#shared/usecases/access/principal';
+import { sendEmail, type SendCaller } from '#shared/usecases/send';
+import { MAX_BATCH, sendBatch } from '#shared/usecases/send/send-batch';
+import { checkSendScope } from '#shared/usecases/send/policy';
 import type { CompatServices } from '../services';
 import { batchAnswer, sentAnswer, type PostmarkBatchEntry, type PostmarkSent, type PreparedMessage } from './answers';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';

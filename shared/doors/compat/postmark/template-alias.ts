@@ -8,9 +8,9 @@
  *  - `TemplateId` (Postmark's number) through the template map of the account's Postmark imports (the
  *    newest first): the alias its template was imported under. An id no import knows is Postmark's 1101.
  */
-import { aliasSlug } from '../../../domain/imports/convert-template';
-import { TEMPLATE_ALIAS } from '../../../domain/templates/template';
-import type { ImportRepository } from '../../../adapters/store/imports';
+import { aliasSlug } from '#shared/domain/imports/convert-template';
+import { TEMPLATE_ALIAS } from '#shared/domain/templates/template';
+import type { ImportRepository } from '#shared/adapters/store/imports';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';
 
 /** Imports whose template maps a TemplateId is looked up in (newest first). */

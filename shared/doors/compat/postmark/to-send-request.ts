@@ -21,7 +21,7 @@
  *  - `TrackOpens`, `TrackLinks`, `InlineCss` are ignored (docs/compat.md, "Postmark" says why).
  */
 import { labelTags, MAX_TAGS, pairTags, tagsOverLimit, type Tag } from '../provider-tags';
-import { splitAddressList } from '../../../domain/mail/address-list';
+import { splitAddressList } from '#shared/domain/mail/address-list';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';
 import type { PostmarkAttachment, PostmarkCommonFields, PostmarkMessage } from './schema';
 import { flattenTemplateModel, type FlatValue } from './template-model';

@@ -7,8 +7,8 @@
  * recorded as failed and `email.suppressed` fires. Any other failure is SendGrid's error (./errors.ts).
  * Pure.
  */
-import { AppError, type ErrorCode } from '../../../domain/errors';
-import type { BatchResponse } from '../../../usecases/send/send-batch';
+import { AppError, type ErrorCode } from '#shared/domain/errors';
+import type { BatchResponse } from '#shared/usecases/send/send-batch';
 import { sendgridError, statusOfCode, type SendgridErrorAnswer } from './errors';
 
 export type SendgridOutcome = { kind: 'accepted'; messageId: string } | { kind: 'error'; answer: SendgridErrorAnswer };

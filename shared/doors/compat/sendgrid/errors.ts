@@ -6,7 +6,7 @@
  * hint (SendGrid's is a link or null). A suppressed recipient is not an error at SendGrid (it accepts the
  * request and drops the message): ./answer.ts handles that before anything reaches this module.
  */
-import { AppError, ValidationError, type ErrorCode } from '../../../domain/errors';
+import { AppError, ValidationError, type ErrorCode } from '#shared/domain/errors';
 import { sendgridFieldOf } from './field-names';
 
 export interface SendgridErrorItem {

@@ -9,12 +9,12 @@
  *    sent, as SendGrid does (each personalization one email).
  * The answer (202 + X-Message-Id, or SendGrid's error) is ./answer.ts's. No idempotency: SendGrid has none.
  */
-import { sendRequestSchema } from '../../../domain/emails/send-request';
-import { UnauthorizedError } from '../../../domain/errors';
-import { issuesToFields, parseWith } from '../../../domain/validation';
-import { apiKeySecretHash, authenticateKeyHash } from '../../../usecases/access/authenticate';
-import { sendEmail } from '../../../usecases/send';
-import { sendBatch, validateBatchStrictly } from '../../../usecases/send/send-batch';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { UnauthorizedError } from '#shared/domain/errors';
+import { issuesToFields, parseWith } from '#shared/domain/validation';
+import { apiKeySecretHash, authenticateKeyHash } from '#shared/usecases/access/authenticate';
+import { sendEmail } from '#shared/usecases/send';
+import { sendBatch, validateBatchStrictly } from '#shared/usecases/send/send-batch';
 import type { CompatServices } from '../services';
 import { outcomeOfBatch, outcomeOfError, type SendgridOutcome } from './answer';
 import { SendgridRequestError } from './errors';

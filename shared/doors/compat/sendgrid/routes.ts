@@ -9,7 +9,7 @@
  * after /v3/ has a dot: that is Mailgun's `/v3/{domain}/...` (its door, mounted after this one).
  */
 import type { Context, Hono } from 'hono';
-import { logError } from '../../../lib/log';
+import { logError } from '#shared/lib/log';
 import type { ApiEnv } from '../../http/env';
 import { readJson } from '../../http/validate';
 import type { CompatServices } from '../services';

@@ -11,10 +11,10 @@
  * Step 2 reads the account's imports (newest IMPORTS_SEARCHED, then each SendGrid one's report parts):
  * only when step 1 found nothing, i.e. a send by a SendGrid id that was imported.
  */
-import { TEMPLATE_ALIAS } from '../../../domain/templates/template';
-import type { ReportPart } from '../../../domain/imports/report';
-import type { ImportRepository } from '../../../adapters/store/imports';
-import type { TemplateRepository } from '../../../adapters/store/templates';
+import { TEMPLATE_ALIAS } from '#shared/domain/templates/template';
+import type { ReportPart } from '#shared/domain/imports/report';
+import type { ImportRepository } from '#shared/adapters/store/imports';
+import type { TemplateRepository } from '#shared/adapters/store/templates';
 
 /** Imports searched for the id, newest first. */
 export const IMPORTS_SEARCHED = 25;

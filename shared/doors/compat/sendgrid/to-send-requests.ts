@@ -23,9 +23,9 @@
  * send, attachments on more than one personalization (the batch core sends no attachments), more than
  * MAX_BATCH personalizations.
  */
-import { formatMailbox } from '../../../domain/mail/address';
+import { formatMailbox } from '#shared/domain/mail/address';
 import { labelTags, MAX_TAGS, pairTags } from '../provider-tags';
-import { MAX_BATCH } from '../../../usecases/send/send-batch';
+import { MAX_BATCH } from '#shared/usecases/send/send-batch';
 import { SendgridRequestError } from './errors';
 import type { EmailObject, SendgridAttachment, SendgridMailSend, SendgridPersonalization } from './request-schema';
 

@@ -10,12 +10,12 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { cleanUserAgent, type AuditActor } from '../../../domain/audit/audit-record';
-import { isAuditedOperation, isChangeMethod, pathParams } from '../../../domain/audit/audited-actions';
-import type { AuditLogRepository } from '../../../adapters/store/audit-log';
-import type { Clock } from '../../../ports/clock';
-import { logError } from '../../../lib/log';
-import { recordAudit } from '../../../usecases/audit/record';
+import { cleanUserAgent, type AuditActor } from '#shared/domain/audit/audit-record';
+import { isAuditedOperation, isChangeMethod, pathParams } from '#shared/domain/audit/audited-actions';
+import type { AuditLogRepository } from '#shared/adapters/store/audit-log';
+import type { Clock } from '#shared/ports/clock';
+import { logError } from '#shared/lib/log';
+import { recordAudit } from '#shared/usecases/audit/record';
 import type { ApiEnv } from '../env';
 
 export interface AuditMiddlewareDeps {

@@ -5,8 +5,8 @@
  * round trip, with the same checks.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { UnauthorizedError } from '../../../domain/errors';
-import { apiKeySecretHash, authenticateKeyHash, type AuthenticateDeps } from '../../../usecases/access/authenticate';
+import { UnauthorizedError } from '#shared/domain/errors';
+import { apiKeySecretHash, authenticateKeyHash, type AuthenticateDeps } from '#shared/usecases/access/authenticate';
 import type { ApiEnv } from '../env';
 
 function bearerSecret(authorization: string | undefined): string {

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { RateLimitedError } from '../../../domain/errors';
-import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '../../../domain/rate-limits';
-import type { Clock } from '../../../ports/clock';
-import type { RateLimitRepository } from '../../../adapters/store/rate-limits';
+import { RateLimitedError } from '#shared/domain/errors';
+import { RATE_LIMITS, secondsUntilReset, type RateLimitName } from '#shared/domain/rate-limits';
+import type { Clock } from '#shared/ports/clock';
+import type { RateLimitRepository } from '#shared/adapters/store/rate-limits';
 import type { ApiEnv } from '../env';
 
 export const RATE_LIMIT_HEADERS = { limit: 'ratelimit-limit', remaining: 'ratelimit-remaining', reset: 'ratelimit-reset' } as const;

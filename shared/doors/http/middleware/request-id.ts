@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { newId } from '../../../domain/ids';
+import { newId } from '#shared/domain/ids';
 import type { ApiEnv } from '../env';
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { hasScope, scopesCoveringAny, type Scope } from '../../../domain/api-keys/scopes';
-import { InsufficientScopeError } from '../../../domain/errors';
+import { hasScope, scopesCoveringAny, type Scope } from '#shared/domain/api-keys/scopes';
+import { InsufficientScopeError } from '#shared/domain/errors';
 import type { ApiEnv } from '../env';
 
 /**

@@ -3,8 +3,8 @@
  * another origin: `Origin` and `Sec-Fetch-Site`, when present (the rule: shared/domain/dashboard/same-origin.ts).
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { crossOriginReason } from '../../../domain/dashboard/same-origin';
-import { ForbiddenError } from '../../../domain/errors';
+import { crossOriginReason } from '#shared/domain/dashboard/same-origin';
+import { ForbiddenError } from '#shared/domain/errors';
 import type { ApiEnv } from '../env';
 
 export function assertSameOrigin(c: Context): void {

@@ -18,10 +18,10 @@
  * cases' (shared/usecases/dashboard/team.ts) or a route's `requireRole`.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { assertCan, type DashboardAction } from '../../../domain/dashboard/roles';
-import { CSRF_FORM_FIELD, CSRF_HEADER, csrfTokenMatches } from '../../../domain/dashboard/session-token';
-import { ForbiddenError } from '../../../domain/errors';
-import { resolveSession, type SessionDeps } from '../../../usecases/dashboard/sessions';
+import { assertCan, type DashboardAction } from '#shared/domain/dashboard/roles';
+import { CSRF_FORM_FIELD, CSRF_HEADER, csrfTokenMatches } from '#shared/domain/dashboard/session-token';
+import { ForbiddenError } from '#shared/domain/errors';
+import { resolveSession, type SessionDeps } from '#shared/usecases/dashboard/sessions';
 import type { ApiEnv } from '../env';
 import { sessionCookieToken } from '../session-cookie';
 import { assertSameOrigin } from './same-origin';

@@ -21,16 +21,16 @@
  * every write above is a no-op the second time; the answer is stored when the work is done and replayed
  * after that. The same key with another body is 409.
  */
-import type { Automation } from '../../../domain/automations/automation';
-import { eventSubject, type EventRequest } from '../../../domain/automations/event-request';
-import { currentStepResult, newRun, type Run, type RunEvent } from '../../../domain/automations/run';
-import { flowAfter, flowOutcome } from '../../../domain/automations/step-flow';
-import { ForbiddenError } from '../../../domain/errors';
-import type { Idempotency } from '../../../domain/emails/idempotency';
-import { newId } from '../../../domain/ids';
-import type { Clock } from '../../../ports/clock';
-import type { IdempotencyRecord, IdempotencyStore } from '../../../adapters/store/idempotency';
-import type { RunRepository } from '../../../adapters/store/runs';
+import type { Automation } from '#shared/domain/automations/automation';
+import { eventSubject, type EventRequest } from '#shared/domain/automations/event-request';
+import { currentStepResult, newRun, type Run, type RunEvent } from '#shared/domain/automations/run';
+import { flowAfter, flowOutcome } from '#shared/domain/automations/step-flow';
+import { ForbiddenError } from '#shared/domain/errors';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import { newId } from '#shared/domain/ids';
+import type { Clock } from '#shared/ports/clock';
+import type { IdempotencyRecord, IdempotencyStore } from '#shared/adapters/store/idempotency';
+import type { RunRepository } from '#shared/adapters/store/runs';
 import { dryRunAutomation, type AutomationDryRun, type AutomationDryRunDeps } from '../automation-dry-run';
 import { requireAutomationAccess } from '../automations';
 import { idempotencyConflict } from '../../send/idempotency';

@@ -10,13 +10,13 @@
  * (shared/adapters/store/run-changes.ts: run_started, run_changed, run_step_pending); a batch that fails is
  * retried whole by the event source.
  */
-import { runEvents } from '../../../domain/automations/run-events';
-import type { AutomationStepMessage } from '../../../domain/messages';
-import type { ServiceEvent } from '../../../domain/webhooks/event';
-import type { AutomationStepQueue } from '../../../ports/queues';
-import type { EventPublisher } from '../../../ports/events';
-import type { RunChange } from '../../../adapters/store/run-changes';
-import type { StreamRecordChanges } from '../../../adapters/store/stream-record';
+import { runEvents } from '#shared/domain/automations/run-events';
+import type { AutomationStepMessage } from '#shared/domain/messages';
+import type { ServiceEvent } from '#shared/domain/webhooks/event';
+import type { AutomationStepQueue } from '#shared/ports/queues';
+import type { EventPublisher } from '#shared/ports/events';
+import type { RunChange } from '#shared/adapters/store/run-changes';
+import type { StreamRecordChanges } from '#shared/adapters/store/stream-record';
 
 /** One stream record's changes, in stream order. */
 export type RunRecord = Pick<StreamRecordChanges<RunChange>, 'changes'>;

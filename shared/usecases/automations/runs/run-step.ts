@@ -20,19 +20,19 @@
  * there (its later steps never run). A step retried past MAX_ATTEMPTS fails its run. Nothing here blocks
  * another run: each message is one run's step.
  */
-import type { Automation, ConditionStep, DelayStep, SendEmailStep, Step, WaitForEventStep } from '../../../domain/automations/automation';
-import { parseDuration } from '../../../domain/automations/duration';
-import { evaluateCondition } from '../../../domain/automations/evaluate-condition';
-import { currentStepResult, type Run, type StepResult } from '../../../domain/automations/run';
-import { flowAfter, flowAfterTimeout, flowOutcome } from '../../../domain/automations/step-flow';
-import type { Account } from '../../../domain/accounts/account';
-import { AppError } from '../../../domain/errors';
-import type { Idempotency } from '../../../domain/emails/idempotency';
-import type { ParsedSendRequest } from '../../../domain/emails/send-request';
-import type { AutomationStepMessage } from '../../../domain/messages';
-import type { Clock } from '../../../ports/clock';
-import type { StepScheduler } from '../../../ports/scheduling';
-import type { RunRepository, StepOutcome } from '../../../adapters/store/runs';
+import type { Automation, ConditionStep, DelayStep, SendEmailStep, Step, WaitForEventStep } from '#shared/domain/automations/automation';
+import { parseDuration } from '#shared/domain/automations/duration';
+import { evaluateCondition } from '#shared/domain/automations/evaluate-condition';
+import { currentStepResult, type Run, type StepResult } from '#shared/domain/automations/run';
+import { flowAfter, flowAfterTimeout, flowOutcome } from '#shared/domain/automations/step-flow';
+import type { Account } from '#shared/domain/accounts/account';
+import { AppError } from '#shared/domain/errors';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
+import type { AutomationStepMessage } from '#shared/domain/messages';
+import type { Clock } from '#shared/ports/clock';
+import type { StepScheduler } from '#shared/ports/scheduling';
+import type { RunRepository, StepOutcome } from '#shared/adapters/store/runs';
 import type { Principal } from '../../access/principal';
 import { stepEmailRequest } from './step-email';
 

@@ -10,11 +10,11 @@
  * - The idempotency key is derived from (run, step key) and holds a space, which no API request's
  *   Idempotency-Key may: a retried step re-sends into the same key and gets the same email back.
  */
-import type { SendEmailStep } from '../../../domain/automations/automation';
-import type { AutomationEvent } from '../../../domain/automations/evaluate-condition';
-import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '../../../domain/automations/event-placeholders';
-import { requestFingerprint, type Idempotency } from '../../../domain/emails/idempotency';
-import { sendRequestSchema, type ParsedSendRequest } from '../../../domain/emails/send-request';
+import type { SendEmailStep } from '#shared/domain/automations/automation';
+import type { AutomationEvent } from '#shared/domain/automations/evaluate-condition';
+import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '#shared/domain/automations/event-placeholders';
+import { requestFingerprint, type Idempotency } from '#shared/domain/emails/idempotency';
+import { sendRequestSchema, type ParsedSendRequest } from '#shared/domain/emails/send-request';
 
 export type StepEmail =
   | { ok: true; request: ParsedSendRequest; idempotency: Idempotency; missing: string[] }

@@ -5,9 +5,9 @@
  * second; kept a second, each worker process reads each at most once a second. A pause or a deletion stops the
  * runs at their next step within that second (at once on the local cloud, which keeps nothing).
  */
-import type { Account } from '../../../domain/accounts/account';
-import type { Automation } from '../../../domain/automations/automation';
-import { TtlCache } from '../../../lib/ttl-cache';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Automation } from '#shared/domain/automations/automation';
+import { TtlCache } from '#shared/lib/ttl-cache';
 import type { RunStepDeps } from './run-step';
 
 /** At most this many automations and accounts kept per process. */

@@ -3,8 +3,8 @@
  * MTA-STS policies whose next step is due (./schedule.ts) take it (./step.ts), a few at a time, until the
  * pass's budget is spent; a step that fails stays due and is taken again at the next pass.
  */
-import { mapWithinBudget } from '../../../lib/concurrency';
-import type { MtaStsHostingRepository } from '../../../adapters/store/mta-sts-hosting';
+import { mapWithinBudget } from '#shared/lib/concurrency';
+import type { MtaStsHostingRepository } from '#shared/adapters/store/mta-sts-hosting';
 import type { MtaStsHostingDeps } from './deps';
 import { takeHostingStep } from './step';
 

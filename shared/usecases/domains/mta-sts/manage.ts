@@ -7,12 +7,12 @@
  * takes a place of the account's bound (its plan's `mtaStsPolicies`) in the same transaction as its creation
  * (403 plan_limit at the bound); the place is given back when its removal completes (./step.ts).
  */
-import { toPublicHosting, type PublicHosting, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
-import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '../../../domain/domains/mta-sts/policy';
-import type { Domain } from '../../../domain/domains/domain';
-import { PLANS, upgradeUrl } from '../../../domain/accounts/plans';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '../../../domain/errors';
-import type { DomainRepository } from '../../../adapters/store/domains';
+import { toPublicHosting, type PublicHosting, type StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '#shared/domain/domains/mta-sts/policy';
+import type { Domain } from '#shared/domain/domains/domain';
+import { PLANS, upgradeUrl } from '#shared/domain/accounts/plans';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
+import type { DomainRepository } from '#shared/adapters/store/domains';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
 import type { MtaStsHostingDeps } from './deps';

@@ -5,8 +5,8 @@
  * plan's (shared/domain/accounts/plans.ts). The quotas are AWS's defaults unless the operator raised them
  * (Service Quotas) and says so.
  */
-import { PLAN_NAMES, PLANS, type PlanName } from '../../../domain/accounts/plans';
-import type { HostingQuotaUsage } from '../../../ports/hosting';
+import { PLAN_NAMES, PLANS, type PlanName } from '#shared/domain/accounts/plans';
+import type { HostingQuotaUsage } from '#shared/ports/hosting';
 
 /** AWS's default quotas: regional custom domain names per account and Region (API Gateway), ACM certificates. */
 export const DEFAULT_HOSTING_QUOTAS = { domainNames: 120, certificates: 2_500 };

@@ -5,8 +5,8 @@
  * either way, and a hosting left behind is logged (an operator can DELETE it through a new domain of the
  * name, or in AWS).
  */
-import type { Domain } from '../../../domain/domains/domain';
-import { logError } from '../../../lib/log';
+import type { Domain } from '#shared/domain/domains/domain';
+import { logError } from '#shared/lib/log';
 import type { MtaStsHostingDeps } from './deps';
 import { startRemoval } from './manage';
 

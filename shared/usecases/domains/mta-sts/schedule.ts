@@ -4,7 +4,7 @@
  * gives up after 72 hours), the owner's records every 5 minutes for 3 days then daily, a live policy daily
  * (its records, and its custom domain name still there), a removal retried every minute. Pure.
  */
-import type { HostingStatus, StoredHosting } from '../../../domain/domains/mta-sts/hosting';
+import type { HostingStatus, StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
 
 const MINUTE = 60_000;
 export const CERTIFICATE_STEP_MS = MINUTE;

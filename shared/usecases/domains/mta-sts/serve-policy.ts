@@ -4,9 +4,9 @@
  * 200, media type text/plain, no redirect. A host with no policy served (none hosted, its certificate not
  * issued yet, being removed) is 404.
  */
-import { SERVING_STATUSES } from '../../../domain/domains/mta-sts/hosting';
-import { policyDomainOfHost, policyText } from '../../../domain/domains/mta-sts/policy';
-import type { MtaStsHostingRepository } from '../../../adapters/store/mta-sts-hosting';
+import { SERVING_STATUSES } from '#shared/domain/domains/mta-sts/hosting';
+import { policyDomainOfHost, policyText } from '#shared/domain/domains/mta-sts/policy';
+import type { MtaStsHostingRepository } from '#shared/adapters/store/mta-sts-hosting';
 
 export interface PolicyAnswer {
   status: 200 | 404;

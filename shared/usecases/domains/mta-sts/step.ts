@@ -16,10 +16,10 @@
  * throws (the task logs it and the step stays due); a refusal for a quota fails the hosting with its message.
  */
 import { createHash } from 'node:crypto';
-import { hostCnameFound, policyRecordFound, type StoredHosting } from '../../../domain/domains/mta-sts/hosting';
-import { policyHostOf, policyRecordName, tlsRptRecordName } from '../../../domain/domains/mta-sts/policy';
-import type { Lookup } from '../../../domain/domains/evaluate';
-import { HostingQuotaError } from '../../../ports/hosting';
+import { hostCnameFound, policyRecordFound, type StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { policyHostOf, policyRecordName, tlsRptRecordName } from '#shared/domain/domains/mta-sts/policy';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { HostingQuotaError } from '#shared/ports/hosting';
 import type { MtaStsHostingDeps } from './deps';
 import { nextStepAt } from './schedule';
 

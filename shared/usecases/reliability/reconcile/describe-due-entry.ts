@@ -2,7 +2,7 @@
  * A past-due entry as the reconciler's log lines name it: its kind and the ids of its item (an entry
  * whose handling failed is logged, and stays due for the next pass).
  */
-import type { DueEntry } from '../../../adapters/store/due-work';
+import type { DueEntry } from '#shared/adapters/store/due-work';
 
 export function describeDueEntry(entry: DueEntry): string {
   switch (entry.kind) {

@@ -4,11 +4,11 @@
  * attempt put on the deliveries queue and its due time moved; one still waiting only its due time moved;
  * a finished one leaves the index.
  */
-import type { RecoveryBounds } from '../../../domain/reliability/bounds';
-import { recoverDelivery } from '../../../domain/reliability/recovery-policy';
-import type { WebhookDeliveryQueue } from '../../../ports/queues';
-import type { DueEntryOf } from '../../../adapters/store/due-work';
-import type { WebhookDeliveryRepository } from '../../../adapters/store/webhook-deliveries';
+import type { RecoveryBounds } from '#shared/domain/reliability/bounds';
+import { recoverDelivery } from '#shared/domain/reliability/recovery-policy';
+import type { WebhookDeliveryQueue } from '#shared/ports/queues';
+import type { DueEntryOf } from '#shared/adapters/store/due-work';
+import type { WebhookDeliveryRepository } from '#shared/adapters/store/webhook-deliveries';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface DeliveryRecoveryDeps {

@@ -4,7 +4,7 @@
  * asked again later (waiting), or out of the index (cleared). A provider it could not ask throws: the
  * entry stays due for the next pass.
  */
-import type { DueEntryOf } from '../../../adapters/store/due-work';
+import type { DueEntryOf } from '#shared/adapters/store/due-work';
 import { reconcileProviderPending, type ProviderPendingDeps, type ProviderPendingOutcome } from '../../domains/reconcile-provider-pending';
 import type { PassCounter, RecoveryPass } from './recovery-pass';
 

@@ -10,13 +10,13 @@
  *   announce  -> email.failed published again (an earlier pass may have died before), then out of the index
  *   clear     -> out of the index (final already)
  */
-import type { Email } from '../../../domain/emails/email';
-import type { RecoveryBounds } from '../../../domain/reliability/bounds';
-import { recoverEmail } from '../../../domain/reliability/recovery-policy';
-import { emailEvent } from '../../../domain/webhooks/email-event-data';
-import type { EventPublisher } from '../../../ports/events';
-import type { DueEntryOf } from '../../../adapters/store/due-work';
-import type { EmailRepository } from '../../../adapters/store/emails';
+import type { Email } from '#shared/domain/emails/email';
+import type { RecoveryBounds } from '#shared/domain/reliability/bounds';
+import { recoverEmail } from '#shared/domain/reliability/recovery-policy';
+import { emailEvent } from '#shared/domain/webhooks/email-event-data';
+import type { EventPublisher } from '#shared/ports/events';
+import type { DueEntryOf } from '#shared/adapters/store/due-work';
+import type { EmailRepository } from '#shared/adapters/store/emails';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface EmailRecoveryDeps {

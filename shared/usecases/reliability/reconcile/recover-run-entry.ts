@@ -4,10 +4,10 @@
  * lost wake-up goes into the pass's automation-steps batch (its due time moved once it is queued); a live
  * lease or a future wake-up only moves its due time; an ended run leaves the index.
  */
-import type { RecoveryBounds } from '../../../domain/reliability/bounds';
-import { recoverRun } from '../../../domain/automations/run-recovery';
-import type { DueEntryOf } from '../../../adapters/store/due-work';
-import type { RunRepository } from '../../../adapters/store/runs';
+import type { RecoveryBounds } from '#shared/domain/reliability/bounds';
+import { recoverRun } from '#shared/domain/automations/run-recovery';
+import type { DueEntryOf } from '#shared/adapters/store/due-work';
+import type { RunRepository } from '#shared/adapters/store/runs';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface RunRecoveryDeps {

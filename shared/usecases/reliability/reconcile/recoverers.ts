@@ -3,7 +3,7 @@
  * recovery policy of its item (./recover-*-entry.ts). A kind added to the due index does not compile
  * until it has a recoverer here.
  */
-import type { DueEntryOf, DueKind } from '../../../adapters/store/due-work';
+import type { DueEntryOf, DueKind } from '#shared/adapters/store/due-work';
 import type { ProviderPendingDeps } from '../../domains/reconcile-provider-pending';
 import { recoverDeliveryEntry, type DeliveryRecoveryDeps } from './recover-delivery-entry';
 import { recoverDomainEntry } from './recover-domain-entry';

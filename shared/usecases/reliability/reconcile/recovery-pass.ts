@@ -4,8 +4,8 @@
  * entry is handled (the send queue takes them 10 a call, the automation-steps queue all at once), each
  * entry's due time moved only after its message is on the queue (./redrive-batches.ts).
  */
-import type { AutomationStepMessage, SendMessage } from '../../../domain/messages';
-import type { DueEntryOf, DueKind } from '../../../adapters/store/due-work';
+import type { AutomationStepMessage, SendMessage } from '#shared/domain/messages';
+import type { DueEntryOf, DueKind } from '#shared/adapters/store/due-work';
 
 /** The report's counters a pass adds to (the ReconcileReport fields of the same names). */
 export type PassCounter =

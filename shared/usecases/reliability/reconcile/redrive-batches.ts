@@ -4,7 +4,7 @@
  * only once its message is on the queue; one the queue refused stays due, counted as an error, and the
  * next pass tries it again.
  */
-import type { AutomationStepQueue, SendQueue } from '../../../ports/queues';
+import type { AutomationStepQueue, SendQueue } from '#shared/ports/queues';
 import type { Count, PassLog, RedriveSend, RedriveStep } from './recovery-pass';
 
 export async function redriveSends(

@@ -1,5 +1,5 @@
-import type { Lookup } from '../../../../shared/domain/domains/evaluate';
-import { evaluateDmarcHealth } from '../../../../shared/domain/domains/health/dmarc';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { evaluateDmarcHealth } from '#shared/domain/domains/health/dmarc';
 
 const txt = (...values: string[]): Lookup => ({ kind: 'found', values });
 const check = (lookup: Lookup) => evaluateDmarcHealth({ domain: 'ex.com', lookup });

@@ -1,6 +1,6 @@
-import { FINDING_TYPES, finding, dnsError, type HealthFinding } from '../../../../shared/domain/domains/health/finding';
-import type { HealthSummary } from '../../../../shared/domain/domains/health';
-import { FIXED_KEPT_DAYS, findingKey, hasChanges, mergeHealth, type StoredHealth } from '../../../../shared/domain/domains/health/history';
+import { FINDING_TYPES, finding, dnsError, type HealthFinding } from '#shared/domain/domains/health/finding';
+import type { HealthSummary } from '#shared/domain/domains/health';
+import { FIXED_KEPT_DAYS, findingKey, hasChanges, mergeHealth, type StoredHealth } from '#shared/domain/domains/health/history';
 
 const T1 = '2026-11-20T10:00:00.000Z';
 const T2 = '2026-11-21T10:00:00.000Z';

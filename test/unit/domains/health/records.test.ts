@@ -1,10 +1,10 @@
 /** The DKIM, inbound MX, MTA-STS, TLS-RPT and BIMI checks of domain health. */
-import type { Lookup } from '../../../../shared/domain/domains/evaluate';
-import { evaluateBimiHealth } from '../../../../shared/domain/domains/health/bimi';
-import { evaluateDkimHealth } from '../../../../shared/domain/domains/health/dkim';
-import { evaluateInboundMxHealth } from '../../../../shared/domain/domains/health/inbound-mx';
-import { evaluateMtaStsHealth } from '../../../../shared/domain/domains/health/mta-sts';
-import { evaluateTlsRptHealth } from '../../../../shared/domain/domains/health/tls-rpt';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { evaluateBimiHealth } from '#shared/domain/domains/health/bimi';
+import { evaluateDkimHealth } from '#shared/domain/domains/health/dkim';
+import { evaluateInboundMxHealth } from '#shared/domain/domains/health/inbound-mx';
+import { evaluateMtaStsHealth } from '#shared/domain/domains/health/mta-sts';
+import { evaluateTlsRptHealth } from '#shared/domain/domains/health/tls-rpt';
 
 const txt = (...values: string[]): Lookup => ({ kind: 'found', values });
 const none: Lookup = { kind: 'none' };

@@ -1,4 +1,4 @@
-import { evaluateReputationHealth, REPUTATION_MIN_SENT, type ReputationFigures } from '../../../../shared/domain/domains/health/reputation';
+import { evaluateReputationHealth, REPUTATION_MIN_SENT, type ReputationFigures } from '#shared/domain/domains/health/reputation';
 
 const account = (sent: number, bounced: number, complained: number, blocked_reputation = 0, blocked_content = 0): ReputationFigures => ({
   scope: { kind: 'account' },

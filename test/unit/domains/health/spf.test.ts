@@ -1,5 +1,5 @@
-import type { Lookup } from '../../../../shared/domain/domains/evaluate';
-import { evaluateSpfHealth, parseSpf, spfTargets } from '../../../../shared/domain/domains/health/spf';
+import type { Lookup } from '#shared/domain/domains/evaluate';
+import { evaluateSpfHealth, parseSpf, spfTargets } from '#shared/domain/domains/health/spf';
 
 const INCLUDE = 'spf.svc.dev';
 const txt = (...values: string[]): Lookup => ({ kind: 'found', values });

@@ -9,8 +9,8 @@ import { ACMClient, DescribeCertificateCommand, RequestCertificateCommand, type 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startAcmEmulator, type AcmEmulator, type AcmEmulatorOptions } from '../../../../localstack/emulators/acm';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
+import { startAcmEmulator, type AcmEmulator, type AcmEmulatorOptions } from '#localstack/emulators/acm';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
 
 export const region = 'us-east-1';
 export const accountId = '123456789012';

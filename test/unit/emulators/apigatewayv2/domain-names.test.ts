@@ -18,7 +18,7 @@ import {
   GetDomainNamesCommand,
 } from '@aws-sdk/client-apigatewayv2';
 import { RequestCertificateCommand } from '@aws-sdk/client-acm';
-import { startApiGatewayEmulator, type ApiGatewayEmulator } from '../../../../localstack/emulators/apigatewayv2';
+import { startApiGatewayEmulator, type ApiGatewayEmulator } from '#localstack/emulators/apigatewayv2';
 import { describe_, issue, region, startAcm, type AcmRun } from '../acm/harness';
 
 const API_ID = 'a1b2c3d4e5';

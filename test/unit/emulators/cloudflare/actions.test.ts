@@ -5,17 +5,17 @@
  * record's own fields, a PUT moving a record to another name, and the routing table resolving a zone
  * before it looks at the method.
  */
-import { createDnsRecord } from '../../../../localstack/emulators/cloudflare/create-dns-record';
-import { getDnsRecord } from '../../../../localstack/emulators/cloudflare/get-dns-record';
-import { getZone } from '../../../../localstack/emulators/cloudflare/get-zone';
-import { editDnsRecord, overwriteDnsRecord } from '../../../../localstack/emulators/cloudflare/update-dns-record';
-import { verifyToken } from '../../../../localstack/emulators/cloudflare/verify-token';
-import { findRecord } from '../../../../localstack/emulators/cloudflare/records';
-import { answerRequest } from '../../../../localstack/emulators/cloudflare/routes';
-import { openCloudflareState, type CloudflareState } from '../../../../localstack/emulators/cloudflare/state';
-import { addZone } from '../../../../localstack/emulators/cloudflare/zones';
-import { RecordStore } from '../../../../localstack/emulators/dns/store';
-import type { DnsRecordType } from '../../../../localstack/emulators/dns/types';
+import { createDnsRecord } from '#localstack/emulators/cloudflare/create-dns-record';
+import { getDnsRecord } from '#localstack/emulators/cloudflare/get-dns-record';
+import { getZone } from '#localstack/emulators/cloudflare/get-zone';
+import { editDnsRecord, overwriteDnsRecord } from '#localstack/emulators/cloudflare/update-dns-record';
+import { verifyToken } from '#localstack/emulators/cloudflare/verify-token';
+import { findRecord } from '#localstack/emulators/cloudflare/records';
+import { answerRequest } from '#localstack/emulators/cloudflare/routes';
+import { openCloudflareState, type CloudflareState } from '#localstack/emulators/cloudflare/state';
+import { addZone } from '#localstack/emulators/cloudflare/zones';
+import { RecordStore } from '#localstack/emulators/dns/store';
+import type { DnsRecordType } from '#localstack/emulators/dns/types';
 
 function newState(): CloudflareState {
   const store = new RecordStore(undefined);

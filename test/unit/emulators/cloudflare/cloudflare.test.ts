@@ -3,11 +3,11 @@
  * and the product's Cloudflare adapter (shared/adapters/dns-hosts/cloudflare.ts) against it.
  */
 import { Resolver } from 'node:dns/promises';
-import { startCloudflareEmulator, CLOUDFLARE_LOCAL_TOKEN, type CloudflareEmulator } from '../../../../localstack/emulators/cloudflare';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { serveHttp } from '../../../../localstack/emulators/http-server';
-import { DnsHostError } from '../../../../shared/ports/dns-host';
-import { CloudflareDnsHost } from '../../../../shared/adapters/dns-hosts/cloudflare';
+import { startCloudflareEmulator, CLOUDFLARE_LOCAL_TOKEN, type CloudflareEmulator } from '#localstack/emulators/cloudflare';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { serveHttp } from '#localstack/emulators/http-server';
+import { DnsHostError } from '#shared/ports/dns-host';
+import { CloudflareDnsHost } from '#shared/adapters/dns-hosts/cloudflare';
 
 let dns: DnsEmulator;
 let cf: CloudflareEmulator;

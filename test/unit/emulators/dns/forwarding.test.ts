@@ -1,6 +1,6 @@
 /** Forwarding names outside the local zones to upstream resolvers (here: a second emulator). */
 import * as dgram from 'node:dgram';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
 import { errorCode, query, resolverFor, udpQuery } from './harness';
 
 let upstream: DnsEmulator;

@@ -2,10 +2,10 @@
 import * as dgram from 'node:dgram';
 import { promises as dnsPromises } from 'node:dns';
 import * as net from 'node:net';
-import { decodeMessage } from '../../../../localstack/emulators/dns/decode';
-import { encodeMessage } from '../../../../localstack/emulators/dns/encode';
-import type { DnsMessage, ResourceRecord } from '../../../../localstack/emulators/dns/message';
-import type { DnsEmulator } from '../../../../localstack/emulators/dns';
+import { decodeMessage } from '#localstack/emulators/dns/decode';
+import { encodeMessage } from '#localstack/emulators/dns/encode';
+import type { DnsMessage, ResourceRecord } from '#localstack/emulators/dns/message';
+import type { DnsEmulator } from '#localstack/emulators/dns';
 
 /** The client the product uses: dns.promises.Resolver with the emulator as its only server. */
 export function resolverFor(emu: DnsEmulator, timeout = 1000): dnsPromises.Resolver {

@@ -2,7 +2,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startDnsEmulator } from '../../../../localstack/emulators/dns';
+import { startDnsEmulator } from '#localstack/emulators/dns';
 import { errorCode, resolverFor } from './harness';
 
 let dir: string;

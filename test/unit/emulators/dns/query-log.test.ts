@@ -2,8 +2,8 @@
  * The emulator's query log (docs/local-cloud/dns.md, "Query log"): every question asked, found or not,
  * listed for a name and the names below it, oldest first, only the last QUERY_LOG_SIZE kept.
  */
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { QUERY_LOG_SIZE, QueryLog } from '../../../../localstack/emulators/dns/query-log';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { QUERY_LOG_SIZE, QueryLog } from '#localstack/emulators/dns/query-log';
 import { errorCode, resolverFor } from './harness';
 
 let emu: DnsEmulator;

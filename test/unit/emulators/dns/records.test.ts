@@ -1,5 +1,5 @@
 /** The control API: setRecords / deleteRecords / listRecords and validation. */
-import { DnsRecordError, startDnsEmulator, type DnsEmulator, type DnsRecordSet } from '../../../../localstack/emulators/dns';
+import { DnsRecordError, startDnsEmulator, type DnsEmulator, type DnsRecordSet } from '#localstack/emulators/dns';
 import { errorCode, resolverFor } from './harness';
 
 let emu: DnsEmulator;

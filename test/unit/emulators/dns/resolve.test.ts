@@ -3,9 +3,9 @@
  * pointed at the emulator.
  */
 import type { promises as dnsPromises } from 'node:dns';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { decodeMessage } from '../../../../localstack/emulators/dns/decode';
-import { encodeMessage } from '../../../../localstack/emulators/dns/encode';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { decodeMessage } from '#localstack/emulators/dns/decode';
+import { encodeMessage } from '#localstack/emulators/dns/encode';
 import { errorCode, opt, query, resolverFor, udpExchange, udpQuery, tcpQuery } from './harness';
 
 let emu: DnsEmulator;

@@ -1,7 +1,7 @@
 /** Garbage on the wire never crashes the server, and it keeps answering. */
 import * as dgram from 'node:dgram';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { encodeMessage } from '../../../../localstack/emulators/dns/encode';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { encodeMessage } from '#localstack/emulators/dns/encode';
 import { frame, frameCount, query, resolverFor, tcpExchange, udpExchange, unframe } from './harness';
 
 let emu: DnsEmulator;

@@ -1,10 +1,10 @@
 /** The wire format on its own: decoder, encoder, RDATA builders, names and zones. */
-import { decodeMessage, readName } from '../../../../localstack/emulators/dns/decode';
-import { encodeMessage, encodeResponse } from '../../../../localstack/emulators/dns/encode';
-import { DnsFormatError } from '../../../../localstack/emulators/dns/errors';
-import { nameToWire, textToLabels, type DnsMessage } from '../../../../localstack/emulators/dns/message';
-import { canonicalName, zoneOf } from '../../../../localstack/emulators/dns/names';
-import { aaaaRdata, aRdata, mxRdata, txtRdata } from '../../../../localstack/emulators/dns/rdata';
+import { decodeMessage, readName } from '#localstack/emulators/dns/decode';
+import { encodeMessage, encodeResponse } from '#localstack/emulators/dns/encode';
+import { DnsFormatError } from '#localstack/emulators/dns/errors';
+import { nameToWire, textToLabels, type DnsMessage } from '#localstack/emulators/dns/message';
+import { canonicalName, zoneOf } from '#localstack/emulators/dns/names';
+import { aaaaRdata, aRdata, mxRdata, txtRdata } from '#localstack/emulators/dns/rdata';
 import { opt, query, txtStrings } from './harness';
 
 function hex(s: string): Buffer {

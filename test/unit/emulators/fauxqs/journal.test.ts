@@ -20,7 +20,7 @@ import {
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertFauxqsShape } from '../../../../localstack/cloud/messaging-hooks';
+import { assertFauxqsShape } from '#localstack/cloud/messaging-hooks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ROOT = resolve(__dirname, '..', '..', '..', '..');

@@ -12,7 +12,7 @@ import {
   GenerateDataKeyWithoutPlaintextCommand,
   ReEncryptCommand,
 } from '@aws-sdk/client-kms';
-import { keyIdOfCiphertext } from '../../../../localstack/emulators/kms';
+import { keyIdOfCiphertext } from '#localstack/emulators/kms';
 import { createKey, errorOf, startKms, type Running } from './harness';
 
 let running: Running;

@@ -5,7 +5,7 @@ import { CreateAliasCommand, CreateKeyCommand, KMSClient } from '@aws-sdk/client
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startKmsEmulator, type KmsEmulator } from '../../../../localstack/emulators/kms';
+import { startKmsEmulator, type KmsEmulator } from '#localstack/emulators/kms';
 
 export const region = 'eu-west-1';
 export const accountId = '123456789012';
@@ -38,7 +38,7 @@ export async function createKey(kms: KMSClient, alias?: string): Promise<{ keyId
   return { keyId: KeyMetadata!.KeyId!, arn: KeyMetadata!.Arn! };
 }
 
-export { errorOf } from '../../../support/error-of';
+export { errorOf } from '#test/support/error-of';
 
 /** A temp directory removed by the returned cleanup. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {

@@ -4,17 +4,17 @@
  * reach, such as the parameters one needs another, the synthesised SOA and NS, a batch replacing a TXT with a CNAME, and
  * the routing table resolving a zone before it looks at the method.
  */
-import { RecordStore } from '../../../../localstack/emulators/dns/store';
-import type { DnsRecordType } from '../../../../localstack/emulators/dns/types';
-import { changeResourceRecordSets } from '../../../../localstack/emulators/route53/change-resource-record-sets';
-import { createHostedZone } from '../../../../localstack/emulators/route53/create-hosted-zone';
-import { getChange } from '../../../../localstack/emulators/route53/get-change';
-import { listHostedZonesByName } from '../../../../localstack/emulators/route53/list-hosted-zones-by-name';
-import { listResourceRecordSets } from '../../../../localstack/emulators/route53/list-resource-record-sets';
-import { answerRequest } from '../../../../localstack/emulators/route53/routes';
-import { openRoute53State, type Route53State } from '../../../../localstack/emulators/route53/state';
-import { parseXml } from '../../../../localstack/emulators/route53/xml';
-import { addZone } from '../../../../localstack/emulators/route53/zones';
+import { RecordStore } from '#localstack/emulators/dns/store';
+import type { DnsRecordType } from '#localstack/emulators/dns/types';
+import { changeResourceRecordSets } from '#localstack/emulators/route53/change-resource-record-sets';
+import { createHostedZone } from '#localstack/emulators/route53/create-hosted-zone';
+import { getChange } from '#localstack/emulators/route53/get-change';
+import { listHostedZonesByName } from '#localstack/emulators/route53/list-hosted-zones-by-name';
+import { listResourceRecordSets } from '#localstack/emulators/route53/list-resource-record-sets';
+import { answerRequest } from '#localstack/emulators/route53/routes';
+import { openRoute53State, type Route53State } from '#localstack/emulators/route53/state';
+import { parseXml } from '#localstack/emulators/route53/xml';
+import { addZone } from '#localstack/emulators/route53/zones';
 
 function newState(syncDelayMs = 0): Route53State {
   const store = new RecordStore(undefined);

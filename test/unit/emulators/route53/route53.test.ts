@@ -17,10 +17,10 @@ import {
   NoSuchHostedZone,
   Route53Client,
 } from '@aws-sdk/client-route-53';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { startRoute53Emulator, type Route53Emulator } from '../../../../localstack/emulators/route53';
-import { Route53DnsHost } from '../../../../shared/adapters/dns-hosts/route53';
-import { DnsHostError } from '../../../../shared/ports/dns-host';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { startRoute53Emulator, type Route53Emulator } from '#localstack/emulators/route53';
+import { Route53DnsHost } from '#shared/adapters/dns-hosts/route53';
+import { DnsHostError } from '#shared/ports/dns-host';
 
 let dns: DnsEmulator;
 let route53: Route53Emulator;

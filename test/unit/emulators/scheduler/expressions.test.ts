@@ -1,5 +1,5 @@
 /** at() parsing and time zones (pure functions of the emulator). */
-import { atExpression, parseScheduleExpression } from '../../../../localstack/emulators/scheduler/expressions';
+import { atExpression, parseScheduleExpression } from '#localstack/emulators/scheduler/expressions';
 
 test('UTC is the default time zone', () => {
   expect(parseScheduleExpression('at(2030-03-04T05:06:07)', undefined).fireAt).toBe(Date.UTC(2030, 2, 4, 5, 6, 7));

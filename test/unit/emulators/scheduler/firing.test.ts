@@ -11,7 +11,7 @@ import {
   type SchedulerClient,
 } from '@aws-sdk/client-scheduler';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { atExpression } from '../../../../localstack/emulators/scheduler';
+import { atExpression } from '#localstack/emulators/scheduler';
 import { atIn, createHarness, errorOf, eventually, queueName, receive, ROLE_ARN, sleep, sleepUntil, type Harness } from './harness';
 
 let h: Harness;

@@ -10,7 +10,7 @@ import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startSchedulerEmulator, type SchedulerEmulator } from '../../../../localstack/emulators/scheduler';
+import { startSchedulerEmulator, type SchedulerEmulator } from '#localstack/emulators/scheduler';
 
 export const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const region = 'us-east-1';
@@ -97,7 +97,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export { errorOf } from '../../../support/error-of';
+export { errorOf } from '#test/support/error-of';
 
 /** Retries `check` until it stops throwing or `timeoutMs` passes. */
 export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise<T> {

@@ -5,7 +5,7 @@
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { startSchedulerEmulator } from '../../../../localstack/emulators/scheduler';
+import { startSchedulerEmulator } from '#localstack/emulators/scheduler';
 
 async function main(): Promise<void> {
   const scheduler = await startSchedulerEmulator({

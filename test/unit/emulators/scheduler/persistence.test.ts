@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { StateFile } from '../../../../localstack/emulators/scheduler/state-file';
-import { SchedulerStore } from '../../../../localstack/emulators/scheduler/store';
-import type { ScheduleRecord } from '../../../../localstack/emulators/scheduler/types';
+import { StateFile } from '#localstack/emulators/scheduler/state-file';
+import { SchedulerStore } from '#localstack/emulators/scheduler/store';
+import type { ScheduleRecord } from '#localstack/emulators/scheduler/types';
 import { atIn, createHarness, errorOf, queueName, receive, ROLE_ARN, sleep, sleepUntil, tempDir, type Harness } from './harness';
 
 let h: Harness;

@@ -9,8 +9,8 @@ import {
   SendEmailCommand,
   type SESv2Client,
 } from '@aws-sdk/client-sesv2';
-import { AccountLimits, SANDBOX_QUOTA } from '../../../../localstack/emulators/ses/account-limits';
-import { SesError } from '../../../../localstack/emulators/ses/errors';
+import { AccountLimits, SANDBOX_QUOTA } from '#localstack/emulators/ses/account-limits';
+import { SesError } from '#localstack/emulators/ses/errors';
 import { Harness } from './harness';
 
 function refusal(fn: () => void): { code: string; message: string } | null {

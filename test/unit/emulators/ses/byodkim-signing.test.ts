@@ -3,10 +3,10 @@
  * while it signs: mailauth, left to read the time itself, wrote t= twice (the header it hashed and the header it
  * returned) and a message signed across a half second carried a signature over another t= value.
  */
-import { dkimTxtValue, generateDkimKey } from '../../../../shared/lib/dkim/keys';
-import { signWithByodkim } from '../../../../localstack/emulators/ses/dkim-signing';
-import { verifyDkim } from '../../../support/mailauth-dkim';
-import { verifySignatures } from '../../../../shared/lib/dkim/verify';
+import { dkimTxtValue, generateDkimKey } from '#shared/lib/dkim/keys';
+import { signWithByodkim } from '#localstack/emulators/ses/dkim-signing';
+import { verifyDkim } from '#test/support/mailauth-dkim';
+import { verifySignatures } from '#shared/lib/dkim/verify';
 
 const DOMAIN = 'byodkim.example.test';
 const SELECTOR = 'byo1';

@@ -13,9 +13,9 @@ import {
   SendEmailCommand,
 } from '@aws-sdk/client-sesv2';
 import { simpleParser } from 'mailparser';
-import { SES_REFUSED_EXTENSIONS, SES_SINGLE_HEADERS } from '../../../../localstack/emulators/ses/content-rules';
-import { rfc5322Date, sesMessageIdHeader } from '../../../../localstack/emulators/ses/message-id';
-import { verifyDkim } from '../../../support/mailauth-dkim';
+import { SES_REFUSED_EXTENSIONS, SES_SINGLE_HEADERS } from '#localstack/emulators/ses/content-rules';
+import { rfc5322Date, sesMessageIdHeader } from '#localstack/emulators/ses/message-id';
+import { verifyDkim } from '#test/support/mailauth-dkim';
 import { Harness, rawMessage } from './harness';
 
 let h: Harness;

@@ -14,7 +14,7 @@ import {
   SendEmailCommand,
   UpdateReputationEntityCustomerManagedStatusCommand,
 } from '@aws-sdk/client-sesv2';
-import { LOCAL_EVENTS_DOMAIN } from '../../../../localstack/emulators/ses/simulator';
+import { LOCAL_EVENTS_DOMAIN } from '#localstack/emulators/ses/simulator';
 import { Harness, VERIFIED_DOMAIN, type SesEventRecord } from './harness';
 
 const SET = 'events-set';

@@ -5,9 +5,9 @@ import {
   buildMailObject,
   buildSendEvent,
   type MailObjectInput,
-} from '../../../../localstack/emulators/ses/events';
-import { escapeHtml, renderMailboxHtml } from '../../../../localstack/emulators/ses/mailbox-html';
-import { decodeHeaders, formatMailbox, parseAddressList, parseHeaderFields } from '../../../../localstack/emulators/ses/mime';
+} from '#localstack/emulators/ses/events';
+import { escapeHtml, renderMailboxHtml } from '#localstack/emulators/ses/mailbox-html';
+import { decodeHeaders, formatMailbox, parseAddressList, parseHeaderFields } from '#localstack/emulators/ses/mime';
 
 const input: MailObjectInput = {
   messageId: '0100018f00000000-11111111-2222-3333-4444-555555555555-000000',

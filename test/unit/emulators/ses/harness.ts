@@ -8,8 +8,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { startDnsEmulator, type DnsEmulator } from '../../../../localstack/emulators/dns';
-import { startSesEmulator, type SesEmulator, type SesEmulatorOptions } from '../../../../localstack/emulators/ses';
+import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
+import { startSesEmulator, type SesEmulator, type SesEmulatorOptions } from '#localstack/emulators/ses';
 import { verifiedDomainIdentity } from './verified-domain';
 
 export const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -17,8 +17,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SesMailer, sesSigningKey } from '../../../../shared/adapters/aws/ses-mailer';
-import { MailerError } from '../../../../shared/ports/mail';
+import { SesMailer, sesSigningKey } from '#shared/adapters/aws/ses-mailer';
+import { MailerError } from '#shared/ports/mail';
 import { Harness, rawMessage } from './harness';
 
 /** Publishes a BYODKIM public key where SES looks for it: TXT `<selector>._domainkey.<domain>`. */

@@ -6,8 +6,8 @@
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { startDnsEmulator } from '../../../../localstack/emulators/dns';
-import { startSesEmulator } from '../../../../localstack/emulators/ses';
+import { startDnsEmulator } from '#localstack/emulators/dns';
+import { startSesEmulator } from '#localstack/emulators/ses';
 import { verifiedDomainIdentity } from './verified-domain';
 
 async function main(): Promise<void> {

@@ -21,7 +21,7 @@ import { startFauxqs } from 'fauxqs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { plannedEvents } from '../../../../localstack/emulators/ses/simulator';
+import { plannedEvents } from '#localstack/emulators/ses/simulator';
 import { sigkill, sleep, startChild, terminate, type Child } from './child';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -6,9 +6,9 @@ import { CreateConfigurationSetCommand, CreateConfigurationSetEventDestinationCo
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { buildMailObject } from '../../../../localstack/emulators/ses/events';
-import { eventRecord, planOutbox } from '../../../../localstack/emulators/ses/outbox';
-import type { ConfigurationSet } from '../../../../localstack/emulators/ses/types';
+import { buildMailObject } from '#localstack/emulators/ses/events';
+import { eventRecord, planOutbox } from '#localstack/emulators/ses/outbox';
+import type { ConfigurationSet } from '#localstack/emulators/ses/types';
 import { Harness, credentials, region, sleep } from './harness';
 
 const DEAD_SNS = { endpoint: 'http://127.0.0.1:1', region, credentials };

@@ -83,7 +83,7 @@ it('keeps messages (raw bytes and events) and configuration sets across a restar
 });
 
 it('rejects a relative dataDir', async () => {
-  const { startSesEmulator } = await import('../../../../localstack/emulators/ses');
+  const { startSesEmulator } = await import('#localstack/emulators/ses');
   await expect(
     startSesEmulator({
       dataDir: 'relative/dir',

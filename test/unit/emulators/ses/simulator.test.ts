@@ -1,4 +1,4 @@
-import { delayTypeFor, isEarly, LOCAL_EVENTS_DOMAIN, outcomeFor, plannedEvents } from '../../../../localstack/emulators/ses/simulator';
+import { delayTypeFor, isEarly, LOCAL_EVENTS_DOMAIN, outcomeFor, plannedEvents } from '#localstack/emulators/ses/simulator';
 
 const local = (part: string) => `${part}@${LOCAL_EVENTS_DOMAIN}`;
 

@@ -22,9 +22,9 @@ import {
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SesMailer } from '../../../../shared/adapters/aws/ses-mailer';
-import { SesV2Tenants, sesResourceArn } from '../../../../shared/adapters/aws/ses-tenants';
-import { MailerError } from '../../../../shared/ports/mail';
+import { SesMailer } from '#shared/adapters/aws/ses-mailer';
+import { SesV2Tenants, sesResourceArn } from '#shared/adapters/aws/ses-tenants';
+import { MailerError } from '#shared/ports/mail';
 import { Harness, rawMessage } from './harness';
 
 const ACCOUNT = '000000000000';

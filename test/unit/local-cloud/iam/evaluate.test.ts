@@ -6,10 +6,10 @@
  *   reference_policies_condition-single-vs-multi-valued-context-keys.html
  * - KMS key policies: https://docs.aws.amazon.com/kms/latest/developerguide/key-policy-default.html
  */
-import { evaluate, type AuthorizationRequest, type PolicySet } from '../../../../localstack/iam/evaluate';
-import { UnsupportedPolicyError, UnsupportedRequestError } from '../../../../localstack/iam/errors';
-import type { PolicyDocument, PolicyStatement } from '../../../../localstack/iam/policy';
-import type { CallerIdentity } from '../../../../localstack/iam/principals';
+import { evaluate, type AuthorizationRequest, type PolicySet } from '#localstack/iam/evaluate';
+import { UnsupportedPolicyError, UnsupportedRequestError } from '#localstack/iam/errors';
+import type { PolicyDocument, PolicyStatement } from '#localstack/iam/policy';
+import type { CallerIdentity } from '#localstack/iam/principals';
 
 const ACCOUNT = '111122223333';
 const ROLE = `arn:aws:iam::${ACCOUNT}:role/service-role/SendEmailRole`;

@@ -15,14 +15,9 @@ import {
   ApiGatewayV2ServiceException,
   CreateDomainNameCommand,
 } from '@aws-sdk/client-apigatewayv2';
-import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '../../../../localstack/iam/install';
-import {
-  createAcmClient,
-  createApiGatewayV2Client,
-  createS3Client,
-  createSqsClient,
-} from '../../../../shared/adapters/aws/client-factories';
-import type { Config } from '../../../../shared/config/config';
+import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '#localstack/iam/install';
+import { createAcmClient, createApiGatewayV2Client, createS3Client, createSqsClient } from '#shared/adapters/aws/client-factories';
+import type { Config } from '#shared/config/config';
 
 const NOWHERE = 'http://127.0.0.1:1';
 const config = { region: 'us-east-1', endpoints: { s3: NOWHERE, sqs: NOWHERE, acm: NOWHERE, apigatewayv2: NOWHERE } } as unknown as Config;

@@ -5,13 +5,13 @@
  * and decided by the evaluator. The three functions given MTA_STS_HOSTING_GRANTS may make them for
  * `mta-sts.inbound.<domain>` and nothing wider; a function without the grants may make none.
  */
-import { API_GROUPS, MTA_STS_HOSTING_GRANTS, SCHEDULED_TASKS } from '../../../../infra/definitions';
-import { DeployedStack } from '../../../../localstack/cloud/template/deployed-stack';
-import { readFunctions } from '../../../../localstack/cloud/template/functions';
-import { rolePolicies } from '../../../../localstack/cloud/template/iam-policies';
-import { synthesizedTemplate } from '../../../../localstack/cloud/template/synthesize';
-import { Authorizer, type CallVerdict } from '../../../../localstack/iam/authorize';
-import type { Principal } from '../../../../localstack/iam/caller';
+import { API_GROUPS, MTA_STS_HOSTING_GRANTS, SCHEDULED_TASKS } from '#infra/definitions';
+import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
+import { readFunctions } from '#localstack/cloud/template/functions';
+import { rolePolicies } from '#localstack/cloud/template/iam-policies';
+import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
+import { Authorizer, type CallVerdict } from '#localstack/iam/authorize';
+import type { Principal } from '#localstack/iam/caller';
 
 jest.setTimeout(120_000);
 

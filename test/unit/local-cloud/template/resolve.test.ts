@@ -1,4 +1,4 @@
-import { resolveValue, TemplateResolveError, type ResolveScope } from '../../../../localstack/cloud/template/resolve';
+import { resolveValue, TemplateResolveError, type ResolveScope } from '#localstack/cloud/template/resolve';
 
 const scope = (overrides: Partial<ResolveScope> = {}): ResolveScope => ({
   ref: (id) => {

@@ -2,7 +2,7 @@
  * The synthesized template's cache key: it covers what the CDK app reads (so an edit of a construct, a
  * definition or a setting synthesizes again) and the context, and nothing that varies between starts.
  */
-import { appInputs, templateHash } from '../../../../localstack/cloud/template/synthesize';
+import { appInputs, templateHash } from '#localstack/cloud/template/synthesize';
 
 jest.setTimeout(60_000);
 
