@@ -212,7 +212,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     providerMessageId: mail.messageId,
     sentAt: stamp(mail.timestamp),
     outcome,
-    ...(recipients && recipients.addresses.length ? { recipients } : {}),
+    ...(recipients?.addresses.length ? { recipients } : {}),
     ...(suppress && (suppress.reason === 'complaint' ? suppress.emails : suppress.recipients).length ? { suppress } : {}),
     ...(delay ? { delay } : {}),
   };

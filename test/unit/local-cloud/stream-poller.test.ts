@@ -17,12 +17,8 @@ import {
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
-  DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record,
-  type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';

@@ -14,7 +14,6 @@ import { cleanUserAgent, type AuditActor } from '../../../domain/audit/audit-rec
 import { isAuditedOperation, isChangeMethod, pathParams } from '../../../domain/audit/audited-actions';
 import type { AuditLogRepository } from '../../../adapters/store/audit-log';
 import type { Clock } from '../../../ports/clock';
-import { logError } from '../../../lib/log';
 import { recordAudit } from '../../../usecases/audit/record';
 import type { ApiEnv } from '../env';
 
@@ -60,7 +59,7 @@ async function actorOf(c: Context<ApiEnv>, deps: AuditMiddlewareDeps): Promise<A
   const session = c.get('session');
   if (session) return { type: 'user', id: session.user.id, email: session.user.email, email_hash: null, role: session.user.role };
   const principal = c.get('principal');
-  if (!principal || principal.credential.kind !== 'api_key') return null;
+  if (principal?.credential.kind !== 'api_key') return null;
   const name = await deps.auditLog.apiKeyName(principal.account.id, principal.credential.id).catch(() => null);
   return { type: 'api_key', id: principal.credential.id, name };
 }
