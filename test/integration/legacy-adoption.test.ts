@@ -96,15 +96,13 @@ describe('adopting the records of an older release (admin data adopt-legacy)', (
 
     const sender = `legacy-sender-${Date.now()}@sender.example`;
     const domain = await inbound.receivingDomain(account);
-    const info = await inbound
-      .mxTransport()
-      .sendMail({
-        from: sender,
-        to: domain.address('inbox'),
-        subject: 'old mail',
-        text: 'received by an older release',
-        attachments: [{ filename: 'r.txt', content: 'old attachment' }],
-      });
+    const info = await inbound.mxTransport().sendMail({
+      from: sender,
+      to: domain.address('inbox'),
+      subject: 'old mail',
+      text: 'received by an older release',
+      attachments: [{ filename: 'r.txt', content: 'old attachment' }],
+    });
     const [receivedId] = inbound.receivedIds(info.response);
     await inbound.waitForReceived(account, receivedId!);
     await harness.waitFor(

@@ -323,15 +323,13 @@ describe('tenants', () => {
     const domain = await tenantDomain(tenant.external_id);
     const { Tenant } = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
     const status = (SendingStatus: 'ENABLED' | 'DISABLED') =>
-      view
-        .client()
-        .send(
-          new UpdateReputationEntityCustomerManagedStatusCommand({
-            ReputationEntityType: 'RESOURCE',
-            ReputationEntityReference: Tenant!.TenantArn!,
-            SendingStatus,
-          }),
-        );
+      view.client().send(
+        new UpdateReputationEntityCustomerManagedStatusCommand({
+          ReputationEntityType: 'RESOURCE',
+          ReputationEntityReference: Tenant!.TenantArn!,
+          SendingStatus,
+        }),
+      );
     await status('DISABLED');
     try {
       const sent = await api('POST', '/emails', {

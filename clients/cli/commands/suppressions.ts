@@ -76,12 +76,10 @@ export function registerSuppressions(program: Command, io: CliIo): void {
     .action(async (options: ListOptions & { reason?: string; email?: string }, command: Command) => {
       const ctx = contextOf(io, command);
       if (options.email) {
-        const answer = await ctx
-          .client()
-          .get<{ suppressions: Suppression[]; category_opt_outs?: Suppression[] }>('/suppressions', {
-            ...listQuery(options),
-            email: options.email,
-          });
+        const answer = await ctx.client().get<{ suppressions: Suppression[]; category_opt_outs?: Suppression[] }>('/suppressions', {
+          ...listQuery(options),
+          email: options.email,
+        });
         if (ctx.json) return printJson(io, answer);
         const entries = [...answer.suppressions, ...(answer.category_opt_outs ?? [])];
         io.out(
@@ -110,13 +108,11 @@ export function registerSuppressions(program: Command, io: CliIo): void {
     .option('--category <category>', 'opt out of product or newsletter mail only')
     .action(async (emails: string[], options: ListOptions, command: Command) => {
       const ctx = contextOf(io, command);
-      const answer = await ctx
-        .client()
-        .post<{ created: string[]; existing: string[] }>('/suppressions', {
-          emails,
-          ...(options.tenant ? { tenant: options.tenant } : {}),
-          ...(options.category ? { category: options.category } : {}),
-        });
+      const answer = await ctx.client().post<{ created: string[]; existing: string[] }>('/suppressions', {
+        emails,
+        ...(options.tenant ? { tenant: options.tenant } : {}),
+        ...(options.category ? { category: options.category } : {}),
+      });
       if (ctx.json) return printJson(io, answer);
       io.out(
         formatFields([

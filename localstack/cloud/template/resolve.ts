@@ -87,8 +87,7 @@ function sub(argument: unknown, scope: ResolveScope, path: string): string {
   const values = variables as Record<string, unknown>;
   return text.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
     if (name.startsWith('!')) return `\${${name.slice(1)}}`; // ${!Literal} writes ${Literal}
-    if (Object.hasOwn(values, name))
-      return asString(resolveAt(values[name], scope, `${path}/${name}`), path, `Fn::Sub variable ${name}`);
+    if (Object.hasOwn(values, name)) return asString(resolveAt(values[name], scope, `${path}/${name}`), path, `Fn::Sub variable ${name}`);
     const dot = name.indexOf('.');
     const value =
       dot > 0 && !name.startsWith('AWS::') ? scope.getAtt(name.slice(0, dot), name.slice(dot + 1)) : ref(name, scope, `${path}/${whole}`);

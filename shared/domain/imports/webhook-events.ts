@@ -81,7 +81,7 @@ function inEventTypeOrder(events: Iterable<EventType>): EventType[] {
 function eventsOf(provider: ProviderName, name: string): readonly EventType[] | null {
   const table: Readonly<Record<string, readonly EventType[]>> = WEBHOOK_EVENT_MAP[provider];
   const key = name.trim().toLowerCase();
-  return  Object.hasOwn(table, key) ? table[key]! : null;
+  return Object.hasOwn(table, key) ? table[key]! : null;
 }
 
 export function mapWebhookEvents(provider: ProviderName, events: readonly string[]): MappedEvents {

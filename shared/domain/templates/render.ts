@@ -91,7 +91,7 @@ export function isReservedVariable(name: string): boolean {
 
 /** An own property only: `{{constructor}}` never finds Object.prototype's. */
 function own(values: Readonly<Record<string, unknown>>, name: string): unknown {
-  return  Object.hasOwn(values, name) ? values[name] : undefined;
+  return Object.hasOwn(values, name) ? values[name] : undefined;
 }
 
 /** A value that can be put in a template as text; null (and undefined, objects, arrays) are no value. */

@@ -75,7 +75,7 @@ export async function api<T = any>(
   }
   const response = await fetch(stack().apiUrl + path, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown ;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
