@@ -225,7 +225,10 @@ function install() {
     }
     const second = Math.floor(Date.now() / 1000);
     let bucket = writes.get(second);
-    if (!bucket) writes.set(second, (bucket = new Map()));
+    if (!bucket) {
+      bucket = new Map();
+      writes.set(second, bucket);
+    }
     for (const key of keys) bucket.set(key, (bucket.get(key) || 0) + 1);
     dirty = true;
   }
@@ -255,7 +258,8 @@ function install() {
       const name = `${service} ${operation}`;
       const ms = latency.sample(service, operation);
       const wait = ms - (localTime[name] || 0);
-      const entry = injected[name] || (injected[name] = [0, 0]);
+      if (!injected[name]) injected[name] = [0, 0];
+      const entry = injected[name];
       entry[0] += 1;
       entry[1] += ms;
       dirty = true;

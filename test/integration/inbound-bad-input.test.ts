@@ -141,14 +141,13 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
 
   it('records a multipart message with no parts at all (only the closing delimiter), with no attachment', async () => {
     const to = inbox.address('no-parts');
-    const message =
-      `${headers({
-        From: 'empty@example.org',
-        To: to,
-        Subject: 'No parts',
-        'MIME-Version': '1.0',
-        'Content-Type': 'multipart/mixed; boundary="b1"',
-      })}${CRLF}--b1--${CRLF}`;
+    const message = `${headers({
+      From: 'empty@example.org',
+      To: to,
+      Subject: 'No parts',
+      'MIME-Version': '1.0',
+      'Content-Type': 'multipart/mixed; boundary="b1"',
+    })}${CRLF}--b1--${CRLF}`;
     const id = acceptedId((await send('empty@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     expect(email).toMatchObject({ id, subject: 'No parts', attachment_count: 0, attachments: [], parse_error: null });

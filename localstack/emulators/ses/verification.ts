@@ -21,7 +21,7 @@ import { resolverFor, type DnsServers } from '../dns-servers';
 import { SesError } from './errors';
 import { SIMULATOR_DOMAIN } from './simulator';
 import type { SesStore } from './store';
-import type { EmailIdentity, IdentityVerification, } from './types';
+import type { EmailIdentity, IdentityVerification } from './types';
 
 /** How long SES looks for a new identity's DNS records before it gives up (FAILED). */
 export const VERIFICATION_WINDOW_MS = 72 * 60 * 60 * 1000;

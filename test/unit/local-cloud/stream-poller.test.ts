@@ -16,10 +16,7 @@ import {
   UpdateItemCommand,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import {
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBStreamsClient, GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
@@ -445,9 +442,10 @@ describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () =>
     const { name, streamArn } = await newTable();
     let getRecords = 0;
     const counted = {
-      send: (command: unknown, options?: unknown) => (
-        (command as object) instanceof GetRecordsCommand && getRecords++, streams.send(command as never, options as never)
-      ),
+      send: (command: unknown, options?: unknown) => {
+        if ((command as object) instanceof GetRecordsCommand) getRecords++;
+        return streams.send(command as never, options as never);
+      },
     } as unknown as DynamoDBStreamsClient;
     const feed = new StreamShardFeed({ streams: counted, streamArn, minIntervalMs: 50 });
     const seen: Record<string, string[]> = { all: [], emails: [], flaky: [] };

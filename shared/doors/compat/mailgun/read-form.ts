@@ -46,7 +46,10 @@ export async function formOf(form: FormData): Promise<MailgunForm> {
       });
     } else if (isFile(value)) {
       throw refuse(key, `'${key}' must be a text field (files go in 'attachment' or 'inline')`);
-    } else (fields[key] ??= []).push(value);
+    } else {
+      fields[key] ??= [];
+      fields[key].push(value);
+    }
   }
   return { fields, files };
 }
