@@ -313,7 +313,9 @@ function conditionProblems(value: unknown, path: (string | number)[], depth: num
       return;
     }
     if (list.length > LIMITS.conditionsPerGroup) at(group, `${group} has at most ${LIMITS.conditionsPerGroup} conditions`);
-    list.slice(0, LIMITS.conditionsPerGroup).forEach((item, i) => conditionProblems(item, [...path, group, i], depth + 1, ctx));
+    list.slice(0, LIMITS.conditionsPerGroup).forEach((item, i) => {
+      conditionProblems(item, [...path, group, i], depth + 1, ctx);
+    });
     return;
   }
   for (const name of ['field', 'operator', 'value']) own.delete(name);

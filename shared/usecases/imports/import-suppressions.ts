@@ -130,7 +130,9 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
     if (worked > 0 && outOfTime(ctx)) break;
     const rules = entries.slice(worked, worked + SUPPRESSION_WRITE_CHUNK).map((entry) => classifySuppression(entry));
     const outcomes = await mapBounded(rules, WRITE_CONCURRENCY, (rule) => write(ctx, list, rule));
-    rules.forEach((rule, index) => (part.suppressions = countSuppression(part.suppressions, rule, outcomes[index])));
+    rules.forEach((rule, index) => {
+      part.suppressions = countSuppression(part.suppressions, rule, outcomes[index]);
+    });
     worked += rules.length;
   }
   return { part, progress: afterEntries(progress, page, worked, nextList) };
