@@ -50,7 +50,6 @@ const REF_PREFIX: Record<AddressRefKind, string> = {
 
 /** The Put items of one record's references (one per address); `ttl` (epoch s): the record's own. */
 export function addressRefItems(
-  tableName: string,
   accountId: string,
   addresses: readonly string[],
   kind: AddressRefKind,
@@ -82,7 +81,7 @@ export async function writeAddressRefs(
 ): Promise<void> {
   await batchWrite(
     table,
-    addressRefItems(table.name, accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
+    addressRefItems(accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
   );
 }
 

@@ -482,7 +482,7 @@ export function definitionProblems(trigger: Trigger, steps: readonly Step[]): Fi
  */
 export function cycleProblems(steps: readonly Step[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  steps.forEach((step, i) => {
+  steps.forEach((_step, i) => {
     for (const edge of successorsOf(steps, i)) {
       if (edge.field === null || edge.target > i) continue;
       const path = pathBetween(steps, edge.target, i);

@@ -15,7 +15,7 @@ function fakes() {
     reads,
     deps: {
       automations: {
-        get: async (accountId: string, id: string) => {
+        get: async (_accountId: string, id: string) => {
           reads.push(`automation ${id}`);
           return id === 'auto_1' ? automation : null;
         },

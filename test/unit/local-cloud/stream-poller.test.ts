@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '../../../infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
@@ -28,6 +28,7 @@ import {
   StreamCheckpoints,
   StreamPoller,
   type StreamBatchFailure,
+  type StreamHandler,
   type StreamPollerOptions,
 } from '../../../localstack/cloud/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
@@ -98,9 +99,7 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ids = (event: DynamoDBStreamEvent) => event.Records.map((r) => r.dynamodb!.NewImage!.id!.S!);
 
-type Handler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
-
-function poller(streamArn: string, handler: Handler, options: Partial<StreamPollerOptions> = {}): StreamPoller {
+function poller(streamArn: string, handler: StreamHandler, options: Partial<StreamPollerOptions> = {}): StreamPoller {
   const p = new StreamPoller({
     name: 'test-relay',
     streams,
