@@ -29,7 +29,7 @@
  */
 import { isId, timeOfId } from '../../domain/ids';
 import type { Clock } from '../../ports/clock';
-import type { SesTenants } from '../../ports/ses-tenants';
+import type { SesTenantPage, SesTenants } from '../../ports/ses-tenants';
 import type { DomainRepository } from '../../adapters/store/domains';
 import type { SesTenantSweepRepository, SesTenantSweepState } from '../../adapters/store/ses-tenant-sweep';
 import type { TenantAlias, TenantRepository } from '../../adapters/store/tenants';
@@ -112,7 +112,7 @@ async function removeOrphans(
   report: SesTenantSweepReport,
   log: Log,
 ): Promise<string | null> {
-  let page;
+  let page: SesTenantPage;
   try {
     page = await deps.sesTenants.listTenants({ pageSize, ...(token ? { nextToken: token } : {}) });
   } catch (error) {
