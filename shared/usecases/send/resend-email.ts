@@ -18,7 +18,7 @@ import { isId } from '../../domain/ids';
 import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
 import type { EmailRepository, StoredBody, StoredEmail } from '../../adapters/store/emails';
 import type { Principal } from '../access/principal';
-import { sendEmail, type SendDeps, type SendResult } from './accept';
+import { sendEmail, type SendDeps, type SendResult } from './send-email';
 import { assertVisible } from '../access/visibility';
 import { isRedacted, redactedResendError } from '../../domain/emails/redaction';
 

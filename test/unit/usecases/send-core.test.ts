@@ -1,5 +1,5 @@
 /** The send core with in-memory fakes of its ports: who, policy, idempotency, limits, scheduling. */
-import { sendEmail } from '#shared/usecases/send/accept';
+import { sendEmail } from '#shared/usecases/send/send-email';
 import type { SendRequest } from '#shared/domain/emails/send-request';
 import { account, fakeSendDeps, keyLookup, NOW, SANDBOX, storedTenant, tenant } from './send-fakes';
 
