@@ -35,6 +35,12 @@ import type { DashboardServices } from './services';
 const originOf = (c: Context<ApiEnv>) => dashboardOrigin(c.req.url);
 
 export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
+  addTeamDoors(app, services);
+  addAcceptInvitationRoutes(app, services);
+}
+
+/** The team's JSON doors: the list, invite and revoke, change a member's role, remove a member. */
+function addTeamDoors(app: Hono<ApiEnv>, services: DashboardServices): void {
   const route = routes(app);
   const session = { before: [requireSession(services)] };
   const actor = (c: Context<ApiEnv>) => c.get('session').user;
@@ -83,6 +89,45 @@ export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
     },
     session,
   );
+}
+
+/** The accept page's form refused: the page again, with the error (and the same status). */
+async function acceptPageAgain(
+  c: Context<ApiEnv>,
+  services: DashboardServices,
+  form: Record<string, string>,
+  error: AppError,
+): Promise<Response> {
+  const invitation = await invitationOfToken(services, form.token).catch(() => null);
+  return acceptInvitationPage(c, {
+    token: form.token ?? '',
+    invitation,
+    error: errorText(error),
+    status: error.status as 400 | 403 | 409,
+  });
+}
+
+/** Signed in at once, as after a sign-in (a session this browser held before is over): 303 to the dashboard for the page's form, the sign-in's answer for JSON. */
+async function signInAccepted(c: Context<ApiEnv>, services: DashboardServices, user: DashboardUser, fromForm: boolean): Promise<Response> {
+  const previous = sessionCookieToken(c);
+  if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
+  const { token, session: started } = await startSession(services, user);
+  setSessionCookie(c, token, started);
+  if (fromForm) return c.redirect(HOME_PATH, 303);
+  return c.json(
+    {
+      user: toPublicUser(user),
+      csrf_token: started.csrf_token,
+      expires_at: started.expires_at,
+      idle_expires_at: started.idle_expires_at,
+    },
+    200,
+  );
+}
+
+/** The invitation's accept page (no session) and its door (the page's form, or JSON). */
+function addAcceptInvitationRoutes(app: Hono<ApiEnv>, services: DashboardServices): void {
+  const route = routes(app);
 
   // The accept page: the invitation the link names, or the page saying it is not valid (400).
   app.get(dashboardOps.acceptInvitation.path, async (c) => {
@@ -105,29 +150,9 @@ export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
       } catch (error) {
         // The accept page's form: the page again, with the error (and the same status).
         if (!form || !(error instanceof AppError) || error.status >= 500) throw error;
-        const invitation = await invitationOfToken(services, form.token).catch(() => null);
-        return acceptInvitationPage(c, {
-          token: form.token ?? '',
-          invitation,
-          error: errorText(error),
-          status: error.status as 400 | 403 | 409,
-        });
+        return acceptPageAgain(c, services, form, error);
       }
-      // Signed in at once, as after a sign-in: a session this browser held before is over.
-      const previous = sessionCookieToken(c);
-      if (isTokenShaped(previous)) await endSession(services, sessionTokenHash(previous));
-      const { token, session: started } = await startSession(services, user);
-      setSessionCookie(c, token, started);
-      if (form) return c.redirect(HOME_PATH, 303);
-      return c.json(
-        {
-          user: toPublicUser(user),
-          csrf_token: started.csrf_token,
-          expires_at: started.expires_at,
-          idle_expires_at: started.idle_expires_at,
-        },
-        200,
-      );
+      return signInAccepted(c, services, user, form !== null);
     },
     { before: [requireSameOrigin()] },
   );

@@ -46,6 +46,10 @@ const slug = (text: string) =>
 const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 const schemaLink = (name: string) => `<a href="#schema-${esc(name)}"><code>${esc(name)}</code></a>`;
 
+/** An operation as the page lists it: its path, method and operation. */
+type Listed = [path: string, method: string, operation: OpenApiOperation];
+type Tag = OpenApiDocument['tags'][number];
+
 class Renderer {
   constructor(private readonly doc: OpenApiDocument) {}
 
@@ -215,10 +219,10 @@ ${this.responses(operation)}
 </article>`;
   }
 
-  page(): string {
-    const doc = this.doc;
-    const byTag = new Map<string, [string, string, OpenApiOperation][]>();
-    for (const [path, item] of Object.entries(doc.paths)) {
+  /** The operations of each tag, in the document's order of paths and METHODS. */
+  private operationsByTag(): Map<string, Listed[]> {
+    const byTag = new Map<string, Listed[]>();
+    for (const [path, item] of Object.entries(this.doc.paths)) {
       for (const method of METHODS) {
         const operation = item[method];
         if (!operation) continue;
@@ -226,8 +230,12 @@ ${this.responses(operation)}
         byTag.set(tag, [...(byTag.get(tag) ?? []), [path, method, operation]]);
       }
     }
-    const tags = doc.tags.filter((tag) => byTag.has(tag.name));
-    const toc = tags
+    return byTag;
+  }
+
+  /** The navigation's entries: each tag with links to its operations. */
+  private contents(tags: readonly Tag[], byTag: Map<string, Listed[]>): string {
+    return tags
       .map(
         (tag) =>
           `<li><a href="#tag-${slug(tag.name)}">${esc(tag.name)}</a><ul>${byTag
@@ -239,7 +247,11 @@ ${this.responses(operation)}
             .join('')}</ul></li>`,
       )
       .join('');
-    const sections = tags
+  }
+
+  /** One section per tag: its description, then its operations. */
+  private tagSections(tags: readonly Tag[], byTag: Map<string, Listed[]>): string {
+    return tags
       .map(
         (tag) =>
           `<section id="tag-${slug(tag.name)}" aria-labelledby="t-${slug(tag.name)}"><h2 id="t-${slug(tag.name)}">${esc(tag.name)}</h2>${markdown(tag.description)}${byTag
@@ -248,17 +260,29 @@ ${this.responses(operation)}
             .join('\n')}</section>`,
       )
       .join('\n');
-    const schemas = Object.entries(doc.components.schemas)
+  }
+
+  private schemaArticles(): string {
+    return Object.entries(this.doc.components.schemas)
       .map(
         ([name, schema]) =>
           `<article class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${schema.description ? markdown(String(schema.description)) : ''}${this.properties(schema)}</article>`,
       )
       .join('\n');
-    const servers = doc.servers
+  }
+
+  private servers(): string {
+    return this.doc.servers
       .map(
         (server) => `<li><code>${esc(server.url)}</code>: ${markdown(String(server.description ?? '')).replace(/^<p>|<\/p>$/g, '')}</li>`,
       )
       .join('');
+  }
+
+  page(): string {
+    const doc = this.doc;
+    const byTag = this.operationsByTag();
+    const tags = doc.tags.filter((tag) => byTag.has(tag.name));
     return `<!doctype html>
 <html lang="en">
 <head>
@@ -271,11 +295,11 @@ ${this.responses(operation)}
 <a class="skip" href="#main">Skip to the reference</a>
 <header><h1>${esc(doc.info.title)} <span class="version">${esc(doc.info.version)}</span></h1>
 <p>OpenAPI ${esc(doc.openapi)}: <a href="/openapi.json">/openapi.json</a> (also <code>docs/openapi.json</code> in the repository).</p></header>
-<nav aria-label="Operations"><h2>Contents</h2><ul><li><a href="#overview">Overview</a></li>${toc}<li><a href="#schemas">Schemas</a></li></ul></nav>
+<nav aria-label="Operations"><h2>Contents</h2><ul><li><a href="#overview">Overview</a></li>${this.contents(tags, byTag)}<li><a href="#schemas">Schemas</a></li></ul></nav>
 <main id="main">
-<section id="overview" aria-labelledby="t-overview"><h2 id="t-overview">Overview</h2>${markdown(doc.info.description)}<h3>Servers</h3><ul>${servers}</ul></section>
-${sections}
-<section id="schemas" aria-labelledby="t-schemas"><h2 id="t-schemas">Schemas</h2>${schemas}</section>
+<section id="overview" aria-labelledby="t-overview"><h2 id="t-overview">Overview</h2>${markdown(doc.info.description)}<h3>Servers</h3><ul>${this.servers()}</ul></section>
+${this.tagSections(tags, byTag)}
+<section id="schemas" aria-labelledby="t-schemas"><h2 id="t-schemas">Schemas</h2>${this.schemaArticles()}</section>
 </main>
 </body>
 </html>

@@ -34,6 +34,7 @@ import {
 } from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
+import type { DashboardServices } from '../services';
 import { badge, html, json, table, time, type Html } from './layout';
 import { recordCreated } from '#shared/doors/http/created-ids';
 
@@ -83,68 +84,73 @@ function traceSection(trace: AutomationDryRun): Html {
   )}</ol></section>`;
 }
 
-export function addAutomationPages(routes: PageRoutes): void {
-  const { services } = routes;
-
-  /** The automation `id` and a page of its runs, read together (each use case checks the automation is the account's). */
-  async function automationPage(
-    c: PageContext,
-    id: string,
-    dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null,
-  ): Promise<Response> {
-    const state = dryRun ? {} : pageState(c);
-    const principal = c.get('principal');
-    const [found, runs] = await Promise.all([
-      getAutomation(services, principal, id),
-      listAutomationRuns(services, principal, id, pageRequest(state)),
-    ]);
-    const automation = toPublicAutomation(found);
-    const runRows = runs.items
-      .map(toRunSummary)
-      .map(
-        (run) =>
-          html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
-      );
-    const form = dryRun?.form;
-    // The session door (POST /api/events) when the page script runs; the page action without it.
-    const door = doorAttributes({ route: '/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
-    const dryRunForm = postForm(
-      c,
-      `/dashboard/automations/${automation.id}/dry-run`,
-      html`<div class="fields">${input('Event name', 'name', { value: form?.get('name') ?? automation.trigger.event, required: true })}${input('Email', 'email', { type: 'email', value: form?.get('email') ?? c.get('principal').account.email })}${input('User ID', 'user_id', { value: form?.get('user_id') ?? '' })}</div>${textarea('Event data (JSON)', 'data', { value: form?.get('data') ?? '{}', rows: 4, hint: 'A JSON object; conditions and {{event.data.*}} read it.' })}<p><button type="submit">Dry run</button></p>`,
-      door,
+/** The automation `id` and a page of its runs, read together (each use case checks the automation is the account's). */
+async function automationPage(
+  services: DashboardServices,
+  c: PageContext,
+  id: string,
+  dryRun: { trace: AutomationDryRun; form: URLSearchParams } | null,
+): Promise<Response> {
+  const state = dryRun ? {} : pageState(c);
+  const principal = c.get('principal');
+  const [found, runs] = await Promise.all([
+    getAutomation(services, principal, id),
+    listAutomationRuns(services, principal, id, pageRequest(state)),
+  ]);
+  const automation = toPublicAutomation(found);
+  const runRows = runs.items
+    .map(toRunSummary)
+    .map(
+      (run) =>
+        html`<tr><td>${badge(run.status)}</td><td>${time(run.created_at)}</td><td class="num">${run.steps_completed}</td><td>${run.current_step ? `${run.current_step.key} (${run.current_step.state})` : ''}</td><td>${run.event.email ?? run.event.user_id ?? ''}</td><td>${run.error ?? ''}</td></tr>`,
     );
-    const body = html`<dl class="facts"><dt>Status</dt><dd>${badge(automation.status)}</dd><dt>Trigger</dt><dd><code>${automation.trigger.event}</code>${automation.trigger.cancel_on_events.length ? html` (cancelled by ${automation.trigger.cancel_on_events.join(', ')})` : ''}</dd><dt>Version</dt><dd>${automation.version}</dd><dt>Updated</dt><dd>${time(automation.updated_at)}</dd></dl>
+  const form = dryRun?.form;
+  // The session door (POST /api/events) when the page script runs; the page action without it.
+  const door = doorAttributes({ route: '/events', kind: 'dry-run', done: DRY_RUN_DONE, data: { 'automation-id': automation.id } });
+  const dryRunForm = postForm(
+    c,
+    `/dashboard/automations/${automation.id}/dry-run`,
+    html`<div class="fields">${input('Event name', 'name', { value: form?.get('name') ?? automation.trigger.event, required: true })}${input('Email', 'email', { type: 'email', value: form?.get('email') ?? c.get('principal').account.email })}${input('User ID', 'user_id', { value: form?.get('user_id') ?? '' })}</div>${textarea('Event data (JSON)', 'data', { value: form?.get('data') ?? '{}', rows: 4, hint: 'A JSON object; conditions and {{event.data.*}} read it.' })}<p><button type="submit">Dry run</button></p>`,
+    door,
+  );
+  const body = html`<dl class="facts"><dt>Status</dt><dd>${badge(automation.status)}</dd><dt>Trigger</dt><dd><code>${automation.trigger.event}</code>${automation.trigger.cancel_on_events.length ? html` (cancelled by ${automation.trigger.cancel_on_events.join(', ')})` : ''}</dd><dt>Version</dt><dd>${automation.version}</dd><dt>Updated</dt><dd>${time(automation.updated_at)}</dd></dl>
 <div class="actions">${automation.status === 'active' ? buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Pause', { className: 'secondary', hidden: { action: 'pause' } }) : buttonForm(c, `/dashboard/automations/${automation.id}/status`, 'Activate', { hidden: { action: 'activate' } })}</div>
 <div id="dry-run-trace">${dryRun ? traceSection(dryRun.trace) : ''}</div>
 <section aria-labelledby="steps-heading"><h2 id="steps-heading">Steps</h2><ol>${automation.steps.map(
-      (step) =>
-        html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
-    )}</ol></section>
+    (step) =>
+      html`<li><strong>${step.key}</strong> <span class="muted">(${step.type.replace(/_/g, ' ')})</span>: ${stepSummary(step)}${step.next ? `; then ${step.next}` : ''}</li>`,
+  )}</ol></section>
 <section aria-labelledby="dry-run-heading"><h2 id="dry-run-heading">Dry run</h2><p class="hint">Runs this automation for an event you describe, whatever its status: delays and waits are skipped, emails are shown, not sent, and nothing is written.</p>${dryRunForm}</section>
 <section aria-labelledby="runs-heading"><h2 id="runs-heading">Runs</h2>${table('Runs, newest first', ['Status', 'Started', 'Steps', 'Current step', 'For', 'Error'], runRows, 'No runs yet.')}
 ${pager(`/dashboard/automations/${automation.id}`, {}, state, runs.next_cursor)}</section>`;
-    return render(c, { title: automation.name, lead: html`<p><a href="/dashboard/automations">← All automations</a></p>`, body });
-  }
+  return render(c, { title: automation.name, lead: html`<p><a href="/dashboard/automations">← All automations</a></p>`, body });
+}
 
-  routes.page('/automations', async (c) => {
-    const state = pageState(c);
-    const page = await listAutomations(services, c.get('principal'), pageRequest(state));
-    const rows = page.items
-      .map(toPublicAutomation)
-      .map(
-        (automation) =>
-          html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
-      );
-    const body = html`${table('Automations, newest first', ['Name', 'Status', 'Trigger', 'Steps', 'Updated'], rows, 'No automations yet.')}
+/** The automations, newest first, and the create form (the definition as JSON). */
+async function automationListPage(services: DashboardServices, c: PageContext): Promise<Response> {
+  const state = pageState(c);
+  const page = await listAutomations(services, c.get('principal'), pageRequest(state));
+  const rows = page.items
+    .map(toPublicAutomation)
+    .map(
+      (automation) =>
+        html`<tr><td><a href="/dashboard/automations/${automation.id}">${automation.name}</a></td><td>${badge(automation.status)}</td><td><code>${automation.trigger.event}</code></td><td class="num">${automation.steps.length}</td><td>${time(automation.updated_at)}</td></tr>`,
+    );
+  const body = html`${table('Automations, newest first', ['Name', 'Status', 'Trigger', 'Steps', 'Updated'], rows, 'No automations yet.')}
 ${pager('/dashboard/automations', {}, state, page.next_cursor)}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create an automation</h2>${postForm(
-      c,
-      '/dashboard/automations',
-      html`${textarea('Definition (JSON)', 'definition', { value: EXAMPLE, rows: 16, hint: 'As POST /automations takes it (docs/automations.md). It starts as a draft unless "status": "active".' })}<p><button type="submit">Create automation</button></p>`,
-    )}</section>`;
-    return render(c, { title: 'Automations', body });
-  });
+    c,
+    '/dashboard/automations',
+    html`${textarea('Definition (JSON)', 'definition', { value: EXAMPLE, rows: 16, hint: 'As POST /automations takes it (docs/automations.md). It starts as a draft unless "status": "active".' })}<p><button type="submit">Create automation</button></p>`,
+  )}</section>`;
+  return render(c, { title: 'Automations', body });
+}
+
+/** The list and the create action. */
+function addAutomationListPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/automations', (c) => automationListPage(services, c));
 
   routes.action('/automations', (c, form) =>
     formAction(c, '/dashboard/automations', async () => {
@@ -154,8 +160,13 @@ ${pager('/dashboard/automations', {}, state, page.next_cursor)}
       return redirectTo(c, `/dashboard/automations/${automation.id}`, { kind: 'ok', text: `Automation created (${automation.status}).` });
     }),
   );
+}
 
-  routes.page('/automations/:id', (c) => automationPage(c, param(c, 'id'), null));
+/** One automation's page, and its actions: Activate/Pause, the dry run (its answer: the page with the trace). */
+function addAutomationDetailPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/automations/:id', (c) => automationPage(services, c, param(c, 'id'), null));
 
   routes.action('/automations/:id/status', (c, form) => {
     const back = `/dashboard/automations/${param(c, 'id')}`;
@@ -179,7 +190,12 @@ ${pager('/dashboard/automations', {}, state, page.next_cursor)}
       });
       const result = await acceptEvent(services, principal, request);
       if (!('dry_run' in result)) throw new Error('a dry-run request did not dry-run');
-      return automationPage(c, param(c, 'id'), { trace: result, form });
+      return automationPage(services, c, param(c, 'id'), { trace: result, form });
     }),
   );
+}
+
+export function addAutomationPages(routes: PageRoutes): void {
+  addAutomationListPages(routes);
+  addAutomationDetailPages(routes);
 }

@@ -16,7 +16,7 @@ import {
   isBounceCategory,
   type BounceCategory,
 } from '#shared/domain/bounces/bounce-category';
-import { assertCan, can } from '#shared/domain/dashboard/roles';
+import { assertCan, can, type DashboardRole } from '#shared/domain/dashboard/roles';
 import { type AppError, ValidationError } from '#shared/domain/errors';
 import {
   getAccountSettings,
@@ -27,7 +27,7 @@ import {
 import type { DashboardServices } from '../services';
 import { checkboxes, postForm, problemFlash, redirectTo, render, select, type PageContext } from './forms';
 import type { PageRoutes } from './page-routes';
-import { html, table, type Flash, type PageOptions } from './layout';
+import { html, table, type Flash, type Html, type PageOptions } from './layout';
 
 export const SETTINGS_PATH = '/dashboard/settings';
 
@@ -105,55 +105,62 @@ function changeText(change: AccountSettingsChange, settings: AccountSettings): s
   return parts.length ? `Settings saved. ${parts.join('; ')}.` : 'Nothing changed.';
 }
 
-export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
-  const { services } = routes;
+/** The form that changes the settings (a select per retention window, content storage, a checkbox per bounce category), for the roles that may. */
+function settingsForm(c: PageContext, settings: AccountSettings, role: DashboardRole): Html {
+  const bounds = settings.retention_bounds;
+  const choices = bounds.allowed_days.map((count) => ({
+    value: String(count),
+    label: `${days(count)}${count === bounds.default_days ? ' (plan default)' : ''}`,
+  }));
+  return can(role, 'account_settings')
+    ? html`<section aria-labelledby="change-heading"><h2 id="change-heading">Change the settings</h2>${postForm(
+        c,
+        SETTINGS_PATH,
+        html`<div class="fields">${RETENTION_KINDS.map((kind) => select(`${RETENTION_LABELS[kind]}: kept`, `retention.${kind}`, choices, String(settings.retention[kind])))}${select(
+          'Keep sent content',
+          'store_content',
+          [
+            { value: 'on', label: 'on: bodies, attachments and subject kept for the retention window' },
+            { value: 'off', label: 'off: dropped once SES accepted the email' },
+          ],
+          settings.store_content ? 'on' : 'off',
+        )}</div>${checkboxes(
+          'Bounces that suppress the address',
+          SUPPRESS_FIELD,
+          BOUNCE_CATEGORIES,
+          (category) => settings.suppress_bounce_categories.includes(category as BounceCategory),
+          (category) => categoryLabel(category as BounceCategory),
+        )}<input type="hidden" name="${SUPPRESS_SHOWN_FIELD}" value="1"><p><button type="submit">Save settings</button></p>`,
+      )}<p class="hint">A retention change applies to data written after it; older data keeps the window it was written with.</p></section>`
+    : html`<p class="muted">Your role (${role}) cannot change the account's settings: owners and admins can.</p>`;
+}
 
-  function settingsPage(c: PageContext, options: { flash?: Flash; status?: PageOptions['status'] } = {}): Response {
-    const user = c.get('session').user;
-    const settings = getAccountSettings(c.get('principal'));
-    const bounds = settings.retention_bounds;
-    const plan = PLAN_RETENTION[settings.plan];
-    const rows = RETENTION_KINDS.map(
-      (kind) =>
-        html`<tr><th scope="row">${RETENTION_LABELS[kind]}</th><td>${days(settings.retention[kind])}</td><td>${days(plan.defaultDays)}</td><td>${days(plan.maxDays)}</td></tr>`,
-    );
-    const choices = bounds.allowed_days.map((count) => ({
-      value: String(count),
-      label: `${days(count)}${count === bounds.default_days ? ' (plan default)' : ''}`,
-    }));
-    const form = can(user.role, 'account_settings')
-      ? html`<section aria-labelledby="change-heading"><h2 id="change-heading">Change the settings</h2>${postForm(
-          c,
-          SETTINGS_PATH,
-          html`<div class="fields">${RETENTION_KINDS.map((kind) => select(`${RETENTION_LABELS[kind]}: kept`, `retention.${kind}`, choices, String(settings.retention[kind])))}${select(
-            'Keep sent content',
-            'store_content',
-            [
-              { value: 'on', label: 'on: bodies, attachments and subject kept for the retention window' },
-              { value: 'off', label: 'off: dropped once SES accepted the email' },
-            ],
-            settings.store_content ? 'on' : 'off',
-          )}</div>${checkboxes(
-            'Bounces that suppress the address',
-            SUPPRESS_FIELD,
-            BOUNCE_CATEGORIES,
-            (category) => settings.suppress_bounce_categories.includes(category as BounceCategory),
-            (category) => categoryLabel(category as BounceCategory),
-          )}<input type="hidden" name="${SUPPRESS_SHOWN_FIELD}" value="1"><p><button type="submit">Save settings</button></p>`,
-        )}<p class="hint">A retention change applies to data written after it; older data keeps the window it was written with.</p></section>`
-      : html`<p class="muted">Your role (${user.role}) cannot change the account's settings: owners and admins can.</p>`;
-    const body = html`<p>Plan <strong>${settings.plan}</strong>: each window is one of ${bounds.allowed_days.map(days).join(', ')}; the plan's default is ${days(bounds.default_days)}, its maximum ${days(bounds.max_days)}.</p>
+/** The settings as they are (every role), then the form that changes them (settingsForm). */
+function settingsPage(c: PageContext, options: { flash?: Flash; status?: PageOptions['status'] } = {}): Response {
+  const user = c.get('session').user;
+  const settings = getAccountSettings(c.get('principal'));
+  const bounds = settings.retention_bounds;
+  const plan = PLAN_RETENTION[settings.plan];
+  const rows = RETENTION_KINDS.map(
+    (kind) =>
+      html`<tr><th scope="row">${RETENTION_LABELS[kind]}</th><td>${days(settings.retention[kind])}</td><td>${days(plan.defaultDays)}</td><td>${days(plan.maxDays)}</td></tr>`,
+  );
+  const form = settingsForm(c, settings, user.role);
+  const body = html`<p>Plan <strong>${settings.plan}</strong>: each window is one of ${bounds.allowed_days.map(days).join(', ')}; the plan's default is ${days(bounds.default_days)}, its maximum ${days(bounds.max_days)}.</p>
 <h2>Retention</h2>${table('How long each kind of data is kept', ['Data', 'Kept', 'Plan default', 'Plan maximum'], rows)}
 <h2>Content storage</h2><p id="store-content">Sent content (bodies, attachments, subject): <strong>${settings.store_content ? 'kept' : 'not kept'}</strong>${settings.store_content ? " for the sent emails' retention window." : ': dropped once SES accepted each email.'}</p>
 <h2>Bounce suppression</h2><p id="suppress-bounce-categories">A bounce of these categories puts the address on the suppression list: <strong>${categoryList(settings.suppress_bounce_categories)}</strong>. Complaints always do. The default is ${categoryList(DEFAULT_SUPPRESS_BOUNCE_CATEGORIES)}.</p>
 ${form}`;
-    return render(c, {
-      title: 'Settings',
-      body,
-      ...(options.flash ? { flash: options.flash } : {}),
-      ...(options.status ? { status: options.status } : {}),
-    });
-  }
+  return render(c, {
+    title: 'Settings',
+    body,
+    ...(options.flash ? { flash: options.flash } : {}),
+    ...(options.status ? { status: options.status } : {}),
+  });
+}
+
+export function addSettingsPages(routes: PageRoutes<DashboardServices>): void {
+  const { services } = routes;
 
   routes.page('/settings', (c) => settingsPage(c));
 

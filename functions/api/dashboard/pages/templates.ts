@@ -32,6 +32,7 @@ import {
   param,
 } from './forms';
 import type { PageRoutes } from './page-routes';
+import type { DashboardServices } from '../services';
 import { badge, html, json, table, time } from './layout';
 import { recordCreated } from '#shared/doors/http/created-ids';
 
@@ -60,49 +61,50 @@ ${preview.html !== null ? html`<iframe class="preview" sandbox title="Template p
 ${preview.text !== null ? html`<details${preview.html === null ? html` open` : ''}><summary>Text version</summary><pre>${preview.text}</pre></details>` : ''}</section>`;
 }
 
-export function addTemplatePages(routes: PageRoutes): void {
-  const { services } = routes;
-
-  function templatePage(
-    c: PageContext,
-    template: PublicTemplate,
-    preview: { result: TemplatePreview; variables: string } | null,
-  ): Response {
-    const base = `/dashboard/templates/${template.alias}`;
-    const body = html`<dl class="facts"><dt>Alias</dt><dd><code>${template.alias}</code></dd><dt>Status</dt><dd>${statusOf(template)}</dd><dt>Published version</dt><dd>${template.published_version ?? 'none'}${template.published_at ? html` (${time(template.published_at)})` : ''}</dd><dt>Category</dt><dd>${template.category}</dd><dt>Variables</dt><dd>${template.variables.length ? template.variables.map((variable) => `${variable.key} (${variable.type}${variable.fallback_value !== null ? `, fallback ${variable.fallback_value}` : ''})`).join(', ') : 'none declared'}</dd></dl>
+/** One template: its facts, Publish, the preview (when asked for), the preview form and the draft's edit form. */
+function templatePage(c: PageContext, template: PublicTemplate, preview: { result: TemplatePreview; variables: string } | null): Response {
+  const base = `/dashboard/templates/${template.alias}`;
+  const body = html`<dl class="facts"><dt>Alias</dt><dd><code>${template.alias}</code></dd><dt>Status</dt><dd>${statusOf(template)}</dd><dt>Published version</dt><dd>${template.published_version ?? 'none'}${template.published_at ? html` (${time(template.published_at)})` : ''}</dd><dt>Category</dt><dd>${template.category}</dd><dt>Variables</dt><dd>${template.variables.length ? template.variables.map((variable) => `${variable.key} (${variable.type}${variable.fallback_value !== null ? `, fallback ${variable.fallback_value}` : ''})`).join(', ') : 'none declared'}</dd></dl>
 <div class="actions">${buttonForm(c, `${base}/publish`, 'Publish')} <span class="hint">Sends with this template use the published version; edits stay in the draft until published.</span></div>
 ${preview ? previewSection(preview.result) : ''}
 <section aria-labelledby="preview-form-heading"><h2 id="preview-form-heading">Preview with variables</h2>${postForm(
-      c,
-      `${base}/preview`,
-      html`${textarea('Variables (JSON)', 'variables', { value: preview?.variables ?? sampleVariables(template), rows: 5, hint: "An object of variable name to value, as a send's template.variables." })}<p><button type="submit">Preview</button></p>`,
-    )}</section>
+    c,
+    `${base}/preview`,
+    html`${textarea('Variables (JSON)', 'variables', { value: preview?.variables ?? sampleVariables(template), rows: 5, hint: "An object of variable name to value, as a send's template.variables." })}<p><button type="submit">Preview</button></p>`,
+  )}</section>
 <section aria-labelledby="edit-heading"><h2 id="edit-heading">Edit the draft</h2>${postForm(
-      c,
-      base,
-      html`<div class="fields">${input('Name', 'name', { value: template.name, required: true })}${input('Subject', 'subject', { value: template.subject, required: true })}</div>${textarea('HTML', 'html', { value: template.html, rows: 14 })}${textarea('Text', 'text', { value: template.text, rows: 6 })}<p><button type="submit">Save draft</button></p>`,
-    )}</section>`;
-    return render(c, { title: template.name, lead: html`<p><a href="/dashboard/templates">← All templates</a></p>`, body });
-  }
+    c,
+    base,
+    html`<div class="fields">${input('Name', 'name', { value: template.name, required: true })}${input('Subject', 'subject', { value: template.subject, required: true })}</div>${textarea('HTML', 'html', { value: template.html, rows: 14 })}${textarea('Text', 'text', { value: template.text, rows: 6 })}<p><button type="submit">Save draft</button></p>`,
+  )}</section>`;
+  return render(c, { title: template.name, lead: html`<p><a href="/dashboard/templates">← All templates</a></p>`, body });
+}
 
-  routes.page('/templates', async (c) => {
-    const state = pageState(c);
-    const page = await listTemplates(services, c.get('principal'), pageRequest(state));
-    const rows = page.items
-      .map(toPublicTemplate)
-      .map(
-        (template) =>
-          html`<tr><td><a href="/dashboard/templates/${template.alias}">${template.name}</a></td><td><code>${template.alias}</code></td><td>${statusOf(template)}</td><td>${time(template.updated_at)}</td></tr>`,
-      );
-    const body = html`${table('Templates, newest first', ['Name', 'Alias', 'Status', 'Updated'], rows, 'No templates yet.')}
+/** The templates, newest first, and the create form. */
+async function templateListPage(services: DashboardServices, c: PageContext): Promise<Response> {
+  const state = pageState(c);
+  const page = await listTemplates(services, c.get('principal'), pageRequest(state));
+  const rows = page.items
+    .map(toPublicTemplate)
+    .map(
+      (template) =>
+        html`<tr><td><a href="/dashboard/templates/${template.alias}">${template.name}</a></td><td><code>${template.alias}</code></td><td>${statusOf(template)}</td><td>${time(template.updated_at)}</td></tr>`,
+    );
+  const body = html`${table('Templates, newest first', ['Name', 'Alias', 'Status', 'Updated'], rows, 'No templates yet.')}
 ${pager('/dashboard/templates', {}, state, page.next_cursor)}
 <section aria-labelledby="create-heading"><h2 id="create-heading">Create a template</h2>${postForm(
-      c,
-      '/dashboard/templates',
-      html`<div class="fields">${input('Name', 'name', { required: true })}${input('Alias', 'alias', { required: true, hint: 'Lower-case letters, digits, _ and -; sends name the template by it.' })}${input('Subject', 'subject', { required: true })}</div>${textarea('HTML', 'html', { value: '<p>Hello {{name}}</p>', rows: 8 })}<p><button type="submit">Create template</button></p>`,
-    )}</section>`;
-    return render(c, { title: 'Templates', body });
-  });
+    c,
+    '/dashboard/templates',
+    html`<div class="fields">${input('Name', 'name', { required: true })}${input('Alias', 'alias', { required: true, hint: 'Lower-case letters, digits, _ and -; sends name the template by it.' })}${input('Subject', 'subject', { required: true })}</div>${textarea('HTML', 'html', { value: '<p>Hello {{name}}</p>', rows: 8 })}<p><button type="submit">Create template</button></p>`,
+  )}</section>`;
+  return render(c, { title: 'Templates', body });
+}
+
+/** The list and the create action (a draft, then its page). */
+function addTemplateListPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/templates', (c) => templateListPage(services, c));
 
   routes.action('/templates', (c, form) =>
     formAction(c, '/dashboard/templates', async () => {
@@ -121,6 +123,11 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
       });
     }),
   );
+}
+
+/** One template's page, and its actions: save the draft, publish, preview with variables. */
+function addTemplateEditPages(routes: PageRoutes): void {
+  const { services } = routes;
 
   routes.page('/templates/:alias', async (c) =>
     templatePage(c, toPublicTemplate(await getTemplate(services, c.get('principal'), param(c, 'alias'))), null),
@@ -161,4 +168,9 @@ ${pager('/dashboard/templates', {}, state, page.next_cursor)}
       return templatePage(c, toPublicTemplate(template), { result, variables: text });
     }),
   );
+}
+
+export function addTemplatePages(routes: PageRoutes): void {
+  addTemplateListPages(routes);
+  addTemplateEditPages(routes);
 }

@@ -38,6 +38,7 @@ import {
 } from './forms';
 import { doorAttributes } from './doors';
 import type { PageRoutes } from './page-routes';
+import type { DashboardServices } from '../services';
 import { badge, html, json, table, time } from './layout';
 import { recordCreated } from '#shared/doors/http/created-ids';
 
@@ -48,61 +49,103 @@ function lastAttempt(delivery: WebhookDelivery) {
   return delivery.attempts[delivery.attempts.length - 1] ?? null;
 }
 
-export function addWebhookPages(routes: PageRoutes): void {
-  const { services } = routes;
-
-  /** The endpoint `id` (just created: with its secret, shown once) and a page of its deliveries, read together. */
-  async function webhookPage(c: PageContext, id: string, created: { webhook: WebhookEndpoint; secret: string } | null): Promise<Response> {
-    const state = created ? {} : pageState(c);
-    const principal = c.get('principal');
-    const [endpoint, page] = await Promise.all([
-      created?.webhook ?? getWebhook(services, principal, id),
-      listWebhookDeliveries(services, principal, id, pageRequest(state)),
-    ]);
-    const webhook = toPublicWebhook(endpoint);
-    const secret = created?.secret ?? null;
-    const rows = page.items.map((delivery) => {
-      const attempt = lastAttempt(delivery);
-      return html`<tr><td id="d-${delivery.id}">${delivery.event_type}</td><td>${badge(delivery.status)}</td><td>${attempt?.status_code ?? (attempt?.error ? 'none' : '—')}</td><td>${time(delivery.created_at)}</td><td><a href="/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}" aria-describedby="d-${delivery.id}">View</a></td></tr>`;
-    });
-    const body = html`${secret ? secretBox('Signing secret', secret, 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.') : ''}
+/** The endpoint `id` (just created: with its secret, shown once) and a page of its deliveries, read together. */
+async function webhookPage(
+  services: DashboardServices,
+  c: PageContext,
+  id: string,
+  created: { webhook: WebhookEndpoint; secret: string } | null,
+): Promise<Response> {
+  const state = created ? {} : pageState(c);
+  const principal = c.get('principal');
+  const [endpoint, page] = await Promise.all([
+    created?.webhook ?? getWebhook(services, principal, id),
+    listWebhookDeliveries(services, principal, id, pageRequest(state)),
+  ]);
+  const webhook = toPublicWebhook(endpoint);
+  const secret = created?.secret ?? null;
+  const rows = page.items.map((delivery) => {
+    const attempt = lastAttempt(delivery);
+    return html`<tr><td id="d-${delivery.id}">${delivery.event_type}</td><td>${badge(delivery.status)}</td><td>${attempt?.status_code ?? (attempt?.error ? 'none' : '—')}</td><td>${time(delivery.created_at)}</td><td><a href="/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}" aria-describedby="d-${delivery.id}">View</a></td></tr>`;
+  });
+  const body = html`${secret ? secretBox('Signing secret', secret, 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.') : ''}
 <dl class="facts"><dt>ID</dt><dd><code>${webhook.id}</code></dd><dt>Endpoint</dt><dd>${webhook.url}</dd><dt>State</dt><dd>${badge(webhook.enabled ? 'enabled' : 'disabled')}</dd><dt>Events</dt><dd>${webhook.events.join(', ')}</dd>${webhook.tenants ? html`<dt>Tenants</dt><dd>${webhook.tenants.join(', ')}</dd>` : ''}<dt>Created</dt><dd>${time(webhook.created_at)}</dd></dl>
 <div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/enabled`, webhook.enabled ? 'Disable' : 'Enable', { hidden: { enabled: webhook.enabled ? 'false' : 'true' }, className: 'secondary' })} ${buttonForm(c, `/dashboard/webhooks/${webhook.id}/delete`, 'Delete webhook', { className: 'danger' })}</div>
 <section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Deliveries</h2>
 ${table('Deliveries, newest first', ['Event', 'Status', 'Response code', 'Time', 'Details'], rows, 'No deliveries yet.')}
 ${pager(`/dashboard/webhooks/${webhook.id}`, {}, state, page.next_cursor)}</section>`;
-    return render(c, { title: webhook.url, lead: html`<p><a href="/dashboard/webhooks">← All webhooks</a></p>`, body });
-  }
+  return render(c, { title: webhook.url, lead: html`<p><a href="/dashboard/webhooks">← All webhooks</a></p>`, body });
+}
 
-  routes.page('/webhooks', async (c) => {
-    const state = pageState(c);
-    const page = await listWebhooks(services, c.get('principal'), pageRequest(state));
-    const rows = page.items
-      .map(toPublicWebhook)
-      .map(
-        (webhook) =>
-          html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
-      );
-    const body = html`<section aria-labelledby="create-heading"><h2 id="create-heading">Add an endpoint</h2>${postForm(
-      c,
-      '/dashboard/webhooks',
-      html`${input('Endpoint URL', 'url', { type: 'url', required: true, placeholder: 'https://example.com/webhooks' })}${checkboxes('Events', 'events', EVENT_TYPES, () => true)}<p><button type="submit">Create webhook</button></p>`,
-    )}</section>
+/** The endpoints, newest first, and the form that adds one. */
+async function webhookListPage(services: DashboardServices, c: PageContext): Promise<Response> {
+  const state = pageState(c);
+  const page = await listWebhooks(services, c.get('principal'), pageRequest(state));
+  const rows = page.items
+    .map(toPublicWebhook)
+    .map(
+      (webhook) =>
+        html`<tr><td><a href="/dashboard/webhooks/${webhook.id}">${webhook.url}</a></td><td>${badge(webhook.enabled ? 'enabled' : 'disabled')}</td><td>${webhook.events.length === EVENT_TYPES.length ? 'all' : webhook.events.join(', ')}</td><td>${time(webhook.created_at)}</td></tr>`,
+    );
+  const body = html`<section aria-labelledby="create-heading"><h2 id="create-heading">Add an endpoint</h2>${postForm(
+    c,
+    '/dashboard/webhooks',
+    html`${input('Endpoint URL', 'url', { type: 'url', required: true, placeholder: 'https://example.com/webhooks' })}${checkboxes('Events', 'events', EVENT_TYPES, () => true)}<p><button type="submit">Create webhook</button></p>`,
+  )}</section>
 <h2>Endpoints</h2>${table('Webhook endpoints, newest first', ['Endpoint', 'State', 'Events', 'Created'], rows, 'No webhooks yet.')}
 ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
-    return render(c, { title: 'Webhooks', body });
+  return render(c, { title: 'Webhooks', body });
+}
+
+/** One delivery: its request, each attempt's response, and Replay. */
+async function deliveryPage(services: DashboardServices, c: PageContext): Promise<Response> {
+  const principal = c.get('principal');
+  const [endpoint, delivery] = await Promise.all([
+    getWebhook(services, principal, param(c, 'id')),
+    getWebhookDelivery(services, principal, param(c, 'id'), param(c, 'deliveryId')),
+  ]);
+  const webhook = toPublicWebhook(endpoint);
+  const view = toPublicDelivery(delivery);
+  const attempts = delivery.attempts.map(
+    (attempt) =>
+      html`<tr><td class="num">${attempt.attempt}</td><td>${time(attempt.at)}</td><td>${attempt.status_code ?? 'none'}</td><td class="num">${attempt.duration_ms} ms</td><td>${attempt.error ?? ''}${attempt.response_excerpt ? html`<pre>${attempt.response_excerpt}</pre>` : ''}</td></tr>`,
+  );
+  const replayable = delivery.status === 'failed' || delivery.status === 'cancelled';
+  const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd id="delivery-status">${badge(delivery.status)}</dd><dt>Next attempt</dt><dd id="delivery-next">${time(delivery.next_attempt_at)}</dd></dl>
+<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay', {
+    // The session door when the page script runs; the page action without it.
+    attributes: doorAttributes({ route: `/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, kind: 'replay', done: REPLAYED }),
+  })} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
+<section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
+<section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
+  return render(c, {
+    title: `${delivery.event_type} delivery`,
+    lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`,
+    body,
   });
+}
+
+/** The list and the create action (its answer: the new endpoint's page, with its secret). */
+function addWebhookListPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/webhooks', (c) => webhookListPage(services, c));
 
   routes.action('/webhooks', (c, form) =>
     formAction(c, '/dashboard/webhooks', async () => {
       const input = parseWith(createWebhookSchema, { url: field(form, 'url') ?? '', events: form.getAll('events') });
       const { webhook, secret } = await createWebhook(services, c.get('principal'), input);
       recordCreated(c, 'id', webhook.id);
-      return webhookPage(c, webhook.id, { webhook, secret });
+      return webhookPage(services, c, webhook.id, { webhook, secret });
     }),
   );
+}
 
-  routes.page('/webhooks/:id', (c) => webhookPage(c, param(c, 'id'), null));
+/** One endpoint's page, enable/disable and delete. */
+function addWebhookEndpointPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/webhooks/:id', (c) => webhookPage(services, c, param(c, 'id'), null));
 
   routes.action('/webhooks/:id/enabled', (c, form) => {
     const back = `/dashboard/webhooks/${param(c, 'id')}`;
@@ -122,33 +165,13 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
       return redirectTo(c, '/dashboard/webhooks', { kind: 'ok', text: 'Webhook deleted.' });
     }),
   );
+}
 
-  routes.page('/webhooks/:id/deliveries/:deliveryId', async (c) => {
-    const principal = c.get('principal');
-    const [endpoint, delivery] = await Promise.all([
-      getWebhook(services, principal, param(c, 'id')),
-      getWebhookDelivery(services, principal, param(c, 'id'), param(c, 'deliveryId')),
-    ]);
-    const webhook = toPublicWebhook(endpoint);
-    const view = toPublicDelivery(delivery);
-    const attempts = delivery.attempts.map(
-      (attempt) =>
-        html`<tr><td class="num">${attempt.attempt}</td><td>${time(attempt.at)}</td><td>${attempt.status_code ?? 'none'}</td><td class="num">${attempt.duration_ms} ms</td><td>${attempt.error ?? ''}${attempt.response_excerpt ? html`<pre>${attempt.response_excerpt}</pre>` : ''}</td></tr>`,
-    );
-    const replayable = delivery.status === 'failed' || delivery.status === 'cancelled';
-    const body = html`<dl class="facts"><dt>Delivery</dt><dd><code>${delivery.id}</code></dd><dt>Event</dt><dd>${delivery.event_type} <span class="muted">(${delivery.event_id})</span></dd><dt>Status</dt><dd id="delivery-status">${badge(delivery.status)}</dd><dt>Next attempt</dt><dd id="delivery-next">${time(delivery.next_attempt_at)}</dd></dl>
-<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, 'Replay', {
-      // The session door when the page script runs; the page action without it.
-      attributes: doorAttributes({ route: `/webhooks/${webhook.id}/deliveries/${delivery.id}/replay`, kind: 'replay', done: REPLAYED }),
-    })} <span class="hint">${replayable ? 'Sends it again, with a fresh retry schedule.' : 'Only a failed or cancelled delivery can be replayed.'}</span></div>
-<section aria-labelledby="request-heading"><h2 id="request-heading">Request</h2><p><code>POST ${webhook.url}</code>, signed with the endpoint's secret (webhook-id, webhook-timestamp and webhook-signature headers). Body:</p><pre>${json(view.payload)}</pre></section>
-<section aria-labelledby="response-heading"><h2 id="response-heading">Response</h2>${table('Attempts, first to last', ['Attempt', 'Time', 'Status code', 'Duration', 'Error or response body (first 500 characters)'], attempts, 'Not attempted yet.')}</section>`;
-    return render(c, {
-      title: `${delivery.event_type} delivery`,
-      lead: html`<p><a href="/dashboard/webhooks/${webhook.id}">← ${webhook.url}</a></p>`,
-      body,
-    });
-  });
+/** One delivery's page and its Replay action. */
+function addDeliveryPages(routes: PageRoutes): void {
+  const { services } = routes;
+
+  routes.page('/webhooks/:id/deliveries/:deliveryId', (c) => deliveryPage(services, c));
 
   routes.action('/webhooks/:id/deliveries/:deliveryId/replay', (c) => {
     const back = `/dashboard/webhooks/${param(c, 'id')}/deliveries/${param(c, 'deliveryId')}`;
@@ -157,4 +180,10 @@ ${pager('/dashboard/webhooks', {}, state, page.next_cursor)}`;
       return redirectTo(c, back, { kind: 'ok', text: REPLAYED });
     });
   });
+}
+
+export function addWebhookPages(routes: PageRoutes): void {
+  addWebhookListPages(routes);
+  addWebhookEndpointPages(routes);
+  addDeliveryPages(routes);
 }

@@ -130,8 +130,8 @@ function attachmentOf(attachment: SendgridAttachment, index: number, problems: P
   };
 }
 
-/** What every personalization shares (checked once). */
-function shared(body: SendgridMailSend, problems: Problem[]) {
+/** What this service does not do at all: too many personalizations, sections, the bypass_* switches, both reply_to forms. */
+function refuseUnsupported(body: SendgridMailSend, problems: Problem[]): void {
   if (body.personalizations.length > MAX_BATCH) {
     problems.push({
       field: 'personalizations',
@@ -160,7 +160,16 @@ function shared(body: SendgridMailSend, problems: Problem[]) {
   }
   if (body.reply_to && body.reply_to_list)
     problems.push({ field: 'reply_to_list', message: 'reply_to and reply_to_list cannot be used together.' });
-  const footer = settings.footer?.enable === true ? { text: settings.footer.text, html: settings.footer.html } : null;
+}
+
+/** mail_settings.footer when enabled. */
+function footerOf(body: SendgridMailSend): { text?: string; html?: string } | null {
+  const footer = body.mail_settings?.footer;
+  return footer?.enable === true ? { text: footer.text, html: footer.html } : null;
+}
+
+/** What cannot go together here: a footer on a template, attachments over several personalizations; and a from for every email. */
+function refuseUnsendable(body: SendgridMailSend, footer: { text?: string; html?: string } | null, problems: Problem[]): void {
   if (footer && body.template_id)
     problems.push({ field: 'mail_settings.footer', message: 'A footer cannot be added to a template send: put it in the template.' });
   if ((body.attachments?.length ?? 0) > 0 && body.personalizations.length > 1) {
@@ -176,23 +185,33 @@ function shared(body: SendgridMailSend, problems: Problem[]) {
         'The from object must be provided for every email send. It is an object that requires an email parameter, but may also contain a name parameter.',
     });
   }
-  const content = withFooter(contentOf(body, problems), footer);
-  if (!body.template_id) {
-    if (content.text === undefined && content.html === undefined && !(body.content ?? []).length) {
-      problems.push({
-        field: 'content',
-        message:
-          'Unless a valid template_id is provided, the content parameter is required. There must be at least one defined content block.',
-      });
-    }
-    if (body.subject === undefined && !body.personalizations.every((p) => p.subject !== undefined)) {
-      problems.push({
-        field: 'subject',
-        message:
-          'The subject is required. You can get around this requirement if you use a template with a subject defined or if every personalization has a subject defined.',
-      });
-    }
+}
+
+/** Without a template: some content, and a subject for every email. */
+function requireContentAndSubject(body: SendgridMailSend, content: { text?: string; html?: string }, problems: Problem[]): void {
+  if (content.text === undefined && content.html === undefined && !(body.content ?? []).length) {
+    problems.push({
+      field: 'content',
+      message:
+        'Unless a valid template_id is provided, the content parameter is required. There must be at least one defined content block.',
+    });
   }
+  if (body.subject === undefined && !body.personalizations.every((p) => p.subject !== undefined)) {
+    problems.push({
+      field: 'subject',
+      message:
+        'The subject is required. You can get around this requirement if you use a template with a subject defined or if every personalization has a subject defined.',
+    });
+  }
+}
+
+/** What every personalization shares (checked once). */
+function shared(body: SendgridMailSend, problems: Problem[]) {
+  refuseUnsupported(body, problems);
+  const footer = footerOf(body);
+  refuseUnsendable(body, footer, problems);
+  const content = withFooter(contentOf(body, problems), footer);
+  if (!body.template_id) requireContentAndSubject(body, content, problems);
   const attachments = (body.attachments ?? []).map((attachment, index) => attachmentOf(attachment, index, problems));
   const replyTo = body.reply_to_list?.map(mailbox) ?? (body.reply_to ? [mailbox(body.reply_to)] : undefined);
   const unsubscribe = body.asm !== undefined || body.tracking_settings?.subscription_tracking?.enable === true;
