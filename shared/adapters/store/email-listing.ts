@@ -33,7 +33,7 @@ import { batchGetItems } from './batch-get';
 import type { Email } from '../../domain/emails/email';
 import { encodeCursor, type Page } from './cursor';
 import { EMAIL_INDEX_SHARDS } from './email-index-shard';
-import { toStoredEmail } from './emails';
+import { toStoredEmail } from './emails/stored-email';
 import { keys } from './keys';
 import type { PageRequest } from './paginate';
 import type { Table } from './table';

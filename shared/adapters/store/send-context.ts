@@ -16,7 +16,7 @@ import { toAccount } from './accounts';
 import { toApiKeyLookup, type ApiKeyLookup } from './api-keys';
 import { batchGetItems } from './batch-get';
 import { erasedAddressKey, erasedOptOutMatches, erasedSuppressionMatches } from './erasures';
-import { toSenderDomain, type SenderDomain } from './domains';
+import { toSenderDomain } from './domains/stored-domain';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
 import type { SendContextCache } from './send-context-cache';
