@@ -117,7 +117,8 @@ export function injectedBetween(
     const earlier = before.get(id)?.injected ?? {};
     for (const [key, [count, total]] of Object.entries(state.injected ?? {})) {
       const [count0, total0] = earlier[key] ?? [0, 0];
-      const entry = (sums[key] ??= [0, 0]);
+      sums[key] ??= [0, 0];
+      const entry = sums[key];
       entry[0] += count - count0;
       entry[1] += total - total0;
     }

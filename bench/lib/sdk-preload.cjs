@@ -72,7 +72,7 @@ function loadClientClass() {
     try {
       const resolved = require.resolve(id, { paths: [process.cwd(), __dirname] });
       const Client = require(resolved).Client;
-      if (Client && Client.prototype && typeof Client.prototype.send === 'function') return Client;
+      if (Client?.prototype && typeof Client.prototype.send === 'function') return Client;
     } catch {
       // try the next layout
     }
@@ -98,7 +98,7 @@ function originOfFile(file) {
 
 /** A key attribute's value, from the document client's plain form or DynamoDB's wire form. */
 const plainValue = (value) => (value && typeof value === 'object' ? (value.S ?? value.N ?? (value.B ? '<binary>' : undefined)) : value);
-const keyText = (key) => `${plainValue(key && key.PK)}\u0000${plainValue(key && key.SK)}`;
+const keyText = (key) => `${plainValue(key?.PK)}\u0000${plainValue(key?.SK)}`;
 /**
  * DynamoDB processes each key of a BatchGetItem as an individual GetItem
  * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/read-write-operations.html), and a GetItem
@@ -109,10 +109,10 @@ const keyText = (key) => `${plainValue(key && key.PK)}\u0000${plainValue(key && 
 function missingReadUnits(input, output) {
   const missing = new Map();
   for (const [table, request] of Object.entries(input.RequestItems || {})) {
-    const returned = new Set(((output.Responses || {})[table] || []).map(keyText));
-    const unprocessed = new Set((((output.UnprocessedKeys || {})[table] || {}).Keys || []).map(keyText));
-    const keys = ((request && request.Keys) || []).filter((key) => !returned.has(keyText(key)) && !unprocessed.has(keyText(key)));
-    const each = request && request.ConsistentRead ? 1 : 0.5;
+    const returned = new Set((output.Responses?.[table] || []).map(keyText));
+    const unprocessed = new Set((output.UnprocessedKeys?.[table]?.Keys || []).map(keyText));
+    const keys = (request?.Keys || []).filter((key) => !returned.has(keyText(key)) && !unprocessed.has(keyText(key)));
+    const each = request?.ConsistentRead ? 1 : 0.5;
     if (keys.length) missing.set(table, { keys, each });
   }
   return missing;
@@ -167,7 +167,7 @@ function install() {
       Error.stackTraceLimit = limit;
     }
     for (const frame of frames) {
-      const file = (frame && frame.getFileName && frame.getFileName()) || '';
+      const file = frame?.getFileName?.() || '';
       if (!file || file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`) || file === __filename) continue;
       const origin = originOfFile(file);
       if (origin) return origin;
@@ -225,7 +225,10 @@ function install() {
     }
     const second = Math.floor(Date.now() / 1000);
     let bucket = writes.get(second);
-    if (!bucket) writes.set(second, (bucket = new Map()));
+    if (!bucket) {
+      bucket = new Map();
+      writes.set(second, bucket);
+    }
     for (const key of keys) bucket.set(key, (bucket.get(key) || 0) + 1);
     dirty = true;
   }
@@ -243,7 +246,7 @@ function install() {
         const name = `${origin}\t${service}\t${operation}`;
         calls[name] = (calls[name] || 0) + 1;
         dirty = true;
-        if (service === 'DynamoDB' && DYNAMO_WRITES.has(operation)) recordWrites(operation, args.request && args.request.body);
+        if (service === 'DynamoDB' && DYNAMO_WRITES.has(operation)) recordWrites(operation, args.request?.body);
       }
     } catch {
       // observing must never break a call
@@ -255,7 +258,8 @@ function install() {
       const name = `${service} ${operation}`;
       const ms = latency.sample(service, operation);
       const wait = ms - (localTime[name] || 0);
-      const entry = injected[name] || (injected[name] = [0, 0]);
+      if (!injected[name]) injected[name] = [0, 0];
+      const entry = injected[name];
       entry[0] += 1;
       entry[1] += ms;
       dirty = true;
@@ -311,9 +315,9 @@ function install() {
       const table = entry.Table ? entry.Table.CapacityUnits : entry.CapacityUnits;
       addUnits(origin, 'DynamoDB', `${kind} table`, table);
       for (const [index, used] of Object.entries(entry.GlobalSecondaryIndexes || {}))
-        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used?.CapacityUnits);
       for (const [index, used] of Object.entries(entry.LocalSecondaryIndexes || {}))
-        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used && used.CapacityUnits);
+        addUnits(origin, 'DynamoDB', `${kind} ${index}`, used?.CapacityUnits);
     }
   }
 
@@ -336,10 +340,10 @@ function install() {
       partitionReads[name] = (partitionReads[name] || 0) + amount;
       dirty = true;
     };
-    if (operation === 'GetItem') add('table', plain(input.Key && input.Key.PK), unitsOf(input.TableName));
+    if (operation === 'GetItem') add('table', plain(input.Key?.PK), unitsOf(input.TableName));
     else if (operation === 'BatchGetItem') {
       for (const [table, request] of Object.entries(input.RequestItems || {})) {
-        const keys = (request && request.Keys) || [];
+        const keys = request?.Keys || [];
         const missing = new Set((batchGetMissing.get(table) || { keys: [] }).keys.map(keyText));
         const found = keys.filter((key) => !missing.has(keyText(key)));
         // Found keys share what DynamoDB Local reported; a missing key is the minimum read (missingReadUnits).
@@ -367,11 +371,11 @@ function install() {
     const result = await next(args);
     try {
       const origin = originByStack.get(stack) || 'unknown';
-      addCapacity(origin, operation, result && result.output && result.output.ConsumedCapacity);
+      addCapacity(origin, operation, result?.output?.ConsumedCapacity);
       const missing = operation === 'BatchGetItem' && result && result.output ? missingReadUnits(args.input, result.output) : new Map();
       for (const { keys, each } of missing.values()) addUnits(origin, 'DynamoDB', 'RRU table', keys.length * each);
       if (origin === 'product' && READ_OPERATIONS.has(operation))
-        addPartitionReads(operation, args.input, result && result.output && result.output.ConsumedCapacity, missing);
+        addPartitionReads(operation, args.input, result?.output?.ConsumedCapacity, missing);
       // The caller did not ask: it gets the answer it would have had.
       if (!asked && result && result.output) delete result.output.ConsumedCapacity;
     } catch {
@@ -392,7 +396,7 @@ function install() {
       const origin = originByStack.get(stack) || 'unknown';
       const request = args.request || {};
       if (service === 'SQS') {
-        const bytes = Math.max(byteLength(request.body), headerBytes(result && result.response && result.response.headers));
+        const bytes = Math.max(byteLength(request.body), headerBytes(result?.response?.headers));
         addUnits(origin, 'SQS', 'requests', Math.max(1, Math.ceil(bytes / SQS_CHUNK_BYTES)));
       } else if (String(context.commandName) === 'PutObjectCommand') {
         addUnits(origin, 'S3', 'PUT bytes', headerBytes(request.headers) || byteLength(request.body));

@@ -94,7 +94,10 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, started: bigi
     });
     if (close) res.once('finish', () => req.socket.destroySoon());
   };
-  if (req.readableEnded) return answer(false);
+  if (req.readableEnded) {
+    answer(false);
+    return;
+  }
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;

@@ -74,12 +74,13 @@ export function runInFunction<T>(fn: LocalFunction, callback: () => T): T {
 /**
  * The function's handler, loaded inside its context (its cold start sees its environment), wrapped so
  * every invocation runs inside it too. `require`, not import(): in a worker thread only tsx's CommonJS
- * hook is registered, and a synchronous load keeps the context.
+ * hook is registered, and a synchronous load keeps the context. `H` is the handler's type as the caller
+ * names it: the export is only checked to be a function.
  */
-export function loadFunctionHandler<H extends (...args: any[]) => unknown>(fn: LocalFunction): H {
+export function loadFunctionHandler<H extends (...args: never[]) => unknown>(fn: LocalFunction): H {
   installFunctionEnvironments();
   const module = runInFunction(fn, () => loadFunctionModule(fn.entry));
   const handler = module[fn.handlerExport];
   if (typeof handler !== 'function') throw new Error(`${fn.entry} does not export ${fn.handlerExport} (the handler of ${fn.functionName})`);
-  return ((...args: unknown[]) => runInFunction(fn, () => (handler as (...a: unknown[]) => unknown)(...args))) as H;
+  return ((...args: unknown[]) => runInFunction(fn, () => (handler as (...a: unknown[]) => unknown)(...args))) as unknown as H;
 }

@@ -35,7 +35,8 @@ export function addBilling(...parts: Record<string, FunctionBilling>[]): Record<
   const sum: Record<string, FunctionBilling> = {};
   for (const part of parts) {
     for (const [name, entry] of Object.entries(part)) {
-      const total = (sum[name] ??= { invocations: 0, billed_ms: 0 });
+      sum[name] ??= { invocations: 0, billed_ms: 0 };
+      const total = sum[name];
       total.invocations += entry.invocations;
       total.billed_ms += entry.billed_ms;
     }

@@ -77,7 +77,17 @@ function distDir(): string {
   return join(resolve(__dirname, '..', '..'), 'node_modules', 'fauxqs', 'dist');
 }
 
-type Prototype = Record<string, (...args: any[]) => any>;
+/** A method of a fauxqs class, as the hooks call and replace it. */
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+type Prototype = Record<string, Method>;
+
+/** What the hooks read of fauxqs's SqsStore and S3Store beyond their methods (fields its types do not publish). */
+interface FauxqsSqsStoreFields {
+  queuesByName?: Map<string, FauxqsQueue>;
+}
+interface FauxqsS3StoreFields extends FauxqsS3Store {
+  multipartUploads?: Map<string, { bucket: string; key: string }>;
+}
 
 type Classes = Record<'SqsQueue' | 'SqsStore' | 'S3Store' | 'SnsRouter', { prototype: Prototype }>;
 
@@ -109,48 +119,58 @@ function install(): Promise<void> {
   installed ??= (async () => {
     await assertFauxqsShape();
     const { SqsQueue, SqsStore, S3Store, SnsRouter } = await load();
-    const wrap = (
+    // `this`, the arguments and the result as the wrapped fauxqs method has them (fauxqs publishes no types for these internals).
+    const wrap = <Self, Args extends unknown[], Result, Before = undefined>(
       proto: Prototype,
       name: string,
-      after: (self: any, args: any[], result: any, before: any) => void,
-      beforeHook?: (self: any, args: any[]) => any,
+      after: (self: Self, args: Args, result: Result, before: Before) => void,
+      beforeHook?: (self: Self, args: Args) => Before,
     ) => {
       const original = proto[name]!;
       proto[name] = function (this: unknown, ...args: unknown[]) {
-        const before = beforeHook?.(this, args);
+        const before = beforeHook?.(this as Self, args as Args);
         const result = original.apply(this, args);
-        after(this, args, result, before);
+        after(this as Self, args as Args, result as Result, before as Before);
         return result;
       };
     };
-    wrap(SqsStore.prototype, 'createQueue', (store, [name]) => {
-      const queue = store.queuesByName?.get(name) as FauxqsQueue | undefined;
+    wrap(SqsStore.prototype, 'createQueue', (store: FauxqsSqsStoreFields, [name]: [string]) => {
+      const queue = store.queuesByName?.get(name);
       if (queue) queues.set(name, queue);
     });
     wrapSnsDeliveries(SnsRouter.prototype, SqsStore.prototype);
-    wrap(SqsQueue.prototype, 'enqueue', (queue, [message]) => notify((o) => o.enqueued(queue.name, message)));
+    wrap(SqsQueue.prototype, 'enqueue', (queue: FauxqsQueue, [message]: [FauxqsMessage]) => notify((o) => o.enqueued(queue.name, message)));
     wrap(
       SqsQueue.prototype,
       'deleteMessage',
-      (queue, _args, deleted, messageId) => {
+      (queue: FauxqsQueue, _args: [string], deleted: unknown, messageId: string | undefined) => {
         if (deleted && messageId) notify((o) => o.deleted(queue.name, messageId));
       },
-      (queue, [receiptHandle]) => (queue.inflightMessages as Map<string, { message: FauxqsMessage }>).get(receiptHandle)?.message.messageId,
+      (queue, [receiptHandle]) => queue.inflightMessages.get(receiptHandle)?.message.messageId,
     );
-    wrap(SqsQueue.prototype, 'purge', (queue) => notify((o) => o.purged(queue.name)));
-    wrap(S3Store.prototype, 'createBucket', (store) => {
+    wrap(SqsQueue.prototype, 'purge', (queue: FauxqsQueue) => notify((o) => o.purged(queue.name)));
+    wrap(S3Store.prototype, 'createBucket', (store: FauxqsS3StoreFields) => {
       s3Store = store;
     });
-    wrap(S3Store.prototype, 'putObject', (_store, [bucket, key], object) => notify((o) => o.objectPut(bucket, key, object)));
-    wrap(S3Store.prototype, 'deleteObject', (_store, [bucket, key]) => notify((o) => o.objectDeleted(bucket, key)));
+    wrap(S3Store.prototype, 'putObject', (_store: unknown, [bucket, key]: [string, string], object: FauxqsObject) =>
+      notify((o) => o.objectPut(bucket, key, object)),
+    );
+    wrap(S3Store.prototype, 'deleteObject', (_store: unknown, [bucket, key]: [string, string]) =>
+      notify((o) => o.objectDeleted(bucket, key)),
+    );
     wrap(
       S3Store.prototype,
       'completeMultipartUpload',
-      (_store, _args, object, upload) => {
+      (
+        _store: FauxqsS3StoreFields,
+        _args: [string],
+        object: FauxqsObject | undefined,
+        upload: { bucket: string; key: string } | undefined,
+      ) => {
         // The assembled object goes straight into the bucket's map (not through putObject).
         if (upload && object) notify((o) => o.objectPut(upload.bucket, upload.key, object));
       },
-      (store, [uploadId]) => store.multipartUploads?.get(uploadId) as { bucket: string; key: string } | undefined,
+      (store, [uploadId]) => store.multipartUploads?.get(uploadId),
     );
   })();
   return installed;
@@ -174,7 +194,8 @@ function wrapSnsDeliveries(router: Prototype, sqsStore: Prototype): void {
     }
   };
   const getQueueByArn = sqsStore.getQueueByArn!;
-  sqsStore.getQueueByArn = function (this: unknown, arn: string) {
+  sqsStore.getQueueByArn = function (this: unknown, ...args: unknown[]) {
+    const arn = args[0] as string;
     const queue = getQueueByArn.call(this, arn);
     if (!queue || !publishingTopic || !snsDeliveryCheck) return queue;
     const verdict = snsDeliveryCheck.check(publishingTopic, arn);

@@ -96,7 +96,10 @@ class State {
 
   private queue(name: string) {
     let queue = this.queues.get(name);
-    if (!queue) this.queues.set(name, (queue = new Map()));
+    if (!queue) {
+      queue = new Map();
+      this.queues.set(name, queue);
+    }
     return queue;
   }
 

@@ -75,7 +75,7 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
   let output = '';
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {
-      output = (output + line + '\n').slice(-OUTPUT_KEPT);
+      output = `${output}${line}\n`.slice(-OUTPUT_KEPT);
       options.log(`smtp-relay: ${line}`);
     });
   }

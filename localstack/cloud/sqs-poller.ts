@@ -28,6 +28,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: Lambda's contract (aws-lambda's own handler types): a handler resolves to a batch response or to nothing, and an async function returning nothing is Promise<void>
 export type WorkerHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface PollerOptions {

@@ -35,6 +35,7 @@ import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
 import { STREAM_BASE_POLL_MS, StreamShardFeed, type Position } from './stream-shard-feed';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: Lambda's contract (aws-lambda's own handler types): a handler resolves to a batch response or to nothing, and an async function returning nothing is Promise<void>
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
 /** What Lambda sends to a stream mapping's on-failure destination for a batch it gave up on. */

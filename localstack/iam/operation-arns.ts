@@ -18,7 +18,7 @@ export interface OperationEnv {
   streamOfShardIterator?: (iterator: string) => string | undefined;
 }
 
-export type Input = Record<string, any>;
+export type Input = Record<string, unknown>;
 
 export function required(input: Input, member: string, operation: string): string {
   const value = input[member];

@@ -300,7 +300,7 @@ const sesSendEmail: Mapper = (input, env) => {
     typeof input.FromEmailAddressIdentityArn === 'string'
       ? [input.FromEmailAddressIdentityArn]
       : [...new Set([sesIdentityArn(env, from.address), sesIdentityArn(env, domain)])];
-  const template = (input.Content as Input | undefined)?.Template?.TemplateName as string | undefined;
+  const template = (input.Content as { Template?: { TemplateName?: string } } | undefined)?.Template?.TemplateName;
   return [
     ...identities.map(request),
     ...(typeof input.ConfigurationSetName === 'string' ? [request(sesConfigurationSetArn(env, input.ConfigurationSetName))] : []),

@@ -67,11 +67,10 @@ function requiredString(flag: string, value: string | undefined): string {
   return value;
 }
 
-/** Parses argv (without node and the script); throws UsageError on anything it cannot use. `null` means --help. */
-export function parseOptions(argv: string[]): DeployedOptions | null {
-  let values;
+/** The flags as node:util's parseArgs reads them; its refusals as UsageError. */
+function parseFlags(argv: string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -87,10 +86,15 @@ export function parseOptions(argv: string[]): DeployedOptions | null {
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
+    }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** Parses argv (without node and the script); throws UsageError on anything it cannot use. `null` means --help. */
+export function parseOptions(argv: string[]): DeployedOptions | null {
+  const values = parseFlags(argv);
   if (values.help) return null;
   const rawUrl = requiredString('--url', values.url);
   let url: URL;

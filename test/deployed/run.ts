@@ -6,13 +6,13 @@
  * still removes what the run created. See docs/deploy.md, "Proving a deployment". ./main.ts is the program
  * (run from a bundle by ./run.cjs).
  */
-import { parseOptions, UsageError, USAGE } from './options';
+import { parseOptions, UsageError, USAGE, type DeployedOptions } from './options';
 import { formatHeader, formatStep, formatSummary } from './report';
 import { runSteps } from './runner';
 import { STEPS } from './steps';
 
 export async function main(argv: string[]): Promise<number> {
-  let options;
+  let options: DeployedOptions | null;
   try {
     options = parseOptions(argv);
   } catch (error) {

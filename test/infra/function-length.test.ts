@@ -73,7 +73,7 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
 }
 
 /** Every function over LIMIT lines in `file`, as file#name -> lines. */
-export function longFunctions(file: string, text: string): Map<string, number> {
+function longFunctions(file: string, text: string): Map<string, number> {
   const found = new Map<string, number>();
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const visit = (node: ts.Node) => {

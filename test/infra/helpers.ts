@@ -91,7 +91,7 @@ export function roleStatements(template: Template, roleLogicalId: string): State
   for (const policy of Object.values(policies)) {
     const roles = (policy.Properties?.Roles ?? []) as unknown[];
     if (roles.some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleLogicalId }))) {
-      statements.push(...(policy.Properties?.PolicyDocument.Statement as Statement[]));
+      statements.push(...(policy.Properties!.PolicyDocument.Statement as Statement[]));
     }
   }
   return statements;

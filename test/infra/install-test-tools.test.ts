@@ -103,9 +103,11 @@ test('apt-get ran but the tool is still missing: exit 1 saying so', () => {
   expect(lines[lines.length - 1]).toContain('still missing after apt-get: swaks');
 });
 
-test('npm test runs it first (pretest), test:fast does not; .ci/run installs through it with no list of its own', () => {
+test('npm test runs it first (pretest, after the lint), test:fast does not (the lint only); .ci/run installs through it with no list of its own', () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  expect(scripts.pretest).toBe(`${COMMAND} --pretest`);
+  expect(scripts.pretest).toBe(`npm run --silent lint && ${COMMAND} --pretest`);
+  expect(scripts['test:fast']).toBe('npm run --silent lint && jest --selectProjects unit infra');
+  expect(scripts.lint).toBe('biome ci . --error-on-warnings');
   expect(scripts['pretest:fast']).toBeUndefined();
   const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
   expect(ci).toMatch(/^bash bin\/install-test-tools$/m);

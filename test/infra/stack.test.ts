@@ -72,6 +72,9 @@ function expectedEnvVars(grants: Grant[]): string[] {
       case 'apiDomains':
         // Certificates and custom domain names are found by what the API answered (their ARN, their name).
         return [];
+      default:
+        // Every kind has its case (a new kind fails the typecheck here).
+        throw new Error(`no environment variables known for ${JSON.stringify(resource satisfies never)}`);
     }
   });
 }

@@ -20,7 +20,7 @@ describe('/api-keys', () => {
       scopes: ['emails:send'],
       tenant: null,
       allowed_domains: null,
-      hint: created.body.secret.slice(0, 8) + '…',
+      hint: `${created.body.secret.slice(0, 8)}…`,
       created_at: expect.any(String),
     });
     const send = await api('POST', '/emails', {

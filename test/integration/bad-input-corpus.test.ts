@@ -105,7 +105,7 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
   // Long and odd ids on every {id} route.
   for (const id of [
     LONG,
-    'msg_' + LONG,
+    `msg_${LONG}`,
     '%00',
     'msg_%0d%0a',
     '..',
@@ -184,7 +184,7 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
     }
     for (const query of [
       'cursor=%%%',
-      'cursor=' + 'A'.repeat(5000),
+      `cursor=${'A'.repeat(5000)}`,
       'cursor=a&cursor=b',
       'cursor=%00',
       'limit=-1',
@@ -196,8 +196,8 @@ function corpus(account: TestAccount, webhookId: string): Case[] {
       'limit=',
       'limit=1&limit=2',
       'limit=%FF',
-      'tenant=' + LONG,
-      'tenant=' + multiByteSegment(900),
+      `tenant=${LONG}`,
+      `tenant=${multiByteSegment(900)}`,
       'tenant=%00',
       'tenant=a&tenant=b',
     ]) {

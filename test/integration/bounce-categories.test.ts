@@ -37,7 +37,10 @@ async function send({ account, from }: Sender, to: string): Promise<string> {
 async function webhookOf({ received }: Sender, id: string, type: string): Promise<ReceivedWebhook> {
   let found: ReceivedWebhook | undefined;
   await waitFor(
-    async () => (found = (await received()).find((event) => event.data.email_id === id && event.type === type)) !== undefined,
+    async () => {
+      found = (await received()).find((event) => event.data.email_id === id && event.type === type);
+      return found !== undefined;
+    },
     `${type} of ${id}`,
     60_000,
   );

@@ -26,6 +26,7 @@ describe('DNS_RESOLVERS naming another DNS server', () => {
   let harness: typeof import('./harness/stack');
   let dns: typeof import('./harness/dns');
   let account: TestAccount;
+  // biome-ignore lint/suspicious/noDuplicateTestHooks: useOwnStack's beforeAll runs between the two: the DNS server first, then the stack naming it, then this account on that stack
   beforeAll(async () => {
     harness = await import('./harness/stack');
     dns = await import('./harness/dns');

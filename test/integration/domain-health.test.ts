@@ -282,7 +282,7 @@ describe('the reputation check', () => {
     const found = await waitFor(async () => {
       const checked = await api('POST', `/domains/${own.id}/health`, { key: sender.key });
       const rate = checked.body.findings.find((f: Finding) => f.check === 'reputation');
-      if (!rate || rate.type !== 'bounce_rate_high') throw new Error(`reputation: ${checked.body.summary.checks.reputation}`);
+      if (rate?.type !== 'bounce_rate_high') throw new Error(`reputation: ${checked.body.summary.checks.reputation}`);
       return rate;
     }, 'the bounces counted and the reputation finding');
     expect(found).toMatchObject({

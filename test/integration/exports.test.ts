@@ -51,13 +51,15 @@ async function download(exported: any): Promise<{ records: Record<string, any[]>
     expect(Buffer.byteLength(text)).toBe(file.size);
     texts.push(text);
     if (file.format === 'csv') csv += text;
-    else
-      (records[file.kind] ??= []).push(
+    else {
+      records[file.kind] ??= [];
+      records[file.kind]!.push(
         ...text
           .split('\n')
           .filter(Boolean)
           .map((line) => JSON.parse(line)),
       );
+    }
   }
   return { records, csv, texts };
 }

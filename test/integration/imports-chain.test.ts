@@ -34,7 +34,7 @@ import { mailgunFixture } from '../fixtures/providers/mailgun';
 import { postmarkFixture } from '../fixtures/providers/postmark';
 import { sendgridFixture } from '../fixtures/providers/sendgrid';
 import type { PublishedDnsRecord } from '../fixtures/providers/types';
-import { comparableReport, requestPaths, sorted } from './harness/import-reports';
+import { comparableReport, requestPaths } from './harness/import-reports';
 import { filesUnder, fixtureData, importToEnd, providerKey, publishFixtureDns, requestLog, seedProvider } from './harness/imports';
 import { newAccount, stack, type ApiResponse, type TestAccount } from './harness/stack';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';

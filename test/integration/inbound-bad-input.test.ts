@@ -141,14 +141,13 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
 
   it('records a multipart message with no parts at all (only the closing delimiter), with no attachment', async () => {
     const to = inbox.address('no-parts');
-    const message =
-      headers({
-        From: 'empty@example.org',
-        To: to,
-        Subject: 'No parts',
-        'MIME-Version': '1.0',
-        'Content-Type': 'multipart/mixed; boundary="b1"',
-      }) + `${CRLF}--b1--${CRLF}`;
+    const message = `${headers({
+      From: 'empty@example.org',
+      To: to,
+      Subject: 'No parts',
+      'MIME-Version': '1.0',
+      'Content-Type': 'multipart/mixed; boundary="b1"',
+    })}${CRLF}--b1--${CRLF}`;
     const id = acceptedId((await send('empty@example.org', [to], message)).done);
     const email = await waitForReceived(account, id);
     expect(email).toMatchObject({ id, subject: 'No parts', attachment_count: 0, attachments: [], parse_error: null });
@@ -158,7 +157,7 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     const to = inbox.address('eight-bit');
     const subject = 'Grüße aus Köln — 日本語 ✓';
     const message = Buffer.from(
-      headers({ From: '"Jürgen Müller" <juergen@example.org>', To: to, Subject: subject }) + `${CRLF}Hallo, schöne Grüße.${CRLF}`,
+      `${headers({ From: '"Jürgen Müller" <juergen@example.org>', To: to, Subject: subject })}${CRLF}Hallo, schöne Grüße.${CRLF}`,
       'utf8',
     );
     const id = acceptedId((await send('juergen@example.org', [to], message)).done);
@@ -203,7 +202,7 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
         await send(
           'normal@example.org',
           [after],
-          headers({ From: 'normal@example.org', To: after, Subject: 'After the bomb' }) + `${CRLF}hello${CRLF}`,
+          `${headers({ From: 'normal@example.org', To: after, Subject: 'After the bomb' })}${CRLF}hello${CRLF}`,
         )
       ).done,
     );
@@ -264,7 +263,7 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     const result = await send(
       'many@example.org',
       recipients,
-      headers({ From: 'many@example.org', To: recipients[0]!, Subject: 'Many recipients' }) + `${CRLF}hi${CRLF}`,
+      `${headers({ From: 'many@example.org', To: recipients[0]!, Subject: 'Many recipients' })}${CRLF}hi${CRLF}`,
     );
     expect(result.rcpt.slice(0, MX_MAX_RECIPIENTS).every((reply) => reply.code === 250)).toBe(true);
     expect(result.rcpt[MX_MAX_RECIPIENTS]!.code).toBe(452);

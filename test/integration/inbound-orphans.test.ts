@@ -38,7 +38,10 @@ describe('raw inbound messages not queued are deleted', () => {
     const { services } = stack();
     const stored: string[] = [];
     const blobs = {
-      put: (key: string, body: string | Buffer, contentType: string) => (stored.push(key), services.blobs.put(key, body, contentType)),
+      put: (key: string, body: string | Buffer, contentType: string) => {
+        stored.push(key);
+        return services.blobs.put(key, body, contentType);
+      },
       delete: (key: string) => services.blobs.delete(key),
     };
     const mx = createMxServer(

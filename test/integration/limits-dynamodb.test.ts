@@ -143,7 +143,7 @@ describe('the product at those limits', () => {
     // One byte over the html limit is the caller's 400, never DynamoDB's refusal (a 500).
     const over = await api('PATCH', '/templates/largest', {
       key: account.key,
-      body: { html: body(TEMPLATE_LIMITS.htmlBytes, '<p>3') + 'x' },
+      body: { html: `${body(TEMPLATE_LIMITS.htmlBytes, '<p>3')}x` },
     });
     expect([over.status, over.body.error?.code]).toEqual([400, 'validation_error']);
   });

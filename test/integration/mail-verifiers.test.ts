@@ -184,7 +184,7 @@ const DOORS: Record<string, () => Promise<string>> = {
     const client = await SmtpClient.ready(password);
     try {
       const message = `From: Acme <orders@${domain}>\r\nTo: ${TO}\r\nSubject: Your order #1042\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\n\n${TEXT}One more line\rand another\r\n`;
-      expect((await client.command('MAIL FROM:<orders@' + domain + '>')).code).toBe(250);
+      expect((await client.command(`MAIL FROM:<orders@${domain}>`)).code).toBe(250);
       expect((await client.command('RCPT TO:<reader@example.org>')).code).toBe(250);
       expect((await client.command('DATA')).code).toBe(354);
       // Written as is: bare LF and bare CR inside, the end of data as CRLF.CRLF.

@@ -106,7 +106,14 @@ async function setWithoutOverride(): Promise<{
       )
     ).MessageId!;
   };
-  return { send: sendThrough, eventsOf, close: () => (sns.destroy(), sqs.destroy()) };
+  return {
+    send: sendThrough,
+    eventsOf,
+    close: () => {
+      sns.destroy();
+      return sqs.destroy();
+    },
+  };
 }
 
 describe("SES's account-level suppression list is off for our configuration sets", () => {

@@ -61,8 +61,8 @@ export function writeUnitsOf(
   if (!item) return into;
   add('table', keyText(item.PK), units(Math.max(oldImage ? itemSize(oldImage) : 0, newImage ? itemSize(newImage) : 0)));
   for (const index of indexes) {
-    const before = oldImage && oldImage[index.partitionKey] && oldImage[index.sortKey] ? oldImage : undefined;
-    const after = newImage && newImage[index.partitionKey] && newImage[index.sortKey] ? newImage : undefined;
+    const before = oldImage?.[index.partitionKey] && oldImage[index.sortKey] ? oldImage : undefined;
+    const after = newImage?.[index.partitionKey] && newImage[index.sortKey] ? newImage : undefined;
     if (!before && !after) continue;
     if (before && after) {
       const moved = !same(before[index.partitionKey], after[index.partitionKey]) || !same(before[index.sortKey], after[index.sortKey]);

@@ -25,7 +25,15 @@ export type FloorSend = (timed: TimedStep, counting: CountingTable, n: number) =
 
 export function floorRun(steps: string[], tableName: string, doc: DynamoDBDocumentClient, send: FloorSend): FloorRun {
   let attempts = 0;
-  const counting = { name: tableName, client: { send: (command: unknown) => (attempts++, doc.send(command as never)) } };
+  const counting = {
+    name: tableName,
+    client: {
+      send: (command: unknown) => {
+        attempts++;
+        return doc.send(command as never);
+      },
+    },
+  };
   const self: FloorRun = {
     steps,
     stepMs: steps.map(() => 0),

@@ -52,7 +52,9 @@ export function printLatencyModel({ print }: ReportContext) {
 export function printFloorSteps({ print, current }: ReportContext) {
   for (const [floor, steps] of Object.entries(current.floorSteps)) {
     print(`Floor '${floor}', per request, sequential, with the product's SDK clients (shared/adapters/aws/clients.ts), no HTTP API:`);
-    steps!.forEach((step, i) => print(`  ${i + 1}. ${step}`));
+    steps!.forEach((step, i) => {
+      print(`  ${i + 1}. ${step}`);
+    });
   }
   if (Object.keys(current.floorSteps).length) {
     print(

@@ -7,7 +7,8 @@ export function printInjectedLatency({ print, all }: ReportContext) {
   const injected: Record<string, { count: number; total: number }> = {};
   for (const phase of all)
     for (const [op, { count, meanMs }] of Object.entries(phase.injected ?? {})) {
-      const entry = (injected[op] ??= { count: 0, total: 0 });
+      injected[op] ??= { count: 0, total: 0 };
+      const entry = injected[op];
       entry.count += count;
       entry.total += count * meanMs;
     }

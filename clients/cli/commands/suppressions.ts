@@ -11,7 +11,7 @@ import { CliFailure, UsageError } from '../errors';
 import type { CliIo } from '../io';
 import { formatFields, formatTable, printJson } from '../output';
 import { startProgress } from '../progress';
-import { planImport } from '../suppressions/import-plan';
+import { planImport, type ImportPlan } from '../suppressions/import-plan';
 import { runImport, type ImportSummary } from '../suppressions/run-import';
 
 interface Suppression {
@@ -166,7 +166,7 @@ export function registerSuppressions(program: Command, io: CliIo): void {
         throw new UsageError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       }
       const { rows, bad } = readCsv(text);
-      let plan;
+      let plan: ImportPlan;
       try {
         plan = planImport(rows, bad, options.batchSize);
       } catch (error) {

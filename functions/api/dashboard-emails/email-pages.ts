@@ -26,14 +26,11 @@ import {
 } from '../dashboard/pages/email-model';
 import {
   problemFlash,
-  field,
-  formAction,
   input,
   LIST_PAGE_SIZE,
   pager,
   pageState,
   postForm,
-  redirectTo,
   render,
   select,
   type PageContext,

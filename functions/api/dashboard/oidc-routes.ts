@@ -22,7 +22,13 @@ import { sourceIpOf } from '#shared/doors/http/middleware/audit';
 import { routes } from '#shared/doors/http/route';
 import { sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
 import { dashboardOps } from './operations';
-import { completeOidcSignIn, startOidcSignIn, type OidcSignInDeps } from '#shared/usecases/dashboard/oidc-sign-in';
+import {
+  completeOidcSignIn,
+  startOidcSignIn,
+  type CompletedOidcSignIn,
+  type OidcSignInDeps,
+  type StartedOidcSignIn,
+} from '#shared/usecases/dashboard/oidc-sign-in';
 import { endSession } from '#shared/usecases/dashboard/sessions';
 import { errorText, safeNext } from './pages/forms';
 import { signInPage } from './pages/sign-in';
@@ -53,7 +59,7 @@ export function addOidcRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
 
   route(dashboardOps.oidcSignIn, async (c, { query }) => {
     const next = safeNext(query.next);
-    let started;
+    let started: StartedOidcSignIn;
     try {
       started = await startOidcSignIn(deps, { origin: dashboardOrigin(c.req.url), next }, { ip: sourceIpOf(c) ?? '' });
     } catch (error) {
@@ -68,7 +74,7 @@ export function addOidcRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
     const flowToken = getCookie(c, OIDC_FLOW_COOKIE);
     if (flowToken !== undefined) deleteCookie(c, OIDC_FLOW_COOKIE, FLOW_COOKIE_ATTRIBUTES);
     c.header('Cache-Control', 'no-store');
-    let completed;
+    let completed: CompletedOidcSignIn;
     try {
       completed = await completeOidcSignIn(
         deps,

@@ -55,7 +55,7 @@ export function addSessionRoutes(app: Hono<ApiEnv>, services: DashboardServices)
     async (c) => {
       const body = await formOrJson(c);
       const form = isForm(c) ? (body as Record<string, string>) : null;
-      let started;
+      let started: Awaited<ReturnType<typeof signIn>>;
       try {
         started = await signIn(services, parseWith(signInRequestSchema, body), {
           ip: sourceIpOf(c) ?? '',

@@ -16,7 +16,7 @@
 import type { Context, Hono } from 'hono';
 import { isTokenShaped, sessionTokenHash } from '#shared/domain/dashboard/session-token';
 import { dashboardOrigin, toPublicInvitation } from '#shared/domain/dashboard/invitation';
-import { toPublicUser } from '#shared/domain/dashboard/user';
+import { toPublicUser, type DashboardUser } from '#shared/domain/dashboard/user';
 import { AppError } from '#shared/domain/errors';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { requireSameOrigin } from '#shared/doors/http/middleware/same-origin';
@@ -99,7 +99,7 @@ export function addTeamRoutes(app: Hono<ApiEnv>, services: DashboardServices): v
     dashboardOps.acceptInvitation,
     async (c) => {
       const form = isFormBody(c) ? Object.fromEntries(new URLSearchParams(await c.req.text())) : null;
-      let user;
+      let user: DashboardUser;
       try {
         user = await acceptInvitation(services, form ?? (await readJson(c)));
       } catch (error) {

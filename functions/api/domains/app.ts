@@ -4,15 +4,7 @@
  */
 import type { Hono } from 'hono';
 import { toPublicDomain } from '#shared/domain/domains/domain';
-import {
-  applyDnsSchema,
-  createDomainSchema,
-  dnsProviderParamSchema,
-  domainActionSchema,
-  listDomainsQuerySchema,
-  storeDnsProviderSchema,
-  updateDomainSchema,
-} from '#shared/domain/domains/schemas';
+import { applyDnsSchema, dnsProviderParamSchema, domainActionSchema, storeDnsProviderSchema } from '#shared/domain/domains/schemas';
 import { NotFoundError } from '#shared/domain/errors';
 import { createApi } from '#shared/doors/http/create-api';
 import type { ApiEnv } from '#shared/doors/http/env';

@@ -48,7 +48,7 @@ export const domainOps = section('domains', 'Domains', {
     method: 'get',
     path: '/domains',
     summary: 'List domains',
-    description: page('The domains') + " With `tenant`, only that tenant's.",
+    description: `${page('The domains')} With \`tenant\`, only that tenant's.`,
     auth: 'apiKey',
     scopes: [...domainRead],
     query: pageQuerySchema.extend(listDomainsQuerySchema.shape),

@@ -1,7 +1,7 @@
 /** The emails API group: send (one, batch), read (one, list), resend, reschedule/cancel. */
 import type { Hono } from 'hono';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '#shared/domain/emails/idempotency';
-import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { sendRequestSchema, type ParsedSendRequest } from '#shared/domain/emails/send-request';
 import { NotFoundError, ValidationError } from '#shared/domain/errors';
 import { createApi } from '#shared/doors/http/create-api';
 import type { ApiEnv } from '#shared/doors/http/env';
@@ -41,7 +41,7 @@ export function createEmailsApp(services: EmailsServices): Hono<ApiEnv> {
   // The send core checks emails:send once it has read the key (scopesCheckedBy).
   route(emailOps.sendEmail, async (c) => {
     const hash = c.get('apiKeyHash');
-    let request;
+    let request: ParsedSendRequest;
     try {
       request = parseWith(sendRequestSchema, await readJson(c));
     } catch (error) {

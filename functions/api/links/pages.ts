@@ -29,8 +29,6 @@ export function maskAddress(address: string): string {
   return `${local[0]}•••${local.length > 2 ? local[local.length - 1] : ''}${address.slice(at)}`;
 }
 
-const escape = escapeHtml;
-
 function page(c: Context<ApiEnv>, status: 200 | 404, title: string, body: string) {
   c.header('Content-Security-Policy', PAGE_CSP);
   c.header('Cache-Control', NO_STORE);
@@ -39,8 +37,8 @@ function page(c: Context<ApiEnv>, status: 200 | 404, title: string, body: string
   c.header('X-Frame-Options', 'DENY');
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-      `<meta name="robots" content="noindex"><title>${escape(title)}</title><style>${PAGE_STYLE}</style></head>` +
-      `<body><main><h1>${escape(title)}</h1>${body}</main></body></html>`,
+      `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head>` +
+      `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
     status,
   );
 }
@@ -49,11 +47,11 @@ function whatStops(link: UnsubscribeLink): string {
   if (link.scope === 'all') return 'all email from this sender';
   // Mid-sentence: "Stop sending product updates to ...?"
   const label = CATEGORY_LABELS[link.category];
-  return escape(label.charAt(0).toLowerCase() + label.slice(1));
+  return escapeHtml(label.charAt(0).toLowerCase() + label.slice(1));
 }
 
 export function confirmationPage(c: Context<ApiEnv>, link: UnsubscribeLink) {
-  const address = escape(maskAddress(link.recipient));
+  const address = escapeHtml(maskAddress(link.recipient));
   const keeps =
     link.scope === 'category' ? '<p>Other email from this sender, such as receipts and account notices, will still arrive.</p>' : '';
   return page(
@@ -70,7 +68,7 @@ export function donePage(c: Context<ApiEnv>, link: UnsubscribeLink) {
     c,
     200,
     'You are unsubscribed',
-    `<p><strong>${escape(maskAddress(link.recipient))}</strong> will no longer receive ${whatStops(link)}.</p>`,
+    `<p><strong>${escapeHtml(maskAddress(link.recipient))}</strong> will no longer receive ${whatStops(link)}.</p>`,
   );
 }
 

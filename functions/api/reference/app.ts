@@ -27,7 +27,8 @@ export function createReferenceApp(document: OpenApiDocument = openApiDocument a
     // Any site (an API client generator, a docs viewer) may read it.
     c.header('Access-Control-Allow-Origin', '*');
     c.header('Cache-Control', CACHE);
-    return c.body((json ??= JSON.stringify(document)), 200, { 'Content-Type': 'application/json; charset=utf-8' });
+    json ??= JSON.stringify(document);
+    return c.body(json, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
 
   route(referenceOps.getReferencePage, (c) => {

@@ -97,7 +97,7 @@ interface FunctionProperties {
 function roleLogicalIdOf(stack: DeployedStack, logicalId: string): string {
   const role = stack.resource(logicalId).Properties?.Role as { 'Fn::GetAtt'?: [string, string] } | undefined;
   const target = role?.['Fn::GetAtt'];
-  if (!target || target[1] !== 'Arn') throw new Error(`${logicalId}: the local cloud needs Role as Fn::GetAtt of a role in the template`);
+  if (target?.[1] !== 'Arn') throw new Error(`${logicalId}: the local cloud needs Role as Fn::GetAtt of a role in the template`);
   return target[0];
 }
 

@@ -25,7 +25,8 @@ export function stackResources(deployment: LocalDeployment): StackResources {
   });
   for (const [logicalId, definition] of definitionResources(stack.template)) {
     if (definition.kind === 'queue' || definition.kind === 'dlq') {
-      const entry = (resources.queues[definition.id] ??= { name: '', url: '', arn: '', dlqName: '', dlqUrl: '', dlqArn: '' });
+      resources.queues[definition.id] ??= { name: '', url: '', arn: '', dlqName: '', dlqUrl: '', dlqArn: '' };
+      const entry = resources.queues[definition.id]!;
       const q = queue(logicalId);
       if (definition.kind === 'queue') Object.assign(entry, q);
       else Object.assign(entry, { dlqName: q.name, dlqUrl: q.url, dlqArn: q.arn });

@@ -42,7 +42,10 @@ const ROUTES: Route[] = [
   }),
   resolvedPath(/^\/v2\/domainnames\/([^/]+)\/?$/, domainOf, {
     GET: (_state, _request, record) => ok(domainNameView(record)),
-    DELETE: (state, _request, record) => (deleteDomainName(state, record), NO_CONTENT),
+    DELETE: (state, _request, record) => {
+      deleteDomainName(state, record);
+      return NO_CONTENT;
+    },
   }),
   resolvedPath(/^\/v2\/domainnames\/([^/]+)\/apimappings\/?$/, domainOf, {
     POST: (state, request, record) => ok(createApiMapping(state, record, request.body()), 201),
@@ -53,7 +56,10 @@ const ROUTES: Route[] = [
     (state, params) => ({ record: domainOf(state, params), id: decodeURIComponent(params[1]!) }),
     {
       GET: (_state, _request, { record, id }) => ok(apiMappingOf(record, id)),
-      DELETE: (state, _request, { record, id }) => (deleteApiMapping(state, record, id), NO_CONTENT),
+      DELETE: (state, _request, { record, id }) => {
+        deleteApiMapping(state, record, id);
+        return NO_CONTENT;
+      },
     },
   ),
 ];

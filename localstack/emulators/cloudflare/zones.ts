@@ -26,7 +26,7 @@ export function addZone(state: CloudflareState, rawName: unknown): CloudflareZon
 /** The zone of `id`; 404 code 7003 when there is none. */
 export function zoneById(state: CloudflareState, id: string): CloudflareZone {
   const zone = state.zones.find((z) => z.id === id);
-  if (!zone) throw new CloudflareFault(404, 7003, 'Could not route to /zones/' + id + ', perhaps your object identifier is invalid?');
+  if (!zone) throw new CloudflareFault(404, 7003, `Could not route to /zones/${id}, perhaps your object identifier is invalid?`);
   return zone;
 }
 

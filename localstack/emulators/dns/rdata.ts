@@ -22,7 +22,9 @@ export function aaaaRdata(address: string): Buffer {
   const fill = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
   const groups = [...headGroups, ...Array<string>(fill).fill('0'), ...tailGroups];
   const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2));
+  groups.forEach((g, i) => {
+    out.writeUInt16BE(parseInt(g, 16), i * 2);
+  });
   return out;
 }
 
@@ -71,6 +73,8 @@ export interface SoaFields {
 
 export function soaRdata(soa: SoaFields): Buffer {
   const fixed = Buffer.alloc(20);
-  [soa.serial, soa.refresh, soa.retry, soa.expire, soa.minimum].forEach((v, i) => fixed.writeUInt32BE(v >>> 0, i * 4));
+  [soa.serial, soa.refresh, soa.retry, soa.expire, soa.minimum].forEach((v, i) => {
+    fixed.writeUInt32BE(v >>> 0, i * 4);
+  });
   return Buffer.concat([nameToWire(soa.mname), nameToWire(soa.rname), fixed]);
 }

@@ -131,7 +131,10 @@ export class RecordStore {
     let node = this.nodes.get(name);
     const wasPresent = node !== undefined;
     if (valid) {
-      if (!node) this.nodes.set(name, (node = new Map()));
+      if (!node) {
+        node = new Map();
+        this.nodes.set(name, node);
+      }
       node.set(type, valid);
     } else if (node) {
       node.delete(type);

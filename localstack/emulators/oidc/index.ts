@@ -108,7 +108,7 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
     },
     renderError: (ctx: { type: string; body: string }, out: Record<string, string>) => {
       ctx.type = 'html';
-      ctx.body = `<!DOCTYPE html><title>Local OpenID provider: error</title><h1>${escape(out.error ?? 'error')}</h1><p>${escape(out.error_description ?? '')}</p>`;
+      ctx.body = `<!DOCTYPE html><title>Local OpenID provider: error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
     },
   });
   provider.on('server_error', (_ctx: unknown, error: unknown) =>
@@ -130,6 +130,6 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
   };
 }
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -21,7 +21,7 @@
  */
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import type { SqsTargetSender } from './sqs-target';
+import type { SendOutcome, SqsTargetSender } from './sqs-target';
 import type { SchedulerStore } from './store';
 import { DEFAULT_RETRY_POLICY, type ScheduleRecord } from './types';
 
@@ -127,7 +127,7 @@ export class FiringEngine {
     const startedAt = this.now();
     const body = record.Target.Input ?? '{}';
     const groupId = record.Target.SqsParameters?.MessageGroupId;
-    let outcome;
+    let outcome: SendOutcome;
     try {
       outcome = await this.sender.send(
         record.Target.Arn,

@@ -53,7 +53,7 @@ export function parseExternalSigning(attrs: Json, field: string): Extract<Identi
       // try the other encoding
     }
   }
-  if (!key || key.asymmetricKeyType !== 'rsa') throw badRequest(invalidKey);
+  if (key?.asymmetricKeyType !== 'rsa') throw badRequest(invalidKey);
   const keyBits = key.asymmetricKeyDetails?.modulusLength ?? 0;
   if (keyBits !== 1024 && keyBits !== 2048)
     throw badRequest(`${field}.DomainSigningPrivateKey must be a 1024- or 2048-bit RSA key, got ${keyBits} bits.`);

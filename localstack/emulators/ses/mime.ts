@@ -144,7 +144,10 @@ export interface SimpleMessage {
 /** MIME (CRLF line breaks) for `Content.Simple`; Bcc recipients stay out of the headers. */
 export async function composeSimple(msg: SimpleMessage): Promise<Buffer> {
   const headers: Record<string, string[]> = {};
-  for (const h of msg.headers) (headers[h.name] ??= []).push(h.value);
+  for (const h of msg.headers) {
+    headers[h.name] ??= [];
+    headers[h.name]!.push(h.value);
+  }
   const composer = new MailComposer({
     from: msg.from,
     to: msg.to.length > 0 ? msg.to : undefined,

@@ -18,7 +18,7 @@ import {
   type SesMailObject,
 } from './events';
 import { sesId } from './ids';
-import { plannedEvents, type BounceSubType, type BounceType, type DelayType, type PlanOptions } from './simulator';
+import { plannedEvents, type PlanOptions } from './simulator';
 import { MATCHING_TYPE_OF, type ConfigurationSet, type OutboxEntry, type SesEventType } from './types';
 
 /**

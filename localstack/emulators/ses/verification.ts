@@ -21,7 +21,7 @@ import { resolverFor, type DnsServers } from '../dns-servers';
 import { SesError } from './errors';
 import { SIMULATOR_DOMAIN } from './simulator';
 import type { SesStore } from './store';
-import type { EmailIdentity, IdentityVerification, VerificationStatus } from './types';
+import type { EmailIdentity, IdentityVerification } from './types';
 
 /** How long SES looks for a new identity's DNS records before it gives up (FAILED). */
 export const VERIFICATION_WINDOW_MS = 72 * 60 * 60 * 1000;
@@ -99,7 +99,7 @@ export class IdentityVerifier {
   /** Marks an email-address identity verified: what following SES's verification link does. */
   confirm(address: string): EmailIdentity | undefined {
     const identity = this.store.getIdentity(address);
-    if (!identity || identity.type !== 'EMAIL_ADDRESS') return undefined;
+    if (identity?.type !== 'EMAIL_ADDRESS') return undefined;
     const updated: EmailIdentity = {
       ...identity,
       verification: { status: 'SUCCESS', startedAt: verificationOf(identity).startedAt, verifiedAt: new Date().toISOString() },

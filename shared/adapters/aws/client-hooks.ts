@@ -48,7 +48,8 @@ export function withClientHooks<T extends HookableClient>(client: T, info: AwsCl
 /** Registers a hook for the clients built from now on; returns its removal. */
 export function registerClientHook(hook: AwsClientHook): () => void {
   const holder = globalThis as { [REGISTRY]?: Registry };
-  const hooks = (holder[REGISTRY] ??= new Set());
+  holder[REGISTRY] ??= new Set();
+  const hooks = holder[REGISTRY];
   hooks.add(hook);
   return () => {
     hooks.delete(hook);

@@ -80,7 +80,8 @@ export class SesMailer implements Mailer {
   private senderClient?: SESv2Client;
 
   private get sender(): SESv2Client {
-    return (this.senderClient ??= this.senderFactory());
+    this.senderClient ??= this.senderFactory();
+    return this.senderClient;
   }
 
   /** The region SES message ids are qualified with (resolved once). */
@@ -103,9 +104,10 @@ export class SesMailer implements Mailer {
         }),
       );
       if (!result.MessageId) throw new MailerError('SES returned no MessageId', false);
+      this.region ??= this.sender.config.region();
       return {
         providerMessageId: result.MessageId,
-        messageId: sesMessageIdOf(result.MessageId, await (this.region ??= this.sender.config.region())),
+        messageId: sesMessageIdOf(result.MessageId, await this.region),
       };
     } catch (error) {
       throw toMailerError(error, message.tenantName, fromAddress);

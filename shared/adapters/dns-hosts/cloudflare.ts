@@ -92,7 +92,7 @@ export class CloudflareDnsHost implements DnsHost {
       if (page >= total || list.length === 0) break;
     }
     this.seen.set(setKey(wanted, type), records);
-    return records.map((record) => valueOf(type, record));
+    return records.map((record) => recordValue(type, record));
   }
 
   async write(zone: DnsZone, sets: RecordSetWrite[]): Promise<RecordSetOutcome[]> {
@@ -118,7 +118,7 @@ export class CloudflareDnsHost implements DnsHost {
     const toAdd = [...set.values];
     const toRemove: CloudflareRecord[] = [];
     for (const record of existing) {
-      const at = toAdd.indexOf(valueOf(set.type, record));
+      const at = toAdd.indexOf(recordValue(set.type, record));
       if (at >= 0) toAdd.splice(at, 1);
       else toRemove.push(record);
     }
@@ -189,7 +189,7 @@ export class CloudflareDnsHost implements DnsHost {
   }
 }
 
-function valueOf(type: DnsRecordType, record: CloudflareRecord): string {
+function recordValue(type: DnsRecordType, record: CloudflareRecord): string {
   if (type === 'TXT') return unquoteTxt(record.content);
   if (type === 'CNAME') return hostOf(record.content);
   return `${record.priority ?? 0} ${hostOf(record.content)}`;

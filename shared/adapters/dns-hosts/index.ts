@@ -21,7 +21,12 @@ export function createDnsHost(request: DnsHostRequest, config: Config, clients: 
     return new CloudflareDnsHost(request.credentials.apiToken, { baseUrl: config.dnsApply.cloudflareApiUrl });
   const keys = request.credentials;
   // One-time (or stored) keys get a client of their own, destroyed after the request; the service's is reused.
-  const client = keys ? createRoute53Client(config, keys) : (clients.route53 ??= createRoute53Client(config, null));
+  let client: Route53Client;
+  if (keys) client = createRoute53Client(config, keys);
+  else {
+    clients.route53 ??= createRoute53Client(config, null);
+    client = clients.route53;
+  }
   return new Route53DnsHost(client, {
     secrets: keys ? [keys.accessKeyId, keys.secretAccessKey, ...(keys.sessionToken ? [keys.sessionToken] : [])] : [],
     settleMs: config.dnsApply.settleMs,

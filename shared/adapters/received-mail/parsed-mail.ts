@@ -8,7 +8,7 @@
  *   trimmed, its 8-bit bytes read as UTF-8 (RFC 6532; mailparser's lines have one character per byte).
  */
 import type { AddressObject, EmailAddress, ParsedMail } from 'mailparser';
-import type { ParsedAttachment, ParsedInbound } from '../../domain/inbound/parsed-message';
+import type { ParsedInbound } from '../../domain/inbound/parsed-message';
 import { MAX_STORED_ATTACHMENTS } from '../../domain/inbound/received-email';
 
 export function fromParsedMail(mail: ParsedMail): ParsedInbound {

@@ -43,7 +43,8 @@ export class LocalSecretBox implements SecretBox {
   }
 
   private getKey(): Buffer {
-    return (this.key ??= ensureLocalKeyFile(this.keyFile));
+    this.key ??= ensureLocalKeyFile(this.keyFile);
+    return this.key;
   }
 }
 

@@ -56,6 +56,9 @@ const lookups = new WeakMap<Table, AccountRetentionLookup>();
 /** One lookup (one cache) per table object: what a repository uses when none is given. */
 export function retentionLookupFor(table: Table): AccountRetentionLookup {
   let lookup = lookups.get(table);
-  if (!lookup) lookups.set(table, (lookup = new AccountRetentionLookup(table)));
+  if (!lookup) {
+    lookup = new AccountRetentionLookup(table);
+    lookups.set(table, lookup);
+  }
   return lookup;
 }

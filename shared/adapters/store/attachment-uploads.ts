@@ -9,7 +9,7 @@ import type { AttachmentUpload, AttachmentUploadStatus } from '../../domain/emai
 import { keys } from './keys';
 import { updateIfCondition, withoutKeys, type Table } from './table';
 
-function toUpload(item: Record<string, any>): AttachmentUpload {
+function toUpload(item: Record<string, unknown>): AttachmentUpload {
   const { type, ...rest } = withoutKeys(item);
   return { declared_size: null, size: null, ...rest } as AttachmentUpload;
 }

@@ -32,7 +32,7 @@ export type CreateAutomationOutcome = { kind: 'created' } | { kind: 'limit_reach
 /** `conflict`: the automation is gone, or its version or status changed since it was read. */
 export type SaveAutomationOutcome = { kind: 'saved'; automation: Automation } | { kind: 'conflict' };
 
-function toAutomation(item: Record<string, any>): Automation {
+function toAutomation(item: Record<string, unknown>): Automation {
   const { type: _type, version, ...rest } = withoutKeys(item);
   // Saved before reach was recorded: no allowed_domains, any domain as then (docs/automations.md, "Reach").
   return {

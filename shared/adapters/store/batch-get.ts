@@ -14,16 +14,16 @@ export async function batchGetItems(
   table: Table,
   itemKeys: Record<string, string>[],
   options: { consistentRead?: boolean; projection?: string[]; maxAttempts?: number } = {},
-): Promise<Record<string, any>[]> {
+): Promise<Record<string, unknown>[]> {
   const unique = [...new Map(itemKeys.map((key) => [`${key.PK}\u0000${key.SK}`, key])).values()];
   const chunks: Record<string, string>[][] = [];
   for (let i = 0; i < unique.length; i += BATCH_GET_SIZE) chunks.push(unique.slice(i, i + BATCH_GET_SIZE));
   const names = options.projection ? Object.fromEntries(options.projection.map((name, i) => [`#p${i}`, name])) : undefined;
   const maxAttempts = options.maxAttempts ?? 8;
 
-  const fetchChunk = async (chunk: Record<string, string>[]): Promise<Record<string, any>[]> => {
-    const found: Record<string, any>[] = [];
-    let pending: Record<string, any>[] = chunk;
+  const fetchChunk = async (chunk: Record<string, string>[]): Promise<Record<string, unknown>[]> => {
+    const found: Record<string, unknown>[] = [];
+    let pending: Record<string, unknown>[] = chunk;
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed after ${maxAttempts} attempts`);
       if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));

@@ -17,7 +17,7 @@ export interface StoredDnsProvider {
   updated_at: string;
 }
 
-function toStored(item: Record<string, any>): StoredDnsProvider {
+function toStored(item: Record<string, unknown>): StoredDnsProvider {
   return {
     provider: item.provider as DnsHostName,
     sealed_credentials: item.sealed_credentials as string,

@@ -50,7 +50,6 @@ const REF_PREFIX: Record<AddressRefKind, string> = {
 
 /** The Put items of one record's references (one per address); `ttl` (epoch s): the record's own. */
 export function addressRefItems(
-  tableName: string,
   accountId: string,
   addresses: readonly string[],
   kind: AddressRefKind,
@@ -82,7 +81,7 @@ export async function writeAddressRefs(
 ): Promise<void> {
   await batchWrite(
     table,
-    addressRefItems(table.name, accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
+    addressRefItems(accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
   );
 }
 
@@ -180,7 +179,10 @@ export class ErasureRepository {
       values[`:n${i}`] = count;
       sets.push(`#removed.#k${i} = #removed.#k${i} + :n${i}`);
     });
-    if (change.keptAsHash) sets.push('suppression_kept_as_hash = :true'), (values[':true'] = true);
+    if (change.keptAsHash) {
+      sets.push('suppression_kept_as_hash = :true');
+      values[':true'] = true;
+    }
     if (change.completedAt) {
       names['#status'] = 'status';
       values[':completed'] = 'completed';
@@ -269,8 +271,14 @@ export class ErasureRepository {
     const hash = addressHash(accountId, address);
     const adds: string[] = [];
     const values: Record<string, unknown> = {};
-    if (entries.suppressions.length) adds.push('lists :lists'), (values[':lists'] = new Set(entries.suppressions));
-    if (entries.optOuts.length) adds.push('optouts :optouts'), (values[':optouts'] = new Set(entries.optOuts));
+    if (entries.suppressions.length) {
+      adds.push('lists :lists');
+      values[':lists'] = new Set(entries.suppressions);
+    }
+    if (entries.optOuts.length) {
+      adds.push('optouts :optouts');
+      values[':optouts'] = new Set(entries.optOuts);
+    }
     if (adds.length === 0) return;
     await this.table.client.send(
       new UpdateCommand({

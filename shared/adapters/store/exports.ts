@@ -28,13 +28,13 @@ export const exportKeys = {
 /** What creating an export found: created, or the account's running export (its id) holding the slot. */
 export type CreateOutcome = { kind: 'created' } | { kind: 'busy'; exportId: string };
 
-function headFrom(item: Record<string, any>): ExportHead {
+function headFrom(item: Record<string, unknown>): ExportHead {
   const { type: _type, lease_until: _lease, ...rest } = withoutKeys(item);
-  return rest as ExportHead;
+  return rest as unknown as ExportHead;
 }
 
 /** An expired head reads as absent (DynamoDB's TTL deletes lazily). */
-function live(item: Record<string, any> | null | undefined, nowMs: number): Record<string, any> | null {
+function live(item: Record<string, unknown> | null | undefined, nowMs: number): Record<string, unknown> | null {
   return !item || (typeof item.ttl === 'number' && item.ttl <= nowMs / 1000) ? null : item;
 }
 

@@ -15,9 +15,9 @@ export interface IdempotencyRecord extends IdempotentResponse {
 }
 
 /** A stored record as read; null when absent or expired (emulators do not expire items). */
-export function toIdempotencyRecord(item: Record<string, any> | undefined, now: Date): IdempotencyRecord | null {
+export function toIdempotencyRecord(item: Record<string, unknown> | undefined, now: Date): IdempotencyRecord | null {
   if (!item || (typeof item.ttl === 'number' && item.ttl < now.getTime() / 1000)) return null;
-  return { fingerprint: item.fingerprint, status: item.status, body: item.body, created_at: item.created_at };
+  return { fingerprint: item.fingerprint as string, status: item.status as number, body: item.body, created_at: item.created_at as string };
 }
 
 const keyHash = (key: string) => createHash('sha256').update(key).digest('hex');

@@ -59,13 +59,13 @@ export interface FinishUpdate {
   retry_after_seconds: number | null;
 }
 
-function headFrom(item: Record<string, any>): ImportHead {
+function headFrom(item: Record<string, unknown>): ImportHead {
   const { type: _type, lease_until: _lease, ...rest } = withoutKeys(item);
-  return rest as ImportHead;
+  return rest as unknown as ImportHead;
 }
 
 /** The stored head item, or null for none or an expired dry run (TTL deletion is lazy). */
-function live(item: Record<string, any> | null | undefined, nowMs: number): Record<string, any> | null {
+function live(item: Record<string, unknown> | null | undefined, nowMs: number): Record<string, unknown> | null {
   return !item || (typeof item.ttl === 'number' && item.ttl < nowMs / 1000) ? null : item;
 }
 
@@ -103,7 +103,7 @@ export class ImportRepository {
   }
 
   /** The stored head item, lease included. */
-  private async item(accountId: string, id: string, nowMs: number): Promise<Record<string, any> | null> {
+  private async item(accountId: string, id: string, nowMs: number): Promise<Record<string, unknown> | null> {
     const { Item } = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: keys.migration(accountId, id), ConsistentRead: true }),
     );
@@ -117,7 +117,7 @@ export class ImportRepository {
    * head as it stands (ReturnValuesOnConditionCheckFailure): one round trip, read again only when absent.
    */
   async claim(accountId: string, id: string, requests: number, nowMs: number, leaseUntilMs: number): Promise<ClaimOutcome> {
-    let refused: Record<string, any> | null;
+    let refused: Record<string, unknown> | null;
     try {
       const { Attributes } = await this.table.client.send(
         new UpdateCommand({

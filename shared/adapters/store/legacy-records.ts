@@ -185,8 +185,14 @@ export class LegacyRecordRepository {
   async adoptEmail(email: LegacyEmail, ttl: number, moved: LegacyEmail['objects']): Promise<'adopted' | 'already'> {
     const sets = ['#ttl = :ttl'];
     const values: Record<string, unknown> = { ':ttl': ttl };
-    if (moved.body) sets.push('body_blob_key = :body'), (values[':body'] = moved.body);
-    if (moved.mime) sets.push('mime_blob_key = :mime'), (values[':mime'] = moved.mime);
+    if (moved.body) {
+      sets.push('body_blob_key = :body');
+      values[':body'] = moved.body;
+    }
+    if (moved.mime) {
+      sets.push('mime_blob_key = :mime');
+      values[':mime'] = moved.mime;
+    }
     moved.attachments.forEach((key, index) => {
       if (!key) return;
       sets.push(`attachments[${index}].blob_key = :a${index}`);
@@ -204,8 +210,11 @@ export class LegacyRecordRepository {
   ): Promise<'adopted' | 'already'> {
     const sets = ['#ttl = :ttl', 'objects_prefix = :prefix'];
     const values: Record<string, unknown> = { ':ttl': ttl, ':prefix': objectsPrefix };
-    if (rawCopyKey)
-      sets.push('raw_key = :raw', 'shared_raw_key = :shared'), (values[':raw'] = rawCopyKey), (values[':shared'] = email.rawKey);
+    if (rawCopyKey) {
+      sets.push('raw_key = :raw', 'shared_raw_key = :shared');
+      values[':raw'] = rawCopyKey;
+      values[':shared'] = email.rawKey;
+    }
     return this.conditionalSet(email.key, sets, values);
   }
 

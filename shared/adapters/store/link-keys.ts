@@ -18,7 +18,7 @@ export interface StoredLinkKey {
   created_at: string;
 }
 
-function toStoredLinkKey(item: Record<string, any>): StoredLinkKey {
+function toStoredLinkKey(item: Record<string, unknown>): StoredLinkKey {
   return { kid: item.kid as string, sealed_secret: item.sealed_secret as string, created_at: item.created_at as string };
 }
 

@@ -42,14 +42,14 @@ export async function queryPage<T>(
   /** Attributes of the partition the cursor must belong to. */
   partition: Record<string, string>,
   /** Key attributes of an item, used to build the cursor. */
-  keyOf: (item: Record<string, any>) => Record<string, string>,
-  map: (item: Record<string, any>) => T,
+  keyOf: (item: Record<string, unknown>) => Record<string, unknown>,
+  map: (item: Record<string, unknown>) => T,
   options: QueryPageOptions = {},
 ): Promise<Page<T>> {
   const wanted = page.limit + 1;
   const filtered = input.FilterExpression !== undefined;
   const maxRequests = Math.max(1, options.maxRequests ?? 8);
-  const items: Record<string, any>[] = [];
+  const items: Record<string, unknown>[] = [];
   const keyNames = input.IndexName ? ['PK', 'SK', `${input.IndexName}PK`, `${input.IndexName}SK`] : ['PK', 'SK'];
   let startKey = decodeCursor(page.cursor, partition, { keyNames, sortKeyPrefix: options.sortKeyPrefix });
   let lastEvaluated: Record<string, unknown> | undefined;
@@ -104,7 +104,7 @@ export function queryGsi1NewestFirst<T>(
   table: Table,
   partition: string,
   page: PageRequest,
-  map: (item: Record<string, any>) => T,
+  map: (item: Record<string, unknown>) => T,
   status?: string,
   options: Pick<QueryPageOptions, 'maxPageBytes'> & { unexpiredAt?: number } = {},
 ): Promise<Page<T>> {

@@ -46,8 +46,9 @@ export type PublishedPointer =
   | { kind: 'not_found' }
   | { kind: 'not_published' };
 
-function toTemplate(item: Record<string, any>): Template {
-  const { type: _type, published, revision, ...rest } = withoutKeys(item);
+function toTemplate(item: Record<string, unknown>): Template {
+  const { type: _type, published: stored, revision, ...rest } = withoutKeys(item);
+  const published = stored as PublishedVersion | null | undefined;
   return {
     ...(rest as Omit<Template, 'published' | 'revision'>),
     revision: Number(revision),

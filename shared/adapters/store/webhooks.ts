@@ -109,7 +109,7 @@ export class WebhookRepository {
               type: 'webhook',
               ...rest,
               // Absent, not NULL, when the endpoint is not filtered to tenants.
-              ...(tenants && tenants.length ? { tenants } : {}),
+              ...(tenants?.length ? { tenants } : {}),
               secret_sealed: sealedSecret,
             },
             ConditionExpression: 'attribute_not_exists(PK)',

@@ -99,7 +99,8 @@ export function grantWithinReach(creator: Reach, requested: Requested): Granted 
 export function reachCovers(holder: Reach, target: Reach): boolean {
   if (!target.scopes.every((scope) => covers(holder.scopes, scope as Scope))) return false;
   if (holder.allowed_domains === null) return true;
-  return target.allowed_domains !== null && target.allowed_domains.every((domain) => holder.allowed_domains!.includes(domain));
+  if (target.allowed_domains === null) return false;
+  return target.allowed_domains.every((domain) => holder.allowed_domains!.includes(domain));
 }
 
 /** 403 for revoking a key or credential that reaches further than the caller. */

@@ -105,11 +105,13 @@ function apply(operator: ConditionOperator, actual: unknown, expected: unknown):
       return Array.isArray(actual) && actual.some((element) => element === expected);
     case 'starts_with': {
       const pair = bothStrings(actual, expected);
-      return pair !== null && pair[0].startsWith(pair[1]);
+      if (!pair) return false;
+      return pair[0].startsWith(pair[1]);
     }
     case 'ends_with': {
       const pair = bothStrings(actual, expected);
-      return pair !== null && pair[0].endsWith(pair[1]);
+      if (!pair) return false;
+      return pair[0].endsWith(pair[1]);
     }
   }
 }

@@ -313,7 +313,9 @@ function conditionProblems(value: unknown, path: (string | number)[], depth: num
       return;
     }
     if (list.length > LIMITS.conditionsPerGroup) at(group, `${group} has at most ${LIMITS.conditionsPerGroup} conditions`);
-    list.slice(0, LIMITS.conditionsPerGroup).forEach((item, i) => conditionProblems(item, [...path, group, i], depth + 1, ctx));
+    list.slice(0, LIMITS.conditionsPerGroup).forEach((item, i) => {
+      conditionProblems(item, [...path, group, i], depth + 1, ctx);
+    });
     return;
   }
   for (const name of ['field', 'operator', 'value']) own.delete(name);
@@ -480,7 +482,7 @@ export function definitionProblems(trigger: Trigger, steps: readonly Step[]): Fi
  */
 export function cycleProblems(steps: readonly Step[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  steps.forEach((step, i) => {
+  steps.forEach((_step, i) => {
     for (const edge of successorsOf(steps, i)) {
       if (edge.field === null || edge.target > i) continue;
       const path = pathBetween(steps, edge.target, i);

@@ -57,9 +57,8 @@ const added = (...lines: string[]): DiffLine[] => lines.map((line) => ['+', line
 export function unifiedDiff(path: string, lines: readonly DiffLine[]): string {
   const before = lines.filter(([mark]) => mark !== '+').length;
   const after = lines.filter(([mark]) => mark !== '-').length;
-  return (
-    [`--- a/${path}`, `+++ b/${path}`, `@@ -1,${before} +1,${after} @@`, ...lines.map(([mark, text]) => `${mark}${text}`)].join('\n') + '\n'
-  );
+  const hunk = [`--- a/${path}`, `+++ b/${path}`, `@@ -1,${before} +1,${after} @@`, ...lines.map(([mark, text]) => `${mark}${text}`)];
+  return `${hunk.join('\n')}\n`;
 }
 
 /** A single-quoted JavaScript or Python string literal. */

@@ -430,7 +430,7 @@ export function convertTemplate(source: SourceTemplate): ConvertedTemplate {
 
 /** `{{unsubscribe_url}}` already written as ours in the source also makes it a product template. */
 function hasUnsubscribe(...fields: (string | null)[]): boolean {
-  return fields.some((field) => field !== null && field.includes(UNSUBSCRIBE_PLACEHOLDER));
+  return fields.some((field) => field?.includes(UNSUBSCRIBE_PLACEHOLDER));
 }
 
 /** The POST /templates body for a converted template (not for a `failed` one). */

@@ -89,8 +89,11 @@ export function mapWebhookEvents(provider: ProviderName, events: readonly string
   const unmapped = new Set<string>();
   for (const name of events) {
     const ours = eventsOf(provider, name);
-    if (ours) ours.forEach((type) => mapped.add(type));
-    else if (name.trim() !== '') unmapped.add(name.trim());
+    if (ours) {
+      ours.forEach((type) => {
+        mapped.add(type);
+      });
+    } else if (name.trim() !== '') unmapped.add(name.trim());
   }
   return { events: inEventTypeOrder(mapped), unmapped_events: [...unmapped].sort() };
 }

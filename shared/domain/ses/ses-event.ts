@@ -85,7 +85,7 @@ interface SesMail {
   tags?: Record<string, string[]>;
 }
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 /** Unwraps the SNS envelope when present (SNS -> SQS without raw delivery). */
 export function unwrapSns(body: string): Json {
@@ -108,6 +108,11 @@ export function unwrapSns(body: string): Json {
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A member that is an object; undefined otherwise (reading a member of anything else JSON holds finds nothing either). */
+function objectAt(value: unknown): Json | undefined {
+  return isObject(value) ? value : undefined;
 }
 
 function addressesOf(recipients: Json[]): string[] {
@@ -133,8 +138,9 @@ function sendReading(_event: Json, mail: SesMail, stamp: Stamp): Reading {
 }
 
 function deliveryReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
-  const at = stamp(event.delivery?.timestamp);
-  const delivered: unknown[] = Array.isArray(event.delivery?.recipients) ? event.delivery.recipients : [];
+  const delivery = objectAt(event.delivery);
+  const at = stamp(delivery?.timestamp);
+  const delivered: unknown[] = Array.isArray(delivery?.recipients) ? delivery.recipients : [];
   return {
     outcome: { event: 'delivered', status: 'delivered', at, fields: { delivered_at: at } },
     recipients: { result: 'reached', addresses: delivered.filter((a): a is string => typeof a === 'string' && a.includes('@')) },
@@ -143,18 +149,20 @@ function deliveryReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
 
 /** SES is still trying: the email stays `sent` (the store moves last_event only while it is not final). */
 function delayReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
-  const delayed: Json[] = Array.isArray(event.deliveryDelay?.delayedRecipients) ? event.deliveryDelay.delayedRecipients : [];
-  const type = String(event.deliveryDelay?.delayType ?? 'Undetermined');
+  const deliveryDelay = objectAt(event.deliveryDelay);
+  const delayed: Json[] = Array.isArray(deliveryDelay?.delayedRecipients) ? deliveryDelay.delayedRecipients : [];
+  const type = String(deliveryDelay?.delayType ?? 'Undetermined');
   return {
-    outcome: { event: 'delivery_delayed', at: stamp(event.deliveryDelay?.timestamp), fields: {} },
+    outcome: { event: 'delivery_delayed', at: stamp(deliveryDelay?.timestamp), fields: {} },
     delay: { type, category: categorize({ kind: 'delay', delayType: type, ...recipientFacts(delayed[0]) }).category },
   };
 }
 
 function complaintReading(event: Json, _mail: SesMail, stamp: Stamp): Reading {
-  const at = stamp(event.complaint?.timestamp);
-  const complained = addressesOf(Array.isArray(event.complaint?.complainedRecipients) ? event.complaint.complainedRecipients : []);
-  if (event.complaint?.complaintSubType !== 'OnAccountSuppressionList')
+  const complaint = objectAt(event.complaint);
+  const at = stamp(complaint?.timestamp);
+  const complained = addressesOf(Array.isArray(complaint?.complainedRecipients) ? complaint.complainedRecipients : []);
+  if (complaint?.complaintSubType !== 'OnAccountSuppressionList')
     return { outcome: { event: 'complained', at, fields: {} }, suppress: { reason: 'complaint', emails: complained } };
   // SES did not send it (the address is on its list after an earlier complaint): not a complaint of ours.
   return {
@@ -180,7 +188,7 @@ function rejectReading(event: Json, mail: SesMail, stamp: Stamp): Reading {
       event: 'failed',
       status: 'failed',
       at: stamp(mail.timestamp),
-      fields: { bounce_reason: `Rejected by SES: ${String(event.reject?.reason ?? 'Rejected')}` },
+      fields: { bounce_reason: `Rejected by SES: ${String(objectAt(event.reject)?.reason ?? 'Rejected')}` },
     },
   };
 }
@@ -190,7 +198,7 @@ const READINGS: Record<string, (event: Json, mail: SesMail, stamp: Stamp) => Rea
   Send: sendReading,
   Delivery: deliveryReading,
   DeliveryDelay: delayReading,
-  Bounce: (event, _mail, stamp) => bounceOutcome(event.bounce ?? {}, stamp),
+  Bounce: (event, _mail, stamp) => bounceOutcome(objectAt(event.bounce) ?? {}, stamp),
   Complaint: complaintReading,
   Reject: rejectReading,
 };
@@ -212,7 +220,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     providerMessageId: mail.messageId,
     sentAt: stamp(mail.timestamp),
     outcome,
-    ...(recipients && recipients.addresses.length ? { recipients } : {}),
+    ...(recipients?.addresses.length ? { recipients } : {}),
     ...(suppress && (suppress.reason === 'complaint' ? suppress.emails : suppress.recipients).length ? { suppress } : {}),
     ...(delay ? { delay } : {}),
   };
@@ -270,7 +278,7 @@ function bounceOutcome(bounce: Json, stamp: (value: unknown) => string): Pick<Pa
       .map((recipient) => ({ email: recipient.emailAddress as string, category: categoryOf(recipient) })),
   };
   const softReason = `${type} bounce (${subType})${diagnostic ? `: ${diagnostic}` : ''}`;
-  if (isBlock(subType, first?.status, diagnostic)) {
+  if (isBlock(subType, first?.status as string | undefined, diagnostic)) {
     return {
       outcome: bouncedAs('block', type === 'Permanent' ? diagnostic || `${type}: ${subType}` : softReason),
       recipients: reached,

@@ -38,7 +38,7 @@ export function withoutTenant(
   endpoint: Pick<WebhookEndpoint, 'tenants' | 'enabled'>,
   externalId: string,
 ): { tenants: string[] | null; enabled: boolean } | null {
-  if (!endpoint.tenants || !endpoint.tenants.includes(externalId)) return null;
+  if (!endpoint.tenants?.includes(externalId)) return null;
   const rest = endpoint.tenants.filter((name) => name !== externalId);
   return rest.length > 0 ? { tenants: rest, enabled: endpoint.enabled } : { tenants: null, enabled: false };
 }
@@ -51,7 +51,7 @@ export function toPublicWebhook(endpoint: WebhookEndpoint) {
     url: endpoint.url,
     events: endpoint.events,
     enabled: endpoint.enabled,
-    ...(endpoint.tenants && endpoint.tenants.length ? { tenants: endpoint.tenants } : {}),
+    ...(endpoint.tenants?.length ? { tenants: endpoint.tenants } : {}),
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
   };

@@ -13,8 +13,6 @@ import type { ApiEnv } from './env';
 import { requireApiKey, type AuthenticationOptions } from './middleware/authenticate';
 import { requestId } from './middleware/request-id';
 import { auditChanges, type AuditMiddlewareDeps } from './middleware/audit';
-import type { Config } from '../../config/config';
-import type { Clock } from '../../ports/clock';
 import { responseWithinLambdaLimit } from './lambda-response-budget';
 import type { AuthenticateDeps } from '../../usecases/access/authenticate';
 import { logError } from '../../lib/log';

@@ -17,8 +17,8 @@ export function acceptRecipient(
   callback: (err?: Error | null) => void,
 ): void {
   const current = transactionOf(session) ?? { transaction: session.transaction, recipients: [] };
-  if (current.recipients.length >= MX_MAX_RECIPIENTS)
-    return callback(
+  if (current.recipients.length >= MX_MAX_RECIPIENTS) {
+    callback(
       smtpErrorOf(
         new SmtpRefusal(
           452,
@@ -27,6 +27,8 @@ export function acceptRecipient(
         ),
       ),
     );
+    return;
+  }
   receivingDomains.forAddress(address.address).then(
     (domain) => {
       if (!domain) {

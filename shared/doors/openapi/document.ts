@@ -479,9 +479,9 @@ export function buildOpenApiDocument(api: ApiDescription, version = '0.1.0'): Op
 
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   for (const operation of api.operations) {
-    const item = (paths[operation.path] ??= {});
+    const item = paths[operation.path] ?? {};
     if (item[operation.method]) throw new Error(`OpenAPI: ${operation.method.toUpperCase()} ${operation.path} is described twice`);
-    item[operation.method] = buildOperation(operation, requests, responses);
+    paths[operation.path] = { ...item, [operation.method]: buildOperation(operation, requests, responses) };
   }
   // Error answers many operations give alike become components.responses.
   const shared = new SharedResponses();

@@ -140,7 +140,7 @@ class Renderer {
         const schema = media.schema as JsonSchema | undefined;
         const body = schema?.$ref
           ? `<p>${schemaLink(refName(schema.$ref as string))}</p>${this.properties(this.resolve(schema))}`
-          : schema && schema.allOf
+          : schema?.allOf
             ? this.errorSchema(schema)
             : schema
               ? this.properties(schema)

@@ -89,7 +89,13 @@ export const stepInputSchema = z.union([
  * the documentation schema stands for this code.
  */
 export const VALIDATED_BY = new Map<z.ZodType, (body: unknown) => void>([
-  [batchRequestSchema, (body) => validateBatchShape(body).forEach((item) => sendRequestSchema.parse(item))],
+  [
+    batchRequestSchema,
+    (body) =>
+      validateBatchShape(body).forEach((item) => {
+        sendRequestSchema.parse(item);
+      }),
+  ],
   [
     domainActionRequestSchema,
     (body) => {

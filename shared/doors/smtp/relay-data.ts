@@ -6,7 +6,7 @@
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { AppError } from '../../domain/errors';
 import { logInfo } from '../../lib/log';
-import { sendEmail, type SendDeps } from '../../usecases/send/accept';
+import { sendEmail, type SendDeps } from '../../usecases/send/send-email';
 import { CLEARED_RECIPIENTS_MAX_AGE_MS, type ClearedRecipients } from '../../usecases/send/cleared-recipients';
 import { collectMessage, type MemoryBudget } from './collect-message';
 import { messageToSend } from './message-to-send';

@@ -16,7 +16,10 @@ export function acceptSender(
   callback: (err?: Error | null) => void,
 ): void {
   const user = userOf(session);
-  if (!user) return callback(smtpErrorOf(new SmtpRefusal(530, '5.7.0', 'Authentication required.')));
+  if (!user) {
+    callback(smtpErrorOf(new SmtpRefusal(530, '5.7.0', 'Authentication required.')));
+    return;
+  }
   checkMailFrom(deps, user, address.address).then(
     (accepted) => {
       user.principal = accepted.principal;
@@ -35,8 +38,10 @@ export function acceptRecipient(
   callback: (err?: Error | null) => void,
 ): void {
   const sender = userOf(session)?.sender;
-  if (!sender || sender.transaction !== session.transaction)
-    return callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
+  if (!sender || sender.transaction !== session.transaction) {
+    callback(smtpErrorOf(new SmtpRefusal(503, '5.5.1', 'Send MAIL FROM first.')));
+    return;
+  }
   checkRcptTo(
     deps,
     sender.accepted,

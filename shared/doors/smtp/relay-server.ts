@@ -15,7 +15,7 @@
 import type { SmtpAuthFailureRepository } from '../../adapters/store/smtp-auth-failures';
 import { SES_MAX_MESSAGE_BYTES } from '../../domain/emails/attachments';
 import type { AuthenticateDeps } from '../../usecases/access/authenticate';
-import type { SendDeps } from '../../usecases/send/accept';
+import type { SendDeps } from '../../usecases/send/send-email';
 import { AuthThrottle, DEFAULT_AUTH_THROTTLE, type AuthThrottleSettings } from './auth-throttle';
 import { MemoryBudget } from './collect-message';
 import { EnhancedCodeSmtpServer } from './enhanced-code-server';

@@ -67,9 +67,9 @@ export async function signDkim(input: SignDkimInput): Promise<Buffer> {
   for (const tag of [`v=1;`, `a=rsa-sha256;`, `c=relaxed/relaxed;`, `d=${domain};`, `s=${input.selector};`, `t=${time};`])
     folder.add(tag, ' ');
   // FWS is allowed around the colons of h=, so a long list folds between names.
-  signedNames.forEach((name, i) =>
-    folder.add(`${i === 0 ? 'h=' : ''}${name}${i === signedNames.length - 1 ? ';' : ':'}`, i === 0 ? ' ' : ''),
-  );
+  signedNames.forEach((name, i) => {
+    folder.add(`${i === 0 ? 'h=' : ''}${name}${i === signedNames.length - 1 ? ';' : ':'}`, i === 0 ? ' ' : '');
+  });
   folder.add(`bh=${bodyHash};`, ' ');
   folder.add('b=', ' ');
   const unsigned = folder.text();

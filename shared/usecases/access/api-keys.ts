@@ -60,7 +60,10 @@ export function listApiKeys(deps: ApiKeyDeps, principal: Principal, page: PageRe
 export async function revokeApiKey(deps: ApiKeyDeps, principal: Principal, keyId: string): Promise<void> {
   requireAccountKey(principal, 'revoke API keys');
   let target: ApiKey | undefined;
-  const outcome = await deps.apiKeys.delete(principal.account.id, keyId, (key) => reachCovers(principal.credential, (target = key)));
+  const outcome = await deps.apiKeys.delete(principal.account.id, keyId, (key) => {
+    target = key;
+    return reachCovers(principal.credential, key);
+  });
   if (outcome === 'not_found') throw new NotFoundError('API key', keyId);
   if (outcome === 'beyond_reach') throw revocationBeyondReach('API key', keyId, principal.credential, target!);
 }

@@ -64,9 +64,10 @@ export async function revokeSmtpCredential(deps: SmtpCredentialDeps, principal: 
   // 403 for one that reaches further than the caller (its domains: a credential's scopes are emails:send).
   let target: SmtpCredential | undefined;
   const reach = (credential: SmtpCredential) => ({ scopes: SMTP_CREDENTIAL_SCOPES, allowed_domains: credential.allowed_domains });
-  const outcome = await deps.smtpCredentials.delete(principal.account.id, credentialId, (credential) =>
-    reachCovers(principal.credential, reach((target = credential))),
-  );
+  const outcome = await deps.smtpCredentials.delete(principal.account.id, credentialId, (credential) => {
+    target = credential;
+    return reachCovers(principal.credential, reach(credential));
+  });
   if (outcome === 'not_found') throw new NotFoundError('SMTP credential', credentialId);
   if (outcome === 'beyond_reach') throw revocationBeyondReach('SMTP credential', credentialId, principal.credential, reach(target!));
 }

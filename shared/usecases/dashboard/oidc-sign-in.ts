@@ -27,6 +27,7 @@ import {
   oidcFlowExpired,
   oidcIdentity,
   oidcRedirectUri,
+  type OidcClaims,
   type OidcFlow,
   type OidcSettings,
 } from '../../domain/dashboard/oidc';
@@ -182,7 +183,7 @@ export async function completeOidcSignIn(
       `The answer from ${settings.label} does not belong to the sign-in this browser started (its state differs). ${START_AGAIN}`,
     );
 
-  let claims;
+  let claims: OidcClaims;
   try {
     claims = await provider.exchange(request.query, {
       redirectUri: flow.redirect_uri,

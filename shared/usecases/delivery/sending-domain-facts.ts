@@ -50,7 +50,7 @@ export class SendingDomainFactsCache {
 
   private async load(accountId: string, domain: string): Promise<SendingDomainFacts> {
     const stored = await this.deps.domains.findOwned(accountId, domain);
-    if (!stored || stored.domain.status !== 'verified') return { kind: 'not_verified' };
+    if (stored?.domain.status !== 'verified') return { kind: 'not_verified' };
     return {
       kind: 'verified',
       domainId: stored.domain.id,

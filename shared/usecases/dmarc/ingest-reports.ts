@@ -23,6 +23,7 @@ import { METRICS_NAMESPACE } from '../../config/metrics';
 import { reportRows } from '../../domain/dmarc/report-rows';
 import { reportParts, type MessagePart, type ReportPart } from '../../domain/dmarc/report-parts';
 import { parseReportFile } from '../../domain/dmarc/report-file';
+import type { AggregateReport } from '../../domain/dmarc/report-schema';
 import { ReportRefused, type RefusalReason } from '../../domain/dmarc/refusal';
 import { splitAddress } from '../../domain/inbound/address';
 import type { InboundMessage } from '../../domain/messages';
@@ -75,7 +76,7 @@ async function ingestPart(
   part: ReportPart,
   targets: (ReportAddressTarget & { address: string })[],
 ): Promise<ReportOutcome> {
-  let report;
+  let report: AggregateReport;
   try {
     report = parseReportFile(part.content);
   } catch (error) {
@@ -115,7 +116,7 @@ export async function ingestDmarcReports(
   const parts = reportParts(parsed);
   if (parts.length === 0) return [];
   const ids = { email_id: message.email_id, account_id: message.account_id };
-  let targets;
+  let targets: (ReportAddressTarget & { address: string })[];
   try {
     targets = await targetsOf(deps, message);
   } catch (error) {

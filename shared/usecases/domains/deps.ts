@@ -2,7 +2,7 @@
  * What the domain use cases use (./manage.ts, ./tenant-domains.ts, ./verify.ts), each taking the narrowest
  * part, and what they share: the domain a principal may see, a change raced by another.
  */
-import { domainOwner, type Domain } from '../../domain/domains/domain';
+import { domainOwner } from '../../domain/domains/domain';
 import type { DnsSettings } from '../../domain/domains/records';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import type { Tenant } from '../../domain/tenants/tenant';

@@ -19,7 +19,7 @@ export async function checkHealthWhenVerified(
   before: Pick<Domain, 'status'>,
   after: Domain | null,
 ): Promise<void> {
-  if (!after || after.status !== 'verified' || before.status === 'verified') return;
+  if (after?.status !== 'verified' || before.status === 'verified') return;
   try {
     await deps.domainHealth.checkAt(after.id, after.account_id, deps.clock.now());
   } catch (error) {

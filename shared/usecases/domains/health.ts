@@ -81,7 +81,9 @@ async function spfAnswers(
     const batch = next.slice(0, MAX_SPF_NAMES - answers.size);
     if (!batch.length || remaining <= 0) break;
     const looked = await Promise.all(batch.map((name) => bounded(() => deps.dns.txt(name), Math.min(timeoutMs, remaining))));
-    batch.forEach((name, i) => answers.set(name, looked[i]!));
+    batch.forEach((name, i) => {
+      answers.set(name, looked[i]!);
+    });
     frontier = batch;
   }
   return answers;

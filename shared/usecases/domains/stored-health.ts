@@ -108,7 +108,7 @@ export async function runStoredHealthCheck(deps: StoredHealthDeps, domain: Domai
 /** The domain's stored check; a domain never checked is checked now (and stored). */
 export async function storedHealthOf(deps: StoredHealthDeps, domain: Domain): Promise<StoredDomainHealth> {
   const stored = await deps.domainHealth.get(domain.id);
-  if (stored && stored.next_check_at) return answer(domain, stored, stored.next_check_at);
+  if (stored?.next_check_at) return answer(domain, stored, stored.next_check_at);
   return runStoredHealthCheck(deps, domain);
 }
 

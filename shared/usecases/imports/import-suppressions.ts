@@ -16,7 +16,7 @@
 import { mapBounded } from '../../lib/concurrency';
 import { emptyPart, type ReportPart } from '../../domain/imports/report';
 import { ProviderError } from '../../ports/provider-source';
-import type { SourceSuppression, SuppressionListRef } from '../../domain/imports/source';
+import type { SourcePage, SourceSuppression, SuppressionListRef } from '../../domain/imports/source';
 import {
   classifySuppression,
   countSuppression,
@@ -108,7 +108,7 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
     progress.list + 1 < lists.length ? { ...progress, list: progress.list + 1, page: null, offset: 0 } : nextResource(progress);
   if (progress.list >= lists.length) return { part, progress: nextResource(progress) };
   const list = lists[progress.list]!;
-  let page;
+  let page: SourcePage<SourceSuppression>;
   try {
     page = await currentPage(ctx, 'suppressions', (token) => ctx.source.listSuppressions(list.id, token));
   } catch (error) {
@@ -130,7 +130,9 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
     if (worked > 0 && outOfTime(ctx)) break;
     const rules = entries.slice(worked, worked + SUPPRESSION_WRITE_CHUNK).map((entry) => classifySuppression(entry));
     const outcomes = await mapBounded(rules, WRITE_CONCURRENCY, (rule) => write(ctx, list, rule));
-    rules.forEach((rule, index) => (part.suppressions = countSuppression(part.suppressions, rule, outcomes[index])));
+    rules.forEach((rule, index) => {
+      part.suppressions = countSuppression(part.suppressions, rule, outcomes[index]);
+    });
     worked += rules.length;
   }
   return { part, progress: afterEntries(progress, page, worked, nextList) };

@@ -34,7 +34,7 @@ import type { Principal } from '../access/principal';
 import { requireAccountKey } from '../access/tenant-scope';
 import type { ImportDeps } from './deps';
 import { toPublicImport, type PublicImport } from '../../domain/imports/public-import';
-import { claimLost, importStatus, workImport } from './work-import';
+import { claimLost, importStatus, workImport, type WorkOutcome } from './work-import';
 
 function requireImportScopes(principal: Principal, input: StartImportInput): void {
   const granted = principal.credential.scopes;
@@ -168,7 +168,7 @@ export async function runImport(deps: ImportDeps, principal: Principal, input: S
 
   const secrets = new Map<string, string>();
   const ctx = { deps, principal, head, source, pages: new Map(), secrets, deadlineMs: started + settings.budgetMs };
-  let outcome;
+  let outcome: WorkOutcome;
   try {
     outcome = await workImport(ctx, leaseUntilMs);
   } catch (error) {

@@ -13,7 +13,7 @@ import { importDomainsStretch } from './import-domains';
 import { importSuppressionsStretch } from './import-suppressions';
 import { importTemplatesStretch } from './import-templates';
 import { importWebhooksStretch } from './import-webhooks';
-import { nextResource, outOfTime, type StretchContext, type StretchWorker } from './stretch';
+import { nextResource, outOfTime, type StretchContext, type StretchResult, type StretchWorker } from './stretch';
 
 const WORKERS: Record<ImportResource, StretchWorker> = {
   domains: importDomainsStretch,
@@ -57,7 +57,7 @@ export async function workImport(ctx: StretchContext, leaseUntilMs: number): Pro
   while (head.progress.resource < head.resources.length) {
     if (outOfTime(ctx) || (max !== null && stretches >= max)) break;
     const resource = head.resources[head.progress.resource]!;
-    let result;
+    let result: StretchResult;
     try {
       result = await WORKERS[resource](ctx);
     } catch (error) {

@@ -54,7 +54,7 @@ export class ReceivingDomains {
     if (!claim) return null;
     const stored = await this.deps.domains.get(claim.domain_id);
     const domain = stored?.domain;
-    if (!domain || !domain.inbound_enabled || domain.inbound_subdomain !== name || domain.status !== 'verified') return null;
+    if (!domain?.inbound_enabled || domain.inbound_subdomain !== name || domain.status !== 'verified') return null;
     return { account_id: domain.account_id, domain_id: domain.id, tenant_id: domain.tenant_id, tenant: domain.tenant, name };
   }
 }

@@ -19,7 +19,7 @@ import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-bloc
 import type { EmailReads } from '../../adapters/store/emails/read';
 import type { StoredBody, StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { Principal } from '../access/principal';
-import { sendEmail, type SendDeps, type SendResult } from './accept';
+import { sendEmail, type SendDeps, type SendResult } from './send-email';
 import { assertVisible } from '../access/visibility';
 import { isRedacted, redactedResendError } from '../../domain/emails/redaction';
 

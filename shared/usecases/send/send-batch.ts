@@ -14,7 +14,7 @@ import { mapBounded } from '../../lib/concurrency';
 import { logError } from '../../lib/log';
 import type { Principal } from '../access/principal';
 import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
-import { sendEmail, type SendDeps } from './accept';
+import { sendEmail, type SendDeps } from './send-email';
 import { recipientAddresses } from './policy';
 import { checkLookupBound, lookupDomains } from '../../domain/validations/lookup-bound';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';

@@ -1,6 +1,6 @@
 /**
  * The send-context loader: what a send is decided on, read in ONE round trip when this process planned it
- * right (docs/architecture.md, "The send core"). Every send goes through `load` (sendEmail, ./accept.ts),
+ * right (docs/architecture.md, "The send core"). Every send goes through `load` (sendEmail, ./send-email.ts),
  * the SMTP relay's MAIL FROM through `loadSender`, and POST /emails with a body it cannot read through
  * `refuseCallerFirst`. It alone:
  *  - resolves the caller (./send-caller.ts): a key's account, remembered or read first;

@@ -1,5 +1,5 @@
 /**
- * The send core's ports, options and answer (sendEmail, ./accept.ts): a module of their own, so each step
+ * The send core's ports, options and answer (sendEmail, ./send-email.ts): a module of their own, so each step
  * (./check-policy.ts, ./accept-email.ts) takes them without importing the pipeline that calls it.
  */
 import type { Idempotency } from '../../domain/emails/idempotency';

@@ -76,7 +76,7 @@ export function checkTenantMaySend(
  * account-wide domains. `claim` is the from domain's claim (of the caller's account: checkSender ran).
  */
 export function checkDomainOwner(tenant: Pick<Tenant, 'id' | 'external_id'> | null, fromDomain: string, claim: ClaimOwner | null): void {
-  if (!claim || !claim.tenant_id || claim.tenant_id === tenant?.id) return;
+  if (!claim?.tenant_id || claim.tenant_id === tenant?.id) return;
   throw new ForbiddenError(
     tenant
       ? `The domain ${fromDomain} belongs to another tenant; tenant ${tenant.external_id} cannot send from it.`
@@ -104,7 +104,7 @@ export function bareSenderError(from: Mailbox, tenant: Pick<Tenant, 'external_id
  */
 export function completeSender(from: Mailbox, tenant: Pick<Tenant, 'external_id' | 'default_from_domain'> | null): Mailbox {
   if (!isBareLocalPart(from)) return from;
-  if (!tenant || !tenant.default_from_domain) throw bareSenderError(from, tenant);
+  if (!tenant?.default_from_domain) throw bareSenderError(from, tenant);
   return { ...from, email: `${from.email}@${tenant.default_from_domain}` };
 }
 

@@ -29,7 +29,7 @@
  */
 import { isId, timeOfId } from '../../domain/ids';
 import type { Clock } from '../../ports/clock';
-import type { SesTenants } from '../../ports/ses-tenants';
+import type { SesTenantPage, SesTenants } from '../../ports/ses-tenants';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
 import type { DomainTenants } from '../../adapters/store/domains/tenants';
 import type { SesTenantSweepRepository, SesTenantSweepState } from '../../adapters/store/ses-tenant-sweep';
@@ -113,7 +113,7 @@ async function removeOrphans(
   report: SesTenantSweepReport,
   log: Log,
 ): Promise<string | null> {
-  let page;
+  let page: SesTenantPage;
   try {
     page = await deps.sesTenants.listTenants({ pageSize, ...(token ? { nextToken: token } : {}) });
   } catch (error) {

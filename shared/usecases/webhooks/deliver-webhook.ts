@@ -30,9 +30,9 @@ export type DeliverWebhookResult = 'succeeded' | 'retrying' | 'failed' | 'cancel
 export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookDeliveryMessage): Promise<DeliverWebhookResult> {
   const delivery = await deps.webhookDeliveries.get(message.webhook_id, message.delivery_id);
   // Gone (expired), finished, or this attempt already happened (a duplicate message).
-  if (!delivery || delivery.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';
+  if (delivery?.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';
   const stored = await deps.webhooks.get(message.webhook_id);
-  if (!stored || !stored.endpoint.enabled) {
+  if (!stored?.endpoint.enabled) {
     await deps.webhookDeliveries.cancel(message.webhook_id, message.delivery_id, deps.clock.now().toISOString());
     return 'cancelled';
   }

@@ -123,7 +123,7 @@ export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): 
         // Seen before. If that first routing died before queueing, queue it now (the worker ignores
         // attempts that already happened).
         const existing = await deps.webhookDeliveries.get(endpoint.id, deliveryId);
-        if (!existing || existing.status !== 'pending' || existing.attempts.length > 0) return;
+        if (existing?.status !== 'pending' || existing.attempts.length > 0) return;
         if (Date.parse(now) - Date.parse(existing.created_at) < REQUEUE_PENDING_AFTER_MS) return;
       }
       await deps.webhookDeliveryQueue.enqueue({ webhook_id: endpoint.id, delivery_id: deliveryId, attempt: 1 }, 0);

@@ -116,7 +116,7 @@ export async function createWebhook(
     url: input.url,
     events: input.events ?? [...EVENT_TYPES],
     enabled: options.enabled ?? true,
-    tenants: tenants && tenants.map((tenant) => tenant.external_id),
+    tenants: tenants?.map((tenant) => tenant.external_id) ?? null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

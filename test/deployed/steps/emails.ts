@@ -99,9 +99,9 @@ export const sendBatch: Step = {
     });
     const items = answer.body.data as any[];
     check(Array.isArray(items) && items.length === 2, 'POST /emails/batch answered no 2-item data array', answer);
-    items.forEach((item, index) =>
-      check(item.index === index && /^msg_/.test(item.id ?? '') && !item.error, `batch item ${index} was not accepted`, answer),
-    );
+    items.forEach((item, index) => {
+      check(item.index === index && /^msg_/.test(item.id ?? '') && !item.error, `batch item ${index} was not accepted`, answer);
+    });
     for (const item of items) await waitForOutcome(ctx, item.id);
   },
 };

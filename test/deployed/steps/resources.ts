@@ -6,7 +6,7 @@
  */
 import { check } from '../client';
 import type { Step } from '../runner';
-import { checkEnvelope, create, removeAtEnd, send, sendBody, until, waitForOutcome } from './common';
+import { checkEnvelope, create, removeAtEnd, send, until, waitForOutcome } from './common';
 
 export const domainLifecycle: Step = {
   name: 'a domain: add, its DNS records, get, delete (POST/GET/DELETE /domains)',

@@ -117,8 +117,9 @@ export class SmtpClient {
   private listen(socket: net.Socket | tls.TLSSocket): void {
     socket.on('data', (chunk: Buffer) => {
       this.buffer += chunk.toString('utf8');
-      let end: number;
-      while ((end = this.buffer.indexOf('\r\n')) >= 0) {
+      for (;;) {
+        const end = this.buffer.indexOf('\r\n');
+        if (end < 0) break;
         const line = this.buffer.slice(0, end);
         this.buffer = this.buffer.slice(end + 2);
         this.pending.push(line);

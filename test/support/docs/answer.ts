@@ -62,7 +62,10 @@ function shapeJson(text: string): unknown {
     }
     json += token;
     if (token === '{' || token === '[') open.push(token);
-    else if ((token === '}' || token === ']') && (open.pop(), open.length === 0)) break;
+    else if (token === '}' || token === ']') {
+      open.pop();
+      if (open.length === 0) break;
+    }
     if (token.trim() !== '') last = token;
   }
   try {

@@ -49,6 +49,7 @@ const NASTY_STRINGS = [
   '%',
   '{{x}}',
   '{{',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as the literal text ${7*7}
   '${7*7}',
   '__proto__',
   'constructor',

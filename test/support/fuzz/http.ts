@@ -4,7 +4,7 @@
  * a small keep-alive pool. A connection reset or a timeout is an answer too (status 0), which the
  * fuzzer counts as a finding.
  */
-import { Agent, request } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 
 export interface FuzzRequest {
   method: string;
@@ -43,7 +43,7 @@ export function send(baseUrl: string, fuzz: FuzzRequest, timeoutMs = 30_000): Pr
     };
     const headers: Record<string, string | number> = { ...fuzz.headers };
     if (fuzz.body !== undefined) headers['content-length'] = Buffer.byteLength(fuzz.body);
-    let req;
+    let req: ClientRequest;
     try {
       req = request({ agent, host: url.hostname, port: url.port, method: fuzz.method, path: fuzz.path, headers }, (res) => {
         const chunks: Buffer[] = [];

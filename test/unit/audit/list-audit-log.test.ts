@@ -18,7 +18,12 @@ function deps() {
     calls,
     deps: {
       clock: { now: () => new Date('2026-03-01T00:00:00Z') },
-      auditLog: { list: async (...args: unknown[]) => (calls.push(args), { items: [], next_cursor: null }) },
+      auditLog: {
+        list: async (...args: unknown[]) => {
+          calls.push(args);
+          return { items: [], next_cursor: null };
+        },
+      },
     },
   };
 }

@@ -107,7 +107,9 @@ function world(automations: Automation[]) {
     deps,
     runs,
     idempotency,
-    at: (ms: number) => void (now = ms),
+    at: (ms: number) => {
+      now = ms;
+    },
     send: async (body: Record<string, unknown>, options: { principal?: Principal; idempotency?: Idempotency } = {}) =>
       (await acceptEvent(
         deps,

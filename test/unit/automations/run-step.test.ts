@@ -107,9 +107,13 @@ function world(
     sends,
     id: run.id,
     stored,
-    at: (ms: number) => void (now = ms),
+    at: (ms: number) => {
+      now = ms;
+    },
     now: () => now,
-    onSend: (behaviour: typeof sendBehaviour) => void (sendBehaviour = behaviour),
+    onSend: (behaviour: typeof sendBehaviour) => {
+      sendBehaviour = behaviour;
+    },
     step: (index: number, wake?: true) =>
       runStep(deps, wake ? { run_id: run.id, step_index: index, wake } : { run_id: run.id, step_index: index }),
   };

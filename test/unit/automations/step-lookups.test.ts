@@ -14,8 +14,18 @@ function fakes() {
   return {
     reads,
     deps: {
-      automations: { get: async (accountId: string, id: string) => (reads.push(`automation ${id}`), id === 'auto_1' ? automation : null) },
-      accounts: { get: async (accountId: string) => (reads.push(`account ${accountId}`), account) },
+      automations: {
+        get: async (_accountId: string, id: string) => {
+          reads.push(`automation ${id}`);
+          return id === 'auto_1' ? automation : null;
+        },
+      },
+      accounts: {
+        get: async (accountId: string) => {
+          reads.push(`account ${accountId}`);
+          return account;
+        },
+      },
     },
   };
 }

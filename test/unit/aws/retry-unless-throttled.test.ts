@@ -15,6 +15,9 @@ describe('createSesSendClient: SES throttling is not retried by the SDK', () => 
   let status = 429;
   let requests = 0;
   let endpoint = '';
+  // The local server checks no signature; the SDK needs some credentials to sign with.
+  const credentials = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' };
+  const saved = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -28,23 +31,20 @@ describe('createSesSendClient: SES throttling is not retried by the SDK', () => 
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    Object.assign(process.env, credentials);
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  const config = () => {
-    const base = loadConfig({ ...process.env, AWS_REGION: 'us-east-1' });
-    return { ...base, endpoints: { ...base.endpoints, ses: endpoint } };
-  };
-  // The local server checks no signature; the SDK needs some credentials to sign with.
-  const credentials = { AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test' };
-  const saved = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY };
-  beforeAll(() => Object.assign(process.env, credentials));
-  afterAll(() => {
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
   });
+
+  const config = () => {
+    const base = loadConfig({ ...process.env, AWS_REGION: 'us-east-1' });
+    return { ...base, endpoints: { ...base.endpoints, ses: endpoint } };
+  };
   const send = async (client: SESv2Client): Promise<{ name: string; requests: number }> => {
     requests = 0;
     const error = await client

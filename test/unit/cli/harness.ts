@@ -36,10 +36,19 @@ export async function run(args: string[], options: { env?: NodeJS.ProcessEnv; fe
   let stderr = '';
   let progress = '';
   const io: CliIo = {
-    out: (text) => void (stdout += text),
-    err: (text) => void (stderr += text),
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
     env: { MAILSERVICE_CONFIG: '/nonexistent/mailservice-test/config.json', MAILSERVICE_API_KEY: 'svc_test', ...options.env },
-    progressStream: new Writable({ write: (chunk, _encoding, done) => ((progress += String(chunk)), done()) }),
+    progressStream: new Writable({
+      write: (chunk, _encoding, done) => {
+        progress += String(chunk);
+        return done();
+      },
+    }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     sleep: async () => undefined,
     onInterrupt: () => () => undefined,

@@ -217,16 +217,20 @@ describe('template ids', () => {
       reads,
       deps: {
         templates: {
-          get: async (_account: string, alias: string) => (
-            reads.push(`template ${alias}`), templates.includes(alias) ? ({ alias } as never) : null
-          ),
+          get: async (_account: string, alias: string) => {
+            reads.push(`template ${alias}`);
+            return templates.includes(alias) ? ({ alias } as never) : null;
+          },
         },
         imports: {
-          list: async () => (
-            reads.push('imports'),
-            { items: imports.map((i) => ({ id: i.id, provider: i.provider, dry_run: i.dry_run })) as never[], next_cursor: null }
-          ),
-          parts: async (_account: string, id: string) => (reads.push(`parts ${id}`), imports.find((i) => i.id === id)!.parts),
+          list: async () => {
+            reads.push('imports');
+            return { items: imports.map((i) => ({ id: i.id, provider: i.provider, dry_run: i.dry_run })) as never[], next_cursor: null };
+          },
+          parts: async (_account: string, id: string) => {
+            reads.push(`parts ${id}`);
+            return imports.find((i) => i.id === id)!.parts;
+          },
         },
       },
     };

@@ -57,7 +57,7 @@ class FakeExports {
   }
   async claim(accountId: string, id: string, nowMs: number, leaseUntilMs: number): Promise<ExportHead | null> {
     const head = this.heads.get(this.key(accountId, id));
-    if (!head || head.status !== 'running' || (head.lease_until !== undefined && head.lease_until >= nowMs)) return null;
+    if (head?.status !== 'running' || (head.lease_until !== undefined && head.lease_until >= nowMs)) return null;
     head.lease_until = leaseUntilMs;
     return this.copy(head);
   }

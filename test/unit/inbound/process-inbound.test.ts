@@ -448,7 +448,13 @@ describe('receiveQueuedInbound (the worker: claim, then process)', () => {
   it('drops a message whose raw message the listener discarded (it answered no 250): nothing read, recorded or published', async () => {
     const { deps, records, published } = fakes(normalMessage);
     let reads = 0;
-    const blobs = { ...deps.blobs, get: async (key: string) => (reads++, deps.blobs.get(key)) };
+    const blobs = {
+      ...deps.blobs,
+      get: async (key: string) => {
+        reads++;
+        return deps.blobs.get(key);
+      },
+    };
     expect(
       await receiveQueuedInbound(
         { ...deps, ...noReports, blobs, inboundRawMarkers: markers({ [RAW_KEY]: 'discarded' }) },

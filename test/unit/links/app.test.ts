@@ -33,14 +33,23 @@ async function setup() {
     events: { publish: async (batch: ServiceEvent[]) => void events.push(...batch) },
     emails: {
       get: async (id: string) => (id === emailId ? { email, body: { inline: {} }, internals: {} } : null),
-      recordEngagement: async (_id: string, _acc: string, event: string) => (writes.push(event), { email, first: true }),
+      recordEngagement: async (_id: string, _acc: string, event: string) => {
+        writes.push(event);
+        return { email, first: true };
+      },
     },
     suppressions: {
       addMany: async (records: { email: string }[]) =>
-        records.map((suppression) => (writes.push(`suppress ${suppression.email}`), { suppression, created: true })),
+        records.map((suppression) => {
+          writes.push(`suppress ${suppression.email}`);
+          return { suppression, created: true };
+        }),
     },
     categoryOptOuts: {
-      add: async (optOut: { email: string; category: string }) => (writes.push(`opt-out ${optOut.category}`), { optOut, created: true }),
+      add: async (optOut: { email: string; category: string }) => {
+        writes.push(`opt-out ${optOut.category}`);
+        return { optOut, created: true };
+      },
     },
     tenants: {},
   } as unknown as LinksAppDeps;

@@ -41,7 +41,12 @@ export const fakeSecretBox: SecretBox & { opened: number } = {
 
 export function movableClock(start = Date.parse('2026-11-22T10:00:00.000Z')) {
   let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => new Date(now),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 export function signer(keys = new FakeLinkKeys(), clock = movableClock(), baseUrl = 'https://links.example.test') {

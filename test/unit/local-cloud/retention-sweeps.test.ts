@@ -41,7 +41,10 @@ describe('the retention classes in the template', () => {
     const store: SweepableS3Store = {
       buckets: new Map([[mail.bucket, objects]]),
       multipartUploads: new Map(),
-      deleteObject: (_b, key) => void (deleted.push(key), objects.delete(key)),
+      deleteObject: (_b, key) => {
+        deleted.push(key);
+        objects.delete(key);
+      },
       abortMultipartUpload: () => undefined,
     };
     expect(sweepLifecycle(store, [mail], new Date('2026-11-26T23:59:59.000Z')).expired).toEqual([]);

@@ -10,7 +10,7 @@ import { ScriptedStream } from '../../support/scripted-stream';
 
 const SHARD = 'shardId-1';
 const TRIM: Position = { type: 'TRIM_HORIZON' };
-const after = (sequenceNumber: string): Position => ({ type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber });
+const afterSequence = (sequenceNumber: string): Position => ({ type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber });
 const ids = (read: FeedRead) => read.records.map((record) => record.dynamodb!.NewImage!.id!.S!);
 const sequenceOf = (record: _Record) => record.dynamodb!.SequenceNumber!;
 
@@ -33,7 +33,7 @@ function setup(options: { minIntervalMs?: number; maxRecords?: number } = {}) {
         const read = await feed.read(name, SHARD, position);
         seen.push(...ids(read));
         const last = read.records.at(-1);
-        if (last) position = after(sequenceOf(last));
+        if (last) position = afterSequence(sequenceOf(last));
         return read;
       },
     };
@@ -91,10 +91,10 @@ describe('StreamShardFeed', () => {
     const { stream, mapping, reads } = setup({ minIntervalMs: 0 });
     for (const id of ['a', 'b', 'c', 'd']) stream.put(SHARD, id);
     const [a, b] = stream.shards[0]!.records.map(sequenceOf);
-    const ahead = mapping('ahead', after(b!));
+    const ahead = mapping('ahead', afterSequence(b!));
     await ahead.read();
     expect(ahead.seen).toEqual(['c', 'd']);
-    const behind = mapping('behind', after(a!));
+    const behind = mapping('behind', afterSequence(a!));
     await behind.read();
     // Its own iterator from its checkpoint: everything after it, as its own read would give.
     expect(behind.seen).toEqual(['b', 'c', 'd']);
@@ -166,8 +166,8 @@ describe('StreamShardFeed', () => {
     // Past maxRecords, what 'one' read is dropped; then 'one' stops reading.
     feed.release('one', SHARD);
     const [a] = stream.shards[0]!.records.map(sequenceOf);
-    const two = mapping('two', after(a!));
-    const three = mapping('three', after(a!));
+    const two = mapping('two', afterSequence(a!));
+    const three = mapping('three', afterSequence(a!));
     await two.read();
     await three.read();
     // 'two' started the log at its position, and 'three' was answered from it (a mapping still held
@@ -201,7 +201,7 @@ describe('StreamShardFeed', () => {
     });
     const first = await feed.read('x', SHARD, TRIM);
     stream.put(SHARD, 'b');
-    const second = await feed.read('x', SHARD, after(sequenceOf(first.records.at(-1)!)));
+    const second = await feed.read('x', SHARD, afterSequence(sequenceOf(first.records.at(-1)!)));
     expect([...ids(first), ...ids(second)]).toEqual(['a', 'b']);
     expect(iterators()).toBeGreaterThanOrEqual(3);
   });

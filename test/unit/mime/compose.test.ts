@@ -19,7 +19,7 @@ const email = {
   created_at: '2026-11-26T00:00:00.000Z',
   headers: {},
 } as unknown as Email;
-const MIXED = 'first line\nsecond line\r\nthird line\rfourth line\n\n' + 'é long line '.repeat(20) + '\n';
+const MIXED = `first line\nsecond line\r\nthird line\rfourth line\n\n${'é long line '.repeat(20)}\n`;
 
 describe('composeMime', () => {
   it.each([

@@ -62,7 +62,20 @@ function setup(domains: Domain[] = [domain()]) {
     await runDueHostingSteps(deps, { budgetMs: 1000, log });
     return getHosting(deps, who, domainId);
   };
-  return { deps, hosting, certificates, domainNames, zone, byId, publishAll, put, at: (ms: number) => void (now = ms), now: () => now };
+  return {
+    deps,
+    hosting,
+    certificates,
+    domainNames,
+    zone,
+    byId,
+    publishAll,
+    put,
+    at: (ms: number) => {
+      now = ms;
+    },
+    now: () => now,
+  };
 }
 
 const log = () => {};

@@ -32,10 +32,16 @@ function fakes(records: LegacyRecord[], options: { days?: number; alreadyAdopted
         position
           ? { records: pages[1]!, scanned: 10, position: null }
           : { records: pages[0]!, scanned: 10, position: { key: { PK: 'x' } } },
-      adoptEmail: async (_email, ttl, moved) =>
-        options.alreadyAdopted ? 'already' : (adopted.push({ kind: 'email', ttl, detail: moved }), 'adopted'),
-      adoptReceivedEmail: async (_email, ttl, prefix, raw) =>
-        options.alreadyAdopted ? 'already' : (adopted.push({ kind: 'received_email', ttl, detail: { prefix, raw } }), 'adopted'),
+      adoptEmail: async (_email, ttl, moved) => {
+        if (options.alreadyAdopted) return 'already';
+        adopted.push({ kind: 'email', ttl, detail: moved });
+        return 'adopted';
+      },
+      adoptReceivedEmail: async (_email, ttl, prefix, raw) => {
+        if (options.alreadyAdopted) return 'already';
+        adopted.push({ kind: 'received_email', ttl, detail: { prefix, raw } });
+        return 'adopted';
+      },
       writeRefs: async (_account, addresses, kind, _target, ttl) => void refs.push({ kind, addresses, ttl }),
       markRefsWritten: async (key) => void marked.push(key.PK),
     },

@@ -122,8 +122,15 @@ export function fakeReconcileDeps(
     dueWork: { pastDue: async () => entries },
     emails: {
       get: async (id) => byId.get(id) ?? null,
-      postponeDue: async (id, status, at) => (byId.get(id)?.email.status === status ? (due.set(id, at), true) : false),
-      clearDue: async (id) => (due.set(id, -1), true),
+      postponeDue: async (id, status, at) => {
+        if (byId.get(id)?.email.status !== status) return false;
+        due.set(id, at);
+        return true;
+      },
+      clearDue: async (id) => {
+        due.set(id, -1);
+        return true;
+      },
       markUnconfirmed: async (id) => {
         const stored = byId.get(id)!;
         stored.email.last_event = 'delivery_delayed';
@@ -137,17 +144,30 @@ export function fakeReconcileDeps(
     },
     webhookDeliveries: {
       get: async (webhookId, deliveryId) => deliveries.find((d) => d.webhook_id === webhookId && d.id === deliveryId) ?? null,
-      postponeDue: async (_w, deliveryId, at) => (due.set(deliveryId, at), true),
-      clearDue: async (_w, deliveryId) => (due.set(deliveryId, -1), true),
+      postponeDue: async (_w, deliveryId, at) => {
+        due.set(deliveryId, at);
+        return true;
+      },
+      clearDue: async (_w, deliveryId) => {
+        due.set(deliveryId, -1);
+        return true;
+      },
     },
     sendQueue: {
-      enqueueMany: async (messages) =>
-        options.refuseSends ? { failed: messages.map((_, i) => i) } : (sent.push(...messages), { failed: [] }),
+      enqueueMany: async (messages) => {
+        if (options.refuseSends) return { failed: messages.map((_, i) => i) };
+        sent.push(...messages);
+        return { failed: [] };
+      },
     },
     webhookDeliveryQueue: { enqueue: async (message) => void webhookMessages.push(message) },
     runs: {
       get: async (id) => runs.get(id) ?? null,
-      postponeDue: async (id, at) => (runs.get(id)?.status === 'running' ? (due.set(id, at), true) : false),
+      postponeDue: async (id, at) => {
+        if (runs.get(id)?.status !== 'running') return false;
+        due.set(id, at);
+        return true;
+      },
       clearDue: async (id) => void due.set(id, -1),
     },
     stepQueue: {

@@ -21,7 +21,13 @@ const FAILED: ProviderDomainState = { status: 'failed', detail: 'SES did not fin
 function setup(ses: (name: string) => ProviderDomainState | Error) {
   let now = T0;
   const fake = fakePendingDomains({ now: () => now, ses });
-  return { ...fake, at: (ms: number) => void (now = ms), pass: (id: string) => reconcileProviderPending(fake.deps, id, now) };
+  return {
+    ...fake,
+    at: (ms: number) => {
+      now = ms;
+    },
+    pass: (id: string) => reconcileProviderPending(fake.deps, id, now),
+  };
 }
 
 describe('a domain SES is still verifying, past due in the index', () => {

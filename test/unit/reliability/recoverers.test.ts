@@ -24,15 +24,34 @@ function fakesOfEachKind() {
   );
   const reads: string[] = [];
   const { emails, webhookDeliveries, runs, domains } = fakes.deps;
-  fakes.deps.emails = { ...emails, get: (id) => (reads.push(`emails ${id}`), emails.get(id)) };
+  fakes.deps.emails = {
+    ...emails,
+    get: (id) => {
+      reads.push(`emails ${id}`);
+      return emails.get(id);
+    },
+  };
   fakes.deps.webhookDeliveries = {
     ...webhookDeliveries,
-    get: (webhookId, deliveryId) => (
-      reads.push(`webhookDeliveries ${webhookId} ${deliveryId}`), webhookDeliveries.get(webhookId, deliveryId)
-    ),
+    get: (webhookId, deliveryId) => {
+      reads.push(`webhookDeliveries ${webhookId} ${deliveryId}`);
+      return webhookDeliveries.get(webhookId, deliveryId);
+    },
   };
-  fakes.deps.runs = { ...runs, get: (id) => (reads.push(`runs ${id}`), runs.get(id)) };
-  fakes.deps.domains = { ...domains, get: (id) => (reads.push(`domains ${id}`), domains.get(id)) };
+  fakes.deps.runs = {
+    ...runs,
+    get: (id) => {
+      reads.push(`runs ${id}`);
+      return runs.get(id);
+    },
+  };
+  fakes.deps.domains = {
+    ...domains,
+    get: (id) => {
+      reads.push(`domains ${id}`);
+      return domains.get(id);
+    },
+  };
   return { ...fakes, reads };
 }
 

@@ -29,16 +29,24 @@ function fakes(
   const deps: BrakeDeps = {
     settings: DEFAULT_BRAKE,
     accountStats: {
-      readDeployment: async (days) => (reads.push(`deployment:${days.join(',')}`), [figures.deployment, none]),
-      readSplit: async (id, days) => (
-        reads.push(`${id}:${days.join(',')}`),
-        [
+      readDeployment: async (days) => {
+        reads.push(`deployment:${days.join(',')}`);
+        return [figures.deployment, none];
+      },
+      readSplit: async (id, days) => {
+        reads.push(`${id}:${days.join(',')}`);
+        return [
           { all: figures.accounts?.[id]?.all ?? none, tenants: figures.accounts?.[id]?.tenants ?? none },
           { all: none, tenants: none },
-        ]
-      ),
+        ];
+      },
     },
-    tenantStats: { read: async (id) => (reads.push(id), [{ ...emptyCounts(), ...(figures.tenants?.[id] ?? none) }]) },
+    tenantStats: {
+      read: async (id) => {
+        reads.push(id);
+        return [{ ...emptyCounts(), ...(figures.tenants?.[id] ?? none) }];
+      },
+    },
     accounts: {
       pauseAutomatically: async (id, pause) => {
         pauses.push({ kind: 'account', id, reason: pause.reason, figures: pause.figures });

@@ -8,7 +8,7 @@ import { usageReservations } from '#shared/domain/accounts/limits';
 import { SANDBOX_LIMITS } from '#shared/domain/accounts/plans';
 import { AppError, ForbiddenError } from '#shared/domain/errors';
 import type { SendRequest } from '#shared/domain/emails/send-request';
-import { sendEmail } from '#shared/usecases/send/accept';
+import { sendEmail } from '#shared/usecases/send/send-email';
 import { blockedError, blockedReason, checkRecipients, checkSender, findBlocked, limitError } from '#shared/usecases/send/policy';
 import type { Principal } from '#shared/usecases/access/principal';
 import { account, fakeSendDeps, NOW, SANDBOX } from '../usecases/send-fakes';

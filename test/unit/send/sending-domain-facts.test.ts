@@ -42,7 +42,18 @@ function world() {
   });
   let n = 0;
   const put = (d: Domain): void => void stored.set(`${d.account_id}|${d.name}`, { domain: d, sealedPrivateKey: `v1:test:${++n}` });
-  return { facts, put, stored, finds, advance: (ms: number) => void (now += ms), failNextFind: () => void (failNextFind = true) };
+  return {
+    facts,
+    put,
+    stored,
+    finds,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    failNextFind: () => {
+      failNextFind = true;
+    },
+  };
 }
 
 describe('SendingDomainFactsCache', () => {

@@ -1,5 +1,5 @@
 /** The tenant rules of a send: the pure policy, and the send core applying them within its one context read. */
-import { sendEmail } from '#shared/usecases/send/accept';
+import { sendEmail } from '#shared/usecases/send/send-email';
 import {
   checkDomainOwner,
   checkTenantMaySend,

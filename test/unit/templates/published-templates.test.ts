@@ -22,8 +22,14 @@ function world() {
   });
   versions.set(1, version(1));
   const published = new PublishedTemplates({
-    publishedPointer: async () => (reads.push('pointer'), pointer),
-    publishedVersion: async (_account, p) => (reads.push(`version ${p.version}`), versions.get(p.version) ?? null),
+    publishedPointer: async () => {
+      reads.push('pointer');
+      return pointer;
+    },
+    publishedVersion: async (_account, p) => {
+      reads.push(`version ${p.version}`);
+      return versions.get(p.version) ?? null;
+    },
   });
   return {
     reads,

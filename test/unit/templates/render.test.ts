@@ -195,10 +195,10 @@ describe('renderTemplate', () => {
     const inputs = [
       '{{{{{{'.repeat(17_067),
       '}}}}}}'.repeat(17_067),
-      '{{ '.repeat(34_134) + '}}',
+      `${'{{ '.repeat(34_134)}}}`,
       '{{a'.repeat(34_134),
-      '{{' + ' '.repeat(102_400) + 'x',
-      '{{' + 'a'.repeat(102_400) + ' b}}',
+      `{{${' '.repeat(102_400)}x`,
+      `{{${'a'.repeat(102_400)} b}}`,
       '{{x}}{'.repeat(17_067),
       '{'.repeat(51_200) + '}'.repeat(51_200),
     ];

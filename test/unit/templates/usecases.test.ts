@@ -96,7 +96,15 @@ class FakeTemplates {
 function setup() {
   const templates = new FakeTemplates();
   let now = NOW.getTime();
-  const deps: TemplateDeps = { templates, clock: { now: () => new Date((now += 1000)) } };
+  const deps: TemplateDeps = {
+    templates,
+    clock: {
+      now: () => {
+        now += 1000;
+        return new Date(now);
+      },
+    },
+  };
   return { templates, deps };
 }
 

@@ -29,11 +29,17 @@ describe('autoPauseTenants', () => {
     const paused = await autoPauseTenants(
       {
         tenantStats: {
-          read: async (tenantId, days) => (
-            reads.push(`${tenantId}:${days.join(',')}`), tenantId === 'bad' ? [day(300, 30)] : [day(300, 1)]
-          ),
+          read: async (tenantId, days) => {
+            reads.push(`${tenantId}:${days.join(',')}`);
+            return tenantId === 'bad' ? [day(300, 30)] : [day(300, 1)];
+          },
         },
-        tenants: { pauseAutomatically: async (tenantId, reason) => (pauses.push([tenantId, reason]), true) },
+        tenants: {
+          pauseAutomatically: async (tenantId, reason) => {
+            pauses.push([tenantId, reason]);
+            return true;
+          },
+        },
       },
       ['bad', 'good', 'bad'],
       new Date('2026-11-22T12:00:00.000Z'),
@@ -57,7 +63,12 @@ describe('autoPauseTenants', () => {
         {
           counters: { maxPerCall: 100, add: async (deltas) => void writes.push([...deltas]) },
           autoPause: {
-            tenantStats: { read: async (tenantId) => (checked.push(tenantId), window) },
+            tenantStats: {
+              read: async (tenantId) => {
+                checked.push(tenantId);
+                return window;
+              },
+            },
             tenants: {
               pauseAutomatically: async () => {
                 throw new Error('throttled');

@@ -133,7 +133,7 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
           : null,
       cancelScheduled: async ({ emailId: id, reserved, tenantId }) => {
         const email = emails.get(id);
-        if (!email || email.status !== 'scheduled') return { kind: 'not_scheduled' };
+        if (email?.status !== 'scheduled') return { kind: 'not_scheduled' };
         email.status = 'cancelled';
         scheduled.delete(`${tenantId}/${id}`);
         log.push(`cancel ${id} releasing ${reserved?.count ?? 0}`);

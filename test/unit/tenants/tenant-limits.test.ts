@@ -59,7 +59,10 @@ describe('rampForToday', () => {
     const writes: unknown[] = [];
     const d: TenantRampDeps = {
       tenants: {
-        advanceRamp: async (_t, from, to) => (writes.push({ from, to }), !over.moved),
+        advanceRamp: async (_t, from, to) => {
+          writes.push({ from, to });
+          return !over.moved;
+        },
         find: async () => ({ tenant, ramp: { stage: 5, day: '2026-11-22' }, deleting: false }),
       },
       tenantStats: { read: async () => [{ ...emptyCounts(), sent: over.sent ?? 600 }] },

@@ -53,7 +53,12 @@ function deps(over: Partial<TenantDeps> = {}) {
   const ses = new FakeSesTenants();
   const d: TenantDeps = {
     tenants: repo,
-    clock: { now: () => new Date((now += 1000)) },
+    clock: {
+      now: () => {
+        now += 1000;
+        return new Date(now);
+      },
+    },
     dashboardUrl: 'https://dash.test',
     sesTenants: ses,
     ...over,

@@ -50,7 +50,10 @@ function fakes(chosen: readonly BounceCategory[]) {
     bounceSuppression: { categoriesOf: async () => chosen },
     suppressions: {
       addMany: async (records: { email: string }[]) =>
-        records.map((suppression) => (suppressed.push(suppression.email), { suppression, created: true })),
+        records.map((suppression) => {
+          suppressed.push(suppression.email);
+          return { suppression, created: true };
+        }),
     },
     categoryOptOuts: {},
     tenants: {},

@@ -79,29 +79,34 @@ function fakes(
           stored: { email: stored, body, internals: {}, ...(options.raw ? { mime: { blobKey: 'raw/msg_1' } } : {}) } as never,
         };
       },
-      recordSent: async (_id, pid, at) => (calls.push(`recordSent ${pid}`), { ...stored, status: 'sent', sent_at: at }),
-      applyOutcome: async (_id, _acc, outcome) => (
-        calls.push(`applyOutcome ${outcome.event}`), { kind: 'moved', email: { ...stored, status: 'failed' } }
-      ),
+      recordSent: async (_id, pid, at) => {
+        calls.push(`recordSent ${pid}`);
+        return { ...stored, status: 'sent', sent_at: at };
+      },
+      applyOutcome: async (_id, _acc, outcome) => {
+        calls.push(`applyOutcome ${outcome.event}`);
+        return { kind: 'moved', email: { ...stored, status: 'failed' } };
+      },
       releaseLease: async () => void calls.push('releaseLease'),
     },
     events: { publish: async (batch) => void events.push(...batch) },
     accounts: {
-      get: async () => (
-        calls.push('account'),
-        (options.accountPaused ? { status: 'paused', paused_reason: options.accountPaused } : { status: 'active' }) as never
-      ),
+      get: async () => {
+        calls.push('account');
+        return (options.accountPaused ? { status: 'paused', paused_reason: options.accountPaused } : { status: 'active' }) as never;
+      },
     },
     tenants: { find: async () => null },
     suppressions: {
-      findSuppressed: async (_acc, _tenant, emails) => (
-        calls.push('suppressions'), emails.filter((address) => options.suppressed?.includes(address) ?? false)
-      ),
+      findSuppressed: async (_acc, _tenant, emails) => {
+        calls.push('suppressions');
+        return emails.filter((address) => options.suppressed?.includes(address) ?? false);
+      },
     },
     sendingDomains: {
-      of: async () => (
-        calls.push('facts'),
-        options.signing === 'not_verified'
+      of: async () => {
+        calls.push('facts');
+        return options.signing === 'not_verified'
           ? { kind: 'not_verified' }
           : {
               kind: 'verified',
@@ -111,14 +116,14 @@ function fakes(
               openTracking: false,
               clickTracking: false,
               requireTls: false,
-            }
-      ),
+            };
+      },
     },
     linkSigning: {
-      urls: async () => (
-        calls.push('links'),
-        { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' }
-      ),
+      urls: async () => {
+        calls.push('links');
+        return { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' };
+      },
     },
     sandboxDomain: 'sandbox.test',
     blobs: { put: async () => undefined, get: async () => options.raw ?? Buffer.alloc(0) } as never,
@@ -174,7 +179,10 @@ describe('deliverEmail', () => {
     const { deps, calls, events } = fakes({ scheduled: true, accountPaused: 'Reputation brake: bounce rate 6%' });
     const outcomes: unknown[] = [];
     const applyOutcome = deps.emails.applyOutcome;
-    deps.emails.applyOutcome = (id, account, outcome) => (outcomes.push(outcome), applyOutcome(id, account, outcome));
+    deps.emails.applyOutcome = (id, account, outcome) => {
+      outcomes.push(outcome);
+      return applyOutcome(id, account, outcome);
+    };
     expect(await deliverEmail(deps, 'msg_1')).toBe('failed');
     expect(calls).toEqual(['claim', 'account', 'applyOutcome failed']);
     expect(events.map((event) => event.type)).toEqual(['email.failed']);

@@ -63,7 +63,10 @@ async function attempt(refusal: Error, now: number, scheduledAt: number | null =
   const deps: DeliverEmailDeps = {
     emails: {
       claimForSend: async () => ({ kind: 'claimed', stored: { email, body: { inline: { text: 'hi' } }, internals: {} } }),
-      recordSent: async () => (writes.push('recordSent'), null),
+      recordSent: async () => {
+        writes.push('recordSent');
+        return null;
+      },
       applyOutcome: async (_id, _account, outcome) => {
         writes.push(`applyOutcome ${outcome.status}`);
         failures.push(outcome.fields?.bounce_reason as string | undefined);

@@ -170,15 +170,23 @@ describe('the send worker on a redacted email', () => {
           kind: 'claimed',
           stored: { email: claimed, body: { inline: { text: 'Dear Ada, your invoice' } }, internals: {} },
         }),
-        recordSent: async () => (order.push('recordSent'), { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW }),
-        dropContent: async (_id, at, _attachments, subject) => (
-          order.push('dropContent'),
-          { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW, subject, content_dropped_at: at }
-        ),
+        recordSent: async () => {
+          order.push('recordSent');
+          return { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW };
+        },
+        dropContent: async (_id, at, _attachments, subject) => {
+          order.push('dropContent');
+          return { ...claimed, status: 'sent', provider_message_id: 'ses-1', sent_at: NOW, subject, content_dropped_at: at };
+        },
         applyOutcome: async () => ({ kind: 'missing' }),
         releaseLease: async () => undefined,
       },
-      events: { publish: async (batch) => void (order.push('publish'), events.push(...batch)) },
+      events: {
+        publish: async (batch) => {
+          order.push('publish');
+          events.push(...batch);
+        },
+      },
       accounts: { get: async () => null },
       tenants: { find: async () => null },
       suppressions: { findSuppressed: async () => [] },
@@ -196,7 +204,13 @@ describe('the send worker on a redacted email', () => {
       linkSigning: { urls: async () => ({ unsubscribeUrl: () => '', openUrl: () => '', clickUrl: () => '' }) },
       sandboxDomain: 'sandbox.test',
       blobs: { get: async () => Buffer.alloc(0), delete: async () => undefined } as never,
-      mailer: { send: async (message) => ((sentRaw = message.raw.toString('utf8')), order.push('ses'), { providerMessageId: 'ses-1' }) },
+      mailer: {
+        send: async (message) => {
+          sentRaw = message.raw.toString('utf8');
+          order.push('ses');
+          return { providerMessageId: 'ses-1' };
+        },
+      },
       clock: { now: () => new Date(NOW) },
       leaseMs: 45_000,
     };
@@ -229,9 +243,10 @@ describe("the account's store_content (GET and PATCH /account)", () => {
     expect(toAccountSettings(account()).store_content).toBe(true);
     const writes: unknown[] = [];
     const accounts = {
-      update: async (_id: string, changes: Partial<Account>) => (
-        writes.push(changes), account({ retention: { emails_days: 30 }, ...changes })
-      ),
+      update: async (_id: string, changes: Partial<Account>) => {
+        writes.push(changes);
+        return account({ retention: { emails_days: 30 }, ...changes });
+      },
     };
     const settings = await updateAccountSettings(
       { accounts: accounts as never, clock: { now: () => new Date(NOW) } },

@@ -273,7 +273,10 @@ describe('relayOutbox', () => {
     const real = new DeferredUsageCounters({ client, name: TABLE });
     const spy = {
       maxPerCall: real.maxPerCall,
-      add: async (increments: readonly UsageIncrement[], token: string) => (sizes.push(increments.length), real.add(increments, token)),
+      add: async (increments: readonly UsageIncrement[], token: string) => {
+        sizes.push(increments.length);
+        return real.add(increments, token);
+      },
     };
     const result = await relayOutbox(
       deps(fakeQueue(), spy),

@@ -1,5 +1,5 @@
 /** The send core with in-memory fakes of its ports: who, policy, idempotency, limits, scheduling. */
-import { sendEmail } from '#shared/usecases/send/accept';
+import { sendEmail } from '#shared/usecases/send/send-email';
 import type { SendRequest } from '#shared/domain/emails/send-request';
 import { account, fakeSendDeps, keyLookup, NOW, SANDBOX, storedTenant, tenant } from './send-fakes';
 
@@ -163,7 +163,7 @@ describe('send core: scheduling', () => {
 
   it('removes the schedule when the scheduled send is then refused (limit reached)', async () => {
     const { deps, world } = fakeSendDeps();
-    deps.emails.accept = async (req) =>
+    deps.emails.accept = async () =>
       ({ kind: 'limit_reached', reservation: { scope: 'PLAN', period: 'DAY', periodValue: '2026-11-22', limit: 100 }, used: 100 }) as never;
     const at = new Date(NOW.getTime() + 3600_000).toISOString();
     await expect(sendEmail(deps, { principal: principal() }, request({ scheduled_at: at }))).rejects.toMatchObject({ status: 429 });

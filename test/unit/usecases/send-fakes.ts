@@ -5,7 +5,7 @@ import type { AcceptOutcome, AcceptRequest } from '#shared/adapters/store/emails
 import type { ApiKeyLookup } from '#shared/adapters/store/api-keys';
 import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
 import type { SendContext, SendContextQuery } from '#shared/adapters/store/send-context';
-import type { SendDeps } from '#shared/usecases/send/accept';
+import type { SendDeps } from '#shared/usecases/send/send-email';
 import { SendContextLoader, type SendContextLoaderPorts } from '#shared/usecases/send/send-context-loader';
 import type { ServiceEvent } from '#shared/domain/webhooks/event';
 import type { Tenant } from '#shared/domain/tenants/tenant';

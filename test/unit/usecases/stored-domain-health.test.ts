@@ -53,7 +53,17 @@ function setup(domains: Domain[] = [domain()]) {
     lookupTimeoutMs: 50,
     totalBudgetMs: 200,
   };
-  return { deps, zone, events, domainHealth, byId, at: (ms: number) => void (now = ms), log: jest.fn() };
+  return {
+    deps,
+    zone,
+    events,
+    domainHealth,
+    byId,
+    at: (ms: number) => {
+      now = ms;
+    },
+    log: jest.fn(),
+  };
 }
 
 describe('stored health checks', () => {
@@ -181,10 +191,16 @@ describe('the reputation check in a stored check', () => {
     const deps = {
       ...s.deps,
       accountStats: {
-        read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), account.accountStats.read(id, days)),
+        read: (id: string, days: readonly string[]) => {
+          read.push(`${id}:${days.length}`);
+          return account.accountStats.read(id, days);
+        },
       },
       tenantStats: {
-        read: (id: string, days: readonly string[]) => (read.push(`${id}:${days.length}`), tenant.tenantStats.read(id, days)),
+        read: (id: string, days: readonly string[]) => {
+          read.push(`${id}:${days.length}`);
+          return tenant.tenantStats.read(id, days);
+        },
       },
     };
     const accountWide = await runStoredHealthCheck(deps, domain());

@@ -140,7 +140,7 @@ export function field(form: URLSearchParams, name: string): string | undefined {
 /** A form field holding JSON (a textarea): `fallback` when left empty, 400 naming the field when it is not JSON. */
 export function jsonField(form: URLSearchParams, name: string, fallback: unknown, message = `${name} is not valid JSON.`): unknown {
   const text = form.get(name);
-  if (!text || !text.trim()) return fallback;
+  if (!text?.trim()) return fallback;
   try {
     return JSON.parse(text);
   } catch {

@@ -36,7 +36,7 @@ export interface SenderDomain {
  * A claim item in today's layout, whatever its age (reads go through here). The claim of an account-wide
  * domain has no `tenant_id` (null), as have items written before 8009b52 (2026-11-22, tenant send rules).
  * Items written before 57eb99f (2026-11-22, the send core's one context read) have no `status`: it stays
- * undefined, and the send path reads the domain item instead (shared/usecases/send/accept.ts).
+ * undefined, and the send path reads the domain item instead (shared/usecases/send/send-email.ts).
  */
 function upgradeClaimItem<T extends Record<string, unknown>>(item: T): T {
   return { ...item, tenant_id: item.tenant_id ?? null };

@@ -138,7 +138,7 @@ export function hostingRecords(hosting: StoredHosting): HostingRecord[] {
     name: tlsRptRecordName(hosting.policy_domain),
     value: tlsRpt,
     required: false,
-    status: dns && dns.tls_rpt_txt.some((value) => /^v=TLSRPTv1\s*(;|$)/.test(value.trim())) ? 'verified' : 'pending',
+    status: dns?.tls_rpt_txt.some((value) => /^v=TLSRPTv1\s*(;|$)/.test(value.trim())) ? 'verified' : 'pending',
     ...(dns ? { found: dns.tls_rpt_txt } : {}),
   });
   return records;

@@ -32,7 +32,9 @@ const isFile = (value: string | File): value is File => typeof value !== 'string
 export async function formOf(form: FormData): Promise<MailgunForm> {
   const fields: FormFields = Object.create(null) as FormFields;
   const entries: [string, string | File][] = [];
-  form.forEach((value, key) => entries.push([key, value]));
+  form.forEach((value, key) => {
+    entries.push([key, value]);
+  });
   const files: MailgunFile[] = [];
   for (const [key, value] of entries) {
     const fileField = FILE_FIELDS.find((name) => name === key);
@@ -46,7 +48,10 @@ export async function formOf(form: FormData): Promise<MailgunForm> {
       });
     } else if (isFile(value)) {
       throw refuse(key, `'${key}' must be a text field (files go in 'attachment' or 'inline')`);
-    } else (fields[key] ??= []).push(value);
+    } else {
+      fields[key] ??= [];
+      fields[key].push(value);
+    }
   }
   return { fields, files };
 }

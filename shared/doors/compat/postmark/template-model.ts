@@ -20,7 +20,9 @@ function collect(value: unknown, path: string, into: Map<string, FlatValue>): vo
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(item, `${path}_${index}`, into));
+    value.forEach((item, index) => {
+      collect(item, `${path}_${index}`, into);
+    });
     return;
   }
   if (typeof value === 'object' && value !== null) {

@@ -14,7 +14,6 @@ import { cleanUserAgent, type AuditActor } from '#shared/domain/audit/audit-reco
 import { isAuditedOperation, isChangeMethod, pathParams } from '#shared/domain/audit/audited-actions';
 import type { AuditLogRepository } from '#shared/adapters/store/audit-log';
 import type { Clock } from '#shared/ports/clock';
-import { logError } from '#shared/lib/log';
 import { recordAudit } from '#shared/usecases/audit/record';
 import type { ApiEnv } from '../env';
 
@@ -60,7 +59,7 @@ async function actorOf(c: Context<ApiEnv>, deps: AuditMiddlewareDeps): Promise<A
   const session = c.get('session');
   if (session) return { type: 'user', id: session.user.id, email: session.user.email, email_hash: null, role: session.user.role };
   const principal = c.get('principal');
-  if (!principal || principal.credential.kind !== 'api_key') return null;
+  if (principal?.credential.kind !== 'api_key') return null;
   const name = await deps.auditLog.apiKeyName(principal.account.id, principal.credential.id).catch(() => null);
   return { type: 'api_key', id: principal.credential.id, name };
 }

@@ -141,7 +141,7 @@ async function applyEvent(
   await Promise.all(
     [...new Set(waiting.map((run) => run.automation_id))].map(async (id) => {
       const automation = await deps.automations.get(accountId, id);
-      if (!automation || automation.status !== 'active') stopped.add(id);
+      if (automation?.status !== 'active') stopped.add(id);
     }),
   );
 

@@ -86,7 +86,7 @@ async function cancelIfStopped(deps: RunStepDeps, run: Run, step: Step, now: Dat
 
 async function wake(deps: RunStepDeps, message: AutomationStepMessage): Promise<RunStepOutcome> {
   const run = await deps.runs.get(message.run_id);
-  if (!run || run.status !== 'running' || run.step_index !== message.step_index || run.step_state !== 'waiting') return 'skipped';
+  if (run?.status !== 'running' || run.step_index !== message.step_index || run.step_state !== 'waiting') return 'skipped';
   // Trusted whenever it comes: the schedule fires at wake_at, the reconciler only once it is past due.
   const now = deps.clock.now();
   const step = run.steps[run.step_index]!;

@@ -29,12 +29,16 @@ export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, ru
   if (Array.isArray(body.reply_to)) body.reply_to = (body.reply_to as string[]).filter((address) => address.trim() !== '');
   if (subject !== undefined) {
     const filled = fillEventPlaceholders(subject, event);
-    filled.missing.forEach((path) => missing.add(path));
+    filled.missing.forEach((path) => {
+      missing.add(path);
+    });
     body.subject = filled.text.replace(/[\r\n]+/g, ' ');
   }
   if (html !== undefined) {
     const filled = fillEventPlaceholders(html, event, { escapeHtml: true });
-    filled.missing.forEach((path) => missing.add(path));
+    filled.missing.forEach((path) => {
+      missing.add(path);
+    });
     body.html = filled.text;
   }
   const missingList = [...missing];

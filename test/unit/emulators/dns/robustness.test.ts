@@ -32,7 +32,10 @@ test('malformed UDP packets are dropped and logged; the server keeps answering',
 test('a burst of random datagrams does not crash the server', async () => {
   const socket = dgram.createSocket('udp4');
   let seed = 7;
-  const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 256;
+  const rand = (): number => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % 256;
+  };
   await Promise.all(
     Array.from(
       { length: 300 },

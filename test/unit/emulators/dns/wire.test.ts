@@ -66,7 +66,10 @@ describe('decoder', () => {
 
   test('fuzz: random bytes never throw anything but DnsFormatError', () => {
     let seed = 42;
-    const rand = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const rand = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
     const base = encodeMessage(query('_dmarc.example.com', 16, { additionals: [opt(1232)] }));
     for (let i = 0; i < 3000; i++) {
       const packet =

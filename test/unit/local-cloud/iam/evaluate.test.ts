@@ -257,6 +257,7 @@ describe('what the evaluator does not know throws when the policy is compiled', 
     ).toThrow(/StringWhatever/);
   });
   test('policy variables in a 2012-10-17 policy', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: an IAM policy variable, ${aws:username}, as a policy writes it
     expect(compile({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::mail-bucket/${aws:username}/*' })).toThrow(
       /policy variable/,
     );

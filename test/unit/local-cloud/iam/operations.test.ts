@@ -409,7 +409,9 @@ describe('each operation maps to the requests AWS authorizes', () => {
   test.each(CASES)('%s %j', (key, input, expected) => {
     const requests = requestsOf(key, input);
     expect(requests).toHaveLength(expected.length);
-    expected.forEach((want, i) => expect(requests[i]).toMatchObject(want));
+    expected.forEach((want, i) => {
+      expect(requests[i]).toMatchObject(want);
+    });
   });
 
   test('every entry of the table has a case', () => {

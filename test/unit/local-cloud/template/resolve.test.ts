@@ -27,7 +27,9 @@ describe('the template resolver', () => {
     const value = {
       name: { Ref: 'Table' },
       index: { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['Table', 'Arn'] }, '/index/*']] },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${Name} syntax, as CloudFormation templates write it
       sub: { 'Fn::Sub': 'arn:${AWS::Partition}:x:${AWS::Region}:${AWS::AccountId}:${Table.Arn}/${!Literal}' },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${Name} syntax, as CloudFormation templates write it
       subMap: { 'Fn::Sub': ['${A}-${Table}', { A: { Ref: 'AWS::StackName' } }] },
       select: { 'Fn::Select': [1, { 'Fn::Split': ['/', 'a/b/c'] }] },
       azs: { 'Fn::Select': [0, { 'Fn::GetAZs': '' }] },
@@ -35,6 +37,7 @@ describe('the template resolver', () => {
     expect(resolveValue(value, scope())).toEqual({
       name: 'main-table',
       index: 'arn:aws:dynamodb:us-east-1:000000000000:table/main-table/index/*',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: ${!Literal} resolves to the literal text ${Literal}
       sub: 'arn:aws:x:us-east-1:000000000000:arn:aws:dynamodb:us-east-1:000000000000:table/main-table/${Literal}',
       subMap: 'Mailservice-main-table',
       select: 'b',
@@ -59,6 +62,7 @@ describe('the template resolver', () => {
     expect(() => resolveValue({ Ref: 'Missing' }, scope())).toThrow(/unknown resource/);
     expect(() => resolveValue({ Ref: 'Unset' }, scope())).toThrow(/parameter Unset has no value/);
     expect(() => resolveValue({ Ref: 'AWS::Unknown' }, scope())).toThrow(/unknown pseudo parameter/);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Fn::Sub's own ${Name} syntax, as CloudFormation templates write it
     expect(() => resolveValue({ 'Fn::Sub': '${Table.Nope}' }, scope())).toThrow(/unknown attribute Nope/);
     expect(() => resolveValue({ 'Fn::Join': ['', [{ a: 1 }]] }, scope())).toThrow(/must resolve to a string/);
     expect(() => resolveValue({ 'Fn::Select': [5, ['a']] }, scope())).toThrow(/outside a list of 1/);
