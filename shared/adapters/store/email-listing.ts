@@ -113,6 +113,41 @@ function cursorAfter(cursor: string | undefined, listing: Listing): string | und
   throw invalidCursor();
 }
 
+/** One shard of one source, as a merge reads it: its entries so far, where it continues and how many it asks for next. */
+interface Stream {
+  source: ListingSource;
+  shard: number;
+  entries: Entry[];
+  next: Record<string, unknown> | undefined;
+  done: boolean;
+  ask: number;
+}
+
+/** Every shard of each source the merge reads (the older index's left out when known empty), each first asking its share of the page. */
+function streamsOf(listing: Listing, wanted: number, olderKnownEmpty: boolean): Stream[] {
+  const sources = listing.sources.filter((source) => source.keysOnly || !olderKnownEmpty);
+  return sources.flatMap((source) =>
+    Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
+      source,
+      shard,
+      entries: [] as Entry[],
+      next: undefined,
+      done: false,
+      ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
+    })),
+  );
+}
+
+const newestFirst = (a: Entry, b: Entry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** The entries read so far, newest first; an email listed in two sources (an older email indexed again) counts once. */
+function mergedEntries(streams: readonly Stream[]): Entry[] {
+  return streams
+    .flatMap((stream) => stream.entries)
+    .sort(newestFirst)
+    .filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
+}
+
 /**
  * How long a process remembers that a listing has no older entries (GSI1/GSI3) at all, and reads only its
  * keys-only index: no email is written there any more, but while a deploy rolls out an older version may still
@@ -157,56 +192,22 @@ export class EmailListingRepository {
     const after = cursorAfter(page.cursor, listing);
     const wanted = page.limit + 1;
     const olderKnownEmpty = this.olderEmpty.get(listing.owner) === true;
-    const sources = listing.sources.filter((source) => source.keysOnly || !olderKnownEmpty);
-    const streams = sources.flatMap((source) =>
-      Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
-        source,
-        shard,
-        entries: [] as Entry[],
-        next: undefined as Record<string, unknown> | undefined,
-        done: false,
-        ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
-      })),
-    );
-    const read = async (state: (typeof streams)[number]) => {
-      const { index, keysOnly } = state.source;
-      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: index,
-          KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
-          ExpressionAttributeNames: { '#pk': `${index}PK`, ...(after === undefined ? {} : { '#sk': `${index}SK` }) },
-          ExpressionAttributeValues: { ':pk': listing.partition(state.shard), ...(after === undefined ? {} : { ':after': after }) },
-          ScanIndexForward: false,
-          Limit: state.ask,
-          ExclusiveStartKey: state.next,
-        }),
-      );
-      state.entries.push(...Items.map((item) => ({ id: String(item[`${index}SK`]), item: keysOnly ? undefined : item })));
-      state.next = LastEvaluatedKey;
-      state.done = !LastEvaluatedKey;
-      state.ask = Math.min(wanted, state.ask * 2);
-    };
-    const newestFirst = (a: Entry, b: Entry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    const streams = streamsOf(listing, wanted, olderKnownEmpty);
     let pending = streams;
     let merged: Entry[] = [];
     while (pending.length > 0) {
-      await Promise.all(pending.map(read));
-      // An email listed in two sources (an older email indexed again) counts once.
-      merged = streams
-        .flatMap((state) => state.entries)
-        .sort(newestFirst)
-        .filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
+      await Promise.all(pending.map((stream) => this.readStream(stream, listing, after, wanted)));
+      merged = mergedEntries(streams);
       // The page's oldest entry so far; a shard whose last entry read is older cannot add to the page.
       const cutoff = merged.length >= wanted ? merged[wanted - 1]!.id : undefined;
-      pending = streams.filter((state) => {
-        const lastRead = state.entries[state.entries.length - 1];
-        return !state.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
+      pending = streams.filter((stream) => {
+        const lastRead = stream.entries[stream.entries.length - 1];
+        return !stream.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
       });
     }
     // A whole listing (no cursor) whose older shards all answered nothing has no older entries at all.
-    const older = streams.filter((state) => !state.source.keysOnly);
-    if (after === undefined && older.length > 0 && older.every((state) => state.done && state.entries.length === 0))
+    const older = streams.filter((stream) => !stream.source.keysOnly);
+    if (after === undefined && older.length > 0 && older.every((stream) => stream.done && stream.entries.length === 0))
       this.olderEmpty.set(listing.owner, true);
     const pageEntries = merged.slice(0, page.limit);
     const items = await this.withItems(pageEntries);
@@ -216,6 +217,27 @@ export class EmailListingRepository {
       items: items.map((item) => toStoredEmail(item).email),
       next_cursor: more && last ? encodeCursor({ listing: listing.owner, after: last.id }) : null,
     };
+  }
+
+  /** The stream's next Query (newest first, after the cursor's id), its entries added; it asks twice as many next time. */
+  private async readStream(stream: Stream, listing: Listing, after: string | undefined, wanted: number): Promise<void> {
+    const { index, keysOnly } = stream.source;
+    const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: index,
+        KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
+        ExpressionAttributeNames: { '#pk': `${index}PK`, ...(after === undefined ? {} : { '#sk': `${index}SK` }) },
+        ExpressionAttributeValues: { ':pk': listing.partition(stream.shard), ...(after === undefined ? {} : { ':after': after }) },
+        ScanIndexForward: false,
+        Limit: stream.ask,
+        ExclusiveStartKey: stream.next,
+      }),
+    );
+    stream.entries.push(...Items.map((item) => ({ id: String(item[`${index}SK`]), item: keysOnly ? undefined : item })));
+    stream.next = LastEvaluatedKey;
+    stream.done = !LastEvaluatedKey;
+    stream.ask = Math.min(wanted, stream.ask * 2);
   }
 
   /**

@@ -87,46 +87,10 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
   const accountId = str(item.account_id);
   if (!accountId) return null;
   switch (item.type) {
-    case 'email': {
-      const attachments = Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [];
-      const id = String(item.id ?? '');
-      return {
-        kind: 'email',
-        key,
-        accountId,
-        createdAt: String(item.created_at ?? ''),
-        ttl: ttlOf(item),
-        recipients: { to: strings(item.to), cc: strings(item.cc), bcc: strings(item.bcc), reply_to: strings(item.reply_to) },
-        objects: {
-          body: str(item.body_blob_key),
-          mime: str(item.mime_blob_key),
-          // As sentEmailObjects (shared/domain/privacy/record-objects.ts) reads them: its blob_key, else the default key.
-          attachments: attachments.map((attachment, index) => str(attachment.blob_key) ?? `attachments/${id}/${index}`),
-        },
-      };
-    }
+    case 'email':
+      return legacyEmailOf(item, key, accountId);
     case 'received_email':
-      return {
-        kind: 'received_email',
-        key,
-        accountId,
-        id: String(item.id ?? ''),
-        receivedAt: String(item.received_at ?? ''),
-        ttl: ttlOf(item),
-        fields: {
-          from: String(item.from ?? ''),
-          reply_to: strings(item.reply_to),
-          to: strings(item.to),
-          cc: strings(item.cc),
-          mail_from: String(item.mail_from ?? ''),
-          rcpt_to: strings(item.rcpt_to),
-        },
-        rawKey: String(item.raw_key ?? ''),
-        attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [])
-          .map((attachment) => str(attachment.id))
-          .filter((id): id is string => id !== null),
-        contentKept: item.content_kept !== false,
-      };
+      return legacyReceivedEmailOf(item, key, accountId);
     case 'webhook_delivery':
       return {
         kind: 'webhook_delivery',
@@ -142,6 +106,49 @@ function legacyRecordOf(item: Record<string, unknown>): LegacyRecord | null {
     default:
       return null;
   }
+}
+
+function legacyEmailOf(item: Record<string, unknown>, key: Key, accountId: string): LegacyEmail {
+  const attachments = Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [];
+  const id = String(item.id ?? '');
+  return {
+    kind: 'email',
+    key,
+    accountId,
+    createdAt: String(item.created_at ?? ''),
+    ttl: ttlOf(item),
+    recipients: { to: strings(item.to), cc: strings(item.cc), bcc: strings(item.bcc), reply_to: strings(item.reply_to) },
+    objects: {
+      body: str(item.body_blob_key),
+      mime: str(item.mime_blob_key),
+      // As sentEmailObjects (shared/domain/privacy/record-objects.ts) reads them: its blob_key, else the default key.
+      attachments: attachments.map((attachment, index) => str(attachment.blob_key) ?? `attachments/${id}/${index}`),
+    },
+  };
+}
+
+function legacyReceivedEmailOf(item: Record<string, unknown>, key: Key, accountId: string): LegacyReceivedEmail {
+  return {
+    kind: 'received_email',
+    key,
+    accountId,
+    id: String(item.id ?? ''),
+    receivedAt: String(item.received_at ?? ''),
+    ttl: ttlOf(item),
+    fields: {
+      from: String(item.from ?? ''),
+      reply_to: strings(item.reply_to),
+      to: strings(item.to),
+      cc: strings(item.cc),
+      mail_from: String(item.mail_from ?? ''),
+      rcpt_to: strings(item.rcpt_to),
+    },
+    rawKey: String(item.raw_key ?? ''),
+    attachmentIds: (Array.isArray(item.attachments) ? (item.attachments as Record<string, unknown>[]) : [])
+      .map((attachment) => str(attachment.id))
+      .filter((id): id is string => id !== null),
+    contentKept: item.content_kept !== false,
+  };
 }
 
 export class LegacyRecordRepository {
