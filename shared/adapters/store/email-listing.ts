@@ -26,13 +26,13 @@
  * continues where it was.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '../../domain/errors';
 import { isExpired } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { batchGetItems } from './batch-get';
 import type { Email } from '../../domain/emails/email';
 import { encodeCursor, type Page } from './cursor';
 import { EMAIL_INDEX_SHARDS } from './email-index-shard';
+import { cursorAfter, listingOf, type Listing, type ListingSource } from './email-listing-sources';
 import { toStoredEmail } from './emails/stored-email';
 import { keys } from './keys';
 import type { PageRequest } from './paginate';
@@ -43,74 +43,6 @@ import { TtlCache } from '../../lib/ttl-cache';
 interface Entry {
   id: string;
   item?: Record<string, unknown>;
-}
-
-/** One index a listing reads, under EMAIL_INDEX_SHARDS partition keys. */
-interface ListingSource {
-  index: 'GSI1' | 'GSI3' | 'GSI4' | 'GSI5';
-  /** The index projects only keys: the page's emails are read from the table. */
-  keysOnly: boolean;
-}
-
-interface Listing {
-  /** Where the entries are (merged): the listing's index, and the older emails' index. */
-  sources: ListingSource[];
-  /** The partition key of shard `n` (the same in every source). */
-  partition: (shard: number) => string;
-  /** What a cursor is bound to: the listing's partition key without its shard. */
-  owner: string;
-  /** The index of the start keys of the one-partition listing, which a cursor may still be. */
-  legacyCursorIndex: 'GSI1' | 'GSI3';
-}
-
-/** A listing: its keys-only index merged with the index its older emails are on (ALL), under the same keys. */
-function listingOf(index: 'GSI4' | 'GSI5', older: 'GSI1' | 'GSI3', partition: (shard: number) => string, owner: string): Listing {
-  return {
-    sources: [
-      { index, keysOnly: true },
-      { index: older, keysOnly: false },
-    ],
-    partition,
-    owner,
-    legacyCursorIndex: older,
-  };
-}
-
-const invalidCursor = () =>
-  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', {
-    details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] },
-  });
-
-const ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/**
- * The id a cursor continues after: `{listing, after}` of this listing, or a start key of its shard 0 from
- * before the shards (`{PK, SK, <index>PK, <index>SK}`). Anything else is 400 at `cursor`.
- */
-function cursorAfter(cursor: string | undefined, listing: Listing): string | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    parsed = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed) throw invalidCursor();
-  const names = Object.keys(parsed).sort().join(',');
-  if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after))
-    return parsed.after;
-  const pk = `${listing.legacyCursorIndex}PK`;
-  const sk = `${listing.legacyCursorIndex}SK`;
-  const legacy =
-    names === [pk, sk, 'PK', 'SK'].sort().join(',') &&
-    parsed[pk] === listing.partition(0) &&
-    typeof parsed[sk] === 'string' &&
-    ID.test(parsed[sk] as string) &&
-    parsed.PK === `EMAIL#${parsed[sk]}` &&
-    parsed.SK === 'EMAIL';
-  if (legacy) return parsed[sk] as string;
-  throw invalidCursor();
 }
 
 /** One shard of one source, as a merge reads it: its entries so far, where it continues and how many it asks for next. */
