@@ -113,7 +113,7 @@ describe('tenant caps on the first send of the day', () => {
  * 200 single-recipient sends raced at a cap with 60 places left (docs/api.md, POST /emails, "Under
  * contention"; issue 47): every answer is 200 or the cap's 429, never a 5xx, and exactly the 60 places left
  * are granted. The contention on the counters' shards is the service's to resolve
- * (shared/adapters/store/emails.ts); before, 200 calls queued behind the DynamoDB client's 50 sockets
+ * (shared/adapters/store/emails/accept.ts); before, 200 calls queued behind the DynamoDB client's 50 sockets
  * failed as "could not connect" and their sends answered 503 (test/unit/aws/client-sockets.test.ts).
  */
 describe('200 sends raced at a cap with 60 places left', () => {

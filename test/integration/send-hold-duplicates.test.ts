@@ -26,7 +26,7 @@ import type { Email } from '#shared/domain/emails/email';
 import { newId } from '#shared/domain/ids';
 import type { SendMessage } from '#shared/domain/messages';
 import type { ServiceEvent } from '#shared/domain/webhooks/event';
-import { EmailRepository } from '#shared/adapters/store/emails';
+import { EmailRepository } from '#shared/adapters/store/emails/repository';
 import { keys } from '#shared/adapters/store/keys';
 import { SesSendBudget } from '#shared/adapters/store/ses-send-budget';
 import { deliverPaced, type PacedDeliveryDeps } from '#shared/usecases/delivery/deliver-paced';

@@ -110,61 +110,85 @@ export class AuditLogRepository {
   ): Promise<Page<AuditRecord>> {
     const owner = `AUDIT#${accountId}`;
     const after = cursorAfter(page.cursor, owner);
-    const wanted = page.limit + 1;
-    const low = filters.low ?? 'aud_';
-    const high = after !== undefined && (filters.high === undefined || after < filters.high) ? after : (filters.high ?? 'aud_~');
-    const names: Record<string, string> = { '#pk': 'PK', '#sk': 'SK' };
-    const values: Record<string, unknown> = { ':low': low, ':high': high };
-    const conditions: string[] = [];
-    if (filters.actor !== undefined) {
-      names['#actor'] = 'actor_id';
-      values[':actor'] = filters.actor;
-      conditions.push('#actor = :actor');
-    }
-    if (filters.action !== undefined) {
-      names['#action'] = 'action';
-      values[':action'] = filters.action;
-      conditions.push('#action = :action');
-    }
+    const query = shardQuery(filters, after);
     const shards = await Promise.all(
-      Array.from({ length: AUDIT_SHARDS }, async (_, shard) => {
-        const items: Record<string, unknown>[] = [];
-        let start: Record<string, unknown> | undefined;
-        for (let request = 0; request < MAX_REQUESTS; request++) {
-          const answer = await this.table.client.send(
-            new QueryCommand({
-              TableName: this.table.name,
-              KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :low AND :high',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: { ...values, ':pk': auditPartition(accountId, shard) },
-              ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-              ScanIndexForward: false,
-              Limit: wanted,
-              ExclusiveStartKey: start,
-            }),
-          );
-          items.push(...(answer.Items ?? []).filter((item) => after === undefined || String(item.SK) < after));
-          start = answer.LastEvaluatedKey;
-          if (!start || items.length >= wanted) break;
-        }
-        return { items, cutoff: start ? String(start.SK) : undefined };
-      }),
+      Array.from({ length: AUDIT_SHARDS }, (_, shard) => this.readShard(auditPartition(accountId, shard), query, after, page.limit + 1)),
     );
-    const cutoff = shards
-      .map((shard) => shard.cutoff)
-      .filter((value): value is string => value !== undefined)
-      .sort()
-      .pop();
-    const merged = shards
-      .flatMap((shard) => shard.items)
-      .filter((item) => cutoff === undefined || String(item.SK) >= cutoff)
-      .sort((a, b) => (String(a.SK) < String(b.SK) ? 1 : -1));
-    const pageItems = merged.slice(0, page.limit);
-    const last = pageItems[pageItems.length - 1];
-    const next = merged.length > page.limit ? String(last!.SK) : cutoff;
-    return {
-      items: pageItems.filter((item) => !isExpired(item, nowMs)).map((item) => decodeItem(auditRecordSchema, item, 'Audit record')),
-      next_cursor: next === undefined ? null : encodeCursor({ listing: owner, after: next }),
-    };
+    return pageOf(shards, page.limit, owner, nowMs);
   }
+
+  /** Up to `wanted` matching records of one shard, newest first (at most MAX_REQUESTS Queries), and where it stopped early. */
+  private async readShard(partition: string, query: ShardQuery, after: string | undefined, wanted: number): Promise<ShardRead> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    for (let request = 0; request < MAX_REQUESTS; request++) {
+      const answer = await this.table.client.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :low AND :high',
+          ExpressionAttributeNames: query.names,
+          ExpressionAttributeValues: { ...query.values, ':pk': partition },
+          ...(query.conditions.length ? { FilterExpression: query.conditions.join(' AND ') } : {}),
+          ScanIndexForward: false,
+          Limit: wanted,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(answer.Items ?? []).filter((item) => after === undefined || String(item.SK) < after));
+      start = answer.LastEvaluatedKey;
+      if (!start || items.length >= wanted) break;
+    }
+    return { items, cutoff: start ? String(start.SK) : undefined };
+  }
+}
+
+/** The names, values and filter conditions every shard's Query shares: the id range, and the filters. */
+interface ShardQuery {
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  conditions: string[];
+}
+
+/** One shard's records read, and its cutoff when it stopped before its end. */
+interface ShardRead {
+  items: Record<string, unknown>[];
+  cutoff: string | undefined;
+}
+
+/** The id range (the filters' `low` / `high`, below the cursor's id) and the actor and action filters. */
+function shardQuery(filters: AuditListFilters, after: string | undefined): ShardQuery {
+  const low = filters.low ?? 'aud_';
+  const high = after !== undefined && (filters.high === undefined || after < filters.high) ? after : (filters.high ?? 'aud_~');
+  const query: ShardQuery = { names: { '#pk': 'PK', '#sk': 'SK' }, values: { ':low': low, ':high': high }, conditions: [] };
+  if (filters.actor !== undefined) {
+    query.names['#actor'] = 'actor_id';
+    query.values[':actor'] = filters.actor;
+    query.conditions.push('#actor = :actor');
+  }
+  if (filters.action !== undefined) {
+    query.names['#action'] = 'action';
+    query.values[':action'] = filters.action;
+    query.conditions.push('#action = :action');
+  }
+  return query;
+}
+
+/** The shards merged newest first, down to the newest cutoff: the first `limit` records, and the cursor after them. */
+function pageOf(shards: ShardRead[], limit: number, owner: string, nowMs: number): Page<AuditRecord> {
+  const cutoff = shards
+    .map((shard) => shard.cutoff)
+    .filter((value): value is string => value !== undefined)
+    .sort()
+    .pop();
+  const merged = shards
+    .flatMap((shard) => shard.items)
+    .filter((item) => cutoff === undefined || String(item.SK) >= cutoff)
+    .sort((a, b) => (String(a.SK) < String(b.SK) ? 1 : -1));
+  const pageItems = merged.slice(0, limit);
+  const last = pageItems[pageItems.length - 1];
+  const next = merged.length > limit ? String(last!.SK) : cutoff;
+  return {
+    items: pageItems.filter((item) => !isExpired(item, nowMs)).map((item) => decodeItem(auditRecordSchema, item, 'Audit record')),
+    next_cursor: next === undefined ? null : encodeCursor({ listing: owner, after: next }),
+  };
 }

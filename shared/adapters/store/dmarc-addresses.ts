@@ -1,7 +1,7 @@
 /**
  * Which domains send their DMARC aggregate reports to an address: `DMARCRUA#<address>` / `<dom>`, one
  * item per domain, written and deleted with the domain's `dmarc_reports_address` in one transaction
- * (shared/adapters/store/domains.ts). The inbound worker asks it for each recipient of a message that
+ * (shared/adapters/store/domains/settings.ts). The inbound worker asks it for each recipient of a message that
  * carries a report file (one Query each; messages without one ask nothing).
  */
 import * as z from 'zod';

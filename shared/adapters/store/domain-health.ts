@@ -17,7 +17,7 @@ import { isConditionFailure, type Table } from './table';
 /** The item stays this long past its next check's due time. */
 const KEEP_PAST_DUE_SECONDS = 3 * 86_400;
 
-const dueKey = (domainId: string, at: Date) => ({ GSI2PK: keys.healthDue(), GSI2SK: `${at.toISOString()}#${domainId}` });
+export const healthDueKey = (domainId: string, at: Date) => ({ GSI2PK: keys.healthDue(), GSI2SK: `${at.toISOString()}#${domainId}` });
 const expiry = (at: Date) => Math.floor(at.getTime() / 1000) + KEEP_PAST_DUE_SECONDS;
 
 export interface SaveHealthRequest {
@@ -54,7 +54,7 @@ export class DomainHealthRepository {
           TableName: this.table.name,
           Item: {
             ...keys.domainHealth(request.domainId),
-            ...dueKey(request.domainId, request.nextCheckAt),
+            ...healthDueKey(request.domainId, request.nextCheckAt),
             type: 'domain_health',
             domain_id: request.domainId,
             account_id: request.accountId,
@@ -75,7 +75,7 @@ export class DomainHealthRepository {
 
   /** Brings the domain's next check forward to `at` (a verification just succeeded); creates the item when absent. */
   async checkAt(domainId: string, accountId: string, at: Date): Promise<void> {
-    const due = dueKey(domainId, at);
+    const due = healthDueKey(domainId, at);
     await this.table.client.send(
       new UpdateCommand({
         TableName: this.table.name,

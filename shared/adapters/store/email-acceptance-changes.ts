@@ -14,7 +14,7 @@
 import * as z from 'zod';
 import type { Email } from '../../domain/emails/email';
 import { usageCounterId, type UsageIncrement } from './deferred-usage';
-import { toStoredEmail } from './emails';
+import { toStoredEmail } from './emails/stored-email';
 import { isUncappedUsageKey } from './usage';
 import { parseImage, type StreamReader, type StreamWrite } from './stream-record';
 

@@ -26,14 +26,14 @@
  * continues where it was.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '../../domain/errors';
 import { isExpired } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { batchGetItems } from './batch-get';
 import type { Email } from '../../domain/emails/email';
 import { encodeCursor, type Page } from './cursor';
 import { EMAIL_INDEX_SHARDS } from './email-index-shard';
-import { toStoredEmail } from './emails';
+import { cursorAfter, listingOf, type Listing, type ListingSource } from './email-listing-sources';
+import { toStoredEmail } from './emails/stored-email';
 import { keys } from './keys';
 import type { PageRequest } from './paginate';
 import type { Table } from './table';
@@ -45,72 +45,39 @@ interface Entry {
   item?: Record<string, unknown>;
 }
 
-/** One index a listing reads, under EMAIL_INDEX_SHARDS partition keys. */
-interface ListingSource {
-  index: 'GSI1' | 'GSI3' | 'GSI4' | 'GSI5';
-  /** The index projects only keys: the page's emails are read from the table. */
-  keysOnly: boolean;
+/** One shard of one source, as a merge reads it: its entries so far, where it continues and how many it asks for next. */
+interface Stream {
+  source: ListingSource;
+  shard: number;
+  entries: Entry[];
+  next: Record<string, unknown> | undefined;
+  done: boolean;
+  ask: number;
 }
 
-interface Listing {
-  /** Where the entries are (merged): the listing's index, and the older emails' index. */
-  sources: ListingSource[];
-  /** The partition key of shard `n` (the same in every source). */
-  partition: (shard: number) => string;
-  /** What a cursor is bound to: the listing's partition key without its shard. */
-  owner: string;
-  /** The index of the start keys of the one-partition listing, which a cursor may still be. */
-  legacyCursorIndex: 'GSI1' | 'GSI3';
+/** Every shard of each source the merge reads (the older index's left out when known empty), each first asking its share of the page. */
+function streamsOf(listing: Listing, wanted: number, olderKnownEmpty: boolean): Stream[] {
+  const sources = listing.sources.filter((source) => source.keysOnly || !olderKnownEmpty);
+  return sources.flatMap((source) =>
+    Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
+      source,
+      shard,
+      entries: [] as Entry[],
+      next: undefined,
+      done: false,
+      ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
+    })),
+  );
 }
 
-/** A listing: its keys-only index merged with the index its older emails are on (ALL), under the same keys. */
-function listingOf(index: 'GSI4' | 'GSI5', older: 'GSI1' | 'GSI3', partition: (shard: number) => string, owner: string): Listing {
-  return {
-    sources: [
-      { index, keysOnly: true },
-      { index: older, keysOnly: false },
-    ],
-    partition,
-    owner,
-    legacyCursorIndex: older,
-  };
-}
+const newestFirst = (a: Entry, b: Entry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-const invalidCursor = () =>
-  new ValidationError('The cursor is invalid. Pass next_cursor from the previous page unchanged.', {
-    details: { fields: [{ field: 'cursor', message: 'invalid cursor' }] },
-  });
-
-const ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/**
- * The id a cursor continues after: `{listing, after}` of this listing, or a start key of its shard 0 from
- * before the shards (`{PK, SK, <index>PK, <index>SK}`). Anything else is 400 at `cursor`.
- */
-function cursorAfter(cursor: string | undefined, listing: Listing): string | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  let parsed: Record<string, unknown> | undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    parsed = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed) throw invalidCursor();
-  const names = Object.keys(parsed).sort().join(',');
-  if (names === 'after,listing' && parsed.listing === listing.owner && typeof parsed.after === 'string' && ID.test(parsed.after))
-    return parsed.after;
-  const pk = `${listing.legacyCursorIndex}PK`;
-  const sk = `${listing.legacyCursorIndex}SK`;
-  const legacy =
-    names === [pk, sk, 'PK', 'SK'].sort().join(',') &&
-    parsed[pk] === listing.partition(0) &&
-    typeof parsed[sk] === 'string' &&
-    ID.test(parsed[sk] as string) &&
-    parsed.PK === `EMAIL#${parsed[sk]}` &&
-    parsed.SK === 'EMAIL';
-  if (legacy) return parsed[sk] as string;
-  throw invalidCursor();
+/** The entries read so far, newest first; an email listed in two sources (an older email indexed again) counts once. */
+function mergedEntries(streams: readonly Stream[]): Entry[] {
+  return streams
+    .flatMap((stream) => stream.entries)
+    .sort(newestFirst)
+    .filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
 }
 
 /**
@@ -157,56 +124,22 @@ export class EmailListingRepository {
     const after = cursorAfter(page.cursor, listing);
     const wanted = page.limit + 1;
     const olderKnownEmpty = this.olderEmpty.get(listing.owner) === true;
-    const sources = listing.sources.filter((source) => source.keysOnly || !olderKnownEmpty);
-    const streams = sources.flatMap((source) =>
-      Array.from({ length: EMAIL_INDEX_SHARDS }, (_, shard) => ({
-        source,
-        shard,
-        entries: [] as Entry[],
-        next: undefined as Record<string, unknown> | undefined,
-        done: false,
-        ask: Math.ceil(wanted / EMAIL_INDEX_SHARDS) + 1,
-      })),
-    );
-    const read = async (state: (typeof streams)[number]) => {
-      const { index, keysOnly } = state.source;
-      const { Items = [], LastEvaluatedKey } = await this.table.client.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: index,
-          KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
-          ExpressionAttributeNames: { '#pk': `${index}PK`, ...(after === undefined ? {} : { '#sk': `${index}SK` }) },
-          ExpressionAttributeValues: { ':pk': listing.partition(state.shard), ...(after === undefined ? {} : { ':after': after }) },
-          ScanIndexForward: false,
-          Limit: state.ask,
-          ExclusiveStartKey: state.next,
-        }),
-      );
-      state.entries.push(...Items.map((item) => ({ id: String(item[`${index}SK`]), item: keysOnly ? undefined : item })));
-      state.next = LastEvaluatedKey;
-      state.done = !LastEvaluatedKey;
-      state.ask = Math.min(wanted, state.ask * 2);
-    };
-    const newestFirst = (a: Entry, b: Entry) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    const streams = streamsOf(listing, wanted, olderKnownEmpty);
     let pending = streams;
     let merged: Entry[] = [];
     while (pending.length > 0) {
-      await Promise.all(pending.map(read));
-      // An email listed in two sources (an older email indexed again) counts once.
-      merged = streams
-        .flatMap((state) => state.entries)
-        .sort(newestFirst)
-        .filter((entry, i, all) => i === 0 || all[i - 1]!.id !== entry.id);
+      await Promise.all(pending.map((stream) => this.readStream(stream, listing, after, wanted)));
+      merged = mergedEntries(streams);
       // The page's oldest entry so far; a shard whose last entry read is older cannot add to the page.
       const cutoff = merged.length >= wanted ? merged[wanted - 1]!.id : undefined;
-      pending = streams.filter((state) => {
-        const lastRead = state.entries[state.entries.length - 1];
-        return !state.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
+      pending = streams.filter((stream) => {
+        const lastRead = stream.entries[stream.entries.length - 1];
+        return !stream.done && (cutoff === undefined || lastRead === undefined || lastRead.id > cutoff);
       });
     }
     // A whole listing (no cursor) whose older shards all answered nothing has no older entries at all.
-    const older = streams.filter((state) => !state.source.keysOnly);
-    if (after === undefined && older.length > 0 && older.every((state) => state.done && state.entries.length === 0))
+    const older = streams.filter((stream) => !stream.source.keysOnly);
+    if (after === undefined && older.length > 0 && older.every((stream) => stream.done && stream.entries.length === 0))
       this.olderEmpty.set(listing.owner, true);
     const pageEntries = merged.slice(0, page.limit);
     const items = await this.withItems(pageEntries);
@@ -216,6 +149,27 @@ export class EmailListingRepository {
       items: items.map((item) => toStoredEmail(item).email),
       next_cursor: more && last ? encodeCursor({ listing: listing.owner, after: last.id }) : null,
     };
+  }
+
+  /** The stream's next Query (newest first, after the cursor's id), its entries added; it asks twice as many next time. */
+  private async readStream(stream: Stream, listing: Listing, after: string | undefined, wanted: number): Promise<void> {
+    const { index, keysOnly } = stream.source;
+    const { Items = [], LastEvaluatedKey } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: index,
+        KeyConditionExpression: after === undefined ? '#pk = :pk' : '#pk = :pk AND #sk < :after',
+        ExpressionAttributeNames: { '#pk': `${index}PK`, ...(after === undefined ? {} : { '#sk': `${index}SK` }) },
+        ExpressionAttributeValues: { ':pk': listing.partition(stream.shard), ...(after === undefined ? {} : { ':after': after }) },
+        ScanIndexForward: false,
+        Limit: stream.ask,
+        ExclusiveStartKey: stream.next,
+      }),
+    );
+    stream.entries.push(...Items.map((item) => ({ id: String(item[`${index}SK`]), item: keysOnly ? undefined : item })));
+    stream.next = LastEvaluatedKey;
+    stream.done = !LastEvaluatedKey;
+    stream.ask = Math.min(wanted, stream.ask * 2);
   }
 
   /**

@@ -37,7 +37,7 @@ import {
 /** How long a dry run's state lives (its continuations must come within this). */
 export const DRY_RUN_TTL_SECONDS = 3600;
 
-const partSk = (index: number) => `PART#${String(index).padStart(6, '0')}`;
+export const importPartSk = (index: number) => `PART#${String(index).padStart(6, '0')}`;
 
 export type ClaimOutcome =
   | { kind: 'claimed'; head: ImportHead }
@@ -174,7 +174,7 @@ export class ImportRepository {
           {
             Put: {
               TableName: this.table.name,
-              Item: { PK: key.PK, SK: partSk(head.parts), type: 'migration_part', part: update.part, ...(await this.ttlOf(head)) },
+              Item: { PK: key.PK, SK: importPartSk(head.parts), type: 'migration_part', part: update.part, ...(await this.ttlOf(head)) },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },

@@ -41,7 +41,7 @@ export const MARKER_TTL_SECONDS = 30 * 24 * 3600;
 
 const partition = (shard: number) => `INBOUNDRAW#${shard}`;
 const shardOf = (rawKey: string) => createHash('sha256').update(rawKey).digest().readUInt32BE(0) % RAW_MARKER_SHARDS;
-const indexed = (rawKey: string, dueAt: number) => ({
+export const markerDueKey = (rawKey: string, dueAt: number) => ({
   GSI2PK: partition(shardOf(rawKey)),
   GSI2SK: `${new Date(dueAt).toISOString()}#${rawKey}`,
 });
@@ -61,7 +61,7 @@ export class InboundRawMarkerRepository {
           status: 'pending',
           created_at: now.toISOString(),
           ttl: Math.floor(now.getTime() / 1000) + MARKER_TTL_SECONDS,
-          ...indexed(rawKey, dueAt),
+          ...markerDueKey(rawKey, dueAt),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
@@ -137,7 +137,7 @@ export class InboundRawMarkerRepository {
   }
 
   private async discardFrom(from: RawMarkerStatus[], rawKey: string, now: number): Promise<boolean> {
-    const due = indexed(rawKey, now);
+    const due = markerDueKey(rawKey, now);
     return (
       (await this.transition(rawKey, 'discarded', from, {
         set: 'GSI2PK = :pk, GSI2SK = :sk',

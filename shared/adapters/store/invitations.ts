@@ -17,8 +17,8 @@ import { keys } from './keys';
 import { addOwner, type DashboardUserRepository, userItem } from './dashboard-users';
 import { cancelledConditionIndexes, queryAll, transactWrite, type Table, type TransactItem } from './table';
 
-const invitationKey = (tokenHash: string) => ({ PK: `DASHINVITE#${tokenHash}`, SK: 'DASHINVITE' });
-const invitationsByAccount = (accountId: string) => `ACCOUNT#${accountId}#DASHINVITES`;
+export const invitationKey = (tokenHash: string) => ({ PK: `DASHINVITE#${tokenHash}`, SK: 'DASHINVITE' });
+export const invitationsByAccount = (accountId: string) => `ACCOUNT#${accountId}#DASHINVITES`;
 
 function toInvitation(item: Record<string, unknown>): Invitation {
   return decodeItem(invitationSchema, item, 'DashboardInvitation');

@@ -1,56 +1,9 @@
 /**
- * The single-table key schema (documented in docs/architecture.md, "Data"). Every key is built here.
- *
- *   Account            PK ACCOUNT#<acc>          SK ACCOUNT
- *   Account email      PK ACCOUNTEMAIL#<email>   SK ACCOUNTEMAIL          (uniqueness of the owner email)
- *   API key (listing)  PK ACCOUNT#<acc>          SK APIKEY#<key>
- *   API key (lookup)   PK APIKEYHASH#<sha256>    SK APIKEYHASH
- *   Email              PK EMAIL#<msg>            SK EMAIL   GSI4PK ACCOUNT#<acc>#EMAILS#<shard>  GSI4SK <msg>  (keys only)
- *                      tenant emails also GSI5PK TENANT#<ten>#EMAILS#<shard>  GSI5SK <msg>  (keys only, sparse: GET /emails?tenant=)
- *                      (emails accepted before GSI4/GSI5: the same keys on GSI1 and GSI3, both ALL)
- *   Suppression        PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<t>  GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#SUPPRESSIONS#<shard>  GSI1SK <sup>
- *   Category opt-out   PK OPTOUT#<acc>#<email>   SK (ACCOUNT | TENANT#<t>)#CATEGORY#<category>
- *   Domain             PK DOMAIN#<dom>           SK DOMAIN  GSI1PK ACCOUNT#<acc>#DOMAINS  GSI1SK <dom>
- *   Domain name claim  PK DOMAINNAME#<name>      SK DOMAINNAME            (one owner per domain name)
- *   Idempotency key    PK IDEMPOTENCY#<acc>#<sha256(key)>  SK IDEMPOTENCY  (24 h TTL)
- *   Counters           PK ACCOUNT#<acc>          SK COUNTER#<what>        (atomic ADD with a limit condition)
- *   Usage (uncapped)   PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>  SK COUNTER  (counted by the outbox relay; TTL; before
- *                      2026-11-25: PK ACCOUNT#<acc> SK USAGE#<scope>#<DAY|MONTH>#<period>, still read)
- *   Usage shard        PK USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#<n>  SK SHARD  (capped counters, own partitions; TTL)
- *   Rate-limit window  PK RATELIMIT#<acc>#<name> SK WINDOW#<start epoch s>  (API rate limits; TTL; the sign-in's: <acc> is email:<sha256> or ip:<address>;
- *                      the SMTP relay's failed logins, name smtpAuthFailures: <acc> is ip:<address> or cred:<sha256>)
- *   Dashboard user     PK DASHUSER#<email>       SK DASHUSER  GSI1PK ACCOUNT#<acc>#DASHUSERS  GSI1SK <usr>  (email unique per deployment by the key)
- *   Dashboard session  PK SESSION#<sha256(token)>  SK SESSION            (only the token's hash; TTL at the earlier expiry)
- *   Webhook endpoint   PK WEBHOOK#<wh>           SK WEBHOOK  GSI1PK ACCOUNT#<acc>#WEBHOOKS  GSI1SK <wh>
- *   Webhook delivery   PK DELIVERY#<wh>#<event ulid>  SK DELIVERY  GSI1PK WEBHOOK#<wh>#DELIVERIES  GSI1SK <event ulid>  (TTL)
- *   Attachment upload  PK UPLOAD#<acc>#<att>     SK UPLOAD                (24 h TTL; the account in the key: another account's id is a miss)
- *   Tenant             PK TENANT#<acc>#<external_id>  SK TENANT  GSI1PK ACCOUNT#<acc>#TENANTS  GSI1SK <ten>
- *                      (keyed by external_id: unique per account by its key; one read resolves the usual name)
- *   Tenant id alias    PK TENANTID#<ten>         SK TENANTID  GSI1PK TENANTIDS  GSI1SK <ten>  (account and external_id of a tenant id; every tenant, for the SES tenants sweep)
- *   Tenant scheduled   PK TENANTSCHEDULED#<ten>  SK <msg>                 (a tenant's email while scheduled: what its deletion cancels)
- *   SES tenants sweep  PK RECONCILER#SESTENANTS  SK STATE                 (the reconciler's place in both lists and its next run)
- *   SES send budget    PK SESBUDGET#<shard>      SK RATE                  (the sends' shared pace to SES's rate: shared/adapters/store/ses-send-budget.ts)
- *   Tenant day stats   PK TENANTSTATS#<ten>#<YYYY-MM-DD>  SK STATS       (counters by acceptance day, added from the stream; TTL)
- *   Tenant domain      PK TENANTDOMAINS#<ten>    SK <dom>                 (a tenant's domains, its own partition)
- *   Received email     PK RECEIVED#<inb>         SK RECEIVED  GSI1PK ACCOUNT#<acc>#RECEIVED#<shard>  GSI1SK <inb>
- *   Inbound raw marker PK INBOUNDRAW#<raw key>   SK INBOUNDRAW  GSI2PK INBOUNDRAW#<shard>  GSI2SK <due>#<raw key>  (queued or not: shared/adapters/store/inbound-raw-markers.ts; TTL)
- *   Template           PK TEMPLATE#<acc>#<alias> SK TEMPLATE  GSI1PK ACCOUNT#<acc>#TEMPLATES  GSI1SK <tpl>  (alias unique by the key)
- *   Automation         PK AUTOMATION#<acc>#<auto>  SK AUTOMATION  GSI1PK ACCOUNT#<acc>#AUTOMATIONS  GSI1SK <auto>
- *   Automation pointers PK AUTOTRIGGER#<acc>#<event> | AUTOCANCEL#<acc>#<event>  SK <auto>  (only while active)
- *   Tenant opt-outs    GSI1PK ACCOUNT#<acc>#TENANT#<ten>#OPTOUTS  GSI1SK <email>#<category>  (written before opt-outs had ids; the delete cascade still reads it)
- *   Import head        PK MIGRATION#<acc>#<mig>  SK HEAD  GSI1PK ACCOUNT#<acc>#MIGRATIONS  GSI1SK <mig>  (dry runs: TTL, no GSI1)
- *   Import report part PK MIGRATION#<acc>#<mig>  SK PART#<n>  (one stretch of work each; merged in order)
- *   DNS host credentials PK ACCOUNT#<acc>        SK DNSPROVIDER#<route53|cloudflare>  (sealed; DNS apply)
- *   Opt-outs listing   GSI1PK ACCOUNT#<acc>[#TENANT#<t>]#OPTOUTS#<category>#<shard>  GSI1SK <cop id>  (GET /suppressions?category=, newest first)
- *   Address reference  PK ADDRESSREF#<acc>#<address hash>  SK <KIND>#<target id>  (what names an address: erasure's index; TTL of its target)
- *   Erased address     PK ERASED#<acc>#<address hash>  SK ERASED     (an erased address's suppressions and opt-outs, by hash: docs/erasure.md)
- *   Erasure            PK ERASURE#<acc>#<era>    SK ERASURE              (POST /privacy/erasures: its progress and counts, never the address)
- *   Export head        PK EXPORT#<acc>#<exp>  SK HEAD  GSI1PK ACCOUNT#<acc>#EXPORTS  GSI1SK <exp>  (POST /exports; TTL: 7 days; ./exports.ts)
- *   Export slot        PK EXPORT#<acc>#RUNNING  SK RUNNING  (the account's one running export, taken by a conditional put)
- *   Domain health      PK DOMAINHEALTH#<dom>  SK HEALTH  GSI2PK HEALTHDUE  GSI2SK <next check ISO>#<dom>  (the last stored check; TTL)
- *   DMARC report address PK DMARCRUA#<address>  SK <dom>           (a domain whose aggregate reports go to the address; written with the domain's setting)
- *   DMARC report       PK DMARC#<dom>            SK REPORT#<report key>   (one per (reporter, report_id): the dedupe; TTL)
- *   DMARC rows         PK DMARC#<dom>            SK <YYYY-MM-DD>#<report key>#<nn>  (a report's rows by source IP; one Query per date range; TTL)
+ * The table's key builders (a few repositories keep theirs beside them: ./exports.ts, ./audit-log.ts,
+ * ./invitations.ts, ./dashboard-users.ts). Each entity's layout (its key templates, index entries and what it
+ * holds) is declared once, as data, in ./layout/ (./layout/data-layout.ts);
+ * test/unit/store/key-layout.test.ts holds every builder to those declarations, and docs/reference/data.md's
+ * tables are generated from them (`npm run docs:data`).
  */
 /** A user-chosen value inside a key (tenant ids): '%' and '#' escaped so it cannot end its segment early. */
 export function keyPart(value: string): string {
@@ -239,11 +192,8 @@ export const keys = {
   /** An attachment upload (POST /attachments). Keyed by account and id: a foreign id is simply not found. */
   attachmentUpload: (accountId: string, attachmentId: string) => ({ PK: `UPLOAD#${accountId}#${attachmentId}`, SK: 'UPLOAD' }),
   /*
-   * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account.
-   *
-   *   Suppression  PK SUPPRESSION#<acc>#<email>  SK ACCOUNT | TENANT#<tenant>
-   *                GSI1PK ACCOUNT#<acc>[#TENANT#<tenant>]#SUPPRESSIONS#<shard>  GSI1SK <sup id>
-   *   Opt-out      PK OPTOUT#<acc>#<email>       SK (ACCOUNT | TENANT#<tenant>)#CATEGORY#<category>
+   * Suppressions: one item per (account, address, list), keyed by the ADDRESS, not by the account (their
+   * layout and the opt-outs': ./layout/lists.ts).
    *
    * Why not PK ACCOUNT#<acc>#SUPPRESSIONS / SK EMAIL#<email>: the hot path is the send path, which looks
    * up every recipient (BatchGetItem) on every send. With one partition key per account, an account with

@@ -24,7 +24,10 @@ export interface StoredHostingState {
   nextStepAt: string | null;
 }
 
-const dueKey = (policyDomain: string, at: Date) => ({ GSI2PK: keys.mtaStsDue(), GSI2SK: `${at.toISOString()}#${policyDomain}` });
+export const hostingDueKey = (policyDomain: string, at: Date) => ({
+  GSI2PK: keys.mtaStsDue(),
+  GSI2SK: `${at.toISOString()}#${policyDomain}`,
+});
 
 export class MtaStsHostingRepository {
   constructor(private readonly table: Table) {}
@@ -66,7 +69,7 @@ export class MtaStsHostingRepository {
   private item(hosting: StoredHosting, nextStepAt: Date | null): Record<string, unknown> {
     return {
       ...keys.mtaStsHosting(hosting.policy_domain),
-      ...(nextStepAt ? dueKey(hosting.policy_domain, nextStepAt) : {}),
+      ...(nextStepAt ? hostingDueKey(hosting.policy_domain, nextStepAt) : {}),
       type: 'mta_sts_hosting',
       ...hosting,
     };

@@ -16,7 +16,7 @@ import { toAccount } from './accounts';
 import { toApiKeyLookup, type ApiKeyLookup } from './api-keys';
 import { batchGetItems } from './batch-get';
 import { erasedAddressKey, erasedOptOutMatches, erasedSuppressionMatches } from './erasures';
-import { toSenderDomain } from './domains';
+import { toSenderDomain } from './domains/stored-domain';
 import { toIdempotencyRecord, type IdempotencyRecord, idempotencyKeyOf } from './idempotency';
 import { keys } from './keys';
 import type { SendContextCache } from './send-context-cache';
@@ -69,6 +69,85 @@ const id = (key: { PK: string; SK: string }) => `${key.PK}\u0000${key.SK}`;
 /** What every send of an account (or tenant, or domain) reads alike: kept by the cache, when there is one. */
 const SHARED_KINDS = new Set(['key', 'account', 'domain', 'tenant', 'tenant_alias']);
 
+/** One item the read asks for: what it is, and for a recipient's item whose address. */
+interface Wanted {
+  kind: string;
+  address?: string;
+}
+
+/** The items a query asks for (by joined key), and the recipients whose suppressions are not read. */
+interface WantedItems {
+  wanted: Map<string, Wanted>;
+  clear: Set<string>;
+}
+
+/** Every item the query needs, by joined key: the caller's, the domain's and the tenants' first, then each recipient's. */
+function wantedItems(query: SendContextQuery): WantedItems {
+  const { accountId, tenantId } = query;
+  const addresses = [...new Set(query.recipients.map(normaliseEmail))];
+  const wanted = new Map<string, Wanted>();
+  const ask = (key: { PK: string; SK: string }, kind: string, address?: string) => wanted.set(id(key), { kind, address });
+  if (query.apiKeyHash) {
+    ask(keys.apiKeyHash(query.apiKeyHash), 'key');
+    ask(keys.account(accountId), 'account');
+  }
+  if (query.fromDomain) ask(keys.domainName(query.fromDomain), 'domain');
+  for (const externalId of new Set(query.tenantExternalIds ?? [])) ask(keys.tenant(accountId, externalId), 'tenant');
+  for (const tenantId of new Set(query.tenantAliasIds ?? [])) ask(keys.tenantId(tenantId), 'tenant_alias', tenantId);
+  const clear = new Set((query.clearOfSuppressions ?? []).map(normaliseEmail));
+  for (const address of addresses) {
+    if (!clear.has(address)) {
+      ask(keys.suppression(accountId, address, null), 'suppression', address);
+      if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
+    }
+    if (query.optOutCategory) {
+      ask(keys.categoryOptOut(accountId, address, null, query.optOutCategory), 'optout', address);
+      if (tenantId !== null) ask(keys.categoryOptOut(accountId, address, tenantId, query.optOutCategory), 'optout', address);
+    }
+    // An erased address's lists, kept by hash: one key covers both lists and every category.
+    if (!clear.has(address) || query.optOutCategory) ask(erasedAddressKey(accountId, address), 'erased', address);
+  }
+  const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
+  if (idempotencyKey) ask(idempotencyKey, 'idempotency');
+  return { wanted, clear };
+}
+
+/** The context the found items make: each decoded by its kind; the recipients suppressed and opted out in the request's order. */
+function contextOf(query: SendContextQuery, { wanted, clear }: WantedItems, items: Record<string, unknown>[]): SendContext {
+  const { tenantId } = query;
+  const context: SendContext = {
+    key: null,
+    account: null,
+    domain: null,
+    suppressed: [],
+    optedOut: [],
+    idempotency: null,
+    tenants: [],
+    tenantAliases: [],
+  };
+  const suppressed = new Set<string>();
+  const optedOut = new Set<string>();
+  for (const item of items) {
+    const what = wanted.get(id(item as { PK: string; SK: string }));
+    if (!what) continue;
+    if (what.kind === 'key') context.key = toApiKeyLookup(item);
+    else if (what.kind === 'account') context.account = toAccount(item);
+    else if (what.kind === 'domain') context.domain = toSenderDomain(item);
+    else if (what.kind === 'suppression') suppressed.add(what.address!);
+    else if (what.kind === 'optout') optedOut.add(what.address!);
+    else if (what.kind === 'erased') {
+      if (!clear.has(what.address!) && erasedSuppressionMatches(item, tenantId)) suppressed.add(what.address!);
+      if (query.optOutCategory && erasedOptOutMatches(item, tenantId, query.optOutCategory)) optedOut.add(what.address!);
+    } else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
+    else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
+    else if (what.kind === 'tenant_alias') context.tenantAliases.push(toTenantAlias(item));
+  }
+  const inRequestOrder = (found: Set<string>) => [...new Set(query.recipients)].filter((address) => found.has(normaliseEmail(address)));
+  context.suppressed = inRequestOrder(suppressed);
+  context.optedOut = inRequestOrder(optedOut);
+  return context;
+}
+
 export class SendContextReader {
   /** `cache`: the shared items kept for a moment (./send-context-cache.ts); without it every read goes to the table. */
   constructor(
@@ -77,46 +156,12 @@ export class SendContextReader {
   ) {}
 
   async read(query: SendContextQuery): Promise<SendContext> {
-    const { accountId, tenantId } = query;
-    const addresses = [...new Set(query.recipients.map(normaliseEmail))];
-    const wanted = new Map<string, { kind: string; address?: string }>();
-    const ask = (key: { PK: string; SK: string }, kind: string, address?: string) => wanted.set(id(key), { kind, address });
-    if (query.apiKeyHash) {
-      ask(keys.apiKeyHash(query.apiKeyHash), 'key');
-      ask(keys.account(accountId), 'account');
-    }
-    if (query.fromDomain) ask(keys.domainName(query.fromDomain), 'domain');
-    for (const externalId of new Set(query.tenantExternalIds ?? [])) ask(keys.tenant(accountId, externalId), 'tenant');
-    for (const tenantId of new Set(query.tenantAliasIds ?? [])) ask(keys.tenantId(tenantId), 'tenant_alias', tenantId);
-    const clear = new Set((query.clearOfSuppressions ?? []).map(normaliseEmail));
-    for (const address of addresses) {
-      if (!clear.has(address)) {
-        ask(keys.suppression(accountId, address, null), 'suppression', address);
-        if (tenantId !== null) ask(keys.suppression(accountId, address, tenantId), 'suppression', address);
-      }
-      if (query.optOutCategory) {
-        ask(keys.categoryOptOut(accountId, address, null, query.optOutCategory), 'optout', address);
-        if (tenantId !== null) ask(keys.categoryOptOut(accountId, address, tenantId, query.optOutCategory), 'optout', address);
-      }
-      // An erased address's lists, kept by hash: one key covers both lists and every category.
-      if (!clear.has(address) || query.optOutCategory) ask(erasedAddressKey(accountId, address), 'erased', address);
-    }
-    const idempotencyKey = query.idempotencyKey === undefined ? undefined : idempotencyKeyOf(accountId, query.idempotencyKey);
-    if (idempotencyKey) ask(idempotencyKey, 'idempotency');
+    const wanted = wantedItems(query);
+    return contextOf(query, wanted, await this.readItems(wanted.wanted));
+  }
 
-    const context: SendContext = {
-      key: null,
-      account: null,
-      domain: null,
-      suppressed: [],
-      optedOut: [],
-      idempotency: null,
-      tenants: [],
-      tenantAliases: [],
-    };
-    const suppressed = new Set<string>();
-    const optedOut = new Set<string>();
-    // Shared items the cache still holds are not read again; the rest, in one strongly consistent batch.
+  /** The wanted items found: the shared ones the cache still holds, the rest in one strongly consistent batch (then cached). */
+  private async readItems(wanted: Map<string, Wanted>): Promise<Record<string, unknown>[]> {
     const kept: Record<string, unknown>[] = [];
     const toRead: string[] = [];
     for (const [joined, what] of wanted) {
@@ -138,24 +183,6 @@ export class SendContextReader {
       const found = new Map(read.map((item) => [id(item as { PK: string; SK: string }), item]));
       for (const joined of toRead) if (SHARED_KINDS.has(wanted.get(joined)!.kind)) this.cache.set(joined, found.get(joined) ?? null);
     }
-    for (const item of [...kept, ...read]) {
-      const what = wanted.get(id(item as { PK: string; SK: string }));
-      if (!what) continue;
-      if (what.kind === 'key') context.key = toApiKeyLookup(item);
-      else if (what.kind === 'account') context.account = toAccount(item);
-      else if (what.kind === 'domain') context.domain = toSenderDomain(item);
-      else if (what.kind === 'suppression') suppressed.add(what.address!);
-      else if (what.kind === 'optout') optedOut.add(what.address!);
-      else if (what.kind === 'erased') {
-        if (!clear.has(what.address!) && erasedSuppressionMatches(item, tenantId)) suppressed.add(what.address!);
-        if (query.optOutCategory && erasedOptOutMatches(item, tenantId, query.optOutCategory)) optedOut.add(what.address!);
-      } else if (what.kind === 'idempotency') context.idempotency = toIdempotencyRecord(item, query.now);
-      else if (what.kind === 'tenant') context.tenants.push(toStoredTenant(item));
-      else if (what.kind === 'tenant_alias') context.tenantAliases.push(toTenantAlias(item));
-    }
-    const inRequestOrder = (found: Set<string>) => [...new Set(query.recipients)].filter((address) => found.has(normaliseEmail(address)));
-    context.suppressed = inRequestOrder(suppressed);
-    context.optedOut = inRequestOrder(optedOut);
-    return context;
+    return [...kept, ...read];
   }
 }

@@ -53,7 +53,7 @@ export type TlsMode = (typeof TLS_MODES)[number];
 
 /**
  * The schema of the stored domain without its sealed DKIM key (the store decodes with it:
- * shared/adapters/store/domains.ts), the single source of the type. Absent attributes read as null: the
+ * shared/adapters/store/domains/stored-domain.ts), the single source of the type. Absent attributes read as null: the
  * ones filled later (verified_at, last_checked_at, provider) and the owner fields of an account-wide
  * domain; a domain stored before inbound existed has no inbound_enabled (off) nor inbound_subdomain.
  */

@@ -8,7 +8,7 @@
  *   keep     already as asked: nothing changes (the write is still conditional on it, so the answer is
  *            never a state another request has just changed)
  *
- * Each write is conditional on the state this plan was made from (shared/adapters/store/domains.ts), so two
+ * Each write is conditional on the state this plan was made from (shared/adapters/store/domains/inbound-write.ts), so two
  * requests racing, or a verify writing the records it checked meanwhile, cannot leave a domain with a
  * flag and records that disagree.
  */

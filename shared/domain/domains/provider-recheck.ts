@@ -2,7 +2,7 @@
  * When the reconciler asks the mail provider again about a domain whose DNS records all checked out
  * while the provider (SES) was still verifying it (`provider.status: pending`; docs/domains.md,
  * "Registration with the mail provider (SES)"). Pure: the domains store writes the first due time with
- * the check (shared/adapters/store/domains.ts recordCheck), the reconciler the next ones
+ * the check (shared/adapters/store/domains/checks.ts recordCheck), the reconciler the next ones
  * (shared/usecases/domains/reconcile-provider-pending.ts).
  *
  * SES checks the DKIM record periodically and verifies most identities within minutes; it gives up after

@@ -66,7 +66,7 @@ export interface Email {
 const late = z.string().nullable().default(null);
 
 /**
- * The stored email as the model (shared/adapters/store/emails.ts decodes its items with it, then takes
+ * The stored email as the model (shared/adapters/store/emails/stored-email.ts decodes its items with it, then takes
  * the body and the internals apart), checked against the interface: the late attributes (the store's
  * LATE_FIELDS) read as null while absent.
  */

@@ -17,7 +17,7 @@ import type { Email } from '../../domain/emails/email';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EventType } from '../../domain/webhooks/event-types';
 import type { EventPublisher } from '../../ports/events';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailOutcomes } from '../../adapters/store/emails/outcomes';
 import { suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown_email';
@@ -28,7 +28,7 @@ export interface BounceSuppressionLookup {
 }
 
 export type ApplySesEventDeps = {
-  emails: Pick<EmailRepository, 'applyOutcome' | 'recordRecipients'>;
+  emails: Pick<EmailOutcomes, 'applyOutcome' | 'recordRecipients'>;
   events: EventPublisher;
   bounceSuppression: BounceSuppressionLookup;
 } & SuppressionDeps;

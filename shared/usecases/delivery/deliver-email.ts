@@ -26,7 +26,9 @@ import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 import type { EventPublisher } from '../../ports/events';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
-import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
+import type { EmailDelivery } from '../../adapters/store/emails/delivery';
+import type { EmailOutcomes } from '../../adapters/store/emails/outcomes';
+import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { TenantRepository } from '../../adapters/store/tenants';
 import type { AccountRepository } from '../../adapters/store/accounts';
 import type { SuppressionRepository } from '../../adapters/store/suppressions';
@@ -48,8 +50,9 @@ import { dropContentAfterSend } from './drop-content';
 
 export interface DeliverEmailDeps {
   /** `dropContent`: redacted emails (./drop-content.ts); the service's repository has it, test doubles of other rules may not. */
-  emails: Pick<EmailRepository, 'claimForSend' | 'recordSent' | 'applyOutcome' | 'releaseLease'> &
-    Partial<Pick<EmailRepository, 'dropContent'>>;
+  emails: Pick<EmailDelivery, 'claimForSend' | 'recordSent' | 'releaseLease'> &
+    Pick<EmailOutcomes, 'applyOutcome'> &
+    Partial<Pick<EmailDelivery, 'dropContent'>>;
   events: EventPublisher;
   /** Scheduled emails: the account as of the firing (paused by the reputation brake or an operator: not sent). */
   accounts: Pick<AccountRepository, 'get'>;

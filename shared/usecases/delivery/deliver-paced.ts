@@ -12,12 +12,12 @@ import type { SendMessage } from '../../domain/messages';
 import { METRICS_NAMESPACE } from '../../config/metrics';
 import { queueDelaySeconds } from '../../domain/ses/send-quota';
 import { logInfo, logWarn } from '../../lib/log';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailDelivery } from '../../adapters/store/emails/delivery';
 import { deliverEmail, type DeliverEmailDeps, type DeliverResult } from './deliver-email';
 import { messagePacer, SendHeld, type PaceDeps } from './pace';
 
 export interface PacedDeliveryDeps extends DeliverEmailDeps {
-  emails: DeliverEmailDeps['emails'] & Pick<EmailRepository, 'holdForRetry'>;
+  emails: DeliverEmailDeps['emails'] & Pick<EmailDelivery, 'holdForRetry'>;
   pace: PaceDeps;
   /** The send queue: a held message back, with a delay. */
   sendQueue: { requeue(message: SendMessage, delaySeconds: number): Promise<void> };

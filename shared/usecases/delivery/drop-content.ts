@@ -11,12 +11,13 @@
 import type { Email } from '../../domain/emails/email';
 import { contentDroppable, REDACTED_SUBJECT } from '../../domain/emails/redaction';
 import type { AttachmentRef } from '../../domain/emails/attachments';
-import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
+import type { EmailDelivery } from '../../adapters/store/emails/delivery';
+import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { BlobStore } from '../../ports/blobs';
 import { logError } from '../../lib/log';
 
 export interface DropContentDeps {
-  emails: Partial<Pick<EmailRepository, 'dropContent'>>;
+  emails: Partial<Pick<EmailDelivery, 'dropContent'>>;
   blobs: Pick<BlobStore, 'delete'>;
 }
 

@@ -6,7 +6,7 @@
  * is seen at once on a cache miss (documented in docs/architecture.md).
  */
 import type { Clock } from '../../ports/clock';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import { BoundedMap } from '../../lib/bounded-map';
 
 export const DOMAIN_FACTS_TTL_MS = 60_000;
@@ -32,7 +32,7 @@ export class SendingDomainFactsCache {
   private readonly facts = new BoundedMap<string, { at: number; value: Promise<SendingDomainFacts> }>(5_000);
 
   constructor(
-    private readonly deps: { domains: Pick<DomainRepository, 'findOwned'>; clock: Clock },
+    private readonly deps: { domains: Pick<DomainCrud, 'findOwned'>; clock: Clock },
     private readonly ttlMs = DOMAIN_FACTS_TTL_MS,
   ) {}
 

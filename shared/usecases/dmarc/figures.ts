@@ -10,12 +10,12 @@ import { rangeFigures, sourcesAfter, type RangeFigures } from '../../domain/dmar
 import { decodeSourceCursor, encodeSourceCursor, figuresRange, type DmarcFiguresQuery } from '../../domain/dmarc/figures-query';
 import type { Clock } from '../../ports/clock';
 import type { DmarcReportRepository } from '../../adapters/store/dmarc-reports';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import type { Principal } from '../access/principal';
 import { assertVisible } from '../access/visibility';
 
 export interface DmarcFiguresDeps {
-  domains: Pick<DomainRepository, 'get'>;
+  domains: Pick<DomainCrud, 'get'>;
   dmarcReports: Pick<DmarcReportRepository, 'rowsBetween'>;
   clock: Clock;
 }

@@ -30,12 +30,12 @@ import type { InboundMessage } from '../../domain/messages';
 import { logError, logInfo, logWarn } from '../../lib/log';
 import type { DmarcAddressRepository, ReportAddressTarget } from '../../adapters/store/dmarc-addresses';
 import type { DmarcReportRepository } from '../../adapters/store/dmarc-reports';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 
 export interface IngestReportsDeps {
   dmarcAddresses: Pick<DmarcAddressRepository, 'domainsFor'>;
   dmarcReports: Pick<DmarcReportRepository, 'save'>;
-  domains: Pick<DomainRepository, 'get'>;
+  domains: Pick<DomainCrud, 'get'>;
 }
 
 export type ReportOutcome =

@@ -12,12 +12,13 @@ import { dmarcValue } from '../../domain/domains/records';
 import { ConflictError, ValidationError } from '../../domain/errors';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
 import type { Clock } from '../../ports/clock';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
+import type { DomainSettings } from '../../adapters/store/domains/settings';
 import type { Principal } from '../access/principal';
 import { assertVisible, isVisible, limitedTenantOf } from '../access/visibility';
 
 export interface DmarcReportSettingsDeps {
-  domains: Pick<DomainRepository, 'get' | 'findOwned' | 'changeDmarcReports'>;
+  domains: Pick<DomainCrud, 'get' | 'findOwned'> & Pick<DomainSettings, 'changeDmarcReports'>;
   clock: Clock;
 }
 

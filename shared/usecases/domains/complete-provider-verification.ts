@@ -12,11 +12,12 @@ import { logError } from '../../lib/log';
 import type { Clock } from '../../ports/clock';
 import type { Mailer } from '../../ports/mail';
 import type { ProviderDomainState } from '../../domain/domains/provider-verification';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainChecks } from '../../adapters/store/domains/checks';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import { checkHealthWhenVerified, type HealthOnVerifyDeps } from './health-on-verify';
 
 export interface ProviderCompletionDeps extends HealthOnVerifyDeps {
-  domains: Pick<DomainRepository, 'recordCheck' | 'get'>;
+  domains: Pick<DomainChecks, 'recordCheck'> & Pick<DomainCrud, 'get'>;
   mailer: Pick<Mailer, 'domainState'>;
   clock: Clock;
 }
@@ -47,7 +48,7 @@ export function waitsForProvider(domain: Domain): domain is Domain & { last_chec
  * Asks the provider about a domain of `accountId` waiting for it and records the provider's final answer
  * (verified: the domain becomes `verified`; failed: `provider` says so, the status stays), only while no
  * other check was recorded since the one read (`last_checked_at` unchanged). That write also takes the
- * domain out of the due index (shared/adapters/store/domains.ts recordCheck).
+ * domain out of the due index (shared/adapters/store/domains/checks.ts recordCheck).
  */
 export async function completeProviderVerification(
   deps: ProviderCompletionDeps,

@@ -11,7 +11,9 @@ import type { DnsResolver } from '../../ports/dns';
 import type { Mailer } from '../../ports/mail';
 import type { SesTenants } from '../../ports/ses-tenants';
 import type { SecretBox } from '../../ports/secret-box';
-import type { DomainRepository, StoredDomain } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
+import type { DomainRepository } from '../../adapters/store/domains/repository';
+import type { StoredDomain } from '../../adapters/store/domains/stored-domain';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import type { Principal } from '../access/principal';
 import type { TenantScopeDeps } from '../access/tenant-scope';
@@ -45,11 +47,7 @@ export function tenantGone(tenant: Tenant): NotFoundError {
 }
 
 /** The domain `domainId` if the principal may see it (404 otherwise). */
-export async function owned(
-  deps: { domains: Pick<DomainRepository, 'get'> },
-  principal: Principal,
-  domainId: string,
-): Promise<StoredDomain> {
+export async function owned(deps: { domains: Pick<DomainCrud, 'get'> }, principal: Principal, domainId: string): Promise<StoredDomain> {
   const stored = await deps.domains.get(domainId);
   assertVisible(principal, stored && domainOwner(stored.domain), 'Domain', domainId);
   return stored!;

@@ -4,13 +4,13 @@
  * and stored (./stored-health.ts), a few at a time, until the pass's budget is spent; the rest wait for the
  * next pass. A due check of a domain that is gone (deleted) is forgotten.
  */
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import type { DomainHealthRepository } from '../../adapters/store/domain-health';
 import { mapWithinBudget } from '../../lib/concurrency';
 import { runStoredHealthCheck, type StoredHealthDeps } from './stored-health';
 
 export interface DueHealthChecksDeps extends StoredHealthDeps {
-  domains: Pick<DomainRepository, 'get'> & StoredHealthDeps['domains'];
+  domains: Pick<DomainCrud, 'get'> & StoredHealthDeps['domains'];
   domainHealth: StoredHealthDeps['domainHealth'] & Pick<DomainHealthRepository, 'pastDue' | 'remove'>;
 }
 

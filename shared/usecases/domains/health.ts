@@ -14,7 +14,7 @@ import { isSpfRecord, spfTargets } from '../../domain/domains/health/spf';
 import type { DnsSettings } from '../../domain/domains/records';
 import type { Clock } from '../../ports/clock';
 import type { DnsResolver } from '../../ports/dns';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainRepository } from '../../adapters/store/domains/repository';
 import type { AccountStatsRepository } from '../../adapters/store/account-stats';
 import type { TenantStatsRepository } from '../../adapters/store/tenant-stats';
 import { REPUTATION_WINDOW_DAYS, type ReputationFigures } from '../../domain/domains/health/reputation';

@@ -1,7 +1,7 @@
 /**
  * The reconciler's DOMAIN entries (shared/usecases/reliability/reconcile.ts): a domain whose DNS records all checked
  * out while the mail provider (SES) was still verifying it is put in the due index by that check
- * (shared/adapters/store/domains.ts recordCheck). Past due, it is read consistently and, still waiting for the
+ * (shared/adapters/store/domains/checks.ts recordCheck). Past due, it is read consistently and, still waiting for the
  * provider, completed through the same function as GET /domains/{id} (./complete-provider-verification.ts):
  *
  *   SES says verified                     -> recorded `verified` (its write leaves the index): sends pass
@@ -18,11 +18,11 @@
  */
 import { nextProviderRecheckAt } from '../../domain/domains/provider-recheck';
 import type { RecoveryBounds } from '../../domain/reliability/bounds';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainChecks } from '../../adapters/store/domains/checks';
 import { completeProviderVerification, waitsForProvider, type ProviderCompletionDeps } from './complete-provider-verification';
 
 export interface ProviderPendingDeps extends ProviderCompletionDeps {
-  domains: ProviderCompletionDeps['domains'] & Pick<DomainRepository, 'postponeProviderRecheck' | 'clearProviderRecheck'>;
+  domains: ProviderCompletionDeps['domains'] & Pick<DomainChecks, 'postponeProviderRecheck' | 'clearProviderRecheck'>;
   bounds: Pick<RecoveryBounds, 'providerRecheckMs' | 'providerRecheckLateMs'>;
 }
 

@@ -8,7 +8,8 @@ import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../dom
 import type { Tenant } from '../../domain/tenants/tenant';
 import { logError } from '../../lib/log';
 import type { Page } from '../../adapters/store/cursor';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
+import type { DomainTenants } from '../../adapters/store/domains/tenants';
 import type { PageRequest } from '../../adapters/store/paginate';
 import type { Principal } from '../access/principal';
 import { linkTenantDomain, unlinkTenantDomain } from '../ses-tenants/ses-tenant-links';
@@ -126,7 +127,7 @@ export async function returnDomainToAccount(
  * `shouldStop` ends the work early (a time budget): false when it stopped before finishing.
  */
 export async function returnAllTenantDomains(
-  deps: { domains: Pick<DomainRepository, 'tenantDomainIds' | 'get' | 'releaseFromTenant' | 'forgetMembership'> },
+  deps: { domains: Pick<DomainTenants, 'tenantDomainIds' | 'releaseFromTenant' | 'forgetMembership'> & Pick<DomainCrud, 'get'> },
   tenant: Pick<Tenant, 'id' | 'account_id'>,
   now: string,
   shouldStop: () => boolean = () => false,

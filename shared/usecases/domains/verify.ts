@@ -19,7 +19,7 @@ import { RETURN_PATH_LABEL } from '../../domain/domains/records';
 import { UpstreamError } from '../../domain/errors';
 import { logError } from '../../lib/log';
 import type { ProviderDomainState } from '../../domain/domains/provider-verification';
-import type { StoredDomain } from '../../adapters/store/domains';
+import type { StoredDomain } from '../../adapters/store/domains/stored-domain';
 import type { Principal } from '../access/principal';
 import { linkTenantDomain } from '../ses-tenants/ses-tenant-links';
 import { CHANGE_ATTEMPTS, changedMeanwhile, owned, type DomainDeps } from './deps';

@@ -23,7 +23,7 @@ import { composeMime } from '../../domain/mime/compose';
 import { splitHeaderBlock } from '../../domain/mime/header-block';
 import { parseBodies } from '../../domain/mime/parse-bodies';
 import type { BlobStore } from '../../ports/blobs';
-import type { StoredEmail } from '../../adapters/store/emails';
+import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import { findVisibleEmail, type GetEmailDeps } from './get-email';
 import type { Principal } from '../access/principal';
 

@@ -1,11 +1,12 @@
 /** GET /emails/{id}: one email of the caller's account (of its tenant, for a tenant-limited key), as the public record. */
 import { emailOwner, toPublicEmail, type Email } from '../../domain/emails/email';
-import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
+import type { EmailReads } from '../../adapters/store/emails/read';
+import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import { withLiveTenants, type EmailViewDeps } from './email-view';
 import type { Principal } from '../access/principal';
 import { isVisible } from '../access/visibility';
 
-export type GetEmailDeps = { emails: Pick<EmailRepository, 'get'> } & EmailViewDeps;
+export type GetEmailDeps = { emails: Pick<EmailReads, 'get'> } & EmailViewDeps;
 
 /**
  * The stored email and the email as read (its tenant null once deleted), or null when it does not exist

@@ -15,7 +15,10 @@ import { ConflictError, ServiceUnavailableError } from '../../domain/errors';
 import type { Clock } from '../../ports/clock';
 import type { EmailScheduler } from '../../ports/scheduling';
 import type { Tenant } from '../../domain/tenants/tenant';
-import type { EmailRepository, StoredEmail } from '../../adapters/store/emails';
+import type { EmailReads } from '../../adapters/store/emails/read';
+import type { EmailRepository } from '../../adapters/store/emails/repository';
+import type { EmailSchedules } from '../../adapters/store/emails/schedule';
+import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { TenantScheduledRepository } from '../../adapters/store/tenant-scheduled';
 import { parseWith } from '../../domain/validation';
 import { assertVisible } from '../access/visibility';
@@ -47,7 +50,7 @@ function newTime(value: string, now: Date): Date {
  * tenant's deletion for each of the tenant's scheduled emails (tenant-cleanup.ts).
  */
 export async function cancelScheduledEmail(
-  deps: { emails: Pick<EmailRepository, 'cancelScheduled'> },
+  deps: { emails: Pick<EmailSchedules, 'cancelScheduled'> },
   accountId: string,
   stored: StoredEmail,
   now: Date,
@@ -104,7 +107,7 @@ const TENANT_CANCEL_PAGE = 25;
  */
 export async function cancelTenantScheduledEmails(
   deps: {
-    emails: Pick<EmailRepository, 'get' | 'cancelScheduled'>;
+    emails: Pick<EmailReads, 'get'> & Pick<EmailSchedules, 'cancelScheduled'>;
     tenantScheduled: Pick<TenantScheduledRepository, 'page' | 'forget'>;
     clock: Clock;
   },

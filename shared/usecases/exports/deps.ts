@@ -1,6 +1,6 @@
 /** What the export use cases take (shared/services builds them; the unit tests pass in-memory fakes). */
 import type { AutomationRepository } from '../../adapters/store/automations';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import type { EmailListingRepository } from '../../adapters/store/email-listing';
 import type { ExportRepository } from '../../adapters/store/exports';
 import type { ReceivedEmailRepository } from '../../adapters/store/received-emails';
@@ -28,7 +28,7 @@ export const PART_RECORDS = 1000;
 export interface ExportSources {
   emailListing: Pick<EmailListingRepository, 'list'>;
   tenants: Pick<TenantRepository, 'list' | 'existing'>;
-  domains: Pick<DomainRepository, 'list'>;
+  domains: Pick<DomainCrud, 'list'>;
   webhooks: Pick<WebhookRepository, 'list'>;
   suppressions: Pick<SuppressionRepository, 'list'>;
   templates: Pick<TemplateRepository, 'list'>;

@@ -12,11 +12,11 @@
 import type { InboundContent } from '../../domain/inbound/content-keys';
 import type { ReceivedEmail } from '../../domain/inbound/received-email';
 import type { InboundMessage } from '../../domain/messages';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 
 export interface InboundRedactionDeps {
   /** The receiving domain's switch, read per message (absent in doubles of other rules: content kept). */
-  domains?: Pick<DomainRepository, 'get'>;
+  domains?: Pick<DomainCrud, 'get'>;
 }
 
 /** Whether the message's receiving domain keeps the content of received mail (a domain gone since: kept, as before). */

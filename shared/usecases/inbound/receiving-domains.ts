@@ -10,7 +10,7 @@
 import type { Clock } from '../../ports/clock';
 import { BoundedMap } from '../../lib/bounded-map';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 
 export interface ReceivingDomain {
   account_id: string;
@@ -23,7 +23,7 @@ export interface ReceivingDomain {
 }
 
 export interface ReceivingDomainsDeps {
-  domains: Pick<DomainRepository, 'claimOf' | 'get'>;
+  domains: Pick<DomainCrud, 'claimOf' | 'get'>;
   clock: Clock;
 }
 

@@ -17,10 +17,11 @@ import { classifyHit, type HitClassification, type HitKind } from '../../domain/
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { Clock } from '../../ports/clock';
 import type { EventPublisher } from '../../ports/events';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailOutcomes } from '../../adapters/store/emails/outcomes';
+import type { EmailReads } from '../../adapters/store/emails/read';
 
 export interface TrackDeps {
-  emails: Pick<EmailRepository, 'get' | 'recordEngagement'>;
+  emails: Pick<EmailReads, 'get'> & Pick<EmailOutcomes, 'recordEngagement'>;
   events: EventPublisher;
   clock: Clock;
 }

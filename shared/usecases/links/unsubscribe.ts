@@ -18,13 +18,13 @@ import type { UnsubscribeLink } from '../../domain/links/link-urls';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import { emailEventId, type ServiceEvent } from '../../domain/webhooks/event';
 import type { EventPublisher } from '../../ports/events';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailReads } from '../../adapters/store/emails/read';
 import { recordCategoryOptOut, suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 
 export type UnsubscribeSource = 'one_click' | 'confirmation_page';
 
 export interface UnsubscribeDeps extends SuppressionDeps {
-  emails: Pick<EmailRepository, 'get'>;
+  emails: Pick<EmailReads, 'get'>;
   events: EventPublisher;
 }
 

@@ -35,14 +35,8 @@ import {
 } from '../../domain/accounts/retention';
 import { inboundKeys, receivedEmailKeys } from '../../domain/inbound/content-keys';
 import { addressesOfEventPayload, addressesOfRun, receivedAddressesNamed, recipientsNamed } from '../../domain/privacy/named-addresses';
-import type {
-  LegacyDelivery,
-  LegacyEmail,
-  LegacyReceivedEmail,
-  LegacyRecord,
-  LegacyRecordRepository,
-  LegacyRun,
-} from '../../adapters/store/legacy-records';
+import type { LegacyDelivery, LegacyEmail, LegacyReceivedEmail, LegacyRecord, LegacyRun } from '../../adapters/store/legacy-record';
+import type { LegacyRecordRepository } from '../../adapters/store/legacy-records';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 

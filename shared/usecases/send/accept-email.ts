@@ -1,14 +1,14 @@
 /**
  * The send's accept step (its second round trip): the email with its capped usage reservations (the
  * account's and the tenant's ramp and daily_limit, ./send-limits.ts: the tighter wins, nothing overshoots) and its
- * idempotency record in ONE transaction (shared/adapters/store/emails.ts), answering 429 plan_limit when a limit
+ * idempotency record in ONE transaction (shared/adapters/store/emails/accept.ts), answering 429 plan_limit when a limit
  * is reached. A scheduled email gets its one-time schedule first and loses it when the write is refused
  * or fails, so no write is ever undone. The table's stream then hands a queued email to the send queue
  * and publishes email.scheduled for a scheduled one (the outbox: shared/usecases/delivery/relay-outbox.ts).
  */
 import { effectiveRetention, objectRetentionDays, retentionKeyPrefix } from '../../domain/accounts/retention';
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
-import type { AcceptOutcome } from '../../adapters/store/emails';
+import type { AcceptOutcome } from '../../adapters/store/emails/accept-request';
 import { IdempotencyKeyTaken } from './idempotency';
 import { limitedTenantOf } from '../access/visibility';
 import { storeContent } from './content';

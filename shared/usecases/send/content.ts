@@ -12,7 +12,7 @@ import type { SendRequest } from '../../domain/emails/send-request';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
-import type { StoredBody, StoredMime } from '../../adapters/store/emails';
+import type { StoredBody, StoredMime } from '../../adapters/store/emails/stored-email';
 import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
 

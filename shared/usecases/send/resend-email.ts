@@ -16,7 +16,8 @@ import { AppError, NotFoundError } from '../../domain/errors';
 import { fieldNames, issuesToFields } from '../../domain/validation';
 import { isId } from '../../domain/ids';
 import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
-import type { EmailRepository, StoredBody, StoredEmail } from '../../adapters/store/emails';
+import type { EmailReads } from '../../adapters/store/emails/read';
+import type { StoredBody, StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { Principal } from '../access/principal';
 import { sendEmail, type SendDeps, type SendResult } from './send-email';
 import { assertVisible } from '../access/visibility';
@@ -81,7 +82,7 @@ async function rawMessageOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail):
 }
 
 export async function resendEmail(
-  deps: SendDeps & { emails: Pick<EmailRepository, 'get'> },
+  deps: SendDeps & { emails: Pick<EmailReads, 'get'> },
   principal: Principal,
   emailId: string,
 ): Promise<SendResult> {

@@ -24,7 +24,7 @@ import type { ParsedSendRequest, SendRequest } from '../../domain/emails/send-re
 import { AppError } from '../../domain/errors';
 import type { OptOutCategory } from '../../domain/suppressions/reasons';
 import type { ApiKeyRepository } from '../../adapters/store/api-keys';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
 import type { SendContext, SendContextReader } from '../../adapters/store/send-context';
 import type { TenantRepository } from '../../adapters/store/tenants';
 import { KeyAccounts } from '../access/key-accounts';
@@ -43,7 +43,7 @@ export interface SendContextLoaderPorts extends TemplateContentDeps {
   sendContext: Pick<SendContextReader, 'read'>;
   apiKeys: Pick<ApiKeyRepository, 'findByHash'>;
   tenants: Pick<TenantRepository, 'find'>;
-  domains: Pick<DomainRepository, 'get'>;
+  domains: Pick<DomainCrud, 'get'>;
   sandboxDomain: string;
 }
 

@@ -8,7 +8,7 @@ import type { Clock } from '../../ports/clock';
 import type { EmailScheduler } from '../../ports/scheduling';
 import type { EventPublisher } from '../../ports/events';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailAcceptance } from '../../adapters/store/emails/accept';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { UsageLedger } from '../../adapters/store/usage';
@@ -21,7 +21,7 @@ export interface SendDeps {
   /** Everything the send is decided on, in one round trip (one per process: shared/services/core.ts). */
   sendContextLoader: Pick<SendContextLoader, 'load'>;
   tenants: TenantRampDeps['tenants'];
-  emails: Pick<EmailRepository, 'accept' | 'create'>;
+  emails: Pick<EmailAcceptance, 'accept' | 'create'>;
   usage: Pick<UsageLedger, 'current' | 'shardCounts'>;
   tenantStats: TenantRampDeps['tenantStats'];
   idempotency: Pick<IdempotencyStore, 'get'>;

@@ -30,7 +30,8 @@
 import { isId, timeOfId } from '../../domain/ids';
 import type { Clock } from '../../ports/clock';
 import type { SesTenantPage, SesTenants } from '../../ports/ses-tenants';
-import type { DomainRepository } from '../../adapters/store/domains';
+import type { DomainCrud } from '../../adapters/store/domains/crud';
+import type { DomainTenants } from '../../adapters/store/domains/tenants';
 import type { SesTenantSweepRepository, SesTenantSweepState } from '../../adapters/store/ses-tenant-sweep';
 import type { TenantAlias, TenantRepository } from '../../adapters/store/tenants';
 import { linkTenantDomain, openSesTenant, TLS_TWIN } from './ses-tenant-links';
@@ -46,7 +47,7 @@ export const OUR_TENANT_PAGE = 25;
 export interface SesTenantSweepDeps {
   sesTenants: Pick<SesTenants, 'listTenants' | 'exists' | 'usesOurConfigurationSet' | 'deleteTenant' | 'ensureTenant' | 'associate'>;
   tenants: Pick<TenantRepository, 'aliases' | 'aliasPage' | 'find' | 'recordSesTlsTwin'>;
-  domains: Pick<DomainRepository, 'tenantDomainIds' | 'get'>;
+  domains: Pick<DomainTenants, 'tenantDomainIds'> & Pick<DomainCrud, 'get'>;
   sesTenantSweep: Pick<SesTenantSweepRepository, 'claim' | 'save'>;
   /** The service clock: when the sweep runs (an id's age is measured on the system's, as ids are minted). */
   clock: Clock;

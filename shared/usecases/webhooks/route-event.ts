@@ -15,7 +15,7 @@ import { webhookBody, type ServiceEvent } from '../../domain/webhooks/event';
 import { isTenantScopedType } from '../../domain/webhooks/event-types';
 import type { Clock } from '../../ports/clock';
 import type { WebhookDeliveryQueue } from '../../ports/queues';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailReads } from '../../adapters/store/emails/read';
 import type { TenantRepository } from '../../adapters/store/tenants';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
 import type { WebhookRepository } from '../../adapters/store/webhooks';
@@ -35,7 +35,7 @@ export interface RouteEventDeps {
   /** The tenant an email event names, as of routing (one read, only when an endpoint takes the event). */
   tenants: Pick<TenantRepository, 'find'>;
   /** The email, read only when its tenant's external_id now names a tenant created after it. */
-  emails: Pick<EmailRepository, 'get'>;
+  emails: Pick<EmailReads, 'get'>;
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   clock: Clock;

@@ -14,7 +14,7 @@ import { sampleEventData } from '../../domain/webhooks/sample-data';
 import { ValidationError } from '../../domain/errors';
 import type { Clock } from '../../ports/clock';
 import type { EventPublisher } from '../../ports/events';
-import type { EmailRepository } from '../../adapters/store/emails';
+import type { EmailRepository } from '../../adapters/store/emails/repository';
 import type { Principal } from '../access/principal';
 import { requireAccountKey, resolveTenant, type TenantScopeDeps } from '../access/tenant-scope';
 import { assertVisible } from '../access/visibility';

@@ -2,7 +2,8 @@
 import type { Domain } from '#shared/domain/domains/domain';
 import { expectedRecords } from '#shared/domain/domains/records';
 import type { DatedRow } from '#shared/domain/dmarc/figures';
-import type { DmarcReportsChange, StoredDomain } from '#shared/adapters/store/domains';
+import type { DmarcReportsChange } from '#shared/adapters/store/domains/settings';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import type { ReportAddressTarget } from '#shared/adapters/store/dmarc-addresses';
 import { reportKeyOf, type SaveReportRequest } from '#shared/adapters/store/dmarc-reports';
 import type { Principal } from '#shared/usecases/access/principal';

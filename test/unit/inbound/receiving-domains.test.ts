@@ -3,7 +3,7 @@
  * domains repository that counts its reads and a clock the test moves.
  */
 import type { Domain } from '#shared/domain/domains/domain';
-import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import { ReceivingDomains } from '#shared/usecases/inbound/receiving-domains';
 
 const T0 = Date.parse('2024-01-02T03:04:05Z');

@@ -4,7 +4,7 @@
  */
 import { PLAN_NAMES, PLANS, type PlanName } from '#shared/domain/accounts/plans';
 import type { Domain } from '#shared/domain/domains/domain';
-import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import type { Principal } from '#shared/usecases/access/principal';
 import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '#shared/usecases/domains/mta-sts/manage';
 import { runDueHostingSteps, type DueHostingStepsDeps } from '#shared/usecases/domains/mta-sts/due-steps';

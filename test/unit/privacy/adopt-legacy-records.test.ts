@@ -1,5 +1,6 @@
 /** The adoption of records of an older release (shared/usecases/privacy/adopt-legacy-records.ts), with in-memory fakes of its ports. */
-import type { LegacyEmail, LegacyReceivedEmail, LegacyRecord, ScanPosition } from '#shared/adapters/store/legacy-records';
+import type { LegacyEmail, LegacyReceivedEmail, LegacyRecord } from '#shared/adapters/store/legacy-record';
+import type { ScanPosition } from '#shared/adapters/store/legacy-records';
 import type { Retention } from '#shared/domain/accounts/retention';
 import { adoptLegacyRecords, classForRemaining, type AdoptLegacyDeps } from '#shared/usecases/privacy/adopt-legacy-records';
 

@@ -1,6 +1,6 @@
 /**
  * An in-memory stand-in for the domains store's parts the reconciler's DOMAIN entries use, with the
- * store's conditions and due-index bookkeeping (shared/adapters/store/domains.ts): a check recorded with the
+ * store's conditions and due-index bookkeeping (shared/adapters/store/domains/checks.ts): a check recorded with the
  * provider pending puts the domain in the index (`due`), any other check takes it out, in the same write;
  * `ifCheckedAt`, postpone and clear hold only while `last_checked_at` is the one read.
  */

@@ -10,7 +10,7 @@ import type { AutomationStepMessage, SendMessage, WebhookDeliveryMessage } from 
 import { newRun, type Run } from '#shared/domain/automations/run';
 import { DEFAULT_RECOVERY_BOUNDS as B } from '#shared/domain/reliability/bounds';
 import type { DueEntry } from '#shared/adapters/store/due-work';
-import type { StoredEmail } from '#shared/adapters/store/emails';
+import type { StoredEmail } from '#shared/adapters/store/emails/stored-email';
 import type { ReconcileDeps } from '#shared/usecases/reliability/reconcile';
 import type { ProviderDomainState } from '#shared/domain/domains/provider-verification';
 import { fakePendingDomains } from './fake-pending-domains';

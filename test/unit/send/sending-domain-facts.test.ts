@@ -4,7 +4,7 @@
  * (60 s), then re-read; its sealed key is never opened (SES signs with it: no secret box is given at all).
  */
 import type { Domain } from '#shared/domain/domains/domain';
-import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import { DOMAIN_FACTS_TTL_MS, SendingDomainFactsCache } from '#shared/usecases/delivery/sending-domain-facts';
 
 const T0 = new Date('2026-11-22T10:00:00.000Z').getTime();

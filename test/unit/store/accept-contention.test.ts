@@ -1,5 +1,5 @@
 /**
- * EmailRepository.accept (shared/adapters/store/emails.ts) when other sends write the same usage shards at
+ * EmailRepository.accept (shared/adapters/store/emails/accept.ts) when other sends write the same usage shards at
  * the same moment. DynamoDB cancels a transaction touching an item another transaction is writing
  * (`TransactionConflict`, https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-conflict-handling);
  * DynamoDB Local never does, so the client here answers as DynamoDB does. A conflict is contention, not a
@@ -7,7 +7,7 @@
  * remain within its attempts. The races themselves run for real in test/integration/cap-edges.test.ts.
  */
 import { BatchGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EmailRepository } from '#shared/adapters/store/emails';
+import { EmailRepository } from '#shared/adapters/store/emails/repository';
 import { usageReservations } from '#shared/domain/accounts/limits';
 import type { Email } from '#shared/domain/emails/email';
 

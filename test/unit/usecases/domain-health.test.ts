@@ -2,7 +2,7 @@ import type { Domain } from '#shared/domain/domains/domain';
 import type { Lookup } from '#shared/domain/domains/evaluate';
 import { expectedRecords } from '#shared/domain/domains/records';
 import { NotFoundError } from '#shared/domain/errors';
-import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import type { Principal } from '#shared/usecases/access/principal';
 import { MAX_SPF_NAMES } from '#shared/usecases/domains/health';
 import { getDomainHealth, type StoredHealthDeps } from '#shared/usecases/domains/stored-health';

@@ -11,7 +11,7 @@ import { toPublicEmail, type Email } from '#shared/domain/emails/email';
 import { receivedContentState } from '#shared/domain/inbound/received-email';
 import { contentDroppable, storesContent } from '#shared/domain/emails/redaction';
 import type { ServiceEvent } from '#shared/domain/webhooks/event';
-import type { StoredEmail } from '#shared/adapters/store/emails';
+import type { StoredEmail } from '#shared/adapters/store/emails/stored-email';
 import { deliverEmail, type DeliverEmailDeps } from '#shared/usecases/delivery/deliver-email';
 import { dropContentAfterSend } from '#shared/usecases/delivery/drop-content';
 import { resendEmail } from '#shared/usecases/send/resend-email';

@@ -1,7 +1,7 @@
 /** In-memory fakes of the send core's ports: use-case tests without the local cloud. */
 import type { PublishedTemplate } from '#shared/domain/templates/template';
 import type { Account } from '#shared/domain/accounts/account';
-import type { AcceptOutcome, AcceptRequest } from '#shared/adapters/store/emails';
+import type { AcceptOutcome, AcceptRequest } from '#shared/adapters/store/emails/accept-request';
 import type { ApiKeyLookup } from '#shared/adapters/store/api-keys';
 import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
 import type { SendContext, SendContextQuery } from '#shared/adapters/store/send-context';

@@ -2,7 +2,7 @@ import type { Domain } from '#shared/domain/domains/domain';
 import type { Lookup } from '#shared/domain/domains/evaluate';
 import { expectedRecords } from '#shared/domain/domains/records';
 import type { ServiceEvent } from '#shared/domain/webhooks/event';
-import type { StoredDomain } from '#shared/adapters/store/domains';
+import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain';
 import { runDueHealthChecks, type DueHealthChecksDeps } from '#shared/usecases/domains/due-health-checks';
 import { runStoredHealthCheck, storedHealthOf } from '#shared/usecases/domains/stored-health';
 import { checkHealthWhenVerified } from '#shared/usecases/domains/health-on-verify';

@@ -12,13 +12,13 @@ import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '#shared/domain/
 import type { Domain } from '#shared/domain/domains/domain';
 import { PLANS, upgradeUrl } from '#shared/domain/accounts/plans';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
-import type { DomainRepository } from '#shared/adapters/store/domains';
+import type { DomainCrud } from '#shared/adapters/store/domains/crud';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
 import type { MtaStsHostingDeps } from './deps';
 
 export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'> {
-  domains: Pick<DomainRepository, 'get'>;
+  domains: Pick<DomainCrud, 'get'>;
   /** The MX host a receiving subdomain's policy names: INBOUND_MX_HOST. */
   inboundMxHost: string;
   /** Where an account upgrades its plan (a plan_limit error's `upgrade_url`). */

@@ -16,11 +16,12 @@ import { recoverEmail } from '#shared/domain/reliability/recovery-policy';
 import { emailEvent } from '#shared/domain/webhooks/email-event-data';
 import type { EventPublisher } from '#shared/ports/events';
 import type { DueEntryOf } from '#shared/adapters/store/due-work';
-import type { EmailRepository } from '#shared/adapters/store/emails';
+import type { EmailDueWork } from '#shared/adapters/store/emails/due';
+import type { EmailReads } from '#shared/adapters/store/emails/read';
 import type { RecoveryPass } from './recovery-pass';
 
 export interface EmailRecoveryDeps {
-  emails: Pick<EmailRepository, 'get' | 'postponeDue' | 'clearDue' | 'markUnconfirmed' | 'expireUnconfirmed'>;
+  emails: Pick<EmailReads, 'get'> & Pick<EmailDueWork, 'postponeDue' | 'clearDue' | 'markUnconfirmed' | 'expireUnconfirmed'>;
   events: EventPublisher;
   bounds: RecoveryBounds;
 }

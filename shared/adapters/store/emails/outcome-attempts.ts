@@ -1,0 +1,107 @@
+/**
+ * The conditional writes of EmailOutcomes.applyOutcome (./outcomes.ts), each tried only when the one
+ * before did not apply: move the status forward (with last_event, then alone), advance last_event, record
+ * the outcome's fields still empty. Each answers the email after the write, or null when its condition failed.
+ */
+import type { Email, EmailStatus } from '#shared/domain/emails/email';
+import { EVENT_RANK, statusesBefore, type DeliveryOutcome } from '#shared/domain/emails/outcomes';
+import { REMOVE_DUE } from '../due-index';
+import { keys } from '../keys';
+import { updateIfCondition, type Table } from '../table';
+import { FINAL_STATUSES, toStoredEmail } from './stored-email';
+
+/** One conditional UpdateItem of the email (owned by the account, when one is given): the email after it, or null. */
+export type OutcomeAttempt = (
+  update: string,
+  condition: string,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+) => Promise<Email | null>;
+
+/** The outcome's parts of an UpdateItem: its fields (each set where still absent) and its last_event. */
+export interface OutcomeParts {
+  fieldNames: Record<string, string>;
+  fieldValues: Record<string, unknown>;
+  fieldSets: string[];
+  /** One condition per field: it is still absent. */
+  fieldMissing: string[];
+  lastEventSets: string[];
+  lastEventValues: { ':event': string; ':rank': number };
+}
+
+export function outcomeAttempt(table: Table, emailId: string, accountId: string | null): OutcomeAttempt {
+  const owner = accountId === null ? '' : ' AND account_id = :account';
+  const ownerValue = accountId === null ? {} : { ':account': accountId };
+  return async (update, condition, names, values) => {
+    const item = await updateIfCondition(table, {
+      Key: keys.email(emailId),
+      UpdateExpression: update,
+      ConditionExpression: `attribute_exists(PK)${owner}${condition}`,
+      ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+      ...(Object.keys({ ...ownerValue, ...values }).length ? { ExpressionAttributeValues: { ...ownerValue, ...values } } : {}),
+    });
+    return item ? toStoredEmail(item).email : null;
+  };
+}
+
+export function outcomeParts(outcome: DeliveryOutcome): OutcomeParts {
+  const parts: OutcomeParts = {
+    fieldNames: {},
+    fieldValues: {},
+    fieldSets: [],
+    fieldMissing: [],
+    lastEventSets: ['last_event = :event', 'last_event_rank = :rank'],
+    lastEventValues: { ':event': outcome.event, ':rank': EVENT_RANK[outcome.event] },
+  };
+  for (const [name, value] of Object.entries(outcome.fields)) {
+    parts.fieldNames[`#f_${name}`] = name;
+    parts.fieldValues[`:f_${name}`] = value;
+    parts.fieldSets.push(`#f_${name} = if_not_exists(#f_${name}, :f_${name})`);
+    parts.fieldMissing.push(`attribute_not_exists(#f_${name})`);
+  }
+  return parts;
+}
+
+/**
+ * Moves the status forward from any status before it: with last_event while no later event was seen, else
+ * the status alone (it may still move forward when a more advanced event was seen first, e.g. a bounce
+ * after a complaint). Null when the status is already there or past it.
+ */
+export async function moveStatus(attempt: OutcomeAttempt, status: EmailStatus, parts: OutcomeParts): Promise<Email | null> {
+  const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
+  const before = statusesBefore(status);
+  const placeholders = before.map((_, index) => `:before${index}`);
+  // A final status takes the email out of the due index; `sent` (reached from queued by an event that
+  // overtook the worker's write) waits there for its outcome.
+  const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
+  const applied = await attempt(
+    `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
+    ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
+    { '#status': 'status', ...fieldNames },
+    { ':status': status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
+  );
+  if (applied) return applied;
+  return attempt(
+    `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${leaveDue ? ` REMOVE ${REMOVE_DUE}` : ''}`,
+    ` AND #status IN (${placeholders.join(', ')})`,
+    { '#status': 'status', ...fieldNames },
+    { ':status': status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
+  );
+}
+
+/** Advances last_event (and sets the fields still empty) while no later event was seen; a delay may repeat (SES reports each one). */
+export function advanceLastEvent(attempt: OutcomeAttempt, event: DeliveryOutcome['event'], parts: OutcomeParts): Promise<Email | null> {
+  const notPast = event === 'delivery_delayed' ? 'last_event_rank <= :rank' : 'last_event_rank < :rank';
+  return attempt(
+    `SET ${[...parts.lastEventSets, ...parts.fieldSets].join(', ')}`,
+    ` AND (attribute_not_exists(last_event_rank) OR ${notPast})`,
+    parts.fieldNames,
+    { ...parts.lastEventValues, ...parts.fieldValues },
+  );
+}
+
+/** Records the outcome's fields that are still empty (null when none is, or the outcome has none). */
+export async function recordFields(attempt: OutcomeAttempt, parts: OutcomeParts): Promise<Email | null> {
+  if (!parts.fieldSets.length) return null;
+  return attempt(`SET ${parts.fieldSets.join(', ')}`, ` AND (${parts.fieldMissing.join(' OR ')})`, parts.fieldNames, parts.fieldValues);
+}
