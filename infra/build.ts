@@ -268,7 +268,7 @@ async function main(): Promise<void> {
     throw new Error(
       `Lambda bundle${over.length > 1 ? 's' : ''} over the size limit:\n` +
         over.map((b) => `  - ${b.name}: ${kib(b.bytes)} > ${kib(b.limit)}`).join('\n') +
-        '\nImport only what the function uses (shared/services/; docs/architecture.md, "Lean bundles").',
+        '\nImport only what the function uses (shared/services/; docs/reference/local-cloud-and-deploy.md, "Lean bundles").',
     );
   }
 }

@@ -34,7 +34,7 @@ export const MAX_BUNDLE_BYTES = MIB;
  * Queue workers allowed over MAX_BUNDLE_BYTES, each held to a ceiling a little above its size today (so
  * growth still fails the build), with the measured figures that let it: only a worker off a user's path,
  * whose cold start no one waits on (test/infra/bundle-size.test.ts checks it is a queue worker and over
- * 1 MiB; docs/architecture.md, "Which parser each door uses").
+ * 1 MiB; docs/reference/parsers.md).
  */
 export const BUNDLE_SIZE_EXCEPTIONS: Readonly<Record<string, { maxBytes: number; reason: string }>> = {
   'inbound-email': {

@@ -1,7 +1,6 @@
 /**
  * Values kept for `ttlMs` after they were read, at most `max` of them (the oldest dropped first): the
- * per-process caches of items every request of an account reads alike (docs/architecture.md, "Caches and
- * their staleness bounds"). A ttl of 0 keeps nothing. Time is the process's clock, not the service's.
+ * per-process caches of items every request of an account reads alike (docs/reference/caches.md). A ttl of 0 keeps nothing. Time is the process's clock, not the service's.
  */
 import { BoundedMap } from './bounded-map';
 

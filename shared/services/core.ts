@@ -66,7 +66,7 @@ export function buildCore(config: Config = loadConfig()) {
   const publishedTemplates = new PublishedTemplates(templates);
   const dashboardUsers = new DashboardUserRepository(table);
   const dns = new NodeDnsResolver(parseResolvers(config.dnsResolvers));
-  /** The process's one send-context loader: it owns the send path's caches (docs/architecture.md, "Caches and their staleness bounds"). */
+  /** The process's one send-context loader: it owns the send path's caches (docs/reference/caches.md). */
   const sendContextLoader = new SendContextLoader({
     sendContext,
     apiKeys,

@@ -1,5 +1,5 @@
 /**
- * The layer boundaries of docs/architecture.md ("Code layout and rules"), and no import cycle between
+ * The layer boundaries of docs/architecture.md ("Layers"), and no import cycle between
  * the product's files, checked on the import statements of every TypeScript file (static and type
  * imports, `export ... from`, `import()` and `require()`; TypeScript's own pre-processor finds them, so
  * comments and strings are not imports). A failure lists each offending import as `file:line -> target`,
@@ -89,7 +89,7 @@ const RULES: Record<string, Rule> = {
   // The layers of shared/, bottom up: lib, domain, config, ports, the store (shared/adapters/store), use
   // cases. The other adapters implement the ports, and no use case imports them; the doors call the use
   // cases; the services compose them all. Each layer imports only layers below it (docs/architecture.md,
-  // "Code layout and rules").
+  // "Layers").
   'shared/lib/ imports nothing else of shared/ (nor functions/)': {
     from: ['shared/lib'],
     only: [],
@@ -390,5 +390,14 @@ describe('path aliases', () => {
       const mapper = Object.entries(project.moduleNameMapper).find(([, to]) => to === '<rootDir>/$1/$2');
       expect(mapper?.[0]).toBe(`^#(${folders.join('|')})/(.*)$`);
     }
+  });
+});
+
+describe('the docs', () => {
+  it('docs/architecture.md states every layer rule of this test, word for word', () => {
+    const flat = (text: string) => text.replace(/`/g, '').replace(/\s+/g, ' ');
+    const docs = flat(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8'));
+    expect(Object.keys(RULES).length).toBeGreaterThan(10);
+    expect(Object.keys(RULES).filter((rule) => !docs.includes(flat(rule)))).toEqual([]);
   });
 });

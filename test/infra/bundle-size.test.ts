@@ -1,5 +1,5 @@
 /**
- * Lean bundles (docs/architecture.md, "Lean bundles"): every Lambda's minified bundle within its limit
+ * Lean bundles (docs/reference/local-cloud-and-deploy.md, "Lean bundles"): every Lambda's minified bundle within its limit
  * (MAX_BUNDLE_BYTES, 1 MiB, or the ceiling of a queue worker's BUNDLE_SIZE_EXCEPTIONS entry), what each
  * composition root leaves out, and the Lambda bundles' credential chain (the environment's credentials;
  * the other sources left out, failing as an empty link would).
@@ -80,7 +80,7 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's
   // preview and the send path read with shared/domain/mime/). mailauth in no Lambda (the MX listener, a container,
   // checks SPF/DKIM/DMARC; the domains group's probe has its own DKIM verifier). undici (mailauth's BIMI)
-  // nowhere either. docs/architecture.md, "Which parser each door uses".
+  // nowhere either. docs/reference/parsers.md.
   for (const b of built) {
     const inbound = b.name === 'inbound-email';
     for (const [library, marker, where] of [

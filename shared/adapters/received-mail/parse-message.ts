@@ -1,7 +1,7 @@
 /**
  * Reading a received message into what the record, the bodies and the attachments need, with mailparser
  * (`simpleParser`): mail from strangers is read by the parser millions of messages have hardened, not by
- * one of ours (docs/architecture.md, "Which parser each door uses"). The worker is a queue worker off the
+ * one of ours (docs/reference/parsers.md). The worker is a queue worker off the
  * user's path, so mailparser's weight in its bundle is a figure it can afford (infra/functions.ts,
  * BUNDLE_SIZE_EXCEPTIONS).
  *

@@ -58,7 +58,7 @@ const keyString = (key: Record<string, string>) => `${key.PK}\u0000${key.SK}`;
 export class AutomationRepository {
   /**
    * `active`: the active automations of a pointer partition (an account's event) as read at most its ttl ago
-   * (HOT_LOOKUPS_CACHE_MS; docs/architecture.md, "Caches and their staleness bounds"): every event of an
+   * (HOT_LOOKUPS_CACHE_MS; docs/reference/caches.md): every event of an
    * account with the same name reads the same partition, which DynamoDB serves at most 3,000 strongly
    * consistent reads a second. This process forgets a partition when it changes an automation of it; others
    * see the change within the ttl. None by default (read every time).

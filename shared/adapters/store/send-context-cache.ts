@@ -1,6 +1,5 @@
 /**
- * The send context's shared items kept for a moment, per process (docs/architecture.md, "Caches and their
- * staleness bounds"): the API key or SMTP credential, the account, the sender domain's claim, and the tenant
+ * The send context's shared items kept for a moment, per process (docs/reference/caches.md): the API key or SMTP credential, the account, the sender domain's claim, and the tenant
  * items and id aliases a send reads. Every send of an account reads the same few items, and DynamoDB serves
  * one item at most 3,000 strongly consistent reads a second (its partition's), so without this one account
  * could not send faster than that (docs/benchmarks.md, "The partition model"). With it, each process reads

@@ -2,7 +2,7 @@
  * The plain text a reader of an HTML body sees: the text/plain alternative the composer derives when an
  * email has HTML and no text (docs/deliverability.md, "What every message looks like"). Not a library: the
  * maintained one (html-to-text, already under mailparser) adds ~200 KiB to the send worker's bundle, which
- * is at its 1 MiB limit (docs/architecture.md, "Dependencies and why each is there").
+ * is at its 1 MiB limit (docs/reference/dependencies.md).
  *
  * What it renders, in one forward pass (linear time, no backtracking regular expressions):
  * - text, with runs of white space as one space, character references decoded;

@@ -1,7 +1,7 @@
 /**
  * The attachments of a raw message as metadata, without their bytes: what a record lists of them (the
  * SMTP relay's sent emails and their resends: shared/usecases/send/message-attachments.ts; on the send path,
- * where mailparser's weight would not fit: docs/architecture.md, "Which parser each door uses"). Read with
+ * where mailparser's weight would not fit: docs/reference/parsers.md). Read with
  * ./mime-tree.ts; an attachment is a part that ./mime-part.ts calls one (a leaf that is not a text or HTML
  * body), in document order, the parts mailparser lists as attachments (test/unit/mime/reader-vs-mailparser.test.ts):
  *

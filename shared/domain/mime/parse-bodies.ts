@@ -2,7 +2,7 @@
  * The text and HTML bodies of a raw message, as mailparser assembles them, on the MIME reader of
  * ./mime-tree.ts: for display (the dashboard's email page: the preview of a message sent through the
  * SMTP relay), where mailparser's ~1.7 MiB and ~70 ms of loading would not fit the page's bundle
- * (docs/architecture.md, "Which parser each door uses"). Received mail is read by mailparser itself
+ * (docs/reference/parsers.md). Received mail is read by mailparser itself
  * (shared/adapters/received-mail/parse-message.ts).
  *
  * Its answers are mailparser's `simpleParser(raw)` bodies without the conversions mailparser adds

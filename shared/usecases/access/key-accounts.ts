@@ -1,4 +1,4 @@
-/** The process's cache of which account a key belongs to (docs/architecture.md, "Caches and their staleness bounds"). */
+/** The process's cache of which account a key belongs to (docs/reference/caches.md). */
 import type { Account } from '../../domain/accounts/account';
 import type { ApiKeyLookup } from '../../adapters/store/api-keys';
 import { BoundedMap } from '../../lib/bounded-map';

@@ -8,7 +8,7 @@
  * racing first sends create one key, the losers read it). Rotation adds the next kid; older keys stay
  * and keep verifying, so links survive rotation.
  *
- * Caches (per process; docs/architecture.md "Caches"): the current key for CURRENT_KEY_TTL_MS (a
+ * Caches (per process; docs/reference/caches.md): the current key for CURRENT_KEY_TTL_MS (a
  * rotation reaches a warm send worker within that time; links signed meanwhile under the previous key
  * stay valid), and opened keys by kid for the life of the process (a key never changes). Unknown kids
  * and failures are not cached.

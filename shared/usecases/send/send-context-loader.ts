@@ -1,6 +1,6 @@
 /**
  * The send-context loader: what a send is decided on, read in ONE round trip when this process planned it
- * right (docs/architecture.md, "The send core"). Every send goes through `load` (sendEmail, ./send-email.ts),
+ * right (docs/reference/send-path.md, "The send core"). Every send goes through `load` (sendEmail, ./send-email.ts),
  * the SMTP relay's MAIL FROM through `loadSender`, and POST /emails with a body it cannot read through
  * `refuseCallerFirst`. It alone:
  *  - resolves the caller (./send-caller.ts): a key's account, remembered or read first;
@@ -10,7 +10,7 @@
  *    corrects a wrong guess with one follow-up read, remembering what it learnt for the next send;
  *  - completes a domain claim written before claims carried the status (one read of the domain).
  *
- * Its caches, per instance (docs/architecture.md, "Caches and their staleness bounds"):
+ * Its caches, per instance (docs/reference/caches.md):
  *  - keyAccounts: key hash -> account id (10,000 keys): immutable, no bound needed; authentication shares
  *    it (shared/services/core.ts);
  *  - guesses (TenantGuesses, 10,000 entries each): tenant id -> external_id and key hash -> tenant id are

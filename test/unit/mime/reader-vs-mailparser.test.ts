@@ -1,6 +1,5 @@
 /**
- * The service's own MIME reader (shared/domain/mime/), where it stays (docs/architecture.md, "Which parser each
- * door uses": the dashboard's preview of a relayed message, the attachments the record of a relayed or
+ * The service's own MIME reader (shared/domain/mime/), where it stays (docs/reference/parsers.md: the dashboard's preview of a relayed message, the attachments the record of a relayed or
  * resent message lists, the relay's decoding of header words), against mailparser as the oracle: on random
  * messages (test/support/mime-message-arbitrary.ts: nested multiparts, charsets, transfer encodings,
  * encoded words, attachments, damaged messages) and on chosen ones, both read the same subject, the same

@@ -1,6 +1,6 @@
 /**
- * What every step of an automation's runs reads alike, kept for HOT_LOOKUPS_CACHE_MS per process (docs/architecture.md,
- * "Caches and their staleness bounds"): the automation (is it still active?) and the account the runs send for.
+ * What every step of an automation's runs reads alike, kept for HOT_LOOKUPS_CACHE_MS per process (docs/reference/caches.md): the
+ * automation (is it still active?) and the account the runs send for.
  * Every step of one automation reads the same item, which DynamoDB serves at most 3,000 strongly consistent reads a
  * second; kept a second, each worker process reads each at most once a second. A pause or a deletion stops the
  * runs at their next step within that second (at once on the local cloud, which keeps nothing).
