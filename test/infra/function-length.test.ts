@@ -21,7 +21,6 @@ const STILL_LONG: Record<string, number> = {
   'functions/api/dashboard/pages/templates.ts#addTemplatePages': 102,
   'functions/api/dashboard/pages/automations.ts#addAutomationPages': 100,
   'functions/api/dashboard/team-routes.ts#addTeamRoutes': 98,
-  'shared/usecases/automations/runs/run-step.ts#runStep': 95,
   'shared/adapters/store/emails.ts#acceptEmail': 84,
   'shared/adapters/store/send-context.ts#read': 82,
   'shared/doors/compat/mailgun/message-schema.ts#(argument of z.record)': 82,
