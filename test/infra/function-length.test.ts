@@ -24,7 +24,6 @@ const STILL_LONG: Record<string, number> = {
   'shared/adapters/store/emails.ts#acceptEmail': 84,
   'shared/adapters/store/send-context.ts#read': 82,
   'shared/doors/compat/mailgun/message-schema.ts#(argument of z.record)': 82,
-  'shared/domain/domains/health/dmarc.ts#evaluateDmarcHealth': 80,
   'shared/adapters/store/domains.ts#recordCheck': 78,
   'shared/usecases/domains/verify.ts#checkDomain': 77,
   'functions/api/domains/app.ts#createDomainsApp': 77,
