@@ -25,7 +25,6 @@ const STILL_LONG: Record<string, number> = {
   'shared/adapters/store/send-context.ts#read': 82,
   'shared/doors/compat/mailgun/message-schema.ts#(argument of z.record)': 82,
   'shared/adapters/store/domains.ts#recordCheck': 78,
-  'shared/usecases/domains/verify.ts#checkDomain': 77,
   'functions/api/domains/app.ts#createDomainsApp': 77,
   'shared/doors/openapi/document.ts#buildOperation': 76,
   'shared/usecases/delivery/apply-ses-event.ts#applySesEvent': 73,
