@@ -27,7 +27,6 @@ const STILL_LONG: Record<string, number> = {
   'shared/adapters/store/domains.ts#recordCheck': 78,
   'functions/api/domains/app.ts#createDomainsApp': 77,
   'shared/doors/openapi/document.ts#buildOperation': 76,
-  'shared/usecases/domains/mta-sts/step.ts#certificateStep': 73,
   'functions/api/links/app.ts#createLinksApp': 73,
   'functions/api/dashboard/pages/suppressions.ts#addSuppressionPages': 72,
   'shared/adapters/store/emails.ts#applyOutcome': 71,
