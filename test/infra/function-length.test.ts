@@ -30,7 +30,6 @@ const STILL_LONG: Record<string, number> = {
   'functions/api/links/app.ts#createLinksApp': 73,
   'functions/api/dashboard/pages/suppressions.ts#addSuppressionPages': 72,
   'shared/adapters/store/emails.ts#applyOutcome': 71,
-  'shared/adapters/webhooks/http-sender.ts#post': 70,
   'shared/doors/compat/sendgrid/to-send-requests.ts#shared': 67,
   'functions/api/dashboard/pages/settings.ts#addSettingsPages': 67,
   'shared/doors/openapi/reference-page.ts#page': 66,
