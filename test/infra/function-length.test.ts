@@ -34,7 +34,6 @@ const STILL_LONG: Record<string, number> = {
   'functions/api/dashboard/pages/settings.ts#addSettingsPages': 67,
   'shared/doors/openapi/reference-page.ts#page': 66,
   'shared/adapters/store/audit-log.ts#list': 65,
-  'shared/usecases/imports/import-webhooks.ts#importWebhooksStretch': 65,
   'functions/api/dashboard/pages/members.ts#addMemberPages': 65,
   'shared/adapters/store/email-listing.ts#merged': 64,
   'shared/usecases/automations/runs/accept-event.ts#applyEvent': 64,
