@@ -20,46 +20,19 @@
  * there (its later steps never run). A step retried past MAX_ATTEMPTS fails its run. Nothing here blocks
  * another run: each message is one run's step.
  */
-import type { Automation, ConditionStep, DelayStep, SendEmailStep, Step, WaitForEventStep } from '#shared/domain/automations/automation';
+import type { ConditionStep, DelayStep, SendEmailStep, Step, WaitForEventStep } from '#shared/domain/automations/automation';
 import { currentStepResult, type Run } from '#shared/domain/automations/run';
 import { flowAfter, flowAfterTimeout, flowOutcome } from '#shared/domain/automations/step-flow';
-import type { Account } from '#shared/domain/accounts/account';
-import type { Idempotency } from '#shared/domain/emails/idempotency';
-import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
 import type { AutomationStepMessage } from '#shared/domain/messages';
-import type { Clock } from '#shared/ports/clock';
-import type { StepScheduler } from '#shared/ports/scheduling';
-import type { RunRepository } from '#shared/adapters/store/runs';
-import type { Principal } from '../../access/principal';
 import { conditionStep, sendEmailStep, waitingStep, type StepEnd } from './step-actions';
+import type { RunStepDeps, RunStepOutcome } from './run-step-deps';
+
+export type { RunStepDeps, RunStepOutcome } from './run-step-deps';
 
 /** How long a claim holds a step: below the queue's visibility timeout (60 s), above the worker's timeout (30 s). */
 export const STEP_LEASE_MS = 45_000;
 /** Attempts of one step before its run fails (each a claim after a dead or failed attempt). */
 export const MAX_ATTEMPTS = 5;
-
-export interface RunStepDeps {
-  runs: Pick<RunRepository, 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel'>;
-  automations: { get(accountId: string, automationId: string): Promise<Automation | null> };
-  accounts: { get(accountId: string): Promise<Account | null> };
-  stepScheduler: StepScheduler;
-  /** The send core (sendEmail) for this principal. */
-  sendEmail(principal: Principal, request: ParsedSendRequest, idempotency: Idempotency): Promise<{ id: string; status: string }>;
-  clock: Clock;
-  /** The claim's lease (default STEP_LEASE_MS). */
-  leaseMs?: number;
-}
-
-export type RunStepOutcome =
-  | 'completed'
-  | 'waiting'
-  | 'woken'
-  | 'failed'
-  | 'cancelled'
-  /** A duplicate, a stale message, a step another attempt holds, a run that ended: nothing done. */
-  | 'skipped'
-  /** The attempt lost its claim before recording the result (another took over, or the run was cancelled). */
-  | 'lost_claim';
 
 /** A paused or deleted automation stops its runs at their next step, or when a wait of theirs ends. */
 async function cancelIfStopped(deps: RunStepDeps, run: Run, step: Step, now: Date): Promise<RunStepOutcome | null> {

@@ -12,7 +12,7 @@ import type { Account } from '#shared/domain/accounts/account';
 import { AppError } from '#shared/domain/errors';
 import type { StepOutcome } from '#shared/adapters/store/runs';
 import type { Principal } from '../../access/principal';
-import type { RunStepDeps, RunStepOutcome } from './run-step';
+import type { RunStepDeps, RunStepOutcome } from './run-step-deps';
 import { stepEmailRequest } from './step-email';
 
 /** How the claimed step ends: its result recorded as the attempt holding the claim. */
