@@ -36,7 +36,6 @@ const STILL_LONG: Record<string, number> = {
   'shared/adapters/store/audit-log.ts#list': 65,
   'functions/api/dashboard/pages/members.ts#addMemberPages': 65,
   'shared/adapters/store/email-listing.ts#merged': 64,
-  'shared/domain/automations/dry-run.ts#dryRunSteps': 62,
   'functions/api/emails/app.ts#createEmailsApp': 62,
   'shared/adapters/store/legacy-records.ts#legacyRecordOf': 61,
   'shared/usecases/domains/mta-sts/manage.ts#configured': 61,
