@@ -38,7 +38,6 @@ const STILL_LONG: Record<string, number> = {
   'shared/adapters/store/email-listing.ts#merged': 64,
   'functions/api/emails/app.ts#createEmailsApp': 62,
   'shared/adapters/store/legacy-records.ts#legacyRecordOf': 61,
-  'shared/usecases/send/accept-email.ts#acceptEmail': 61,
 };
 
 function sourceFiles(dir: string): string[] {
