@@ -2,12 +2,12 @@
  * API Gateway's routes, generated from the operations' declarations (functions/api/<group>/operations.ts,
  * listed in functions/api/operations.ts): each group's Lambda gets `ANY /<first segment>/{proxy+}` for its
  * operations' first segments, and `ANY /<first segment>` too when an operation is on that path itself, plus
- * the group's pages (infra/definitions.ts `pages`). ANY and {proxy+}, not each operation's method and path:
+ * the group's pages (infra/definitions/api-groups.ts `pages`). ANY and {proxy+}, not each operation's method and path:
  * a path or method of a group's prefix that has no operation reaches the group's app, which answers 404 in the
  * API's error envelope rather than API Gateway's own. The local cloud routes what the synthesized
  * template declares, so a path missing here is a 404 locally as in AWS.
  *
- * Kept apart from infra/definitions.ts, which every Lambda bundles (shared/config/config.ts), so that no bundle
+ * Kept apart from infra/definitions, which every Lambda bundles (shared/config/config.ts), so that no bundle
  * carries every group's operations.
  */
 import { OPERATIONS } from '#functions/api/operations';

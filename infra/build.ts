@@ -1,5 +1,5 @@
 /**
- * Bundles every Lambda of infra/definitions.ts (API groups and workers) with esbuild:
+ * Bundles every Lambda of infra/definitions (API groups and workers) with esbuild:
  * one self-contained CommonJS bundle per function at `<outDir>/<name>/index.js` (+ source map).
  *
  * Everything is bundled, @aws-sdk included, so behaviour never depends on the SDK version of the
@@ -142,7 +142,7 @@ export class MissingEntryError extends Error {
     super(
       `Cannot build the Lambda bundles: missing entry file${missing.length > 1 ? 's' : ''}:\n` +
         missing.map((m) => `  - ${m.entry} (function "${m.name}")`).join('\n') +
-        '\nEach API group and worker of infra/definitions.ts needs its entry file exporting `handler`.',
+        '\nEach API group and worker of infra/definitions needs its entry file exporting `handler`.',
     );
     this.name = 'MissingEntryError';
   }

@@ -1,6 +1,6 @@
 /**
  * Where Lambda code comes from: the list of functions (every API group, worker and stream worker of
- * infra/definitions.ts) and the bundle layout shared by the build script and the CDK stack.
+ * infra/definitions) and the bundle layout shared by the build script and the CDK stack.
  * No CDK or esbuild imports here, so both sides can use it cheaply.
  */
 import * as path from 'node:path';
@@ -72,7 +72,7 @@ export function functionEntries(): FunctionEntry[] {
       throw new Error(`Function name "${name}" must be lower-case letters, digits and dashes (it names a directory and a logical id)`);
     }
     if (seen.has(name))
-      throw new Error(`Function name "${name}" is used twice in infra/definitions.ts (API groups and workers share one namespace)`);
+      throw new Error(`Function name "${name}" is used twice in infra/definitions (API groups and workers share one namespace)`);
     seen.add(name);
   }
   return entries;

@@ -1,7 +1,7 @@
 /**
  * Context `workerConcurrency` (`cdk deploy -c workerConcurrency=send-email:100,webhook-delivery:400`): each named
  * SQS worker's event source runs at most that many invocations at once instead of its definition's
- * `maxConcurrency` (infra/definitions.ts, WORKERS). The defaults suit a new SES account's send rate; a
+ * `maxConcurrency` (infra/definitions/workers.ts, WORKERS). The defaults suit a new SES account's send rate; a
  * deployment with a higher SES quota raises them with it (docs/deploy.md, "SES quota": the send worker's
  * about 50 sends a second per invocation at SES's latency, a webhook delivery's one POST at a time).
  * Lambda takes 2 to 1,000 (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html).

@@ -29,7 +29,7 @@ export interface Checkout {
   spawnStack(options: { dataDir: string; inMemory: boolean; env?: Record<string, string>; timeoutMs?: number }): Promise<SpawnedStackLike>;
   readStackFile(dataDir: string): StackInfoLike | null;
   queues(): QueueDefinitionLike[];
-  /** The table's global secondary indexes as this checkout defines them (infra/definitions.ts TABLE). */
+  /** The table's global secondary indexes as this checkout defines them (infra/definitions/table.ts TABLE). */
   tableIndexes(): IndexShape[];
 }
 

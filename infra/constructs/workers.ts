@@ -18,7 +18,7 @@ function checkStreamWorker(worker: StreamWorkerDefinition): void {
   const fail = (message: string): never => {
     throw new Error(`Stream worker "${worker.name}": ${message}`);
   };
-  if (!TABLE.stream) fail('the table has no stream (set TABLE.stream in infra/definitions.ts)');
+  if (!TABLE.stream) fail('the table has no stream (set TABLE.stream in infra/definitions/table.ts)');
   if (TABLE.stream === 'KEYS_ONLY' || TABLE.stream === 'OLD_IMAGE') fail(`the table's stream (${TABLE.stream}) carries no new image`);
   if (!Number.isInteger(worker.batchSize) || worker.batchSize < 1 || worker.batchSize > 10_000)
     fail(`batchSize ${worker.batchSize} must be 1-10000`);

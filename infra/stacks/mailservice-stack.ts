@@ -41,7 +41,7 @@ function settingsFromContext(scope: Construct): Record<string, string> {
 }
 
 /**
- * The whole service, generated from infra/definitions.ts: adding an API group, a worker or a stream
+ * The whole service, generated from infra/definitions: adding an API group, a worker or a stream
  * worker there adds its Lambda, routes, event source, grants and environment with no change here.
  */
 export class MailserviceStack extends Stack {

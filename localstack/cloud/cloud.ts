@@ -1,6 +1,6 @@
 /**
  * The embedded local cloud: starts every emulator on loopback, provisions the resources from
- * infra/definitions.ts, then runs the functions as Lambda would (API groups behind a local API Gateway,
+ * infra/definitions, then runs the functions as Lambda would (API groups behind a local API Gateway,
  * workers behind SQS pollers). One call to start, one to stop; nothing is left running.
  *
  * The start, in order: the template's synthesis (alongside what follows), the data stores

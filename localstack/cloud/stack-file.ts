@@ -35,7 +35,7 @@ export interface StackInfo {
   env: Record<string, string>;
   /** The deployed template: its hash and where it is cached (localstack/cloud/template/synthesize.ts). */
   template?: { hash: string; file: string };
-  /** The deployed resources in infra/definitions.ts's terms (queue ids, topic ids...): template/stack-resources.ts. */
+  /** The deployed resources in infra/definitions' terms (queue ids, topic ids...): template/stack-resources.ts. */
   resources?: StackResources;
 }
 

@@ -1,6 +1,6 @@
 /**
  * One poller per DynamoDB Streams event-source mapping, as Lambda runs them (STREAM_WORKERS in
- * infra/definitions.ts), against DynamoDB Local's stream:
+ * infra/definitions/stream-workers.ts), against DynamoDB Local's stream:
  *
  *  - shards: DescribeStream lists them; each shard is read in order by a loop of its own (shards in
  *    parallel, one batch per shard at a time); a child shard starts only once its parent is read to

@@ -31,7 +31,7 @@ export function workersConfig(
     streams: streamsConfig(ctx, deployment, functionOf, endpoints),
     tasks: deployment.schedules.map((schedule) => ({
       fn: functionOf(schedule.function),
-      // The local period of the task (infra/definitions.ts), LOCAL_TASK_PERIOD_MS overriding it.
+      // The local period of the task (infra/definitions/scheduled-tasks.ts), LOCAL_TASK_PERIOD_MS overriding it.
       localEveryMs: SCHEDULED_TASKS.find((task) => task.name === schedule.function.name)?.localEveryMs ?? schedule.everyMs,
     })),
   };

@@ -4,7 +4,7 @@ import { oidcSettingsFromValues, type OidcSettings } from '../domain/dashboard/o
 
 /**
  * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
- * shared/adapters/secrets, and referenced by infra/definitions.ts (which CDK and the local cloud use to set them),
+ * shared/adapters/secrets, and referenced by infra/definitions (which CDK and the local cloud use to set them),
  * so a rename cannot drift. shared/ never imports infra/.
  */
 export const ENV = {

@@ -4,7 +4,7 @@
  * the sources), are enough for the endpoint to build, appear in the OpenAPI document and in API Gateway's
  * routes, and answer. Two cases: an operation added to an existing group (its operations.ts and app.ts), and
  * a new group (one new folder of four files, plus its entries in functions/api/operations.ts and
- * infra/definitions.ts).
+ * infra/definitions/api-groups.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -189,7 +189,7 @@ test('a new group: one folder of four files, and its entries in the two lists', 
         text: "export const TAGS: readonly { name: string; description: string }[] = [\n  { name: 'Widgets', description: 'Widgets.' },\n",
       },
     ],
-    'infra/definitions.ts': [
+    'infra/definitions/api-groups.ts': [
       {
         anchor: 'export const API_GROUPS: ApiGroupDefinition[] = [\n',
         text: "export const API_GROUPS: ApiGroupDefinition[] = [\n  { name: 'widgets', entry: 'functions/api/widgets/handler.ts', grants: [] },\n",

@@ -70,7 +70,7 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
   expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
-  // The dashboard's four functions: no one of them bundles every client (infra/definitions.ts); the send
+  // The dashboard's four functions: no one of them bundles every client (infra/definitions/api-groups.ts); the send
   // core's (SQS, Scheduler) only in dashboard-send.
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);
   expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'S3Client']);

@@ -1,5 +1,5 @@
 /**
- * The stack is generated from infra/definitions.ts: a new API group, worker and queue added there
+ * The stack is generated from infra/definitions: a new API group, worker and queue added there
  * appear in the template (Lambda, routes, event source, grants, environment) with no other infra
  * change; inconsistent definitions fail the synthesis with a clear message.
  */

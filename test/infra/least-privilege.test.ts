@@ -1,6 +1,6 @@
 /**
  * Least privilege: every function's role allows what its definition's grants list and nothing more.
- * Expectations are derived from infra/definitions.ts.
+ * Expectations are derived from infra/definitions (each function's grants).
  */
 import {
   API_GROUPS,

@@ -2,7 +2,7 @@
  * The SMTP relay on AWS: Fargate tasks behind an internet-facing NLB on TCP 587 and, for the inbound MX
  * listener of the same process, TCP 25 (client address kept on both), the image an asset built from the
  * relay's bundle, STARTTLS material from Secrets Manager, and a task role with exactly SMTP_RELAY.grants
- * (least privilege, derived from infra/definitions.ts).
+ * (least privilege, derived from infra/definitions/smtp-relay.ts).
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';

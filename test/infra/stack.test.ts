@@ -1,5 +1,5 @@
 /**
- * The synthesised stack matches infra/definitions.ts: table, queues + DLQs, topic subscriptions,
+ * The synthesised stack matches infra/definitions: table, queues + DLQs, topic subscriptions,
  * scheduler, SES configuration set, one Lambda per API group / worker / stream worker, routes, event
  * sources (SQS, and the table's stream with its filters, retries and on-failure queue),
  * environment and outputs. Synthesised once, with CDK's CloudFormation validation on (the feature

@@ -1,6 +1,6 @@
 /**
  * A data folder from before the local cloud deployed the template (its table `mailservice-main`, queues and
- * bucket under infra/definitions.ts's names) keeps its resources: the template's resources take those names,
+ * bucket under infra/definitions' names) keeps its resources: the template's resources take those names,
  * matched by construct path, and cloudformation.json records them for the next starts
  * (localstack/cloud/template/stack-state.ts).
  */

@@ -6,7 +6,7 @@
  * SDK works unchanged but for its base URL and key.
  *
  * Not in the OpenAPI reference (they follow the providers' interfaces, not ours): their routes are the
- * group's `pages` (infra/definitions.ts).
+ * group's `pages` (infra/definitions/api-groups.ts).
  */
 import { Hono } from 'hono';
 import type { ApiEnv } from '#shared/doors/http/env';

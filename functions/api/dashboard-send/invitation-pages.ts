@@ -2,7 +2,7 @@
  * Inviting a member from the members page (docs/dashboard.md, "Teams and roles"): its form posts here,
  * to the dashboard-send function, the one that holds the send core (the main
  * dashboard function has no mail bucket, and dashboard-emails has no room left under the 1 MiB bundle
- * limit: infra/definitions.ts). The invitation is made (owners and admins:
+ * limit: infra/definitions/api-groups.ts). The invitation is made (owners and admins:
  * shared/usecases/dashboard/invitations.ts) and then
  *
  *   - with `send_from` (an address on a verified domain of the account): emailed through the send core

@@ -1,7 +1,7 @@
 /**
  * The main dashboard function (docs/dashboard.md): everything a browser does with a session cookie
  * instead of an API key, except the pages of two areas that have functions of their own, so that no
- * function bundles every AWS client (infra/definitions.ts): the emails and received-email pages
+ * function bundles every AWS client (infra/definitions/api-groups.ts): the emails and received-email pages
  * (functions/api/dashboard-emails: the mail bucket, the send core) and the domain pages
  * (functions/api/dashboard-domains: SES identities, DNS apply). API Gateway sends each its paths; the
  * pages share one library (./pages/) and one session.

@@ -1,5 +1,5 @@
 /**
- * The MTA-STS function: the one route of the MTA-STS HTTP API (infra/definitions.ts MTA_STS_API), reached only
+ * The MTA-STS function: the one route of the MTA-STS HTTP API (infra/definitions/mta-sts.ts MTA_STS_API), reached only
  * through the custom domain names `mta-sts.inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy").
  * It reads the table only, by the host API Gateway was asked for.
  */

@@ -52,7 +52,7 @@ export interface StreamEventSource {
   startingPosition: 'TRIM_HORIZON' | 'LATEST';
   batchSize: number;
   maxBatchingWindowMs: number;
-  /** Filter patterns (parsed JSON, the syntax of infra/definitions.ts's FilterPattern): an event passing any is delivered. */
+  /** Filter patterns (parsed JSON, the syntax of FilterPattern, infra/definitions/stream-workers.ts): an event passing any is delivered. */
   filters: FilterPattern[];
   /** -1: until the record expires. */
   retryAttempts: number;

@@ -1,5 +1,5 @@
 /**
- * The deployed resources in infra/definitions.ts's terms (queue ids, topic ids, bucket ids), for stack.json:
+ * The deployed resources in infra/definitions' terms (queue ids, topic ids, bucket ids), for stack.json:
  * scripts and tests find the send queue's DLQ or the SES events topic by what it is, not by a physical name
  * (names come from the template's logical ids: ./physical-names.ts).
  */

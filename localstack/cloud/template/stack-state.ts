@@ -4,7 +4,7 @@
  * buckets; a resource whose logical id changed gets a new name (a replacement, as on AWS).
  *
  * Data folders from before the local cloud deployed the template (no cloudformation.json, the table
- * `mailservice-main` present) keep their names: the legacy names of infra/definitions.ts, matched to the
+ * `mailservice-main` present) keep their names: the legacy names of infra/definitions, matched to the
  * template's resources by their construct paths (`aws:cdk:path`). Written on the first start, so the
  * match is made once.
  */
@@ -39,7 +39,7 @@ export function writeStackState(dataDir: string | undefined, state: StackState):
 /** The table name a data folder from before the template deploy holds. */
 export const LEGACY_TABLE_NAME = TABLE.name;
 
-/** What a construct path of the template is, in infra/definitions.ts's terms. */
+/** What a construct path of the template is, in infra/definitions' terms. */
 export type DefinitionResource =
   | { kind: 'table'; legacyName: string }
   | { kind: 'queue' | 'dlq'; id: QueueId; legacyName: string }
@@ -71,7 +71,7 @@ export function definitionPaths(): Map<string, DefinitionResource> {
   return byPath;
 }
 
-/** The template's resources that infra/definitions.ts names, by logical id; throws when one is missing. */
+/** The template's resources that infra/definitions names, by logical id; throws when one is missing. */
 export function definitionResources(template: CfnTemplate): Map<string, DefinitionResource> {
   const byPath = definitionPaths();
   const found = new Map<string, DefinitionResource>();
@@ -88,13 +88,13 @@ export function definitionResources(template: CfnTemplate): Map<string, Definiti
     const have = new Set([...found.values()].map((d) => d.legacyName));
     const missing = [...byPath.values()].filter((d) => !have.has(d.legacyName)).map((d) => d.legacyName);
     throw new Error(
-      `the template has no resource for ${missing.join(', ')} of infra/definitions.ts (construct paths changed, or path metadata is off)`,
+      `the template has no resource for ${missing.join(', ')} of infra/definitions (construct paths changed, or path metadata is off)`,
     );
   }
   return found;
 }
 
-/** The legacy names (infra/definitions.ts) of the template's resources, for a data folder from before the template deploy. */
+/** The legacy names (infra/definitions) of the template's resources, for a data folder from before the template deploy. */
 export function legacyPhysicalNames(template: CfnTemplate): Record<string, string> {
   return Object.fromEntries([...definitionResources(template)].map(([logicalId, definition]) => [logicalId, definition.legacyName]));
 }

@@ -114,68 +114,82 @@ export class HttpsWebhookSender implements WebhookSender {
     remainingMs: number,
     timeoutMs: number,
   ): Promise<Outcome> {
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
-    delete headers.host;
-    headers['content-type'] = 'application/json';
-    headers['user-agent'] = WEBHOOK_USER_AGENT;
-    headers['content-length'] = Buffer.byteLength(input.body, 'utf8');
-
-    return new Promise<Outcome>((resolve) => {
-      let statusCode: number | null = null;
-      let excerpt = '';
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const settle = (outcome: Outcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        request.destroy(); // discards the rest of the body and closes the (unpooled) connection
-        resolve(outcome);
-      };
-      const answered = () => settle({ statusCode, error: null, responseExcerpt: excerpt.slice(0, RESPONSE_EXCERPT_CHARS) });
-
-      // `secureContext` reaches tls.connect with the other options (https.request's type omits it).
-      const options: https.RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
-        protocol: 'https:',
-        hostname: host,
-        port: url.port ? Number(url.port) : 443,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers,
-        agent: false,
-        secureContext: this.secureContext,
-        rejectUnauthorized: true,
-        lookup: pinnedLookup(addresses),
-      };
-      const request = https.request(options);
-      timer = setTimeout(() => {
-        // Once the status is known the outcome is decided; a slow body only shortens the excerpt.
-        if (statusCode !== null) answered();
-        else settle({ statusCode: null, error: `timeout after ${timeoutMs} ms`, responseExcerpt: null });
-      }, remainingMs);
-
-      request.on('response', (response) => {
-        statusCode = response.statusCode ?? null;
-        const decoder = new StringDecoder('utf8');
-        response.on('data', (chunk: Buffer) => {
-          excerpt += decoder.write(chunk);
-          if (excerpt.length >= RESPONSE_EXCERPT_CHARS) answered();
-        });
-        response.on('end', () => {
-          excerpt += decoder.end();
-          answered();
-        });
-        response.on('error', answered);
-        response.on('aborted', answered);
-      });
-      request.on('error', (error) => {
-        if (statusCode !== null) answered();
-        else settle({ statusCode: null, error: describeError(error), responseExcerpt: null });
-      });
-      request.end(input.body);
-    });
+    // `secureContext` reaches tls.connect with the other options (https.request's type omits it).
+    const options: PinnedRequestOptions = {
+      protocol: 'https:',
+      hostname: host,
+      port: url.port ? Number(url.port) : 443,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: requestHeaders(input),
+      agent: false,
+      secureContext: this.secureContext,
+      rejectUnauthorized: true,
+      lookup: pinnedLookup(addresses),
+    };
+    return exchange(options, input.body, remainingMs, timeoutMs);
   }
+}
+
+type PinnedRequestOptions = https.RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'>;
+
+/** The input's headers (names lower-cased, no Host: the URL's), then ours: JSON, the user agent, the body's length. */
+function requestHeaders(input: WebhookSendInput): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(input.headers)) headers[name.toLowerCase()] = value;
+  delete headers.host;
+  headers['content-type'] = 'application/json';
+  headers['user-agent'] = WEBHOOK_USER_AGENT;
+  headers['content-length'] = Buffer.byteLength(input.body, 'utf8');
+  return headers;
+}
+
+/**
+ * One request and its answer within `remainingMs`: the status and an excerpt of the body (read up to
+ * RESPONSE_EXCERPT_CHARS), or the error; the request is destroyed once the outcome is decided.
+ */
+function exchange(options: PinnedRequestOptions, body: string, remainingMs: number, timeoutMs: number): Promise<Outcome> {
+  return new Promise<Outcome>((resolve) => {
+    let statusCode: number | null = null;
+    let excerpt = '';
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy(); // discards the rest of the body and closes the (unpooled) connection
+      resolve(outcome);
+    };
+    const answered = () => settle({ statusCode, error: null, responseExcerpt: excerpt.slice(0, RESPONSE_EXCERPT_CHARS) });
+
+    const request = https.request(options);
+    timer = setTimeout(() => {
+      // Once the status is known the outcome is decided; a slow body only shortens the excerpt.
+      if (statusCode !== null) answered();
+      else settle({ statusCode: null, error: `timeout after ${timeoutMs} ms`, responseExcerpt: null });
+    }, remainingMs);
+
+    request.on('response', (response) => {
+      statusCode = response.statusCode ?? null;
+      const decoder = new StringDecoder('utf8');
+      response.on('data', (chunk: Buffer) => {
+        excerpt += decoder.write(chunk);
+        if (excerpt.length >= RESPONSE_EXCERPT_CHARS) answered();
+      });
+      response.on('end', () => {
+        excerpt += decoder.end();
+        answered();
+      });
+      response.on('error', answered);
+      response.on('aborted', answered);
+    });
+    request.on('error', (error) => {
+      if (statusCode !== null) answered();
+      else settle({ statusCode: null, error: describeError(error), responseExcerpt: null });
+    });
+    request.end(body);
+  });
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

@@ -66,6 +66,48 @@ function isPreviewError(result: EmailPreviewResult): result is { error: string }
   return typeof (result as { error?: unknown }).error === 'string';
 }
 
+/** One step as the dry run takes it: its trace's status, output and error, and whether a false condition ended the run. */
+interface StepVisit {
+  status: DryRunStepTrace['status'];
+  output: Record<string, unknown> | null;
+  error: string | null;
+  endedEarly: boolean;
+}
+
+const visited = (status: DryRunStepTrace['status'], output: Record<string, unknown>, endedEarly = false): StepVisit => ({
+  status,
+  output,
+  error: null,
+  endedEarly,
+});
+const failedVisit = (error: string): StepVisit => ({ status: 'failed', output: null, error, endedEarly: false });
+
+/** A delay or wait skipped, a condition evaluated, a send stubbed (its preview), an unknown type failed. */
+function visitStep(step: Step, event: DryRunEvent, preview: PreviewEmail): StepVisit {
+  switch (step.type) {
+    case 'delay': {
+      const parsed = parseDuration(step.duration);
+      if (!parsed.ok) return failedVisit(parsed.message);
+      return visited('skipped', { duration: step.duration, would_wait_ms: parsed.ms });
+    }
+    case 'wait_for_event':
+      return visited('skipped', { event: step.event, timeout: step.timeout, assumed: 'event_received' });
+    case 'condition': {
+      const { result, trace: lines } = evaluateCondition(step, event);
+      return visited('completed', { result, trace: lines }, !result);
+    }
+    case 'send_email': {
+      const email = preview(step, event);
+      if (isPreviewError(email)) return failedVisit(email.error);
+      return visited('stubbed', { ...email });
+    }
+    default: {
+      const unknown = step as { key: string; type: string };
+      return failedVisit(`unknown step type ${JSON.stringify(unknown.type)}`);
+    }
+  }
+}
+
 export function dryRunSteps(steps: readonly Step[], event: DryRunEvent, preview: PreviewEmail): DryRunResult {
   const trace: DryRunStepTrace[] = [];
   const maxVisits = steps.length * 2;
@@ -75,10 +117,6 @@ export function dryRunSteps(steps: readonly Step[], event: DryRunEvent, preview:
     error,
     steps: trace,
   });
-  const failAt = (index: number, step: Step, output: Record<string, unknown> | null, error: string): DryRunResult => {
-    trace.push({ index, key: step.key, type: step.type, status: 'failed', output, error });
-    return done('failed', error);
-  };
 
   let flow: Flow = steps.length > 0 ? { next: 0 } : { end: true };
   while ('next' in flow) {
@@ -91,40 +129,11 @@ export function dryRunSteps(steps: readonly Step[], event: DryRunEvent, preview:
     }
     const step = steps[index];
     if (!step) return done('failed', `the automation has no step ${index}`);
-    const entry = (status: DryRunStepTrace['status'], output: Record<string, unknown>) =>
-      trace.push({ index, key: step.key, type: step.type, status, output, error: null });
-
-    switch (step.type) {
-      case 'delay': {
-        const parsed = parseDuration(step.duration);
-        if (!parsed.ok) return failAt(index, step, null, parsed.message);
-        entry('skipped', { duration: step.duration, would_wait_ms: parsed.ms });
-        flow = flowAfter(steps, index);
-        break;
-      }
-      case 'wait_for_event':
-        entry('skipped', { event: step.event, timeout: step.timeout, assumed: 'event_received' });
-        flow = flowAfter(steps, index);
-        break;
-      case 'condition': {
-        const { result, trace: lines } = evaluateCondition(step, event);
-        entry('completed', { result, trace: lines });
-        if (!result) return done('completed', null, true);
-        flow = flowAfter(steps, index);
-        break;
-      }
-      case 'send_email': {
-        const email = preview(step, event);
-        if (isPreviewError(email)) return failAt(index, step, null, email.error);
-        entry('stubbed', { ...email });
-        flow = flowAfter(steps, index);
-        break;
-      }
-      default: {
-        const unknown = step as { key: string; type: string };
-        return failAt(index, step, null, `unknown step type ${JSON.stringify(unknown.type)}`);
-      }
-    }
+    const visit = visitStep(step, event, preview);
+    trace.push({ index, key: step.key, type: step.type, status: visit.status, output: visit.output, error: visit.error });
+    if (visit.status === 'failed') return done('failed', visit.error);
+    if (visit.endedEarly) return done('completed', null, true);
+    flow = flowAfter(steps, index);
   }
   return done('completed', null);
 }

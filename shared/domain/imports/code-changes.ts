@@ -235,76 +235,89 @@ function nodeChange(example: Example): DiffLine[] {
   return fromProvider(example, parts);
 }
 
+/** The lines every Python diff to the resend package adds: its setup and the send. */
+interface PythonParts {
+  resendSetup: DiffLine[];
+  resendSend: DiffLine[];
+}
+
+function pythonFromSendgrid({ template }: Example, { resendSetup, resendSend }: PythonParts): DiffLine[] {
+  return [
+    ...same('import os'),
+    ...removed('from sendgrid import SendGridAPIClient', 'from sendgrid.helpers.mail import Mail'),
+    ...added('import resend'),
+    ...same(''),
+    ...(template
+      ? removed(
+          `message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)})`,
+          `message.template_id = ${quoted(template.source_id)}`,
+          `message.dynamic_template_data = ${PY_VARIABLES}`,
+        )
+      : removed(
+          `message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)}, subject=${quoted(SUBJECT)}, html_content=${quoted(HTML)})`,
+        )),
+    ...removed("SendGridAPIClient(os.environ['SENDGRID_API_KEY']).send(message)"),
+    ...resendSetup,
+    ...resendSend,
+  ];
+}
+
+function pythonFromPostmark({ template }: Example, { resendSetup, resendSend }: PythonParts): DiffLine[] {
+  return [
+    ...same('import os'),
+    ...removed('from postmarker.core import PostmarkClient'),
+    ...added('import resend'),
+    ...same(''),
+    ...removed("postmark = PostmarkClient(server_token=os.environ['POSTMARK_SERVER_TOKEN'])"),
+    ...(template
+      ? removed(
+          'postmark.emails.send_with_template(',
+          isNumericId(template.source_id) ? `    TemplateId=${template.source_id},` : `    TemplateAlias=${quoted(template.source_id)},`,
+          `    TemplateModel=${PY_VARIABLES},`,
+        )
+      : removed('postmark.emails.send(', `    Subject=${quoted(SUBJECT)},`, `    HtmlBody=${quoted(HTML)},`)),
+    ...removed(`    From=${quoted(FROM)},`, `    To=${quoted(TO)},`, ')'),
+    ...resendSetup,
+    ...resendSend,
+  ];
+}
+
+/** Mailgun's Python users call its HTTP API with requests: the same call, to POST {baseUrl}/emails. */
+function pythonFromMailgun({ template, baseUrl }: Example): DiffLine[] {
+  return [
+    ...same('import json', 'import os', 'import requests', '', 'requests.post('),
+    ...removed(
+      "    'https://api.mailgun.net/v3/mg.example.com/messages',",
+      "    auth=('api', os.environ['MAILGUN_API_KEY']),",
+      '    data={',
+    ),
+    ...added(
+      `    ${quoted(`${baseUrl}/emails`)},`,
+      `    headers={'Authorization': f"Bearer {os.environ['${API_KEY_VARIABLE}']}"},`,
+      '    json={',
+    ),
+    ...same("        'from': 'hello@mg.example.com',", `        'to': [${quoted(TO)}],`),
+    ...(template
+      ? [
+          ...removed(`        'template': ${quoted(template.source_id)},`, `        't:variables': json.dumps(${PY_VARIABLES}),`),
+          ...added(`        'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`),
+        ]
+      : same(`        'subject': ${quoted(SUBJECT)},`, `        'html': ${quoted(HTML)},`)),
+    ...same('    },', ')'),
+  ];
+}
+
 function pythonChange(example: Example): DiffLine[] {
   const { template } = example;
-  const resendSetup = added(`resend.api_key = os.environ['${API_KEY_VARIABLE}']`, `resend.api_url = ${quoted(example.baseUrl)}`);
   const ourContent = template
     ? [`    'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`]
     : [`    'subject': ${quoted(SUBJECT)},`, `    'html': ${quoted(HTML)},`];
-  const resendSend = added('resend.Emails.send({', `    'from': ${quoted(FROM)},`, `    'to': [${quoted(TO)}],`, ...ourContent, '})');
-  switch (example.provider) {
-    case 'sendgrid':
-      return [
-        ...same('import os'),
-        ...removed('from sendgrid import SendGridAPIClient', 'from sendgrid.helpers.mail import Mail'),
-        ...added('import resend'),
-        ...same(''),
-        ...(template
-          ? removed(
-              `message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)})`,
-              `message.template_id = ${quoted(template.source_id)}`,
-              `message.dynamic_template_data = ${PY_VARIABLES}`,
-            )
-          : removed(
-              `message = Mail(from_email=${quoted(FROM)}, to_emails=${quoted(TO)}, subject=${quoted(SUBJECT)}, html_content=${quoted(HTML)})`,
-            )),
-        ...removed("SendGridAPIClient(os.environ['SENDGRID_API_KEY']).send(message)"),
-        ...resendSetup,
-        ...resendSend,
-      ];
-    case 'postmark':
-      return [
-        ...same('import os'),
-        ...removed('from postmarker.core import PostmarkClient'),
-        ...added('import resend'),
-        ...same(''),
-        ...removed("postmark = PostmarkClient(server_token=os.environ['POSTMARK_SERVER_TOKEN'])"),
-        ...(template
-          ? removed(
-              'postmark.emails.send_with_template(',
-              isNumericId(template.source_id)
-                ? `    TemplateId=${template.source_id},`
-                : `    TemplateAlias=${quoted(template.source_id)},`,
-              `    TemplateModel=${PY_VARIABLES},`,
-            )
-          : removed('postmark.emails.send(', `    Subject=${quoted(SUBJECT)},`, `    HtmlBody=${quoted(HTML)},`)),
-        ...removed(`    From=${quoted(FROM)},`, `    To=${quoted(TO)},`, ')'),
-        ...resendSetup,
-        ...resendSend,
-      ];
-    case 'mailgun':
-      return [
-        ...same('import json', 'import os', 'import requests', '', 'requests.post('),
-        ...removed(
-          "    'https://api.mailgun.net/v3/mg.example.com/messages',",
-          "    auth=('api', os.environ['MAILGUN_API_KEY']),",
-          '    data={',
-        ),
-        ...added(
-          `    ${quoted(`${example.baseUrl}/emails`)},`,
-          `    headers={'Authorization': f"Bearer {os.environ['${API_KEY_VARIABLE}']}"},`,
-          '    json={',
-        ),
-        ...same("        'from': 'hello@mg.example.com',", `        'to': [${quoted(TO)}],`),
-        ...(template
-          ? [
-              ...removed(`        'template': ${quoted(template.source_id)},`, `        't:variables': json.dumps(${PY_VARIABLES}),`),
-              ...added(`        'template': {'id': ${quoted(template.alias)}, 'variables': ${PY_VARIABLES}},`),
-            ]
-          : same(`        'subject': ${quoted(SUBJECT)},`, `        'html': ${quoted(HTML)},`)),
-        ...same('    },', ')'),
-      ];
-  }
+  const parts: PythonParts = {
+    resendSetup: added(`resend.api_key = os.environ['${API_KEY_VARIABLE}']`, `resend.api_url = ${quoted(example.baseUrl)}`),
+    resendSend: added('resend.Emails.send({', `    'from': ${quoted(FROM)},`, `    'to': [${quoted(TO)}],`, ...ourContent, '})'),
+  };
+  const fromProvider = { sendgrid: pythonFromSendgrid, postmark: pythonFromPostmark, mailgun: pythonFromMailgun }[example.provider];
+  return fromProvider(example, parts);
 }
 
 function ourCurl(example: Example, from: string): DiffLine[] {

@@ -46,7 +46,7 @@ export const PACE_SHARE_OF_SES_RATE = 0.9;
 
 /**
  * Send-queue records the send worker handles at once: its event source's batchSize x maxConcurrency
- * (infra/definitions.ts, WORKERS 'send-email'; test/infra keeps the two equal). Paced sends wait in them.
+ * (infra/definitions/workers.ts, WORKERS 'send-email'; test/infra keeps the two equal). Paced sends wait in them.
  */
 export const SEND_WORKER_IN_FLIGHT = 100;
 

@@ -48,7 +48,7 @@ export interface RequestBody {
 }
 
 export interface Operation {
-  /** The API group (infra/definitions.ts API_GROUPS) whose Lambda serves it: its Hono app has the route. */
+  /** The API group (infra/definitions/api-groups.ts API_GROUPS) whose Lambda serves it: its Hono app has the route. */
   group: string;
   /** Reference section. */
   tag: string;

@@ -157,20 +157,12 @@ export interface CompletedOidcSignIn {
   next: string;
 }
 
-/**
- * The callback: `flowToken` is the browser's cookie (undefined when it sent none), `query` the callback's
- * query string as the provider sent it. Throws AppErrors (400 flow, 401 provider, 403 refused, 429, 503).
- */
-export async function completeOidcSignIn(
-  deps: OidcSignInDeps,
+/** The flow this browser started, taken (one use, deleted whatever happens next): 400 when none, expired, or its state differs. */
+async function takeFlow(
+  deps: Pick<OidcSignInDeps, 'oidcFlows' | 'clock'>,
+  settings: OidcSettings,
   request: { flowToken: string | undefined; query: URLSearchParams },
-  client: SignInClient,
-): Promise<CompletedOidcSignIn> {
-  const { provider, settings } = requireOidc(deps);
-  const nowMs = deps.clock.now().getTime();
-  await countAttempt(deps, signInSubjects('', client.ip).ip, 'signInPerIp', 'for sign-ins from this IP address', nowMs);
-
-  // The flow this browser started: one use, deleted whatever happens next.
+): Promise<OidcFlow> {
   const flow = isTokenShaped(request.flowToken) ? await deps.oidcFlows.take(sessionTokenHash(request.flowToken)) : null;
   if (!flow)
     throw new ValidationError(
@@ -182,10 +174,19 @@ export async function completeOidcSignIn(
     throw new ValidationError(
       `The answer from ${settings.label} does not belong to the sign-in this browser started (its state differs). ${START_AGAIN}`,
     );
+  return flow;
+}
 
-  let claims: OidcClaims;
+/** The provider's answer checked and the code exchanged for the ID token's claims; a refusal (not an outage) is audited. */
+async function exchangeCode(
+  deps: OidcSignInDeps,
+  { provider, settings }: OidcSetup,
+  flow: OidcFlow,
+  query: URLSearchParams,
+  client: SignInClient,
+): Promise<OidcClaims> {
   try {
-    claims = await provider.exchange(request.query, {
+    return await provider.exchange(query, {
       redirectUri: flow.redirect_uri,
       state: flow.state,
       nonce: flow.nonce,
@@ -196,6 +197,23 @@ export async function completeOidcSignIn(
     if (refusal.status !== 503) await auditOidc(deps, client, 'signInFailed', refusal.status, null, null);
     throw refusal;
   }
+}
+
+/**
+ * The callback: `flowToken` is the browser's cookie (undefined when it sent none), `query` the callback's
+ * query string as the provider sent it. Throws AppErrors (400 flow, 401 provider, 403 refused, 429, 503).
+ */
+export async function completeOidcSignIn(
+  deps: OidcSignInDeps,
+  request: { flowToken: string | undefined; query: URLSearchParams },
+  client: SignInClient,
+): Promise<CompletedOidcSignIn> {
+  const oidc = requireOidc(deps);
+  const { settings } = oidc;
+  const nowMs = deps.clock.now().getTime();
+  await countAttempt(deps, signInSubjects('', client.ip).ip, 'signInPerIp', 'for sign-ins from this IP address', nowMs);
+  const flow = await takeFlow(deps, settings, request);
+  const claims = await exchangeCode(deps, oidc, flow, request.query, client);
 
   const identity = oidcIdentity(claims, settings.allowedDomains, settings.label);
   if (!identity.ok) {

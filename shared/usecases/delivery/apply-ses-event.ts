@@ -65,42 +65,56 @@ async function addressesToSuppress(deps: ApplySesEventDeps, accountId: string, s
   return suppress.recipients.filter((recipient) => chosen.includes(recipient.category)).map((recipient) => recipient.email);
 }
 
-/** Throws MalformedSesEvent for bodies that are not SES events (the caller decides their fate). */
-export async function applySesEvent(deps: ApplySesEventDeps, body: string): Promise<ApplyResult> {
-  const event = parseSesEvent(body);
-  // `sent` is recorded by the send worker from SES's answer (with email.sent); a Send event would only
-  // repeat it with a write expected to fail. The configuration set does not subscribe to it.
-  if (!event.outcome || event.outcome.event === 'sent') return 'ignored';
-  if (!event.emailId || !event.accountId) return 'unknown_email'; // not sent by this service (no tags)
-  // sent_at and the provider's id where the send worker did not record them: it died between SES's
-  // answer and its write, and this event is how the email learns it was sent (first value wins).
-  const outcome: DeliveryOutcome = {
-    ...event.outcome,
+/** A notification of one of our emails (its tags name the email and the account). */
+type OwnEvent = ParsedSesEvent & { emailId: string; accountId: string };
+
+/** What a write changed, to publish. */
+interface Applied {
+  email: Email;
+  outcome: DeliveryOutcome;
+}
+
+/**
+ * The notification's outcome, with sent_at and the provider's id where the send worker did not record them:
+ * it died between SES's answer and its write, and this event is how the email learns it was sent (first value wins).
+ */
+function outcomeOf(event: ParsedSesEvent, outcome: DeliveryOutcome): DeliveryOutcome {
+  return {
+    ...outcome,
     fields: {
-      ...event.outcome.fields,
-      sent_at: event.outcome.fields.sent_at ?? event.sentAt,
+      ...outcome.fields,
+      sent_at: outcome.fields.sent_at ?? event.sentAt,
       provider_message_id: event.providerMessageId,
     },
   };
-  let outcomes = [outcome];
-  if (event.recipients) {
-    const { result, addresses } = event.recipients;
-    const tally = await deps.emails.recordRecipients(
-      event.emailId,
-      event.accountId,
-      result,
-      addresses,
-      result === 'refused' ? refusalFields(outcome) : undefined,
-    );
-    if (!tally) return 'unknown_email';
-    outcomes = decidePerRecipient(outcome, result, tally, event.sentAt);
-  }
+}
 
+/** The outcomes to write: one per recipient decision when the event names its recipients (tallied first); null: unknown email. */
+async function outcomesToApply(deps: ApplySesEventDeps, event: OwnEvent, outcome: DeliveryOutcome): Promise<DeliveryOutcome[] | null> {
+  if (!event.recipients) return [outcome];
+  const { result, addresses } = event.recipients;
+  const tally = await deps.emails.recordRecipients(
+    event.emailId,
+    event.accountId,
+    result,
+    addresses,
+    result === 'refused' ? refusalFields(outcome) : undefined,
+  );
+  if (!tally) return null;
+  return decidePerRecipient(outcome, result, tally, event.sentAt);
+}
+
+/** Each outcome written in turn: the email as the last write left it, and what the writes changed; null: unknown email. */
+async function writeOutcomes(
+  deps: ApplySesEventDeps,
+  event: OwnEvent,
+  outcomes: DeliveryOutcome[],
+): Promise<{ email: Email; published: Applied[] } | null> {
   let email: Email | null = null;
-  const published: { email: Email; outcome: DeliveryOutcome }[] = [];
+  const published: Applied[] = [];
   for (const next of outcomes) {
     const write = await deps.emails.applyOutcome(event.emailId, event.accountId, next);
-    if (write.kind === 'missing') return 'unknown_email';
+    if (write.kind === 'missing') return null;
     email = write.email;
     // Only news: a write that moved nothing (a late delay, a duplicate, a held refusal's `sent`) publishes
     // nothing, unless the email already records this very event: the notification came again because the
@@ -108,22 +122,18 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
     const news = write.kind === 'moved' || write.kind === 'advanced' || recordsThisEvent(write.email, next);
     if (news && next.event !== 'sent') published.push({ email: write.email, outcome: next });
   }
-  if (!email) return 'unknown_email';
-  const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);
-  if (suppressed.length) {
-    await suppressAddresses(deps, {
-      accountId: event.accountId,
-      tenantId: email.tenant_id ?? null,
-      emails: suppressed,
-      reason: event.suppress!.reason,
-    });
-  }
-  // The webhook events, from the email as each write left it. Their ids are derived from the email and
-  // type, so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
-  // sent_at came from this provider event (see above): email.sent was never published; publish it first
-  // (its id is the same as the worker's would have been, so it is delivered once either way).
+  return email ? { email, published } : null;
+}
+
+/**
+ * The webhook events, from the email as each write left it. Their ids are derived from the email and
+ * type, so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
+ * sent_at came from this provider event (see outcomeOf): email.sent was never published; publish it first
+ * (its id is the same as the worker's would have been, so it is delivered once either way).
+ */
+function webhookEvents(event: OwnEvent, email: Email, published: Applied[]) {
   const sentHere = email.sent_at === event.sentAt;
-  await deps.events.publish([
+  return [
     ...(sentHere ? [emailEvent(email, 'email.sent', event.sentAt)] : []),
     ...published.map(({ email: after, outcome: applied }) =>
       emailEvent(after, EVENT_TYPE[applied.event], applied.at, {
@@ -136,6 +146,31 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
               : {},
       }),
     ),
-  ]);
+  ];
+}
+
+/** Throws MalformedSesEvent for bodies that are not SES events (the caller decides their fate). */
+export async function applySesEvent(deps: ApplySesEventDeps, body: string): Promise<ApplyResult> {
+  const parsed = parseSesEvent(body);
+  // `sent` is recorded by the send worker from SES's answer (with email.sent); a Send event would only
+  // repeat it with a write expected to fail. The configuration set does not subscribe to it.
+  if (!parsed.outcome || parsed.outcome.event === 'sent') return 'ignored';
+  if (!parsed.emailId || !parsed.accountId) return 'unknown_email'; // not sent by this service (no tags)
+  const event: OwnEvent = { ...parsed, emailId: parsed.emailId, accountId: parsed.accountId };
+  const outcomes = await outcomesToApply(deps, event, outcomeOf(event, parsed.outcome));
+  if (!outcomes) return 'unknown_email';
+  const written = await writeOutcomes(deps, event, outcomes);
+  if (!written) return 'unknown_email';
+  const { email, published } = written;
+  const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);
+  if (suppressed.length) {
+    await suppressAddresses(deps, {
+      accountId: event.accountId,
+      tenantId: email.tenant_id ?? null,
+      emails: suppressed,
+      reason: event.suppress!.reason,
+    });
+  }
+  await deps.events.publish(webhookEvents(event, email, published));
   return 'applied';
 }

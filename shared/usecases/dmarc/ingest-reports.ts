@@ -108,6 +108,63 @@ async function ingestPart(
   return { kind: 'not_for_domain', part: part.name, domain: domainName };
 }
 
+/** The message's ids, on each of its log lines. */
+type MessageIds = { email_id: string; account_id: string };
+
+/** One report's outcome in the log, with its metric: refused and not for the domain as warnings, stored or duplicate as info. */
+function logOutcome(ids: MessageIds, outcome: ReportOutcome): void {
+  if (outcome.kind === 'refused')
+    logWarn('dmarc: report refused', {
+      ...ids,
+      part: outcome.part,
+      reason: outcome.reason,
+      detail: outcome.detail.slice(0, 300),
+      Reason: outcome.reason,
+      ...metric('refused'),
+    });
+  else if (outcome.kind === 'not_for_domain')
+    logWarn('dmarc: report for a domain that does not send its reports here; not counted', {
+      ...ids,
+      part: outcome.part,
+      domain: outcome.domain.slice(0, 253),
+      ...metric('not_for_domain'),
+    });
+  else if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
+    logInfo(`dmarc: report ${outcome.kind}`, {
+      ...ids,
+      part: outcome.part,
+      domain_id: outcome.domain_id,
+      reporter: outcome.reporter,
+      report_id: outcome.report_id,
+      day: outcome.day,
+      messages: outcome.messages,
+      ...metric(outcome.kind),
+    });
+}
+
+/** One part ingested and its outcome logged; a storage or unexpected failure is logged and counted, never thrown. */
+async function ingestLogged(
+  deps: IngestReportsDeps,
+  message: Pick<InboundMessage, 'email_id' | 'account_id' | 'received_at'>,
+  part: ReportPart,
+  targets: (ReportAddressTarget & { address: string })[],
+): Promise<ReportOutcome> {
+  const ids: MessageIds = { email_id: message.email_id, account_id: message.account_id };
+  let outcome: ReportOutcome;
+  try {
+    outcome = await ingestPart(deps, message, part, targets);
+  } catch (error) {
+    logError('dmarc: report not counted (a storage or unexpected failure); the message is recorded', error, {
+      ...ids,
+      part: part.name,
+      ...metric('failed'),
+    });
+    return { kind: 'failed', part: part.name };
+  }
+  logOutcome(ids, outcome);
+  return outcome;
+}
+
 export async function ingestDmarcReports(
   deps: IngestReportsDeps,
   message: Pick<InboundMessage, 'email_id' | 'account_id' | 'rcpt_to' | 'received_at'>,
@@ -115,60 +172,19 @@ export async function ingestDmarcReports(
 ): Promise<ReportOutcome[]> {
   const parts = reportParts(parsed);
   if (parts.length === 0) return [];
-  const ids = { email_id: message.email_id, account_id: message.account_id };
   let targets: (ReportAddressTarget & { address: string })[];
   try {
     targets = await targetsOf(deps, message);
   } catch (error) {
     logError('dmarc: could not read the report addresses; the message is recorded, its reports not counted', error, {
-      ...ids,
+      email_id: message.email_id,
+      account_id: message.account_id,
       ...metric('failed'),
     });
     return parts.map((part) => ({ kind: 'failed', part: part.name }));
   }
   if (targets.length === 0) return [];
   const outcomes: ReportOutcome[] = [];
-  for (const part of parts) {
-    let outcome: ReportOutcome;
-    try {
-      outcome = await ingestPart(deps, message, part, targets);
-    } catch (error) {
-      logError('dmarc: report not counted (a storage or unexpected failure); the message is recorded', error, {
-        ...ids,
-        part: part.name,
-        ...metric('failed'),
-      });
-      outcomes.push({ kind: 'failed', part: part.name });
-      continue;
-    }
-    if (outcome.kind === 'refused')
-      logWarn('dmarc: report refused', {
-        ...ids,
-        part: part.name,
-        reason: outcome.reason,
-        detail: outcome.detail.slice(0, 300),
-        Reason: outcome.reason,
-        ...metric('refused'),
-      });
-    else if (outcome.kind === 'not_for_domain')
-      logWarn('dmarc: report for a domain that does not send its reports here; not counted', {
-        ...ids,
-        part: part.name,
-        domain: outcome.domain.slice(0, 253),
-        ...metric('not_for_domain'),
-      });
-    else if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
-      logInfo(`dmarc: report ${outcome.kind}`, {
-        ...ids,
-        part: part.name,
-        domain_id: outcome.domain_id,
-        reporter: outcome.reporter,
-        report_id: outcome.report_id,
-        day: outcome.day,
-        messages: outcome.messages,
-        ...metric(outcome.kind),
-      });
-    outcomes.push(outcome);
-  }
+  for (const part of parts) outcomes.push(await ingestLogged(deps, message, part, targets));
   return outcomes;
 }

@@ -13,8 +13,10 @@ import { expectedRecords, inboundSubdomainOf } from '../../domain/domains/record
 import type { CreateDomainInput, UpdateDomainInput } from '../../domain/domains/schemas';
 import { AppError, ConflictError, NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
+import type { Tenant } from '../../domain/tenants/tenant';
 import { logError } from '../../lib/log';
 import type { Page } from '../../adapters/store/cursor';
+import type { CreateDomainOutcome } from '../../adapters/store/domains/crud';
 import type { PageRequest } from '../../adapters/store/paginate';
 import { completeProviderVerification } from './complete-provider-verification';
 import type { Principal } from '../access/principal';
@@ -29,31 +31,28 @@ function claimToken(accountId: string, name: string): string {
   return createHash('sha256').update(`${accountId}:${name}`).digest('base64url').slice(0, 32);
 }
 
-/**
- * POST /domains. With `tenant` (or from a key limited to a tenant) the domain is owned by that tenant
- * from the start: its claim carries the tenant id in the same transaction.
- */
-export async function createDomain(deps: CreateDomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
-  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
-  const now = deps.clock.now();
-  const id = newId('dom', now.getTime());
-  const key = await generateDkimKey();
+/** The domain as added: pending, owned by the account (and the tenant), with the records to publish for its new key. */
+function newDomain(
+  deps: Pick<CreateDomainDeps, 'dnsSettings'>,
+  added: { id: string; accountId: string; tenant: Tenant | null; input: CreateDomainInput; dkimPublicKey: string; now: Date },
+): Domain {
+  const { id, tenant, input, dkimPublicKey, now } = added;
   const selector = newSelector(now);
   const ownershipToken = randomBytes(24).toString('base64url');
   const inboundSubdomain = input.inbound_enabled ? inboundSubdomainOf(input.name) : null;
-  const domain: Domain = {
+  return {
     id,
-    account_id: principal.account.id,
+    account_id: added.accountId,
     name: input.name,
     status: 'pending',
     tenant_id: tenant?.id ?? null,
     tenant: tenant?.external_id ?? null,
     records: expectedRecords(
-      { name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey: key.publicKeyBase64, inboundSubdomain },
+      { name: input.name, ownershipToken, dkimSelector: selector, dkimPublicKey, inboundSubdomain },
       deps.dnsSettings,
     ),
     dkim_selector: selector,
-    dkim_public_key: key.publicKeyBase64,
+    dkim_public_key: dkimPublicKey,
     ownership_token: ownershipToken,
     open_tracking: false,
     click_tracking: false,
@@ -66,13 +65,20 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
     last_checked_at: null,
     provider: null,
   };
-  const sealed = await deps.secretBox.seal(key.privateKeyPem, dkimKeyContext(id));
-  const plan = PLANS[principal.account.plan];
-  const outcome = await deps.domains.create(domain, sealed, plan.domains, tenant);
-  if (outcome.ok) return domain;
-  if (outcome.reason === 'tenant_gone') throw tenantGone(tenant!);
+}
+
+/** Why the store refused the new domain: its tenant went (404), the plan's bound (403), or the name is taken (409, here or elsewhere). */
+function creationRefused(
+  deps: Pick<CreateDomainDeps, 'dashboardUrl'>,
+  principal: Principal,
+  name: string,
+  outcome: Exclude<CreateDomainOutcome, { ok: true }>,
+  tenant: Tenant | null,
+): AppError {
+  if (outcome.reason === 'tenant_gone') return tenantGone(tenant!);
   if (outcome.reason === 'limit') {
-    throw new AppError(
+    const plan = PLANS[principal.account.plan];
+    return new AppError(
       403,
       'plan_limit',
       `The ${principal.account.plan} plan includes ${plan.domains} domain${plan.domains === 1 ? '' : 's'}; delete one or upgrade to add more.`,
@@ -83,18 +89,34 @@ export async function createDomain(deps: CreateDomainDeps, principal: Principal,
     );
   }
   if (outcome.ownerAccountId === principal.account.id) {
-    throw new ConflictError(`${input.name} is already added to this account.`, 'conflict', {
-      details: { domain: input.name, domain_id: outcome.ownerDomainId },
+    return new ConflictError(`${name} is already added to this account.`, 'conflict', {
+      details: { domain: name, domain_id: outcome.ownerDomainId },
     });
   }
-  const token = claimToken(principal.account.id, input.name);
-  throw new ConflictError(`${input.name} is already attached to another account.`, 'conflict', {
+  const token = claimToken(principal.account.id, name);
+  return new ConflictError(`${name} is already attached to another account.`, 'conflict', {
     details: {
-      domain: input.name,
-      claim: { type: 'TXT', name: `_service-claim.${input.name}`, value: `service-claim=${token}` },
+      domain: name,
+      claim: { type: 'TXT', name: `_service-claim.${name}`, value: `service-claim=${token}` },
     },
-    hint: `If you control ${input.name}, publish the TXT record in details.claim and contact support at ${deps.dashboardUrl}/support quoting the domain: after checking the record we move the domain to your account.`,
+    hint: `If you control ${name}, publish the TXT record in details.claim and contact support at ${deps.dashboardUrl}/support quoting the domain: after checking the record we move the domain to your account.`,
   });
+}
+
+/**
+ * POST /domains. With `tenant` (or from a key limited to a tenant) the domain is owned by that tenant
+ * from the start: its claim carries the tenant id in the same transaction.
+ */
+export async function createDomain(deps: CreateDomainDeps, principal: Principal, input: CreateDomainInput): Promise<Domain> {
+  const tenant = await resolveTenant(deps, principal, tenantRefOf(principal, input.tenant));
+  const now = deps.clock.now();
+  const id = newId('dom', now.getTime());
+  const key = await generateDkimKey();
+  const domain = newDomain(deps, { id, accountId: principal.account.id, tenant, input, dkimPublicKey: key.publicKeyBase64, now });
+  const sealed = await deps.secretBox.seal(key.privateKeyPem, dkimKeyContext(id));
+  const outcome = await deps.domains.create(domain, sealed, PLANS[principal.account.plan].domains, tenant);
+  if (outcome.ok) return domain;
+  throw creationRefused(deps, principal, input.name, outcome, tenant);
 }
 
 export async function getDomain(deps: DomainDeps, principal: Principal, domainId: string): Promise<Domain> {

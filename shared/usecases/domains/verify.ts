@@ -4,7 +4,7 @@
  */
 import { signDkim } from '../../lib/dkim/sign';
 import { verifySignatures } from '../../lib/dkim/verify';
-import { dkimKeyContext, type Domain } from '../../domain/domains/domain';
+import { dkimKeyContext, type DnsRecord, type Domain } from '../../domain/domains/domain';
 import {
   domainStatusAfterCheck,
   evaluateDkim,
@@ -83,14 +83,9 @@ export async function verifyDomain(deps: DomainDeps, principal: Principal, domai
   }
 }
 
-/** One verification of the domain as read; null when it could not be recorded (the domain changed or went). */
-async function checkDomain(deps: DomainDeps, principal: Principal, stored: StoredDomain): Promise<Domain | null> {
-  const { domain } = stored;
-  // Stored before inbound existed: no flag, off.
-  const inbound_enabled = Boolean(domain.inbound_enabled);
-  // The DMARC record among the records names this report address: recorded only while it is still the domain's.
-  const dmarc_reports_address = domain.dmarc_reports_address ?? null;
-  const records = await Promise.all(
+/** Each of the domain's records looked up and evaluated. */
+function evaluateRecords(deps: DomainDeps, domain: Domain): Promise<DnsRecord[]> {
+  return Promise.all(
     domain.records.map(async (record) => {
       switch (record.purpose) {
         case 'ownership':
@@ -108,7 +103,10 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
       }
     }),
   );
-  // The published key matches: confirm the service can actually sign with it.
+}
+
+/** The published key matches: confirm the service can actually sign with it (the DKIM record turns invalid if not). */
+async function confirmSigning(deps: DomainDeps, stored: StoredDomain, records: DnsRecord[]): Promise<void> {
   const dkim = records.find((record) => record.purpose === 'dkim');
   if (dkim && dkim.status === 'verified') {
     const probe = await signingProbe(deps, stored);
@@ -117,49 +115,82 @@ async function checkDomain(deps: DomainDeps, principal: Principal, stored: Store
       dkim.message = `The key published at ${dkim.name} matches, but a message signed with the domain's key did not verify against DNS (${probe.reason}). Check that the record is published exactly as given.`;
     }
   }
+}
+
+/** What a check records besides the status: the records, and the settings they were read with. */
+interface CheckedRecords {
+  records: DnsRecord[];
+  inbound_enabled: boolean;
+  dmarc_reports_address: string | null;
+}
+
+/** One verification of the domain as read; null when it could not be recorded (the domain changed or went). */
+async function checkDomain(deps: DomainDeps, principal: Principal, stored: StoredDomain): Promise<Domain | null> {
+  const { domain } = stored;
+  const records = await evaluateRecords(deps, domain);
+  await confirmSigning(deps, stored, records);
+  const checked: CheckedRecords = {
+    records,
+    // Stored before inbound existed: no flag, off.
+    inbound_enabled: Boolean(domain.inbound_enabled),
+    // The DMARC record among the records names this report address: recorded only while it is still the domain's.
+    dmarc_reports_address: domain.dmarc_reports_address ?? null,
+  };
   const status = domainStatusAfterCheck(domain.status, records);
   // No half state: the domain is verified in our store only once the provider can send from it.
-  if (status === 'verified') {
-    const registered = await registerWithProvider(deps, stored);
-    const at = deps.clock.now().toISOString();
-    if (!registered.ok) {
-      const kept = await deps.domains.recordCheck(principal.account.id, domain.id, {
-        status: domain.status,
-        records,
-        at,
-        inbound_enabled,
-        dmarc_reports_address,
-      });
-      if (!kept) return null;
-      throw new UpstreamError(
-        `The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`,
-        {
-          details: { domain_id: domain.id, status: kept.status },
-          hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
-          cause: registered.error,
-        },
-      );
-    }
-    // Registered: verified once the provider can send from it; until then the status it had (`provider` says why).
-    const provider = providerVerification(registered.state, at);
-    const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, {
-      status: statusWithProvider(domain.status, provider),
-      records,
-      at,
-      inbound_enabled,
-      provider,
-      dmarc_reports_address,
-    });
-    await checkHealthWhenVerified(deps, domain, recorded);
-    return recorded;
-  }
+  if (status === 'verified') return recordVerified(deps, principal, stored, checked);
   return deps.domains.recordCheck(principal.account.id, domain.id, {
     status,
     records,
     at: deps.clock.now().toISOString(),
+    inbound_enabled: checked.inbound_enabled,
+    dmarc_reports_address: checked.dmarc_reports_address,
+  });
+}
+
+/**
+ * Records correct: registered with the provider, then recorded as verified once the provider can send from it
+ * (until then the status it had, `provider` says why). A failed registration keeps the status and answers 502.
+ */
+async function recordVerified(
+  deps: DomainDeps,
+  principal: Principal,
+  stored: StoredDomain,
+  checked: CheckedRecords,
+): Promise<Domain | null> {
+  const { domain } = stored;
+  const { records, inbound_enabled, dmarc_reports_address } = checked;
+  const registered = await registerWithProvider(deps, stored);
+  const at = deps.clock.now().toISOString();
+  if (!registered.ok) {
+    const kept = await deps.domains.recordCheck(principal.account.id, domain.id, {
+      status: domain.status,
+      records,
+      at,
+      inbound_enabled,
+      dmarc_reports_address,
+    });
+    if (!kept) return null;
+    throw new UpstreamError(
+      `The DNS records of ${domain.name} are correct, but the mail provider could not register the domain, so its status stays ${kept.status}. Retry verify in a moment.`,
+      {
+        details: { domain_id: domain.id, status: kept.status },
+        hint: 'Call this endpoint again with {"action": "verify"}; the records need no change.',
+        cause: registered.error,
+      },
+    );
+  }
+  const provider = providerVerification(registered.state, at);
+  const recorded = await deps.domains.recordCheck(principal.account.id, domain.id, {
+    status: statusWithProvider(domain.status, provider),
+    records,
+    at,
     inbound_enabled,
+    provider,
     dmarc_reports_address,
   });
+  await checkHealthWhenVerified(deps, domain, recorded);
+  return recorded;
 }
 
 /**

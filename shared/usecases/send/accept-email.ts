@@ -17,6 +17,53 @@ import type { ResolvedSendContext } from './resolved-send-context';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
 import { limitReachedError, type SendLimits } from './send-limits';
 
+/**
+ * The bodies and attachments stored under the account's retention class (docs/retention.md: a scheduled
+ * email's wait included), then the email with its reservations and idempotency record in one transaction.
+ */
+async function storeAndAccept(
+  deps: SendDeps,
+  facts: ResolvedSendContext,
+  email: PolicyOutcome['email'],
+  limits: SendLimits,
+  when: { now: Date; at: Date | null },
+  options: SendOptions,
+  result: SendResult,
+): Promise<AcceptOutcome> {
+  const { principal } = facts;
+  const { now, at } = when;
+  const { reservations } = limits;
+  const keepDays = effectiveRetention(principal.account.plan, principal.account.retention).emails_days;
+  const keyPrefix = retentionKeyPrefix(objectRetentionDays(keepDays, at ?? now, now));
+  const content = await storeContent(
+    deps,
+    { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal), keyPrefix },
+    email.id,
+    facts.request,
+    options.mime,
+  );
+  if (content.attachments) email.attachments = content.attachments;
+  const { idempotency } = options;
+  return deps.emails.accept({
+    email,
+    body: content.body,
+    ...(content.mime ? { mime: content.mime } : {}),
+    count: facts.recipients.addresses.length,
+    retentionDays: keepDays,
+    ...(at ? { scheduleVersion: 1 } : {}),
+    capped: reservations.filter((r) => r.limit !== null),
+    uncapped: reservations.filter((r) => r.limit === null),
+    idempotency: idempotency
+      ? {
+          accountId: principal.account.id,
+          key: idempotency.key,
+          record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() },
+          now,
+        }
+      : undefined,
+  });
+}
+
 export async function acceptEmail(
   deps: SendDeps,
   facts: ResolvedSendContext,
@@ -25,47 +72,16 @@ export async function acceptEmail(
   when: { now: Date; at: Date | null },
   options: SendOptions,
 ): Promise<SendResult> {
-  const { principal } = facts;
-  const { now, at } = when;
+  const { at } = when;
   const count = facts.recipients.addresses.length;
   const result: SendResult = { id: email.id, status: at ? 'scheduled' : 'sent' };
-  const { reservations } = limits;
   if (at) await schedule(deps, email.id, at);
   const unschedule = async () => {
     if (at) await deps.scheduler.remove(email.id).catch(() => undefined);
   };
   let outcome: AcceptOutcome;
   try {
-    // Bodies and attachments under the account's retention class (docs/retention.md): a scheduled email's wait included.
-    const keepDays = effectiveRetention(principal.account.plan, principal.account.retention).emails_days;
-    const keyPrefix = retentionKeyPrefix(objectRetentionDays(keepDays, at ?? now, now));
-    const content = await storeContent(
-      deps,
-      { accountId: principal.account.id, limitedTenant: limitedTenantOf(principal), keyPrefix },
-      email.id,
-      facts.request,
-      options.mime,
-    );
-    if (content.attachments) email.attachments = content.attachments;
-    const { idempotency } = options;
-    outcome = await deps.emails.accept({
-      email,
-      body: content.body,
-      ...(content.mime ? { mime: content.mime } : {}),
-      count,
-      retentionDays: keepDays,
-      ...(at ? { scheduleVersion: 1 } : {}),
-      capped: reservations.filter((r) => r.limit !== null),
-      uncapped: reservations.filter((r) => r.limit === null),
-      idempotency: idempotency
-        ? {
-            accountId: principal.account.id,
-            key: idempotency.key,
-            record: { fingerprint: idempotency.fingerprint, status: 200, body: result, created_at: now.toISOString() },
-            now,
-          }
-        : undefined,
-    });
+    outcome = await storeAndAccept(deps, facts, email, limits, when, options, result);
   } catch (error) {
     await unschedule();
     if (error instanceof AppError) throw error; // a refused attachment (413/422), not an outage

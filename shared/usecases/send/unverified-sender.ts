@@ -3,7 +3,7 @@
  * address is not verified", naming only the sender; MailerError.senderNotVerified). The domain is verified
  * in our store only once SES said it could send from it (docs/domains.md), so this is SES re-checking or
  * catching up: transient for a bounded time, then a permanent failure like any other MessageRejected.
- * The bound stays inside the send queue's redelivery budget (60 s visibility, 5 receives: infra/definitions.ts),
+ * The bound stays inside the send queue's redelivery budget (60 s visibility, 5 receives: infra/definitions/queues.ts),
  * so such an email fails with SES's reason rather than reaching the DLQ.
  */
 import type { MailerError } from '../../ports/mail';

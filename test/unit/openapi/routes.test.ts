@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document covers the API exactly: every route of every group's Hono app has an operation
  * and every operation a route (both ways), each operation's group is the one API Gateway sends its path
- * to (infra/definitions.ts), its scopes are its route's requireScope, and its rate limit the route's.
+ * to (infra/definitions/api-groups.ts), its scopes are its route's requireScope, and its rate limit the route's.
  */
 import type { Hono } from 'hono';
 import { createAccountApp } from '#functions/api/account/app';
@@ -47,7 +47,7 @@ const services = buildServices(
   }),
 );
 
-/** Every API group's app, by the group's name in infra/definitions.ts. */
+/** Every API group's app, by the group's name in infra/definitions/api-groups.ts. */
 const APPS: Record<string, () => Hono<any>> = {
   emails: () => createEmailsApp(services),
   'api-keys': () => createApiKeysApp(services),
@@ -132,7 +132,7 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
 const allRoutes = Object.entries(APPS).flatMap(([group, create]) => routesOf(group, create()));
 const apiRoutes = allRoutes.filter((route) => !NOT_OPERATIONS.some((rule) => rule.matches(route.group, route.method, route.path)));
 
-test('every API group of infra/definitions.ts has its app here (a new group must be added to APPS and documented)', () => {
+test('every API group of infra/definitions/api-groups.ts has its app here (a new group must be added to APPS and documented)', () => {
   expect(Object.keys(APPS).sort()).toEqual(API_GROUPS.map((group) => group.name).sort());
 });
 

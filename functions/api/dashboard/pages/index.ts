@@ -35,7 +35,7 @@ import { addWebhookPages } from './webhooks';
  * The pages of `areas`, relative to /dashboard, behind one session check (without a live session it
  * throws 401, which pageError turns into the sign-in page: 302 with `next` for a page, 303 for a form
  * post), and the HTML 404 for any other path the function is sent. Each dashboard function (the main
- * one, dashboard-emails, dashboard-domains: infra/definitions.ts) serves its own areas with its own
+ * one, dashboard-emails, dashboard-domains: infra/definitions/api-groups.ts) serves its own areas with its own
  * services.
  */
 export function createPages<S extends SessionDeps>(

@@ -20,6 +20,53 @@ function rewrite(tags: Map<string, string>, changes: Record<string, string>): st
   return [...next].map(([tag, value]) => `${tag}=${value}`).join('; ');
 }
 
+interface DmarcRecord {
+  domain: string;
+  /** `_dmarc.<domain>`. */
+  name: string;
+  tags: Map<string, string>;
+  reportAddress: string | null;
+}
+
+/** p=none: only monitors. */
+function policyNone({ domain, name, tags }: DmarcRecord): HealthFinding {
+  return finding(
+    'dmarc_policy_none',
+    `The DMARC policy of ${domain} is p=none: mail that fails authentication (a spoofer's) is still delivered. Once the aggregate reports show only your own sources passing, move to quarantine, then reject.`,
+    {
+      type: 'TXT',
+      name,
+      value: rewrite(tags, { p: 'quarantine' }),
+    },
+  );
+}
+
+/** No rua=: no aggregate reports; the domain's report address suggested when it has one. */
+function noReporting({ domain, name, tags, reportAddress }: DmarcRecord): HealthFinding {
+  const authorization = reportAddress ? reportAuthorizationRecord(domain, reportAddress) : null;
+  const reading = reportAddress
+    ? ` Add rua=mailto:${reportAddress}: the service reads the reports sent there (GET /domains/{id}/dmarc).${authorization ? ` Also publish ${authorization.name} TXT "${authorization.value}" (RFC 7489 section 7.1), or receivers will not send reports to an address outside ${domain}.` : ''}`
+    : ' Turn on dmarc_reports (PATCH /domains/{id}) to have the service read them.';
+  return finding(
+    'dmarc_no_reporting',
+    `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${domain} nor whether it passes.${reading}`,
+    { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:${reportAddress ?? `dmarc@${domain}`}` }) },
+  );
+}
+
+/** aspf=s: the service's SPF pass (return path rp.<domain>) never aligns. */
+function strictSpfAlignment({ domain, name, tags }: DmarcRecord): HealthFinding {
+  return finding(
+    'dmarc_spf_alignment_strict',
+    `The DMARC record at ${name} asks for strict SPF alignment (aspf=s): the service's mail has the return path rp.${domain}, so its SPF pass never aligns and DMARC rests on DKIM alone. Relaxed alignment (aspf=r, the default) lets both count.`,
+    {
+      type: 'TXT',
+      name,
+      value: rewrite(tags, { aspf: 'r' }),
+    },
+  );
+}
+
 export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup; reportAddress?: string | null }): HealthFinding[] {
   const name = `_dmarc.${input.domain}`;
   const reportAddress = input.reportAddress ?? null;
@@ -57,46 +104,10 @@ export function evaluateDmarcHealth(input: { domain: string; lookup: Lookup; rep
       ),
     ];
   }
-  const findings: HealthFinding[] = [];
-  const rua = tags.get('rua');
-  if (policy === 'none') {
-    findings.push(
-      finding(
-        'dmarc_policy_none',
-        `The DMARC policy of ${input.domain} is p=none: mail that fails authentication (a spoofer's) is still delivered. Once the aggregate reports show only your own sources passing, move to quarantine, then reject.`,
-        {
-          type: 'TXT',
-          name,
-          value: rewrite(tags, { p: 'quarantine' }),
-        },
-      ),
-    );
-  }
-  if (!rua) {
-    const authorization = reportAddress ? reportAuthorizationRecord(input.domain, reportAddress) : null;
-    const reading = reportAddress
-      ? ` Add rua=mailto:${reportAddress}: the service reads the reports sent there (GET /domains/{id}/dmarc).${authorization ? ` Also publish ${authorization.name} TXT "${authorization.value}" (RFC 7489 section 7.1), or receivers will not send reports to an address outside ${input.domain}.` : ''}`
-      : ' Turn on dmarc_reports (PATCH /domains/{id}) to have the service read them.';
-    findings.push(
-      finding(
-        'dmarc_no_reporting',
-        `The DMARC record at ${name} has no rua=: no receiver sends you aggregate reports, so you cannot see who sends as ${input.domain} nor whether it passes.${reading}`,
-        { type: 'TXT', name, value: rewrite(tags, { rua: `mailto:${reportAddress ?? `dmarc@${input.domain}`}` }) },
-      ),
-    );
-  }
-  if (tags.get('aspf')?.toLowerCase() === 's') {
-    findings.push(
-      finding(
-        'dmarc_spf_alignment_strict',
-        `The DMARC record at ${name} asks for strict SPF alignment (aspf=s): the service's mail has the return path rp.${input.domain}, so its SPF pass never aligns and DMARC rests on DKIM alone. Relaxed alignment (aspf=r, the default) lets both count.`,
-        {
-          type: 'TXT',
-          name,
-          value: rewrite(tags, { aspf: 'r' }),
-        },
-      ),
-    );
-  }
-  return findings;
+  const record: DmarcRecord = { domain: input.domain, name, tags, reportAddress };
+  return [
+    ...(policy === 'none' ? [policyNone(record)] : []),
+    ...(tags.get('rua') ? [] : [noReporting(record)]),
+    ...(tags.get('aspf')?.toLowerCase() === 's' ? [strictSpfAlignment(record)] : []),
+  ];
 }

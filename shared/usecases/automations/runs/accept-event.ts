@@ -118,6 +118,59 @@ async function runsOfUser(deps: AcceptEventDeps, accountId: string, event: Custo
   return [...found.values()];
 }
 
+/** The automations of the runs waiting for this event that are paused or deleted now: those runs are cancelled, not resumed. */
+async function stoppedAutomations(deps: AcceptEventDeps, accountId: string, waiting: Run[]): Promise<Set<string>> {
+  const stopped = new Set<string>();
+  await Promise.all(
+    [...new Set(waiting.map((run) => run.automation_id))].map(async (id) => {
+      const automation = await deps.automations.get(accountId, id);
+      if (automation?.status !== 'active') stopped.add(id);
+    }),
+  );
+  return stopped;
+}
+
+/**
+ * One of the user's runs as the event finds it: cancelled when its automation cancels on the event, resumed
+ * when it waits for it (cancelled instead when its automation stopped: not counted), else left alone (null).
+ */
+async function cancelOrResume(
+  deps: AcceptEventDeps,
+  run: Run,
+  event: CustomEvent,
+  at: string,
+  automations: { cancelIds: Set<string>; stopped: Set<string> },
+): Promise<'cancelled' | 'resumed' | null> {
+  if (automations.cancelIds.has(run.automation_id)) {
+    return (await deps.runs.cancel(run.id, at, `cancelled by event ${event.name} (${event.id})`)) ? 'cancelled' : null;
+  }
+  if (run.step_state !== 'waiting' || run.waiting_for !== event.name) return null;
+  if (automations.stopped.has(run.automation_id)) {
+    await deps.runs.cancel(
+      run.id,
+      at,
+      `the automation was paused or deleted before step ${run.steps[run.step_index]?.key ?? run.step_index} finished`,
+    );
+    return null;
+  }
+  const result = currentStepResult(
+    run,
+    'completed',
+    run.step_started_at ?? at,
+    at,
+    { event: event.name, event_id: event.id, timed_out: false },
+    null,
+  );
+  const resumed = await deps.runs.finishWaiting(
+    run.id,
+    run.step_index,
+    result,
+    flowOutcome(flowAfter(run.steps, run.step_index)),
+    event.name,
+  );
+  return resumed ? 'resumed' : null;
+}
+
 async function applyEvent(
   deps: AcceptEventDeps,
   accountId: string,
@@ -137,50 +190,20 @@ async function applyEvent(
   const waiting = userRuns.filter(
     (run) => !cancelIds.has(run.automation_id) && run.step_state === 'waiting' && run.waiting_for === event.name,
   );
-  const stopped = new Set<string>();
-  await Promise.all(
-    [...new Set(waiting.map((run) => run.automation_id))].map(async (id) => {
-      const automation = await deps.automations.get(accountId, id);
-      if (automation?.status !== 'active') stopped.add(id);
-    }),
-  );
+  const stopped = await stoppedAutomations(deps, accountId, waiting);
 
   // 1. Cancel, 2. resume (a run cancelled here is not resumed).
-  let cancelled = 0;
-  let resumed = 0;
-  await Promise.all(
-    userRuns.map(async (run) => {
-      if (cancelIds.has(run.automation_id)) {
-        if (await deps.runs.cancel(run.id, at, `cancelled by event ${event.name} (${event.id})`)) cancelled++;
-        return;
-      }
-      if (run.step_state !== 'waiting' || run.waiting_for !== event.name) return;
-      if (stopped.has(run.automation_id)) {
-        await deps.runs.cancel(
-          run.id,
-          at,
-          `the automation was paused or deleted before step ${run.steps[run.step_index]?.key ?? run.step_index} finished`,
-        );
-        return;
-      }
-      const result = currentStepResult(
-        run,
-        'completed',
-        run.step_started_at ?? at,
-        at,
-        { event: event.name, event_id: event.id, timed_out: false },
-        null,
-      );
-      if (await deps.runs.finishWaiting(run.id, run.step_index, result, flowOutcome(flowAfter(run.steps, run.step_index)), event.name))
-        resumed++;
-    }),
-  );
+  const touched = await Promise.all(userRuns.map((run) => cancelOrResume(deps, run, event, at, { cancelIds, stopped })));
 
   // 3. Start.
   const subject = eventSubject(event);
   const runEvent = runEventOf(event);
   await Promise.all(triggered.map((automation) => deps.runs.start(newRun({ automation, event: runEvent, subject, now }))));
-  return { matched_automations: triggered.length, resumed_runs: resumed, cancelled_runs: cancelled };
+  return {
+    matched_automations: triggered.length,
+    resumed_runs: touched.filter((outcome) => outcome === 'resumed').length,
+    cancelled_runs: touched.filter((outcome) => outcome === 'cancelled').length,
+  };
 }
 
 export async function acceptEvent(

@@ -79,6 +79,53 @@ export async function getHosting(deps: ManageHostingDeps, principal: Principal, 
   return toPublicHosting(stored.hosting, stored.nextStepAt);
 }
 
+/** A new attempt at the host's certificate: the step requests a new one (the failed one, kept as stale, is deleted by the step). */
+function newAttempt(current: StoredHosting, now: string) {
+  return {
+    status: 'pending_certificate' as const,
+    message: STARTING,
+    attempt: current.attempt + 1,
+    certificate_arn: null,
+    stale_certificate_arn: current.certificate_arn,
+    validation_record: null,
+    target: null,
+    dns: null,
+    attempt_started_at: now,
+  };
+}
+
+/** The first hosting of the policy: its certificate to request, and a place of the plan's bound taken. */
+function firstHosting(
+  domain: Domain,
+  policyDomain: string,
+  policy: Pick<StoredHosting, 'mode' | 'max_age' | 'mx'>,
+  now: string,
+  version: number,
+): StoredHosting {
+  return {
+    policy_domain: policyDomain,
+    domain_id: domain.id,
+    account_id: domain.account_id,
+    mode: policy.mode,
+    max_age: policy.max_age,
+    policy_id: policyIdOf(now, version),
+    mx: policy.mx,
+    status: 'pending_certificate',
+    message: STARTING,
+    attempt: 1,
+    certificate_arn: null,
+    stale_certificate_arn: null,
+    validation_record: null,
+    target: null,
+    dns: null,
+    attempt_started_at: now,
+    created_at: now,
+    updated_at: now,
+    version,
+    plan_slot: true,
+  };
+}
+
 /** The hosting as PUT makes it from what is stored (null: none). */
 function configured(
   domain: Domain,
@@ -91,32 +138,8 @@ function configured(
   const version = (current?.version ?? 0) + 1;
   const maxAge = input.max_age ?? current?.max_age ?? DEFAULT_MAX_AGE_S;
   const mx = [mxHost];
-  if (!current) {
-    return {
-      policy_domain: policyDomain,
-      domain_id: domain.id,
-      account_id: domain.account_id,
-      mode: input.mode,
-      max_age: maxAge,
-      policy_id: policyIdOf(now, version),
-      mx,
-      status: 'pending_certificate',
-      message: STARTING,
-      attempt: 1,
-      certificate_arn: null,
-      stale_certificate_arn: null,
-      validation_record: null,
-      target: null,
-      dns: null,
-      attempt_started_at: now,
-      created_at: now,
-      updated_at: now,
-      version,
-      plan_slot: true,
-    };
-  }
+  if (!current) return firstHosting(domain, policyDomain, { mode: input.mode, max_age: maxAge, mx }, now, version);
   const policyChanged = current.mode !== input.mode || current.max_age !== maxAge || current.mx.join(' ') !== mx.join(' ');
-  const restart = current.status === 'failed';
   return {
     ...current,
     mode: input.mode,
@@ -124,19 +147,7 @@ function configured(
     mx,
     policy_id: policyChanged ? policyIdOf(now, version) : current.policy_id,
     // A failed hosting starts over: a new attempt requests a new certificate (the failed one is deleted by the step).
-    ...(restart
-      ? {
-          status: 'pending_certificate' as const,
-          message: STARTING,
-          attempt: current.attempt + 1,
-          certificate_arn: null,
-          stale_certificate_arn: current.certificate_arn,
-          validation_record: null,
-          target: null,
-          dns: null,
-          attempt_started_at: now,
-        }
-      : {}),
+    ...(current.status === 'failed' ? newAttempt(current, now) : {}),
     updated_at: now,
     version,
   };

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import { hostCnameFound, policyRecordFound, type StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
 import { policyHostOf, policyRecordName, tlsRptRecordName } from '#shared/domain/domains/mta-sts/policy';
 import type { Lookup } from '#shared/domain/domains/evaluate';
-import { HostingQuotaError } from '#shared/ports/hosting';
+import { HostingQuotaError, type HostCertificate } from '#shared/ports/hosting';
 import type { MtaStsHostingDeps } from './deps';
 import { nextStepAt } from './schedule';
 
@@ -65,26 +65,84 @@ async function save(deps: MtaStsHostingDeps, hosting: StoredHosting, changes: Pa
 
 const failed = (message: string): Partial<StoredHosting> => ({ status: 'failed', message });
 
+/** A failed attempt's certificate deleted: nothing uses it (ACM refusing still keeps it for the next step). null: superseded. */
+async function dropStaleCertificate(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<StoredHosting | null> {
+  if (!hosting.stale_certificate_arn) return hosting;
+  if ((await deps.hostCertificates.remove(hosting.stale_certificate_arn)) !== 'deleted') return hosting;
+  return save(deps, hosting, { stale_certificate_arn: null });
+}
+
+/** The attempt's certificate: the one it requested, else requested now (idempotent); a refusal for a quota fails the hosting. */
+async function attemptCertificate(
+  deps: MtaStsHostingDeps,
+  hosting: StoredHosting,
+  host: string,
+): Promise<{ arn: string } | { outcome: HostingStepOutcome }> {
+  if (hosting.certificate_arn) return { arn: hosting.certificate_arn };
+  try {
+    return { arn: (await deps.hostCertificates.request(host, certificateToken(hosting))).arn };
+  } catch (error) {
+    if (!(error instanceof HostingQuotaError)) throw error;
+    return { outcome: (await save(deps, hosting, failed(error.message))) ? 'advanced' : 'superseded' };
+  }
+}
+
+/** Still pending: the certificate, its validation record and the message saved when one changed; else only the next look moves on. */
+async function certificatePending(
+  deps: MtaStsHostingDeps,
+  hosting: StoredHosting,
+  host: string,
+  arn: string,
+  certificate: HostCertificate,
+): Promise<HostingStepOutcome> {
+  const message = certificate.validationRecord
+    ? `Publish the certificate_validation record: ACM issues the certificate of ${host} within minutes of seeing it (it keeps looking for 72 hours).`
+    : `ACM is preparing the validation record of ${host}'s certificate (seconds).`;
+  const changed =
+    arn !== hosting.certificate_arn ||
+    JSON.stringify(certificate.validationRecord) !== JSON.stringify(hosting.validation_record) ||
+    message !== hosting.message;
+  if (!changed) {
+    // Nothing new: only the next look is moved on (a save all the same, so the due time moves).
+    return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
+  }
+  return (await save(deps, hosting, { certificate_arn: arn, validation_record: certificate.validationRecord, message }))
+    ? 'waiting'
+    : 'superseded';
+}
+
+/** Issued: the custom domain name created (mapped to the MTA-STS API), the owner's records checked, then one save. */
+async function certificateIssued(
+  deps: MtaStsHostingDeps,
+  hosting: StoredHosting,
+  host: string,
+  arn: string,
+  certificate: HostCertificate,
+): Promise<HostingStepOutcome> {
+  let target: string;
+  try {
+    target = (await deps.hostDomains.ensure(host, arn)).target;
+  } catch (error) {
+    if (!(error instanceof HostingQuotaError)) throw error;
+    return (await save(deps, hosting, { ...failed(error.message), certificate_arn: arn })) ? 'advanced' : 'superseded';
+  }
+  // The owner's records are looked up before the one save: no reader sees the served policy without them.
+  const records = await checkRecords(deps, hosting, target);
+  const issued = await save(deps, hosting, {
+    ...records,
+    certificate_arn: arn,
+    validation_record: certificate.validationRecord ?? hosting.validation_record,
+  });
+  return issued ? 'advanced' : 'superseded';
+}
+
 async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): Promise<HostingStepOutcome> {
-  let hosting = stored;
+  const hosting = await dropStaleCertificate(deps, stored);
+  if (!hosting) return 'superseded';
   const host = policyHostOf(hosting.policy_domain);
-  if (hosting.stale_certificate_arn) {
-    // A failed attempt's certificate: nothing uses it (ACM refusing still keeps it for the next step).
-    if ((await deps.hostCertificates.remove(hosting.stale_certificate_arn)) === 'deleted') {
-      const saved = await save(deps, hosting, { stale_certificate_arn: null });
-      if (!saved) return 'superseded';
-      hosting = saved;
-    }
-  }
-  let arn = hosting.certificate_arn;
-  if (!arn) {
-    try {
-      arn = (await deps.hostCertificates.request(host, certificateToken(hosting))).arn;
-    } catch (error) {
-      if (!(error instanceof HostingQuotaError)) throw error;
-      return (await save(deps, hosting, failed(error.message))) ? 'advanced' : 'superseded';
-    }
-  }
+  const attempt = await attemptCertificate(deps, hosting, host);
+  if ('outcome' in attempt) return attempt.outcome;
+  const { arn } = attempt;
   const certificate = await deps.hostCertificates.describe(arn);
   if (!certificate) {
     // Deleted outside the service: a new attempt requests another.
@@ -106,37 +164,8 @@ async function certificateStep(deps: MtaStsHostingDeps, stored: StoredHosting): 
       ? 'advanced'
       : 'superseded';
   }
-  if (certificate.status === 'pending') {
-    const message = certificate.validationRecord
-      ? `Publish the certificate_validation record: ACM issues the certificate of ${host} within minutes of seeing it (it keeps looking for 72 hours).`
-      : `ACM is preparing the validation record of ${host}'s certificate (seconds).`;
-    const changed =
-      arn !== hosting.certificate_arn ||
-      JSON.stringify(certificate.validationRecord) !== JSON.stringify(hosting.validation_record) ||
-      message !== hosting.message;
-    if (!changed) {
-      // Nothing new: only the next look is moved on (a save all the same, so the due time moves).
-      return (await save(deps, hosting, {})) ? 'waiting' : 'superseded';
-    }
-    return (await save(deps, hosting, { certificate_arn: arn, validation_record: certificate.validationRecord, message }))
-      ? 'waiting'
-      : 'superseded';
-  }
-  let target: string;
-  try {
-    target = (await deps.hostDomains.ensure(host, arn)).target;
-  } catch (error) {
-    if (!(error instanceof HostingQuotaError)) throw error;
-    return (await save(deps, hosting, { ...failed(error.message), certificate_arn: arn })) ? 'advanced' : 'superseded';
-  }
-  // The owner's records are looked up before the one save: no reader sees the served policy without them.
-  const records = await checkRecords(deps, hosting, target);
-  const issued = await save(deps, hosting, {
-    ...records,
-    certificate_arn: arn,
-    validation_record: certificate.validationRecord ?? hosting.validation_record,
-  });
-  return issued ? 'advanced' : 'superseded';
+  if (certificate.status === 'pending') return certificatePending(deps, hosting, host, arn, certificate);
+  return certificateIssued(deps, hosting, host, arn, certificate);
 }
 
 async function dnsStep(deps: MtaStsHostingDeps, hosting: StoredHosting): Promise<HostingStepOutcome> {

@@ -13,7 +13,9 @@ describe('the template cache key', () => {
       expect.arrayContaining([
         'infra/stacks/mailservice-stack.ts',
         'infra/constructs/grants.ts',
-        'infra/definitions.ts',
+        'infra/definitions/index.ts',
+        'infra/definitions/api-groups.ts',
+        'infra/definitions/grants.ts',
         'shared/config/config.ts',
         'shared/config/settings.ts',
       ]),

@@ -1,0 +1,32 @@
+/** What the automation-steps worker's use case (./run-step.ts) uses, and what it answers. */
+import type { Automation } from '#shared/domain/automations/automation';
+import type { Account } from '#shared/domain/accounts/account';
+import type { Idempotency } from '#shared/domain/emails/idempotency';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
+import type { Clock } from '#shared/ports/clock';
+import type { StepScheduler } from '#shared/ports/scheduling';
+import type { RunRepository } from '#shared/adapters/store/runs';
+import type { Principal } from '../../access/principal';
+
+export interface RunStepDeps {
+  runs: Pick<RunRepository, 'get' | 'claimStep' | 'completeStep' | 'waitStep' | 'finishWaiting' | 'cancel'>;
+  automations: { get(accountId: string, automationId: string): Promise<Automation | null> };
+  accounts: { get(accountId: string): Promise<Account | null> };
+  stepScheduler: StepScheduler;
+  /** The send core (sendEmail) for this principal. */
+  sendEmail(principal: Principal, request: ParsedSendRequest, idempotency: Idempotency): Promise<{ id: string; status: string }>;
+  clock: Clock;
+  /** The claim's lease (default STEP_LEASE_MS, ./run-step.ts). */
+  leaseMs?: number;
+}
+
+export type RunStepOutcome =
+  | 'completed'
+  | 'waiting'
+  | 'woken'
+  | 'failed'
+  | 'cancelled'
+  /** A duplicate, a stale message, a step another attempt holds, a run that ended: nothing done. */
+  | 'skipped'
+  /** The attempt lost its claim before recording the result (another took over, or the run was cancelled). */
+  | 'lost_claim';
