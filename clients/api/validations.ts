@@ -4,7 +4,7 @@
  * CLI and the MCP server use to tell a person or a model what the verdicts mean. The type comes from the
  * API's own public record (a type-only import: nothing of shared/ runs in the clients).
  */
-import type { PublicValidation } from '#shared/domain/validations/schemas';
+import type { PublicValidation } from '#shared/domain/address-validation/schemas';
 
 export type Validation = PublicValidation;
 

@@ -54,7 +54,7 @@ export type RateLimitName = keyof typeof RATE_LIMITS;
 /**
  * POST /validations and /validations/batch: the plan's `validationsPerHour` addresses per hour-long window
  * (each address of a batch counts, so a batch is no way around it), per account. Counted by the use case
- * (shared/usecases/validations/), which knows how many addresses a request holds; 429 rate_limited with
+ * (shared/usecases/address-validation/), which knows how many addresses a request holds; 429 rate_limited with
  * Retry-After as every limit. An hour, not a second: the limit bounds a volume, not a burst.
  */
 export const VALIDATIONS_LIMIT_NAME = 'validations';

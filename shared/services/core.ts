@@ -52,7 +52,7 @@ import { ReceivingDomains } from '../usecases/inbound/receiving-domains';
 import { PublishedTemplates } from '../usecases/send/published-templates';
 import { SendContextLoader } from '../usecases/send/send-context-loader';
 import { TtlCache } from '../lib/ttl-cache';
-import { MailDomains } from '../usecases/validations/mail-domains';
+import { MailDomains } from '../usecases/address-validation/mail-domains';
 
 export function buildCore(config: Config = loadConfig()) {
   const table = { client: createDynamoClient(config), name: config.tableName };

@@ -15,7 +15,7 @@
  *   ./dns-apply.ts  DNS host adapters                                                  Route 53, Cloudflare
  *   ./imports.ts    the provider APIs imports read                                     SendGrid, Postmark, Mailgun
  *   ./oidc.ts       the dashboard's OpenID Connect provider (when configured)          openid-client
- *   ./validation.ts the disposable-domain list of address validation                    disposable-email-domains-js
+ *   ./address-validation.ts the disposable-domain list of address validation                    disposable-email-domains-js
  *   ./mta-sts.ts    hosted MTA-STS policies (store); their hosts' provisioning          (ACM, API Gateway: the task only)
  *
  * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
@@ -33,7 +33,7 @@ import { buildSchedules, type ScheduleServices } from './schedules';
 import { buildSecrets, type SecretServices } from './secrets';
 import { buildSes, type SesServices } from './ses';
 import { buildTenantCleanup, type TenantCleanupServices } from './tenant-cleanup';
-import { buildValidation, type ValidationServices } from './validation';
+import { buildValidation, type ValidationServices } from './address-validation';
 import { buildDeliverability, type DeliverabilityServices } from './deliverability';
 import { buildMtaStsHosting, buildMtaStsProvisioning, type MtaStsHostingServices, type MtaStsProvisioningServices } from './mta-sts';
 

@@ -526,7 +526,7 @@ describe('the bad-input corpus', () => {
   });
 
   it('fingerprints a deeply nested body with an Idempotency-Key without crashing: unknown fields dropped on a send, 400 on a batch', async () => {
-    // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/doors/http/validate.ts).
+    // 40 levels: past the fingerprint's 32, within the 64 any body may have (shared/doors/http/request-validation.ts).
     const rawBody = `{"from":"a@sandbox.mailservice.dev","to":"${account.email}","subject":"s","text":"t","x":${deepJson(40)}}`;
     const single = await api('POST', '/emails', {
       key: account.key,

@@ -13,7 +13,7 @@ import { eventRequestSchema } from '#shared/domain/automations/event-request';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from '#shared/domain/emails/idempotency';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { routes } from '#shared/doors/http/route';
-import { parseWith, readJson } from '#shared/doors/http/validate';
+import { parseWith, readJson } from '#shared/doors/http/request-validation';
 import { eventsOp } from './operations';
 import { requireAutomationAccess } from '#shared/usecases/automations/automations';
 import { acceptEvent, type AcceptEventDeps } from '#shared/usecases/automations/runs/accept-event';

@@ -7,7 +7,7 @@
 import { toPublicDomain, type Domain } from '#shared/domain/domains/domain';
 import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
 import { applyDnsSchema, updateDomainSchema } from '#shared/domain/domains/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
 import { updateDomain } from '#shared/usecases/domains/manage';
 import { deleteHosting, putHosting } from '#shared/usecases/domains/mta-sts/manage';

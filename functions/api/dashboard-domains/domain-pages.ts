@@ -13,7 +13,7 @@
  */
 import { toPublicDomain } from '#shared/domain/domains/domain';
 import { createDomainSchema } from '#shared/domain/domains/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { createDomain, getDomain, listDomains } from '#shared/usecases/domains/manage';
 import { storedHealthOf } from '#shared/usecases/domains/stored-health';
 import {

@@ -4,7 +4,7 @@
  * listReceivedEmails, getReceivedEmail (the received-emails group's).
  */
 import { listReceivedEmailsQuerySchema } from '#shared/domain/inbound/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { getReceivedEmail, listReceivedEmails } from '#shared/usecases/inbound/received-emails';
 import { problemFlash, input, LIST_PAGE_SIZE, pager, pageState, render, param } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';

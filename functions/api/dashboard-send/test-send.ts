@@ -4,7 +4,7 @@
  * function holding the send core, so dashboard-emails holds none of it (the 1 MiB bundle limit).
  */
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { sendEmail } from '#shared/usecases/send';
 import { field, formAction, redirectTo } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';

@@ -11,9 +11,9 @@ import {
   toPublicValidation,
   validateAddressesSchema,
   type PublicValidation,
-} from '#shared/domain/validations/schemas';
-import { parseWith } from '#shared/doors/http/validate';
-import { validateAddresses } from '#shared/usecases/validations/validate-addresses';
+} from '#shared/domain/address-validation/schemas';
+import { parseWith } from '#shared/doors/http/request-validation';
+import { validateAddresses } from '#shared/usecases/address-validation/validate-addresses';
 import { field, input, postForm, problemFlash, render, textarea, type PageContext } from '../dashboard/pages/forms';
 import type { PageRoutes } from '../dashboard/pages/page-routes';
 import type { DashboardValidationsServices } from './services';

@@ -23,7 +23,7 @@ import { requireSameOrigin } from '#shared/doors/http/middleware/same-origin';
 import { isFormBody as isForm, requireSession } from '#shared/doors/http/middleware/session';
 import { routes } from '#shared/doors/http/route';
 import { clearSessionCookie, sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
-import { parseWith, readJson } from '#shared/doors/http/validate';
+import { parseWith, readJson } from '#shared/doors/http/request-validation';
 import { dashboardOps } from './operations';
 import type { StoredSession } from '#shared/adapters/store/sessions';
 import { endSession } from '#shared/usecases/dashboard/sessions';

@@ -23,7 +23,7 @@ import { requireSameOrigin } from '#shared/doors/http/middleware/same-origin';
 import { isFormBody, requireSession } from '#shared/doors/http/middleware/session';
 import { routes } from '#shared/doors/http/route';
 import { sessionCookieToken, setSessionCookie } from '#shared/doors/http/session-cookie';
-import { readJson } from '#shared/doors/http/validate';
+import { readJson } from '#shared/doors/http/request-validation';
 import { dashboardOps } from './operations';
 import { endSession, startSession } from '#shared/usecases/dashboard/sessions';
 import { acceptInvitation, invitationOfToken, inviteMember, revokeInvitation } from '#shared/usecases/dashboard/invitations';

@@ -4,7 +4,7 @@ import { dnsProviderParamSchema, storeDnsProviderSchema } from '#shared/domain/d
 import { NotFoundError } from '#shared/domain/errors';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { routes } from '#shared/doors/http/route';
-import { jsonBody } from '#shared/doors/http/validate';
+import { jsonBody } from '#shared/doors/http/request-validation';
 import { deleteDnsProvider, listDnsProviders, storeDnsProvider } from '#shared/usecases/domains/dns-providers';
 import { domainOps } from './operations';
 import type { DomainsServices } from './services';

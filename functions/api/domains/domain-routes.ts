@@ -8,7 +8,7 @@ import { applyDnsSchema, domainActionSchema } from '#shared/domain/domains/schem
 import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
-import { parseWith, readJson } from '#shared/doors/http/validate';
+import { parseWith, readJson } from '#shared/doors/http/request-validation';
 import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '#shared/usecases/domains/manage';
 import { verifyDomain } from '#shared/usecases/domains/verify';

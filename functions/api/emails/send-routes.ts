@@ -5,7 +5,7 @@ import { sendRequestSchema, type ParsedSendRequest } from '#shared/domain/emails
 import { ValidationError } from '#shared/domain/errors';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { routes } from '#shared/doors/http/route';
-import { parseWith, readJson } from '#shared/doors/http/validate';
+import { parseWith, readJson } from '#shared/doors/http/request-validation';
 import { sendEmail } from '#shared/usecases/send';
 import { sendBatch, validateBatchShape, type BatchValidation } from '#shared/usecases/send/send-batch';
 import { sendTestEvent } from '#shared/usecases/webhooks/test-event';

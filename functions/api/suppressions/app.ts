@@ -13,9 +13,9 @@ import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { suppressionOps } from './suppression-operations';
 import { validationOps } from './validation-operations';
-import { toPublicValidation } from '#shared/domain/validations/schemas';
+import { toPublicValidation } from '#shared/domain/address-validation/schemas';
 import type { CoreServices, ValidationServices } from '#shared/services';
-import { validateAddresses } from '#shared/usecases/validations/validate-addresses';
+import { validateAddresses } from '#shared/usecases/address-validation/validate-addresses';
 import {
   addCategoryOptOuts,
   addSuppressions,

@@ -2,7 +2,7 @@
  * The operations of address validation (docs/deliverability.md, "Address validation"), served by the
  * suppressions group: they read the same lists, with the same grants (the table), plus DNS.
  */
-import { MAX_VALIDATIONS_PER_BATCH, validateAddressesSchema, validateAddressSchema } from '#shared/domain/validations/schemas';
+import { MAX_VALIDATIONS_PER_BATCH, validateAddressesSchema, validateAddressSchema } from '#shared/domain/address-validation/schemas';
 import { section } from '#shared/doors/openapi/operation';
 import { validationListSchema, validationSchema } from './validation-schemas';
 

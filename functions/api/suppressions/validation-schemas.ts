@@ -1,9 +1,9 @@
 /** Response schemas of address validation (POST /validations, POST /validations/batch). */
 import * as z from 'zod';
 import { SUPPRESSION_REASONS } from '#shared/domain/suppressions/reasons';
-import type { toPublicValidation } from '#shared/domain/validations/schemas';
-import { SYNTAX_PROBLEMS } from '#shared/domain/validations/syntax';
-import { DOMAIN_RESULTS, VALIDATION_REASONS, VERDICTS } from '#shared/domain/validations/verdict';
+import type { toPublicValidation } from '#shared/domain/address-validation/schemas';
+import { SYNTAX_PROBLEMS } from '#shared/domain/address-validation/syntax';
+import { DOMAIN_RESULTS, VALIDATION_REASONS, VERDICTS } from '#shared/domain/address-validation/verdict';
 import { describing } from '#shared/doors/openapi/common-schemas';
 
 export const validationSchema = describing<ReturnType<typeof toPublicValidation>>()(

@@ -6,7 +6,7 @@
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
-import type { SuppressedFor } from '../../domain/validations/verdict';
+import type { SuppressedFor } from '../../domain/address-validation/verdict';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { Page } from './cursor';
 import { mapBounded } from '../../lib/concurrency';

@@ -1,7 +1,7 @@
 /**
  * An automation (docs/automations.md): a trigger (a custom event's name, and events that cancel a
  * user's runs) and ordered steps. A definition is valid whenever it is stored (every save validates
- * fully: shared/domain/automations/validate.ts), so activating only changes the status. `version`
+ * fully: shared/domain/automations/validate-definition.ts), so activating only changes the status. `version`
  * counts the definition's edits (name, trigger, steps); runs will be pinned to the version they started
  * with. Pure.
  */
@@ -123,7 +123,7 @@ export type Step = SendEmailStep | DelayStep | WaitForEventStep | ConditionStep;
 
 /**
  * A step as stored (a run's copy of the steps: shared/adapters/store/runs.ts decodes with it): what the
- * request schemas (./validate.ts) leave after checking and filling defaults, as plain shapes, each checked
+ * request schemas (./validate-definition.ts) leave after checking and filling defaults, as plain shapes, each checked
  * against its interface.
  */
 const stepBase = { key: z.string(), next: z.string().optional() };

@@ -18,7 +18,7 @@
  *   An empty group, refused by validation, is malformed here: false.
  */
 import { CONDITION_OPERATORS, type Condition, type ConditionOperator } from './automation';
-import { eventPathProblem } from './validate';
+import { eventPathProblem } from './validate-definition';
 
 /** The event a run started with (what conditions and placeholders read). */
 export interface AutomationEvent {

@@ -1,6 +1,6 @@
 /**
  * Fills a `send_email` step's event placeholders (docs/automations.md, "Placeholders") from the event
- * that started the run. Pure, linear time (one pass of validate.ts's PLACEHOLDER, which has no nested
+ * that started the run. Pure, linear time (one pass of validate-definition.ts's PLACEHOLDER, which has no nested
  * quantifier).
  *
  * - `{{event.name}}`, `{{event.email}}`, `{{event.user_id}}`, `{{event.data.<path>}}`, spaces allowed
@@ -13,7 +13,7 @@
  */
 import { escapeHtml } from '../html';
 import { lookupEventValue, type AutomationEvent } from './evaluate-condition';
-import { eventPathProblem, PLACEHOLDER } from './validate';
+import { eventPathProblem, PLACEHOLDER } from './validate-definition';
 
 export interface FillOptions {
   /** HTML-escape the values (for an `html` body). */

@@ -1,7 +1,7 @@
 /** Request validation for /automations (the single source of the request types; docs/automations.md). */
 import * as z from 'zod';
 import { AUTOMATION_LIMITS as LIMITS, AUTOMATION_STATUSES } from './automation';
-import { definitionProblems, stepsSchema, triggerSchema } from './validate';
+import { definitionProblems, stepsSchema, triggerSchema } from './validate-definition';
 
 const name = z
   .string({ error: 'name is required (a string)' })
@@ -13,7 +13,7 @@ const trigger = triggerSchema.describe("what starts a run (event) and what cance
 const steps = stepsSchema.describe(`1-${LIMITS.steps} steps, run in order (keys unique, no cycles)`);
 
 /**
- * Adds the rules between steps (validate.ts) once every field has the right shape: a transform, which
+ * Adds the rules between steps (validate-definition.ts) once every field has the right shape: a transform, which
  * zod runs only when the object parsed (a refinement would also see unparsed values).
  */
 function withDefinitionRules<

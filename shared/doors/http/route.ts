@@ -21,7 +21,7 @@ import type { ApiEnv } from './env';
 import { recordCreatedFromAnswer } from './created-ids';
 import { rateLimit } from './middleware/rate-limit';
 import { requireScope } from './middleware/require-scope';
-import { parseWith, readJson } from './validate';
+import { parseWith, readJson } from './request-validation';
 
 type BodyOf<O> = O extends { body: { decodedBy: string } }
   ? undefined

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { conditionSchema } from '../../domain/automations/condition-schema';
-import { STEP_SCHEMAS } from '../../domain/automations/validate';
+import { STEP_SCHEMAS } from '../../domain/automations/validate-definition';
 import { CONDITION_OPERATORS } from '../../domain/automations/automation';
 import {
   applyDnsSchema,

@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { ATTACHMENT_UPLOAD_ALIASES, createAttachmentUploadSchema } from '../../domain/emails/attachment-upload';
 import { ATTACHMENT_ALIASES, attachmentReferenceSchema, attachmentSchema, inlineAttachmentSchema } from '../../domain/emails/attachments';
 import { SEND_REQUEST_ALIASES, sendRequestSchema } from '../../domain/emails/send-request';
-import { stepSchema as stepValidation } from '../../domain/automations/validate';
+import { stepSchema as stepValidation } from '../../domain/automations/validate-definition';
 import type { JsonSchema } from './document-types';
 import { SCHEMA_REF } from './schema-ref';
 

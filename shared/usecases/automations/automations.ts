@@ -4,7 +4,7 @@
  * reads the active automations through AutomationRepository.activeByTrigger / activeByCancelEvent.
  *
  * Automations belong to the whole account: a key limited to a tenant gets 403. Every save validates
- * the whole definition (shared/domain/automations/validate.ts), so activating only changes the status.
+ * the whole definition (shared/domain/automations/validate-definition.ts), so activating only changes the status.
  * Every save of a definition (create, edit) records the saver's reach, its key's allowed_domains, which
  * the runs keep and send within; a limited key may not save a step written to send from another domain
  * (403 domain_not_allowed: shared/domain/automations/step-reach.ts).
@@ -19,9 +19,9 @@ import type {
   UpdateAutomationInput,
 } from '../../domain/automations/schemas';
 import { stepOutsideReach } from '../../domain/automations/step-reach';
-import { definitionProblems, type FieldProblem } from '../../domain/automations/validate';
+import { definitionProblems, type FieldProblem } from '../../domain/automations/validate-definition';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../domain/errors';
-import { fieldNames } from '../../domain/validation';
+import { fieldNames } from '../../domain/request-validation';
 import type { Clock } from '../../ports/clock';
 import type { AutomationRepository } from '../../adapters/store/automations';
 import type { Page } from '../../adapters/store/cursor';

@@ -9,7 +9,7 @@ import type { Invitation } from '../../domain/dashboard/invitation';
 import { ROLE_DESCRIPTIONS } from '../../domain/dashboard/roles';
 import { sendRequestSchema } from '../../domain/emails/send-request';
 import { escapeHtml } from '../../domain/html';
-import { parseWith } from '../../domain/validation';
+import { parseWith } from '../../domain/request-validation';
 import type { Principal } from '../access/principal';
 import { sendEmail, type SendDeps, type SendResult } from '../send';
 

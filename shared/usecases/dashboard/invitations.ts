@@ -20,7 +20,7 @@ import {
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { parseWith } from '../../domain/validation';
+import { parseWith } from '../../domain/request-validation';
 import type { Clock } from '../../ports/clock';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 import { INVITATION_NOT_VALID, type InvitationRepository } from '../../adapters/store/invitations';

@@ -10,7 +10,7 @@ import { changeRoleRequestSchema } from '../../domain/dashboard/schemas';
 import type { Invitation } from '../../domain/dashboard/invitation';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { NotFoundError } from '../../domain/errors';
-import { parseWith } from '../../domain/validation';
+import { parseWith } from '../../domain/request-validation';
 import type { Clock } from '../../ports/clock';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';
 import type { InvitationRepository } from '../../adapters/store/invitations';

@@ -8,7 +8,7 @@ import { newUserSchema } from '../../domain/dashboard/schemas';
 import type { DashboardUser } from '../../domain/dashboard/user';
 import { NotFoundError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
-import { parseWith } from '../../domain/validation';
+import { parseWith } from '../../domain/request-validation';
 import type { Clock } from '../../ports/clock';
 import type { AccountRepository } from '../../adapters/store/accounts';
 import type { DashboardUserRepository } from '../../adapters/store/dashboard-users';

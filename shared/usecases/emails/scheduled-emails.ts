@@ -20,7 +20,7 @@ import type { EmailRepository } from '../../adapters/store/emails/repository';
 import type { EmailSchedules } from '../../adapters/store/emails/schedule';
 import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { TenantScheduledRepository } from '../../adapters/store/tenant-scheduled';
-import { parseWith } from '../../domain/validation';
+import { parseWith } from '../../domain/request-validation';
 import { assertVisible } from '../access/visibility';
 import { logError } from '../../lib/log';
 import type { Principal } from '../access/principal';

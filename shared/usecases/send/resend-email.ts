@@ -13,7 +13,7 @@
 import { emailOwner, type EmailBody } from '../../domain/emails/email';
 import { sendRequestSchema, type ParsedSendRequest } from '../../domain/emails/send-request';
 import { AppError, NotFoundError } from '../../domain/errors';
-import { fieldNames, issuesToFields } from '../../domain/validation';
+import { fieldNames, issuesToFields } from '../../domain/request-validation';
 import { isId } from '../../domain/ids';
 import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
 import type { EmailReads } from '../../adapters/store/emails/read';

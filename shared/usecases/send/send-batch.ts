@@ -9,14 +9,14 @@ import { rejectAttachmentsInBatch } from '../../domain/emails/attachments';
 import { requestFingerprint, type Idempotency } from '../../domain/emails/idempotency';
 import { sendRequestSchema } from '../../domain/emails/send-request';
 import { AppError, ValidationError } from '../../domain/errors';
-import { fieldNames, issuesToFields } from '../../domain/validation';
+import { fieldNames, issuesToFields } from '../../domain/request-validation';
 import { mapBounded } from '../../lib/concurrency';
 import { logError } from '../../lib/log';
 import type { Principal } from '../access/principal';
 import { IdempotencyKeyTaken, withIdempotency } from './idempotency';
 import { sendEmail, type SendDeps } from './send-email';
 import { recipientAddresses } from './policy';
-import { checkLookupBound, lookupDomains } from '../../domain/validations/lookup-bound';
+import { checkLookupBound, lookupDomains } from '../../domain/address-validation/lookup-bound';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
 
 export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put'> };
@@ -121,7 +121,7 @@ export function validateBatchStrictly(items: readonly unknown[]): void {
 }
 
 /**
- * The request's lookup bound (shared/domain/validations/lookup-bound.ts): the distinct recipient domains of
+ * The request's lookup bound (shared/domain/address-validation/lookup-bound.ts): the distinct recipient domains of
  * the items with `validate: true`, at most MAX_LOOKUP_DOMAINS, or 400 before anything is sent.
  */
 export function checkBatchLookupBound(items: readonly unknown[]): void {

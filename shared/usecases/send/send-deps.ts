@@ -13,7 +13,7 @@ import type { IdempotencyStore } from '../../adapters/store/idempotency';
 import type { RateLimitRepository } from '../../adapters/store/rate-limits';
 import type { UsageLedger } from '../../adapters/store/usage';
 import type { TenantRampDeps } from '../tenants/tenant-ramp';
-import type { MailDomains } from '../validations/mail-domains';
+import type { MailDomains } from '../address-validation/mail-domains';
 import type { ClearedRecipients } from './cleared-recipients';
 import type { SendContextLoader } from './send-context-loader';
 
@@ -29,9 +29,9 @@ export interface SendDeps {
   events: EventPublisher;
   blobs: BlobStore;
   attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
-  /** The recipients' mail hosts, for `validate: true` only (../validations/refuse-undeliverable.ts). */
+  /** The recipients' mail hosts, for `validate: true` only (../address-validation/refuse-undeliverable.ts). */
   mailDomains: Pick<MailDomains, 'check'>;
-  /** The validation allowance `validate: true` counts against (../validations/validation-allowance.ts). */
+  /** The validation allowance `validate: true` counts against (../address-validation/validation-allowance.ts). */
   rateLimits: Pick<RateLimitRepository, 'hit'>;
   clock: Clock;
   sandboxDomain: string;

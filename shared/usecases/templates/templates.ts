@@ -21,7 +21,7 @@ import {
   type FieldProblem,
   type Template,
 } from '../../domain/templates/template';
-import { fieldNames } from '../../domain/validation';
+import { fieldNames } from '../../domain/request-validation';
 import type { Clock } from '../../ports/clock';
 import type { Page } from '../../adapters/store/cursor';
 import type { PageRequest } from '../../adapters/store/paginate';

@@ -17,7 +17,7 @@ import {
 } from '#shared/domain/emails/attachment-upload';
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
 import { S3BlobStore } from '#shared/adapters/aws/s3-blob-store';
-import { issuesToFields } from '#shared/doors/http/validate';
+import { issuesToFields } from '#shared/doors/http/request-validation';
 
 const base = { from: 'a@x.io', to: 'b@y.io', subject: 's', text: 't' };
 const ID = 'att_01JD3QZ8X9K2M4N6P8R0S2T4V6';

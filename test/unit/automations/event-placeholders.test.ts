@@ -1,6 +1,6 @@
 import type { AutomationEvent } from '#shared/domain/automations/evaluate-condition';
 import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '#shared/domain/automations/event-placeholders';
-import { placeholderProblems } from '#shared/domain/automations/validate';
+import { placeholderProblems } from '#shared/domain/automations/validate-definition';
 
 const event: AutomationEvent = {
   name: 'user.created',

@@ -1,5 +1,5 @@
 /**
- * The definition rules (shared/domain/automations/validate.ts) through the request schemas: each
+ * The definition rules (shared/domain/automations/validate-definition.ts) through the request schemas: each
  * problem names its field (`steps.<i>.<field>`), all of them at once.
  */
 import {
@@ -8,7 +8,7 @@ import {
   automationActionSchema,
   listAutomationsQuerySchema,
 } from '#shared/domain/automations/schemas';
-import { cycleProblems, placeholderProblems, successorsOf, validateDefinition } from '#shared/domain/automations/validate';
+import { cycleProblems, placeholderProblems, successorsOf, validateDefinition } from '#shared/domain/automations/validate-definition';
 import type { Step } from '#shared/domain/automations/automation';
 
 const email = (key: string, extra: Record<string, unknown> = {}) => ({

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VALIDATIONS_PER_REQUEST } from '#clients/api/validations';
 import { addressesOfFile } from '#clients/cli/validate/run-validation';
-import { MAX_VALIDATIONS_PER_BATCH } from '#shared/domain/validations/schemas';
+import { MAX_VALIDATIONS_PER_BATCH } from '#shared/domain/address-validation/schemas';
 import { fakeApi, run, type Recorded } from './harness';
 import { temporaryDir } from '../../support/temporary-dirs';
 

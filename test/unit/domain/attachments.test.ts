@@ -8,7 +8,7 @@ import {
   type InlineAttachment,
 } from '#shared/domain/emails/attachments';
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
-import { issuesToFields } from '#shared/doors/http/validate';
+import { issuesToFields } from '#shared/doors/http/request-validation';
 
 const base = { from: 'a@x.io', to: 'b@y.io', subject: 's', text: 't' };
 const b64 = (text: string) => Buffer.from(text).toString('base64');

@@ -11,10 +11,10 @@ import {
   idField,
   isStorableNumber,
 } from '#shared/domain/bounds';
-import { validateDefinition } from '#shared/domain/automations/validate';
+import { validateDefinition } from '#shared/domain/automations/validate-definition';
 import { createTemplateSchema } from '#shared/domain/templates/schemas';
 import { newId } from '#shared/domain/ids';
-import { issuesToFields } from '#shared/domain/validation';
+import { issuesToFields } from '#shared/domain/request-validation';
 import { createTenantSchema, updateTenantSchema } from '#shared/domain/tenants/schemas';
 import { eventRequestSchema, MAX_EVENT_DATA_DEPTH } from '#shared/domain/automations/event-request';
 import { sendRequestSchema } from '#shared/domain/emails/send-request';

@@ -1,6 +1,6 @@
 import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '#shared/domain/errors';
 import { errorResponse, MAX_ANSWERED_FIELDS } from '#shared/doors/http/errors';
-import { parseWith } from '#shared/domain/validation';
+import { parseWith } from '#shared/domain/request-validation';
 import * as z from 'zod';
 import { decodeCursor, encodeCursor } from '#shared/adapters/store/cursor';
 

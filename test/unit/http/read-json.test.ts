@@ -1,11 +1,11 @@
 /**
- * readJson (shared/doors/http/validate.ts): a body nested deeper than any operation takes is refused before a
+ * readJson (shared/doors/http/request-validation.ts): a body nested deeper than any operation takes is refused before a
  * schema sees it, naming the top-level field that holds the nesting; a body at the limit is read.
  */
 import { Hono } from 'hono';
 import { MAX_BODY_DEPTH } from '#shared/domain/bounds';
 import { errorResponse } from '#shared/doors/http/errors';
-import { readJson } from '#shared/doors/http/validate';
+import { readJson } from '#shared/doors/http/request-validation';
 
 const app = new Hono();
 app.post('/', async (c) => c.json({ read: typeof (await readJson(c)) }));

@@ -1,5 +1,5 @@
 /** /templates request validation, and the item size of a template at every limit (both versions). */
-import { issuesToFields } from '#shared/domain/validation';
+import { issuesToFields } from '#shared/domain/request-validation';
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '#shared/domain/templates/schemas';
 import { TEMPLATE_LIMITS, type Template } from '#shared/domain/templates/template';
 import { TemplateRepository } from '#shared/adapters/store/templates';

@@ -1,11 +1,11 @@
 /**
  * The bound on the recipient domains one request has looked up (docs/deliverability.md, "Validating at send
- * time"; shared/domain/validations/lookup-bound.ts): a batch whose items with `validate: true` name more than
+ * time"; shared/domain/address-validation/lookup-bound.ts): a batch whose items with `validate: true` name more than
  * 50 distinct domains is refused whole with 400 before any item is sent or looked up; items without
  * `validate` do not count.
  */
 import { sendBatch } from '#shared/usecases/send/send-batch';
-import { MAX_LOOKUP_DOMAINS } from '#shared/domain/validations/lookup-bound';
+import { MAX_LOOKUP_DOMAINS } from '#shared/domain/address-validation/lookup-bound';
 import { account, fakeSendDeps } from './send-fakes';
 
 const principal = {

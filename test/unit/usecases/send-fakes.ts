@@ -11,7 +11,7 @@ import type { ServiceEvent } from '#shared/domain/webhooks/event';
 import type { Tenant } from '#shared/domain/tenants/tenant';
 import type { StoredTenant } from '#shared/adapters/store/tenants';
 import { emptyCounts } from '#shared/domain/tenants/stats';
-import type { DomainCheck } from '#shared/domain/validations/verdict';
+import type { DomainCheck } from '#shared/domain/address-validation/verdict';
 import { shardCaps } from '#shared/domain/accounts/limits';
 
 export const NOW = new Date('2026-11-22T10:00:00.000Z');

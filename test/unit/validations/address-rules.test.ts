@@ -1,8 +1,8 @@
 /** Address validation's pure rules: syntax (RFC 5321/6531), role addresses, typo suggestions, verdict and score. */
-import { isRoleAddress } from '#shared/domain/validations/role-addresses';
-import { parseAddress } from '#shared/domain/validations/syntax';
-import { editDistance, suggestDomain } from '#shared/domain/validations/typos';
-import { assess, type AddressChecks } from '#shared/domain/validations/verdict';
+import { isRoleAddress } from '#shared/domain/address-validation/role-addresses';
+import { parseAddress } from '#shared/domain/address-validation/syntax';
+import { editDistance, suggestDomain } from '#shared/domain/address-validation/typos';
+import { assess, type AddressChecks } from '#shared/domain/address-validation/verdict';
 
 describe('syntax', () => {
   it.each([

@@ -1,11 +1,11 @@
 /** Address validation's use cases with in-memory fakes of DNS, the suppression lists and the rate-limit counters. */
 import type { Lookup } from '#shared/domain/domains/evaluate';
 import type { RateLimit } from '#shared/domain/rate-limits';
-import type { SuppressedFor } from '#shared/domain/validations/verdict';
+import type { SuppressedFor } from '#shared/domain/address-validation/verdict';
 import type { StoredTenant } from '#shared/adapters/store/tenants';
-import { MailDomains } from '#shared/usecases/validations/mail-domains';
-import { refuseUndeliverableRecipients } from '#shared/usecases/validations/refuse-undeliverable';
-import { validateAddresses, type ValidationDeps } from '#shared/usecases/validations/validate-addresses';
+import { MailDomains } from '#shared/usecases/address-validation/mail-domains';
+import { refuseUndeliverableRecipients } from '#shared/usecases/address-validation/refuse-undeliverable';
+import { validateAddresses, type ValidationDeps } from '#shared/usecases/address-validation/validate-addresses';
 import { account, tenant } from '../usecases/send-fakes';
 
 interface Zone {

@@ -7,7 +7,7 @@
 import type { AuditRecord } from '#shared/domain/audit/audit-record';
 import { auditFilterSchema } from '#shared/domain/audit/audit-query';
 import { can, roleRefusal } from '#shared/domain/dashboard/roles';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { listAuditLog } from '#shared/usecases/audit/list';
 import type { DashboardServices } from '../services';
 import { input, pager, pageRequest, pageState, problemFlash, render } from './forms';

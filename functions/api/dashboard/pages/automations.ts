@@ -11,7 +11,7 @@ import { toPublicAutomation, type Step } from '#shared/domain/automations/automa
 import { eventRequestSchema } from '#shared/domain/automations/event-request';
 import { toRunSummary } from '#shared/domain/automations/run-view';
 import { createAutomationSchema } from '#shared/domain/automations/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import type { AutomationDryRun } from '#shared/usecases/automations/automation-dry-run';
 import { listAutomationRuns } from '#shared/usecases/automations/automation-runs';
 import { changeAutomationStatus, createAutomation, getAutomation, listAutomations } from '#shared/usecases/automations/automations';

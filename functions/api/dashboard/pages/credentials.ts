@@ -10,7 +10,7 @@ import { createApiKeySchema } from '#shared/domain/api-keys/schemas';
 import { grantableScopes } from '#shared/domain/api-keys/reach';
 import { createSmtpCredentialSchema } from '#shared/domain/smtp-credentials/schemas';
 import { toPublicSmtpCredential } from '#shared/domain/smtp-credentials/smtp-credential';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/usecases/access/api-keys';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '#shared/usecases/access/smtp-credentials';
 import {

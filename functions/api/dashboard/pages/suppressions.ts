@@ -5,7 +5,7 @@
  */
 import type { CategoryOptOut, Suppression } from '#shared/domain/suppressions/model';
 import { addSuppressionsSchema, removeSuppressionSchema, suppressionFiltersSchema } from '#shared/domain/suppressions/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import { addSuppressions, listSuppressions, removeSuppression } from '#shared/usecases/suppressions/suppressions';
 import {
   buttonForm,

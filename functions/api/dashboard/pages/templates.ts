@@ -5,7 +5,7 @@
  */
 import { createTemplateSchema, renderTemplateSchema, updateTemplateSchema } from '#shared/domain/templates/schemas';
 import { toPublicTemplate } from '#shared/domain/templates/template';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import {
   createTemplate,
   getTemplate,

@@ -9,7 +9,7 @@ import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
 import { toPublicDelivery, type WebhookDelivery } from '#shared/domain/webhooks/delivery';
 import { toPublicWebhook, type WebhookEndpoint } from '#shared/domain/webhooks/endpoint';
 import { createWebhookSchema, updateWebhookSchema } from '#shared/domain/webhooks/schemas';
-import { parseWith } from '#shared/doors/http/validate';
+import { parseWith } from '#shared/doors/http/request-validation';
 import {
   createWebhook,
   deleteWebhook,

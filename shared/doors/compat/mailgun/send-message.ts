@@ -10,7 +10,7 @@
  */
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
 import { domainOf, parseMailbox } from '#shared/domain/mail/address';
-import { parseWith } from '#shared/domain/validation';
+import { parseWith } from '#shared/domain/request-validation';
 import type { Principal } from '#shared/usecases/access/principal';
 import { authenticateKeyHash } from '#shared/usecases/access/authenticate';
 import { sendEmail } from '#shared/usecases/send';

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import { AppError } from '#shared/domain/errors';
-import { readJson } from '../../http/validate';
+import { readJson } from '../../http/request-validation';
 import type { Context } from 'hono';
 import { POSTMARK_CODES, PostmarkFailure } from './errors';
 

@@ -6,7 +6,7 @@
  * turns them into Postmark's shapes). No sending rule lives here: the mapping is ./to-send-request.ts.
  */
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
-import { parseWith } from '#shared/domain/validation';
+import { parseWith } from '#shared/domain/request-validation';
 import { authenticateKeyHash } from '#shared/usecases/access/authenticate';
 import type { Principal } from '#shared/usecases/access/principal';
 import { sendEmail, type SendCaller } from '#shared/usecases/send';

@@ -11,7 +11,7 @@
  */
 import { sendRequestSchema } from '#shared/domain/emails/send-request';
 import { UnauthorizedError } from '#shared/domain/errors';
-import { issuesToFields, parseWith } from '#shared/domain/validation';
+import { issuesToFields, parseWith } from '#shared/domain/request-validation';
 import { apiKeySecretHash, authenticateKeyHash } from '#shared/usecases/access/authenticate';
 import { sendEmail } from '#shared/usecases/send';
 import { sendBatch, validateBatchStrictly } from '#shared/usecases/send/send-batch';

@@ -11,7 +11,7 @@
 import type { Context, Hono } from 'hono';
 import { logError } from '#shared/lib/log';
 import type { ApiEnv } from '../../http/env';
-import { readJson } from '../../http/validate';
+import { readJson } from '../../http/request-validation';
 import type { CompatServices } from '../services';
 import { MESSAGE_ID_HEADER } from './answer';
 import { methodNotAllowedAnswer, notFoundAnswer, sendgridError, type SendgridErrorAnswer } from './errors';

@@ -12,7 +12,7 @@ import { MAX_RECIPIENTS, MAX_TAGS } from '../emails/send-request';
 import { CATEGORIES } from '../mail/category';
 import { TEMPLATE_ALIAS } from '../templates/template';
 import { VARIABLE_NAME } from '../templates/render';
-import { issuesToFields } from '../validation';
+import { issuesToFields } from '../request-validation';
 import { isStorableNumber, STORABLE_NUMBER_RULE } from '../bounds';
 import {
   AUTOMATION_LIMITS as LIMITS,

@@ -4,8 +4,8 @@ import type * as z from 'zod';
 import { ValidationError } from '../../domain/errors';
 import { fieldNestedDeeperThan, MAX_BODY_DEPTH } from '../../domain/bounds';
 
-export { issuesToFields, parseWith } from '../../domain/validation';
-import { parseWith } from '../../domain/validation';
+export { issuesToFields, parseWith } from '../../domain/request-validation';
+import { parseWith } from '../../domain/request-validation';
 
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text();

@@ -3,7 +3,7 @@
  * list (disposable-email-domains-js, ~170 KB of JSON, read on first use), kept out of every other bundle.
  * The domains' mail hosts are core's `mailDomains` (the send's `validate: true` uses them too).
  */
-import { ListedDisposableDomains } from '../adapters/validation/disposable-domains';
+import { ListedDisposableDomains } from '../adapters/address-validation/disposable-domains';
 import type { DisposableDomains } from '../ports/disposable-domains';
 
 export function buildValidation(): { disposableDomains: DisposableDomains } {

@@ -1,6 +1,6 @@
 /**
  * The verdict and score of one address from its checks (docs/deliverability.md, "Address validation":
- * the table there is this file's). Pure: the checks are gathered by shared/usecases/validations/.
+ * the table there is this file's). Pure: the checks are gathered by shared/usecases/address-validation/.
  *
  * - invalid: mail to it cannot be delivered: bad syntax; a domain with no mail host (NXDOMAIN, or
  *   neither MX nor A/AAAA: RFC 5321 section 5.1); a null MX (RFC 7505: the domain says it takes no mail);

@@ -9,7 +9,7 @@
  */
 import { domainOf } from '../../domain/mail/address';
 import { UndeliverableRecipientsError } from '../../domain/errors';
-import { domainRefuses } from '../../domain/validations/verdict';
+import { domainRefuses } from '../../domain/address-validation/verdict';
 import { mapBounded } from '../../lib/concurrency';
 import type { MailDomains } from './mail-domains';
 

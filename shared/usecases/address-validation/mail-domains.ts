@@ -6,7 +6,7 @@
  * `ttlMs` per process (the send's `validate: true` asks again for every send; failures are not kept), so a
  * DNS change is seen within that time.
  */
-import type { DomainCheck } from '../../domain/validations/verdict';
+import type { DomainCheck } from '../../domain/address-validation/verdict';
 import { withTimeout } from '../../lib/concurrency';
 import { TtlCache } from '../../lib/ttl-cache';
 import type { DnsResolver, HostResolver } from '../../ports/dns';

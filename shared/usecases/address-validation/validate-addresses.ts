@@ -2,7 +2,7 @@
  * Address validation (POST /validations and /validations/batch; docs/deliverability.md, "Address
  * validation"): for each address its checks (syntax, the domain's mail hosts, disposable domain, role
  * address, this account's suppression lists, a typo suggestion), then the verdict and score of
- * shared/domain/validations/verdict.ts.
+ * shared/domain/address-validation/verdict.ts.
  *
  * The lists read are those a send of the caller would be refused by: the account's, and the tenant's when
  * the request names one or the key is limited to one (the one tenant rule: 403/404 as everywhere). Each
@@ -10,11 +10,11 @@
  * rate_limited). Distinct domains are looked up once per request, a few at a time.
  */
 import { normaliseEmail } from '../../domain/mail/address';
-import { isRoleAddress } from '../../domain/validations/role-addresses';
-import type { AddressValidation } from '../../domain/validations/schemas';
-import { parseAddress, type ParsedAddress } from '../../domain/validations/syntax';
-import { suggestDomain } from '../../domain/validations/typos';
-import { assess, type AddressChecks, type DomainCheck, type SuppressedFor } from '../../domain/validations/verdict';
+import { isRoleAddress } from '../../domain/address-validation/role-addresses';
+import type { AddressValidation } from '../../domain/address-validation/schemas';
+import { parseAddress, type ParsedAddress } from '../../domain/address-validation/syntax';
+import { suggestDomain } from '../../domain/address-validation/typos';
+import { assess, type AddressChecks, type DomainCheck, type SuppressedFor } from '../../domain/address-validation/verdict';
 import { mapBounded } from '../../lib/concurrency';
 import type { Clock } from '../../ports/clock';
 import type { DisposableDomains } from '../../ports/disposable-domains';
