@@ -8,6 +8,12 @@
  * At the end the wall time and the slowest files are printed (jest-wall-time-reporter.js).
  */
 const { availableParallelism } = require('node:os');
+const { readFileSync } = require('node:fs');
+
+/** The top-level folders with a path alias ("#shared/*" -> shared), as tsconfig.json's `paths` declares them. */
+const ALIAS_FOLDERS = Object.keys(JSON.parse(readFileSync(`${__dirname}/tsconfig.json`, 'utf8')).compilerOptions.paths).map((pattern) =>
+  pattern.replace(/^#|\/\*$/g, ''),
+);
 
 // The test workers and every process they start (the stacks, their threads and relay task: children inherit
 // the environment) with 32 MB semi-spaces for V8's young generation: fewer scavenges of the short-lived
@@ -25,8 +31,9 @@ const common = {
   // openid-client (the dashboard's OpenID Connect sign-in) and its oauth4webapi and jose are ESM-only too.
   moduleNameMapper: {
     '^fauxqs$': '<rootDir>/node_modules/fauxqs/dist/app.js',
-    // The path aliases of tsconfig.json ("#shared/..." is <rootDir>/shared/...): tsc, tsx and esbuild read them there.
-    '^#(shared|functions|infra|localstack|clients|test|bench|docs)/(.*)$': '<rootDir>/$1/$2',
+    // The path aliases, read from tsconfig.json where they are declared once ("#shared/..." is <rootDir>/shared/...):
+    // tsc, tsx and esbuild read them there.
+    [`^#(${ALIAS_FOLDERS.join('|')})/(.*)$`]: '<rootDir>/$1/$2',
   },
   transformIgnorePatterns: ['/node_modules/(?!(fauxqs|openid-client|oauth4webapi|jose|oidc-provider)/)'],
 };

@@ -6,7 +6,7 @@
  * a new group (one new folder of four files, plus its entries in functions/api/operations.ts and
  * infra/definitions/api-groups.ts).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -92,7 +92,6 @@ async function bundle(name: string, files: Map<string, string>, appModule: strin
     plugins: [overlayPlugin(files)],
     outfile,
   });
-  writeFileSync(`${outfile}.files`, [...files.keys()].join('\n'));
   return require(outfile) as Probe;
 }
 
