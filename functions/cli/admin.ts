@@ -46,7 +46,7 @@ import { resumeTenantAsOperator } from '#shared/usecases/tenants/tenants';
 import { createDashboardUser } from '#shared/usecases/dashboard/users';
 import { buildSesPace } from '#shared/services/ses-pace';
 import { sesQuotaReport } from '#shared/usecases/delivery/ses-quota-report';
-import { buildHostingQuotaUsage } from '#shared/services/mta-sts';
+import { buildHostingQuotaUsage } from '#shared/services/mta-sts-provisioning';
 import { DEFAULT_HOSTING_QUOTAS, hostingHeadroom } from '#shared/usecases/domains/mta-sts/quota-headroom';
 import { generatePassword, newPasswordSchema } from '#shared/domain/dashboard/password-policy';
 import { toPublicApiKey } from '#shared/domain/api-keys/api-key';

@@ -1,5 +1,6 @@
 /** The HTTP API's groups: one Lambda each, with its entry, its pages besides its operations, its grants and memory. */
 import type { Grant } from './access';
+import type { Capability } from './capabilities';
 import {
   mailBucketRead,
   mailBucketReadWrite,
@@ -25,6 +26,8 @@ export interface ApiGroupDefinition {
    * The routes of its operations come from their declarations (infra/api-routes.ts).
    */
   pages?: string[];
+  /** What its code builds (./capabilities.ts): the shared/services/ modules its handler composes. */
+  capabilities: Capability[];
   grants: Grant[];
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
@@ -46,6 +49,20 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'emails',
     entry: 'functions/api/emails/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'templates',
+      'emails',
+      'usage',
+      'sending',
+      'mail-domains',
+      'messaging',
+      'blobs',
+      'schedules',
+    ],
     // The send path: half the compute time of a request and of a cold start at 512 MB (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
@@ -60,6 +77,21 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Not operations of the OpenAPI reference: their routes are pages. The emails group's send grants.
     name: 'compat',
     entry: 'functions/api/compat/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'templates',
+      'emails',
+      'usage',
+      'sending',
+      'mail-domains',
+      'imports',
+      'messaging',
+      'blobs',
+      'schedules',
+    ],
     pages: ['ANY /v3/{proxy+}', 'ANY /email', 'ANY /email/{proxy+}'],
     memoryMb: 1024,
     grants: SEND_CORE_GRANTS,
@@ -70,6 +102,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // caller; the group itself only reads the key.
     name: 'mcp',
     entry: 'functions/api/mcp/handler.ts',
+    capabilities: ['platform', 'access'],
     pages: ['ANY /mcp', 'ANY /mcp/{proxy+}'],
     grants: [tableRead],
   },
@@ -79,21 +112,39 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // objects and sign their download links.
     name: 'account',
     entry: 'functions/api/account/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'templates',
+      'emails',
+      'suppressions',
+      'webhooks',
+      'automations',
+      'inbound',
+      'privacy',
+      'deliverability',
+      'blobs',
+    ],
     grants: [tableReadWrite, mailBucketReadWrite],
   },
   {
     name: 'api-keys',
     entry: 'functions/api/api-keys/handler.ts',
+    capabilities: ['platform', 'access', 'tenants'],
     grants: [tableReadWrite],
   },
   {
     name: 'smtp-credentials',
     entry: 'functions/api/smtp-credentials/handler.ts',
+    capabilities: ['platform', 'access', 'tenants'],
     grants: [tableReadWrite],
   },
   {
     name: 'tenants',
     entry: 'functions/api/tenants/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'emails', 'usage', 'suppressions', 'webhooks', 'ses', 'tenant-cleanup'],
     grants: [
       tableReadWrite,
       // Each tenant is an SES tenant (created with the tenant, deleted with it) using our configuration set
@@ -104,6 +155,18 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'domains',
     entry: 'functions/api/domains/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'deliverability',
+      'mta-sts-hosting',
+      'messaging',
+      'ses',
+      'secrets',
+      'dns-apply',
+    ],
     // /dns-providers: the DNS host credentials DNS apply may use (stored sealed).
     // POST /domains generates a 2048-bit RSA key (~240 ms of CPU): ~0.4 s at 1024 MB, ~0.8 s at 512 (docs/deploy.md).
     memoryMb: 1024,
@@ -126,6 +189,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'webhooks',
     entry: 'functions/api/webhooks/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'webhooks', 'messaging', 'secrets'],
     grants: [
       tableReadWrite,
       // Signing secrets are sealed at creation.
@@ -137,11 +201,13 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'suppressions',
     entry: 'functions/api/suppressions/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'suppressions', 'mail-domains', 'address-validation'],
     grants: [tableReadWrite],
   },
   {
     name: 'attachments',
     entry: 'functions/api/attachments/handler.ts',
+    capabilities: ['platform', 'access', 'emails', 'blobs'],
     grants: [
       tableReadWrite,
       // Presigned PUT URLs are signed with this function's role (s3:PutObject on uploads/); GET reads the object's size (HEAD).
@@ -152,6 +218,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Received (inbound) email: list and read; attachments and the raw message by presigned GET URLs.
     name: 'received-emails',
     entry: 'functions/api/received-emails/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'inbound', 'blobs'],
     grants: [
       tableRead,
       // Bodies and small attachments are read here; large ones and the raw message are signed for GET.
@@ -162,6 +229,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Templates: drafts, publishing, rendering previews (docs/templates.md). Sends read them from the emails group.
     name: 'templates',
     entry: 'functions/api/templates/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'templates'],
     grants: [tableReadWrite],
   },
   {
@@ -169,6 +237,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // writes runs only: the table's stream hands their steps to the automation-steps worker.
     name: 'automations',
     entry: 'functions/api/automations/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'templates', 'automations'],
     grants: [tableReadWrite],
   },
   {
@@ -177,6 +246,18 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // the same use cases as their own groups.
     name: 'migrations',
     entry: 'functions/api/migrations/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'templates',
+      'suppressions',
+      'webhooks',
+      'imports',
+      'import-providers',
+      'secrets',
+    ],
     // Each imported domain generates a DKIM key (as POST /domains) within the request's ~25 s budget (docs/deploy.md).
     memoryMb: 1024,
     grants: [
@@ -190,6 +271,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // page, the open pixel and the click redirect (docs/tracking.md). Tokens may be up to 4 KB long.
     name: 'links',
     entry: 'functions/api/links/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'emails', 'suppressions', 'messaging', 'secrets'],
     grants: [
       // Reads emails and link keys; writes suppressions, opt-outs and opens/clicks on emails.
       tableReadWrite,
@@ -209,6 +291,22 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // (test/infra/dashboard-group.test.ts names each one's source).
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'templates',
+      'emails',
+      'usage',
+      'suppressions',
+      'webhooks',
+      'automations',
+      'team',
+      'imports',
+      'messaging',
+      'secrets',
+      'oidc',
+    ],
     pages: ['ANY /dashboard', 'ANY /dashboard/{proxy+}'],
     // Light pages (~6 ms of CPU each, ~75 ms cold): the default 512 MB (docs/deploy.md, "Memory sizing").
     grants: [
@@ -227,6 +325,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // to the resolvers (no grant).
     name: 'dashboard-validations',
     entry: 'functions/api/dashboard-validations/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'suppressions', 'team', 'mail-domains', 'address-validation'],
     pages: ['ANY /dashboard/validations'],
     grants: [
       // Sessions; the hourly validation allowance's counter; suppressions and tenants read.
@@ -238,6 +337,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // so API Gateway sends these paths here rather than to 'dashboard'. The same session.
     name: 'dashboard-emails',
     entry: 'functions/api/dashboard-emails/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'emails', 'inbound', 'team', 'blobs'],
     pages: ['ANY /dashboard/emails', 'ANY /dashboard/emails/{proxy+}', 'ANY /dashboard/received', 'ANY /dashboard/received/{proxy+}'],
     // The page a signed-in user lands on: its list, search and charts ~13 ms of CPU, ~95 ms cold (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
@@ -256,6 +356,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // (dashboard-emails had no room left under the 1 MiB bundle limit).
     name: 'dashboard-send',
     entry: 'functions/api/dashboard-send/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'templates', 'emails', 'usage', 'sending', 'team', 'mail-domains', 'blobs'],
     pages: ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
     grants: [
       tableReadWrite,
@@ -267,6 +368,19 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // The dashboard's domain pages (docs/dashboard.md): add, verify, apply DNS, as the domains group.
     name: 'dashboard-domains',
     entry: 'functions/api/dashboard-domains/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'team',
+      'deliverability',
+      'mta-sts-hosting',
+      'messaging',
+      'ses',
+      'secrets',
+      'dns-apply',
+    ],
     pages: ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
     // Adding a domain generates its 2048-bit DKIM key, as POST /domains (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
@@ -289,6 +403,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // page rendered from it. Public, and touches nothing: no grants.
     name: 'reference',
     entry: 'functions/api/reference/handler.ts',
+    capabilities: [],
     grants: [],
   },
 ];

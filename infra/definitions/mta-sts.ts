@@ -1,5 +1,6 @@
 /** The hosted MTA-STS policies' own HTTP API, and the grants of whoever provisions their hosts. */
 import type { Grant } from './access';
+import type { Capability } from './capabilities';
 import { acmCertificates, apiGatewayDomainNames, tableRead } from './grants';
 
 /**
@@ -11,6 +12,7 @@ import { acmCertificates, apiGatewayDomainNames, tableRead } from './grants';
 export const MTA_STS_API = {
   name: 'mta-sts',
   entry: 'functions/api/mta-sts/handler.ts',
+  capabilities: ['platform', 'mta-sts-hosting'] as Capability[],
   routes: ['GET /.well-known/mta-sts.txt'],
   memoryMb: 256,
   grants: [tableRead] as Grant[],

@@ -1,5 +1,6 @@
 /** The functions run on a fixed schedule: the reconciler and the domain-health task. */
 import type { Grant } from './access';
+import type { Capability } from './capabilities';
 import { mailBucketReadWrite, sendsTo, sesReadIdentities, sesSweepTenants, tableReadWrite } from './grants';
 import { MTA_STS_HOSTING_GRANTS } from './mta-sts';
 
@@ -18,6 +19,8 @@ export interface ScheduledTaskDefinition {
   timeoutSeconds: number;
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
+  /** What its code builds (./capabilities.ts): the shared/services/ modules its handler composes. */
+  capabilities: Capability[];
   grants: Grant[];
 }
 
@@ -26,6 +29,21 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
     // Re-drives stuck work found in the due index (docs/reliability.md).
     name: 'reconciler',
     entry: 'functions/tasks/reconciler/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'emails',
+      'webhooks',
+      'automations',
+      'inbound',
+      'recovery',
+      'deliverability',
+      'messaging',
+      'blobs',
+      'ses',
+    ],
     everyMinutes: 1,
     localEveryMs: 2000,
     timeoutSeconds: 50,
@@ -50,6 +68,7 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
     // raises domain.health_changed (docs/deliverability.md, "Domain health").
     name: 'domain-health',
     entry: 'functions/tasks/domain-health/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'deliverability', 'mta-sts-hosting', 'mta-sts-provisioning', 'messaging'],
     everyMinutes: 1,
     localEveryMs: 2000,
     timeoutSeconds: 50,

@@ -1,6 +1,7 @@
 /** The workers fed by the table's stream (./table.ts): the outboxes and the day stats, with their filters and grants. */
 import { ENV } from '#shared/config/config';
 import type { Grant } from './access';
+import type { Capability } from './capabilities';
 import { sendsTo, tableRead, tableUpdate } from './grants';
 
 /**
@@ -53,6 +54,8 @@ export interface StreamWorkerDefinition {
   timeoutSeconds: number;
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
+  /** What its code builds (./capabilities.ts): the shared/services/ modules its handler composes. */
+  capabilities: Capability[];
   grants: Grant[];
 }
 
@@ -62,6 +65,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     // from the table's stream, so the request path never calls SQS and a crash cannot strand an email.
     name: 'outbox-relay',
     entry: 'functions/workers/outbox-relay/handler.ts',
+    capabilities: ['platform', 'usage', 'messaging'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     // Latency first: invoke with whatever one read returned (under load reads return full batches).
@@ -87,6 +91,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     // automatic pause and the reputation brake (docs/deliverability.md, "Reputation guard").
     name: 'tenant-stats',
     entry: 'functions/workers/tenant-stats/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'deliverability'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 500,
     // Counters, not latency: gather a second of records per write.
@@ -108,6 +113,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     // changed the tenant's or the account's status.
     name: 'tenant-events',
     entry: 'functions/workers/tenant-events/handler.ts',
+    capabilities: ['messaging'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     maxBatchingWindowMs: 0,
@@ -124,6 +130,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     // and the automation.* webhooks are derived from the run's old and new images (docs/automations.md).
     name: 'automation-outbox',
     entry: 'functions/workers/automation-outbox/handler.ts',
+    capabilities: ['messaging'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     maxBatchingWindowMs: 0,

@@ -1,5 +1,6 @@
 /** The queue workers: one Lambda each, fed by its queue (an SQS event source), with its grants. */
 import type { Grant } from './access';
+import type { Capability } from './capabilities';
 import {
   consumes,
   mailBucketReadWrite,
@@ -27,6 +28,8 @@ export interface WorkerDefinition {
   timeoutSeconds: number;
   /** Lambda memory (MB); unset: the functions' default (docs/deploy.md, "Memory sizing"). */
   memoryMb?: number;
+  /** What its code builds (./capabilities.ts): the shared/services/ modules its handler composes. */
+  capabilities: Capability[];
   grants: Grant[];
 }
 
@@ -34,6 +37,20 @@ export const WORKERS: WorkerDefinition[] = [
   {
     name: 'send-email',
     entry: 'functions/workers/send-email/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'emails',
+      'delivery',
+      'suppressions',
+      'messaging',
+      'blobs',
+      'ses',
+      'ses-pace',
+      'secrets',
+    ],
     queue: 'send',
     batchSize: 10,
     // Sends are paced to SES's send rate through a budget in the table (shared/adapters/store/ses-send-budget.ts):
@@ -62,6 +79,7 @@ export const WORKERS: WorkerDefinition[] = [
   {
     name: 'ses-events',
     entry: 'functions/workers/ses-events/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'emails', 'suppressions', 'messaging'],
     queue: 'sesEvents',
     batchSize: 10,
     timeoutSeconds: 30,
@@ -75,6 +93,7 @@ export const WORKERS: WorkerDefinition[] = [
   {
     name: 'webhook-router',
     entry: 'functions/workers/webhook-router/handler.ts',
+    capabilities: ['platform', 'tenants', 'emails', 'webhooks', 'messaging'],
     queue: 'webhookEvents',
     batchSize: 10,
     timeoutSeconds: 30,
@@ -83,6 +102,7 @@ export const WORKERS: WorkerDefinition[] = [
   {
     name: 'webhook-delivery',
     entry: 'functions/workers/webhook-delivery/handler.ts',
+    capabilities: ['platform', 'webhooks', 'messaging', 'secrets'],
     queue: 'webhookDeliveries',
     // One delivery per invocation, many at once: a slow or dead endpoint (10 s timeout) holds one
     // invocation and never delays other endpoints or events.
@@ -97,6 +117,7 @@ export const WORKERS: WorkerDefinition[] = [
     // invocation: a message may be 40 MB. Its bundle is over 1 MiB (infra/functions.ts, BUNDLE_SIZE_EXCEPTIONS).
     name: 'inbound-email',
     entry: 'functions/workers/inbound-email/handler.ts',
+    capabilities: ['platform', 'access', 'tenants', 'domains', 'inbound', 'deliverability', 'messaging', 'blobs'],
     queue: 'inbound',
     batchSize: 1,
     maxConcurrency: 20,
@@ -119,6 +140,22 @@ export const WORKERS: WorkerDefinition[] = [
     // through the send core, a delay or wait as a one-time schedule), records it. One message per run step.
     name: 'automation-steps',
     entry: 'functions/workers/automation-steps/handler.ts',
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'templates',
+      'emails',
+      'usage',
+      'sending',
+      'suppressions',
+      'automations',
+      'mail-domains',
+      'messaging',
+      'blobs',
+      'schedules',
+    ],
     queue: 'automationSteps',
     batchSize: 10,
     maxConcurrency: 10,

@@ -1,7 +1,7 @@
 /**
  * Address validation's own module (docs/deliverability.md, "Address validation"): the disposable-domain
  * list (disposable-email-domains-js, ~170 KB of JSON, read on first use), kept out of every other bundle.
- * The domains' mail hosts are core's `mailDomains` (the send's `validate: true` uses them too).
+ * The domains' mail hosts are ./mail-domains.ts's (the send's `validate: true` uses them too).
  */
 import { ListedDisposableDomains } from '../adapters/address-validation/disposable-domains';
 import type { DisposableDomains } from '../ports/disposable-domains';

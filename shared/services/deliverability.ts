@@ -8,16 +8,16 @@ import { DmarcAddressRepository } from '../adapters/store/dmarc-addresses';
 import { DmarcReportRepository } from '../adapters/store/dmarc-reports';
 import { DomainHealthRepository } from '../adapters/store/domain-health';
 import { AccountStatsRepository } from '../adapters/store/account-stats';
-import type { CoreServices } from './core';
+import type { Platform } from './platform';
 
 /** The accounts' day counters (the account group's GET /account/stats reads them too). */
-export function buildAccountStats(core: Pick<CoreServices, 'table'>) {
+export function buildAccountStats(core: Pick<Platform, 'table'>) {
   return { accountStats: new AccountStatsRepository(core.table) };
 }
 
 export type AccountStatsServices = ReturnType<typeof buildAccountStats>;
 
-export function buildDeliverability(core: Pick<CoreServices, 'table'>) {
+export function buildDeliverability(core: Pick<Platform, 'table'>) {
   const { table } = core;
   return {
     /** Stored domain health checks and when each domain is checked next. */

@@ -1,10 +1,17 @@
-/** Imports (docs/imports.md): the provider APIs they read (SendGrid, Postmark, Mailgun; base URLs from the environment). */
-import type { ProviderCredentials } from '../domain/imports/source';
-import { createProviderSource } from '../adapters/providers';
-import { providerBaseUrls } from '../adapters/providers/base-urls';
+/** Imports (docs/imports.md): their records and settings. The provider APIs they read are ./import-providers.ts. */
+import { ImportRepository } from '../adapters/store/imports';
+import type { Platform } from './platform';
 
-export function buildImports() {
-  return { providerSource: (credentials: ProviderCredentials) => createProviderSource(credentials, providerBaseUrls(process.env)) };
+export function buildImports({ config, table }: Pick<Platform, 'config' | 'table'>) {
+  return {
+    imports: new ImportRepository(table),
+    importSettings: {
+      budgetMs: config.imports.budgetMs,
+      maxStretchesPerRequest: config.imports.maxStretchesPerRequest,
+      leaseMs: config.imports.budgetMs + 35_000,
+      apiBaseUrl: config.linksBaseUrl || 'http://localhost:3000',
+    },
+  };
 }
 
 export type ImportServices = ReturnType<typeof buildImports>;

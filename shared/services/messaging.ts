@@ -5,20 +5,44 @@ import { SqsEventPublisher } from '../adapters/aws/sqs-event-publisher';
 import { SqsInboundQueue } from '../adapters/aws/sqs-inbound-queue';
 import { SqsSendQueue } from '../adapters/aws/sqs-send-queue';
 import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs-webhook-delivery-queue';
-import type { Config } from '../config/config';
+import { ENV, required, type Config } from '../config/config';
 
-export function buildMessaging(config: Config) {
+type SqsClient = ReturnType<typeof createSqsClient>;
+
+/** Each queue a function may send to, by the name its deps use, and the setting that holds its URL. */
+const QUEUES = {
+  sendQueue: { url: 'sendQueueUrl', make: (sqs: SqsClient, url: string) => new SqsSendQueue(sqs, url) },
+  /** Service events (email.*, ...) to the webhook events queue. */
+  events: { url: 'webhookEventsQueueUrl', make: (sqs: SqsClient, url: string) => new SqsEventPublisher(sqs, url) },
+  webhookDeliveryQueue: { url: 'webhookDeliveriesQueueUrl', make: (sqs: SqsClient, url: string) => new SqsWebhookDeliveryQueue(sqs, url) },
+  /** The MX listener's hand-over to the inbound worker. */
+  inboundQueue: { url: 'inboundQueueUrl', make: (sqs: SqsClient, url: string) => new SqsInboundQueue(sqs, url) },
+  /** The automation-steps queue (a run's step is due). */
+  stepQueue: { url: 'automationStepsQueueUrl', make: (sqs: SqsClient, url: string) => new SqsAutomationStepQueue(sqs, url) },
+} as const;
+
+type QueueName = keyof typeof QUEUES;
+export type MessagingServices = { [K in QueueName]: ReturnType<(typeof QUEUES)[K]['make']> };
+
+/** The named queues only, each URL required (a missing setting fails the cold start, not a send). */
+export function buildQueues<K extends QueueName>(config: Config, names: readonly K[]): Pick<MessagingServices, K> {
   const sqs = createSqsClient(config);
-  return {
-    sendQueue: new SqsSendQueue(sqs, config.sendQueueUrl),
-    /** Service events (email.*, ...) to the webhook events queue. */
-    events: new SqsEventPublisher(sqs, config.webhookEventsQueueUrl),
-    webhookDeliveryQueue: new SqsWebhookDeliveryQueue(sqs, config.webhookDeliveriesQueueUrl),
-    /** The MX listener's hand-over to the inbound worker. */
-    inboundQueue: new SqsInboundQueue(sqs, config.inboundQueueUrl),
-    /** The automation-steps queue (a run's step is due). */
-    stepQueue: new SqsAutomationStepQueue(sqs, config.automationStepsQueueUrl),
-  };
+  const queues: Partial<Record<QueueName, unknown>> = {};
+  for (const name of names) {
+    const { url, make } = QUEUES[name];
+    queues[name] = make(sqs, required(config, url, ENV[url]));
+  }
+  return queues as Pick<MessagingServices, K>;
 }
 
-export type MessagingServices = ReturnType<typeof buildMessaging>;
+/** Every queue (their URLs as configured). */
+export function buildMessaging(config: Config): MessagingServices {
+  const sqs = createSqsClient(config);
+  return {
+    sendQueue: QUEUES.sendQueue.make(sqs, config.sendQueueUrl),
+    events: QUEUES.events.make(sqs, config.webhookEventsQueueUrl),
+    webhookDeliveryQueue: QUEUES.webhookDeliveryQueue.make(sqs, config.webhookDeliveriesQueueUrl),
+    inboundQueue: QUEUES.inboundQueue.make(sqs, config.inboundQueueUrl),
+    stepQueue: QUEUES.stepQueue.make(sqs, config.automationStepsQueueUrl),
+  };
+}

@@ -191,7 +191,7 @@ test('a new group: one folder of four files, and its entries in the two lists', 
     'infra/definitions/api-groups.ts': [
       {
         anchor: 'export const API_GROUPS: ApiGroupDefinition[] = [\n',
-        text: "export const API_GROUPS: ApiGroupDefinition[] = [\n  { name: 'widgets', entry: 'functions/api/widgets/handler.ts', grants: [] },\n",
+        text: "export const API_GROUPS: ApiGroupDefinition[] = [\n  { name: 'widgets', entry: 'functions/api/widgets/handler.ts', capabilities: [], grants: [] },\n",
       },
     ],
   });

@@ -149,6 +149,8 @@ describe('the automation-outbox stream worker', () => {
     expect(worker()).toEqual({
       name: 'automation-outbox',
       entry: 'functions/workers/automation-outbox/handler.ts',
+      // Its two queues only: no table client (it reads its stream records).
+      capabilities: ['messaging'],
       startingPosition: 'TRIM_HORIZON',
       batchSize: 100,
       maxBatchingWindowMs: 0,
@@ -209,6 +211,7 @@ describe('the automations API group', () => {
     expect(API_GROUPS.find((g) => g.name === 'automations')).toEqual({
       name: 'automations',
       entry: 'functions/api/automations/handler.ts',
+      capabilities: ['platform', 'access', 'tenants', 'templates', 'automations'],
       grants: [{ resource: { kind: 'table' }, access: 'readWrite' }],
     });
     expect(apiRoutes(API_GROUPS.find((g) => g.name === 'automations')!)).toEqual([

@@ -70,11 +70,11 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
   expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
-  // The dashboard's four functions: no one of them bundles every client (infra/definitions/api-groups.ts); the send
-  // core's (SQS, Scheduler) only in dashboard-send.
+  // The dashboard's four functions: no one of them bundles every client (infra/definitions/api-groups.ts); the
+  // dashboard's sends are immediate and published by the outbox, so dashboard-send holds no SQS or Scheduler client.
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);
   expect(clientsOf('dashboard-emails')).toEqual(['DynamoDBClient', 'S3Client']);
-  expect(clientsOf('dashboard-send')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SchedulerClient']);
+  expect(clientsOf('dashboard-send')).toEqual(['DynamoDBClient', 'S3Client']);
   expect(clientsOf('dashboard-validations')).toEqual(['DynamoDBClient']);
   expect(clientsOf('dashboard-domains')).toEqual(['DynamoDBClient', 'SQSClient', 'SESv2Client', 'KMSClient', 'Route53Client']);
   // mailparser and its charset tables: the inbound worker only (mail from strangers; the dashboard's

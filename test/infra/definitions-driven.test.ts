@@ -52,6 +52,7 @@ const newGroup: ApiGroupDefinition = {
   entry: 'functions/api/reports/handler.ts',
   // Its operations' routes come from their declarations (infra/api-routes.ts); pages are declared here.
   pages: ['GET /reports', 'POST /reports', 'ANY /reports/{proxy+}'],
+  capabilities: ['platform', 'access', 'schedules', 'secrets'],
   grants: [
     { resource: { kind: 'table' }, access: 'read' },
     { resource: { kind: 'scheduler' }, access: 'schedule' },
@@ -62,6 +63,7 @@ const newGroup: ApiGroupDefinition = {
 const newWorker: WorkerDefinition = {
   name: 'webhook-deliveries',
   entry: 'functions/workers/webhook-deliveries/handler.ts',
+  capabilities: ['platform', 'webhooks'],
   queue: NEW_QUEUE,
   batchSize: 5,
   timeoutSeconds: 20,

@@ -3,12 +3,11 @@ import type { Hono } from 'hono';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { routes } from '#shared/doors/http/route';
 import { accountOps } from './account-operations';
-import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccountServices } from './services';
 import { getAccountSettings, updateAccountSettings } from '#shared/usecases/account/settings';
 import { getAccountStats } from '#shared/usecases/account/account-stats';
-import type { AccountStatsServices } from '#shared/services/deliverability';
 
-export function addAccountRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices & AccountStatsServices): void {
+export function addAccountRoutes(app: Hono<ApiEnv>, services: AccountServices): void {
   const route = routes(app);
 
   route(accountOps.getAccount, async (c) => c.json(getAccountSettings(c.get('principal'))));

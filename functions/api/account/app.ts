@@ -6,15 +6,15 @@
 import type { Hono } from 'hono';
 import { createApi } from '#shared/doors/http/create-api';
 import type { ApiEnv } from '#shared/doors/http/env';
-import type { BlobServices, CoreServices } from '#shared/services';
-import type { AccountStatsServices } from '#shared/services/deliverability';
+import type { AccountServices } from './services';
 import { addAccountRoutes } from './account-routes';
 import { addAuditRoutes } from './audit-routes';
 import { addErasureRoutes } from './erasure-routes';
 import { addExportRoutes } from './export-routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type AccountServices = CoreServices & BlobServices & AccountStatsServices;
+
+export type { AccountServices } from './services';
 
 export function createAccountApp(services: AccountServices): Hono<ApiEnv> {
   const app = createApi(services);

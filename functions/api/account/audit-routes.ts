@@ -8,10 +8,10 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { auditOps } from './audit-operations';
-import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccountServices } from './services';
 import { listAuditLog } from '#shared/usecases/audit/list';
 
-export function addAuditRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
+export function addAuditRoutes(app: Hono<ApiEnv>, services: AccountServices): void {
   const route = routes(app, services);
 
   route(auditOps.listAuditLog, async (c, { query }) =>

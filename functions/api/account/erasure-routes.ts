@@ -4,16 +4,16 @@ import { toPublicErasure } from '#shared/domain/privacy/erasure';
 import type { ApiEnv } from '#shared/doors/http/env';
 import { routes } from '#shared/doors/http/route';
 import { privacyOps } from './erasure-operations';
-import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccountServices } from './services';
 import type { ErasureDeps } from '#shared/usecases/privacy/deps';
 import { getErasure, startErasure } from '#shared/usecases/privacy/erasures';
 
 /** The erasure use cases' deps from the group's services. */
-export function erasureDepsOf(services: CoreServices & BlobServices): ErasureDeps {
+export function erasureDepsOf(services: AccountServices): ErasureDeps {
   return { erasures: services.erasures, exports: services.exports, blobs: services.blobs, clock: services.clock };
 }
 
-export function addErasureRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
+export function addErasureRoutes(app: Hono<ApiEnv>, services: AccountServices): void {
   const route = routes(app, services);
   const deps = erasureDepsOf(services);
 

@@ -4,16 +4,16 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { exportOps } from './export-operations';
-import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccountServices } from './services';
 import { exportSettingsOf, type ExportDeps } from '#shared/usecases/exports/deps';
 import { getExport, listExports, startExport } from '#shared/usecases/exports/exports';
 
 /** The export use cases' deps from the group's services. */
-export function exportDepsOf(services: CoreServices & BlobServices): ExportDeps {
+export function exportDepsOf(services: AccountServices): ExportDeps {
   return { ...services, exportSettings: exportSettingsOf(services.config.imports) };
 }
 
-export function addExportRoutes(app: Hono<ApiEnv>, services: CoreServices & BlobServices): void {
+export function addExportRoutes(app: Hono<ApiEnv>, services: AccountServices): void {
   const route = routes(app, services);
   const deps = exportDepsOf(services);
 

@@ -6,11 +6,11 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { apiKeyOps } from './operations';
-import type { CoreServices } from '#shared/services';
+import type { AccessServices, Platform, TenantServices } from '#shared/services';
 import { createApiKey, listApiKeys, revokeApiKey } from '#shared/usecases/access/api-keys';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type ApiKeysServices = CoreServices;
+export type ApiKeysServices = Platform & AccessServices & TenantServices;
 
 export function createApiKeysApp(services: ApiKeysServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -1,9 +1,10 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
 import { createApiKeysApp } from './app';
 
-// The composition root: only what the group uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
-export const handler = handle(createApiKeysApp(core));
+// The composition root: only the capabilities the group uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+export const handler = handle(createApiKeysApp({ ...platform, ...access, ...buildTenants(platform) }));

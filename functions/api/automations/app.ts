@@ -10,7 +10,7 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { automationOps } from './operations';
-import type { CoreServices } from '#shared/services';
+import type { AccessServices, AutomationServices, Platform, TemplateServices, TenantServices } from '#shared/services';
 import { getAutomationRun, listAutomationRuns } from '#shared/usecases/automations/automation-runs';
 import {
   changeAutomationStatus,
@@ -23,7 +23,7 @@ import {
 import { accountKeyOnly, addEventRoutes } from './events-routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type AutomationsServices = CoreServices;
+export type AutomationsServices = Platform & AccessServices & TenantServices & AutomationServices & TemplateServices;
 
 export function createAutomationsApp(services: AutomationsServices): Hono<ApiEnv> {
   const app = createApi(services);

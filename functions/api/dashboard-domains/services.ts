@@ -5,7 +5,11 @@
  * from "Check now"). Its handler composes exactly this.
  */
 import type {
-  CoreServices,
+  AccessServices,
+  DomainServices,
+  TeamServices,
+  TenantServices,
+  Platform,
   DeliverabilityServices,
   DnsApplyServices,
   MtaStsHostingServices,
@@ -14,7 +18,11 @@ import type {
   SesServices,
 } from '#shared/services';
 
-export type DashboardDomainsServices = CoreServices &
+export type DashboardDomainsServices = Platform &
+  AccessServices &
+  TeamServices &
+  TenantServices &
+  DomainServices &
   SesServices &
   SecretServices &
   DnsApplyServices &

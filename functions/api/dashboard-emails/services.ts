@@ -4,6 +4,20 @@
  * test send is the dashboard-send function's (functions/api/dashboard-send/test-send.ts). Its handler
  * composes exactly this.
  */
-import type { BlobServices, CoreServices } from '#shared/services';
+import type {
+  AccessServices,
+  BlobServices,
+  TeamServices,
+  EmailServices,
+  InboundServices,
+  Platform,
+  TenantServices,
+} from '#shared/services';
 
-export type DashboardEmailsServices = CoreServices & BlobServices;
+export type DashboardEmailsServices = Platform &
+  AccessServices &
+  BlobServices &
+  TeamServices &
+  TenantServices &
+  EmailServices &
+  InboundServices;

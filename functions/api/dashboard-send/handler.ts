@@ -1,13 +1,21 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '#shared/config/config';
+import { buildPlatform } from '#shared/services/platform';
+import { buildSendingStack } from '#shared/services/sending';
+import { buildTeam } from '#shared/services/team';
+import { buildMailDomains } from '#shared/services/mail-domains';
 import { buildBlobs } from '#shared/services/blobs';
-import { buildCore } from '#shared/services/core';
-import { buildMessaging } from '#shared/services/messaging';
-import { buildSchedules } from '#shared/services/schedules';
+import { ImmediateSendsOnly } from '#shared/adapters/scheduling/immediate-only';
 import { createDashboardSendApp } from './app';
 
-// The composition root: only what the function uses (shared/services/), built once per cold start.
-const config = loadConfig();
+// The composition root: only the capabilities the function uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
 export const handler = handle(
-  createDashboardSendApp({ ...buildCore(config), ...buildMessaging(config), ...buildBlobs(config), ...buildSchedules(config) }),
+  createDashboardSendApp({
+    ...platform,
+    ...buildSendingStack(platform),
+    ...buildTeam(platform),
+    ...buildMailDomains(platform),
+    ...buildBlobs(platform.config),
+    scheduler: new ImmediateSendsOnly('dashboard-send'),
+  }),
 );

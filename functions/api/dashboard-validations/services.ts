@@ -3,6 +3,20 @@
  * (the hourly allowance's counter, suppressions, tenants), DNS (core's mail hosts) and the disposable
  * domains list. Its handler composes exactly this.
  */
-import type { CoreServices, ValidationServices } from '#shared/services';
+import type {
+  AccessServices,
+  TeamServices,
+  MailDomainServices,
+  Platform,
+  SuppressionServices,
+  TenantServices,
+  ValidationServices,
+} from '#shared/services';
 
-export type DashboardValidationsServices = CoreServices & ValidationServices;
+export type DashboardValidationsServices = Platform &
+  AccessServices &
+  ValidationServices &
+  TeamServices &
+  SuppressionServices &
+  TenantServices &
+  MailDomainServices;

@@ -6,7 +6,35 @@
  * emails and domains pages use (functions/api/dashboard-emails, dashboard-domains).
  * Its handler composes exactly this (shared/services/).
  */
-import type { CoreServices, MessagingServices, OidcServices, SecretServices } from '#shared/services';
+import type {
+  AccessServices,
+  AutomationServices,
+  EmailServices,
+  ImportServices,
+  MessagingServices,
+  OidcServices,
+  Platform,
+  SecretServices,
+  SuppressionServices,
+  TeamServices,
+  TemplateServices,
+  TenantServices,
+  UsageServices,
+  WebhookServices,
+} from '#shared/services';
 
 /** `oidc`: the deployment's OpenID Connect provider (docs/dashboard.md), absent or null when it has none. */
-export type DashboardServices = CoreServices & MessagingServices & SecretServices & Partial<OidcServices>;
+export type DashboardServices = Platform &
+  AccessServices &
+  TeamServices &
+  TenantServices &
+  UsageServices &
+  TemplateServices &
+  AutomationServices &
+  SuppressionServices &
+  EmailServices &
+  WebhookServices &
+  ImportServices &
+  MessagingServices &
+  SecretServices &
+  Partial<OidcServices>;

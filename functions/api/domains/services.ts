@@ -1,6 +1,9 @@
 /** What the domains group uses (its handler composes exactly this: shared/services/). */
 import type {
-  CoreServices,
+  AccessServices,
+  DomainServices,
+  TenantServices,
+  Platform,
   DeliverabilityServices,
   DnsApplyServices,
   MtaStsHostingServices,
@@ -9,7 +12,10 @@ import type {
   SesServices,
 } from '#shared/services';
 
-export type DomainsServices = CoreServices &
+export type DomainsServices = Platform &
+  AccessServices &
+  TenantServices &
+  DomainServices &
   SesServices &
   SecretServices &
   DnsApplyServices &

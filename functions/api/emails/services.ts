@@ -1,4 +1,11 @@
 /** What the emails group uses (its handler composes exactly this: shared/services/). */
-import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '#shared/services';
+import type {
+  BlobServices,
+  MessagingServices,
+  Platform,
+  ScheduleServices,
+  SendingStackServices,
+  MailDomainServices,
+} from '#shared/services';
 
-export type EmailsServices = CoreServices & MessagingServices & BlobServices & ScheduleServices;
+export type EmailsServices = Platform & SendingStackServices & MailDomainServices & MessagingServices & BlobServices & ScheduleServices;

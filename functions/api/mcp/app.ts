@@ -11,7 +11,7 @@ import { createMcpServer, SERVER_INFO } from '#clients/mcp/server';
 import { handleStatelessMcpRequest, methodNotAllowed } from '#clients/mcp/stateless-http';
 import { createApi } from '#shared/doors/http/create-api';
 import type { ApiEnv } from '#shared/doors/http/env';
-import type { CoreServices } from '#shared/services';
+import type { AccessServices, Platform } from '#shared/services';
 
 export interface McpAppOptions {
   /** The API's base URL (Config.apiBaseUrl), where the tools call it. */
@@ -25,7 +25,7 @@ function bearerKey(authorization: string | undefined): string {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? '';
 }
 
-export function createMcpApp(services: CoreServices, options: McpAppOptions): Hono<ApiEnv> {
+export function createMcpApp(services: Platform & AccessServices, options: McpAppOptions): Hono<ApiEnv> {
   if (!/^https?:\/\/[^/]/.test(options.apiBaseUrl))
     throw new Error(`The MCP door needs the API's base URL (API_BASE_URL, set by the stack): got "${options.apiBaseUrl}"`);
   const app = createApi(services);

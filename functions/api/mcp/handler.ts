@@ -1,8 +1,9 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
 import { createMcpApp } from './app';
 
-// The composition root: only what the group uses (shared/services/), built once per cold start.
-const config = loadConfig();
-export const handler = handle(createMcpApp(buildCore(config), { apiBaseUrl: config.apiBaseUrl }));
+// The composition root: only the capabilities the group uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+export const handler = handle(createMcpApp({ ...platform, ...access }, { apiBaseUrl: platform.config.apiBaseUrl }));

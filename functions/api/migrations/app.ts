@@ -10,13 +10,33 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { migrationOps } from './operations';
-import type { CoreServices, ImportServices, SecretServices } from '#shared/services';
+import type {
+  AccessServices,
+  DomainServices,
+  ImportProviderServices,
+  ImportServices,
+  Platform,
+  SecretServices,
+  TenantServices,
+  WebhookServices,
+  TemplateServices,
+  SuppressionServices,
+} from '#shared/services';
 import { toImportSummary } from '#shared/domain/imports/public-import';
 import { getImport, listImports, loadImport } from '#shared/usecases/imports/import-report';
 import { runImport } from '#shared/usecases/imports/run-import';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type MigrationsServices = CoreServices & SecretServices & ImportServices;
+export type MigrationsServices = Platform &
+  AccessServices &
+  SecretServices &
+  ImportServices &
+  ImportProviderServices &
+  TenantServices &
+  DomainServices &
+  WebhookServices &
+  TemplateServices &
+  SuppressionServices;
 
 export function createMigrationsApp(services: MigrationsServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -4,14 +4,12 @@
  * It reads the table only, by the host API Gateway was asked for.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { loadConfig } from '#shared/config/config';
-import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
-import { MtaStsHostingRepository } from '#shared/adapters/store/mta-sts-hosting';
+import { buildMtaStsHosting } from '#shared/services/mta-sts-hosting';
+import { buildPlatform } from '#shared/services/platform';
 import { servePolicy } from '#shared/usecases/domains/mta-sts/serve-policy';
 
 // The composition root: the table only, built once per cold start.
-const config = loadConfig();
-const deps = { mtaStsHosting: new MtaStsHostingRepository({ client: createDynamoClient(config), name: config.tableName }) };
+const deps = buildMtaStsHosting(buildPlatform());
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const answer = await servePolicy(deps, event.requestContext?.domainName ?? event.headers?.host);

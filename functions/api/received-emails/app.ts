@@ -8,11 +8,11 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { receivedEmailOps } from './operations';
-import type { BlobServices, CoreServices } from '#shared/services';
+import type { AccessServices, BlobServices, InboundServices, Platform, TenantServices } from '#shared/services';
 import { getReceivedEmail, listReceivedEmails } from '#shared/usecases/inbound/received-emails';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type ReceivedEmailsServices = CoreServices & BlobServices;
+export type ReceivedEmailsServices = Platform & AccessServices & BlobServices & TenantServices & InboundServices;
 
 export function createReceivedEmailsApp(services: ReceivedEmailsServices): Hono<ApiEnv> {
   const app = createApi(services);

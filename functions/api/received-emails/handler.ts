@@ -1,10 +1,21 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildDomains } from '#shared/services/domains';
+import { buildInbound } from '#shared/services/inbound';
 import { buildBlobs } from '#shared/services/blobs';
 import { createReceivedEmailsApp } from './app';
 
-// The composition root: only what the group uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
-export const handler = handle(createReceivedEmailsApp({ ...core, ...buildBlobs(config) }));
+// The composition root: only the capabilities the group uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+export const handler = handle(
+  createReceivedEmailsApp({
+    ...platform,
+    ...access,
+    ...buildTenants(platform),
+    ...buildInbound(platform, buildDomains(platform)),
+    ...buildBlobs(platform.config),
+  }),
+);

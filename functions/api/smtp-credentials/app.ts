@@ -6,11 +6,11 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { smtpCredentialOps } from './operations';
-import type { CoreServices } from '#shared/services';
+import type { AccessServices, Platform, TenantServices } from '#shared/services';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '#shared/usecases/access/smtp-credentials';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type SmtpCredentialsServices = CoreServices;
+export type SmtpCredentialsServices = Platform & AccessServices & TenantServices;
 
 export function createSmtpCredentialsApp(services: SmtpCredentialsServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -14,7 +14,14 @@ import { routes } from '#shared/doors/http/route';
 import { suppressionOps } from './suppression-operations';
 import { validationOps } from './validation-operations';
 import { toPublicValidation } from '#shared/domain/address-validation/schemas';
-import type { CoreServices, ValidationServices } from '#shared/services';
+import type {
+  AccessServices,
+  MailDomainServices,
+  Platform,
+  SuppressionServices,
+  TenantServices,
+  ValidationServices,
+} from '#shared/services';
 import { validateAddresses } from '#shared/usecases/address-validation/validate-addresses';
 import {
   addCategoryOptOuts,
@@ -30,7 +37,12 @@ const publicOn = (tenant: Tenant | null) => (suppression: Suppression) => toPubl
 const publicOptOutOn = (tenant: Tenant | null) => (optOut: CategoryOptOut) => toPublicCategoryOptOut(optOut, tenant?.external_id ?? null);
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type SuppressionsServices = CoreServices & ValidationServices;
+export type SuppressionsServices = Platform &
+  AccessServices &
+  ValidationServices &
+  TenantServices &
+  SuppressionServices &
+  MailDomainServices;
 
 export function createSuppressionsApp(services: SuppressionsServices): Hono<ApiEnv> {
   const app = createApi(services);

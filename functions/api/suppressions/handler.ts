@@ -1,10 +1,22 @@
 import { handle } from 'hono/aws-lambda';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildSuppressions } from '#shared/services/suppressions';
+import { buildMailDomains } from '#shared/services/mail-domains';
 import { buildValidation } from '#shared/services/address-validation';
 import { createSuppressionsApp } from './app';
 
-// The composition root: only what the group uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
-export const handler = handle(createSuppressionsApp({ ...core, ...buildValidation() }));
+// The composition root: only the capabilities the group uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+export const handler = handle(
+  createSuppressionsApp({
+    ...platform,
+    ...access,
+    ...buildTenants(platform),
+    ...buildSuppressions(platform),
+    ...buildMailDomains(platform),
+    ...buildValidation(),
+  }),
+);

@@ -9,7 +9,7 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { templateOps } from './operations';
-import type { CoreServices } from '#shared/services';
+import type { AccessServices, Platform, TemplateServices, TenantServices } from '#shared/services';
 import {
   createTemplate,
   deleteTemplate,
@@ -28,7 +28,7 @@ const accountKeyOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type TemplatesServices = CoreServices;
+export type TemplatesServices = Platform & AccessServices & TenantServices & TemplateServices;
 
 export function createTemplatesApp(services: TemplatesServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -12,13 +12,29 @@ import type { ApiEnv } from '#shared/doors/http/env';
 import { listPage } from '#shared/doors/http/pagination';
 import { routes } from '#shared/doors/http/route';
 import { tenantOps } from './operations';
-import type { CoreServices, SesServices, TenantCleanupServices } from '#shared/services';
+import type {
+  AccessServices,
+  DomainServices,
+  EmailServices,
+  Platform,
+  SesServices,
+  TenantCleanupServices,
+  TenantServices,
+  UsageServices,
+} from '#shared/services';
 import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '#shared/usecases/domains/tenant-domains';
 import { getTenantStats } from '#shared/usecases/tenants/get-tenant-stats';
 import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '#shared/usecases/tenants/tenants';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type TenantsServices = CoreServices & SesServices & TenantCleanupServices;
+export type TenantsServices = Platform &
+  AccessServices &
+  SesServices &
+  TenantCleanupServices &
+  TenantServices &
+  DomainServices &
+  EmailServices &
+  UsageServices;
 
 export function createTenantsApp(services: TenantsServices): Hono<ApiEnv> {
   const app = createApi(services);

@@ -4,11 +4,11 @@
 import type { Hono } from 'hono';
 import { createApi } from '#shared/doors/http/create-api';
 import type { ApiEnv } from '#shared/doors/http/env';
-import type { CoreServices, MessagingServices, SecretServices } from '#shared/services';
+import type { AccessServices, MessagingServices, Platform, SecretServices, TenantServices, WebhookServices } from '#shared/services';
 import { addWebhookRoutes } from './routes';
 
 /** What the group uses (its handler composes exactly this: shared/services/). */
-export type WebhooksServices = CoreServices & MessagingServices & SecretServices;
+export type WebhooksServices = Platform & AccessServices & MessagingServices & SecretServices & TenantServices & WebhookServices;
 
 export function createWebhooksApp(services: WebhooksServices): Hono<ApiEnv> {
   const app = createApi(services);

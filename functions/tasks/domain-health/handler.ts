@@ -5,24 +5,29 @@
  * docs/deliverability.md, "Domain health"); then hosted MTA-STS policies whose next step is due take it
  * (shared/usecases/domains/mta-sts/due-steps.ts; "Hosted MTA-STS policy").
  */
-import { loadConfig } from '#shared/config/config';
 import { logError, logInfo } from '#shared/lib/log';
-import { buildCore } from '#shared/services/core';
-import { buildDeliverability } from '#shared/services/deliverability';
-import { buildMessaging } from '#shared/services/messaging';
-import { buildMtaStsHosting, buildMtaStsProvisioning } from '#shared/services/mta-sts';
 import { runDueHostingSteps, type DueHostingStepsReport } from '#shared/usecases/domains/mta-sts/due-steps';
 import { runDueHealthChecks, type DueHealthChecksReport } from '#shared/usecases/domains/due-health-checks';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildDomains } from '#shared/services/domains';
+import { buildDeliverability } from '#shared/services/deliverability';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildMtaStsHosting } from '#shared/services/mta-sts-hosting';
+import { buildMtaStsProvisioning } from '#shared/services/mta-sts-provisioning';
 
-// The composition root: only what the task uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
+// The composition root: only the capabilities the task uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
 const deps = {
-  ...core,
-  ...buildDeliverability(core),
-  ...buildMtaStsHosting(core),
-  ...buildMtaStsProvisioning(core),
-  events: buildMessaging(config).events,
+  ...platform,
+  ...buildAccess(platform),
+  ...buildTenants(platform),
+  ...buildDomains(platform),
+  ...buildDeliverability(platform),
+  ...buildMtaStsHosting(platform),
+  ...buildMtaStsProvisioning(platform),
+  events: buildMessaging(platform.config).events,
 };
 
 /** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */

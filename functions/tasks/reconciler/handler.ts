@@ -6,20 +6,42 @@
  * logged as a CloudWatch embedded metric (namespace Mailservice): re-drives and the age of the oldest
  * past-due item, which the stack alarms on (docs/reliability.md).
  */
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
-import { buildMessaging } from '#shared/services/messaging';
-import { buildSes } from '#shared/services/ses';
-import { buildBlobs } from '#shared/services/blobs';
-import { buildDeliverability } from '#shared/services/deliverability';
 import { logError } from '#shared/lib/log';
 import { reconcile, type ReconcileReport } from '#shared/usecases/reliability/reconcile';
 import { isIdleReport, reconcileMetricsLine, shouldLogReport } from '#shared/usecases/reliability/metrics-line';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildDomains } from '#shared/services/domains';
+import { buildEmails } from '#shared/services/emails';
+import { buildWebhooks } from '#shared/services/webhooks';
+import { buildAutomations } from '#shared/services/automations';
+import { buildInbound } from '#shared/services/inbound';
+import { buildRecovery } from '#shared/services/recovery';
+import { buildDeliverability } from '#shared/services/deliverability';
+import { buildMessaging } from '#shared/services/messaging';
+import { buildSes } from '#shared/services/ses';
+import { buildBlobs } from '#shared/services/blobs';
 
-// The composition root: only what the worker uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
-const services = { ...core, ...buildMessaging(config), ...buildSes(config), ...buildBlobs(config), ...buildDeliverability(core) };
+// The composition root: only the capabilities the task uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+const domains = buildDomains(platform);
+const services = {
+  ...platform,
+  ...access,
+  ...buildTenants(platform),
+  ...domains,
+  ...buildEmails(platform),
+  ...buildWebhooks(platform),
+  ...buildAutomations(platform),
+  ...buildInbound(platform, domains),
+  ...buildRecovery(platform),
+  ...buildDeliverability(platform),
+  ...buildMessaging(platform.config),
+  ...buildSes(platform.config),
+  ...buildBlobs(platform.config),
+};
 
 /** When this process last logged an idle pass (shouldLogReport). */
 let lastIdleLoggedAt: number | null = null;

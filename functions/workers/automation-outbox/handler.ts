@@ -2,22 +2,15 @@
  * Automation outbox: the table's stream (run items, filtered by the event source) -> the automation-steps
  * queue (a step left pending) and the webhook events queue (automation.*). See shared/usecases/automations/runs/relay-runs.ts.
  */
-import { createSqsClient } from '#shared/adapters/aws/client-factories';
-import { SqsAutomationStepQueue } from '#shared/adapters/aws/sqs-automation-step-queue';
-import { SqsEventPublisher } from '#shared/adapters/aws/sqs-event-publisher';
-import { ENV, loadConfig, required } from '#shared/config/config';
+import { loadConfig } from '#shared/config/config';
 import { logInfo } from '#shared/lib/log';
 import { runWrites } from '#shared/adapters/store/run-changes';
 import { relayRuns } from '#shared/usecases/automations/runs/relay-runs';
 import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
+import { buildQueues } from '#shared/services/messaging';
 
-// Only what the relay needs (no services graph).
-const config = loadConfig();
-const sqs = createSqsClient(config);
-const deps = {
-  stepQueue: new SqsAutomationStepQueue(sqs, required(config, 'automationStepsQueueUrl', ENV.automationStepsQueueUrl)),
-  events: new SqsEventPublisher(sqs, required(config, 'webhookEventsQueueUrl', ENV.webhookEventsQueueUrl)),
-};
+// The composition root: the two queues the relay sends to (no table client: it reads only its stream records).
+const deps = buildQueues(loadConfig(), ['stepQueue', 'events']);
 
 export const handler = forEachStreamBatch('automation-outbox', runWrites, async (items) => {
   const result = await relayRuns(deps, items);

@@ -5,20 +5,33 @@
  */
 import type { SQSHandler } from 'aws-lambda';
 import { inboundMessageSchema } from '#shared/domain/messages';
-import { loadConfig } from '#shared/config/config';
 import { parseInbound } from '#shared/adapters/received-mail/parse-message';
-import { buildCore } from '#shared/services/core';
+import { receiveQueuedInbound } from '#shared/usecases/inbound/process-inbound';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildDomains } from '#shared/services/domains';
+import { buildInbound } from '#shared/services/inbound';
 import { buildDeliverability } from '#shared/services/deliverability';
 import { buildMessaging } from '#shared/services/messaging';
 import { buildBlobs } from '#shared/services/blobs';
-import { receiveQueuedInbound } from '#shared/usecases/inbound/process-inbound';
-import { forEachRecord } from '#shared/doors/worker/for-each-record';
 
-// The composition root: only what the worker uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
+// The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const domains = buildDomains(platform);
 // DMARC aggregate reports mailed to a domain's report address are counted (docs/deliverability.md).
-const services = { ...core, ...buildMessaging(config), ...buildBlobs(config), ...buildDeliverability(core), parseInbound };
+const services = {
+  ...platform,
+  ...buildAccess(platform),
+  ...buildTenants(platform),
+  ...domains,
+  ...buildInbound(platform, domains),
+  ...buildDeliverability(platform),
+  ...buildMessaging(platform.config),
+  ...buildBlobs(platform.config),
+  parseInbound,
+};
 
 export const handler: SQSHandler = forEachRecord('inbound-email', inboundMessageSchema, async (message) => {
   await receiveQueuedInbound(services, message);

@@ -5,26 +5,39 @@
 import type { SQSHandler } from 'aws-lambda';
 import { sendMessageSchema } from '#shared/domain/messages';
 import { logInfo } from '#shared/lib/log';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
+import { deliverPaced } from '#shared/usecases/delivery/deliver-paced';
+import { forEachRecord } from '#shared/doors/worker/for-each-record';
+import { buildPlatform } from '#shared/services/platform';
+import { buildAccess } from '#shared/services/access';
+import { buildTenants } from '#shared/services/tenants';
+import { buildDomains } from '#shared/services/domains';
+import { buildEmails } from '#shared/services/emails';
+import { buildSuppressions } from '#shared/services/suppressions';
+import { buildDelivery } from '#shared/services/delivery';
 import { buildMessaging } from '#shared/services/messaging';
 import { buildBlobs } from '#shared/services/blobs';
 import { buildSes } from '#shared/services/ses';
-import { buildSesPace } from '#shared/services/ses-pace';
 import { buildSecrets } from '#shared/services/secrets';
-import { deliverPaced } from '#shared/usecases/delivery/deliver-paced';
-import { forEachRecord } from '#shared/doors/worker/for-each-record';
+import { buildSesPace } from '#shared/services/ses-pace';
 
-// The composition root: only what the worker uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
+// The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const access = buildAccess(platform);
+const domains = buildDomains(platform);
+const delivery = buildDelivery(platform, domains);
 const services = {
-  ...core,
-  ...buildMessaging(config),
-  ...buildBlobs(config),
-  ...buildSes(config),
-  ...buildSecrets(config, core),
-  ...buildSesPace(config, core),
+  ...platform,
+  ...access,
+  ...buildTenants(platform),
+  ...domains,
+  ...buildEmails(platform),
+  ...buildSuppressions(platform),
+  ...delivery,
+  ...buildMessaging(platform.config),
+  ...buildBlobs(platform.config),
+  ...buildSes(platform.config),
+  ...buildSecrets(platform),
+  ...buildSesPace(platform.config, delivery),
 };
 /**
  * Lease on a claimed email: above the worker's 30 s timeout, so an attempt that is alive holds it;

@@ -4,37 +4,35 @@
  * counted (docs/deliverability.md, "Reputation guard"). Partial batch failures resume at the first record not
  * counted.
  */
-import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
-import { ENV, loadConfig, required } from '#shared/config/config';
 import { logError, logInfo } from '#shared/lib/log';
-import { serviceClock } from '#shared/adapters/clock';
 import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
-import { AccountStatsRepository } from '#shared/adapters/store/account-stats';
-import { AccountRepository } from '#shared/adapters/store/accounts';
-import { TenantStatsRepository } from '#shared/adapters/store/tenant-stats';
-import { TenantRepository } from '#shared/adapters/store/tenants';
 import { brakeSettingsOf } from '#shared/domain/reputation/brake';
 import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
 import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
+import { buildAccess } from '#shared/services/access';
+import { buildAccountStats } from '#shared/services/deliverability';
+import { buildPlatform } from '#shared/services/platform';
+import { buildTenants } from '#shared/services/tenants';
 
-const config = loadConfig();
-const table = { client: createDynamoClient(config), name: required(config, 'tableName', ENV.tableName) };
-const counters = new AccountStatsRepository(table);
-const tenantStats = new TenantStatsRepository(table);
-const tenants = new TenantRepository(table);
-const { settings, replaced } = brakeSettingsOf(config.reputation);
+// The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const { accountStats: counters } = buildAccountStats(platform);
+const { tenants, tenantStats } = buildTenants(platform);
+const { accounts } = buildAccess(platform);
+const clock = platform.clock;
+const { settings, replaced } = brakeSettingsOf(platform.config.reputation);
 if (replaced.length)
   logError('tenant-stats: reputation settings out of range, defaults used', new Error(replaced.join(', ')), { settings });
 const deps = {
   counters,
-  autoPause: { tenantStats, tenants, clock: serviceClock, log: logError },
+  autoPause: { tenantStats, tenants, clock, log: logError },
   brake: {
     accountStats: counters,
     tenantStats,
-    accounts: new AccountRepository(table),
+    accounts,
     tenants,
     settings,
-    clock: serviceClock,
+    clock,
     log: logError,
   },
 };

@@ -2,16 +2,23 @@
 import type { SQSHandler } from 'aws-lambda';
 import { serviceEventSchema } from '#shared/domain/messages';
 import { logInfo } from '#shared/lib/log';
-import { loadConfig } from '#shared/config/config';
-import { buildCore } from '#shared/services/core';
-import { buildMessaging } from '#shared/services/messaging';
 import { endpointsOncePerBatch, routeEvent, tenantsOncePerBatch } from '#shared/usecases/webhooks/route-event';
 import { forEachRecord } from '#shared/doors/worker/for-each-record';
+import { buildPlatform } from '#shared/services/platform';
+import { buildTenants } from '#shared/services/tenants';
+import { buildEmails } from '#shared/services/emails';
+import { buildWebhooks } from '#shared/services/webhooks';
+import { buildMessaging } from '#shared/services/messaging';
 
-// The composition root: only what the worker uses (shared/services/), built once per cold start.
-const config = loadConfig();
-const core = buildCore(config);
-const services = { ...core, ...buildMessaging(config) };
+// The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
+const platform = buildPlatform();
+const services = {
+  ...platform,
+  ...buildTenants(platform),
+  ...buildEmails(platform),
+  ...buildWebhooks(platform),
+  ...buildMessaging(platform.config),
+};
 
 export const handler: SQSHandler = (event) => {
   // Endpoints (per account) and tenants (per tenant) are read once per batch (its events were received together).

@@ -1,4 +1,18 @@
 /** What the provider-compatible doors use: the emails group's services (the send core's and the batch's). */
-import type { BlobServices, CoreServices, MessagingServices, ScheduleServices } from '../../services';
+import type {
+  BlobServices,
+  MessagingServices,
+  Platform,
+  ScheduleServices,
+  SendingStackServices,
+  MailDomainServices,
+  ImportServices,
+} from '../../services';
 
-export type CompatServices = CoreServices & MessagingServices & BlobServices & ScheduleServices;
+export type CompatServices = Platform &
+  SendingStackServices &
+  MailDomainServices &
+  ImportServices &
+  MessagingServices &
+  BlobServices &
+  ScheduleServices;

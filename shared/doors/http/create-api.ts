@@ -70,7 +70,7 @@ export function plausiblePaths(): MiddlewareHandler<ApiEnv> {
   };
 }
 
-/** The services a group passes: authentication's, and the audit log (shared/services/core.ts; unit tests' stubs have none: no audit). */
+/** The services a group passes: authentication's, and the audit log (shared/services/access.ts; unit tests' stubs have none: no audit). */
 export type ApiFrameDeps = AuthenticateDeps & Partial<AuditMiddlewareDeps>;
 
 export function createApi(deps: ApiFrameDeps, options: AuthenticationOptions = {}): Hono<ApiEnv> {

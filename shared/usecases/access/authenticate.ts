@@ -17,7 +17,7 @@ import { invalidSecret, type Principal, type SecretKind } from './principal';
 export interface AuthenticateDeps {
   apiKeys: Pick<ApiKeyRepository, 'findByHash' | 'findWithAccount'>;
   accounts: Pick<AccountRepository, 'get'>;
-  /** The process's key -> account cache (the send-context loader's, shared/services/core.ts). */
+  /** The process's key -> account cache (shared/services/access.ts; the send-context loader shares it). */
   keyAccounts: Pick<KeyAccounts, 'of' | 'principalOf'>;
 }
 

@@ -12,7 +12,7 @@
  *
  * Its caches, per instance (docs/reference/caches.md):
  *  - keyAccounts: key hash -> account id (10,000 keys): immutable, no bound needed; authentication shares
- *    it (shared/services/core.ts);
+ *    it (shared/services/access.ts);
  *  - guesses (TenantGuesses, 10,000 entries each): tenant id -> external_id and key hash -> tenant id are
  *    immutable; (account, external_id) -> tenant id, tenant id -> default_from_domain and (account,
  *    domain) -> owning tenant id are guesses, unbounded in time but never deciding (the read checks them).
@@ -45,6 +45,8 @@ export interface SendContextLoaderPorts extends TemplateContentDeps {
   tenants: Pick<TenantRepository, 'find'>;
   domains: Pick<DomainCrud, 'get'>;
   sandboxDomain: string;
+  /** The process's key -> account cache, shared with authentication (shared/services/access.ts); a fresh one when absent. */
+  keyAccounts?: KeyAccounts;
 }
 
 /** What MAIL FROM settles from its read: the credential as of now, and the sender's domain. */
@@ -87,12 +89,13 @@ const NOTHING_READ: Pick<SendContext, 'key' | 'account'> = { key: null, account:
 
 export class SendContextLoader {
   /** key hash -> account id: shared with authentication (shared/usecases/access/authenticate.ts). */
-  readonly keyAccounts = new KeyAccounts();
+  readonly keyAccounts: KeyAccounts;
   private readonly guesses = new TenantGuesses();
   private readonly callers: CallerDeps;
   private readonly tenantDeps: SendTenantDeps;
 
   constructor(private readonly ports: SendContextLoaderPorts) {
+    this.keyAccounts = ports.keyAccounts ?? new KeyAccounts();
     this.callers = { apiKeys: ports.apiKeys, keyAccounts: this.keyAccounts, guesses: this.guesses };
     this.tenantDeps = { tenants: ports.tenants, guesses: this.guesses };
   }

@@ -6,7 +6,6 @@ import type { Idempotency } from '../../domain/emails/idempotency';
 import type { BlobStore } from '../../ports/blobs';
 import type { Clock } from '../../ports/clock';
 import type { EmailScheduler } from '../../ports/scheduling';
-import type { EventPublisher } from '../../ports/events';
 import type { AttachmentUploadRepository } from '../../adapters/store/attachment-uploads';
 import type { EmailAcceptance } from '../../adapters/store/emails/accept';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
@@ -18,7 +17,7 @@ import type { ClearedRecipients } from './cleared-recipients';
 import type { SendContextLoader } from './send-context-loader';
 
 export interface SendDeps {
-  /** Everything the send is decided on, in one round trip (one per process: shared/services/core.ts). */
+  /** Everything the send is decided on, in one round trip (one per process: shared/services/sending.ts). */
   sendContextLoader: Pick<SendContextLoader, 'load'>;
   tenants: TenantRampDeps['tenants'];
   emails: Pick<EmailAcceptance, 'accept' | 'create'>;
@@ -26,7 +25,6 @@ export interface SendDeps {
   tenantStats: TenantRampDeps['tenantStats'];
   idempotency: Pick<IdempotencyStore, 'get'>;
   scheduler: EmailScheduler;
-  events: EventPublisher;
   blobs: BlobStore;
   attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
   /** The recipients' mail hosts, for `validate: true` only (../address-validation/refuse-undeliverable.ts). */

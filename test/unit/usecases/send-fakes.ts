@@ -7,7 +7,6 @@ import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
 import type { SendContext, SendContextQuery } from '#shared/adapters/store/send-context';
 import type { SendDeps } from '#shared/usecases/send/send-email';
 import { SendContextLoader, type SendContextLoaderPorts } from '#shared/usecases/send/send-context-loader';
-import type { ServiceEvent } from '#shared/domain/webhooks/event';
 import type { Tenant } from '#shared/domain/tenants/tenant';
 import type { StoredTenant } from '#shared/adapters/store/tenants';
 import { emptyCounts } from '#shared/domain/tenants/stats';
@@ -74,7 +73,6 @@ export interface World {
   idempotency: Map<string, IdempotencyRecord>;
   accepted: AcceptRequest[];
   created: string[];
-  events: ServiceEvent[];
   contextReads: SendContextQuery[];
   /** What accept answers (default: accepted). */
   acceptOutcome?: (request: AcceptRequest) => AcceptOutcome;
@@ -184,7 +182,6 @@ export function fakeWorld(world: Partial<World> = {}): World {
     idempotency: new Map(),
     accepted: [],
     created: [],
-    events: [],
     contextReads: [],
     scheduled: [],
     unscheduled: [],
@@ -265,7 +262,6 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
       },
       remove: async (emailId) => void w.unscheduled.push(emailId),
     },
-    events: { publish: async (events) => void w.events.push(...events) },
     blobs: { put: async () => undefined, get: async () => Buffer.alloc(0) } as unknown as SendDeps['blobs'],
     clock: { now: () => NOW },
     sandboxDomain: SANDBOX,
