@@ -395,6 +395,9 @@ describe('delivery log', () => {
   function delivery(webhookId: string, accountId: string, at: number, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
     const eventId = newId('evt', at);
     const iso = new Date(at).toISOString();
+    // Written straight to the store, never queued: its next attempt an hour ahead, so the reconciler does not
+    // take it for a stuck delivery and hand it to the delivery worker while a test reads its log.
+    const nextAttempt = new Date(at + 3_600_000).toISOString();
     return {
       id: deliveryIdFor(eventId),
       webhook_id: webhookId,
@@ -408,7 +411,7 @@ describe('delivery log', () => {
       }),
       status: 'pending',
       attempts: [],
-      next_attempt_at: iso,
+      next_attempt_at: nextAttempt,
       created_at: iso,
       updated_at: iso,
       ...overrides,
