@@ -10,7 +10,14 @@
 import { createMxServer } from '#shared/doors/mx/mx-server';
 import { MX_ENV, mxPortFromEnv, mxSettingsFromEnv } from '#shared/doors/mx/mx-config';
 import { logError, logInfo } from '#shared/lib/log';
-import { buildServices } from '#shared/services';
+import { buildBlobs } from '#shared/services/blobs';
+import { buildInbound } from '#shared/services/inbound';
+import { buildMailDomains } from '#shared/services/mail-domains';
+import { buildQueues } from '#shared/services/messaging';
+import { buildPlatform } from '#shared/services/platform';
+import { buildSchedules } from '#shared/services/schedules';
+import { buildSendingStack } from '#shared/services/sending';
+import { buildSuppressions } from '#shared/services/suppressions';
 import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '#shared/doors/smtp/relay-config';
 import { createRelayServer } from '#shared/doors/smtp/relay-server';
 
@@ -21,7 +28,20 @@ async function main(): Promise<void> {
     throw new Error(
       `No TLS certificate: set ${SMTP_ENV.tlsKeyFile} and ${SMTP_ENV.tlsCertFile} (or ${SMTP_ENV.tlsKey} and ${SMTP_ENV.tlsCert})`,
     );
-  const services = buildServices();
+  // The composition root: only the capabilities the relay and the MX listener use (shared/services/).
+  const platform = buildPlatform();
+  const stack = buildSendingStack(platform);
+  const services = {
+    ...platform,
+    ...stack,
+    ...buildSuppressions(platform),
+    ...buildMailDomains(platform),
+    ...buildInbound(platform, stack),
+    ...buildBlobs(platform.config),
+    ...buildSchedules(platform.config),
+    // The MX listener's hand-over to the inbound worker; the relay's sends are enqueued by the outbox stream.
+    ...buildQueues(platform.config, ['inboundQueue']),
+  };
   const relaySettings = relaySettingsFromEnv(env);
   const relay = createRelayServer({ tls, ...relaySettings }, services);
   const host = env[SMTP_ENV.host]?.trim() || '0.0.0.0';

@@ -1,6 +1,6 @@
 /** The HTTP API's groups: one Lambda each, with its entry, its pages besides its operations, its grants and memory. */
 import type { Grant } from './access';
-import type { Capability } from './capabilities';
+import { SENDING_STACK, type Capability } from './capabilities';
 import {
   mailBucketRead,
   mailBucketReadWrite,
@@ -49,20 +49,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'emails',
     entry: 'functions/api/emails/handler.ts',
-    capabilities: [
-      'platform',
-      'access',
-      'tenants',
-      'domains',
-      'templates',
-      'emails',
-      'usage',
-      'sending',
-      'mail-domains',
-      'messaging',
-      'blobs',
-      'schedules',
-    ],
+    capabilities: [...SENDING_STACK, 'mail-domains', 'messaging', 'blobs', 'schedules'],
     // The send path: half the compute time of a request and of a cold start at 512 MB (docs/deploy.md, "Memory sizing").
     memoryMb: 1024,
     grants: [
@@ -77,21 +64,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // Not operations of the OpenAPI reference: their routes are pages. The emails group's send grants.
     name: 'compat',
     entry: 'functions/api/compat/handler.ts',
-    capabilities: [
-      'platform',
-      'access',
-      'tenants',
-      'domains',
-      'templates',
-      'emails',
-      'usage',
-      'sending',
-      'mail-domains',
-      'imports',
-      'messaging',
-      'blobs',
-      'schedules',
-    ],
+    capabilities: [...SENDING_STACK, 'mail-domains', 'imports', 'messaging', 'blobs', 'schedules'],
     pages: ['ANY /v3/{proxy+}', 'ANY /email', 'ANY /email/{proxy+}'],
     memoryMb: 1024,
     grants: SEND_CORE_GRANTS,
@@ -356,7 +329,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // (dashboard-emails had no room left under the 1 MiB bundle limit).
     name: 'dashboard-send',
     entry: 'functions/api/dashboard-send/handler.ts',
-    capabilities: ['platform', 'access', 'tenants', 'domains', 'templates', 'emails', 'usage', 'sending', 'team', 'mail-domains', 'blobs'],
+    capabilities: [...SENDING_STACK, 'team', 'mail-domains', 'blobs'],
     pages: ['ANY /dashboard/emails/test', 'ANY /dashboard/invitations', 'ANY /dashboard/invitations/{proxy+}'],
     grants: [
       tableReadWrite,

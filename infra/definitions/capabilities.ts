@@ -38,3 +38,6 @@ export type Capability =
   | 'secrets'
   | 'dns-apply'
   | 'oidc';
+
+/** What shared/services/sending.ts's buildSendingStack composes: every send door's (the API, the compat doors, the dashboard, automation steps, the SMTP relay). */
+export const SENDING_STACK: Capability[] = ['platform', 'access', 'tenants', 'domains', 'templates', 'emails', 'usage', 'sending'];

@@ -1,5 +1,6 @@
 /** The SMTP relay and inbound MX listener: one long-running Fargate service. */
 import type { Grant } from './access';
+import { SENDING_STACK, type Capability } from './capabilities';
 import { mailBucketReadWrite, oneTimeSchedules, sendsTo, tableReadWrite } from './grants';
 
 /**
@@ -35,6 +36,8 @@ export interface SmtpRelayDefinition {
   mx: { port: number; containerPort: number };
   /** Settings of the relay's environment (shared/doors/smtp/relay-config.ts, shared/doors/mx/mx-config.ts). */
   environment: Record<string, string>;
+  /** What its code builds (./capabilities.ts): the shared/services/ modules its entry composes. */
+  capabilities: Capability[];
   /**
    * The send path's needs, a subset of the `emails` API group's grants: no send queue (the send core writes
    * the email and the outbox stream enqueues it; test events are an API-only route), no SES and no KMS (the
@@ -46,6 +49,7 @@ export interface SmtpRelayDefinition {
 export const SMTP_RELAY: SmtpRelayDefinition = {
   name: 'smtp-relay',
   entry: 'functions/smtp-relay/main.ts',
+  capabilities: [...SENDING_STACK, 'suppressions', 'inbound', 'mail-domains', 'messaging', 'blobs', 'schedules'],
   port: 587,
   containerPort: 2587,
   cpu: 512,

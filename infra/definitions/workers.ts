@@ -1,6 +1,6 @@
 /** The queue workers: one Lambda each, fed by its queue (an SQS event source), with its grants. */
 import type { Grant } from './access';
-import type { Capability } from './capabilities';
+import { SENDING_STACK, type Capability } from './capabilities';
 import {
   consumes,
   mailBucketReadWrite,
@@ -140,22 +140,7 @@ export const WORKERS: WorkerDefinition[] = [
     // through the send core, a delay or wait as a one-time schedule), records it. One message per run step.
     name: 'automation-steps',
     entry: 'functions/workers/automation-steps/handler.ts',
-    capabilities: [
-      'platform',
-      'access',
-      'tenants',
-      'domains',
-      'templates',
-      'emails',
-      'usage',
-      'sending',
-      'suppressions',
-      'automations',
-      'mail-domains',
-      'messaging',
-      'blobs',
-      'schedules',
-    ],
+    capabilities: [...SENDING_STACK, 'suppressions', 'automations', 'mail-domains', 'messaging', 'blobs', 'schedules'],
     queue: 'automationSteps',
     batchSize: 10,
     maxConcurrency: 10,

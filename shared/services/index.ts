@@ -39,9 +39,9 @@
  *
  * A module builds what its capability keeps (a repository is an object holding the table's handle);
  * what it reads of another capability it takes as an argument, so each is built once per process.
- * `buildServices()` is all of them at once: the local cloud's own processes (the SMTP relay and MX
- * listener), the admin CLI, benchmarks and tests. An app factory takes the narrow type it needs, so
- * `Services` (every module) always fits.
+ * `buildServices()` is all of them at once: the admin CLI, benchmarks and tests (the SMTP relay and MX
+ * listener compose their capabilities as the functions do: functions/smtp-relay/main.ts). An app factory
+ * takes the narrow type it needs, so `Services` (every module) always fits.
  */
 import { loadConfig, type Config } from '../config/config';
 import type { AccessServices } from './access';

@@ -9,7 +9,7 @@
  */
 import { build, type Metafile } from 'esbuild';
 import path from 'node:path';
-import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '#infra/definitions';
+import { API_GROUPS, MTA_STS_API, SCHEDULED_TASKS, SMTP_RELAY, STREAM_WORKERS, WORKERS } from '#infra/definitions';
 import type { Capability } from '#infra/definitions/capabilities';
 import type { Grant } from '#infra/definitions/access';
 
@@ -22,7 +22,8 @@ interface FunctionDefinition {
   grants: Grant[];
 }
 
-const FUNCTIONS: FunctionDefinition[] = [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS];
+/** The Lambdas, and the SMTP relay and MX listener's container (its task role's grants). */
+const FUNCTIONS: FunctionDefinition[] = [...API_GROUPS, MTA_STS_API, ...WORKERS, ...STREAM_WORKERS, ...SCHEDULED_TASKS, SMTP_RELAY];
 
 /** The resources each capability's module reaches (its clients); a module of the table's repositories reaches it through `platform`. */
 const REACHES: Partial<Record<Capability, Grant['resource']['kind'][]>> = {
