@@ -20,6 +20,7 @@ import type { StreamBatchFailure } from '#localstack/cloud/stream-poller';
 import { EVENT_RANK } from '#shared/domain/emails/outcomes';
 import { newId } from '#shared/domain/ids';
 import { keys } from '#shared/adapters/store/keys';
+import { DEFERRED_USAGE_SHARDS, deferredShardKey, usageCounterId } from '#shared/adapters/store/deferred-usage';
 import { emailIndexShard } from '#shared/adapters/store/email-index-shard';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
@@ -108,9 +109,19 @@ function countersOf(accountId: string, tag: string) {
   return [keys.usage(accountId, 'PLAN', 'DAY', `outbox-${tag}-day`), keys.usage(accountId, 'PLAN', 'MONTH', `outbox-${tag}-month`)];
 }
 
+/** A counter as readers see it: its own item and the shards the relay adds to (a legacy counter is one item). */
 async function counterValue(clients: Clients, key: { PK: string; SK: string }): Promise<number> {
-  const result = await clients.doc.send(new GetCommand({ TableName: clients.table, Key: key, ConsistentRead: true }));
-  return Number(result.Item?.count ?? 0);
+  const items = new Map<string, { PK: string; SK: string }>([[key.PK, key]]);
+  for (let shard = 0; shard < DEFERRED_USAGE_SHARDS; shard++) {
+    const shardKey = deferredShardKey(usageCounterId(key), shard);
+    items.set(shardKey.PK, shardKey);
+  }
+  let total = 0;
+  for (const Key of items.values()) {
+    const result = await clients.doc.send(new GetCommand({ TableName: clients.table, Key, ConsistentRead: true }));
+    total += Number(result.Item?.count ?? 0);
+  }
+  return total;
 }
 
 async function emailStatus(clients: Clients, id: string): Promise<string | undefined> {

@@ -106,6 +106,15 @@ export const keys = {
     PK: `ACCOUNT#${accountId}`,
     SK: `USAGE#${scope}#${period}#${value}`,
   }),
+  /**
+   * One shard of an uncapped usage counter as the outbox relay adds to it: each relay batch picks one shard by
+   * its transaction token, so one account's batches spread over DEFERRED_USAGE_SHARDS items at any stream shard
+   * count (shared/adapters/store/deferred-usage.ts); readers sum them with the unsharded item.
+   */
+  usageDeferredShard: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, shard: number) => ({
+    PK: `USAGE#${accountId}#${scope}#${period}#${value}#D${shard}`,
+    SK: 'COUNTER',
+  }),
   /** One shard of a capped usage counter (shard caps add up to the limit: shared/domain/accounts/limits.ts). */
   usageShard: (accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string, shard: number) => ({
     PK: `USAGE#${accountId}#${scope}#${period}#${value}#${shard}`,

@@ -3,12 +3,14 @@
  * transaction with conditional ADDs (each shard below its own cap; the caps add up to the limit), so N
  * concurrent sends at the edge of a limit never overshoot it and no item is written by every send.
  * Uncapped ones (paid plans) are not written on the request path at all: the email item carries
- * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream.
+ * `usage_deferred` and the outbox relay adds it, once per counter per batch of the table's stream, to one of
+ * the counter's DEFERRED_USAGE_SHARDS items (./deferred-usage.ts).
  */
 import * as z from 'zod';
 import { shardCaps, type ShardPart, type UsageReservation, type UsageScope } from '../../domain/accounts/limits';
 import { modelSchema } from '../../domain/model-schema';
 import { batchGetItems } from './batch-get';
+import { DEFERRED_USAGE_SHARDS } from './deferred-usage';
 import { keys } from './keys';
 import type { Table, TransactItem } from './table';
 
@@ -123,8 +125,9 @@ export class UsageLedger {
   }
 
   /**
-   * Current usage of a counter: its shards plus the unsharded (deferred) item, and the unsharded item where it
-   * was kept before 2026-11-25 (the account's partition). For reports, the tenant ramp and tests.
+   * Current usage of a counter: its capped shards, the unsharded item and the outbox relay's shards of it, and
+   * the unsharded item where it was kept before 2026-11-25 (the account's partition). For reports, the tenant
+   * ramp (once per tenant and day) and tests.
    */
   async current(accountId: string, reservation: Pick<UsageReservation, 'scope' | 'period' | 'periodValue' | 'limit'>): Promise<number> {
     const sharded =
@@ -132,7 +135,10 @@ export class UsageLedger {
     const unsharded = [keys.usage, keys.legacyUsage].map((key) =>
       key(accountId, reservation.scope, reservation.period, reservation.periodValue),
     );
-    const items = await batchGetItems(this.table, [...unsharded, ...sharded], { consistentRead: true });
+    const relayed = Array.from({ length: DEFERRED_USAGE_SHARDS }, (_, shard) =>
+      keys.usageDeferredShard(accountId, reservation.scope, reservation.period, reservation.periodValue, shard),
+    );
+    const items = await batchGetItems(this.table, [...unsharded, ...relayed, ...sharded], { consistentRead: true });
     return items.reduce((sum, item) => sum + Number(item.count ?? 0), 0);
   }
 }

@@ -4,9 +4,9 @@
  * fill them, and `usage` sums the shards and the unsharded (uncapped, counted by the outbox relay) item.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, SANDBOX_LIMITS, type PlanName } from '#shared/domain/accounts/plans';
-import { shardCaps } from '#shared/domain/accounts/limits';
+import { shardCaps, type UsageScope } from '#shared/domain/accounts/limits';
 import { keys } from '#shared/adapters/store/keys';
 import { stack } from './stack';
 
@@ -59,20 +59,9 @@ export async function fillShards(accountId: string, scope: string, period: 'DAY'
 }
 
 export async function usage(accountId: string, scope: string, period: 'DAY' | 'MONTH', value: string): Promise<number> {
-  const client = documentClient();
-  const TableName = stack().info.env.TABLE_NAME;
   const limit = limitOf(await accountPlan(accountId), scope, period);
-  const itemKeys = [
-    keys.usage(accountId, scope, period, value),
-    ...(limit === null ? [] : shardCaps(limit).map((_, shard) => keys.usageShard(accountId, scope, period, value, shard))),
-  ];
-  let total = 0;
-  for (const Key of itemKeys) {
-    const result = await client.send(new GetCommand({ TableName, Key, ConsistentRead: true }));
-    total += Number(result.Item?.count ?? 0);
-  }
-  client.destroy();
-  return total;
+  // What every reader sums: the capped shards, the unsharded item, the outbox relay's shards, a legacy item.
+  return stack().services.usage.current(accountId, { scope: scope as UsageScope, period, periodValue: value, limit });
 }
 
 /** Usage once the outbox relay has counted what it was handed (uncapped counters are counted asynchronously). */

@@ -12,7 +12,14 @@ import { startFauxqs } from 'fauxqs';
 import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
 import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '#shared/adapters/aws/sqs-send-queue';
-import { DeferredUsageCounters, type UsageIncrement } from '#shared/adapters/store/deferred-usage';
+import {
+  DEFERRED_USAGE_SHARDS,
+  DeferredUsageCounters,
+  deferredShardKey,
+  usageCounterId,
+  type UsageIncrement,
+} from '#shared/adapters/store/deferred-usage';
+import { keys } from '#shared/adapters/store/keys';
 import { emailAcceptances } from '#shared/adapters/store/email-acceptance-changes';
 import { usageToken } from '#shared/lib/request-token';
 import { relayOutbox as relayChanges, type RelayOutboxDeps } from '#shared/usecases/delivery/relay-outbox';
@@ -43,11 +50,16 @@ afterAll(async () => {
 
 let accounts = 0;
 
+/** An account's uncapped counters as accepted emails name them (keys.usage: the relay adds to their shards). */
 function account() {
   const id = `acc_${++accounts}`;
-  const day = { PK: `ACCOUNT#${id}`, SK: 'USAGE#PLAN#DAY#2026-01-01' };
-  const month = { PK: `ACCOUNT#${id}`, SK: 'USAGE#PLAN#MONTH#2026-01' };
-  return { id, day, month };
+  return { id, day: keys.usage(id, 'PLAN', 'DAY', '2026-01-01'), month: keys.usage(id, 'PLAN', 'MONTH', '2026-01') };
+}
+
+/** An account's counters where they were kept before 2026-11-25 (the account's partition: never sharded). */
+function legacyAccount() {
+  const id = `acc_${++accounts}`;
+  return { id, day: keys.legacyUsage(id, 'PLAN', 'DAY', '2026-01-01'), month: keys.legacyUsage(id, 'PLAN', 'MONTH', '2026-01') };
 }
 
 /** The stream record of an email item's write (`edit` changes the item first). */
@@ -81,8 +93,28 @@ function email(
 /** The relay over the records as its reader decodes them. */
 const relayOutbox = (deps: RelayOutboxDeps, records: readonly DynamoDBRecord[]) => relayChanges(deps, decodeAll(emailAcceptances, records));
 
-async function counter(key: { PK: string; SK: string }): Promise<Record<string, any> | undefined> {
+async function item(key: { PK: string; SK: string }): Promise<Record<string, any> | undefined> {
   return (await client.send(new GetCommand({ TableName: TABLE, Key: key, ConsistentRead: true }))).Item;
+}
+
+/** Each shard item of a counter the relay added to (its index: its count), the counter itself for a legacy key. */
+async function shardCounts(key: { PK: string; SK: string }): Promise<Map<number, Record<string, any>>> {
+  const found = new Map<number, Record<string, any>>();
+  for (let shard = 0; shard < DEFERRED_USAGE_SHARDS; shard++) {
+    const shardKey = deferredShardKey(usageCounterId(key), shard);
+    const stored = await item(shardKey);
+    if (stored) found.set(shard, stored);
+    if (shardKey.PK === key.PK) break;
+  }
+  return found;
+}
+
+/** A counter as readers see it: the sum of its items, and their TTL (one for all, as a period's emails give). */
+async function counter(key: { PK: string; SK: string }): Promise<{ count: number; ttl: unknown } | undefined> {
+  const items = [...(await shardCounts(key)).values()];
+  if (items.length === 0) return undefined;
+  const ttls = [...new Set(items.map((stored) => stored.ttl))];
+  return { count: items.reduce((sum, stored) => sum + Number(stored.count), 0), ttl: ttls.length === 1 ? ttls[0] : ttls };
 }
 
 function fakeQueue(refuse: (emailId: string, call: number) => boolean = () => false) {
@@ -176,7 +208,8 @@ describe('relayOutbox', () => {
   });
 
   it('sends in one call per batch (the adapter splits in tens) and keeps the first TTL of a counter', async () => {
-    const a = account();
+    // One item whatever the batch (a legacy counter), so the second batch meets the first one's TTL.
+    const a = legacyAccount();
     const queue = fakeQueue();
     await relayOutbox(deps(queue), [email('m1', 'queued', { account: a, count: 1 })]);
     const later = email(
@@ -205,6 +238,29 @@ describe('relayOutbox', () => {
     expect(await counter(a.day)).toMatchObject({ count: 5 });
     expect(await counter(a.month)).toMatchObject({ count: 5 });
     expect(queue.sent).toEqual(['m1', 'm2', 'm4', 'm5', 'm3', 'm4', 'm5']);
+  });
+
+  it("spreads one account's batches over the counter's shards: a burst writes no item more than a few times its share, and the sum is exact", async () => {
+    const a = account();
+    const batches = 64;
+    for (let i = 0; i < batches; i++) await relayOutbox(deps(), [email(`burst-${i}`, 'queued', { account: a, count: 1 })]);
+    const shards = await shardCounts(a.day);
+    const counts = [...shards.values()].map((stored) => Number(stored.count));
+    expect(counts.reduce((sum, n) => sum + n, 0)).toBe(batches);
+    // One item per counter took all 64 before; hashed over 32 shards the busiest takes a few (share: 2).
+    expect(Math.max(...counts)).toBeLessThanOrEqual(10);
+    expect(shards.size).toBeGreaterThanOrEqual(16);
+    expect(await counter(a.month)).toMatchObject({ count: batches, ttl: 1_900_000_100 });
+  });
+
+  it("a shard item is the key layout's (keys.usageDeferredShard); a legacy counter is its own item", () => {
+    for (const shard of [0, 7, DEFERRED_USAGE_SHARDS - 1]) {
+      expect(deferredShardKey(usageCounterId(keys.usage('acc_1', 'PLAN', 'DAY', '2026-11-26')), shard)).toEqual(
+        keys.usageDeferredShard('acc_1', 'PLAN', 'DAY', '2026-11-26', shard),
+      );
+    }
+    const legacy = keys.legacyUsage('acc_1', 'PLAN', 'DAY', '2026-11-26');
+    expect(deferredShardKey(usageCounterId(legacy), 5)).toEqual(legacy);
   });
 
   it('the same records relayed again (an invocation that died before its checkpoint) are counted once', async () => {

@@ -47,10 +47,18 @@ export const SENDING: LayoutArea = {
     {
       item: 'usage, uncapped',
       description:
-        "counted by the outbox relay, once per counter per batch; TTL; its own partition, not the account's, which every send's read of the account shares; scope `PLAN`, `SANDBOX`, `TENANT:<ten>:<stream|all>`",
+        "the counter an accepted email names (`usage_deferred`) and a cancelled scheduled send gives places back to; the outbox relay adds to its shards (next row); its own partition, not the account's, which every send's read of the account shares; scope `PLAN`, `SANDBOX`, `TENANT:<ten>:<stream|all>`",
       pk: 'USAGE#<acc>#<scope>#<DAY|MONTH>#<period>',
       sk: 'COUNTER',
       built: (k, v) => [k.usage(v.acc, v.scope, v['DAY|MONTH'], v.period)],
+    },
+    {
+      item: 'usage, uncapped, a relay shard',
+      description:
+        'where the outbox relay adds since 2026-11-26: 32 per counter, each relay batch one (picked by its transaction token), so no item takes every batch of an account; readers sum them with the unsharded item; TTL',
+      pk: 'USAGE#<acc>#<scope>#<DAY|MONTH>#<period>#D<n>',
+      sk: 'COUNTER',
+      built: (k, v) => [k.usageDeferredShard(v.acc, v.scope, v['DAY|MONTH'], v.period, Number(v.n))],
     },
     {
       item: 'usage, uncapped, before 2026-11-25',
