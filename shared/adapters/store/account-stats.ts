@@ -6,10 +6,13 @@
  * from the batch's records (as the outbox relay counts usage): a retried batch within DynamoDB's 10-minute
  * window changes nothing. The deployment's shard is chosen by the token, so a retry writes the same items.
  *
- * Rates by design: an account-day item is written at most once per batch of a stream shard (the worker's
- * invocations of one stream shard run one at a time), whatever the account sends; a deployment shard item
- * gets 1/16 of all batches of the table's stream, so one DynamoDB partition's 1,000 write units a second hold
- * ~8,000 batches a second for the whole deployment (2 units each: a transactional write of a small item).
+ * Rates by design: the account-day and tenant-day counters are kept in DAY_STATS_SHARDS items each and a batch
+ * adds to the one its token picks, as the deployment's (in DEPLOYMENT_STATS_SHARDS): on AWS the table's stream
+ * has about a shard per partition, each delivering its batches (one at a time per stream shard), so one item
+ * per account and day would take every batch holding the account's records. One item takes 1,000 write units
+ * a second, 500 transactional updates: an account's or a tenant's day takes about 8 x 500 = 4,000 batches a
+ * second, the deployment's 16 x 500 = 8,000. Readers sum the shards with the unsharded item of before
+ * 2026-11-26 (9 items a day).
  */
 import { ACCOUNT_COUNTER_FIELDS, REPUTATION_FIELDS, type CounterDelta, type StatsCounter } from '../../domain/reputation/counters';
 import { BOUNCE_CATEGORY_FIELDS, bounceCategoryCounts, type BounceCategoryField } from '../../domain/tenants/stats';
@@ -24,6 +27,9 @@ import { transactWrite, type Table } from './table';
 /** Shards of the deployment's day counters: no item is written by every batch of every account. */
 export const DEPLOYMENT_STATS_SHARDS = 16;
 
+/** Shards of each account's and each tenant's day counters: no item is written by every batch of one account. */
+export const DAY_STATS_SHARDS = 8;
+
 /** Counters are kept 400 days (the tenant stats window is 90; the brake reads 2 days). */
 const KEEP_SECONDS = 400 * 86_400;
 
@@ -35,14 +41,38 @@ export interface AccountDayFigures {
 
 const TYPE_OF: Record<StatsCounter['kind'], string> = { tenant: 'tenant_stats', account: 'account_stats', deployment: 'deployment_stats' };
 
-function shardOf(token: string): number {
-  return createHash('sha256').update(token).digest().readUInt32BE(0) % DEPLOYMENT_STATS_SHARDS;
+function shardOf(token: string, shards: number): number {
+  return createHash('sha256').update(token).digest().readUInt32BE(0) % shards;
 }
 
 function counterKey(counter: StatsCounter, day: string, token: string): { PK: string; SK: string } {
-  if (counter.kind === 'tenant') return keys.tenantStats(counter.tenantId, day);
-  if (counter.kind === 'account') return keys.accountStats(counter.accountId, day);
-  return keys.deploymentStats(day, shardOf(token));
+  if (counter.kind === 'tenant') return keys.tenantStatsShard(counter.tenantId, day, shardOf(token, DAY_STATS_SHARDS));
+  if (counter.kind === 'account') return keys.accountStatsShard(counter.accountId, day, shardOf(token, DAY_STATS_SHARDS));
+  return keys.deploymentStats(day, shardOf(token, DEPLOYMENT_STATS_SHARDS));
+}
+
+/** A day's items of one account's or tenant's counters: the unsharded one of before 2026-11-26, then its shards. */
+export function dayStatsKeys(
+  unsharded: { PK: string; SK: string },
+  shard: (shard: number) => { PK: string; SK: string },
+): { PK: string; SK: string }[] {
+  return [unsharded, ...Array.from({ length: DAY_STATS_SHARDS }, (_, n) => shard(n))];
+}
+
+/** The sum of each numeric field over a day's items (absent items count nothing). */
+export function summedItem(
+  byPk: ReadonlyMap<string, Record<string, unknown>>,
+  dayKeys: readonly { PK: string }[],
+): Record<string, number> | undefined {
+  const present = dayKeys.flatMap((key): Record<string, unknown>[] => {
+    const item = byPk.get(key.PK);
+    return item ? [item] : [];
+  });
+  if (present.length === 0) return undefined;
+  const sum: Record<string, number> = {};
+  for (const item of present)
+    for (const [field, value] of Object.entries(item)) if (typeof value === 'number') sum[field] = (sum[field] ?? 0) + value;
+  return sum;
 }
 
 const figuresOf = (item: Record<string, unknown> | undefined, prefix = ''): Figures =>
@@ -82,19 +112,17 @@ export class AccountStatsRepository {
     await transactWrite(this.table, TransactItems, token);
   }
 
-  /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category (in the order asked; zeros for days without an item): one batch read. */
+  /** Each day's figures of all the account's emails, its tenants' part and its emails by bounce category (in the order asked; zeros for days without an item): one batch read of 9 items a day. */
   async readDays(
     accountId: string,
     days: readonly string[],
   ): Promise<(AccountDayFigures & { day: string; categories: Record<BounceCategory, number> })[]> {
-    const items = await batchGetItems(
-      this.table,
-      days.map((day) => keys.accountStats(accountId, day)),
-      { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] },
-    );
+    const keysOf = (day: string) =>
+      dayStatsKeys(keys.accountStats(accountId, day), (shard) => keys.accountStatsShard(accountId, day, shard));
+    const items = await batchGetItems(this.table, days.flatMap(keysOf), { projection: ['PK', ...ACCOUNT_COUNTER_FIELDS] });
     const byPk = new Map(items.map((item) => [item.PK as string, item]));
     return days.map((day) => {
-      const item = byPk.get(keys.accountStats(accountId, day).PK);
+      const item = summedItem(byPk, keysOf(day));
       const counts = Object.fromEntries(BOUNCE_CATEGORY_FIELDS.map((field) => [field, Number(item?.[field] ?? 0)])) as Record<
         BounceCategoryField,
         number

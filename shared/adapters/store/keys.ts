@@ -171,8 +171,14 @@ export const keys = {
     `ACCOUNT#${accountId}${tenantId === null ? '' : `#TENANT#${keyPart(tenantId)}`}#OPTOUTS#${category}#${shard}`,
   /** One tenant's counters for one UTC day (its own partition: written once per stream batch). */
   tenantStats: (tenantId: string, day: string) => ({ PK: `TENANTSTATS#${tenantId}#${day}`, SK: 'STATS' }),
-  /** One account's reputation counters for one UTC day (its own partition: written once per stream batch). */
+  /** One account's reputation counters for one UTC day, as written before 2026-11-26 (one item: still read and summed). */
   accountStats: (accountId: string, day: string) => ({ PK: `ACCOUNTSTATS#${accountId}#${day}`, SK: 'STATS' }),
+  /**
+   * One shard of an account's or a tenant's day counters (shared/adapters/store/account-stats.ts: DAY_STATS_SHARDS
+   * of each, a stream batch adds to the one its token picks, summed on read with the unsharded item).
+   */
+  accountStatsShard: (accountId: string, day: string, shard: number) => ({ PK: `ACCOUNTSTATS#${accountId}#${day}#${shard}`, SK: 'STATS' }),
+  tenantStatsShard: (tenantId: string, day: string, shard: number) => ({ PK: `TENANTSTATS#${tenantId}#${day}#${shard}`, SK: 'STATS' }),
   /**
    * One shard of the deployment's reputation counters for one UTC day (shared/adapters/store/account-stats.ts:
    * DEPLOYMENT_STATS_SHARDS of them, summed on read, so no item is written by every stream batch).

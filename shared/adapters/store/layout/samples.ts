@@ -45,6 +45,7 @@ export const SAMPLES = {
   external_id: 'shop-1',
   day: '2026-11-26',
   '0-15': '5',
+  '0-7': '3',
   t: 'shop-1',
   sup: 'sup_01JDSAMPLE',
   c: 'newsletter',

@@ -38,7 +38,15 @@ export const TENANTS: LayoutArea = {
     },
     {
       item: 'tenant day stats',
-      description: 'counters by acceptance day, added from the stream (its own partition: written once per stream batch); TTL',
+      description:
+        'counters by acceptance day, added from the stream: 8 shards, a stream batch adds to the one its token picks, summed on read with the item of before 2026-11-26 (next row); TTL',
+      pk: 'TENANTSTATS#<ten>#<day>#<0-7>',
+      sk: 'STATS',
+      built: (k, v) => [k.tenantStatsShard(v.ten, v.day, Number(v['0-7']))],
+    },
+    {
+      item: 'tenant day stats, before 2026-11-26',
+      description: 'one item per tenant and day, as written before the shards: still read and summed, never written',
       pk: 'TENANTSTATS#<ten>#<day>',
       sk: 'STATS',
       built: (k, v) => [k.tenantStats(v.ten, v.day)],
@@ -46,7 +54,14 @@ export const TENANTS: LayoutArea = {
     {
       item: 'account day stats',
       description:
-        '`sent`, `bounced`, `complained` of every email by acceptance day, and `tenant_*` the part its tenants sent; written once per stream batch; TTL 400 d; read by the reputation guard, the health check and `GET /account/stats`: [deliverability.md](../deliverability.md#account-stats)',
+        '`sent`, `bounced`, `complained` of every email by acceptance day, and `tenant_*` the part its tenants sent; 8 shards, a stream batch adds to the one its token picks, summed on read; TTL 400 d; read by the reputation guard, the health check and `GET /account/stats`: [deliverability.md](../deliverability.md#account-stats)',
+      pk: 'ACCOUNTSTATS#<acc>#<day>#<0-7>',
+      sk: 'STATS',
+      built: (k, v) => [k.accountStatsShard(v.acc, v.day, Number(v['0-7']))],
+    },
+    {
+      item: 'account day stats, before 2026-11-26',
+      description: 'one item per account and day, as written before the shards: still read and summed, never written',
       pk: 'ACCOUNTSTATS#<acc>#<day>',
       sk: 'STATS',
       built: (k, v) => [k.accountStats(v.acc, v.day)],
