@@ -21,21 +21,12 @@
  * - A suspended account (SES's enforcement; local only: there is no SES API for it) answers
  *   AccountSuspendedException.
  *
- * The emulator has no quota unless given one; the local cloud gives it LOCAL_CLOUD_QUOTA. The sandbox preset is SES's sandbox quota: 1 per second and
+ * Off by default (no quota, never throttles). The sandbox preset is SES's sandbox quota: 1 per second and
  * 200 per 24 hours. None of this state is persisted: a restart starts a new 24 hours (emulator's choice).
  */
 import { SesError } from './errors';
 import type { OperationResult } from './types';
 import { optBoolean, type Json } from './validate';
-
-/**
- * The local SES account's quota when none is set: finite, as every SES account's is (a production account
- * starts at 14 recipients a second and 50,000 a day: https://docs.aws.amazon.com/ses/latest/dg/quotas.html), so
- * the send worker paces to it and writes the shared budget on every send as on AWS; high enough that no test or
- * bench of this machine reaches it (at 1,000 the whole suite's bursts, batches of 100 emails to 50 recipients
- * each among them, held other tests' sends for seconds behind them and three files timed out). The SES sandbox (LOCAL_SES_SANDBOX=1) keeps its own quota.
- */
-export const LOCAL_CLOUD_QUOTA = { maxSendRate: 10_000, max24HourSend: 5_000_000 } as const;
 
 /** SES's sandbox quota (https://docs.aws.amazon.com/ses/latest/dg/quotas.html). */
 export const SANDBOX_QUOTA = { maxSendRate: 1, max24HourSend: 200 } as const;
