@@ -23,3 +23,11 @@ export function usageToken(purpose: TokenPurpose, eventIds: readonly string[]): 
     .digest('base64url')
     .slice(0, 36);
 }
+
+/**
+ * Which of `shards` items a transaction with this token writes: the same token, the same shard, so a retried
+ * batch is the same transaction (the stream writers' sharded counters: usage, day stats).
+ */
+export function tokenShard(token: string, shards: number): number {
+  return createHash('sha256').update(token).digest().readUInt32BE(0) % shards;
+}

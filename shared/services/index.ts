@@ -111,6 +111,9 @@ export type {
   WebhookServices,
 };
 
+/** What a door that sends (and schedules) composes: the emails group, the provider-compatible doors. */
+export type SendDoorServices = Platform & SendingStackServices & MailDomainServices & MessagingServices & BlobServices & ScheduleServices;
+
 export type Services = Platform &
   SendingStackServices &
   SuppressionServices &

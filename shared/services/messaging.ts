@@ -38,11 +38,6 @@ export function buildQueues<K extends QueueName>(config: Config, names: readonly
 /** Every queue (their URLs as configured). */
 export function buildMessaging(config: Config): MessagingServices {
   const sqs = createSqsClient(config);
-  return {
-    sendQueue: QUEUES.sendQueue.make(sqs, config.sendQueueUrl),
-    events: QUEUES.events.make(sqs, config.webhookEventsQueueUrl),
-    webhookDeliveryQueue: QUEUES.webhookDeliveryQueue.make(sqs, config.webhookDeliveriesQueueUrl),
-    inboundQueue: QUEUES.inboundQueue.make(sqs, config.inboundQueueUrl),
-    stepQueue: QUEUES.stepQueue.make(sqs, config.automationStepsQueueUrl),
-  };
+  const queues = Object.entries(QUEUES).map(([name, { url, make }]) => [name, make(sqs, config[url])]);
+  return Object.fromEntries(queues) as MessagingServices;
 }

@@ -1,11 +1,4 @@
 /** What the emails group uses (its handler composes exactly this: shared/services/). */
-import type {
-  BlobServices,
-  MessagingServices,
-  Platform,
-  ScheduleServices,
-  SendingStackServices,
-  MailDomainServices,
-} from '#shared/services';
+import type { SendDoorServices } from '#shared/services';
 
-export type EmailsServices = Platform & SendingStackServices & MailDomainServices & MessagingServices & BlobServices & ScheduleServices;
+export type EmailsServices = SendDoorServices;

@@ -18,7 +18,7 @@ import { ACCOUNT_COUNTER_FIELDS, REPUTATION_FIELDS, type CounterDelta, type Stat
 import { BOUNCE_CATEGORY_FIELDS, bounceCategoryCounts, type BounceCategoryField } from '../../domain/tenants/stats';
 import type { BounceCategory } from '../../domain/bounces/bounce-category';
 import { NO_FIGURES, type Figures } from '../../domain/reputation/figures';
-import { createHash } from 'node:crypto';
+import { tokenShard } from '../../lib/request-token';
 import { batchGetItems } from './batch-get';
 import { MAX_COUNTERS_PER_TRANSACTION } from './deferred-usage';
 import { keys } from './keys';
@@ -41,14 +41,10 @@ export interface AccountDayFigures {
 
 const TYPE_OF: Record<StatsCounter['kind'], string> = { tenant: 'tenant_stats', account: 'account_stats', deployment: 'deployment_stats' };
 
-function shardOf(token: string, shards: number): number {
-  return createHash('sha256').update(token).digest().readUInt32BE(0) % shards;
-}
-
 function counterKey(counter: StatsCounter, day: string, token: string): { PK: string; SK: string } {
-  if (counter.kind === 'tenant') return keys.tenantStatsShard(counter.tenantId, day, shardOf(token, DAY_STATS_SHARDS));
-  if (counter.kind === 'account') return keys.accountStatsShard(counter.accountId, day, shardOf(token, DAY_STATS_SHARDS));
-  return keys.deploymentStats(day, shardOf(token, DEPLOYMENT_STATS_SHARDS));
+  if (counter.kind === 'tenant') return keys.tenantStatsShard(counter.tenantId, day, tokenShard(token, DAY_STATS_SHARDS));
+  if (counter.kind === 'account') return keys.accountStatsShard(counter.accountId, day, tokenShard(token, DAY_STATS_SHARDS));
+  return keys.deploymentStats(day, tokenShard(token, DEPLOYMENT_STATS_SHARDS));
 }
 
 /** A day's items of one account's or tenant's counters: the unsharded one of before 2026-11-26, then its shards. */

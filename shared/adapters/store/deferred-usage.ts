@@ -11,7 +11,7 @@
  * 500 x 32 = 16,000 relay batches a second holding the account's records, whatever the stream's shard count.
  * Readers sum the shards with the unsharded item (UsageLedger.current).
  */
-import { createHash } from 'node:crypto';
+import { tokenShard } from '../../lib/request-token';
 import { transactWrite, type Table } from './table';
 
 /** The items one uncapped counter is kept in (the unsharded item besides). */
@@ -37,7 +37,7 @@ function usageCounterKey(counter: string): { PK: string; SK: string } {
 
 /** The shard a batch with this token adds to: the same token, the same shard. */
 export function deferredShardOf(token: string): number {
-  return createHash('sha256').update(token).digest().readUInt32BE(0) % DEFERRED_USAGE_SHARDS;
+  return tokenShard(token, DEFERRED_USAGE_SHARDS);
 }
 
 /**
