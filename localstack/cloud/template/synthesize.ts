@@ -8,7 +8,9 @@
  * flags), the installed aws-cdk-lib and constructs versions, and the context given. Any edit of a
  * construct, a definition or a setting synthesizes again (about 2-5 s); nothing else does.
  * Cache: node_modules/.cache/mailservice-template/<hash>.json, written atomically (several stacks may
- * start at once, e.g. test workers).
+ * start at once, e.g. test workers). Stacks started together with the same settings synthesize it once: the
+ * first takes a lock file beside it (<hash>.json.lock, its pid inside) and the others wait for the template
+ * (three test stacks starting at once synthesized it three times, ~3 s of CPU each).
  */
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -102,23 +104,74 @@ export function templateFromFile(file: string): SynthesizedTemplate {
   };
 }
 
+/** How long a start waits for another process's synthesis of the same template (a synthesis takes 2-5 s). */
+const SYNTHESIS_WAIT_MS = 180_000;
+
+/** Whether the process that wrote `lock` (its pid) has ended: a start killed while it synthesized. */
+function lockHolderGone(lock: string): boolean {
+  const pid = Number(fs.readFileSync(lock, { encoding: 'utf8', flag: 'r' }).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false; // being written: look again
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Writes `file` with `write` (given a temporary path, renamed into place) unless it exists, once across
+ * processes (see the header); true when this call wrote it.
+ */
+export async function synthesizeOnce(
+  file: string,
+  write: (partial: string) => Promise<void>,
+  waitMs = SYNTHESIS_WAIT_MS,
+): Promise<boolean> {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + waitMs;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (;;) {
+    if (fs.existsSync(file)) return false;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(lock, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (fd !== undefined) {
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
+      try {
+        if (fs.existsSync(file)) return false;
+        await write(partial);
+        fs.renameSync(partial, file);
+        return true;
+      } finally {
+        fs.rmSync(partial, { force: true });
+        fs.rmSync(lock, { force: true });
+      }
+    }
+    let gone = false;
+    try {
+      gone = lockHolderGone(lock);
+    } catch {
+      // the lock went away between the two looks: try again
+    }
+    if (gone) fs.rmSync(lock, { force: true });
+    else if (Date.now() > deadline)
+      throw new Error(`another process has been synthesizing ${path.basename(file)} for ${waitMs / 1000} s (its lock: ${lock})`);
+    else await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The template for this context: from the cache when its inputs are unchanged, else synthesized now. */
 export async function synthesizedTemplate(context: Record<string, unknown> = {}): Promise<SynthesizedTemplate> {
   const started = Date.now();
   const hash = await templateHash(context);
   const file = path.join(TEMPLATE_CACHE_DIR, `${hash}.json`);
-  let cached = true;
-  if (!fs.existsSync(file)) {
-    cached = false;
-    fs.mkdirSync(TEMPLATE_CACHE_DIR, { recursive: true });
-    const partial = `${file}.${process.pid}.${Date.now()}.tmp`;
-    try {
-      await runSynth(partial, context);
-      fs.renameSync(partial, file);
-    } finally {
-      fs.rmSync(partial, { force: true });
-    }
-  }
+  const cached = !(await synthesizeOnce(file, (partial) => runSynth(partial, context)));
   const template = JSON.parse(fs.readFileSync(file, 'utf8')) as CfnTemplate;
   return { template, file, hash, cached, ms: Date.now() - started };
 }

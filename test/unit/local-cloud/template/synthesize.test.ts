@@ -1,8 +1,13 @@
 /**
  * The synthesized template's cache key: it covers what the CDK app reads (so an edit of a construct, a
- * definition or a setting synthesizes again) and the context, and nothing that varies between starts.
+ * definition or a setting synthesizes again) and the context, and nothing that varies between starts; and
+ * stacks starting together synthesize a template once.
  */
-import { appInputs, templateHash } from '#localstack/cloud/template/synthesize';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { appInputs, synthesizeOnce, templateHash } from '#localstack/cloud/template/synthesize';
 
 jest.setTimeout(60_000);
 
@@ -37,5 +42,66 @@ describe('the template cache key', () => {
     const plain = await templateHash({});
     expect(await templateHash({})).toBe(plain);
     expect(await templateHash({ sandboxDomain: 'sandbox.example.test' })).not.toBe(plain);
+  });
+});
+
+describe('one synthesis per template', () => {
+  const dirs: string[] = [];
+  const fileIn = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'synth-once-'));
+    dirs.push(dir);
+    return join(dir, 'template.json');
+  };
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A synthesis that takes `ms` and counts its runs. */
+  const slowWriter = (ms: number) => {
+    const runs: string[] = [];
+    const write = async (partial: string) => {
+      runs.push(partial);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      writeFileSync(partial, '{"Resources":{}}');
+    };
+    return { runs, write };
+  };
+
+  it('starts asking for the same template at once: one synthesizes, the others wait for its file', async () => {
+    const file = fileIn();
+    const { runs, write } = slowWriter(300);
+    const wrote = await Promise.all([1, 2, 3].map(() => synthesizeOnce(file, write)));
+    expect(runs).toHaveLength(1);
+    expect(wrote.filter(Boolean)).toHaveLength(1);
+    expect(readFileSync(file, 'utf8')).toBe('{"Resources":{}}');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('a lock left by a process that ended (a start killed mid-synthesis) is taken over', async () => {
+    const file = fileIn();
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    writeFileSync(`${file}.lock`, ended.stdout);
+    const { runs, write } = slowWriter(10);
+    await expect(synthesizeOnce(file, write, 5_000)).resolves.toBe(true);
+    expect(runs).toHaveLength(1);
+  });
+
+  it("a live process's lock is waited for, and a synthesis that never ends fails the wait with the lock's path", async () => {
+    const file = fileIn();
+    writeFileSync(`${file}.lock`, String(process.pid));
+    const { runs, write } = slowWriter(10);
+    await expect(synthesizeOnce(file, write, 500)).rejects.toThrow(
+      /synthesizing template\.json for 0\.5 s \(its lock: .*template\.json\.lock\)/,
+    );
+    expect(runs).toHaveLength(0);
+  });
+
+  it('a failed synthesis removes its lock, so the next start synthesizes', async () => {
+    const file = fileIn();
+    await expect(synthesizeOnce(file, async () => Promise.reject(new Error('bad construct')))).rejects.toThrow('bad construct');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    const { runs, write } = slowWriter(10);
+    await expect(synthesizeOnce(file, write)).resolves.toBe(true);
+    expect(runs).toHaveLength(1);
   });
 });
