@@ -45,15 +45,26 @@ exit $status
 `;
 
 async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+  // Each look bounded: the port may be another process's, which need not answer (Java then fails to bind it).
+  const client = new DynamoDBClient({
+    endpoint,
+    region: LOCAL_REGION,
+    credentials: LOCAL_CREDENTIALS,
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
+  });
   const deadline = Date.now() + timeoutMs;
+  const exited = () => new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output()}`);
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output()}`);
+      if (child.exitCode !== null) throw exited();
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
+        // An answer from the port's other owner while Java failed to bind it is not Java's.
+        if (child.exitCode !== null) throw exited();
         return;
       } catch {
+        if (child.exitCode !== null) throw exited();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
@@ -80,6 +91,53 @@ export interface DynamoDbLocalOptions {
   host?: string;
   /** Fault injection for tests (see `CommitBarrierOptions`). */
   onTransactionAnswered?: () => void;
+  /** Finds a free port for Java (free-port.ts); tests give one that answers a taken port first. */
+  freePort?: (host: string) => Promise<number>;
+}
+
+/** Starts with a port found free (free-port.ts): how many times Java is started again when another process took it first. */
+const BIND_ATTEMPTS = 3;
+
+/** Java could not listen on its port (Jetty's "Failed to bind"): another process took it after it was found free. */
+class JavaBindFailure extends Error {}
+
+/** Starts DynamoDB Local's JVM on `javaPort` (on disk in `dataDir`, else in memory) and waits until it answers. */
+async function startJava(javaPort: number, dataDir: string | undefined, host: string): Promise<ChildProcess> {
+  const jarDir = jarDirectory();
+  const args = [
+    ...JVM_FLAGS,
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(jarDir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(javaPort),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  if (dataDir) {
+    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true });
+    args.push('-dbPath', dataDir);
+  } else {
+    args.push('-inMemory');
+  }
+  const child = spawn('bash', ['-c', WATCHDOG, 'dynamodb-local', ...args], { cwd: jarDir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let log = '';
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  child.on('error', (error) => {
+    log += `\n${error.message}`;
+  });
+  try {
+    await waitUntilUp(`http://${host}:${javaPort}`, child, () => log, 30_000);
+    return child;
+  } catch (error) {
+    child.kill('SIGKILL');
+    if (/Failed to bind to /.test(log)) throw new JavaBindFailure((error as Error).message);
+    throw error;
+  }
 }
 
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
@@ -95,54 +153,38 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
         onTransactionAnswered: options.onTransactionAnswered,
       })
     : undefined;
-  javaPort = barrier ? await freePort(host) : options.port || (await freePort(host));
-  const port = barrier?.port ?? javaPort;
-  const jarDir = jarDirectory();
-  const args = [
-    ...JVM_FLAGS,
-    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(jarDir, 'DynamoDBLocal.jar'),
-    '-port',
-    String(javaPort),
-    '-sharedDb',
-    '-disableTelemetry',
-  ];
-  if (options.dataDir) {
-    if (!existsSync(options.dataDir)) mkdirSync(options.dataDir, { recursive: true });
-    args.push('-dbPath', options.dataDir);
-  } else {
-    args.push('-inMemory');
+  // A port found free may be taken by another process before Java binds it (stacks starting together each
+  // bind many): when Java then fails to bind it, it starts again on another, up to BIND_ATTEMPTS times.
+  const chosen = !barrier && options.port ? options.port : undefined;
+  let child: ChildProcess | undefined;
+  for (let attempt = 1; !child; attempt++) {
+    javaPort = chosen ?? (await (options.freePort ?? freePort)(host));
+    try {
+      child = await startJava(javaPort, options.dataDir, host);
+    } catch (error) {
+      const portTaken = error instanceof JavaBindFailure && chosen === undefined && attempt < BIND_ATTEMPTS;
+      if (!portTaken) {
+        await barrier?.stop();
+        throw error;
+      }
+    }
   }
-  const child = spawn('bash', ['-c', WATCHDOG, 'dynamodb-local', ...args], { cwd: jarDir, stdio: ['pipe', 'pipe', 'pipe'] });
-  let log = '';
-  const collect = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  child.on('error', (error) => {
-    log += `\n${error.message}`;
-  });
-  await waitUntilUp(`http://${host}:${javaPort}`, child, () => log, 30_000).catch(async (error) => {
-    child.kill('SIGKILL');
-    await barrier?.stop();
-    throw error;
-  });
+  const java = child;
+  const port = barrier?.port ?? javaPort;
   return {
     endpoint: `http://${host}:${port}`,
     port,
     stop: async () => {
       await barrier?.stop();
       await new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
+        if (java.exitCode !== null || java.signalCode !== null) return resolve();
+        const force = setTimeout(() => java.kill('SIGKILL'), 5000);
+        java.once('exit', () => {
           clearTimeout(force);
           resolve();
         });
-        child.kill('SIGTERM');
-        child.stdin?.end();
+        java.kill('SIGTERM');
+        java.stdin?.end();
       });
     },
   };
