@@ -45,26 +45,27 @@ exit $status
 `;
 
 async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
-  // Each look bounded: the port may be another process's, which need not answer (Java then fails to bind it).
-  const client = new DynamoDBClient({
-    endpoint,
-    region: LOCAL_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
-  });
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
   const deadline = Date.now() + timeoutMs;
-  const exited = () => new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output()}`);
+  const exitedError = () => new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output()}`);
+  // Each look ends when Java does: the port may be another process's, which need not answer (Java then fails
+  // to bind it and exits). A look is never cut short while Java lives: a slow start is waited for, not
+  // asked again and again (timed-out looks piled up on a starting JVM and doubled a loaded suite's starts).
+  const exited = new Promise<never>((_, reject) => {
+    if (child.exitCode !== null) reject(exitedError());
+    child.once('exit', () => reject(exitedError()));
+  });
+  exited.catch(() => undefined);
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw exited();
+      if (child.exitCode !== null) throw exitedError();
       try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
+        await Promise.race([client.send(new ListTablesCommand({ Limit: 1 })), exited]);
         // An answer from the port's other owner while Java failed to bind it is not Java's.
-        if (child.exitCode !== null) throw exited();
+        if (child.exitCode !== null) throw exitedError();
         return;
       } catch {
-        if (child.exitCode !== null) throw exited();
+        if (child.exitCode !== null) throw exitedError();
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
