@@ -58,7 +58,6 @@ async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => 
   exited.catch(() => undefined);
   try {
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw exitedError();
       try {
         await Promise.race([client.send(new ListTablesCommand({ Limit: 1 })), exited]);
         // An answer from the port's other owner while Java failed to bind it is not Java's.
@@ -141,6 +140,23 @@ async function startJava(javaPort: number, dataDir: string | undefined, host: st
   }
 }
 
+/**
+ * Java on the caller's port, else on one found free. A port found free may be taken by another process before
+ * Java binds it (stacks starting together each bind many): then Java starts again on another, up to
+ * BIND_ATTEMPTS times.
+ */
+async function startJavaOnPort(options: DynamoDbLocalOptions, host: string): Promise<{ java: ChildProcess; port: number }> {
+  const chosen = !options.dataDir && options.port ? options.port : undefined;
+  for (let attempt = 1; ; attempt++) {
+    const port = chosen ?? (await (options.freePort ?? freePort)(host));
+    try {
+      return { java: await startJava(port, options.dataDir, host), port };
+    } catch (error) {
+      if (!(error instanceof JavaBindFailure) || chosen !== undefined || attempt >= BIND_ATTEMPTS) throw error;
+    }
+  }
+}
+
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const host = options.host ?? '127.0.0.1';
   // On disk, clients reach Java through the commit barrier, which holds the public port; Java gets a port of its own.
@@ -154,23 +170,13 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
         onTransactionAnswered: options.onTransactionAnswered,
       })
     : undefined;
-  // A port found free may be taken by another process before Java binds it (stacks starting together each
-  // bind many): when Java then fails to bind it, it starts again on another, up to BIND_ATTEMPTS times.
-  const chosen = !barrier && options.port ? options.port : undefined;
-  let child: ChildProcess | undefined;
-  for (let attempt = 1; !child; attempt++) {
-    javaPort = chosen ?? (await (options.freePort ?? freePort)(host));
-    try {
-      child = await startJava(javaPort, options.dataDir, host);
-    } catch (error) {
-      const portTaken = error instanceof JavaBindFailure && chosen === undefined && attempt < BIND_ATTEMPTS;
-      if (!portTaken) {
-        await barrier?.stop();
-        throw error;
-      }
-    }
+  let java: ChildProcess;
+  try {
+    ({ java, port: javaPort } = await startJavaOnPort(options, host));
+  } catch (error) {
+    await barrier?.stop();
+    throw error;
   }
-  const java = child;
   const port = barrier?.port ?? javaPort;
   return {
     endpoint: `http://${host}:${port}`,

@@ -109,7 +109,7 @@ const SYNTHESIS_WAIT_MS = 180_000;
 
 /** Whether the process that wrote `lock` (its pid) has ended: a start killed while it synthesized. */
 function lockHolderGone(lock: string): boolean {
-  const pid = Number(fs.readFileSync(lock, { encoding: 'utf8', flag: 'r' }).trim());
+  const pid = Number(fs.readFileSync(lock, 'utf8').trim());
   if (!Number.isInteger(pid) || pid <= 0) return false; // being written: look again
   try {
     process.kill(pid, 0);
@@ -130,6 +130,7 @@ export async function synthesizeOnce(
 ): Promise<boolean> {
   const lock = `${file}.lock`;
   const deadline = Date.now() + waitMs;
+  if (fs.existsSync(file)) return false;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   for (;;) {
     if (fs.existsSync(file)) return false;
