@@ -94,13 +94,17 @@ describe('scheduled sends', () => {
     // An account of its own: the pro plan's daily counter is uncapped and counted asynchronously by the
     // outbox relay, so counts from the other tests could still be arriving.
     const account = await newAccount({ plan: 'pro' });
-    const response = await schedule(account, inMs(1500));
+    // Far enough ahead that the usage count settles and the cancel lands before the time on a busy machine
+    // (at 1.5 s ahead, the counting took longer once in a whole run and the cancel answered 409: already sent).
+    const at = inMs(5000);
+    const response = await schedule(account, at);
     expect(await settledUsage(account.id, 'PLAN', 'DAY', today(), 1)).toBe(1);
     const cancelled = await api('PATCH', `/emails/${response.body.id}`, { key: account.key, body: { cancel: true } });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.email).toMatchObject({ status: 'cancelled', cancelled_at: expect.any(String) });
     expect(await settledUsage(account.id, 'PLAN', 'DAY', today(), 0)).toBe(0);
-    await sleep(3000);
+    // Past the old time, with the margin the other tests give the schedule to fire.
+    await sleep(Math.max(0, Date.parse(at) + 1500 - Date.now()));
     expect((await emailOf(account, response.body.id)).status).toBe('cancelled');
     expect(await sesMessagesFor(response.body.id)).toHaveLength(0);
     const again = await api('PATCH', `/emails/${response.body.id}`, { key: account.key, body: { cancel: true } });

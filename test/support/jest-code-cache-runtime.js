@@ -1,0 +1,53 @@
+/**
+ * Jest's runtime with V8's code cache across the test files of one worker process.
+ *
+ * Jest compiles every module again for every test file (each file has a VM context and a module
+ * registry of its own), so a worker running 150 files parsed the AWS SDK, zod and the service's modules
+ * 150 times: `vm.compileFunction` was the largest single cost of the test workers in a profile of the whole
+ * suite. Here the first compilation of a module (same file, same transformed source) produces V8's code
+ * cache and the later ones consume it: the module still runs afresh in each file's context, exactly as
+ * before (a code cache is context-independent; only parsing and compiling are skipped). A cache V8
+ * rejects (another V8 version or flags) is compiled the ordinary way.
+ *
+ * jest.config.js names it as each project's `runtime`.
+ */
+const { compileFunction } = require('node:vm');
+const { createHash } = require('node:crypto');
+const JestRuntime = require('jest-runtime').default;
+
+/** transformed source's key -> V8's code cache, for every module this worker compiled. */
+const codeCache = new Map();
+
+const keyOf = (filename, source) => `${filename}\0${createHash('sha1').update(source).digest('base64')}`;
+
+class CodeCacheRuntime extends JestRuntime {
+  constructor(...args) {
+    super(...args);
+    const executor = this.executor;
+    const compile = executor.compile.bind(executor);
+    executor.compile = (scriptSource, filename) => {
+      const context = executor.environment.getVmContext();
+      if (context == null || executor.resolution.isCoreModule(filename)) return compile(scriptSource, filename);
+      const key = keyOf(filename, scriptSource);
+      const cachedData = codeCache.get(key);
+      let compiled;
+      try {
+        compiled = compileFunction(scriptSource, executor.injectedModuleParameters, {
+          filename,
+          parsingContext: context,
+          ...(cachedData ? { cachedData } : { produceCachedData: true }),
+          importModuleDynamically: (specifier, _function, importAttributes, ...rest) =>
+            executor.dynamicImport(specifier, filename, context, importAttributes, rest[0]),
+        });
+      } catch {
+        // Jest's own compile reports the error as it does (a syntax error, ESM in a CommonJS file).
+        return compile(scriptSource, filename);
+      }
+      if (cachedData && compiled.cachedDataRejected) codeCache.delete(key);
+      else if (!cachedData && compiled.cachedData) codeCache.set(key, compiled.cachedData);
+      return compiled;
+    };
+  }
+}
+
+module.exports = CodeCacheRuntime;
