@@ -25,14 +25,11 @@
  * LOCAL_DYNAMODB_ENDPOINT (with DATA_IN_MEMORY=1: a running DynamoDB Local to use instead of starting one) and
  * LOCAL_STACK_NAME (default Mailservice; stacks sharing a DynamoDB Local need different names):
  * docs/local-cloud/dynamodb.md, "Stacks sharing one DynamoDB Local".
- * LOCAL_DYNAMODB_JIT=long-running (DynamoDB Local's JVM with C2 as well: dearer to start, half the CPU per call
- * once warm; default quick-start): docs/local-cloud/dynamodb.md.
  * LOCAL_OIDC=1 (the local OpenID provider, and the dashboard's sign-in with it; LOCAL_OIDC_PORT its port):
  * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
 import { startLocalCloud } from './cloud/cloud';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
-import { DYNAMODB_JITS, type DynamoDbJit } from './cloud/dynamodb';
 import { portFromEnv } from './cloud/free-port';
 import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
 
@@ -62,14 +59,6 @@ function eventOrder(env: NodeJS.ProcessEnv): EventOrder | undefined {
   return raw as EventOrder;
 }
 
-function dynamodbJit(env: NodeJS.ProcessEnv): DynamoDbJit | undefined {
-  const raw = env.LOCAL_DYNAMODB_JIT?.trim();
-  if (!raw) return undefined;
-  if (!(DYNAMODB_JITS as readonly string[]).includes(raw))
-    throw new Error(`LOCAL_DYNAMODB_JIT must be one of ${DYNAMODB_JITS.join(', ')}, got "${raw}"`);
-  return raw as DynamoDbJit;
-}
-
 async function main(): Promise<void> {
   const env = process.env;
   const started = Date.now();
@@ -87,7 +76,6 @@ async function main(): Promise<void> {
     dataDir: env.DATA_DIR || '.data',
     inMemory: env.DATA_IN_MEMORY === '1' || env.DATA_IN_MEMORY === 'true',
     dynamodbEndpoint: env.LOCAL_DYNAMODB_ENDPOINT || undefined,
-    dynamodbJit: dynamodbJit(env),
     stackName: env.LOCAL_STACK_NAME || undefined,
     ports: {
       dynamodb: portFromEnv(env, 'DYNAMODB_PORT', 0),

@@ -27,7 +27,7 @@ export async function startDataStores(ctx: StartContext): Promise<DataStores> {
   const [dynamo, fauxqs] = await Promise.all([
     options.dynamodbEndpoint
       ? useRunningDynamoDbLocal(options.dynamodbEndpoint, `${stackNameOf(options)}-`)
-      : startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: ctx.persistDir('dynamodb'), host, jit: options.dynamodbJit }),
+      : startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: ctx.persistDir('dynamodb'), host }),
     startFauxqsServer({ port: options.ports?.fauxqs ?? 0, host: 'localhost' }),
   ]);
   ctx.stops.add(() => dynamo.stop());

@@ -75,28 +75,14 @@ async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => 
 }
 
 /**
- * How the JVM compiles DynamoDB Local's code (LOCAL_DYNAMODB_JIT; docs/local-cloud/dynamodb.md):
- *
- * - `quick-start` (the default): the C1 compiler only (C2's compiler threads compete with everything else for
- *   the CPU while the server starts, and for a short-lived database C1's code is as fast: 4,800 requests took
- *   15-18 s with C1 against 25-26 s with both on 2 busy cores). With telemetry off as well (`-disableTelemetry`),
- *   DynamoDB Local took 2.1-2.7 s of CPU to answer instead of 5.8-6.3 s, and 2.3-5.5 s instead of 18-28 s of
- *   wall time on a busy 2-core machine.
- * - `long-running`: C1 then C2 (the JVM's default tiered compilation), for a database that serves a long run: in
- *   rounds of 16,000 calls (puts, gets, queries, two-item transactions; 8 clients) C2's code cost Java 2.05,
- *   1.17, 0.96, 0.76, 0.59, 0.58 ms of CPU a call against C1's 1.64, 1.24, 1.26, 1.07, 1.19, 1.16: dearer for
- *   the first 16,000 calls, half after 64,000. The test suite's shared stack serves some 150,000.
- *
- * Both with the serial collector (no GC threads). (An application class-data archive cannot be made: the
- * jar's manifest puts `.` on the class path.)
+ * A fast start on a small machine: the C1 compiler only (C2's compiler threads compete with everything
+ * else for the CPU while the server starts, and for a development database C1's code is as fast: 4,800
+ * requests took 15-18 s with C1 against 25-26 s with both on 2 busy cores) and the serial collector (no
+ * GC threads). With telemetry off as well (`-disableTelemetry`), DynamoDB Local took 2.1-2.7 s of CPU to
+ * answer instead of 5.8-6.3 s, and 2.3-5.5 s instead of 18-28 s of wall time on a busy 2-core machine.
+ * (An application class-data archive cannot be made: the jar's manifest puts `.` on the class path.)
  */
-export type DynamoDbJit = 'quick-start' | 'long-running';
-
-export const DYNAMODB_JITS: readonly DynamoDbJit[] = ['quick-start', 'long-running'];
-
-export function jvmFlags(jit: DynamoDbJit = 'quick-start'): string[] {
-  return jit === 'long-running' ? ['-XX:+UseSerialGC'] : ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
-}
+const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 export interface DynamoDbLocalOptions {
   port?: number;
@@ -107,8 +93,6 @@ export interface DynamoDbLocalOptions {
   onTransactionAnswered?: () => void;
   /** Finds a free port for Java (free-port.ts); tests give one that answers a taken port first. */
   freePort?: (host: string) => Promise<number>;
-  /** How the JVM compiles (see `jvmFlags`); default `quick-start`. */
-  jit?: DynamoDbJit;
 }
 
 /** Starts with a port found free (free-port.ts): how many times Java is started again when another process took it first. */
@@ -118,10 +102,10 @@ const BIND_ATTEMPTS = 3;
 class JavaBindFailure extends Error {}
 
 /** Starts DynamoDB Local's JVM on `javaPort` (on disk in `dataDir`, else in memory) and waits until it answers. */
-async function startJava(javaPort: number, dataDir: string | undefined, host: string, jit?: DynamoDbJit): Promise<ChildProcess> {
+async function startJava(javaPort: number, dataDir: string | undefined, host: string): Promise<ChildProcess> {
   const jarDir = jarDirectory();
   const args = [
-    ...jvmFlags(jit),
+    ...JVM_FLAGS,
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(jarDir, 'DynamoDBLocal.jar'),
@@ -166,7 +150,7 @@ async function startJavaOnPort(options: DynamoDbLocalOptions, host: string): Pro
   for (let attempt = 1; ; attempt++) {
     const port = chosen ?? (await (options.freePort ?? freePort)(host));
     try {
-      return { java: await startJava(port, options.dataDir, host, options.jit), port };
+      return { java: await startJava(port, options.dataDir, host), port };
     } catch (error) {
       if (!(error instanceof JavaBindFailure) || chosen !== undefined || attempt >= BIND_ATTEMPTS) throw error;
     }

@@ -6,7 +6,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EventOrder } from '../emulators/ses/simulator';
-import type { DynamoDbJit } from './dynamodb';
 import { StopSequence } from './stop-sequence';
 
 export interface LocalCloudOptions {
@@ -22,8 +21,6 @@ export interface LocalCloudOptions {
    * stack names (stackName). The test harness starts one for the stacks of the test files' own.
    */
   dynamodbEndpoint?: string;
-  /** LOCAL_DYNAMODB_JIT: how the DynamoDB Local this stack starts compiles (./dynamodb.ts `jvmFlags`). */
-  dynamodbJit?: DynamoDbJit;
   /** LOCAL_STACK_NAME: the stack's name, the prefix of its resources' physical names (default Mailservice). */
   stackName?: string;
   ports?: Partial<

@@ -28,9 +28,6 @@ export default async function globalSetup(): Promise<void> {
       // pass queries the due index's 32 shards, which at 2 s was 16,000 of the stack's 45,000 workers-thread
       // DynamoDB calls in a whole run (the waits on it allow 10-60 s).
       LOCAL_TASK_PERIOD_MS: '4000',
-      // Its DynamoDB Local serves the whole run (some 150,000 calls): C2's code costs half of C1's per call once
-      // warm (docs/local-cloud/dynamodb.md).
-      LOCAL_DYNAMODB_JIT: 'long-running',
       // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
       LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
       WEBHOOK_CA_FILE: ca.caFile,
@@ -58,7 +55,7 @@ export default async function globalSetup(): Promise<void> {
   validatorsModule();
   // One DynamoDB Local for the in-memory stacks the test files start of their own (./spawn-stack.ts), each
   // under a stack name of its own: about 2.5 s of CPU less for each of them than a JVM of its own.
-  const ownStacksDynamo = startDynamoDbLocal({ jit: 'long-running' });
+  const ownStacksDynamo = startDynamoDbLocal({});
   const [stack, dynamo] = await Promise.all([starting, ownStacksDynamo]);
   globalThis.__OWN_STACKS_DYNAMODB__ = dynamo;
   process.env[OWN_STACKS_DYNAMODB_ENV] = dynamo.endpoint;
