@@ -26,7 +26,7 @@ const transform = {
 const common = {
   transform,
   // V8's code cache across the files of a worker (Jest compiles every module again for each file): 8 integration
-  // files took 48-51 s of CPU instead of 54-62 s (test/support/jest-code-cache-runtime.js).
+  // files in one worker took 53-56 s of CPU instead of 59-67 s (test/support/jest-code-cache-runtime.js).
   runtime: '<rootDir>/test/support/jest-code-cache-runtime.js',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
