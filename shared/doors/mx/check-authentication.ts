@@ -9,12 +9,31 @@
  * Only the MX listener (a container) imports this: mailauth is ~1.2 MB of bundle, too much for a Lambda.
  */
 import { isIP } from 'node:net';
-import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import { dmarc as verifyDmarc } from 'mailauth/lib/dmarc';
-import { spf as verifySpf } from 'mailauth/lib/spf';
 import { MAX_DKIM_RESULTS, toAuthResult, uncheckedAuthentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { withTimeout } from '../../lib/concurrency';
 import { logWarn } from '../../lib/log';
+
+interface Mailauth {
+  dkimVerify: typeof import('mailauth/lib/dkim/verify').dkimVerify;
+  verifyDmarc: typeof import('mailauth/lib/dmarc').dmarc;
+  verifySpf: typeof import('mailauth/lib/spf').spf;
+}
+
+let mailauth: Mailauth | undefined;
+
+/**
+ * mailauth on the first message, not when the listener starts: with joi, which it loads, it was 230 ms of a relay
+ * task's start of about 1 s of CPU (profiled), paid by every local cloud and every container start. `require`, as
+ * the package has no exports map for an `import()` of its files.
+ */
+function loadMailauth(): Mailauth {
+  mailauth ??= {
+    dkimVerify: (require('mailauth/lib/dkim/verify') as typeof import('mailauth/lib/dkim/verify')).dkimVerify,
+    verifyDmarc: (require('mailauth/lib/dmarc') as typeof import('mailauth/lib/dmarc')).dmarc,
+    verifySpf: (require('mailauth/lib/spf') as typeof import('mailauth/lib/spf')).spf,
+  };
+  return mailauth;
+}
 
 /** node:dns `resolve(name, rrtype)`'s shape. */
 export type RawResolve = (name: string, rrtype: string) => Promise<unknown>;
@@ -87,6 +106,7 @@ const name = (value: string | null | undefined): string | null => (typeof value 
 
 export async function authenticate(input: AuthenticationInput, resolve: RawResolve) {
   const resolver = resolve as never;
+  const { dkimVerify, verifyDmarc, verifySpf } = loadMailauth();
   const dkim = await dkimVerify(input.raw, { resolver, sender: input.mailFrom } as never);
   // As authenticate: without HELO the IP stands for it, an address literal in brackets.
   let helo = input.helo || input.ip;
