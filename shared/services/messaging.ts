@@ -1,5 +1,5 @@
 /** The SQS queues functions send to (one SQS client): send, webhook events and deliveries, inbound, automation steps. */
-import { createSqsClient } from '../adapters/aws/client-factories';
+import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsAutomationStepQueue } from '../adapters/aws/sqs-automation-step-queue';
 import { SqsEventPublisher } from '../adapters/aws/sqs-event-publisher';
 import { SqsInboundQueue } from '../adapters/aws/sqs-inbound-queue';

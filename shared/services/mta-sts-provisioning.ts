@@ -2,7 +2,7 @@
  * The hosts of hosted MTA-STS policies: the ACM and API Gateway clients that provision their certificates
  * and custom domain names, which only the domain-health task composes (and the admin CLI's quota figure).
  */
-import { createAcmClient, createApiGatewayV2Client } from '../adapters/aws/client-factories';
+import { createAcmClient, createApiGatewayV2Client } from '../adapters/aws/hosting-clients';
 import { AcmHostCertificates } from '../adapters/aws/acm-host-certificates';
 import { ApiGatewayHostDomains } from '../adapters/aws/apigateway-host-domains';
 import { AwsHostingQuotaUsage } from '../adapters/aws/hosting-quota-usage';

@@ -1,5 +1,5 @@
 /** EventBridge Scheduler: one-time schedules of scheduled sends (into the send queue) and of waiting automation steps. */
-import { createSchedulerClient } from '../adapters/aws/client-factories';
+import { createSchedulerClient } from '../adapters/aws/scheduler-client';
 import { EventBridgeEmailScheduler, EventBridgeStepScheduler } from '../adapters/aws/eventbridge-schedules';
 import type { Config } from '../config/config';
 

@@ -3,7 +3,7 @@
  * MaxSendRate read from GetAccount (cached RATE_CACHE_MS per instance) or SES_MAX_SEND_RATE, and the
  * account's state for a SendingPausedException.
  */
-import { createSesClient } from '../adapters/aws/client-factories';
+import { createSesClient } from '../adapters/aws/ses-clients';
 import { SesAccount } from '../adapters/aws/ses-account';
 import type { Config } from '../config/config';
 import { paceRateOf } from '../domain/ses/send-quota';

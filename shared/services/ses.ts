@@ -1,5 +1,5 @@
 /** SES (a SESv2 client for SendEmail, whose throttling the send worker handles, and one for the rest): sending raw messages with our configuration set, and our tenants as SES tenants (docs/ses-tenants.md). */
-import { createSesClient, createSesSendClient } from '../adapters/aws/client-factories';
+import { createSesClient, createSesSendClient } from '../adapters/aws/ses-clients';
 import { SesMailer } from '../adapters/aws/ses-mailer';
 import { SesV2Tenants } from '../adapters/aws/ses-tenants';
 import type { Config } from '../config/config';

@@ -23,13 +23,11 @@ import {
   type PolicyDocument,
   type Principal,
 } from '#localstack/iam/install';
-import {
-  createRoute53Client,
-  createS3Client,
-  createSchedulerClient,
-  createSesClient,
-  createSqsClient,
-} from '#shared/adapters/aws/client-factories';
+import { createRoute53Client } from '#shared/adapters/aws/route53-client';
+import { createS3Client } from '#shared/adapters/aws/s3-client';
+import { createSchedulerClient } from '#shared/adapters/aws/scheduler-client';
+import { createSesClient } from '#shared/adapters/aws/ses-clients';
+import { createSqsClient } from '#shared/adapters/aws/sqs-client';
 import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { createKmsClient } from '#shared/adapters/aws/kms-client';
 import { loadConfig, type Config } from '#shared/config/config';

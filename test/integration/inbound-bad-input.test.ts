@@ -5,7 +5,7 @@
  * recorded, /health is ok and none of its messages is in the inbound DLQ.
  */
 import { GetQueueUrlCommand } from '@aws-sdk/client-sqs';
-import { createSqsClient } from '#shared/adapters/aws/client-factories';
+import { createSqsClient } from '#shared/adapters/aws/sqs-client';
 import { loadConfig } from '#shared/config/config';
 import { MAX_STORED_ATTACHMENTS } from '#shared/domain/inbound/received-email';
 import { MX_MAX_HEADER_BYTES, MX_MAX_MESSAGE_BYTES, MX_MAX_RECIPIENTS } from '#shared/doors/mx/mx-server';

@@ -16,7 +16,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { createSqsClient } from '#shared/adapters/aws/client-factories';
+import { createSqsClient } from '#shared/adapters/aws/sqs-client';
 import { loadConfig } from '#shared/config/config';
 import { inboundKeys } from '#shared/domain/inbound/content-keys';
 import { newId, ulid } from '#shared/domain/ids';

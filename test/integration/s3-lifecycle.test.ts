@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CreateMultipartUploadCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
-import { createS3Client } from '#shared/adapters/aws/client-factories';
+import { createS3Client } from '#shared/adapters/aws/s3-client';
 import { loadConfig } from '#shared/config/config';
 import { lifecycleDueAt } from '#localstack/cloud/s3-lifecycle-sweep';
 import { stack } from './harness/stack';

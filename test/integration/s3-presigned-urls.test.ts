@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createS3Client } from '#shared/adapters/aws/client-factories';
+import { createS3Client } from '#shared/adapters/aws/s3-client';
 import { loadConfig } from '#shared/config/config';
 import { DOWNLOAD_URL_SECONDS } from '#shared/usecases/inbound/received-emails';
 import { UPLOAD_URL_TTL_SECONDS } from '#shared/domain/emails/attachment-upload';

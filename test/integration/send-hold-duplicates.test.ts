@@ -19,7 +19,7 @@ import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTemplateTable } from '../support/template-table';
 import { createAwsClients } from '#shared/adapters/aws/clients';
-import { createSesClient, createSesSendClient } from '#shared/adapters/aws/client-factories';
+import { createSesClient, createSesSendClient } from '#shared/adapters/aws/ses-clients';
 import { SesMailer } from '#shared/adapters/aws/ses-mailer';
 import { loadConfig } from '#shared/config/config';
 import type { Email } from '#shared/domain/emails/email';

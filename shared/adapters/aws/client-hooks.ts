@@ -1,5 +1,5 @@
 /**
- * A registry of hooks applied to every AWS SDK client the factories build (./client-factories.ts,
+ * A registry of hooks applied to every AWS SDK client the factories build (./client-options.ts,
  * ./dynamo-client.ts, ./kms-client.ts). Empty in production: a lookup on `globalThis` per client built,
  * once per cold start, and nothing per call. The embedded local cloud registers its IAM enforcement here
  * (localstack/iam/install.ts), which is why the registry lives on `globalThis` under a `Symbol.for` key:

@@ -1,5 +1,5 @@
 /**
- * The KMS client, with the conventions of ./client-factories.ts (region from the config, fail-fast timeouts,
+ * The KMS client, with the conventions of ./client-options.ts (region from the config, fail-fast timeouts,
  * 3 attempts). Kept out of createAwsClients so only the functions that seal or open secrets build it.
  * Config has no KMS endpoint: on LocalStack and on the embedded cloud (its KMS emulator,
  * localstack/emulators/kms) the SDK reads AWS_ENDPOINT_URL_KMS (or AWS_ENDPOINT_URL) itself.

@@ -1,4 +1,4 @@
-/** The AWS clients' HTTP request handler options (./client-factories.ts, ./kms-client.ts). */
+/** The AWS clients' HTTP request handler options (./client-options.ts, ./kms-client.ts). */
 
 /**
  * Sockets one client may hold open to its endpoint. The SDK's default is 50, and its connectionTimeout

@@ -71,7 +71,7 @@ export class SesMailer implements Mailer {
     private readonly ses: SESv2Client,
     private readonly configurationSet: string,
     /**
-     * The client SendEmail goes through (shared/adapters/aws/client-factories.ts, createSesSendClient), built on the
+     * The client SendEmail goes through (shared/adapters/aws/ses-clients.ts, createSesSendClient), built on the
      * first send: the functions that only register domains or tenants never build it. `ses` by default.
      */
     private readonly senderFactory: () => SESv2Client = () => ses,

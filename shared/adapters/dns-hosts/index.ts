@@ -5,7 +5,7 @@
  */
 import type { Route53Client } from '@aws-sdk/client-route-53';
 import type { Config } from '../../config/config';
-import { createRoute53Client } from '../aws/client-factories';
+import { createRoute53Client } from '../aws/route53-client';
 import { Route53DnsHost } from './route53';
 import type { DnsHost } from '../../ports/dns-host';
 import type { DnsHostRequest } from '../../domain/domains/dns-apply';

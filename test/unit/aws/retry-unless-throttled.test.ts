@@ -1,5 +1,5 @@
 /**
- * The send client's retries (shared/adapters/aws/client-factories.ts, createSesSendClient) against a local HTTP
+ * The send client's retries (shared/adapters/aws/ses-clients.ts, createSesSendClient) against a local HTTP
  * server answering as SES does: a 429 TooManyRequestsException is tried once (the send worker paces and
  * holds; an SDK retry would be one more send over SES's rate), a 500 is tried the SDK's 3 times, and the
  * default client still retries a 429.
@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
-import { createSesClient, createSesSendClient } from '#shared/adapters/aws/client-factories';
+import { createSesClient, createSesSendClient } from '#shared/adapters/aws/ses-clients';
 import { loadConfig } from '#shared/config/config';
 
 describe('createSesSendClient: SES throttling is not retried by the SDK', () => {

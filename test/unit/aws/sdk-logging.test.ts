@@ -4,7 +4,9 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
-import { createS3Client, createSesSendClient, createSqsClient } from '#shared/adapters/aws/client-factories';
+import { createS3Client } from '#shared/adapters/aws/s3-client';
+import { createSesSendClient } from '#shared/adapters/aws/ses-clients';
+import { createSqsClient } from '#shared/adapters/aws/sqs-client';
 import { loadConfig } from '#shared/config/config';
 
 const config = loadConfig({ AWS_REGION: 'us-east-1' });

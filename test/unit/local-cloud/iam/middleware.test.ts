@@ -16,7 +16,9 @@ import {
   CreateDomainNameCommand,
 } from '@aws-sdk/client-apigatewayv2';
 import { installIamEnforcement, runAs, type IamDecisionEvent, type Principal } from '#localstack/iam/install';
-import { createAcmClient, createApiGatewayV2Client, createS3Client, createSqsClient } from '#shared/adapters/aws/client-factories';
+import { createAcmClient, createApiGatewayV2Client } from '#shared/adapters/aws/hosting-clients';
+import { createS3Client } from '#shared/adapters/aws/s3-client';
+import { createSqsClient } from '#shared/adapters/aws/sqs-client';
 import type { Config } from '#shared/config/config';
 
 const NOWHERE = 'http://127.0.0.1:1';
