@@ -13,7 +13,6 @@
  * (https://docs.aws.amazon.com/ses/latest/dg/send-email-authentication-dkim-manual.html): its key is
  * Amazon's, and no local DNS publishes one.
  */
-import { dkimSign } from 'mailauth/lib/dkim/sign';
 import type { SesStore } from './store';
 import type { IdentityDkim } from './types';
 
@@ -60,6 +59,19 @@ function signingIdentity(store: Pick<SesStore, 'getIdentity'>, domain: string): 
     if (dkim) return dkim.origin === 'EXTERNAL' && dkim.privateKeyPem ? { domain: candidate, dkim } : null;
   }
   return null;
+}
+
+type DkimSign = typeof import('mailauth/lib/dkim/sign').dkimSign;
+
+let dkimSignOnce: DkimSign | undefined;
+
+/**
+ * mailauth when a BYODKIM identity first signs, not when the local cloud starts (with joi, which it loads, about
+ * 0.1 s of every start's CPU, profiled). `require`: the package has no exports map for an `import()` of its files.
+ */
+function dkimSign(...args: Parameters<DkimSign>): ReturnType<DkimSign> {
+  dkimSignOnce ??= (require('mailauth/lib/dkim/sign') as typeof import('mailauth/lib/dkim/sign')).dkimSign;
+  return dkimSignOnce(...args);
 }
 
 /** The message with SES's BYODKIM DKIM-Signature prepended; unchanged when the sender's domain has no BYODKIM key. */
