@@ -7,7 +7,8 @@
  * suite. Here the first compilation of a module (same file, same transformed source) produces V8's code
  * cache and the later ones consume it: the module still runs afresh in each file's context, exactly as
  * before (a code cache is context-independent; only parsing and compiling are skipped). A cache V8
- * rejects (another V8 version or flags) is compiled the ordinary way.
+ * rejects (another V8 version or flags), and a module that may call `import()` (below), are compiled the
+ * ordinary way.
  *
  * jest.config.js names it as each project's `runtime`.
  */
@@ -18,6 +19,13 @@ const JestRuntime = require('jest-runtime').default;
 /** transformed source's key -> V8's code cache, for every module this worker compiled. */
 const codeCache = new Map();
 
+/**
+ * Node 20 loses a function's `import()` callback when V8 compiles it from a code cache ("A dynamic import
+ * callback was not specified", seen with a preload doing the same for Node's own loader): a module whose
+ * transformed source may still call `import()` (an untransformed package) is left to Jest's compile.
+ */
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+
 const keyOf = (filename, source) => `${filename}\0${createHash('sha1').update(source).digest('base64')}`;
 
 class CodeCacheRuntime extends JestRuntime {
@@ -27,7 +35,8 @@ class CodeCacheRuntime extends JestRuntime {
     const compile = executor.compile.bind(executor);
     executor.compile = (scriptSource, filename) => {
       const context = executor.environment.getVmContext();
-      if (context == null || executor.resolution.isCoreModule(filename)) return compile(scriptSource, filename);
+      if (context == null || executor.resolution.isCoreModule(filename) || DYNAMIC_IMPORT.test(scriptSource))
+        return compile(scriptSource, filename);
       const key = keyOf(filename, scriptSource);
       const cachedData = codeCache.get(key);
       let compiled;

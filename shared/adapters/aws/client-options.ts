@@ -9,7 +9,7 @@
 import type { Config } from '../../config/config';
 import { REQUEST_HANDLER_OPTIONS } from './request-handler';
 
-export type Service = keyof Config['endpoints'];
+type Service = keyof Config['endpoints'];
 
 /** Region, the endpoint override if any, fail-fast timeouts, 3 attempts: every client's options. */
 export function clientOptions(config: Config, service: Service) {
