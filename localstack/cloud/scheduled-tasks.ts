@@ -84,7 +84,7 @@ export class ScheduledTaskRunner {
   }
 }
 
-/** LOCAL_TASK_PERIOD_MS overrides every task's local period (e.g. 500 in a kill test). */
+/** LOCAL_TASK_PERIOD_MS overrides every task's local period (e.g. 2000 in the kill test, 4000 on the shared test stack). */
 export function localTaskPeriod(defaultMs: number, env: NodeJS.ProcessEnv): number {
   const value = Number(env.LOCAL_TASK_PERIOD_MS);
   return Number.isInteger(value) && value > 0 ? value : defaultMs;
