@@ -1,4 +1,7 @@
-/** The DynamoDB document client (its own module: @aws-sdk/lib-dynamodb is not free of side effects, see ./client-options.ts). */
+/**
+ * The DynamoDB document client (./client-options.ts), in a module of its own as every client: @aws-sdk/lib-dynamodb is
+ * not free of side effects, so a bundle that imports this module keeps it whether it builds the client or not.
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Config } from '../../config/config';
