@@ -201,6 +201,55 @@ describe('per recipient under concurrency', () => {
     expect((await webhooksOf(email.id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
   }, 180_000);
 
+  it("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
+    const { services } = stack();
+    const recipients = Array.from({ length: 6 }, (_, n) => `many${n}@example.net`);
+    const email = await sentEmail(recipients);
+    const mail = {
+      timestamp: email.created_at,
+      messageId: `ses-${email.id}`,
+      destination: recipients,
+      tags: { email_id: [email.id], account_id: [account.id] },
+    };
+    const firstAt = new Date().toISOString();
+    const delivery = (address: string, at: string) =>
+      JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
+    // Every DynamoDB call the worker's use case makes (its repositories send through the table's client), while the six events are applied in turn.
+    const calls: string[] = [];
+    const client = services.table.client;
+    const send = client.send;
+    client.send = ((command: object, ...rest: unknown[]) => {
+      calls.push(command.constructor.name);
+      return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
+    }) as typeof send;
+    try {
+      for (const [n, address] of recipients.entries())
+        expect(await applySesEvent(services, delivery(address, n === 0 ? firstAt : new Date(Date.now() + n * 1000).toISOString()))).toBe(
+          'applied',
+        );
+    } finally {
+      client.send = send;
+    }
+    const writes = calls.filter((name) => name === 'UpdateCommand');
+    // The first: the tally and the move to delivered. Each later one: the tally only (it shows the email
+    // delivered with delivered_at set, so no conditional write could apply). Before: six writes each.
+    expect(writes).toHaveLength(recipients.length + 1);
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', last_event: 'delivered', delivered_at: firstAt });
+    // A recipient bounced by the receiving side after that still moves it on: the basis does not hide what can apply.
+    const bounce = JSON.stringify({
+      eventType: 'Bounce',
+      mail,
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: recipients[5], status: '5.1.1' }],
+      },
+    });
+    expect(await applySesEvent(services, bounce)).toBe('applied');
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'bounced', last_event: 'bounced', delivered_at: firstAt });
+  }, 120_000);
+
   it('a Delivery of A and a suppression-list bounce of B applied at the same time always end bounced (not_sent), never failed', async () => {
     const { services } = stack();
     const rounds = await Promise.all(

@@ -17,7 +17,7 @@ import type { Email } from '../../domain/emails/email';
 import { emailEvent } from '../../domain/webhooks/email-event-data';
 import type { EventType } from '../../domain/webhooks/event-types';
 import type { EventPublisher } from '../../ports/events';
-import type { EmailOutcomes } from '../../adapters/store/emails/outcomes';
+import type { EmailOutcomes, OutcomeBasis } from '../../adapters/store/emails/outcomes';
 import { suppressAddresses, type SuppressionDeps } from '../suppressions/suppressions';
 
 export type ApplyResult = 'applied' | 'ignored' | 'unknown_email';
@@ -89,31 +89,41 @@ function outcomeOf(event: ParsedSesEvent, outcome: DeliveryOutcome): DeliveryOut
   };
 }
 
-/** The outcomes to write: one per recipient decision when the event names its recipients (tallied first); null: unknown email. */
-async function outcomesToApply(deps: ApplySesEventDeps, event: OwnEvent, outcome: DeliveryOutcome): Promise<DeliveryOutcome[] | null> {
-  if (!event.recipients) return [outcome];
+/**
+ * The outcomes to write: one per recipient decision when the event names its recipients (tallied first,
+ * with the email as the tally's write left it: the basis of the first outcome's writes); null: unknown email.
+ */
+async function outcomesToApply(
+  deps: ApplySesEventDeps,
+  event: OwnEvent,
+  outcome: DeliveryOutcome,
+): Promise<{ outcomes: DeliveryOutcome[]; basis?: OutcomeBasis } | null> {
+  if (!event.recipients) return { outcomes: [outcome] };
   const { result, addresses } = event.recipients;
-  const tally = await deps.emails.recordRecipients(
+  const recorded = await deps.emails.recordRecipients(
     event.emailId,
     event.accountId,
     result,
     addresses,
     result === 'refused' ? refusalFields(outcome) : undefined,
   );
-  if (!tally) return null;
-  return decidePerRecipient(outcome, result, tally, event.sentAt);
+  if (!recorded) return null;
+  return { outcomes: decidePerRecipient(outcome, result, recorded.tally, event.sentAt), basis: recorded.basis };
 }
 
-/** Each outcome written in turn: the email as the last write left it, and what the writes changed; null: unknown email. */
+/**
+ * Each outcome written in turn: the email as the last write left it, and what the writes changed; null:
+ * unknown email. The basis serves the first outcome only (a write before the next one changed the email).
+ */
 async function writeOutcomes(
   deps: ApplySesEventDeps,
   event: OwnEvent,
-  outcomes: DeliveryOutcome[],
+  { outcomes, basis }: { outcomes: DeliveryOutcome[]; basis?: OutcomeBasis },
 ): Promise<{ email: Email; published: Applied[] } | null> {
   let email: Email | null = null;
   const published: Applied[] = [];
-  for (const next of outcomes) {
-    const write = await deps.emails.applyOutcome(event.emailId, event.accountId, next);
+  for (const [index, next] of outcomes.entries()) {
+    const write = await deps.emails.applyOutcome(event.emailId, event.accountId, next, index === 0 ? basis : undefined);
     if (write.kind === 'missing') return null;
     email = write.email;
     // Only news: a write that moved nothing (a late delay, a duplicate, a held refusal's `sent`) publishes
@@ -157,9 +167,9 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   if (!parsed.outcome || parsed.outcome.event === 'sent') return 'ignored';
   if (!parsed.emailId || !parsed.accountId) return 'unknown_email'; // not sent by this service (no tags)
   const event: OwnEvent = { ...parsed, emailId: parsed.emailId, accountId: parsed.accountId };
-  const outcomes = await outcomesToApply(deps, event, outcomeOf(event, parsed.outcome));
-  if (!outcomes) return 'unknown_email';
-  const written = await writeOutcomes(deps, event, outcomes);
+  const toApply = await outcomesToApply(deps, event, outcomeOf(event, parsed.outcome));
+  if (!toApply) return 'unknown_email';
+  const written = await writeOutcomes(deps, event, toApply);
   if (!written) return 'unknown_email';
   const { email, published } = written;
   const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);

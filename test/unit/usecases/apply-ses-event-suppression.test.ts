@@ -40,7 +40,7 @@ function fakes(chosen: readonly BounceCategory[]) {
   const published: ServiceEvent[] = [];
   const deps = {
     emails: {
-      recordRecipients: async () => ({ reached: 1, refused: 0, recipients: 1 }),
+      recordRecipients: async () => ({ tally: { reached: 1, refused: 0, recipients: 1 }, basis: undefined }),
       applyOutcome: async (_id: string, _account: string | null, outcome: DeliveryOutcome) => {
         email = { ...email, ...(outcome.status ? { status: outcome.status } : {}), last_event: outcome.event, ...outcome.fields } as Email;
         return { kind: 'moved' as const, email };

@@ -10,6 +10,55 @@ import { keys } from '../keys';
 import { updateIfCondition, type Table } from '../table';
 import { FINAL_STATUSES, toStoredEmail } from './stored-email';
 
+/**
+ * What the attempts' conditions test, as a write's answer showed the email: its status, last_event_rank
+ * and which of the outcome fields it holds. Taken only once the email left queued and scheduled: from then
+ * on each only moves forward (the status to a later one, the rank up, a field once set stays set), so an
+ * attempt whose condition it shows false would fail later too, and is not tried.
+ */
+export interface OutcomeBasis {
+  email: Email;
+  status: string;
+  lastEventRank: number | undefined;
+  fields: ReadonlySet<string>;
+}
+
+/** The basis an email item gives (a write's answer), or undefined while queued or scheduled (./delivery.ts still moves those). */
+export function outcomeBasisOf(item: Record<string, unknown>): OutcomeBasis | undefined {
+  const status = item.status;
+  if (typeof status !== 'string' || status === 'queued' || status === 'scheduled') return undefined;
+  const rank = item.last_event_rank;
+  return {
+    email: toStoredEmail(item).email,
+    status,
+    lastEventRank: typeof rank === 'number' ? rank : undefined,
+    fields: new Set(Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null)),
+  };
+}
+
+/** Which attempts of applyOutcome could still apply, by the basis (all of them without one). */
+export interface PossibleAttempts {
+  moveWithLastEvent: boolean;
+  moveStatus: boolean;
+  advanceLastEvent: boolean;
+  recordFields: boolean;
+}
+
+export function possibleAttempts(outcome: DeliveryOutcome, basis: OutcomeBasis | undefined): PossibleAttempts {
+  const hasFields = Object.keys(outcome.fields).length > 0;
+  if (!basis) return { moveWithLastEvent: !!outcome.status, moveStatus: !!outcome.status, advanceLastEvent: true, recordFields: hasFields };
+  const rank = EVENT_RANK[outcome.event];
+  const before = outcome.status ? (statusesBefore(outcome.status) as string[]).includes(basis.status) : false;
+  const seen = basis.lastEventRank;
+  const notPast = seen === undefined || (outcome.event === 'delivery_delayed' ? seen <= rank : seen < rank);
+  return {
+    moveWithLastEvent: before && (seen === undefined || seen <= rank),
+    moveStatus: before,
+    advanceLastEvent: notPast,
+    recordFields: Object.keys(outcome.fields).some((name) => !basis.fields.has(name)),
+  };
+}
+
 /** One conditional UpdateItem of the email (owned by the account, when one is given): the email after it, or null. */
 export type OutcomeAttempt = (
   update: string,
@@ -67,19 +116,27 @@ export function outcomeParts(outcome: DeliveryOutcome): OutcomeParts {
  * the status alone (it may still move forward when a more advanced event was seen first, e.g. a bounce
  * after a complaint). Null when the status is already there or past it.
  */
-export async function moveStatus(attempt: OutcomeAttempt, status: EmailStatus, parts: OutcomeParts): Promise<Email | null> {
+export async function moveStatus(
+  attempt: OutcomeAttempt,
+  status: EmailStatus,
+  parts: OutcomeParts,
+  possible: Pick<PossibleAttempts, 'moveWithLastEvent' | 'moveStatus'> = { moveWithLastEvent: true, moveStatus: true },
+): Promise<Email | null> {
   const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
   const before = statusesBefore(status);
   const placeholders = before.map((_, index) => `:before${index}`);
   // A final status takes the email out of the due index; `sent` (reached from queued by an event that
   // overtook the worker's write) waits there for its outcome.
   const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
-  const applied = await attempt(
-    `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
-    ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
-    { '#status': 'status', ...fieldNames },
-    { ':status': status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
-  );
+  if (!possible.moveStatus) return null;
+  const applied = !possible.moveWithLastEvent
+    ? null
+    : await attempt(
+        `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
+        ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
+        { '#status': 'status', ...fieldNames },
+        { ':status': status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
+      );
   if (applied) return applied;
   return attempt(
     `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${leaveDue ? ` REMOVE ${REMOVE_DUE}` : ''}`,

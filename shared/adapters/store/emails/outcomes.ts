@@ -8,7 +8,18 @@ import { EVENT_RANK, type DeliveryOutcome, type EngagementEvent } from '#shared/
 import { parseMailbox } from '#shared/domain/mail/address';
 import { keys } from '../keys';
 import { updateIfCondition, type Table } from '../table';
-import { advanceLastEvent, moveStatus, outcomeAttempt, outcomeParts, recordFields } from './outcome-attempts';
+import {
+  advanceLastEvent,
+  moveStatus,
+  outcomeAttempt,
+  outcomeBasisOf,
+  outcomeParts,
+  possibleAttempts,
+  recordFields,
+  type OutcomeBasis,
+} from './outcome-attempts';
+
+export type { OutcomeBasis };
 import { toStoredEmail } from './stored-email';
 
 /**
@@ -17,6 +28,12 @@ import { toStoredEmail } from './stored-email';
  * Only `moved` and `advanced` are news worth a webhook.
  */
 export type OutcomeWrite = { kind: 'missing' } | { kind: 'moved' | 'advanced' | 'recorded' | 'unchanged'; email: Email };
+
+/** recordRecipients' answer: the tally after its write, and the email as that write left it (the basis of the outcomes that follow). */
+export interface RecordedRecipients {
+  tally: RecipientTally;
+  basis: OutcomeBasis | undefined;
+}
 
 /**
  * The email's recipients as SES reported them so far (recordRecipients): addresses reached (delivered or
@@ -38,19 +55,25 @@ export class EmailOutcomes {
    * the status forward (and last_event), (2) the status alone, (3) advance last_event only (a repeated
    * delivery_delayed too, while no later event was seen), (4) record the outcome's fields that are still
    * empty. Says which applied (OutcomeWrite), with the email after the write.
+   *
+   * With a `basis` (the email as a write of this account's email just answered it: recordRecipients), the
+   * writes it shows cannot apply are not tried, and when none can, nothing is written: the 49 later
+   * Delivery events of a 50-recipient email are one write each (the tally's), not six.
    */
-  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome): Promise<OutcomeWrite> {
+  async applyOutcome(emailId: string, accountId: string | null, outcome: DeliveryOutcome, basis?: OutcomeBasis): Promise<OutcomeWrite> {
     const attempt = outcomeAttempt(this.table, emailId, accountId);
     const parts = outcomeParts(outcome);
+    const possible = possibleAttempts(outcome, basis);
     if (outcome.status) {
-      const moved = await moveStatus(attempt, outcome.status, parts);
+      const moved = await moveStatus(attempt, outcome.status, parts, possible);
       if (moved) return { kind: 'moved', email: moved };
     }
-    const advanced = await advanceLastEvent(attempt, outcome.event, parts);
+    const advanced = possible.advanceLastEvent ? await advanceLastEvent(attempt, outcome.event, parts) : null;
     if (advanced) return { kind: 'advanced', email: advanced };
-    const recorded = await recordFields(attempt, parts);
+    const recorded = possible.recordFields ? await recordFields(attempt, parts) : null;
     if (recorded) return { kind: 'recorded', email: recorded };
-    // Nothing to change; report whether the email exists for that account.
+    // Nothing to change; report whether the email exists for that account (the basis's write said it does).
+    if (basis) return { kind: 'unchanged', email: basis.email };
     const unchanged = await attempt('SET last_event_rank = last_event_rank', '', {}, {});
     return unchanged ? { kind: 'unchanged', email: unchanged } : { kind: 'missing' };
   }
@@ -60,7 +83,8 @@ export class EmailOutcomes {
    * refused recipients, and for a refusal keeps the first refusal's details, in ONE UpdateItem (ADD to a
    * string set, idempotent under redelivery). The answer is the tally after this write, so of two events
    * racing, the one written second sees both. An empty address list is recorded as `*` (a message-level
-   * result). Null when the email does not exist for that account.
+   * result). Null when the email does not exist for that account; else the tally and the basis for
+   * applyOutcome.
    */
   async recordRecipients(
     emailId: string,
@@ -68,7 +92,7 @@ export class EmailOutcomes {
     result: 'reached' | 'refused',
     addresses: string[],
     refusal?: Record<string, string>,
-  ): Promise<RecipientTally | null> {
+  ): Promise<RecordedRecipients | null> {
     const set = new Set(addresses.length ? addresses.map((address) => address.toLowerCase()) : ['*']);
     const item = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
@@ -78,7 +102,7 @@ export class EmailOutcomes {
       ExpressionAttributeNames: { '#set': result === 'reached' ? 'ses_reached' : 'ses_refused' },
       ExpressionAttributeValues: { ':addresses': set, ':account': accountId, ...(refusal ? { ':refusal': refusal } : {}) },
     });
-    return item ? recipientTally(item) : null;
+    return item ? { tally: recipientTally(item), basis: outcomeBasisOf(item) } : null;
   }
 
   /**
