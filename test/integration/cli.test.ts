@@ -397,7 +397,7 @@ describe('the mailservice CLI against the local cloud', () => {
     await publishFixtureDns(sendgridFixture.publishedDns, ['hooks.acme.example', 'ops.acme.example']);
     const run = await ok(['imports', 'start', '--provider', 'sendgrid', '--provider-key', key], { MAILSERVICE_API_KEY: importer.key });
     expect(run.stderr).toMatch(
-      /import from sendgrid: \d+\/4 resources \(\d+%\) request 1: domains 2 found, webhooks 2 found, templates 6 found, suppressions 617 found/,
+      /import from sendgrid: \d+\/4 resources \(\d+%\) request \d+: domains 2 found, webhooks 2 found, templates 6 found, suppressions 617 found/,
     );
     expect(run.stderr).toMatch(/import from sendgrid: 4\/4 resources \(100%\)/);
     expect(run.stdout).toMatch(/^import mig_\w+ from sendgrid: partial, \d+ requests?/);

@@ -97,9 +97,11 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
     await harness.waitFor(async () => (await sentAt(account, ids)).length === ids.length, 'all 60 in the local SES', 90_000, 500);
     const times = (await sentAt(account, ids)).sort((a, b) => a - b);
     const spanS = (times.at(-1)! - times[0]!) / 1000;
-    // 60 recipients at 10/s after a first second's burst: at least ~5 s; at SES's pace, not retries' (well under a minute).
+    // 60 recipients at 10/s after a first second's burst: at least ~5 s; at SES's pace, not retries', so under a
+    // minute (6-9 s on a quiet machine; 34.6 s once in a whole run on a loaded 2-core one). What tells paced sends
+    // from retried ones is the count SES throttled, below.
     expect(spanS).toBeGreaterThan(4.5);
-    expect(spanS).toBeLessThan(30);
+    expect(spanS).toBeLessThan(60);
     for (const id of ids) expect(['sent', 'delivered']).toContain((await harness.emailOf(account, id)).status);
     expect(await dlqDepth()).toBe(0);
     // Paced: SES throttled hardly a send (unpaced, most of this burst met 429s: the first second's 10 pass,
