@@ -175,16 +175,19 @@ describe('per recipient under concurrency', () => {
     return email;
   }
 
+  /** The `mail` object of SES's events about an email of sentEmail. */
+  const sesMailOf = (email: Email, destination: string[]) => ({
+    timestamp: email.created_at,
+    messageId: `ses-${email.id}`,
+    destination,
+    tags: { email_id: [email.id], account_id: [account.id] },
+  });
+
   it('a notification applied by a worker that died before publishing is published when it comes again (same event id), a later duplicate is not', async () => {
     const { services } = stack();
     const address = 'replay@example.net';
     const email = await sentEmail([address]);
-    const mail = {
-      timestamp: email.created_at,
-      messageId: `ses-${email.id}`,
-      destination: [address],
-      tags: { email_id: [email.id], account_id: [account.id] },
-    };
+    const mail = sesMailOf(email, [address]);
     const delivery = (at: string) => JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
     const at = new Date().toISOString();
     // The worker writes the outcome, then dies before its publish: the webhook is owed.
@@ -201,20 +204,9 @@ describe('per recipient under concurrency', () => {
     expect((await webhooksOf(email.id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
   }, 180_000);
 
-  it("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
+  /** Applies the events as the ses-events worker does, answering the use case's DynamoDB calls by command. */
+  async function countingCalls(apply: () => Promise<void>): Promise<string[]> {
     const { services } = stack();
-    const recipients = Array.from({ length: 6 }, (_, n) => `many${n}@example.net`);
-    const email = await sentEmail(recipients);
-    const mail = {
-      timestamp: email.created_at,
-      messageId: `ses-${email.id}`,
-      destination: recipients,
-      tags: { email_id: [email.id], account_id: [account.id] },
-    };
-    const firstAt = new Date().toISOString();
-    const delivery = (address: string, at: string) =>
-      JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
-    // Every DynamoDB call the worker's use case makes (its repositories send through the table's client), while the six events are applied in turn.
     const calls: string[] = [];
     const client = services.table.client;
     const send = client.send;
@@ -223,13 +215,45 @@ describe('per recipient under concurrency', () => {
       return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
     }) as typeof send;
     try {
+      await apply();
+    } finally {
+      client.send = send;
+    }
+    return calls;
+  }
+
+  it("a one-recipient email's Delivery is one write (its outcome and its recipient together); a duplicate changes nothing", async () => {
+    const { services } = stack();
+    const address = 'single@example.net';
+    const email = await sentEmail([address]);
+    const mail = sesMailOf(email, [address]);
+    const at = new Date().toISOString();
+    const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
+    const first = await countingCalls(async () => void expect(await applySesEvent(services, delivery)).toBe('applied'));
+    expect(first.filter((name) => name === 'UpdateCommand')).toHaveLength(1);
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', last_event: 'delivered', delivered_at: at });
+    // Again (SQS delivers at least once): the one write's condition fails, and the two-step path finds nothing to change.
+    expect(await applySesEvent(services, delivery)).toBe('applied');
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', delivered_at: at });
+    await waitForWebhook(email.id, 'email.delivered');
+    expect((await webhooksOf(email.id)).filter((type) => type === 'email.delivered')).toHaveLength(1);
+  }, 120_000);
+
+  it("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
+    const { services } = stack();
+    const recipients = Array.from({ length: 6 }, (_, n) => `many${n}@example.net`);
+    const email = await sentEmail(recipients);
+    const mail = sesMailOf(email, recipients);
+    const firstAt = new Date().toISOString();
+    const delivery = (address: string, at: string) =>
+      JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
+    // Every DynamoDB call the worker's use case makes while the six events are applied in turn.
+    const calls = await countingCalls(async () => {
       for (const [n, address] of recipients.entries())
         expect(await applySesEvent(services, delivery(address, n === 0 ? firstAt : new Date(Date.now() + n * 1000).toISOString()))).toBe(
           'applied',
         );
-    } finally {
-      client.send = send;
-    }
+    });
     const writes = calls.filter((name) => name === 'UpdateCommand');
     // The first: the tally and the move to delivered. Each later one: the tally only (it shows the email
     // delivered with delivered_at set, so no conditional write could apply). Before: six writes each.
@@ -256,12 +280,7 @@ describe('per recipient under concurrency', () => {
       Array.from({ length: 40 }, async (_, round) => {
         const [a, b] = [`a${round}@example.net`, `b${round}@example.net`];
         const email = await sentEmail([a, b]);
-        const mail = {
-          timestamp: email.created_at,
-          messageId: `ses-${email.id}`,
-          destination: [a, b],
-          tags: { email_id: [email.id], account_id: [account.id] },
-        };
+        const mail = sesMailOf(email, [a, b]);
         const at = new Date().toISOString();
         const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [a] } });
         const refusal = JSON.stringify({

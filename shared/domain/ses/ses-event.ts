@@ -21,6 +21,12 @@ export interface ParsedSesEvent {
    */
   recipients?: { result: RecipientResult; addresses: string[] };
   /**
+   * Whether the event names every recipient of the message (`mail.destination`, lower-cased, all among its
+   * recipients): then nothing else can be pending when it is applied, and a `reached` event's outcome is
+   * written with its recipients in one write (apply-ses-event.ts).
+   */
+  namesEveryRecipient?: boolean;
+  /**
    * Addresses to put on the suppression list: complaints always; bounced addresses when the account
    * suppresses their category (`suppress_bounce_categories`, decided by apply-ses-event.ts). A not-sent
    * bounce (SES's suppression lists) is never a candidate.
@@ -83,6 +89,18 @@ interface SesMail {
   messageId?: string;
   timestamp?: string;
   tags?: Record<string, string[]>;
+  /** Every recipient of the message (To, Cc and Bcc). */
+  destination?: unknown;
+}
+
+/** Whether `addresses` hold every address of the message's destination (case aside); false when SES gave none. */
+function namesEveryRecipient(mail: SesMail, addresses: string[]): boolean {
+  const destination = Array.isArray(mail.destination)
+    ? mail.destination.filter((address): address is string => typeof address === 'string')
+    : [];
+  if (destination.length === 0) return false;
+  const named = new Set(addresses.map((address) => address.toLowerCase()));
+  return destination.every((address) => named.has(address.toLowerCase()));
 }
 
 type Json = Record<string, unknown>;
@@ -220,7 +238,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     providerMessageId: mail.messageId,
     sentAt: stamp(mail.timestamp),
     outcome,
-    ...(recipients?.addresses.length ? { recipients } : {}),
+    ...(recipients?.addresses.length ? { recipients, namesEveryRecipient: namesEveryRecipient(mail, recipients.addresses) } : {}),
     ...(suppress && (suppress.reason === 'complaint' ? suppress.emails : suppress.recipients).length ? { suppress } : {}),
     ...(delay ? { delay } : {}),
   };

@@ -28,7 +28,7 @@ export interface BounceSuppressionLookup {
 }
 
 export type ApplySesEventDeps = {
-  emails: Pick<EmailOutcomes, 'applyOutcome' | 'recordRecipients'>;
+  emails: Pick<EmailOutcomes, 'applyOutcome' | 'recordRecipients' | 'applyReachedOutcome'>;
   events: EventPublisher;
   bounceSuppression: BounceSuppressionLookup;
 } & SuppressionDeps;
@@ -136,6 +136,28 @@ async function writeOutcomes(
 }
 
 /**
+ * An event that reached every recipient of the email (one Delivery for a one-recipient email, the most common
+ * case; or one for all of them): the outcome and the recipients in one write, while nothing was refused (the
+ * tally would then decide the outcome as it is). Undefined when it does not apply: the two-step path decides.
+ */
+async function reachedInOneWrite(
+  deps: ApplySesEventDeps,
+  event: OwnEvent,
+  outcome: DeliveryOutcome,
+): Promise<{ email: Email; published: Applied[] } | undefined> {
+  const { recipients } = event;
+  if (recipients?.result !== 'reached' || !event.namesEveryRecipient || !outcome.status) return undefined;
+  const email = await deps.emails.applyReachedOutcome(event.emailId, event.accountId, recipients.addresses, outcome);
+  return email ? { email, published: [{ email, outcome }] } : undefined;
+}
+
+/** The tally first (when the event names recipients), then each outcome it decides; null: unknown email. */
+async function writeEach(deps: ApplySesEventDeps, event: OwnEvent, outcome: DeliveryOutcome) {
+  const toApply = await outcomesToApply(deps, event, outcome);
+  return toApply ? writeOutcomes(deps, event, toApply) : null;
+}
+
+/**
  * The webhook events, from the email as each write left it. Their ids are derived from the email and
  * type, so a duplicate notification (SNS and SQS are at-least-once) is delivered once.
  * sent_at came from this provider event (see outcomeOf): email.sent was never published; publish it first
@@ -167,9 +189,8 @@ export async function applySesEvent(deps: ApplySesEventDeps, body: string): Prom
   if (!parsed.outcome || parsed.outcome.event === 'sent') return 'ignored';
   if (!parsed.emailId || !parsed.accountId) return 'unknown_email'; // not sent by this service (no tags)
   const event: OwnEvent = { ...parsed, emailId: parsed.emailId, accountId: parsed.accountId };
-  const toApply = await outcomesToApply(deps, event, outcomeOf(event, parsed.outcome));
-  if (!toApply) return 'unknown_email';
-  const written = await writeOutcomes(deps, event, toApply);
+  const outcome = outcomeOf(event, parsed.outcome);
+  const written = (await reachedInOneWrite(deps, event, outcome)) ?? (await writeEach(deps, event, outcome));
   if (!written) return 'unknown_email';
   const { email, published } = written;
   const suppressed = await addressesToSuppress(deps, event.accountId, event.suppress);

@@ -10,6 +10,19 @@ describe('parseSesEvent', () => {
     expect(parsed.outcome).toEqual({ event: 'sent', status: 'sent', at: mail.timestamp, fields: { sent_at: mail.timestamp } });
   });
 
+  it('says whether the event names every recipient of the message (mail.destination, case aside)', () => {
+    const delivery = (destination: unknown, recipients: string[]) =>
+      parseSesEvent(
+        JSON.stringify({ eventType: 'Delivery', mail: { ...mail, destination }, delivery: { timestamp: mail.timestamp, recipients } }),
+      );
+    expect(delivery(['A@x.io'], ['a@x.io']).namesEveryRecipient).toBe(true);
+    expect(delivery(['a@x.io', 'b@x.io'], ['b@x.io', 'A@X.io']).namesEveryRecipient).toBe(true);
+    expect(delivery(['a@x.io', 'b@x.io'], ['a@x.io']).namesEveryRecipient).toBe(false);
+    // Without a destination nothing says the others are not pending.
+    expect(delivery(undefined, ['a@x.io']).namesEveryRecipient).toBe(false);
+    expect(delivery([], ['a@x.io']).namesEveryRecipient).toBe(false);
+  });
+
   it('accepts raw (non-enveloped) events', () => {
     expect(
       parseSesEvent(JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: '2026-01-01T00:00:01.000Z' } })).outcome,

@@ -146,6 +146,36 @@ export async function moveStatus(
   );
 }
 
+/**
+ * A reached recipient's outcome when the event names every recipient of the email: its status move (with
+ * last_event, as moveStatus's first write) and the recipients added to `ses_reached`, in ONE UpdateItem,
+ * while no recipient was refused (the tally the two-step path would decide on is then "all reached, none
+ * refused": the outcome as it is). Null when its condition fails: the caller takes the two-step path.
+ */
+export function moveWithRecipients(
+  attempt: OutcomeAttempt,
+  status: EmailStatus,
+  parts: OutcomeParts,
+  addresses: string[],
+): Promise<Email | null> {
+  const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
+  const before = statusesBefore(status);
+  const placeholders = before.map((_, index) => `:before${index}`);
+  const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
+  return attempt(
+    `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue} ADD ses_reached :reached`,
+    ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank) AND attribute_not_exists(ses_refused)`,
+    { '#status': 'status', ...fieldNames },
+    {
+      ':status': status,
+      ':reached': new Set(addresses.map((address) => address.toLowerCase())),
+      ...lastEventValues,
+      ...fieldValues,
+      ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])),
+    },
+  );
+}
+
 /** Advances last_event (and sets the fields still empty) while no later event was seen; a delay may repeat (SES reports each one). */
 export function advanceLastEvent(attempt: OutcomeAttempt, event: DeliveryOutcome['event'], parts: OutcomeParts): Promise<Email | null> {
   const notPast = event === 'delivery_delayed' ? 'last_event_rank <= :rank' : 'last_event_rank < :rank';

@@ -11,6 +11,7 @@ import { updateIfCondition, type Table } from '../table';
 import {
   advanceLastEvent,
   moveStatus,
+  moveWithRecipients,
   outcomeAttempt,
   outcomeBasisOf,
   outcomeParts,
@@ -76,6 +77,16 @@ export class EmailOutcomes {
     if (basis) return { kind: 'unchanged', email: basis.email };
     const unchanged = await attempt('SET last_event_rank = last_event_rank', '', {}, {});
     return unchanged ? { kind: 'unchanged', email: unchanged } : { kind: 'missing' };
+  }
+
+  /**
+   * A reached outcome of an event that names every recipient (apply-ses-event.ts): the status move and the
+   * recipients in one write, while none was refused and the email is still before that status. The email
+   * after it, or null (nothing written): then recordRecipients and applyOutcome decide as for any event.
+   */
+  async applyReachedOutcome(emailId: string, accountId: string, addresses: string[], outcome: DeliveryOutcome): Promise<Email | null> {
+    if (!outcome.status) return null;
+    return moveWithRecipients(outcomeAttempt(this.table, emailId, accountId), outcome.status, outcomeParts(outcome), addresses);
   }
 
   /**

@@ -30,6 +30,7 @@ export class EmailRepository {
   readonly dropContent: EmailDelivery['dropContent'];
   readonly applyOutcome: EmailOutcomes['applyOutcome'];
   readonly recordRecipients: EmailOutcomes['recordRecipients'];
+  readonly applyReachedOutcome: EmailOutcomes['applyReachedOutcome'];
   readonly recordEngagement: EmailOutcomes['recordEngagement'];
   readonly postponeDue: EmailDueWork['postponeDue'];
   readonly markUnconfirmed: EmailDueWork['markUnconfirmed'];
@@ -55,6 +56,7 @@ export class EmailRepository {
     const outcomes = new EmailOutcomes(table);
     this.applyOutcome = outcomes.applyOutcome.bind(outcomes);
     this.recordRecipients = outcomes.recordRecipients.bind(outcomes);
+    this.applyReachedOutcome = outcomes.applyReachedOutcome.bind(outcomes);
     this.recordEngagement = outcomes.recordEngagement.bind(outcomes);
     const due = new EmailDueWork(table);
     this.postponeDue = due.postponeDue.bind(due);
