@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver';
-import { api, newAccount, waitFor, type TestAccount } from './harness/stack';
+import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { DEFAULT_WAIT_MS } from '../support/wait';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -73,6 +73,34 @@ describe('webhook delivery', () => {
       expect(standard.verify(request.body, headers)).toEqual(body);
       expect(() => standard.verify(request.body.replace('hooked', 'hacked'), headers)).toThrow();
       expect(request.headers['webhook-id']).toMatch(/^evt_/);
+    }
+  });
+
+  it('reads a delivery and its endpoint in one round trip before each POST (one strongly consistent BatchGetItem)', async () => {
+    const account = await newAccount();
+    const hook = await receiver();
+    const { id } = await subscribe(account, hook, ['email.sent']);
+    await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent' } });
+    await hook.waitForRequests(1, DEFAULT_WAIT_MS);
+    const delivery = (await api('GET', `/webhooks/${id}/deliveries`, { key: account.key })).body.deliveries[0];
+    const { services } = stack();
+    const client = services.table.client;
+    const send = client.send;
+    const calls: string[] = [];
+    client.send = ((command: object, ...rest: unknown[]) => {
+      calls.push(command.constructor.name);
+      return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
+    }) as typeof send;
+    try {
+      const read = await services.webhookDeliveries.getWithEndpoint(id, delivery.id);
+      expect(read.delivery).toMatchObject({ id: delivery.id, status: 'succeeded' });
+      expect(read.stored).toMatchObject({ endpoint: { id, enabled: true }, sealedSecret: expect.any(String) });
+      expect(calls).toEqual(['BatchGetCommand']);
+      // Gone, or an id that is no delivery's: nothing found, nothing thrown.
+      expect(await services.webhookDeliveries.getWithEndpoint('wh_missing', delivery.id)).toEqual({ delivery: null, stored: null });
+      expect(await services.webhookDeliveries.getWithEndpoint(id, 'not-a-delivery')).toEqual({ delivery: null, stored: null });
+    } finally {
+      client.send = send;
     }
   });
 

@@ -55,7 +55,8 @@ function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
   return unfiltered(decodeItem(webhookEndpointSchema, item, 'WebhookEndpoint'));
 }
 
-function toStoredWebhook(item: Record<string, unknown>): StoredWebhook {
+/** The endpoint item as stored (with its sealed secret): also read beside a delivery (./webhook-deliveries.ts). */
+export function toStoredWebhook(item: Record<string, unknown>): StoredWebhook {
   const { secret_sealed, ...endpoint } = decodeItem(storedWebhookSchema, item, 'WebhookEndpoint');
   return { endpoint: unfiltered(endpoint), sealedSecret: secret_sealed };
 }

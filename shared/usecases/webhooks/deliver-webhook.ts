@@ -10,12 +10,10 @@ import type { Clock } from '../../ports/clock';
 import type { WebhookDeliveryQueue } from '../../ports/queues';
 import type { SecretBox } from '../../ports/secret-box';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
-import type { WebhookRepository } from '../../adapters/store/webhooks';
 import { isSuccessfulSend, type WebhookSender } from '../../ports/webhook-sender';
 import { signatureHeaders } from '../../domain/webhooks/signing';
 
 export interface DeliverWebhookDeps {
-  webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
   webhookDeliveryQueue: WebhookDeliveryQueue;
   webhookSender: WebhookSender;
@@ -28,10 +26,10 @@ export interface DeliverWebhookDeps {
 export type DeliverWebhookResult = 'succeeded' | 'retrying' | 'failed' | 'cancelled' | 'skipped';
 
 export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookDeliveryMessage): Promise<DeliverWebhookResult> {
-  const delivery = await deps.webhookDeliveries.get(message.webhook_id, message.delivery_id);
+  // The delivery and its endpoint, read together (one round trip before the POST).
+  const { delivery, stored } = await deps.webhookDeliveries.getWithEndpoint(message.webhook_id, message.delivery_id);
   // Gone (expired), finished, or this attempt already happened (a duplicate message).
   if (delivery?.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';
-  const stored = await deps.webhooks.get(message.webhook_id);
   if (!stored?.endpoint.enabled) {
     await deps.webhookDeliveries.cancel(message.webhook_id, message.delivery_id, deps.clock.now().toISOString());
     return 'cancelled';
