@@ -16,6 +16,7 @@ import { publishAll, uniqueDomain } from './harness/dns';
 import { verifiedDomain } from './harness/domains';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { createTenant } from './harness/tenants';
+import { tableCallsOf } from './harness/table-calls';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 import { sesTenantsView } from '../support/ses-tenants-view';
 
@@ -183,6 +184,25 @@ describe('per recipient under concurrency', () => {
     tags: { email_id: [email.id], account_id: [account.id] },
   });
 
+  /** SES's notification that it did not send to `address` (on the account's suppression list): a refusal. */
+  const suppressionListRefusal = (mail: ReturnType<typeof sesMailOf>, address: string, at: string) =>
+    JSON.stringify({
+      eventType: 'Bounce',
+      mail,
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'OnAccountSuppressionList',
+        timestamp: at,
+        bouncedRecipients: [
+          {
+            emailAddress: address,
+            status: '5.1.1',
+            diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
+          },
+        ],
+      },
+    });
+
   it('a notification applied by a worker that died before publishing is published when it comes again (same event id), a later duplicate is not', async () => {
     const { services } = stack();
     const address = 'replay@example.net';
@@ -204,24 +224,6 @@ describe('per recipient under concurrency', () => {
     expect((await webhooksOf(email.id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
   }, 180_000);
 
-  /** Applies the events as the ses-events worker does, answering the use case's DynamoDB calls by command. */
-  async function countingCalls(apply: () => Promise<void>): Promise<string[]> {
-    const { services } = stack();
-    const calls: string[] = [];
-    const client = services.table.client;
-    const send = client.send;
-    client.send = ((command: object, ...rest: unknown[]) => {
-      calls.push(command.constructor.name);
-      return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
-    }) as typeof send;
-    try {
-      await apply();
-    } finally {
-      client.send = send;
-    }
-    return calls;
-  }
-
   it("a one-recipient email's Delivery is one write (its outcome and its recipient together); a duplicate changes nothing", async () => {
     const { services } = stack();
     const address = 'single@example.net';
@@ -229,7 +231,7 @@ describe('per recipient under concurrency', () => {
     const mail = sesMailOf(email, [address]);
     const at = new Date().toISOString();
     const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
-    const first = await countingCalls(async () => void expect(await applySesEvent(services, delivery)).toBe('applied'));
+    const first = await tableCallsOf(async () => void expect(await applySesEvent(services, delivery)).toBe('applied'));
     expect(first.filter((name) => name === 'UpdateCommand')).toHaveLength(1);
     expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', last_event: 'delivered', delivered_at: at });
     // Again (SQS delivers at least once): the one write's condition fails, and the two-step path finds nothing to change.
@@ -237,6 +239,21 @@ describe('per recipient under concurrency', () => {
     expect(await emailOf(account, email.id)).toMatchObject({ status: 'delivered', delivered_at: at });
     await waitForWebhook(email.id, 'email.delivered');
     expect((await webhooksOf(email.id)).filter((type) => type === 'email.delivered')).toHaveLength(1);
+  }, 120_000);
+
+  it('an event naming every recipient after one was refused is decided by the tally, not written in one step (bounced, not delivered)', async () => {
+    const { services } = stack();
+    const [a, b] = ['guard-a@example.net', 'guard-b@example.net'];
+    const email = await sentEmail([a, b]);
+    const mail = sesMailOf(email, [a, b]);
+    const at = new Date().toISOString();
+    const refusal = suppressionListRefusal(mail, b, at);
+    expect(await applySesEvent(services, refusal)).toBe('applied');
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'sent' });
+    // A Delivery naming both: the one-write path's condition (no refusal) fails, and the tally says bounced.
+    const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [a, b] } });
+    expect(await applySesEvent(services, delivery)).toBe('applied');
+    expect(await emailOf(account, email.id)).toMatchObject({ status: 'bounced', bounce_type: 'not_sent', delivered_at: at });
   }, 120_000);
 
   it("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
@@ -248,7 +265,7 @@ describe('per recipient under concurrency', () => {
     const delivery = (address: string, at: string) =>
       JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [address] } });
     // Every DynamoDB call the worker's use case makes while the six events are applied in turn.
-    const calls = await countingCalls(async () => {
+    const calls = await tableCallsOf(async () => {
       for (const [n, address] of recipients.entries())
         expect(await applySesEvent(services, delivery(address, n === 0 ? firstAt : new Date(Date.now() + n * 1000).toISOString()))).toBe(
           'applied',
@@ -283,23 +300,7 @@ describe('per recipient under concurrency', () => {
         const mail = sesMailOf(email, [a, b]);
         const at = new Date().toISOString();
         const delivery = JSON.stringify({ eventType: 'Delivery', mail, delivery: { timestamp: at, recipients: [a] } });
-        const refusal = JSON.stringify({
-          eventType: 'Bounce',
-          mail,
-          bounce: {
-            bounceType: 'Permanent',
-            bounceSubType: 'OnAccountSuppressionList',
-            timestamp: at,
-            bouncedRecipients: [
-              {
-                emailAddress: b,
-                status: '5.1.1',
-                diagnosticCode:
-                  'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
-              },
-            ],
-          },
-        });
+        const refusal = suppressionListRefusal(mail, b, at);
         // Both orders of starting, racing in the same instant on the real table.
         await Promise.all(
           round % 2

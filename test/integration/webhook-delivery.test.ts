@@ -9,6 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../support/https-receiver';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { DEFAULT_WAIT_MS } from '../support/wait';
+import { tableCallsOf } from './harness/table-calls';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const certs = () => ({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
@@ -84,24 +85,16 @@ describe('webhook delivery', () => {
     await hook.waitForRequests(1, DEFAULT_WAIT_MS);
     const delivery = (await api('GET', `/webhooks/${id}/deliveries`, { key: account.key })).body.deliveries[0];
     const { services } = stack();
-    const client = services.table.client;
-    const send = client.send;
-    const calls: string[] = [];
-    client.send = ((command: object, ...rest: unknown[]) => {
-      calls.push(command.constructor.name);
-      return (send as (...args: unknown[]) => unknown).call(client, command, ...rest);
-    }) as typeof send;
-    try {
-      const read = await services.webhookDeliveries.getWithEndpoint(id, delivery.id);
-      expect(read.delivery).toMatchObject({ id: delivery.id, status: 'succeeded' });
-      expect(read.stored).toMatchObject({ endpoint: { id, enabled: true }, sealedSecret: expect.any(String) });
-      expect(calls).toEqual(['BatchGetCommand']);
-      // Gone, or an id that is no delivery's: nothing found, nothing thrown.
-      expect(await services.webhookDeliveries.getWithEndpoint('wh_missing', delivery.id)).toEqual({ delivery: null, stored: null });
-      expect(await services.webhookDeliveries.getWithEndpoint(id, 'not-a-delivery')).toEqual({ delivery: null, stored: null });
-    } finally {
-      client.send = send;
-    }
+    let read: Awaited<ReturnType<typeof services.webhookDeliveries.getWithEndpoint>> | undefined;
+    const calls = await tableCallsOf(async () => {
+      read = await services.webhookDeliveries.getWithEndpoint(id, delivery.id);
+    });
+    expect(calls).toEqual(['BatchGetCommand']);
+    expect(read!.delivery).toMatchObject({ id: delivery.id, status: 'succeeded' });
+    expect(read!.stored).toMatchObject({ endpoint: { id, enabled: true }, sealedSecret: expect.any(String) });
+    // Gone, or an id that is no delivery's: nothing found, nothing thrown.
+    expect(await services.webhookDeliveries.getWithEndpoint('wh_missing', delivery.id)).toEqual({ delivery: null, stored: null });
+    expect(await services.webhookDeliveries.getWithEndpoint(id, 'not-a-delivery')).toEqual({ delivery: null, stored: null });
   });
 
   it('delivers email.bounced for the bounce simulator, with the bounce details', async () => {

@@ -5,25 +5,10 @@
  */
 import type { DeliveryOutcome } from '#shared/domain/emails/outcomes';
 import { outcomeBasisOf, possibleAttempts } from '#shared/adapters/store/emails/outcome-attempts';
+import { emailItem } from '../../support/stream-records';
 
-const item = (extra: Record<string, unknown>) => ({
-  PK: 'EMAIL#msg_1',
-  SK: 'EMAIL',
-  type: 'email',
-  id: 'msg_1',
-  account_id: 'acc_1',
-  from: 'a@x.io',
-  to: ['r@y.io'],
-  cc: [],
-  bcc: [],
-  reply_to: [],
-  subject: 's',
-  tags: [],
-  headers: {},
-  created_at: '2026-01-01T00:00:00.000Z',
-  last_event: 'sent',
-  ...extra,
-});
+/** An email item as the store keeps it (test/support/stream-records.ts), last seen `sent` unless told. */
+const item = (extra: Record<string, unknown>) => emailItem('msg_1', { account_id: 'acc_1', last_event: 'sent', ...extra });
 
 const delivered: DeliveryOutcome = {
   event: 'delivered',

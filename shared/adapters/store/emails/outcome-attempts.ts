@@ -28,8 +28,13 @@ export function outcomeBasisOf(item: Record<string, unknown>): OutcomeBasis | un
   const status = item.status;
   if (typeof status !== 'string' || status === 'queued' || status === 'scheduled') return undefined;
   const rank = item.last_event_rank;
+  let email: Email | undefined;
   return {
-    email: toStoredEmail(item).email,
+    // Decoded only when an event changes nothing (then it is the answer): the usual event moves the email and answers the write's.
+    get email() {
+      email ??= toStoredEmail(item).email;
+      return email;
+    },
     status,
     lastEventRank: typeof rank === 'number' ? rank : undefined,
     fields: new Set(Object.keys(item).filter((name) => item[name] !== undefined && item[name] !== null)),
@@ -122,35 +127,48 @@ export async function moveStatus(
   parts: OutcomeParts,
   possible: Pick<PossibleAttempts, 'moveWithLastEvent' | 'moveStatus'> = { moveWithLastEvent: true, moveStatus: true },
 ): Promise<Email | null> {
-  const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
+  const { fieldNames, fieldValues, fieldSets } = parts;
   const before = statusesBefore(status);
   const placeholders = before.map((_, index) => `:before${index}`);
-  // A final status takes the email out of the due index; `sent` (reached from queued by an event that
-  // overtook the worker's write) waits there for its outcome.
-  const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
   if (!possible.moveStatus) return null;
-  const applied = !possible.moveWithLastEvent
-    ? null
-    : await attempt(
-        `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
-        ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
-        { '#status': 'status', ...fieldNames },
-        { ':status': status, ...lastEventValues, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
-      );
+  const withLastEvent = moveWithLastEventWrite(status, parts);
+  const applied = possible.moveWithLastEvent
+    ? await attempt(withLastEvent.update, withLastEvent.condition, withLastEvent.names, withLastEvent.values)
+    : null;
   if (applied) return applied;
   return attempt(
-    `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${leaveDue ? ` REMOVE ${REMOVE_DUE}` : ''}`,
+    `SET #status = :status${fieldSets.length ? `, ${fieldSets.join(', ')}` : ''}${FINAL_STATUSES.has(status) ? ` REMOVE ${REMOVE_DUE}` : ''}`,
     ` AND #status IN (${placeholders.join(', ')})`,
     { '#status': 'status', ...fieldNames },
     { ':status': status, ...fieldValues, ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])) },
   );
 }
 
+/** moveStatus's first write: the status and last_event moved forward while no later event was seen. */
+function moveWithLastEventWrite(status: EmailStatus, parts: OutcomeParts) {
+  const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
+  const before = statusesBefore(status);
+  // A final status takes the email out of the due index; `sent` (reached from queued by an event that
+  // overtook the worker's write) waits there for its outcome.
+  const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
+  return {
+    update: `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue}`,
+    condition: ` AND #status IN (${before.map((_, index) => `:before${index}`).join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank)`,
+    names: { '#status': 'status', ...fieldNames },
+    values: {
+      ':status': status,
+      ...lastEventValues,
+      ...fieldValues,
+      ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])),
+    } as Record<string, unknown>,
+  };
+}
+
 /**
- * A reached recipient's outcome when the event names every recipient of the email: its status move (with
- * last_event, as moveStatus's first write) and the recipients added to `ses_reached`, in ONE UpdateItem,
- * while no recipient was refused (the tally the two-step path would decide on is then "all reached, none
- * refused": the outcome as it is). Null when its condition fails: the caller takes the two-step path.
+ * A reached recipient's outcome when the event names every recipient of the email: moveStatus's first write
+ * with the recipients added to `ses_reached`, in ONE UpdateItem, while no recipient was refused (the tally the
+ * two-step path would decide on is then "all reached, none refused": the outcome as it is). Null when its
+ * condition fails: the caller takes the two-step path.
  */
 export function moveWithRecipients(
   attempt: OutcomeAttempt,
@@ -158,22 +176,11 @@ export function moveWithRecipients(
   parts: OutcomeParts,
   addresses: string[],
 ): Promise<Email | null> {
-  const { fieldNames, fieldValues, fieldSets, lastEventSets, lastEventValues } = parts;
-  const before = statusesBefore(status);
-  const placeholders = before.map((_, index) => `:before${index}`);
-  const leaveDue = FINAL_STATUSES.has(status) ? `, ${REMOVE_DUE}` : '';
-  return attempt(
-    `SET #status = :status, ${[...lastEventSets, ...fieldSets].join(', ')} REMOVE send_lease_until${leaveDue} ADD ses_reached :reached`,
-    ` AND #status IN (${placeholders.join(', ')}) AND (attribute_not_exists(last_event_rank) OR last_event_rank <= :rank) AND attribute_not_exists(ses_refused)`,
-    { '#status': 'status', ...fieldNames },
-    {
-      ':status': status,
-      ':reached': new Set(addresses.map((address) => address.toLowerCase())),
-      ...lastEventValues,
-      ...fieldValues,
-      ...Object.fromEntries(before.map((s, i) => [`:before${i}`, s])),
-    },
-  );
+  const write = moveWithLastEventWrite(status, parts);
+  return attempt(`${write.update} ADD ses_reached :reached`, `${write.condition} AND attribute_not_exists(ses_refused)`, write.names, {
+    ...write.values,
+    ':reached': new Set(addresses.map((address) => address.toLowerCase())),
+  });
 }
 
 /** Advances last_event (and sets the fields still empty) while no later event was seen; a delay may repeat (SES reports each one). */

@@ -19,9 +19,9 @@ import {
   recordFields,
   type OutcomeBasis,
 } from './outcome-attempts';
+import { toStoredEmail } from './stored-email';
 
 export type { OutcomeBasis };
-import { toStoredEmail } from './stored-email';
 
 /**
  * What applyOutcome did: `moved` the status forward, `advanced` last_event only, `recorded` only fields
