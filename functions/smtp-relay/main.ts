@@ -20,6 +20,7 @@ import { buildSendingStack } from '#shared/services/sending';
 import { buildSuppressions } from '#shared/services/suppressions';
 import { portFromEnv, relaySettingsFromEnv, SMTP_ENV, tlsFromEnv } from '#shared/doors/smtp/relay-config';
 import { createRelayServer } from '#shared/doors/smtp/relay-server';
+import { reportSessions } from '#shared/doors/smtp/sessions-metric';
 
 async function main(): Promise<void> {
   const env = process.env;
@@ -56,10 +57,14 @@ async function main(): Promise<void> {
     logInfo('mx listening', { host: mxHost, port: await mx.listen(mxPort, mxHost) });
   }
 
+  // Sessions per task, the service's scaling metric (docs/deploy.md, "Throughput ceilings").
+  const stopReporting = reportSessions(() => relay.connections() + (mx?.connections() ?? 0));
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    stopReporting();
     logInfo('smtp relay stopping', { signal, connections: relay.connections(), mx_connections: mx?.connections() ?? 0 });
     await Promise.all([relay.close(), mx?.close()]);
     logInfo('smtp relay stopped', { signal });

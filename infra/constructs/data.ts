@@ -7,6 +7,7 @@ import { RETENTION_CLASSES_DAYS, retentionKeyPrefix } from '#shared/domain/accou
 import { INBOUND_RAW_DAYS, INBOUND_RAW_PREFIX } from '#shared/domain/inbound/content-keys';
 import { EXPORT_KEPT_DAYS, EXPORT_PREFIX } from '#shared/domain/exports/export';
 import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
+import { TABLE_WARM_READS_CONTEXT, TABLE_WARM_WRITES_CONTEXT, tableWarmThroughput } from '../table-warm-throughput';
 import { acknowledgeRule } from './nag';
 import { mapRecord, pascalCase } from './util';
 
@@ -53,6 +54,11 @@ export class Data extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
 
+    // Pre-warmed only when asked (contexts tableWarmWrites, tableWarmReads): the table and each index alike.
+    const warmThroughput = tableWarmThroughput(
+      this.node.tryGetContext(TABLE_WARM_WRITES_CONTEXT),
+      this.node.tryGetContext(TABLE_WARM_READS_CONTEXT),
+    );
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
@@ -62,6 +68,7 @@ export class Data extends Construct {
       ...(TABLE.stream ? { stream: dynamodb.StreamViewType[TABLE.stream] } : {}),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
+      ...(warmThroughput ? { warmThroughput } : {}),
     });
     for (const gsi of declaredIndexes(this.node.tryGetContext(TABLE_INDEXES_CONTEXT))) {
       this.table.addGlobalSecondaryIndex({
@@ -69,6 +76,7 @@ export class Data extends Construct {
         partitionKey: { name: gsi.partitionKey, type: dynamodb.AttributeType.STRING },
         sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
         projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
+        ...(warmThroughput ? { warmThroughput } : {}),
       });
     }
 

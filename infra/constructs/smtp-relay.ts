@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
@@ -23,6 +24,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE } from '#shared/config/metrics';
+import { SESSIONS_METRIC } from '#shared/doors/smtp/sessions-metric';
 import { SMTP_RELAY } from '../definitions';
 import { BUNDLE_FILE, functionCodeDir } from '../functions';
 import { grantAccess, type ServiceResources } from './grants';
@@ -41,6 +44,8 @@ export interface SmtpRelayProps {
   tlsSecretArn?: string;
   /** Where the VPC's flow logs go (cdk-nag VPC7), under `vpc-flow-logs/`. */
   logsBucket: s3.IBucket;
+  /** The most tasks the service scales out to (context `smtpRelayMaxTasks`, infra/relay-scaling.ts). */
+  maxTasks: number;
 }
 
 export class SmtpRelay extends Construct {
@@ -152,6 +157,8 @@ export class SmtpRelay extends Construct {
       maxHealthyPercent: 200,
     });
 
+    if (props.tlsSecretArn) this.scaleOnLoad(props.maxTasks);
+
     this.loadBalancer = new elbv2.NetworkLoadBalancer(this, 'Nlb', {
       vpc,
       internetFacing: true,
@@ -206,5 +213,31 @@ export class SmtpRelay extends Construct {
         `health checks from the load balancer (${description})`,
       );
     }
+  }
+
+  /**
+   * Target tracking between SMTP_RELAY.autoscaling's minTasks and `maxTasks` on the tasks' average CPU and on the
+   * open sessions per task (the EMF metric each task writes once a minute): whichever asks for more tasks wins,
+   * and scale-in waits for both. Only with the TLS secret given (without it the service runs no task).
+   */
+  private scaleOnLoad(maxTasks: number): void {
+    const scaling = SMTP_RELAY.autoscaling;
+    const tasks = this.service.autoScaleTaskCount({ minCapacity: scaling.minTasks, maxCapacity: maxTasks });
+    const cooldowns = {
+      scaleOutCooldown: Duration.seconds(scaling.scaleOutCooldownSeconds),
+      scaleInCooldown: Duration.seconds(scaling.scaleInCooldownSeconds),
+    };
+    tasks.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: scaling.cpuTargetPercent, ...cooldowns });
+    tasks.scaleToTrackCustomMetric('Sessions', {
+      metric: new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: SESSIONS_METRIC.name,
+        dimensionsMap: { ...SESSIONS_METRIC.dimension },
+        statistic: cloudwatch.Stats.AVERAGE,
+        period: Duration.minutes(1),
+      }),
+      targetValue: scaling.sessionsPerTaskTarget,
+      ...cooldowns,
+    });
   }
 }

@@ -7,7 +7,7 @@ import { QUEUES, STREAM_WORKERS, TABLE, WORKERS, type StreamWorkerDefinition } f
 import { MAX_MEMORY_MB, MIN_MEMORY_MB, ServiceFunction, type FunctionDefaults } from './service-function';
 import { acknowledgeRule, acknowledgeWildcardResources } from './nag';
 import { pascalCase } from './util';
-import { WORKER_CONCURRENCY_CONTEXT, workerConcurrencyOverrides } from '../worker-concurrency';
+import { SES_RATE_CONTEXT, WORKER_CONCURRENCY_CONTEXT, workerConcurrencies } from '../worker-concurrency';
 
 /** Lambda's limits on a stream event source mapping's batching window. */
 const MAX_BATCHING_WINDOW_MS = 300_000;
@@ -45,7 +45,7 @@ export class Workers extends Construct {
   constructor(scope: Construct, id: string, props: FunctionDefaults) {
     super(scope, id);
 
-    const concurrency = workerConcurrencyOverrides(this.node.tryGetContext(WORKER_CONCURRENCY_CONTEXT));
+    const concurrency = workerConcurrencies(this.node.tryGetContext(WORKER_CONCURRENCY_CONTEXT), this.node.tryGetContext(SES_RATE_CONTEXT));
     for (const worker of WORKERS) {
       const queueDef = QUEUES[worker.queue];
       const maxConcurrency = concurrency[worker.name] ?? worker.maxConcurrency;

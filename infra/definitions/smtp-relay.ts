@@ -22,6 +22,22 @@ export interface SmtpRelayDefinition {
   memoryMiB: number;
   /** Tasks once the TLS secret is given (context `smtpTlsSecretArn`); 0 until then. */
   desiredCount: number;
+  /**
+   * Once the TLS secret is given, the service scales between `minTasks` and `maxTasks` (context
+   * `smtpRelayMaxTasks` overrides it, up to `maxTasksLimit`) on two target-tracking policies: the tasks' average
+   * CPU, and the open SMTP sessions per task (the EMF metric each task writes, shared/doors/smtp/sessions-metric.ts),
+   * kept well under SMTP_MAX_CLIENTS. A task taken out on scale-in stops taking connections and lets its sessions
+   * finish (deregistration delay and stopTimeoutSeconds).
+   */
+  autoscaling: {
+    minTasks: number;
+    maxTasks: number;
+    maxTasksLimit: number;
+    cpuTargetPercent: number;
+    sessionsPerTaskTarget: number;
+    scaleOutCooldownSeconds: number;
+    scaleInCooldownSeconds: number;
+  };
   /** ECS waits this long after SIGTERM (the relay lets sessions finish within SMTP_CLOSE_TIMEOUT_S, below it). */
   stopTimeoutSeconds: number;
   /** The load balancer's health check of each task: a TCP connect to the container port. */
@@ -55,6 +71,17 @@ export const SMTP_RELAY: SmtpRelayDefinition = {
   cpu: 512,
   memoryMiB: 2048,
   desiredCount: 2,
+  autoscaling: {
+    minTasks: 2,
+    maxTasks: 10,
+    maxTasksLimit: 100,
+    cpuTargetPercent: 60,
+    // Half of SMTP_MAX_CLIENTS (500): room for a burst of connections while a new task starts (about a minute).
+    sessionsPerTaskTarget: 250,
+    scaleOutCooldownSeconds: 60,
+    // Slow to scale in: a task leaving lets its sessions finish first, and connection counts swing.
+    scaleInCooldownSeconds: 300,
+  },
   stopTimeoutSeconds: 60,
   healthCheck: { protocol: 'TCP', intervalSeconds: 10, healthyThreshold: 2, unhealthyThreshold: 2 },
   tlsSecretEnv: { key: 'SMTP_TLS_KEY', cert: 'SMTP_TLS_CERT' },

@@ -14,6 +14,7 @@ import { ScheduledTasks } from '../constructs/tasks';
 import { Alarms } from '../constructs/alarms';
 import { SmtpRelay } from '../constructs/smtp-relay';
 import { DEFAULT_FUNCTIONS_DIR } from '../functions';
+import { RELAY_MAX_TASKS_CONTEXT, relayMaxTasks } from '../relay-scaling';
 import { brakeSettingsOf } from '#shared/domain/reputation/brake';
 import { ENV } from '#shared/config/config';
 
@@ -123,6 +124,7 @@ export class MailserviceStack extends Stack {
       environment: functions.environment,
       tlsSecretArn: smtpTlsSecretArn,
       logsBucket: this.data.logsBucket,
+      maxTasks: relayMaxTasks(this.node.tryGetContext(RELAY_MAX_TASKS_CONTEXT)),
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });

@@ -20,10 +20,20 @@ function listFindings(violations: PolicyViolation[]): string {
     .join('\n');
 }
 
-/** The stack as deployed before the relay's certificate is given (an empty secret, no task), and after. */
+const TLS_SECRET = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf';
+
+/**
+ * The stack as deployed before the relay's certificate is given (an empty secret, no task), after, and sized for
+ * a large deployment (docs/deploy.md, "Throughput ceilings": a pre-warmed table, the send worker sized from SES's
+ * rate, the relay's scaling bound raised).
+ */
 const CONFIGURATIONS: [string, Record<string, unknown>][] = [
   ['default', {}],
-  ["with the relay's TLS secret", { smtpTlsSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf' }],
+  ["with the relay's TLS secret", { smtpTlsSecretArn: TLS_SECRET }],
+  [
+    'sized for a large deployment',
+    { smtpTlsSecretArn: TLS_SECRET, tableWarmWrites: 40_000, tableWarmReads: 60_000, sesMaxSendRate: 5_000, smtpRelayMaxTasks: 40 },
+  ],
 ];
 
 test.each(CONFIGURATIONS)('cdk-nag AwsSolutions (%s): no unacknowledged error or warning', (_name, context) => {

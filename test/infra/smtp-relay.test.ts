@@ -12,6 +12,9 @@ import type { MailserviceStack } from '#infra/stacks/mailservice-stack';
 import { ENV } from '#shared/config/config';
 import { MX_ENV } from '#shared/doors/mx/mx-config';
 import { SMTP_ENV } from '#shared/doors/smtp/relay-config';
+import { SESSIONS_METRIC } from '#shared/doors/smtp/sessions-metric';
+import { METRICS_NAMESPACE } from '#shared/config/metrics';
+import { relayMaxTasks } from '#infra/relay-scaling';
 import { actionsOf, createStack, logicalId, resourcesOf, roleStatements, synth, type Statement, type Synthesised } from './helpers';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:smtp-tls-AbCdEf';
@@ -234,6 +237,66 @@ describe('SMTP relay, with its TLS secret given', () => {
     // No NAT gateway: tasks reach AWS APIs with their public IPs.
     s.template.resourceCountIs('AWS::EC2::NatGateway', 0);
   });
+
+  test('the service scales from 2 tasks to 10 on CPU and on open SMTP sessions per task, the metric the relay writes', () => {
+    const scaling = SMTP_RELAY.autoscaling;
+    s.template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+      ServiceNamespace: 'ecs',
+      ScalableDimension: 'ecs:service:DesiredCount',
+      MinCapacity: 2,
+      MaxCapacity: 10,
+    });
+    expect(scaling).toMatchObject({ minTasks: 2, maxTasks: 10 });
+    const policies = Object.values(s.template.findResources('AWS::ApplicationAutoScaling::ScalingPolicy')).map(
+      (policy) =>
+        (policy as { Properties: { PolicyType: string; TargetTrackingScalingPolicyConfiguration: Record<string, any> } }).Properties,
+    );
+    expect(policies.map((policy) => policy.PolicyType)).toEqual(['TargetTrackingScaling', 'TargetTrackingScaling']);
+    const configs = policies.map((policy) => policy.TargetTrackingScalingPolicyConfiguration);
+    const cooldowns = { ScaleInCooldown: scaling.scaleInCooldownSeconds, ScaleOutCooldown: scaling.scaleOutCooldownSeconds };
+    expect(configs).toContainEqual({
+      PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageCPUUtilization' },
+      TargetValue: scaling.cpuTargetPercent,
+      ...cooldowns,
+    });
+    expect(configs).toContainEqual({
+      CustomizedMetricSpecification: {
+        Namespace: METRICS_NAMESPACE,
+        MetricName: SESSIONS_METRIC.name,
+        Dimensions: [{ Name: 'Service', Value: SESSIONS_METRIC.dimension.Service }],
+        Statistic: 'Average',
+      },
+      TargetValue: scaling.sessionsPerTaskTarget,
+      ...cooldowns,
+    });
+    // Well under what one task accepts (SMTP_MAX_CLIENTS), so a burst while a task starts still finds room.
+    expect(scaling.sessionsPerTaskTarget).toBeLessThan(Number(SMTP_RELAY.environment.SMTP_MAX_CLIENTS));
+    // A task leaving on scale-in drains: the load balancer waits for its sessions, ECS gives it the stop timeout.
+    s.template.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      TargetGroupAttributes: Match.arrayWith([
+        { Key: 'deregistration_delay.timeout_seconds', Value: String(SMTP_RELAY.stopTimeoutSeconds) },
+      ]),
+    });
+  });
+});
+
+describe('context smtpRelayMaxTasks (the most relay tasks the service scales out to)', () => {
+  test("sets the scalable target's maximum", () => {
+    const wide = synth({ context: { smtpTlsSecretArn: SECRET_ARN, smtpRelayMaxTasks: 30 } });
+    try {
+      wide.template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 2, MaxCapacity: 30 });
+    } finally {
+      wide.cleanup();
+    }
+  });
+
+  test('refuses a count below the tasks always running or above the bound, naming both', () => {
+    expect(relayMaxTasks(undefined)).toBe(SMTP_RELAY.autoscaling.maxTasks);
+    expect(relayMaxTasks('2')).toBe(2);
+    for (const bad of [1, 101, 'many', 2.5]) {
+      expect(() => relayMaxTasks(bad)).toThrow(/smtpRelayMaxTasks must be a whole number from 2 \(the tasks always running\) to 100/);
+    }
+  });
 });
 
 describe('SMTP relay, before a TLS secret is given', () => {
@@ -243,9 +306,10 @@ describe('SMTP relay, before a TLS secret is given', () => {
   });
   afterAll(() => s?.cleanup());
 
-  test('creates an empty secret to fill in, outputs its ARN, and runs no task', () => {
+  test('creates an empty secret to fill in, outputs its ARN, and runs no task (no scaling that would start one)', () => {
     s.template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     s.template.hasResourceProperties('AWS::ECS::Service', { DesiredCount: 0 });
+    s.template.resourceCountIs('AWS::ApplicationAutoScaling::ScalableTarget', 0);
     s.template.hasOutput('SmtpTlsSecretArn', { Description: Match.stringLikeRegexp('smtpTlsSecretArn') });
   });
 });

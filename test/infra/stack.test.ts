@@ -8,7 +8,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { apiRoutes } from '#infra/api-routes';
 import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '#infra/constructs/data';
-import { workerConcurrencyOverrides } from '#infra/worker-concurrency';
+import { sendConcurrencyForRate, sesRateFrom, workerConcurrencyOverrides } from '#infra/worker-concurrency';
+import { tableWarmThroughput } from '#infra/table-warm-throughput';
 import { toEmailSendingEvent } from '#infra/constructs/email';
 import { FUNCTION_MEMORY_MB } from '#infra/constructs/service-function';
 import {
@@ -624,5 +625,75 @@ describe('context workerConcurrency (a worker sized for a higher SES quota)', ()
     expect(() => workerConcurrencyOverrides('sender:10')).toThrow(/'sender' is not an SQS worker \(one of send-email, /);
     for (const bad of ['send-email:1', 'send-email:1001', 'send-email:many', 'send-email'])
       expect(() => workerConcurrencyOverrides(bad)).toThrow(/must be a whole number from 2 to 1000/);
+  });
+});
+
+/** The MaximumConcurrency of a worker's SQS event source in a synthesised stack. */
+function eventSourceConcurrency(sized: Synthesised, name: string): number | undefined {
+  const mappings = Object.values(sized.template.findResources('AWS::Lambda::EventSourceMapping')) as {
+    Properties: { FunctionName: unknown; ScalingConfig?: { MaximumConcurrency: number } };
+  }[];
+  const ref = JSON.stringify({ Ref: logicalId(sized.stack, sized.stack.workers.functions[name]!) });
+  return mappings.find((m) => JSON.stringify(m.Properties.FunctionName) === ref)?.Properties.ScalingConfig?.MaximumConcurrency;
+}
+
+describe('context sesMaxSendRate (the send worker sized from the SES account rate)', () => {
+  const sendDefault = WORKERS.find((worker) => worker.name === 'send-email')!.maxConcurrency!;
+
+  test('5,000 recipients a second: 125 send invocations (50 a second each, a quarter to spare); workerConcurrency naming send-email wins', () => {
+    const sized = synth({ context: { sesMaxSendRate: 5000 } });
+    const named = synth({ context: { sesMaxSendRate: 5000, workerConcurrency: 'send-email:300' } });
+    try {
+      expect(eventSourceConcurrency(sized, 'send-email')).toBe(125);
+      expect(eventSourceConcurrency(sized, 'webhook-delivery')).toBe(WORKERS.find((w) => w.name === 'webhook-delivery')!.maxConcurrency);
+      expect(eventSourceConcurrency(named, 'send-email')).toBe(300);
+    } finally {
+      sized.cleanup();
+      named.cleanup();
+    }
+  });
+
+  test("never below the definition's nor above Lambda's 1,000; refuses a rate that is not SES's", () => {
+    expect(sendConcurrencyForRate(14, sendDefault)).toBe(sendDefault);
+    expect(sendConcurrencyForRate(1000, sendDefault)).toBe(25);
+    expect(sendConcurrencyForRate(90_000, sendDefault)).toBe(1000);
+    expect(sesRateFrom(undefined)).toBeUndefined();
+    expect(sesRateFrom('14')).toBe(14);
+    for (const bad of [0, -5, 'fast', 100_001])
+      expect(() => sesRateFrom(bad)).toThrow(/sesMaxSendRate must be SES's MaxSendRate for the account/);
+  });
+});
+
+describe('contexts tableWarmWrites and tableWarmReads (a pre-warmed table)', () => {
+  type TableProps = {
+    WarmThroughput?: Record<string, number>;
+    GlobalSecondaryIndexes: { IndexName: string; WarmThroughput?: Record<string, number> }[];
+  };
+  const tableOf = (synthesised: Synthesised) =>
+    (Object.values(synthesised.template.findResources('AWS::DynamoDB::Table'))[0] as { Properties: TableProps }).Properties;
+
+  test('sets the warm throughput of the table and of every index; unset, none is declared', () => {
+    const warm = synth({ context: { tableWarmWrites: 20000, tableWarmReads: 40000 } });
+    try {
+      const table = tableOf(warm);
+      const wanted = { WriteUnitsPerSecond: 20000, ReadUnitsPerSecond: 40000 };
+      expect(table.WarmThroughput).toEqual(wanted);
+      expect(table.GlobalSecondaryIndexes.map((gsi) => [gsi.IndexName, gsi.WarmThroughput])).toEqual(
+        TABLE.globalSecondaryIndexes.map((gsi) => [gsi.indexName, wanted]),
+      );
+    } finally {
+      warm.cleanup();
+    }
+    const plain = tableOf(s);
+    expect(plain.WarmThroughput).toBeUndefined();
+    expect(plain.GlobalSecondaryIndexes.every((gsi) => gsi.WarmThroughput === undefined)).toBe(true);
+  });
+
+  test("takes writes alone, and refuses a value at or below a new on-demand table's (4,000 writes, 12,000 reads)", () => {
+    expect(tableWarmThroughput(undefined, undefined)).toBeUndefined();
+    expect(tableWarmThroughput('8000', undefined)).toEqual({ writeUnitsPerSecond: 8000 });
+    for (const bad of [4000, 'lots', 4500.5])
+      expect(() => tableWarmThroughput(bad, undefined)).toThrow(/tableWarmWrites must be a whole number of units a second above 4,000/);
+    expect(() => tableWarmThroughput(undefined, 12000)).toThrow(/tableWarmReads must be a whole number of units a second above 12,000/);
   });
 });

@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { SETTINGS } from '#infra/definitions';
 import { settingContextKey } from '#infra/constructs/util';
 import { TABLE_INDEXES_CONTEXT } from '#infra/constructs/data';
-import { WORKER_CONCURRENCY_CONTEXT } from '#infra/worker-concurrency';
+import { SES_RATE_CONTEXT, WORKER_CONCURRENCY_CONTEXT } from '#infra/worker-concurrency';
+import { RELAY_MAX_TASKS_CONTEXT } from '#infra/relay-scaling';
+import { TABLE_WARM_READS_CONTEXT, TABLE_WARM_WRITES_CONTEXT } from '#infra/table-warm-throughput';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
@@ -38,6 +40,10 @@ test('every context value it names is one the stack reads', () => {
     ...Object.keys(SETTINGS).map(settingContextKey),
     TABLE_INDEXES_CONTEXT,
     WORKER_CONCURRENCY_CONTEXT,
+    SES_RATE_CONTEXT,
+    RELAY_MAX_TASKS_CONTEXT,
+    TABLE_WARM_WRITES_CONTEXT,
+    TABLE_WARM_READS_CONTEXT,
     'sandboxDomain',
     'stackName',
     'smtpTlsSecretArn',
