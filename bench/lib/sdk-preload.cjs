@@ -80,6 +80,28 @@ function loadClientClass() {
   return null;
 }
 
+/** Where the local cloud's bundles live (localstack/cloud/bundles: node_modules/.cache/mailservice-commands/). */
+const BUNDLE_DIR = `${sep}node_modules${sep}.cache${sep}mailservice-commands${sep}`;
+
+/**
+ * A call site's source file: for a frame in one of the local cloud's bundles (every frame of `npm start`'s code
+ * is), the TypeScript file its source map names (the bundles are built with source maps and run with them
+ * enabled), else the frame's own file. Without this every call of a bundled stack had no origin.
+ */
+function sourceFileOf(frame) {
+  const file = frame?.getFileName?.() || '';
+  if (!file.includes(BUNDLE_DIR)) return file;
+  try {
+    const map = require('node:module').findSourceMap(file);
+    const entry = map?.findEntry((frame.getLineNumber() || 1) - 1, (frame.getColumnNumber() || 1) - 1);
+    const source = entry?.originalSource;
+    if (!source) return file;
+    return source.startsWith('file://') ? decodeURIComponent(source.slice(7)) : source;
+  } catch {
+    return file;
+  }
+}
+
 function originOfFile(file) {
   let path = file.startsWith('file://') ? decodeURIComponent(file.slice(7)) : file;
   const rel = relative(process.cwd(), path);
@@ -167,7 +189,7 @@ function install() {
       Error.stackTraceLimit = limit;
     }
     for (const frame of frames) {
-      const file = frame?.getFileName?.() || '';
+      const file = sourceFileOf(frame);
       if (!file || file.startsWith('node:') || file.includes(`${sep}node_modules${sep}`) || file === __filename) continue;
       const origin = originOfFile(file);
       if (origin) return origin;
@@ -501,5 +523,7 @@ if (!globalThis[GUARD] && !loaderHooksThread && (dir || latencyOn)) {
 }
 
 module.exports = globalThis[GUARD] || { tag() {} };
-// For its unit test (test/unit/bench/sdk-preload-reads.test.ts): pure.
+// For their unit tests (test/unit/bench/sdk-preload-reads.test.ts, sdk-preload-origin.test.ts): pure.
 module.exports.missingReadUnits = missingReadUnits;
+module.exports.sourceFileOf = sourceFileOf;
+module.exports.originOfFile = originOfFile;

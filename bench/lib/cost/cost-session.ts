@@ -69,7 +69,8 @@ export function printCostTable(print: (line?: string) => void, title: string, co
       [
         ...cost.lines.map((line) => [line.service, line.measure, dollars(line.perMillion)]),
         ['total beyond SES', '', dollars(cost.beyondSes)],
-        ["(SES's own charge)", '', dollars(cost.ses)],
+        ["(SES's own charge: a la carte plan, $0.10 per 1,000)", '', dollars(cost.ses)],
+        ["(SES's own charge: Essentials plan, $0.16 per 1,000, new accounts' default)", '', dollars(cost.sesEssentials)],
       ],
     ),
   );

@@ -38,8 +38,10 @@ export interface Cost {
   lines: CostLine[];
   /** Everything but SES's own charge. */
   beyondSes: number;
-  /** SES's own charge per million delivered emails (its messages), for comparison. */
+  /** SES's own charge per million delivered emails (its messages) on the a la carte plan, for comparison. */
   ses: number;
+  /** The same on the Essentials plan, the default for SES accounts new since 2026-07-21. */
+  sesEssentials: number;
 }
 
 /** The origins whose calls are ours on AWS (above). */
@@ -157,5 +159,10 @@ export function priceUsage(usage: MeteredUsage): Cost {
     (service, operation) => service === 'SES' && (operation === 'SendEmail' || operation === 'SendRawEmail'),
   );
   const beyondSes = lines.reduce((sum, line) => sum + line.perMillion, 0);
-  return { lines, beyondSes, ses: million(perEmail(sesMessages) * PRICES.sesMessage.usd) };
+  return {
+    lines,
+    beyondSes,
+    ses: million(perEmail(sesMessages) * PRICES.sesMessage.usd),
+    sesEssentials: million(perEmail(sesMessages) * PRICES.sesMessageEssentials.usd),
+  };
 }

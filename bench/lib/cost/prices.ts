@@ -86,9 +86,15 @@ export const PRICES = {
   },
   sesMessage: {
     usd: 0.1 / 1000,
-    unit: "SES outbound message (SES's own charge, shown beside the rest, not in it)",
+    unit: "SES outbound message on the pay-as-you-go (a la carte) plan (SES's own charge, shown beside the rest, not in it)",
     source: 'https://aws.amazon.com/ses/pricing/',
-    read: '2026-11, the SES pricing page as quoted by ../shared/research/cost-and-ceilings.md',
+    read: '2026-11, the SES pricing page as quoted by ../shared/research/cost-and-ceilings.md and peers-2026.md (SES1)',
+  },
+  sesMessageEssentials: {
+    usd: 0.16 / 1000,
+    unit: 'SES outbound message on the Essentials plan, the default for accounts new since 2026-07-21 (up to 10 million a month)',
+    source: 'https://aws.amazon.com/ses/pricing/',
+    read: '2026-11, the SES pricing page as quoted by ../shared/research/peers-2026.md (SES1)',
   },
 } satisfies Record<string, Price>;
 

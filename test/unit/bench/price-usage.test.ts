@@ -59,6 +59,8 @@ describe('pricing metered usage', () => {
 
   it("keeps SES's own charge out of the total and shows it beside", () => {
     expect(cost.ses).toBeCloseTo(100, 6);
+    // SES's Essentials plan (the default for accounts new since 2026-07-21): $0.16 per 1,000.
+    expect(cost.sesEssentials).toBeCloseTo(160, 6);
     expect(cost.beyondSes).toBeCloseTo(
       cost.lines.reduce((sum, entry) => sum + entry.perMillion, 0),
       9,
