@@ -80,7 +80,7 @@ function loadClientClass() {
   return null;
 }
 
-/** Where the local cloud's bundles live (localstack/cloud/bundles: node_modules/.cache/mailservice-commands/). */
+/** Where the local cloud's bundles live (node_modules/.cache/mailservice-commands/, docs/local-cloud/bundles.md). */
 const BUNDLE_DIR = `${sep}node_modules${sep}.cache${sep}mailservice-commands${sep}`;
 
 /**

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     ...buildBlobs(platform.config),
     ...buildSchedules(platform.config),
     // The MX listener's hand-over to the inbound worker; the relay's sends are enqueued by the outbox stream.
-    ...buildQueues(platform.config, ['inboundQueue']),
+    ...buildQueues(platform, ['inboundQueue']),
   };
   const relaySettings = relaySettingsFromEnv(env);
   const relay = createRelayServer({ tls, ...relaySettings }, services);

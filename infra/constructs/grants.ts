@@ -134,6 +134,8 @@ export const API_DOMAIN_CREATE_CONDITIONS = {
 };
 /** Table actions of `update` access: add to counters without reading, putting or deleting items. */
 export const TABLE_UPDATE_ACTIONS = ['dynamodb:UpdateItem'];
+/** Table actions of `getItems` access: read items by key, on the table only. */
+export const TABLE_GET_ITEMS_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem'];
 /** Schedule-level actions a function with `schedule` access gets, on the group's schedules only. */
 export const SCHEDULER_ACTIONS = [
   'scheduler:CreateSchedule',
@@ -180,8 +182,10 @@ export function grantAccess(
         // UpdateItem alone (it also authorises Update actions inside TransactWriteItems), on the table only:
         // not table.grant, which adds <table>/index/* (UpdateItem has no meaning on an index).
         else if (access === 'update') iam.Grant.addToPrincipal({ grantee, actions: TABLE_UPDATE_ACTIONS, resourceArns: [table.tableArn] });
+        else if (access === 'getItems')
+          iam.Grant.addToPrincipal({ grantee, actions: TABLE_GET_ITEMS_ACTIONS, resourceArns: [table.tableArn] });
         else throw invalid();
-        if (access !== 'update') {
+        if (access !== 'update' && access !== 'getItems') {
           acknowledgeWildcardResources(grantee, [`${table.tableArn}/index/*`], TABLE_INDEXES_REASON);
         }
         env[TABLE.envVar] = table.tableName;

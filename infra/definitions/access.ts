@@ -47,6 +47,8 @@ export type Access =
   | 'encryptDecrypt'
   /** Table: UpdateItem only (no reads, puts or deletes), e.g. adding to counters. */
   | 'update'
+  /** Table: GetItem and BatchGetItem of the table's items by key (no Query, Scan or index), e.g. reading a counter. */
+  | 'getItems'
   /**
    * Route 53: find hosted zones by name, read and UPSERT record sets, follow changes
    * (ListHostedZonesByName, ListResourceRecordSets, ChangeResourceRecordSets, GetChange).

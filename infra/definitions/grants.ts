@@ -12,6 +12,8 @@ export const tableRead: Grant = { resource: { kind: 'table' }, access: 'read' };
 export const tableReadWrite: Grant = { resource: { kind: 'table' }, access: 'readWrite' };
 /** The table: UpdateItem only (no reads, puts or deletes), e.g. adding to counters. */
 export const tableUpdate: Grant = { resource: { kind: 'table' }, access: 'update' };
+/** Items read by key only (GetItem, BatchGetItem on the table, no index): an account's endpoint counter before publishing its events. */
+export const tableGetItems: Grant = { resource: { kind: 'table' }, access: 'getItems' };
 
 /** Sends messages to the queue. */
 export const sendsTo = (id: QueueId): Grant => ({ resource: { kind: 'queue', id }, access: 'send' });

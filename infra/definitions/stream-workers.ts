@@ -2,7 +2,7 @@
 import { ENV } from '#shared/config/config';
 import type { Grant } from './access';
 import type { Capability } from './capabilities';
-import { sendsTo, tableRead, tableUpdate } from './grants';
+import { sendsTo, tableGetItems, tableRead, tableUpdate } from './grants';
 
 /**
  * A Lambda event filter pattern (Lambda's filter syntax), matched against each stream record in its
@@ -82,6 +82,8 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
       sendsTo('webhookEvents'),
       // Deferred usage: ADD to the uncapped usage counters (the email itself is in the record).
       tableUpdate,
+      // Whether the account has a webhook endpoint before publishing its events (its endpoint counter).
+      tableGetItems,
     ],
   },
   {
@@ -113,7 +115,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     // changed the tenant's or the account's status.
     name: 'tenant-events',
     entry: 'functions/workers/tenant-events/handler.ts',
-    capabilities: ['messaging'],
+    capabilities: ['platform', 'messaging'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     maxBatchingWindowMs: 0,
@@ -123,14 +125,15 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     reportBatchItemFailures: true,
     onFailure: { queueName: 'mailservice-tenant-events-failures', envVar: ENV.tenantEventsFailuresQueueUrl },
     timeoutSeconds: 30,
-    grants: [sendsTo('webhookEvents')],
+    // The events queue, and the table read of whether the account has a webhook endpoint before publishing.
+    grants: [sendsTo('webhookEvents'), tableGetItems],
   },
   {
     // The outbox for runs: each run written with a pending step is handed to the automation-steps queue,
     // and the automation.* webhooks are derived from the run's old and new images (docs/automations.md).
     name: 'automation-outbox',
     entry: 'functions/workers/automation-outbox/handler.ts',
-    capabilities: ['messaging'],
+    capabilities: ['platform', 'messaging'],
     startingPosition: 'TRIM_HORIZON',
     batchSize: 100,
     maxBatchingWindowMs: 0,
@@ -140,6 +143,7 @@ export const STREAM_WORKERS: StreamWorkerDefinition[] = [
     reportBatchItemFailures: true,
     onFailure: { queueName: 'mailservice-automation-outbox-failures', envVar: ENV.automationOutboxFailuresQueueUrl },
     timeoutSeconds: 30,
-    grants: [sendsTo('automationSteps'), sendsTo('webhookEvents')],
+    // The table read: whether the account has a webhook endpoint before publishing its automation.* events.
+    grants: [sendsTo('automationSteps'), sendsTo('webhookEvents'), tableGetItems],
   },
 ];

@@ -158,7 +158,7 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildPrivacy(platform),
     ...buildRecovery(platform),
     ...buildMailDomains(platform),
-    ...buildMessaging(config),
+    ...buildMessaging(platform),
     ...buildBlobs(config),
     ...ses,
     ...buildTenantCleanup({ ...platform, ...stack, ...suppressions, ...webhooks, ...ses }),

@@ -15,6 +15,7 @@ import {
   logicalId,
   resourcesOf,
   roleStatements,
+  streamRelayTableActions,
   synth,
   type Statement,
   type Synthesised,
@@ -149,8 +150,8 @@ describe('the automation-outbox stream worker', () => {
     expect(worker()).toEqual({
       name: 'automation-outbox',
       entry: 'functions/workers/automation-outbox/handler.ts',
-      // Its two queues only: no table client (it reads its stream records).
-      capabilities: ['messaging'],
+      // Its two queues, and the table for one read: whether the account has a webhook endpoint (its counter).
+      capabilities: ['platform', 'messaging'],
       startingPosition: 'TRIM_HORIZON',
       batchSize: 100,
       maxBatchingWindowMs: 0,
@@ -163,6 +164,7 @@ describe('the automation-outbox stream worker', () => {
       grants: [
         { resource: { kind: 'queue', id: 'automationSteps' }, access: 'send' },
         { resource: { kind: 'queue', id: 'webhookEvents' }, access: 'send' },
+        { resource: { kind: 'table' }, access: 'getItems' },
       ],
     });
     expect(ENV.automationOutboxFailuresQueueUrl).toBe('AUTOMATION_OUTBOX_FAILURES_QUEUE_URL');
@@ -174,17 +176,12 @@ describe('the automation-outbox stream worker', () => {
     });
   });
 
-  test('may read the stream and send to the automation-steps, webhook events and its on-failure queues, nothing else', () => {
+  test("may read the stream, get the table's items by key and send to the automation-steps, webhook events and its on-failure queues, nothing else", () => {
     expect(sorted(sendsOf('automation-outbox'))).toEqual(
       sorted([queueArn('automationSteps'), queueArn('webhookEvents'), onFailureArn('automation-outbox')]),
     );
     const actions = functionActions(s.template, s.stack, 'automation-outbox');
-    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
-      'dynamodb:DescribeStream',
-      'dynamodb:GetRecords',
-      'dynamodb:GetShardIterator',
-      'dynamodb:ListStreams',
-    ]);
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual(streamRelayTableActions());
     for (const prefix of ['s3:', 'ses:', 'sns:', 'kms:', 'scheduler:', 'iam:'])
       expect(actions.filter((a) => a.startsWith(prefix))).toEqual([]);
   });

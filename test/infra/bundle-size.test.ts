@@ -69,7 +69,8 @@ test('a bundle holds only the AWS clients and mail libraries its function uses',
   expect(clientsOf('domain-health')).toEqual(['DynamoDBClient', 'SQSClient']);
   expect(clientsOf('send-email')).toEqual(['DynamoDBClient', 'SQSClient', 'S3Client', 'SESv2Client', 'KMSClient']);
   expect(clientsOf('outbox-relay')).toEqual(['DynamoDBClient', 'SQSClient']);
-  expect(clientsOf('tenant-events')).toEqual(['SQSClient']);
+  // Its one table read: whether the account has a webhook endpoint before publishing (its counter).
+  expect(clientsOf('tenant-events')).toEqual(['DynamoDBClient', 'SQSClient']);
   // The dashboard's four functions: no one of them bundles every client (infra/definitions/api-groups.ts); the
   // dashboard's sends are immediate and published by the outbox, so dashboard-send holds no SQS or Scheduler client.
   expect(clientsOf('dashboard')).toEqual(['DynamoDBClient', 'SQSClient', 'KMSClient']);

@@ -119,3 +119,19 @@ export function functionProperties(template: Template, stack: MailserviceStack, 
 export function functionEnv(template: Template, stack: MailserviceStack, name: string): Record<string, unknown> {
   return (functionProperties(template, stack, name).Environment?.Variables ?? {}) as Record<string, unknown>;
 }
+
+/**
+ * The DynamoDB actions of a stream relay that reads its stream and gets the table's items by key (an account's
+ * endpoint counter, before publishing its events), with `more`; sorted as the tests compare them.
+ */
+export function streamRelayTableActions(...more: string[]): string[] {
+  return [
+    'dynamodb:DescribeStream',
+    'dynamodb:GetRecords',
+    'dynamodb:GetShardIterator',
+    'dynamodb:ListStreams',
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    ...more,
+  ].sort();
+}

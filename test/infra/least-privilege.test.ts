@@ -31,6 +31,7 @@ import {
   SES_ACCOUNT_READ_ACTIONS,
   SES_TENANT_SWEEP_ACTIONS,
   TABLE_UPDATE_ACTIONS,
+  TABLE_GET_ITEMS_ACTIONS,
 } from '#infra/constructs/grants';
 import { ENV } from '#shared/config/config';
 import {
@@ -40,6 +41,7 @@ import {
   functionStatements,
   logicalId,
   resourcesOf,
+  streamRelayTableActions,
   synth,
   type Statement,
   type Synthesised,
@@ -90,7 +92,8 @@ describe.each(definitions.map((d) => d.name))('%s', (name) => {
     const actions = new Set(functionActions(s.template, s.stack, name));
     const isWorker = WORKERS.some((w) => w.name === name);
     const expectations: [string, boolean][] = [
-      ['dynamodb:GetItem', granted(name, 'table', 'read', 'readWrite')],
+      ['dynamodb:GetItem', granted(name, 'table', 'read', 'readWrite', 'getItems')],
+      ['dynamodb:Query', granted(name, 'table', 'read', 'readWrite')],
       ['dynamodb:PutItem', granted(name, 'table', 'readWrite')],
       ['dynamodb:UpdateItem', granted(name, 'table', 'readWrite', 'update')],
       // A stream worker's event source sends batches it gives up to its on-failure queue (checked below).
@@ -533,36 +536,33 @@ describe('stream workers', () => {
     ]);
   });
 
-  test('the tenant events worker may only read the stream and send to the webhook events queue and its on-failure queue', () => {
+  test("the tenant events worker may only read the stream, get the table's items by key (an account's endpoint counter) and send to the webhook events queue and its on-failure queue", () => {
     const statements = functionStatements(s.template, s.stack, 'tenant-events');
     const dynamoActions = statements
       .flatMap(actionsOf)
       .filter((a) => a.startsWith('dynamodb:'))
       .sort();
-    expect(dynamoActions).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+    expect(dynamoActions).toEqual(streamRelayTableActions());
+    const gets = statements.filter((st) => actionsOf(st).includes('dynamodb:GetItem'));
+    expect(gets.flatMap(resourcesOf)).toEqual([tableArn()]);
     const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
     expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
       [queueArn('webhookEvents'), onFailureArn('tenant-events')].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
   });
 
-  test('the outbox relay may UpdateItem on the table and send to the send and webhook events queues, nothing else', () => {
+  test('the outbox relay may UpdateItem on the table, get its items by key (an endpoint counter) and send to the send and webhook events queues, nothing else', () => {
     const statements = functionStatements(s.template, s.stack, 'outbox-relay');
     const tableActions = statements
       .filter((st) => resourcesOf(st).some((r) => JSON.stringify(r) === JSON.stringify(tableArn())))
-      .flatMap(actionsOf);
-    expect(tableActions).toEqual(TABLE_UPDATE_ACTIONS);
+      .flatMap(actionsOf)
+      .sort();
+    expect(tableActions).toEqual([...TABLE_UPDATE_ACTIONS, ...TABLE_GET_ITEMS_ACTIONS].sort());
     const dynamoActions = statements
       .flatMap(actionsOf)
       .filter((a) => a.startsWith('dynamodb:'))
       .sort();
-    expect(dynamoActions).toEqual([
-      'dynamodb:DescribeStream',
-      'dynamodb:GetRecords',
-      'dynamodb:GetShardIterator',
-      'dynamodb:ListStreams',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(dynamoActions).toEqual(streamRelayTableActions('dynamodb:UpdateItem'));
     const sends = statements.filter((st) => actionsOf(st).includes('sqs:SendMessage')).flatMap(resourcesOf);
     expect(sends.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
       [queueArn('send'), queueArn('webhookEvents'), onFailureArn('outbox-relay')].sort((a, b) =>

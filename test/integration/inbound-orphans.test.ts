@@ -19,6 +19,7 @@ import { certificate } from '#localstack/cloud/smtp-relay';
 import { loadConfig } from '#shared/config/config';
 import { createMxServer, type MxServer } from '#shared/doors/mx/mx-server';
 import { buildMessaging } from '#shared/services/messaging';
+import { buildPlatform } from '#shared/services/platform';
 import { receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { relay } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
@@ -67,7 +68,7 @@ describe('raw inbound messages not queued are deleted', () => {
   /** The stack's messaging, with `change` applied to its configuration (a queue URL, an endpoint). */
   const messagingWith = (change: (config: ReturnType<typeof loadConfig>) => Partial<ReturnType<typeof loadConfig>>) => {
     const config = loadConfig(process.env);
-    return buildMessaging({ ...config, ...change(config) });
+    return buildMessaging(buildPlatform({ ...config, ...change(config) }));
   };
 
   beforeAll(async () => {

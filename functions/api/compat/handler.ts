@@ -16,7 +16,7 @@ export const handler = handle(
     ...buildSendingStack(platform),
     ...buildMailDomains(platform),
     ...buildImports(platform),
-    ...buildMessaging(platform.config),
+    ...buildMessaging(platform),
     ...buildBlobs(platform.config),
     ...buildSchedules(platform.config),
   }),

@@ -32,7 +32,7 @@ export const handler = handle(
     ...buildEmails(platform),
     ...buildWebhooks(platform),
     ...buildImports(platform),
-    ...buildMessaging(platform.config),
+    ...buildMessaging(platform),
     ...secrets,
     ...buildOidc(platform.config, secrets),
   }),

@@ -24,7 +24,7 @@ export function composeDomainsGroup(platform: Platform): DomainsServices {
     ...buildSecrets(platform),
     ...buildDnsApply(platform.config),
     // domain.health_changed from "Check now".
-    ...buildQueues(platform.config, ['events']),
+    ...buildQueues(platform, ['events']),
     ...buildDeliverability(platform),
     ...buildMtaStsHosting(platform),
   };

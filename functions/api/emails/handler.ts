@@ -14,7 +14,7 @@ export const handler = handle(
     ...platform,
     ...buildSendingStack(platform),
     ...buildMailDomains(platform),
-    ...buildMessaging(platform.config),
+    ...buildMessaging(platform),
     ...buildBlobs(platform.config),
     ...buildSchedules(platform.config),
   }),

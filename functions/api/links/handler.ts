@@ -18,7 +18,7 @@ export const handler = handle(
     ...buildTenants(platform),
     ...buildEmails(platform),
     ...buildSuppressions(platform),
-    ...buildMessaging(platform.config),
+    ...buildMessaging(platform),
     ...buildSecrets(platform),
   }),
 );

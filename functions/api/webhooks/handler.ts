@@ -16,7 +16,7 @@ export const handler = handle(
     ...access,
     ...buildTenants(platform),
     ...buildWebhooks(platform),
-    ...buildMessaging(platform.config),
+    ...buildMessaging(platform),
     ...buildSecrets(platform),
   }),
 );

@@ -27,7 +27,7 @@ const deps = {
   ...buildDeliverability(platform),
   ...buildMtaStsHosting(platform),
   ...buildMtaStsProvisioning(platform),
-  events: buildMessaging(platform.config).events,
+  events: buildMessaging(platform).events,
 };
 
 /** Checks are started for this long; each takes at most about 10 s, within the task's 50 s timeout. */

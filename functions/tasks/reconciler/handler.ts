@@ -38,7 +38,7 @@ const services = {
   ...buildInbound(platform, domains),
   ...buildRecovery(platform),
   ...buildDeliverability(platform),
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
   ...buildSes(platform.config),
   ...buildBlobs(platform.config),
 };

@@ -30,7 +30,7 @@ const services = {
   ...buildSuppressions(platform),
   ...buildAutomations(platform),
   ...buildMailDomains(platform),
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
   ...buildBlobs(platform.config),
   ...buildSchedules(platform.config),
 };

@@ -28,7 +28,7 @@ const services = {
   ...domains,
   ...buildInbound(platform, domains),
   ...buildDeliverability(platform),
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
   ...buildBlobs(platform.config),
   parseInbound,
 };

@@ -12,7 +12,7 @@ import { buildUsage } from '#shared/services/usage';
 
 // The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
 const platform = buildPlatform();
-const deps = { ...buildQueues(platform.config, ['sendQueue', 'events']), usage: buildUsage(platform).deferredUsage };
+const deps = { ...buildQueues(platform, ['sendQueue', 'events']), usage: buildUsage(platform).deferredUsage };
 
 export const handler = forEachStreamBatch('outbox-relay', emailAcceptances, async (items) => {
   const result = await relayOutbox(deps, items);

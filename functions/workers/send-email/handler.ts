@@ -33,7 +33,7 @@ const services = {
   ...buildEmails(platform),
   ...buildSuppressions(platform),
   ...delivery,
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
   ...buildBlobs(platform.config),
   ...buildSes(platform.config),
   ...buildSecrets(platform),

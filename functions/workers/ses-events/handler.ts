@@ -20,7 +20,7 @@ const services = {
   ...buildTenants(platform),
   ...buildEmails(platform),
   ...buildSuppressions(platform),
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
 };
 
 export const handler: SQSHandler = forEachRecord('ses-events', sesEventsBodySchema, async (sesEvent, record) => {

@@ -3,15 +3,15 @@
  * tenant.paused / tenant.resumed on the webhook events queue. Partial failures resume at the first
  * record not published.
  */
-import { loadConfig } from '#shared/config/config';
 import { logError, logInfo } from '#shared/lib/log';
 import { statusChanges } from '#shared/adapters/store/account-status-changes';
 import { publishTenantEvents } from '#shared/usecases/tenants/publish-tenant-events';
 import { forEachStreamBatch } from '#shared/doors/worker/for-each-stream-record';
 import { buildQueues } from '#shared/services/messaging';
+import { buildPlatform } from '#shared/services/platform';
 
-// The composition root: the one queue the worker sends to (no table client: it reads only its stream records).
-const deps = buildQueues(loadConfig(), ['events']);
+// The composition root: the one queue the worker sends to (the table only for whether an account has a webhook endpoint).
+const deps = buildQueues(buildPlatform(), ['events']);
 
 export const handler = forEachStreamBatch('tenant-events', statusChanges, async (items) => {
   const result = await publishTenantEvents(deps, items);

@@ -13,7 +13,7 @@ import { buildSecrets } from '#shared/services/secrets';
 
 // The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
 const platform = buildPlatform();
-const services = { ...platform, ...buildWebhooks(platform), ...buildMessaging(platform.config), ...buildSecrets(platform) };
+const services = { ...platform, ...buildWebhooks(platform), ...buildMessaging(platform), ...buildSecrets(platform) };
 // With DNS_RESOLVERS set, hosts resolve through them (as at creation); otherwise the system's lookup.
 const webhookSender = senderFromEnv(
   process.env,

@@ -17,7 +17,7 @@ const services = {
   ...buildTenants(platform),
   ...buildEmails(platform),
   ...buildWebhooks(platform),
-  ...buildMessaging(platform.config),
+  ...buildMessaging(platform),
 };
 
 export const handler: SQSHandler = (event) => {

@@ -45,7 +45,9 @@ export interface WebhookChanges {
   tenants?: string[] | null;
 }
 
-const COUNTER = 'WEBHOOKS';
+/** The account's counter of endpoints (its plan's cap; ./webhook-presence.ts reads it to skip accounts with none). */
+export const WEBHOOKS_COUNTER = 'WEBHOOKS';
+const COUNTER = WEBHOOKS_COUNTER;
 
 /** The endpoint as stored, and its sealed secret. */
 const storedWebhookSchema = webhookEndpointSchema.extend({ secret_sealed: z.string() });
