@@ -8,6 +8,13 @@ import { INBOUND_RAW_DAYS, INBOUND_RAW_PREFIX } from '#shared/domain/inbound/con
 import { EXPORT_KEPT_DAYS, EXPORT_PREFIX } from '#shared/domain/exports/export';
 import { BUCKETS, SECRETS_KEY, TABLE, type BucketId } from '../definitions';
 import { TABLE_WARM_READS_CONTEXT, TABLE_WARM_WRITES_CONTEXT, tableWarmThroughput } from '../table-warm-throughput';
+import {
+  TABLE_CAPACITY_CONTEXT,
+  TABLE_READ_CAPACITY_CONTEXT,
+  TABLE_WRITE_CAPACITY_CONTEXT,
+  TARGET_UTILIZATION_PERCENT,
+  tableCapacity,
+} from '../table-capacity';
 import { acknowledgeRule } from './nag';
 import { mapRecord, pascalCase } from './util';
 
@@ -59,10 +66,19 @@ export class Data extends Construct {
       this.node.tryGetContext(TABLE_WARM_WRITES_CONTEXT),
       this.node.tryGetContext(TABLE_WARM_READS_CONTEXT),
     );
+    // On demand unless asked (context tableCapacity=provisioned): then capacity auto scaled, the table and each index alike.
+    const capacity = tableCapacity(
+      this.node.tryGetContext(TABLE_CAPACITY_CONTEXT),
+      this.node.tryGetContext(TABLE_WRITE_CAPACITY_CONTEXT),
+      this.node.tryGetContext(TABLE_READ_CAPACITY_CONTEXT),
+    );
+    const provisioned =
+      capacity.mode === 'provisioned' ? { readCapacity: capacity.reads.min, writeCapacity: capacity.writes.min } : undefined;
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: { name: TABLE.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      billingMode: provisioned ? dynamodb.BillingMode.PROVISIONED : dynamodb.BillingMode.PAY_PER_REQUEST,
+      ...(provisioned ?? {}),
       timeToLiveAttribute: TABLE.timeToLiveAttribute,
       // The outbox: STREAM_WORKERS read the table's stream (infra/constructs/workers.ts).
       ...(TABLE.stream ? { stream: dynamodb.StreamViewType[TABLE.stream] } : {}),
@@ -77,7 +93,19 @@ export class Data extends Construct {
         sortKey: { name: gsi.sortKey, type: dynamodb.AttributeType.STRING },
         projectionType: gsi.projection === 'KEYS_ONLY' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
         ...(warmThroughput ? { warmThroughput } : {}),
+        ...(provisioned ?? {}),
       });
+    }
+    if (capacity.mode === 'provisioned') {
+      const utilization = { targetUtilizationPercent: TARGET_UTILIZATION_PERCENT };
+      const writes = { minCapacity: capacity.writes.min, maxCapacity: capacity.writes.max };
+      const reads = { minCapacity: capacity.reads.min, maxCapacity: capacity.reads.max };
+      this.table.autoScaleWriteCapacity(writes).scaleOnUtilization(utilization);
+      this.table.autoScaleReadCapacity(reads).scaleOnUtilization(utilization);
+      for (const gsi of declaredIndexes(this.node.tryGetContext(TABLE_INDEXES_CONTEXT))) {
+        this.table.autoScaleGlobalSecondaryIndexWriteCapacity(gsi.indexName, writes).scaleOnUtilization(utilization);
+        this.table.autoScaleGlobalSecondaryIndexReadCapacity(gsi.indexName, reads).scaleOnUtilization(utilization);
+      }
     }
 
     this.logsBucket = new s3.Bucket(this, 'LogsBucket', {

@@ -34,6 +34,7 @@ const CONFIGURATIONS: [string, Record<string, unknown>][] = [
     'sized for a large deployment',
     { smtpTlsSecretArn: TLS_SECRET, tableWarmWrites: 40_000, tableWarmReads: 60_000, sesMaxSendRate: 5_000, smtpRelayMaxTasks: 40 },
   ],
+  ['with the table provisioned and auto scaled', { tableCapacity: 'provisioned', tableWriteCapacity: '25:4000' }],
 ];
 
 test.each(CONFIGURATIONS)('cdk-nag AwsSolutions (%s): no unacknowledged error or warning', (_name, context) => {

@@ -10,6 +10,7 @@ import { apiRoutes } from '#infra/api-routes';
 import { ACCESS_LOG_RETENTION_DAYS, declaredIndexes } from '#infra/constructs/data';
 import { sendConcurrencyForRate, sesRateFrom, workerConcurrencyOverrides } from '#infra/worker-concurrency';
 import { tableWarmThroughput } from '#infra/table-warm-throughput';
+import { tableCapacity, TARGET_UTILIZATION_PERCENT } from '#infra/table-capacity';
 import { toEmailSendingEvent } from '#infra/constructs/email';
 import { FUNCTION_MEMORY_MB } from '#infra/constructs/service-function';
 import {
@@ -695,5 +696,70 @@ describe('contexts tableWarmWrites and tableWarmReads (a pre-warmed table)', () 
     for (const bad of [4000, 'lots', 4500.5])
       expect(() => tableWarmThroughput(bad, undefined)).toThrow(/tableWarmWrites must be a whole number of units a second above 4,000/);
     expect(() => tableWarmThroughput(undefined, 12000)).toThrow(/tableWarmReads must be a whole number of units a second above 12,000/);
+  });
+});
+
+describe('context tableCapacity (provisioned capacity with auto scaling instead of on demand)', () => {
+  type Scalable = { Properties: { ResourceId: unknown; ScalableDimension: string; MinCapacity: number; MaxCapacity: number } };
+  type Policy = { Properties: { ScalingTargetId: unknown; TargetTrackingScalingPolicyConfiguration: Record<string, any> } };
+
+  test('provisions the table and every index at the floor, each scaled on utilization at 70% between min and max', () => {
+    const sized = synth({ context: { tableCapacity: 'provisioned', tableWriteCapacity: '10:2000', tableReadCapacity: '20:3000' } });
+    try {
+      const table = Object.values(sized.template.findResources('AWS::DynamoDB::Table'))[0] as {
+        Properties: { BillingMode?: string; ProvisionedThroughput: unknown; GlobalSecondaryIndexes: { ProvisionedThroughput: unknown }[] };
+      };
+      expect(table.Properties.BillingMode).not.toBe('PAY_PER_REQUEST');
+      expect(table.Properties.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 20, WriteCapacityUnits: 10 });
+      for (const gsi of table.Properties.GlobalSecondaryIndexes)
+        expect(gsi.ProvisionedThroughput).toEqual({ ReadCapacityUnits: 20, WriteCapacityUnits: 10 });
+
+      const targets = Object.values(sized.template.findResources('AWS::ApplicationAutoScaling::ScalableTarget')) as Scalable[];
+      const dynamo = targets.filter((target) => target.Properties.ScalableDimension.startsWith('dynamodb:'));
+      // Reads and writes of the table and of each index.
+      expect(dynamo).toHaveLength(2 * (1 + TABLE.globalSecondaryIndexes.length));
+      const ranges = dynamo.map((target) => [
+        target.Properties.ScalableDimension,
+        target.Properties.MinCapacity,
+        target.Properties.MaxCapacity,
+      ]);
+      expect(ranges.filter(([dimension]) => dimension === 'dynamodb:table:WriteCapacityUnits')).toEqual([
+        ['dynamodb:table:WriteCapacityUnits', 10, 2000],
+      ]);
+      expect(ranges.filter(([dimension]) => dimension === 'dynamodb:index:ReadCapacityUnits')).toHaveLength(
+        TABLE.globalSecondaryIndexes.length,
+      );
+      expect(
+        ranges.every(([dimension, min, max]) =>
+          String(dimension).endsWith('WriteCapacityUnits') ? min === 10 && max === 2000 : min === 20 && max === 3000,
+        ),
+      ).toBe(true);
+
+      const policies = Object.values(sized.template.findResources('AWS::ApplicationAutoScaling::ScalingPolicy')) as Policy[];
+      const utilization = policies
+        .map((policy) => policy.Properties.TargetTrackingScalingPolicyConfiguration)
+        .filter((config) => String(config.PredefinedMetricSpecification?.PredefinedMetricType).startsWith('DynamoDB'));
+      expect(utilization).toHaveLength(dynamo.length);
+      expect(utilization.every((config) => config.TargetValue === TARGET_UTILIZATION_PERCENT)).toBe(true);
+    } finally {
+      sized.cleanup();
+    }
+    // Unset: on demand, nothing scaled.
+    const plain = Object.values(s.template.findResources('AWS::DynamoDB::Table'))[0] as { Properties: { BillingMode: string } };
+    expect(plain.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(Object.keys(s.template.findResources('AWS::ApplicationAutoScaling::ScalableTarget'))).toEqual([]);
+  });
+
+  test('takes the defaults, and refuses a mode it does not know, a bad range, or ranges without the provisioned mode', () => {
+    expect(tableCapacity(undefined, undefined, undefined)).toEqual({ mode: 'on-demand' });
+    expect(tableCapacity('provisioned', undefined, undefined)).toEqual({
+      mode: 'provisioned',
+      writes: { min: 5, max: 4000 },
+      reads: { min: 5, max: 12000 },
+    });
+    expect(() => tableCapacity('reserved', undefined, undefined)).toThrow(/tableCapacity must be on-demand or provisioned/);
+    for (const bad of ['0:10', '10:5', 'lots', '10', '5:40001'])
+      expect(() => tableCapacity('provisioned', bad, undefined)).toThrow(/tableWriteCapacity must be min:max/);
+    expect(() => tableCapacity(undefined, '5:100', undefined)).toThrow(/add -c tableCapacity=provisioned/);
   });
 });

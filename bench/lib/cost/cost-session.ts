@@ -69,6 +69,11 @@ export function printCostTable(print: (line?: string) => void, title: string, co
       [
         ...cost.lines.map((line) => [line.service, line.measure, dollars(line.perMillion)]),
         ['total beyond SES', '', dollars(cost.beyondSes)],
+        [
+          'total beyond SES, the table provisioned (-c tableCapacity=provisioned, steady load at 70% use)',
+          '',
+          dollars(cost.beyondSesProvisioned),
+        ],
         ["(SES's own charge: a la carte plan, $0.10 per 1,000)", '', dollars(cost.ses)],
         ["(SES's own charge: Essentials plan, $0.16 per 1,000, new accounts' default)", '', dollars(cost.sesEssentials)],
       ],

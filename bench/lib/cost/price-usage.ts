@@ -10,6 +10,7 @@
  * scheduler sending to SQS). `local-cloud` (provisioning, health checks) and the bench's own are not.
  */
 import { PRICES } from './prices';
+import { TARGET_UTILIZATION_PERCENT } from '#infra/table-capacity';
 import type { LambdaUsage } from './lambda-usage';
 
 export interface MeteredUsage {
@@ -38,6 +39,12 @@ export interface Cost {
   lines: CostLine[];
   /** Everything but SES's own charge. */
   beyondSes: number;
+  /**
+   * The same with the table in provisioned mode (context tableCapacity=provisioned) at steady load: each unit
+   * consumed priced as capacity-hours kept at the auto scaling target's use (70%): what the mode costs when the
+   * load is steady enough for scaling to follow it.
+   */
+  beyondSesProvisioned: number;
   /** SES's own charge per million delivered emails (its messages) on the a la carte plan, for comparison. */
   ses: number;
   /** The same on the Essentials plan, the default for SES accounts new since 2026-07-21. */
@@ -107,6 +114,11 @@ export function priceUsage(usage: MeteredUsage): Cost {
     perEmail(wru) * PRICES.dynamoWriteUnit.usd,
   );
   add('DynamoDB reads', `${round(perEmail(rru), 1)} RRU (${byIndex('RRU') || 'none'})`, perEmail(rru) * PRICES.dynamoReadUnit.usd);
+  const utilization = TARGET_UTILIZATION_PERCENT / 100;
+  const onDemandDynamo = million(perEmail(wru) * PRICES.dynamoWriteUnit.usd + perEmail(rru) * PRICES.dynamoReadUnit.usd);
+  const provisionedDynamo = million(
+    (perEmail(wru) * PRICES.dynamoWriteCapacityHour.usd + perEmail(rru) * PRICES.dynamoReadCapacityHour.usd) / 3600 / utilization,
+  );
 
   // Lambda: requests, and GB-seconds at each function's memory.
   let invocations = 0;
@@ -162,6 +174,7 @@ export function priceUsage(usage: MeteredUsage): Cost {
   return {
     lines,
     beyondSes,
+    beyondSesProvisioned: beyondSes - onDemandDynamo + provisionedDynamo,
     ses: million(perEmail(sesMessages) * PRICES.sesMessage.usd),
     sesEssentials: million(perEmail(sesMessages) * PRICES.sesMessageEssentials.usd),
   };

@@ -30,6 +30,18 @@ export const PRICES = {
     source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
     read: '2025-07-21, airbyte.com "Amazon DynamoDB Pricing"',
   },
+  dynamoWriteCapacityHour: {
+    usd: 0.00065,
+    unit: 'provisioned write capacity unit-hour (one write unit a second for an hour)',
+    source: 'https://aws.amazon.com/dynamodb/pricing/provisioned/',
+    read: '2026-11, ../shared/research/cost-and-ceilings.md [P3] (unchanged by the on-demand cut of 2024-11-01)',
+  },
+  dynamoReadCapacityHour: {
+    usd: 0.00013,
+    unit: 'provisioned read capacity unit-hour',
+    source: 'https://aws.amazon.com/dynamodb/pricing/provisioned/',
+    read: '2026-11, ../shared/research/cost-and-ceilings.md [P3]',
+  },
   lambdaRequest: {
     usd: perMillion(0.2),
     unit: 'Lambda request',

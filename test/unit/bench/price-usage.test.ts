@@ -67,4 +67,13 @@ describe('pricing metered usage', () => {
     );
     expect(line(cost, 'API Gateway').perMillion).toBeCloseTo(1, 6);
   });
+
+  it('prices the table in provisioned mode too: each unit as capacity-hours at 70% use, the rest unchanged', () => {
+    // 18.1 WRU and 4 RRU an email: $0.625 and $0.125 per million on demand; $0.00065 and $0.00013 per unit-hour provisioned.
+    const onDemand = 18.1 * 0.625 + 4 * 0.125;
+    const provisioned = ((18.1 * 0.00065 + 4 * 0.00013) / 3600 / 0.7) * 1e6;
+    expect(cost.beyondSesProvisioned).toBeCloseTo(cost.beyondSes - onDemand + provisioned, 6);
+    // About 2.4 times cheaper per unit.
+    expect(onDemand / provisioned).toBeGreaterThan(2.3);
+  });
 });

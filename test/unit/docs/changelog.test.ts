@@ -12,6 +12,7 @@ import { TABLE_INDEXES_CONTEXT } from '#infra/constructs/data';
 import { SES_RATE_CONTEXT, WORKER_CONCURRENCY_CONTEXT } from '#infra/worker-concurrency';
 import { RELAY_MAX_TASKS_CONTEXT } from '#infra/relay-scaling';
 import { TABLE_WARM_READS_CONTEXT, TABLE_WARM_WRITES_CONTEXT } from '#infra/table-warm-throughput';
+import { TABLE_CAPACITY_CONTEXT, TABLE_READ_CAPACITY_CONTEXT, TABLE_WRITE_CAPACITY_CONTEXT } from '#infra/table-capacity';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
@@ -44,6 +45,9 @@ test('every context value it names is one the stack reads', () => {
     RELAY_MAX_TASKS_CONTEXT,
     TABLE_WARM_WRITES_CONTEXT,
     TABLE_WARM_READS_CONTEXT,
+    TABLE_CAPACITY_CONTEXT,
+    TABLE_WRITE_CAPACITY_CONTEXT,
+    TABLE_READ_CAPACITY_CONTEXT,
     'sandboxDomain',
     'stackName',
     'smtpTlsSecretArn',
