@@ -3,8 +3,9 @@
  * 1. The local cloud's own process environment, minus every variable the template manages (resource
  *    names and URLs, settings: any variable some function's template sets, every ENV name of
  *    shared/config/config.ts and every setting of shared/config/settings.ts). What stays are tuning knobs the tests
- *    and a developer set on `npm start` (LOG_LEVEL, WEBHOOK_RETRY_DELAYS, SEND_LEASE_S, ...), which a
- *    deployed function would not have and reads with a default.
+ *    and a developer set on `npm start` (WEBHOOK_RETRY_DELAYS, SEND_LEASE_S, ...), which a deployed function
+ *    would not have and reads with a default. (LOG_LEVEL is a setting: `LOG_LEVEL=info npm start` reaches the
+ *    functions through the template, as `-c logLevel=info` does on AWS.)
  * 2. What Lambda's runtime sets (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime):
  *    AWS_REGION, AWS_DEFAULT_REGION, AWS_LAMBDA_FUNCTION_NAME, _MEMORY_SIZE, _VERSION, AWS_EXECUTION_ENV
  *    and the role's credentials (here the local cloud's keys; its IAM checks name the function's role).

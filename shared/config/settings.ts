@@ -46,6 +46,12 @@ export const DEFAULT_SETTINGS = {
   REPUTATION_COMPLAINT_RATE: '0.0008',
   REPUTATION_DEPLOYMENT_MIN_SENT: '1000',
   REPUTATION_OFFENDER_MIN_SENT: '100',
+  /**
+   * What the functions and the relay task log (shared/lib/log.ts): `warn` by default, so normal operation writes
+   * no line per email (CloudWatch Logs bills each GB ingested); `info` adds a line per batch and per step
+   * (`-c logLevel=info`, or `LOG_LEVEL=info npm start`), `error`, `silent`.
+   */
+  LOG_LEVEL: 'warn',
 };
 
 export type SettingName = keyof typeof DEFAULT_SETTINGS;

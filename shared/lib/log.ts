@@ -1,11 +1,24 @@
 /**
  * Structured JSON logs (one line each, CloudWatch-friendly). Never pass secrets: callers log ids, not
  * keys, bodies or headers.
+ *
+ * LOG_LEVEL: `info` (everything; the default of a process that is not told), `warn` (warnings and errors: the
+ * deployed functions' default, the LOG_LEVEL setting, so no line is written per email in normal operation and
+ * CloudWatch Logs ingests only what needs a look), `error`, or `silent` (nothing). An unknown value is `info`.
  */
 type Fields = Record<string, unknown>;
+type Level = 'info' | 'warn' | 'error';
 
-function write(level: 'info' | 'warn' | 'error', message: string, fields: Fields): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
+const RANK: Record<Level | 'silent', number> = { info: 0, warn: 1, error: 2, silent: 3 };
+
+/** Whether a line of `level` is written under the process's LOG_LEVEL (read each time: tests and the local cloud change it). */
+export function logs(level: Level, setting: string | undefined = process.env.LOG_LEVEL): boolean {
+  const threshold = setting !== undefined && setting in RANK ? RANK[setting as keyof typeof RANK] : RANK.info;
+  return RANK[level] >= threshold;
+}
+
+function write(level: Level, message: string, fields: Fields): void {
+  if (!logs(level)) return;
   const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
   if (level === 'error') console.error(line);
   else console.log(line);

@@ -45,14 +45,14 @@ describe("a function's environment on the local cloud", () => {
 
   it("keeps the process's tuning knobs, sets Lambda's runtime variables, and lets this machine's endpoints win", () => {
     const env = functionEnvironment({
-      template: { ...templates[0]!, LINKS_BASE_URL: 'https://api.example' },
+      template: { ...templates[0]!, LINKS_BASE_URL: 'https://api.example', LOG_LEVEL: 'warn' },
       managed,
-      base: { LOG_LEVEL: 'silent', AWS_PROFILE: 'mine' },
+      base: { WEBHOOK_RETRY_DELAYS: '1,1', LOG_LEVEL: 'silent', AWS_PROFILE: 'mine' },
       runtime,
       local: { AWS_ENDPOINT_URL_SQS: 'http://127.0.0.1:1', LINKS_BASE_URL: 'https://tunnel.example' },
     });
     expect(env).toMatchObject({
-      LOG_LEVEL: 'silent',
+      WEBHOOK_RETRY_DELAYS: '1,1',
       AWS_REGION: 'us-east-1',
       AWS_LAMBDA_FUNCTION_NAME: 'Mailservice-ApiEmails',
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024',
@@ -62,5 +62,7 @@ describe("a function's environment on the local cloud", () => {
     });
     // The developer's own AWS settings never reach a function (Lambda gives it its role's credentials).
     expect(env.AWS_PROFILE).toBeUndefined();
+    // LOG_LEVEL is a setting: the template's (the local cloud synthesizes it from its own LOG_LEVEL), not the process's.
+    expect(env.LOG_LEVEL).toBe('warn');
   });
 });
