@@ -25,6 +25,15 @@ function write(level: Level, message: string, fields: Fields): void {
 }
 
 export const logInfo = (message: string, fields: Fields = {}) => write('info', message, fields);
+/**
+ * An info line that carries a CloudWatch metric (Embedded Metric Format `_aws` fields): written at every level but
+ * `silent`, since the metric is data an alarm or a dashboard reads, not chatter (docs/deliverability.md's
+ * DmarcReports). Keep such lines rare: one per report or per minute, never one per email.
+ */
+export function logMetric(message: string, fields: Fields): void {
+  if (process.env.LOG_LEVEL === 'silent') return;
+  console.log(JSON.stringify({ level: 'info', message, time: new Date().toISOString(), ...fields }));
+}
 export const logWarn = (message: string, fields: Fields = {}) => write('warn', message, fields);
 export function logError(message: string, error: unknown, fields: Fields = {}): void {
   const err = error instanceof Error ? { error: error.name, error_message: error.message, stack: error.stack } : { error: String(error) };

@@ -4,7 +4,7 @@
  * counted (docs/deliverability.md, "Reputation guard"). Partial batch failures resume at the first record not
  * counted.
  */
-import { logError, logInfo } from '#shared/lib/log';
+import { logError, logInfo, logWarn } from '#shared/lib/log';
 import { emailStatsWrites } from '#shared/adapters/store/email-stats-changes';
 import { brakeSettingsOf } from '#shared/domain/reputation/brake';
 import { aggregateStats } from '#shared/usecases/reputation/aggregate-stats';
@@ -40,12 +40,16 @@ const deps = {
 export const handler = forEachStreamBatch('tenant-stats', emailStatsWrites, async (items) => {
   const result = await aggregateStats(deps, items);
   if (result.failure) logError('tenant-stats: batch stopped', new Error(result.failure), { records: items.length, done: result.done });
-  else
-    logInfo('tenant-stats', {
+  else {
+    // A pause or a brake is the operator's business (docs/deploy.md, "Reputation alarms"): a warning, written at the
+    // functions' default level; the counters alone are info.
+    const stopped = Boolean(result.paused?.length || result.braked?.length);
+    (stopped ? logWarn : logInfo)('tenant-stats', {
       records: items.length,
       counters: result.written,
       ...(result.paused?.length ? { paused: result.paused } : {}),
       ...(result.braked?.length ? { braked: result.braked } : {}),
     });
+  }
   return { done: result.done };
 });

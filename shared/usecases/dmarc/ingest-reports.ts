@@ -27,7 +27,7 @@ import type { AggregateReport } from '../../domain/dmarc/report-schema';
 import { ReportRefused, type RefusalReason } from '../../domain/dmarc/refusal';
 import { splitAddress } from '../../domain/inbound/address';
 import type { InboundMessage } from '../../domain/messages';
-import { logError, logInfo, logWarn } from '../../lib/log';
+import { logError, logMetric, logWarn } from '../../lib/log';
 import type { DmarcAddressRepository, ReportAddressTarget } from '../../adapters/store/dmarc-addresses';
 import type { DmarcReportRepository } from '../../adapters/store/dmarc-reports';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
@@ -130,7 +130,8 @@ function logOutcome(ids: MessageIds, outcome: ReportOutcome): void {
       ...metric('not_for_domain'),
     });
   else if (outcome.kind === 'stored' || outcome.kind === 'duplicate')
-    logInfo(`dmarc: report ${outcome.kind}`, {
+    // Its metric is written whatever the level (the functions log at warn by default).
+    logMetric(`dmarc: report ${outcome.kind}`, {
       ...ids,
       part: outcome.part,
       domain_id: outcome.domain_id,
