@@ -1,7 +1,7 @@
 /**
  * Context `smtpRelayMaxTasks` (`cdk deploy -c smtpRelayMaxTasks=30`): the most tasks the SMTP relay and MX
  * service scales out to (SMTP_RELAY.autoscaling: from minTasks, default maxTasks). A task of 0.5 vCPU takes
- * about 35-50 messages a second (the relay's ~14 ms of CPU per message, docs/benchmarks.md "SMTP relay"; see
+ * about 35-50 messages a second (an estimate from the relay's ~14 ms of CPU per message, docs/benchmarks.md "SMTP relay"; see
  * docs/deploy.md, "Throughput ceilings").
  */
 import { SMTP_RELAY } from './definitions';

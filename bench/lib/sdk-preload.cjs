@@ -40,6 +40,7 @@
 const wt = require('node:worker_threads');
 const { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join, relative, sep } = require('node:path');
+const { findSourceMap } = require('node:module');
 
 const GUARD = Symbol.for('mailservice.bench.sdk-preload');
 const dir = process.env.BENCH_SDK_DIR;
@@ -92,7 +93,7 @@ function sourceFileOf(frame) {
   const file = frame?.getFileName?.() || '';
   if (!file.includes(BUNDLE_DIR)) return file;
   try {
-    const map = require('node:module').findSourceMap(file);
+    const map = findSourceMap(file);
     const entry = map?.findEntry((frame.getLineNumber() || 1) - 1, (frame.getColumnNumber() || 1) - 1);
     const source = entry?.originalSource;
     if (!source) return file;

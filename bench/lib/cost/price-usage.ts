@@ -108,14 +108,16 @@ export function priceUsage(usage: MeteredUsage): Cost {
       .sort((a, b) => b[1] - a[1])
       .map(([meter, value]) => `${meter.slice(kind.length + 1)} ${round(perEmail(value), 1)}`)
       .join(', ');
+  const dynamoWritesUsd = perEmail(wru) * PRICES.dynamoWriteUnit.usd;
+  const dynamoReadsUsd = perEmail(rru) * PRICES.dynamoReadUnit.usd;
   add(
     'DynamoDB writes',
     `${round(perEmail(wru), 1)} WRU (${byIndex('WRU') || 'none'}${failedWrites ? `, refused conditions ${round(perEmail(failedWrites), 2)}` : ''})`,
-    perEmail(wru) * PRICES.dynamoWriteUnit.usd,
+    dynamoWritesUsd,
   );
-  add('DynamoDB reads', `${round(perEmail(rru), 1)} RRU (${byIndex('RRU') || 'none'})`, perEmail(rru) * PRICES.dynamoReadUnit.usd);
+  add('DynamoDB reads', `${round(perEmail(rru), 1)} RRU (${byIndex('RRU') || 'none'})`, dynamoReadsUsd);
   const utilization = TARGET_UTILIZATION_PERCENT / 100;
-  const onDemandDynamo = million(perEmail(wru) * PRICES.dynamoWriteUnit.usd + perEmail(rru) * PRICES.dynamoReadUnit.usd);
+  const onDemandDynamo = million(dynamoWritesUsd + dynamoReadsUsd);
   const provisionedDynamo = million(
     (perEmail(wru) * PRICES.dynamoWriteCapacityHour.usd + perEmail(rru) * PRICES.dynamoReadCapacityHour.usd) / 3600 / utilization,
   );

@@ -23,18 +23,23 @@ export class WebhookPresence {
 
   /** The accounts among `accountIds` with at least one endpoint (enabled or not). */
   async accountsWithEndpoints(accountIds: readonly string[]): Promise<Set<string>> {
-    const unique = [...new Set(accountIds)];
-    const found = new Set(unique.filter((id) => this.cache.get(id) === true));
-    const unknown = unique.filter((id) => this.cache.get(id) === undefined);
-    if (unknown.length === 0) return found;
+    const found = new Set<string>();
+    // Each account not known within the bound, by its counter's partition key.
+    const unknown = new Map<string, string>();
+    for (const id of new Set(accountIds)) {
+      const known = this.cache.get(id);
+      if (known === undefined) unknown.set(keys.counter(id, WEBHOOKS_COUNTER).PK, id);
+      else if (known) found.add(id);
+    }
+    if (unknown.size === 0) return found;
     const items = await batchGetItems(
       this.table,
-      unknown.map((id) => keys.counter(id, WEBHOOKS_COUNTER)),
+      [...unknown.values()].map((id) => keys.counter(id, WEBHOOKS_COUNTER)),
       { consistentRead: true, projection: ['PK', 'count'] },
     );
-    const counted = new Map(items.map((item) => [String(item.PK), Number(item.count ?? 0)]));
-    for (const id of unknown) {
-      const has = (counted.get(keys.counter(id, WEBHOOKS_COUNTER).PK) ?? 0) > 0;
+    const withEndpoints = new Set(items.filter((item) => Number(item.count ?? 0) > 0).map((item) => unknown.get(String(item.PK))));
+    for (const id of unknown.values()) {
+      const has = withEndpoints.has(id);
       this.cache.set(id, has);
       if (has) found.add(id);
     }

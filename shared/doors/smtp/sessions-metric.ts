@@ -6,6 +6,7 @@
  * scales on it (infra/constructs/smtp-relay.ts), beside CPU, so a task never nears its SMTP_MAX_CLIENTS.
  */
 import { METRICS_NAMESPACE } from '../../config/metrics';
+import { logMetric } from '../../lib/log';
 
 /** The metric's name and its one dimension, as the relay writes them and the stack's scaling policy reads them. */
 export const SESSIONS_METRIC = { name: 'OpenSessions', dimension: { Service: 'smtp-relay' } } as const;
@@ -13,9 +14,9 @@ export const SESSIONS_METRIC = { name: 'OpenSessions', dimension: { Service: 'sm
 /** How often a task writes the line (one datapoint per CloudWatch minute). */
 export const SESSIONS_METRIC_EVERY_MS = 60_000;
 
-/** The EMF line of `sessions` open sessions at `now` (epoch ms). */
-export function sessionsMetricLine(sessions: number, now: number): string {
-  return JSON.stringify({
+/** The EMF fields of `sessions` open sessions at `now` (epoch ms): the directive, the dimension and the value at the root. */
+export function sessionsMetric(sessions: number, now: number): Record<string, unknown> {
+  return {
     _aws: {
       Timestamp: now,
       CloudWatchMetrics: [
@@ -27,25 +28,21 @@ export function sessionsMetricLine(sessions: number, now: number): string {
       ],
     },
     ...SESSIONS_METRIC.dimension,
-    level: 'info',
-    message: 'smtp sessions',
     [SESSIONS_METRIC.name]: sessions,
-  });
+  };
 }
 
-/** Standard output, at every log level but `silent` (the scaling policy needs every datapoint; a silenced process says nothing). */
-function writeUnlessSilent(line: string): void {
-  if (process.env.LOG_LEVEL !== 'silent') console.log(line);
-}
-
-/** Writes the line every `everyMs` with `count()`'s sessions; returns the stop. The timer does not keep the process alive. */
+/**
+ * Writes the metric every `everyMs` with `count()`'s sessions, at every log level but `silent` (logMetric: the
+ * scaling policy needs every datapoint); returns the stop. The timer does not keep the process alive.
+ */
 export function reportSessions(
   count: () => number,
-  write: (line: string) => void = writeUnlessSilent,
+  write: (fields: Record<string, unknown>) => void = (fields) => logMetric('smtp sessions', fields),
   everyMs: number = SESSIONS_METRIC_EVERY_MS,
   now: () => number = Date.now,
 ): () => void {
-  const timer = setInterval(() => write(sessionsMetricLine(count(), now())), everyMs);
+  const timer = setInterval(() => write(sessionsMetric(count(), now())), everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }

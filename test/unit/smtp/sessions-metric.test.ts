@@ -3,11 +3,11 @@
  * Mailservice/OpenSessions by Service, written once a minute with the task's open sessions, whatever the log level.
  */
 import { METRICS_NAMESPACE } from '#shared/config/metrics';
-import { reportSessions, SESSIONS_METRIC, SESSIONS_METRIC_EVERY_MS, sessionsMetricLine } from '#shared/doors/smtp/sessions-metric';
+import { reportSessions, SESSIONS_METRIC, SESSIONS_METRIC_EVERY_MS, sessionsMetric } from '#shared/doors/smtp/sessions-metric';
 
-describe('sessionsMetricLine', () => {
+describe('sessionsMetric', () => {
   test('is an Embedded Metric Format document: the metric under its namespace and dimension, its value at the root', () => {
-    const line = JSON.parse(sessionsMetricLine(37, 1_790_000_000_000));
+    const line = sessionsMetric(37, 1_790_000_000_000);
     expect(line._aws).toEqual({
       Timestamp: 1_790_000_000_000,
       CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [['Service']], Metrics: [{ Name: 'OpenSessions', Unit: 'Count' }] }],
@@ -24,7 +24,7 @@ describe('reportSessions', () => {
 
   test('writes a line with the current count every minute until stopped, without keeping the process alive', () => {
     let open = 3;
-    const lines: string[] = [];
+    const lines: Record<string, unknown>[] = [];
     const stop = reportSessions(
       () => open,
       (line) => lines.push(line),
@@ -35,7 +35,7 @@ describe('reportSessions', () => {
     jest.advanceTimersByTime(SESSIONS_METRIC_EVERY_MS);
     open = 250;
     jest.advanceTimersByTime(SESSIONS_METRIC_EVERY_MS);
-    expect(lines.map((line) => JSON.parse(line).OpenSessions)).toEqual([3, 250]);
+    expect(lines.map((line) => line.OpenSessions)).toEqual([3, 250]);
     stop();
     jest.advanceTimersByTime(5 * SESSIONS_METRIC_EVERY_MS);
     expect(lines).toHaveLength(2);
