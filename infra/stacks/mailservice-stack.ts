@@ -81,7 +81,9 @@ export class MailserviceStack extends Stack {
     };
     const sandboxDomain =
       props.sandboxDomain ?? (this.node.tryGetContext('sandboxDomain') as string | undefined) ?? SETTINGS.SANDBOX_DOMAIN;
-    const settings = settingsFromContext(this);
+    // LOG_LEVEL always reaches the functions and the relay task: its default (warn) is the template's, since the
+    // code's own default (a process not told logs everything) suits the CLIs and the local cloud's own lines.
+    const settings: Record<string, string> = { LOG_LEVEL: SETTINGS.LOG_LEVEL, ...settingsFromContext(this) };
     const functionsDir = props.functionsDir ?? DEFAULT_FUNCTIONS_DIR;
     this.api = new Api(this, 'Api', { functionsDir, resources, environment: { ...settings, SANDBOX_DOMAIN: sandboxDomain } });
     // Signed links (unsubscribe, tracking: docs/tracking.md) point at the links group: the HTTP API's own

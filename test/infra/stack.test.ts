@@ -763,3 +763,28 @@ describe('context tableCapacity (provisioned capacity with auto scaling instead 
     expect(() => tableCapacity(undefined, '5:100', undefined)).toThrow(/add -c tableCapacity=provisioned/);
   });
 });
+
+describe('LOG_LEVEL of the functions and the relay task', () => {
+  test("every function and the relay task run at the setting's default, warn, unless -c logLevel says otherwise", () => {
+    const levels = (synthesised: Synthesised) => {
+      const fns = Object.values(synthesised.template.findResources('AWS::Lambda::Function')) as {
+        Properties: { Environment?: { Variables?: Record<string, unknown> } };
+      }[];
+      const task = Object.values(synthesised.template.findResources('AWS::ECS::TaskDefinition'))[0] as {
+        Properties: { ContainerDefinitions: { Environment: { Name: string; Value: unknown }[] }[] };
+      };
+      return {
+        functions: new Set(fns.map((fn) => fn.Properties.Environment?.Variables?.LOG_LEVEL)),
+        relay: task.Properties.ContainerDefinitions[0]!.Environment.find((entry) => entry.Name === 'LOG_LEVEL')?.Value,
+      };
+    };
+    expect(SETTINGS.LOG_LEVEL).toBe('warn');
+    expect(levels(s)).toEqual({ functions: new Set(['warn']), relay: 'warn' });
+    const verbose = synth({ context: { logLevel: 'info' } });
+    try {
+      expect(levels(verbose)).toEqual({ functions: new Set(['info']), relay: 'info' });
+    } finally {
+      verbose.cleanup();
+    }
+  });
+});
