@@ -7,7 +7,7 @@
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
  *                          --floors old,new[,new-put] --floor-condition-check
  *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost
- *                          --tracked --tenant]
+ *                          --tracked --tenant --html-kb 30 --stream-shards 100 --help]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -34,6 +34,11 @@
  *                User-Agent) and the opens priced per million (measure/tracked-opens.ts).
  * --tenant       the API phases send as one tenant of the account (per-tenant cost and partition figures;
  *                a new tenant's ramp allows 3,000 transactional recipients a day: keep the phases short).
+ * --html-kb N    the API phases' sends carry an html body of about N KB (0: a short text body only).
+ * --stream-shards N  the stack reads its table's stream as N shards (LOCAL_STREAM_SHARDS), as AWS has about
+ *                one per partition: the stream functions get the batches N shards give, and with --cost the
+ *                partition model shows each key's heat at that shard count.
+ * --help         print this text.
  * --floors       which floors to run: old (4 GetItem, BatchGetItem, TransactWriteItems, SendMessage),
  *                new (BatchGetItem of 3+N keys + TransactWriteItems), new-put (the same with a PutItem),
  *                or none. --floor-condition-check adds a ConditionCheck on the API key to the new
@@ -61,8 +66,16 @@
  * each phase), report/ (the printed figures and the comparisons with the floors, the baseline and the
  * goals).
  */
+import { readFileSync } from 'node:fs';
 import { parseSendOptions } from './send/options';
 import { runBench } from './send/run-bench';
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  // This file's header is the bench's help.
+  const header = /\/\*\*\n([\s\S]*?)\*\//.exec(readFileSync(__filename, 'utf8'))?.[1] ?? '';
+  console.log(header.replace(/^ \* ?/gm, ''));
+  process.exit(0);
+}
 
 runBench(parseSendOptions()).catch((error) => {
   console.error(error);

@@ -25,6 +25,8 @@
  * LOCAL_DYNAMODB_ENDPOINT (with DATA_IN_MEMORY=1: a running DynamoDB Local to use instead of starting one) and
  * LOCAL_STACK_NAME (default Mailservice; stacks sharing a DynamoDB Local need different names):
  * docs/local-cloud/dynamodb.md, "Stacks sharing one DynamoDB Local".
+ * LOCAL_STREAM_SHARDS (the table's stream read as this many shards, as AWS has about one per partition: each
+ * function sees the batches that many shards hand it; default 1, DynamoDB Local's own): docs/local-cloud/streams.md.
  * LOCAL_OIDC=1 (the local OpenID provider, and the dashboard's sign-in with it; LOCAL_OIDC_PORT its port):
  * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
@@ -32,6 +34,7 @@ import { startLocalCloud } from './cloud/cloud';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
 import { portFromEnv } from './cloud/free-port';
 import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
+import { streamShardsFromEnv } from './cloud/stream-lanes';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -61,6 +64,8 @@ function eventOrder(env: NodeJS.ProcessEnv): EventOrder | undefined {
 
 async function main(): Promise<void> {
   const env = process.env;
+  // Read in the functions' thread (cloud/workers-runtime.ts); refused here, before anything starts.
+  streamShardsFromEnv(env);
   const started = Date.now();
   const log = (message: string) => console.error(`[local-cloud] ${message}`);
   // Run by `npm start`: stop when npm (or a shell between us) is gone, however it ended (launcher-watch.ts).

@@ -49,6 +49,12 @@ export interface SendBenchOptions {
   tenant: boolean;
   /** --html-kb: the API phases' sends carry an html body of about this many KB (0: a short text body only). */
   htmlKb: number;
+  /**
+   * --stream-shards: the stack reads its table's stream as this many shards (LOCAL_STREAM_SHARDS,
+   * docs/local-cloud/streams.md), as AWS has about one per partition: the stream functions' batches, and
+   * what they write once per batch, as a table of that many partitions gives them.
+   */
+  streamShards: number;
   /** The SDK preload goes into the stack when calls are counted, latencies injected or costs metered. */
   observe: boolean;
 }
@@ -73,8 +79,12 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       tracked: { type: 'boolean', default: false },
       tenant: { type: 'boolean', default: false },
       'html-kb': { type: 'string', default: '0' },
+      'stream-shards': { type: 'string', default: '1' },
     },
   });
+  const streamShards = Number(values['stream-shards']);
+  if (!(Number.isInteger(streamShards) && streamShards >= 1 && streamShards <= 10_000))
+    throw new Error(`--stream-shards takes a whole number from 1 to 10000, got '${values['stream-shards']}'`);
   if (values.tracked && values.template) throw new Error('--tracked and --template are separate scenarios: run them one at a time');
   if (values.tenant && values.baseline) throw new Error('--tenant cannot be combined with --baseline');
   if (values.template && values.baseline)
@@ -101,6 +111,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     tracked: values.tracked!,
     tenant: values.tenant!,
     htmlKb: Number(values['html-kb']),
+    streamShards,
     observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };
 }

@@ -58,6 +58,8 @@ export async function startStack(target: Target, scratch: string, options: SendB
       LOCAL_TASK_PERIOD_MS: '60000',
       // The product's settings as on AWS (the send context cache): reads per email as AWS would see them.
       ...AWS_SETTINGS_ENV,
+      // The table's stream as that many shards (docs/local-cloud/streams.md); 1 is DynamoDB Local's own.
+      ...(options.streamShards > 1 ? { LOCAL_STREAM_SHARDS: String(options.streamShards) } : {}),
       ...(preloads.length
         ? {
             NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', ...preloads.map((file) => `--require ${join(__dirname, '..', 'lib', file)}`)]

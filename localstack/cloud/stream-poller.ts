@@ -17,7 +17,14 @@
  *    and the shard moves on;
  *  - checkpoints: per shard, the last sequence number processed, in DATA_DIR/stream-checkpoints.json
  *    (written atomically after every batch), so a restart resumes instead of replaying the stream.
- *    Without a file (in-memory cloud) they live in memory.
+ *    Without a file (in-memory cloud) they live in memory;
+ *  - shards as AWS has them (`streamShards`, LOCAL_STREAM_SHARDS): DynamoDB Local's stream has one shard,
+ *    where a table on AWS has about one per partition, each delivering batches of its own. With N, the
+ *    records read are spread over N lanes by their partition key (./stream-lanes.ts: one key's records stay
+ *    in one lane, in order) and each lane is handed to the function as its own batches, the lanes at once,
+ *    so the functions see the batch sizes and counts that many shards give. The lanes share the real
+ *    shard's batching window and checkpoint (written once every lane's records are processed: a restart
+ *    hands them all again, as a shard's retry does).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync } from 'node:fs';
@@ -33,6 +40,7 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import type { FilterPattern, FilterValue, StreamWorkerDefinition } from '#infra/definitions';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from './constants';
 import { invokeWithinTimeout } from './lambda-timeout';
+import { laneBatches, MAX_LANES_AT_ONCE } from './stream-lanes';
 import { STREAM_BASE_POLL_MS, StreamShardFeed, type Position } from './stream-shard-feed';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: Lambda's contract (aws-lambda's own handler types): a handler resolves to a batch response or to nothing, and an async function returning nothing is Promise<void>
@@ -91,6 +99,11 @@ export interface StreamPollerOptions extends MappingSettings {
   busyForMs?: number;
   /** Shard listing interval (default 5 s); a closing shard triggers one at once. */
   discoveryIntervalMs?: number;
+  /**
+   * The shards the stream is read as (default 1): DynamoDB Local's one shard split into this many lanes by
+   * partition key, each lane's records handed over as batches of their own (the header, ./stream-lanes.ts).
+   */
+  streamShards?: number;
   /** Retry backoff: base * 2^(n-1), capped (defaults 100 ms and 1 s). */
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
@@ -470,6 +483,9 @@ export class StreamPoller {
 
   private async readShard(shardId: string, start: Position): Promise<void> {
     const { batchSize, maxBatchingWindowMs, filters, name } = this.options;
+    const lanes = this.options.streamShards ?? 1;
+    // With lanes, the buffer holds up to a batch for each (the batches the shards would each make).
+    const bufferCap = batchSize * lanes;
     const busyInterval = this.options.pollIntervalMs ?? STREAM_BASE_POLL_MS;
     const idleInterval = this.options.idlePollIntervalMs ?? STREAM_BASE_POLL_MS;
     const busyFor = this.options.busyForMs ?? 1000;
@@ -484,7 +500,7 @@ export class StreamPoller {
 
     while (this.running) {
       let read = 0;
-      if (!exhausted && buffer.length < batchSize) {
+      if (!exhausted && buffer.length < bufferCap) {
         try {
           const position: Position = lastRead ? { type: 'AFTER_SEQUENCE_NUMBER', sequenceNumber: lastRead } : start;
           const result = await this.feed.read(name, shardId, position, this.abort.signal);
@@ -519,11 +535,11 @@ export class StreamPoller {
       }
 
       const windowOver = firstBufferedAt > 0 && Date.now() - firstBufferedAt >= maxBatchingWindowMs;
-      if (buffer.length >= batchSize || (buffer.length > 0 && (windowOver || exhausted))) {
-        const batch = buffer.splice(0, batchSize);
+      if (buffer.length >= bufferCap || (buffer.length > 0 && (windowOver || exhausted))) {
+        const batch = buffer.splice(0, bufferCap);
         firstBufferedAt = buffer.length ? Date.now() : 0;
         skippedThrough = undefined;
-        if (!(await this.deliver(shardId, batch))) return;
+        if (!(await (lanes > 1 ? this.deliverLanes(shardId, batch, lanes) : this.deliver(shardId, batch)))) return;
         continue;
       }
       if (skippedThrough) {
@@ -578,10 +594,34 @@ export class StreamPoller {
   }
 
   /**
-   * Handles one batch to the end: every record is processed, or given up on after the retries, and
-   * checkpointed. False when the poller stopped first (the rest is read again after a restart).
+   * Hands the records to the function as the lanes' batches (./stream-lanes.ts): each lane's batches in
+   * order, up to MAX_LANES_AT_ONCE lanes at once; the shard's checkpoint moves once every lane is done.
    */
-  private async deliver(shardId: string, records: Pending[]): Promise<boolean> {
+  private async deliverLanes(shardId: string, records: Pending[], lanes: number): Promise<boolean> {
+    const queue = laneBatches(records, lanes, this.options.batchSize, (pending) => pending.record.dynamodb?.Keys);
+    let stopped = false;
+    const worker = async () => {
+      for (let lane = queue.shift(); lane && !stopped; lane = queue.shift()) {
+        for (const batch of lane) {
+          if (!(await this.deliver(shardId, batch, false))) {
+            stopped = true;
+            return;
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(MAX_LANES_AT_ONCE, queue.length) }, worker));
+    if (stopped) return false;
+    await this.saveCheckpoint(shardId, { sequenceNumber: records[records.length - 1]!.checkpointTo });
+    return true;
+  }
+
+  /**
+   * Handles one batch to the end: every record is processed, or given up on after the retries, and
+   * checkpointed (unless `checkpoint` is false: a lane's batch, checkpointed with its lanes). False when the
+   * poller stopped first (the rest is read again after a restart).
+   */
+  private async deliver(shardId: string, records: Pending[], checkpoint = true): Promise<boolean> {
     const { retryAttempts, bisectBatchOnFunctionError } = this.options;
     const pending: Pending[][] = [records];
     let attempts = 0;
@@ -593,7 +633,7 @@ export class StreamPoller {
       invokes++;
       if (outcome.kind === 'ok') {
         this.stats.records += batch.length;
-        await this.saveCheckpoint(shardId, { sequenceNumber: batch[batch.length - 1]!.checkpointTo });
+        if (checkpoint) await this.saveCheckpoint(shardId, { sequenceNumber: batch[batch.length - 1]!.checkpointTo });
         pending.shift();
         attempts = 0;
         continue;
@@ -602,7 +642,7 @@ export class StreamPoller {
       if (outcome.kind === 'partial') {
         if (outcome.from > 0) {
           this.stats.records += outcome.from;
-          await this.saveCheckpoint(shardId, { sequenceNumber: batch[outcome.from - 1]!.checkpointTo });
+          if (checkpoint) await this.saveCheckpoint(shardId, { sequenceNumber: batch[outcome.from - 1]!.checkpointTo });
         }
         failing = batch.slice(outcome.from);
         pending[0] = failing;
@@ -616,7 +656,7 @@ export class StreamPoller {
       attempts++;
       if (retryAttempts >= 0 && attempts > retryAttempts) {
         if (!(await this.giveUp(shardId, failing, invokes, outcome))) return false;
-        await this.saveCheckpoint(shardId, { sequenceNumber: failing[failing.length - 1]!.checkpointTo });
+        if (checkpoint) await this.saveCheckpoint(shardId, { sequenceNumber: failing[failing.length - 1]!.checkpointTo });
         pending.shift();
         attempts = 0;
         continue;

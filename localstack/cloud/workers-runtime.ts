@@ -13,6 +13,7 @@ import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { SqsPoller, type WorkerHandler } from './sqs-poller';
 import { StreamCheckpoints, StreamPoller, type StreamHandler } from './stream-poller';
+import { streamShardsFromEnv } from './stream-lanes';
 import { StreamShardFeed } from './stream-shard-feed';
 import { withoutSdkLogging } from '#shared/adapters/aws/client-hooks';
 
@@ -100,6 +101,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
   const checkpoints = new StreamCheckpoints(config.checkpointFile, log);
   const fromEnv = pollIntervalsFromEnv(process.env);
   const pollIntervalMs = config.pollIntervalMs ?? fromEnv.pollIntervalMs;
+  const streamShards = streamShardsFromEnv(process.env);
   // The mappings share one read of each shard (./stream-shard-feed.ts).
   const feed = new StreamShardFeed({ streams, streamArn: config.streamArn, minIntervalMs: pollIntervalMs, log });
   const pollers = new Map<string, StreamPoller>();
@@ -129,6 +131,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
         feed,
         pollIntervalMs,
         idlePollIntervalMs: config.idlePollIntervalMs ?? fromEnv.idlePollIntervalMs,
+        streamShards,
         log,
       }),
     );

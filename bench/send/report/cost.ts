@@ -39,7 +39,7 @@ function phaseModel(phase: Measured) {
   });
 }
 
-export function printCost({ print, all, phaseName }: ReportContext) {
+export function printCost({ print, all, phaseName, options }: ReportContext) {
   const priced = all
     .map((phase) => ({ phase, cost: phaseCost(phase) }))
     .filter((entry): entry is { phase: Measured; cost: Cost } => entry.cost !== undefined);
@@ -55,7 +55,7 @@ export function printCost({ print, all, phaseName }: ReportContext) {
       print();
       printPartitionModel(
         print,
-        `${phaseName(phase)}: the partition model (write units from the table's stream, scaled to what DynamoDB reported per table and index; read units of the product's calls):`,
+        `${phaseName(phase)}: the partition model at ${options.streamShards} stream shard${options.streamShards === 1 ? '' : 's'} (--stream-shards; write units from the table's stream, scaled to what DynamoDB reported per table and index; read units of the product's calls):`,
         phaseModel(phase),
       );
     }

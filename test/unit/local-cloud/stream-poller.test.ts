@@ -16,7 +16,7 @@ import {
   UpdateItemCommand,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
-import { DynamoDBStreamsClient, GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
@@ -33,6 +33,7 @@ import {
 } from '#localstack/cloud/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
 import { StreamShardFeed } from '#localstack/cloud/stream-shard-feed';
+import { laneOf, streamShardsFromEnv } from '#localstack/cloud/stream-lanes';
 import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -94,6 +95,16 @@ async function putOther(table: string, pk: string): Promise<void> {
 /** Waits until `check` holds; a timeout names the check (its source unless told) and its last answer or error. */
 async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = String(check)): Promise<void> {
   await waitFor(check, what, timeoutMs, 20);
+}
+
+/** An iterator at the start of the stream's (one) shard. */
+async function firstIterator(streamArn: string): Promise<string> {
+  const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+  const shardId = described.StreamDescription!.Shards![0]!.ShardId!;
+  const iterator = await streams.send(
+    new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }),
+  );
+  return iterator.ShardIterator!;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -411,6 +422,85 @@ describe('StreamPoller against DynamoDB Local', () => {
       discoveryIntervalMs: 50,
     });
     await waitUntil(() => p.status().startsWith('down: describe stream failed'));
+  });
+});
+
+describe('StreamPoller reading the stream as many shards (LOCAL_STREAM_SHARDS)', () => {
+  const setStatus = (table: string, id: string, status: string) =>
+    dynamo.send(
+      new UpdateItemCommand({
+        TableName: table,
+        Key: { PK: { S: `EMAIL#${id}` } },
+        UpdateExpression: 'SET #s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': { S: status } },
+      }),
+    );
+  const statusOf = (record: DynamoDBRecord) => `${record.dynamodb!.NewImage!.id!.S}:${record.dynamodb!.NewImage!.status!.S}`;
+
+  it("hands each lane's records as batches of their own: one key's records in one lane, in order, at most batchSize each", async () => {
+    const { name, streamArn } = await newTable();
+    const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    for (const id of items) await putEmail(name, id);
+    for (const status of ['sent', 'delivered']) for (const id of items) await setStatus(name, id, status);
+    const events: DynamoDBStreamEvent[] = [];
+    const one = await newTable();
+    for (const id of items) await putEmail(one.name, id);
+    for (const status of ['sent', 'delivered']) for (const id of items) await setStatus(one.name, id, status);
+    const single: DynamoDBStreamEvent[] = [];
+    poller(one.streamArn, async (event) => void single.push(event), { filters: [], batchSize: 100 });
+    poller(streamArn, async (event) => void events.push(event), { filters: [], batchSize: 3, streamShards: 4 });
+    await waitUntil(() => events.flatMap((e) => e.Records).length === 24 && single.flatMap((e) => e.Records).length === 24);
+
+    // One shard: the 24 records in one batch. Four: every batch is one lane's, at most 3 records.
+    expect(single).toHaveLength(1);
+    const lanes = events.map((event) => new Set(event.Records.map((r) => laneOf(r.dynamodb!.Keys, 4))));
+    for (const laneSet of lanes) expect(laneSet.size).toBe(1);
+    for (const event of events) expect(event.Records.length).toBeLessThanOrEqual(3);
+    expect(new Set(lanes.map((laneSet) => [...laneSet][0])).size).toBeGreaterThan(1);
+    // Each item's three records, in the order they were written.
+    const seen = events.flatMap((event) => event.Records.map(statusOf));
+    for (const id of items) expect(seen.filter((s) => s.startsWith(`${id}:`))).toEqual([`${id}:queued`, `${id}:sent`, `${id}:delivered`]);
+    expect(events.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('checkpoints the shard once every lane is done, without holding the other lanes back', async () => {
+    const { name, streamArn } = await newTable();
+    const items = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const held = items.find((id) => laneOf({ PK: { S: `EMAIL#${id}` } }, 2) === 0)!;
+    const free = items.filter((id) => laneOf({ PK: { S: `EMAIL#${id}` } }, 2) === 1);
+    expect(free.length).toBeGreaterThan(0);
+    for (const id of items) await putEmail(name, id);
+    const checkpoints = new StreamCheckpoints();
+    const handled: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    poller(
+      streamArn,
+      async (event) => {
+        if (ids(event).includes(held)) await gate;
+        handled.push(...ids(event));
+      },
+      { checkpoints, streamShards: 2, batchSize: 10 },
+    );
+    // The free lane's records are handled while the held lane waits; the checkpoint has not moved.
+    await waitUntil(() => free.every((id) => handled.includes(id)));
+    expect(handled).not.toContain(held);
+    const saved = () => Object.values(checkpoints.shards('test-relay', streamArn))[0]?.sequenceNumber;
+    expect(saved()).toBeUndefined();
+    release();
+    await waitUntil(() => handled.length === items.length && saved() !== undefined);
+    const last = await streams.send(new GetRecordsCommand({ ShardIterator: await firstIterator(streamArn) }));
+    expect(saved()).toBe(last.Records!.at(-1)!.dynamodb!.SequenceNumber);
+  });
+
+  it('refuses LOCAL_STREAM_SHARDS out of range, and takes none as one shard', () => {
+    expect(streamShardsFromEnv({})).toBeUndefined();
+    expect(streamShardsFromEnv({ LOCAL_STREAM_SHARDS: '1000' })).toBe(1000);
+    for (const bad of ['0', '-1', '1.5', 'many', '10001'])
+      expect(() => streamShardsFromEnv({ LOCAL_STREAM_SHARDS: bad })).toThrow(/LOCAL_STREAM_SHARDS must be a whole number from 1 to 10000/);
   });
 });
 
