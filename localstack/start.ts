@@ -16,7 +16,8 @@
  * LOCAL_SES_REFUSE_IDENTITIES (tests: a regular expression; the SES emulator refuses to create matching identities),
  * LOCAL_SES_SANDBOX=1 (the local SES account is in the SES sandbox: 1 recipient/s, 200 a day unless set below),
  * LOCAL_SES_MAX_SEND_RATE / LOCAL_SES_MAX_24H_SEND (the local SES account's send rate and 24-hour quota, in
- * recipients; default: none). docs/local-cloud/ses.md, "Quota and account switches".
+ * recipients; default LOCAL_CLOUD_QUOTA: finite, as every SES account's, so sends are paced as on AWS).
+ * docs/local-cloud/ses.md, "Quota and account switches".
  * LOCAL_SES_EVENT_ORDER=ses (suppression-list events before other recipients' Delivery, as SES publishes
  * them; default `outcome`). docs/local-cloud/ses.md, "Events".
  * LOCAL_SES_BOUNCE_RECIPIENTS / LOCAL_SES_COMPLAINT_RECIPIENTS (tests: regular expressions; matching recipients
@@ -31,6 +32,7 @@
  * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
 import { startLocalCloud } from './cloud/cloud';
+import { LOCAL_CLOUD_QUOTA } from './emulators/ses/account-limits';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
 import { portFromEnv } from './cloud/free-port';
 import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
@@ -60,6 +62,16 @@ function eventOrder(env: NodeJS.ProcessEnv): EventOrder | undefined {
   if (!(EVENT_ORDERS as readonly string[]).includes(raw))
     throw new Error(`LOCAL_SES_EVENT_ORDER must be one of ${EVENT_ORDERS.join(', ')}, got "${raw}"`);
   return raw as EventOrder;
+}
+
+/** The local SES account's quota: the environment's, else LOCAL_CLOUD_QUOTA (the sandbox keeps its own). */
+function localSesQuota(env: NodeJS.ProcessEnv): { maxSendRate?: number; max24HourSend?: number } {
+  const sandbox = env.LOCAL_SES_SANDBOX === '1' || env.LOCAL_SES_SANDBOX === 'true';
+  const defaults: { maxSendRate?: number; max24HourSend?: number } = sandbox ? {} : LOCAL_CLOUD_QUOTA;
+  return {
+    maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE') ?? defaults.maxSendRate,
+    max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND') ?? defaults.max24HourSend,
+  };
 }
 
 async function main(): Promise<void> {
@@ -114,10 +126,7 @@ async function main(): Promise<void> {
     sesEventOrder: eventOrder(env),
     sesBounceRecipients: env.LOCAL_SES_BOUNCE_RECIPIENTS ? new RegExp(env.LOCAL_SES_BOUNCE_RECIPIENTS, 'i') : undefined,
     sesComplaintRecipients: env.LOCAL_SES_COMPLAINT_RECIPIENTS ? new RegExp(env.LOCAL_SES_COMPLAINT_RECIPIENTS, 'i') : undefined,
-    sesSendQuota: {
-      maxSendRate: positiveNumber(env, 'LOCAL_SES_MAX_SEND_RATE'),
-      max24HourSend: positiveInteger(env, 'LOCAL_SES_MAX_24H_SEND'),
-    },
+    sesSendQuota: localSesQuota(env),
     oidc: env.LOCAL_OIDC === '1' || env.LOCAL_OIDC === 'true',
     oidcPort: portFromEnv(env, 'LOCAL_OIDC_PORT', 0),
     log,

@@ -4,6 +4,7 @@
  * no message through the DLQ; SES's 429s and an account pause or suspension hold mail (queued, then sent),
  * never fail it. The 500-email, 14/s figure is `npm run bench:ses-quota` (bench/ses-quota.ts).
  */
+import { LOCAL_CLOUD_QUOTA } from '#localstack/emulators/ses/account-limits';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,7 +122,8 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
     const report = JSON.parse(stdout) as { ses: Record<string, unknown>; pace: Record<string, unknown> };
     expect(report.ses).toMatchObject({
       max_send_rate: RATE,
-      max_24_hour_send: null,
+      // The 24-hour quota not set here: the local cloud's own (finite, as every SES account's).
+      max_24_hour_send: LOCAL_CLOUD_QUOTA.max24HourSend,
       sending_enabled: true,
       production_access_enabled: true,
       enforcement_status: 'HEALTHY',

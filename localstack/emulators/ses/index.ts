@@ -78,7 +78,7 @@ export interface SesEmulatorOptions {
    * with their records in DNS: SES checks periodically. Default none.
    */
   verificationDelay?: { ms: number; names?: RegExp };
-  /** Send rate and 24-hour quota in recipients (LOCAL_SES_MAX_SEND_RATE, LOCAL_SES_MAX_24H_SEND); default: none. */
+  /** Send rate and 24-hour quota in recipients; default: none (the local cloud gives LOCAL_SES_MAX_SEND_RATE, LOCAL_SES_MAX_24H_SEND or LOCAL_CLOUD_QUOTA). */
   sendQuota?: { maxSendRate?: number; max24HourSend?: number };
   /** CreateEmailIdentity refuses identity names matching this (LimitExceededException); for failure tests. */
   refuseIdentities?: RegExp;

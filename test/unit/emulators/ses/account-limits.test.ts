@@ -57,6 +57,25 @@ describe('AccountLimits (a moved clock)', () => {
     expect(refusal(() => limits.admitSend(1))?.message).toBe('Daily message quota exceeded.');
   });
 
+  it('keeps the rolling day right past thousands of sends leaving it (the list compacted as they go)', () => {
+    const limits = new AccountLimits({ max24HourSend: 5000 }, clock);
+    const start = now;
+    // 4,000 sends a minute apart (2.8 days): at each, the window holds the last 1,440 minutes' sends.
+    let refused = 0;
+    for (let i = 0; i < 4000; i++) {
+      now = start + i * 60_000;
+      if (refusal(() => limits.admitSend(1))) refused++;
+    }
+    expect(refused).toBe(0);
+    expect(limits.getAccount().body.SendQuota).toMatchObject({ SentLast24Hours: 1440 });
+    // 3,560 more at once reach the quota exactly; one more is refused.
+    for (let i = 0; i < 3560; i++) if (refusal(() => limits.admitSend(1))) refused++;
+    expect(refused).toBe(0);
+    expect(refusal(() => limits.admitSend(1))?.message).toBe('Daily message quota exceeded.');
+    now += 24 * 3600_000; // everything leaves
+    expect(limits.getAccount().body.SendQuota).toMatchObject({ SentLast24Hours: 0 });
+  });
+
   it('the sandbox preset is 1/s and 200 a day, without production access', () => {
     const account = new AccountLimits({ sandbox: true }, clock).getAccount().body;
     expect(account).toMatchObject({
