@@ -1,6 +1,7 @@
 /** The walking skeleton of a send: POST /emails -> queue -> worker -> SES (emulator) -> events -> status. */
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { bucketKeys } from './harness/store-contents';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -174,6 +175,31 @@ describe('POST /emails from the sandbox sender', () => {
     expect(unfolded).toContain('start-xxxx');
     expect(unfolded).toContain('x-end');
     expect(unfolded.split('x').length - 1).toBeGreaterThanOrEqual(300 * 1024);
+  });
+
+  it("a large body is stored once under the account's class, its PUT beside the send's read from a key's second send; a refused send leaves no object", async () => {
+    // No other file keeps emails 14 days: this class's bodies are this test's (shared/usecases/send/early-body.ts).
+    const own = await newAccount();
+    const patched = await api('PATCH', '/account', { key: own.key, body: { retention: { emails_days: 14 } } });
+    expect(patched.status).toBe(200);
+    const html = `<p>${'receipt line '.repeat(400)}</p>`;
+    const ids: string[] = [];
+    for (const subject of ['first', 'second']) {
+      const send = await api('POST', '/emails', { key: own.key, body: { from: `a@${SANDBOX}`, to: own.email, subject, html } });
+      expect(send.status).toBe(200);
+      ids.push(send.body.id);
+    }
+    const refused = await api('POST', '/emails', {
+      key: own.key,
+      body: { from: 'a@not-verified.example', to: own.email, subject: 'no', html },
+    });
+    expect(refused.status).toBe(403);
+    expect((await bucketKeys('retention/14d/bodies/')).sort()).toEqual(ids.map((id) => `retention/14d/bodies/${id}.json`).sort());
+    for (const id of ids) {
+      await waitForStatus(own, id, 'delivered');
+      const [message] = await sesMessagesFor(id);
+      expect(message!.raw.replace(/=\r\n/g, '')).toContain('receipt line receipt line');
+    }
   });
 
   it('sends an email once even when its send message is delivered twice', async () => {

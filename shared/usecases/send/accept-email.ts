@@ -15,6 +15,7 @@ import { storeContent } from './content';
 import type { PolicyOutcome } from './check-policy';
 import type { ResolvedSendContext } from './resolved-send-context';
 import type { SendDeps, SendOptions, SendResult } from './send-deps';
+import type { EarlyUpload } from './early-body';
 import { limitReachedError, type SendLimits } from './send-limits';
 
 /**
@@ -29,6 +30,7 @@ async function storeAndAccept(
   when: { now: Date; at: Date | null },
   options: SendOptions,
   result: SendResult,
+  early: EarlyUpload | undefined,
 ): Promise<AcceptOutcome> {
   const { principal } = facts;
   const { now, at } = when;
@@ -41,6 +43,7 @@ async function storeAndAccept(
     email.id,
     facts.request,
     options.mime,
+    early,
   );
   if (content.attachments) email.attachments = content.attachments;
   const { idempotency } = options;
@@ -71,6 +74,7 @@ export async function acceptEmail(
   limits: SendLimits,
   when: { now: Date; at: Date | null },
   options: SendOptions,
+  early?: EarlyUpload,
 ): Promise<SendResult> {
   const { at } = when;
   const count = facts.recipients.addresses.length;
@@ -81,13 +85,17 @@ export async function acceptEmail(
   };
   let outcome: AcceptOutcome;
   try {
-    outcome = await storeAndAccept(deps, facts, email, limits, when, options, result);
+    outcome = await storeAndAccept(deps, facts, email, limits, when, options, result, early);
   } catch (error) {
     await unschedule();
+    if (early) early.used = false; // no email names it: the send deletes it
     if (error instanceof AppError) throw error; // a refused attachment (413/422), not an outage
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
-  if (outcome.kind !== 'accepted') await unschedule();
+  if (outcome.kind !== 'accepted') {
+    await unschedule();
+    if (early) early.used = false;
+  }
   if (outcome.kind === 'limit_reached') throw limitReachedError(deps.dashboardUrl, facts, limits, outcome.reservation, outcome.used, count);
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
   // A scheduled send whose tenant began its deletion meanwhile: as if the tenant had not been found.

@@ -25,6 +25,7 @@ export async function checkPolicy(
   facts: ResolvedSendContext,
   now: Date,
   at: Date | null,
+  emailId?: string,
 ): Promise<PolicyOutcome> {
   const { principal, sender, recipients } = facts;
   checkAccountMaySend(principal.account);
@@ -34,7 +35,7 @@ export async function checkPolicy(
   const { sandbox } = checkSender(principal, sender.domain, deps.sandboxDomain, isSandbox ? null : await sender.domainFacts());
   if (!sandbox) checkDomainOwner(tenant, sender.domain, sender.owner);
   checkRecipients(principal, sandbox, recipients.addresses);
-  const email = newEmail(facts, now, at);
+  const email = newEmail(facts, now, at, emailId);
   const blocked = findBlocked(facts.category, recipients.suppressed, recipients.optedOut);
   if (blocked) await refuseBlocked(deps, facts.request, email, blocked);
   return { email, sandbox };

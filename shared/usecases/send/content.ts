@@ -15,25 +15,36 @@ import type { AttachmentUploadRepository } from '../../adapters/store/attachment
 import type { StoredBody, StoredMime } from '../../adapters/store/emails/stored-email';
 import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
+import type { EarlyUpload } from './early-body';
+import { bodyBlobKey, INLINE_BODY_LIMIT, mimeBlobKey } from './content-keys';
 
 /**
- * Bodies above this size (bytes of JSON) go to the blob store. Every later write of the email (claim, sent, the
- * outcome, an open) is billed on the whole item, 1 write unit per KB: a body inline costs its size about five
- * times over (a 30 KB html body was 155 write units an email, $97 per million), one in S3 a PUT and a GET
- * ($5.40 per million) whatever its size. 2 KB is where the two meet: below it the item keeps each write at
- * 3 units or fewer (docs/benchmarks.md, "Bodies and write units").
+ * The object `early` (./early-body.ts) stored at `blobKey` with this very content, if it did: the accept
+ * step then puts nothing.
+ * Marks it used, so the send does not delete it.
  */
-export const INLINE_BODY_LIMIT = 2 * 1024;
+async function earlyStored(early: EarlyUpload | undefined, blobKey: string, content: string | Buffer): Promise<boolean> {
+  if (!early || early.blobKey !== blobKey || early.content !== content || !(await early.stored)) return false;
+  early.used = true;
+  return true;
+}
 
 /**
  * `keyPrefix`: the account's retention class (`retention/30d/`: shared/domain/accounts/retention.ts), whose
  * S3 lifecycle rule expires the object; the key is kept in the record, so readers need not know it.
+ * `early`: the same object put when the send started (./early-body.ts), used when it has this key.
  */
-export async function storeBody(blobs: BlobStore, emailId: string, body: EmailBody, keyPrefix = ''): Promise<StoredBody> {
+export async function storeBody(
+  blobs: BlobStore,
+  emailId: string,
+  body: EmailBody,
+  keyPrefix = '',
+  early?: EarlyUpload,
+): Promise<StoredBody> {
   const json = JSON.stringify(body);
   if (Buffer.byteLength(json, 'utf8') <= INLINE_BODY_LIMIT) return { inline: body };
-  const blobKey = `${keyPrefix}bodies/${emailId}.json`;
-  await blobs.put(blobKey, json, 'application/json');
+  const blobKey = `${keyPrefix}${bodyBlobKey(emailId)}`;
+  if (!(await earlyStored(early, blobKey, json))) await blobs.put(blobKey, json, 'application/json');
   return { blobKey };
 }
 
@@ -43,9 +54,6 @@ export interface StoredContent {
   /** The raw message, for a send made of one (the SMTP relay). */
   mime?: StoredMime;
 }
-
-/** Where a raw MIME message is kept (the email item holds only the key). */
-export const mimeBlobKey = (emailId: string) => `raw/${emailId}.eml`;
 
 /**
  * Stores what must live outside the item: the body, inline attachment bytes, and uploaded attachments
@@ -61,18 +69,19 @@ export async function storeContent(
   emailId: string,
   request: SendRequest,
   mime?: { raw: Buffer },
+  early?: EarlyUpload,
 ): Promise<StoredContent> {
   if (mime) {
     // The message is the content: its body and parts travel in it, byte for byte; the record lists its
     // attachments as an API send's lists them (./message-attachments.ts).
     const blobKey = `${keyPrefix}${mimeBlobKey(emailId)}`;
     const attachments = attachmentsOfMessage(mime.raw);
-    await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
+    if (!(await earlyStored(early, blobKey, mime.raw))) await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
     return { body: { inline: {} }, mime: { blobKey }, ...(attachments.length ? { attachments } : {}) };
   }
   const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([
-    storeBody(deps.blobs, emailId, { html: request.html, text: request.text }, keyPrefix),
+    storeBody(deps.blobs, emailId, { html: request.html, text: request.text }, keyPrefix, early),
     request.attachments?.length
       ? resolveAttachments(
           { blobs: deps.blobs, uploads: deps.attachmentUploads, clock: deps.clock },

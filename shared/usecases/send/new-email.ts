@@ -5,11 +5,12 @@ import { formatMailbox } from '../../domain/mail/address';
 import type { ResolvedSendContext } from './resolved-send-context';
 import { storesContent } from '../../domain/emails/redaction';
 
-export function newEmail(facts: ResolvedSendContext, now: Date, at: Date | null): Email {
+/** `id`: the email's id when the send made it already (its body's key: ./early-body.ts); else a new one. */
+export function newEmail(facts: ResolvedSendContext, now: Date, at: Date | null, id = newId('msg', now.getTime())): Email {
   const { principal, request, category } = facts;
   const tenant = facts.tenant?.tenant ?? null;
   return {
-    id: newId('msg', now.getTime()),
+    id,
     account_id: principal.account.id,
     from: formatMailbox(facts.sender.from),
     to: request.to,

@@ -15,6 +15,7 @@ import type { TenantRampDeps } from '../tenants/tenant-ramp';
 import type { MailDomains } from '../address-validation/mail-domains';
 import type { ClearedRecipients } from './cleared-recipients';
 import type { SendContextLoader } from './send-context-loader';
+import type { EarlyBodies } from './early-body';
 
 export interface SendDeps {
   /** Everything the send is decided on, in one round trip (one per process: shared/services/sending.ts). */
@@ -26,6 +27,11 @@ export interface SendDeps {
   idempotency: Pick<IdempotencyStore, 'get'>;
   scheduler: EmailScheduler;
   blobs: BlobStore;
+  /**
+   * A large body's PUT beside the send's read (./early-body.ts; one per process). Absent: the body is put
+   * after the read, one round trip more.
+   */
+  earlyBodies?: Pick<EarlyBodies, 'start' | 'remember' | 'discard'>;
   attachmentUploads?: Pick<AttachmentUploadRepository, 'get'>;
   /** The recipients' mail hosts, for `validate: true` only (../address-validation/refuse-undeliverable.ts). */
   mailDomains: Pick<MailDomains, 'check'>;

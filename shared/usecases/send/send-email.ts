@@ -14,10 +14,13 @@
  *  4. accept (./accept-email.ts, the second round trip): content to the blob store, then the email with
  *     its capped usage reservations and idempotency record in one transaction (429 plan_limit); a
  *     scheduled one gets its one-time schedule first (503 when the scheduler is down: nothing stored).
+ *     A body that goes to the blob store is put beside step 1's read when this process can tell its
+ *     retention class (./early-body.ts), so it adds no round trip; a send refused after that deletes it.
  * Idempotency comes before the policy so that a replay answers as the first request did, whatever
  * changed since (a domain unverified, a recipient suppressed).
  */
 import { checkScheduleTime } from '../../domain/emails/schedule';
+import { newId } from '../../domain/ids';
 import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { withIdempotency } from './idempotency';
 import { acceptEmail } from './accept-email';
@@ -38,18 +41,26 @@ export async function sendEmail(
 ): Promise<SendResult> {
   const now = deps.clock.now();
   const at = parsed.scheduled_at === undefined ? null : checkScheduleTime(parsed.scheduled_at, now);
-  const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key, options.clearedRecipients);
-  return withIdempotency(
-    deps,
-    facts.principal.account.id,
-    options.idempotency,
-    now,
-    async () => {
-      const policy = await checkPolicy(deps, facts, now, at);
-      const limits = await sendLimits(deps, facts, policy.sandbox, now);
-      if (parsed.validate) await validateSend(deps, facts, limits);
-      return acceptEmail(deps, facts, policy, limits, { now, at }, options);
-    },
-    facts.idempotency,
-  );
+  const emailId = newId('msg', now.getTime());
+  const early = deps.earlyBodies?.start(caller, emailId, parsed, { now, at }, options.mime);
+  try {
+    const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key, options.clearedRecipients);
+    deps.earlyBodies?.remember(caller, facts.principal.account);
+    return await withIdempotency(
+      deps,
+      facts.principal.account.id,
+      options.idempotency,
+      now,
+      async () => {
+        const policy = await checkPolicy(deps, facts, now, at, emailId);
+        const limits = await sendLimits(deps, facts, policy.sandbox, now);
+        if (parsed.validate) await validateSend(deps, facts, limits);
+        return acceptEmail(deps, facts, policy, limits, { now, at }, options, early);
+      },
+      facts.idempotency,
+    );
+  } finally {
+    // Refused, replayed, or put again under another class: the early object is deleted before the answer.
+    if (early && !early.used) await deps.earlyBodies?.discard(early);
+  }
 }
