@@ -5,9 +5,9 @@
  * same run. Prints figures; asserts nothing.
  *
  *   npm run bench:send [-- --duration 10 --warmup 10 --concurrency 1,32 --delivered 50
- *                          --floors old,new[,new-put] --floor-condition-check
+ *                          --floors new-put (default) | old,new,new-put | none --floor-condition-check
  *                          --count-calls --cpu-prof --aws-latency --baseline 972b0e5 --template --cost
- *                          --tracked --tenant --html-kb 30 --stream-shards 100 --help]
+ *                          --tracked --tenant --html-kb 0,30 --stream-shards 100 --help]
  *
  * --count-calls  count every SDK call of every thread of the stack (sdk-preload.cjs): per accepted email
  *                on the request path (API thread, product calls) and per delivered email over the whole
@@ -34,14 +34,16 @@
  *                User-Agent) and the opens priced per million (measure/tracked-opens.ts).
  * --tenant       the API phases send as one tenant of the account (per-tenant cost and partition figures;
  *                a new tenant's ramp allows 3,000 transactional recipients a day: keep the phases short).
- * --html-kb N    the API phases' sends carry an html body of about N KB (0: a short text body only).
+ * --html-kb N,.. each concurrency runs one API phase per body: N KB of html beside the short text (0: the
+ *                short text only), e.g. 0,30 for a small text email and a 30 KB html one side by side. The
+ *                0 KB phase is 'API' (the headline, compared with the floors); the others 'API <N> KB html'.
  * --stream-shards N  the stack reads its table's stream as N shards (LOCAL_STREAM_SHARDS), as AWS has about
  *                one per partition: the stream functions get the batches N shards give, and with --cost the
  *                partition model shows each key's heat at that shard count.
  * --help         print this text.
  * --floors       which floors to run: old (4 GetItem, BatchGetItem, TransactWriteItems, SendMessage),
  *                new (BatchGetItem of 3+N keys + TransactWriteItems), new-put (the same with a PutItem),
- *                or none. --floor-condition-check adds a ConditionCheck on the API key to the new
+ *                or none; default new-put (the headline's). --floor-condition-check adds a ConditionCheck on the API key to the new
  *                floor's transaction.
  *
  * Method (see docs/benchmarks.md, "Sending throughput"):

@@ -1,12 +1,17 @@
 /**
  * `npm run bench:smtp`: messages/s and latency through the SMTP relay at concurrency 1 and 16 with
- * nodemailer (pooled, STARTTLS + AUTH), against a floor measured in the same run: a bare smtp-server on
- * loopback with the same TLS and AUTH settings that accepts and discards the same messages, driven by the
- * same client. Then accept -> delivered for sequential relay messages. Prints figures, asserts nothing.
+ * nodemailer (pooled, STARTTLS + AUTH), for a small text email and a 30 KB html one side by side, against a
+ * floor measured in the same run: an smtp-server on loopback with the same TLS and AUTH settings that stores
+ * each message as the relay must before its 250 (the send's one read beside the raw message's S3 PUT, then
+ * the email's conditional write: a copy of a relay email, which the pipeline delivers as the relay's:
+ * lib/durable-floors.ts), driven by the same client, its pipeline drained as the relay's. Goal: the relay at
+ * least 0.5x the floor. Then accept -> delivered for sequential relay messages. Prints figures, asserts nothing.
  *
- *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--delivered 30]
+ *   npm run bench:smtp -- [--duration 10] [--warmup 5] [--concurrency 1,16] [--html-kb 0,30] [--delivered 30]
  *                         [--count-calls] [--cpu-prof] [--cost]
  *
+ * --html-kb      the message bodies, one relay phase (and floor phase) per size at each concurrency: N KB of
+ *                html beside a short text (0: the short text only).
  * --count-calls, --cpu-prof, --cost (lib/stack-observer.ts): over each relay phase until the pipeline
  * drained, the SDK calls per message of every process of the stack (the relay task's included), the
  * busiest threads' CPU profiles, and the dollars per million delivered relay emails by service.
@@ -26,7 +31,14 @@ import { observeFlags, StackObserver } from './lib/stack-observer';
 import { AWS_SETTINGS_ENV } from './lib/aws-settings';
 import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { HttpClient, type PhaseResult } from './lib/load';
-import { mailLoop, relayCertificate, smtpPool, startDiscardingServer, workerQueues, type SmtpTransport } from './lib/smtp-load';
+import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { mailLoop, relayCertificate, smtpPool, workerQueues, type SmtpTransport } from './lib/smtp-load';
+import { relayFloorStore, startDurableFloor } from './lib/durable-floors';
+import { emailCopier } from './send/floors/email-copies';
+import { htmlOfAbout } from './send/sender';
+import { keys } from '#shared/adapters/store/keys';
+import { hashSecret } from '#shared/domain/api-keys/secret';
+import { newId } from '#shared/domain/ids';
 import { cpuSecondsByCommand, descendants, diffCpu } from './lib/process-tree';
 import { ms, summarise, table } from './lib/stats';
 
@@ -39,27 +51,36 @@ const DURATION_MS = Number(flag('duration', '10')) * 1000;
 const WARMUP_MS = Number(flag('warmup', '5')) * 1000;
 const CONCURRENCY = flag('concurrency', '1,16').split(',').map(Number);
 const DELIVERED = Number(flag('delivered', '30'));
+const HTML_KBS = flag('html-kb', '0,30').split(',').map(Number);
+export const RELAY_FLOOR_GOAL = 0.5;
 const OBSERVE = observeFlags(args);
 const log = (message: string) => console.error(`[bench:smtp] ${message}`);
 
-/** About 5 KB: a transactional email with text and HTML. */
-function message(from: string, n: number) {
-  const paragraph = 'Your order has shipped and will arrive soon. Track it from your account page at any time. ';
+/** A transactional email: a short text, and about `htmlKb` KB of html beside it (0: the text only). */
+function message(from: string, n: number, htmlKb = 0) {
+  const html = htmlKb ? htmlOfAbout(htmlKb).replace('{n}', String(n)) : undefined;
   return {
     from: `Acme <${from}>`,
     to: `success+${n}@simulator.amazonses.com`,
     subject: `Order ${n} shipped`,
-    text: paragraph.repeat(20),
-    html: `<html><body>${`<p>${paragraph}</p>`.repeat(25)}</body></html>`,
+    text: `Your order ${n} has shipped and will arrive soon.`,
+    ...(html ? { html } : {}),
     headers: { 'X-Service-Tags': 'kind=shipping' },
   };
 }
 
 /** Message `n` through `transport`, its id (from the 250's `queued as`) kept in `ids`. */
-function phase(transport: SmtpTransport, from: string, concurrency: number, durationMs: number, ids?: string[]): Promise<PhaseResult> {
+function phase(
+  transport: SmtpTransport,
+  from: string,
+  concurrency: number,
+  durationMs: number,
+  htmlKb: number,
+  ids?: string[],
+): Promise<PhaseResult> {
   return mailLoop(
     transport,
-    (n) => message(from, n),
+    (n) => message(from, n, htmlKb),
     concurrency,
     durationMs,
     (response) => {
@@ -93,7 +114,7 @@ async function main() {
 
     // Fixtures: a dedicated-plan account with a verified domain and an SMTP credential.
     const suffix = Math.random().toString(36).slice(2, 8);
-    const { secret } = await createAccount(services, {
+    const { account, secret } = await createAccount(services, {
       email: `bench-${suffix}@example.com`,
       plan: 'dedicated',
       paymentMethod: true,
@@ -105,49 +126,106 @@ async function main() {
     await verifiedDomain(call, domainName);
     const { password } = await call('POST', '/smtp-credentials', { name: 'bench' });
     const from = `bench@${domainName}`;
-    const floor = await startDiscardingServer(relayCertificate(scratch), true);
     const pids = descendants(stack.child.pid!);
 
     const warm = relayPool(Number(relayPort), ca, password, 8);
     log(`warm-up ${WARMUP_MS / 1000} s`);
-    await phase(warm, from, 8, WARMUP_MS);
+    await phase(warm, from, 8, WARMUP_MS, 0);
+
+    // The floor stores each message as the relay must (lib/durable-floors.ts): its emails are copies of one the
+    // relay wrote (read back before the pipeline claimed it), their raw messages under the same retention class.
+    const { client: doc, name: tableName } = services.table;
+    const copyEmail = await emailCopier({
+      tableName,
+      doc,
+      keys,
+      newId,
+      recipient: (n) => `success+${n}@simulator.amazonses.com`,
+      apiSend: async (n) => {
+        const sent = await warm.sendMail(message(from, n));
+        const id = /queued as (msg_[0-9A-Z]+)/.exec(sent.response)?.[1];
+        return { ok: Boolean(id), label: sent.response.slice(0, 3), ...(id ? { id } : {}) };
+      },
+    });
     warm.close();
+    const credentialHash = hashSecret(password);
+    const floor = await startDurableFloor(
+      relayCertificate(scratch),
+      true,
+      relayFloorStore({
+        read: async (n) => {
+          await doc.send(
+            new BatchGetCommand({
+              RequestItems: {
+                [tableName]: {
+                  Keys: [
+                    keys.apiKeyHash(credentialHash),
+                    keys.account(account.id),
+                    keys.domainName(domainName),
+                    keys.suppression(account.id, `success+${n}@simulator.amazonses.com`, null),
+                  ],
+                  ConsistentRead: true,
+                },
+              },
+            }),
+          );
+        },
+        putRaw: (key, raw) => services.blobs.put(key, raw, 'message/rfc822'),
+        newEmail: (n) => {
+          const item = copyEmail(n, true);
+          const id = String(item.id);
+          const rawKey = String(item.mime_blob_key).replace(/raw\/msg_[0-9A-Z]+\.eml$/, `raw/${id}.eml`);
+          item.mime_blob_key = rawKey;
+          return {
+            id,
+            rawKey,
+            write: async () => {
+              await doc.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
+            },
+          };
+        },
+      }),
+    );
 
     const { control, pipeline } = workerQueues(info!.env);
     const rows: string[][] = [];
     for (const c of CONCURRENCY) {
-      const relay = relayPool(Number(relayPort), ca, password, c);
-      await pipeline.drain();
-      const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
-      const cpuBefore = cpuSecondsByCommand(pids);
-      const benchBefore = process.cpuUsage();
-      log(`relay c=${c}`);
-      const r = await phase(relay, from, c, DURATION_MS);
-      const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
-      const benchCpu = process.cpuUsage(benchBefore);
-      relay.close();
-      if (mark) {
-        log(`relay c=${c}: draining the pipeline for what it observed`);
+      for (const htmlKb of HTML_KBS) {
+        const body = htmlKb ? `text + ${htmlKb} KB html` : 'short text';
+        const relay = relayPool(Number(relayPort), ca, password, c);
         await pipeline.drain();
-        await observer.since(mark, stack.apiUrl, `relay c=${c}`, { messages: r.ok, apiRequests: 0 });
+        const mark = observing ? await observer.mark(stack.apiUrl) : undefined;
+        const cpuBefore = cpuSecondsByCommand(pids);
+        const benchBefore = process.cpuUsage();
+        log(`relay c=${c}, ${body}`);
+        const r = await phase(relay, from, c, DURATION_MS, htmlKb);
+        const stackCpu = Object.values(diffCpu(cpuSecondsByCommand(pids), cpuBefore)).reduce((a, b) => a + b, 0);
+        const benchCpu = process.cpuUsage(benchBefore);
+        relay.close();
+        log(`relay c=${c}: draining the pipeline`);
+        await pipeline.drain();
+        if (mark) await observer.since(mark, stack.apiUrl, `relay c=${c}, ${body}`, { messages: r.ok, apiRequests: 0 });
+        const floorPool = relayPool(floor.port, undefined, 'x', c);
+        log(`floor c=${c}, ${body}`);
+        const f = await phase(floorPool, from, c, DURATION_MS, htmlKb);
+        floorPool.close();
+        // The floor's emails go through the same pipeline: drained before the next phase, as the relay's.
+        await pipeline.drain();
+        const [rs, fs] = [summarise(r.latencies), summarise(f.latencies)];
+        const [rRate, fRate] = [(r.ok / r.elapsedMs) * 1000, (f.ok / f.elapsedMs) * 1000];
+        rows.push([
+          String(c),
+          body,
+          ms(rRate),
+          `${ms(rs.p50)} / ${ms(rs.p95)} / ${ms(rs.p99)}`,
+          ms(fRate),
+          `${ms(fs.p50)} / ${ms(fs.p95)} / ${ms(fs.p99)}`,
+          `${(rRate / fRate).toFixed(2)} (${rRate / fRate >= RELAY_FLOOR_GOAL ? 'PASS' : 'MISS'})`,
+          ms((stackCpu * 1000) / Math.max(1, r.ok)),
+          ms((benchCpu.user + benchCpu.system) / 1000 / Math.max(1, r.ok)),
+          r.errors || f.errors ? JSON.stringify({ relay: r.outcomes, floor: f.outcomes }) : '0',
+        ]);
       }
-      const floorPool = relayPool(floor.port, undefined, 'x', c);
-      log(`floor c=${c}`);
-      const f = await phase(floorPool, from, c, DURATION_MS);
-      floorPool.close();
-      const [rs, fs] = [summarise(r.latencies), summarise(f.latencies)];
-      const [rRate, fRate] = [(r.ok / r.elapsedMs) * 1000, (f.ok / f.elapsedMs) * 1000];
-      rows.push([
-        String(c),
-        ms(rRate),
-        `${ms(rs.p50)} / ${ms(rs.p95)} / ${ms(rs.p99)}`,
-        ms(fRate),
-        `${ms(fs.p50)} / ${ms(fs.p95)} / ${ms(fs.p99)}`,
-        (rRate / fRate).toFixed(2),
-        ms((stackCpu * 1000) / Math.max(1, r.ok)),
-        ms((benchCpu.user + benchCpu.system) / 1000 / Math.max(1, r.ok)),
-        r.errors ? JSON.stringify(r.outcomes) : '0',
-      ]);
     }
 
     // Accept -> delivered: sequential messages, each polled until delivered.
@@ -173,18 +251,21 @@ async function main() {
 
     const loadAfter = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     console.log(
-      `\nSMTP relay benchmark: ${DURATION_MS / 1000} s per phase, ~5 KB messages (text + HTML) from a verified domain, nodemailer pooled STARTTLS + AUTH.`,
+      `\nSMTP relay benchmark: ${DURATION_MS / 1000} s per phase, messages of a short text${HTML_KBS.filter(Boolean)
+        .map((kb) => ` and of text + ${kb} KB html`)
+        .join('')} from a verified domain, nodemailer pooled STARTTLS + AUTH.`,
     );
     console.log(`Load average before ${loadBefore}, after ${loadAfter}.\n`);
     console.log(
       table(
         [
           'c',
+          'body',
           'relay msg/s',
           'relay p50 / p95 / p99 ms',
           'floor msg/s',
           'floor p50 / p95 / p99 ms',
-          'relay / floor',
+          `relay / floor (goal ${RELAY_FLOOR_GOAL})`,
           'stack CPU ms/msg',
           'bench CPU ms/msg',
           'errors',
@@ -195,7 +276,9 @@ async function main() {
     console.log(
       `\nAccept -> 250 (sequential, pooled connection): p50 ${ms(a.p50)} ms, p95 ${ms(a.p95)} ms. Accept -> delivered: p50 ${ms(d.p50)} ms, p95 ${ms(d.p95)} ms (${DELIVERED} messages).`,
     );
-    console.log('The floor is a bare smtp-server (same TLS, AUTH and client) that discards each message: what SMTP itself costs here.');
+    console.log(
+      "The floor is an smtp-server (same TLS, AUTH and client) that stores each message as the relay must before its 250: the send's one read beside the raw message's S3 PUT, then the email's conditional write, delivered by the same pipeline (lib/durable-floors.ts). The gap is what the relay does beyond that (its reads at MAIL FROM and RCPT TO, parsing the message, the policy).",
+    );
     observer.print((line = '') => console.log(line), 'relay email');
     control.destroy();
   } finally {

@@ -1,14 +1,13 @@
 /**
  * What the SMTP benches share (bench:smtp against the relay, bench:inbound against the MX): a pooled
- * nodemailer client, a closed loop of messages through it, the floor (a bare smtp-server with the same
- * certificate that discards each message), the stack's relay certificate, and the worker queues' probe.
+ * nodemailer client, a closed loop of messages through it, the stack's relay certificate (the floors'
+ * too: ./durable-floors.ts), and the worker queues' probe.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import { SMTPServer } from 'smtp-server';
 import { QUEUES } from '#infra/definitions';
 import { pipelineProbe, type PipelineProbe } from './pipeline-drain';
 import { closedLoop, type PhaseResult } from './load';
@@ -47,32 +46,6 @@ export function mailLoop(
     answered?.(info.response);
     return { ok: info.response.startsWith('250'), label: info.response.slice(0, 3) };
   });
-}
-
-/** The floor: smtp-server with the same certificate (and AUTH when `auth`), draining and discarding each message. */
-export async function startDiscardingServer(
-  tls: { key: string; cert: string },
-  auth: boolean,
-): Promise<{ port: number; close(): Promise<void> }> {
-  const server = new SMTPServer({
-    ...tls,
-    ...(auth
-      ? {
-          authMethods: ['PLAIN', 'LOGIN'],
-          allowInsecureAuth: false,
-          onAuth: (login, _session, callback) => callback(null, { user: login.username }),
-        }
-      : { authOptional: true, disabledCommands: ['AUTH'] }),
-    size: 40 * 1024 * 1024,
-    onData: (stream, _session, callback) => {
-      stream.on('data', () => undefined);
-      stream.on('end', () => callback(null, 'Ok: discarded'));
-    },
-    logger: false,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as { port: number }).port;
-  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /** The relay task's certificate in a stack's data folder (the MX uses it too): the floor's, so both sides do the same TLS work. */

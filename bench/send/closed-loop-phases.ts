@@ -1,7 +1,7 @@
 /**
  * The closed-loop phases in their order: a warm-up at c=8 (JIT, connection pools, DynamoDB Local's JVM:
  * --warmup of API, then the same time shared by the floors, at least 2 s each), then for each concurrency
- * the API and each floor for --duration.
+ * the API (once per body size of --html-kb, side by side) and each floor for --duration.
  */
 import { log } from './log';
 import type { MeasurePhase } from './measure/measure-phase';
@@ -20,17 +20,23 @@ export async function warmUp(measure: MeasurePhase, label: string, warmupMs: num
   for (const phase of warm) if (phase.result.errors) log(`warm-up errors (${phase.name}): ${JSON.stringify(phase.result.outcomes)}`);
 }
 
+/** The API phase's name for a body of `kb` KB of html: 'API' for the short text alone (the headline). */
+export const apiPhaseName = (kb: number) => (kb ? `API ${kb} KB html` : 'API');
+
 export async function measuredPhases(
   measure: MeasurePhase,
   label: string,
   concurrencies: number[],
   durationMs: number,
   floorNames: FloorName[],
+  bodies: { sizes: number[]; use(kb: number): void } = { sizes: [0], use: () => undefined },
 ): Promise<Measured[]> {
   const phases: Measured[] = [];
   for (const concurrency of concurrencies) {
-    for (const floor of [undefined, ...floorNames]) {
-      const name = floor ? `floor ${floor}` : 'API';
+    const runs = [...bodies.sizes.map((kb) => ({ kb, floor: undefined })), ...floorNames.map((floor) => ({ kb: bodies.sizes[0]!, floor }))];
+    for (const { kb, floor } of runs) {
+      bodies.use(kb);
+      const name = floor ? `floor ${floor}` : apiPhaseName(kb);
       log(`${label}: ${name} at concurrency ${concurrency} for ${durationMs / 1000} s`);
       const phase = await measure(name, concurrency, durationMs, floor);
       log(

@@ -47,8 +47,11 @@ export interface SendBenchOptions {
    * transactional recipients a day, so keep the warm-up and phases under that), for the per-tenant figures.
    */
   tenant: boolean;
-  /** --html-kb: the API phases' sends carry an html body of about this many KB (0: a short text body only). */
-  htmlKb: number;
+  /**
+   * --html-kb: the API phases' bodies, in KB of html beside the short text (0: the short text only): each
+   * concurrency runs one API phase per size, side by side (e.g. `0,30`: a small text email and a 30 KB html one).
+   */
+  htmlKbs: number[];
   /**
    * --stream-shards: the stack reads its table's stream as this many shards (LOCAL_STREAM_SHARDS,
    * docs/local-cloud/streams.md), as AWS has about one per partition: the stream functions' batches, and
@@ -68,7 +71,8 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
       warmup: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '1,32' },
       delivered: { type: 'string', default: '50' },
-      floors: { type: 'string', default: 'old,new' },
+      // The headline's floor: what the product's plain send does (docs/benchmarks.md, "The floors").
+      floors: { type: 'string', default: 'new-put' },
       'floor-condition-check': { type: 'boolean', default: false },
       'cpu-prof': { type: 'boolean', default: false },
       'count-calls': { type: 'boolean', default: false },
@@ -89,10 +93,11 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
   if (values.tenant && values.baseline) throw new Error('--tenant cannot be combined with --baseline');
   if (values.template && values.baseline)
     throw new Error('--template cannot be combined with --baseline (older commits have no templates)');
-  const htmlKb = Number(values['html-kb']);
-  if (!(Number.isInteger(htmlKb) && htmlKb >= 0 && htmlKb <= 1000))
-    throw new Error(`--html-kb takes a whole number of KB from 0 to 1000, got '${values['html-kb']}'`);
-  if (htmlKb > 0 && (values.template || values.tracked)) throw new Error('--html-kb is for plain sends: not with --template or --tracked');
+  const htmlKbs = values['html-kb']!.split(',').map((part) => Number(part.trim()));
+  if (htmlKbs.some((kb) => !(Number.isInteger(kb) && kb >= 0 && kb <= 1000)) || new Set(htmlKbs).size !== htmlKbs.length)
+    throw new Error(`--html-kb takes distinct whole numbers of KB from 0 to 1000 (e.g. 0,30), got '${values['html-kb']}'`);
+  if (htmlKbs.some((kb) => kb > 0) && (values.template || values.tracked))
+    throw new Error('--html-kb is for plain sends: not with --template or --tracked');
   const floors = values.floors === 'none' ? [] : (values.floors!.split(',').map((name) => name.trim()) as FloorName[]);
   for (const floor of floors) if (!FLOOR_NAMES.includes(floor)) throw new Error(`unknown floor '${floor}' (old, new, new-put or none)`);
   return {
@@ -110,7 +115,7 @@ export function parseSendOptions(args?: string[]): SendBenchOptions {
     cost: values.cost!,
     tracked: values.tracked!,
     tenant: values.tenant!,
-    htmlKb: Number(values['html-kb']),
+    htmlKbs,
     streamShards,
     observe: values['count-calls']! || values['aws-latency']! || values.cost!,
   };

@@ -47,14 +47,17 @@ export async function runPhases(run: TargetRun): Promise<TargetResult> {
     template: options.template,
     tracked: options.tracked,
     tenant: options.tenant,
-    htmlKb: options.htmlKb,
+    htmlKb: options.htmlKbs[0],
   });
   const idleRss = rssMb(session.pids);
   const floors = await floorsOf(run, session, sender);
   const floorNames = floors ? options.floors : [];
   const instruments = await instrument(run, session, sender, floors);
   await warmUp(instruments.measure, target.label, options.warmupMs, floorNames);
-  const phases = await measuredPhases(instruments.measure, target.label, options.concurrencies, options.durationMs, floorNames);
+  const phases = await measuredPhases(instruments.measure, target.label, options.concurrencies, options.durationMs, floorNames, {
+    sizes: options.htmlKbs,
+    use: (kb) => sender.useHtmlKb(kb),
+  });
   const delivery = await acceptToDelivered(target.label, run.stack.apiUrl, sender, options.deliveredSends);
   sender.setup.close();
   await floors?.close();

@@ -21,6 +21,8 @@ export interface ApiSender {
   apiSend(client: HttpClient, n: number): Promise<Outcome & { id?: string }>;
   /** The next send's number. */
   nextNumber(): number;
+  /** The plain sends from now on carry an html body of about `kb` KB beside the text (0: the text only). */
+  useHtmlKb(kb: number): void;
   /** With `tracked`: the ids of the emails accepted so far, in order (the opens are made on them). */
   acceptedIds: string[];
 }
@@ -43,7 +45,7 @@ export async function setUpSender(context: {
   tracked?: boolean;
   /** Every send as one tenant of the account (`bench`). */
   tenant?: boolean;
-  /** An html body of about this many KB beside the text (0: text only), as real transactional emails have. */
+  /** An html body of about this many KB beside the text (0: text only), as real transactional emails have; `useHtmlKb` changes it. */
   htmlKb?: number;
 }): Promise<ApiSender> {
   const suffix = Math.random().toString(36).slice(2, 8);
@@ -71,7 +73,7 @@ export async function setUpSender(context: {
     html: `<html><body><p>hello ${n}</p><p><a href="https://example.com/orders/${n}">Your order</a></p></body></html>`,
     text: 'hello',
   });
-  const html = context.htmlKb ? htmlOfAbout(context.htmlKb) : undefined;
+  let html = context.htmlKb ? htmlOfAbout(context.htmlKb) : undefined;
   const plain = (n: number) => ({
     from,
     to: recipient(n),
@@ -98,6 +100,9 @@ export async function setUpSender(context: {
     setup,
     recipient,
     nextNumber: () => sequence++,
+    useHtmlKb: (kb) => {
+      html = kb ? htmlOfAbout(kb) : undefined;
+    },
     acceptedIds,
     apiSend: async (client, n) => {
       const outcome = outcomeOf(await client.request('POST', '/emails', headers, sendBody(n)));

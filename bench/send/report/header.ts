@@ -24,7 +24,7 @@ export function printHeader({ print, results, options }: ReportContext, run: Run
     `Checkouts: ${results.map((result) => `${result.label} (${result.commit})`).join(', ')}. Stack: embedded local cloud with DATA_IN_MEMORY=1 (DynamoDB Local -inMemory); fauxqs, SES/DNS/Scheduler emulators and the API gateway in the stack's main thread (the API thread), pollers and worker Lambdas in its workers thread; the load generator and the floors' SDK clients in this process.`,
   );
   print(
-    `Sends: plan 'dedicated' + payment method, verified domain (DNS emulator); POST /emails {from: bench@<domain>, to: success+<n>@simulator.amazonses.com, ${options.template ? "template: {id: 'bench', variables: {n}}} (a published product template: managed unsubscribe)" : options.htmlKb ? `subject, text, html of about ${options.htmlKb} KB}` : 'subject, text}'}.`,
+    `Sends: plan 'dedicated' + payment method, verified domain (DNS emulator); POST /emails {from: bench@<domain>, to: success+<n>@simulator.amazonses.com, ${options.template ? "template: {id: 'bench', variables: {n}}} (a published product template: managed unsubscribe)" : options.htmlKbs.some((kb) => kb > 0) ? `subject, text${options.htmlKbs.map((kb) => (kb ? `, html of about ${kb} KB` : ' only')).join(' | ')}} (one API phase per body, named by it)` : 'subject, text}'}.`,
   );
   print(
     `Phases: closed loop, ${options.durationMs / 1000} s each after a ${options.warmupMs / 1000} s warm-up at c=8; the pipeline is drained (worker queues empty) after every phase.`,
