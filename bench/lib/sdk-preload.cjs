@@ -171,6 +171,23 @@ function install() {
   const writes = new Map();
   let dirty = false;
 
+  // The product's log lines (shared/lib/log.ts: one JSON object a line, `{"level":...`), in bytes, as
+  // CloudWatch Logs ingests them: the stream writes of this thread counted before they go on (BENCH_COST).
+  if (costOn) {
+    for (const stream of [process.stdout, process.stderr]) {
+      const write = stream.write;
+      stream.write = function countedWrite(chunk, ...rest) {
+        if (
+          typeof chunk === 'string'
+            ? chunk.startsWith('{"level"')
+            : Buffer.isBuffer(chunk) && chunk.subarray(0, 8).toString() === '{"level"'
+        )
+          addUnits('product', 'CloudWatch Logs', 'bytes', Buffer.byteLength(chunk));
+        return write.call(this, chunk, ...rest);
+      };
+    }
+  }
+
   const originByStack = new WeakMap();
   const instrumented = new WeakSet();
   const originalSend = Client.prototype.send;

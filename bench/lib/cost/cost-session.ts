@@ -89,6 +89,6 @@ export function printPrices(print: (line?: string) => void): void {
   print('Prices (us-east-1 on-demand, per unit; AWS page; where and when the figure was read):');
   for (const price of Object.values(PRICES)) print(`  ${price.usd.toPrecision(4)} USD per ${price.unit}: ${price.source} (${price.read})`);
   print(
-    "Not metered: CloudWatch Logs ingestion (Lambda's START/END/REPORT lines and ours), storage (DynamoDB, S3), data transfer, fixed monthly costs (NLB, Fargate, KMS keys).",
+    "Not metered: storage (DynamoDB, S3, CloudWatch Logs), data transfer, fixed monthly costs (NLB, Fargate, KMS keys). CloudWatch Logs ingestion is metered: our lines at LOG_LEVEL=warn as written, Lambda's START/END/REPORT estimated per invocation.",
   );
 }

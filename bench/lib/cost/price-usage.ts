@@ -84,6 +84,14 @@ const DYNAMO_WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactW
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
+/**
+ * What Lambda itself writes to the function's log group for every invocation, in bytes: its START, END and
+ * REPORT lines (about 70, 50 and 170 characters with a request id, as in
+ * https://docs.aws.amazon.com/lambda/latest/dg/nodejs-logging.html, "Viewing logs"), which the local cloud
+ * does not write. An estimate: ../shared/research/cost-and-ceilings.md measured about 320 B.
+ */
+export const LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 300;
+
 export function priceUsage(usage: MeteredUsage): Cost {
   const n = Math.max(1, usage.emails);
   const perEmail = (value: number) => value / n;
@@ -156,6 +164,16 @@ export function priceUsage(usage: MeteredUsage): Cost {
     'S3 requests',
     `${round(perEmail(s3Put), 2)} PUT, ${round(perEmail(s3Get), 2)} GET (${round(perEmail(s3Bytes) / 1024, 1)} KB stored)`,
     perEmail(s3Put) * PRICES.s3Put.usd + perEmail(s3Get) * PRICES.s3Get.usd,
+  );
+
+  // CloudWatch Logs: the product's own lines (metered by the SDK preload at the stack's log level, `warn` as
+  // deployed) and Lambda's three lines per invocation.
+  const ownLogBytes = sumOf(usage.units, (service, meter) => service === 'CloudWatch Logs' && meter === 'bytes');
+  const platformLogBytes = invocations * LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION;
+  add(
+    'CloudWatch Logs',
+    `${round(perEmail(ownLogBytes + platformLogBytes), 0)} bytes (our lines ${round(perEmail(ownLogBytes), 0)}, Lambda's START/END/REPORT ${round(perEmail(platformLogBytes), 0)})`,
+    (perEmail(ownLogBytes + platformLogBytes) / 1024 ** 3) * PRICES.cloudwatchLogsIngestedGb.usd,
   );
 
   const kms = sumOf(usage.calls, (service) => service === 'KMS');

@@ -90,6 +90,12 @@ export const PRICES = {
     source: 'https://aws.amazon.com/kms/pricing/',
     read: '2026-03, wring.co',
   },
+  cloudwatchLogsIngestedGb: {
+    usd: 0.5,
+    unit: 'GB of log lines ingested by CloudWatch Logs (Lambda and Fargate, standard class, first 10 TB a month)',
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+    read: '2025-05 and 2026-06, duckbillgroup.com and c3x.dev as quoted by ../shared/research/cost-and-ceilings.md [P5] [P6]',
+  },
   schedulerInvocation: {
     usd: perMillion(1.0),
     unit: 'EventBridge Scheduler invocation (after 14 million free a month)',

@@ -27,6 +27,8 @@ describe('pricing metered usage', () => {
       'product\tSQS\trequests': 200,
       'event-source\tSQS\trequests': 100,
       'product\tS3\tPUT bytes': 100 * 2048,
+      'product\tCloudWatch Logs\tbytes': 100 * 150,
+      'local-cloud\tCloudWatch Logs\tbytes': 1_000_000,
     },
     lambda: {
       emails: { invocations: 100, billed_ms: 3000, memory_mb: 1024 },
@@ -55,6 +57,13 @@ describe('pricing metered usage', () => {
     expect(line(cost, 'S3 requests').perMillion).toBeCloseTo(1 * 5 + 1 * 0.4, 6);
     expect(line(cost, 'S3 requests').measure).toContain('2 KB stored');
     expect(line(cost, 'KMS').perMillion).toBeCloseTo(0.02 * 3, 6);
+  });
+
+  it("prices CloudWatch Logs: the product's lines as metered, and Lambda's START/END/REPORT for each invocation", () => {
+    // 150 B of ours and 1.1 invocations x 300 B per email: 480 B an email, at $0.50 per GB.
+    const logs = line(cost, 'CloudWatch Logs');
+    expect(logs.measure).toBe("480 bytes (our lines 150, Lambda's START/END/REPORT 330)");
+    expect(logs.perMillion).toBeCloseTo(((480 * 1_000_000) / 1024 ** 3) * PRICES.cloudwatchLogsIngestedGb.usd, 6);
   });
 
   it("keeps SES's own charge out of the total and shows it beside", () => {
