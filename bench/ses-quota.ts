@@ -17,8 +17,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { jsonCaller, verifiedDomain } from './lib/fixtures';
-import { HttpClient } from './lib/load';
+import { dedicatedSender } from './lib/fixtures';
 import { loadProduct as load, withInMemoryStack } from './lib/bench-stack';
 
 const { values } = parseArgs({
@@ -43,17 +42,7 @@ async function main(): Promise<void> {
     const sqs = new SQSClient({ region: info.env.AWS_REGION, endpoint: info.env.AWS_ENDPOINT_URL_SQS });
     const sesUrl = info.env.AWS_ENDPOINT_URL_SESV2!;
 
-    const suffix = Math.random().toString(36).slice(2, 8);
-    const { secret } = await createAccount(services, {
-      email: `bench-${suffix}@example.com`,
-      plan: 'dedicated',
-      paymentMethod: true,
-      tenants: false,
-    });
-    const client = new HttpClient(stack.apiUrl, 4);
-    const call = jsonCaller(client, { authorization: `Bearer ${secret}`, 'content-type': 'application/json' });
-    const domain = `quota-${suffix}.example-mail.test`;
-    await verifiedDomain(call, domain);
+    const { call, domain } = await dedicatedSender(createAccount, services, stack.apiUrl, 'quota');
     const localAccount = async (): Promise<{ throttled: number }> =>
       (await fetch(`${sesUrl}/_local/account`)).json() as Promise<{ throttled: number }>;
     const throttledBefore = (await localAccount()).throttled;
@@ -90,7 +79,10 @@ async function main(): Promise<void> {
     }
     times.sort((a, b) => a - b);
     const spanS = times.length ? (times.at(-1)! - times[0]!) / 1000 : NaN;
-    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'mailservice-send-email-dlq' }));
+    // The stack's own name for the send DLQ (stack.json's resources: names carry the stack's prefix).
+    const dlqName = (info as { resources?: { queues?: { send?: { dlqName?: string } } } }).resources?.queues?.send?.dlqName;
+    if (!dlqName) throw new Error('the stack file names no send DLQ');
+    const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: dlqName }));
     const dlq = await sqs.send(
       new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
     );

@@ -1,5 +1,5 @@
 /** Fixtures the benches set up through the API: a JSON caller that throws on errors, and a verified domain. */
-import type { HttpClient } from './load';
+import { HttpClient } from './load';
 
 export type JsonCall = (method: string, path: string, body?: unknown) => Promise<any>;
 
@@ -34,4 +34,33 @@ export async function verifiedDomain(
   const verified = (await call('POST', `/domains/${domain.id}`, { action: 'verify' })) as { domain: { status: string } };
   if (verified.domain.status !== 'verified') throw new Error(`domain ${name} did not verify: ${JSON.stringify(verified)}`);
   return { id: domain.id, inbound_subdomain: domain.inbound_subdomain ?? null };
+}
+
+/**
+ * A `dedicated`-plan account with a payment method (no daily or monthly cap), created with the product's own
+ * use case (`createAccount`, loaded by the bench after the stack's environment is set), and a verified domain
+ * `<prefix>-<random>.example-mail.test`: production sends, as a customer's. Its key's headers, a client of
+ * `connections` to the API, and a JSON caller on it.
+ */
+export async function dedicatedSender(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  createAccount: (services: any, input: any) => Promise<{ account: { id: string }; secret: string }>,
+  services: unknown,
+  apiUrl: string,
+  prefix: string,
+  connections = 4,
+): Promise<{ secret: string; domain: string; headers: Record<string, string>; client: HttpClient; call: JsonCall }> {
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const { secret } = await createAccount(services, {
+    email: `bench-${suffix}@example.com`,
+    plan: 'dedicated',
+    paymentMethod: true,
+    tenants: false,
+  });
+  const client = new HttpClient(apiUrl, connections);
+  const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+  const call = jsonCaller(client, headers);
+  const domain = `${prefix}-${suffix}.example-mail.test`;
+  await verifiedDomain(call, domain);
+  return { secret, domain, headers, client, call };
 }
