@@ -1,6 +1,7 @@
 /** Idempotency-Key on POST /emails and POST /emails/batch, and the batch contract. */
 import { randomUUID } from 'node:crypto';
 import { api, newAccount, sesMessagesFor, waitFor, type TestAccount } from './harness/stack';
+import { verifiedDomain } from './harness/domains';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -136,6 +137,28 @@ describe('POST /emails/batch', () => {
       async () => (await api('GET', `/emails/${data[0].id}`, { key: account.key })).body.email.status === 'delivered',
       'batch item delivered',
     );
+  });
+
+  it("refuses a suppressed recipient's item as a single send does, the list read once for the batch (a verified domain, a paid plan)", async () => {
+    const own = await newAccount({ plan: 'pro', paymentMethod: true });
+    const from = `a@${(await verifiedDomain(own)).name}`;
+    const blocked = `blocked-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await api('POST', '/suppressions', { key: own.key, body: { email: blocked } })).status).toBeLessThan(300);
+    const response = await api('POST', '/emails/batch', {
+      key: own.key,
+      body: {
+        emails: [
+          { from, to: `ok-${randomUUID().slice(0, 8)}@example.com`, subject: 's0', text: 't' },
+          { from, to: blocked.toUpperCase(), subject: 's1', text: 't' },
+          { from, to: [`ok2-${randomUUID().slice(0, 8)}@example.com`, blocked], subject: 's2', text: 't' },
+        ],
+      },
+    });
+    expect(response.status).toBe(200);
+    const [sent, refused, mixed] = response.body.data;
+    expect(sent).toMatchObject({ status: 'sent', id: expect.stringMatching(/^msg_/) });
+    expect(refused).toMatchObject({ status: 'failed', error: { details: { suppressed: [blocked] } } });
+    expect(mixed).toMatchObject({ status: 'failed', error: { details: { suppressed: [blocked] } } });
   });
 
   it('refuses an empty batch, more than 100 items and a body without emails', async () => {

@@ -88,7 +88,7 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
  * What Lambda itself writes to the function's log group for every invocation, in bytes: its START, END and
  * REPORT lines (about 70, 50 and 170 characters with a request id, as in
  * https://docs.aws.amazon.com/lambda/latest/dg/nodejs-logging.html, "Viewing logs"), which the local cloud
- * does not write. An estimate: ../shared/research/cost-and-ceilings.md measured about 320 B.
+ * does not write. An estimate (the research notes beside the project, cost-and-ceilings.md, measured about 320 B).
  */
 export const LAMBDA_PLATFORM_LOG_BYTES_PER_INVOCATION = 300;
 

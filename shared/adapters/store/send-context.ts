@@ -160,6 +160,33 @@ export class SendContextReader {
     return contextOf(query, wanted, await this.readItems(wanted.wanted));
   }
 
+  /**
+   * Which of `addresses` are on the account's own suppression list (an entry, or an erased address's kept
+   * entry): one strongly consistent BatchGetItem per 50 addresses, all at once. A batch send reads its items'
+   * recipients so, and hands each item those found on neither as cleared (no read of them per item).
+   */
+  async suppressedAmong(accountId: string, addresses: readonly string[]): Promise<Set<string>> {
+    const distinct = [...new Set(addresses.map(normaliseEmail))];
+    const addressOf = new Map<string, string>();
+    const itemKeys = distinct.flatMap((address) => {
+      const suppression = keys.suppression(accountId, address, null);
+      const erased = erasedAddressKey(accountId, address);
+      addressOf.set(id(suppression), address);
+      addressOf.set(id(erased), address);
+      return [suppression, erased];
+    });
+    const suppressed = new Set<string>();
+    if (itemKeys.length === 0) return suppressed;
+    for (const item of await batchGetItems(this.table, itemKeys, { consistentRead: true })) {
+      const key = id(item as { PK: string; SK: string });
+      const address = addressOf.get(key);
+      if (!address) continue;
+      const isErasedEntry = key === id(erasedAddressKey(accountId, address));
+      if (!isErasedEntry || erasedSuppressionMatches(item, null)) suppressed.add(address);
+    }
+    return suppressed;
+  }
+
   /** The wanted items found: the shared ones the cache still holds, the rest in one strongly consistent batch (then cached). */
   private async readItems(wanted: Map<string, Wanted>): Promise<Record<string, unknown>[]> {
     const kept: Record<string, unknown>[] = [];

@@ -18,8 +18,18 @@ import { sendEmail, type SendDeps } from './send-email';
 import { recipientAddresses } from './policy';
 import { checkLookupBound, lookupDomains } from '../../domain/address-validation/lookup-bound';
 import type { IdempotencyStore } from '../../adapters/store/idempotency';
+import type { SendContextReader } from '../../adapters/store/send-context';
+import { normaliseEmail } from '../../domain/mail/address';
+import type { ClearedRecipients } from './cleared-recipients';
 
-export type SendBatchDeps = SendDeps & { idempotency: Pick<IdempotencyStore, 'get' | 'put'> };
+export type SendBatchDeps = SendDeps & {
+  idempotency: Pick<IdempotencyStore, 'get' | 'put'>;
+  /**
+   * The account's suppression list read once for every item's recipients (absent: each item reads its own).
+   * Items sent account-wide are handed those found on it as cleared, so an item's own read skips them.
+   */
+  sendContext?: Pick<SendContextReader, 'suppressedAmong'>;
+};
 
 export const MAX_BATCH = 100;
 /** Items sent at once within one batch. */
@@ -60,6 +70,7 @@ async function sendItem(
   item: unknown,
   index: number,
   idempotency: Idempotency | undefined,
+  cleared: ((recipients: string[]) => ClearedRecipients | undefined) | undefined,
 ): Promise<BatchItemResult> {
   try {
     const attachmentProblem = rejectAttachmentsInBatch(item);
@@ -70,10 +81,15 @@ async function sendItem(
       const fields = issuesToFields(parsed.error.issues);
       throw new ValidationError(`Invalid email: check ${fieldNames(fields)}.`, { details: { fields } });
     }
+    const clearedRecipients =
+      parsed.data.tenant === undefined
+        ? cleared?.(recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []]))
+        : undefined;
     const result = await sendEmail(deps, { principal }, parsed.data, {
       idempotency: idempotency
         ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) }
         : undefined,
+      ...(clearedRecipients ? { clearedRecipients } : {}),
     });
     return { index, id: result.id, status: result.status };
   } catch (error) {
@@ -132,6 +148,32 @@ export function checkBatchLookupBound(items: readonly unknown[]): void {
   checkLookupBound(lookupDomains(addresses));
 }
 
+/**
+ * The items' recipients checked against the account's suppression list in one read (every 50 addresses one
+ * BatchGetItem, at once), for the items that send account-wide (no `tenant`, a key not limited to one): each
+ * is then handed the recipients found on it as cleared (ClearedRecipients: its own read skips them; one whose
+ * send turns out to be a tenant's reads them all again). Undefined when there is nothing to read this way.
+ */
+async function clearedByOneRead(
+  deps: SendBatchDeps,
+  principal: Principal,
+  items: readonly unknown[],
+): Promise<((recipients: string[]) => ClearedRecipients | undefined) | undefined> {
+  if (!deps.sendContext || principal.credential.tenant) return undefined;
+  const recipients = items.flatMap((item) => {
+    const parsed = sendRequestSchema.safeParse(item);
+    return parsed.success && parsed.data.tenant === undefined
+      ? recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []])
+      : [];
+  });
+  if (recipients.length === 0) return undefined;
+  const suppressed = await deps.sendContext.suppressedAmong(principal.account.id, recipients);
+  return (addresses) => {
+    const clear = addresses.filter((address) => !suppressed.has(normaliseEmail(address)));
+    return clear.length ? { tenantId: null, addresses: clear } : undefined;
+  };
+}
+
 export async function sendBatch(
   deps: SendBatchDeps,
   principal: Principal,
@@ -143,10 +185,11 @@ export async function sendBatch(
   return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
     if (validation === 'strict') validateBatchStrictly(items);
     checkBatchLookupBound(items);
+    const cleared = await clearedByOneRead(deps, principal, items);
     const data = await mapBounded(
       items.map((item, index) => ({ item, index })),
       ITEM_CONCURRENCY,
-      ({ item, index }) => sendItem(deps, principal, item, index, idempotency),
+      ({ item, index }) => sendItem(deps, principal, item, index, idempotency, cleared),
     );
     const response: BatchResponse = { data };
     if (idempotency) {

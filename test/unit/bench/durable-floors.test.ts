@@ -3,7 +3,7 @@
  * order, with fakes of the product's calls.
  */
 import type { SMTPServerSession } from 'smtp-server';
-import { mxFloorStore, relayFloorStore } from '../../../bench/lib/durable-floors';
+import { mxFloorStore, relayFloorStore } from '#bench/lib/durable-floors';
 
 const session = {} as SMTPServerSession;
 

@@ -1,6 +1,6 @@
 /** `npm run test:load`'s pieces (bench/load/): its command line and the open-loop schedule, with a fake clock. */
-import { openLoop } from '../../../bench/load/open-loop';
-import { parseLoadOptions } from '../../../bench/load/options';
+import { openLoop } from '#bench/load/open-loop';
+import { parseLoadOptions } from '#bench/load/options';
 
 const base = ['--url', 'https://api.example.com/', '--key', 'svc_x', '--from', 'a@example.com'];
 
