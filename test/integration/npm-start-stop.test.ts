@@ -78,6 +78,8 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     detached: true, // its own process group: every process it starts is found by pgid
   });
   const pgid = npm.pid!;
+  // Every stdio pipe of npm's group closed (what the processes wrote before they ended has all been read).
+  const closed = new Promise<void>((resolve) => npm.once('close', () => resolve()));
   let output = '';
   npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -117,6 +119,8 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     for (const address of addresses) if (await portOpen(address)) open.push(address);
     expect(open).toEqual([]);
     if (target === 'group') {
+      // The last lines may still be in the pipe when the last process is gone: read to its end first.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
       // Stopped in order: the relay task by the local cloud (not on its own), DynamoDB Local after the
       // functions that use it (no pass failing against it on the way out).
       expect(output).toMatch(/SMTP relay task \(pid \d+\) exited with code 0\n/);
