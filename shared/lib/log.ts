@@ -17,11 +17,13 @@ export function logs(level: Level, setting: string | undefined = process.env.LOG
   return RANK[level] >= threshold;
 }
 
+const line = (level: Level, message: string, fields: Fields) =>
+  JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
+
 function write(level: Level, message: string, fields: Fields): void {
   if (!logs(level)) return;
-  const line = JSON.stringify({ level, message, time: new Date().toISOString(), ...fields });
-  if (level === 'error') console.error(line);
-  else console.log(line);
+  if (level === 'error') console.error(line(level, message, fields));
+  else console.log(line(level, message, fields));
 }
 
 export const logInfo = (message: string, fields: Fields = {}) => write('info', message, fields);
@@ -31,8 +33,7 @@ export const logInfo = (message: string, fields: Fields = {}) => write('info', m
  * DmarcReports). Keep such lines rare: one per report or per minute, never one per email.
  */
 export function logMetric(message: string, fields: Fields): void {
-  if (process.env.LOG_LEVEL === 'silent') return;
-  console.log(JSON.stringify({ level: 'info', message, time: new Date().toISOString(), ...fields }));
+  if (process.env.LOG_LEVEL !== 'silent') console.log(line('info', message, fields));
 }
 export const logWarn = (message: string, fields: Fields = {}) => write('warn', message, fields);
 export function logError(message: string, error: unknown, fields: Fields = {}): void {

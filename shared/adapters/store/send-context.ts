@@ -65,6 +65,11 @@ export interface TenantAlias {
 }
 
 const id = (key: { PK: string; SK: string }) => `${key.PK}\u0000${key.SK}`;
+/** The key an `id` joined. */
+const keyOf = (joined: string) => {
+  const [PK, SK] = joined.split('\u0000') as [string, string];
+  return { PK, SK };
+};
 
 /** What every send of an account (or tenant, or domain) reads alike: kept by the cache, when there is one. */
 const SHARED_KINDS = new Set(['key', 'account', 'domain', 'tenant', 'tenant_alias']);
@@ -167,22 +172,17 @@ export class SendContextReader {
    */
   async suppressedAmong(accountId: string, addresses: readonly string[]): Promise<Set<string>> {
     const distinct = [...new Set(addresses.map(normaliseEmail))];
-    const addressOf = new Map<string, string>();
-    const itemKeys = distinct.flatMap((address) => {
-      const suppression = keys.suppression(accountId, address, null);
-      const erased = erasedAddressKey(accountId, address);
-      addressOf.set(id(suppression), address);
-      addressOf.set(id(erased), address);
-      return [suppression, erased];
-    });
+    // Each key read, by joined key: whose address, and whether it is the erased address's kept entry.
+    const asked = new Map<string, { address: string; erased: boolean }>();
+    for (const address of distinct) {
+      asked.set(id(keys.suppression(accountId, address, null)), { address, erased: false });
+      asked.set(id(erasedAddressKey(accountId, address)), { address, erased: true });
+    }
     const suppressed = new Set<string>();
-    if (itemKeys.length === 0) return suppressed;
-    for (const item of await batchGetItems(this.table, itemKeys, { consistentRead: true })) {
-      const key = id(item as { PK: string; SK: string });
-      const address = addressOf.get(key);
-      if (!address) continue;
-      const isErasedEntry = key === id(erasedAddressKey(accountId, address));
-      if (!isErasedEntry || erasedSuppressionMatches(item, null)) suppressed.add(address);
+    if (asked.size === 0) return suppressed;
+    for (const item of await batchGetItems(this.table, [...asked.keys()].map(keyOf), { consistentRead: true })) {
+      const what = asked.get(id(item as { PK: string; SK: string }));
+      if (what && (!what.erased || erasedSuppressionMatches(item, null))) suppressed.add(what.address);
     }
     return suppressed;
   }
@@ -196,16 +196,7 @@ export class SendContextReader {
       if (cached === undefined) toRead.push(joined);
       else if (cached !== null) kept.push(cached);
     }
-    const read = toRead.length
-      ? await batchGetItems(
-          this.table,
-          toRead.map((joined) => {
-            const [PK, SK] = joined.split('\u0000') as [string, string];
-            return { PK, SK };
-          }),
-          { consistentRead: true },
-        )
-      : [];
+    const read = toRead.length ? await batchGetItems(this.table, toRead.map(keyOf), { consistentRead: true }) : [];
     if (this.cache) {
       const found = new Map(read.map((item) => [id(item as { PK: string; SK: string }), item]));
       for (const joined of toRead) if (SHARED_KINDS.has(wanted.get(joined)!.kind)) this.cache.set(joined, found.get(joined) ?? null);

@@ -3,8 +3,6 @@
  * keys of a body and of a raw message. Apart from ./content.ts so that ./early-body.ts (built for every
  * function with the blob store) does not load the attachment code.
  */
-import type { EmailBody } from '../../domain/emails/email';
-
 /**
  * Bodies above this size (bytes of JSON) go to the blob store. Every later write of the email (claim, sent, the
  * outcome, an open) is billed on the whole item, 1 write unit per KB: a body inline costs its size about five
@@ -13,9 +11,6 @@ import type { EmailBody } from '../../domain/emails/email';
  * 3 units or fewer (docs/benchmarks.md, "Bodies and write units").
  */
 export const INLINE_BODY_LIMIT = 2 * 1024;
-
-/** Whether the body stays in the email item (its JSON at most INLINE_BODY_LIMIT bytes). */
-export const isInlineBody = (body: EmailBody): boolean => Buffer.byteLength(JSON.stringify(body), 'utf8') <= INLINE_BODY_LIMIT;
 
 /** Where a body kept outside the item is, under its class's prefix. */
 export const bodyBlobKey = (emailId: string) => `bodies/${emailId}.json`;

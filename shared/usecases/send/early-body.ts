@@ -17,7 +17,7 @@ import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { BoundedMap } from '../../lib/bounded-map';
 import { logWarn } from '../../lib/log';
 import type { BlobStore } from '../../ports/blobs';
-import { bodyBlobKey, isInlineBody, mimeBlobKey } from './content-keys';
+import { bodyBlobKey, INLINE_BODY_LIMIT, mimeBlobKey } from './content-keys';
 import type { SendCaller } from './send-caller';
 
 /** A PUT started early: where it went, and how it ended (never rejects). */
@@ -59,12 +59,14 @@ export class EarlyBodies {
     when: { now: Date; at: Date | null },
     mime?: { raw: Buffer },
   ): EarlyUpload | undefined {
-    if (!mime && (parsed.template !== undefined || isInlineBody({ html: parsed.html, text: parsed.text }))) return undefined;
+    if (!mime && parsed.template !== undefined) return undefined;
     const days = this.daysOf(caller);
     if (days === undefined) return undefined;
+    // Serialised once, as the accept step would: a body kept in the item is not put.
+    const content = mime ? mime.raw : JSON.stringify({ html: parsed.html, text: parsed.text });
+    if (!mime && Buffer.byteLength(content, 'utf8') <= INLINE_BODY_LIMIT) return undefined;
     const keyPrefix = retentionKeyPrefix(objectRetentionDays(days, when.at ?? when.now, when.now));
     const blobKey = mime ? `${keyPrefix}${mimeBlobKey(emailId)}` : `${keyPrefix}${bodyBlobKey(emailId)}`;
-    const content = mime ? mime.raw : JSON.stringify({ html: parsed.html, text: parsed.text });
     const stored = this.blobs.put(blobKey, content, mime ? 'message/rfc822' : 'application/json').then(
       () => true,
       () => false,

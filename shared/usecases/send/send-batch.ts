@@ -7,7 +7,7 @@
  */
 import { rejectAttachmentsInBatch } from '../../domain/emails/attachments';
 import { requestFingerprint, type Idempotency } from '../../domain/emails/idempotency';
-import { sendRequestSchema } from '../../domain/emails/send-request';
+import { sendRequestSchema, type SendRequest } from '../../domain/emails/send-request';
 import { AppError, ValidationError } from '../../domain/errors';
 import { fieldNames, issuesToFields } from '../../domain/request-validation';
 import { mapBounded } from '../../lib/concurrency';
@@ -64,11 +64,20 @@ function failure(index: number, error: unknown): BatchItemResult {
   };
 }
 
+/** An item as the batch read it: the body given, and its parse (once per item, for every step of the batch). */
+interface BatchItem {
+  item: unknown;
+  index: number;
+  parsed: ReturnType<typeof sendRequestSchema.safeParse>;
+}
+
+const recipientsOf = (request: Pick<SendRequest, 'to' | 'cc' | 'bcc'>) =>
+  recipientAddresses([request.to, request.cc ?? [], request.bcc ?? []]);
+
 async function sendItem(
   deps: SendDeps,
   principal: Principal,
-  item: unknown,
-  index: number,
+  { item, index, parsed }: BatchItem,
   idempotency: Idempotency | undefined,
   cleared: ((recipients: string[]) => ClearedRecipients | undefined) | undefined,
 ): Promise<BatchItemResult> {
@@ -76,15 +85,11 @@ async function sendItem(
     const attachmentProblem = rejectAttachmentsInBatch(item);
     if (attachmentProblem)
       throw new ValidationError(attachmentProblem, { details: { fields: [{ field: 'attachments', message: attachmentProblem }] } });
-    const parsed = sendRequestSchema.safeParse(item);
     if (!parsed.success) {
       const fields = issuesToFields(parsed.error.issues);
       throw new ValidationError(`Invalid email: check ${fieldNames(fields)}.`, { details: { fields } });
     }
-    const clearedRecipients =
-      parsed.data.tenant === undefined
-        ? cleared?.(recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []]))
-        : undefined;
+    const clearedRecipients = parsed.data.tenant === undefined ? cleared?.(recipientsOf(parsed.data)) : undefined;
     const result = await sendEmail(deps, { principal }, parsed.data, {
       idempotency: idempotency
         ? { key: itemKey(idempotency.key, index), fingerprint: requestFingerprint('emails/batch/item', item) }
@@ -140,11 +145,8 @@ export function validateBatchStrictly(items: readonly unknown[]): void {
  * The request's lookup bound (shared/domain/address-validation/lookup-bound.ts): the distinct recipient domains of
  * the items with `validate: true`, at most MAX_LOOKUP_DOMAINS, or 400 before anything is sent.
  */
-export function checkBatchLookupBound(items: readonly unknown[]): void {
-  const addresses = items.flatMap((item) => {
-    const parsed = sendRequestSchema.safeParse(item);
-    return parsed.success && parsed.data.validate ? recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []]) : [];
-  });
+export function checkBatchLookupBound(items: readonly Pick<BatchItem, 'parsed'>[]): void {
+  const addresses = items.flatMap(({ parsed }) => (parsed.success && parsed.data.validate ? recipientsOf(parsed.data) : []));
   checkLookupBound(lookupDomains(addresses));
 }
 
@@ -157,15 +159,10 @@ export function checkBatchLookupBound(items: readonly unknown[]): void {
 async function clearedByOneRead(
   deps: SendBatchDeps,
   principal: Principal,
-  items: readonly unknown[],
+  items: readonly BatchItem[],
 ): Promise<((recipients: string[]) => ClearedRecipients | undefined) | undefined> {
   if (!deps.sendContext || principal.credential.tenant) return undefined;
-  const recipients = items.flatMap((item) => {
-    const parsed = sendRequestSchema.safeParse(item);
-    return parsed.success && parsed.data.tenant === undefined
-      ? recipientAddresses([parsed.data.to, parsed.data.cc ?? [], parsed.data.bcc ?? []])
-      : [];
-  });
+  const recipients = items.flatMap(({ parsed }) => (parsed.success && parsed.data.tenant === undefined ? recipientsOf(parsed.data) : []));
   if (recipients.length === 0) return undefined;
   const suppressed = await deps.sendContext.suppressedAmong(principal.account.id, recipients);
   return (addresses) => {
@@ -184,13 +181,10 @@ export async function sendBatch(
   const now = deps.clock.now();
   return withIdempotency(deps, principal.account.id, idempotency, now, async () => {
     if (validation === 'strict') validateBatchStrictly(items);
-    checkBatchLookupBound(items);
-    const cleared = await clearedByOneRead(deps, principal, items);
-    const data = await mapBounded(
-      items.map((item, index) => ({ item, index })),
-      ITEM_CONCURRENCY,
-      ({ item, index }) => sendItem(deps, principal, item, index, idempotency, cleared),
-    );
+    const batch: BatchItem[] = items.map((item, index) => ({ item, index, parsed: sendRequestSchema.safeParse(item) }));
+    checkBatchLookupBound(batch);
+    const cleared = await clearedByOneRead(deps, principal, batch);
+    const data = await mapBounded(batch, ITEM_CONCURRENCY, (one) => sendItem(deps, principal, one, idempotency, cleared));
     const response: BatchResponse = { data };
     if (idempotency) {
       const stored = await deps.idempotency.put(
