@@ -31,10 +31,11 @@ import { observeFlags, StackObserver } from './lib/stack-observer';
 import { AWS_SETTINGS_ENV } from './lib/aws-settings';
 import { jsonCaller, verifiedDomain } from './lib/fixtures';
 import { HttpClient, type PhaseResult } from './lib/load';
-import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mailLoop, relayCertificate, smtpPool, workerQueues, type SmtpTransport } from './lib/smtp-load';
 import { relayFloorStore, startDurableFloor } from './lib/durable-floors';
 import { emailCopier } from './send/floors/email-copies';
+import { sendContextRead } from './send/floors/new-floors';
 import { htmlOfAbout } from './send/sender';
 import { keys } from '#shared/adapters/store/keys';
 import { hashSecret } from '#shared/domain/api-keys/secret';
@@ -154,20 +155,9 @@ async function main() {
       true,
       relayFloorStore({
         read: async (n) => {
-          await doc.send(
-            new BatchGetCommand({
-              RequestItems: {
-                [tableName]: {
-                  Keys: [
-                    keys.apiKeyHash(credentialHash),
-                    keys.account(account.id),
-                    keys.domainName(domainName),
-                    keys.suppression(account.id, `success+${n}@simulator.amazonses.com`, null),
-                  ],
-                  ConsistentRead: true,
-                },
-              },
-            }),
+          await sendContextRead(
+            { tableName, doc, keys, keyHash: credentialHash, accountId: account.id, domainName },
+            `success+${n}@simulator.amazonses.com`,
           );
         },
         putRaw: (key, raw) => services.blobs.put(key, raw, 'message/rfc822'),

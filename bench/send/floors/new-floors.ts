@@ -7,7 +7,14 @@ import { BatchGetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { floorRun, type FloorRun } from './floor-run';
 import type { FloorContext } from './floor-context';
 
-const contextRead = (context: FloorContext, n: number) => {
+/**
+ * The send's one read as a floor issues it: one strongly consistent BatchGetItem of the key (an API key's or
+ * an SMTP credential's hash), the account, the sender domain's claim and the recipient's suppression.
+ */
+export function sendContextRead(
+  context: Pick<FloorContext, 'tableName' | 'doc' | 'keys' | 'keyHash' | 'accountId' | 'domainName'>,
+  recipient: string,
+) {
   const { tableName: TableName, keys } = context;
   return context.doc.send(
     new BatchGetCommand({
@@ -17,14 +24,16 @@ const contextRead = (context: FloorContext, n: number) => {
             keys.apiKeyHash(context.keyHash),
             keys.account(context.accountId),
             keys.domainName(context.domainName),
-            keys.suppression(context.accountId, context.recipient(n), null),
+            keys.suppression(context.accountId, recipient, null),
           ],
           ConsistentRead: true,
         },
       },
     }),
   );
-};
+}
+
+const contextRead = (context: FloorContext, n: number) => sendContextRead(context, context.recipient(n));
 
 export function newFloor(context: FloorContext, steps: string[], conditionCheck: boolean): FloorRun {
   const { tableName: TableName, keys } = context;
