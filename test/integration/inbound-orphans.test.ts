@@ -7,7 +7,7 @@
  *     listener deletes what it stored before answering;
  *   - an SQS endpoint that never answers (the listener is stuck, as if it had crashed between storing
  *     and queueing): the stack's own reconciler deletes the raw message once its marker is past the
- *     listener's bound (1 s here instead of 15 minutes, so only this listener's messages are due).
+ *     listener's bound, unclaimed (1 s here instead of 15 days, so only this listener's messages are due).
  *
  * And what is queued stays: a message accepted by the same listener with a working queue is recorded by
  * the stack's worker from an object the reconciler leaves alone.
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { certificate } from '#localstack/cloud/smtp-relay';
 import { loadConfig } from '#shared/config/config';
-import { createMxServer, type MxServer } from '#shared/doors/mx/mx-server';
+import { createMxServer, UNCLAIMED_RAW_BOUND_MS, type MxServer } from '#shared/doors/mx/mx-server';
 import { buildMessaging } from '#shared/services/messaging';
 import { buildPlatform } from '#shared/services/platform';
 import { receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
@@ -35,7 +35,7 @@ describe('raw inbound messages not queued are deleted', () => {
   let tls: { key: string; cert: string };
 
   /** A listener on the stack's services with `inboundQueue`; `stored` collects the raw keys it writes. */
-  async function listener(inboundQueue: ReturnType<typeof buildMessaging>['inboundQueue']) {
+  async function listener(inboundQueue: ReturnType<typeof buildMessaging>['inboundQueue'], unclaimedRawBoundMs?: number) {
     const { services } = stack();
     const stored: string[] = [];
     const blobs = {
@@ -46,7 +46,7 @@ describe('raw inbound messages not queued are deleted', () => {
       delete: (key: string) => services.blobs.delete(key),
     };
     const mx = createMxServer(
-      { tls, hostname: 'mx.orphans.test', closeTimeoutMs: 500, unqueuedRawBoundMs: BOUND_MS },
+      { tls, hostname: 'mx.orphans.test', closeTimeoutMs: 500, ...(unclaimedRawBoundMs ? { unclaimedRawBoundMs } : {}) },
       { ...services, blobs, inboundQueue },
     );
     listeners.push(mx);
@@ -105,7 +105,7 @@ describe('raw inbound messages not queued are deleted', () => {
     const stuck = messagingWith((config) => ({
       endpoints: { ...config.endpoints, sqs: `http://127.0.0.1:${(blackhole.address() as net.AddressInfo).port}` },
     }));
-    const { stored, send } = await listener(stuck.inboundQueue);
+    const { stored, send } = await listener(stuck.inboundQueue, BOUND_MS);
     const answer = send('listener stuck').catch((error: unknown) => error);
     const { services } = stack();
     // Stored (its marker pending) and never queued.
@@ -145,8 +145,8 @@ describe('raw inbound messages not queued are deleted', () => {
     const claimedFirst = key('claimed');
     await markers.begin(claimedFirst, new Date(), Date.now() + 60_000);
     expect(await markers.claim(claimedFirst, new Date())).toBe('claimed');
-    expect(await markers.markQueued(claimedFirst)).toBe(true);
     expect(await markers.discard(claimedFirst, Date.now())).toBe(false);
+    expect(await markers.discardUnstored(claimedFirst)).toBe(false);
     // The reconciler's discard leaves it alone too.
     expect(await markers.discardDue(claimedFirst, Date.now())).toBe(false);
     expect(await markers.get(claimedFirst)).toMatchObject({ status: 'claimed' });
@@ -154,13 +154,20 @@ describe('raw inbound messages not queued are deleted', () => {
     const discardedFirst = key('discarded');
     await markers.begin(discardedFirst, new Date(), Date.now() + 60_000);
     expect(await markers.discard(discardedFirst, Date.now())).toBe(true);
-    expect(await markers.markQueued(discardedFirst)).toBe(false);
     expect(await markers.claim(discardedFirst, new Date())).toBe('discarded');
     // Discarded with its object not yet deleted: the reconciler's discard says to delete it (again), the listener's does not.
     expect(await markers.discard(discardedFirst, Date.now())).toBe(false);
     expect(await markers.discardDue(discardedFirst, Date.now())).toBe(true);
     await markers.forget(discardedFirst);
     expect(await markers.get(discardedFirst)).toMatchObject({ status: 'discarded' });
+
+    // Given back before anything was stored (a refused message): discarded and out of the index at once.
+    const givenBack = key('given-back');
+    await markers.begin(givenBack, new Date(), Date.now() + 60_000);
+    expect(await markers.discardUnstored(givenBack)).toBe(true);
+    expect(await markers.get(givenBack)).toMatchObject({ status: 'discarded' });
+    expect(await markers.pastDue(Date.now() + 120_000, 1000)).not.toContain(givenBack);
+    expect(await markers.claim(givenBack, new Date())).toBe('discarded');
 
     // Racing: a worker's claim and the reconciler's discard on one pending marker, many times: exactly one wins each.
     const outcomes = await Promise.all(
@@ -185,7 +192,9 @@ describe('raw inbound messages not queued are deleted', () => {
     expect(email).toMatchObject({ subject: 'queued in time' });
     const { services } = stack();
     expect(await services.inboundRawMarkers.get(stored[0]!)).toMatchObject({ status: 'claimed' });
-    // Two reconciler passes later (its bound long past), the raw message is still there.
+    // Claimed, it is out of the reconciler's index: no pass finds it, however long after its bound.
+    expect(await services.inboundRawMarkers.pastDue(Date.now() + UNCLAIMED_RAW_BOUND_MS + 60_000, 1000)).not.toContain(stored[0]);
+    // Two reconciler passes later, the raw message is still there.
     const passes = async () => (await api('GET', '/health')).body.tasks.reconciler.passes as number;
     const before = await passes();
     await waitFor(async () => (await passes()) >= before + 2, 'two more reconciler passes', 20_000, 250);

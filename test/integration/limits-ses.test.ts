@@ -6,6 +6,7 @@
  * payload_too_large at both the API and the SMTP relay.)
  */
 import { verifiedDomain } from './harness/domains';
+import { diagnosed } from './harness/email-diagnosis';
 import { api, newAccount, sesMessagesFor, waitFor } from './harness/stack';
 
 jest.setTimeout(90_000);
@@ -32,10 +33,13 @@ it('sends to 50 recipients in one SES message and refuses 51 with 400 validation
     body: { from: `a@${domain.name}`, ...split(50), subject: 'Fifty', text: 't' },
   });
   expect(sent.status).toBe(200);
-  const messages = await waitFor(async () => {
-    const found = await sesMessagesFor(sent.body.id, { raw: false });
-    return found.length ? found : undefined;
-  }, 'the SES message');
+  const messages = await diagnosed(
+    sent.body.id,
+    waitFor(async () => {
+      const found = await sesMessagesFor(sent.body.id, { raw: false });
+      return found.length ? found : undefined;
+    }, 'the SES message'),
+  );
   expect(messages).toHaveLength(1);
   expect(new Set((messages[0] as unknown as { to: string[] }).to).size).toBe(50);
 });

@@ -7,13 +7,15 @@
  *   PK INBOUNDRAW#<raw key>  SK INBOUNDRAW  status, raw_key, created_at, ttl
  *   GSI2PK INBOUNDRAW#<shard>  GSI2SK <due ISO>#<raw key>   while it may need deleting (sparse)
  *
- *   pending    written before the raw message is stored; due UNQUEUED_BOUND_MS later
- *   queued     the listener queued it and will answer 250 (only from pending; a worker quicker than the
- *              listener may have claimed it already, which is as good): out of the index
+ *   pending    written as the listener's DATA starts, beside the raw message's PUT: due UNCLAIMED_RAW_BOUND_MS
+ *              later, past the longest a queue message lives, so only a message the queue never took (its
+ *              listener died between storing and queueing it) is ever deleted from it, never one a worker
+ *              may still record
+ *   queued     (listeners before 2026-11-27 marked a message queued before their 250: out of the index)
  *   claimed    an inbound worker is recording it (from anything but discarded): out of the index
  *   discarded  not queued (the listener gave up, or the reconciler found it pending past due); the object
  *              is deleted, then the marker leaves the index. Workers given a message of it drop it: the
- *              sender had no 250 and sends it again.
+ *              sender had no 250 and sends it again (a queue call that failed after SQS took the message).
  *
  * Every change is one conditional write on the marker, so a worker's claim and a discard racing each
  * other cannot both win: a message is either recorded from an object that stays, or dropped.
@@ -49,7 +51,7 @@ export const markerDueKey = (rawKey: string, dueAt: number) => ({
 export class InboundRawMarkerRepository {
   constructor(private readonly table: Table) {}
 
-  /** Before the raw message is stored: pending, due for deletion at `dueAt` unless queued or claimed by then. */
+  /** As the raw message is stored (before its queue message): pending, due for deletion at `dueAt` unless claimed by then. */
   async begin(rawKey: string, now: Date, dueAt: number): Promise<void> {
     await this.table.client.send(
       new PutCommand({
@@ -68,24 +70,23 @@ export class InboundRawMarkerRepository {
     );
   }
 
-  /**
-   * The listener queued it: true, and it may answer 250 (also when a worker already claimed it, quicker
-   * than this); false when it was discarded meanwhile (it must not).
-   */
-  async markQueued(rawKey: string): Promise<boolean> {
-    const outcome = await this.transition(rawKey, 'queued', ['pending'], { remove: 'GSI2PK, GSI2SK' });
-    return outcome === true || outcome === 'claimed';
-  }
-
-  /** Not queued: discarded (only from pending), due at once for the deletion of its object. False when it is not pending. */
+  /** Not queued (the listener's, before its 451): discarded (only from pending), due at once for the deletion of its object. False when it is not pending. */
   async discard(rawKey: string, now: number): Promise<boolean> {
     return this.discardFrom(['pending'], rawKey, now);
   }
 
   /**
+   * A message refused (or never arrived whole) after its marker was written and before anything was stored:
+   * discarded and out of the index at once, nothing to delete (only from pending). False when it is not pending.
+   */
+  async discardUnstored(rawKey: string): Promise<boolean> {
+    return (await this.transition(rawKey, 'discarded', ['pending'], { remove: 'GSI2PK, GSI2SK' })) === true;
+  }
+
+  /**
    * The reconciler's, on a marker found past due: discarded (from pending), or already so with its object
-   * still to delete: true, the object is to be deleted. False when a listener or a worker moved it on
-   * (queued, claimed) or there is no marker: one conditional write, no read first.
+   * still to delete: true, the object is to be deleted. False when a worker claimed it meanwhile or there is
+   * no marker: one conditional write, no read first.
    */
   async discardDue(rawKey: string, now: number): Promise<boolean> {
     return this.discardFrom(['pending', 'discarded'], rawKey, now);

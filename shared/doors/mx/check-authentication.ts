@@ -9,6 +9,7 @@
  * Only the MX listener (a container) imports this: mailauth is ~1.2 MB of bundle, too much for a Lambda.
  */
 import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
 import { MAX_DKIM_RESULTS, toAuthResult, uncheckedAuthentication, type AuthenticationChecks } from '../../domain/inbound/authentication';
 import { withTimeout } from '../../lib/concurrency';
 import { logWarn } from '../../lib/log';
@@ -17,6 +18,8 @@ interface Mailauth {
   dkimVerify: typeof import('mailauth/lib/dkim/verify').dkimVerify;
   verifyDmarc: typeof import('mailauth/lib/dmarc').dmarc;
   verifySpf: typeof import('mailauth/lib/spf').spf;
+  /** The DMARC record lookup verifyDmarc makes (the From domain's, then its organizational domain's). */
+  getDmarcRecord: (domain: string, resolver: RawResolve) => Promise<unknown>;
 }
 
 let mailauth: Mailauth | undefined;
@@ -31,6 +34,7 @@ function loadMailauth(): Mailauth {
     dkimVerify: (require('mailauth/lib/dkim/verify') as typeof import('mailauth/lib/dkim/verify')).dkimVerify,
     verifyDmarc: (require('mailauth/lib/dmarc') as typeof import('mailauth/lib/dmarc')).dmarc,
     verifySpf: (require('mailauth/lib/spf') as typeof import('mailauth/lib/spf')).spf,
+    getDmarcRecord: require('mailauth/lib/dmarc/get-dmarc-record') as Mailauth['getDmarcRecord'],
   };
   return mailauth;
 }
@@ -104,14 +108,27 @@ function summarize(result: Awaited<ReturnType<typeof authenticate>>): Authentica
 
 const name = (value: string | null | undefined): string | null => (typeof value === 'string' ? value.slice(0, MAX_NAME_CHARS) : null);
 
+/**
+ * mailauth's SPF, DKIM and DMARC, as its `authenticate` gives them, with their DNS lookups at once instead of
+ * one check after the other: SPF's lookups while DKIM reads the message, and the DMARC record's while SPF's
+ * run (looked up through a resolver that answers each question once per message, so DMARC's own check finds
+ * them answered). The results are mailauth's own (test/unit/mx/check-authentication.test.ts compares them).
+ */
 export async function authenticate(input: AuthenticationInput, resolve: RawResolve) {
-  const resolver = resolve as never;
-  const { dkimVerify, verifyDmarc, verifySpf } = loadMailauth();
-  const dkim = await dkimVerify(input.raw, { resolver, sender: input.mailFrom } as never);
+  const once = answeringOnce(resolve);
+  const resolver = once as never;
+  const { dkimVerify, verifyDmarc, verifySpf, getDmarcRecord } = loadMailauth();
   // As authenticate: without HELO the IP stands for it, an address literal in brackets.
   let helo = input.helo || input.ip;
   if (helo && isIP(helo)) helo = `[${helo}]`;
-  const spf = await verifySpf({ ip: input.ip, helo, sender: input.mailFrom, mta: input.mta, resolver });
+  const spfChecked = verifySpf({ ip: input.ip, helo, sender: input.mailFrom, mta: input.mta, resolver });
+  // Settled here too, so a failure while DKIM runs is no unhandled rejection (it is thrown when awaited below).
+  spfChecked.catch(() => undefined);
+  const dkim = await dkimVerify(input.raw, { resolver, sender: input.mailFrom } as never);
+  const fromDomain = singleFromDomain(dkim?.headerFrom);
+  // The DMARC record's lookups begin now; verifyDmarc asks the same questions and gets these answers.
+  if (fromDomain) getDmarcRecord(fromDomain, once).catch(() => undefined);
+  const spf = await spfChecked;
   const dmarc = dkim?.headerFrom
     ? await verifyDmarc({
         headerFrom: dkim.headerFrom,
@@ -128,6 +145,33 @@ export async function authenticate(input: AuthenticationInput, resolve: RawResol
       })
     : undefined;
   return { dkim, spf, dmarc: dmarc || (false as const) };
+}
+
+/** `resolve`, each (name, type) asked once: later askers get the first answer (or its error). */
+function answeringOnce(resolve: RawResolve): RawResolve {
+  const answers = new Map<string, Promise<unknown>>();
+  return (name, rrtype) => {
+    const key = `${name.toLowerCase()}\u0000${rrtype}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      answer = resolve(name, rrtype);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+}
+
+/** The From domain verifyDmarc looks up (one From address only, as it requires), lower-cased; null otherwise. */
+function singleFromDomain(headerFrom: string | string[] | undefined): string | null {
+  const addresses = Array.isArray(headerFrom) ? headerFrom : headerFrom ? [headerFrom] : [];
+  if (addresses.length !== 1) return null;
+  const address = addresses[0]!;
+  const domain = address
+    .slice(address.indexOf('@') + 1)
+    .toLowerCase()
+    .trim();
+  // In ASCII, as verifyDmarc asks (punycode); a name that does not convert is asked as it is.
+  return domainToASCII(domain) || domain || null;
 }
 
 /** The domain of the (single) From address, lower-cased. */

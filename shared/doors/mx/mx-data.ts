@@ -2,7 +2,9 @@
  * The MX listener's DATA: the message read under its limits (shared/doors/smtp/collect-message.ts), refused
  * when it is over SIZE or its header block over MX_MAX_HEADER_BYTES (552 5.3.4), beyond the memory
  * budget (451 4.3.1) or without an accepted recipient (503 5.5.1); otherwise handed to `store`
- * (./mx-store.ts) and answered 250 with the ids it queued, or 451 4.3.0 when it failed.
+ * (./mx-store.ts) and answered 250 with the ids it queued, or 451 4.3.0 when it failed. The stored
+ * message's place is taken as DATA starts (its marker written while the message arrives) and given back
+ * when the message is refused or the connection drops before the final dot.
  */
 import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { logError, logInfo } from '../../lib/log';
@@ -18,17 +20,30 @@ export interface DataLimits {
   budget: MemoryBudget;
 }
 
-/** Stores and queues an accepted message; resolves to the queued email ids (rejects: 451). */
-export type StoreMessage = (message: Buffer, session: SMTPServerSession, transaction: MxTransaction) => Promise<string[]>;
+/** Where an accepted message goes (./mx-store.ts), and the place it takes as DATA starts. */
+export interface MessageStore<Slot> {
+  /** As DATA starts, for a transaction with recipients. */
+  reserve(): Slot;
+  /** Stores and queues an accepted message; resolves to the queued email ids (rejects: 451). */
+  store(message: Buffer, session: SMTPServerSession, transaction: MxTransaction, slot: Slot): Promise<string[]>;
+  /** The message was refused, or never arrived whole: the place given back. */
+  release(slot: Slot): void;
+}
 
-export function receiveMessage(
+export function receiveMessage<Slot>(
   limits: DataLimits,
-  store: StoreMessage,
+  store: MessageStore<Slot>,
   stream: SMTPServerDataStream,
   session: SMTPServerSession,
   callback: (err?: Error | null, message?: string) => void,
 ): void {
+  const slot = transactionOf(session)?.recipients.length ? store.reserve() : undefined;
+  // The connection dropped before the final dot: no answer to give, the place given back.
+  stream.on('close', () => {
+    if (!stream.readableEnded && slot !== undefined) store.release(slot);
+  });
   const refuse = (refusal: SmtpRefusal, bytes: number) => {
+    if (slot !== undefined) store.release(slot);
     logInfo('mx: message refused', {
       session: session.id,
       remote: session.remoteAddress,
@@ -49,11 +64,12 @@ export function receiveMessage(
       release();
       return refuse(new SmtpRefusal(552, '5.3.4', `Message header too large: at most ${MX_MAX_HEADER_BYTES} bytes.`), message.length);
     }
-    if (!transaction?.recipients.length) {
+    if (!transaction?.recipients.length || slot === undefined) {
       release();
       return refuse(new SmtpRefusal(503, '5.5.1', 'No valid recipients.'), message.length);
     }
-    store(message, session, transaction)
+    store
+      .store(message, session, transaction, slot)
       .then(
         (ids) => callback(null, `2.0.0 Ok: queued as ${ids.join(' ')}`),
         (error: unknown) => {

@@ -10,7 +10,9 @@ export const MX_MAX_HEADER_BYTES = 1024 * 1024;
 /** Recipients per transaction (RFC 5321 asks servers to take at least 100). */
 export const MX_MAX_RECIPIENTS = 100;
 /**
- * How long a raw message may stay stored and not queued before the reconciler deletes it: far beyond
- * what storing (40 MB), the checks (10 s) and queueing take; a listener slower than this answers 451.
+ * How long a stored raw message may stay unclaimed by an inbound worker before the reconciler deletes it:
+ * past the longest a queue message lives (14 days in the DLQ), so only a message the queue never took (its
+ * listener died between storing and queueing it) is deleted, never one a worker may still record. What the
+ * listener sees fail it deletes at once, before its 451.
  */
-export const UNQUEUED_RAW_BOUND_MS = 15 * 60_000;
+export const UNCLAIMED_RAW_BOUND_MS = 15 * 24 * 3600_000;

@@ -14,11 +14,12 @@
  * write answers 451 4.3.0 (try again later).
  *
  * Nothing refused is left behind: a marker (shared/adapters/store/inbound-raw-markers.ts) is written pending
- * before the raw message is stored and marked queued before the 250. When storing or queueing fails,
- * the listener discards what it stored before answering 451 (workers drop queue messages of a discarded
- * raw message); when it crashes in between, the reconciler discards it once the marker is
- * UNQUEUED_RAW_BOUND_MS old (shared/usecases/inbound/discard-unqueued.ts). Either way the sender had
- * no 250 and sends the message again: nothing accepted is lost, and no copy of it stays unrecorded.
+ * beside the raw message (begun as DATA starts), before it is queued. When storing or queueing fails, the
+ * listener discards what it stored before answering 451 (workers drop queue messages of a discarded raw
+ * message); when it crashes in between, the reconciler discards it once the marker is
+ * UNCLAIMED_RAW_BOUND_MS old and no worker claimed it (shared/usecases/inbound/discard-unqueued.ts). Either
+ * way the sender had no 250 and sends the message again: nothing accepted is lost, and no copy of it stays
+ * unrecorded.
  *
  * Limits: SIZE (maxMessageBytes, 552 5.3.4 at MAIL FROM or after DATA), 100 recipients (452 4.5.3), a
  * header block over 1 MB (552 5.3.4, nothing stored), maxClients connections (421), idle time (421),
@@ -34,13 +35,13 @@ import { baseServerOptions, DEFAULT_MAX_BUFFERED_BYTES, type SmtpListenerOptions
 import { serverHandle, type SmtpServerHandle } from '../smtp/server-handle';
 import type { ReceivingDomains } from '../../usecases/inbound/receiving-domains';
 import { AUTHENTICATION_TIMEOUT_MS } from './check-authentication';
-import { receiveMessage, type DataLimits } from './mx-data';
-import { MX_MAX_MESSAGE_BYTES, UNQUEUED_RAW_BOUND_MS } from './mx-limits';
+import { receiveMessage, type DataLimits, type MessageStore } from './mx-data';
+import { MX_MAX_MESSAGE_BYTES, UNCLAIMED_RAW_BOUND_MS } from './mx-limits';
 import { acceptRecipient } from './mx-recipient';
-import { storeMessage, type StoreDeps, type StoreSettings } from './mx-store';
+import { releaseRaw, reserveRaw, storeMessage, type RawSlot, type StoreDeps, type StoreSettings } from './mx-store';
 import type { MxTransaction } from './mx-transaction';
 
-export { MX_MAX_HEADER_BYTES, MX_MAX_MESSAGE_BYTES, MX_MAX_RECIPIENTS, UNQUEUED_RAW_BOUND_MS } from './mx-limits';
+export { MX_MAX_HEADER_BYTES, MX_MAX_MESSAGE_BYTES, MX_MAX_RECIPIENTS, UNCLAIMED_RAW_BOUND_MS } from './mx-limits';
 
 /** The listener's settings (shared/doors/smtp/listener-options.ts; SIZE defaults to MX_MAX_MESSAGE_BYTES). */
 export interface MxOptions extends SmtpListenerOptions {
@@ -48,8 +49,8 @@ export interface MxOptions extends SmtpListenerOptions {
   hostname: string;
   /** The SPF/DKIM/DMARC checks' time limit (AUTHENTICATION_TIMEOUT_MS); after it the message is `temperror`. */
   authenticationTimeoutMs?: number;
-  /** How long a stored raw message may stay unqueued before the reconciler deletes it (UNQUEUED_RAW_BOUND_MS). */
-  unqueuedRawBoundMs?: number;
+  /** How long a stored raw message may stay unclaimed by a worker before the reconciler deletes it (UNCLAIMED_RAW_BOUND_MS). */
+  unclaimedRawBoundMs?: number;
 }
 
 /** The receiving domains RCPT TO looks recipients up in, and what storing a message uses (./mx-store.ts). */
@@ -65,10 +66,14 @@ export function createMxServer(options: MxOptions, deps: MxDeps): MxServer {
   const settings: StoreSettings = {
     hostname: options.hostname,
     authenticationTimeoutMs: options.authenticationTimeoutMs ?? AUTHENTICATION_TIMEOUT_MS,
-    unqueuedRawBoundMs: options.unqueuedRawBoundMs ?? UNQUEUED_RAW_BOUND_MS,
+    unclaimedRawBoundMs: options.unclaimedRawBoundMs ?? UNCLAIMED_RAW_BOUND_MS,
   };
-  const store = (message: Buffer, session: SMTPServerSession, transaction: MxTransaction) =>
-    storeMessage(deps, settings, message, session, transaction);
+  const store: MessageStore<RawSlot> = {
+    reserve: () => reserveRaw(deps, settings),
+    store: (message: Buffer, session: SMTPServerSession, transaction: MxTransaction, slot: RawSlot) =>
+      storeMessage(deps, settings, message, session, transaction, slot),
+    release: (slot) => releaseRaw(deps, slot),
+  };
 
   const server = new EnhancedCodeSmtpServer({
     ...baseServerOptions(options, maxMessageBytes),

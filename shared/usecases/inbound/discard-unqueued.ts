@@ -1,13 +1,13 @@
 /**
  * The reconciler's inbound pass: raw messages an MX listener stored and never queued are deleted.
  *
- * The listener writes a pending marker before it stores a raw message and marks it queued before it
- * answers 250 (shared/doors/mx/mx-server.ts); when queueing fails it discards the message itself. What is
- * left pending past its bound (UNQUEUED_RAW_BOUND_MS: a listener that crashed, or lost the table, between
- * storing and queueing; the sender had no 250 and sends again) is discarded here, and so is the object of
- * any discarded marker whose deletion did not finish. A worker that gets a message of a discarded raw
- * message drops it (shared/usecases/inbound/process-inbound.ts); one that claimed it first keeps it, and
- * then this pass leaves it alone: both go through one conditional write on the marker.
+ * The listener writes a pending marker beside each raw message it stores, before it queues it (shared/doors/mx/mx-server.ts);
+ * when storing or queueing fails it discards the message itself. What is left pending past its bound
+ * (UNCLAIMED_RAW_BOUND_MS, past the longest a queue message lives: a listener that crashed, or lost the
+ * table, between storing and queueing; the sender had no 250 and sends again) is discarded here, and so is
+ * the object of any discarded marker whose deletion did not finish. A worker that gets a message of a
+ * discarded raw message drops it (shared/usecases/inbound/process-inbound.ts); one that claimed it first
+ * keeps it, and then this pass leaves it alone: both go through one conditional write on the marker.
  */
 import { mapBounded } from '../../lib/concurrency';
 import type { BlobStore } from '../../ports/blobs';
@@ -49,7 +49,7 @@ export async function discardUnqueuedInbound(
   return { discarded_inbound: discarded, errors };
 }
 
-/** True when the object was deleted now; false when the marker moved on (queued, claimed) or is gone. */
+/** True when the object was deleted now; false when a worker claimed it or the marker is gone. */
 async function discardOne(deps: UnqueuedInboundDeps, rawKey: string, now: number): Promise<boolean> {
   // Pending past its bound (unless a listener or a worker gets to it first), or discarded with its object left.
   if (!(await deps.inboundRawMarkers.discardDue(rawKey, now))) return false;

@@ -119,15 +119,20 @@ export async function emailOf(account: TestAccount, id: string) {
  * at the same time, and one that sends a few hundred emails delays the others' by seconds.
  */
 export async function waitForStatus(account: TestAccount, id: string, status: string, timeoutMs = 30_000) {
-  return waitFor(
-    async () => {
-      const email = await emailOf(account, id);
-      // Thrown, not returned: a timeout then says where the email stood.
-      if (email.status !== status) throw new Error(`email ${id} is ${email.status} (last_event ${email.last_event ?? 'none'})`);
-      return email;
-    },
-    `email ${id} to be ${status}`,
-    timeoutMs,
+  // A timeout's message ends with the stored item and the send queue's depth (./email-diagnosis.ts).
+  const { diagnosed } = await import('./email-diagnosis');
+  return diagnosed(
+    id,
+    waitFor(
+      async () => {
+        const email = await emailOf(account, id);
+        // Thrown, not returned: a timeout then says where the email stood.
+        if (email.status !== status) throw new Error(`email ${id} is ${email.status} (last_event ${email.last_event ?? 'none'})`);
+        return email;
+      },
+      `email ${id} to be ${status}`,
+      timeoutMs,
+    ),
   );
 }
 

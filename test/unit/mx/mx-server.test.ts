@@ -7,12 +7,13 @@
  * whole path against the local cloud is in test/integration/inbound*.test.ts.
  */
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { writeLocalCa } from '#localstack/cloud/local-tls';
 import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
 import { signDkim } from '#shared/lib/dkim/sign';
 import type { InboundMessage } from '#shared/domain/messages';
-import { createMxServer, type MxServer } from '#shared/doors/mx/mx-server';
+import { createMxServer, UNCLAIMED_RAW_BOUND_MS, type MxServer } from '#shared/doors/mx/mx-server';
 import type { ReceivingDomain } from '#shared/usecases/inbound/receiving-domains';
 import { temporaryDir } from '../../support/temporary-dirs';
 
@@ -35,15 +36,17 @@ interface Fakes {
   asked: string[];
   /** The resolver never answers (a DNS outage that times out nowhere). */
   dnsHangs: boolean;
-  /** Each raw message's marker (shared/adapters/store/inbound-raw-markers.ts), and whether it is still due for deletion. */
-  markers: Map<string, { status: string; indexed: boolean }>;
-  /** The reconciler discards the marker while the message is being queued (a listener slower than the bound). */
-  reconcilerFirst: boolean;
-  /** A worker claims the queued message before the listener marks it queued. */
-  workerFirst: boolean;
+  /** Each raw message's marker (shared/adapters/store/inbound-raw-markers.ts), whether it is still due for deletion, and when. */
+  markers: Map<string, Marker>;
+  /** The queue's call never answers (a listener stuck there). */
+  queueHangs: boolean;
+  /** The marker's write fails (the table refuses). */
+  failBegin: boolean;
 }
 
+type Marker = { status: string; indexed: boolean; dueAt?: number };
 type StartOptions = { maxMessageBytes?: number; maxBufferedBytes?: number; authenticationTimeoutMs?: number };
+const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 
 function start(fakes: Fakes, options: StartOptions = {}) {
   return async (tls: { key: Buffer; cert: Buffer }): Promise<{ mx: MxServer; port: number }> => {
@@ -63,24 +66,24 @@ function start(fakes: Fakes, options: StartOptions = {}) {
           },
         },
         inboundRawMarkers: {
-          begin: async (key: string) => void fakes.markers.set(key, { status: 'pending', indexed: true }),
-          markQueued: async (key: string) =>
-            move(fakes, key, 'pending', { status: 'queued', indexed: false }) || fakes.markers.get(key)?.status === 'claimed',
-          discard: async (key: string) => move(fakes, key, 'pending', { status: 'discarded', indexed: true }),
-          forget: async (key: string) => void move(fakes, key, 'discarded', { status: 'discarded', indexed: false }),
+          begin: async (key: string, _now: Date, dueAt: number) => {
+            fakes.steps.push('begin');
+            if (fakes.failBegin) throw new Error('DynamoDB down');
+            fakes.markers.set(key, { status: 'pending', indexed: true, dueAt });
+          },
+          discard: async (key: string) => move(fakes, key, ['pending'], { status: 'discarded', indexed: true }),
+          discardUnstored: async (key: string) => move(fakes, key, ['pending'], { status: 'discarded', indexed: false }),
+          forget: async (key: string) => void move(fakes, key, ['discarded'], { status: 'discarded', indexed: false }),
         },
         inboundQueue: {
           enqueueAll: async (messages: InboundMessage[]) => {
             fakes.steps.push(`queue ${messages.length}`);
+            if (fakes.queueHangs) await new Promise(() => undefined);
             if (fakes.failQueue) throw new Error('SQS down');
             fakes.queued.push(...messages);
-            if (fakes.reconcilerFirst)
-              for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'discarded', indexed: true });
-            if (fakes.workerFirst)
-              for (const key of fakes.markers.keys()) move(fakes, key, 'pending', { status: 'claimed', indexed: false });
           },
         },
-        clock: { now: () => new Date('2026-11-23T10:00:00.000Z') },
+        clock: { now: () => new Date(NOW) },
         dns: {
           resolve: (name: string, rrtype: string) => {
             fakes.asked.push(`${name}/${rrtype}`);
@@ -106,13 +109,13 @@ const newFakes = (): Fakes => ({
   asked: [],
   dnsHangs: false,
   markers: new Map(),
-  reconcilerFirst: false,
-  workerFirst: false,
+  queueHangs: false,
+  failBegin: false,
 });
 
-/** A marker's conditional change: only from `from`. */
-function move(fakes: Fakes, key: string, from: string, to: { status: string; indexed: boolean }): boolean {
-  if (fakes.markers.get(key)?.status !== from) return false;
+/** A marker's conditional change: only from one of `from`. */
+function move(fakes: Fakes, key: string, from: string[], to: Marker): boolean {
+  if (!from.includes(fakes.markers.get(key)?.status ?? '')) return false;
   fakes.markers.set(key, to);
   return true;
 }
@@ -142,6 +145,75 @@ describe('the MX listener', () => {
     return send;
   }
 
+  /** A plain SMTP session on `port`, one command at a time: each answer's first line. */
+  async function rawSession(port: number) {
+    const socket = net.connect(port, '127.0.0.1');
+    let buffer = '';
+    let waiting: ((line: string) => void) | null = null;
+    socket.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('latin1');
+      // A whole reply: its last line has a space after the code.
+      const lines = buffer.split('\r\n');
+      const last = lines.findIndex((line) => /^\d{3} /.test(line));
+      if (last >= 0 && waiting) {
+        const reply = lines[last]!;
+        buffer = lines.slice(last + 1).join('\r\n');
+        const done = waiting;
+        waiting = null;
+        done(reply);
+      }
+    });
+    const reply = () => new Promise<string>((resolve) => (waiting = resolve));
+    const greeting = reply();
+    await greeting;
+    const command = (line: string) => {
+      const answer = reply();
+      socket.write(`${line}\r\n`);
+      return answer;
+    };
+    return { socket, command, reply };
+  }
+
+  it('writes the pending marker as DATA starts, while the message arrives, and stores once the final dot came', async () => {
+    const fakes = newFakes();
+    const { mx, port } = await start(fakes)(tls);
+    running.push(mx);
+    const session = await rawSession(port);
+    expect(await session.command('EHLO sender.test')).toMatch(/^250 /);
+    expect(await session.command('MAIL FROM:<x@example.org>')).toMatch(/^250 /);
+    expect(await session.command('RCPT TO:<one@inbound.a.test>')).toMatch(/^250 /);
+    expect(fakes.steps).toEqual([]);
+    expect(await session.command('DATA')).toMatch(/^354 /);
+    session.socket.write('Subject: slow\r\n\r\nhalf of it');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The marker is written before the message has all arrived; nothing is stored yet.
+    expect(fakes.steps).toEqual(['begin']);
+    expect([...fakes.markers.values()]).toEqual([{ status: 'pending', indexed: true, dueAt: NOW + UNCLAIMED_RAW_BOUND_MS }]);
+    const answer = session.reply();
+    session.socket.write(' and the rest\r\n.\r\n');
+    expect(await answer).toMatch(/^250 2\.0\.0 Ok: queued as inb_/);
+    expect(fakes.steps).toEqual(['begin', expect.stringMatching(/^put inbound\/raw\//), 'queue 1']);
+    session.socket.destroy();
+  });
+
+  it('gives the marker back when the connection drops before the final dot: nothing stored, nothing due', async () => {
+    const fakes = newFakes();
+    const { mx, port } = await start(fakes)(tls);
+    running.push(mx);
+    const session = await rawSession(port);
+    await session.command('EHLO sender.test');
+    await session.command('MAIL FROM:<x@example.org>');
+    await session.command('RCPT TO:<one@inbound.a.test>');
+    expect(await session.command('DATA')).toMatch(/^354 /);
+    session.socket.write('Subject: cut\r\n\r\nnever finished');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    session.socket.destroy();
+    const deadline = Date.now() + 5000;
+    while ([...fakes.markers.values()][0]?.status !== 'discarded' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect([...fakes.markers.values()]).toEqual([{ status: 'discarded', indexed: false }]);
+    expect(fakes.steps).toEqual(['begin']);
+  });
+
   it('stores the raw message, then queues one message per receiving account with only its recipients, then answers 250', async () => {
     const fakes = newFakes();
     const send = await listener(fakes);
@@ -149,10 +221,10 @@ describe('the MX listener', () => {
       envelope: { from: 'x@example.org', to: ['one@inbound.a.test', 'two@inbound.b.test', 'three@inbound.a.test'] },
       raw: 'Subject: hi\r\n\r\nhello\r\n',
     });
-    expect(fakes.steps).toEqual([expect.stringMatching(/^put inbound\/raw\/[0-9A-Z]{26}\.eml$/), 'queue 2']);
+    expect(fakes.steps).toEqual(['begin', expect.stringMatching(/^put inbound\/raw\/[0-9A-Z]{26}\.eml$/), 'queue 2']);
     const ids = fakes.queued.map((message) => message.email_id);
     expect(info.response).toBe(`250 2.0.0 Ok: queued as ${ids.join(' ')}`);
-    const rawKey = fakes.steps[0]!.slice('put '.length);
+    const rawKey = fakes.steps[1]!.slice('put '.length);
     expect(fakes.queued).toEqual([
       expect.objectContaining({
         account_id: 'acc_a',
@@ -178,8 +250,10 @@ describe('the MX listener', () => {
     expect(raw).toMatch(/^Received: from sender\.test \(\[127\.0\.0\.1\]\)\r\n\tby mx\.test with ESMTPS id [0-9A-Z]{26};\r\n/);
     expect(raw).toContain('Subject: hi\r\n\r\nhello\r\n');
     expect(fakes.queued[0]!.size).toBe(fakes.stored.get(rawKey)!.length);
-    // Marked queued before the 250: nothing for the reconciler to delete.
-    expect(fakes.markers.get(rawKey)).toEqual({ status: 'queued', indexed: false });
+    // Pending, due only past the longest a queue message lives (a worker's claim takes it out of the index):
+    // the reconciler deletes it only when the queue never took it. No write after the queue's call.
+    expect(fakes.markers.get(rawKey)).toEqual({ status: 'pending', indexed: true, dueAt: NOW + UNCLAIMED_RAW_BOUND_MS });
+    expect(UNCLAIMED_RAW_BOUND_MS).toBeGreaterThan(14 * 24 * 3600_000);
     // Checked once for the message (one SPF lookup, not one per account); both queue messages carry the result.
     expect(fakes.asked.filter((question) => question === 'example.org/TXT')).toHaveLength(1);
     const none = { spf: { result: 'none', domain: 'example.org' }, dkim: [], dmarc: { result: 'none', domain: null, policy: null } };
@@ -236,7 +310,7 @@ describe('the MX listener', () => {
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3000);
     expect(fakes.asked.length).toBeGreaterThan(0);
-    expect(fakes.steps).toEqual([expect.stringMatching(/^put /), 'queue 1']);
+    expect(fakes.steps).toEqual(['begin', expect.stringMatching(/^put /), 'queue 1']);
     expect(fakes.queued[0]!.authentication).toEqual({
       spf: { result: 'temperror', domain: null },
       dkim: [],
@@ -253,8 +327,8 @@ describe('the MX listener', () => {
       responseCode: 451,
       response: expect.stringMatching(/^451 4\.3\.0 Temporary local problem storing the message/),
     });
-    const rawKey = fakes.steps[0]!.slice('put '.length);
-    expect(fakes.steps).toEqual([`put ${rawKey}`, `delete ${rawKey}`]);
+    const rawKey = fakes.steps[1]!.slice('put '.length);
+    expect(fakes.steps).toEqual(['begin', `put ${rawKey}`, `delete ${rawKey}`]);
     expect(fakes.markers.get(rawKey)).toEqual({ status: 'discarded', indexed: false });
   });
 
@@ -264,32 +338,24 @@ describe('the MX listener', () => {
     const send = await listener(fakes);
     const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
     expect(error).toMatchObject({ responseCode: 451 });
-    const rawKey = fakes.steps[0]!.slice('put '.length);
-    expect(fakes.steps).toEqual([`put ${rawKey}`, 'queue 1', `delete ${rawKey}`]);
+    const rawKey = fakes.steps[1]!.slice('put '.length);
+    expect(fakes.steps).toEqual(['begin', `put ${rawKey}`, 'queue 1', `delete ${rawKey}`]);
     expect(fakes.stored.size).toBe(0);
     // Discarded: a queue message that got through anyway is dropped by the worker.
     expect(fakes.markers.get(rawKey)).toEqual({ status: 'discarded', indexed: false });
   });
 
-  it('answers 250 when a worker claimed the message before the listener marked it queued', async () => {
+  it('answers 451 when the marker cannot be written, and deletes at once the object stored beside it', async () => {
     const fakes = newFakes();
-    fakes.workerFirst = true;
+    fakes.failBegin = true;
     const send = await listener(fakes);
-    const info = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' });
-    expect(info.response).toMatch(/^250 2\.0\.0 Ok: queued as inb_/);
-    expect([...fakes.markers.values()]).toEqual([{ status: 'claimed', indexed: false }]);
-    expect(fakes.stored.size).toBe(1);
-  });
-
-  it('answers 451 when the reconciler discarded the message before it was marked queued (the sender tries again)', async () => {
-    const fakes = newFakes();
-    const send = await listener(fakes);
-    fakes.reconcilerFirst = true;
     const error = await send({ from: 'x@example.org', to: 'one@inbound.a.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
     expect(error).toMatchObject({ responseCode: 451 });
-    expect(fakes.queued).toHaveLength(1);
-    // Its object is the reconciler's to delete (the marker is due); the worker drops the queue message.
-    expect([...fakes.markers.values()]).toEqual([{ status: 'discarded', indexed: true }]);
+    const rawKey = fakes.steps[1]!.slice('put '.length);
+    // Nothing queued: no worker can name it, so no marker is needed to delete it.
+    expect(fakes.steps).toEqual(['begin', `put ${rawKey}`, `delete ${rawKey}`]);
+    expect(fakes.stored.size).toBe(0);
+    expect(fakes.queued).toHaveLength(0);
   });
 
   it('refuses at RCPT TO what it does not receive for, and after DATA a message over SIZE, storing nothing', async () => {
@@ -302,7 +368,9 @@ describe('the MX listener', () => {
       (e: SmtpError) => e,
     );
     expect(large).toMatchObject({ responseCode: 552, response: expect.stringMatching(/^552 5\.3\.4 Message too large/) });
-    expect(fakes.steps).toEqual([]);
+    // The marker written as DATA started is given back: nothing stored, nothing for the reconciler.
+    expect(fakes.steps).toEqual(['begin']);
+    expect([...fakes.markers.values()]).toEqual([{ status: 'discarded', indexed: false }]);
   });
 
   it('answers 451 4.3.1 beyond the memory budget, then takes messages again once it is given back', async () => {

@@ -104,7 +104,7 @@ export const SENDING: LayoutArea = {
     {
       item: 'inbound raw marker',
       description:
-        '`pending`, `queued`, `claimed`, `discarded`: whether a stored raw message was queued; TTL 30 d; [inbound.md](../inbound.md#nothing-left-behind)',
+        '`pending`, `claimed`, `discarded` (`queued` from listeners before 2026-11-27): whether a stored raw message was recorded; TTL 30 d; [inbound.md](../inbound.md#nothing-left-behind)',
       pk: 'INBOUNDRAW#<raw key>',
       sk: 'INBOUNDRAW',
       indexes: [{ index: 'GSI2', pk: 'INBOUNDRAW#<shard>', sk: '<due ISO>#<raw key>', note: 'while it may need deleting' }],
