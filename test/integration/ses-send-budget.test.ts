@@ -1,17 +1,32 @@
 /**
  * The send workers' shared pace to SES's rate (shared/adapters/store/ses-send-budget.ts) against DynamoDB Local:
  * reservations racing on one item each get their own slot, spaced exactly by their recipients at the
- * rate, never two in one turn; high rates are split over shards. The shared stack never paces (its local
- * SES has no quota), so nothing else writes these items here.
+ * rate, never two in one turn; high rates are split over shards.
+ *
+ * In a private copy of the table: the shared stack's send workers pace every send through these items (its
+ * local SES has a quota), so reservations hours ahead in its own table held a sixth of every file's emails
+ * for hours (1 in 18 shards each), and its sends would move these slots.
  */
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { budgetShards, ITEM_SENDS_PER_SECOND, SesSendBudget } from '#shared/adapters/store/ses-send-budget';
 import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
+import { loadConfig } from '#shared/config/config';
+import { ensureTemplateTable } from '../support/template-table';
 import { stack } from './harness/stack';
 
-/** The repository over the stack's table, with a chosen shard picker. */
+const tableName = `send-budget-test-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  stack();
+  const config = loadConfig(process.env);
+  await ensureTemplateTable(new DynamoDBClient({ region: config.region, endpoint: config.endpoints.dynamodb }), tableName);
+});
+
+/** The repository over this file's own table, with a chosen shard picker. */
 const budget = (random?: () => number): SesSendBudget => {
-  const { config } = stack().services;
-  return new SesSendBudget({ client: createDynamoClient(config), name: config.tableName }, random);
+  const config = loadConfig(process.env);
+  return new SesSendBudget({ client: createDynamoClient(config), name: tableName }, random);
 };
 
 describe('SES send budget (DynamoDB Local)', () => {
