@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sqsMessageBody } from './sqs-message-body';
 
 /** SendMessageBatch takes at most 10 entries. */
 export const SQS_BATCH_LIMIT = 10;
@@ -13,7 +14,7 @@ export async function sendAllOrThrow(sqs: SQSClient, queueUrl: string, messages:
     const result = await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl,
-        Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message) })),
+        Entries: chunk.map((message, index) => ({ Id: String(index), MessageBody: sqsMessageBody(message) })),
       }),
     );
     const failed = result.Failed ?? [];

@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sqsMessageBody } from './sqs-message-body';
 import type { SendMessage } from '../../domain/messages';
 import { logError } from '../../lib/log';
 import type { SendQueue } from '../../ports/queues';
@@ -11,13 +12,13 @@ export class SqsSendQueue implements SendQueue {
   ) {}
 
   async enqueue(message: SendMessage): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: sqsMessageBody(message) }));
   }
 
   /** Puts a held send back, visible after `delaySeconds` (0-900: SQS's DelaySeconds; usecases/send/deliver-paced.ts). */
   async requeue(message: SendMessage, delaySeconds: number): Promise<void> {
     await this.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds }),
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: sqsMessageBody(message), DelaySeconds: delaySeconds }),
     );
   }
 
@@ -36,7 +37,7 @@ export class SqsSendQueue implements SendQueue {
           const result = await this.sqs.send(
             new SendMessageBatchCommand({
               QueueUrl: this.queueUrl,
-              Entries: positions.map((position) => ({ Id: String(position), MessageBody: JSON.stringify(messages[position]) })),
+              Entries: positions.map((position) => ({ Id: String(position), MessageBody: sqsMessageBody(messages[position]) })),
             }),
           );
           const accepted = new Set((result.Successful ?? []).map((entry) => Number(entry.Id)));

@@ -1,4 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sqsMessageBody } from './sqs-message-body';
 import type { WebhookDeliveryMessage } from '../../domain/messages';
 import type { WebhookDeliveryQueue } from '../../ports/queues';
 
@@ -16,7 +17,7 @@ export class SqsWebhookDeliveryQueue implements WebhookDeliveryQueue {
     await this.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
-        MessageBody: JSON.stringify(message),
+        MessageBody: sqsMessageBody(message),
         ...(delay > 0 ? { DelaySeconds: delay } : {}),
       }),
     );
