@@ -18,7 +18,8 @@
  *                ConditionalCheckFailed reason); a verdict on product calls per delivered email <= 12;
  *                plus the most-written DynamoDB items (hot items).
  * --cpu-prof     sample every thread of every Node process of the stack (cpu-profile-preload.cjs) and
- *                summarise each phase per thread.
+ *                summarise each phase per thread; and the product's own CPU per delivered email apart
+ *                from the emulators' (report/product-cpu.ts), against the goal of 12 ms at c=16.
  * --aws-latency  delay each product and event-source SDK call (stack and floors) by an in-region AWS
  *                latency (aws-latency.cjs); report in-stack POST /emails latency against p50 <= 20 ms
  *                and p99 <= 50 ms.

@@ -64,6 +64,10 @@ export interface Measured {
   opens?: OpensMeasured;
   /** --cpu-prof: per thread label, the summary of the phase's window. */
   profiles?: { label: string; summary: ProfileSummary }[];
+  /** --cpu-prof: the same from the phase's start until its backlog was delivered (cpuWithDrain's window). */
+  profilesWithDrain?: { label: string; summary: ProfileSummary }[];
+  /** CLOCK_MONOTONIC microseconds when the phase's backlog was delivered. */
+  drainedAt: number;
 }
 
 export interface TargetResult {

@@ -20,5 +20,9 @@ export async function attachCpuProfiles(phases: Measured[], profDir: string, sta
       label: threadLabel(thread, stackPid),
       summary: summariseCpuProfiles(thread.files, phase.window),
     }));
+    phase.profilesWithDrain = profiled.map((thread) => ({
+      label: threadLabel(thread, stackPid),
+      summary: summariseCpuProfiles(thread.files, { from: phase.window.from, to: phase.drainedAt }),
+    }));
   }
 }

@@ -57,6 +57,7 @@ export function phaseMeasurer(context: {
     const backlog = await pipeline.backlog();
     const drainMs = await pipeline.drain();
     const cpuWithDrain = cpu.since(cpuBefore);
+    const drainedAt = hrtimeMicros();
     const wholePipeline = sdk ? await sdk.pipeline(sdkBefore!, window) : undefined;
     const streamed = await watch?.stop();
     const lambda = lambdaBefore ? lambdaUsageBetween(lambdaBefore, await context.lambda!()) : undefined;
@@ -72,6 +73,7 @@ export function phaseMeasurer(context: {
       cpuWithDrain,
       backlog,
       drainMs,
+      drainedAt,
       window,
       ...requestPath,
       ...wholePipeline,

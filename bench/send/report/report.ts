@@ -8,6 +8,7 @@ import type { TargetResult } from '../results';
 import { printCost } from './cost';
 import { printCpu } from './cpu';
 import { printCpuProfiles } from './cpu-profiles';
+import { printProductCpu } from './product-cpu';
 import { printDelivery } from './delivery';
 import { printFloorRatios } from './floor-comparison';
 import { printFloorTimings } from './floor-timings';
@@ -39,6 +40,9 @@ export function report(results: TargetResult[], options: SendBenchOptions, run: 
   printDelivery(context);
   printTargets(context);
   printResources(context);
-  if (options.cpuProf) printCpuProfiles(context);
+  if (options.cpuProf) {
+    printCpuProfiles(context);
+    printProductCpu(context);
+  }
   return out.join('\n');
 }
