@@ -183,14 +183,17 @@ describe('getDomainHealth', () => {
     const started = Date.now();
     const health = await getDomainHealth(deps(dns), principal(), 'dom_1');
     expect(Date.now() - started).toBeLessThan(600);
-    // The lookup under way when the budget ends gets what is left of it, or none is started: either way one dns_error.
-    expect(health.findings).toEqual([
-      expect.objectContaining({
+    // The lookup under way when the budget ends gets what is left of it, or none is started: a dns_error, and
+    // nothing else. On a loaded machine a lookup can also miss its own 50 ms (its timer late): a second
+    // dns_error, naming that lookup (seen once in a whole run: "The DNS lookup of c0.net failed").
+    expect(health.findings.length).toBeGreaterThanOrEqual(1);
+    expect(health.findings.length).toBeLessThanOrEqual(2);
+    for (const finding of health.findings)
+      expect(finding).toMatchObject({
         type: 'dns_error',
         check: 'spf',
         message: expect.stringMatching(/no answer within \d+ ms|did not finish in time/),
-      }),
-    ]);
+      });
     expect(dns.asked.filter((name) => /^c\d+\.net$/.test(name)).length).toBeLessThan(10);
   });
 
