@@ -6,10 +6,13 @@
  *                 hottest functions;
  *  --cost         what AWS bills by, priced (lib/cost/).
  * The stack's environment turns the preloads on; a mark before a phase, and after it (and the caller's
- * drain) what happened since, printed.
+ * drain) what happened since, printed. With --cpu-prof, `answered` marks the end of a phase's requests and
+ * `since` then splits one process's main thread (the API's) over the requests alone by whose work it was
+ * (`ownerOf`): the request path's own CPU per message.
  */
 import { join } from 'node:path';
-import { bucketOf, profiledThreads, summariseCpuProfiles } from './cpu-profile';
+import { bucketOf, profiledThreads, summariseCpuProfiles, type Owner } from './cpu-profile';
+import { threadCpuSeconds } from './process-tree';
 import { costMeterAt, printCostTable, printPrices, type CostMark, type CostSession } from './cost/cost-session';
 import type { Cost } from './cost/price-usage';
 import { callsBetween, readSdkStates, splitCall, type SdkThreadState } from './observe';
@@ -39,12 +42,22 @@ export interface PhaseObservation {
   cost?: Cost;
   /** Per thread with work in the window: busy ms per message and the hottest functions. */
   profiles?: { thread: string; busyMsPerMessage: number; kinds: [string, number][]; functions: [string, number][] }[];
+  /** The main thread of the process `since` was given, over the requests alone: CPU ms per message by owner (/proc, split by its profile). */
+  requestPath?: Record<Owner, number>;
 }
 
 interface Mark {
   sdk: Map<string, SdkThreadState>;
   cost?: CostMark;
   fromMicros: number;
+  /** CPU seconds of each profiled thread ("pid tid"), when --cpu-prof. */
+  threadCpu: Map<string, number>;
+}
+
+/** The end of a phase's requests (before the drain): the time and each profiled thread's CPU then. */
+export interface Answered {
+  toMicros: number;
+  threadCpu: Map<string, number>;
 }
 
 export class StackObserver {
@@ -79,11 +92,34 @@ export class StackObserver {
 
   async mark(apiUrl: string): Promise<Mark> {
     await sleep(SETTLE_MS);
-    return { sdk: readSdkStates(this.sdkDir), cost: this.flags.cost ? await this.meter.mark(apiUrl) : undefined, fromMicros: micros() };
+    return {
+      sdk: readSdkStates(this.sdkDir),
+      cost: this.flags.cost ? await this.meter.mark(apiUrl) : undefined,
+      fromMicros: micros(),
+      threadCpu: this.threadCpu(),
+    };
+  }
+
+  /** When a phase's requests are answered (before the caller drains the pipeline). */
+  answered(): Answered {
+    return { toMicros: micros(), threadCpu: this.threadCpu() };
+  }
+
+  private threadCpu(): Map<string, number> {
+    if (!this.flags.cpuProf) return new Map();
+    return new Map(
+      profiledThreads(this.profDir).map((thread) => [`${thread.pid} ${thread.tid}`, threadCpuSeconds(thread.pid, thread.tid)]),
+    );
   }
 
   /** Once the phase's messages are through (the caller drained the pipeline): what happened since `mark`. */
-  async since(mark: Mark, apiUrl: string, label: string, counts: { messages: number; apiRequests: number }): Promise<PhaseObservation> {
+  async since(
+    mark: Mark,
+    apiUrl: string,
+    label: string,
+    counts: { messages: number; apiRequests: number },
+    requestPath?: { answered: Answered; pid: number },
+  ): Promise<PhaseObservation> {
     const toMicros = micros();
     await sleep(SETTLE_MS);
     const n = Math.max(1, counts.messages);
@@ -125,9 +161,23 @@ export class StackObserver {
         })
         .filter((thread) => thread.busyMsPerMessage > 0.05)
         .sort((a, b) => b.busyMsPerMessage - a.busyMsPerMessage);
+      if (requestPath) observation.requestPath = this.requestPathCpu(mark, requestPath.answered, requestPath.pid, n);
     }
     this.observations.push(observation);
     return observation;
+  }
+
+  /** `pid`'s main thread from `mark` to `answered`: its /proc CPU per message, split in its profile's proportions by owner. */
+  private requestPathCpu(mark: Mark, answered: Answered, pid: number, n: number): Record<Owner, number> | undefined {
+    const main = profiledThreads(this.profDir).find((thread) => thread.pid === pid && thread.role === 'main');
+    if (!main) return undefined;
+    const key = `${main.pid} ${main.tid}`;
+    const cpuMs = ((answered.threadCpu.get(key) ?? NaN) - (mark.threadCpu.get(key) ?? NaN)) * 1000;
+    const { owners } = summariseCpuProfiles(main.files, { from: mark.fromMicros, to: answered.toMicros });
+    const busy = owners.product + owners.emulators + owners.unattributed;
+    if (!Number.isFinite(cpuMs) || busy <= 0) return undefined;
+    const share = (owner: Owner) => (cpuMs * owners[owner]) / busy / n;
+    return { product: share('product'), emulators: share('emulators'), unattributed: share('unattributed') };
   }
 
   /** Everything observed, after the bench's own tables. */
@@ -150,6 +200,13 @@ export class StackObserver {
           .filter(([name]) => name.startsWith('product '))
           .reduce((sum, [, count]) => sum + count, 0);
         print(`Product calls per ${unit}: ${product.toFixed(2)}.`);
+      }
+      if (observation.requestPath) {
+        const { product, emulators, unattributed } = observation.requestPath;
+        print();
+        print(
+          `Request path, ${observation.label} (the API's thread while the requests were answered, its CPU from /proc split by its profile's samples): the product's own ${product.toFixed(2)} ms per ${unit}, the emulators' ${emulators.toFixed(2)}, unattributed ${unattributed.toFixed(2)} (Node's sockets, GC).`,
+        );
       }
       if (observation.profiles) {
         print();
