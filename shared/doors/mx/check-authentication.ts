@@ -125,9 +125,9 @@ export async function authenticate(input: AuthenticationInput, resolve: RawResol
   // Settled here too, so a failure while DKIM runs is no unhandled rejection (it is thrown when awaited below).
   spfChecked.catch(() => undefined);
   const dkim = await dkimVerify(input.raw, { resolver, sender: input.mailFrom } as never);
-  const fromDomain = singleFromDomain(dkim?.headerFrom);
-  // The DMARC record's lookups begin now; verifyDmarc asks the same questions and gets these answers.
-  if (fromDomain) getDmarcRecord(fromDomain, once).catch(() => undefined);
+  // The DMARC record's lookups begin now; verifyDmarc asks the same questions (in ASCII: punycode) and gets these answers.
+  const dmarcDomain = fromDomain(dkim?.headerFrom);
+  if (dmarcDomain) getDmarcRecord(domainToASCII(dmarcDomain) || dmarcDomain, once).catch(() => undefined);
   const spf = await spfChecked;
   const dmarc = dkim?.headerFrom
     ? await verifyDmarc({
@@ -159,19 +159,6 @@ function answeringOnce(resolve: RawResolve): RawResolve {
     }
     return answer;
   };
-}
-
-/** The From domain verifyDmarc looks up (one From address only, as it requires), lower-cased; null otherwise. */
-function singleFromDomain(headerFrom: string | string[] | undefined): string | null {
-  const addresses = Array.isArray(headerFrom) ? headerFrom : headerFrom ? [headerFrom] : [];
-  if (addresses.length !== 1) return null;
-  const address = addresses[0]!;
-  const domain = address
-    .slice(address.indexOf('@') + 1)
-    .toLowerCase()
-    .trim();
-  // In ASCII, as verifyDmarc asks (punycode); a name that does not convert is asked as it is.
-  return domainToASCII(domain) || domain || null;
 }
 
 /** The domain of the (single) From address, lower-cased. */

@@ -220,3 +220,24 @@ describe('checkAuthentication', () => {
     expect(answer.dmarc).toEqual({ result: 'pass', domain: 'example.com', policy: 'reject' });
   });
 });
+
+describe('authenticate: the checks look up at once', () => {
+  it("asks for the DMARC record while SPF's lookup is still unanswered, and asks each name once", async () => {
+    const { input } = await cases[0]![1]();
+    const answer = published();
+    const asked: string[] = [];
+    let dmarcAsked: () => void = () => undefined;
+    const dmarcWasAsked = new Promise<void>((resolve) => (dmarcAsked = resolve));
+    // SPF's record is answered only once the DMARC record was asked for: checks run one after the other
+    // would wait here for ever (the test's timeout).
+    const resolve: RawResolve = async (name, rrtype) => {
+      asked.push(`${name}/${rrtype}`);
+      if (name === '_dmarc.example.com') dmarcAsked();
+      if (name === 'example.com' && rrtype === 'TXT') await dmarcWasAsked;
+      return answer(name, rrtype);
+    };
+    const result = await authenticate(input, resolve);
+    expect([result.spf?.status.result, result.dmarc && result.dmarc.status.result]).toEqual(['pass', 'pass']);
+    expect(asked.length).toBe(new Set(asked).size);
+  }, 5000);
+});
