@@ -123,6 +123,20 @@ export interface ProfileSummary {
  */
 export type Owner = 'product' | 'emulators' | 'unattributed';
 
+/**
+ * A thread's CPU (any unit) split in the proportions of its profile's busy samples by owner; all of it
+ * unattributed when the profile has no busy sample in the window.
+ */
+export function splitByOwner(cpu: number, owners: Record<Owner, number>): Record<Owner, number> {
+  const busy = owners.product + owners.emulators + owners.unattributed;
+  if (busy <= 0) return { product: 0, emulators: 0, unattributed: cpu };
+  return {
+    product: (cpu * owners.product) / busy,
+    emulators: (cpu * owners.emulators) / busy,
+    unattributed: (cpu * owners.unattributed) / busy,
+  };
+}
+
 /** The owner a component decides, or null when it decides nothing (Node internals, shared npm packages). */
 export function ownerOf(component: string): Owner | null {
   if (component.startsWith('localstack/')) return 'emulators';

@@ -11,7 +11,7 @@
  * (`ownerOf`): the request path's own CPU per message.
  */
 import { join } from 'node:path';
-import { bucketOf, profiledThreads, summariseCpuProfiles, type Owner } from './cpu-profile';
+import { bucketOf, profiledThreads, splitByOwner, summariseCpuProfiles, type Owner } from './cpu-profile';
 import { threadCpuSeconds } from './process-tree';
 import { costMeterAt, printCostTable, printPrices, type CostMark, type CostSession } from './cost/cost-session';
 import type { Cost } from './cost/price-usage';
@@ -174,10 +174,8 @@ export class StackObserver {
     const key = `${main.pid} ${main.tid}`;
     const cpuMs = ((answered.threadCpu.get(key) ?? NaN) - (mark.threadCpu.get(key) ?? NaN)) * 1000;
     const { owners } = summariseCpuProfiles(main.files, { from: mark.fromMicros, to: answered.toMicros });
-    const busy = owners.product + owners.emulators + owners.unattributed;
-    if (!Number.isFinite(cpuMs) || busy <= 0) return undefined;
-    const share = (owner: Owner) => (cpuMs * owners[owner]) / busy / n;
-    return { product: share('product'), emulators: share('emulators'), unattributed: share('unattributed') };
+    if (!Number.isFinite(cpuMs) || owners.product + owners.emulators + owners.unattributed <= 0) return undefined;
+    return splitByOwner(cpuMs / n, owners);
   }
 
   /** Everything observed, after the bench's own tables. */

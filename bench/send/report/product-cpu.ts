@@ -7,7 +7,7 @@
  * unattributed. The estimate gives the unattributed CPU to the product in the product's share of what was
  * attributed; the attributed figure alone is the lower bound. DynamoDB Local's JVM is an emulator's.
  */
-import type { Owner } from '../../lib/cpu-profile';
+import { splitByOwner, type Owner } from '../../lib/cpu-profile';
 import { table } from '../../lib/stats';
 import type { Measured } from '../results';
 import type { ReportContext } from './report-context';
@@ -31,9 +31,7 @@ export function productCpuOf(phase: Measured): OwnerSplit | null {
     const cpu = phase.cpuWithDrain.threads[label];
     if (cpu === undefined || !Number.isFinite(cpu)) continue;
     named += cpu;
-    const busy = summary.owners.product + summary.owners.emulators + summary.owners.unattributed;
-    const share = (owner: Owner) => (busy > 0 ? (cpu * summary.owners[owner]) / busy : owner === 'unattributed' ? cpu : 0);
-    const row = { product: share('product'), emulators: share('emulators'), unattributed: share('unattributed') };
+    const row = splitByOwner(cpu, summary.owners);
     rows.push({ label, seconds: row });
     for (const owner of Object.keys(seconds) as Owner[]) seconds[owner] += row[owner];
   }

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addProjectRoot, ownerOf, summariseCpuProfile } from '#bench/lib/cpu-profile';
+import { addProjectRoot, ownerOf, splitByOwner, summariseCpuProfile } from '#bench/lib/cpu-profile';
 import { temporaryDir } from '../../support/temporary-dirs';
 
 const frame = (id: number, functionName: string, url: string, children: number[] = [], lineNumber = 0) => ({
@@ -69,5 +69,12 @@ describe('summariseCpuProfile owners', () => {
     expect(summary.owners).toEqual({ product: 3, emulators: 1, unattributed: 2 });
     expect(summary.idleMs).toBe(2);
     expect(summary.components.find((c) => c.name === 'shared/usecases')?.ms).toBe(1);
+  });
+});
+
+describe('splitByOwner', () => {
+  it("splits a thread's CPU in its samples' proportions, and calls all of it unattributed without a busy sample", () => {
+    expect(splitByOwner(60, { product: 3, emulators: 1, unattributed: 2 })).toEqual({ product: 30, emulators: 10, unattributed: 20 });
+    expect(splitByOwner(60, { product: 0, emulators: 0, unattributed: 0 })).toEqual({ product: 0, emulators: 0, unattributed: 60 });
   });
 });
