@@ -237,7 +237,7 @@ describe('authenticate: the checks look up at once', () => {
       return answer(name, rrtype);
     };
     const result = await authenticate(input, resolve);
-    expect([result.spf?.status.result, result.dmarc && result.dmarc.status.result]).toEqual(['pass', 'pass']);
+    expect([result.spf?.status.result, result.dmarc ? result.dmarc.status.result : null]).toEqual(['pass', 'pass']);
     expect(asked.length).toBe(new Set(asked).size);
   }, 5000);
 });
