@@ -25,7 +25,10 @@ function failingLaunchers(): string {
 
 function bash(command: string, options: { shortcuts: boolean; path?: string }) {
   const script = [...(options.shortcuts ? LAUNCHER_SHORTCUTS : []), 'set -u -o pipefail', command].join('\n');
-  const env = options.path ? { ...process.env, PATH: `${options.path}:${process.env.PATH}` } : process.env;
+  // As from a user's shell: not the log level of an `npm run --silent` this test may run under (npm passes it
+  // on as npm_config_loglevel, which silenced the real npm's banner: `npm run --silent test:fast` failed).
+  const { npm_config_loglevel: _silent, ...shell } = process.env;
+  const env = options.path ? { ...shell, PATH: `${options.path}:${shell.PATH}` } : shell;
   const run = spawnSync('bash', ['--noprofile', '--norc', '-c', script], { cwd: ROOT, encoding: 'utf8', env, timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
