@@ -8,7 +8,9 @@
  * At the end the wall time and the slowest files are printed (jest-wall-time-reporter.js).
  */
 const { availableParallelism } = require('node:os');
-const { readFileSync } = require('node:fs');
+const { mkdtempSync, readFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 
 /** The top-level folders with a path alias ("#shared/*" -> shared), as tsconfig.json's `paths` declares them. */
 const ALIAS_FOLDERS = Object.keys(JSON.parse(readFileSync(`${__dirname}/tsconfig.json`, 'utf8')).compilerOptions.paths).map((pattern) =>
@@ -20,6 +22,10 @@ const ALIAS_FOLDERS = Object.keys(JSON.parse(readFileSync(`${__dirname}/tsconfig
 // objects SDK calls and HTTP requests make. The unit project took 8% less CPU (146-152 s against 139 s).
 process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' ');
 
+// Where each test file's CPU is written (test/support/file-cpu-setup.ts), for the run's report of the heaviest
+// files (test/support/jest-wall-time-reporter.js). Set here, in the main process, so the workers inherit it.
+process.env.JEST_FILE_CPU_DIR ??= mkdtempSync(join(tmpdir(), 'jest-file-cpu-'));
+
 const transform = {
   '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
@@ -29,6 +35,7 @@ const common = {
   // files in one worker took 53-56 s of CPU instead of 59-67 s (test/support/jest-code-cache-runtime.js).
   runtime: '<rootDir>/test/support/jest-code-cache-runtime.js',
   testEnvironment: 'node',
+  setupFilesAfterEnv: ['<rootDir>/test/support/file-cpu-setup.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   // fauxqs is ESM-only with an import-only exports map: point Jest at its entry and let swc turn it into CJS.
   // openid-client (the dashboard's OpenID Connect sign-in) and its oauth4webapi and jose are ESM-only too.
@@ -54,7 +61,7 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       // Every answer of the API is checked against the OpenAPI document (a mismatch fails the test).
-      setupFilesAfterEnv: ['<rootDir>/test/integration/harness/contract-setup.ts'],
+      setupFilesAfterEnv: [...common.setupFilesAfterEnv, '<rootDir>/test/integration/harness/contract-setup.ts'],
     },
     // The dashboard in headless Chromium (test/browser/harness.ts). The same global setup as integration:
     // Jest runs each global setup module once per run, so with both projects they share one local cloud.

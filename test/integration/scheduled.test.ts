@@ -3,7 +3,7 @@
  * rescheduled and cancelled only while scheduled; a cancelled or rescheduled email never goes out at
  * the old time, even when the schedule fires during the change.
  */
-import { api, newAccount, sesMessagesFor, waitFor, type TestAccount } from './harness/stack';
+import { api, newAccount, sesMessagesFor, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { settledUsage, today } from './harness/usage';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -37,14 +37,8 @@ describe('scheduled sends', () => {
       sent_at: null,
     });
     expect(await sesMessagesFor(response.body.id)).toHaveLength(0);
-    const delivered = await waitFor(
-      async () => {
-        const email = await emailOf(account, response.body.id);
-        return email.status === 'delivered' ? email : undefined;
-      },
-      'scheduled email delivered',
-      15_000,
-    );
+    // A timeout says where the email stood (its item, the send queue's depth).
+    const delivered = await waitForStatus(account, response.body.id, 'delivered');
     expect(Date.parse(delivered.sent_at)).toBeGreaterThanOrEqual(Date.parse(at));
     expect(await sesMessagesFor(response.body.id)).toHaveLength(1);
   });
@@ -54,14 +48,7 @@ describe('scheduled sends', () => {
     const response = await schedule(owner, inMs(2000));
     expect(response.status).toBe(200);
     expect((await api('POST', '/suppressions', { key: owner.key, body: { email: owner.email } })).status).toBeLessThan(300);
-    const failed = await waitFor(
-      async () => {
-        const email = await emailOf(owner, response.body.id);
-        return email.status === 'failed' ? email : undefined;
-      },
-      'scheduled email failed at firing',
-      15_000,
-    );
+    const failed = await waitForStatus(owner, response.body.id, 'failed');
     expect(failed.bounce_reason).toContain('suppressed before the scheduled time');
     expect(failed.sent_at).toBeNull();
     expect(await sesMessagesFor(response.body.id)).toHaveLength(0);

@@ -3,9 +3,20 @@
  * shared stack's start in the global setup and its stop in the teardown included), and the slowest
  * files, so a change that makes the suite longer shows. Each file's start and end (seconds from the run's
  * start) go to .test-data/test-timeline.json: which files ran together when the machine was idle or busy.
+ *
+ * And where the run's CPU went (on Linux; the suite is CPU-bound on 2 cores, so CPU is what its wall time
+ * is made of): each file's CPU in its worker, reaped children included (./file-cpu-setup.ts), plus its
+ * share of the shared stack's (sampled every 2 s, each sample's CPU split evenly between the files using
+ * the stack at that moment) and of the rest the main process started (the own stacks' DynamoDB Local).
+ * The heaviest files are printed, every file's figures written to .test-data/test-cpu.json.
  */
-const { mkdirSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { processTable, treeCpuMs } = require('./process-cpu.cjs');
+
+const SAMPLE_MS = 2000;
+/** The projects whose files use the shared stack (the global setup's). */
+const SHARED_STACK_PROJECTS = new Set(['integration', 'browser']);
 
 const format = (ms) => {
   const seconds = Math.round(ms / 1000);
@@ -17,6 +28,117 @@ class WallTimeReporter {
     this.rootDir = globalConfig.rootDir;
     this.workers = globalConfig.maxWorkers;
     this.slowest = options.slowest ?? 8;
+    this.running = new Map();
+    this.shares = new Map();
+    this.totals = { sharedStack: 0, background: 0, unshared: 0 };
+    this.workerPids = new Set();
+  }
+
+  onRunStart() {
+    this.previous = undefined;
+    this.timer = setInterval(() => this.sample(), SAMPLE_MS);
+    this.timer.unref();
+  }
+
+  onTestFileStart(test) {
+    this.running.set(test.path, test.context.config.displayName?.name ?? '');
+  }
+
+  onTestFileResult(test) {
+    this.sample();
+    this.running.delete(test.path);
+  }
+
+  /** The shared stack's CPU (and the main process's other children's) since the last sample, split between the files running. */
+  sample() {
+    const table = processTable();
+    if (!table) return;
+    const stackPid = globalThis.__LOCAL_CLOUD__?.child?.pid;
+    for (const [pid, { ppid }] of table) {
+      if (ppid !== process.pid || this.workerPids.has(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('processChild')) this.workerPids.add(pid);
+      } catch {
+        // gone
+      }
+    }
+    const sharedStack = stackPid ? treeCpuMs(table, stackPid) : 0;
+    const excluded = new Set([...this.workerPids, ...(stackPid ? [stackPid] : [])]);
+    // The main process's other descendants (its own CPU left out): the own stacks' DynamoDB Local.
+    const background = treeCpuMs(table, process.pid, excluded) - (table.get(process.pid)?.ms ?? 0);
+    const previous = this.previous;
+    this.previous = { sharedStack, background };
+    if (!previous) return;
+    const users = [...this.running].filter(([, project]) => SHARED_STACK_PROJECTS.has(project)).map(([path]) => path);
+    const add = (field, delta) => {
+      if (delta <= 0) return;
+      this.totals[field] += delta;
+      if (users.length === 0) {
+        this.totals.unshared += delta;
+        return;
+      }
+      for (const path of users) {
+        const share = this.shares.get(path) ?? { sharedStack: 0, background: 0 };
+        share[field] += delta / users.length;
+        this.shares.set(path, share);
+      }
+    };
+    add('sharedStack', sharedStack - previous.sharedStack);
+    add('background', background - previous.background);
+  }
+
+  /** Each file's CPU: its worker's (the final record when there is one), its shares. */
+  fileCpu() {
+    const dir = process.env.JEST_FILE_CPU_DIR;
+    const worker = new Map();
+    if (dir && existsSync(dir)) {
+      for (const name of readdirSync(dir)) {
+        for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+          if (!line) continue;
+          const { file, ms, final } = JSON.parse(line);
+          const known = worker.get(file);
+          if (!known || final || !known.final) worker.set(file, { ms, final });
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const files = new Set([...worker.keys(), ...this.shares.keys()]);
+    return [...files]
+      .map((file) => {
+        const share = this.shares.get(file) ?? { sharedStack: 0, background: 0 };
+        const own = worker.get(file)?.ms ?? 0;
+        return {
+          path: relative(this.rootDir, file),
+          cpu_s: Math.round((own + share.sharedStack + share.background) / 100) / 10,
+          worker_s: Math.round(own / 100) / 10,
+          shared_stack_s: Math.round(share.sharedStack / 100) / 10,
+          background_s: Math.round(share.background / 100) / 10,
+        };
+      })
+      .sort((a, b) => b.cpu_s - a.cpu_s);
+  }
+
+  cpuReport() {
+    clearInterval(this.timer);
+    this.sample();
+    const files = this.fileCpu();
+    if (files.length === 0) return '';
+    const sum = (field) => Math.round(files.reduce((total, file) => total + file[field], 0));
+    const { user, system } = process.cpuUsage();
+    try {
+      writeFileSync(join(this.rootDir, '.test-data', 'test-cpu.json'), `${JSON.stringify(files, null, 1)}\n`);
+    } catch {
+      // a read-only checkout
+    }
+    const heaviest = files
+      .slice(0, this.slowest)
+      .map((file) => `${file.path} ${file.cpu_s} s (worker ${file.worker_s}, shared stack ${file.shared_stack_s})`)
+      .join(', ');
+    return (
+      `CPU: ${sum('worker_s')} s in the test workers (their children included), ${Math.round(this.totals.sharedStack / 1000)} s the shared stack, ` +
+      `${Math.round(this.totals.background / 1000)} s the own stacks' DynamoDB Local (${Math.round(this.totals.unshared / 1000)} s of these two with no file using them)` +
+      `, ${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
+    );
   }
 
   onRunComplete(_contexts, results) {
@@ -52,10 +174,11 @@ class WallTimeReporter {
             .map((file) => `${file.path} ${format(file.ms)}`)
             .join(', ')}\n`
         : '';
+    const cpu = this.cpuReport();
     const counts = `${results.numTotalTestSuites} files (${results.numTotalTests} tests), at most ${this.workers} at once`;
     // Jest's summary is written after every reporter's onRunComplete: print at exit, after it (and after
     // the global teardown). Writes to a pipe, a file or a terminal are synchronous on Linux.
-    process.once('exit', () => process.stderr.write(`\n${slowest}Wall time: ${format(process.uptime() * 1000)} for ${counts}\n`));
+    process.once('exit', () => process.stderr.write(`\n${slowest}${cpu}Wall time: ${format(process.uptime() * 1000)} for ${counts}\n`));
   }
 }
 

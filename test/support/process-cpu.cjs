@@ -1,0 +1,64 @@
+/**
+ * CPU time of processes from Linux's /proc (utime, stime and the reaped children's cutime, cstime of
+ * /proc/<pid>/stat, in clock ticks of 10 ms: USER_HZ is 100 on Linux), for the test run's CPU report
+ * (./jest-wall-time-reporter.js, ./file-cpu-setup.ts). Elsewhere every function answers null.
+ *
+ * A process's figure is its own CPU and its reaped children's: when a child exits and is waited for, its
+ * time moves from the child to its parent, so a tree's sum runs on without a jump.
+ */
+'use strict';
+const { readFileSync, readdirSync } = require('node:fs');
+
+const TICK_MS = 10;
+const onLinux = process.platform === 'linux';
+
+/** { ppid, ms } of one process, or null when it is gone (or not on Linux). */
+function processCpu(pid) {
+  if (!onLinux) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's closing parenthesis: state (3), ppid (4), ... utime (14) to cstime (17).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    return { ppid: Number(fields[1]), ms: ticks * TICK_MS };
+  } catch {
+    return null;
+  }
+}
+
+/** This process's CPU milliseconds, its reaped children's included; null off Linux. */
+function ownCpuMs() {
+  return processCpu('self')?.ms ?? null;
+}
+
+/** Every live process: pid -> { ppid, ms }; null off Linux. */
+function processTable() {
+  if (!onLinux) return null;
+  const table = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const cpu = processCpu(name);
+    if (cpu) table.set(Number(name), cpu);
+  }
+  return table;
+}
+
+/** The CPU milliseconds of `root` and every live descendant, leaving out the subtrees of `excluded` pids. */
+function treeCpuMs(table, root, excluded = new Set()) {
+  const children = new Map();
+  for (const [pid, { ppid }] of table) {
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(pid);
+  }
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop();
+    if (excluded.has(pid)) continue;
+    total += table.get(pid)?.ms ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+module.exports = { ownCpuMs, processCpu, processTable, treeCpuMs };

@@ -1,0 +1,77 @@
+/**
+ * The test run's CPU report (test/support/process-cpu.cjs): a process tree's CPU from /proc, its reaped
+ * children's included, and the subtrees left out (the test workers, the shared stack).
+ */
+import { spawnSync } from 'node:child_process';
+
+const { ownCpuMs, processCpu, processTable, treeCpuMs } = require('../../support/process-cpu.cjs') as {
+  ownCpuMs: () => number | null;
+  processCpu: (pid: number | 'self') => { ppid: number; ms: number } | null;
+  processTable: () => Map<number, { ppid: number; ms: number }> | null;
+  treeCpuMs: (table: Map<number, { ppid: number; ms: number }>, root: number, excluded?: Set<number>) => number;
+};
+
+const onLinux = process.platform === 'linux';
+
+describe('treeCpuMs', () => {
+  // 1 -> 2 -> 4, 1 -> 3 -> 5
+  const table = new Map([
+    [1, { ppid: 0, ms: 100 }],
+    [2, { ppid: 1, ms: 20 }],
+    [3, { ppid: 1, ms: 30 }],
+    [4, { ppid: 2, ms: 4 }],
+    [5, { ppid: 3, ms: 5 }],
+  ]);
+
+  it('sums a process and every descendant', () => {
+    expect(treeCpuMs(table, 1)).toBe(159);
+    expect(treeCpuMs(table, 3)).toBe(35);
+  });
+
+  it('leaves out the subtrees it is told to', () => {
+    expect(treeCpuMs(table, 1, new Set([3]))).toBe(124);
+    expect(treeCpuMs(table, 1, new Set([1]))).toBe(0);
+  });
+
+  it('counts nothing for a process that is gone', () => {
+    expect(treeCpuMs(table, 42)).toBe(0);
+  });
+});
+
+if (!onLinux) {
+  it('answers null off Linux (no /proc)', () => {
+    expect(ownCpuMs()).toBeNull();
+    expect(processTable()).toBeNull();
+  });
+}
+
+(onLinux ? describe : () => undefined)('on Linux, from /proc', () => {
+  it("reads this process's CPU and parent", () => {
+    const self = processCpu(process.pid);
+    expect(self?.ppid).toBe(process.ppid);
+    expect(self?.ms).toBeGreaterThan(0);
+  });
+
+  it("adds a child's CPU to its parent's once the child is reaped", () => {
+    const before = ownCpuMs()!;
+    // A child that burns 300 ms of CPU by its own count (however busy the machine), waited for.
+    const child = spawnSync(process.execPath, [
+      '-e',
+      'const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 300); console.log(Math.round(cpu()));',
+    ]);
+    const childMs = Number(child.stdout.toString());
+    expect(childMs).toBeGreaterThanOrEqual(300);
+    // Clock ticks of 10 ms: the parent's figure may round each of the child's two times down.
+    expect(ownCpuMs()! - before).toBeGreaterThanOrEqual(childMs - 20);
+  });
+
+  it('lists the live processes with their parents', () => {
+    const table = processTable()!;
+    expect(table.get(process.pid)?.ppid).toBe(process.ppid);
+    expect(treeCpuMs(table, process.ppid)).toBeGreaterThanOrEqual(table.get(process.pid)!.ms);
+  });
+
+  it('answers null for a process that does not exist', () => {
+    expect(processCpu(2 ** 22 + 1)).toBeNull();
+  });
+});
