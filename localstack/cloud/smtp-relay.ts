@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tlsFromEnv } from '#shared/doors/smtp/relay-config';
-import { writeLocalCa } from './local-tls';
+import { cachedLocalCa } from './local-tls-cache';
 
 /** The relay's certificate (also the MX listener's): given in the environment, else the local CA's. */
 export async function certificate(dir: string): Promise<{ key: string; cert: string; caFile: string | null }> {
@@ -19,6 +19,6 @@ export async function certificate(dir: string): Promise<{ key: string; cert: str
   const files = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
   const { caFile, keyFile, certFile } = [files.caFile, files.keyFile, files.certFile].every(existsSync)
     ? files
-    : await writeLocalCa(dir, { commonName: 'mailservice local SMTP relay CA', validDays: 3650 });
+    : await cachedLocalCa(dir, { commonName: 'mailservice local SMTP relay CA', validDays: 3650 });
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), caFile };
 }

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { writeLocalCa } from './local-tls';
+import { cachedLocalCa } from './local-tls-cache';
 
 export interface InboxRequest {
   method: string;
@@ -43,7 +43,7 @@ async function certificates(dir: string): Promise<{ caFile: string; key: string;
   const files = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
   const { caFile, keyFile, certFile } = [files.caFile, files.keyFile, files.certFile].every(existsSync)
     ? files
-    : await writeLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
+    : await cachedLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
   return { caFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
 }
 

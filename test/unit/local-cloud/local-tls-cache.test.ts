@@ -1,0 +1,67 @@
+/**
+ * The local cloud's own CAs made once per machine (localstack/cloud/local-tls-cache.ts): every data folder
+ * gets the cached CA's certificate and server key pair, a matching trio even when stacks start at once; a new
+ * one after half its validity; never the CA's private key on disk.
+ */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cachedLocalCa } from '#localstack/cloud/local-tls-cache';
+import { temporaryDir } from '../../support/temporary-dirs';
+
+const DAY_MS = 24 * 3600 * 1000;
+const dirs = { make: () => temporaryDir('local-tls-cache-') };
+
+/** The trio in `dir` is consistent: the server certificate is signed by the CA and matches the server key. */
+function checkTrio(dir: string): { ca: string; cert: string } {
+  const ca = new X509Certificate(readFileSync(join(dir, 'ca.pem')));
+  const cert = new X509Certificate(readFileSync(join(dir, 'server-cert.pem')));
+  expect(cert.verify(ca.publicKey)).toBe(true);
+  expect(cert.checkPrivateKey(createPrivateKey(readFileSync(join(dir, 'server-key.pem'))))).toBe(true);
+  expect(cert.checkHost('localhost')).toBe('localhost');
+  expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
+  return { ca: ca.fingerprint256, cert: cert.fingerprint256 };
+}
+
+describe('cachedLocalCa', () => {
+  it('gives every data folder the same CA, made once', async () => {
+    const cacheDir = dirs.make();
+    const options = { commonName: 'test local CA', validDays: 10, cacheDir };
+    const first = dirs.make();
+    const second = dirs.make();
+    await cachedLocalCa(first, options);
+    await cachedLocalCa(second, options);
+    expect(checkTrio(second)).toEqual(checkTrio(first));
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+  }, 30_000);
+
+  it('keeps the files a data folder needs, never the CA private key', async () => {
+    const cacheDir = dirs.make();
+    await cachedLocalCa(dirs.make(), { commonName: 'no key kept', validDays: 10, cacheDir });
+    const [entry] = readdirSync(cacheDir);
+    expect(readdirSync(join(cacheDir, entry!)).sort()).toEqual(['ca.pem', 'made.json', 'server-cert.pem', 'server-key.pem']);
+  }, 30_000);
+
+  it('makes a new CA once half its validity has passed, and one per name', async () => {
+    const cacheDir = dirs.make();
+    const now = Date.now();
+    const at = (offsetDays: number, commonName = 'aging CA') => {
+      const dir = dirs.make();
+      return cachedLocalCa(dir, { commonName, validDays: 10, cacheDir, now: now + offsetDays * DAY_MS }).then(() => checkTrio(dir));
+    };
+    const made = await at(0);
+    expect(await at(4.9)).toEqual(made);
+    const remade = await at(5.1);
+    expect(remade.ca).not.toBe(made.ca);
+    expect((await at(0, 'another CA')).ca).not.toBe(remade.ca);
+  }, 60_000);
+
+  it('hands stacks starting at once a matching trio each', async () => {
+    const cacheDir = dirs.make();
+    const folders = [dirs.make(), dirs.make(), dirs.make()];
+    await Promise.all(folders.map((dir) => cachedLocalCa(dir, { commonName: 'raced CA', validDays: 10, cacheDir })));
+    for (const dir of folders) checkTrio(dir);
+    // Whichever made it, one entry is left and no temporary folder.
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+  }, 60_000);
+});
