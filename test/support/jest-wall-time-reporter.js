@@ -132,12 +132,19 @@ class WallTimeReporter {
     }
     const heaviest = files
       .slice(0, this.slowest)
-      .map((file) => `${file.path} ${file.cpu_s} s (worker ${file.worker_s}, shared stack ${file.shared_stack_s})`)
+      .map(
+        (file) =>
+          `${file.path} ${file.cpu_s} s${globalThis.__LOCAL_CLOUD__ ? ` (worker ${file.worker_s}, shared stack ${file.shared_stack_s})` : ''}`,
+      )
       .join(', ');
+    // A run without the shared stack (the unit and infra tiers) has no stack figures to show.
+    const stacks = globalThis.__LOCAL_CLOUD__
+      ? `, ${Math.round(this.totals.sharedStack / 1000)} s the shared stack, ${Math.round(this.totals.background / 1000)} s the own stacks' ` +
+        `DynamoDB Local (${Math.round(this.totals.unshared / 1000)} s of these two with no file using them)`
+      : '';
     return (
-      `CPU: ${sum('worker_s')} s in the test workers (their children included), ${Math.round(this.totals.sharedStack / 1000)} s the shared stack, ` +
-      `${Math.round(this.totals.background / 1000)} s the own stacks' DynamoDB Local (${Math.round(this.totals.unshared / 1000)} s of these two with no file using them)` +
-      `, ${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
+      `CPU: ${sum('worker_s')} s in the test workers (their children included)${stacks}, ` +
+      `${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
     );
   }
 
