@@ -90,18 +90,20 @@ export function spawnStack(options: {
       child.kill('SIGKILL');
       reject(new Error(`local cloud did not start within ${options.timeoutMs ?? 60000} ms:\n${out}`));
     }, options.timeoutMs ?? 60_000);
-    const onData = (chunk: Buffer) => {
+    const collect = (chunk: Buffer) => {
       out += chunk.toString();
-      const ready = /Ready in \d+ ms: (\S+)/.exec(out);
-      if (ready) {
-        clearTimeout(timer);
-        resolveStack({ apiUrl: ready[1]!, dataDir: options.dataDir, child, output, stop, killGroup });
-      }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
+    // The ready line is looked for until it came: a stack that logs (LOG_LEVEL=info) writes MBs after it.
+    const onReady = () => {
+      const ready = /Ready in \d+ ms: (\S+)/.exec(out);
+      if (!ready) return;
+      child.stdout!.off('data', onReady);
+      clearTimeout(timer);
+      resolveStack({ apiUrl: ready[1]!, dataDir: options.dataDir, child, output, stop, killGroup });
+    };
+    child.stdout!.on('data', collect);
+    child.stdout!.on('data', onReady);
+    child.stderr!.on('data', collect);
     const logFile = process.env.TEST_STACK_LOG_FILE;
     if (logFile) {
       child.stdout!.on('data', (chunk: Buffer) => appendFileSync(logFile, chunk));
