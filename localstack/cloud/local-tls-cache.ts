@@ -58,11 +58,15 @@ async function cachedEntry(options: CachedCaOptions): Promise<string> {
   return entry;
 }
 
-/** The CA named `commonName` (a server certificate for localhost, 127.0.0.1 and ::1), written into `dir` from the machine's cache. */
+/**
+ * The CA of the data folder `dir` (a server certificate for localhost, 127.0.0.1 and ::1): the one it already
+ * holds, else the machine's cached CA named `commonName`, written into it.
+ */
 export async function cachedLocalCa(dir: string, options: CachedCaOptions): Promise<LocalCa> {
+  const files: LocalCa = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
+  if ([files.caFile, files.keyFile, files.certFile].every(existsSync)) return files;
   const entry = await cachedEntry(options);
   mkdirSync(dir, { recursive: true });
-  const files: LocalCa = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
   writeFileSync(files.caFile, readFileSync(join(entry, 'ca.pem')));
   writeFileSync(files.keyFile, readFileSync(join(entry, 'server-key.pem')), { mode: 0o600 });
   writeFileSync(files.certFile, readFileSync(join(entry, 'server-cert.pem')));

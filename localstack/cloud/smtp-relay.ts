@@ -6,8 +6,7 @@
  * template's TLS secret (./relay-task-secrets.ts); the relay itself runs as a process of its own
  * (./relay-task.ts).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { tlsFromEnv } from '#shared/doors/smtp/relay-config';
 import { cachedLocalCa } from './local-tls-cache';
 
@@ -15,10 +14,6 @@ import { cachedLocalCa } from './local-tls-cache';
 export async function certificate(dir: string): Promise<{ key: string; cert: string; caFile: string | null }> {
   const given = tlsFromEnv(process.env);
   if (given) return { ...given, caFile: null };
-  mkdirSync(dir, { recursive: true });
-  const files = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
-  const { caFile, keyFile, certFile } = [files.caFile, files.keyFile, files.certFile].every(existsSync)
-    ? files
-    : await cachedLocalCa(dir, { commonName: 'mailservice local SMTP relay CA', validDays: 3650 });
+  const { caFile, keyFile, certFile } = await cachedLocalCa(dir, { commonName: 'mailservice local SMTP relay CA', validDays: 3650 });
   return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), caFile };
 }

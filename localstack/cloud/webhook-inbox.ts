@@ -4,7 +4,7 @@
  * on the API port (`?path=/hooks` for one endpoint's; DELETE, with or without it, forgets them). Its certificate comes from a CA of its own (kept in DATA_DIR/webhook-inbox), which the
  * functions trust through WEBHOOK_CA_FILE; nothing of this exists in the AWS deployment.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -39,11 +39,7 @@ const KEEP_ALL = 5000;
 const KEEP_BODY_BYTES = 1024 * 1024;
 
 async function certificates(dir: string): Promise<{ caFile: string; key: string; cert: string }> {
-  mkdirSync(dir, { recursive: true });
-  const files = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
-  const { caFile, keyFile, certFile } = [files.caFile, files.keyFile, files.certFile].every(existsSync)
-    ? files
-    : await cachedLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
+  const { caFile, keyFile, certFile } = await cachedLocalCa(dir, { commonName: 'mailservice local webhook inbox CA', validDays: 3650 });
   return { caFile, key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8') };
 }
 

@@ -35,6 +35,15 @@ describe('cachedLocalCa', () => {
     expect(readdirSync(cacheDir)).toHaveLength(1);
   }, 30_000);
 
+  it('leaves a data folder that already holds its CA as it is', async () => {
+    const kept = dirs.make();
+    await cachedLocalCa(kept, { commonName: 'first CA', validDays: 10, cacheDir: dirs.make() });
+    const before = checkTrio(kept);
+    // Another cache, another name: the folder's own CA still wins.
+    await cachedLocalCa(kept, { commonName: 'second CA', validDays: 10, cacheDir: dirs.make() });
+    expect(checkTrio(kept)).toEqual(before);
+  }, 30_000);
+
   it('keeps the files a data folder needs, never the CA private key', async () => {
     const cacheDir = dirs.make();
     await cachedLocalCa(dirs.make(), { commonName: 'no key kept', validDays: 10, cacheDir });
