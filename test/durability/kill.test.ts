@@ -20,6 +20,8 @@ import { spawnStack, type SpawnedStack } from '../integration/harness/spawn-stac
 const ROUNDS = Number(process.env.KILL_TEST_ROUNDS ?? 3);
 /** A burst is killed only once it has had at least this many answers (and after its random delay). */
 const MIN_ANSWERS_PER_BURST = 5;
+/** A burst call gives up after this long (the stack may have been killed under it). */
+const BURST_TIMEOUT_MS = 10_000;
 const SANDBOX = 'sandbox.mailservice.dev';
 const random = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,12 +32,24 @@ interface Accepted {
   kind: 'single' | 'batch' | 'scheduled';
 }
 
-async function call(apiUrl: string, method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }> {
+/**
+ * One API call. A burst's calls give up after 10 s (the stack may be killed under them); the calls that set a round
+ * up wait 60 s, since the first calls after a restart load their handlers, which on a loaded CI machine once took
+ * more than 10 s.
+ */
+async function call(
+  apiUrl: string,
+  method: string,
+  path: string,
+  key: string,
+  body?: unknown,
+  timeoutMs = 60_000,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${apiUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   return { status: response.status, body: await response.json().catch(() => null) };
 }
@@ -107,7 +121,14 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
           const kind = (['single', 'batch', 'scheduled'] as const)[random(0, 3)]!;
           try {
             if (kind === 'batch') {
-              const response = await call(apiUrl, 'POST', '/emails/batch', key, [email(`r${round} batch a`), email(`r${round} batch b`)]);
+              const response = await call(
+                apiUrl,
+                'POST',
+                '/emails/batch',
+                key,
+                [email(`r${round} batch a`), email(`r${round} batch b`)],
+                BURST_TIMEOUT_MS,
+              );
               refusals.push(response.status);
               if (response.status === 200) for (const { id } of response.body.data) accepted.push({ id, key, kind });
             } else {
@@ -115,7 +136,7 @@ describe('kill test: SIGKILL mid-burst, restart, drain', () => {
                 kind === 'scheduled'
                   ? { ...email(`r${round} scheduled`), scheduled_at: new Date(Date.now() + random(1000, 4000)).toISOString() }
                   : email(`r${round} single`);
-              const response = await call(apiUrl, 'POST', '/emails', key, body);
+              const response = await call(apiUrl, 'POST', '/emails', key, body, BURST_TIMEOUT_MS);
               refusals.push(response.status);
               if (response.status === 200) accepted.push({ id: response.body.id, key, kind });
             }

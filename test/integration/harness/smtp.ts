@@ -138,8 +138,11 @@ export class SmtpClient {
     socket.on('error', () => undefined);
   }
 
-  /** The next reply (the connection's close without one is an error). */
-  reply(timeoutMs = 10_000): Promise<Reply> {
+  /**
+   * The next reply (the connection's close without one is an error). 30 s by default: a relay on a loaded
+   * 2-core CI machine once took more than 10 s to answer a command while the suite's heaviest files ran.
+   */
+  reply(timeoutMs = 30_000): Promise<Reply> {
     const queued = this.replies.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve, reject) => {
