@@ -7,7 +7,7 @@
  * in a process group of its own, the signal sent to npm's pid only.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -48,6 +48,53 @@ function portOpen(address: string): Promise<boolean> {
     });
     socket.once('error', () => resolveOpen(false));
   });
+}
+
+/** Clock ticks since boot, as /proc/PID/stat's starttime counts them. */
+function ticksSinceBoot(): number {
+  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+}
+
+/**
+ * The processes listening on TCP `port` (from /proc/net/tcp and tcp6 and each process's fds), with when each
+ * started (clock ticks since boot): a port freed by the stopped stack can be taken at once by another
+ * stack of the suite running beside this test (every listener here is on a free port the kernel picks).
+ */
+function listenersOn(port: number): { pid: number; startTicks: number }[] {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10 || fields[3] !== '0A') continue; // 0A: LISTEN
+      if (Number.parseInt(fields[1]!.split(':')[1]!, 16) === port) inodes.add(fields[9]!);
+    }
+  }
+  const owners: { pid: number; startTicks: number }[] = [];
+  if (inodes.size === 0) return owners;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const sockets = readdirSync(`/proc/${entry}/fd`).map((fd) => {
+        try {
+          return readlinkSync(`/proc/${entry}/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      });
+      if (!sockets.some((link) => inodes.has(link.replace(/^socket:\[(\d+)\]$/, '$1')))) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      owners.push({ pid: Number(entry), startTicks: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) });
+    } catch {
+      // exited while we looked, or not ours to read
+    }
+  }
+  return owners;
 }
 
 /** Polls (test/support/wait.ts) until `done`; a timeout shows `describeState()` as it last was. */
@@ -107,6 +154,7 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     for (const address of addresses) expect(await portOpen(address)).toBe(true);
 
     // npm's own process only, or the whole group as a terminal's Ctrl-C does.
+    const signalledAt = ticksSinceBoot();
     process.kill(target === 'npm' ? npm.pid! : -pgid, signal);
 
     await waitUntil(
@@ -115,8 +163,16 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
       30_000,
       () => JSON.stringify(processGroup(pgid)),
     );
+    // Still served: an address open whose listener started before the signal (or cannot be seen). A listener
+    // started after it is another stack of the suite that was given the freed port.
     const open: string[] = [];
-    for (const address of addresses) if (await portOpen(address)) open.push(address);
+    for (const address of addresses) {
+      if (!(await portOpen(address))) continue;
+      const port = Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
+      const owners = listenersOn(port);
+      if (owners.length === 0 || owners.some((owner) => owner.startTicks <= signalledAt))
+        open.push(`${address} (${JSON.stringify(owners)})`);
+    }
     expect(open).toEqual([]);
     if (target === 'group') {
       // The last lines may still be in the pipe when the last process is gone: read to its end first.
