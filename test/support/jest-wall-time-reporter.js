@@ -9,10 +9,14 @@
  * share of the shared stack's (sampled every 2 s, each sample's CPU split evenly between the files using
  * the stack at that moment) and of the rest the main process started (the own stacks' DynamoDB Local).
  * The heaviest files are printed, every file's figures written to .test-data/test-cpu.json.
+ *
+ * And how busy the machine was (from /proc/stat, each sample): over the whole run, and for each file that
+ * failed, with the processes that used the most CPU while it ran, so a timeout in CI says whether the
+ * machine was starved and by what (.test-data/test-load.json keeps every sample's busy share).
  */
 const { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
-const { processTable, treeCpuMs } = require('./process-cpu.cjs');
+const { machineTicks, processTable, treeCpuMs } = require('./process-cpu.cjs');
 
 const SAMPLE_MS = 2000;
 /** The projects whose files use the shared stack (the global setup's). */
@@ -32,6 +36,12 @@ class WallTimeReporter {
     this.shares = new Map();
     this.totals = { sharedStack: 0, background: 0, unshared: 0 };
     this.workerPids = new Set();
+    /** path -> { wallMs, busyMs, byPid: Map<pid, ms> } while the file ran. */
+    this.load = new Map();
+    /** [seconds from the run's start, busy share] of every sample. */
+    this.loadSamples = [];
+    this.machine = { busyMs: 0, wallMs: 0 };
+    this.commands = new Map();
   }
 
   onRunStart() {
@@ -42,6 +52,7 @@ class WallTimeReporter {
 
   onTestFileStart(test) {
     this.running.set(test.path, test.context.config.displayName?.name ?? '');
+    this.load.set(test.path, { wallMs: 0, busyMs: 0, byPid: new Map() });
   }
 
   onTestFileResult(test) {
@@ -53,6 +64,7 @@ class WallTimeReporter {
   sample() {
     const table = processTable();
     if (!table) return;
+    this.sampleLoad(table);
     const stackPid = globalThis.__LOCAL_CLOUD__?.child?.pid;
     for (const [pid, { ppid }] of table) {
       if (ppid !== process.pid || this.workerPids.has(pid)) continue;
@@ -85,6 +97,71 @@ class WallTimeReporter {
     };
     add('sharedStack', sharedStack - previous.sharedStack);
     add('background', background - previous.background);
+  }
+
+  /** The machine's busy share since the last sample, and each process's CPU then, charged to every file running. */
+  sampleLoad(table) {
+    const ticks = machineTicks();
+    const now = Date.now();
+    const previous = this.previousLoad;
+    this.previousLoad = { ticks, table, at: now };
+    if (!previous || !ticks || !previous.ticks) return;
+    const total = ticks.total - previous.ticks.total;
+    if (total <= 0) return;
+    const busyShare = 1 - (ticks.idle - previous.ticks.idle) / total;
+    const wallMs = now - previous.at;
+    this.machine.wallMs += wallMs;
+    this.machine.busyMs += busyShare * wallMs;
+    this.loadSamples.push([Math.round(process.uptime() * 10) / 10, Math.round(busyShare * 100) / 100]);
+    const deltas = [];
+    for (const [pid, { ms }] of table) {
+      const delta = ms - (previous.table.get(pid)?.ms ?? ms);
+      if (delta > 0) deltas.push([pid, delta]);
+    }
+    for (const [pid, delta] of deltas) {
+      if (delta >= 200 && !this.commands.has(pid)) {
+        try {
+          const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+          this.commands.set(pid, command.replace(/\S*node_modules\//g, '').slice(0, 90));
+        } catch {
+          // gone
+        }
+      }
+    }
+    for (const path of this.running.keys()) {
+      const load = this.load.get(path);
+      if (!load) continue;
+      load.wallMs += wallMs;
+      load.busyMs += busyShare * wallMs;
+      for (const [pid, delta] of deltas) load.byPid.set(pid, (load.byPid.get(pid) ?? 0) + delta);
+    }
+  }
+
+  /** For each failed file: how busy the machine was while it ran, and the processes that used the most CPU then. */
+  loadReport(results) {
+    const lines = [];
+    for (const file of results.testResults) {
+      if (file.numFailingTests === 0 && !file.testExecError) continue;
+      const load = this.load.get(file.testFilePath);
+      if (!load || load.wallMs === 0) continue;
+      const top = [...load.byPid]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([pid, ms]) => `${this.commands.get(pid) ?? `pid ${pid}`} ${Math.round(ms / 1000)} s`)
+        .join('; ');
+      lines.push(
+        `While ${relative(this.rootDir, file.testFilePath)} failed (${format(load.wallMs)} sampled): the machine was ` +
+          `${Math.round((100 * load.busyMs) / load.wallMs)}% busy; most CPU then: ${top}`,
+      );
+    }
+    try {
+      writeFileSync(join(this.rootDir, '.test-data', 'test-load.json'), `${JSON.stringify(this.loadSamples)}\n`);
+    } catch {
+      // a read-only checkout
+    }
+    const machine =
+      this.machine.wallMs > 0 ? `Machine: ${Math.round((100 * this.machine.busyMs) / this.machine.wallMs)}% busy over the run\n` : '';
+    return `${lines.map((line) => `${line}\n`).join('')}${machine}`;
   }
 
   /** Each file's CPU: its worker's (the final record when there is one), its shares. */
@@ -182,10 +259,13 @@ class WallTimeReporter {
             .join(', ')}\n`
         : '';
     const cpu = this.cpuReport();
+    const load = this.loadReport(results);
     const counts = `${results.numTotalTestSuites} files (${results.numTotalTests} tests), at most ${this.workers} at once`;
     // Jest's summary is written after every reporter's onRunComplete: print at exit, after it (and after
     // the global teardown). Writes to a pipe, a file or a terminal are synchronous on Linux.
-    process.once('exit', () => process.stderr.write(`\n${slowest}${cpu}Wall time: ${format(process.uptime() * 1000)} for ${counts}\n`));
+    process.once('exit', () =>
+      process.stderr.write(`\n${slowest}${cpu}${load}Wall time: ${format(process.uptime() * 1000)} for ${counts}\n`),
+    );
   }
 }
 

@@ -61,4 +61,15 @@ function treeCpuMs(table, root, excluded = new Set()) {
   return total;
 }
 
-module.exports = { ownCpuMs, processCpu, processTable, treeCpuMs };
+/** The machine's CPU time since boot, in clock ticks: { idle (idle and iowait), total }; null off Linux. */
+function machineTicks() {
+  if (!onLinux) return null;
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + (fields[4] ?? 0), total: fields.reduce((sum, value) => sum + value, 0) };
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs };

@@ -4,7 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const { ownCpuMs, processCpu, processTable, treeCpuMs } = require('../../support/process-cpu.cjs') as {
+const { machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs } = require('../../support/process-cpu.cjs') as {
+  machineTicks: () => { idle: number; total: number } | null;
   ownCpuMs: () => number | null;
   processCpu: (pid: number | 'self') => { ppid: number; ms: number } | null;
   processTable: () => Map<number, { ppid: number; ms: number }> | null;
@@ -73,5 +74,56 @@ if (!onLinux) {
 
   it('answers null for a process that does not exist', () => {
     expect(processCpu(2 ** 22 + 1)).toBeNull();
+  });
+
+  it("counts the machine's busy ticks: 300 ms of this process's CPU are at least 300 ms of busy time", () => {
+    const before = machineTicks()!;
+    const cpu = () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    };
+    const start = cpu();
+    while (cpu() - start < 300);
+    const after = machineTicks()!;
+    const busyMs = (after.total - before.total - (after.idle - before.idle)) * 10;
+    // Clock ticks of 10 ms, counted per CPU: a tick or two may fall either side.
+    expect(busyMs).toBeGreaterThanOrEqual(280);
+    expect(after.total).toBeGreaterThan(before.total);
+  });
+});
+
+(onLinux ? describe : () => undefined)("the run's report of the machine's load", () => {
+  const Reporter = require('../../support/jest-wall-time-reporter.js');
+
+  it('says, for a file that failed, how busy the machine was and which processes used the most CPU while it ran', () => {
+    const reporter = new Reporter({ rootDir: process.cwd(), maxWorkers: 1 });
+    const failed = `${process.cwd()}/test/x-failed.test.ts`;
+    const passed = `${process.cwd()}/test/y-passed.test.ts`;
+    reporter.onTestFileStart({ path: failed, context: { config: { displayName: { name: 'unit' } } } });
+    reporter.onTestFileStart({ path: passed, context: { config: { displayName: { name: 'unit' } } } });
+    reporter.sample();
+    const cpu = () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    };
+    const start = cpu();
+    while (cpu() - start < 400);
+    reporter.sample();
+    const report: string = reporter.loadReport({
+      testResults: [
+        { testFilePath: failed, numFailingTests: 1 },
+        { testFilePath: passed, numFailingTests: 0 },
+      ],
+    });
+    expect(report).toMatch(/^While test\/x-failed\.test\.ts failed \(\d+ s sampled\): the machine was \d+% busy; most CPU then: .+ \d+ s/m);
+    // This worker burnt the 400 ms: it is named among them.
+    expect(report).toContain(
+      require('node:fs')
+        .readFileSync('/proc/self/cmdline', 'utf8')
+        .split('\0')[0]
+        .replace(/\S*node_modules\//g, ''),
+    );
+    expect(report).not.toContain('y-passed');
+    expect(report).toMatch(/^Machine: \d+% busy over the run$/m);
   });
 });
