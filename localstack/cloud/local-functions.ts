@@ -6,7 +6,7 @@
 import type { NamedPolicy } from '../iam/policy';
 import type { LocalGateway } from './api-server';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
-import { installFunctionEnvironments, loadFunctionHandler, type LocalFunction } from './function-context';
+import { installFunctionEnvironments, loadOnFirstInvoke, type LocalFunction } from './function-context';
 import type { ApiHandler } from './lambda-http';
 import { compileRoutes } from './routes';
 import type { LocalDeployment } from './template/deploy';
@@ -60,12 +60,12 @@ export function useLocalIdentity(): void {
   });
 }
 
-/** Loads the API groups' handlers into `gateway` (each function reads its environment at cold start, as in Lambda) and routes to them. */
+/** Puts the API groups' handlers into `gateway`, each loaded on its first invocation (and reading its environment then, as in Lambda), and routes to them. */
 export function loadApiFunctions(gateway: LocalGateway, deployment: LocalDeployment, functionOf: LocalFunctionOf): void {
   installFunctionEnvironments();
   const apiFunctions = new Map(deployment.routes.map((route) => [route.function.name, functionOf(route.function)]));
   for (const fn of apiFunctions.values())
-    gateway.handlers[fn.name] = { handler: loadFunctionHandler<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
+    gateway.handlers[fn.name] = { handler: loadOnFirstInvoke<ApiHandler>(fn), timeoutSeconds: fn.timeoutSeconds };
   // The default endpoint serves the APIs whose execute-api endpoint is on; the others only their custom domain names (./custom-domains-server.ts).
   const executeApi = new Set(deployment.apis.filter((api) => api.executeApiEndpoint).map((api) => api.apiId));
   const compiled = (routes: LocalDeployment['routes']) =>

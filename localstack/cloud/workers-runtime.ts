@@ -7,7 +7,7 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { StreamWorkerDefinition } from '#infra/definitions';
-import { loadFunctionHandler, type LocalFunction } from './function-context';
+import { loadOnFirstInvoke, type LocalFunction } from './function-context';
 import { enforceIam, type IamSettings } from './iam-setup';
 import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
@@ -113,7 +113,7 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
         name: worker.fn.name,
         streams,
         streamArn: config.streamArn,
-        handler: loadFunctionHandler<StreamHandler>(worker.fn),
+        handler: loadOnFirstInvoke<StreamHandler>(worker.fn),
         startingPosition: worker.startingPosition,
         batchSize: worker.batchSize,
         maxBatchingWindowMs: worker.maxBatchingWindowMs,
@@ -161,7 +161,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
         sqs,
         queueUrl: worker.queueUrl,
         queueArn: worker.queueArn,
-        handler: loadFunctionHandler<WorkerHandler>(worker.fn),
+        handler: loadOnFirstInvoke<WorkerHandler>(worker.fn),
         batchSize: worker.batchSize,
         timeoutSeconds: worker.fn.timeoutSeconds,
         concurrency: worker.maxConcurrency,
@@ -176,7 +176,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       task.fn.name,
       new ScheduledTaskRunner({
         name: task.fn.name,
-        handler: loadFunctionHandler<TaskHandler>(task.fn),
+        handler: loadOnFirstInvoke<TaskHandler>(task.fn),
         everyMs: localTaskPeriod(task.localEveryMs, process.env),
         timeoutSeconds: task.fn.timeoutSeconds,
         log,
