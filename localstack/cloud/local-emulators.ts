@@ -23,6 +23,7 @@ import { startSesEmulator, type SesEmulator } from '../emulators/ses';
 import { LOCAL_ACCOUNT_ID, LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
 import { emulatorDnsServers } from './emulator-dns-servers';
 import { clockOffsetMs } from './local-clock';
+import { cachedAcmCa } from './local-tls-cache';
 import type { StartContext } from './start-context';
 import { startWebhookInbox, type WebhookInbox } from './webhook-inbox';
 
@@ -120,6 +121,8 @@ async function startCustomDomains(
   emulatorDns: DnsServers,
 ): Promise<{ acm: AcmEmulator; apigatewayv2: ApiGatewayEmulator }> {
   const { host, log, stops } = ctx;
+  // The checkout's cached CA (./local-tls-cache.ts): the emulator makes one only where a folder has none.
+  await cachedAcmCa(join(ctx.dataDir, 'acm'));
   const acm = await startAcmEmulator({
     host,
     dataDir: ctx.persistDir('acm'),

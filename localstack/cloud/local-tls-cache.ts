@@ -1,16 +1,19 @@
 /**
- * The local cloud's own CAs (the webhook inbox's, the SMTP relay's), made once per machine and copied into
- * each data folder: making one costs two RSA key pairs (0.13-0.3 s of CPU each here) and loading selfsigned
- * (about 0.4 s), which was a quarter of an in-memory stack's start and is paid by every `npm start`, every
- * test file's stack of its own and every kill-test restart. The cache (node_modules/.cache/mailservice-local-tls/,
- * one folder per CA's name and validity) holds what a data folder gets: the CA's certificate, the server's
- * key and certificate; the CA's key is never written, so nothing can sign with the cached CA. An entry is made
- * again once half its validity has passed. Stacks started at once may each make one: each writes a folder of
- * its own and renames it into place, and the loser takes the winner's, so a reader sees one CA's three files.
+ * The local cloud's own CAs (the webhook inbox's, the SMTP relay's, the ACM emulator's), made once per machine and
+ * copied into each data folder: making one costs RSA key pairs (0.13-0.3 s of CPU each here) and loading
+ * selfsigned (about 0.4 s), which was a quarter of an in-memory stack's start and is paid by every `npm start`,
+ * every test file's stack of its own and every kill-test restart. The cache (node_modules/.cache/mailservice-local-tls/,
+ * one folder per CA's name and validity) holds what a data folder gets. For the inbox and the relay that is the
+ * CA's certificate and the server's key and certificate: their CA's key is never written, so nothing can sign with
+ * it. The ACM emulator's CA signs the certificates it issues, so its entry holds its key (0600, in a 0700 folder):
+ * one CA for every stack of the checkout, as Amazon's CAs sign every account's certificates. An entry is made
+ * again once half its validity has passed. Stacks started at once may each make one: each writes a folder of its
+ * own and renames it into place, and the loser takes the winner's, so a reader sees one CA's files.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CA_FILES as ACM_CA_FILES, CA_VALIDITY_DAYS as ACM_CA_VALIDITY_DAYS, CertificateIssuer } from '../emulators/acm/issuer';
 import { writeLocalCa, type LocalCa } from './local-tls';
 
 const CACHE = resolve(__dirname, '..', '..', 'node_modules', '.cache', 'mailservice-local-tls');
@@ -25,19 +28,26 @@ export interface CachedCaOptions {
   now?: number;
 }
 
-/** The entry of `options` in the cache, made (again) when missing or past half its validity; its folder. */
-async function cachedEntry(options: CachedCaOptions): Promise<string> {
-  const cacheDir = options.cacheDir ?? CACHE;
-  const now = options.now ?? Date.now();
-  const key = createHash('sha256')
-    .update(JSON.stringify([options.commonName, options.validDays]))
-    .digest('hex')
-    .slice(0, 16);
+/** What a cache entry is: its name (hashed into its folder's), files, validity, and how it is made. */
+interface EntrySpec {
+  id: unknown[];
+  files: readonly string[];
+  validDays: number;
+  make: (dir: string) => Promise<void>;
+  cacheDir?: string;
+  now?: number;
+}
+
+/** The entry of `spec` in the cache, made (again) when missing or past half its validity; its folder. */
+async function cachedEntry(spec: EntrySpec): Promise<string> {
+  const cacheDir = spec.cacheDir ?? CACHE;
+  const now = spec.now ?? Date.now();
+  const key = createHash('sha256').update(JSON.stringify(spec.id)).digest('hex').slice(0, 16);
   const entry = join(cacheDir, key);
   const fresh = (): boolean => {
     try {
       const { madeAt } = JSON.parse(readFileSync(join(entry, 'made.json'), 'utf8')) as { madeAt: number };
-      return now - madeAt < (options.validDays * DAY_MS) / 2 && FILES.every((file) => existsSync(join(entry, file)));
+      return now - madeAt < (spec.validDays * DAY_MS) / 2 && spec.files.every((file) => existsSync(join(entry, file)));
     } catch {
       return false;
     }
@@ -46,7 +56,7 @@ async function cachedEntry(options: CachedCaOptions): Promise<string> {
   mkdirSync(cacheDir, { recursive: true });
   const made = join(cacheDir, `${key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   mkdirSync(made, { mode: 0o700 });
-  await writeLocalCa(made, { commonName: options.commonName, validDays: options.validDays });
+  await spec.make(made);
   writeFileSync(join(made, 'made.json'), JSON.stringify({ madeAt: now }));
   if (!fresh()) rmSync(entry, { recursive: true, force: true });
   try {
@@ -65,10 +75,39 @@ async function cachedEntry(options: CachedCaOptions): Promise<string> {
 export async function cachedLocalCa(dir: string, options: CachedCaOptions): Promise<LocalCa> {
   const files: LocalCa = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
   if ([files.caFile, files.keyFile, files.certFile].every(existsSync)) return files;
-  const entry = await cachedEntry(options);
+  const entry = await cachedEntry({
+    id: [options.commonName, options.validDays],
+    files: FILES,
+    validDays: options.validDays,
+    make: async (made) => {
+      await writeLocalCa(made, { commonName: options.commonName, validDays: options.validDays });
+    },
+    cacheDir: options.cacheDir,
+    now: options.now,
+  });
   mkdirSync(dir, { recursive: true });
   writeFileSync(files.caFile, readFileSync(join(entry, 'ca.pem')));
   writeFileSync(files.keyFile, readFileSync(join(entry, 'server-key.pem')), { mode: 0o600 });
   writeFileSync(files.certFile, readFileSync(join(entry, 'server-cert.pem')));
   return files;
+}
+
+/**
+ * The ACM emulator's CA in `caDir` (ca.pem, and ca-key.pem 0600): the one it already holds, else the machine's
+ * cached one written into it (../emulators/acm/issuer.ts opens it; it makes one only where there is none).
+ */
+export async function cachedAcmCa(caDir: string, options: { cacheDir?: string; now?: number } = {}): Promise<void> {
+  if (ACM_CA_FILES.every((file) => existsSync(join(caDir, file)))) return;
+  const now = options.now ?? Date.now();
+  const entry = await cachedEntry({
+    id: ['acm-ca', ACM_CA_VALIDITY_DAYS],
+    files: ACM_CA_FILES,
+    validDays: ACM_CA_VALIDITY_DAYS,
+    make: (made) => CertificateIssuer.makeCa(made, now),
+    cacheDir: options.cacheDir,
+    now,
+  });
+  mkdirSync(caDir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(caDir, 'ca-key.pem'), readFileSync(join(entry, 'ca-key.pem')), { mode: 0o600 });
+  writeFileSync(join(caDir, 'ca.pem'), readFileSync(join(entry, 'ca.pem')));
 }

@@ -1,12 +1,14 @@
 /**
  * The local cloud's own CAs made once per machine (localstack/cloud/local-tls-cache.ts): every data folder
  * gets the cached CA's certificate and server key pair, a matching trio even when stacks start at once; a new
- * one after half its validity; never the CA's private key on disk.
+ * one after half its validity; never the CA's private key on disk. And the ACM emulator's CA, which signs what it
+ * issues: one per checkout, its key in every data folder 0600, a folder's own CA kept.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedLocalCa } from '#localstack/cloud/local-tls-cache';
+import { cachedAcmCa, cachedLocalCa } from '#localstack/cloud/local-tls-cache';
+import { CertificateIssuer } from '#localstack/emulators/acm/issuer';
 import { temporaryDir } from '../../support/temporary-dirs';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -73,4 +75,34 @@ describe('cachedLocalCa', () => {
     // Whichever made it, one entry is left and no temporary folder.
     expect(readdirSync(cacheDir)).toHaveLength(1);
   }, 60_000);
+});
+
+describe('cachedAcmCa', () => {
+  const acmCa = (dir: string) => ({
+    cert: readFileSync(join(dir, 'ca.pem'), 'utf8'),
+    key: readFileSync(join(dir, 'ca-key.pem'), 'utf8'),
+  });
+
+  it('gives every data folder the same ACM CA, its key 0600, and the emulator issues certificates that chain to it', async () => {
+    const cacheDir = dirs.make();
+    const first = join(dirs.make(), 'acm');
+    const second = join(dirs.make(), 'acm');
+    await cachedAcmCa(first, { cacheDir });
+    await cachedAcmCa(second, { cacheDir });
+    expect(acmCa(second)).toEqual(acmCa(first));
+    expect(statSync(join(second, 'ca-key.pem')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(cacheDir)).toHaveLength(1);
+    const issuer = await CertificateIssuer.open(second, Date.now());
+    const issued = await issuer.issue(['mta-sts.example.test'], Date.now());
+    const ca = new X509Certificate(readFileSync(join(second, 'ca.pem')));
+    expect(new X509Certificate(issued.certificatePem).verify(ca.publicKey)).toBe(true);
+  }, 30_000);
+
+  it('leaves a data folder that already holds its ACM CA as it is', async () => {
+    const own = join(dirs.make(), 'acm');
+    await CertificateIssuer.makeCa(own, Date.now());
+    const before = acmCa(own);
+    await cachedAcmCa(own, { cacheDir: dirs.make() });
+    expect(acmCa(own)).toEqual(before);
+  }, 30_000);
 });
