@@ -22,10 +22,19 @@ import { plannedEvents, type PlanOptions } from './simulator';
 import { MATCHING_TYPE_OF, type ConfigurationSet, type OutboxEntry, type SesEventType } from './types';
 
 /**
+ * How long after its DeliveryDelay a delayed recipient's Delivery comes. SES publishes a DeliveryDelay while it
+ * keeps retrying a temporary failure and the Delivery once a retry gets through, minutes or hours later
+ * (https://docs.aws.amazon.com/ses/latest/dg/event-publishing-retrieving-sns-contents.html, "DeliveryDelay
+ * object"): never at the same moment. Published together, a busy consumer could take the two in either order.
+ */
+export const DELIVERY_AFTER_DELAY_MS = 2000;
+
+/**
  * The events of a message sent with `configSet`, in publishing order: Send at `acceptedAt`, early
  * outcome events (simulator.ts: `+early`, or not-sent events in `ses` order) at once, the other
  * outcome events `outcomeDelayMs` later, and at least `earlyLeadMs` after the early ones when there
- * are any (so a consumer sees them apart). Event types no enabled SNS destination matches are left out.
+ * are any (so a consumer sees them apart); a delayed recipient's Delivery `DELIVERY_AFTER_DELAY_MS` after
+ * its DeliveryDelay. Event types no enabled SNS destination matches are left out.
  */
 export function planOutbox(
   configSet: ConfigurationSet,
@@ -61,7 +70,11 @@ export function planOutbox(
         entries.push(base);
         break;
       case 'Delivery':
-        entries.push({ ...base, recipients: ev.recipients });
+        entries.push({
+          ...base,
+          ...(ev.afterDelay ? { at: new Date(date.getTime() + DELIVERY_AFTER_DELAY_MS).toISOString() } : {}),
+          recipients: ev.recipients,
+        });
         break;
       case 'DeliveryDelay':
         entries.push({ ...base, recipients: ev.recipients, delayType: ev.delayType });

@@ -211,7 +211,12 @@ export const EVENT_ORDERS: readonly EventOrder[] = ['outcome', 'ses'];
 
 export type PlannedEvent = (
   | { type: 'Send' }
-  | { type: 'Delivery'; recipients: string[] }
+  | {
+      type: 'Delivery';
+      recipients: string[];
+      /** A delayed recipient's delivery: it comes after its DeliveryDelay, once SES's retry got through (outbox.ts). */
+      afterDelay?: boolean;
+    }
   | { type: 'DeliveryDelay'; delayType: DelayType; recipients: string[] }
   | {
       type: 'Bounce';
@@ -293,7 +298,7 @@ export function plannedEvents(recipients: readonly string[], options: PlanOption
       case 'delay': {
         const delayType = delayTypeFor(r);
         group(delays, `delay:${delayType}:${early}`, () => ({ type: 'DeliveryDelay', delayType, recipients: [], ...flag }), r);
-        deliveries.push({ type: 'Delivery', recipients: [r], ...flag });
+        deliveries.push({ type: 'Delivery', recipients: [r], afterDelay: true, ...flag });
         break;
       }
       default:

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { buildMailObject } from '#localstack/emulators/ses/events';
-import { eventRecord, planOutbox } from '#localstack/emulators/ses/outbox';
+import { DELIVERY_AFTER_DELAY_MS, eventRecord, planOutbox } from '#localstack/emulators/ses/outbox';
 import type { ConfigurationSet } from '#localstack/emulators/ses/types';
 import { Harness, credentials, region, sleep } from './harness';
 
@@ -170,6 +170,28 @@ describe('outbox (pure)', () => {
       ['Complaint', ['b'], '2024-05-01T10:00:00.100Z'],
     ]);
     expect(outbox.every((e) => e.unpublished.length === e.topics.length)).toBe(true);
+  });
+
+  it("dates a delayed recipient's Delivery after its DeliveryDelay (SES delivers on a later retry); the others' at once", () => {
+    const all: ConfigurationSet = {
+      ...configSet,
+      eventDestinations: [
+        {
+          Name: 'all',
+          Enabled: true,
+          MatchingEventTypes: ['DELIVERY', 'DELIVERY_DELAY'],
+          SnsDestination: { TopicArn: 'arn:aws:sns:us-east-1:000000000000:all' },
+        },
+      ],
+    };
+    const outbox = planOutbox(all, ['delay+mailboxfull@simulator.ses.localhost', 'x@example.com'], accepted, 100);
+    const at = (type: string, recipient: string) =>
+      Date.parse(outbox.find((e) => e.type === type && e.recipients?.includes(recipient))!.at);
+    const delayed = 'delay+mailboxfull@simulator.ses.localhost';
+    expect(at('DeliveryDelay', delayed)).toBe(accepted.getTime() + 100);
+    expect(at('Delivery', delayed)).toBe(at('DeliveryDelay', delayed) + DELIVERY_AFTER_DELAY_MS);
+    expect(at('Delivery', 'x@example.com')).toBe(accepted.getTime() + 100);
+    expect(DELIVERY_AFTER_DELAY_MS).toBeGreaterThanOrEqual(1000);
   });
 
   it('builds the same record from a stored entry every time (a re-publish is identical)', () => {

@@ -119,7 +119,7 @@ describe('plannedEvents', () => {
     expect(plannedEvents([local('delay+mailboxfull')])).toEqual([
       { type: 'Send' },
       { type: 'DeliveryDelay', delayType: 'MailboxFull', recipients: [local('delay+mailboxfull')] },
-      { type: 'Delivery', recipients: [local('delay+mailboxfull')] },
+      { type: 'Delivery', recipients: [local('delay+mailboxfull')], afterDelay: true },
     ]);
     expect(plannedEvents([local('complaintsuppressed')])).toEqual([
       { type: 'Send' },
