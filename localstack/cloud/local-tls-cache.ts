@@ -69,27 +69,38 @@ async function cachedEntry(spec: EntrySpec): Promise<string> {
 }
 
 /**
+ * `dir` with the files of a cache entry: those it already holds (all of them: a data folder keeps its own CA),
+ * else the entry's, copied in (`secret` ones 0600; `dirMode` for a folder made here). The entry is made first when
+ * the cache lacks it.
+ */
+async function filesFromCache(dir: string, spec: EntrySpec, secret: ReadonlySet<string>, dirMode?: number): Promise<void> {
+  if (spec.files.every((file) => existsSync(join(dir, file)))) return;
+  const entry = await cachedEntry(spec);
+  mkdirSync(dir, { recursive: true, ...(dirMode === undefined ? {} : { mode: dirMode }) });
+  for (const file of spec.files) writeFileSync(join(dir, file), readFileSync(join(entry, file)), secret.has(file) ? { mode: 0o600 } : {});
+}
+
+/**
  * The CA of the data folder `dir` (a server certificate for localhost, 127.0.0.1 and ::1): the one it already
  * holds, else the machine's cached CA named `commonName`, written into it.
  */
 export async function cachedLocalCa(dir: string, options: CachedCaOptions): Promise<LocalCa> {
-  const files: LocalCa = { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
-  if ([files.caFile, files.keyFile, files.certFile].every(existsSync)) return files;
-  const entry = await cachedEntry({
-    id: [options.commonName, options.validDays],
-    files: FILES,
-    validDays: options.validDays,
-    make: async (made) => {
-      await writeLocalCa(made, { commonName: options.commonName, validDays: options.validDays });
+  const { commonName, validDays } = options;
+  await filesFromCache(
+    dir,
+    {
+      id: [commonName, validDays],
+      files: FILES,
+      validDays,
+      make: async (made) => {
+        await writeLocalCa(made, { commonName, validDays });
+      },
+      cacheDir: options.cacheDir,
+      now: options.now,
     },
-    cacheDir: options.cacheDir,
-    now: options.now,
-  });
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(files.caFile, readFileSync(join(entry, 'ca.pem')));
-  writeFileSync(files.keyFile, readFileSync(join(entry, 'server-key.pem')), { mode: 0o600 });
-  writeFileSync(files.certFile, readFileSync(join(entry, 'server-cert.pem')));
-  return files;
+    new Set(['server-key.pem']),
+  );
+  return { caFile: join(dir, 'ca.pem'), keyFile: join(dir, 'server-key.pem'), certFile: join(dir, 'server-cert.pem') };
 }
 
 /**
@@ -97,17 +108,18 @@ export async function cachedLocalCa(dir: string, options: CachedCaOptions): Prom
  * cached one written into it (../emulators/acm/issuer.ts opens it; it makes one only where there is none).
  */
 export async function cachedAcmCa(caDir: string, options: { cacheDir?: string; now?: number } = {}): Promise<void> {
-  if (ACM_CA_FILES.every((file) => existsSync(join(caDir, file)))) return;
   const now = options.now ?? Date.now();
-  const entry = await cachedEntry({
-    id: ['acm-ca', ACM_CA_VALIDITY_DAYS],
-    files: ACM_CA_FILES,
-    validDays: ACM_CA_VALIDITY_DAYS,
-    make: (made) => CertificateIssuer.makeCa(made, now),
-    cacheDir: options.cacheDir,
-    now,
-  });
-  mkdirSync(caDir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(caDir, 'ca-key.pem'), readFileSync(join(entry, 'ca-key.pem')), { mode: 0o600 });
-  writeFileSync(join(caDir, 'ca.pem'), readFileSync(join(entry, 'ca.pem')));
+  await filesFromCache(
+    caDir,
+    {
+      id: ['acm-ca', ACM_CA_VALIDITY_DAYS],
+      files: ACM_CA_FILES,
+      validDays: ACM_CA_VALIDITY_DAYS,
+      make: (made) => CertificateIssuer.makeCa(made, now),
+      cacheDir: options.cacheDir,
+      now,
+    },
+    new Set(['ca-key.pem']),
+    0o700,
+  );
 }

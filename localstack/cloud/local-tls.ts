@@ -5,10 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** selfsigned and its X.509 libraries take about 0.4 s of CPU to load: loaded only when a CA is made (./local-tls-cache.ts keeps them). */
-const generate: typeof import('selfsigned').generate = (...args) =>
-  (require('selfsigned') as typeof import('selfsigned')).generate(...args);
+import { generate } from '../emulators/selfsigned-on-use';
 
 export interface LocalCa {
   /** The CA certificate (PEM): what a client trusts. */

@@ -10,16 +10,13 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { generate as Generate } from 'selfsigned';
+import { generate } from '../selfsigned-on-use';
 
 export const VALIDITY_MS = 395 * 24 * 60 * 60 * 1000;
 export const CA_VALIDITY_DAYS = 10 * 365;
 const CA_VALIDITY_MS = CA_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 /** The CA's files in its folder. */
 export const CA_FILES = ['ca.pem', 'ca-key.pem'] as const;
-
-/** selfsigned, loaded when a key is made (about 0.4 s of CPU to load: a start with its CA in place needs none). */
-const generate: typeof Generate = (...args) => (require('selfsigned') as { generate: typeof Generate }).generate(...args);
 
 export interface IssuedPems {
   certificatePem: string;
