@@ -11,6 +11,7 @@ import {
 import { keys } from '#shared/adapters/store/keys';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createAwsClients } from '#shared/adapters/aws/clients';
+import { tableCallsOf } from './harness/table-calls';
 
 const address = (local: string) => `${local}-${Math.random().toString(36).slice(2, 10)}@example.com`;
 
@@ -443,6 +444,19 @@ describe('/suppressions', () => {
   });
 });
 
+/** A bounce record of the account-wide list, as a repository takes it (`n` makes its id). */
+function bounceRecord(accountId: string, email: string, n: number) {
+  return {
+    id: `sup_${String(n).padStart(26, '0')}`,
+    account_id: accountId,
+    email,
+    scope: 'account' as const,
+    tenant: null,
+    reason: 'bounce' as const,
+    created_at: new Date().toISOString(),
+  };
+}
+
 describe('send-path lookups (repositories through the use cases, real DynamoDB)', () => {
   it('findSuppressed checks the account-wide list, plus the tenant list for tenant email', async () => {
     const { services } = stack();
@@ -500,6 +514,52 @@ describe('send-path lookups (repositories through the use cases, real DynamoDB)'
       emails.filter((e) => suppressed.includes(e) || tenantSuppressed.includes(e)),
     );
     expect(await findSuppressedRecipients(services, owner.id, null, emails)).toEqual(suppressed);
+  });
+
+  it('addMany: 100 records a transaction, refused ones answered with the record there, results in order', async () => {
+    const { services } = stack();
+    const owner = await newAccount();
+    const emails = Array.from({ length: 230 }, (_, i) => `batch${i}@example.com`);
+    const earlier = emails.filter((_, i) => i % 9 === 0);
+    await suppressAddresses(services, { accountId: owner.id, tenantId: null, emails: earlier, reason: 'complaint' });
+    expect(await services.suppressions.addMany([])).toEqual([]);
+    // One address given twice: added once, its second result not created.
+    const given = [...emails, emails[5]!].map((email, n) => bounceRecord(owner.id, email, n));
+    let results: Awaited<ReturnType<typeof services.suppressions.addMany>> = [];
+    const calls = await tableCallsOf(async () => {
+      results = await services.suppressions.addMany(given);
+    });
+    // 230 distinct addresses: 3 transactions, and each one refused for earlier addresses sent once more without them.
+    expect(calls.every((name) => name === 'TransactWriteCommand')).toBe(true);
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls.length).toBeLessThanOrEqual(6);
+    expect(results.map((r) => r.suppression.email)).toEqual(given.map((g) => g.email));
+    expect(results.map((r) => r.created)).toEqual(given.map((g, i) => !earlier.includes(g.email) && i < emails.length));
+    // An address that was there keeps its record (reason and id unchanged).
+    for (const [i, result] of results.entries()) {
+      if (earlier.includes(given[i]!.email)) expect(result.suppression).toMatchObject({ reason: 'complaint', email: given[i]!.email });
+    }
+    expect(results.at(-1)!.suppression).toEqual(results[5]!.suppression);
+    expect(await indexedCount(owner.id)).toBe(230);
+    // Racing the same records: every address still has one record, and none is created twice.
+    const again = await Promise.all([services.suppressions.addMany(given), services.suppressions.addMany([...given].reverse())]);
+    expect(again.flat().filter((r) => r.created)).toHaveLength(0);
+    expect(await indexedCount(owner.id)).toBe(230);
+  });
+
+  it('addMany racing itself on new addresses: each address created exactly once', async () => {
+    const { services } = stack();
+    const owner = await newAccount();
+    const pool = Array.from({ length: 150 }, (_, i) => `race${i}@example.com`);
+    const records = (offset: number) =>
+      pool.filter((_, i) => (i + offset) % 4 !== 0).map((email, n) => bounceRecord(owner.id, email, offset * 1000 + n));
+    const runs = await Promise.all([0, 1, 2, 3].map((offset) => services.suppressions.addMany(records(offset))));
+    const created = runs
+      .flat()
+      .filter((r) => r.created)
+      .map((r) => r.suppression.email);
+    expect(created.sort()).toEqual([...pool].sort());
+    expect(await indexedCount(owner.id)).toBe(150);
   });
 
   it('category opt-outs: stored apart, idempotent, per category and list, removable', async () => {

@@ -83,7 +83,11 @@ describe('webhook delivery', () => {
     const { id } = await subscribe(account, hook, ['email.sent']);
     await api('POST', '/emails/test', { key: account.key, body: { event: 'email.sent' } });
     await hook.waitForRequests(1, DEFAULT_WAIT_MS);
-    const delivery = (await api('GET', `/webhooks/${id}/deliveries`, { key: account.key })).body.deliveries[0];
+    // The receiver has the POST a moment before the worker records its answer.
+    const delivery = await waitFor(async () => {
+      const [listed] = (await api('GET', `/webhooks/${id}/deliveries`, { key: account.key })).body.deliveries;
+      return listed?.status === 'succeeded' && listed;
+    }, 'the delivery recorded as succeeded');
     const { services } = stack();
     let read: Awaited<ReturnType<typeof services.webhookDeliveries.getWithEndpoint>> | undefined;
     const calls = await tableCallsOf(async () => {

@@ -43,9 +43,24 @@ function preview(value: unknown): string {
  */
 export const DEFAULT_WAIT_MS = 30_000;
 
+/** The longest pause between two looks (unless `everyMs` is longer). */
+export const MAX_POLL_MS = 500;
+
 /**
- * Calls `probe` every `everyMs` until it returns a truthy value, which it returns. A probe that throws
- * is called again; after `timeoutMs` the wait fails with a WaitTimeout naming `what` and the cause.
+ * The pause after the `attempt`th look: `everyMs`, growing by half each time up to MAX_POLL_MS. Most probes
+ * of the integration tests are API requests the shared stack serves (GET /emails/{id} every 50 ms while a
+ * pipeline moves an email: with this back-off nine of the heaviest files took 156 s of the shared stack's CPU
+ * instead of 182 s, 2026-11-27). A condition that holds at once is still seen at once; one that takes seconds
+ * is looked at a few times a second, not twenty.
+ */
+export function pollDelayMs(everyMs: number, attempt: number): number {
+  return Math.min(everyMs * 1.5 ** (attempt - 1), Math.max(everyMs, MAX_POLL_MS));
+}
+
+/**
+ * Calls `probe` until it returns a truthy value, which it returns: again after `everyMs`, then less and
+ * less often (pollDelayMs). A probe that throws is called again; after `timeoutMs` the wait fails with a
+ * WaitTimeout naming `what` and the cause.
  */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
@@ -70,7 +85,8 @@ export async function waitFor<T>(
       lastAttemptThrew = true;
     }
     if (Date.now() - started >= timeoutMs) break;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    const left = timeoutMs - (Date.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pollDelayMs(everyMs, attempts), left)));
   }
   const causes: string[] = [];
   if (lastError)

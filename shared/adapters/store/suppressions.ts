@@ -3,7 +3,7 @@
  * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
 import type { SuppressedFor } from '../../domain/address-validation/verdict';
@@ -13,12 +13,22 @@ import { mapBounded } from '../../lib/concurrency';
 import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
+import { cancelledConditionIndexes, hasTransactionConflict, isConditionFailure, itemOfRefusedWrite, type Table } from './table';
 import { batchGetItems } from './batch-get';
 import { erasedAddressKey, erasedSuppressionMatches } from './erasures';
 
-/** Adds of one multi-address request in flight at once. */
-const ADD_CONCURRENCY = 16;
+/**
+ * Records one TransactWriteItems adds (DynamoDB's limit is 100 actions): 100 conditional puts in one round
+ * trip instead of 100, at two write units each instead of one ("Capacity management for transactions",
+ * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling).
+ */
+export const ADD_TRANSACTION_SIZE = 100;
+
+/** Transactions of one `addMany` in flight at once. */
+const ADD_CONCURRENCY = 4;
+
+/** Attempts of one transaction cancelled by another writing the same records (then the error is thrown). */
+const CONFLICT_ATTEMPTS = 8;
 
 /** Items one clean-up page removes (4 BatchWriteItem calls). */
 export const CLEANUP_PAGE = 100;
@@ -55,6 +65,23 @@ export async function gsi1PartitionKeys(table: Table, partition: string, limit: 
 }
 
 /** An account-wide entry may have no `tenant` attribute: null (the schema's default). */
+/** A record as the table holds it: keyed by its list and address, listed by GSI1 (newest first). */
+function itemOf(suppression: Suppression): Record<string, unknown> {
+  return {
+    ...keys.suppression(suppression.account_id, suppression.email, suppression.tenant),
+    GSI1PK: keys.suppressionsByScope(suppression.account_id, suppression.tenant),
+    GSI1SK: suppression.id,
+    type: 'suppression',
+    ...suppression,
+  };
+}
+
+/** The table key of a record, as one string (two records with the same are the same address on the same list). */
+function keyString(suppression: Suppression): string {
+  const { PK, SK } = keys.suppression(suppression.account_id, suppression.email, suppression.tenant);
+  return `${PK}\u0000${SK}`;
+}
+
 function toSuppression(item: Record<string, unknown>): Suppression {
   return decodeItem(suppressionSchema, item, 'Suppression');
 }
@@ -75,19 +102,12 @@ export class SuppressionRepository {
    * (unchanged: its id, reason and created_at stay). Concurrent adds of one address create one record.
    */
   async add(suppression: Suppression): Promise<AddResult> {
-    const key = keys.suppression(suppression.account_id, suppression.email, suppression.tenant);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.table.client.send(
           new PutCommand({
             TableName: this.table.name,
-            Item: {
-              ...key,
-              GSI1PK: keys.suppressionsByScope(suppression.account_id, suppression.tenant),
-              GSI1SK: suppression.id,
-              type: 'suppression',
-              ...suppression,
-            },
+            Item: itemOf(suppression),
             ConditionExpression: 'attribute_not_exists(PK)',
             // A refused put answers the record that is there: one round trip, not a put and a read.
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -107,9 +127,77 @@ export class SuppressionRepository {
     }
   }
 
-  /** `add` for each record (bounded concurrency); results in input order. */
-  addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
-    return mapBounded(suppressions, ADD_CONCURRENCY, (suppression) => this.add(suppression));
+  /**
+   * `add` for each record, results in input order, ADD_TRANSACTION_SIZE records a transaction: every put
+   * conditional on its (list, address) having no record, each refused one answering the record that is there
+   * (ReturnValuesOnConditionCheckFailure), so a transaction refused for some addresses is sent again without
+   * them. An address given twice is added once: its second result is the first one's record, not created.
+   */
+  async addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
+    const first = new Map<string, number>();
+    const distinct: Suppression[] = [];
+    const slots = suppressions.map((suppression) => {
+      const key = keyString(suppression);
+      if (!first.has(key)) {
+        first.set(key, distinct.length);
+        distinct.push(suppression);
+      }
+      return first.get(key)!;
+    });
+    const chunks: Suppression[][] = [];
+    for (let at = 0; at < distinct.length; at += ADD_TRANSACTION_SIZE) chunks.push(distinct.slice(at, at + ADD_TRANSACTION_SIZE));
+    const results = (await mapBounded(chunks, ADD_CONCURRENCY, (chunk) => this.addChunk(chunk))).flat();
+    const given = new Set<number>();
+    return slots.map((slot) => {
+      const result = results[slot]!;
+      if (given.has(slot)) return { suppression: result.suppression, created: false };
+      given.add(slot);
+      return result;
+    });
+  }
+
+  /** Up to ADD_TRANSACTION_SIZE records of distinct addresses (see addMany). */
+  private async addChunk(chunk: readonly Suppression[]): Promise<AddResult[]> {
+    const results: (AddResult | undefined)[] = chunk.map(() => undefined);
+    let pending = chunk.map((suppression, index) => ({ suppression, index }));
+    for (let conflicts = 0; pending.length > 0; ) {
+      try {
+        await this.table.client.send(
+          new TransactWriteCommand({
+            TransactItems: pending.map(({ suppression }) => ({
+              Put: {
+                TableName: this.table.name,
+                Item: itemOf(suppression),
+                ConditionExpression: 'attribute_not_exists(PK)',
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+              },
+            })),
+          }),
+        );
+        for (const { suppression, index } of pending) results[index] = { suppression, created: true };
+        pending = [];
+      } catch (error) {
+        const refused = new Set(cancelledConditionIndexes(error));
+        if (refused.size === 0) {
+          if (!hasTransactionConflict(error) || ++conflicts >= CONFLICT_ATTEMPTS) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * conflicts));
+          continue;
+        }
+        const reasons = (error as { CancellationReasons?: unknown[] }).CancellationReasons ?? [];
+        const still: typeof pending = [];
+        for (const [position, entry] of pending.entries()) {
+          if (!refused.has(position)) {
+            still.push(entry);
+            continue;
+          }
+          const existing = itemOfRefusedWrite(reasons[position]);
+          // No record answered (removed since): `add` settles that one address.
+          results[entry.index] = existing ? { suppression: toSuppression(existing), created: false } : await this.add(entry.suppression);
+        }
+        pending = still;
+      }
+    }
+    return results as AddResult[];
   }
 
   async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {

@@ -27,23 +27,46 @@ import { newId } from '../../domain/ids';
 import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';
 import { afterEntries, currentPage, nextResource, outOfTime, type StretchContext, type StretchResult } from './stretch';
 
-/** Suppressions written at once. */
+/** Product opt-outs written at once. */
 const WRITE_CONCURRENCY = 16;
 
 /**
  * Entries written between two looks at the request's deadline: a page (up to 1,000 entries) is cut at
  * the first chunk that ends past it, so a slow store cannot carry a request past the function's timeout
- * (100 conditional puts take ~0.1-0.5 s; the budget leaves ~9 s).
+ * (a chunk's suppressions are one transaction, its opt-outs one put each; the budget leaves ~9 s).
  */
 export const SUPPRESSION_WRITE_CHUNK = 100;
 
-/** Writes one entry as its rule says; what the store answered (a skip is never written). */
-async function write(ctx: StretchContext, list: SuppressionListRef, rule: SuppressionDecision): Promise<SuppressionWriteOutcome> {
+/**
+ * Writes a chunk's entries as their rules say; what the store answered for each, in order (a skip is never
+ * written). The suppressions go in together (the repository's addMany: one transaction for up to 100), the
+ * product opt-outs one by one (WRITE_CONCURRENCY at once).
+ */
+async function writeChunk(ctx: StretchContext, list: SuppressionListRef, rules: SuppressionDecision[]): Promise<SuppressionWriteOutcome[]> {
   const { deps, principal, head } = ctx;
   const accountId = principal.account.id;
-  if (rule.action === 'skip') return 'imported';
   const now = deps.clock.now();
-  if (rule.action === 'opt_out') {
+  const suppress = rules.flatMap((rule, index) => (rule.action === 'suppress' ? [{ rule, index }] : []));
+  const outcomes: SuppressionWriteOutcome[] = rules.map(() => 'imported');
+  const added = await deps.suppressions.addMany(
+    suppress.map(({ rule }) => ({
+      id: newId('sup', now.getTime()),
+      account_id: accountId,
+      email: rule.email,
+      scope: 'account' as const,
+      tenant: null,
+      reason: rule.reason,
+      created_at: now.toISOString(),
+      imported_by: { migration: head.id, list: list.id },
+    })),
+  );
+  suppress.forEach(({ index }, position) => {
+    const { suppression, created } = added[position]!;
+    const ours = suppression.imported_by?.migration === head.id && suppression.imported_by.list === list.id;
+    outcomes[index] = created || ours ? 'imported' : 'already_suppressed';
+  });
+  const optOuts = rules.flatMap((rule, index) => (rule.action === 'opt_out' ? [{ rule, index }] : []));
+  await mapBounded(optOuts, WRITE_CONCURRENCY, async ({ rule, index }) => {
     const { created } = await deps.categoryOptOuts.add({
       account_id: accountId,
       tenant: null,
@@ -51,20 +74,9 @@ async function write(ctx: StretchContext, list: SuppressionListRef, rule: Suppre
       category: rule.category,
       created_at: now.toISOString(),
     });
-    return created ? 'imported' : 'already_suppressed';
-  }
-  const { suppression, created } = await deps.suppressions.add({
-    id: newId('sup', now.getTime()),
-    account_id: accountId,
-    email: rule.email,
-    scope: 'account',
-    tenant: null,
-    reason: rule.reason,
-    created_at: now.toISOString(),
-    imported_by: { migration: head.id, list: list.id },
+    outcomes[index] = created ? 'imported' : 'already_suppressed';
   });
-  const ours = suppression.imported_by?.migration === head.id && suppression.imported_by.list === list.id;
-  return created || ours ? 'imported' : 'already_suppressed';
+  return outcomes;
 }
 
 /** Dry run: what each entry would become, from one batch lookup of the page's addresses. */
@@ -129,7 +141,7 @@ export async function importSuppressionsStretch(ctx: StretchContext): Promise<St
   while (worked < entries.length) {
     if (worked > 0 && outOfTime(ctx)) break;
     const rules = entries.slice(worked, worked + SUPPRESSION_WRITE_CHUNK).map((entry) => classifySuppression(entry));
-    const outcomes = await mapBounded(rules, WRITE_CONCURRENCY, (rule) => write(ctx, list, rule));
+    const outcomes = await writeChunk(ctx, list, rules);
     rules.forEach((rule, index) => {
       part.suppressions = countSuppression(part.suppressions, rule, outcomes[index]);
     });

@@ -98,6 +98,11 @@ function harness(
         now += 1000;
         return { suppression, created: true };
       },
+      async addMany(records: Suppression[]) {
+        const results = [];
+        for (const record of records) results.push(await this.add(record));
+        return results;
+      },
     },
     categoryOptOuts: {
       async add(optOut: { email: string }) {

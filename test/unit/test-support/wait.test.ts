@@ -3,7 +3,7 @@
  * and why (the probe's last error and last answer), and `unlessProbeFailed` lets a caller assert on
  * what it saw only when the probe was not failing.
  */
-import { unlessProbeFailed, waitFor, WaitTimeout } from '../../support/wait';
+import { MAX_POLL_MS, pollDelayMs, unlessProbeFailed, waitFor, WaitTimeout } from '../../support/wait';
 
 describe('waitFor', () => {
   it('answers the first truthy value of the probe', async () => {
@@ -30,6 +30,26 @@ describe('waitFor', () => {
     );
     expect((failure as WaitTimeout).lastAttemptThrew).toBe(false);
     expect((failure as Error).cause).toEqual(new Error('answered 503'));
+  });
+});
+
+describe('the pause between looks', () => {
+  it('starts at everyMs and grows by half each look up to MAX_POLL_MS (a longer everyMs is kept)', () => {
+    expect([1, 2, 3, 4].map((attempt) => pollDelayMs(50, attempt))).toEqual([50, 75, 112.5, 168.75]);
+    expect(pollDelayMs(50, 20)).toBe(MAX_POLL_MS);
+    expect(pollDelayMs(2000, 5)).toBe(2000);
+  });
+
+  it('looks less and less often, and still ends at its timeout', async () => {
+    const looks: number[] = [];
+    const started = Date.now();
+    await waitFor(() => void looks.push(Date.now()), 'never', 1000, 50).catch(() => undefined);
+    // 50, 75, 112, 169, 253, 380 (and what is left of the second): 7 or 8 looks, not the 20 of a fixed 50 ms.
+    expect(looks.length).toBeGreaterThanOrEqual(5);
+    expect(looks.length).toBeLessThanOrEqual(9);
+    const gaps = looks.slice(1).map((at, index) => at - looks[index]!);
+    expect(gaps.at(-2)!).toBeGreaterThan(gaps[0]!);
+    expect(Date.now() - started).toBeLessThan(1000 + MAX_POLL_MS);
   });
 });
 
