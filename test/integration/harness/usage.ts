@@ -9,6 +9,7 @@ import { PLANS, SANDBOX_LIMITS, type PlanName } from '#shared/domain/accounts/pl
 import { shardCaps, type UsageScope } from '#shared/domain/accounts/limits';
 import { keys } from '#shared/adapters/store/keys';
 import { stack } from './stack';
+import { pollDelayMs } from '../../support/wait';
 
 export function documentClient() {
   const { info } = stack();
@@ -74,9 +75,10 @@ export async function settledUsage(
   timeoutMs = 5000,
 ): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     const current = await usage(accountId, scope, period, value);
     if (current === expected || Date.now() > deadline) return current;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each look reads every shard of the counter (a BatchGetItem of dozens of keys): less often as it waits.
+    await new Promise((resolve) => setTimeout(resolve, pollDelayMs(50, attempt)));
   }
 }
