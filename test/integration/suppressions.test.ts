@@ -562,6 +562,38 @@ describe('send-path lookups (repositories through the use cases, real DynamoDB)'
     expect(await indexedCount(owner.id)).toBe(150);
   });
 
+  it('category opt-outs addMany: 100 a transaction, the one there kept, one given twice added once, results in order', async () => {
+    const { services } = stack();
+    const owner = await newAccount();
+    const there = await recordCategoryOptOut(services, {
+      accountId: owner.id,
+      tenantId: null,
+      email: 'optout7@example.com',
+      category: 'product',
+    });
+    const at = new Date().toISOString();
+    const given = [...Array.from({ length: 150 }, (_, i) => `OptOut${i}@example.com`), 'optout3@example.com'].map((email) => ({
+      account_id: owner.id,
+      tenant: null,
+      email,
+      category: 'product' as const,
+      created_at: at,
+    }));
+    let results: Awaited<ReturnType<typeof services.categoryOptOuts.addMany>> = [];
+    const calls = await tableCallsOf(async () => {
+      results = await services.categoryOptOuts.addMany(given);
+    });
+    // 150 distinct addresses: 2 transactions, the first sent once more without the address already there.
+    expect(calls).toEqual(['TransactWriteCommand', 'TransactWriteCommand', 'TransactWriteCommand']);
+    expect(results.map((r) => r.optOut.email)).toEqual(given.map((g) => g.email.toLowerCase()));
+    expect(results.map((r) => r.created)).toEqual(given.map((g, i) => g.email !== 'OptOut7@example.com' && i < 150));
+    expect(results[7]!.optOut).toEqual(there.optOut);
+    expect(results.at(-1)!.optOut).toEqual(results[3]!.optOut);
+    expect(await findCategoryOptOuts(services, owner.id, null, ['optout149@example.com', 'optout150@example.com'], 'product')).toEqual([
+      'optout149@example.com',
+    ]);
+  });
+
   it('category opt-outs: stored apart, idempotent, per category and list, removable', async () => {
     const { services } = stack();
     const owner = await newAccount();

@@ -14,7 +14,6 @@
  * show in a lookup by address and can be removed).
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { mapBounded } from '../../lib/concurrency';
 import { normaliseEmail } from '../../domain/mail/address';
 import { categoryOptOutSchema, derivedOptOutId, newOptOutId, type CategoryOptOut } from '../../domain/suppressions/model';
 import { OPT_OUT_CATEGORIES, type OptOutCategory } from '../../domain/suppressions/reasons';
@@ -26,9 +25,8 @@ import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
 import { isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, type Table } from './table';
-
-/** Adds of one multi-address request in flight at once (as for suppressions). */
-const ADD_CONCURRENCY = 16;
+import { addDistinct } from './add-distinct';
+import { putNewItems } from './put-new-items';
 
 /** An opt-out to record; without an id, one is made from its created_at. */
 export type NewCategoryOptOut = Omit<CategoryOptOut, 'id'> & { id?: string };
@@ -40,6 +38,22 @@ export type NewCategoryOptOut = Omit<CategoryOptOut, 'id'> & { id?: string };
  */
 function upgradeOptOutItem<T extends Record<string, unknown>>(item: T): T {
   return { tenant: null, ...item, id: item.id || derivedOptOutId(String(item.created_at), `${String(item.PK)}/${String(item.SK)}`) };
+}
+
+/** The opt-out as stored: its id (made from created_at when it has none) and its address normalised. */
+function recordOf(optOut: NewCategoryOptOut): CategoryOptOut {
+  return { ...optOut, id: optOut.id ?? newOptOutId(Date.parse(optOut.created_at)), email: normaliseEmail(optOut.email) };
+}
+
+/** The item of an opt-out: keyed by its list, address and category, listed per category by GSI1 (newest first). */
+function itemOf(record: CategoryOptOut): Record<string, unknown> {
+  return {
+    ...keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category),
+    GSI1PK: keys.optOutsByCategory(record.account_id, record.tenant, record.category),
+    GSI1SK: record.id,
+    type: 'category_opt_out',
+    ...record,
+  };
 }
 
 function toOptOut(item: Record<string, unknown>): CategoryOptOut {
@@ -54,24 +68,14 @@ export class CategoryOptOutRepository {
    * (unchanged: its id and created_at stay). Concurrent adds create one record.
    */
   async add(optOut: NewCategoryOptOut): Promise<{ optOut: CategoryOptOut; created: boolean }> {
-    const record: CategoryOptOut = {
-      ...optOut,
-      id: optOut.id ?? newOptOutId(Date.parse(optOut.created_at)),
-      email: normaliseEmail(optOut.email),
-    };
+    const record = recordOf(optOut);
     const key = keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.table.client.send(
           new PutCommand({
             TableName: this.table.name,
-            Item: {
-              ...key,
-              GSI1PK: keys.optOutsByCategory(record.account_id, record.tenant, record.category),
-              GSI1SK: record.id,
-              type: 'category_opt_out',
-              ...record,
-            },
+            Item: itemOf(record),
             ConditionExpression: 'attribute_not_exists(PK)',
             // A refused put answers the opt-out that is there: one round trip, not a put and a read.
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -90,9 +94,26 @@ export class CategoryOptOutRepository {
     }
   }
 
-  /** `add` for each opt-out (bounded concurrency); results in input order. */
+  /**
+   * `add` for each opt-out, results in input order: NEW_ITEMS_PER_TRANSACTION to a transaction
+   * (./put-new-items.ts), a refused one answering the opt-out that is there; one given twice is added once.
+   */
   addMany(optOuts: readonly NewCategoryOptOut[]): Promise<{ optOut: CategoryOptOut; created: boolean }[]> {
-    return mapBounded(optOuts, ADD_CONCURRENCY, (optOut) => this.add(optOut));
+    const records = optOuts.map(recordOf);
+    const keyOf = (record: CategoryOptOut) => {
+      const { PK, SK } = keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category);
+      return `${PK}\u0000${SK}`;
+    };
+    return addDistinct(records, keyOf, async (distinct) => {
+      const outcomes = await putNewItems(this.table, distinct.map(itemOf));
+      return Promise.all(
+        outcomes.map(async (outcome, index) => {
+          if (outcome.created) return { optOut: distinct[index]!, created: true };
+          // No opt-out answered (removed since): `add` settles that one.
+          return outcome.existing ? { optOut: toOptOut(outcome.existing), created: false } : this.add(distinct[index]!);
+        }),
+      );
+    });
   }
 
   /** One list's opt-outs of one category (the account's, or a tenant's), newest first, through GSI1. */

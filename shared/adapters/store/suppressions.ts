@@ -3,32 +3,20 @@
  * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
 import type { SuppressedFor } from '../../domain/address-validation/verdict';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { Page } from './cursor';
-import { mapBounded } from '../../lib/concurrency';
 import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
-import { cancelledConditionIndexes, hasTransactionConflict, isConditionFailure, itemOfRefusedWrite, type Table } from './table';
+import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
+import { addDistinct } from './add-distinct';
+import { putNewItems } from './put-new-items';
 import { batchGetItems } from './batch-get';
 import { erasedAddressKey, erasedSuppressionMatches } from './erasures';
-
-/**
- * Records one TransactWriteItems adds (DynamoDB's limit is 100 actions): 100 conditional puts in one round
- * trip instead of 100, at two write units each instead of one ("Capacity management for transactions",
- * https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling).
- */
-export const ADD_TRANSACTION_SIZE = 100;
-
-/** Transactions of one `addMany` in flight at once. */
-const ADD_CONCURRENCY = 4;
-
-/** Attempts of one transaction cancelled by another writing the same records (then the error is thrown). */
-const CONFLICT_ATTEMPTS = 8;
 
 /** Items one clean-up page removes (4 BatchWriteItem calls). */
 export const CLEANUP_PAGE = 100;
@@ -128,76 +116,21 @@ export class SuppressionRepository {
   }
 
   /**
-   * `add` for each record, results in input order, ADD_TRANSACTION_SIZE records a transaction: every put
-   * conditional on its (list, address) having no record, each refused one answering the record that is there
-   * (ReturnValuesOnConditionCheckFailure), so a transaction refused for some addresses is sent again without
-   * them. An address given twice is added once: its second result is the first one's record, not created.
+   * `add` for each record, results in input order: the records go in NEW_ITEMS_PER_TRANSACTION to a
+   * transaction (./put-new-items.ts), a refused one answering the record that is there. An address given twice
+   * is added once: its second result is the first one's record, not created.
    */
-  async addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
-    const first = new Map<string, number>();
-    const distinct: Suppression[] = [];
-    const slots = suppressions.map((suppression) => {
-      const key = keyString(suppression);
-      if (!first.has(key)) {
-        first.set(key, distinct.length);
-        distinct.push(suppression);
-      }
-      return first.get(key)!;
-    });
-    const chunks: Suppression[][] = [];
-    for (let at = 0; at < distinct.length; at += ADD_TRANSACTION_SIZE) chunks.push(distinct.slice(at, at + ADD_TRANSACTION_SIZE));
-    const results = (await mapBounded(chunks, ADD_CONCURRENCY, (chunk) => this.addChunk(chunk))).flat();
-    const given = new Set<number>();
-    return slots.map((slot) => {
-      const result = results[slot]!;
-      if (given.has(slot)) return { suppression: result.suppression, created: false };
-      given.add(slot);
-      return result;
-    });
-  }
-
-  /** Up to ADD_TRANSACTION_SIZE records of distinct addresses (see addMany). */
-  private async addChunk(chunk: readonly Suppression[]): Promise<AddResult[]> {
-    const results: (AddResult | undefined)[] = chunk.map(() => undefined);
-    let pending = chunk.map((suppression, index) => ({ suppression, index }));
-    for (let conflicts = 0; pending.length > 0; ) {
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: pending.map(({ suppression }) => ({
-              Put: {
-                TableName: this.table.name,
-                Item: itemOf(suppression),
-                ConditionExpression: 'attribute_not_exists(PK)',
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            })),
-          }),
-        );
-        for (const { suppression, index } of pending) results[index] = { suppression, created: true };
-        pending = [];
-      } catch (error) {
-        const refused = new Set(cancelledConditionIndexes(error));
-        if (refused.size === 0) {
-          if (!hasTransactionConflict(error) || ++conflicts >= CONFLICT_ATTEMPTS) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * conflicts));
-          continue;
-        }
-        const reasons = (error as { CancellationReasons?: unknown[] }).CancellationReasons ?? [];
-        const still: typeof pending = [];
-        for (const [position, entry] of pending.entries()) {
-          if (!refused.has(position)) {
-            still.push(entry);
-            continue;
-          }
-          const existing = itemOfRefusedWrite(reasons[position]);
+  addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
+    return addDistinct(suppressions, keyString, async (distinct) => {
+      const outcomes = await putNewItems(this.table, distinct.map(itemOf));
+      return Promise.all(
+        outcomes.map(async (outcome, index): Promise<AddResult> => {
+          if (outcome.created) return { suppression: distinct[index]!, created: true };
           // No record answered (removed since): `add` settles that one address.
-          results[entry.index] = existing ? { suppression: toSuppression(existing), created: false } : await this.add(entry.suppression);
-        }
-        pending = still;
-      }
-    }
-    return results as AddResult[];
+          return outcome.existing ? { suppression: toSuppression(outcome.existing), created: false } : this.add(distinct[index]!);
+        }),
+      );
+    });
   }
 
   async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {

@@ -13,7 +13,6 @@
  * A dry run reads only the first page of each list, looks the addresses up (one batch read) instead of
  * writing, and marks the counts estimated when a list has more pages (spec: dry_run).
  */
-import { mapBounded } from '../../lib/concurrency';
 import { emptyPart, type ReportPart } from '../../domain/imports/report';
 import { ProviderError } from '../../ports/provider-source';
 import type { SourcePage, SourceSuppression, SuppressionListRef } from '../../domain/imports/source';
@@ -27,20 +26,17 @@ import { newId } from '../../domain/ids';
 import { MAX_SUPPRESSIONS_PER_IMPORT } from './deps';
 import { afterEntries, currentPage, nextResource, outOfTime, type StretchContext, type StretchResult } from './stretch';
 
-/** Product opt-outs written at once. */
-const WRITE_CONCURRENCY = 16;
-
 /**
  * Entries written between two looks at the request's deadline: a page (up to 1,000 entries) is cut at
  * the first chunk that ends past it, so a slow store cannot carry a request past the function's timeout
- * (a chunk's suppressions are one transaction, its opt-outs one put each; the budget leaves ~9 s).
+ * (a chunk's suppressions are one transaction and its opt-outs another; the budget leaves ~9 s).
  */
 export const SUPPRESSION_WRITE_CHUNK = 100;
 
 /**
  * Writes a chunk's entries as their rules say; what the store answered for each, in order (a skip is never
- * written). The suppressions go in together (the repository's addMany: one transaction for up to 100), the
- * product opt-outs one by one (WRITE_CONCURRENCY at once).
+ * written). The suppressions go in together, and the product opt-outs (each repository's addMany: one
+ * transaction for up to 100).
  */
 async function writeChunk(ctx: StretchContext, list: SuppressionListRef, rules: SuppressionDecision[]): Promise<SuppressionWriteOutcome[]> {
   const { deps, principal, head } = ctx;
@@ -66,15 +62,17 @@ async function writeChunk(ctx: StretchContext, list: SuppressionListRef, rules: 
     outcomes[index] = created || ours ? 'imported' : 'already_suppressed';
   });
   const optOuts = rules.flatMap((rule, index) => (rule.action === 'opt_out' ? [{ rule, index }] : []));
-  await mapBounded(optOuts, WRITE_CONCURRENCY, async ({ rule, index }) => {
-    const { created } = await deps.categoryOptOuts.add({
+  const recorded = await deps.categoryOptOuts.addMany(
+    optOuts.map(({ rule }) => ({
       account_id: accountId,
       tenant: null,
       email: rule.email,
       category: rule.category,
       created_at: now.toISOString(),
-    });
-    outcomes[index] = created ? 'imported' : 'already_suppressed';
+    })),
+  );
+  optOuts.forEach(({ index }, position) => {
+    outcomes[index] = recorded[position]!.created ? 'imported' : 'already_suppressed';
   });
   return outcomes;
 }

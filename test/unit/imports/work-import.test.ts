@@ -110,6 +110,11 @@ function harness(
         optedOut.add(optOut.email);
         return { optOut, created };
       },
+      async addMany(optOuts: { email: string }[]) {
+        const results = [];
+        for (const optOut of optOuts) results.push(await this.add(optOut));
+        return results;
+      },
     },
     imports: {
       async saveStretch(
