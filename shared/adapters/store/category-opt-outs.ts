@@ -25,8 +25,7 @@ import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import { CLEANUP_PAGE, deleteItems, gsi1PartitionKeys } from './suppressions';
 
 import { isConditionFailure, itemOfRefusedWrite, queryAllWithPrefix, type Table } from './table';
-import { addDistinct } from './add-distinct';
-import { putNewItems } from './put-new-items';
+import { addNewRecords } from './add-new-records';
 
 /** An opt-out to record; without an id, one is made from its created_at. */
 export type NewCategoryOptOut = Omit<CategoryOptOut, 'id'> & { id?: string };
@@ -96,24 +95,18 @@ export class CategoryOptOutRepository {
 
   /**
    * `add` for each opt-out, results in input order: NEW_ITEMS_PER_TRANSACTION to a transaction
-   * (./put-new-items.ts), a refused one answering the opt-out that is there; one given twice is added once.
+   * (./add-new-records.ts), a refused one answering the opt-out that is there; one given twice is added once.
    */
-  addMany(optOuts: readonly NewCategoryOptOut[]): Promise<{ optOut: CategoryOptOut; created: boolean }[]> {
-    const records = optOuts.map(recordOf);
-    const keyOf = (record: CategoryOptOut) => {
-      const { PK, SK } = keys.categoryOptOut(record.account_id, record.email, record.tenant, record.category);
-      return `${PK}\u0000${SK}`;
-    };
-    return addDistinct(records, keyOf, async (distinct) => {
-      const outcomes = await putNewItems(this.table, distinct.map(itemOf));
-      return Promise.all(
-        outcomes.map(async (outcome, index) => {
-          if (outcome.created) return { optOut: distinct[index]!, created: true };
-          // No opt-out answered (removed since): `add` settles that one.
-          return outcome.existing ? { optOut: toOptOut(outcome.existing), created: false } : this.add(distinct[index]!);
-        }),
-      );
+  async addMany(optOuts: readonly NewCategoryOptOut[]): Promise<{ optOut: CategoryOptOut; created: boolean }[]> {
+    const added = await addNewRecords(this.table, optOuts.map(recordOf), {
+      itemOf,
+      fromItem: toOptOut,
+      addOne: async (record) => {
+        const { optOut, created } = await this.add(record);
+        return { record: optOut, created };
+      },
     });
+    return added.map(({ record, created }) => ({ optOut: record, created }));
   }
 
   /** One list's opt-outs of one category (the account's, or a tenant's), newest first, through GSI1. */

@@ -5,7 +5,7 @@
  * transactions": https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/transaction-apis.html#transaction-capacity-handling).
  * An item whose key is taken refuses its whole transaction, naming it and answering the item there
  * (ReturnValuesOnConditionCheckFailure): the transaction is sent again without it. The repositories of
- * suppressions and category opt-outs add their many-address requests through here.
+ * suppressions and category opt-outs add their many-address requests through here (./add-new-records.ts).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mapBounded } from '../../lib/concurrency';

@@ -13,8 +13,7 @@ import { decodeItem } from './decode';
 import { keys } from './keys';
 import { queryPage, type PageRequest } from './paginate';
 import { isConditionFailure, itemOfRefusedWrite, type Table } from './table';
-import { addDistinct } from './add-distinct';
-import { putNewItems } from './put-new-items';
+import { addNewRecords } from './add-new-records';
 import { batchGetItems } from './batch-get';
 import { erasedAddressKey, erasedSuppressionMatches } from './erasures';
 
@@ -52,7 +51,6 @@ export async function gsi1PartitionKeys(table: Table, partition: string, limit: 
   return (result.Items ?? []).map((item) => ({ PK: item.PK as string, SK: item.SK as string }));
 }
 
-/** An account-wide entry may have no `tenant` attribute: null (the schema's default). */
 /** A record as the table holds it: keyed by its list and address, listed by GSI1 (newest first). */
 function itemOf(suppression: Suppression): Record<string, unknown> {
   return {
@@ -64,12 +62,7 @@ function itemOf(suppression: Suppression): Record<string, unknown> {
   };
 }
 
-/** The table key of a record, as one string (two records with the same are the same address on the same list). */
-function keyString(suppression: Suppression): string {
-  const { PK, SK } = keys.suppression(suppression.account_id, suppression.email, suppression.tenant);
-  return `${PK}\u0000${SK}`;
-}
-
+/** An account-wide entry may have no `tenant` attribute: null (the schema's default). */
 function toSuppression(item: Record<string, unknown>): Suppression {
   return decodeItem(suppressionSchema, item, 'Suppression');
 }
@@ -117,20 +110,19 @@ export class SuppressionRepository {
 
   /**
    * `add` for each record, results in input order: the records go in NEW_ITEMS_PER_TRANSACTION to a
-   * transaction (./put-new-items.ts), a refused one answering the record that is there. An address given twice
+   * transaction (./add-new-records.ts), a refused one answering the record that is there. An address given twice
    * is added once: its second result is the first one's record, not created.
    */
-  addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
-    return addDistinct(suppressions, keyString, async (distinct) => {
-      const outcomes = await putNewItems(this.table, distinct.map(itemOf));
-      return Promise.all(
-        outcomes.map(async (outcome, index): Promise<AddResult> => {
-          if (outcome.created) return { suppression: distinct[index]!, created: true };
-          // No record answered (removed since): `add` settles that one address.
-          return outcome.existing ? { suppression: toSuppression(outcome.existing), created: false } : this.add(distinct[index]!);
-        }),
-      );
+  async addMany(suppressions: readonly Suppression[]): Promise<AddResult[]> {
+    const added = await addNewRecords(this.table, suppressions, {
+      itemOf,
+      fromItem: toSuppression,
+      addOne: async (record) => {
+        const { suppression, created } = await this.add(record);
+        return { record: suppression, created };
+      },
     });
+    return added.map(({ record, created }) => ({ suppression: record, created }));
   }
 
   async get(accountId: string, tenantId: string | null, email: string): Promise<Suppression | null> {
