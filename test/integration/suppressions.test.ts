@@ -547,6 +547,21 @@ describe('send-path lookups (repositories through the use cases, real DynamoDB)'
     expect(await indexedCount(owner.id)).toBe(230);
   });
 
+  it('one address (a bounce, a complaint) is one conditional PutItem, not a transaction (half the write units)', async () => {
+    const { services } = stack();
+    const owner = await newAccount();
+    const calls = await tableCallsOf(async () => {
+      const added = await suppressAddresses(services, {
+        accountId: owner.id,
+        tenantId: null,
+        emails: ['Once@Example.com', 'once@example.com'],
+        reason: 'bounce',
+      });
+      expect(added.created).toEqual(['once@example.com']);
+    });
+    expect(calls).toEqual(['PutCommand']);
+  });
+
   it('addMany racing itself on new addresses: each address created exactly once', async () => {
     const { services } = stack();
     const owner = await newAccount();

@@ -3,7 +3,7 @@
  * put unless its key is taken, a hundred to a transaction (./put-new-items.ts). The same key given twice is
  * added once (one transaction may not name an item twice): the later record gets the first one's record,
  * not created, as a second add of it would answer. A record refused without the item there answered (it was
- * removed since) is settled by the repository's single add.
+ * removed since) is settled by the repository's single add, and so is a call with one distinct record.
  */
 import { putNewItems } from './put-new-items';
 import type { Table } from './table';
@@ -34,6 +34,11 @@ export async function addNewRecords<R>(
     }
     return first.get(key)!;
   });
+  // One record: a conditional PutItem (one write unit; a transaction costs two), as a bounce's or a complaint's.
+  if (distinct.length === 1) {
+    const one = await how.addOne(records[distinct[0]!]!);
+    return slots.map((_, index) => (index === 0 ? one : { record: one.record, created: false }));
+  }
   const outcomes = await putNewItems(
     table,
     distinct.map((index) => items[index]!),
