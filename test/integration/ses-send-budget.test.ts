@@ -29,6 +29,18 @@ const budget = (random?: () => number): SesSendBudget => {
   return new SesSendBudget({ client: createDynamoClient(config), name: tableName }, random);
 };
 
+/** A budget whose DynamoDB calls are counted (each one a write: the budget only updates). */
+function countedBudget(): { budget: SesSendBudget; calls: () => number } {
+  const client = createDynamoClient(loadConfig(process.env));
+  let calls = 0;
+  const send = client.send.bind(client);
+  client.send = ((command: Parameters<typeof send>[0]) => {
+    calls += 1;
+    return send(command);
+  }) as typeof client.send;
+  return { budget: new SesSendBudget({ client, name: tableName }), calls: () => calls };
+}
+
 describe('SES send budget (DynamoDB Local)', () => {
   it('gives 60 racing reservations 60 distinct slots, spaced by their recipients at the rate', async () => {
     const rate = 20; // recipients per second: 50 ms a recipient
@@ -64,5 +76,28 @@ describe('SES send budget (DynamoDB Local)', () => {
     const slots = await Promise.all([0, 1, 2, 0, 1, 2].map((shard) => onShard(shard).reserve(1, rate, now)));
     // Each shard gives its two racing reservations now and now + 2 ms (which gets which is the race's).
     expect(slots.map((s) => s.slotMs - now).sort((a, b) => a - b)).toEqual([0, 0, 0, 2, 2, 2]);
+  });
+  it('takes one write a send on an idle budget and on a busy one, two only when another instance moved it to busy', async () => {
+    const rate = 20; // 50 ms a recipient
+    const start = Date.now() + 14_400_000; // later than anything the tests above reserved: idle
+    const first = countedBudget();
+    // Idle, this instance never looked: the idle case first, one write.
+    expect((await first.budget.reserve(1, rate, start)).slotMs).toBe(start);
+    expect(first.calls()).toBe(1);
+    // Busy (its own tat is 50 ms ahead): the busy case first, one write each.
+    expect((await first.budget.reserve(1, rate, start)).slotMs).toBe(start + 50);
+    expect((await first.budget.reserve(2, rate, start + 10)).slotMs).toBe(start + 100);
+    expect(first.calls()).toBe(3);
+    // Idle again once the reserved time has passed: one write.
+    const later = start + 1_000;
+    expect((await first.budget.reserve(1, rate, later)).slotMs).toBe(later);
+    expect(first.calls()).toBe(4);
+    // Another instance, whose last look is older than now, finds the budget busy: its idle write is refused, then busy.
+    const second = countedBudget();
+    expect((await second.budget.reserve(1, rate, later)).slotMs).toBe(later + 50);
+    expect(second.calls()).toBe(2);
+    // And from then on it knows: one write.
+    expect((await second.budget.reserve(1, rate, later)).slotMs).toBe(later + 100);
+    expect(second.calls()).toBe(3);
   });
 });
