@@ -37,6 +37,7 @@ import { relayFloorStore, startDurableFloor } from './lib/durable-floors';
 import { emailCopier } from './send/floors/email-copies';
 import { sendContextRead } from './send/floors/new-floors';
 import { htmlOfAbout } from './send/sender';
+import { INLINE_MIME_LIMIT } from '#shared/usecases/send/content-keys';
 import { keys } from '#shared/adapters/store/keys';
 import { hashSecret } from '#shared/domain/api-keys/secret';
 import { newId } from '#shared/domain/ids';
@@ -142,8 +143,9 @@ async function main() {
       keys,
       newId,
       recipient: (n) => `success+${n}@simulator.amazonses.com`,
+      // A message over INLINE_MIME_LIMIT: its item names the raw message's key under the account's class.
       apiSend: async (n) => {
-        const sent = await warm.sendMail(message(from, n));
+        const sent = await warm.sendMail(message(from, n, 4));
         const id = /queued as (msg_[0-9A-Z]+)/.exec(sent.response)?.[1];
         return { ok: Boolean(id), label: sent.response.slice(0, 3), ...(id ? { id } : {}) };
       },
@@ -161,11 +163,17 @@ async function main() {
           );
         },
         putRaw: (key, raw) => services.blobs.put(key, raw, 'message/rfc822'),
-        newEmail: (n) => {
+        newEmail: (n, raw) => {
           const item = copyEmail(n, true);
           const id = String(item.id);
-          const rawKey = String(item.mime_blob_key).replace(/raw\/msg_[0-9A-Z]+\.eml$/, `raw/${id}.eml`);
-          item.mime_blob_key = rawKey;
+          // As the relay keeps it: in the item up to INLINE_MIME_LIMIT, else in the bucket.
+          const rawKey =
+            raw.length <= INLINE_MIME_LIMIT ? undefined : String(item.mime_blob_key).replace(/raw\/msg_[0-9A-Z]+\.eml$/, `raw/${id}.eml`);
+          if (rawKey) item.mime_blob_key = rawKey;
+          else {
+            delete item.mime_blob_key;
+            item.mime_inline = raw;
+          }
           return {
             id,
             rawKey,

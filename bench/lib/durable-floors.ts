@@ -5,7 +5,7 @@
  *
  *  - the relay's (bench:smtp): AUTH accepted as any credential; then the send's one read (key, account, the
  *    sender domain's claim, the recipient's suppression: one strongly consistent BatchGetItem) beside the raw
- *    message's S3 PUT, then the email's conditional PutItem, a copy of an email the relay wrote (its raw
+ *    message's S3 PUT (none for a message the relay keeps in its item), then the email's conditional PutItem, a copy of an email the relay wrote (its raw
  *    message key pointing at the floor's object). The table's stream hands it to the send queue and the
  *    workers deliver it exactly as the relay's, so the floor's phase carries the same pipeline load.
  *  - the MX's (bench:inbound): no AUTH; the raw message's S3 PUT, then one inbound queue message (the shape the
@@ -72,17 +72,20 @@ export interface RelayFloorCalls {
   read(n: number): Promise<void>;
   /** The raw message's PUT at `key`. */
   putRaw(key: string, raw: Buffer): Promise<void>;
-  /** A new email for message `n`: its id, where its raw message goes, and its conditional PutItem. */
-  newEmail(n: number): { id: string; rawKey: string; write(): Promise<void> };
+  /**
+   * A new email for message `raw`, the `n`th: its id, where its raw message goes (none when the item keeps it, as the
+   * relay keeps a message up to INLINE_MIME_LIMIT), and its conditional PutItem.
+   */
+  newEmail(n: number, raw: Buffer): { id: string; rawKey?: string; write(): Promise<void> };
 }
 
-/** The relay's floor: the read beside the PUT, then the write (two round trips, as the relay's best path). */
+/** The relay's floor: the read beside the PUT (when the message is not kept in the item), then the write (two round trips, as the relay's best path). */
 export function relayFloorStore(calls: RelayFloorCalls): StoreMessage {
   let next = 0;
   return async (raw) => {
     const n = next++;
-    const email = calls.newEmail(n);
-    await Promise.all([calls.read(n), calls.putRaw(email.rawKey, raw)]);
+    const email = calls.newEmail(n, raw);
+    await Promise.all([calls.read(n), email.rawKey ? calls.putRaw(email.rawKey, raw) : undefined]);
     await email.write();
     return email.id;
   };

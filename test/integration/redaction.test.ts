@@ -14,6 +14,8 @@ import { verifiedDomain } from './harness/domains';
 import { mxTransport, receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { webhookInbox } from './harness/webhook-inbox';
 import { itemsNaming, objectsNaming } from './harness/scan';
+import { createSmtpCredential, queuedId, transport } from './harness/smtp';
+import { INLINE_MIME_LIMIT } from '#shared/usecases/send/content-keys';
 import { useOwnStack } from './harness/own-stack';
 import { api, newAccount, sesMessagesFor, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -150,6 +152,24 @@ describe('content redaction', () => {
     expect(email.subject).toBe('');
     expect(await itemsNaming(send.marker)).toEqual([]);
     expect(await objectsNaming([send.body, send.attachment, send.subject])).toEqual([]);
+
+    // Through the SMTP relay: a short message, kept in the email item until sent (no object), then dropped from it.
+    const credential = await createSmtpCredential(account);
+    const relayed = `relayed${send.marker}`;
+    const raw = Buffer.from(
+      `From: ${accountFrom}\r\nTo: success@simulator.amazonses.com\r\nSubject: ${relayed}\r\n\r\nbody of ${relayed}\r\n`,
+    );
+    expect(raw.length).toBeLessThanOrEqual(INLINE_MIME_LIMIT);
+    const info = await transport(credential.password).sendMail({
+      envelope: { from: accountFrom, to: ['success@simulator.amazonses.com'] },
+      raw,
+    });
+    const relayId = queuedId(info.response);
+    await waitForStatus(account, relayId, 'delivered');
+    await waitForDropped(account, relayId);
+    expect((await sesMessagesFor(relayId))[0]!.raw).toContain(`body of ${relayed}`);
+    expect(await itemsNaming(relayed)).toEqual([]);
+    expect(await objectsNaming(relayed)).toEqual([]);
   });
 
   it('refuses a bad store_content with a 400 naming it', async () => {

@@ -9,9 +9,12 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { verifyDkim } from '../support/mailauth-dkim';
 import { localResolver, publishAll, uniqueDomain } from './harness/dns';
 import { createSmtpCredential, queuedId, transport, type SmtpCredential } from './harness/smtp';
-import { api, emailOf, newAccount, sesMessagesFor, uniqueEmail, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { api, emailOf, newAccount, sesMessagesFor, stack, uniqueEmail, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '#shared/adapters/store/keys';
+import { INLINE_MIME_LIMIT } from '#shared/usecases/send/content-keys';
 import { createTenant } from './harness/tenants';
-import { setUsage, today } from './harness/usage';
+import { documentClient, setUsage, today } from './harness/usage';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 
 const SANDBOX = 'sandbox.mailservice.dev';
@@ -184,6 +187,36 @@ describe('the SMTP relay, one door of the send core', () => {
     const image = parsed.attachments.find((attachment) => attachment.cid === 'logo@acme');
     expect(image?.content.equals(PNG)).toBe(true);
     expect(delivered).toContain('src="cid:logo@acme"');
+  });
+
+  it('keeps a short message in its record and a long one in the bucket, and delivers both byte for byte', async () => {
+    const compose = (subject: string, text: string) =>
+      new MailComposer({ from: `Acme <hello@${domain}>`, to: uniqueEmail('size'), subject, text }).compile().build();
+    const [short, long] = await Promise.all([compose('Short', 'Your code is 123456'), compose('Long', 'line of text\r\n'.repeat(400))]);
+    expect(short.length).toBeLessThanOrEqual(INLINE_MIME_LIMIT);
+    expect(long.length).toBeGreaterThan(INLINE_MIME_LIMIT);
+    const ids: string[] = [];
+    for (const raw of [short, long]) {
+      const info = await transport(credential.password).sendMail({ envelope: { from: `hello@${domain}`, to: [uniqueEmail('size')] }, raw });
+      ids.push(queuedId(info.response));
+    }
+    await Promise.all(ids.map((id) => waitForStatus(account, id, 'delivered')));
+    const client = documentClient();
+    try {
+      const items = await Promise.all(
+        ids.map(async (id) => (await client.send(new GetCommand({ TableName: stack().info.env.TABLE_NAME, Key: keys.email(id) }))).Item!),
+      );
+      expect(Buffer.from(items[0]!.mime_inline as Uint8Array).equals(short)).toBe(true);
+      expect(items[0]!.mime_blob_key).toBeUndefined();
+      expect(items[1]!.mime_inline).toBeUndefined();
+      expect(items[1]!.mime_blob_key).toMatch(new RegExp(`raw/${ids[1]}\\.eml$`));
+    } finally {
+      client.destroy();
+    }
+    for (const [i, raw] of [short, long].entries()) {
+      const [message] = await sesMessagesFor(ids[i]!);
+      expect(split(Buffer.from(message!.raw_base64, 'base64').toString('latin1')).rest).toBe(split(raw.toString('latin1')).rest);
+    }
   });
 
   it('resends an SMTP email as the same message with a new Message-ID (POST /emails/{id}/resend)', async () => {

@@ -79,9 +79,14 @@ export async function writeAddressRefs(
   target: { PK: string; SK: string },
   ttl?: number,
 ): Promise<void> {
+  await putAddressRefs(table, addressRefItems(accountId, addresses, kind, target, ttl));
+}
+
+/** Writes address reference items (addressRefItems') of one or more records together: 25 a BatchWriteItem. */
+export async function putAddressRefs(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
   await batchWrite(
     table,
-    addressRefItems(accountId, addresses, kind, target, ttl).map((Item) => ({ PutRequest: { Item } })),
+    items.map((Item) => ({ PutRequest: { Item } })),
   );
 }
 

@@ -47,6 +47,7 @@ import {
 import { loadAttachments } from '../attachments/email-attachments';
 import { unverifiedSenderGaveUp } from '../send/unverified-sender';
 import { dropContentAfterSend } from './drop-content';
+import { rawMessageBytes } from '../emails/raw-message-bytes';
 
 export interface DeliverEmailDeps {
   /** `dropContent`: redacted emails (./drop-content.ts); the service's repository has it, test doubles of other rules may not. */
@@ -175,7 +176,7 @@ async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEm
   const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
   if (mime) {
     const from = parseMailbox(email.from);
-    const raw = canonicalLineEndings(await deps.blobs.get(mime.blobKey));
+    const raw = canonicalLineEndings(await rawMessageBytes(deps.blobs, mime));
     return completeRawMessage(raw, {
       emailId: email.id,
       messageIdDomain: from ? domainOf(from.email) : 'localhost',

@@ -15,6 +15,7 @@ import type { EmailDelivery } from '../../adapters/store/emails/delivery';
 import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import type { BlobStore } from '../../ports/blobs';
 import { logError } from '../../lib/log';
+import { rawMessageObjects } from '../emails/raw-message-bytes';
 
 export interface DropContentDeps {
   emails: Partial<Pick<EmailDelivery, 'dropContent'>>;
@@ -25,7 +26,7 @@ export interface DropContentDeps {
 export function contentObjectKeys(stored: Pick<StoredEmail, 'body' | 'mime'> & { email: Pick<Email, 'attachments'> }): string[] {
   return [
     ...('blobKey' in stored.body ? [stored.body.blobKey] : []),
-    ...(stored.mime ? [stored.mime.blobKey] : []),
+    ...rawMessageObjects(stored.mime),
     ...(stored.email.attachments ?? []).flatMap((attachment) => (attachment.blob_key ? [attachment.blob_key] : [])),
   ];
 }

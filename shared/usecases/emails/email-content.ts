@@ -26,6 +26,7 @@ import type { BlobStore } from '../../ports/blobs';
 import type { StoredEmail } from '../../adapters/store/emails/stored-email';
 import { findVisibleEmail, type GetEmailDeps } from './get-email';
 import type { Principal } from '../access/principal';
+import { rawMessageBytes } from './raw-message-bytes';
 
 export type EmailContentDeps = GetEmailDeps & { blobs: Pick<BlobStore, 'get'> };
 
@@ -67,7 +68,7 @@ export async function getEmailContent(deps: EmailContentDeps, principal: Princip
   const content = contentState(email);
   if (content === 'not_kept') return { email: view, html: null, text: null, headers: '', source: 'composed', content };
   if (stored.mime) {
-    const raw = await deps.blobs.get(stored.mime.blobKey);
+    const raw = await rawMessageBytes(deps.blobs, stored.mime);
     const { html, text } = parseBodies(raw);
     return {
       email: view,

@@ -16,7 +16,7 @@ import type { StoredBody, StoredMime } from '../../adapters/store/emails/stored-
 import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
 import type { EarlyUpload } from './early-body';
-import { bodyBlobKey, INLINE_BODY_LIMIT, mimeBlobKey } from './content-keys';
+import { bodyBlobKey, INLINE_BODY_LIMIT, INLINE_MIME_LIMIT, mimeBlobKey } from './content-keys';
 
 /**
  * The object `early` (./early-body.ts) stored at `blobKey` with this very content, if it did: the accept
@@ -74,10 +74,12 @@ export async function storeContent(
   if (mime) {
     // The message is the content: its body and parts travel in it, byte for byte; the record lists its
     // attachments as an API send's lists them (./message-attachments.ts).
-    const blobKey = `${keyPrefix}${mimeBlobKey(emailId)}`;
     const attachments = attachmentsOfMessage(mime.raw);
+    const listed = attachments.length ? { attachments } : {};
+    if (mime.raw.length <= INLINE_MIME_LIMIT) return { body: { inline: {} }, mime: { inline: mime.raw }, ...listed };
+    const blobKey = `${keyPrefix}${mimeBlobKey(emailId)}`;
     if (!(await earlyStored(early, blobKey, mime.raw))) await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
-    return { body: { inline: {} }, mime: { blobKey }, ...(attachments.length ? { attachments } : {}) };
+    return { body: { inline: {} }, mime: { blobKey }, ...listed };
   }
   const bodyBytes = Buffer.byteLength(request.html ?? '', 'utf8') + Buffer.byteLength(request.text ?? '', 'utf8');
   const [body, attachments] = await Promise.all([

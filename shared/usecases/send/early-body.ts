@@ -1,6 +1,6 @@
 /**
  * A large body's PUT beside the send's read, not after it (docs/reference/send-path.md, "Bodies"): a send
- * whose body goes to the blob store (over INLINE_BODY_LIMIT, and every SMTP relay message) took three round
+ * whose body goes to the blob store (over INLINE_BODY_LIMIT, and an SMTP relay message over INLINE_MIME_LIMIT) took three round
  * trips one after the other (the read, the PUT, the write); with the PUT started when the send starts, two.
  *
  * The object's key needs the email's id (made before the read: ./send-email.ts) and the account's retention
@@ -17,7 +17,7 @@ import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { BoundedMap } from '../../lib/bounded-map';
 import { logWarn } from '../../lib/log';
 import type { BlobStore } from '../../ports/blobs';
-import { bodyBlobKey, INLINE_BODY_LIMIT, mimeBlobKey } from './content-keys';
+import { bodyBlobKey, INLINE_BODY_LIMIT, INLINE_MIME_LIMIT, mimeBlobKey } from './content-keys';
 import type { SendCaller } from './send-caller';
 
 /** A PUT started early: where it went, and how it ended (never rejects). */
@@ -64,7 +64,7 @@ export class EarlyBodies {
     if (days === undefined) return undefined;
     // Serialised once, as the accept step would: a body kept in the item is not put.
     const content = mime ? mime.raw : JSON.stringify({ html: parsed.html, text: parsed.text });
-    if (!mime && Buffer.byteLength(content, 'utf8') <= INLINE_BODY_LIMIT) return undefined;
+    if (mime ? mime.raw.length <= INLINE_MIME_LIMIT : Buffer.byteLength(content, 'utf8') <= INLINE_BODY_LIMIT) return undefined;
     const keyPrefix = retentionKeyPrefix(objectRetentionDays(days, when.at ?? when.now, when.now));
     const blobKey = mime ? `${keyPrefix}${mimeBlobKey(emailId)}` : `${keyPrefix}${bodyBlobKey(emailId)}`;
     const stored = this.blobs.put(blobKey, content, mime ? 'message/rfc822' : 'application/json').then(

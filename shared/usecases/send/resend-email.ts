@@ -22,6 +22,7 @@ import type { Principal } from '../access/principal';
 import { sendEmail, type SendDeps, type SendResult } from './send-email';
 import { assertVisible } from '../access/visibility';
 import { isRedacted, redactedResendError } from '../../domain/emails/redaction';
+import { rawMessageBytes } from '../emails/raw-message-bytes';
 
 async function bodyOf(deps: Pick<SendDeps, 'blobs'>, body: StoredBody): Promise<EmailBody> {
   if ('inline' in body) return body.inline;
@@ -74,7 +75,7 @@ export async function resendRequestOf(deps: Pick<SendDeps, 'blobs'>, stored: Sto
 /** The stored raw message of an SMTP email, without its Message-ID (a resend is a new message). */
 async function rawMessageOf(deps: Pick<SendDeps, 'blobs'>, stored: StoredEmail): Promise<Buffer | undefined> {
   if (!stored.mime) return undefined;
-  const { fields, rest } = splitHeaderBlock(await deps.blobs.get(stored.mime.blobKey));
+  const { fields, rest } = splitHeaderBlock(await rawMessageBytes(deps.blobs, stored.mime));
   return joinHeaderBlock(
     fields.filter((field) => field.name !== 'message-id'),
     rest,

@@ -10,7 +10,14 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { stack } from './stack';
 import { documentClient } from './usage';
 
-/** Every table item whose marshalled bytes name `needle`. */
+/** A value as text for the scan: a set's members, and a binary attribute's bytes read as latin1 (a relay email's raw message). */
+function readable(_key: string, value: unknown): unknown {
+  if (value instanceof Set) return [...value];
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+  return value;
+}
+
+/** Every table item whose marshalled bytes (binary ones as latin1) name `needle`. */
 export async function itemsNaming(needle: string): Promise<Record<string, unknown>[]> {
   const client = documentClient();
   const found: Record<string, unknown>[] = [];
@@ -19,7 +26,7 @@ export async function itemsNaming(needle: string): Promise<Record<string, unknow
     do {
       const page = await client.send(new ScanCommand({ TableName: stack().info.env.TABLE_NAME, ExclusiveStartKey: start }));
       for (const item of page.Items ?? []) {
-        const bytes = JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value)).toLowerCase();
+        const bytes = JSON.stringify(item, readable).toLowerCase();
         if (bytes.includes(needle.toLowerCase())) found.push(item);
       }
       start = page.LastEvaluatedKey;

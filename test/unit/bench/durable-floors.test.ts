@@ -35,6 +35,17 @@ describe('the fair floors', () => {
     expect(events).toEqual(['read 0', 'put start retention/30d/raw/msg_0.eml', 'put done retention/30d/raw/msg_0.eml', 'write msg_0']);
   });
 
+  it('relay: a message kept in the item (as the relay keeps a short one) is read and written, never put', async () => {
+    const events: string[] = [];
+    const store = relayFloorStore({
+      read: async (n) => void events.push(`read ${n}`),
+      putRaw: async (key) => void events.push(`put ${key}`),
+      newEmail: (n, raw) => ({ id: `msg_${n}`, write: async () => void events.push(`write msg_${n} ${raw.length}`) }),
+    });
+    expect(await store(Buffer.from('short'), session)).toBe('msg_0');
+    expect(events).toEqual(['read 0', 'write msg_0 5']);
+  });
+
   it('relay: a failed PUT writes no email (the floor answers 451)', async () => {
     const writes: string[] = [];
     const store = relayFloorStore({

@@ -6,6 +6,7 @@
  */
 import { EarlyBodies } from '#shared/usecases/send/early-body';
 import { sendEmail } from '#shared/usecases/send/send-email';
+import { INLINE_MIME_LIMIT } from '#shared/usecases/send/content-keys';
 import type { SendRequest } from '#shared/domain/emails/send-request';
 import type { BlobStore } from '#shared/ports/blobs';
 import { account, fakeSendDeps, keyLookup, SANDBOX } from './send-fakes';
@@ -152,15 +153,29 @@ describe('a large body put beside the send read', () => {
     expect(events).toEqual([`put ${bodyKeyOf(0)}`, 'read']);
   });
 
-  it("a raw message (the SMTP relay) is put early as it is, under the key's class", async () => {
+  it("a raw message (the SMTP relay) over INLINE_MIME_LIMIT is put early as it is, under the key's class", async () => {
     const { deps, w, events, objects } = world();
     await sendEmail(deps, { apiKeyHash: 'hash-a' }, request());
     events.length = 0;
-    const raw = Buffer.from('From: hi@sandbox.test\r\nTo: owner@example.com\r\nSubject: Hello\r\n\r\nhi\r\n');
+    const raw = Buffer.from(`From: hi@sandbox.test\r\nTo: owner@example.com\r\nSubject: Hello\r\n\r\n${'hi there\r\n'.repeat(300)}`);
+    expect(raw.length).toBeGreaterThan(INLINE_MIME_LIMIT);
     await sendEmail(deps, { apiKeyHash: 'hash-a' }, request({ html: undefined, text: undefined }), { mime: { raw } });
-    const mimeKey = w.accepted[1]!.mime!.blobKey;
+    const mime = w.accepted[1]!.mime!;
+    const mimeKey = 'blobKey' in mime ? mime.blobKey : '';
     expect(mimeKey).toMatch(/^retention\/30d\/raw\/msg_[0-9A-Z]+\.eml$/);
     expect(events).toEqual([`put ${mimeKey}`, 'read']);
     expect(objects.get(mimeKey)).toBe(raw);
+  });
+
+  it('a raw message up to INLINE_MIME_LIMIT stays in the email item: nothing is put, early or late', async () => {
+    const { deps, w, events, objects } = world();
+    await sendEmail(deps, { apiKeyHash: 'hash-a' }, request());
+    events.length = 0;
+    const sizeBefore = objects.size;
+    const raw = Buffer.from('From: hi@sandbox.test\r\nTo: owner@example.com\r\nSubject: Hello\r\n\r\nhi\r\n');
+    await sendEmail(deps, { apiKeyHash: 'hash-a' }, request({ html: undefined, text: undefined }), { mime: { raw } });
+    expect(w.accepted[1]!.mime).toEqual({ inline: raw });
+    expect(events).toEqual(['read']);
+    expect(objects.size).toBe(sizeBefore);
   });
 });

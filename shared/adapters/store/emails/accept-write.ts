@@ -70,7 +70,7 @@ export function acceptWrite(
     ...internals,
     ttl: basis.ttl,
     ...(basis.deferred ? { usage_deferred: basis.deferred } : {}),
-    ...(request.mime ? { mime_blob_key: request.mime.blobKey } : {}),
+    ...(request.mime ? ('inline' in request.mime ? { mime_inline: request.mime.inline } : { mime_blob_key: request.mime.blobKey }) : {}),
   });
   const reservationGroups = capped.map((reservation, i) => reserveShardItems(table, email.account_id, reservation, plans[i]!));
   const idempotency = request.idempotency;

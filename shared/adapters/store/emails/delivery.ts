@@ -165,14 +165,14 @@ export class EmailDelivery {
   }
 
   /**
-   * Content redaction (docs/redaction.md): a sent email's body (inline or its blob key), raw message key
-   * and subject leave the record, its attachments keep their name, type and size only. One conditional
+   * Content redaction (docs/redaction.md): a sent email's body (inline or its blob key), raw message (inline
+   * or its key) and subject leave the record, its attachments keep their name, type and size only. One conditional
    * write; null when the email is gone. The send worker deleted the objects before (drop-content.ts).
    */
   async dropContent(emailId: string, at: string, attachments: Email['attachments'] | undefined, subject: string): Promise<Email | null> {
     const item = await updateIfCondition(this.table, {
       Key: keys.email(emailId),
-      UpdateExpression: `SET #subject = :subject, content_dropped_at = :at${attachments ? ', attachments = :attachments' : ''} REMOVE body, body_blob_key, mime_blob_key`,
+      UpdateExpression: `SET #subject = :subject, content_dropped_at = :at${attachments ? ', attachments = :attachments' : ''} REMOVE body, body_blob_key, mime_blob_key, mime_inline`,
       ConditionExpression: 'attribute_exists(PK)',
       ExpressionAttributeNames: { '#subject': 'subject' },
       ExpressionAttributeValues: { ':subject': subject, ':at': at, ...(attachments ? { ':attachments': attachments } : {}) },

@@ -10,7 +10,7 @@ import { acceptedDueAt, type RecoveryBounds } from '#shared/domain/reliability/b
 import { retentionLookupFor } from '../account-retention';
 import { dueAttributes } from '../due-index';
 import { emailIndexShard } from '../email-index-shard';
-import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from '../erasures';
+import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, addressRefItems, putAddressRefs } from '../erasures';
 import type { IdempotencyRecord } from '../idempotency';
 import { idempotencyKeyOf } from '../idempotency';
 import { keys } from '../keys';
@@ -53,7 +53,8 @@ export function emailPut(table: Table, bounds: RecoveryBounds, email: Email, bod
 
 /**
  * The address references of its recipients and Reply-To (../erasures.ts; docs/erasure.md): to the email, and to its
- * idempotency record. Written beside the email, in parallel: one more write per recipient, no more round trips.
+ * idempotency record. Written beside the email, in parallel: one more write per recipient, no more round trips,
+ * and one BatchWriteItem for both records' references (up to 25 together).
  */
 export async function writeEmailAddressRefs(
   table: Table,
@@ -62,18 +63,10 @@ export async function writeEmailAddressRefs(
   ttl: number,
 ): Promise<void> {
   const recipients = recipientsNamed(email);
-  await Promise.all([
-    writeAddressRefs(table, email.account_id, recipients, 'email', keys.email(email.id), ttl),
+  await putAddressRefs(table, [
+    ...addressRefItems(email.account_id, recipients, 'email', keys.email(email.id), ttl),
     ...(idempotency
-      ? [
-          writeAddressRefs(
-            table,
-            email.account_id,
-            recipients,
-            'idempotency_record',
-            idempotencyKeyOf(idempotency.accountId, idempotency.key),
-          ),
-        ]
+      ? addressRefItems(email.account_id, recipients, 'idempotency_record', idempotencyKeyOf(idempotency.accountId, idempotency.key))
       : []),
   ]);
 }

@@ -11,12 +11,11 @@ import { reservedCounterSchema, type ReservedCounter } from '../usage';
 export type StoredBody = { inline: EmailBody } | { blobKey: string };
 
 /**
- * A raw MIME message (the SMTP relay) kept in the blob store under `blobKey`: the send worker delivers it
- * as written instead of composing one from the body (which is then empty). Persisted as `mime_blob_key`.
+ * A raw MIME message (the SMTP relay): the send worker delivers it as written instead of composing one from
+ * the body (which is then empty). Kept in the item when small (`inline`, persisted as `mime_inline`, binary; up to
+ * INLINE_MIME_LIMIT, shared/usecases/send/content-keys.ts), else in the blob store under `blobKey` (`mime_blob_key`).
  */
-export interface StoredMime {
-  blobKey: string;
-}
+export type StoredMime = { blobKey: string } | { inline: Buffer };
 
 /** What the service keeps beside the public record. */
 export interface EmailInternals {
@@ -61,7 +60,7 @@ export const LATE_FIELDS = [
 
 /**
  * The email item as the store keeps it: the email, its body (inline, or the blob's key), the raw
- * message's blob (SMTP relay) and the internals. Dropped: the send bookkeeping only conditions and the
+ * message (SMTP relay: inline, or the blob's key) and the internals. Dropped: the send bookkeeping only conditions and the
  * outbox read (`last_event_rank`, `send_attempts`, `usage_deferred`, the SES recipient tallies
  * `ses_reached` / `ses_refused` / `ses_refusal`), and `updated_at`, which reschedules, cancellations and
  * the reconciler write but the Email model does not have.
@@ -70,6 +69,7 @@ const emailItemSchema = emailSchema.extend({
   body: z.object({ html: z.string().optional(), text: z.string().optional() }).optional(),
   body_blob_key: z.string().optional(),
   mime_blob_key: z.string().optional(),
+  mime_inline: z.instanceof(Uint8Array).optional(),
   schedule_version: z.number().optional(),
   usage_reserved: z.object({ entries: z.array(reservedCounterSchema), count: z.number() }).optional(),
   send_lease_until: z.number().optional(),
@@ -77,15 +77,24 @@ const emailItemSchema = emailSchema.extend({
 });
 
 export function toStoredEmail(item: Record<string, unknown>): StoredEmail {
-  const { body, body_blob_key, mime_blob_key, schedule_version, usage_reserved, send_lease_until, suppressed_event, ...email } = decodeItem(
-    emailItemSchema,
-    item,
-    'Email',
-  );
+  const {
+    body,
+    body_blob_key,
+    mime_blob_key,
+    mime_inline,
+    schedule_version,
+    usage_reserved,
+    send_lease_until,
+    suppressed_event,
+    ...email
+  } = decodeItem(emailItemSchema, item, 'Email');
   return {
     email,
     body: body_blob_key ? { blobKey: body_blob_key } : { inline: body ?? {} },
     ...(mime_blob_key !== undefined ? { mime: { blobKey: mime_blob_key } } : {}),
+    ...(mime_inline !== undefined
+      ? { mime: { inline: Buffer.from(mime_inline.buffer, mime_inline.byteOffset, mime_inline.byteLength) } }
+      : {}),
     internals: {
       schedule_version,
       usage_reserved,
