@@ -6,6 +6,11 @@
  * fields. Exactly once per step is tested by flooding the queue with duplicates of a step's message.
  */
 import { verifiedDomain } from './harness/domains';
+import { hashSecret } from '#shared/domain/api-keys/secret';
+import { sendRequestSchema } from '#shared/domain/emails/send-request';
+import { stepEmailId } from '#shared/usecases/automations/runs/step-email';
+import { EmailExists } from '#shared/usecases/send/idempotency';
+import { sendEmail } from '#shared/usecases/send';
 import { webhookInbox, type ReceivedWebhook } from './harness/webhook-inbox';
 import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 
@@ -253,6 +258,10 @@ describe('automation engine', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const final = await services.runs.get(run.id);
     expect(final!.history.map((step) => step.key)).toEqual(['one', 'two']);
+    // Each step's email has the id derived from (run, step) and the step's start: the guard against a second send.
+    expect(final!.history.map((step) => step.output?.email_id)).toEqual(
+      final!.history.map((step) => stepEmailId(run.id, step.key, step.started_at)),
+    );
     const emails = await api('GET', '/emails?limit=100', { key: account.key });
     expect(
       emails.body.emails
@@ -260,6 +269,30 @@ describe('automation engine', () => {
         .map((email: any) => email.subject)
         .sort(),
     ).toEqual(['Once', 'Twice?']);
+  });
+
+  it('sends racing under one caller-chosen email id store one email; the others are refused (EmailExists), storing nothing', async () => {
+    const { services } = stack();
+    // A capped plan accepts in a transaction (the email beside its usage reservations), an uncapped one with one PutItem.
+    const uncapped = await newAccount({ plan: 'dedicated', paymentMethod: true });
+    for (const [sender, from] of [
+      [account, `team@${domain}`],
+      [uncapped, `team@${(await verifiedDomain(uncapped)).name}`],
+    ] as const) {
+      const emailId = stepEmailId('run_01JD8Z6X4Q2T9V3N5M7K1H0G8F', unique('step'), new Date().toISOString());
+      const to = `${unique('race')}@example.com`;
+      const request = sendRequestSchema.parse({ from, to: [to], subject: 'Raced', text: 'once' });
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () => sendEmail(services, { apiKeyHash: hashSecret(sender.key) }, request, { emailId })),
+      );
+      expect(results.filter((result) => result.status === 'fulfilled').map((result) => result.value)).toEqual([
+        { id: emailId, status: 'sent' },
+      ]);
+      for (const result of results.filter((result) => result.status === 'rejected')) expect(result.reason).toBeInstanceOf(EmailExists);
+      await waitForStatus(sender, emailId, 'delivered');
+      const emails = await api('GET', '/emails?limit=100', { key: sender.key });
+      expect(emails.body.emails.filter((email: any) => email.to.includes(to)).map((email: any) => email.id)).toEqual([emailId]);
+    }
   });
 
   it('many runs at once: 150 events start 150 runs that all complete, one email each', async () => {

@@ -4,7 +4,6 @@
  * message alone and never holds back another run.
  */
 import type { SQSHandler } from 'aws-lambda';
-import type { Idempotency } from '#shared/domain/emails/idempotency';
 import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
 import type { Principal } from '#shared/usecases/access/principal';
 import { automationStepMessageSchema } from '#shared/domain/messages';
@@ -41,8 +40,8 @@ const deps = {
   // The automation and the account every step of a run reads, kept HOT_LOOKUPS_CACHE_MS.
   ...stepLookups(services, platform.config.hotLookupsCacheMs),
   leaseMs,
-  sendEmail: (principal: Principal, request: ParsedSendRequest, idempotency: Idempotency) =>
-    sendEmail(services, { principal }, request, { idempotency }),
+  sendEmail: (principal: Principal, request: ParsedSendRequest, emailId: string) =>
+    sendEmail(services, { principal }, request, { emailId }),
 };
 
 export const handler: SQSHandler = forEachRecord('automation-steps', automationStepMessageSchema, async (message) => {

@@ -42,9 +42,6 @@ export interface AutomationDryRun extends DryRunResult {
   matches_trigger: boolean;
 }
 
-/** Stands in for the run id in the step's idempotency key, which a dry run never uses. */
-const DRY_RUN_ID = 'dry-run';
-
 /** The email `step` would send for `event`, or the error the real step would fail with. */
 async function previewStep(
   deps: AutomationDryRunDeps,
@@ -52,7 +49,7 @@ async function previewStep(
   step: SendEmailStep,
   event: DryRunEvent,
 ): Promise<EmailPreviewResult> {
-  const built = stepEmailRequest(step, event, DRY_RUN_ID);
+  const built = stepEmailRequest(step, event);
   if (!built.ok) return { error: built.error };
   let request: SendRequest;
   try {

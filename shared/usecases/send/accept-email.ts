@@ -9,7 +9,7 @@
 import { effectiveRetention, objectRetentionDays, retentionKeyPrefix } from '../../domain/accounts/retention';
 import { AppError, NotFoundError, ServiceUnavailableError } from '../../domain/errors';
 import type { AcceptOutcome } from '../../adapters/store/emails/accept-request';
-import { IdempotencyKeyTaken } from './idempotency';
+import { EmailExists, IdempotencyKeyTaken } from './idempotency';
 import { limitedTenantOf } from '../access/visibility';
 import { storeContent } from './content';
 import type { PolicyOutcome } from './check-policy';
@@ -93,11 +93,13 @@ export async function acceptEmail(
     throw new ServiceUnavailableError('The email could not be stored. Nothing was sent; retry with the same request.', { cause: error });
   }
   if (outcome.kind !== 'accepted') {
-    await unschedule();
+    // An existing email of the same id keeps its schedule (the same name: the upsert above left it as it was).
+    if (outcome.kind !== 'email_exists') await unschedule();
     if (early) early.used = false;
   }
   if (outcome.kind === 'limit_reached') throw limitReachedError(deps.dashboardUrl, facts, limits, outcome.reservation, outcome.used, count);
   if (outcome.kind === 'idempotency_taken') throw new IdempotencyKeyTaken();
+  if (outcome.kind === 'email_exists') throw new EmailExists(email.id);
   // A scheduled send whose tenant began its deletion meanwhile: as if the tenant had not been found.
   if (outcome.kind === 'tenant_gone') throw new NotFoundError('Tenant', email.tenant ?? '');
   return result;

@@ -16,6 +16,17 @@ export class IdempotencyKeyTaken extends Error {
   }
 }
 
+/**
+ * Thrown by the send when the email of a caller-chosen id (SendOptions.emailId) exists already: it was sent
+ * before, and nothing was stored again. The caller answers with that email.
+ */
+export class EmailExists extends Error {
+  constructor(readonly emailId: string) {
+    super(`email ${emailId} exists already`);
+    this.name = 'EmailExists';
+  }
+}
+
 export interface IdempotencyDeps {
   idempotency: Pick<IdempotencyStore, 'get'>;
 }

@@ -50,6 +50,13 @@ export interface SendResult {
 export interface SendOptions {
   idempotency?: Idempotency;
   /**
+   * The email's id, chosen by the caller instead of a new one (an automation step's, derived from its run and
+   * step): the email's own conditional put is then what keeps a second send of it from being accepted, as an
+   * idempotency record would, with no record to read or write. A send whose email is there already throws
+   * EmailExists (./accept-email.ts) and stores nothing.
+   */
+  emailId?: string;
+  /**
    * A raw MIME message to deliver as written (the SMTP relay): `request` then carries what was read from
    * its headers (from, recipients, subject, tags, ...) and no html/text; the message goes to the blob store.
    */

@@ -41,7 +41,7 @@ export async function sendEmail(
 ): Promise<SendResult> {
   const now = deps.clock.now();
   const at = parsed.scheduled_at === undefined ? null : checkScheduleTime(parsed.scheduled_at, now);
-  const emailId = newId('msg', now.getTime());
+  const emailId = options.emailId ?? newId('msg', now.getTime());
   const early = deps.earlyBodies?.start(caller, emailId, parsed, { now, at }, options.mime);
   try {
     const facts = await deps.sendContextLoader.load(caller, parsed, now, options.idempotency?.key, options.clearedRecipients);

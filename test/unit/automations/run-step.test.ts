@@ -6,7 +6,8 @@
 import type { Account } from '#shared/domain/accounts/account';
 import type { Automation, Step } from '#shared/domain/automations/automation';
 import { AppError } from '#shared/domain/errors';
-import type { Idempotency } from '#shared/domain/emails/idempotency';
+import { EmailExists } from '#shared/usecases/send/idempotency';
+import { stepEmailId, stepIdempotencyKey } from '#shared/usecases/automations/runs/step-email';
 import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
 import type { Principal } from '#shared/usecases/access/principal';
 import { MAX_ATTEMPTS, runStep, STEP_LEASE_MS, type RunStepDeps } from '#shared/usecases/automations/runs/run-step';
@@ -63,7 +64,7 @@ const wait = (key: string, onTimeout: string) =>
 interface SendCall {
   principal: Principal;
   request: ParsedSendRequest;
-  idempotency: Idempotency;
+  emailId: string;
 }
 
 function world(
@@ -79,6 +80,10 @@ function world(
     id: `msg_${sends.length}`,
     status: 'queued',
   });
+  // The store's emails by id (what a send under an id left there), and the idempotency records of older steps.
+  const emails = new Map<string, { id: string; status: string }>();
+  const idempotencyRecords = new Map<string, unknown>();
+  const reads: string[] = [];
   const deps: RunStepDeps = {
     runs,
     automations: {
@@ -87,10 +92,26 @@ function world(
     },
     accounts: { get: async (id) => (id === account.id ? structuredClone(account) : null) },
     stepScheduler: { wakeAt: async (runId, stepIndex, at) => void wakes.push({ runId, stepIndex, at: at.toISOString() }) },
-    sendEmail: async (principal, request, idempotency) => {
-      const call = { principal, request, idempotency };
+    sendEmail: async (principal, request, emailId) => {
+      const call = { principal, request, emailId };
       sends.push(call);
-      return sendBehaviour(call);
+      const sent = await sendBehaviour(call);
+      emails.set(emailId, sent);
+      return sent;
+    },
+    emails: {
+      get: async (emailId) => {
+        reads.push(`email ${emailId}`);
+        const email = emails.get(emailId);
+        return email ? { email: email as never } : null;
+      },
+    },
+    idempotency: {
+      get: async (accountId, key) => {
+        reads.push(`idempotency ${key}`);
+        const body = idempotencyRecords.get(`${accountId} ${key}`);
+        return body ? { body } : null;
+      },
     },
     clock: { now: () => new Date(now) },
   };
@@ -105,6 +126,9 @@ function world(
     runs,
     wakes,
     sends,
+    emails,
+    idempotencyRecords,
+    reads,
     id: run.id,
     stored,
     at: (ms: number) => {
@@ -185,7 +209,9 @@ describe('runStep: send_email', () => {
       subject: 'Hi Ada',
       text: 'Welcome',
     });
-    expect(call.idempotency.key).toBe(`automation step ${w.id} welcome`);
+    // Under the step's email id, derived from (run, step) and the step's start; a first attempt reads nothing first.
+    expect(call.emailId).toBe(stepEmailId(w.id, 'welcome', iso(START)));
+    expect(w.reads).toEqual([]);
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ status: 'running', step_index: 1, step_state: 'pending' });
     expect(run.history[0]).toMatchObject({
@@ -297,7 +323,9 @@ describe('runStep: send_email', () => {
       { run_id: w.id, index: 0, attempt: 2 },
     ]);
     expect(w.sends).toHaveLength(2);
-    expect(w.sends[1]!.idempotency).toEqual(w.sends[0]!.idempotency);
+    expect(w.sends[1]!.emailId).toBe(w.sends[0]!.emailId);
+    // Attempt 2 looked for what attempt 1 sent (nothing: it failed) before sending again.
+    expect(w.reads).toEqual([`email ${w.sends[0]!.emailId}`, `idempotency ${stepIdempotencyKey(w.id, 'welcome')}`]);
     expect(w.sends[1]!.request).toEqual(w.sends[0]!.request);
     const run = w.runs.run(w.id);
     expect(run).toMatchObject({ step_index: 1, step_state: 'pending', attempt: 0 });
@@ -308,6 +336,43 @@ describe('runStep: send_email', () => {
       completed_at: iso(START + STEP_LEASE_MS + 1),
       output: { email_id: 'msg_again' },
     });
+  });
+
+  it('a retry after an attempt that sent and then died answers with that email: nothing is sent again', async () => {
+    const w = world([send('welcome')]);
+    // The email was stored under the step's id, then the attempt lost its answer.
+    w.onSend(async (call) => {
+      w.emails.set(call.emailId, { id: call.emailId, status: 'queued' });
+      throw new Error('socket hang up');
+    });
+    await expect(w.step(0)).rejects.toThrow('socket hang up');
+    w.at(START + STEP_LEASE_MS + 1);
+    expect(await w.step(0)).toBe('completed');
+    expect(w.sends).toHaveLength(1);
+    expect(w.runs.run(w.id).history[0]).toMatchObject({ status: 'completed', output: { email_id: w.sends[0]!.emailId, status: 'sent' } });
+  });
+
+  it('two attempts at once send one email: the one whose put is refused (EmailExists) answers with the email there', async () => {
+    const w = world([send('welcome')]);
+    w.onSend(async (call) => {
+      w.emails.set(call.emailId, { id: call.emailId, status: 'queued' });
+      throw new EmailExists(call.emailId);
+    });
+    expect(await w.step(0)).toBe('completed');
+    expect(w.runs.run(w.id).history[0]).toMatchObject({ output: { email_id: stepEmailId(w.id, 'welcome', iso(START)), status: 'sent' } });
+  });
+
+  it('a step first attempted before 2026-11-28 (guarded by an idempotency record) is answered from that record on its retry', async () => {
+    const w = world([send('welcome')]);
+    w.onSend(async () => {
+      throw new Error('socket hang up');
+    });
+    await expect(w.step(0)).rejects.toThrow('socket hang up');
+    w.idempotencyRecords.set(`acc_1 ${stepIdempotencyKey(w.id, 'welcome')}`, { id: 'msg_01OLDER', status: 'sent' });
+    w.at(START + STEP_LEASE_MS + 1);
+    expect(await w.step(0)).toBe('completed');
+    expect(w.sends).toHaveLength(1);
+    expect(w.runs.run(w.id).history[0]).toMatchObject({ output: { email_id: 'msg_01OLDER', status: 'sent' } });
   });
 
   it('an AppError 5xx is retried like any other error (rethrown, still claimed)', async () => {
@@ -332,7 +397,7 @@ describe('runStep: send_email', () => {
       t += STEP_LEASE_MS + 1;
     }
     expect(w.sends).toHaveLength(MAX_ATTEMPTS);
-    expect(new Set(w.sends.map((call) => call.idempotency.key)).size).toBe(1);
+    expect(new Set(w.sends.map((call) => call.emailId)).size).toBe(1);
     w.at(t);
     expect(await w.step(0)).toBe('failed');
     expect(w.sends).toHaveLength(MAX_ATTEMPTS);

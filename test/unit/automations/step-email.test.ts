@@ -1,7 +1,8 @@
-/** A send_email step as a send request (stepEmailRequest): placeholders filled, the wire shape parsed, the idempotency key. */
+/** A send_email step as a send request (stepEmailRequest): placeholders filled, the wire shape parsed; the step's email id. */
 import type { SendEmailStep } from '#shared/domain/automations/automation';
 import type { AutomationEvent } from '#shared/domain/automations/evaluate-condition';
-import { stepEmailRequest } from '#shared/usecases/automations/runs/step-email';
+import { stepEmailId, stepEmailRequest, stepIdempotencyKey } from '#shared/usecases/automations/runs/step-email';
+import { timeOfId } from '#shared/domain/ids';
 
 const RUN = 'run_01JD8Z6X4Q2T9V3N5M7K1H0G8F';
 
@@ -30,8 +31,8 @@ function ok(result: ReturnType<typeof stepEmailRequest>) {
 describe('stepEmailRequest', () => {
   it('to defaults to the event email (absent or empty to)', () => {
     const { to: _to, ...withoutTo } = step();
-    expect(ok(stepEmailRequest(withoutTo as SendEmailStep, event, RUN)).request.to).toEqual(['ada@example.com']);
-    expect(ok(stepEmailRequest(step({ to: [] }), event, RUN)).request.to).toEqual(['ada@example.com']);
+    expect(ok(stepEmailRequest(withoutTo as SendEmailStep, event)).request.to).toEqual(['ada@example.com']);
+    expect(ok(stepEmailRequest(step({ to: [] }), event)).request.to).toEqual(['ada@example.com']);
   });
 
   it('fills subject, html (escaped), text (as is), to, from and template variables', () => {
@@ -45,7 +46,6 @@ describe('stepEmailRequest', () => {
           text: '{{event.data.company}} / {{event.user_id}} / {{event.name}}',
         }),
         event,
-        RUN,
       ),
     );
     expect(built.request).toMatchObject({
@@ -75,7 +75,6 @@ describe('stepEmailRequest', () => {
           },
         },
         event,
-        RUN,
       ),
     );
     expect(templated.request.template).toEqual({
@@ -87,11 +86,10 @@ describe('stepEmailRequest', () => {
 
   it('CR and LF in a filled subject become spaces (one header line)', () => {
     const built = ok(
-      stepEmailRequest(
-        step({ subject: 'Hi {{event.data.first_name}}!' }),
-        { ...event, data: { first_name: 'Ada\r\nBcc: evil@x.test\nMore\r' } },
-        RUN,
-      ),
+      stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}!' }), {
+        ...event,
+        data: { first_name: 'Ada\r\nBcc: evil@x.test\nMore\r' },
+      }),
     );
     expect(built.request.subject).toBe('Hi Ada Bcc: evil@x.test More !');
   });
@@ -106,7 +104,6 @@ describe('stepEmailRequest', () => {
           text: '{{event.data.last_name}} {{event.data.nothing}}',
         }),
         { ...event, data: { ...event.data, nothing: null } },
-        RUN,
       ),
     );
     expect(built.request.to).toEqual(['ada@example.com']);
@@ -122,13 +119,13 @@ describe('stepEmailRequest', () => {
   });
 
   it("no recipient left after filling is the step's error (naming the to it had), with the missing values", () => {
-    const result = stepEmailRequest(step(), { ...event, email: null }, RUN);
+    const result = stepEmailRequest(step(), { ...event, email: null });
     expect(result).toEqual({
       ok: false,
       error: "no recipient: the step's to ({{event.email}}) is empty for this event",
       missing: ['event.email'],
     });
-    const twoEmpty = stepEmailRequest(step({ to: ['{{event.data.a}}', ' {{event.data.b}} '] }), event, RUN);
+    const twoEmpty = stepEmailRequest(step({ to: ['{{event.data.a}}', ' {{event.data.b}} '] }), event);
     expect(twoEmpty).toEqual({
       ok: false,
       error: "no recipient: the step's to ({{event.data.a}},  {{event.data.b}} ) is empty for this event",
@@ -137,14 +134,14 @@ describe('stepEmailRequest', () => {
   });
 
   it('an address that fills to something invalid is an error naming the field', () => {
-    const to = stepEmailRequest(step({ to: ['{{event.data.bad}}'] }), event, RUN);
+    const to = stepEmailRequest(step({ to: ['{{event.data.bad}}'] }), event);
     expect(to.ok).toBe(false);
     expect(!to.ok && to.error).toMatch(/^invalid email for this event: to.0: "not-an-address" is not a valid email address/);
-    const replyTo = stepEmailRequest(step({ reply_to: ['{{event.data.bad}}'] }), event, RUN);
+    const replyTo = stepEmailRequest(step({ reply_to: ['{{event.data.bad}}'] }), event);
     expect(!replyTo.ok && replyTo.error).toMatch(
       /^invalid email for this event: reply_to.0: "not-an-address" is not a valid email address/,
     );
-    const subject = stepEmailRequest(step({ subject: '{{event.data.missing}}' }), event, RUN);
+    const subject = stepEmailRequest(step({ subject: '{{event.data.missing}}' }), event);
     expect(subject).toEqual({
       ok: false,
       error: 'invalid email for this event: subject: subject is required',
@@ -152,22 +149,18 @@ describe('stepEmailRequest', () => {
     });
   });
 
-  it('the idempotency key holds the run id and the step key, with spaces (no API key can collide)', () => {
-    const built = ok(stepEmailRequest(step(), event, RUN));
-    expect(built.idempotency.key).toBe(`automation step ${RUN} welcome`);
-    expect(built.idempotency.key).toContain(' ');
-    expect(ok(stepEmailRequest(step({ key: 'other' }), event, RUN)).idempotency.key).toBe(`automation step ${RUN} other`);
+  it("the step's email id: the same for every attempt, one per (run, step), time-ordered by the step's start", () => {
+    const started = '2026-11-28T10:00:00.000Z';
+    const id = stepEmailId(RUN, 'welcome', started);
+    expect(id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(stepEmailId(RUN, 'welcome', started)).toBe(id);
+    expect(stepEmailId(RUN, 'other', started)).not.toBe(id);
+    expect(stepEmailId('run_01JD8Z6X4Q2T9V3N5M7K1H0G8G', 'welcome', started)).not.toBe(id);
+    expect(timeOfId(id)).toBe(Date.parse(started));
+    expect(timeOfId(stepEmailId(RUN, 'welcome', '2026-11-29T10:00:00.000Z'))).toBeGreaterThan(timeOfId(id));
   });
 
-  it('the same step, event and run give the same fingerprint; other filled values another', () => {
-    const a = ok(stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), event, RUN));
-    const b = ok(stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), structuredClone(event), RUN));
-    expect(a.idempotency.fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    expect(b.idempotency).toEqual(a.idempotency);
-    const c = ok(
-      stepEmailRequest(step({ subject: 'Hi {{event.data.first_name}}' }), { ...event, data: { ...event.data, first_name: 'Grace' } }, RUN),
-    );
-    expect(c.idempotency.fingerprint).not.toBe(a.idempotency.fingerprint);
-    expect(c.idempotency.key).toBe(a.idempotency.key);
+  it("the key a step's send was made under before 2026-11-28 holds the run id and the step key, with spaces", () => {
+    expect(stepIdempotencyKey(RUN, 'welcome')).toBe(`automation step ${RUN} welcome`);
   });
 });

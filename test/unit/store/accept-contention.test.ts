@@ -97,11 +97,12 @@ describe('accepting an email while other sends write the same usage shards', () 
     }
   });
 
-  it('still throws what is not contention: a condition failing on the email itself', async () => {
-    const { emails } = repository(
+  it('a condition failing on the email itself is not contention: its id exists (a caller-chosen id sent before), one attempt', async () => {
+    const { emails, transactions } = repository(
       () => cancelled(['ConditionalCheckFailed', 'None', 'None']),
       () => 0,
     );
-    await expect(accept(emails)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+    expect(await accept(emails)).toEqual({ kind: 'email_exists' });
+    expect(transactions()).toBe(1);
   });
 });

@@ -29,5 +29,7 @@ export type AcceptOutcome =
   | { kind: 'accepted'; reserved: ReservedCounter[] }
   | { kind: 'limit_reached'; reservation: UsageReservation; used: number }
   | { kind: 'idempotency_taken' }
+  /** An email with this id exists already (only a caller-chosen id can: SendOptions.emailId): nothing was written. */
+  | { kind: 'email_exists' }
   /** A scheduled email's tenant is no longer live (its deletion has begun): nothing was written. */
   | { kind: 'tenant_gone' };

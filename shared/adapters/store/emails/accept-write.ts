@@ -108,7 +108,9 @@ export function refusalOf(error: unknown, write: AcceptWrite): AcceptOutcome | {
     if (group.some((_, j) => failed.has(position + j))) refused.push(i);
     position += group.length;
   });
-  // The email's own condition failed (its id exists), or nothing was refused: not contention, not ours to retry.
-  if (failed.has(0) || (refused.length === 0 && !conflicted)) throw error;
+  // The email's own condition failed: its id exists (a caller-chosen id, sent before).
+  if (failed.has(0)) return { kind: 'email_exists' };
+  // Nothing was refused: not contention, not ours to retry.
+  if (refused.length === 0 && !conflicted) throw error;
   return { refused };
 }

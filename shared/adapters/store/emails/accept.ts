@@ -8,7 +8,7 @@ import { firstShardPlan, planShardParts, shardCaps, type ShardPart, type UsageRe
 import type { Email } from '#shared/domain/emails/email';
 import { DEFAULT_RECOVERY_BOUNDS, type RecoveryBounds } from '#shared/domain/reliability/bounds';
 import type { IdempotencyStore } from '../idempotency';
-import { transactWrite, type Table } from '../table';
+import { isConditionFailure, transactWrite, type Table } from '../table';
 import { deferredUsage, readShardCounts } from '../usage';
 import { acceptBasis, acceptWrite, refusalOf, type AcceptBasis } from './accept-write';
 import type { AcceptOutcome, AcceptRequest } from './accept-request';
@@ -75,7 +75,13 @@ export class EmailAcceptance {
     for (let attempt = 1; ; attempt++) {
       const write = acceptWrite(this.table, deps, request, basis, plans);
       if (write.items.length === 1) {
-        await this.table.client.send(new PutCommand(write.put));
+        try {
+          await this.table.client.send(new PutCommand(write.put));
+        } catch (error) {
+          // Its id exists (a caller-chosen id, sent before).
+          if (isConditionFailure(error)) return { kind: 'email_exists' };
+          throw error;
+        }
         return { kind: 'accepted', reserved: write.reserved };
       }
       try {

@@ -13,7 +13,8 @@ import { AppError } from '#shared/domain/errors';
 import type { StepOutcome } from '#shared/adapters/store/runs';
 import type { Principal } from '../../access/principal';
 import type { RunStepDeps, RunStepOutcome } from './run-step-deps';
-import { stepEmailRequest } from './step-email';
+import { EmailExists } from '../../send/idempotency';
+import { stepEmailId, stepEmailRequest, stepIdempotencyKey } from './step-email';
 
 /** How the claimed step ends: its result recorded as the attempt holding the claim. */
 export interface StepEnd {
@@ -50,19 +51,47 @@ export function conditionStep(run: Run, step: ConditionStep, end: StepEnd): Prom
   );
 }
 
-/** Through the send core with the step's idempotency key; a refusal (4xx) fails the run, other errors retry the message. */
+type SentEmail = { id: string; status: string };
+
+/**
+ * What an earlier attempt of the step sent, for a retried one: the email of the step's id, or (a step first
+ * attempted before 2026-11-28) its send's idempotency record. Read before the send core, so a retry answers
+ * as the first attempt did, whatever changed since (a recipient suppressed by the first email's bounce).
+ */
+async function earlierSend(deps: Pick<RunStepDeps, 'emails' | 'idempotency' | 'clock'>, run: Run, step: SendEmailStep, emailId: string) {
+  const [stored, record] = await Promise.all([
+    deps.emails.get(emailId),
+    deps.idempotency.get(run.account_id, stepIdempotencyKey(run.id, step.key), deps.clock.now()),
+  ]);
+  if (stored) return { id: stored.email.id, status: stored.email.status === 'scheduled' ? 'scheduled' : 'sent' };
+  return record ? (record.body as SentEmail) : null;
+}
+
+/**
+ * Through the send core under the step's email id (./step-email.ts): a retried attempt first looks for what an
+ * earlier one sent; two attempts at once get one email (the other's put is refused: EmailExists). A refusal
+ * (4xx) fails the run, other errors retry the message.
+ */
 export async function sendEmailStep(
-  deps: Pick<RunStepDeps, 'sendEmail'>,
+  deps: Pick<RunStepDeps, 'sendEmail' | 'emails' | 'idempotency' | 'clock'>,
   run: Run,
   step: SendEmailStep,
   account: Account | null,
   end: StepEnd,
 ): Promise<RunStepOutcome> {
-  const built = stepEmailRequest(step, run.event, run.id);
+  const built = stepEmailRequest(step, run.event);
   if (!built.ok) return end.fail({ missing: built.missing }, built.error);
   if (!account) return end.fail(null, 'the account no longer exists');
+  const emailId = stepEmailId(run.id, step.key, run.step_started_at ?? deps.clock.now().toISOString());
   try {
-    const sent = await deps.sendEmail(automationPrincipal(account, run), built.request, built.idempotency);
+    const sent =
+      (run.attempt > 1 ? await earlierSend(deps, run, step, emailId) : null) ??
+      (await deps.sendEmail(automationPrincipal(account, run), built.request, emailId).catch(async (error: unknown) => {
+        if (!(error instanceof EmailExists)) throw error;
+        const stored = await deps.emails.get(emailId);
+        if (!stored) throw error; // expired or erased since: retried
+        return { id: stored.email.id, status: stored.email.status === 'scheduled' ? 'scheduled' : 'sent' };
+      }));
     return end.finish(
       'completed',
       { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing },

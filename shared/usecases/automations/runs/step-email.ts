@@ -7,20 +7,31 @@
  *   the value), and no recipient at all is the step's error.
  * - Values are HTML-escaped in `html`; line breaks become spaces in `subject` (one header line).
  * - Values the event lacks fill as "" and are listed in `missing` (the step's output shows them).
- * - The idempotency key is derived from (run, step key) and holds a space, which no API request's
- *   Idempotency-Key may: a retried step re-sends into the same key and gets the same email back.
+ * - The email's id is derived from (run, step key) and the step's start (stepEmailId): a retried step sends
+ *   under the same id, and the email's own conditional put keeps it from being accepted twice
+ *   (./step-actions.ts answers with the email there). Until 2026-11-28 a step's send was guarded by an
+ *   idempotency record under stepIdempotencyKey instead; a step retried across that release looks there too.
  */
 import type { SendEmailStep } from '#shared/domain/automations/automation';
 import type { AutomationEvent } from '#shared/domain/automations/evaluate-condition';
 import { fillEventPlaceholders, fillEventPlaceholdersDeep } from '#shared/domain/automations/event-placeholders';
-import { requestFingerprint, type Idempotency } from '#shared/domain/emails/idempotency';
+import { deterministicId } from '#shared/domain/ids';
 import { sendRequestSchema, type ParsedSendRequest } from '#shared/domain/emails/send-request';
 
-export type StepEmail =
-  | { ok: true; request: ParsedSendRequest; idempotency: Idempotency; missing: string[] }
-  | { ok: false; error: string; missing: string[] };
+export type StepEmail = { ok: true; request: ParsedSendRequest; missing: string[] } | { ok: false; error: string; missing: string[] };
 
-export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, runId: string): StepEmail {
+/**
+ * The id of the email a run's step sends: the same for every attempt of the step (its start is kept across
+ * attempts: `step_started_at`), time-ordered by when the step began, unique to (run, step).
+ */
+export function stepEmailId(runId: string, stepKey: string, stepStartedAt: string): string {
+  return deterministicId('msg', Date.parse(stepStartedAt), `automation step ${runId} ${stepKey}`);
+}
+
+/** The idempotency key a step's send was made under before 2026-11-28 (a space: no API request's key can hold one). */
+export const stepIdempotencyKey = (runId: string, stepKey: string): string => `automation step ${runId} ${stepKey}`;
+
+export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent): StepEmail {
   const { key: _key, type: _type, next: _next, html, subject, ...rest } = step;
   const plain = fillEventPlaceholdersDeep({ ...rest, to: rest.to?.length ? rest.to : ['{{event.email}}'] }, event);
   const missing = new Set(plain.missing);
@@ -54,10 +65,5 @@ export function stepEmailRequest(step: SendEmailStep, event: AutomationEvent, ru
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
     return { ok: false, error: `invalid email for this event: ${problems.join('; ')}`, missing: missingList };
   }
-  return {
-    ok: true,
-    request: parsed.data,
-    idempotency: { key: `automation step ${runId} ${step.key}`, fingerprint: requestFingerprint('automation-step', body) },
-    missing: missingList,
-  };
+  return { ok: true, request: parsed.data, missing: missingList };
 }
