@@ -79,3 +79,21 @@ test("`npm run admin` is the operator CLI run from its bundle (localstack/admin.
   expect(adminManifest.entries).toEqual({ main: 'localstack/admin-main.ts' });
   expect(Object.keys(adminManifest.inputs)).toEqual(expect.arrayContaining(['localstack/admin-local.ts', 'functions/cli/admin.ts']));
 });
+
+test("a command's start loads no mail parser: mailparser is loaded by `send --eml` alone (clients/cli/send/eml.ts)", async () => {
+  // Every package the process loads, by the request that loaded it, printed at exit.
+  const probe = [
+    "const Module = require('node:module');",
+    'const seen = new Set();',
+    'const load = Module._load;',
+    'Module._load = function (request, ...rest) { seen.add(request); return load.call(this, request, ...rest); };',
+    "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));",
+    "process.argv = [process.argv[0], 'mailservice', '--help'];",
+    `require(${JSON.stringify(join(ROOT, 'bin', 'mailservice.js'))});`,
+  ].join('\n');
+  const { stdout, stderr } = await run(process.execPath, ['-e', probe], { cwd: ROOT });
+  expect(stdout).toMatch(/^Usage: mailservice/);
+  const loaded = JSON.parse(/LOADED (.*)/.exec(stderr)![1]!) as string[];
+  expect(loaded).toEqual(expect.arrayContaining(['commander']));
+  expect(loaded.filter((request) => /^(mailparser|libmime|@zone-eu\/mailsplit|linkify-it|encoding-japanese)$/.test(request))).toEqual([]);
+});
