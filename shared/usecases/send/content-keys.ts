@@ -20,6 +20,11 @@ export const INLINE_BODY_LIMIT = 2 * 1024;
  */
 export const INLINE_MIME_LIMIT = INLINE_BODY_LIMIT;
 
+/** Whether a body (its JSON) or a raw message stays in the email item: the one rule the accept step and the early PUT share. */
+export function keptInItem(content: { json: string } | { raw: Buffer }): boolean {
+  return 'raw' in content ? content.raw.length <= INLINE_MIME_LIMIT : Buffer.byteLength(content.json, 'utf8') <= INLINE_BODY_LIMIT;
+}
+
 /** Where a body kept outside the item is, under its class's prefix. */
 export const bodyBlobKey = (emailId: string) => `bodies/${emailId}.json`;
 

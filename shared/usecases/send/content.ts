@@ -16,7 +16,7 @@ import type { StoredBody, StoredMime } from '../../adapters/store/emails/stored-
 import { resolveAttachments } from '../attachments/email-attachments';
 import { attachmentsOfMessage } from './message-attachments';
 import type { EarlyUpload } from './early-body';
-import { bodyBlobKey, INLINE_BODY_LIMIT, INLINE_MIME_LIMIT, mimeBlobKey } from './content-keys';
+import { bodyBlobKey, keptInItem, mimeBlobKey } from './content-keys';
 
 /**
  * The object `early` (./early-body.ts) stored at `blobKey` with this very content, if it did: the accept
@@ -42,7 +42,7 @@ export async function storeBody(
   early?: EarlyUpload,
 ): Promise<StoredBody> {
   const json = JSON.stringify(body);
-  if (Buffer.byteLength(json, 'utf8') <= INLINE_BODY_LIMIT) return { inline: body };
+  if (keptInItem({ json })) return { inline: body };
   const blobKey = `${keyPrefix}${bodyBlobKey(emailId)}`;
   if (!(await earlyStored(early, blobKey, json))) await blobs.put(blobKey, json, 'application/json');
   return { blobKey };
@@ -76,7 +76,7 @@ export async function storeContent(
     // attachments as an API send's lists them (./message-attachments.ts).
     const attachments = attachmentsOfMessage(mime.raw);
     const listed = attachments.length ? { attachments } : {};
-    if (mime.raw.length <= INLINE_MIME_LIMIT) return { body: { inline: {} }, mime: { inline: mime.raw }, ...listed };
+    if (keptInItem(mime)) return { body: { inline: {} }, mime: { inline: mime.raw }, ...listed };
     const blobKey = `${keyPrefix}${mimeBlobKey(emailId)}`;
     if (!(await earlyStored(early, blobKey, mime.raw))) await deps.blobs.put(blobKey, mime.raw, 'message/rfc822');
     return { body: { inline: {} }, mime: { blobKey }, ...listed };

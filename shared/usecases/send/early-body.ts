@@ -17,7 +17,7 @@ import type { ParsedSendRequest } from '../../domain/emails/send-request';
 import { BoundedMap } from '../../lib/bounded-map';
 import { logWarn } from '../../lib/log';
 import type { BlobStore } from '../../ports/blobs';
-import { bodyBlobKey, INLINE_BODY_LIMIT, INLINE_MIME_LIMIT, mimeBlobKey } from './content-keys';
+import { bodyBlobKey, keptInItem, mimeBlobKey } from './content-keys';
 import type { SendCaller } from './send-caller';
 
 /** A PUT started early: where it went, and how it ended (never rejects). */
@@ -64,7 +64,7 @@ export class EarlyBodies {
     if (days === undefined) return undefined;
     // Serialised once, as the accept step would: a body kept in the item is not put.
     const content = mime ? mime.raw : JSON.stringify({ html: parsed.html, text: parsed.text });
-    if (mime ? mime.raw.length <= INLINE_MIME_LIMIT : Buffer.byteLength(content, 'utf8') <= INLINE_BODY_LIMIT) return undefined;
+    if (keptInItem(mime ?? { json: content as string })) return undefined;
     const keyPrefix = retentionKeyPrefix(objectRetentionDays(days, when.at ?? when.now, when.now));
     const blobKey = mime ? `${keyPrefix}${mimeBlobKey(emailId)}` : `${keyPrefix}${bodyBlobKey(emailId)}`;
     const stored = this.blobs.put(blobKey, content, mime ? 'message/rfc822' : 'application/json').then(

@@ -12,6 +12,7 @@ import type { Account } from '#shared/domain/accounts/account';
 import { AppError } from '#shared/domain/errors';
 import type { StepOutcome } from '#shared/adapters/store/runs';
 import type { Principal } from '../../access/principal';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
 import type { RunStepDeps, RunStepOutcome } from './run-step-deps';
 import { EmailExists } from '../../send/idempotency';
 import { stepEmailId, stepEmailRequest, stepIdempotencyKey } from './step-email';
@@ -52,19 +53,38 @@ export function conditionStep(run: Run, step: ConditionStep, end: StepEnd): Prom
 }
 
 type SentEmail = { id: string; status: string };
+type SendDeps = Pick<RunStepDeps, 'sendEmail' | 'emails' | 'idempotency' | 'clock'>;
+
+/** A stored email as its send answered: `scheduled`, else `sent`. */
+const answerOf = (email: { id: string; status: string }): SentEmail => ({
+  id: email.id,
+  status: email.status === 'scheduled' ? 'scheduled' : 'sent',
+});
 
 /**
  * What an earlier attempt of the step sent, for a retried one: the email of the step's id, or (a step first
  * attempted before 2026-11-28) its send's idempotency record. Read before the send core, so a retry answers
  * as the first attempt did, whatever changed since (a recipient suppressed by the first email's bounce).
  */
-async function earlierSend(deps: Pick<RunStepDeps, 'emails' | 'idempotency' | 'clock'>, run: Run, step: SendEmailStep, emailId: string) {
+async function earlierSend(deps: SendDeps, run: Run, step: SendEmailStep, emailId: string): Promise<SentEmail | null> {
   const [stored, record] = await Promise.all([
     deps.emails.get(emailId),
     deps.idempotency.get(run.account_id, stepIdempotencyKey(run.id, step.key), deps.clock.now()),
   ]);
-  if (stored) return { id: stored.email.id, status: stored.email.status === 'scheduled' ? 'scheduled' : 'sent' };
+  if (stored) return answerOf(stored.email);
   return record ? (record.body as SentEmail) : null;
+}
+
+/** The send under the step's id; refused because another attempt stored it meanwhile (EmailExists): that email. */
+async function sendUnder(deps: SendDeps, principal: Principal, request: ParsedSendRequest, emailId: string): Promise<SentEmail> {
+  try {
+    return await deps.sendEmail(principal, request, emailId);
+  } catch (error) {
+    if (!(error instanceof EmailExists)) throw error;
+    const stored = await deps.emails.get(emailId);
+    if (!stored) throw error; // expired or erased since: retried
+    return answerOf(stored.email);
+  }
 }
 
 /**
@@ -73,7 +93,7 @@ async function earlierSend(deps: Pick<RunStepDeps, 'emails' | 'idempotency' | 'c
  * (4xx) fails the run, other errors retry the message.
  */
 export async function sendEmailStep(
-  deps: Pick<RunStepDeps, 'sendEmail' | 'emails' | 'idempotency' | 'clock'>,
+  deps: SendDeps,
   run: Run,
   step: SendEmailStep,
   account: Account | null,
@@ -86,12 +106,7 @@ export async function sendEmailStep(
   try {
     const sent =
       (run.attempt > 1 ? await earlierSend(deps, run, step, emailId) : null) ??
-      (await deps.sendEmail(automationPrincipal(account, run), built.request, emailId).catch(async (error: unknown) => {
-        if (!(error instanceof EmailExists)) throw error;
-        const stored = await deps.emails.get(emailId);
-        if (!stored) throw error; // expired or erased since: retried
-        return { id: stored.email.id, status: stored.email.status === 'scheduled' ? 'scheduled' : 'sent' };
-      }));
+      (await sendUnder(deps, automationPrincipal(account, run), built.request, emailId));
     return end.finish(
       'completed',
       { email_id: sent.id, status: sent.status, to: built.request.to, missing: built.missing },
