@@ -35,30 +35,19 @@
  *   TABLE_NAME=... AWS_REGION=... npx tsx functions/cli/admin.ts account create --email <address>
  */
 import { parseArgs } from 'node:util';
-import { isPlanName, PLAN_NAMES, type PlanName } from '#shared/domain/accounts/plans';
+import { PLAN_NAMES } from '#shared/domain/accounts/plans';
 import { isEmailAddress } from '#shared/domain/mail/address';
 import { AppError } from '#shared/domain/errors';
 import { ENV, loadConfig } from '#shared/config/config';
-import { buildServices } from '#shared/services';
-import { createAccount, pauseAccountAsOperator, resumeAccountAsOperator, updateAccount } from '#shared/usecases/access/accounts';
-import { accountPauseView } from '#shared/domain/accounts/account';
-import { resumeTenantAsOperator } from '#shared/usecases/tenants/tenants';
-import { createDashboardUser } from '#shared/usecases/dashboard/users';
-import { buildSesPace } from '#shared/services/ses-pace';
-import { sesQuotaReport } from '#shared/usecases/delivery/ses-quota-report';
-import { buildHostingQuotaUsage } from '#shared/services/mta-sts-provisioning';
-import { DEFAULT_HOSTING_QUOTAS, hostingHeadroom } from '#shared/usecases/domains/mta-sts/quota-headroom';
-import { generatePassword, newPasswordSchema } from '#shared/domain/dashboard/password-policy';
-import { toPublicApiKey } from '#shared/domain/api-keys/api-key';
+import { buildPlatform } from '#shared/services/platform';
+import { DEFAULT_HOSTING_QUOTAS } from '#shared/usecases/domains/mta-sts/quota-headroom';
+import { newPasswordSchema } from '#shared/domain/dashboard/password-policy';
 import { AuditLogRepository } from '#shared/adapters/store/audit-log';
-import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { recordAudit } from '#shared/usecases/audit/record';
-import { UNKNOWN_ACCOUNT_AUDIT } from '#shared/usecases/dashboard/sign-in';
-import { oidcSecretContext, oidcSettingsFromValues } from '#shared/domain/dashboard/oidc';
-import { adoptLegacyCommand } from './adopt-legacy-command';
+import { oidcSettingsFromValues } from '#shared/domain/dashboard/oidc';
+import { UsageError, type Command, type CommandContext, type Inputs, type Values } from './admin-commands/context';
 
-/** Bad arguments or a missing target: exit code 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 const USAGE = `usage:
   admin account create --email <address> [--plan ${PLAN_NAMES.join('|')}] [--payment-method] [--tenants]
@@ -98,23 +87,12 @@ async function passwordFromStdin(
     .replace(/\r?\n$/, '');
 }
 
-function plan(value: string | undefined): PlanName | undefined {
-  if (value === undefined) return undefined;
-  if (!isPlanName(value)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
-  return value;
-}
-
 /** A raised quota given on the command line (a whole number), else AWS's default. */
 function quotaOption(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const quota = Number(value);
   if (!Number.isInteger(quota) || quota < 1) throw new UsageError(`--${name} must be a whole number (the quota Service Quotas shows)`);
   return quota;
-}
-
-function flag(on: boolean | undefined, off: boolean | undefined, name: string): boolean | undefined {
-  if (on && off) throw new UsageError(`--${name} and --no-${name} contradict each other`);
-  return on ? true : off ? false : undefined;
 }
 
 function parse(argv: string[]) {
@@ -145,25 +123,6 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
-}
-
-type Values = ReturnType<typeof parse>['values'];
-
-/** What a command was given, checked before anything is read or written (stdin included, in this order). */
-interface Inputs {
-  values: Values;
-  oidc: ReturnType<typeof oidcSettingsFromValues> | null;
-  clientSecret: string | undefined;
-  password: string | undefined;
-  segments: number;
-  hostingQuotas: typeof DEFAULT_HOSTING_QUOTAS;
-}
-
-/** What a command runs with once its target is set: the services, its inputs, and its audit record. */
-interface CommandContext extends Inputs {
-  services: ReturnType<typeof buildServices>;
-  /** The operator's change in the audit log (a failed write is logged, never the command's failure). */
-  audited: <T>(accountId: string, ids: Record<string, string>, result: T) => Promise<T>;
 }
 
 /** The OpenID Connect settings the secret is bound to, checked before the secret is read; then the secret. */
@@ -210,106 +169,23 @@ async function inputsOf(resource: string, values: Values): Promise<Inputs> {
   return { values, oidc, clientSecret, password, segments, hostingQuotas };
 }
 
-async function createAccountCommand({ services, values, audited }: CommandContext): Promise<unknown> {
-  if (!values.email || !isEmailAddress(values.email)) throw new UsageError('account create needs --email <address>');
-  if (values['no-payment-method'] || values['no-tenants']) throw new UsageError('--no-* options are for account update');
-  const { account, apiKey, secret } = await createAccount(services, {
-    email: values.email,
-    plan: plan(values.plan) ?? 'free',
-    paymentMethod: values['payment-method'] ?? false,
-    tenants: values.tenants ?? false,
-  });
-  // The account's first key, named as POST /api-keys answers a new key: the key, and its secret (shown once).
-  return audited(
-    account.id,
-    { account: account.id, api_key: apiKey.id },
-    { account_id: account.id, api_key: toPublicApiKey(apiKey), secret },
-  );
-}
-
-async function updateAccountCommand({ services, values, audited }: CommandContext): Promise<unknown> {
-  if (!values.id) throw new UsageError('account update needs --id <account_id>');
-  const account = await updateAccount(services, values.id, {
-    plan: plan(values.plan),
-    payment_method: flag(values['payment-method'], values['no-payment-method'], 'payment-method'),
-    tenants_enabled: flag(values.tenants, values['no-tenants'], 'tenants'),
-  });
-  return audited(
-    account.id,
-    { account: account.id },
-    {
-      account_id: account.id,
-      email: account.email,
-      plan: account.plan,
-      payment_method: account.payment_method,
-      tenants_enabled: account.tenants_enabled,
-    },
-  );
-}
-
-function pauseCommand(action: 'pause' | 'resume') {
-  return async ({ services, values, audited }: CommandContext): Promise<unknown> => {
-    if (!values.id) throw new UsageError(`account ${action} needs --id <account_id>`);
-    const reason = values.reason?.trim() || 'Paused by the operator.';
-    const changed =
-      action === 'pause' ? await pauseAccountAsOperator(services, values.id, reason) : await resumeAccountAsOperator(services, values.id);
-    return audited(changed.id, { account: changed.id }, { account_id: changed.id, ...accountPauseView(changed) });
-  };
-}
-
-async function resumeTenantCommand({ services, values, audited }: CommandContext): Promise<unknown> {
-  if (!values.account || !values.tenant) throw new UsageError('tenant resume needs --account <account_id> --tenant <external_id or id>');
-  const tenant = await resumeTenantAsOperator(services, values.account, values.tenant);
-  return audited(values.account, { tenant: tenant.id }, { tenant_id: tenant.id, external_id: tenant.external_id, status: tenant.status });
-}
-
-async function createUserCommand({ services, values, password, audited }: CommandContext): Promise<unknown> {
-  const chosen = password ?? generatePassword();
-  const user = await createDashboardUser(services, { accountId: values.account!, email: values.email!, password: chosen });
-  // A generated password is printed once, here; it is stored only as its scrypt hash.
-  return audited(
-    user.account_id,
-    { user: user.id },
-    {
-      user_id: user.id,
-      account_id: user.account_id,
-      email: user.email,
-      role: user.role,
-      ...(password === undefined ? { password: chosen } : {}),
-    },
-  );
-}
-
-/** Every command, by `<resource> <action>` (`rotate-link-key` alone). */
-const COMMANDS: Record<string, (context: CommandContext) => Promise<unknown>> = {
-  'account create': createAccountCommand,
-  'account update': updateAccountCommand,
-  'account pause': pauseCommand('pause'),
-  'account resume': pauseCommand('resume'),
-  'tenant resume': resumeTenantCommand,
-  'user create': createUserCommand,
-  'rotate-link-key': async ({ services, audited }) => {
-    // Send workers pick the new key up within CURRENT_KEY_TTL_MS; every older key keeps verifying.
-    const key = await services.linkSigning.rotateLinkKey();
-    return audited(UNKNOWN_ACCOUNT_AUDIT, { link_key: key.kid }, { link_key: key.kid, created_at: key.created_at });
-  },
-  'ses quota': async ({ services }) => {
-    const { sesAccount } = buildSesPace(services.config, services);
-    return sesQuotaReport({
-      sesAccount,
-      sesSendBudget: services.sesSendBudget,
-      configuredRate: services.config.sesMaxSendRate,
-      now: Date.now(),
-    });
-  },
-  'mta-sts quota': async ({ services, hostingQuotas }) => hostingHeadroom(buildHostingQuotaUsage(services), hostingQuotas),
-  'oidc seal-secret': async ({ services, oidc, clientSecret }) => {
-    // Sealed for this issuer and client only; never stored or printed in plain text.
-    const sealed = await services.secretBox.seal(clientSecret!, oidcSecretContext(oidc!));
-    return { oidc_client_secret_sealed: sealed, issuer: oidc!.issuer, client_id: oidc!.clientId };
-  },
-  'data adopt-legacy': async ({ services, segments, audited }) =>
-    audited(UNKNOWN_ACCOUNT_AUDIT, {}, await adoptLegacyCommand(services, segments)),
+/**
+ * Every command, by `<resource> <action>` (`rotate-link-key` alone), loaded when it runs: each module
+ * (./admin-commands/) builds only the capabilities it uses, so a command starts without the AWS clients of
+ * the others.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  'account create': async () => (await import('./admin-commands/accounts')).createAccountCommand,
+  'account update': async () => (await import('./admin-commands/accounts')).updateAccountCommand,
+  'account pause': async () => (await import('./admin-commands/accounts')).pauseCommand('pause'),
+  'account resume': async () => (await import('./admin-commands/accounts')).pauseCommand('resume'),
+  'tenant resume': async () => (await import('./admin-commands/accounts')).resumeTenantCommand,
+  'user create': async () => (await import('./admin-commands/users')).createUserCommand,
+  'rotate-link-key': async () => (await import('./admin-commands/secrets')).rotateLinkKeyCommand,
+  'ses quota': async () => (await import('./admin-commands/ses-quota')).sesQuotaCommand,
+  'mta-sts quota': async () => (await import('./admin-commands/mta-sts-quota')).mtaStsQuotaCommand,
+  'oidc seal-secret': async () => (await import('./admin-commands/secrets')).sealOidcSecretCommand,
+  'data adopt-legacy': async () => (await import('./admin-commands/adopt-legacy')).adoptLegacyRecordsCommand,
 };
 
 /** Runs one command; answers what to print (undefined: nothing). */
@@ -321,8 +197,8 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
   }
   const [resource = '', action] = positionals;
   const name = [resource, action].filter(Boolean).join(' ');
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
-  if (!command) throw new UsageError(USAGE);
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+  if (!load) throw new UsageError(USAGE);
   const inputs = await inputsOf(resource, values);
 
   options.prepareEnvironment?.();
@@ -330,11 +206,11 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     throw new UsageError(
       `Set ${ENV.tableName} (the stack output TableName) in the environment, with the AWS credentials and region of the stack.`,
     );
-  const services = buildServices(loadConfig(process.env));
-  const auditLog = new AuditLogRepository({ client: createDynamoClient(services.config), name: services.config.tableName });
-  const audited = async <T>(accountId: string, ids: Record<string, string>, result: T): Promise<T> => {
+  const platform = buildPlatform(loadConfig(process.env));
+  const auditLog = new AuditLogRepository(platform.table);
+  const audited: CommandContext['audited'] = async (accountId, ids, result) => {
     await recordAudit(
-      { auditLog, clock: services.clock },
+      { auditLog, clock: platform.clock },
       {
         account_id: accountId,
         tenant_id: null,
@@ -349,7 +225,8 @@ async function run(argv: string[], options: AdminOptions): Promise<unknown> {
     );
     return result;
   };
-  return command({ ...inputs, services, audited });
+  const command = await load();
+  return command({ ...inputs, platform, audited });
 }
 
 /**

@@ -2,26 +2,24 @@
  * `admin data adopt-legacy [--segments N]` (docs/privacy.md, "Records of before this release"): gives the
  * records an older release wrote their retention and address references
  * (shared/usecases/privacy/adopt-legacy-records.ts). Prints progress to stderr after each Scan page and the
- * counts as the command's JSON answer. Idempotent: run it again to finish after an interruption.
+ * counts as the command's JSON answer, recorded in the audit log under the pseudo-account `deployment`.
+ * Idempotent: run it again to finish after an interruption.
  */
-import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { AccountRetentionLookup } from '#shared/adapters/store/account-retention';
 import { LegacyRecordRepository } from '#shared/adapters/store/legacy-records';
-import type { Services } from '#shared/services';
-import { adoptLegacyRecords, type AdoptionCounts } from '#shared/usecases/privacy/adopt-legacy-records';
+import { buildBlobs } from '#shared/services/blobs';
+import { UNKNOWN_ACCOUNT_AUDIT } from '#shared/usecases/dashboard/sign-in';
+import { adoptLegacyRecords } from '#shared/usecases/privacy/adopt-legacy-records';
+import type { Command } from './context';
 
-export async function adoptLegacyCommand(
-  services: Pick<Services, 'config' | 'blobs' | 'clock'>,
-  segments: number,
-): Promise<AdoptionCounts> {
-  const table = { client: createDynamoClient(services.config), name: services.config.tableName };
+export const adoptLegacyRecordsCommand: Command = async ({ platform, segments, audited }) => {
   let last = Date.now(); // the first line after a second: a small table prints none
-  return adoptLegacyRecords(
+  const counts = await adoptLegacyRecords(
     {
-      legacyRecords: new LegacyRecordRepository(table),
-      retention: new AccountRetentionLookup(table),
-      blobs: services.blobs,
-      clock: services.clock,
+      legacyRecords: new LegacyRecordRepository(platform.table),
+      retention: new AccountRetentionLookup(platform.table),
+      blobs: buildBlobs(platform.config).blobs,
+      clock: platform.clock,
     },
     {
       segments,
@@ -35,4 +33,5 @@ export async function adoptLegacyCommand(
       },
     },
   );
-}
+  return audited(UNKNOWN_ACCOUNT_AUDIT, {}, counts);
+};
