@@ -148,11 +148,14 @@ export class SqsPoller {
       let messages: Message[] = [];
       this.receiving++;
       try {
+        const shortened = await this.shortenedVisibility();
         const result = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: batchSize,
             WaitTimeSeconds: waits ? LONG_POLL_SECONDS : 0,
+            // A running batch kept invisible until its function's timeout (keepInvisible below).
+            ...(shortened !== null ? { VisibilityTimeout: this.options.timeoutSeconds } : {}),
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
@@ -193,7 +196,7 @@ export class SqsPoller {
     const records = messages.map((message) => toRecord(message, queueArn));
     let failed: Set<string>;
     this.invocations++;
-    const kept = this.keepInvisible(records);
+    const kept = this.keepInvisible();
     try {
       // Past the function's Timeout the invocation fails (./lambda-timeout.ts): the whole batch comes back.
       const response = await invokeWithinTimeout(
@@ -239,31 +242,30 @@ export class SqsPoller {
   /**
    * Keeps a running batch invisible until its function's timeout, as AWS does by requiring a queue's
    * visibility timeout to be at least its function's (docs/local-cloud/messaging.md): only on a queue whose
-   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), whose batch is made invisible for the function's
-   * timeout as soon as it is received (one ChangeMessageVisibilityBatch, no timer a busy event loop could
-   * make late). `release` gives the records that failed the queue's own visibility again, so that they come
-   * back as soon as on that queue. A queue whose visibility covers the timeout is left as it is.
+   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), whose receives ask for the function's timeout
+   * instead (ReceiveMessage's VisibilityTimeout: no call of its own, no timer a busy event loop could make
+   * late). `release` gives the records that failed the queue's own visibility again, so that they come back
+   * as soon as on that queue. A queue whose visibility covers the timeout is left as it is.
    */
-  private keepInvisible(records: SQSRecord[]): { release(failed: SQSRecord[]): Promise<void> } {
-    const { name, timeoutSeconds } = this.options;
-    const shortened = this.visibility().then(
-      async (visibility) => {
-        if (visibility <= 0 || visibility >= timeoutSeconds) return null;
-        await this.setVisibility(records, timeoutSeconds, 'keep a running batch invisible');
-        return visibility;
-      },
-      (error: unknown) => {
-        this.options.log(`${name}: could not read the queue's visibility timeout: ${(error as Error).message}`);
-        return null;
-      },
-    );
+  private keepInvisible(): { release(failed: SQSRecord[]): Promise<void> } {
     return {
       release: async (failed) => {
-        const visibility = await shortened;
+        const visibility = await this.shortenedVisibility();
         if (visibility !== null && failed.length > 0)
           await this.setVisibility(failed, visibility, 'give failed records their visibility back');
       },
     };
+  }
+
+  /** The queue's own visibility when it is shorter than the function's timeout (LOCAL_QUEUE_VISIBILITY_SECONDS), else null. */
+  private async shortenedVisibility(): Promise<number | null> {
+    try {
+      const visibility = await this.visibility();
+      return visibility > 0 && visibility < this.options.timeoutSeconds ? visibility : null;
+    } catch (error) {
+      this.options.log(`${this.options.name}: could not read the queue's visibility timeout: ${(error as Error).message}`);
+      return null;
+    }
   }
 
   private async setVisibility(records: SQSRecord[], seconds: number, why: string): Promise<void> {

@@ -65,11 +65,20 @@ async function depth(url: string): Promise<number> {
 function poller(
   queue: { queueUrl: string; queueArn: string },
   handler: (event: SQSEvent) => Promise<any>,
-  options: { concurrency?: number; timeoutSeconds?: number; log?: (line: string) => void } = {},
+  options: { concurrency?: number; timeoutSeconds?: number; log?: (line: string) => void; calls?: string[] } = {},
 ) {
+  // Each SQS call the poller makes, by command name, when the test asks.
+  const counted = options.calls
+    ? ({
+        send: (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+          options.calls!.push(command.constructor.name);
+          return (sqs.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+        },
+      } as unknown as typeof sqs)
+    : sqs;
   const p = new SqsPoller({
     name: 'test',
-    sqs,
+    sqs: counted,
     queueUrl: queue.queueUrl,
     queueArn: queue.queueArn,
     handler,
@@ -156,6 +165,7 @@ describe('SqsPoller', () => {
     // again: it must not, until the batch is done (then it is deleted) or the function timeout is over.
     const { queue, dlq } = queueWithDlq(2);
     const received: string[] = [];
+    const sqsCalls: string[] = [];
     const slow = poller(
       queue,
       async (event) => {
@@ -163,7 +173,7 @@ describe('SqsPoller', () => {
         await new Promise((resolve) => setTimeout(resolve, 3000));
         return { batchItemFailures: [] };
       },
-      { concurrency: 2 },
+      { concurrency: 2, calls: sqsCalls },
     );
     slow.start();
     await send(queue.queueUrl, ['long']);
@@ -175,6 +185,9 @@ describe('SqsPoller', () => {
     await slow.stop();
     expect(received).toEqual(['long #1']);
     expect(await depth(dlq.queueUrl)).toBe(0);
+    // Kept invisible by the receive itself (its VisibilityTimeout): a handled batch costs no call of its own
+    // beyond its delete (a ChangeMessageVisibilityBatch per batch was the local cloud's busiest SQS call).
+    expect(sqsCalls.filter((name) => name !== 'ReceiveMessageCommand')).toEqual(['GetQueueAttributesCommand', 'DeleteMessageBatchCommand']);
 
     // Past its timeout (1 s here) a batch is no longer kept: Lambda would have stopped it.
     const { queue: other } = queueWithDlq(5);
