@@ -26,6 +26,12 @@ export interface ApiKeyLookup {
   scopes: string[];
   tenant: string | null;
   allowed_domains: string[] | null;
+  /**
+   * The key's name (names never change), for the audit log's record of what the key changed: in the lookup
+   * items of API keys made since 2026-11-28; absent in older ones and in SMTP credentials' (the audit log then
+   * reads it from the listing item).
+   */
+  name?: string;
 }
 
 function listingItem(key: ApiKey, hash: string) {
@@ -40,6 +46,7 @@ function lookupItem(key: ApiKey, hash: string) {
     scopes: key.scopes,
     tenant: key.tenant,
     allowed_domains: key.allowed_domains,
+    name: key.name,
   };
   return { ...keys.apiKeyHash(hash), type: 'api_key_lookup', ...lookup };
 }
@@ -61,6 +68,7 @@ const apiKeyLookupSchema = modelSchema<ApiKeyLookup>()(
     scopes: z.array(z.string()),
     tenant: z.string().nullable().default(null),
     allowed_domains: z.array(z.string()).nullable().default(null),
+    name: z.string().optional(),
   }),
 );
 

@@ -16,6 +16,8 @@ export interface Credential {
   tenant: string | null;
   /** Set when the credential may only send from these domains. */
   allowed_domains: string[] | null;
+  /** An API key's name, when its lookup item holds it (keys made since 2026-11-28): the audit log's actor. */
+  name?: string;
 }
 
 export interface Principal {
@@ -45,6 +47,13 @@ export function principalOf(key: ApiKeyLookup | null, account: Account | null, k
   if (!key || !account || account.id !== key.account_id || key.kind !== kind) throw invalidSecret(kind);
   return {
     account,
-    credential: { kind, id: key.key_id, scopes: key.scopes, tenant: key.tenant, allowed_domains: key.allowed_domains },
+    credential: {
+      kind,
+      id: key.key_id,
+      scopes: key.scopes,
+      tenant: key.tenant,
+      allowed_domains: key.allowed_domains,
+      ...(key.name === undefined ? {} : { name: key.name }),
+    },
   };
 }

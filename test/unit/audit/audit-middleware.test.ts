@@ -22,6 +22,7 @@ const keyPrincipal: Principal = {
 
 function harness(options: { failWrite?: boolean; principal?: Principal | null } = {}) {
   const records: AuditRecord[] = [];
+  const nameReads: string[] = [];
   const deps = {
     clock: { now: () => new Date('2026-03-01T10:00:00.000Z') },
     auditLog: {
@@ -29,7 +30,10 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
         if (options.failWrite) throw new Error('throttled');
         records.push(record);
       },
-      apiKeyName: async () => 'ci key',
+      apiKeyName: async (_accountId: string, keyId: string) => {
+        nameReads.push(keyId);
+        return 'ci key';
+      },
     },
   };
   const app: Hono<ApiEnv> = createFrame();
@@ -65,10 +69,22 @@ function harness(options: { failWrite?: boolean; principal?: Principal | null } 
       },
       { event: { requestContext: { http: { sourceIp: '203.0.113.7' } } } } as never,
     );
-  return { records, request };
+  return { records, request, nameReads };
 }
 
 describe('audit middleware', () => {
+  it("names the key from what authentication read with it (no read of its own); an older key's name is read from its listing", async () => {
+    const named = harness({ principal: { account, credential: { ...keyPrincipal.credential, name: 'deploy key' } } });
+    expect((await named.request('DELETE', '/webhooks/wh_1')).status).toBe(200);
+    expect(named.records[0]!.actor).toEqual({ type: 'api_key', id: keyPrincipal.credential.id, name: 'deploy key' });
+    expect(named.nameReads).toEqual([]);
+    // A lookup item written before keys carried their name: one read of the key's listing item.
+    const older = harness();
+    expect((await older.request('DELETE', '/webhooks/wh_1')).status).toBe(200);
+    expect(older.records[0]!.actor).toEqual({ type: 'api_key', id: keyPrincipal.credential.id, name: 'ci key' });
+    expect(older.nameReads).toEqual([keyPrincipal.credential.id]);
+  });
+
   it('records a successful change once, with its operationId, the id a create made, actor, source and no body field', async () => {
     const { records, request } = harness();
     const response = await request('POST', '/api-keys', { name: 'very secret name value', scopes: ['full'] });

@@ -60,7 +60,9 @@ async function actorOf(c: Context<ApiEnv>, deps: AuditMiddlewareDeps): Promise<A
   if (session) return { type: 'user', id: session.user.id, email: session.user.email, email_hash: null, role: session.user.role };
   const principal = c.get('principal');
   if (principal?.credential.kind !== 'api_key') return null;
-  const name = await deps.auditLog.apiKeyName(principal.account.id, principal.credential.id).catch(() => null);
+  // The name authentication read with the key (one read less a change), else the key's listing item (an older key).
+  const name =
+    principal.credential.name ?? (await deps.auditLog.apiKeyName(principal.account.id, principal.credential.id).catch(() => null));
   return { type: 'api_key', id: principal.credential.id, name };
 }
 
