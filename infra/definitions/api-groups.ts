@@ -261,7 +261,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
     // automations group's POST /events and the webhooks group's routes behind session authentication.
     // The emails, received-email and domain pages are functions of their own (below), so no dashboard
     // function bundles every AWS client. Each one's grants are what its use cases need
-    // (test/infra/dashboard-group.test.ts names each one's source).
+    // (test/infra/default-stack/dashboard-group.ts names each one's source).
     name: 'dashboard',
     entry: 'functions/api/dashboard/handler.ts',
     capabilities: [

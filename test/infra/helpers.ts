@@ -55,6 +55,19 @@ export function synth(options: SynthOptions = {}): Synthesised {
   return { ...created, template: Template.fromStack(created.stack) };
 }
 
+let defaultSynth: Synthesised | undefined;
+
+/**
+ * The stack as `cdk synth` makes it with cdk.json's context alone, synthesised once per test file: the files of
+ * ./default-stack/ run in one (./default-stack.test.ts) and share it instead of synthesising it each (8 synths and
+ * 8 loads of aws-cdk-lib took 28 s of CPU, the one file 7 s; 2026-11-28). Read only: a test that needs other context or props synths
+ * its own. Each part calls its cleanup after all of the file's tests (the first removes its folders, the others find none).
+ */
+export function defaultStack(): Synthesised {
+  defaultSynth ??= synth();
+  return defaultSynth;
+}
+
 /** Logical id of a construct's CloudFormation resource. */
 export function logicalId(stack: MailserviceStack, construct: { node: { defaultChild?: unknown } }): string {
   return stack.getLogicalId(construct.node.defaultChild as CfnFunction);

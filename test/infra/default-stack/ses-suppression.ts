@@ -5,12 +5,12 @@
  */
 import { CONFIGURATION_SET } from '#infra/definitions';
 import { tlsRequiredConfigurationSet } from '#shared/adapters/aws/ses-configuration-sets';
-import { synth, type Synthesised } from './helpers';
+import { defaultStack, type Synthesised } from '../helpers';
 
 let s: Synthesised;
 
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 
 afterAll(() => s.cleanup());

@@ -4,11 +4,11 @@
  */
 import { apiRoutes } from '#infra/api-routes';
 import { API_GROUPS, QUEUES, SCHEDULED_TASKS, STREAM_WORKERS, TABLE, WORKERS } from '#infra/definitions';
-import { functionActions, functionEnv, logicalId, synth, type Synthesised } from './helpers';
+import { functionActions, functionEnv, logicalId, synth, defaultStack, type Synthesised } from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 

@@ -10,11 +10,20 @@
 import { apiRoutes } from '#infra/api-routes';
 import { API_GROUPS, QUEUES, TABLE, type Grant } from '#infra/definitions';
 import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
-import { functionActions, functionEnv, logicalId, resourcesOf, functionStatements, actionsOf, synth, type Synthesised } from './helpers';
+import {
+  functionActions,
+  functionEnv,
+  logicalId,
+  resourcesOf,
+  functionStatements,
+  actionsOf,
+  defaultStack,
+  type Synthesised,
+} from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 

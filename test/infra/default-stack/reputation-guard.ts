@@ -6,12 +6,12 @@
  */
 import { STREAM_WORKERS } from '#infra/definitions';
 import { AWS_REVIEW, DEFAULT_BRAKE } from '#shared/domain/reputation/brake';
-import { functionEnv, synth, type Synthesised } from './helpers';
+import { functionEnv, synth, defaultStack, type Synthesised } from '../helpers';
 
 let s: Synthesised;
 
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 
 afterAll(() => s.cleanup());

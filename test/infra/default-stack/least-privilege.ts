@@ -42,14 +42,14 @@ import {
   logicalId,
   resourcesOf,
   streamRelayTableActions,
-  synth,
   type Statement,
   type Synthesised,
-} from './helpers';
+  defaultStack,
+} from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 

@@ -1,11 +1,11 @@
 /** The migrations group (imports, docs/imports.md): routes, a 29 s Lambda for ~25 s of work, and the least it needs. */
 import { apiRoutes } from '#infra/api-routes';
 import { API_GROUPS } from '#infra/definitions';
-import { functionActions, functionProperties, logicalId, synth, type Synthesised } from './helpers';
+import { functionActions, functionProperties, logicalId, defaultStack, type Synthesised } from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 

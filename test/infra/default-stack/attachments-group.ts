@@ -1,11 +1,11 @@
 /** The attachments API group (presigned uploads): its routes, and exactly the table and mail bucket grants. */
 import { apiRoutes } from '#infra/api-routes';
 import { API_GROUPS, BUCKETS, TABLE } from '#infra/definitions';
-import { functionActions, functionEnv, functionStatements, logicalId, resourcesOf, synth, type Synthesised } from './helpers';
+import { functionActions, functionEnv, functionStatements, logicalId, resourcesOf, defaultStack, type Synthesised } from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 

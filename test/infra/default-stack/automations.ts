@@ -16,14 +16,14 @@ import {
   resourcesOf,
   roleStatements,
   streamRelayTableActions,
-  synth,
   type Statement,
   type Synthesised,
-} from './helpers';
+  defaultStack,
+} from '../helpers';
 
 let s: Synthesised;
 beforeAll(() => {
-  s = synth();
+  s = defaultStack();
 });
 afterAll(() => s?.cleanup());
 
