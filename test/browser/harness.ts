@@ -131,7 +131,12 @@ export async function reloadUntil(page: Page, probe: () => Promise<boolean>, wha
       );
     await page.waitForTimeout(1_000);
     if (await holds()) return;
-    await page.reload();
+    // A reload that another navigation of the page cut short (net::ERR_ABORTED, once in a whole run) is looked
+    // at again like any other: the loop probes the page as it then is.
+    await page.reload().catch((error: Error) => {
+      if (!/ERR_ABORTED|frame was detached/.test(error.message)) throw error;
+      lastError = error;
+    });
   }
 }
 
