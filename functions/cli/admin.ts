@@ -45,7 +45,7 @@ import { newPasswordSchema } from '#shared/domain/dashboard/password-policy';
 import { AuditLogRepository } from '#shared/adapters/store/audit-log';
 import { recordAudit } from '#shared/usecases/audit/record';
 import { oidcSettingsFromValues } from '#shared/domain/dashboard/oidc';
-import { UsageError, type Command, type CommandContext, type Inputs, type Values } from './admin-commands/context';
+import { ADMIN_OPTIONS, UsageError, type Command, type CommandContext, type Inputs, type Values } from './admin-commands/context';
 
 export { UsageError };
 
@@ -100,25 +100,7 @@ function parse(argv: string[]) {
     return parseArgs({
       args: argv,
       allowPositionals: true,
-      options: {
-        email: { type: 'string' },
-        id: { type: 'string' },
-        account: { type: 'string' },
-        tenant: { type: 'string' },
-        plan: { type: 'string' },
-        'payment-method': { type: 'boolean' },
-        'no-payment-method': { type: 'boolean' },
-        tenants: { type: 'boolean' },
-        'password-stdin': { type: 'boolean' },
-        'no-tenants': { type: 'boolean' },
-        issuer: { type: 'string' },
-        'client-id': { type: 'string' },
-        segments: { type: 'string' },
-        'domain-name-quota': { type: 'string' },
-        'certificate-quota': { type: 'string' },
-        reason: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: ADMIN_OPTIONS,
     });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);

@@ -154,7 +154,7 @@ export class SqsPoller {
             QueueUrl: queueUrl,
             MaxNumberOfMessages: batchSize,
             WaitTimeSeconds: waits ? LONG_POLL_SECONDS : 0,
-            // A running batch kept invisible until its function's timeout (keepInvisible below).
+            // A running batch kept invisible until its function's timeout (releaseFailed below).
             ...(shortened !== null ? { VisibilityTimeout: this.options.timeoutSeconds } : {}),
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
@@ -196,7 +196,6 @@ export class SqsPoller {
     const records = messages.map((message) => toRecord(message, queueArn));
     let failed: Set<string>;
     this.invocations++;
-    const kept = this.keepInvisible();
     try {
       // Past the function's Timeout the invocation fails (./lambda-timeout.ts): the whole batch comes back.
       const response = await invokeWithinTimeout(
@@ -212,7 +211,7 @@ export class SqsPoller {
       this.options.log(`${name}: invocation failed, whole batch will be retried: ${(error as Error).message}`);
       failed = new Set(records.map((r) => r.messageId));
     }
-    await kept.release(records.filter((r) => failed.has(r.messageId)));
+    await this.releaseFailed(records.filter((r) => failed.has(r.messageId)));
     const done = records.filter((r) => !failed.has(r.messageId));
     if (done.length === 0) return;
     try {
@@ -240,21 +239,15 @@ export class SqsPoller {
   }
 
   /**
-   * Keeps a running batch invisible until its function's timeout, as AWS does by requiring a queue's
-   * visibility timeout to be at least its function's (docs/local-cloud/messaging.md): only on a queue whose
-   * visibility is shorter (LOCAL_QUEUE_VISIBILITY_SECONDS), whose receives ask for the function's timeout
-   * instead (ReceiveMessage's VisibilityTimeout: no call of its own, no timer a busy event loop could make
-   * late). `release` gives the records that failed the queue's own visibility again, so that they come back
-   * as soon as on that queue. A queue whose visibility covers the timeout is left as it is.
+   * A running batch stays invisible until its function's timeout, as AWS does by requiring a queue's visibility
+   * timeout to be at least its function's (docs/local-cloud/messaging.md): on a queue whose visibility is shorter
+   * (LOCAL_QUEUE_VISIBILITY_SECONDS) its receive asked for the function's timeout (ReceiveMessage's
+   * VisibilityTimeout: no call of its own, no timer a busy event loop could make late). The records that failed
+   * get the queue's own visibility back here, so that they come back as soon as on that queue.
    */
-  private keepInvisible(): { release(failed: SQSRecord[]): Promise<void> } {
-    return {
-      release: async (failed) => {
-        const visibility = await this.shortenedVisibility();
-        if (visibility !== null && failed.length > 0)
-          await this.setVisibility(failed, visibility, 'give failed records their visibility back');
-      },
-    };
+  private async releaseFailed(failed: SQSRecord[]): Promise<void> {
+    const visibility = await this.shortenedVisibility();
+    if (visibility !== null && failed.length > 0) await this.setVisibility(failed, visibility, 'give failed records their visibility back');
   }
 
   /** The queue's own visibility when it is shorter than the function's timeout (LOCAL_QUEUE_VISIBILITY_SECONDS), else null. */
