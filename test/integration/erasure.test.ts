@@ -1,6 +1,6 @@
 /**
  * Erasure by address (docs/erasure.md) on the running stack: an address is seeded everywhere (sent to it with
- * an Idempotency-Key, a large body and an attachment; in Cc of another email; bounced by the SES simulator so
+ * an Idempotency-Key, a large body and an attachment; in Cc of another email; in Reply-To of a batch's item; bounced by the SES simulator so
  * suppressed; opted out of newsletters and suppressed on a tenant's list; a tenant's email to it; an email
  * received from it at the MX; an automation run about it; webhook deliveries of events about all of those), then erased. A scan of the
  * table and of the bucket (the test may scan; the product never does) finds no item and no object holding
@@ -66,6 +66,18 @@ describe('erasure by address', () => {
     // In Cc of another email (sent before the bounce, or refused after it: an email naming it either way).
     const cc = await send(owner, { from, to: 'success@simulator.amazonses.com', cc: [address.toLowerCase()], subject: 'cc', text: 'hi' });
     const ccId = (cc.status === 200 ? cc.body.id : cc.body.error.details.email_id) as string;
+    // In Reply-To of one item of a batch (whose emails are written together, their references first).
+    const batch = await api('POST', '/emails/batch', {
+      key: owner.key,
+      body: {
+        emails: [
+          { from, to: 'success@simulator.amazonses.com', subject: 'batch, not naming it', text: 'hi' },
+          { from, to: 'success@simulator.amazonses.com', reply_to: address, subject: 'batch, naming it', text: 'hi' },
+        ],
+      },
+    });
+    expect(batch.body.data.map((item: { status: string }) => item.status)).toEqual(['sent', 'sent']);
+    const [batchOther, batchNaming] = batch.body.data.map((item: { id: string }) => item.id) as [string, string];
     await waitForStatus(owner, bounced.body.id, 'bounced');
     await waitFor(
       async () =>
@@ -124,9 +136,15 @@ describe('erasure by address', () => {
     );
     const before = await itemsNaming(address);
     const count = (type: string) => before.filter((item) => item.type === type).length;
-    expect(count('email')).toBe(3);
+    expect(count('email')).toBe(4);
     expect(before.map((item) => item.PK)).toEqual(
-      expect.arrayContaining([`EMAIL#${bounced.body.id}`, `EMAIL#${ccId}`, `EMAIL#${tenantEmailId}`, `RECEIVED#${receivedId}`]),
+      expect.arrayContaining([
+        `EMAIL#${bounced.body.id}`,
+        `EMAIL#${ccId}`,
+        `EMAIL#${tenantEmailId}`,
+        `EMAIL#${batchNaming}`,
+        `RECEIVED#${receivedId}`,
+      ]),
     );
     expect(count('webhook_delivery')).toBeGreaterThanOrEqual(3);
     const objectsBefore = await objectsNaming(address);
@@ -152,7 +170,7 @@ describe('erasure by address', () => {
     expect(erasure.removed).toMatchObject({
       suppressions: 2,
       category_opt_outs: 1,
-      emails: 3,
+      emails: 4,
       received_emails: 1,
       webhook_deliveries: count('webhook_delivery'),
       idempotency_records: 1,
@@ -167,6 +185,8 @@ describe('erasure by address', () => {
     expect(await itemsNaming(address)).toEqual([]);
     expect(await objectsNaming(address)).toEqual([]);
     expect((await api('GET', `/emails/${bounced.body.id}`, { key: owner.key })).status).toBe(404);
+    expect((await api('GET', `/emails/${batchNaming}`, { key: owner.key })).status).toBe(404);
+    expect((await api('GET', `/emails/${batchOther}`, { key: owner.key })).status).toBe(200);
     expect((await api('GET', `/received-emails/${receivedId}`, { key: owner.key })).status).toBe(404);
     expect((await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: owner.key })).body.suppressions).toEqual([]);
 

@@ -10,11 +10,11 @@
  *   BatchGetItem (erasedSuppressionMatches; ./send-context.ts, ./suppressions.ts).
  * - erasures: the record of one erasure (progress and counts; never the address).
  */
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { erasureRecordSchema, type ErasedCounts, type Erasure } from '../../domain/privacy/erasure';
 import { addressHash } from '../../domain/privacy/address-hash';
+import { batchWrite, deleteRequests, putRequests } from './batch-write';
 import { decodeItem } from './decode';
-import { mapBounded } from '../../lib/concurrency';
 import { keyPart, keys } from './keys';
 import type { Table } from './table';
 
@@ -84,32 +84,10 @@ export async function writeAddressRefs(
 
 /** Writes address reference items (addressRefItems') of one or more records together: 25 a BatchWriteItem. */
 export async function putAddressRefs(table: Table, items: readonly Record<string, unknown>[]): Promise<void> {
-  await batchWrite(
-    table,
-    items.map((Item) => ({ PutRequest: { Item } })),
-  );
+  await batchWrite(table, putRequests(items));
 }
 
-/** BatchWriteItem over any number of requests (25 a call, 4 calls at once, unprocessed ones retried with backoff). Idempotent. */
-async function batchWrite(table: Table, requests: readonly Record<string, unknown>[]): Promise<void> {
-  const chunks: Record<string, unknown>[][] = [];
-  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
-  await mapBounded(chunks, 4, async (chunk) => {
-    let pending = chunk;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} requests unprocessed`);
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
-      pending = result.UnprocessedItems?.[table.name] ?? [];
-    }
-  });
-}
-
-const deleteKeys = (table: Table, itemKeys: readonly { PK: string; SK: string }[]) =>
-  batchWrite(
-    table,
-    itemKeys.map((Key) => ({ DeleteRequest: { Key } })),
-  );
+const deleteKeys = (table: Table, itemKeys: readonly { PK: string; SK: string }[]) => batchWrite(table, deleteRequests(itemKeys));
 
 /** The sort key of an account-wide list (suppressions: `ACCOUNT`; opt-outs: `ACCOUNT#CATEGORY#<c>`) or a tenant's. */
 const listKey = (tenantId: string | null) => (tenantId === null ? 'ACCOUNT' : `TENANT#${keyPart(tenantId)}`);

@@ -187,20 +187,59 @@ export class SendContextReader {
     return suppressed;
   }
 
-  /** The wanted items found: the shared ones the cache still holds, the rest in one strongly consistent batch (then cached). */
+  /**
+   * Shared items being read by a send of this process right now (item id -> the read's answer for it): a
+   * send that wants one of them waits for that read instead of reading it too. A batch's items start
+   * together, and would otherwise each read the key, the account and the domain's claim before the first
+   * answer filled the cache.
+   */
+  private readonly reading = new Map<string, Promise<Record<string, unknown> | null>>();
+
+  /** Shared items are kept, and shared while read (a ttl of 0 keeps nothing: every send reads them itself). */
+  private get keepsShared(): boolean {
+    return this.cache !== undefined && this.cache.ttlMs > 0;
+  }
+
+  /**
+   * The wanted items found: the shared ones the cache still holds or another send is reading, the rest in
+   * one strongly consistent batch (then cached).
+   */
   private async readItems(wanted: Map<string, Wanted>): Promise<Record<string, unknown>[]> {
     const kept: Record<string, unknown>[] = [];
+    const joined: Promise<Record<string, unknown> | null>[] = [];
     const toRead: string[] = [];
-    for (const [joined, what] of wanted) {
-      const cached = this.cache && SHARED_KINDS.has(what.kind) ? this.cache.get(joined) : undefined;
-      if (cached === undefined) toRead.push(joined);
-      else if (cached !== null) kept.push(cached);
+    for (const [key, what] of wanted) {
+      const shared = this.keepsShared && SHARED_KINDS.has(what.kind);
+      const cached = shared ? this.cache!.get(key) : undefined;
+      const inFlight = shared && cached === undefined ? this.reading.get(key) : undefined;
+      if (cached === null) continue;
+      if (cached !== undefined) kept.push(cached);
+      else if (inFlight) joined.push(inFlight);
+      else toRead.push(key);
     }
-    const read = toRead.length ? await batchGetItems(this.table, toRead.map(keyOf), { consistentRead: true }) : [];
-    if (this.cache) {
-      const found = new Map(read.map((item) => [id(item as { PK: string; SK: string }), item]));
-      for (const joined of toRead) if (SHARED_KINDS.has(wanted.get(joined)!.kind)) this.cache.set(joined, found.get(joined) ?? null);
+    const read = toRead.length ? this.readShared(toRead, wanted) : Promise.resolve([]);
+    const [items, others] = await Promise.all([read, Promise.all(joined)]);
+    return [...kept, ...items, ...others.filter((item) => item !== null)];
+  }
+
+  /** One strongly consistent batch of `toRead`; its shared items cached, and offered to other sends while it is read. */
+  private async readShared(toRead: string[], wanted: Map<string, Wanted>): Promise<Record<string, unknown>[]> {
+    const batch = batchGetItems(this.table, toRead.map(keyOf), { consistentRead: true });
+    if (!this.keepsShared) return batch;
+    const found = batch.then((items) => new Map(items.map((item) => [id(item as { PK: string; SK: string }), item])));
+    const shared = toRead.filter((key) => SHARED_KINDS.has(wanted.get(key)!.kind));
+    for (const key of shared) {
+      const answer = found.then((items) => items.get(key) ?? null);
+      // A failed read fails the sends that joined it (as their own read would); never an unhandled rejection.
+      answer.catch(() => undefined);
+      this.reading.set(key, answer);
     }
-    return [...kept, ...read];
+    try {
+      const items = await found;
+      for (const key of shared) this.cache!.set(key, items.get(key) ?? null);
+      return [...items.values()];
+    } finally {
+      for (const key of shared) this.reading.delete(key);
+    }
   }
 }

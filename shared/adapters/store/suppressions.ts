@@ -3,7 +3,8 @@
  * its reasons in keys.ts). Adds are conditional puts, so adding an address that is already on the list
  * (again, or concurrently) never creates a second record: the existing one is returned instead.
  */
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, deleteRequests } from './batch-write';
 import { suppressionSchema, type Suppression } from '../../domain/suppressions/model';
 import type { SuppressionReason } from '../../domain/suppressions/reasons';
 import type { SuppressedFor } from '../../domain/address-validation/verdict';
@@ -25,15 +26,7 @@ export const CLEANUP_PAGE = 100;
  * missing item is not an error, so this is idempotent.
  */
 export async function deleteItems(table: Table, itemKeys: readonly Record<string, string>[]): Promise<void> {
-  for (let i = 0; i < itemKeys.length; i += 25) {
-    let pending: Record<string, unknown>[] = itemKeys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error(`BatchWriteItem left ${pending.length} deletes unprocessed`);
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
-      pending = result.UnprocessedItems?.[table.name] ?? [];
-    }
-  }
+  await batchWrite(table, deleteRequests(itemKeys));
 }
 
 /** Keys of up to `limit` items of one GSI1 partition (the index is eventually consistent). */

@@ -17,7 +17,8 @@
  * few bytes (`PUBLISHED`: template id and version). A send reads the pointer (one consistent read unit)
  * and the version only when it has not seen it (shared/usecases/send/published-templates.ts).
  */
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { batchWrite, deleteRequests } from './batch-write';
 import {
   contentOf,
   publishedTemplateOf,
@@ -212,11 +213,7 @@ export class TemplateRepository {
           ExclusiveStartKey: start,
         }),
       );
-      const items = page.Items ?? [];
-      for (let i = 0; i < items.length; i += 25) {
-        const chunk = items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
-        await this.table.client.send(new BatchWriteCommand({ RequestItems: { [this.table.name]: chunk } }));
-      }
+      await batchWrite(this.table, deleteRequests((page.Items ?? []).map((item) => ({ PK: item.PK, SK: item.SK }))));
       start = page.LastEvaluatedKey;
     } while (start);
   }

@@ -1,5 +1,6 @@
 /**
- * POST /emails/batch: up to 100 sends, each through the same send use case, answered index-aligned.
+ * POST /emails/batch: up to 100 sends, each through the same send use case, answered index-aligned; their
+ * emails written together, 25 at a time (./batch-acceptance.ts), instead of a write of each.
  * One bad item never sinks the others; a batch whose items with `validate: true` name more recipient
  * domains than one request may look up is refused whole (400, nothing sent: checkBatchLookupBound). With an Idempotency-Key the whole batch replays: each item
  * carries a derived key written in its own email's transaction (so a retried or concurrent batch
@@ -21,8 +22,12 @@ import type { IdempotencyStore } from '../../adapters/store/idempotency';
 import type { SendContextReader } from '../../adapters/store/send-context';
 import { normaliseEmail } from '../../domain/mail/address';
 import type { ClearedRecipients } from './cleared-recipients';
+import type { EmailAcceptance } from '../../adapters/store/emails/accept';
+import { BatchAcceptance } from './batch-acceptance';
 
 export type SendBatchDeps = SendDeps & {
+  /** The items' accepts written together (./batch-acceptance.ts). */
+  emails: Pick<EmailAcceptance, 'acceptTogether'>;
   idempotency: Pick<IdempotencyStore, 'get' | 'put'>;
   /**
    * The account's suppression list read once for every item's recipients (absent: each item reads its own).
@@ -32,8 +37,8 @@ export type SendBatchDeps = SendDeps & {
 };
 
 export const MAX_BATCH = 100;
-/** Items sent at once within one batch. */
-const ITEM_CONCURRENCY = 8;
+/** Items sent at once within one batch: a BatchWriteItem's worth of emails is written together (./batch-acceptance.ts). */
+const ITEM_CONCURRENCY = 25;
 
 export interface BatchItemResult {
   index: number;
@@ -184,7 +189,11 @@ export async function sendBatch(
     const batch: BatchItem[] = items.map((item, index) => ({ item, index, parsed: sendRequestSchema.safeParse(item) }));
     checkBatchLookupBound(batch);
     const cleared = await clearedByOneRead(deps, principal, batch);
-    const data = await mapBounded(batch, ITEM_CONCURRENCY, (one) => sendItem(deps, principal, one, idempotency, cleared));
+    const together = new BatchAcceptance(deps.emails);
+    const itemDeps: SendDeps = { ...deps, emails: together.emails };
+    const data = await mapBounded(batch, ITEM_CONCURRENCY, (one) =>
+      together.item(() => sendItem(itemDeps, principal, one, idempotency, cleared)),
+    );
     const response: BatchResponse = { data };
     if (idempotency) {
       const stored = await deps.idempotency.put(

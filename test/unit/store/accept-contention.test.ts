@@ -10,25 +10,11 @@ import { BatchGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } fr
 import { EmailRepository } from '#shared/adapters/store/emails/repository';
 import { usageReservations } from '#shared/domain/accounts/limits';
 import type { Email } from '#shared/domain/emails/email';
+import { queuedEmail } from './queued-email';
 
 const NOW = new Date('2026-11-26T10:00:00.000Z');
 
-const email = (): Email =>
-  ({
-    id: 'msg_1',
-    account_id: 'acc_1',
-    from: 'a@example.com',
-    to: ['b@example.com'],
-    cc: [],
-    bcc: [],
-    reply_to: [],
-    subject: 's',
-    status: 'queued',
-    last_event: 'queued',
-    tags: [],
-    headers: {},
-    created_at: NOW.toISOString(),
-  }) as unknown as Email;
+const email = (): Email => queuedEmail(NOW);
 
 /** The free plan's capped counters (daily 100, monthly 3,000), as the send core hands them over. */
 const capped = usageReservations('free', false, NOW).filter((r) => r.limit !== null);

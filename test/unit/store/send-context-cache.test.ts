@@ -154,3 +154,40 @@ describe('recipients cleared by the door (clearOfSuppressions)', () => {
     expect(asked[0]!.filter((id) => id.startsWith('OPTOUT#') && id.includes('cleared@example.org'))).toHaveLength(2);
   });
 });
+
+describe('reads of the shared items at the same moment', () => {
+  it("reads a shared item (here the domain's claim) once for sends started together (a batch's items): the others wait for that read", async () => {
+    const { table, asked } = fakeTable([account, claim]);
+    const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => 0));
+    const contexts = await Promise.all(Array.from({ length: 5 }, (_, i) => reader.read(query([`r${i}@example.org`]))));
+    expect(contexts.every((context) => context.domain?.id === 'dom_1')).toBe(true);
+    // The first read asked for the claim; the four others only for their own recipients' suppressions.
+    expect(asked.filter((keysAsked) => keysAsked.includes(claimId))).toHaveLength(1);
+    expect(asked).toHaveLength(5);
+  });
+
+  it('fails the sends that waited for a read that failed, as their own read would have; the next read goes to the table', async () => {
+    const { table, asked } = fakeTable([account, claim]);
+    const send = table.client.send.bind(table.client);
+    let fail = true;
+    (table.client as { send: unknown }).send = async (command: unknown) => {
+      if (fail && (command as BatchGetCommand).input.RequestItems!.main!.Keys!.some((key) => `${key.PK}|${key.SK}` === claimId)) {
+        fail = false;
+        throw new Error('throttled');
+      }
+      return send(command as never);
+    };
+    const reader = new SendContextReader(table, new SendContextCache(1000, 10_000, () => 0));
+    const results = await Promise.allSettled([reader.read(query(['a@example.org'])), reader.read(query(['b@example.org']))]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((await reader.read(query(['c@example.org']))).domain?.id).toBe('dom_1');
+    expect(asked.at(-1)).toContain(claimId);
+  });
+
+  it('shares nothing with a ttl of 0: each send reads the shared items itself', async () => {
+    const { table, asked } = fakeTable([account, claim]);
+    const reader = new SendContextReader(table, new SendContextCache(0));
+    await Promise.all([reader.read(query(['a@example.org'])), reader.read(query(['b@example.org']))]);
+    expect(asked.filter((keysAsked) => keysAsked.includes(claimId))).toHaveLength(2);
+  });
+});

@@ -6,18 +6,10 @@
  */
 import { sendBatch } from '#shared/usecases/send/send-batch';
 import { MAX_LOOKUP_DOMAINS } from '#shared/domain/address-validation/lookup-bound';
-import { account, fakeSendDeps } from './send-fakes';
+import { batchPrincipal, batchSendDeps } from './send-fakes';
 
-const principal = {
-  account: account({ payment_method: true }),
-  credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
-};
-const verified = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]);
-
-function batchDeps() {
-  const { deps, world } = fakeSendDeps({ domains: verified, accounts: new Map([['acc_1', principal.account]]) });
-  return { deps: { ...deps, idempotency: { get: deps.idempotency.get, put: async () => true } }, world };
-}
+const principal = batchPrincipal;
+const batchDeps = batchSendDeps;
 
 /** `n` single-recipient items, each at a domain of its own. */
 const items = (n: number, extra: Record<string, unknown> = {}) =>

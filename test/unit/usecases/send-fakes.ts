@@ -2,6 +2,7 @@
 import type { PublishedTemplate } from '#shared/domain/templates/template';
 import type { Account } from '#shared/domain/accounts/account';
 import type { AcceptOutcome, AcceptRequest } from '#shared/adapters/store/emails/accept-request';
+import type { EmailAcceptance } from '#shared/adapters/store/emails/accept';
 import type { ApiKeyLookup } from '#shared/adapters/store/api-keys';
 import type { IdempotencyRecord } from '#shared/adapters/store/idempotency';
 import type { SendContext, SendContextQuery } from '#shared/adapters/store/send-context';
@@ -72,6 +73,8 @@ export interface World {
   optedOut: Set<string>;
   idempotency: Map<string, IdempotencyRecord>;
   accepted: AcceptRequest[];
+  /** The size of each group of requests accepted together (emails.acceptTogether: a batch's items). */
+  acceptedTogether: number[];
   created: string[];
   contextReads: SendContextQuery[];
   /** What accept answers (default: accepted). */
@@ -181,6 +184,7 @@ export function fakeWorld(world: Partial<World> = {}): World {
     optedOut: new Set(),
     idempotency: new Map(),
     accepted: [],
+    acceptedTogether: [],
     created: [],
     contextReads: [],
     scheduled: [],
@@ -201,10 +205,21 @@ export function fakeWorld(world: Partial<World> = {}): World {
   };
 }
 
-export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; world: World } {
+/** The send core's ports, with the batch's accept of several emails at once (SendBatchDeps). */
+export type FakeSendDeps = SendDeps & { emails: Pick<EmailAcceptance, 'accept' | 'create' | 'acceptTogether'> };
+
+export function fakeSendDeps(world: Partial<World> = {}): { deps: FakeSendDeps; world: World } {
   const w = fakeWorld(world);
   const ports = fakeLoaderPorts(w);
-  const deps: SendDeps = {
+  const accept = async (request: AcceptRequest): Promise<AcceptOutcome> => {
+    const outcome = w.acceptOutcome?.(request) ?? { kind: 'accepted', reserved: [] };
+    if (outcome.kind === 'accepted') {
+      w.accepted.push(request);
+      if (request.idempotency) w.idempotency.set(request.idempotency.key, request.idempotency.record);
+    }
+    return outcome;
+  };
+  const deps: FakeSendDeps = {
     // A fresh loader: empty caches, as in a new process.
     sendContextLoader: new SendContextLoader(ports),
     tenants: {
@@ -217,13 +232,10 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
       find: ports.tenants.find,
     },
     emails: {
-      accept: async (request) => {
-        const outcome = w.acceptOutcome?.(request) ?? { kind: 'accepted', reserved: [] };
-        if (outcome.kind === 'accepted') {
-          w.accepted.push(request);
-          if (request.idempotency) w.idempotency.set(request.idempotency.key, request.idempotency.record);
-        }
-        return outcome;
+      accept,
+      acceptTogether: async (requests) => {
+        w.acceptedTogether.push(requests.length);
+        return Promise.all(requests.map(async (request) => ({ ok: true as const, outcome: await accept(request) })));
       },
       create: async (email, _body, internals) => {
         w.created.push(email.id);
@@ -268,4 +280,17 @@ export function fakeSendDeps(world: Partial<World> = {}): { deps: SendDeps; worl
     dashboardUrl: 'https://dashboard.test',
   };
   return { deps, world: w };
+}
+
+/** A paying account's full key sending from its verified acme.test (the batch tests: send-batch-*.test.ts). */
+export const batchPrincipal = {
+  account: account({ payment_method: true }),
+  credential: { kind: 'api_key' as const, id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
+};
+
+/** The send core's fakes for a batch of batchPrincipal's: acme.test verified, idempotency records stored. */
+export function batchSendDeps() {
+  const verified = new Map([['acme.test', { id: 'dom_1', account_id: 'acc_1', status: 'verified' as const }]]);
+  const { deps, world } = fakeSendDeps({ domains: verified, accounts: new Map([['acc_1', batchPrincipal.account]]) });
+  return { deps: { ...deps, idempotency: { get: deps.idempotency.get, put: async () => true } }, world };
 }

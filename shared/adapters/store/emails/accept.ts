@@ -12,6 +12,7 @@ import { isConditionFailure, transactWrite, type Table } from '../table';
 import { deferredUsage, readShardCounts } from '../usage';
 import { acceptBasis, acceptWrite, refusalOf, type AcceptBasis } from './accept-write';
 import type { AcceptOutcome, AcceptRequest } from './accept-request';
+import { acceptTogether, type TogetherResult } from './accept-together';
 import { emailPut, emailTtl, writeEmailAddressRefs } from './email-item';
 import type { EmailInternals, StoredBody } from './stored-email';
 
@@ -63,6 +64,14 @@ export class EmailAcceptance {
       writeEmailAddressRefs(this.table, request.email, request.idempotency, ttl),
     ]);
     return outcome;
+  }
+
+  /**
+   * Accepts several emails whose ids the send core made (a batch's items), their plain items and address
+   * references in BatchWriteItems (./accept-together.ts); one that needs a transaction goes through accept().
+   */
+  acceptTogether(requests: readonly AcceptRequest[]): Promise<TogetherResult[]> {
+    return acceptTogether(this.table, this.bounds, requests, (request) => this.accept(request));
   }
 
   /** The attempts: each writes the current plans; a refusal by contention plans the refused counters again. */

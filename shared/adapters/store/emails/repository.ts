@@ -19,6 +19,7 @@ import { EmailSchedules } from './schedule';
 export class EmailRepository {
   readonly get: EmailReads['get'];
   readonly accept: EmailAcceptance['accept'];
+  readonly acceptTogether: EmailAcceptance['acceptTogether'];
   readonly create: EmailAcceptance['create'];
   readonly reschedule: EmailSchedules['reschedule'];
   readonly revertReschedule: EmailSchedules['revertReschedule'];
@@ -42,6 +43,7 @@ export class EmailRepository {
     this.get = reads.get.bind(reads);
     const acceptance = new EmailAcceptance(table, idempotencyStore, bounds);
     this.accept = acceptance.accept.bind(acceptance);
+    this.acceptTogether = acceptance.acceptTogether.bind(acceptance);
     this.create = acceptance.create.bind(acceptance);
     const schedules = new EmailSchedules(table, bounds);
     this.reschedule = schedules.reschedule.bind(schedules);
