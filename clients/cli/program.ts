@@ -15,13 +15,14 @@ import { registerProfile } from './commands/profile';
 import { registerSend } from './commands/send';
 import { registerSuppressions } from './commands/suppressions';
 import { registerValidate } from './commands/validate';
+import { registerWebhooks } from './commands/webhooks';
 import { reportError, UsageError } from './errors';
 import type { CliIo } from './io';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('mailservice')
     .description(
-      'The mailservice CLI: send email, validate addresses and manage domains, keys, suppressions and imports through the HTTP API (docs/cli.md).',
+      'The mailservice CLI: send email, validate addresses and manage domains, keys, webhooks, suppressions and imports through the HTTP API (docs/cli.md).',
     )
     .version('0.1.0')
     .option('--json', 'print the API answers as JSON (for scripts)')
@@ -37,6 +38,7 @@ export function buildProgram(io: CliIo): Command {
   registerDomainHealth(domains, io);
   registerMtaSts(domains, io);
   registerKeys(program, io);
+  registerWebhooks(program, io);
   registerSuppressions(program, io);
   registerValidate(program, io);
   registerImports(program, io);

@@ -563,6 +563,45 @@ describe('webhooks', () => {
   });
 });
 
+describe("a webhook's signing secret", () => {
+  it('rotates it from the page (the new secret once, the previous one signing for the overlap chosen) and stops the previous one', async () => {
+    const created = await post('/dashboard/webhooks', { url: 'https://127.0.0.1:1/rotate', events: ['email.delivered'] });
+    const id = /<code>(wh_[0-9A-Z]{26})<\/code>/.exec(created.text)![1]!;
+    const first = /<code aria-label="Signing secret" data-copy>([^<]+)<\/code>/.exec(created.text)![1]!;
+    const path = `/dashboard/webhooks/${id}`;
+    const before = await page(path);
+    expect(before.text).toContain('<dd id="secret-rotated">never</dd>');
+    expect(before.text).toMatch(
+      /<label for="[^"]+">Keep the previous secret signing for<\/label><select id="[^"]+" name="overlap_seconds">/,
+    );
+    expect(before.text).toContain('<option value="86400" selected>24 hours</option>');
+    expect(before.text).not.toContain('Stop the previous secret now');
+
+    const rotated = await post(`${path}/secret`, { overlap_seconds: '3600' });
+    expect(rotated.status).toBe(200);
+    const next = /<code aria-label="New signing secret" data-copy>([^<]+)<\/code>/.exec(rotated.text)![1]!;
+    expect(next).toMatch(/^whsec_/);
+    expect(next).not.toBe(first);
+    const read = await api('GET', `/webhooks/${id}`, { key: account.key });
+    expect(Date.parse(read.body.webhook.previous_secret_expires_at) - Date.parse(read.body.webhook.secret_rotated_at)).toBe(3600 * 1000);
+    const during = await page(path);
+    expect(during.text).not.toContain(next);
+    expect(during.text).toMatch(/<dd id="previous-secret">signs too until /);
+
+    const stopped = await post(`${path}/secret/previous`);
+    expect(stopped.headers.location).toBe(path);
+    const after = await follow(stopped);
+    expect(after.text).toContain('The previous secret no longer signs');
+    expect(after.text).toContain('<dd id="previous-secret">none signing</dd>');
+    expect((await api('GET', `/webhooks/${id}`, { key: account.key })).body.webhook.previous_secret_expires_at).toBeNull();
+
+    // An overlap past 7 days is refused as the API refuses it: back to the page, the message in its flash.
+    const refused = await post(`${path}/secret`, { overlap_seconds: String(8 * 86_400) });
+    expect(refused.headers.location).toBe(path);
+    expect((await follow(refused)).text).toContain('overlap_seconds is at most 604800');
+  });
+});
+
 describe('automations, templates, suppressions', () => {
   it('creates an automation from JSON and dry-runs it: the trace step by step', async () => {
     const definition = {

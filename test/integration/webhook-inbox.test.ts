@@ -43,7 +43,7 @@ describe('the local webhook inbox', () => {
     ).toMatchObject({ ok: true });
     const timestamp = Number(received.headers['webhook-timestamp']);
     expect(received.headers['webhook-signature']).toBe(
-      signatureHeaders({ secret, webhookId: eventId, timestamp, body: received.body })['webhook-signature'],
+      signatureHeaders({ secrets: [secret], webhookId: eventId, timestamp, body: received.body })['webhook-signature'],
     );
     // The delivery log agrees: succeeded (the inbox answered 200).
     const deliveries = await waitFor(async () => {

@@ -4,7 +4,15 @@ import { pageQuerySchema } from '#shared/doors/http/pagination';
 import * as ex from '#shared/doors/openapi/examples';
 import { section } from '#shared/doors/openapi/operation';
 import { listOf, okSchema } from '#shared/doors/openapi/common-schemas';
-import { deliveryEnvelopeSchema, deliverySchema, webhookCreatedSchema, webhookEnvelopeSchema, webhookSchema } from './schemas';
+import {
+  deliveryEnvelopeSchema,
+  deliverySchema,
+  webhookCreatedSchema,
+  webhookEnvelopeSchema,
+  webhookRotatedSchema,
+  webhookSchema,
+} from './schemas';
+import { rotateWebhookSecretSchema } from '#shared/domain/webhooks/secret-rotation';
 import { page } from '#shared/doors/openapi/page-description';
 
 // ---------------------------------------------------------------------------------------------------
@@ -83,6 +91,46 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     pathParams: { id: 'the endpoint id (wh_...)' },
     responses: { 200: { description: 'Deleted; pending retries are cancelled.', schema: okSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  rotateWebhookSecret: {
+    method: 'post',
+    path: '/webhooks/{id}/secret',
+    summary: "Rotate an endpoint's signing secret",
+    description:
+      'A new signing secret (`whsec_`), returned only here. For `overlap_seconds` (default a day, at most 7 days; 0: at once) every delivery is signed with both the new and the previous secret: two `v1=` values in `Service-Signature` (the new first) and two signatures in `webhook-signature`, so a receiver holding either verifies it and can switch whenever it deploys. `previous_secret_expires_at` says until when. Two rotations at the same moment: one answers 409 (retry it).',
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    body: { schema: rotateWebhookSecretSchema, optional: true, example: { overlap_seconds: 86_400 } },
+    responses: {
+      200: {
+        description: 'The endpoint and its new signing secret.',
+        schema: webhookRotatedSchema,
+        example: {
+          webhook: { ...ex.exampleWebhook, secret_rotated_at: ex.LATER, previous_secret_expires_at: ex.DAY_AFTER, updated_at: ex.LATER },
+          secret: 'whsec_Xq3Z0k1f4m9yJw2Nn7bR8tVcPp5sLhGdA6eU0iOoK1E=',
+        },
+      },
+    },
+    errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  expirePreviousWebhookSecret: {
+    method: 'delete',
+    path: '/webhooks/{id}/secret/previous',
+    summary: 'Stop the previous signing secret now',
+    description:
+      "After a rotation, the previous secret stops signing at once (every receiver has switched, or it leaked): deliveries carry the current secret's signature only. Answers the endpoint; nothing to stop is not an error.",
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the endpoint id (wh_...)' },
+    responses: {
+      200: {
+        description: 'The endpoint, its previous secret no longer signing.',
+        schema: webhookEnvelopeSchema,
+        example: { webhook: { ...ex.exampleWebhook, secret_rotated_at: ex.LATER, updated_at: ex.LATER } },
+      },
+    },
+    errors: { 403: ['forbidden'], 503: ['service_unavailable'] },
   },
   listWebhookDeliveries: {
     method: 'get',

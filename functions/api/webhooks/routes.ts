@@ -1,5 +1,6 @@
 /**
  * The webhooks routes (endpoints: create with the signing secret shown once, list, read, change, delete;
+ * rotate the secret (the new one shown once) and stop the previous one;
  * an endpoint's delivery log; replaying a failed or cancelled delivery), on any app whose authentication
  * sets the principal: the webhooks group (API keys, ./app.ts) and the dashboard's /api/webhooks (session
  * cookie + CSRF, functions/api/dashboard/app.ts). One copy of the routes, two doors.
@@ -22,6 +23,7 @@ import {
   replayWebhookDelivery,
   updateWebhook,
 } from '#shared/usecases/webhooks/webhooks';
+import { expirePreviousWebhookSecret, rotateWebhookSecret } from '#shared/usecases/webhooks/rotate-secret';
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
   const route = routes(app);
@@ -47,6 +49,15 @@ export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void
   route(webhookOps.deleteWebhook, async (c, { params }) => {
     await deleteWebhook(services, c.get('principal'), params.id);
     return c.json({ ok: true });
+  });
+
+  route(webhookOps.rotateWebhookSecret, async (c, { body, params }) => {
+    const { webhook, secret } = await rotateWebhookSecret(services, c.get('principal'), params.id, body);
+    return c.json({ webhook: toPublicWebhook(webhook), secret }, 200);
+  });
+
+  route(webhookOps.expirePreviousWebhookSecret, async (c, { params }) => {
+    return c.json({ webhook: toPublicWebhook(await expirePreviousWebhookSecret(services, c.get('principal'), params.id)) });
   });
 
   route(webhookOps.listWebhookDeliveries, async (c, { query, params }) => {

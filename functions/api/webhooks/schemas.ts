@@ -17,18 +17,31 @@ export const webhookSchema = describing<ReturnType<typeof toPublicWebhook>>()(
       .array(z.string())
       .optional()
       .describe("only present when the endpoint is filtered to tenants (external_ids): it then gets only those tenants' email events"),
+    secret_rotated_at: nullableTimestamp.describe('when the signing secret was last rotated (ISO 8601); null when never'),
+    previous_secret_expires_at: nullableTimestamp.describe(
+      'until when the secret before the last rotation also signs every delivery (ISO 8601); null when none does. A time in the past: it has stopped',
+    ),
     created_at: timestamp.describe('when the endpoint was added (ISO 8601)'),
     updated_at: timestamp.describe('when the endpoint last changed (ISO 8601)'),
   }),
 );
 
-export const webhookCreatedSchema = z.strictObject({
-  webhook: webhookSchema.describe('the endpoint'),
-  secret: z
-    .string()
-    .regex(/^whsec_/)
-    .describe('the signing secret: shown only here'),
-});
+/** An answer that shows a signing secret, the one time it is shown (a create, a rotation). */
+const withSecret = (webhook: string, secret: string) =>
+  z.strictObject({
+    webhook: webhookSchema.describe(webhook),
+    secret: z
+      .string()
+      .regex(/^whsec_/)
+      .describe(secret),
+  });
+
+export const webhookCreatedSchema = withSecret('the endpoint', 'the signing secret: shown only here');
+
+export const webhookRotatedSchema = withSecret(
+  'the endpoint, with secret_rotated_at and previous_secret_expires_at',
+  'the new signing secret: shown only here',
+);
 
 export const webhookEnvelopeSchema = z.strictObject({ webhook: webhookSchema.describe('the endpoint') });
 

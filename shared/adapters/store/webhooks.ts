@@ -11,7 +11,7 @@
  * tenant's `webhook_ids` strongly consistently, sees every endpoint that did. DynamoDB allows 100 items
  * per transaction: the endpoint, its slot and at most 98 tenants (MAX_WEBHOOK_TENANTS).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { EventType } from '../../domain/webhooks/event-types';
 import { webhookEndpointSchema, type WebhookEndpoint } from '../../domain/webhooks/endpoint';
@@ -20,14 +20,28 @@ import { freeSlotItem, takeSlotItem } from './counters';
 import { keys } from './keys';
 import { queryGsi1NewestFirst, type PageRequest } from './paginate';
 import type { Page } from './cursor';
-import { cancelledConditionIndexes, queryAll, setChanges, transactWrite, updateIfCondition, type Table } from './table';
+import {
+  cancelledConditionIndexes,
+  isConditionFailure,
+  itemOfRefusedWrite,
+  queryAll,
+  setChanges,
+  transactWrite,
+  updateIfCondition,
+  type Table,
+} from './table';
 import { tenantTakesWebhook, type TenantRef } from './tenant-condition';
 
 export interface StoredWebhook {
   endpoint: WebhookEndpoint;
   /** The signing secret, sealed by the secret box (context webhookSecretContext(id)). */
   sealedSecret: string;
+  /** The secret before the last rotation, sealed the same way; null when none (it signs until endpoint.previous_secret_expires_at). */
+  previousSealedSecret: string | null;
 }
+
+/** A secret rotated; not found (in this account); or rotated by another request since the caller read the endpoint. */
+export type RotateSecretOutcome = { kind: 'rotated'; endpoint: WebhookEndpoint } | { kind: 'not_found' } | { kind: 'conflict' };
 
 export type CreateWebhookOutcome = { ok: true } | { ok: false; reason: 'limit' } | { ok: false; reason: 'tenant_gone'; tenant: TenantRef };
 
@@ -50,7 +64,7 @@ export const WEBHOOKS_COUNTER = 'WEBHOOKS';
 const COUNTER = WEBHOOKS_COUNTER;
 
 /** The endpoint as stored, and its sealed secret. */
-const storedWebhookSchema = webhookEndpointSchema.extend({ secret_sealed: z.string() });
+const storedWebhookSchema = webhookEndpointSchema.extend({ secret_sealed: z.string(), previous_secret_sealed: z.string().optional() });
 
 /** The endpoint without its secret: the schema drops `secret_sealed`. No `tenants` (or none) reads as null: no filter. */
 function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
@@ -59,8 +73,8 @@ function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
 
 /** The endpoint item as stored (with its sealed secret): also read beside a delivery (./webhook-deliveries.ts). */
 export function toStoredWebhook(item: Record<string, unknown>): StoredWebhook {
-  const { secret_sealed, ...endpoint } = decodeItem(storedWebhookSchema, item, 'WebhookEndpoint');
-  return { endpoint: unfiltered(endpoint), sealedSecret: secret_sealed };
+  const { secret_sealed, previous_secret_sealed, ...endpoint } = decodeItem(storedWebhookSchema, item, 'WebhookEndpoint');
+  return { endpoint: unfiltered(endpoint), sealedSecret: secret_sealed, previousSealedSecret: previous_secret_sealed ?? null };
 }
 
 /** An empty filter is no filter (null), as a filter's removal leaves it. */
@@ -240,6 +254,57 @@ export class WebhookRepository {
       ReturnValues: 'NONE',
     });
     return item !== null;
+  }
+
+  /**
+   * Rotates the signing secret: `sealed` becomes the secret and the one the caller read (`current`) the
+   * previous, signing until `previousExpiresAt` (null: the previous stops at once and is not kept). Only while
+   * the secret is still `current`: of two rotations at once one wins, the other is a conflict (no secret is lost
+   * between them).
+   */
+  async rotateSecret(
+    accountId: string,
+    webhookId: string,
+    rotation: { current: string; sealed: string; previousExpiresAt: string | null; now: string },
+  ): Promise<RotateSecretOutcome> {
+    const keep = rotation.previousExpiresAt !== null;
+    try {
+      const result = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.webhook(webhookId),
+          UpdateExpression: keep
+            ? 'SET secret_sealed = :sealed, previous_secret_sealed = :current, previous_secret_expires_at = :expires, secret_rotated_at = :now, updated_at = :now'
+            : 'SET secret_sealed = :sealed, secret_rotated_at = :now, updated_at = :now REMOVE previous_secret_sealed, previous_secret_expires_at',
+          ConditionExpression: 'account_id = :account AND secret_sealed = :current',
+          ExpressionAttributeValues: {
+            ':account': accountId,
+            ':current': rotation.current,
+            ':sealed': rotation.sealed,
+            ':now': rotation.now,
+            ...(keep ? { ':expires': rotation.previousExpiresAt } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { kind: 'rotated', endpoint: toEndpoint(result.Attributes!) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const item = itemOfRefusedWrite(error);
+      return item && item.account_id === accountId ? { kind: 'conflict' } : { kind: 'not_found' };
+    }
+  }
+
+  /** The previous secret stops signing now (and is not kept); null when the endpoint is not found in this account. */
+  async expirePreviousSecret(accountId: string, webhookId: string, now: string): Promise<WebhookEndpoint | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.webhook(webhookId),
+      UpdateExpression: 'SET updated_at = :now REMOVE previous_secret_sealed, previous_secret_expires_at',
+      ConditionExpression: 'account_id = :account',
+      ExpressionAttributeValues: { ':account': accountId, ':now': now },
+    });
+    return item ? toEndpoint(item) : null;
   }
 
   /** Deletes the endpoint and frees its slot, together. False when not found (in this account). */

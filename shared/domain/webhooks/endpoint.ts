@@ -18,6 +18,10 @@ export const webhookEndpointSchema = z.object({
   enabled: z.boolean(),
   /** Tenants the endpoint is filtered to; null when it receives the whole account's events (absent on the item). */
   tenants: z.array(z.string()).nullable().default(null),
+  /** When the signing secret was last rotated (./secret-rotation.ts); null when never (absent on the item). */
+  secret_rotated_at: z.string().nullable().default(null),
+  /** Until when the secret before the last rotation also signs every delivery; null when none does (absent on the item). */
+  previous_secret_expires_at: z.string().nullable().default(null),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -52,6 +56,8 @@ export function toPublicWebhook(endpoint: WebhookEndpoint) {
     events: endpoint.events,
     enabled: endpoint.enabled,
     ...(endpoint.tenants?.length ? { tenants: endpoint.tenants } : {}),
+    secret_rotated_at: endpoint.secret_rotated_at,
+    previous_secret_expires_at: endpoint.previous_secret_expires_at,
     created_at: endpoint.created_at,
     updated_at: endpoint.updated_at,
   };

@@ -9,7 +9,10 @@
  *   that specification defines: HMAC-SHA256 over `<id>.<timestamp>.<body>` keyed with the base64-DECODED
  *   part after `whsec_`, so receivers can use the existing libraries with the same secret.
  *
- * The secret is `whsec_<base64 of 32 random bytes>` (Standard Webhooks' format).
+ * The secret is `whsec_<base64 of 32 random bytes>` (Standard Webhooks' format). While a rotated endpoint's
+ * previous secret still signs (./secret-rotation.ts), each header carries one signature per secret, the
+ * current first: `t=..,v1=<current>,v1=<previous>` and `v1,<current> v1,<previous>` (Standard Webhooks'
+ * space-separated list); a receiver holding either secret verifies the delivery.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -35,7 +38,8 @@ export function serviceSignatureValue(secret: string, timestamp: number, body: s
 }
 
 export interface SignatureInput {
-  secret: string;
+  /** The secrets that sign, the current first (the previous one too while a rotation's overlap lasts). */
+  secrets: readonly string[];
   /** Stays the same across retries of one delivery (Standard Webhooks' idempotency key). */
   webhookId: string;
   /** Unix seconds of this attempt. */
@@ -44,15 +48,17 @@ export interface SignatureInput {
   body: string;
 }
 
-/** The four headers of one attempt, names in lower case. */
-export function signatureHeaders({ secret, webhookId, timestamp, body }: SignatureInput): Record<string, string> {
+/** The four headers of one attempt, names in lower case: one signature per secret in each signature header. */
+export function signatureHeaders({ secrets, webhookId, timestamp, body }: SignatureInput): Record<string, string> {
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error('timestamp must be whole unix seconds');
-  const standard = createHmac('sha256', standardWebhooksKey(secret)).update(`${webhookId}.${timestamp}.${body}`, 'utf8').digest('base64');
+  if (secrets.length === 0) throw new Error('a delivery is signed with at least one secret');
+  const standard = (secret: string) =>
+    createHmac('sha256', standardWebhooksKey(secret)).update(`${webhookId}.${timestamp}.${body}`, 'utf8').digest('base64');
   return {
-    'service-signature': `t=${timestamp},v1=${serviceSignatureValue(secret, timestamp, body)}`,
+    'service-signature': [`t=${timestamp}`, ...secrets.map((secret) => `v1=${serviceSignatureValue(secret, timestamp, body)}`)].join(','),
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': `v1,${standard}`,
+    'webhook-signature': secrets.map((secret) => `v1,${standard(secret)}`).join(' '),
   };
 }
 
@@ -75,7 +81,7 @@ export interface VerifyInput {
  * (3) refuse when t differs from `now` by more than the tolerance (either direction; exactly the
  * tolerance is accepted); (4) HMAC-SHA256 of `<t>.<body>` keyed with the secret string, compared to v1 in
  * constant time. The header may carry several v1 values (`t=..,v1=a,v1=b`): one match is enough, which
- * lets a future secret rotation sign with the old and the new secret at once. Unknown keys (v0, v2, ...)
+ * lets a rotation sign with the new and the previous secret at once. Unknown keys (v0, v2, ...)
  * are ignored; exactly one t is required.
  */
 export function verifyServiceSignature({

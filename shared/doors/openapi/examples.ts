@@ -7,7 +7,9 @@ const ULID2 = '01JD8Z7A2C4E6G8J0K2M4P6R8T';
 export const id = (prefix: string, second = false) => `${prefix}_${second ? ULID2 : ULID}`;
 
 const CREATED = '2026-11-23T09:30:00.000Z';
-const LATER = '2026-11-23T09:30:02.412Z';
+export const LATER = '2026-11-23T09:30:02.412Z';
+/** A day after LATER: a rotated secret's default overlap. */
+export const DAY_AFTER = '2026-11-24T09:30:02.412Z';
 
 export const exampleEmail = {
   object: 'email',
@@ -132,6 +134,8 @@ export const exampleWebhook = {
   url: 'https://acme.com/webhooks/mail',
   events: ['email.delivered', 'email.bounced'],
   enabled: true,
+  secret_rotated_at: null,
+  previous_secret_expires_at: null,
   created_at: CREATED,
   updated_at: CREATED,
 };

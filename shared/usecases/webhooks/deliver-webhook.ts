@@ -1,7 +1,8 @@
 /**
  * The webhook delivery worker's use case: one signed POST of one delivery, logged; on failure the
  * next attempt is re-enqueued with the schedule's delay (0s, 5s, 30s, 2m, 2m), and after the last one
- * the delivery is failed. A deleted or disabled endpoint cancels its pending deliveries.
+ * the delivery is failed. A deleted or disabled endpoint cancels its pending deliveries. Each attempt is
+ * signed with the endpoint's secret, and with its previous one while a rotation's overlap lasts.
  */
 import type { WebhookDeliveryMessage } from '../../domain/messages';
 import type { DeliveryAttempt } from '../../domain/webhooks/delivery';
@@ -12,6 +13,7 @@ import type { SecretBox } from '../../ports/secret-box';
 import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-deliveries';
 import { isSuccessfulSend, type WebhookSender } from '../../ports/webhook-sender';
 import { signatureHeaders } from '../../domain/webhooks/signing';
+import { previousSecretSigns } from '../../domain/webhooks/secret-rotation';
 
 export interface DeliverWebhookDeps {
   webhookDeliveries: WebhookDeliveryRepository;
@@ -34,10 +36,15 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookD
     await deps.webhookDeliveries.cancel(message.webhook_id, message.delivery_id, deps.clock.now().toISOString());
     return 'cancelled';
   }
-  const secret = await deps.secretBox.open(stored.sealedSecret, webhookSecretContext(stored.endpoint.id));
   const started = deps.clock.now();
+  // The previous secret signs too while a rotation's overlap lasts (docs/webhooks.md, "Rotating the secret").
+  const sealed = [
+    stored.sealedSecret,
+    ...(stored.previousSealedSecret && previousSecretSigns(stored.endpoint, started) ? [stored.previousSealedSecret] : []),
+  ];
+  const secrets = await Promise.all(sealed.map((one) => deps.secretBox.open(one, webhookSecretContext(stored.endpoint.id))));
   const headers = signatureHeaders({
-    secret,
+    secrets,
     webhookId: delivery.event_id,
     timestamp: Math.floor(started.getTime() / 1000),
     body: delivery.payload,

@@ -77,7 +77,7 @@ async function checkUrl(deps: Pick<WebhookDeps, 'dns' | 'webhookPolicy'>, url: s
 }
 
 /** Webhooks are account-wide: a key limited to a tenant may not manage them (spec, Authentication 3). */
-function accountKeyOnly(principal: Principal): void {
+export function accountKeyOnly(principal: Principal): void {
   requireAccountKey(principal, 'manage webhooks');
 }
 
@@ -117,6 +117,8 @@ export async function createWebhook(
     events: input.events ?? [...EVENT_TYPES],
     enabled: options.enabled ?? true,
     tenants: tenants?.map((tenant) => tenant.external_id) ?? null,
+    secret_rotated_at: null,
+    previous_secret_expires_at: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
@@ -137,7 +139,7 @@ export async function createWebhook(
   return { webhook, secret };
 }
 
-async function owned(deps: WebhookDeps, principal: Principal, webhookId: string): Promise<StoredWebhook> {
+export async function owned(deps: Pick<WebhookDeps, 'webhooks'>, principal: Principal, webhookId: string): Promise<StoredWebhook> {
   accountKeyOnly(principal);
   const stored = await deps.webhooks.get(webhookId);
   assertVisible(principal, stored?.endpoint, 'Webhook', webhookId);

@@ -42,7 +42,7 @@ describe('agentPrompt', () => {
 
   it('names the signature headers our webhooks really carry', () => {
     const headers = signatureHeaders({
-      secret: 'whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM=',
+      secrets: ['whsec_c2VjcmV0LWtleS1mb3ItdGVzdHM='],
       webhookId: 'evt_1',
       timestamp: 1_700_000_000,
       body: '{}',

@@ -45,6 +45,8 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
         events: [],
         enabled,
         tenants: tenants ? [...tenants] : null,
+        secret_rotated_at: null,
+        previous_secret_expires_at: null,
         created_at: '',
         updated_at: '',
       },
@@ -58,6 +60,8 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
     events: [],
     enabled: true,
     tenants: ['acme'],
+    secret_rotated_at: null,
+    previous_secret_expires_at: null,
     created_at: '',
     updated_at: '',
   });
@@ -154,7 +158,11 @@ function fakes(options: { suppressions?: number; conflictsOn?: string } = {}) {
       listForAccount: async () => [...webhooks.values()].filter((w) => w.id !== 'wh_fresh').map((w) => ({ ...w })),
       get: async (id) =>
         webhooks.has(id)
-          ? { endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] }, sealedSecret: '' }
+          ? {
+              endpoint: { ...webhooks.get(id)!, tenants: webhooks.get(id)!.tenants && [...webhooks.get(id)!.tenants!] },
+              sealedSecret: '',
+              previousSealedSecret: null,
+            }
           : null,
       replaceTenantFilter: async (id, expected, next) => {
         const current = webhooks.get(id)!;

@@ -40,7 +40,7 @@ afterEach(async () => {
 
 function signed(body = BODY) {
   const secret = generateWebhookSecret();
-  const headers = signatureHeaders({ secret, webhookId: 'whd_01TEST', timestamp: Math.floor(Date.now() / 1000), body });
+  const headers = signatureHeaders({ secrets: [secret], webhookId: 'whd_01TEST', timestamp: Math.floor(Date.now() / 1000), body });
   return { secret, headers };
 }
 

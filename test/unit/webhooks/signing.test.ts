@@ -8,7 +8,7 @@ const NOW = new Date('2025-06-01T12:00:00.000Z');
 const T = Math.floor(NOW.getTime() / 1000);
 
 function headersAt(secret: string, timestamp: number, body = BODY) {
-  return signatureHeaders({ secret, webhookId: 'whd_01JTEST', timestamp, body });
+  return signatureHeaders({ secrets: [secret], webhookId: 'whd_01JTEST', timestamp, body });
 }
 
 describe('generateWebhookSecret', () => {
@@ -166,5 +166,38 @@ describe('Standard Webhooks headers verify with the reference library', () => {
     const headers = headersAt(secret, Math.floor(Date.now() / 1000));
     const upper = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), v]));
     expect(() => new Webhook(secret).verify(BODY, upper)).not.toThrow();
+  });
+});
+
+describe('signed with two secrets while a rotation overlaps (docs/webhooks.md, "Rotating the secret")', () => {
+  const current = generateWebhookSecret();
+  const previous = generateWebhookSecret();
+  const now = Math.floor(Date.now() / 1000); // the library checks against the real clock
+  const headers = signatureHeaders({ secrets: [current, previous], webhookId: 'whd_01JTEST', timestamp: now, body: BODY });
+
+  test('each header carries one signature per secret, the current first', () => {
+    expect(headers['service-signature']).toMatch(new RegExp(`^t=${now},v1=[0-9a-f]{64},v1=[0-9a-f]{64}$`));
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
+    expect(headers['webhook-signature']!.split(' ')[0]).toBe(
+      signatureHeaders({ secrets: [current], webhookId: 'whd_01JTEST', timestamp: now, body: BODY })['webhook-signature'],
+    );
+  });
+
+  test('the unmodified standardwebhooks library verifies it with either secret, and refuses a third', () => {
+    expect(new Webhook(current).verify(BODY, headers)).toEqual(JSON.parse(BODY));
+    expect(new Webhook(previous).verify(BODY, headers)).toEqual(JSON.parse(BODY));
+    expect(() => new Webhook(generateWebhookSecret()).verify(BODY, headers)).toThrow('No matching signature found');
+  });
+
+  test('a Stripe-style verifier of Service-Signature (any v1 matches) verifies it with either secret, and refuses a third', () => {
+    const at = new Date(now * 1000);
+    const verify = (secret: string) => verifyServiceSignature({ secret, header: headers['service-signature']!, body: BODY, now: at });
+    expect(verify(current)).toEqual({ ok: true, timestamp: now });
+    expect(verify(previous)).toEqual({ ok: true, timestamp: now });
+    expect(verify(generateWebhookSecret())).toEqual({ ok: false, reason: 'signature_mismatch' });
+  });
+
+  test('no secret is refused', () => {
+    expect(() => signatureHeaders({ secrets: [], webhookId: 'whd_01JTEST', timestamp: now, body: BODY })).toThrow('at least one secret');
   });
 });

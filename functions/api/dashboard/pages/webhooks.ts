@@ -1,6 +1,7 @@
 /**
  * Webhooks: the list and the create form (the signing secret is shown once, in the create's answer);
- * one endpoint's page (enable/disable, delete, its delivery log); one delivery's request and response
+ * one endpoint's page (enable/disable, delete, rotate the signing secret with an overlap (the new one shown
+ * once) and stop the previous one, its delivery log); one delivery's request and response
  * with Replay (with script, through the session door POST /api/webhooks/{id}/deliveries/{delivery_id}/replay:
  * ./doors.ts). Use cases: the webhooks group's (createWebhook, listWebhooks, getWebhook, updateWebhook,
  * deleteWebhook, listWebhookDeliveries, getWebhookDelivery, replayWebhookDelivery).
@@ -9,6 +10,13 @@ import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
 import { toPublicDelivery, type WebhookDelivery } from '#shared/domain/webhooks/delivery';
 import { toPublicWebhook, type WebhookEndpoint } from '#shared/domain/webhooks/endpoint';
 import { createWebhookSchema, updateWebhookSchema } from '#shared/domain/webhooks/schemas';
+import {
+  DEFAULT_SECRET_OVERLAP_SECONDS,
+  MAX_SECRET_OVERLAP_SECONDS,
+  previousSecretSigns,
+  rotateWebhookSecretSchema,
+} from '#shared/domain/webhooks/secret-rotation';
+import { expirePreviousWebhookSecret, rotateWebhookSecret } from '#shared/usecases/webhooks/rotate-secret';
 import { parseWith } from '#shared/doors/http/request-validation';
 import {
   createWebhook,
@@ -33,6 +41,7 @@ import {
   redirectTo,
   render,
   secretBox,
+  select,
   type PageContext,
   param,
 } from './forms';
@@ -41,6 +50,15 @@ import type { PageRoutes } from './page-routes';
 import type { DashboardServices } from '../services';
 import { badge, html, json, table, time } from './layout';
 import { recordCreated } from '#shared/doors/http/created-ids';
+
+/** The overlaps the rotate form offers (the API takes any number of seconds up to 7 days). */
+const OVERLAP_CHOICES = [
+  { value: '0', label: 'no time: stop it at once' },
+  { value: '3600', label: '1 hour' },
+  { value: String(DEFAULT_SECRET_OVERLAP_SECONDS), label: '24 hours' },
+  { value: String(3 * 86_400), label: '3 days' },
+  { value: String(MAX_SECRET_OVERLAP_SECONDS), label: '7 days' },
+];
 
 /** What the page says after a replay, from the page action or the page script (the door). */
 const REPLAYED = 'Replayed: the delivery is queued again.';
@@ -54,7 +72,7 @@ async function webhookPage(
   services: DashboardServices,
   c: PageContext,
   id: string,
-  created: { webhook: WebhookEndpoint; secret: string } | null,
+  created: { webhook: WebhookEndpoint; secret: string; rotated?: boolean } | null,
 ): Promise<Response> {
   const state = created ? {} : pageState(c);
   const principal = c.get('principal');
@@ -68,9 +86,18 @@ async function webhookPage(
     const attempt = lastAttempt(delivery);
     return html`<tr><td id="d-${delivery.id}">${delivery.event_type}</td><td>${badge(delivery.status)}</td><td>${attempt?.status_code ?? (attempt?.error ? 'none' : '—')}</td><td>${time(delivery.created_at)}</td><td><a href="/dashboard/webhooks/${webhook.id}/deliveries/${delivery.id}" aria-describedby="d-${delivery.id}">View</a></td></tr>`;
   });
-  const body = html`${secret ? secretBox('Signing secret', secret, 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.') : ''}
-<dl class="facts"><dt>ID</dt><dd><code>${webhook.id}</code></dd><dt>Endpoint</dt><dd>${webhook.url}</dd><dt>State</dt><dd>${badge(webhook.enabled ? 'enabled' : 'disabled')}</dd><dt>Events</dt><dd>${webhook.events.join(', ')}</dd>${webhook.tenants ? html`<dt>Tenants</dt><dd>${webhook.tenants.join(', ')}</dd>` : ''}<dt>Created</dt><dd>${time(webhook.created_at)}</dd></dl>
+  const secretNote = created?.rotated
+    ? 'The new signing secret. Copy it now: it is shown only this once. Until the previous secret stops (below), every delivery is signed with both, so switch your receiver to this one whenever you deploy (docs/webhooks.md, "Rotating the secret").'
+    : 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.';
+  const previousSigns = previousSecretSigns(endpoint, new Date());
+  const body = html`${secret ? secretBox(created?.rotated ? 'New signing secret' : 'Signing secret', secret, secretNote) : ''}
+<dl class="facts"><dt>ID</dt><dd><code>${webhook.id}</code></dd><dt>Endpoint</dt><dd>${webhook.url}</dd><dt>State</dt><dd>${badge(webhook.enabled ? 'enabled' : 'disabled')}</dd><dt>Events</dt><dd>${webhook.events.join(', ')}</dd>${webhook.tenants ? html`<dt>Tenants</dt><dd>${webhook.tenants.join(', ')}</dd>` : ''}<dt>Created</dt><dd>${time(webhook.created_at)}</dd><dt>Secret rotated</dt><dd id="secret-rotated">${webhook.secret_rotated_at ? time(webhook.secret_rotated_at) : 'never'}</dd><dt>Previous secret</dt><dd id="previous-secret">${previousSigns ? html`signs too until ${time(webhook.previous_secret_expires_at)}` : 'none signing'}</dd></dl>
 <div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/enabled`, webhook.enabled ? 'Disable' : 'Enable', { hidden: { enabled: webhook.enabled ? 'false' : 'true' }, className: 'secondary' })} ${buttonForm(c, `/dashboard/webhooks/${webhook.id}/delete`, 'Delete webhook', { className: 'danger' })}</div>
+<section aria-labelledby="rotate-heading"><h2 id="rotate-heading">Signing secret</h2>${postForm(
+    c,
+    `/dashboard/webhooks/${webhook.id}/secret`,
+    html`${select('Keep the previous secret signing for', 'overlap_seconds', OVERLAP_CHOICES, String(DEFAULT_SECRET_OVERLAP_SECONDS))}<p><button type="submit" class="secondary">Rotate secret</button></p>`,
+  )}${previousSigns ? html`<div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/secret/previous`, 'Stop the previous secret now', { className: 'danger' })}</div>` : ''}</section>
 <section aria-labelledby="deliveries-heading"><h2 id="deliveries-heading">Deliveries</h2>
 ${table('Deliveries, newest first', ['Event', 'Status', 'Response code', 'Time', 'Details'], rows, 'No deliveries yet.')}
 ${pager(`/dashboard/webhooks/${webhook.id}`, {}, state, page.next_cursor)}</section>`;
@@ -156,6 +183,24 @@ function addWebhookEndpointPages(routes: PageRoutes): void {
         kind: 'ok',
         text: enabled ? 'Webhook enabled.' : 'Webhook disabled: no events are sent to it until it is enabled again.',
       });
+    });
+  });
+
+  routes.action('/webhooks/:id/secret', (c, form) =>
+    formAction(c, `/dashboard/webhooks/${param(c, 'id')}`, async () => {
+      const input = parseWith(rotateWebhookSecretSchema, {
+        overlap_seconds: Number(field(form, 'overlap_seconds') ?? DEFAULT_SECRET_OVERLAP_SECONDS),
+      });
+      const { webhook, secret } = await rotateWebhookSecret(services, c.get('principal'), param(c, 'id'), input);
+      return webhookPage(services, c, webhook.id, { webhook, secret, rotated: true });
+    }),
+  );
+
+  routes.action('/webhooks/:id/secret/previous', (c) => {
+    const back = `/dashboard/webhooks/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      await expirePreviousWebhookSecret(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, back, { kind: 'ok', text: 'The previous secret no longer signs: deliveries carry the current secret only.' });
     });
   });
 
