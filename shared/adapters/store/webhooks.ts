@@ -113,7 +113,8 @@ export class WebhookRepository {
     limit: number,
     tenantRefs: readonly TenantRef[] = [],
   ): Promise<CreateWebhookOutcome> {
-    const { tenants, ...rest } = endpoint;
+    // A new endpoint has not been rotated: those attributes are absent, not NULL, until a rotation sets them.
+    const { tenants, secret_rotated_at: _rotated, previous_secret_expires_at: _expires, ...rest } = endpoint;
     try {
       await transactWrite(this.table, [
         {
