@@ -100,4 +100,97 @@ describe('tracking in sent mail', () => {
     expect(parsed.html).toContain('href="https://shop.example/x"');
     expect(parsed.html).not.toContain('<img');
   });
+
+  it('a send\'s track_opens and track_clicks win over its domain\'s settings, on every door (docs/tracking.md, "Per message")', async () => {
+    const account = await newAccount({ plan: 'pro', paymentMethod: true });
+    const tracked = await verifiedDomain(account, { open_tracking: true, click_tracking: true });
+    const plain = await verifiedDomain(account);
+    const html = '<html><body><p><a href="https://shop.example/y">y</a></p></body></html>';
+    const base = stack().info.env.LINKS_BASE_URL!;
+    const send = async (from: string, extra: Record<string, unknown>) => {
+      const sent = await api('POST', '/emails', {
+        key: account.key,
+        body: { from, to: 'reader@example.org', subject: 'Per message', html, ...extra },
+      });
+      expect(sent.status).toBe(200);
+      return sent.body.id as string;
+    };
+    /** Whether the message SES got has the open pixel, and whether its link was rewritten. */
+    const trackingOf = async (id: string) => {
+      await waitForStatus(account, id, 'delivered');
+      const parsed = await simpleParser(Buffer.from((await sesMessagesFor(id))[0]!.raw, 'utf8'));
+      const body = parsed.html as string;
+      return { pixel: body.includes(`${base}/t/open/`), clicks: body.includes(`${base}/t/click/`) && !body.includes('shop.example/y') };
+    };
+
+    // A password reset from the tracking domain: no pixel, no rewritten link; the record says so.
+    const reset = await send(`a@${tracked.name}`, { track_opens: false, track_clicks: false });
+    // A receipt from a domain without tracking, tracked for this one email.
+    const receipt = await send(`a@${plain.name}`, { track_opens: true, track_clicks: true });
+    // Only clicks off: the domain's open tracking still applies.
+    const half = await send(`a@${tracked.name}`, { track_clicks: false });
+    // Neither given: the domain's settings, and null on the record.
+    const byDomain = await send(`a@${tracked.name}`, {});
+    expect(await trackingOf(reset)).toEqual({ pixel: false, clicks: false });
+    expect(await trackingOf(receipt)).toEqual({ pixel: true, clicks: true });
+    expect(await trackingOf(half)).toEqual({ pixel: true, clicks: false });
+    expect(await trackingOf(byDomain)).toEqual({ pixel: true, clicks: true });
+    const record = async (id: string) => (await api('GET', `/emails/${id}`, { key: account.key })).body.email;
+    expect(await record(reset)).toMatchObject({ track_opens: false, track_clicks: false });
+    expect(await record(half)).toMatchObject({ track_opens: null, track_clicks: false });
+    expect(await record(byDomain)).toMatchObject({ track_opens: null, track_clicks: null });
+
+    // The provider doors' per-message switches: SendGrid's tracking_settings, Postmark's TrackOpens / TrackLinks, Mailgun's o:tracking*.
+    const sendgrid = await api('POST', '/v3/mail/send', {
+      key: account.key,
+      body: {
+        personalizations: [{ to: [{ email: 'reader@example.org' }] }],
+        from: { email: `a@${tracked.name}` },
+        subject: 'SendGrid door',
+        content: [{ type: 'text/html', value: html }],
+        tracking_settings: { open_tracking: { enable: false }, click_tracking: { enable: false } },
+      },
+    });
+    expect(sendgrid.status).toBe(202);
+    const sendgridId = sendgrid.headers.get('x-message-id')!;
+    const postmark = await api('POST', '/email', {
+      headers: { 'X-Postmark-Server-Token': account.key, accept: 'application/json' },
+      body: {
+        From: `a@${plain.name}`,
+        To: 'reader@example.org',
+        Subject: 'Postmark door',
+        HtmlBody: html,
+        TrackOpens: true,
+        TrackLinks: 'HtmlOnly',
+      },
+    });
+    expect(postmark.status).toBe(200);
+    // Mailgun's o:tracking (both) with o:tracking-opens over it.
+    const mailgun = await api('POST', `/v3/${tracked.name}/messages`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`api:${account.key}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      rawBody: new URLSearchParams({
+        from: `a@${tracked.name}`,
+        to: 'reader@example.org',
+        subject: 'Mailgun door',
+        html,
+        'o:tracking': 'no',
+        'o:tracking-opens': 'yes',
+      }).toString(),
+    });
+    expect(mailgun.status).toBe(200);
+    const mailgunId = /<(msg_[^@>]+)@/.exec(mailgun.body.id as string)![1]!;
+    expect(await trackingOf(sendgridId)).toEqual({ pixel: false, clicks: false });
+    expect(await trackingOf(postmark.body.MessageID)).toEqual({ pixel: true, clicks: true });
+    expect(await trackingOf(mailgunId)).toEqual({ pixel: true, clicks: false });
+    // Refused as the type says, before anything is sent.
+    const bad = await api('POST', '/emails', {
+      key: account.key,
+      body: { from: `a@${tracked.name}`, to: 'reader@example.org', subject: 'x', html, track_opens: 'no' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.fields).toEqual([{ field: 'track_opens', message: 'track_opens must be a boolean' }]);
+  }, 120_000);
 });

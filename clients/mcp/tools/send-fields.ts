@@ -46,6 +46,18 @@ export const sendFields = {
     .optional()
     .describe('Send a published template instead of html/text.'),
   unsubscribe: z.boolean().optional().describe('Add managed one-click unsubscribe (List-Unsubscribe headers, {{unsubscribe_url}}).'),
+  track_opens: z
+    .boolean()
+    .optional()
+    .describe(
+      "Open pixel on (true) or off (false) for this email, over the sending domain's open_tracking; omit to let the domain decide.",
+    ),
+  track_clicks: z
+    .boolean()
+    .optional()
+    .describe(
+      "Link tracking on (true) or off (false) for this email, over the sending domain's click_tracking; omit to let the domain decide.",
+    ),
 };
 
 /** Attachments: single sends only (the API refuses them in batches and on scheduled sends). */

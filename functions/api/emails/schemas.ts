@@ -61,6 +61,18 @@ export const emailSchema = describing<ReturnType<typeof toPublicEmail>>()(
     bounced_at: nullableTimestamp.describe('when it bounced or failed delivery (ISO 8601); null otherwise'),
     created_at: timestamp.describe('when the send was accepted (ISO 8601)'),
     tenant: z.string().nullable().describe("the tenant's external_id for a tenant's email (null once the tenant is deleted)"),
+    track_opens: z
+      .boolean()
+      .nullable()
+      .describe(
+        "the send's own open tracking (`track_opens`, or its template's): true or false; null: the sending domain's `open_tracking` decides",
+      ),
+    track_clicks: z
+      .boolean()
+      .nullable()
+      .describe(
+        "the send's own click tracking (`track_clicks`, or its template's): true or false; null: the sending domain's `click_tracking` decides",
+      ),
     content: z
       .enum(['kept', 'until_sent', 'not_kept'])
       .describe(

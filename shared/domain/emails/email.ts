@@ -48,6 +48,12 @@ export interface Email {
    * List-Unsubscribe-Post and replaces `{{unsubscribe_url}}` with a signed link for the first `to` address.
    */
   unsubscribe?: boolean;
+  /**
+   * Open and click tracking of this email (docs/tracking.md, "Per message"): the send's `track_opens` /
+   * `track_clicks` (or its template's); absent: the sending domain's setting at send time.
+   */
+  track_opens?: boolean;
+  track_clicks?: boolean;
   /** The template the email was rendered from (internal): its alias and the published version used. */
   template?: { alias: string; version: number };
   /** The first open / click counted as human (tracking; absent until then). */
@@ -100,6 +106,8 @@ export const emailSchema = modelSchema<Email>()(
     message_id: z.string().optional(),
     attachments: z.array(attachmentRefSchema).optional(),
     unsubscribe: z.boolean().optional(),
+    track_opens: z.boolean().optional(),
+    track_clicks: z.boolean().optional(),
     template: z.object({ alias: z.string(), version: z.number() }).optional(),
     opened_at: z.string().optional(),
     clicked_at: z.string().optional(),
@@ -165,6 +173,8 @@ export function toPublicEmail(email: Email) {
     bounced_at: email.bounced_at,
     created_at: email.created_at,
     tenant: email.tenant,
+    track_opens: email.track_opens ?? null,
+    track_clicks: email.track_clicks ?? null,
     content: contentState(email),
   };
 }

@@ -176,6 +176,19 @@ export const sendRequestSchema = z.preprocess(
       template: templateField.optional(),
       /** Managed unsubscribe (spec rule 10); absent = the template's unsubscribe_enabled (off without a template). */
       unsubscribe: z.boolean({ error: 'unsubscribe must be a boolean' }).optional(),
+      /** Open and click tracking of this email, over the sending domain's settings (docs/tracking.md, "Per message"). */
+      track_opens: z
+        .boolean({ error: 'track_opens must be a boolean' })
+        .optional()
+        .describe(
+          "true or false: this email gets the open pixel or not, whatever its sending domain's open_tracking; absent: the domain's setting (the template's, for a template send that sets one). Sandbox-domain mail is never tracked",
+        ),
+      track_clicks: z
+        .boolean({ error: 'track_clicks must be a boolean' })
+        .optional()
+        .describe(
+          "true or false: this email's links are tracked or not, whatever its sending domain's click_tracking; absent: the domain's setting (the template's, for a template send that sets one). Sandbox-domain mail is never tracked",
+        ),
       /** false: the body, attachments and subject are dropped once sent (docs/redaction.md); true cannot override an account that keeps none. */
       store_content: z
         .boolean({ error: 'store_content must be a boolean' })

@@ -35,6 +35,8 @@ export const exampleEmail = {
   bounced_at: null,
   created_at: CREATED,
   tenant: null,
+  track_opens: null,
+  track_clicks: null,
   content: 'kept' as const,
 };
 

@@ -42,6 +42,7 @@ import {
   unsubscribeHeaders,
   unsubscribeUrlOf,
   withManagedLinks,
+  emailTracking,
   type TrackingSettings,
 } from '../send/managed-links';
 import { loadAttachments } from '../attachments/email-attachments';
@@ -210,7 +211,7 @@ async function sendClaimed(deps: DeliverEmailDeps, claimed: StoredEmail): Promis
   await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
   // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
   // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
-  const raw = await messageOf(deps, claimed, domain ? { open: domain.openTracking, click: domain.clickTracking } : NO_TRACKING);
+  const raw = await messageOf(deps, claimed, domain ? emailTracking(claimed.email, domain) : NO_TRACKING);
   // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
   const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
   const { providerMessageId, messageId } = await sendThroughProvider(

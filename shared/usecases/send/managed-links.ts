@@ -24,6 +24,17 @@ export interface TrackingSettings {
 
 export const NO_TRACKING: TrackingSettings = { open: false, click: false };
 
+/**
+ * What an email from a verified domain is tracked with (docs/tracking.md, "Per message"): the send's own
+ * `track_opens` / `track_clicks` where it gave them, else the sending domain's settings.
+ */
+export function emailTracking(
+  email: Pick<Email, 'track_opens' | 'track_clicks'>,
+  domain: { openTracking: boolean; clickTracking: boolean },
+): TrackingSettings {
+  return { open: email.track_opens ?? domain.openTracking, click: email.track_clicks ?? domain.clickTracking };
+}
+
 /** The reserved placeholder (with optional spaces inside the braces, as the template renderer reads them). */
 const UNSUBSCRIBE_PLACEHOLDER = /\{\{\s*unsubscribe_url\s*\}\}/g;
 

@@ -35,6 +35,8 @@ export function newEmail(facts: ResolvedSendContext, now: Date, at: Date | null,
     category,
     provider_message_id: null,
     ...(request.unsubscribe ? { unsubscribe: true } : {}),
+    ...(request.track_opens === undefined ? {} : { track_opens: request.track_opens }),
+    ...(request.track_clicks === undefined ? {} : { track_clicks: request.track_clicks }),
     ...(request.from_template ? { template: request.from_template } : {}),
     // Content redaction (docs/redaction.md): the account's or the request's store_content: false, off wins.
     ...(storesContent(principal.account, request) ? {} : { store_content: false }),

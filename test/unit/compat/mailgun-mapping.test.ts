@@ -133,11 +133,25 @@ describe('mailgun message -> send request', () => {
     expect((single({ ...fields, template: ['welcome_v2'] }).template as { id: string }).id).toBe('welcome_v2');
   });
 
+  it('maps o:tracking to both track_opens and track_clicks, o:tracking-opens and o:tracking-clicks over it (htmlonly: on)', () => {
+    expect(single({ ...base, 'o:tracking': ['no'] })).toMatchObject({ track_opens: false, track_clicks: false });
+    expect(single({ ...base, 'o:tracking': ['yes'], 'o:tracking-clicks': ['no'] })).toMatchObject({
+      track_opens: true,
+      track_clicks: false,
+    });
+    expect(single({ ...base, 'o:tracking-clicks': ['htmlonly'] })).toMatchObject({ track_clicks: true });
+    expect(single({ ...base, 'o:tracking-opens': ['true'] })).not.toHaveProperty('track_clicks');
+    expect(single(base)).not.toHaveProperty('track_opens');
+    expect(issuesOf({ ...base, 'o:tracking-opens': ['htmlonly'] })).toEqual([
+      "o:tracking-opens: 'o:tracking-opens' must be one of yes, no, true, false",
+    ]);
+  });
+
   it('maps X-Mailgun-On-Behalf-Of to tenant', () => {
     expect(single(base, [], 'acme').tenant).toBe('acme');
   });
 
-  it('accepts the options it ignores, with Mailgun values', () => {
+  it('accepts the options it ignores, with Mailgun values (and maps the tracking ones)', () => {
     const request = single({
       ...base,
       'o:tracking': ['yes'],
@@ -147,7 +161,7 @@ describe('mailgun message -> send request', () => {
       'o:testmode': ['no'],
       'amp-html': ['<p>amp</p>'],
     });
-    expect(request).toEqual(single(base));
+    expect(request).toEqual({ ...single(base), track_opens: false, track_clicks: true });
   });
 });
 

@@ -60,12 +60,31 @@ describe('a Postmark message -> our send request', () => {
         { name: 'plan', value: '7' },
       ],
       category: 'transactional',
+      track_opens: true,
+      track_clicks: true,
       attachments: [{ filename: 'a.txt', data: 'aGVsbG8=', content_type: 'text/plain', content_id: 'logo@x' }],
     });
     // ...and our schema takes it as it is.
     const parsed = sendRequestSchema.parse(request);
     expect(parsed.to).toEqual(['a@example.com', '"Doe, Jane" <jane@example.com>']);
     expect(parsed.attachments).toHaveLength(1);
+  });
+
+  it('maps TrackOpens to track_opens and TrackLinks to track_clicks (None: off), and refuses another TrackLinks with a 300', () => {
+    expect(mapped({ From: 'a@example.com', To: 'b@example.com', TextBody: 'x', TrackOpens: false, TrackLinks: 'None' })).toMatchObject({
+      track_opens: false,
+      track_clicks: false,
+    });
+    for (const value of ['HtmlAndText', 'HtmlOnly', 'TextOnly'])
+      expect(mapped({ From: 'a@example.com', To: 'b@example.com', TextBody: 'x', TrackLinks: value })).toMatchObject({
+        track_clicks: true,
+      });
+    const neither = mapped({ From: 'a@example.com', To: 'b@example.com', TextBody: 'x', TrackOpens: null, TrackLinks: null });
+    expect(neither).not.toHaveProperty('track_opens');
+    expect(neither).not.toHaveProperty('track_clicks');
+    expect(() => mapped({ From: 'a@example.com', To: 'b@example.com', TextBody: 'x', TrackLinks: 'Always' })).toThrow(
+      expect.objectContaining({ errorCode: 300, message: expect.stringContaining('TrackLinks') }),
+    );
   });
 
   it("takes the SDK's nulls as absent fields, and an empty body as no body", () => {

@@ -195,6 +195,15 @@ describe('SendGrid mail/send -> our send requests', () => {
     expect(plain).not.toHaveProperty('unsubscribe');
   });
 
+  it('maps tracking_settings.open_tracking and click_tracking to track_opens and track_clicks; absent leaves the domain to decide', () => {
+    const off = map(body({ tracking_settings: { open_tracking: { enable: false }, click_tracking: { enable: false } } })).requests[0]!;
+    expect(off).toMatchObject({ track_opens: false, track_clicks: false });
+    expect(map(body({ tracking_settings: { click_tracking: { enable: true } } })).requests[0]).toMatchObject({ track_clicks: true });
+    const none = map(body({})).requests[0]!;
+    expect(none).not.toHaveProperty('track_opens');
+    expect(none).not.toHaveProperty('track_clicks');
+  });
+
   it('appends mail_settings.footer to text and html (before </body>)', () => {
     const { requests } = map(
       body({
@@ -301,7 +310,7 @@ describe('SendGrid mail/send -> our send requests', () => {
     ]);
   });
 
-  it('ignores harmless fields (batch_id, ip_pool_name, open/click tracking, bypass switches off, an empty sections)', () => {
+  it('ignores harmless fields (batch_id, ip_pool_name, ganalytics, bypass switches off, an empty sections); maps open/click tracking', () => {
     const { requests } = map(
       body({
         batch_id: 'b',
@@ -311,7 +320,14 @@ describe('SendGrid mail/send -> our send requests', () => {
         sections: {},
       }),
     );
-    expect(requests[0]).toEqual({ from: FROM, to: ['to@example.net'], subject: 'Hello', text: 'Hi' });
+    expect(requests[0]).toEqual({
+      from: FROM,
+      to: ['to@example.net'],
+      subject: 'Hello',
+      text: 'Hi',
+      track_opens: true,
+      track_clicks: true,
+    });
   });
 });
 

@@ -6,7 +6,10 @@
 /** Reports a problem with one field of the form. */
 export type FieldIssue = (field: string, message: string) => void;
 
-/** Options honoured or knowingly ignored (docs/compat.md, "Mailgun"); any other `o:` is refused. */
+/**
+ * Options honoured (the tracking ones: docs/tracking.md, "Per message") or knowingly ignored (docs/compat.md,
+ * "Mailgun"), with their allowed values; any other `o:` is refused.
+ */
 const YES_NO = ['yes', 'no', 'true', 'false'];
 const TRACKING = [...YES_NO, 'htmlonly'];
 const IGNORED_OPTIONS: Readonly<Record<string, readonly string[] | null>> = {

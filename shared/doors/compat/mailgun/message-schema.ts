@@ -37,7 +37,14 @@ export interface MailgunMessage {
   recipientVariables?: Record<string, Record<string, Json>>;
   template?: string;
   templateVariables?: Record<string, Json>;
+  /** `o:tracking` (both), `o:tracking-opens`, `o:tracking-clicks` (each over `o:tracking`); absent: the domain's settings. */
+  trackOpens?: boolean;
+  trackClicks?: boolean;
 }
+
+/** Mailgun's tracking values: yes/true (and `htmlonly` for clicks: both bodies' links are tracked here) on, no/false off. */
+const trackingValue = (value: string | undefined): boolean | undefined =>
+  value === undefined ? undefined : ['yes', 'true', 'htmlonly'].includes(value.trim().toLowerCase());
 
 const VARIABLES_HEADER = 'x-mailgun-variables';
 
@@ -146,5 +153,14 @@ export const mailgunMessageSchema = z.record(z.string(), z.array(z.string())).tr
     ...(recipientVariables !== undefined ? { recipientVariables: recipientVariables as Record<string, Record<string, Json>> } : {}),
     ...(template !== undefined ? { template } : {}),
     ...(templateVariables !== undefined ? { templateVariables } : {}),
+    ...tracking(one),
   };
 });
+
+/** The per-message tracking options (their values were checked by checkFieldNames). */
+function tracking(one: FirstValue): Pick<MailgunMessage, 'trackOpens' | 'trackClicks'> {
+  const both = trackingValue(one('o:tracking'));
+  const opens = trackingValue(one('o:tracking-opens')) ?? both;
+  const clicks = trackingValue(one('o:tracking-clicks')) ?? both;
+  return { ...(opens === undefined ? {} : { trackOpens: opens }), ...(clicks === undefined ? {} : { trackClicks: clicks }) };
+}

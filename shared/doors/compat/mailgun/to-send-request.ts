@@ -114,6 +114,8 @@ function baseRequest(message: MailgunMessage, context: MailgunContext): SendRequ
         }
       : {}),
     ...(context.onBehalfOf !== undefined ? { tenant: context.onBehalfOf } : {}),
+    ...(message.trackOpens !== undefined ? { track_opens: message.trackOpens } : {}),
+    ...(message.trackClicks !== undefined ? { track_clicks: message.trackClicks } : {}),
   };
 }
 

@@ -18,7 +18,8 @@
  *    default (transactional, or the template's); another stream is Postmark's 1235;
  *  - `TemplateAlias`/`TemplateId` + `TemplateModel` -> template {id: our alias, variables: flattened}
  *    (./template-alias.ts, ./template-model.ts);
- *  - `TrackOpens`, `TrackLinks`, `InlineCss` are ignored (docs/compat.md, "Postmark" says why).
+ *  - `TrackOpens` -> track_opens; `TrackLinks` -> track_clicks (`None` false; `HtmlAndText`, `HtmlOnly`, `TextOnly`
+ *    true: the links of both bodies are tracked here); `InlineCss` is ignored (docs/compat.md, "Postmark").
  */
 import { labelTags, MAX_TAGS, pairTags, tagsOverLimit, type Tag } from '../provider-tags';
 import { splitAddressList } from '#shared/domain/mail/address-list';
@@ -112,7 +113,23 @@ function envelopeOf(message: PostmarkCommonFields): Record<string, unknown> {
   put('tags', tagsOf(message.Tag, message.Metadata));
   put('attachments', message.Attachments?.length ? message.Attachments.map(attachmentOf) : undefined);
   put('category', categoryOfStream(message.MessageStream));
+  put('track_opens', message.TrackOpens ?? undefined);
+  put('track_clicks', trackLinksOf(message.TrackLinks));
   return request;
+}
+
+/** Postmark's `TrackLinks` values: `None` turns click tracking off, the others on (both bodies' links here). */
+const TRACK_LINKS: Readonly<Record<string, boolean>> = { None: false, HtmlAndText: true, HtmlOnly: true, TextOnly: true };
+
+function trackLinksOf(value: string | null | undefined): boolean | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const track = TRACK_LINKS[value];
+  if (track === undefined)
+    throw new PostmarkFailure(
+      POSTMARK_CODES.invalidRequest,
+      `Invalid TrackLinks value '${value}': use None, HtmlAndText, HtmlOnly or TextOnly.`,
+    );
+  return track;
 }
 
 /** A Message (POST /email, /email/batch) as our send request. */

@@ -16,7 +16,8 @@
  *   doors' one rule); at most 10 tags in all;
  * - send_at (unix seconds) -> scheduled_at when in the future (now or past: sent now, as SendGrid does);
  * - asm (an unsubscribe group) -> category `product` with managed unsubscribe (the import turns SendGrid
- *   group opt-outs into product opt-outs); tracking_settings.subscription_tracking -> managed unsubscribe.
+ *   group opt-outs into product opt-outs); tracking_settings.subscription_tracking -> managed unsubscribe;
+ *   tracking_settings.open_tracking and click_tracking -> track_opens and track_clicks.
  * Refused (a SendgridRequestError, SendGrid's 400 naming the field): what would silently change the mail
  * if dropped: sections, the mail_settings bypass_* switches, content types other than text/plain and
  * text/html, a footer on a template send, legacy substitution keys that are not `{{name}}` on a template
@@ -215,7 +216,12 @@ function shared(body: SendgridMailSend, problems: Problem[]) {
   const attachments = (body.attachments ?? []).map((attachment, index) => attachmentOf(attachment, index, problems));
   const replyTo = body.reply_to_list?.map(mailbox) ?? (body.reply_to ? [mailbox(body.reply_to)] : undefined);
   const unsubscribe = body.asm !== undefined || body.tracking_settings?.subscription_tracking?.enable === true;
-  return { content, attachments, replyTo, unsubscribe, category: body.asm ? ('product' as const) : undefined };
+  // Open and click tracking per message, over the domain's settings (docs/tracking.md, "Per message").
+  const tracking = {
+    ...(body.tracking_settings?.open_tracking?.enable === undefined ? {} : { track_opens: body.tracking_settings.open_tracking.enable }),
+    ...(body.tracking_settings?.click_tracking?.enable === undefined ? {} : { track_clicks: body.tracking_settings.click_tracking.enable }),
+  };
+  return { content, attachments, replyTo, unsubscribe, tracking, category: body.asm ? ('product' as const) : undefined };
 }
 
 function tagsOf(body: SendgridMailSend, personalization: SendgridPersonalization, index: number, problems: Problem[]) {
@@ -293,6 +299,7 @@ export function toSendRequests(body: SendgridMailSend, options: MappingOptions):
       ...(common.attachments.length ? { attachments: common.attachments } : {}),
       ...(common.category ? { category: common.category } : {}),
       ...(common.unsubscribe ? { unsubscribe: true } : {}),
+      ...common.tracking,
     };
   });
   if (problems.length) throw new SendgridRequestError(problems);
