@@ -214,6 +214,43 @@ describe('sending with a template', () => {
     expect(message.html).toContain(`href="${url}"`);
   });
 
+  it("a template's track_opens and track_clicks decide its sends' tracking over the domain's; a send's own win over the template's", async () => {
+    const tracking = await verifiedDomain(account, { open_tracking: true, click_tracking: true });
+    const reset = unique('reset');
+    const created = await template(account, {
+      alias: reset,
+      name: 'Password reset',
+      from: `Security <security@${tracking.name}>`,
+      subject: 'Reset your password',
+      html: '<html><body><p><a href="https://shop.example/reset">Reset</a></p></body></html>',
+      track_opens: false,
+      track_clicks: false,
+    });
+    expect(created).toMatchObject({ track_opens: false, track_clicks: false });
+    const links = stack().info.env.LINKS_BASE_URL!;
+    const trackingOf = async (body: Record<string, unknown>) => {
+      const sent = await api('POST', '/emails', { key: account.key, body: { to: 'ann@example.org', template: { id: reset }, ...body } });
+      expect(sent.status).toBe(200);
+      const { html } = await delivered(account, sent.body.id);
+      const email = (await api('GET', `/emails/${sent.body.id}`, { key: account.key })).body.email;
+      return {
+        pixel: html.includes(`${links}/t/open/`),
+        clicks: html.includes(`${links}/t/click/`),
+        record: [email.track_opens, email.track_clicks],
+      };
+    };
+    expect(await trackingOf({})).toEqual({ pixel: false, clicks: false, record: [false, false] });
+    expect(await trackingOf({ track_opens: true })).toEqual({ pixel: true, clicks: false, record: [true, false] });
+    // Back to the domain's settings: null on the template (a PATCH, then a publish).
+    const patched = await api('PATCH', `/templates/${reset}`, { key: account.key, body: { track_opens: null, track_clicks: null } });
+    expect(patched.body.template).toMatchObject({ track_opens: null, track_clicks: null, has_unpublished_changes: true });
+    expect((await api('POST', `/templates/${reset}/publish`, { key: account.key })).status).toBe(200);
+    expect(await trackingOf({})).toEqual({ pixel: true, clicks: true, record: [null, null] });
+    const bad = await api('PATCH', `/templates/${reset}`, { key: account.key, body: { track_clicks: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.fields).toEqual([{ field: 'track_clicks', message: 'track_clicks must be true, false or null' }]);
+  });
+
   it('refuses what cannot be rendered with a 400 naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ to: 'x@example.org', template: { id: welcome, variables: {} } }, 'template.variables.name'],

@@ -68,6 +68,8 @@ describe('/templates', () => {
         reply_to: ['help@example.com'],
         category: 'transactional',
         unsubscribe_enabled: false,
+        track_opens: null,
+        track_clicks: null,
         variables: [
           { key: 'first_name', type: 'string', fallback_value: null },
           { key: 'plan', type: 'string', fallback_value: 'free' },
@@ -203,6 +205,8 @@ describe('/templates', () => {
         reply_to: [],
         category: 'product',
         unsubscribe_enabled: true,
+        track_opens: null,
+        track_clicks: null,
         variables: [
           { key: 'first_name', type: 'string', fallback_value: null },
           { key: 'plan', type: 'string', fallback_value: 'free' },

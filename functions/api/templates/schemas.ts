@@ -18,6 +18,18 @@ const templateFields = {
   reply_to: z.array(z.string()).describe('default Reply-To addresses ([] for none)'),
   category: z.enum(CATEGORIES).describe('transactional (default), product or newsletter: the category of its sends unless they give one'),
   unsubscribe_enabled: z.boolean().describe('managed unsubscribe for its sends; always true for product and newsletter'),
+  track_opens: z
+    .boolean()
+    .nullable()
+    .describe(
+      "the open pixel of its sends, over the sending domain's open_tracking (a send's own track_opens wins); null: the domain decides",
+    ),
+  track_clicks: z
+    .boolean()
+    .nullable()
+    .describe(
+      "link tracking of its sends, over the sending domain's click_tracking (a send's own track_clicks wins); null: the domain decides",
+    ),
   variables: z
     .array(
       z.strictObject({

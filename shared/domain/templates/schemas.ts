@@ -87,6 +87,14 @@ const category = z.enum(CATEGORIES, { error: `category must be one of ${CATEGORI
 
 const unsubscribeEnabled = z.boolean({ error: 'unsubscribe_enabled must be true or false' });
 
+const tracking = (field: 'track_opens' | 'track_clicks', what: string) =>
+  z
+    .boolean({ error: `${field} must be true, false or null` })
+    .nullable()
+    .describe(
+      `${what} of its sends, over the sending domain's setting (a send's own ${field} wins over it); null: the domain decides (docs/tracking.md, "Per message")`,
+    );
+
 const variable = z
   .object(
     {
@@ -155,6 +163,8 @@ export const createTemplateSchema = z
     reply_to: replyTo.optional().describe(REPLY_TO_DOC),
     category: category.optional().describe(CATEGORY_DOC),
     unsubscribe_enabled: unsubscribeEnabled.optional().describe(UNSUBSCRIBE_DOC),
+    track_opens: tracking('track_opens', 'the open pixel').optional(),
+    track_clicks: tracking('track_clicks', 'link tracking').optional(),
     variables: variables.optional().describe(VARIABLES_DOC),
   })
   // Unknown fields are refused, not dropped: a misspelt `variables` or `unsubscribe_enabled` would
@@ -188,11 +198,14 @@ export const updateTemplateSchema = z
     reply_to: replyTo.optional().describe(`${REPLY_TO_DOC}; replaces the list`),
     category: category.optional().describe(`${CATEGORY_DOC}; without unsubscribe_enabled, unsubscribe takes the new category's default`),
     unsubscribe_enabled: unsubscribeEnabled.optional().describe(UNSUBSCRIBE_DOC),
+    track_opens: tracking('track_opens', 'the open pixel').optional(),
+    track_clicks: tracking('track_clicks', 'link tracking').optional(),
     variables: variables.optional().describe(`${VARIABLES_DOC}; replaces the list`),
   })
   .strict()
   .refine((value) => Object.values(value).some((field) => field !== undefined), {
-    message: 'send at least one of name, subject, html, text, from, reply_to, category, unsubscribe_enabled, variables',
+    message:
+      'send at least one of name, subject, html, text, from, reply_to, category, unsubscribe_enabled, track_opens, track_clicks, variables',
   });
 export type UpdateTemplateInput = z.output<typeof updateTemplateSchema>;
 

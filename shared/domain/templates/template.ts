@@ -27,6 +27,12 @@ export interface TemplateContent {
   reply_to: string[];
   category: TemplateCategory;
   unsubscribe_enabled: boolean;
+  /**
+   * Open and click tracking of its sends (docs/tracking.md, "Per message"); null: the sending domain's setting
+   * (absent on templates stored before templates carried them: the same).
+   */
+  track_opens?: boolean | null;
+  track_clicks?: boolean | null;
   variables: StoredTemplateVariable[];
 }
 
@@ -61,6 +67,8 @@ export interface PublishedTemplate {
   reply_to: string[];
   category: 'transactional' | 'product' | 'newsletter';
   unsubscribe_enabled: boolean;
+  track_opens?: boolean | null;
+  track_clicks?: boolean | null;
   variables: TemplateVariable[];
 }
 
@@ -104,6 +112,9 @@ export function contentOf(source: TemplateContent): TemplateContent {
     reply_to: source.reply_to,
     category: source.category,
     unsubscribe_enabled: source.unsubscribe_enabled,
+    // Absent on a template stored before templates carried them: the domain decides.
+    track_opens: source.track_opens ?? null,
+    track_clicks: source.track_clicks ?? null,
     variables: source.variables,
   };
 }
@@ -126,6 +137,8 @@ export function sameContent(a: TemplateContent, b: TemplateContent): boolean {
     a.from === b.from &&
     a.category === b.category &&
     a.unsubscribe_enabled === b.unsubscribe_enabled &&
+    (a.track_opens ?? null) === (b.track_opens ?? null) &&
+    (a.track_clicks ?? null) === (b.track_clicks ?? null) &&
     a.reply_to.length === b.reply_to.length &&
     a.reply_to.every((address, i) => address === b.reply_to[i]) &&
     sameVariables(a.variables, b.variables)
@@ -151,6 +164,9 @@ export interface TemplateChanges {
   reply_to?: string[];
   category?: TemplateCategory;
   unsubscribe_enabled?: boolean;
+  /** null: back to the sending domain's setting. */
+  track_opens?: boolean | null;
+  track_clicks?: boolean | null;
   variables?: StoredTemplateVariable[];
 }
 
@@ -180,6 +196,8 @@ export function withChanges(template: Template, changes: TemplateChanges): Templ
     reply_to: changes.reply_to ?? template.reply_to,
     category,
     unsubscribe_enabled: unsubscribe,
+    track_opens: changes.track_opens === undefined ? (template.track_opens ?? null) : changes.track_opens,
+    track_clicks: changes.track_clicks === undefined ? (template.track_clicks ?? null) : changes.track_clicks,
     variables: changes.variables ?? template.variables,
   };
 }
@@ -211,6 +229,8 @@ export function toPublicTemplate(template: Template) {
     reply_to: template.reply_to,
     category: template.category,
     unsubscribe_enabled: template.unsubscribe_enabled,
+    track_opens: template.track_opens ?? null,
+    track_clicks: template.track_clicks ?? null,
     variables: template.variables.map((variable) => ({
       key: variable.key,
       type: variable.type,

@@ -178,6 +178,8 @@ export const exampleTemplate = {
   reply_to: [],
   category: 'transactional',
   unsubscribe_enabled: false,
+  track_opens: null,
+  track_clicks: null,
   variables: [{ key: 'first_name', type: 'string', fallback_value: 'there' }],
   status: 'published',
   published_at: CREATED,

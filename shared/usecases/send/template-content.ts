@@ -100,9 +100,15 @@ export function renderRequest(
     ...(parsed.reply_to === undefined && template.reply_to.length ? { reply_to: template.reply_to } : {}),
     category: parsed.category ?? template.category,
     unsubscribe: parsed.unsubscribe ?? template.unsubscribe_enabled,
+    // The send's own tracking switches win over the template's; neither: the domain decides.
+    ...optionalFlag('track_opens', parsed.track_opens ?? template.track_opens),
+    ...optionalFlag('track_clicks', parsed.track_clicks ?? template.track_clicks),
     from_template: { alias: template.alias, version: template.version },
   };
 }
+
+const optionalFlag = <K extends string>(key: K, value: boolean | null | undefined) =>
+  (value === null || value === undefined ? {} : { [key]: value }) as Partial<Record<K, boolean>>;
 
 function senderOf(from: string | null, alias: string) {
   const sender = from === null ? null : (parseMailbox(from) ?? parseBareSender(from));

@@ -76,6 +76,8 @@ export async function createTemplate(deps: TemplateDeps, principal: Principal, i
     reply_to: input.reply_to ?? [],
     category,
     unsubscribe_enabled: input.unsubscribe_enabled ?? defaultUnsubscribe(category),
+    track_opens: input.track_opens ?? null,
+    track_clicks: input.track_clicks ?? null,
     variables: input.variables ?? [],
     revision: 1,
     published: null,
