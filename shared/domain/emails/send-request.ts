@@ -146,6 +146,15 @@ const templateField = z.object(
   { error: 'template must be an object {id, variables}' },
 );
 
+/** A send's own tracking switch (`track_opens`, `track_clicks`): over the sending domain's setting. */
+const trackingSwitch = (field: string, effect: string, domainSetting: string) =>
+  z
+    .boolean({ error: `${field} must be a boolean` })
+    .optional()
+    .describe(
+      `true or false: ${effect}, whatever its sending domain's ${domainSetting}; absent: the domain's setting (the template's, for a template send that sets one). Sandbox-domain mail is never tracked`,
+    );
+
 export const sendRequestSchema = z.preprocess(
   applyAliases,
   z
@@ -177,18 +186,8 @@ export const sendRequestSchema = z.preprocess(
       /** Managed unsubscribe (spec rule 10); absent = the template's unsubscribe_enabled (off without a template). */
       unsubscribe: z.boolean({ error: 'unsubscribe must be a boolean' }).optional(),
       /** Open and click tracking of this email, over the sending domain's settings (docs/tracking.md, "Per message"). */
-      track_opens: z
-        .boolean({ error: 'track_opens must be a boolean' })
-        .optional()
-        .describe(
-          "true or false: this email gets the open pixel or not, whatever its sending domain's open_tracking; absent: the domain's setting (the template's, for a template send that sets one). Sandbox-domain mail is never tracked",
-        ),
-      track_clicks: z
-        .boolean({ error: 'track_clicks must be a boolean' })
-        .optional()
-        .describe(
-          "true or false: this email's links are tracked or not, whatever its sending domain's click_tracking; absent: the domain's setting (the template's, for a template send that sets one). Sandbox-domain mail is never tracked",
-        ),
+      track_opens: trackingSwitch('track_opens', 'this email gets the open pixel or not', 'open_tracking'),
+      track_clicks: trackingSwitch('track_clicks', "this email's links are tracked or not", 'click_tracking'),
       /** false: the body, attachments and subject are dropped once sent (docs/redaction.md); true cannot override an account that keeps none. */
       store_content: z
         .boolean({ error: 'store_content must be a boolean' })

@@ -89,7 +89,7 @@ async function webhookPage(
   const secretNote = created?.rotated
     ? 'The new signing secret. Copy it now: it is shown only this once. Until the previous secret stops (below), every delivery is signed with both, so switch your receiver to this one whenever you deploy (docs/webhooks.md, "Rotating the secret").'
     : 'Verify every delivery with this secret (Standard Webhooks signatures: docs/webhooks.md). Copy it now: it is shown only this once.';
-  const previousSigns = previousSecretSigns(endpoint, new Date());
+  const previousSigns = previousSecretSigns(endpoint, services.clock.now());
   const body = html`${secret ? secretBox(created?.rotated ? 'New signing secret' : 'Signing secret', secret, secretNote) : ''}
 <dl class="facts"><dt>ID</dt><dd><code>${webhook.id}</code></dd><dt>Endpoint</dt><dd>${webhook.url}</dd><dt>State</dt><dd>${badge(webhook.enabled ? 'enabled' : 'disabled')}</dd><dt>Events</dt><dd>${webhook.events.join(', ')}</dd>${webhook.tenants ? html`<dt>Tenants</dt><dd>${webhook.tenants.join(', ')}</dd>` : ''}<dt>Created</dt><dd>${time(webhook.created_at)}</dd><dt>Secret rotated</dt><dd id="secret-rotated">${webhook.secret_rotated_at ? time(webhook.secret_rotated_at) : 'never'}</dd><dt>Previous secret</dt><dd id="previous-secret">${previousSigns ? html`signs too until ${time(webhook.previous_secret_expires_at)}` : 'none signing'}</dd></dl>
 <div class="actions">${buttonForm(c, `/dashboard/webhooks/${webhook.id}/enabled`, webhook.enabled ? 'Disable' : 'Enable', { hidden: { enabled: webhook.enabled ? 'false' : 'true' }, className: 'secondary' })} ${buttonForm(c, `/dashboard/webhooks/${webhook.id}/delete`, 'Delete webhook', { className: 'danger' })}</div>
