@@ -45,6 +45,52 @@ describe('the template cache key', () => {
   });
 });
 
+describe("the app's inputs remembered between starts", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'app-inputs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const remembered = (file: string) =>
+    JSON.parse(readFileSync(file, 'utf8')) as { root: string; entry: string; inputs: Record<string, string> };
+
+  it('are found by esbuild once, written with their sizes and times, then read while none of them changes', async () => {
+    const file = join(dir, 'inputs.json');
+    const found = await appInputs(file);
+    const written = remembered(file);
+    expect(Object.keys(written.inputs)).toEqual(found);
+    expect(written.inputs['cdk.json'] ?? written.inputs['infra/stacks/mailservice-stack.ts']).toMatch(/^\d+:[\d.]+$/);
+    // A list that is not esbuild's (one file, unchanged) is what the next start reads: nothing was run again.
+    writeFileSync(
+      file,
+      JSON.stringify({ ...written, inputs: { 'infra/stacks/mailservice-stack.ts': written.inputs['infra/stacks/mailservice-stack.ts'] } }),
+    );
+    expect(await appInputs(file)).toEqual(['infra/stacks/mailservice-stack.ts']);
+  });
+
+  it('are found again when one of them changed, or the list was made in another checkout', async () => {
+    const file = join(dir, 'changed.json');
+    const found = await appInputs(file);
+    const written = remembered(file);
+    const stale = { ...written, inputs: { 'infra/stacks/mailservice-stack.ts': '1:1' } };
+    writeFileSync(file, JSON.stringify(stale));
+    expect(await appInputs(file)).toEqual(found);
+    expect(remembered(file).inputs).toEqual(written.inputs);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...written,
+        root: '/elsewhere',
+        inputs: { 'infra/stacks/mailservice-stack.ts': written.inputs['infra/stacks/mailservice-stack.ts'] },
+      }),
+    );
+    expect(await appInputs(file)).toEqual(found);
+  });
+
+  it('a file that is not JSON is found again, not an error', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(file, '{"root":');
+    expect((await appInputs(file)).length).toBeGreaterThan(10);
+  });
+});
+
 describe('one synthesis per template', () => {
   const dirs: string[] = [];
   const fileIn = () => {
