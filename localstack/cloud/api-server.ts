@@ -24,6 +24,8 @@ export interface LocalPages {
   s3LifecycleSweep(now: Date, within?: string): { expired: string[]; aborted: string[] };
   /** The local DynamoDB's TTL deletions, at the functions' clock or at `now` (`POST /_local/ttl/sweep`; ./dynamodb-ttl-sweep.ts). */
   ttlSweep(now?: Date): Promise<{ deleted: Record<string, number>; now: string }>;
+  /** A scheduled task's pass now and its status after it (`POST /_local/tasks/<name>/run`); null: no such task. */
+  runTask(name: string): Promise<unknown | null>;
   webhookInbox: { list(path?: string): unknown[]; clear(path?: string): number };
   dns: {
     list(name?: string): unknown[];
@@ -257,6 +259,14 @@ export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (
       if (now && Number.isNaN(now.getTime()))
         return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
       return sendJson(res, 200, await pages.ttlSweep(now));
+    }
+    const task = /^\/_local\/tasks\/([a-z0-9-]+)\/run$/.exec(url.pathname);
+    if (method === 'POST' && task) {
+      // A pass of the scheduled task now (after the one running, if any), as its rule's next firing would run it;
+      // the answer is the task's status after it: passes, last_report, totals (what /health shows).
+      const status = await pages.runTask(task[1]!);
+      if (status === null) return sendJson(res, 404, { error: { message: `no scheduled task named ${task[1]}`, code: 'not_found' } });
+      return sendJson(res, 200, status);
     }
     if (url.pathname === '/_local/clock') {
       try {

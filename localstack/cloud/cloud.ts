@@ -189,6 +189,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     // Workers run in their own thread, like separate Lambdas: delivery never blocks the API's event loop.
     const workers = await startWorkersThread(workersConfig(ctx, deployment, functionOf, iam.settings, endpoints), ctx.log);
     ctx.stops.add(() => workers.stop());
+    api.runTask = (name) => workers.runTask(name);
     const relay = await relayTask.starting;
 
     const env = stackEnvironment(deployment, relayTask.task, localEnv, emulators.secretsKeyFile);

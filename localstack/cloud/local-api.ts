@@ -13,6 +13,7 @@ import { createCustomDomainsServer } from './custom-domains-server';
 import type { LocalEmulators } from './local-emulators';
 import type { LifecycleSweeper } from './s3-lifecycle-sweeper';
 import type { TtlSweeper } from './dynamodb-ttl-sweep';
+import type { TaskStatus } from './scheduled-tasks';
 import type { StartContext } from './start-context';
 
 export interface LocalApi {
@@ -27,6 +28,8 @@ export interface LocalApi {
   s3Lifecycle?: LifecycleSweeper;
   /** The local DynamoDB's TTL sweeper, once the table is deployed (./dynamodb-ttl-sweep.ts). */
   ttlSweeper?: TtlSweeper;
+  /** A scheduled task's pass now, once the workers run (`POST /_local/tasks/<name>/run`; ./scheduled-tasks.ts). */
+  runTask?: (name: string) => Promise<TaskStatus | null>;
 }
 
 function closeServer(server: Server | HttpsServer): Promise<void> {
@@ -56,6 +59,7 @@ function localPages(api: Omit<LocalApi, 'url' | 'customDomainsUrl'>, { ses, inbo
     s3LifecycleSweep: (now, within) => api.s3Lifecycle?.sweep(now, within) ?? { expired: [], aborted: [] },
     // The local DynamoDB's TTL deletions at the functions' clock, or at `now` (POST /_local/ttl/sweep).
     ttlSweep: (now) => api.ttlSweeper?.sweep(now) ?? Promise.resolve({ deleted: {}, now: (now ?? new Date()).toISOString() }),
+    runTask: (name) => api.runTask?.(name) ?? Promise.resolve(null),
     webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
     dns: {
       list: (name) => dns.listRecords(name),

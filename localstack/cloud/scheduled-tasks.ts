@@ -73,6 +73,22 @@ export class ScheduledTaskRunner {
     }
   }
 
+  /**
+   * A pass now, on request (`POST /_local/tasks/<name>/run`: a test waiting for the reconciler asks for its pass
+   * instead of waiting for the timer): after the one running, if any, so passes never overlap; the timer then
+   * counts from this pass's end. Its report, or the state it left (`down: ...`) when it failed.
+   */
+  async runNow(): Promise<TaskStatus> {
+    while (this.running) await this.running;
+    clearTimeout(this.timer);
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+      this.schedule();
+    });
+    await this.running;
+    return this.status();
+  }
+
   status(): TaskStatus {
     return structuredClone(this.current);
   }

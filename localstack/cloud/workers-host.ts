@@ -21,6 +21,8 @@ export interface WorkersThread {
   alive(): boolean;
   /** Stream pollers' and scheduled tasks' states; empty when the thread does not answer within 2 s. */
   status(): Promise<WorkersStatus>;
+  /** A pass of the scheduled task `name` now, and its status after it; null when there is no such task or the thread has ended. */
+  runTask(name: string): Promise<TaskStatus | null>;
   stop(): Promise<void>;
 }
 
@@ -29,11 +31,14 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
   let alive = true;
   let nextId = 0;
   const statusWaiters = new Map<number, (status: WorkersStatus) => void>();
+  const taskWaiters = new Map<number, (task: TaskStatus | null) => void>();
   const none = (): WorkersStatus => ({ streams: {}, streamReads: 0, tasks: {}, lambda: {} });
   worker.on('exit', () => {
     alive = false;
     for (const resolveStatus of statusWaiters.values()) resolveStatus(none());
     statusWaiters.clear();
+    for (const resolveTask of taskWaiters.values()) resolveTask(null);
+    taskWaiters.clear();
   });
   return new Promise((resolveStart, reject) => {
     worker.on('error', (error) => {
@@ -51,9 +56,13 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
         streamReads?: number;
         tasks?: Record<string, TaskStatus>;
         lambda?: Record<string, FunctionBilling>;
+        task?: TaskStatus | null;
       }) => {
         if (message.type === 'log') log(message.message ?? '');
-        else if (message.type === 'status') {
+        else if (message.type === 'task-ran') {
+          taskWaiters.get(message.id!)?.(message.task ?? null);
+          taskWaiters.delete(message.id!);
+        } else if (message.type === 'status') {
           statusWaiters.get(message.id!)?.({
             streams: message.streams ?? {},
             streamReads: message.streamReads ?? 0,
@@ -78,6 +87,14 @@ export function startWorkersThread(config: WorkersConfig, log: (message: string)
                   resolveStatus(status);
                 });
                 worker.postMessage({ type: 'status', id });
+              }),
+            // No time limit here: the pass has its function's (the task's timeout, ./scheduled-tasks.ts).
+            runTask: (name) =>
+              new Promise((resolveTask) => {
+                if (!alive) return resolveTask(null);
+                const id = ++nextId;
+                taskWaiters.set(id, resolveTask);
+                worker.postMessage({ type: 'run-task', id, name });
               }),
             stop: () =>
               new Promise<void>((resolveStop) => {

@@ -82,6 +82,8 @@ export interface RunningWorkers {
   streamReads(): number;
   /** Each scheduled task's passes and last report, by name. */
   taskStatus(): Record<string, TaskStatus>;
+  /** A pass of the scheduled task `name` now (./scheduled-tasks.ts, runNow); null when there is no such task. */
+  runTask(name: string): Promise<TaskStatus | null>;
   stop(): Promise<void>;
 }
 
@@ -203,6 +205,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       Object.fromEntries([...(streams?.pollers ?? new Map<string, StreamPoller>())].map(([name, poller]) => [name, poller.status()])),
     streamReads: () => streams?.reads() ?? 0,
     taskStatus: () => Object.fromEntries([...tasks].map(([name, task]) => [name, task.status()])),
+    runTask: async (name) => (await tasks.get(name)?.runNow()) ?? null,
     stop: async () => {
       await Promise.all([...tasks.values()].map((task) => task.stop()));
       // Stream pollers first: a batch in flight may still send to the queues.

@@ -1,7 +1,8 @@
 /**
- * Worker-thread entry of the local Lambda workers. Messages: in `{type: 'stop'}`, `{type: 'status', id}`;
- * out `{type: 'ready'}`, `{type: 'failed', error}`, `{type: 'stopped'}`, `{type: 'log', message}`,
- * `{type: 'status', id, streams, streamReads, tasks, lambda}`. The thread's environment is the main thread's at creation (the
+ * Worker-thread entry of the local Lambda workers. Messages: in `{type: 'stop'}`, `{type: 'status', id}`,
+ * `{type: 'run-task', id, name}`; out `{type: 'ready'}`, `{type: 'failed', error}`, `{type: 'stopped'}`,
+ * `{type: 'log', message}`, `{type: 'status', id, streams, streamReads, tasks, lambda}`, `{type: 'task-ran', id, task}`
+ * (the task's status after the pass, null when there is no such task). The thread's environment is the main thread's at creation (the
  * functions' configuration).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -18,7 +19,11 @@ if (clockOffsetCell) shareClockOffset(clockOffsetCell);
 
 startWorkers(config as WorkersConfig, log).then(
   (running) => {
-    port.on('message', (message: { type: string; id?: number }) => {
+    port.on('message', (message: { type: string; id?: number; name?: string }) => {
+      if (message.type === 'run-task') {
+        void running.runTask(message.name ?? '').then((task) => port.postMessage({ type: 'task-ran', id: message.id, task }));
+        return;
+      }
       if (message.type === 'status')
         port.postMessage({
           type: 'status',

@@ -1,8 +1,8 @@
 /**
  * A domain whose DNS checked out while SES was still verifying it completes by itself (docs/domains.md,
  * "Registration with the mail provider (SES)"; docs/reliability.md): the check puts it in the due index,
- * the reconciler (every 2 s on the local cloud, re-check bounds in localstack/cloud/recovery-settings.ts)
- * asks SES again and records it `verified`, with no GET /domains/{id} or verify from the test (either
+ * the reconciler (its passes asked for each second here: harness/tasks.ts; re-check bounds in
+ * localstack/cloud/recovery-settings.ts) asks SES again and records it `verified`, with no GET /domains/{id} or verify from the test (either
  * would complete it too). Observed in the table directly and through a send that then passes.
  * The stack's SES verifies `*.ses-verifies-later.test` no sooner than 4 s after registration, and only
  * once it sees the DKIM record (harness/global-setup.ts; docs/local-cloud/ses.md "Identity verification").
@@ -12,7 +12,8 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#shared/adapters/store/keys';
 import { publish, unpublish } from './harness/dns';
 import { providerPendingDomain } from './harness/domains';
-import { api, newAccount, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { api, newAccount, stack, waitForStatus, type TestAccount } from './harness/stack';
+import { waitWithReconciler } from './harness/tasks';
 
 let account: TestAccount;
 let table: { client: DynamoDBDocumentClient; name: string };
@@ -48,14 +49,13 @@ describe('a domain SES verifies after its check', () => {
     });
     expect(refused.status).toBe(403);
 
-    const verified = await waitFor(
+    const verified = await waitWithReconciler(
       async () => {
         const item = await rawDomain(domain.id);
         return item.status === 'verified' && item;
       },
       'the reconciler to record the domain verified',
       60_000,
-      250,
     );
     expect(verified).toMatchObject({ status: 'verified', provider: { status: 'verified' }, verified_at: expect.any(String) });
     // Its write took it out of the index.
@@ -78,7 +78,7 @@ describe('a domain SES verifies after its check', () => {
     await unpublish(dkim.name, 'TXT');
     const first = await rawDomain(domain.id);
     const dueTimes = new Set<string>([first.GSI2SK]);
-    await waitFor(
+    await waitWithReconciler(
       async () => {
         const item = await rawDomain(domain.id);
         expect(item).toMatchObject({ status: 'pending', provider: { status: 'pending' }, last_checked_at: first.last_checked_at });
@@ -87,7 +87,6 @@ describe('a domain SES verifies after its check', () => {
       },
       'the reconciler to ask SES again twice',
       60_000,
-      250,
     );
     // Later each time, in the same index partition.
     const ordered = [...dueTimes];
@@ -95,11 +94,10 @@ describe('a domain SES verifies after its check', () => {
     expect((await rawDomain(domain.id)).GSI2PK).toBe(first.GSI2PK);
 
     await publish(dkim.name, 'TXT', [dkim.value]);
-    await waitFor(
+    await waitWithReconciler(
       async () => (await rawDomain(domain.id)).status === 'verified',
       'the reconciler to record the domain verified',
       60_000,
-      250,
     );
     const sent = await api('POST', '/emails', {
       key: account.key,

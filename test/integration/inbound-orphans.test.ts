@@ -23,6 +23,7 @@ import { buildPlatform } from '#shared/services/platform';
 import { receivedIds, receivingDomain, waitForReceived } from './harness/inbound';
 import { relay } from './harness/smtp';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+import { waitWithReconciler } from './harness/tasks';
 
 const BOUND_MS = 1000;
 
@@ -126,8 +127,8 @@ describe('raw inbound messages not queued are deleted', () => {
       10_000,
       20,
     );
-    // The stack's reconciler (every 2 s) deletes it once the marker is past the bound.
-    await waitFor(
+    // The stack's reconciler deletes it once the marker is past the bound (a pass asked for each second).
+    await waitWithReconciler(
       async () => (await services.blobs.head(rawKey)) === null,
       'the unqueued raw message deleted by the reconciler',
       20_000,

@@ -2,8 +2,9 @@
  * The reconciler against the real local cloud: work left stuck by a crash (an email accepted and never
  * handed to the send queue, a scheduled email whose firing was lost, a sent email whose provider events
  * were lost, a webhook delivery whose queue message was lost) is found in the due index and moved on.
- * Each case builds the state a crash leaves in the real table, then waits for the reconciler (every 2 s
- * on the local cloud; bounds: localstack/cloud/recovery-settings.ts).
+ * Each case builds the state a crash leaves in the real table, then waits for the reconciler, asking for its
+ * passes (`POST /_local/tasks/reconciler/run`, one a second: ./harness/tasks.ts) rather than waiting for its
+ * timer (bounds: localstack/cloud/recovery-settings.ts).
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,6 +15,7 @@ import { deliveryIdFor } from '#shared/domain/webhooks/delivery';
 import { newId } from '#shared/domain/ids';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, type TestAccount } from './harness/stack';
+import { runTask, waitWithReconciler } from './harness/tasks';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const certs = () => ({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
@@ -72,7 +74,11 @@ describe('reconciler', () => {
     const id = await acceptedScheduled(account, 'stranded');
     // What a crash between the accepting write and the queue hand-off leaves: queued, no message anywhere.
     await leaveAs(id, { status: 'queued', last_event: 'queued', created_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
-    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'stranded email delivered by the reconciler', 20_000);
+    await waitWithReconciler(
+      async () => (await emailOf(account, id)).status === 'delivered',
+      'stranded email delivered by the reconciler',
+      20_000,
+    );
     expect(await sesMessagesFor(id)).toHaveLength(1);
     const item = await rawItem(id);
     expect(item.GSI2PK).toBeUndefined();
@@ -82,7 +88,7 @@ describe('reconciler', () => {
   it('fires a scheduled email whose schedule firing was lost', async () => {
     const id = await acceptedScheduled(account, 'lost firing');
     await leaveAs(id, { scheduled_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
-    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'late scheduled email delivered', 20_000);
+    await waitWithReconciler(async () => (await emailOf(account, id)).status === 'delivered', 'late scheduled email delivered', 20_000);
     expect(await sesMessagesFor(id)).toHaveLength(1);
   });
 
@@ -91,13 +97,21 @@ describe('reconciler', () => {
     // A claimed attempt that died: lease running for 3 more seconds (then the 15 s grace locally).
     const leaseUntil = Date.now() + 3000;
     await leaveAs(id, { status: 'queued', last_event: 'queued', send_lease_until: leaseUntil }, 1000);
-    // A reconciler pass (every 4 s on the test stack, slower on a loaded machine) finds it due with the lease
-    // running, and moves its due entry to the end of the lease and its grace instead of sending it.
+    // A reconciler pass finds it due with the lease running, and moves its due entry to the end of the lease and
+    // its grace instead of sending it.
     const pastGrace = new RegExp(`^${new Date(leaseUntil + 15_000).toISOString()}#EMAIL#`);
-    await waitFor(async () => pastGrace.test((await rawItem(id)).GSI2SK ?? ''), 'its due entry moved past the lease and the grace', 12_000);
+    await waitWithReconciler(
+      async () => pastGrace.test((await rawItem(id)).GSI2SK ?? ''),
+      'its due entry moved past the lease and the grace',
+      12_000,
+    );
     expect((await emailOf(account, id)).status).toBe('queued');
     expect(await sesMessagesFor(id)).toHaveLength(0);
-    await waitFor(async () => (await emailOf(account, id)).status === 'delivered', 'dead attempt re-driven after the grace', 30_000);
+    await waitWithReconciler(
+      async () => (await emailOf(account, id)).status === 'delivered',
+      'dead attempt re-driven after the grace',
+      30_000,
+    );
     expect(await sesMessagesFor(id)).toHaveLength(1);
   }, 45_000);
 
@@ -120,10 +134,14 @@ describe('reconciler', () => {
     });
     await leaveAs(delayed, sentAgo(301_000), 1000); // past 300 s locally
     await leaveAs(expired, sentAgo(3_601_000), 1000); // past 3600 s locally
-    await waitFor(async () => (await emailOf(other, expired)).status === 'failed', 'no-outcome email failed', 20_000);
+    await waitWithReconciler(async () => (await emailOf(other, expired)).status === 'failed', 'no-outcome email failed', 20_000);
     expect(await emailOf(other, expired)).toMatchObject({ status: 'failed', bounce_type: 'undetermined', last_event: 'failed' });
     expect((await emailOf(other, delayed)).bounce_reason ?? null).toBeNull();
-    await waitFor(async () => (await emailOf(other, delayed)).last_event === 'delivery_delayed', 'delivery_delayed reported', 20_000);
+    await waitWithReconciler(
+      async () => (await emailOf(other, delayed)).last_event === 'delivery_delayed',
+      'delivery_delayed reported',
+      20_000,
+    );
     expect((await emailOf(other, delayed)).status).toBe('sent');
     const requests = await hook.waitForRequests(2, 15_000);
     const bodies = requests.map((r) => JSON.parse(r.body));
@@ -160,7 +178,7 @@ describe('reconciler', () => {
     // after sent_at (300 s locally) and neither re-drives nor reports it.
     await leaveAs(id, {}, 1000);
     const dueThen = `${new Date(Date.parse(sentAt) + 300_000).toISOString()}#EMAIL#${id}`;
-    await waitFor(async () => (await rawItem(id)).GSI2SK === dueThen, 'due time moved to the no-outcome bound', 20_000);
+    await waitWithReconciler(async () => (await rawItem(id)).GSI2SK === dueThen, 'due time moved to the no-outcome bound', 20_000);
     expect(await emailOf(account, id)).toMatchObject({ status: 'sent', last_event: 'sent' });
     expect(await sesMessagesFor(id)).toHaveLength(0);
   });
@@ -190,13 +208,13 @@ describe('reconciler', () => {
         updated_at: longAgo,
       }),
     ).toBe(true);
-    const [request] = await hook.waitForRequests(1, 20_000);
-    expect(request!.headers['webhook-id']).toBe(eventId);
-    await waitFor(
+    await waitWithReconciler(
       async () => (await stack().services.webhookDeliveries.get(webhookId, deliveryId))?.status === 'succeeded',
-      'delivery succeeded',
-      10_000,
+      'the lost delivery re-driven and succeeded',
+      20_000,
     );
+    const [request] = await hook.waitForRequests(1, 5_000);
+    expect(request!.headers['webhook-id']).toBe(eventId);
   });
 
   it('reports its passes and re-drives on /health', async () => {
@@ -212,6 +230,13 @@ describe('reconciler', () => {
       15_000,
     );
     expect(health.components['task:reconciler']).toBe('up');
+    // A pass asked for: it has ended when the answer comes, and is counted.
+    const ran = await runTask('reconciler');
+    expect(ran).toMatchObject({ state: 'up', passes: expect.any(Number), last_pass_at: expect.any(String) });
+    expect(ran.passes).toBeGreaterThan(health.tasks.reconciler.passes);
+    const unknown = await fetch(`${stack().apiUrl}/_local/tasks/no-such-task/run`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as any).error.code).toBe('not_found');
     expect(health.tasks.reconciler.passes).toBeGreaterThan(0);
     expect(health.queues[stack().info.resources!.queues.send!.name]).toMatchObject({ messages: expect.any(Number) });
   });

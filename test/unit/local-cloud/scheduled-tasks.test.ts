@@ -42,4 +42,62 @@ describe('ScheduledTaskRunner', () => {
       await runner.stop();
     }
   });
+
+  it('runs a pass on request, after the one running (never two at once), and answers with its report', async () => {
+    let running = 0;
+    let most = 0;
+    let calls = 0;
+    const release: (() => void)[] = [];
+    const runner = new ScheduledTaskRunner({
+      name: 'reconciler',
+      handler: async () => {
+        calls++;
+        running++;
+        most = Math.max(most, running);
+        // The timer's first pass waits until released; a requested pass answers at once.
+        if (calls === 1) await new Promise<void>((resolve) => release.push(resolve));
+        running--;
+        return { redriven: calls };
+      },
+      everyMs: 50,
+      timeoutSeconds: 10,
+      log: () => undefined,
+    });
+    runner.start();
+    try {
+      await waitFor(() => calls === 1, 'the timer pass started', 5_000, 5);
+      const requested = runner.runNow();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Still waiting for the timer's pass: the requested one has not started beside it.
+      expect(calls).toBe(1);
+      release[0]!();
+      const status = await requested;
+      expect(most).toBe(1);
+      expect(status).toMatchObject({ state: 'up', passes: 2, last_report: { redriven: 2 }, totals: { redriven: 3 } });
+    } finally {
+      for (const done of release) done();
+      await runner.stop();
+    }
+  });
+
+  it('a requested pass that fails answers with the state it left; the timer still runs the next', async () => {
+    let calls = 0;
+    const runner = new ScheduledTaskRunner({
+      name: 'reconciler',
+      handler: async () => {
+        calls++;
+        if (calls === 1) throw new Error('table gone');
+        return { redriven: 0 };
+      },
+      everyMs: 60_000,
+      timeoutSeconds: 10,
+      log: () => undefined,
+    });
+    try {
+      expect(await runner.runNow()).toMatchObject({ state: 'down: table gone', passes: 0 });
+      expect(await runner.runNow()).toMatchObject({ state: 'up', passes: 1 });
+    } finally {
+      await runner.stop();
+    }
+  });
 });
