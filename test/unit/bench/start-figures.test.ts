@@ -1,4 +1,4 @@
-import { startFigures } from '../../../bench/lib/start-figures';
+import { startFigures } from '#bench/lib/start-figures';
 
 describe("a client's start figures (bench:cli)", () => {
   it('takes the median and the slowest wall time, and the median of the CPU figures read', () => {
