@@ -100,8 +100,21 @@ export class ScheduledTaskRunner {
   }
 }
 
-/** LOCAL_TASK_PERIOD_MS overrides every task's local period (e.g. 2000 in the kill test, 4000 on the shared test stack). */
-export function localTaskPeriod(defaultMs: number, env: NodeJS.ProcessEnv): number {
-  const value = Number(env.LOCAL_TASK_PERIOD_MS);
-  return Number.isInteger(value) && value > 0 ? value : defaultMs;
+/**
+ * A task's local period: LOCAL_TASK_PERIOD_MS overrides the definition's, as a number of ms for every task
+ * (`2000` in the kill test), `<task>=<ms>` entries for one task each, or both (`4000,reconciler=15000` on the
+ * shared test stack: its tests ask for the reconciler's passes, `POST /_local/tasks/reconciler/run`, but wait on
+ * the domain-health task's timer). An entry that is not a whole number above 0 is ignored.
+ */
+export function localTaskPeriod(defaultMs: number, env: NodeJS.ProcessEnv, name = ''): number {
+  let every: number | undefined;
+  let own: number | undefined;
+  for (const entry of (env.LOCAL_TASK_PERIOD_MS ?? '').split(',')) {
+    const [first, second] = entry.trim().split('=');
+    const ms = Number(second ?? first);
+    if (!Number.isInteger(ms) || ms <= 0 || first === '') continue;
+    if (second === undefined) every = ms;
+    else if (first === name) own = ms;
+  }
+  return own ?? every ?? defaultMs;
 }

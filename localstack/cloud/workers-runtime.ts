@@ -179,7 +179,7 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       new ScheduledTaskRunner({
         name: task.fn.name,
         handler: loadOnFirstInvoke<TaskHandler>(task.fn),
-        everyMs: localTaskPeriod(task.localEveryMs, process.env),
+        everyMs: localTaskPeriod(task.localEveryMs, process.env, task.fn.name),
         timeoutSeconds: task.fn.timeoutSeconds,
         log,
       }),

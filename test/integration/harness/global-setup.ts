@@ -24,11 +24,12 @@ export default async function globalSetup(): Promise<void> {
     inMemory: true,
     ownDynamoDb: true,
     env: {
-      // The reconciler every 15 s (the template's local period is 2 s): a pass queries the due index's 32 shards,
-      // which every 4 s was two thirds of an idle stack's DynamoDB calls (8 queries a second) for the whole run.
-      // A test waiting for a recovery asks for the passes it needs (POST /_local/tasks/reconciler/run:
-      // harness/tasks.ts); the timer's passes are for what no test waits on.
-      LOCAL_TASK_PERIOD_MS: '15000',
+      // The tasks every 4 s (the template's local period is 2 s), the reconciler every 15 s: its pass queries the
+      // due index's 32 shards, which every 4 s was two thirds of an idle stack's DynamoDB calls (8 queries a
+      // second) for the whole run. A test waiting for a recovery asks for the passes it needs (POST
+      // /_local/tasks/reconciler/run: harness/tasks.ts); the domain-health task's steps (MTA-STS hosting) are
+      // waited for on its timer.
+      LOCAL_TASK_PERIOD_MS: '4000,reconciler=15000',
       // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
       LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
       WEBHOOK_CA_FILE: ca.caFile,

@@ -1,5 +1,5 @@
 /**
- * The stack's scheduled tasks on request (`POST /_local/tasks/<name>/run`; docs/local-cloud/template.md): a test
+ * The stack's scheduled tasks on request (`POST /_local/tasks/<name>/run`; docs/reliability.md): a test
  * that waits for the reconciler asks for its passes instead of waiting for its timer (every 15 s on the shared
  * stack: a pass queries the due index's 32 shards, which every 4 s was 8 queries a second for the whole run).
  */

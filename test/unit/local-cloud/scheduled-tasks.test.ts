@@ -2,7 +2,7 @@
  * The local stand-in of an EventBridge rate rule: a pass still running at its function's Timeout is a failed
  * pass at the timeout (Lambda's "Task timed out after" line), and the next pass still comes.
  */
-import { ScheduledTaskRunner } from '#localstack/cloud/scheduled-tasks';
+import { localTaskPeriod, ScheduledTaskRunner } from '#localstack/cloud/scheduled-tasks';
 import { waitFor } from '../../support/wait';
 
 describe('ScheduledTaskRunner', () => {
@@ -99,5 +99,27 @@ describe('ScheduledTaskRunner', () => {
     } finally {
       await runner.stop();
     }
+  });
+});
+
+describe("a task's local period (LOCAL_TASK_PERIOD_MS)", () => {
+  const period = (value: string | undefined, name: string) => localTaskPeriod(2000, { LOCAL_TASK_PERIOD_MS: value }, name);
+
+  it("is the definition's when unset or empty, a number for every task, an entry for one task over it", () => {
+    expect(period(undefined, 'reconciler')).toBe(2000);
+    expect(period('', 'reconciler')).toBe(2000);
+    expect(period('4000', 'domain-health')).toBe(4000);
+    expect(period('4000,reconciler=15000', 'reconciler')).toBe(15000);
+    expect(period('4000,reconciler=15000', 'domain-health')).toBe(4000);
+    expect(period('reconciler=15000', 'domain-health')).toBe(2000);
+    expect(period(' reconciler = 15000 ', 'reconciler')).toBe(2000); // a name with spaces is another name
+    expect(period('reconciler=15000', 'reconciler')).toBe(15000);
+  });
+
+  it('ignores an entry that is not a whole number above 0', () => {
+    expect(period('soon', 'reconciler')).toBe(2000);
+    expect(period('0,reconciler=-5', 'reconciler')).toBe(2000);
+    expect(period('1.5,reconciler=x', 'reconciler')).toBe(2000);
+    expect(period('=3000', 'reconciler')).toBe(2000);
   });
 });
