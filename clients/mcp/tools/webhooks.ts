@@ -1,12 +1,14 @@
 /**
- * The webhook tools (docs/webhooks.md): list endpoints and create one. The signing secret is returned
- * once, at creation, and the summary says so. Scopes: webhooks:write (or mail:admin, full); listing also account:read.
+ * The webhook tools (docs/webhooks.md): list endpoints, create one, rotate one's signing secret. A signing
+ * secret is returned once, at creation or rotation, and the summary says so. Scopes: webhooks:write (or mail:admin, full); listing also account:read.
  */
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ApiClient } from '../../api/client';
 import { okResult, runTool } from '../result';
+import { rotateWebhookSecretSchema } from '#shared/domain/webhooks/secret-rotation';
 import { pageFields } from './emails';
+import { segment } from './path';
 
 interface Webhook {
   id?: string;
@@ -14,6 +16,7 @@ interface Webhook {
   events?: string[];
   enabled?: boolean;
   tenants?: string[];
+  previous_secret_expires_at?: string | null;
 }
 
 function line(webhook: Webhook): string {
@@ -71,6 +74,34 @@ export function registerWebhookTools(server: McpServer, api: ApiClient): void {
         });
         return okResult(
           `Webhook ${answer.webhook.id} created for ${answer.webhook.url}. Its signing secret (shown only now) is ${answer.secret}.`,
+          { ...answer },
+        );
+      }),
+  );
+
+  server.registerTool(
+    'rotate_webhook_secret',
+    {
+      title: "Rotate a webhook endpoint's signing secret",
+      description:
+        'Give a webhook endpoint a new signing secret (POST /webhooks/{id}/secret), e.g. after a leak. Returns the new secret (whsec_..., shown only this once: give it to the user to store). During the overlap (overlap_seconds, default a day, at most 7 days; 0 stops the previous secret at once) every delivery is signed with both secrets, so the receiver can switch without losing an event. Needs webhooks:write, mail:admin or full.',
+      inputSchema: {
+        id: z.string().min(1).describe('the endpoint id (wh_...)'),
+        overlap_seconds: rotateWebhookSecretSchema.shape.overlap_seconds,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    (args) =>
+      runTool(async () => {
+        const answer = await api.post<{ webhook: Webhook; secret: string }>(
+          `/webhooks/${segment(args.id)}/secret`,
+          args.overlap_seconds === undefined ? {} : { overlap_seconds: args.overlap_seconds },
+        );
+        const until = answer.webhook.previous_secret_expires_at;
+        return okResult(
+          `Webhook ${answer.webhook.id} has a new signing secret (shown only now): ${answer.secret}. ${
+            until ? `The previous secret also signs every delivery until ${until}.` : 'The previous secret no longer signs.'
+          }`,
           { ...answer },
         );
       }),

@@ -122,6 +122,7 @@ describe('MCP tools', () => {
             'list_webhooks',
             'remove_suppression',
             'render_template',
+            'rotate_webhook_secret',
             'send_batch',
             'send_email',
             'send_event',
@@ -447,6 +448,33 @@ describe('MCP tools', () => {
         expect(textsOf(created)[0]).toContain('whsec_abc');
         const listed = await call('list_webhooks', {});
         expect(textsOf(listed)[0]).toBe('1 webhook endpoints.\n- wh_1 https://example.com/hooks events: email.delivered');
+      },
+    );
+  });
+
+  it('rotate_webhook_secret posts the overlap to the endpoint (its id encoded) and shows the new secret once with the overlap', async () => {
+    const rotated = { id: 'wh_1', url: 'https://example.com/hooks', previous_secret_expires_at: '2026-11-29T12:00:00.000Z' };
+    let calls = 0;
+    await withClient(
+      () =>
+        calls++ === 0
+          ? { body: { webhook: rotated, secret: 'whsec_new' } }
+          : { body: { webhook: { ...rotated, previous_secret_expires_at: null }, secret: 'whsec_newer' } },
+      async ({ call, requests }) => {
+        const first = await call('rotate_webhook_secret', { id: 'wh_1', overlap_seconds: 3600 });
+        expect(requests[0]).toMatchObject({ method: 'POST', body: { overlap_seconds: 3600 } });
+        expect(requests[0]!.url.pathname).toBe('/webhooks/wh_1/secret');
+        expect(textsOf(first)[0]).toBe(
+          'Webhook wh_1 has a new signing secret (shown only now): whsec_new. The previous secret also signs every delivery until 2026-11-29T12:00:00.000Z.',
+        );
+        const second = await call('rotate_webhook_secret', { id: '../account' });
+        expect(requests[1]!.url.pathname).toBe('/webhooks/..%2Faccount/secret');
+        expect(requests[1]!.body).toEqual({});
+        expect(textsOf(second)[0]).toContain('The previous secret no longer signs.');
+        // The API's bounds, before any request: 7 days at most.
+        const refused = await call('rotate_webhook_secret', { id: 'wh_1', overlap_seconds: 604_801 });
+        expect(refused.isError).toBe(true);
+        expect(requests).toHaveLength(2);
       },
     );
   });
