@@ -27,6 +27,7 @@ import {
   postForm,
   redirectTo,
   render,
+  select,
   textarea,
   type PageContext,
   param,
@@ -40,6 +41,27 @@ type PublicTemplate = ReturnType<typeof toPublicTemplate>;
 
 /** A textarea's body: its text, or null when left empty (no such part). */
 const bodyField = (form: URLSearchParams, name: string) => (form.get(name)?.trim() ? form.get(name)!.replace(/\r\n/g, '\n') : null);
+
+/** A tracking switch's three choices: the domain's setting (null), on, off (docs/tracking.md, "Per message"). */
+const TRACKING_CHOICES = [
+  { value: '', label: "The domain's setting" },
+  { value: 'true', label: 'On' },
+  { value: 'false', label: 'Off' },
+] as const;
+
+const trackingChoice = (value: boolean | null) => (value === null ? '' : String(value));
+
+/**
+ * A tracking select's value: null (the domain's setting), true or false; undefined when the form has no such
+ * field (the switch is left as it is); anything else is left to the schema to refuse.
+ */
+function trackingField(form: URLSearchParams, name: string): unknown {
+  if (!form.has(name)) return undefined;
+  const value = form.get(name) ?? '';
+  return value === '' ? null : value === 'true' ? true : value === 'false' ? false : value;
+}
+
+const trackingLabel = (value: boolean | null) => (value === null ? "the domain's setting" : value ? 'on' : 'off');
 
 function statusOf(template: Pick<PublicTemplate, 'status' | 'has_unpublished_changes'>) {
   return html`${badge(template.status)}${template.status === 'published' && template.has_unpublished_changes ? html` <span class="muted">(draft has unpublished changes)</span>` : ''}`;
@@ -64,7 +86,7 @@ ${preview.text !== null ? html`<details${preview.html === null ? html` open` : '
 /** One template: its facts, Publish, the preview (when asked for), the preview form and the draft's edit form. */
 function templatePage(c: PageContext, template: PublicTemplate, preview: { result: TemplatePreview; variables: string } | null): Response {
   const base = `/dashboard/templates/${template.alias}`;
-  const body = html`<dl class="facts"><dt>Alias</dt><dd><code>${template.alias}</code></dd><dt>Status</dt><dd>${statusOf(template)}</dd><dt>Published version</dt><dd>${template.published_version ?? 'none'}${template.published_at ? html` (${time(template.published_at)})` : ''}</dd><dt>Category</dt><dd>${template.category}</dd><dt>Variables</dt><dd>${template.variables.length ? template.variables.map((variable) => `${variable.key} (${variable.type}${variable.fallback_value !== null ? `, fallback ${variable.fallback_value}` : ''})`).join(', ') : 'none declared'}</dd></dl>
+  const body = html`<dl class="facts"><dt>Alias</dt><dd><code>${template.alias}</code></dd><dt>Status</dt><dd>${statusOf(template)}</dd><dt>Published version</dt><dd>${template.published_version ?? 'none'}${template.published_at ? html` (${time(template.published_at)})` : ''}</dd><dt>Category</dt><dd>${template.category}</dd><dt>Tracking</dt><dd>opens ${trackingLabel(template.track_opens)}, clicks ${trackingLabel(template.track_clicks)}</dd><dt>Variables</dt><dd>${template.variables.length ? template.variables.map((variable) => `${variable.key} (${variable.type}${variable.fallback_value !== null ? `, fallback ${variable.fallback_value}` : ''})`).join(', ') : 'none declared'}</dd></dl>
 <div class="actions">${buttonForm(c, `${base}/publish`, 'Publish')} <span class="hint">Sends with this template use the published version; edits stay in the draft until published.</span></div>
 ${preview ? previewSection(preview.result) : ''}
 <section aria-labelledby="preview-form-heading"><h2 id="preview-form-heading">Preview with variables</h2>${postForm(
@@ -75,7 +97,7 @@ ${preview ? previewSection(preview.result) : ''}
 <section aria-labelledby="edit-heading"><h2 id="edit-heading">Edit the draft</h2>${postForm(
     c,
     base,
-    html`<div class="fields">${input('Name', 'name', { value: template.name, required: true })}${input('Subject', 'subject', { value: template.subject, required: true })}</div>${textarea('HTML', 'html', { value: template.html, rows: 14 })}${textarea('Text', 'text', { value: template.text, rows: 6 })}<p><button type="submit">Save draft</button></p>`,
+    html`<div class="fields">${input('Name', 'name', { value: template.name, required: true })}${input('Subject', 'subject', { value: template.subject, required: true })}</div>${textarea('HTML', 'html', { value: template.html, rows: 14 })}${textarea('Text', 'text', { value: template.text, rows: 6 })}<div class="fields">${select('Open tracking', 'track_opens', TRACKING_CHOICES, trackingChoice(template.track_opens))}${select('Click tracking', 'track_clicks', TRACKING_CHOICES, trackingChoice(template.track_clicks))}</div><p class="hint">Over the sending domain's tracking settings for this template's sends; a send's own track_opens and track_clicks win over them.</p><p><button type="submit">Save draft</button></p>`,
   )}</section>`;
   return render(c, { title: template.name, lead: html`<p><a href="/dashboard/templates">← All templates</a></p>`, body });
 }
@@ -141,6 +163,8 @@ function addTemplateEditPages(routes: PageRoutes): void {
         subject: field(form, 'subject') ?? '',
         html: bodyField(form, 'html'),
         text: bodyField(form, 'text'),
+        track_opens: trackingField(form, 'track_opens'),
+        track_clicks: trackingField(form, 'track_clicks'),
       });
       await updateTemplate(services, c.get('principal'), param(c, 'alias'), changes);
       return redirectTo(c, back, { kind: 'ok', text: 'Draft saved. Publish it to use it in sends.' });
