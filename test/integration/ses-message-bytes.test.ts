@@ -14,7 +14,7 @@ import { verifyDkim } from '../support/mailauth-dkim';
 import { localResolver } from './harness/dns';
 import { verifiedDomain, type VerifiedDomain } from './harness/domains';
 import { createSmtpCredential, transport, type SmtpCredential } from './harness/smtp';
-import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { api, emailOf, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { webhookInbox } from './harness/webhook-inbox';
 
 const PDF = Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1').toString('base64');
@@ -156,7 +156,13 @@ describe("the Message-ID recipients see is SES's, exposed; one DKIM signature, S
       });
       id = /queued as (msg_[0-9A-Z]{26})/.exec(info.response)![1]!;
     }
-    const email = await waitForStatus(account, id, 'delivered');
+    await waitForStatus(account, id, 'delivered');
+    // SES's delivery event can be recorded before the send worker's own write of what SendEmail answered (the
+    // worker's write then adds the Message-ID to the delivered record): both are in the record eventually.
+    const email = await waitFor(async () => {
+      const current = await emailOf(account, id);
+      return current.message_id ? current : undefined;
+    }, `${id}'s Message-ID recorded`);
     const [message] = await sesMessagesFor(id);
     const bytes = Buffer.from(message!.raw_base64, 'base64');
     const delivered = await simpleParser(bytes);

@@ -200,10 +200,14 @@ describe('tenant emails', () => {
     const tenant = await createTenant(complainer);
     const sibling = await createTenant(complainer);
     const id = await sendAs(complainer, tenant.id);
-    const email = await waitFor(async () => {
-      const current = await emailOf(complainer, id);
-      return current.last_event === 'complained' && current.status === 'delivered' ? current : undefined;
-    }, 'delivery and complaint');
+    const email = await waitFor(
+      async () => {
+        const current = await emailOf(complainer, id);
+        return current.last_event === 'complained' && current.status === 'delivered' ? current : undefined;
+      },
+      'delivery and complaint',
+      60_000,
+    );
     expect(email.tenant).toBe(tenant.external_id);
     const onTenant = await waitFor(async () => {
       const list = await api('GET', `/suppressions?tenant=${tenant.id}&email=${encodeURIComponent(complainer.email)}`, {
