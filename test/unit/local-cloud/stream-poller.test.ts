@@ -572,11 +572,12 @@ describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () =>
     expect(seen.emails).toEqual(emails);
     expect(seen.flaky).toEqual(emails);
     expect(seen.all).toEqual(emails.flatMap((id, i) => [`EMAIL#${id}`, `COUNTER#${i}`]));
-    // Quiet now: three mappings polling every 50 ms for a second read the shard about 20 times, not 60.
+    // Quiet now: three mappings polling every 50 ms for a second read the shard about 20 times, not 60; and still
+    // read it (a loaded machine may run the timers late: 3 reads in that second once in a whole run).
     const before = getRecords;
     await sleep(1_000);
     expect(getRecords - before).toBeLessThanOrEqual(25);
-    expect(getRecords - before).toBeGreaterThanOrEqual(5);
+    expect(getRecords - before).toBeGreaterThanOrEqual(2);
   });
 });
 
