@@ -45,13 +45,17 @@ export class ScheduledTaskRunner {
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.pass().finally(() => {
-        this.running = undefined;
-        this.schedule();
-      });
-    }, this.options.everyMs);
+    this.timer = setTimeout(() => void this.startPass(), this.options.everyMs);
     this.timer.unref?.();
+  }
+
+  /** A pass now, the one running until it ends; then the timer counts from its end. */
+  private startPass(): Promise<void> {
+    this.running = this.pass().finally(() => {
+      this.running = undefined;
+      this.schedule();
+    });
+    return this.running;
   }
 
   private async pass(): Promise<void> {
@@ -81,11 +85,7 @@ export class ScheduledTaskRunner {
   async runNow(): Promise<TaskStatus> {
     while (this.running) await this.running;
     clearTimeout(this.timer);
-    this.running = this.pass().finally(() => {
-      this.running = undefined;
-      this.schedule();
-    });
-    await this.running;
+    await this.startPass();
     return this.status();
   }
 
