@@ -45,3 +45,27 @@ export function processIo(): CliIo {
     },
   };
 }
+
+/** A following command's stop switch: Ctrl-C sets `stopped` and cuts the current pause short; `off()` when done. */
+export interface StopSwitch {
+  readonly stopped: boolean;
+  /** Waits `ms`, or less if Ctrl-C comes first. */
+  pause(ms: number): Promise<void>;
+  off(): void;
+}
+
+export function stopOnInterrupt(io: CliIo): StopSwitch {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const off = io.onInterrupt(() => {
+    stopped = true;
+    wake?.();
+  });
+  return {
+    get stopped() {
+      return stopped;
+    },
+    pause: (ms) => Promise.race([io.sleep(ms), new Promise<void>((resolve) => (wake = resolve))]),
+    off,
+  };
+}

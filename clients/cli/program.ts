@@ -10,6 +10,7 @@ import { registerDomains } from './commands/domains';
 import { registerEmails } from './commands/emails';
 import { registerImports } from './commands/imports';
 import { registerKeys } from './commands/keys';
+import { registerListen } from './commands/listen';
 import { registerMtaSts } from './commands/mta-sts';
 import { registerProfile } from './commands/profile';
 import { registerSend } from './commands/send';
@@ -33,7 +34,8 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out(text), writeErr: (text) => io.err(text) });
   registerSend(program, io);
-  registerEmails(program, io);
+  const events = registerEmails(program, io);
+  registerListen(program, events, io);
   const domains = registerDomains(program, io);
   registerDomainHealth(domains, io);
   registerMtaSts(domains, io);

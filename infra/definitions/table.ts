@@ -26,7 +26,8 @@ export const TABLE: TableDefinition = {
     // The due index (shared/adapters/store/due-index.ts): unfinished work by due time, for the reconciler. Keys
     // only: an email's body is never copied into it, and the reconciler reads each item before acting.
     { indexName: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'KEYS_ONLY' },
-    // The automation runs of a user (RUN items' GSI3PK RUNS#<acc>#<subject>), and the tenant emails of before GSI5.
+    // The automation runs of a user (RUN items' GSI3PK RUNS#<acc>#<subject>), a pull webhook endpoint's feed (WEBHOOK#<wh>#FEED),
+    // and the tenant emails of before GSI5.
     { indexName: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
     // The account's email listing (shared/adapters/store/email-listing.ts): ACCOUNT#<acc>#EMAILS#<shard> / <msg id>.
     // Keys only: the entry is written once, when the email is accepted; its status writes never touch it

@@ -57,6 +57,7 @@ describe('webhook endpoints', () => {
       url: hookUrl(),
       events: [...EVENT_TYPES],
       enabled: true,
+      delivery: 'push',
       secret_rotated_at: null,
       previous_secret_expires_at: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -5,17 +5,10 @@
  */
 import type { Command } from 'commander';
 import { contextOf } from '../context';
-import { UsageError } from '../errors';
+import { positiveInteger } from '../options';
 import { deliveryChanges, describeChange, emailChanges, type DeliveryState, type EmailState } from '../events/changes';
-import type { CliIo } from '../io';
+import { stopOnInterrupt, type CliIo } from '../io';
 import { formatFields, formatTable, printJson, printJsonLine } from '../output';
-
-const positiveInteger = (name: string, max: number) => (value: string) => {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > max)
-    throw new UsageError(`${name} must be a whole number from 1 to ${max}, not "${value}"`);
-  return number;
-};
 
 interface EmailRecord extends EmailState {
   from: string;
@@ -30,7 +23,8 @@ interface EmailRecord extends EmailState {
   tags: unknown;
 }
 
-export function registerEmails(program: Command, io: CliIo): void {
+/** Registers `emails` and `events`; answers the `events` command (`events resend` is ./listen.ts's). */
+export function registerEmails(program: Command, io: CliIo): Command {
   const emails = program.command('emails').description('list and read sent emails');
   emails
     .command('list')
@@ -93,14 +87,9 @@ export function registerEmails(program: Command, io: CliIo): void {
       const client = ctx.client();
       const knownEmails = new Map<string, { status: string; detail: string | null }>();
       const knownDeliveries = new Map<string, { status: string; detail: string | null }>();
-      let stopped = false;
-      let wake: (() => void) | undefined;
-      const off = io.onInterrupt(() => {
-        stopped = true;
-        wake?.();
-      });
+      const stop = stopOnInterrupt(io);
       try {
-        while (!stopped) {
+        while (!stop.stopped) {
           const page = await client.get<{ emails: EmailState[] }>('/emails', { limit: options.limit, tenant: options.tenant });
           const changes: (ReturnType<typeof emailChanges>[number] | ReturnType<typeof deliveryChanges>[number])[] = emailChanges(
             knownEmails,
@@ -119,10 +108,11 @@ export function registerEmails(program: Command, io: CliIo): void {
             else io.out(`${describeChange(change)}\n`);
           }
           if (options.once) break;
-          await Promise.race([io.sleep(options.interval), new Promise<void>((resolve) => (wake = resolve))]);
+          await stop.pause(options.interval);
         }
       } finally {
-        off();
+        stop.off();
       }
     });
+  return events;
 }

@@ -13,6 +13,7 @@ import {
   webhookSchema,
 } from './schemas';
 import { rotateWebhookSecretSchema } from '#shared/domain/webhooks/secret-rotation';
+import { listenerResultSchema } from '#shared/domain/webhooks/listener';
 import { page } from '#shared/doors/openapi/page-description';
 
 // ---------------------------------------------------------------------------------------------------
@@ -175,5 +176,42 @@ export const webhookOps = section('webhooks', 'Webhooks', {
     pathParams: { id: 'the endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
     responses: { 202: { description: 'Queued again.', schema: deliveryEnvelopeSchema } },
     errors: { 403: ['forbidden'], 409: ['conflict'], 503: ['service_unavailable'] },
+  },
+  readWebhookFeed: {
+    method: 'get',
+    path: '/webhooks/{id}/feed',
+    summary: "A pull endpoint's events feed",
+    description: page(
+      'The deliveries of a pull endpoint (`delivery: "pull"`) waiting for its listener, oldest first, each with the exact body a push delivery would POST (`payload`; sign it with the endpoint\'s secret as docs/webhooks.md shows). A delivery leaves the feed when its result is reported (POST .../deliveries/{deliveryId}/result); a replay puts it back at the end. The index is eventually consistent: a delivery reported a moment ago may show once more. Reading records the endpoint\'s `last_pulled_at` (at most once a minute); an endpoint not read for 10 minutes receives no new deliveries until it is read again. A push endpoint answers 409',
+    ),
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the pull endpoint id (wh_...)' },
+    query: pageQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of the deliveries waiting, oldest first.',
+        schema: listOf('deliveries', deliverySchema),
+        example: {
+          deliveries: [{ ...ex.exampleDelivery, status: 'pending', attempts: [], next_attempt_at: null }],
+          has_more: false,
+          next_cursor: null,
+        },
+      },
+    },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
+  },
+  reportWebhookDeliveryResult: {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/result',
+    summary: "Report a pull endpoint's forward",
+    description:
+      "What the listener's local URL answered for a delivery it read from the feed: logged as the delivery's attempt (succeeded on a 2xx, failed otherwise; the listener does not retry) and the delivery leaves the feed. Once per delivery: a second report answers 409 (replay it to see it again). A push endpoint answers 409.",
+    auth: 'apiKey',
+    scopes: ['webhooks:write'],
+    pathParams: { id: 'the pull endpoint id (wh_...)', deliveryId: 'the delivery id (whd_...)' },
+    body: { schema: listenerResultSchema, example: { status_code: 200, duration_ms: 12, response_excerpt: 'ok' } },
+    responses: { 200: { description: 'The delivery with the reported attempt.', schema: deliveryEnvelopeSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
   },
 });

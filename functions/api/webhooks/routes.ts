@@ -1,7 +1,8 @@
 /**
  * The webhooks routes (endpoints: create with the signing secret shown once, list, read, change, delete;
  * rotate the secret (the new one shown once) and stop the previous one;
- * an endpoint's delivery log; replaying a failed or cancelled delivery), on any app whose authentication
+ * an endpoint's delivery log; replaying a failed or cancelled delivery; a pull endpoint's feed and its
+ * listener's reports), on any app whose authentication
  * sets the principal: the webhooks group (API keys, ./app.ts) and the dashboard's /api/webhooks (session
  * cookie + CSRF, functions/api/dashboard/app.ts). One copy of the routes, two doors.
  */
@@ -24,6 +25,7 @@ import {
   updateWebhook,
 } from '#shared/usecases/webhooks/webhooks';
 import { expirePreviousWebhookSecret, rotateWebhookSecret } from '#shared/usecases/webhooks/rotate-secret';
+import { readListenerFeed, reportListenerResult } from '#shared/usecases/webhooks/listener-feed';
 
 export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void {
   const route = routes(app);
@@ -73,5 +75,14 @@ export function addWebhookRoutes(app: Hono<ApiEnv>, services: WebhookDeps): void
       { delivery: toPublicDelivery(await replayWebhookDelivery(services, c.get('principal'), params.id, params.deliveryId)) },
       202,
     );
+  });
+
+  route(webhookOps.readWebhookFeed, async (c, { query, params }) => {
+    return c.json(listPage('deliveries', await readListenerFeed(services, c.get('principal'), params.id, query), toPublicDelivery));
+  });
+
+  route(webhookOps.reportWebhookDeliveryResult, async (c, { body, params }) => {
+    const delivery = await reportListenerResult(services, c.get('principal'), params.id, params.deliveryId, body);
+    return c.json({ delivery: toPublicDelivery(delivery) });
   });
 }

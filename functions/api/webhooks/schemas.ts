@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { toPublicDelivery } from '#shared/domain/webhooks/delivery';
 import { DELIVERY_STATUSES } from '#shared/domain/webhooks/delivery';
-import type { toPublicWebhook } from '#shared/domain/webhooks/endpoint';
+import { WEBHOOK_DELIVERY_MODES, type toPublicWebhook } from '#shared/domain/webhooks/endpoint';
 import { EVENT_TYPES } from '#shared/domain/webhooks/event-types';
 import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 
@@ -13,6 +13,14 @@ export const webhookSchema = describing<ReturnType<typeof toPublicWebhook>>()(
     url: z.string().describe('the HTTPS URL events are POSTed to (normalised)'),
     events: z.array(z.enum(EVENT_TYPES)).describe('the subscribed event types'),
     enabled: z.boolean().describe('false: the endpoint receives nothing and its pending retries are cancelled'),
+    delivery: z
+      .enum(WEBHOOK_DELIVERY_MODES)
+      .describe('push: the service POSTs each event to url; pull: a listener reads them from GET /webhooks/{id}/feed and forwards them'),
+    last_pulled_at: nullableTimestamp
+      .optional()
+      .describe(
+        'a pull endpoint only: when its feed was last read (recorded at most once a minute; ISO 8601), null when never. Not read for 10 minutes: it receives no new deliveries until it is read again',
+      ),
     tenants: z
       .array(z.string())
       .optional()

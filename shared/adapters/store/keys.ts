@@ -143,6 +143,11 @@ export const keys = {
   /** One item per (endpoint, event): a busy endpoint's delivery writes spread over many partitions. */
   webhookDelivery: (webhookId: string, eventUlid: string) => ({ PK: `DELIVERY#${webhookId}#${eventUlid}`, SK: 'DELIVERY' }),
   deliveriesByWebhook: (webhookId: string) => `WEBHOOK#${webhookId}#DELIVERIES`,
+  /**
+   * A pull endpoint's events feed (GSI3, sparse: a delivery only while it waits for its listener's report),
+   * GSI3SK `<when it entered the feed, ISO 8601>#<event ulid>`: oldest first (shared/domain/webhooks/listener.ts).
+   */
+  webhookFeed: (webhookId: string) => `WEBHOOK#${webhookId}#FEED`,
   /** A tenant, keyed by its account and external_id (escaped: external ids may hold any of `. _ : @ -`). */
   tenant: (accountId: string, externalId: string) => ({ PK: `TENANT#${accountId}#${keyPart(externalId)}`, SK: 'TENANT' }),
   tenantsByAccount: (accountId: string) => `ACCOUNT#${accountId}#TENANTS`,

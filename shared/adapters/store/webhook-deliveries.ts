@@ -21,16 +21,24 @@ import { decodeItem } from './decode';
 import { keys } from './keys';
 import { ADDRESS_REFS_MARK, ADDRESS_REFS_VERSION, writeAddressRefs } from './erasures';
 import { addressesOfEventPayload } from '../../domain/privacy/named-addresses';
-import { queryGsi1NewestFirst, type PageRequest } from './paginate';
+import { queryGsi1NewestFirst, queryPage, type PageRequest } from './paginate';
 import { isExpired } from '../../domain/accounts/retention';
 import { serviceClock } from '../clock';
 import { retentionLookupFor } from './account-retention';
 import type { Page } from './cursor';
-import { isConditionFailure, type Table } from './table';
+import { isConditionFailure, unexpiredFilter, type Table } from './table';
 import { batchGetItems } from './batch-get';
 import { toStoredWebhook, type StoredWebhook } from './webhooks';
 import { DEFAULT_RECOVERY_BOUNDS, pendingDeliveryDueAt, type RecoveryBounds } from '../../domain/reliability/bounds';
 import { dueAttributes, REMOVE_DUE, setDue } from './due-index';
+
+/** A pull endpoint's delivery in its feed (GSI3), entered at `at` (ISO 8601): keys.webhookFeed. */
+export function feedAttributes(webhookId: string, eventUlid: string, at: string): { GSI3PK: string; GSI3SK: string } {
+  return { GSI3PK: keys.webhookFeed(webhookId), GSI3SK: `${at}#${eventUlid}` };
+}
+
+/** The REMOVE clause part that takes a delivery out of its endpoint's feed (reported, or final). */
+const REMOVE_FEED = 'GSI3PK, GSI3SK';
 
 /** The id of a delivery in the due index: its endpoint and event (its key). */
 export const deliveryDueId = (webhookId: string, eventUlid: string) => `${webhookId}#${eventUlid}`;
@@ -75,8 +83,12 @@ export class WebhookDeliveryRepository {
     return ulid === null ? null : keys.webhookDelivery(webhookId, ulid);
   }
 
-  /** Puts a new delivery; false when this (endpoint, event) delivery exists already (an event is delivered once). */
-  async create(delivery: WebhookDelivery): Promise<boolean> {
+  /**
+   * Puts a new delivery; false when this (endpoint, event) delivery exists already (an event is delivered once).
+   * A push endpoint's goes into the due index (the reconciler re-drives it if its queue message is lost); a pull
+   * endpoint's (`feed`) into the endpoint's feed instead, until its listener reports (feedAttributes).
+   */
+  async create(delivery: WebhookDelivery, options: { feed?: boolean } = {}): Promise<boolean> {
     const ulid = eventUlidOf(delivery.id);
     if (ulid === null) throw new Error(`Not a delivery id: ${delivery.id}`);
     const retentionSeconds = (await retentionLookupFor(this.table).daysFor(delivery.account_id, 'webhook_deliveries_days')) * 24 * 60 * 60;
@@ -101,12 +113,15 @@ export class WebhookDeliveryRepository {
             GSI1SK: ulid,
             type: 'webhook_delivery',
             ...delivery,
-            // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it).
-            ...dueAttributes(
-              'DELIVERY',
-              deliveryDueId(delivery.webhook_id, ulid),
-              pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now()),
-            ),
+            // Pending: in the due index until it succeeds, fails or is cancelled (the reconciler re-drives it);
+            // a pull endpoint's in its feed until the listener reports.
+            ...(options.feed
+              ? feedAttributes(delivery.webhook_id, ulid, delivery.created_at)
+              : dueAttributes(
+                  'DELIVERY',
+                  deliveryDueId(delivery.webhook_id, ulid),
+                  pendingDeliveryDueAt(this.bounds, delivery.next_attempt_at, Date.now()),
+                )),
             retention_seconds: retentionSeconds,
             [ADDRESS_REFS_MARK]: ADDRESS_REFS_VERSION,
             ttl: deliveryTtl(delivery.updated_at, retentionSeconds),
@@ -155,19 +170,21 @@ export class WebhookDeliveryRepository {
   /**
    * Appends an attempt and moves the delivery to `next.status` (pending with the next retry's time,
    * or succeeded/failed with null), only while it is pending: false otherwise (cancelled, finished,
-   * or unknown). `updated_at` is the attempt's time.
+   * or unknown). `updated_at` is the attempt's time. `fromFeed`: a listener's report of a pull endpoint's
+   * delivery, which must still be in the feed, and leaves it.
    */
   async recordAttempt(
     webhookId: string,
     deliveryId: string,
     attempt: DeliveryAttempt,
     next: { status: DeliveryStatus; nextAttemptAt: string | null },
+    options: { fromFeed?: boolean } = {},
   ): Promise<boolean> {
     const due = next.status === 'pending' ? this.pendingDue(webhookId, deliveryId, next.nextAttemptAt) : null;
     return this.conditionalUpdate(webhookId, deliveryId, {
-      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, ${TTL_FROM_CHANGE}${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}`}`,
+      UpdateExpression: `SET attempts = list_append(if_not_exists(attempts, :empty), :attempt), #status = :status, next_attempt_at = :next, updated_at = :at, ${TTL_FROM_CHANGE}${due ? `, ${due.set}` : ` REMOVE ${REMOVE_DUE}, ${REMOVE_FEED}`}`,
       // Exactly once per attempt number: a redelivered queue message cannot log the same attempt twice.
-      ConditionExpression: '#status = :pending AND size(attempts) = :previous',
+      ConditionExpression: `#status = :pending AND size(attempts) = :previous${options.fromFeed ? ' AND attribute_exists(GSI3PK)' : ''}`,
       ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
       ExpressionAttributeValues: {
         ':empty': [],
@@ -196,27 +213,39 @@ export class WebhookDeliveryRepository {
   /**
    * failed or cancelled -> pending, due now, keeping the attempt log (the replay's attempts are appended
    * to it). Returns the updated delivery, or null when it is not failed or cancelled (or unknown).
-   * A succeeded delivery is not replayed.
+   * A succeeded delivery is not replayed, except to a listener (`feed`: a pull endpoint's delivery goes back
+   * to the end of its feed, whatever its listener answered: the developer asked to see it again).
    */
-  async resetForReplay(webhookId: string, deliveryId: string, now: string, attemptCount: number): Promise<WebhookDelivery | null> {
+  async resetForReplay(
+    webhookId: string,
+    deliveryId: string,
+    now: string,
+    attemptCount: number,
+    options: { feed?: boolean } = {},
+  ): Promise<WebhookDelivery | null> {
     const key = this.key(webhookId, deliveryId);
     if (!key) return null;
-    const due = this.pendingDue(webhookId, deliveryId, now);
+    const feed = options.feed ? feedAttributes(webhookId, eventUlidOf(deliveryId)!, now) : null;
+    const due = feed
+      ? { set: 'GSI3PK = :feedpk, GSI3SK = :feedsk', values: { ':feedpk': feed.GSI3PK, ':feedsk': feed.GSI3SK } }
+      : this.pendingDue(webhookId, deliveryId, now);
     try {
       const result = await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: key,
           // retry_base: the replay's retries are counted from the attempts made so far (kept for re-drives).
-          UpdateExpression: `SET #status = :pending, next_attempt_at = :now, updated_at = :now, ${TTL_FROM_CHANGE}, retry_base = :count, ${due.set}`,
-          ConditionExpression: '#status IN (:failed, :cancelled) AND size(attempts) = :count',
+          UpdateExpression: `SET #status = :pending, next_attempt_at = :next, updated_at = :now, ${TTL_FROM_CHANGE}, retry_base = :count, ${due.set}`,
+          ConditionExpression: `#status IN (:failed, :cancelled${feed ? ', :succeeded' : ''}) AND size(attempts) = :count`,
           ExpressionAttributeNames: { '#status': 'status', '#ttl': 'ttl', '#retention': 'retention_seconds' },
           ExpressionAttributeValues: {
             ':pending': 'pending',
             ':now': now,
+            ':next': feed ? null : now,
             ...ttlFromChange(now),
             ':failed': 'failed',
             ':cancelled': 'cancelled',
+            ...(feed ? { ':succeeded': 'succeeded' } : {}),
             ':count': attemptCount,
             ...due.values,
           },
@@ -273,6 +302,31 @@ export class WebhookDeliveryRepository {
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':pending': 'pending' },
     });
+  }
+
+  /**
+   * One page of a pull endpoint's feed: its deliveries waiting for the listener's report, oldest first (by
+   * the time each entered the feed: a replay goes to the end). The index is eventually consistent: a
+   * delivery created a moment ago may show on the next read, one just reported may still show once.
+   */
+  listFeed(webhookId: string, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const partition = keys.webhookFeed(webhookId);
+    const unexpired = unexpiredFilter(serviceClock.now().getTime());
+    return queryPage(
+      this.table,
+      {
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk',
+        ExpressionAttributeValues: { ':pk': partition, ...unexpired.ExpressionAttributeValues },
+        FilterExpression: unexpired.FilterExpression,
+        ExpressionAttributeNames: unexpired.ExpressionAttributeNames,
+        ScanIndexForward: true,
+      },
+      page,
+      { GSI3PK: partition },
+      (item) => ({ PK: item.PK, SK: item.SK, GSI3PK: item.GSI3PK, GSI3SK: item.GSI3SK }),
+      toDelivery,
+    );
   }
 
   /** One page of the endpoint's deliveries, newest first (by event time). */

@@ -114,7 +114,15 @@ export class WebhookRepository {
     tenantRefs: readonly TenantRef[] = [],
   ): Promise<CreateWebhookOutcome> {
     // A new endpoint has not been rotated: those attributes are absent, not NULL, until a rotation sets them.
-    const { tenants, secret_rotated_at: _rotated, previous_secret_expires_at: _expires, ...rest } = endpoint;
+    // A push endpoint has no `delivery` attribute (as every endpoint before pull ones), a new one no `last_pulled_at`.
+    const {
+      tenants,
+      secret_rotated_at: _rotated,
+      previous_secret_expires_at: _expires,
+      delivery,
+      last_pulled_at: _pulled,
+      ...rest
+    } = endpoint;
     try {
       await transactWrite(this.table, [
         {
@@ -126,6 +134,7 @@ export class WebhookRepository {
               GSI1SK: endpoint.id,
               type: 'webhook',
               ...rest,
+              ...(delivery === 'pull' ? { delivery } : {}),
               // Absent, not NULL, when the endpoint is not filtered to tenants.
               ...(tenants?.length ? { tenants } : {}),
               secret_sealed: sealedSecret,
@@ -295,6 +304,21 @@ export class WebhookRepository {
       const item = itemOfRefusedWrite(error);
       return item && item.account_id === accountId ? { kind: 'conflict' } : { kind: 'not_found' };
     }
+  }
+
+  /**
+   * A pull endpoint's feed was read at `now`: recorded unless a read since `since` already was (so a listener
+   * polling every second writes once a minute). False when not recorded (recorded already, or not found).
+   */
+  async markPulled(accountId: string, webhookId: string, now: string, since: string): Promise<boolean> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.webhook(webhookId),
+      UpdateExpression: 'SET last_pulled_at = :now',
+      ConditionExpression: 'account_id = :account AND (attribute_not_exists(last_pulled_at) OR last_pulled_at < :since)',
+      ExpressionAttributeValues: { ':account': accountId, ':now': now, ':since': since },
+      ReturnValues: 'NONE',
+    });
+    return item !== null;
   }
 
   /** The previous secret stops signing now (and is not kept); null when the endpoint is not found in this account. */

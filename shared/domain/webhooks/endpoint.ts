@@ -2,6 +2,10 @@
 import * as z from 'zod';
 import { EVENT_TYPES } from './event-types';
 
+/** How an endpoint receives its events: POSTed by the service (push) or read from its feed by a listener (pull). */
+export const WEBHOOK_DELIVERY_MODES = ['push', 'pull'] as const;
+export type WebhookDeliveryMode = (typeof WEBHOOK_DELIVERY_MODES)[number];
+
 /**
  * The schema of the stored endpoint without its sealed secret (the store decodes with it:
  * shared/adapters/store/webhooks.ts), the single source of the type.
@@ -10,8 +14,18 @@ export const webhookEndpointSchema = z.object({
   /** `wh_<ulid>`. */
   id: z.string(),
   account_id: z.string(),
-  /** HTTPS URL (checked against the SSRF policy when set). */
+  /**
+   * push: HTTPS URL (checked against the SSRF policy when set). pull: where the listener forwards (http or
+   * https, shown only: the service never requests it).
+   */
   url: z.string(),
+  /**
+   * push (absent on the item): every event is POSTed to `url` by the delivery worker. pull: a listener
+   * (`mailservice listen`) reads the endpoint's events feed and forwards them itself (./listener.ts).
+   */
+  delivery: z.enum(WEBHOOK_DELIVERY_MODES).default('push'),
+  /** A pull endpoint: when its feed was last read (at most once a minute recorded); null when never (absent on the item). */
+  last_pulled_at: z.string().nullable().default(null),
   /** Subscribed event types; every supported type when the request named none. */
   events: z.array(z.enum(EVENT_TYPES)),
   /** Disabled endpoints receive nothing; their pending retries are cancelled by the delivery worker. */
@@ -55,6 +69,8 @@ export function toPublicWebhook(endpoint: WebhookEndpoint) {
     url: endpoint.url,
     events: endpoint.events,
     enabled: endpoint.enabled,
+    delivery: endpoint.delivery,
+    ...(endpoint.delivery === 'pull' ? { last_pulled_at: endpoint.last_pulled_at } : {}),
     ...(endpoint.tenants?.length ? { tenants: endpoint.tenants } : {}),
     secret_rotated_at: endpoint.secret_rotated_at,
     previous_secret_expires_at: endpoint.previous_secret_expires_at,

@@ -136,6 +136,7 @@ export const exampleWebhook = {
   url: 'https://acme.com/webhooks/mail',
   events: ['email.delivered', 'email.bounced'],
   enabled: true,
+  delivery: 'push',
   secret_rotated_at: null,
   previous_secret_expires_at: null,
   created_at: CREATED,

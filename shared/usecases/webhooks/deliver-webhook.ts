@@ -32,6 +32,8 @@ export async function deliverWebhook(deps: DeliverWebhookDeps, message: WebhookD
   const { delivery, stored } = await deps.webhookDeliveries.getWithEndpoint(message.webhook_id, message.delivery_id);
   // Gone (expired), finished, or this attempt already happened (a duplicate message).
   if (delivery?.status !== 'pending' || delivery.attempts.length >= message.attempt) return 'skipped';
+  // A pull endpoint's listener forwards its deliveries itself (./listener-feed.ts): nothing is POSTed from here.
+  if (stored?.endpoint.delivery === 'pull') return 'skipped';
   if (!stored?.endpoint.enabled) {
     await deps.webhookDeliveries.cancel(message.webhook_id, message.delivery_id, deps.clock.now().toISOString());
     return 'cancelled';

@@ -13,6 +13,7 @@ import { deliveryIdFor } from '../../domain/webhooks/delivery';
 import type { WebhookEndpoint } from '../../domain/webhooks/endpoint';
 import { webhookBody, type ServiceEvent } from '../../domain/webhooks/event';
 import { isTenantScopedType } from '../../domain/webhooks/event-types';
+import { takesDeliveries } from '../../domain/webhooks/listener';
 import type { Clock } from '../../ports/clock';
 import type { WebhookDeliveryQueue } from '../../ports/queues';
 import type { EmailReads } from '../../adapters/store/emails/read';
@@ -93,32 +94,43 @@ export async function eventWithLiveTenant(deps: Pick<RouteEventDeps, 'tenants' |
   return email.email.tenant_id === stored.tenant.id ? event : gone;
 }
 
+/**
+ * Returns how many deliveries it queued (a pull endpoint's delivery is not queued: it waits in the endpoint's
+ * feed for its listener, and only while a listener reads it: shared/domain/webhooks/listener.ts).
+ */
 export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): Promise<number> {
+  const at = deps.clock.now();
   const candidates = (await deps.webhooks.listForAccount(received.account_id)).filter(
-    (endpoint) => endpoint.enabled && endpoint.events.includes(received.type),
+    (endpoint) => endpoint.enabled && endpoint.events.includes(received.type) && takesDeliveries(endpoint, at),
   );
   if (candidates.length === 0) return 0;
   const event = await eventWithLiveTenant(deps, received);
   const endpoints = candidates.filter((endpoint) => subscribes(endpoint, event));
-  const now = deps.clock.now().toISOString();
+  const now = at.toISOString();
   const payload = webhookBody(event);
   let queued = 0;
   await Promise.all(
     endpoints.map(async (endpoint) => {
       const deliveryId = deliveryIdFor(event.id);
-      const created = await deps.webhookDeliveries.create({
-        id: deliveryId,
-        webhook_id: endpoint.id,
-        account_id: event.account_id,
-        event_id: event.id,
-        event_type: event.type,
-        payload,
-        status: 'pending',
-        attempts: [],
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-      });
+      const pull = endpoint.delivery === 'pull';
+      const created = await deps.webhookDeliveries.create(
+        {
+          id: deliveryId,
+          webhook_id: endpoint.id,
+          account_id: event.account_id,
+          event_id: event.id,
+          event_type: event.type,
+          payload,
+          status: 'pending',
+          attempts: [],
+          next_attempt_at: pull ? null : now,
+          created_at: now,
+          updated_at: now,
+        },
+        { feed: pull },
+      );
+      // In the feed: the listener takes it from there (a redelivered event finds it there already).
+      if (pull) return;
       if (!created) {
         // Seen before. If that first routing died before queueing, queue it now (the worker ignores
         // attempts that already happened).

@@ -13,7 +13,7 @@ import type { WebhookDelivery } from '../../domain/webhooks/delivery';
 import { MAX_WEBHOOKS_PER_ACCOUNT, webhookSecretContext, withoutTenant, type WebhookEndpoint } from '../../domain/webhooks/endpoint';
 import type { Tenant } from '../../domain/tenants/tenant';
 import { EVENT_TYPES } from '../../domain/webhooks/event-types';
-import type { CreateWebhookInput, UpdateWebhookInput } from '../../domain/webhooks/schemas';
+import { httpsNeeded, type CreateWebhookInput, type UpdateWebhookInput } from '../../domain/webhooks/schemas';
 import { logError } from '../../lib/log';
 import type { Clock } from '../../ports/clock';
 import type { HostResolver } from '../../ports/dns';
@@ -108,7 +108,9 @@ export async function createWebhook(
 ): Promise<{ webhook: WebhookEndpoint; secret: string }> {
   accountKeyOnly(principal);
   const tenants = await resolveTenants(deps, principal, input.tenants);
-  await checkUrl(deps, input.url);
+  const delivery = input.delivery ?? 'push';
+  // A pull endpoint's URL is where its listener forwards, on the listener's machine: never requested here.
+  if (delivery === 'push') await checkUrl(deps, input.url);
   const now = deps.clock.now();
   const webhook: WebhookEndpoint = {
     id: newId('wh', now.getTime()),
@@ -116,6 +118,8 @@ export async function createWebhook(
     url: input.url,
     events: input.events ?? [...EVENT_TYPES],
     enabled: options.enabled ?? true,
+    delivery,
+    last_pulled_at: null,
     tenants: tenants?.map((tenant) => tenant.external_id) ?? null,
     secret_rotated_at: null,
     previous_secret_expires_at: null,
@@ -139,7 +143,11 @@ export async function createWebhook(
   return { webhook, secret };
 }
 
-export async function owned(deps: Pick<WebhookDeps, 'webhooks'>, principal: Principal, webhookId: string): Promise<StoredWebhook> {
+export async function owned(
+  deps: { webhooks: Pick<WebhookRepository, 'get'> },
+  principal: Principal,
+  webhookId: string,
+): Promise<StoredWebhook> {
   accountKeyOnly(principal);
   const stored = await deps.webhooks.get(webhookId);
   assertVisible(principal, stored?.endpoint, 'Webhook', webhookId);
@@ -167,7 +175,11 @@ export async function updateWebhook(
   const changes: WebhookChanges = { events: input.events, enabled: input.enabled };
   const tenants = input.tenants === undefined ? undefined : await resolveTenants(deps, principal, input.tenants);
   if (input.url !== undefined) {
-    await checkUrl(deps, input.url);
+    if (before.delivery === 'push') {
+      const refused = httpsNeeded(input.url);
+      if (refused) throw urlRefused(refused, 'forbidden_url');
+      await checkUrl(deps, input.url);
+    }
     changes.url = input.url;
   }
   const now = deps.clock.now().toISOString();
@@ -231,7 +243,13 @@ export async function getWebhookDelivery(
   return assertVisible(principal, delivery, 'Webhook delivery', deliveryId);
 }
 
-function notReplayable(delivery: WebhookDelivery): ConflictError {
+function notReplayable(delivery: WebhookDelivery, endpoint: Pick<WebhookEndpoint, 'delivery'>): ConflictError {
+  if (endpoint.delivery === 'pull')
+    return new ConflictError(
+      `Delivery ${delivery.id} is still in the feed, waiting for the listener's report; it is replayed once reported.`,
+      'conflict',
+      { details: { status: delivery.status } },
+    );
   const why =
     delivery.status === 'pending'
       ? 'is still pending (being delivered or waiting for a retry); wait for it to finish'
@@ -246,7 +264,8 @@ function notReplayable(delivery: WebhookDelivery): ConflictError {
 /**
  * Sends a failed or cancelled delivery again: back to pending (its attempt log kept) and one message on
  * the deliveries queue for the next attempt. Only while the endpoint is enabled. If the message cannot
- * be queued the delivery returns to its previous status and the answer is 503.
+ * be queued the delivery returns to its previous status and the answer is 503. A pull endpoint's delivery,
+ * whatever its listener answered (succeeded too), goes back to the end of the endpoint's feed instead.
  */
 export async function replayWebhookDelivery(
   deps: WebhookDeps,
@@ -256,7 +275,9 @@ export async function replayWebhookDelivery(
 ): Promise<WebhookDelivery> {
   const { endpoint } = await owned(deps, principal, webhookId);
   const delivery = await getWebhookDelivery(deps, principal, webhookId, deliveryId);
-  if (delivery.status !== 'failed' && delivery.status !== 'cancelled') throw notReplayable(delivery);
+  const pull = endpoint.delivery === 'pull';
+  const replayable = delivery.status === 'failed' || delivery.status === 'cancelled' || (pull && delivery.status === 'succeeded');
+  if (!replayable) throw notReplayable(delivery, endpoint);
   if (!endpoint.enabled) {
     throw new ConflictError(`Webhook ${webhookId} is disabled, so its deliveries cannot be replayed.`, 'conflict', {
       details: { enabled: false },
@@ -264,13 +285,15 @@ export async function replayWebhookDelivery(
     });
   }
   const now = deps.clock.now().toISOString();
-  const reset = await deps.webhookDeliveries.resetForReplay(webhookId, deliveryId, now, delivery.attempts.length);
+  const reset = await deps.webhookDeliveries.resetForReplay(webhookId, deliveryId, now, delivery.attempts.length, { feed: pull });
   if (!reset) {
     // Changed since it was read (a concurrent replay): answer with what it is now.
     const current = await deps.webhookDeliveries.get(webhookId, deliveryId);
     if (!current) throw new NotFoundError('Webhook delivery', deliveryId);
-    throw notReplayable(current);
+    throw notReplayable(current, endpoint);
   }
+  // Back in the feed: its listener forwards it on its next read.
+  if (pull) return reset;
   try {
     // A replay gets the full retry schedule again, counted from here.
     await deps.webhookDeliveryQueue.enqueue(

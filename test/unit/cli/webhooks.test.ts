@@ -15,6 +15,7 @@ const WEBHOOK = {
   url: 'https://example.com/hooks',
   events: ['email.delivered'],
   enabled: true,
+  delivery: 'push',
   secret_rotated_at: '2026-11-28T10:00:00.000Z',
   previous_secret_expires_at: '2026-11-28T10:30:00.000Z',
   created_at: '2026-11-20T10:00:00.000Z',

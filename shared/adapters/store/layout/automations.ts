@@ -1,5 +1,5 @@
 /** The key layout of templates, automations and their runs, webhooks and imports (./entity-layout.ts). */
-import { deliveryDueId } from '../webhook-deliveries';
+import { deliveryDueId, feedAttributes } from '../webhook-deliveries';
 import { dueAttributes } from '../due-index';
 import { importPartSk } from '../imports';
 import type { LayoutArea } from './entity-layout';
@@ -88,7 +88,18 @@ export const AUTOMATIONS: LayoutArea = {
       sk: 'DELIVERY',
       indexes: [
         { index: 'GSI1', pk: 'WEBHOOK#<wh>#DELIVERIES', sk: '<event ulid>' },
-        { index: 'GSI2', pk: 'DUE#<shard>', sk: '<due ISO>#DELIVERY#<wh>#<event ulid>', note: 'the due index, while pending' },
+        {
+          index: 'GSI2',
+          pk: 'DUE#<shard>',
+          sk: '<due ISO>#DELIVERY#<wh>#<event ulid>',
+          note: 'the due index, while pending (a push endpoint)',
+        },
+        {
+          index: 'GSI3',
+          pk: 'WEBHOOK#<wh>#FEED',
+          sk: '<in feed ISO>#<event ulid>',
+          note: "a pull endpoint's feed, oldest first, while waiting for its listener's report ([webhooks.md](../webhooks.md))",
+        },
       ],
       built: (k, v) => [
         {
@@ -96,6 +107,13 @@ export const AUTOMATIONS: LayoutArea = {
           GSI1PK: k.deliveriesByWebhook(v.wh),
           GSI1SK: v['event ulid'],
           ...dueAttributes('DELIVERY', deliveryDueId(v.wh, v['event ulid']), Date.parse(v['due ISO'])),
+        },
+        {
+          ...k.webhookDelivery(v.wh, v['event ulid']),
+          GSI1PK: k.deliveriesByWebhook(v.wh),
+          GSI1SK: v['event ulid'],
+          GSI3PK: k.webhookFeed(v.wh),
+          GSI3SK: feedAttributes(v.wh, v['event ulid'], v['in feed ISO']).GSI3SK,
         },
       ],
     },

@@ -23,6 +23,7 @@ export const SAMPLES = {
   msg: 'msg_01JDSAMPLE',
   ten: 'ten_01JDSAMPLE',
   'due ISO': '2026-11-26T10:00:00.000Z',
+  'in feed ISO': '2026-11-26T10:00:01.000Z',
   'sha256(key)': '3e4f5a',
   scope: 'PLAN',
   'DAY|MONTH': 'DAY',
