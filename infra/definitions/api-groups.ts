@@ -139,6 +139,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       'ses',
       'secrets',
       'dns-apply',
+      'webhooks',
     ],
     // /dns-providers: the DNS host credentials DNS apply may use (stored sealed).
     // POST /domains generates a 2048-bit RSA key (~240 ms of CPU): ~0.4 s at 1024 MB, ~0.8 s at 512 (docs/deploy.md).
@@ -353,6 +354,7 @@ export const API_GROUPS: ApiGroupDefinition[] = [
       'ses',
       'secrets',
       'dns-apply',
+      'webhooks',
     ],
     pages: ['ANY /dashboard/domains', 'ANY /dashboard/domains/{proxy+}'],
     // Adding a domain generates its 2048-bit DKIM key, as POST /domains (docs/deploy.md, "Memory sizing").

@@ -12,6 +12,7 @@ import { buildMtaStsHosting } from '#shared/services/mta-sts-hosting';
 import { buildSecrets } from '#shared/services/secrets';
 import { buildSes } from '#shared/services/ses';
 import { buildTenants } from '#shared/services/tenants';
+import { buildWebhooks } from '#shared/services/webhooks';
 import type { DomainsServices } from './services';
 
 export function composeDomainsGroup(platform: Platform): DomainsServices {
@@ -27,5 +28,7 @@ export function composeDomainsGroup(platform: Platform): DomainsServices {
     ...buildQueues(platform, ['events']),
     ...buildDeliverability(platform),
     ...buildMtaStsHosting(platform),
+    // Inbound routes name webhook endpoints (checked when set).
+    webhooks: buildWebhooks(platform).webhooks,
   };
 }

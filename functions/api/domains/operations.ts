@@ -12,6 +12,7 @@ import {
   domainEnvelopeSchema,
   domainHealthSchema,
   domainSchema,
+  inboundRoutesViewSchema,
   mtaStsHostingDeletedSchema,
   mtaStsHostingSchema,
 } from './schemas';
@@ -19,6 +20,7 @@ import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '#shared/domain/dmarc/figures-query';
 import { page } from '#shared/doors/openapi/page-description';
 import { PLAN_NAMES, PLANS } from '#shared/domain/accounts/plans';
+import { inboundRoutesSchema, MAX_INBOUND_ROUTES } from '#shared/domain/inbound/routes';
 
 // ---------------------------------------------------------------------------------------------------
 // Domains
@@ -97,6 +99,38 @@ export const domainOps = section('domains', 'Domains', {
     pathParams: { id: 'the domain id (dom_...)' },
     query: dmarcFiguresQuerySchema,
     responses: { 200: { description: "The domain's figures over the range.", schema: dmarcFiguresSchema } },
+  },
+  getDomainInboundRoutes: {
+    method: 'get',
+    path: '/domains/{id}/inbound-routes',
+    summary: "A receiving domain's inbound routes",
+    description:
+      'The ordered routes of `inbound.<domain>` (docs/inbound.md, "Routes"): the first whose match holds for a recipient decides what happens to its mail. No routes: every recipient is recorded and published to every endpoint subscribed to email.received.',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'The routes, in order.', schema: inboundRoutesViewSchema } },
+  },
+  putDomainInboundRoutes: {
+    method: 'put',
+    path: '/domains/{id}/inbound-routes',
+    summary: "Set a receiving domain's inbound routes",
+    description: `Replaces the whole ordered list (at most ${MAX_INBOUND_ROUTES}; \`[]\` removes them). Each route: \`match.recipient\` (\`billing\` with or without a +tag, \`support+*\` tagged only, \`team-*\` starts with, \`*\` every recipient), optionally \`match.sender\` (the envelope sender: an address or \`@example.org\`), and an \`action\`: \`webhooks\` (email.received to \`webhook_ids\` only, endpoints subscribed to it; without ids every such endpoint), \`store\` (recorded, no webhook) or \`refuse\` (550 at RCPT TO with \`message\`; nothing stored). The MX listener applies a change within a minute. The domain must receive mail (\`inbound_enabled\`): 409 otherwise. Naming endpoints takes a key of the whole account.`,
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    body: {
+      schema: inboundRoutesSchema,
+      example: {
+        routes: [
+          { match: { recipient: 'billing' }, action: { type: 'webhooks', webhook_ids: ['wh_01JD8Z6Q0R5M3W2K9X7V4T1B8N'] } },
+          { match: { recipient: '*', sender: '@spam.example' }, action: { type: 'refuse', message: 'Not accepted here.' } },
+          { match: { recipient: 'noreply' }, action: { type: 'store' } },
+        ],
+      },
+    },
+    responses: { 200: { description: 'The routes as set.', schema: inboundRoutesViewSchema } },
+    errors: { 403: ['forbidden'], 409: ['conflict'] },
   },
   getDomainMtaSts: {
     method: 'get',

@@ -6,6 +6,7 @@ import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '#shared/domain/domains/health
 import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
 import type { StoredDomainHealth } from '#shared/usecases/domains/stored-health';
 import type { DmarcFigures } from '#shared/usecases/dmarc/figures';
+import type { PublicInboundRoutes } from '#shared/usecases/inbound/inbound-routes';
 import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 import { HOSTING_STATUSES, type PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
 import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
@@ -265,6 +266,43 @@ export const dmarcFiguresSchema = describing<DmarcFigures>()(
       .describe('a page of the sources (with ?group, of that group), most messages first'),
     has_more: z.boolean().describe('whether more sources follow'),
     next_cursor: z.string().nullable().describe('pass as ?cursor for the next page of sources; null on the last'),
+  }),
+);
+
+/** A route as answered (the request's rules are shared/domain/inbound/routes.ts). */
+const inboundRouteView = z.strictObject({
+  description: z.string().optional().describe('yours: shown, never used'),
+  match: z
+    .strictObject({
+      recipient: z
+        .string()
+        .describe('billing (with or without +tag), support+* (tagged only), team-* (starts with) or * (all); lower case'),
+      sender: z.string().optional().describe('the envelope sender: an address, or @example.org for a domain and its subdomains'),
+    })
+    .describe('which recipients (and senders) the route is for'),
+  action: z
+    .discriminatedUnion('type', [
+      z.strictObject({
+        type: z.literal('webhooks').describe('email.received to these endpoints (or every subscribed one)'),
+        webhook_ids: z.array(idOf('wh')).optional().describe('only these endpoints; absent: every endpoint subscribed to email.received'),
+      }),
+      z.strictObject({ type: z.literal('store').describe('recorded, no webhook') }),
+      z.strictObject({
+        type: z.literal('refuse').describe('550 at RCPT TO; nothing stored'),
+        message: z.string().optional().describe('the text of the 550 reply at RCPT TO'),
+      }),
+    ])
+    .describe('what happens to their mail'),
+});
+
+/** GET and PUT /domains/{id}/inbound-routes (docs/inbound.md, "Routes"). */
+export const inboundRoutesViewSchema = describing<PublicInboundRoutes>()(
+  z.strictObject({
+    object: z.literal('inbound_routes').describe('always `inbound_routes`'),
+    domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+    receiving_domain: z.string().nullable().describe('the receiving subdomain the routes apply to (`inbound.<domain>`)'),
+    routes: z.array(inboundRouteView).describe('in order: the first whose match holds for a recipient decides'),
+    updated_at: nullableTimestamp.describe('when the routes were last set (ISO 8601); null when never'),
   }),
 );
 

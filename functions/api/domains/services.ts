@@ -11,6 +11,7 @@ import type {
   SecretServices,
   SesServices,
 } from '#shared/services';
+import type { WebhookServices } from '#shared/services/webhooks';
 
 export type DomainsServices = Platform &
   AccessServices &
@@ -21,4 +22,5 @@ export type DomainsServices = Platform &
   DnsApplyServices &
   DeliverabilityServices &
   MtaStsHostingServices &
-  Pick<MessagingServices, 'events'>;
+  Pick<MessagingServices, 'events'> &
+  Pick<WebhookServices, 'webhooks'>;

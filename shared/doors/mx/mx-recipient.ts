@@ -1,6 +1,7 @@
 /**
  * The MX listener's RCPT TO: a recipient is accepted only at a receiving domain (./mx-transaction.ts
- * keeps it for DATA); any other is refused 550 5.7.1 (no open relay), the 101st of a transaction 452
+ * keeps it for DATA); any other is refused 550 5.7.1 (no open relay), as is one a `refuse` route of its domain
+ * matches (with the route's message: docs/inbound.md, "Routes"), the 101st of a transaction 452
  * 4.5.3, and a lookup that failed 451 4.3.0 (try again later).
  */
 import type { SMTPServerSession } from 'smtp-server';
@@ -9,6 +10,7 @@ import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
 import type { ReceivingDomains } from '../../usecases/inbound/receiving-domains';
 import { MX_MAX_RECIPIENTS } from './mx-limits';
 import { transactionOf } from './mx-transaction';
+import { DEFAULT_REFUSAL, routeFor } from '../../domain/inbound/routes';
 
 export function acceptRecipient(
   receivingDomains: Pick<ReceivingDomains, 'forAddress'>,
@@ -36,6 +38,11 @@ export function acceptRecipient(
         return callback(
           smtpErrorOf(new SmtpRefusal(550, '5.7.1', `Relay access denied: this server does not receive mail for ${address.address}.`)),
         );
+      }
+      const route = routeFor(domain.routes, address.address, session.envelope.mailFrom ? session.envelope.mailFrom.address : '');
+      if (route?.action.type === 'refuse') {
+        logInfo('mx: recipient refused by a route', { session: session.id, remote: session.remoteAddress, rcpt: address.address });
+        return callback(smtpErrorOf(new SmtpRefusal(550, '5.7.1', route.action.message ?? DEFAULT_REFUSAL)));
       }
       current.recipients.push({ address: address.address, domain });
       session.user = current;

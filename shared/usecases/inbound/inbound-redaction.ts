@@ -12,6 +12,7 @@
 import type { InboundContent } from '../../domain/inbound/content-keys';
 import type { ReceivedEmail } from '../../domain/inbound/received-email';
 import type { InboundMessage } from '../../domain/messages';
+import type { InboundRoute } from '../../domain/inbound/routes';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
 
 export interface InboundRedactionDeps {
@@ -19,15 +20,25 @@ export interface InboundRedactionDeps {
   domains?: Pick<DomainCrud, 'get'>;
 }
 
+/**
+ * What the message's receiving domain says of its mail, from one read of the domain: whether it keeps the content
+ * of received mail, and its routes (../../domain/inbound/routes.ts). A domain gone since: kept, no routes, as before.
+ */
+export async function receivingSettings(
+  deps: InboundRedactionDeps,
+  message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
+): Promise<{ keepContent: boolean; routes: InboundRoute[] }> {
+  const stored = deps.domains ? await deps.domains.get(message.domain_id) : null;
+  if (!stored || stored.domain.account_id !== message.account_id) return { keepContent: true, routes: [] };
+  return { keepContent: stored.domain.inbound_store_content !== false, routes: stored.domain.inbound_routes ?? [] };
+}
+
 /** Whether the message's receiving domain keeps the content of received mail (a domain gone since: kept, as before). */
 export async function inboundKeepsContent(
   deps: InboundRedactionDeps,
   message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
 ): Promise<boolean> {
-  if (!deps.domains) return true;
-  const stored = await deps.domains.get(message.domain_id);
-  if (!stored || stored.domain.account_id !== message.account_id) return true;
-  return stored.domain.inbound_store_content !== false;
+  return (await receivingSettings(deps, message)).keepContent;
 }
 
 /** The content object of a redacted received email: nothing of the message. */

@@ -14,7 +14,8 @@
  *    own rule (`inbound/raw/`, INBOUND_RAW_DAYS); the record's `raw_key` names the account's copy.
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
- * 5. email.received is published with an id derived from the email, so publishing again (a retry after a
+ * 5. email.received is published (to the endpoints the domain's routes choose: none when every recipient's route
+ *    stores only) with an id derived from the email, so publishing again (a retry after a
  *    crash between 4 and 5) is delivered once; when the record existed, the event is built from it.
  * A receiving domain with `inbound_store_content: false` keeps no content: ./inbound-redaction.ts.
  * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
@@ -51,7 +52,8 @@ import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapt
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 import { mapBounded } from '../../lib/concurrency';
 import { ingestDmarcReports, type IngestReportsDeps } from '../dmarc/ingest-reports';
-import { EMPTY_CONTENT, inboundKeepsContent, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
+import { EMPTY_CONTENT, receivingSettings, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
+import { receivedAudience } from '../../domain/inbound/routes';
 
 export interface ProcessInboundDeps extends InboundRedactionDeps {
   /** `delete`: the raw message of a domain that keeps no content (./inbound-redaction.ts). */
@@ -94,9 +96,9 @@ export async function processInbound(
   deps: ProcessInboundDeps,
   message: InboundMessage,
 ): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
-  const [raw, keepContent, prefix] = await Promise.all([
+  const [raw, { keepContent, routes }, prefix] = await Promise.all([
     deps.blobs.get(message.raw_key),
-    inboundKeepsContent(deps, message),
+    receivingSettings(deps, message),
     deps.receivedEmails.objectsPrefix(message.account_id, message.received_at, deps.clock.now()),
   ]);
   const parsed = await deps.parseInbound(raw);
@@ -128,7 +130,9 @@ export async function processInbound(
   // Processed before (a retry after a crash, a duplicate delivery): the event describes the stored record,
   // not this run's (a worker deployed since may read the message otherwise).
   const recorded = outcome === 'exists' ? ((await deps.receivedEmails.get(email.account_id, id)) ?? email) : email;
-  await publishReceived(deps, email, recorded);
+  // The domain's routes choose who gets email.received for this account's recipients (docs/inbound.md, "Routes").
+  const audience = receivedAudience(routes, message.rcpt_to, message.mail_from);
+  if (audience.kind !== 'none') await publishReceived(deps, email, recorded, audience.kind === 'only' ? audience.webhookIds : undefined);
   // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
   if (!keepContent) {
     if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
@@ -293,7 +297,12 @@ function receivedRecord(
 }
 
 /** email.received, with an id derived from the email (published again after a crash: delivered once), of the stored record. */
-async function publishReceived(deps: Pick<ProcessInboundDeps, 'events'>, email: ReceivedEmail, recorded: ReceivedEmail): Promise<void> {
+async function publishReceived(
+  deps: Pick<ProcessInboundDeps, 'events'>,
+  email: ReceivedEmail,
+  recorded: ReceivedEmail,
+  webhookIds: string[] | undefined,
+): Promise<void> {
   await deps.events.publish([
     {
       id: emailEventId(email.received_at, email.id, 'email.received'),
@@ -302,6 +311,7 @@ async function publishReceived(deps: Pick<ProcessInboundDeps, 'events'>, email: 
       tenant: email.tenant,
       created_at: recorded.received_at,
       data: receivedEventData(recorded),
+      ...(webhookIds ? { webhook_ids: webhookIds } : {}),
     },
   ]);
 }

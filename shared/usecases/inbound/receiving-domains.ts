@@ -3,7 +3,8 @@
  * (`inbound.<domain>`) of a verified domain added with inbound_enabled. Anything else is not ours, and
  * the MX listener refuses it at RCPT TO (no open relay).
  *
- * Two reads (the name claim, then the domain), cached per process: an answer for 60 s, a refusal for
+ * Two reads (the name claim, then the domain, with its routes), cached per process: an answer for 60 s (a change of
+ * routes applies within a minute), a refusal for
  * 5 s (a domain verified a moment ago starts receiving within seconds; a deleted one stops within a
  * minute). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
  */
@@ -11,6 +12,7 @@ import type { Clock } from '../../ports/clock';
 import { BoundedMap } from '../../lib/bounded-map';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
+import type { InboundRoute } from '../../domain/inbound/routes';
 
 export interface ReceivingDomain {
   account_id: string;
@@ -20,6 +22,8 @@ export interface ReceivingDomain {
   tenant: string | null;
   /** The receiving subdomain (`inbound.example.com`). */
   name: string;
+  /** Its routes, in order (shared/domain/inbound/routes.ts): the MX listener refuses at RCPT TO what a `refuse` route matches. */
+  routes: InboundRoute[];
 }
 
 export interface ReceivingDomainsDeps {
@@ -55,6 +59,13 @@ export class ReceivingDomains {
     const stored = await this.deps.domains.get(claim.domain_id);
     const domain = stored?.domain;
     if (!domain?.inbound_enabled || domain.inbound_subdomain !== name || domain.status !== 'verified') return null;
-    return { account_id: domain.account_id, domain_id: domain.id, tenant_id: domain.tenant_id, tenant: domain.tenant, name };
+    return {
+      account_id: domain.account_id,
+      domain_id: domain.id,
+      tenant_id: domain.tenant_id,
+      tenant: domain.tenant,
+      name,
+      routes: domain.inbound_routes ?? [],
+    };
   }
 }

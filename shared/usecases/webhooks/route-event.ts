@@ -95,13 +95,18 @@ export async function eventWithLiveTenant(deps: Pick<RouteEventDeps, 'tenants' |
 }
 
 /**
+ * An event naming `webhook_ids` (an inbound route's choice) goes to those of the subscribed endpoints only.
  * Returns how many deliveries it queued (a pull endpoint's delivery is not queued: it waits in the endpoint's
  * feed for its listener, and only while a listener reads it: shared/domain/webhooks/listener.ts).
  */
 export async function routeEvent(deps: RouteEventDeps, received: ServiceEvent): Promise<number> {
   const at = deps.clock.now();
   const candidates = (await deps.webhooks.listForAccount(received.account_id)).filter(
-    (endpoint) => endpoint.enabled && endpoint.events.includes(received.type) && takesDeliveries(endpoint, at),
+    (endpoint) =>
+      endpoint.enabled &&
+      endpoint.events.includes(received.type) &&
+      takesDeliveries(endpoint, at) &&
+      (received.webhook_ids === undefined || received.webhook_ids.includes(endpoint.id)),
   );
   if (candidates.length === 0) return 0;
   const event = await eventWithLiveTenant(deps, received);

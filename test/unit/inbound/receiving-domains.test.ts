@@ -61,9 +61,22 @@ function setup(stored: Domain | null = domain()) {
   return { receiving, state, reads, readCount };
 }
 
-const EXPECTED = { account_id: 'acc_1', domain_id: 'dom_1', tenant_id: 'ten_1', tenant: 'customer-1', name: 'inbound.example.com' };
+const EXPECTED = {
+  account_id: 'acc_1',
+  domain_id: 'dom_1',
+  tenant_id: 'ten_1',
+  tenant: 'customer-1',
+  name: 'inbound.example.com',
+  routes: [],
+};
 
 describe('ReceivingDomains.forAddress', () => {
+  it('hands out the domain’s routes with it (the MX listener refuses what a refuse route matches)', async () => {
+    const routes = [{ match: { recipient: 'closed' }, action: { type: 'refuse' as const } }];
+    const { receiving } = setup(domain({ inbound_routes: routes }));
+    expect(await receiving.forAddress('a@inbound.example.com')).toEqual({ ...EXPECTED, routes });
+  });
+
   it('is null for names that are not a receiving subdomain, without any read', async () => {
     const { receiving, readCount } = setup();
     expect(await receiving.forAddress('support@example.com')).toBeNull();

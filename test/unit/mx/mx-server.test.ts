@@ -20,8 +20,19 @@ import { temporaryDir } from '../../support/temporary-dirs';
 process.env.LOG_LEVEL = 'silent';
 
 const DOMAINS: Record<string, ReceivingDomain> = {
-  'inbound.a.test': { account_id: 'acc_a', domain_id: 'dom_a', tenant_id: null, tenant: null, name: 'inbound.a.test' },
-  'inbound.b.test': { account_id: 'acc_b', domain_id: 'dom_b', tenant_id: 'ten_b', tenant: 'customer-b', name: 'inbound.b.test' },
+  'inbound.a.test': { account_id: 'acc_a', domain_id: 'dom_a', tenant_id: null, tenant: null, name: 'inbound.a.test', routes: [] },
+  'inbound.b.test': {
+    account_id: 'acc_b',
+    domain_id: 'dom_b',
+    tenant_id: 'ten_b',
+    tenant: 'customer-b',
+    name: 'inbound.b.test',
+    routes: [
+      { match: { recipient: 'closed' }, action: { type: 'refuse', message: 'This mailbox is closed; write to help@.' } },
+      { match: { recipient: '*', sender: '@blocked.example' }, action: { type: 'refuse' } },
+      { match: { recipient: 'help' }, action: { type: 'store' } },
+    ],
+  },
 };
 
 interface Fakes {
@@ -371,6 +382,24 @@ describe('the MX listener', () => {
     // The marker written as DATA started is given back: nothing stored, nothing for the reconciler.
     expect(fakes.steps).toEqual(['begin']);
     expect([...fakes.markers.values()]).toEqual([{ status: 'discarded', indexed: false }]);
+  });
+
+  it('refuses at RCPT TO a recipient a refuse route of its domain matches, with the route’s message, and takes the others', async () => {
+    const fakes = newFakes();
+    const send = await listener(fakes);
+    const closed = await send({ from: 'x@example.org', to: 'closed+1@inbound.b.test', subject: 's', text: 't' }).catch((e: SmtpError) => e);
+    expect(closed).toMatchObject({ responseCode: 550, response: '550 5.7.1 This mailbox is closed; write to help@.' });
+    const blocked = await send({ from: 'x@mail.blocked.example', to: 'help@inbound.b.test', subject: 's', text: 't' }).catch(
+      (e: SmtpError) => e,
+    );
+    expect(blocked).toMatchObject({ responseCode: 550, response: '550 5.7.1 Mail to this address is not accepted.' });
+    expect(fakes.queued).toEqual([]);
+    // A store route is the worker's: the listener takes the mail as any other.
+    await send({ from: 'x@example.org', to: ['help@inbound.b.test', 'closed@inbound.b.test'], subject: 's', text: 't' }).catch(
+      () => undefined,
+    );
+    await send({ from: 'x@example.org', to: 'help@inbound.b.test', subject: 's', text: 't' });
+    expect(fakes.queued.map((message) => message.rcpt_to)).toEqual([['help@inbound.b.test'], ['help@inbound.b.test']]);
   });
 
   it('answers 451 4.3.1 beyond the memory budget, then takes messages again once it is given back', async () => {

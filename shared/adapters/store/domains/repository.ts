@@ -20,6 +20,7 @@ export class DomainRepository {
   readonly delete: DomainCrud['delete'];
   readonly updateSettings: DomainSettings['updateSettings'];
   readonly changeDmarcReports: DomainSettings['changeDmarcReports'];
+  readonly setInboundRoutes: DomainSettings['setInboundRoutes'];
   readonly listForTenant: DomainTenants['listForTenant'];
   readonly tenantDomainIds: DomainTenants['tenantDomainIds'];
   readonly assignToTenant: DomainTenants['assignToTenant'];
@@ -41,6 +42,7 @@ export class DomainRepository {
     const settings = new DomainSettings(table);
     this.updateSettings = settings.updateSettings.bind(settings);
     this.changeDmarcReports = settings.changeDmarcReports.bind(settings);
+    this.setInboundRoutes = settings.setInboundRoutes.bind(settings);
     const tenants = new DomainTenants(table);
     this.listForTenant = tenants.listForTenant.bind(tenants);
     this.tenantDomainIds = tenants.tenantDomainIds.bind(tenants);

@@ -4,6 +4,7 @@
  * change was planned from: null when a condition does not hold.
  */
 import type { Domain, TlsMode } from '#shared/domain/domains/domain';
+import type { InboundRoute } from '#shared/domain/inbound/routes';
 import type { InboundChange } from '#shared/domain/domains/inbound-change';
 import { reportAddressItem } from '../dmarc-addresses';
 import { keys } from '../keys';
@@ -120,5 +121,27 @@ export class DomainSettings {
       throw error;
     }
     return (await readStoredDomain(this.table, domain.id))?.domain ?? null;
+  }
+
+  /**
+   * Replaces the domain's inbound routes (in order; [] removes them), only while the owner holds it and it receives
+   * mail (`inbound_enabled`): null when a condition does not hold.
+   */
+  async setInboundRoutes(owner: DomainOwner, domainId: string, routes: readonly InboundRoute[], now: string): Promise<Domain | null> {
+    const item = await updateIfCondition(this.table, {
+      Key: keys.domain(domainId),
+      UpdateExpression: routes.length
+        ? 'SET inbound_routes = :routes, inbound_routes_updated_at = :now, updated_at = :now'
+        : 'SET inbound_routes_updated_at = :now, updated_at = :now REMOVE inbound_routes',
+      ExpressionAttributeValues: {
+        ...(routes.length ? { ':routes': routes } : {}),
+        ':now': now,
+        ':account': owner.accountId,
+        ':on': true,
+        ...(owner.tenantId ? { ':tenant': owner.tenantId } : {}),
+      },
+      ConditionExpression: `${owner.tenantId ? 'account_id = :account AND tenant_id = :tenant' : 'account_id = :account'} AND inbound_enabled = :on`,
+    });
+    return item ? toDomain(item) : null;
   }
 }
