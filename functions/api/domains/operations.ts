@@ -115,7 +115,7 @@ export const domainOps = section('domains', 'Domains', {
     method: 'put',
     path: '/domains/{id}/inbound-routes',
     summary: "Set a receiving domain's inbound routes",
-    description: `Replaces the whole ordered list (at most ${MAX_INBOUND_ROUTES}; \`[]\` removes them). Each route: \`match.recipient\` (\`billing\` with or without a +tag, \`support+*\` tagged only, \`team-*\` starts with, \`*\` every recipient), optionally \`match.sender\` (the envelope sender: an address or \`@example.org\`), and an \`action\`: \`webhooks\` (email.received to \`webhook_ids\` only, endpoints subscribed to it; without ids every such endpoint), \`store\` (recorded, no webhook) or \`refuse\` (550 at RCPT TO with \`message\`; nothing stored). The MX listener applies a change within a minute. The domain must receive mail (\`inbound_enabled\`): 409 otherwise. Naming endpoints takes a key of the whole account.`,
+    description: `Replaces the whole ordered list (at most ${MAX_INBOUND_ROUTES}; \`[]\` removes them). Each route: \`match.recipient\` (\`billing\` with or without a +tag, \`support+*\` tagged only, \`team-*\` starts with, \`*\` every recipient), optionally \`match.sender\` (the envelope sender: an address or \`@example.org\`), and an \`action\`: \`webhooks\` (email.received to \`webhook_ids\` only, endpoints subscribed to it; without ids every such endpoint), \`store\` (recorded, no webhook) or \`refuse\` (550 at RCPT TO with \`message\`; nothing stored). The MX listener applies a change within a second. The domain must receive mail (\`inbound_enabled\`): 409 otherwise. Naming endpoints takes a key of the whole account.`,
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },

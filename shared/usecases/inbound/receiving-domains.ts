@@ -3,10 +3,11 @@
  * (`inbound.<domain>`) of a verified domain added with inbound_enabled. Anything else is not ours, and
  * the MX listener refuses it at RCPT TO (no open relay).
  *
- * Two reads (the name claim, then the domain, with its routes), cached per process: an answer for 60 s (a change of
- * routes applies within a minute), a refusal for
- * 5 s (a domain verified a moment ago starts receiving within seconds; a deleted one stops within a
- * minute). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
+ * Two reads, each cached per process: the name's claim (which domain owns the name) for 60 s, 5 s when there is
+ * none; the domain itself, with its state and routes, for a second, so a route changed, a domain deleted or
+ * receiving turned off applies within a second, while the recipients of one transaction (and a burst to one
+ * domain) share one read. A refusal is cached for 5 s (a domain verified a moment ago starts receiving within
+ * seconds). Lookups that fail are not cached: the listener answers 451 and the sender tries again.
  */
 import type { Clock } from '../../ports/clock';
 import { BoundedMap } from '../../lib/bounded-map';
@@ -31,11 +32,15 @@ export interface ReceivingDomainsDeps {
   clock: Clock;
 }
 
-const FOUND_TTL_MS = 60_000;
+/** How long a name's claim is kept: it changes only when the domain is deleted (or another takes the name after). */
+const CLAIM_TTL_MS = 60_000;
+/** How long the domain's answer is kept: its routes and state apply within this. */
+const DOMAIN_TTL_MS = 1_000;
 const NOT_FOUND_TTL_MS = 5_000;
 
 export class ReceivingDomains {
   private readonly cache = new BoundedMap<string, { value: ReceivingDomain | null; until: number }>(10_000);
+  private readonly claims = new BoundedMap<string, { value: { domain_id: string } | null; until: number }>(10_000);
 
   constructor(private readonly deps: ReceivingDomainsDeps) {}
 
@@ -46,15 +51,24 @@ export class ReceivingDomains {
     const now = this.deps.clock.now().getTime();
     const cached = this.cache.get(domain);
     if (cached && cached.until > now) return cached.value;
-    const value = await this.lookup(domain);
-    this.cache.set(domain, { value, until: now + (value ? FOUND_TTL_MS : NOT_FOUND_TTL_MS) });
+    const value = await this.lookup(domain, now);
+    this.cache.set(domain, { value, until: now + (value ? DOMAIN_TTL_MS : NOT_FOUND_TTL_MS) });
     return value;
   }
 
-  private async lookup(name: string): Promise<ReceivingDomain | null> {
+  private async claimOf(parent: string, now: number): Promise<{ domain_id: string } | null> {
+    const cached = this.claims.get(parent);
+    if (cached && cached.until > now) return cached.value;
+    const claim = await this.deps.domains.claimOf(parent);
+    const value = claim ? { domain_id: claim.domain_id } : null;
+    this.claims.set(parent, { value, until: now + (value ? CLAIM_TTL_MS : NOT_FOUND_TTL_MS) });
+    return value;
+  }
+
+  private async lookup(name: string, now: number): Promise<ReceivingDomain | null> {
     const parent = parentOfReceivingDomain(name);
     if (!parent) return null;
-    const claim = await this.deps.domains.claimOf(parent);
+    const claim = await this.claimOf(parent, now);
     if (!claim) return null;
     const stored = await this.deps.domains.get(claim.domain_id);
     const domain = stored?.domain;

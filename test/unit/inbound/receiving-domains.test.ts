@@ -123,20 +123,28 @@ describe('ReceivingDomains.forAddress', () => {
     expect(await receiving.forAddress('a@inbound.example.com')).toBeNull();
   });
 
-  it('caches an answer for 60 s: no second read until then, a fresh read after', async () => {
-    const { receiving, state, readCount } = setup();
+  it('reads the domain again after a second (its routes and state apply within it), the name’s claim after a minute', async () => {
+    const { receiving, state, reads, readCount } = setup();
     expect(await receiving.forAddress('a@inbound.example.com')).toEqual(EXPECTED);
     expect(readCount()).toBe(2);
-
-    // The domain is deleted meanwhile: the cached answer still holds within the minute.
-    state.claim = null;
-    state.now = T0 + 59_999;
+    // Within the second: the recipients of a transaction share the read.
+    state.now = T0 + 999;
     expect(await receiving.forAddress('b@inbound.example.com')).toEqual(EXPECTED);
     expect(readCount()).toBe(2);
 
+    // Routes set meanwhile: read with the domain a second later, the claim still cached.
+    const routes = [{ match: { recipient: '*' }, action: { type: 'store' as const } }];
+    state.stored = domain({ inbound_routes: routes });
+    state.now = T0 + 1_000;
+    expect(await receiving.forAddress('a@inbound.example.com')).toEqual({ ...EXPECTED, routes });
+    expect(reads).toEqual({ claimOf: ['example.com'], get: ['dom_1', 'dom_1'] });
+
+    // The domain deleted (its claim gone): the claim is read again after the minute.
+    state.claim = null;
+    state.stored = null;
     state.now = T0 + 60_000;
     expect(await receiving.forAddress('a@inbound.example.com')).toBeNull();
-    expect(readCount()).toBe(3);
+    expect(reads.claimOf).toEqual(['example.com', 'example.com']);
   });
 
   it('caches a refusal for 5 s, then reads again (a domain verified a moment ago starts receiving)', async () => {
@@ -151,7 +159,8 @@ describe('ReceivingDomains.forAddress', () => {
 
     state.now = T0 + 5_000;
     expect(await receiving.forAddress('a@inbound.example.com')).toEqual(EXPECTED);
-    expect(readCount()).toBe(4);
+    // The domain read again; its name's claim (it had one) still cached.
+    expect(readCount()).toBe(3);
   });
 
   it('caches per receiving domain', async () => {
