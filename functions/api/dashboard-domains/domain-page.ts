@@ -2,20 +2,23 @@
  * One domain's page (./domain-pages.ts registers it): its DNS records and each record's status, the Verify
  * button, the mail provider's (SES's) verification while it is not done (../dashboard/pages/domain-provider.ts),
  * the stored health check's findings, the last 30 days of DMARC figures (./dmarc-section.ts), the hosted
- * MTA-STS policy (./mta-sts-section.ts) and the DNS apply form; after an apply, each record's result first.
+ * MTA-STS policy (./mta-sts-section.ts), a receiving domain's inbound routes (./inbound-routes-section.ts) and
+ * the DNS apply form; after an apply, each record's result first.
  */
 import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
 import type { Domain, toPublicDomain } from '#shared/domain/domains/domain';
 import type { StoredDomainHealth } from '#shared/usecases/domains/stored-health';
 import { buttonForm, input, postForm, render, select, type PageContext } from '../dashboard/pages/forms';
 import type { DashboardDomainsServices } from './services';
-import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
+import { badge, html, table, time, type Flash, type Html, type PageOptions } from '../dashboard/pages/layout';
 import { providerNotice } from '../dashboard/pages/domain-provider';
 import { dmarcFiguresOf, type DmarcFigures } from '#shared/usecases/dmarc/figures';
 import { dmarcSection } from './dmarc-section';
 import { mtaStsSection } from './mta-sts-section';
 import { hostingViewOf } from '#shared/usecases/domains/mta-sts/manage';
 import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { toPublicInboundRoutes, type PublicInboundRoutes } from '#shared/usecases/inbound/inbound-routes';
+import { inboundRoutesSection } from './inbound-routes-section';
 
 export type PublicDomain = ReturnType<typeof toPublicDomain>;
 
@@ -88,24 +91,37 @@ interface DomainPageParts {
   health: StoredDomainHealth;
   dmarc: DmarcFigures;
   mtaSts: PublicHosting | null;
+  /** The inbound routes of a domain that receives mail (null otherwise: no Routes section). */
+  routes: PublicInboundRoutes | null;
 }
 
-/** The page's parts, read together: the health check (`health`: the stored one, or one run now), DMARC figures, MTA-STS. */
+/** After a form the page answers itself (not a redirect): its message, status, and the routes' JSON as posted. */
+interface DomainPageOptions {
+  flash?: Flash;
+  status?: PageOptions['status'];
+  routesDraft?: string;
+}
+
+/**
+ * The page's parts, read together: the health check (`health`: the stored one, or one run now), DMARC figures,
+ * MTA-STS; the routes are on the domain's item (no read more).
+ */
 export async function pageParts(
   services: DashboardDomainsServices,
   domain: Domain,
   health: (domain: Domain) => Promise<StoredDomainHealth>,
 ): Promise<DomainPageParts> {
   const [checked, dmarc, mtaSts] = await Promise.all([health(domain), recentDmarc(services, domain), hostingViewOf(services, domain)]);
-  return { health: checked, dmarc, mtaSts };
+  return { health: checked, dmarc, mtaSts, routes: domain.inbound_enabled ? toPublicInboundRoutes(domain) : null };
 }
 
-/** The page: the apply's results (after an apply), the facts, the records, health, DMARC, MTA-STS and the apply form. */
+/** The page: the apply's results (after an apply), the facts, the records, health, DMARC, MTA-STS, routes and the apply form. */
 export function domainPage(
   c: PageContext,
   domain: PublicDomain,
   apply: ApplyReport | null,
-  { health, dmarc, mtaSts }: DomainPageParts,
+  { health, dmarc, mtaSts, routes }: DomainPageParts,
+  options: DomainPageOptions = {},
 ): Response {
   const body = html`${apply ? applyResults(apply) : ''}
 <dl class="facts"><dt>Added</dt><dd>${time(domain.created_at)}</dd><dt>Last checked</dt><dd>${time(domain.last_checked_at)}</dd><dt>Verified</dt><dd>${time(domain.verified_at)}</dd>${domain.tenant ? html`<dt>Tenant</dt><dd>${domain.tenant}</dd>` : ''}</dl>
@@ -115,10 +131,13 @@ ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`,
 ${healthSection(c, health)}
 ${dmarcSection(dmarc, buttonForm(c, `/dashboard/domains/${domain.id}/dmarc`, 'Read DMARC reports'))}
 ${mtaStsSection(c, domain, mtaSts, domain.status === 'verified' && domain.inbound_enabled)}
+${inboundRoutesSection(c, domain.id, routes, options.routesDraft)}
 ${applyForm(c, domain)}`;
   return render(c, {
     title: domain.name,
     lead: html`<p><a href="/dashboard/domains">← All domains</a> · Status: ${badge(domain.status)}</p>`,
     body,
+    ...(options.flash ? { flash: options.flash } : {}),
+    ...(options.status ? { status: options.status } : {}),
   });
 }

@@ -8,8 +8,9 @@
  * never checked is checked on its first view; "Check now" runs runStoredHealthCheck), its findings open and
  * fixed, DNS content shown as text; and the last 30 days of the domain's DMARC aggregate reports
  * (./dmarc-section.ts, dmarcFiguresOf); the hosted MTA-STS policy of its receiving subdomain (./mta-sts-section.ts:
- * host it, change its mode, stop). The page's actions are ./domain-actions.ts's. Credentials typed into the
- * apply form are used for that request only and never shown again.
+ * host it, change its mode, stop); a receiving domain's inbound routes (./inbound-routes-section.ts: the list,
+ * and the JSON form that replaces it: ./inbound-routes-action.ts). The page's other actions are
+ * ./domain-actions.ts's. Credentials typed into the apply form are used for that request only and never shown again.
  */
 import { toPublicDomain } from '#shared/domain/domains/domain';
 import { createDomainSchema } from '#shared/domain/domains/schemas';
@@ -37,6 +38,7 @@ import { sendingSection } from './sending-section';
 import { getAccountStats } from '#shared/usecases/account/account-stats';
 import { recordCreated } from '#shared/doors/http/created-ids';
 import { addDomainDnsActions, addDomainSectionActions } from './domain-actions';
+import { addInboundRoutesAction } from './inbound-routes-action';
 import { domainPage, pageParts } from './domain-page';
 
 /** The domains, newest first, the add form, and the account's sending of the last 30 days. */
@@ -84,4 +86,5 @@ export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): vo
   addDomainListPages(routes);
   addDomainSectionActions(routes);
   addDomainDnsActions(routes);
+  addInboundRoutesAction(routes);
 }

@@ -1,8 +1,9 @@
 /**
  * What the dashboard-domains function uses: the domain pages (add, verify, apply DNS), as the domains
  * group: the table, the secrets key (DKIM keys, stored DNS host credentials), SES (identities and the
- * tenant association of a verified domain), the DNS hosts, and the webhook events queue (domain.health_changed
- * from "Check now"). Its handler composes exactly this.
+ * tenant association of a verified domain), the DNS hosts, the webhook events queue (domain.health_changed
+ * from "Check now"), and the webhook endpoints (inbound routes name them: checked when set). Its handler
+ * composes exactly this.
  */
 import type {
   AccessServices,
@@ -17,6 +18,7 @@ import type {
   SecretServices,
   SesServices,
 } from '#shared/services';
+import type { WebhookServices } from '#shared/services/webhooks';
 
 export type DashboardDomainsServices = Platform &
   AccessServices &
@@ -28,4 +30,5 @@ export type DashboardDomainsServices = Platform &
   DnsApplyServices &
   DeliverabilityServices &
   MtaStsHostingServices &
-  Pick<MessagingServices, 'events'>;
+  Pick<MessagingServices, 'events'> &
+  Pick<WebhookServices, 'webhooks'>;
