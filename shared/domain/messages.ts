@@ -38,7 +38,7 @@ export const serviceEventSchema = z.object({
   tenant: z.string().nullable().default(null),
   created_at: z.string(),
   data: z.record(z.string(), z.unknown()),
-  /** Only these endpoints (an inbound route's choice: shared/domain/inbound/routes.ts); absent: every subscribed one. */
+  /** Only these endpoints (an inbound route's choice: shared/domain/domains/inbound-routes.ts); absent: every subscribed one. */
   webhook_ids: z.array(z.string()).optional(),
 });
 export type ServiceEventMessage = z.output<typeof serviceEventSchema>;

@@ -9,7 +9,7 @@
  */
 import { toPublicDomain } from '#shared/domain/domains/domain';
 import { type AppError, ValidationError } from '#shared/domain/errors';
-import { inboundRoutesSchema, type InboundRoutesInput } from '#shared/domain/inbound/routes';
+import { inboundRoutesSchema, type InboundRoutesInput } from '#shared/domain/domains/inbound-routes';
 import { parseWith } from '#shared/doors/http/request-validation';
 import { getDomain } from '#shared/usecases/domains/manage';
 import { storedHealthOf } from '#shared/usecases/domains/stored-health';

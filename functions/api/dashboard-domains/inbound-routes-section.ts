@@ -6,7 +6,7 @@
  * refusal messages are the user's: interpolated (escaped), never markup, in the table and in the textarea.
  */
 import { can, type DashboardRole } from '#shared/domain/dashboard/roles';
-import { DEFAULT_REFUSAL, MAX_INBOUND_ROUTES, type InboundRoute } from '#shared/domain/inbound/routes';
+import { DEFAULT_REFUSAL, MAX_INBOUND_ROUTES, type InboundRoute } from '#shared/domain/domains/inbound-routes';
 import type { PublicInboundRoutes } from '#shared/usecases/inbound/inbound-routes';
 import { postForm, textarea, type PageContext } from '../dashboard/pages/forms';
 import { html, table, time, type Html } from '../dashboard/pages/layout';

@@ -20,7 +20,7 @@ import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '#shared/domain/dmarc/figures-query';
 import { page } from '#shared/doors/openapi/page-description';
 import { PLAN_NAMES, PLANS } from '#shared/domain/accounts/plans';
-import { inboundRoutesSchema, MAX_INBOUND_ROUTES } from '#shared/domain/inbound/routes';
+import { inboundRoutesSchema, MAX_INBOUND_ROUTES } from '#shared/domain/domains/inbound-routes';
 
 // ---------------------------------------------------------------------------------------------------
 // Domains

@@ -269,7 +269,7 @@ export const dmarcFiguresSchema = describing<DmarcFigures>()(
   }),
 );
 
-/** A route as answered (the request's rules are shared/domain/inbound/routes.ts). */
+/** A route as answered (the request's rules are shared/domain/domains/inbound-routes.ts). */
 const inboundRouteView = z.strictObject({
   description: z.string().optional().describe('yours: shown, never used'),
   match: z

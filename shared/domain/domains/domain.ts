@@ -1,6 +1,6 @@
 /** A sending domain, its DNS records and their verification state. */
 import * as z from 'zod';
-import { inboundRouteSchema } from '../inbound/routes';
+import { inboundRouteSchema } from './inbound-routes';
 import { publicDmarcReports } from './dmarc-reports';
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
@@ -79,7 +79,7 @@ export const domainSchema = z.object({
   inbound_subdomain: z.string().nullable().default(null),
   /** Content redaction of received mail (docs/redaction.md): false records the metadata only; absent (domains of before it): true. */
   inbound_store_content: z.boolean().optional(),
-  /** Its receiving subdomain's routes, in order (../inbound/routes.ts); absent: none (every recipient as without routes). */
+  /** Its receiving subdomain's routes, in order (./inbound-routes.ts); absent: none (every recipient as without routes). */
   inbound_routes: z.array(inboundRouteSchema).optional(),
   /** When the routes were last set; absent when never. */
   inbound_routes_updated_at: z.string().optional(),

@@ -10,7 +10,7 @@ import { SmtpRefusal, smtpErrorOf } from '../smtp/replies';
 import type { ReceivingDomains } from '../../usecases/inbound/receiving-domains';
 import { MX_MAX_RECIPIENTS } from './mx-limits';
 import { transactionOf } from './mx-transaction';
-import { DEFAULT_REFUSAL, routeFor } from '../../domain/inbound/routes';
+import { DEFAULT_REFUSAL, routeFor } from '../../domain/domains/inbound-routes';
 
 export function acceptRecipient(
   receivingDomains: Pick<ReceivingDomains, 'forAddress'>,

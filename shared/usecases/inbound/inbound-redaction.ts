@@ -12,7 +12,7 @@
 import type { InboundContent } from '../../domain/inbound/content-keys';
 import type { ReceivedEmail } from '../../domain/inbound/received-email';
 import type { InboundMessage } from '../../domain/messages';
-import type { InboundRoute } from '../../domain/inbound/routes';
+import type { InboundRoute } from '../../domain/domains/inbound-routes';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
 
 export interface InboundRedactionDeps {
@@ -22,7 +22,7 @@ export interface InboundRedactionDeps {
 
 /**
  * What the message's receiving domain says of its mail, from one read of the domain: whether it keeps the content
- * of received mail, and its routes (../../domain/inbound/routes.ts). A domain gone since: kept, no routes, as before.
+ * of received mail, and its routes (../../domain/domains/inbound-routes.ts). A domain gone since: kept, no routes, as before.
  */
 export async function receivingSettings(
   deps: InboundRedactionDeps,

@@ -1,5 +1,5 @@
 /**
- * A receiving domain's routes (shared/domain/inbound/routes.ts; docs/inbound.md, "Routes"): read, and replaced as a
+ * A receiving domain's routes (shared/domain/domains/inbound-routes.ts; docs/inbound.md, "Routes"): read, and replaced as a
  * whole ordered list. Kept on the domain's item, so the MX listener (at RCPT TO) and the inbound worker read them
  * with the domain they read anyway: no read more per message.
  *
@@ -10,7 +10,7 @@
  */
 import type { Domain } from '../../domain/domains/domain';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
-import type { InboundRoutesInput } from '../../domain/inbound/routes';
+import type { InboundRoutesInput } from '../../domain/domains/inbound-routes';
 import type { Clock } from '../../ports/clock';
 import type { DomainRepository } from '../../adapters/store/domains/repository';
 import type { WebhookRepository } from '../../adapters/store/webhooks';

@@ -53,7 +53,7 @@ import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-ra
 import { mapBounded } from '../../lib/concurrency';
 import { ingestDmarcReports, type IngestReportsDeps } from '../dmarc/ingest-reports';
 import { EMPTY_CONTENT, receivingSettings, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
-import { receivedAudience } from '../../domain/inbound/routes';
+import { receivedAudience } from '../../domain/domains/inbound-routes';
 
 export interface ProcessInboundDeps extends InboundRedactionDeps {
   /** `delete`: the raw message of a domain that keeps no content (./inbound-redaction.ts). */

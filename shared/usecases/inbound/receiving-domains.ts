@@ -13,7 +13,7 @@ import type { Clock } from '../../ports/clock';
 import { BoundedMap } from '../../lib/bounded-map';
 import { parentOfReceivingDomain, splitAddress } from '../../domain/inbound/address';
 import type { DomainCrud } from '../../adapters/store/domains/crud';
-import type { InboundRoute } from '../../domain/inbound/routes';
+import type { InboundRoute } from '../../domain/domains/inbound-routes';
 
 export interface ReceivingDomain {
   account_id: string;
@@ -23,7 +23,7 @@ export interface ReceivingDomain {
   tenant: string | null;
   /** The receiving subdomain (`inbound.example.com`). */
   name: string;
-  /** Its routes, in order (shared/domain/inbound/routes.ts): the MX listener refuses at RCPT TO what a `refuse` route matches. */
+  /** Its routes, in order (shared/domain/domains/inbound-routes.ts): the MX listener refuses at RCPT TO what a `refuse` route matches. */
   routes: InboundRoute[];
 }
 

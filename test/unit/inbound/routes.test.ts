@@ -1,10 +1,10 @@
 /**
- * Inbound routes' match and choice (shared/domain/inbound/routes.ts; the MX listener's refusal:
+ * Inbound routes' match and choice (shared/domain/domains/inbound-routes.ts; the MX listener's refusal:
  * test/unit/mx/mx-server.test.ts; end to end: test/integration/inbound-routes.test.ts): the first route whose match
  * holds decides; each recipient pattern and sender pattern as documented; who gets email.received for an account's
  * recipients; the request's rules.
  */
-import { inboundRoutesSchema, receivedAudience, routeFor, type InboundRoute } from '#shared/domain/inbound/routes';
+import { inboundRoutesSchema, receivedAudience, routeFor, type InboundRoute } from '#shared/domain/domains/inbound-routes';
 
 const route = (recipient: string, action: InboundRoute['action'], sender?: string): InboundRoute => ({
   match: { recipient, ...(sender ? { sender } : {}) },

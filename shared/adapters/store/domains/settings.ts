@@ -4,7 +4,7 @@
  * change was planned from: null when a condition does not hold.
  */
 import type { Domain, TlsMode } from '#shared/domain/domains/domain';
-import type { InboundRoute } from '#shared/domain/inbound/routes';
+import type { InboundRoute } from '#shared/domain/domains/inbound-routes';
 import type { InboundChange } from '#shared/domain/domains/inbound-change';
 import { reportAddressItem } from '../dmarc-addresses';
 import { keys } from '../keys';
