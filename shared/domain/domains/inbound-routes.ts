@@ -18,19 +18,7 @@
  */
 import * as z from 'zod';
 import { isId } from '../ids';
-
-/** `local@domain` split at the last `@` (the domain lower-cased), or null. Kept here: this folder imports nothing of inbound/. */
-function splitAddress(address: string): { local: string; domain: string } | null {
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return null;
-  return {
-    local: address.slice(0, at),
-    domain: address
-      .slice(at + 1)
-      .toLowerCase()
-      .replace(/\.$/, ''),
-  };
-}
+import { splitAddress } from '../mail/address';
 
 /** Routes per receiving domain: all in the domain's item, read with it (one read per message). */
 export const MAX_INBOUND_ROUTES = 50;

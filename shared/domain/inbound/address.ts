@@ -1,18 +1,10 @@
 /** Recipient addresses of inbound mail: the receiving domain, the plus part. Pure. */
 import { INBOUND_SUBDOMAIN_LABEL } from '../domains/records';
 
-/** `local@domain` split at the last `@`, the domain lower-cased; null when it is not an address. */
-export function splitAddress(address: string): { local: string; domain: string } | null {
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return null;
-  return {
-    local: address.slice(0, at),
-    domain: address
-      .slice(at + 1)
-      .toLowerCase()
-      .replace(/\.$/, ''),
-  };
-}
+import { splitAddress } from '../mail/address';
+
+/** `local@domain` split at the last `@` (../mail/address.ts), as inbound mail's addresses are read. */
+export { splitAddress };
 
 /**
  * The domain a receiving subdomain belongs to: `inbound.example.com` -> `example.com` (the receive-only

@@ -76,3 +76,16 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .refine((value) => DOMAIN.test(value), { message: 'must be a valid domain name' });
+
+/** `local@domain` split at the last `@`, the domain lower-cased; null when it is not an address. */
+export function splitAddress(address: string): { local: string; domain: string } | null {
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1) return null;
+  return {
+    local: address.slice(0, at),
+    domain: address
+      .slice(at + 1)
+      .toLowerCase()
+      .replace(/\.$/, ''),
+  };
+}
