@@ -9,6 +9,7 @@ import { registerDomainHealth } from './commands/domain-health';
 import { registerDomains } from './commands/domains';
 import { registerEmails } from './commands/emails';
 import { registerImports } from './commands/imports';
+import { registerInboundRoutes } from './commands/inbound-routes';
 import { registerKeys } from './commands/keys';
 import { registerListen } from './commands/listen';
 import { registerMtaSts } from './commands/mta-sts';
@@ -39,6 +40,7 @@ export function buildProgram(io: CliIo): Command {
   const domains = registerDomains(program, io);
   registerDomainHealth(domains, io);
   registerMtaSts(domains, io);
+  registerInboundRoutes(domains, io);
   registerKeys(program, io);
   registerWebhooks(program, io);
   registerSuppressions(program, io);

@@ -11,6 +11,7 @@ import { registerDomainHealthTools } from './tools/domain-health';
 import { registerDomainTools } from './tools/domains';
 import { registerEmailTools } from './tools/emails';
 import { registerEventTools } from './tools/events';
+import { registerInboundRoutesTools } from './tools/inbound-routes';
 import { registerMtaStsTools } from './tools/mta-sts';
 import { registerSuppressionTools } from './tools/suppressions';
 import { registerTemplateTools } from './tools/templates';
@@ -43,6 +44,7 @@ export function createMcpServer({ api, docs }: McpServerOptions): McpServer {
   registerDomainTools(server, api);
   registerDomainHealthTools(server, api);
   registerMtaStsTools(server, api);
+  registerInboundRoutesTools(server, api);
   registerSuppressionTools(server, api);
   registerWebhookTools(server, api);
   registerTemplateTools(server, api);

@@ -17,22 +17,13 @@ import {
   stopMtaSts,
   type MtaStsHosting,
 } from '../../api/mta-sts';
-import { findDomainId } from '../../api/pages';
-import { okResult, runTool, ToolError } from '../result';
-
-const domain = z.string().min(1).describe('the domain: its id (dom_...) or its name, e.g. example.com (see list_domains)');
+import { okResult, runTool } from '../result';
+import { domainArg as domain, domainIdOf } from './domain-ref';
 
 /** What each record is for, for the tools' descriptions. */
 const RECORDS_EXPLAINED = `Records, in the order to publish them: ${Object.entries(MTA_STS_RECORD_PURPOSES)
   .map(([purpose, what]) => `${purpose}: ${what}`)
   .join('; ')}.`;
-
-/** The domain's id from its id or name; a name the account does not have is the tool's own not_found. */
-async function domainIdOf(api: ApiClient, idOrName: string): Promise<string> {
-  const id = await findDomainId(api, idOrName);
-  if (!id) throw new ToolError(`No domain named ${idOrName} in this account (list_domains shows them).`, 'not_found');
-  return id;
-}
 
 /** The status line, the policy URL and message, then each record: what it is for, whether found, what to publish. */
 export function mtaStsSummary(hosting: MtaStsHosting): string {
