@@ -26,6 +26,7 @@ const INSTRUCTIONS = [
   'Before mailing an address you have not mailed before, check it with validate_email (act on its verdict: invalid, do not send; risky, ask first).',
   "To send from your own domain: add_domain, publish the DNS records it returns, then verify_domain; until then the sandbox sender <anything>@sandbox.mailservice.dev sends only to the account's own address.",
   'When mail from a domain is refused or lands in spam, read get_domain_health (the records to publish) and get_dmarc_figures (who sends as the domain and whether it passes DMARC).',
+  'To choose what happens to mail a receiving domain gets (which webhooks hear of it, store only, or refuse it), read get_inbound_routes, then send the whole ordered list to set_inbound_routes.',
   'To make senders deliver to a receiving domain only over TLS, host its MTA-STS policy with host_mta_sts_policy (mode testing first) and publish the records get_mta_sts_policy lists, in order, as they appear.',
   "Errors come back as tool results with isError, the API's message, code and hint: fix the named field and retry; 403 insufficient_scope means this API key may not do that.",
   'The docs:// resources explain the rules (docs://api first).',

@@ -52,15 +52,15 @@ function portOpen(address: string): Promise<boolean> {
   });
 }
 
-/** Clock ticks since boot, as /proc/PID/stat's starttime counts them. */
-function ticksSinceBoot(): number {
-  return Math.floor(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 100);
+function portOf(address: string): number {
+  return Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
 }
 
 /**
  * The processes listening on TCP `port` (from /proc/net/tcp and tcp6 and each process's fds), with when each
- * started (clock ticks since boot): a port freed by the stopped stack can be taken at once by another
- * stack of the suite running beside this test (every listener here is on a free port the kernel picks).
+ * started (clock ticks since boot, so a reused pid is told apart): a port freed by the stopped stack can be taken
+ * at once by another stack of the suite running beside this test (every listener here is on a free port the
+ * kernel picks).
  */
 function listenersOn(port: number): { pid: number; startTicks: number }[] {
   const inodes = new Set<string>();
@@ -172,9 +172,11 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
     // not acknowledged it within 60 ms (the group's SIGINT then found a busy stack killed, not stopped).
     expect(before.filter((p) => p.command.includes('tsx/dist/cli'))).toEqual([]);
     for (const address of addresses) expect(await portOpen(address)).toBe(true);
+    // Who serves each address before the signal (in the group or not): the stack's own listeners.
+    const servedBy = new Map(addresses.map((address) => [address, listenersOn(portOf(address))]));
+    for (const [address, owners] of servedBy) expect({ address, seen: owners.length > 0 }).toEqual({ address, seen: true });
 
     // npm's own process only, or the whole group as a terminal's Ctrl-C does.
-    const signalledAt = ticksSinceBoot();
     process.kill(target === 'npm' ? npm.pid! : -pgid, signal);
 
     await waitUntil(
@@ -183,15 +185,15 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
       30_000,
       () => JSON.stringify(processGroup(pgid)),
     );
-    // Still served: an address open whose listener started before the signal (or cannot be seen). A listener
-    // started after it is another stack of the suite that was given the freed port.
+    // Still served: an address whose listener before the signal (the same process: pid and start time) still
+    // listens on it. Any other listener is another stack of the suite (or the shared stack, which opens
+    // listeners all along) that the kernel gave the freed port: matching by process start time could not
+    // tell those apart, since a process started long ago may bind the port after the signal.
     const open: string[] = [];
-    for (const address of addresses) {
-      if (!(await portOpen(address))) continue;
-      const port = Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
-      const owners = listenersOn(port);
-      if (owners.length === 0 || owners.some((owner) => owner.startTicks <= signalledAt))
-        open.push(`${address} (${JSON.stringify(owners)})`);
+    for (const [address, before] of servedBy) {
+      const now = listenersOn(portOf(address));
+      const stillOurs = now.filter((owner) => before.some((was) => was.pid === owner.pid && was.startTicks === owner.startTicks));
+      if (stillOurs.length > 0) open.push(`${address} (${JSON.stringify(stillOurs)})`);
     }
     expect(open).toEqual([]);
     if (target === 'group') {

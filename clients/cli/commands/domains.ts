@@ -1,5 +1,5 @@
 /**
- * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts, `mta-sts` in ./mta-sts.ts): add prints the DNS records to
+ * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts, `mta-sts` in ./mta-sts.ts, `routes` in ./inbound-routes.ts): add prints the DNS records to
  * publish as a table; verify and get take a `dom_` id or the domain's name (looked up in the list).
  */
 import type { Command } from 'commander';

@@ -4,7 +4,6 @@
  * `--set` replaces them with the routes of a JSON file (PUT), `--clear` removes them (PUT `[]`), both then shown
  * as a read shows them. A `dom_` id or the domain's name; `--json` prints the answer.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   getInboundRoutes,
@@ -16,6 +15,7 @@ import {
 } from '../../api/inbound-routes';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
+import { readTextFile } from '../options';
 import type { CliIo } from '../io';
 import { formatTable, printJson } from '../output';
 import { domainIdOf } from './domains';
@@ -60,21 +60,11 @@ export function routesOfJson(file: string, text: string): InboundRoute[] {
   return routes as InboundRoute[];
 }
 
-function readRoutesFile(file: string): InboundRoute[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  return routesOfJson(file, text);
-}
-
 /** The routes to PUT from the flags: null without --set or --clear (a read). Usage errors before any request. */
 export function routesToSet(options: RoutesOptions): InboundRoute[] | null {
   if (options.set !== undefined && options.clear) throw new UsageError('--set and --clear go alone (--clear is --set of [])');
   if (options.clear) return [];
-  return options.set === undefined ? null : readRoutesFile(options.set);
+  return options.set === undefined ? null : routesOfJson(options.set, readTextFile(options.set));
 }
 
 export function registerInboundRoutes(domains: Command, io: CliIo): void {

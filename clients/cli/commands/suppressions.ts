@@ -3,11 +3,12 @@
  * every page into a CSV; import reads a CSV (suppressions/import-plan.ts) and posts it in batches with
  * a progress bar, then prints how many lines were added, skipped and refused (and why).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { allPages, contextOf } from '../context';
 import { readCsv, writeCsv } from '../csv/csv';
-import { CliFailure, UsageError } from '../errors';
+import { CliFailure } from '../errors';
+import { positiveInteger, readTextFile } from '../options';
 import type { CliIo } from '../io';
 import { formatFields, formatTable, printJson } from '../output';
 import { startProgress } from '../progress';
@@ -56,13 +57,6 @@ export function describeSummary(summary: ImportSummary): string {
   if (summary.refused_lines.length > 20) lines.push(`  ... and ${summary.refused_lines.length - 20} more (--json lists them all)`);
   return `${lines.join('\n')}\n`;
 }
-
-const batchSize = (value: string) => {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 1000)
-    throw new UsageError(`--batch-size must be a whole number from 1 to 1000, not "${value}"`);
-  return number;
-};
 
 export function registerSuppressions(program: Command, io: CliIo): void {
   const suppressions = program.command('suppressions').description('addresses the service will not send to');
@@ -156,16 +150,10 @@ export function registerSuppressions(program: Command, io: CliIo): void {
   suppressions
     .command('import <file>')
     .description('add the addresses of a CSV (columns email,reason[,tenant,category]) in batches')
-    .option('--batch-size <n>', 'addresses per request (1-1000)', batchSize, 500)
+    .option('--batch-size <n>', 'addresses per request (1-1000)', positiveInteger('--batch-size', 1000), 500)
     .action(async (file: string, options: { batchSize: number }, command: Command) => {
       const ctx = contextOf(io, command);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-      }
-      const { rows, bad } = readCsv(text);
+      const { rows, bad } = readCsv(readTextFile(file));
       let plan: ImportPlan;
       try {
         plan = planImport(rows, bad, options.batchSize);

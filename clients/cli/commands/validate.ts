@@ -4,11 +4,11 @@
  * suggestion, as a table then the counts (`--json`: `{validations}`, in the order given). A file is sent
  * 100 addresses a request, with progress on stderr. Nothing is sent to the addresses.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { verdictCounts, type Validation } from '../../api/validations';
 import { contextOf } from '../context';
 import { CliFailure, UsageError } from '../errors';
+import { readTextFile } from '../options';
 import type { CliIo } from '../io';
 import { formatTable, printJson } from '../output';
 import { startProgress } from '../progress';
@@ -30,13 +30,7 @@ export function describeValidations(validations: Validation[]): string {
 }
 
 function readAddresses(file: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  const addresses = addressesOfFile(text);
+  const addresses = addressesOfFile(readTextFile(file));
   if (addresses.length === 0) throw new CliFailure(`${file} has no addresses (one a line)`);
   return addresses;
 }

@@ -33,14 +33,6 @@ export async function receivingSettings(
   return { keepContent: stored.domain.inbound_store_content !== false, routes: stored.domain.inbound_routes ?? [] };
 }
 
-/** Whether the message's receiving domain keeps the content of received mail (a domain gone since: kept, as before). */
-export async function inboundKeepsContent(
-  deps: InboundRedactionDeps,
-  message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
-): Promise<boolean> {
-  return (await receivingSettings(deps, message)).keepContent;
-}
-
 /** The content object of a redacted received email: nothing of the message. */
 export const EMPTY_CONTENT: InboundContent = { html: null, text: null, headers: [] };
 

@@ -15,17 +15,16 @@ import type { WebhookDeliveryRepository } from '../../adapters/store/webhook-del
 import type { WebhookRepository } from '../../adapters/store/webhooks';
 import type { Principal } from '../access/principal';
 import { assertVisible } from '../access/visibility';
-import { owned } from './webhooks';
+import { accountKeyOnly, owned } from './webhooks';
 
 export interface ListenerFeedDeps {
   webhooks: Pick<WebhookRepository, 'get' | 'markPulled'>;
-  webhookDeliveries: Pick<WebhookDeliveryRepository, 'listFeed' | 'get' | 'recordAttempt'>;
+  webhookDeliveries: Pick<WebhookDeliveryRepository, 'listFeed' | 'get' | 'getWithEndpoint' | 'recordAttempt'>;
   clock: Clock;
 }
 
-/** The caller's endpoint, which must be a pull one (409 for a push endpoint: it has no feed). */
-async function pullEndpoint(deps: ListenerFeedDeps, principal: Principal, webhookId: string): Promise<WebhookEndpoint> {
-  const { endpoint } = await owned(deps, principal, webhookId);
+/** The endpoint as read, which must be a pull one (409 for a push endpoint: it has no feed). */
+function pullEndpointOf(endpoint: WebhookEndpoint, webhookId: string): WebhookEndpoint {
   if (endpoint.delivery !== 'pull') {
     throw new ConflictError(
       `Webhook ${webhookId} delivers by push: the service POSTs its events to its url, so it has no feed.`,
@@ -37,6 +36,11 @@ async function pullEndpoint(deps: ListenerFeedDeps, principal: Principal, webhoo
     );
   }
   return endpoint;
+}
+
+/** The caller's endpoint, which must be a pull one. */
+async function pullEndpoint(deps: ListenerFeedDeps, principal: Principal, webhookId: string): Promise<WebhookEndpoint> {
+  return pullEndpointOf((await owned(deps, principal, webhookId)).endpoint, webhookId);
 }
 
 /**
@@ -83,8 +87,11 @@ export async function reportListenerResult(
   deliveryId: string,
   result: ListenerResult,
 ): Promise<WebhookDelivery> {
-  await pullEndpoint(deps, principal, webhookId);
-  const delivery = assertVisible(principal, await deps.webhookDeliveries.get(webhookId, deliveryId), 'Webhook delivery', deliveryId);
+  // The endpoint and the delivery in one read (the delivery worker's BatchGetItem), checked as owned() checks.
+  accountKeyOnly(principal);
+  const { delivery: read, stored } = await deps.webhookDeliveries.getWithEndpoint(webhookId, deliveryId);
+  pullEndpointOf(assertVisible(principal, stored?.endpoint, 'Webhook', webhookId), webhookId);
+  const delivery = assertVisible(principal, read, 'Webhook delivery', deliveryId);
   if (delivery.status !== 'pending') throw reportedAlready(delivery);
   const at = deps.clock.now().toISOString();
   const attempt: DeliveryAttempt = {

@@ -56,6 +56,8 @@ describe('receivedAudience', () => {
   it('is the union of the routes’ endpoints, or none when every recipient is stored only', () => {
     expect(receivedAudience(routes, ['a@x.test', 'b@x.test', 'quiet@x.test'], '')).toEqual({ kind: 'only', webhookIds: ['wh_1', 'wh_2'] });
     expect(receivedAudience(routes, ['quiet@x.test', 'quiet+1@x.test'], '')).toEqual({ kind: 'none' });
+    // A refuse route set after the MX accepted the mail (it refuses at RCPT TO): recorded, no webhook, as store.
+    expect(receivedAudience([route('*', { type: 'refuse' })], ['late@x.test'], '')).toEqual({ kind: 'none' });
   });
 });
 

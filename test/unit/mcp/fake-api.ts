@@ -69,6 +69,16 @@ export async function connectedClient(respond: Responder, docs: DocsSource = asy
   };
 }
 
+/** A connected client for `run`, closed after it whatever happens. */
+export async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
+  const session = await connectedClient(respond);
+  try {
+    await run(session);
+  } finally {
+    await session.close();
+  }
+}
+
 /** The text blocks of a tool result. */
 export function textsOf(result: CallToolResult): string[] {
   return result.content.filter((block): block is { type: 'text'; text: string } => block.type === 'text').map((block) => block.text);

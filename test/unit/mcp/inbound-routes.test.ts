@@ -4,7 +4,7 @@
  * set_inbound_routes PUTs {routes} and answers the same; a route that breaks the API's rules is refused before
  * any call; the API's 409 is an isError result with its message and hint; an unknown name is not_found.
  */
-import { connectedClient, textsOf, type Responder } from './fake-api';
+import { textsOf, withClient } from './fake-api';
 import {
   DOMAIN_ID,
   NO_ROUTES_ANSWER,
@@ -15,15 +15,6 @@ import {
 
 const ROUTES_PATH = `/domains/${DOMAIN_ID}/inbound-routes`;
 const calls = (requests: { method: string; url: URL }[]) => requests.map((request) => `${request.method} ${request.url.pathname}`);
-
-async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
-  const session = await connectedClient(respond);
-  try {
-    await run(session);
-  } finally {
-    await session.close();
-  }
-}
 
 describe('MCP inbound routes tools', () => {
   it('get_inbound_routes looks a name up, reads GET /domains/{id}/inbound-routes and sums up each route in order', async () => {

@@ -3,7 +3,7 @@
  * the right operation with the caller's key and the right body, query and headers, and answers a summary
  * plus the API's JSON; API errors come back as isError results with message, code and hint.
  */
-import { connectedClient, textsOf, TEST_KEY, type Responder } from './fake-api';
+import { textsOf, TEST_KEY, withClient } from './fake-api';
 import { DMARC_FIGURES_ANSWER, dmarcPart, HEALTH_ANSWER } from '../../support/api-answers/domain-health';
 import {
   DOMAIN_LIST_ANSWER,
@@ -88,15 +88,6 @@ const FIGURES = {
   ],
   sources: [{ source_ip: '198.51.100.7', group: 'others', ...dmarcPart(20, 17), reporters: ['google.com'], days: 1 }],
 };
-
-async function withClient(respond: Responder, run: (session: Awaited<ReturnType<typeof connectedClient>>) => Promise<void>) {
-  const session = await connectedClient(respond);
-  try {
-    await run(session);
-  } finally {
-    await session.close();
-  }
-}
 
 describe('MCP tools', () => {
   it('lists every tool with a description and an input schema', async () => {

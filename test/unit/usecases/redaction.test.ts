@@ -18,7 +18,7 @@ import { resendEmail } from '#shared/usecases/send/resend-email';
 import { toAccountSettings, updateAccountSettings } from '#shared/usecases/account/settings';
 import type { Principal } from '#shared/usecases/access/principal';
 import { AppError } from '#shared/domain/errors';
-import { inboundKeepsContent, redactedReceivedEmail } from '#shared/usecases/inbound/inbound-redaction';
+import { receivingSettings, redactedReceivedEmail } from '#shared/usecases/inbound/inbound-redaction';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 
@@ -260,6 +260,8 @@ describe("the account's store_content (GET and PATCH /account)", () => {
 });
 
 describe('received mail on a domain that keeps no content', () => {
+  /** The domain's switch as the worker reads it, with its routes (receivingSettings). */
+  const inboundKeepsContent = async (...args: Parameters<typeof receivingSettings>) => (await receivingSettings(...args)).keepContent;
   const domainStore = (fields: Record<string, unknown>) => ({ get: async () => ({ domain: { account_id: 'acc_1', ...fields } }) }) as never;
 
   it("follows the receiving domain's inbound_store_content (absent or unknown: kept)", async () => {

@@ -18,13 +18,15 @@ function world(endpoint: Record<string, unknown>, delivery: Record<string, unkno
   const marks: string[][] = [];
   const attempts: { attempt: any; next: any; options: any }[] = [];
   let recordTakes = true;
+  const stored = () => ({
+    endpoint: { id: 'wh_1', account_id: 'acc_1', enabled: true, tenants: null, created_at: ago(3_600_000), ...endpoint } as never,
+    sealedSecret: 'sealed',
+    previousSealedSecret: null,
+  });
+  const storedDelivery = () => (delivery ? ({ id: 'whd_1', account_id: 'acc_1', attempts: [], ...delivery } as never) : null);
   const deps: ListenerFeedDeps = {
     webhooks: {
-      get: async () => ({
-        endpoint: { id: 'wh_1', account_id: 'acc_1', enabled: true, tenants: null, created_at: ago(3_600_000), ...endpoint } as never,
-        sealedSecret: 'sealed',
-        previousSealedSecret: null,
-      }),
+      get: async () => stored(),
       markPulled: async (...args: string[]) => {
         marks.push(args);
         return true;
@@ -32,7 +34,8 @@ function world(endpoint: Record<string, unknown>, delivery: Record<string, unkno
     },
     webhookDeliveries: {
       listFeed: async () => ({ items: [], next_cursor: null }),
-      get: async () => (delivery ? ({ id: 'whd_1', account_id: 'acc_1', attempts: [], ...delivery } as never) : null),
+      get: async () => storedDelivery(),
+      getWithEndpoint: async () => ({ delivery: storedDelivery(), stored: stored() }),
       recordAttempt: async (_wh: string, _d: string, attempt: unknown, next: unknown, options: unknown) => {
         attempts.push({ attempt, next, options });
         return recordTakes;
