@@ -44,6 +44,8 @@ export function routeTarget(route: InboundRoute): string | undefined {
       return route.action.webhook_ids?.join(', ') ?? 'every endpoint subscribed to email.received';
     case 'refuse':
       return route.action.message ?? 'the default refusal';
+    case 'forward':
+      return `to ${route.action.to.join(', ')}`;
     case 'store':
       return undefined;
   }

@@ -117,7 +117,8 @@ export const WORKERS: WorkerDefinition[] = [
     // invocation: a message may be 40 MB. Its bundle is over 1 MiB (infra/functions.ts, BUNDLE_SIZE_EXCEPTIONS).
     name: 'inbound-email',
     entry: 'functions/workers/inbound-email/handler.ts',
-    capabilities: ['platform', 'access', 'tenants', 'domains', 'inbound', 'deliverability', 'messaging', 'blobs'],
+    // The send core's (SENDING_STACK, mail-domains; never a schedule) for forward routes (docs/inbound.md, "Forwarding").
+    capabilities: [...SENDING_STACK, 'inbound', 'deliverability', 'mail-domains', 'messaging', 'blobs'],
     queue: 'inbound',
     batchSize: 1,
     maxConcurrency: 20,
@@ -129,9 +130,9 @@ export const WORKERS: WorkerDefinition[] = [
     grants: [
       tableReadWrite,
       consumes('inbound'),
-      // Reads the raw message, writes its parts (bodies, attachments) beside it.
+      // Reads the raw message, writes its parts (bodies, attachments) beside it; a forward's body, as a send's.
       mailBucketReadWrite,
-      // email.received.
+      // email.received (and a forward's email.suppressed).
       sendsTo('webhookEvents'),
     ],
   },

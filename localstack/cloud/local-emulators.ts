@@ -178,7 +178,15 @@ function publishLocalRecords(dns: DnsEmulator): void {
   // CNAMEs lead here, so the SES emulator finds the MX of their custom MAIL FROM domains, as SES does.
   dns.setRecords({ name: returnPathHost(), type: 'MX', values: [`10 feedback-smtp.${LOCAL_REGION}.amazonses.com`] });
   dns.setRecords({ name: returnPathHost(), type: 'TXT', values: ['v=spf1 include:amazonses.com ~all'] });
+  // What that include finds: Amazon SES's sending addresses, as `amazonses.com` publishes them (SES Developer
+  // Guide, "Authenticating Email with SPF in Amazon SES"; `dig TXT amazonses.com`), so a receiving side's SPF
+  // check of mail SES sends from a customer's MAIL FROM domain (one of these addresses) passes here as there.
+  dns.setRecords({ name: 'amazonses.com', type: 'TXT', values: [AMAZON_SES_SPF] });
 }
+
+/** `amazonses.com`'s SPF record (the addresses SES sends from). */
+export const AMAZON_SES_SPF =
+  'v=spf1 ip4:199.255.192.0/22 ip4:199.127.232.0/22 ip4:54.240.0.0/18 ip4:69.169.224.0/20 ip4:23.249.208.0/20 ip4:23.251.224.0/19 ip4:76.223.176.0/20 ip4:54.240.64.0/19 ip4:54.240.96.0/19 ip4:76.223.128.0/19 ip4:216.221.160.0/19 ip4:206.55.144.0/20 -all';
 
 /** The operator's MAIL FROM host (RETURN_PATH_HOST). */
 function returnPathHost(): string {

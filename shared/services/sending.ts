@@ -12,6 +12,7 @@ import type { Platform } from './platform';
 import { buildTemplates, type TemplateServices } from './templates';
 import { buildTenants, type TenantServices } from './tenants';
 import { buildUsage } from './usage';
+import type { EmailScheduler } from '../ports/scheduling';
 
 /** What sending reads that other capabilities own (built once per process by their modules). */
 export type SendingNeeds = Pick<AccessServices, 'apiKeys' | 'keyAccounts'> &
@@ -55,3 +56,16 @@ export function buildSendingStack(platform: Platform) {
 }
 
 export type SendingStackServices = ReturnType<typeof buildSendingStack>;
+
+/**
+ * The send core's scheduler for a door whose sends are never scheduled (the inbound worker's forwards): no
+ * Scheduler client and no grant; a schedule asked of it is a bug, and throws.
+ */
+export const NO_EMAIL_SCHEDULES = {
+  scheduler: {
+    upsert: async (emailId: string) => {
+      throw new Error(`this process never schedules a send (asked for ${emailId})`);
+    },
+    remove: async () => undefined,
+  },
+} satisfies { scheduler: EmailScheduler };

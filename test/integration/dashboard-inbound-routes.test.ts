@@ -235,7 +235,7 @@ describe('the Routes section of a receiving domain', () => {
     expect(rowsOf(routesSection(unparsed.text)).map((cells) => cells[1])).toEqual(['<code>keep</code>']);
 
     const invalid = JSON.stringify([
-      { match: { recipient: 'a@b' }, action: { type: 'forward' } },
+      { match: { recipient: 'a@b' }, action: { type: 'redirect' } },
       { match: { recipient: 'ok' }, action: { type: 'refuse', message: 'Non, merci é' } },
     ]);
     const refused = await saveRoutes(invalid);
@@ -243,7 +243,7 @@ describe('the Routes section of a receiving domain', () => {
     const problem = alertOf(refused.text)!;
     expect(problem).toContain('Invalid routes: check routes.0.match.recipient, routes.0.action.type, routes.1.action.message.');
     expect(problem).toContain('routes.0.match.recipient: match.recipient is a local part without @');
-    expect(problem).toContain('routes.0.action.type: action.type is webhooks, store or refuse');
+    expect(problem).toContain('routes.0.action.type: action.type is webhooks, store, forward or refuse');
     expect(problem).toContain('routes.1.action.message: message is printable ASCII');
     expect(textareaOf(routesSection(refused.text))).toBe(invalid);
 

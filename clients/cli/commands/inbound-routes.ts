@@ -28,7 +28,7 @@ interface RoutesOptions {
 /** The line, then one row a route in order: what it matches, what it does, and its note. */
 export function describeInboundRoutes(view: InboundRoutesView): string {
   const table = formatTable(
-    ['#', 'recipient', 'sender', 'action', 'webhooks / message', 'description'],
+    ['#', 'recipient', 'sender', 'action', 'webhooks / forward / message', 'description'],
     view.routes.map((route, index) => [
       index + 1,
       route.match.recipient,

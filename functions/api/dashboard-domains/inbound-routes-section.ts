@@ -24,10 +24,11 @@ export const routesJson = (routes: readonly InboundRoute[]) => JSON.stringify(ro
 const ACTION_LABELS: Record<InboundRoute['action']['type'], string> = {
   webhooks: 'webhooks',
   store: 'store only',
+  forward: 'forward',
   refuse: 'refuse (550)',
 };
 
-/** The endpoints a route publishes to, or the text it refuses with; nothing for a store route. */
+/** The endpoints a route publishes to, the addresses it forwards to, or the text it refuses with. */
 function actionDetail(action: InboundRoute['action']): Html {
   switch (action.type) {
     case 'webhooks':
@@ -38,6 +39,8 @@ function actionDetail(action: InboundRoute['action']): Html {
       return action.message ? html`${action.message}` : html`${DEFAULT_REFUSAL} <span class="muted">(default)</span>`;
     case 'store':
       return html`<span class="muted">no webhook (received emails only)</span>`;
+    case 'forward':
+      return html`to ${action.to.map((address, index) => html`${index ? ', ' : ''}<code>${address}</code>`)}`;
   }
 }
 

@@ -20,7 +20,7 @@ import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
 import { dmarcFiguresQuerySchema } from '#shared/domain/dmarc/figures-query';
 import { page } from '#shared/doors/openapi/page-description';
 import { PLAN_NAMES, PLANS } from '#shared/domain/accounts/plans';
-import { inboundRoutesSchema, MAX_INBOUND_ROUTES } from '#shared/domain/domains/inbound-routes';
+import { inboundRoutesSchema, MAX_FORWARD_ADDRESSES, MAX_INBOUND_ROUTES } from '#shared/domain/domains/inbound-routes';
 
 // ---------------------------------------------------------------------------------------------------
 // Domains
@@ -115,7 +115,7 @@ export const domainOps = section('domains', 'Domains', {
     method: 'put',
     path: '/domains/{id}/inbound-routes',
     summary: "Set a receiving domain's inbound routes",
-    description: `Replaces the whole ordered list (at most ${MAX_INBOUND_ROUTES}; \`[]\` removes them). Each route: \`match.recipient\` (\`billing\` with or without a +tag, \`support+*\` tagged only, \`team-*\` starts with, \`*\` every recipient), optionally \`match.sender\` (the envelope sender: an address or \`@example.org\`), and an \`action\`: \`webhooks\` (email.received to \`webhook_ids\` only, endpoints subscribed to it; without ids every such endpoint), \`store\` (recorded, no webhook) or \`refuse\` (550 at RCPT TO with \`message\`; nothing stored). The MX listener applies a change within a second. The domain must receive mail (\`inbound_enabled\`): 409 otherwise. Naming endpoints takes a key of the whole account.`,
+    description: `Replaces the whole ordered list (at most ${MAX_INBOUND_ROUTES}; \`[]\` removes them). Each route: \`match.recipient\` (\`billing\` with or without a +tag, \`support+*\` tagged only, \`team-*\` starts with, \`*\` every recipient), optionally \`match.sender\` (the envelope sender: an address or \`@example.org\`), and an \`action\`: \`webhooks\` (email.received to \`webhook_ids\` only, endpoints subscribed to it; without ids every such endpoint), \`store\` (recorded, no webhook), \`forward\` (recorded, no webhook, and sent on to \`to\`, at most ${MAX_FORWARD_ADDRESSES} addresses, through the send core From the domain itself with the original sender in Reply-To) or \`refuse\` (550 at RCPT TO with \`message\`; nothing stored). The MX listener applies a change within a second. The domain must receive mail (\`inbound_enabled\`): 409 otherwise. Naming endpoints takes a key of the whole account; a forward route, a key that may send from the domain (\`emails:send\`, the domain within its \`allowed_domains\`).`,
     auth: 'apiKey',
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
@@ -126,11 +126,12 @@ export const domainOps = section('domains', 'Domains', {
           { match: { recipient: 'billing' }, action: { type: 'webhooks', webhook_ids: ['wh_01JD8Z6Q0R5M3W2K9X7V4T1B8N'] } },
           { match: { recipient: '*', sender: '@spam.example' }, action: { type: 'refuse', message: 'Not accepted here.' } },
           { match: { recipient: 'noreply' }, action: { type: 'store' } },
+          { match: { recipient: 'invoices' }, action: { type: 'forward', to: ['accounts@example.org'] } },
         ],
       },
     },
     responses: { 200: { description: 'The routes as set.', schema: inboundRoutesViewSchema } },
-    errors: { 403: ['forbidden'], 409: ['conflict'] },
+    errors: { 403: ['forbidden', 'insufficient_scope', 'domain_not_allowed'], 409: ['conflict'] },
   },
   getDomainMtaSts: {
     method: 'get',

@@ -288,6 +288,10 @@ const inboundRouteView = z.strictObject({
       }),
       z.strictObject({ type: z.literal('store').describe('recorded, no webhook') }),
       z.strictObject({
+        type: z.literal('forward').describe('recorded, no webhook, and sent on to `to` from the domain itself'),
+        to: z.array(z.string()).describe('the addresses it is forwarded to (lower case)'),
+      }),
+      z.strictObject({
         type: z.literal('refuse').describe('550 at RCPT TO; nothing stored'),
         message: z.string().optional().describe('the text of the 550 reply at RCPT TO'),
       }),

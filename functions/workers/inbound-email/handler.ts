@@ -1,38 +1,50 @@
 /**
  * Inbound worker: one stored inbound message -> a received-email record and email.received
  * (shared/usecases/inbound/process-inbound.ts). The sender's SPF/DKIM/DMARC come in the queue message
- * (the MX listener checked them), so no SPF/DKIM/DMARC library is in this bundle.
+ * (the MX listener checked them), so no SPF/DKIM/DMARC library is in this bundle. A domain's forward routes send
+ * the message on through the send core (shared/usecases/inbound/forward-received.ts).
  */
 import type { SQSHandler } from 'aws-lambda';
+import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
+import type { Principal } from '#shared/usecases/access/principal';
 import { inboundMessageSchema } from '#shared/domain/messages';
 import { parseInbound } from '#shared/adapters/received-mail/parse-message';
 import { receiveQueuedInbound } from '#shared/usecases/inbound/process-inbound';
+import { sendEmail } from '#shared/usecases/send';
 import { forEachRecord } from '#shared/doors/worker/for-each-record';
 import { buildPlatform } from '#shared/services/platform';
-import { buildAccess } from '#shared/services/access';
-import { buildTenants } from '#shared/services/tenants';
-import { buildDomains } from '#shared/services/domains';
+import { buildSendingStack, NO_EMAIL_SCHEDULES } from '#shared/services/sending';
 import { buildInbound } from '#shared/services/inbound';
 import { buildDeliverability } from '#shared/services/deliverability';
 import { buildMessaging } from '#shared/services/messaging';
 import { buildBlobs } from '#shared/services/blobs';
+import { buildMailDomains } from '#shared/services/mail-domains';
 
 // The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
 const platform = buildPlatform();
-const domains = buildDomains(platform);
+const sending = buildSendingStack(platform);
 // DMARC aggregate reports mailed to a domain's report address are counted (docs/deliverability.md).
 const services = {
   ...platform,
-  ...buildAccess(platform),
-  ...buildTenants(platform),
-  ...domains,
-  ...buildInbound(platform, domains),
+  ...sending,
+  ...buildInbound(platform, sending),
   ...buildDeliverability(platform),
   ...buildMessaging(platform),
   ...buildBlobs(platform.config),
+  // The send core's; a forward is never scheduled (no Scheduler client, no grant).
+  ...buildMailDomains(platform),
+  ...NO_EMAIL_SCHEDULES,
   parseInbound,
+};
+const deps = {
+  ...services,
+  forwarding: {
+    accounts: services.accounts,
+    sendRaw: (principal: Principal, request: ParsedSendRequest, raw: Buffer, emailId: string) =>
+      sendEmail(services, { principal }, request, { emailId, mime: { raw } }),
+  },
 };
 
 export const handler: SQSHandler = forEachRecord('inbound-email', inboundMessageSchema, async (message) => {
-  await receiveQueuedInbound(services, message);
+  await receiveQueuedInbound(deps, message);
 });

@@ -12,18 +12,21 @@
  *   sender        `someone@example.org` (that address) or `@example.org` (that domain and its subdomains)
  *
  * Actions: `webhooks` (email.received to these endpoints only; with no `webhook_ids`, to every endpoint
- * subscribed to it, as with no route), `store` (recorded, no webhook: GET /received-emails only), `refuse` (550
- * at RCPT TO with the route's message: the sender's server bounces it; nothing stored). A recipient no route
- * matches is recorded and published as without routes.
+ * subscribed to it, as with no route), `store` (recorded, no webhook: GET /received-emails only), `forward`
+ * (recorded, no webhook, and sent on to the route's addresses through the send core from the domain itself:
+ * ../inbound/forwarded-message.ts), `refuse` (550 at RCPT TO with the route's message: the sender's server
+ * bounces it; nothing stored). A recipient no route matches is recorded and published as without routes.
  */
 import * as z from 'zod';
 import { isId } from '../ids';
-import { splitAddress } from '../mail/address';
+import { isEmailAddress, splitAddress } from '../mail/address';
 
 /** Routes per receiving domain: all in the domain's item, read with it (one read per message). */
 export const MAX_INBOUND_ROUTES = 50;
 /** Webhook endpoints one route names (an account has at most 20). */
 export const MAX_ROUTE_WEBHOOKS = 20;
+/** Addresses one forward route sends to (each forwarded message is one email to all of them). */
+export const MAX_FORWARD_ADDRESSES = 5;
 
 const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}$/;
 
@@ -63,6 +66,24 @@ const webhooksAction = z.strictObject({
     .describe('only these endpoints (subscribed to email.received); omitted: every endpoint subscribed to it'),
 });
 const storeAction = z.strictObject({ type: z.literal('store').describe('recorded, no webhook: GET /received-emails only') });
+const forwardAction = z.strictObject({
+  type: z.literal('forward').describe('recorded, no webhook, and sent on to `to` from the domain itself'),
+  to: z
+    .array(
+      z
+        .string()
+        .trim()
+        .refine(isEmailAddress, 'to holds addresses (ops@example.org), without names')
+        .transform((address) => address.toLowerCase()),
+      { message: 'to is an array of addresses' },
+    )
+    .min(1, 'to names at least one address')
+    .max(MAX_FORWARD_ADDRESSES, `to has at most ${MAX_FORWARD_ADDRESSES} addresses`)
+    .transform((addresses) => [...new Set(addresses)])
+    .describe(
+      'where the mail is forwarded: one email to all of them, From the receiving address at the sending domain, Reply-To the original sender',
+    ),
+});
 const refuseAction = z.strictObject({
   type: z.literal('refuse').describe('550 at RCPT TO with `message`; nothing stored'),
   message: z
@@ -84,8 +105,8 @@ export const inboundRouteSchema = z.strictObject({
     })
     .describe('which recipients (and senders) the route is for'),
   action: z
-    .discriminatedUnion('type', [webhooksAction, storeAction, refuseAction], {
-      message: 'action.type is webhooks, store or refuse',
+    .discriminatedUnion('type', [webhooksAction, storeAction, forwardAction, refuseAction], {
+      message: 'action.type is webhooks, store, forward or refuse',
     })
     .describe('what happens to their mail'),
 });
@@ -130,7 +151,7 @@ export function routeFor(routes: readonly InboundRoute[] | undefined, recipient:
 /**
  * Who gets email.received for one account's recipients of a message: every endpoint subscribed to it
  * (`all`: a recipient no route matched, or a `webhooks` route without ids), these endpoints only, or none
- * (every recipient's route stores only, or refuses: a route added after RCPT TO).
+ * (every recipient's route stores only, forwards, or refuses: a route added after RCPT TO).
  */
 export type ReceivedAudience = { kind: 'all' } | { kind: 'only'; webhookIds: string[] } | { kind: 'none' };
 
@@ -148,4 +169,27 @@ export function receivedAudience(
     for (const id of route.action.webhook_ids) ids.add(id);
   }
   return ids.size ? { kind: 'only', webhookIds: [...ids] } : { kind: 'none' };
+}
+
+/** One forward route that holds for some of a message's recipients: where it sends, and for whom. */
+export interface Forward {
+  /** The route's place in the list (part of the forwarded email's id: one email per message and route). */
+  routeIndex: number;
+  to: string[];
+  /** The recipients of the message the route holds for, in order (the first names the forwarded message's From). */
+  recipients: string[];
+}
+
+/** The forward routes that hold for a message's recipients, each once, in route order. */
+export function forwardsFor(routes: readonly InboundRoute[] | undefined, recipients: readonly string[], sender: string): Forward[] {
+  const byRoute = new Map<number, Forward>();
+  for (const recipient of recipients) {
+    const route = routeFor(routes, recipient, sender);
+    if (route?.action.type !== 'forward') continue;
+    const routeIndex = routes!.indexOf(route);
+    const forward = byRoute.get(routeIndex) ?? { routeIndex, to: route.action.to, recipients: [] };
+    forward.recipients.push(recipient);
+    byRoute.set(routeIndex, forward);
+  }
+  return [...byRoute.values()].sort((a, b) => a.routeIndex - b.routeIndex);
 }

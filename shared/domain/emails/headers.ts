@@ -6,7 +6,7 @@
  * X-SES-* (Amazon SES reads every X-SES- field as a control of the send: configuration set, tags, ARNs,
  * tenant...) and X-Service-* (ours). A header SES allows once given twice under names that differ only in
  * case (`References` and `references`) is refused too. The SMTP relay, which cannot refuse a field of a
- * message it relays, strips the same families (shared/doors/smtp/strip-headers.ts).
+ * message it relays, strips the same families (../mime/transport-headers.ts).
  */
 import { UNSTORABLE_KEYS } from '../bounds';
 import { repeatedSingleHeader } from './ses-content-rules';

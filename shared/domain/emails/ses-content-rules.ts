@@ -1,6 +1,6 @@
 /**
  * What Amazon SES refuses in a message, refused at our doors instead (the API: ./attachments.ts and
- * ./headers.ts; the SMTP relay: shared/doors/smtp/ses-content-check.ts), so a send SES would refuse is a 4xx or
+ * ./headers.ts; the SMTP relay: ../mime/ses-content-check.ts), so a send SES would refuse is a 4xx or
  * a 5xx SMTP reply naming the file or header, never a 202/250 that fails later:
  *
  * - files whose LAST extension is one of the 90 SES does not accept

@@ -1,7 +1,7 @@
 /**
  * A relayed message (raw MIME and its SMTP envelope) as the send core takes it: the ParsedSendRequest read from
  * the message's header, the options of its X-Service-* fields, and the message to deliver (as written,
- * minus the stripped fields: ./strip-headers.ts). Pure but for parsing; nothing is stored here.
+ * minus the stripped fields: ../../domain/mime/transport-headers.ts). Pure but for parsing; nothing is stored here.
  *
  * The stored record matches what an API send of the same content records:
  * - from: the From field (exactly one mailbox; none, or several, is a 400 -> 550 5.6.0);
@@ -17,7 +17,7 @@
  * - tags, tenant, category, scheduled_at, unsubscribe and the idempotency key from the X-Service-* fields.
  *
  * A message Amazon SES would refuse (a field it allows once given twice, a file it does not send) is refused
- * here, naming the field or file (./ses-content-check.ts).
+ * here, naming the field or file (../../domain/mime/ses-content-check.ts).
  *
  * The idempotency fingerprint is the SHA-256 of the envelope and the message as received, so a client's
  * retry of the very same message replays its first answer, and anything else under the key is a conflict.
@@ -33,8 +33,8 @@ import { decodeWords } from '../../domain/mime/encoded-words';
 import { fieldName, fieldValue, splitHeaderBlock } from '../../domain/mime/header-block';
 import { firstEightBitField } from './eight-bit-headers';
 import { readServiceHeaders } from './service-headers';
-import { sesContentRefusal } from './ses-content-check';
-import { isStrippedHeader, stripTransportHeaders } from './strip-headers';
+import { sesContentRefusal } from '../../domain/mime/ses-content-check';
+import { isStrippedHeader, stripTransportHeaders } from '../../domain/mime/transport-headers';
 
 export interface Envelope {
   /** MAIL FROM's address. */
@@ -129,7 +129,7 @@ function replyToOf(parsed: ParsedMail): string[] {
 
 /**
  * The message's other fields, as an API send's `headers` hold them (the composer encodes what the client's
- * library encoded), and only those an API send could give (./strip-headers.ts keeps List-Unsubscribe in the message).
+ * library encoded), and only those an API send could give (../../domain/mime/transport-headers.ts keeps List-Unsubscribe in the message).
  */
 function recordedHeaders(named: readonly { name: string; lower: string; value: string }[]): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -8,8 +8,9 @@ import { UnauthorizedError } from '../../domain/errors';
 import type { ApiKeyLookup } from '../../adapters/store/api-keys';
 
 export interface Credential {
-  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with its role's scopes (ROLE_SCOPES). */
-  kind: 'api_key' | 'smtp' | 'automation' | 'session';
+  /** `session`: a signed-in dashboard user (id: the user's usr_ id), with its role's scopes (ROLE_SCOPES); `forward`: a
+   * receiving domain's forward routes (id: the domain's dom_ id; shared/usecases/inbound/forward-received.ts). */
+  kind: 'api_key' | 'smtp' | 'automation' | 'session' | 'forward';
   id: string;
   scopes: string[];
   /** Set when the credential is limited to one tenant. */

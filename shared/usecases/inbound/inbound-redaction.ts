@@ -22,15 +22,20 @@ export interface InboundRedactionDeps {
 
 /**
  * What the message's receiving domain says of its mail, from one read of the domain: whether it keeps the content
- * of received mail, and its routes (../../domain/domains/inbound-routes.ts). A domain gone since: kept, no routes, as before.
+ * of received mail, its routes (../../domain/domains/inbound-routes.ts) and its name (what a forward is sent
+ * from). A domain gone since: kept, no routes, as before.
  */
 export async function receivingSettings(
   deps: InboundRedactionDeps,
   message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
-): Promise<{ keepContent: boolean; routes: InboundRoute[] }> {
+): Promise<{ keepContent: boolean; routes: InboundRoute[]; sendingDomain: string | null }> {
   const stored = deps.domains ? await deps.domains.get(message.domain_id) : null;
-  if (!stored || stored.domain.account_id !== message.account_id) return { keepContent: true, routes: [] };
-  return { keepContent: stored.domain.inbound_store_content !== false, routes: stored.domain.inbound_routes ?? [] };
+  if (!stored || stored.domain.account_id !== message.account_id) return { keepContent: true, routes: [], sendingDomain: null };
+  return {
+    keepContent: stored.domain.inbound_store_content !== false,
+    routes: stored.domain.inbound_routes ?? [],
+    sendingDomain: stored.domain.name,
+  };
 }
 
 /** The content object of a redacted received email: nothing of the message. */

@@ -6,10 +6,13 @@
  * A `webhooks` route's endpoints must be the account's, subscribed to email.received and not filtered to tenants
  * (those never get email.received), checked when the list is set: 400 naming the route and the id otherwise. Naming
  * endpoints takes a key of the whole account (webhooks are account-wide); a key limited to the domain's tenant may
- * set the other routes.
+ * set the other routes. A `forward` route sends mail from the domain for as long as it stands, so setting one takes a
+ * key that may send from the domain itself (`emails:send` or above, the domain within its `allowed_domains`): 403
+ * otherwise, as its own send would be.
  */
 import type { Domain } from '../../domain/domains/domain';
-import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
+import { ConflictError, ForbiddenError, InsufficientScopeError, NotFoundError, ValidationError } from '../../domain/errors';
+import { covers } from '../../domain/api-keys/scopes';
 import type { InboundRoutesInput } from '../../domain/domains/inbound-routes';
 import type { Clock } from '../../ports/clock';
 import type { DomainRepository } from '../../adapters/store/domains/repository';
@@ -72,6 +75,22 @@ async function checkEndpoints(deps: InboundRoutesDeps, principal: Principal, inp
   if (fields.length) throw new ValidationError(fields[0]!.message, { details: { fields } });
 }
 
+/** A forward route sends from the domain: the key must be one that could send from it itself. */
+function checkForwards(principal: Principal, domain: Domain, input: InboundRoutesInput): void {
+  if (!input.routes.some((route) => route.action.type === 'forward')) return;
+  const { scopes, allowed_domains: allowed } = principal.credential;
+  if (!covers(scopes, 'emails:send')) throw new InsufficientScopeError(['emails:send'], scopes);
+  if (allowed && !allowed.includes(domain.name))
+    throw new ForbiddenError(
+      `This API key may only send from ${allowed.join(', ')}: a forward route sends from ${domain.name}.`,
+      'domain_not_allowed',
+      {
+        details: { domain: domain.name, allowed_domains: allowed },
+        hint: 'Set forward routes with a key that may send from this domain.',
+      },
+    );
+}
+
 /** Replaces the routes ([] removes them): the domain must receive mail (409 otherwise). */
 export async function putInboundRoutes(
   deps: InboundRoutesDeps,
@@ -81,6 +100,7 @@ export async function putInboundRoutes(
 ): Promise<PublicInboundRoutes> {
   const { domain } = await owned(deps, principal, domainId);
   if (!domain.inbound_enabled) throw notReceiving(domainId);
+  checkForwards(principal, domain, input);
   await checkEndpoints(deps, principal, input);
   const updated = await deps.domains.setInboundRoutes(
     { accountId: principal.account.id, tenantId: limitedTenantOf(principal) },

@@ -15,8 +15,9 @@
  * 4. The record is put if absent (its id was chosen by the listener): a message processed twice, after
  *    a crash or a duplicate queue delivery, makes one record.
  * 5. email.received is published (to the endpoints the domain's routes choose: none when every recipient's route
- *    stores only) with an id derived from the email, so publishing again (a retry after a
+ *    stores only or forwards) with an id derived from the email, so publishing again (a retry after a
  *    crash between 4 and 5) is delivered once; when the record existed, the event is built from it.
+ * 6. The domain's forward routes that hold for its recipients send it on, each once (./forward-received.ts).
  * A receiving domain with `inbound_store_content: false` keeps no content: ./inbound-redaction.ts.
  * Only infrastructure failures throw (the queue retries, then its DLQ keeps the message; the raw
  * message stays). Every step is idempotent.
@@ -54,6 +55,7 @@ import { mapBounded } from '../../lib/concurrency';
 import { ingestDmarcReports, type IngestReportsDeps } from '../dmarc/ingest-reports';
 import { EMPTY_CONTENT, receivingSettings, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
 import { receivedAudience } from '../../domain/domains/inbound-routes';
+import { forwardReceived, type ForwardReceivedDeps } from './forward-received';
 
 export interface ProcessInboundDeps extends InboundRedactionDeps {
   /** `delete`: the raw message of a domain that keeps no content (./inbound-redaction.ts). */
@@ -62,6 +64,8 @@ export interface ProcessInboundDeps extends InboundRedactionDeps {
   events: EventPublisher;
   clock: Clock;
   parseInbound(raw: Buffer): Promise<ParsedInbound>;
+  /** The send core, for forward routes (absent in doubles of other rules: a forward route then throws). */
+  forwarding?: ForwardReceivedDeps;
 }
 
 /** The worker's: the raw message's marker, and DMARC reports' stores (../dmarc/ingest-reports.ts). */
@@ -96,7 +100,7 @@ export async function processInbound(
   deps: ProcessInboundDeps,
   message: InboundMessage,
 ): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
-  const [raw, { keepContent, routes }, prefix] = await Promise.all([
+  const [raw, { keepContent, routes, sendingDomain }, prefix] = await Promise.all([
     deps.blobs.get(message.raw_key),
     receivingSettings(deps, message),
     deps.receivedEmails.objectsPrefix(message.account_id, message.received_at, deps.clock.now()),
@@ -133,6 +137,7 @@ export async function processInbound(
   // The domain's routes choose who gets email.received for this account's recipients (docs/inbound.md, "Routes").
   const audience = receivedAudience(routes, message.rcpt_to, message.mail_from);
   if (audience.kind !== 'none') await publishReceived(deps, email, recorded, audience.kind === 'only' ? audience.webhookIds : undefined);
+  await forward(deps, { message, raw, parsed, routes, sendingDomain, spamStatus: verdict.status });
   // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
   if (!keepContent) {
     if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
@@ -148,6 +153,16 @@ export async function processInbound(
     parse_error: email.parse_error,
   });
   return { outcome, email: recorded, parsed };
+}
+
+/** The forward routes' sends (./forward-received.ts), when the domain has any that hold. */
+async function forward(
+  deps: Pick<ProcessInboundDeps, 'forwarding'>,
+  facts: Omit<Parameters<typeof forwardReceived>[1], 'sendingDomain'> & { sendingDomain: string | null },
+): Promise<void> {
+  if (facts.sendingDomain === null || !facts.routes.some((route) => route.action.type === 'forward')) return;
+  if (!deps.forwarding) throw new Error('the inbound worker needs the send core (forwarding) for forward routes');
+  await forwardReceived(deps.forwarding, { ...facts, sendingDomain: facts.sendingDomain });
 }
 
 type StoredAttachment = ParsedAttachment & { id: string };

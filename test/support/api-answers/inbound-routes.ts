@@ -15,7 +15,7 @@ export const ROUTES_DOMAIN_LIST_ANSWER = {
   next_cursor: null,
 };
 
-/** One route of each kind, in order: named endpoints, every endpoint, store, a refusal with and without its own text. */
+/** One route of each kind, in order: named endpoints, every endpoint, store, forward, a refusal with and without its own text. */
 export const ROUTES_ANSWER = inboundRoutesViewSchema.parse({
   object: 'inbound_routes',
   domain_id: DOMAIN_ID,
@@ -24,6 +24,7 @@ export const ROUTES_ANSWER = inboundRoutesViewSchema.parse({
     { description: 'invoices to the billing app', match: { recipient: 'billing' }, action: { type: 'webhooks', webhook_ids: WEBHOOK_IDS } },
     { match: { recipient: 'support+*', sender: '@customer.example' }, action: { type: 'webhooks' } },
     { match: { recipient: 'newsletter' }, action: { type: 'store' } },
+    { match: { recipient: 'invoices' }, action: { type: 'forward', to: ['accounts@example.org'] } },
     { match: { recipient: 'noreply' }, action: { type: 'refuse', message: 'This address does not take replies.' } },
     { match: { recipient: '*', sender: 'spam@bad.example' }, action: { type: 'refuse' } },
   ],

@@ -45,13 +45,14 @@ describe('mailservice domains routes', () => {
     expect(calls(api.requests)).toEqual(['GET /domains', `GET ${ROUTES_PATH}`]);
     expect(result.stdout).toBe(
       [
-        `inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 5 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z`,
-        '#  RECIPIENT   SENDER             ACTION    WEBHOOKS / MESSAGE                                            DESCRIPTION',
+        `inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 6 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z`,
+        '#  RECIPIENT   SENDER             ACTION    WEBHOOKS / FORWARD / MESSAGE                                  DESCRIPTION',
         '1  billing     -                  webhooks  wh_01JD8Z6Q0R5M3W2K9X7V4T1B8N, wh_01JD8Z6Q0R5M3W2K9X7V4T1B8M  invoices to the billing app',
         '2  support+*   @customer.example  webhooks  every endpoint subscribed to email.received                   -',
         '3  newsletter  -                  store     -                                                             -',
-        '4  noreply     -                  refuse    This address does not take replies.                           -',
-        '5  *           spam@bad.example   refuse    the default refusal                                           -',
+        '4  invoices    -                  forward   to accounts@example.org                                       -',
+        '5  noreply     -                  refuse    This address does not take replies.                           -',
+        '6  *           spam@bad.example   refuse    the default refusal                                           -',
         '',
       ].join('\n'),
     );
@@ -80,9 +81,9 @@ describe('mailservice domains routes', () => {
     expect(calls(api.requests)).toEqual([`PUT ${ROUTES_PATH}`]);
     expect(api.requests[0]!.body).toEqual({ routes });
     expect(set.stdout.split('\n')[0]).toBe(
-      `inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 5 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z`,
+      `inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 6 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z`,
     );
-    expect(set.stdout).toContain('\n4  noreply     -                  refuse    This address does not take replies.');
+    expect(set.stdout).toContain('\n5  noreply     -                  refuse    This address does not take replies.');
     // The answer of `--json domains routes`, edited and set again: only its routes are sent.
     await run(['domains', 'routes', DOMAIN_ID, '--set', fileWith('answer.json', JSON.stringify(NO_ROUTES_ANSWER))], { fetch: api.fetch });
     expect(api.requests[1]!.body).toEqual({ routes: [] });

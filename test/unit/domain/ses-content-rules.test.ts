@@ -1,4 +1,4 @@
-/** What SES refuses, refused at our doors (shared/domain/emails/ses-content-rules.ts, shared/doors/smtp/ses-content-check.ts). */
+/** What SES refuses, refused at our doors (shared/domain/emails/ses-content-rules.ts, shared/domain/mime/ses-content-check.ts). */
 import { sesMessageIdOf } from '#shared/adapters/aws/ses-message-id';
 import { findHeaderProblems } from '#shared/domain/emails/headers';
 import {
@@ -7,7 +7,7 @@ import {
   SES_SINGLE_HEADERS,
   sesFilenameRefusal,
 } from '#shared/domain/emails/ses-content-rules';
-import { sesContentRefusal } from '#shared/doors/smtp/ses-content-check';
+import { sesContentRefusal } from '#shared/domain/mime/ses-content-check';
 
 describe("SES's file and header rules", () => {
   it('has the 90 extensions and 60 fields of the AWS pages', () => {

@@ -9,15 +9,22 @@ import type { InboundRoute } from '#shared/domain/domains/inbound-routes';
 import { putInboundRoutes, type InboundRoutesDeps } from '#shared/usecases/inbound/inbound-routes';
 
 const NOW = new Date('2026-11-28T12:00:00.000Z');
-const principal = (tenant: string | null) =>
+const principal = (tenant: string | null, scopes = ['full'], allowedDomains: string[] | null = null) =>
   ({
     account: { id: 'acc_1' },
-    credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant, allowed_domains: null },
+    credential: { kind: 'api_key', id: 'key_1', scopes, tenant, allowed_domains: allowedDomains },
   }) as never;
 
 function world(endpoints: Record<string, Record<string, unknown>> = {}) {
   const set: { owner: unknown; routes: readonly InboundRoute[] }[] = [];
-  const domain = { id: 'dom_1', account_id: 'acc_1', tenant_id: 'ten_1', inbound_enabled: true, inbound_subdomain: 'inbound.a.test' };
+  const domain = {
+    id: 'dom_1',
+    name: 'a.test',
+    account_id: 'acc_1',
+    tenant_id: 'ten_1',
+    inbound_enabled: true,
+    inbound_subdomain: 'inbound.a.test',
+  };
   const deps = {
     domains: {
       get: async () => ({ domain, sealedPrivateKey: 'sealed' }),
@@ -41,7 +48,24 @@ const toEndpoints = (...ids: string[]): InboundRoute => ({
   action: { type: 'webhooks', webhook_ids: ids },
 });
 
+const forward: InboundRoute = { match: { recipient: 'billing' }, action: { type: 'forward', to: ['ops@example.org'] } };
+
 describe('putInboundRoutes', () => {
+  it('takes a forward route only from a key that may send from the domain, writing nothing otherwise', async () => {
+    const { deps, set } = world();
+    await expect(putInboundRoutes(deps, principal(null, ['domains:write']), 'dom_1', { routes: [forward] })).rejects.toMatchObject({
+      status: 403,
+      code: 'insufficient_scope',
+    });
+    await expect(putInboundRoutes(deps, principal(null, ['full'], ['b.test']), 'dom_1', { routes: [forward] })).rejects.toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+    });
+    expect(set).toEqual([]);
+    await putInboundRoutes(deps, principal('ten_1', ['domains:write', 'emails:send'], ['a.test']), 'dom_1', { routes: [forward] });
+    expect(set.map((write) => write.routes)).toEqual([[forward]]);
+  });
+
   it('lets a key limited to the domain’s tenant set routes that name no endpoint, written as that tenant', async () => {
     const { deps, set } = world();
     const view = await putInboundRoutes(deps, principal('ten_1'), 'dom_1', { routes: [store] });

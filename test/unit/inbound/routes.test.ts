@@ -58,6 +58,8 @@ describe('receivedAudience', () => {
     expect(receivedAudience(routes, ['quiet@x.test', 'quiet+1@x.test'], '')).toEqual({ kind: 'none' });
     // A refuse route set after the MX accepted the mail (it refuses at RCPT TO): recorded, no webhook, as store.
     expect(receivedAudience([route('*', { type: 'refuse' })], ['late@x.test'], '')).toEqual({ kind: 'none' });
+    // A forward route's mail goes to its addresses, not to webhooks.
+    expect(receivedAudience([route('*', { type: 'forward', to: ['a@b.test'] })], ['f@x.test'], '')).toEqual({ kind: 'none' });
   });
 });
 
@@ -72,6 +74,17 @@ describe('the routes a PUT takes', () => {
       { match: { recipient: '*' }, action: { type: 'refuse', message: 'No.' } },
     ]);
     expect(parsed.success && parsed.data.routes[0]!.match).toEqual({ recipient: 'billing', sender: '@example.org' });
+  });
+  it('takes a forward route’s addresses lower-cased, once each, at most five', () => {
+    const parsed = parse([
+      { match: { recipient: 'a' }, action: { type: 'forward', to: ['Ops@Example.org', 'ops@example.org', 'b@example.org'] } },
+    ]);
+    expect(parsed.success && parsed.data.routes[0]!.action).toEqual({ type: 'forward', to: ['ops@example.org', 'b@example.org'] });
+    const six = Array.from({ length: 6 }, (_, i) => `a${i}@example.org`);
+    expect(parse([{ match: { recipient: 'a' }, action: { type: 'forward', to: six } }]).success).toBe(false);
+    expect(parse([{ match: { recipient: 'a' }, action: { type: 'forward', to: six.slice(0, 5) } }]).success).toBe(true);
+    for (const bad of [[], ['Ops <ops@example.org>'], ['not an address']])
+      expect(parse([{ match: { recipient: 'a' }, action: { type: 'forward', to: bad } }]).success).toBe(false);
   });
   it('refuses a pattern with @ or a * inside, an unknown action, a non-ASCII refusal, too many routes', () => {
     for (const bad of [

@@ -27,12 +27,13 @@ describe('MCP inbound routes tools', () => {
         expect(calls(requests)).toEqual(['GET /domains', `GET ${ROUTES_PATH}`]);
         expect(textsOf(read)[0]).toBe(
           [
-            `Inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 5 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z.`,
+            `Inbound routes of inbound.helpdesk.example (${DOMAIN_ID}): 6 routes, the first that matches decides; set 2026-03-01T10:00:00.000Z.`,
             '1. billing: webhooks (wh_01JD8Z6Q0R5M3W2K9X7V4T1B8N, wh_01JD8Z6Q0R5M3W2K9X7V4T1B8M) - invoices to the billing app',
             '2. support+* from @customer.example: webhooks (every endpoint subscribed to email.received)',
             '3. newsletter: store',
-            '4. noreply: refuse (This address does not take replies.)',
-            '5. * from spam@bad.example: refuse (the default refusal)',
+            '4. invoices: forward (to accounts@example.org)',
+            '5. noreply: refuse (This address does not take replies.)',
+            '6. * from spam@bad.example: refuse (the default refusal)',
           ].join('\n'),
         );
         expect(read.structuredContent).toEqual(ROUTES_ANSWER);
@@ -61,7 +62,7 @@ describe('MCP inbound routes tools', () => {
         expect(set.isError).toBeFalsy();
         expect(calls(requests)).toEqual([`PUT ${ROUTES_PATH}`]);
         expect(requests[0]!.body).toEqual({ routes });
-        expect(textsOf(set)[0]).toMatch(/^Inbound routes of inbound\.helpdesk\.example \(dom_\w+\): 5 routes, /);
+        expect(textsOf(set)[0]).toMatch(/^Inbound routes of inbound\.helpdesk\.example \(dom_\w+\): 6 routes, /);
         expect(set.structuredContent).toEqual(ROUTES_ANSWER);
         const cleared = await call('set_inbound_routes', { domain: 'helpdesk.example', routes: [] });
         expect(calls(requests).slice(1)).toEqual(['GET /domains', `PUT ${ROUTES_PATH}`]);

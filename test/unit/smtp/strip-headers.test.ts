@@ -1,4 +1,4 @@
-import { isStrippedHeader, stripTransportHeaders, STRIPPED_HEADERS } from '#shared/doors/smtp/strip-headers';
+import { isStrippedHeader, stripTransportHeaders, STRIPPED_HEADERS } from '#shared/domain/mime/transport-headers';
 
 const message = (lines: string[], body = 'Hello\r\n.. dots\r\nBcc: not a header\r\n') =>
   Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`, 'latin1');

@@ -9,13 +9,13 @@
  * - removed: Bcc (recipients travel in the envelope only), Sender, Return-Path, Delivered-To,
  *   DKIM-Signature, DomainKey-Signature (the service signs), ARC-*, Authentication-Results, Received-SPF
  *   (forged verdicts), Feedback-ID (the service's), X-SES-* (provider controls: configuration set, tags,
- *   ARNs), X-Service-* (the relay's own features, read before: ./service-headers.ts);
+ *   ARNs), X-Service-* (the relay's own features, read before: shared/doors/smtp/service-headers.ts);
  * - kept: From, To, Cc, Reply-To, Subject, Date, Message-ID, MIME-Version, Content-*, Received (RFC 5321
  *   4.4: a relay never removes trace fields), List-Unsubscribe and List-Unsubscribe-Post (the sender's own
  *   unsubscribe, what mailbox providers ask bulk senders for), and every other field.
  */
-import { BLOCKED_HEADERS, RESERVED_HEADER_PREFIXES } from '../../domain/emails/headers';
-import { joinHeaderBlock, splitHeaderBlock } from '../../domain/mime/header-block';
+import { BLOCKED_HEADERS, RESERVED_HEADER_PREFIXES } from '../emails/headers';
+import { joinHeaderBlock, splitHeaderBlock } from './header-block';
 
 /** Blocked on the API, but part of the message or the client's to set. */
 const KEPT = new Set([

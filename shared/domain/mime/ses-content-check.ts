@@ -1,16 +1,16 @@
 /**
- * The SMTP relay's refusal of a message Amazon SES would refuse (shared/domain/emails/ses-content-rules.ts):
+ * The refusal (by the SMTP relay, and of an inbound forward) of a message Amazon SES would refuse (shared/domain/emails/ses-content-rules.ts):
  * a field SES allows once given twice in the message's header section, or a file (any part with a file
  * name: Content-Disposition `filename` or Content-Type `name`, RFC 2231/2047 decoded) of an extension or
  * with characters SES refuses. A ValidationError naming the field or the file: 550 5.6.0
- * (./replies.ts), before anything is stored, instead of a 250 for a message that would then fail.
+ * (shared/doors/smtp/replies.ts), before anything is stored, instead of a 250 for a message that would then fail.
  */
-import { repeatedSingleHeader, sesFilenameRefusal } from '../../domain/emails/ses-content-rules';
-import { ValidationError } from '../../domain/errors';
-import { fieldName, splitHeaderBlock } from '../../domain/mime/header-block';
-import { walkParts } from '../../domain/mime/mime-part';
-import { readMimeTree } from '../../domain/mime/mime-tree';
-import { PREVIEW_LIMITS } from '../../domain/mime/parse-bodies';
+import { repeatedSingleHeader, sesFilenameRefusal } from '../emails/ses-content-rules';
+import { ValidationError } from '../errors';
+import { fieldName, splitHeaderBlock } from './header-block';
+import { walkParts } from './mime-part';
+import { readMimeTree } from './mime-tree';
+import { PREVIEW_LIMITS } from './parse-bodies';
 
 const refused = (field: string, message: string) => new ValidationError(message, { details: { fields: [{ field, message }] } });
 
