@@ -118,7 +118,7 @@ export const WORKERS: WorkerDefinition[] = [
     name: 'inbound-email',
     entry: 'functions/workers/inbound-email/handler.ts',
     // The send core's (SENDING_STACK, mail-domains; never a schedule) for forward routes (docs/inbound.md, "Forwarding").
-    capabilities: [...SENDING_STACK, 'inbound', 'deliverability', 'mail-domains', 'messaging', 'blobs'],
+    capabilities: [...SENDING_STACK, 'inbound', 'deliverability', 'mail-domains', 'messaging', 'blobs', 'secrets'],
     queue: 'inbound',
     batchSize: 1,
     maxConcurrency: 20,
@@ -134,6 +134,8 @@ export const WORKERS: WorkerDefinition[] = [
       mailBucketReadWrite,
       // email.received (and a forward's email.suppressed).
       sendsTo('webhookEvents'),
+      // A forward's ARC seal: the domain's sealed DKIM key.
+      secretsKeyDecrypt,
     ],
   },
   {

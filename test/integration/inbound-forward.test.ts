@@ -2,8 +2,8 @@
  * Forward routes end to end on the local cloud (issue 50 item 5; docs/inbound.md, "Forwarding"): mail to
  * `billing@inbound.<domain>` from a stranger whose domain publishes DMARC p=reject is recorded and sent on to the
  * route's address through the send core, From the receiving domain's own sending domain with the stranger in
- * Reply-To; judged at the receiving side by mailauth (SPF for SES's address and the MAIL FROM domain SES sends
- * from, DKIM, DMARC), the forward passes SPF and DMARC alignment. A key that may not send from the domain may not
+ * Reply-To and ARC-sealed with the domain's key; judged at the receiving side by mailauth (SPF for SES's address and
+ * the MAIL FROM domain SES sends from, DKIM, DMARC, ARC), the forward passes SPF and DMARC alignment and its ARC chain. A key that may not send from the domain may not
  * set a forward route; a message already forwarded by the same address is not forwarded again (a loop).
  */
 import { authenticate } from 'mailauth';
@@ -68,7 +68,11 @@ describe('inbound forward routes', () => {
     expect(header).toContain(`<billing@${inbox.name}>`);
     expect(header).toMatch(new RegExp(`^Reply-To: .*<zoe@${stranger.name.replace(/\./g, '\\.')}>`, 'm'));
     expect(header).toMatch(new RegExp(`^X-Forwarded-To: ${target}`, 'm'));
-    expect(header).not.toContain(`d=${stranger.name}`); // the stranger's signature is gone, the body kept
+    // The stranger's signature is gone (the one left is SES's, with the domain's key), the body kept.
+    const fields = header.split(/\r\n(?![ \t])/);
+    const signatures = fields.filter((field) => /^DKIM-Signature:/i.test(field));
+    expect(signatures).toHaveLength(1);
+    expect(signatures[0]).toMatch(new RegExp(`\\bd=${inbox.name.replace(/\./g, '\\.')};`));
     expect(raw.toString('utf8')).toContain('Please find the invoice attached.');
 
     // The receiving side: SES sent it from one of its addresses (amazonses.com's SPF) with the domain's MAIL FROM.
@@ -86,6 +90,11 @@ describe('inbound forward routes', () => {
     expect(spf.status.result).toBe('pass');
     expect(judged.dkim.results.map((result) => [result.signingDomain, result.status.result])).toContainEqual([inbox.name, 'pass']);
     expect(dmarc.status.result).toBe('pass');
+    // The forward's ARC set (the domain's key, instance 1) validates, and tells what the original passed at our MX.
+    expect(judged.arc ? judged.arc.status.result : 'no ARC check').toBe('pass');
+    const seal = fields.find((field) => field.startsWith('ARC-Seal:'));
+    expect(seal).toMatch(new RegExp(`^ARC-Seal: i=1; a=rsa-sha256; [^]*cv=none;[^]*\\bd=${inbox.name.replace(/\./g, '\\.')};`));
+    expect(header).toMatch(/^ARC-Authentication-Results: i=1; [^;]+; spf=pass smtp\.mailfrom=[^;]+;\r\n dkim=pass header\.d=/m);
     // Aligned both ways (relaxed): SPF by the MAIL FROM domain under the From's, DKIM by the From's own.
     expect(dmarc.alignment).toMatchObject({ spf: { result: `rp.${inbox.name}` }, dkim: { result: inbox.name } });
   });

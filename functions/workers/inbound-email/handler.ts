@@ -1,8 +1,8 @@
 /**
  * Inbound worker: one stored inbound message -> a received-email record and email.received
  * (shared/usecases/inbound/process-inbound.ts). The sender's SPF/DKIM/DMARC come in the queue message
- * (the MX listener checked them), so no SPF/DKIM/DMARC library is in this bundle. A domain's forward routes send
- * the message on through the send core (shared/usecases/inbound/forward-received.ts).
+ * (the MX listener checked them): no SPF/DKIM/DMARC checks here. A domain's forward routes send
+ * the message on through the send core, ARC-sealed with the domain's DKIM key (shared/usecases/inbound/forward-received.ts).
  */
 import type { SQSHandler } from 'aws-lambda';
 import type { ParsedSendRequest } from '#shared/domain/emails/send-request';
@@ -18,6 +18,9 @@ import { buildInbound } from '#shared/services/inbound';
 import { buildDeliverability } from '#shared/services/deliverability';
 import { buildMessaging } from '#shared/services/messaging';
 import { buildBlobs } from '#shared/services/blobs';
+import { buildSecrets } from '#shared/services/secrets';
+import { arcSealHeaders } from '#shared/adapters/received-mail/arc-sealer';
+import { dkimKeyContext } from '#shared/domain/domains/domain';
 import { buildMailDomains } from '#shared/services/mail-domains';
 
 // The composition root: only the capabilities the worker uses (shared/services/), built once per cold start.
@@ -31,6 +34,8 @@ const services = {
   ...buildDeliverability(platform),
   ...buildMessaging(platform),
   ...buildBlobs(platform.config),
+  // A forward's ARC seal opens the domain's DKIM key.
+  ...buildSecrets(platform),
   // The send core's; a forward is never scheduled (no Scheduler client, no grant).
   ...buildMailDomains(platform),
   ...NO_EMAIL_SCHEDULES,
@@ -40,6 +45,9 @@ const deps = {
   ...services,
   forwarding: {
     accounts: services.accounts,
+    openDkimKey: (sealedKey: string, domainId: string) => services.secretBox.open(sealedKey, dkimKeyContext(domainId)),
+    arcSeal: arcSealHeaders,
+    authservId: platform.config.inboundMxHost,
     sendRaw: (principal: Principal, request: ParsedSendRequest, raw: Buffer, emailId: string) =>
       sendEmail(services, { principal }, request, { emailId, mime: { raw } }),
   },

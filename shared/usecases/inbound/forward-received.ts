@@ -8,6 +8,9 @@
  *   delivery) sends under the same id, and the email's conditional put keeps it from being sent twice.
  * - Acting as: the account, through the domain's routes, sending only and only from that domain (kind
  *   `forward`); a route can be set only by a key that could send from it (./inbound-routes.ts).
+ * - ARC-sealed (RFC 8617) with the sending domain's own DKIM key: instance 1, `cv=none`, its results the MX
+ *   listener's checks of the original (../../domain/inbound/arc-results.ts), so a receiver that trusts the domain's
+ *   seals can see the original passed; earlier sets are removed with the From they covered.
  * - Not forwarded (logged, the message stays recorded): mail judged spam (a failed DMARC, ...: forwarding it would
  *   spend the domain's reputation on it), a loop, a message SES would refuse, and a refusal of the send core (a
  *   4xx: suppressed target, plan limit, domain no longer verified). Anything else (5xx, the network) throws: the
@@ -27,9 +30,20 @@ import type { InboundMessage } from '../../domain/messages';
 import { logInfo, logWarn } from '../../lib/log';
 import type { Principal } from '../access/principal';
 import { EmailExists } from '../send/idempotency';
+import type { ArcSealer } from '../../ports/arc-seal';
+import { arcAuthenticationResults } from '../../domain/inbound/arc-results';
+import type { AuthenticationChecks } from '../../domain/inbound/authentication';
+import { canonicalLineEndings } from '../../domain/mime/line-endings';
+import type { ForwardSender } from './inbound-redaction';
 
 export interface ForwardReceivedDeps {
   accounts: { get(accountId: string): Promise<Account | null> };
+  /** Opens the domain's sealed DKIM key (the secret box, with the key's context). */
+  openDkimKey(sealedKey: string, domainId: string): Promise<string>;
+  /** The ARC set's three fields for a CRLF message (shared/adapters/received-mail/arc-sealer.ts). */
+  arcSeal: ArcSealer;
+  /** The authserv-id the seal's results name: the MX host (INBOUND_MX_HOST). */
+  authservId: string;
   /** The send core with a raw message (shared/usecases/send/send-email.ts, SendOptions.mime), under `emailId`. */
   sendRaw(principal: Principal, request: ParsedSendRequest, raw: Buffer, emailId: string): Promise<{ id: string; status: string }>;
 }
@@ -44,8 +58,10 @@ export interface ForwardFacts {
   raw: Buffer;
   parsed: Pick<ParsedInbound, 'from' | 'reply_to' | 'subject'>;
   routes: readonly InboundRoute[];
-  /** The receiving domain's name: the sending domain the forward is From. */
-  sendingDomain: string;
+  /** The receiving domain: its name (what the forward is From) and DKIM key (what seals it). */
+  sender: ForwardSender;
+  /** The MX listener's checks of the original (the seal's results). */
+  authentication: AuthenticationChecks;
   spamStatus: SpamStatus;
 }
 
@@ -77,14 +93,16 @@ export async function forwardReceived(deps: ForwardReceivedDeps, facts: ForwardF
   if (facts.spamStatus === 'spam') return forwards.map((f) => skip(f.routeIndex, 'judged spam (see the received email’s authentication)'));
   const account = await deps.accounts.get(message.account_id);
   if (!account) return forwards.map((f) => skip(f.routeIndex, 'the account no longer exists'));
-  const principal = forwardPrincipal(account, message.domain_id, facts.sendingDomain);
+  const principal = forwardPrincipal(account, message.domain_id, facts.sender.domain);
   const originalFrom = parseMailbox(facts.parsed.from);
+  const privateKeyPem = await deps.openDkimKey(facts.sender.sealedDkimKey, message.domain_id);
+  const authResults = arcAuthenticationResults(deps.authservId, facts.authentication);
   const outcomes: ForwardOutcome[] = [];
   for (const forward of forwards) {
     const built = forwardedMessage({
       raw: facts.raw,
       recipient: forward.recipients[0]!.toLowerCase(),
-      sendingDomain: facts.sendingDomain,
+      sendingDomain: facts.sender.domain,
       to: forward.to,
       originalFrom,
     });
@@ -92,7 +110,16 @@ export async function forwardReceived(deps: ForwardReceivedDeps, facts: ForwardF
       outcomes.push(skip(forward.routeIndex, built.reason));
       continue;
     }
-    const refusedBySes = sesContentRefusal(built.raw);
+    // Sealed over CRLF lines, as the message is handed to SES (the delivery makes every line break CRLF).
+    const crlf = canonicalLineEndings(built.raw);
+    const seal = await deps.arcSeal(crlf, {
+      signingDomain: facts.sender.domain,
+      selector: facts.sender.dkimSelector,
+      privateKeyPem,
+      authResults,
+    });
+    const sealed = Buffer.concat([seal, crlf]);
+    const refusedBySes = sesContentRefusal(sealed);
     if (refusedBySes) {
       outcomes.push(skip(forward.routeIndex, `SES would refuse it: ${refusedBySes.message}`));
       continue;
@@ -105,7 +132,7 @@ export async function forwardReceived(deps: ForwardReceivedDeps, facts: ForwardF
       ...(replyTo.length ? { reply_to: replyTo } : {}),
     };
     const emailId = forwardEmailId(message.email_id, forward.routeIndex, message.received_at);
-    outcomes.push(await sendOnce(deps, principal, request, built.raw, emailId, forward.routeIndex));
+    outcomes.push(await sendOnce(deps, principal, request, sealed, emailId, forward.routeIndex));
   }
   for (const outcome of outcomes) {
     const log = outcome.outcome === 'not_forwarded' ? logWarn : logInfo;

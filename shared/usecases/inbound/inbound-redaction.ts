@@ -20,21 +20,35 @@ export interface InboundRedactionDeps {
   domains?: Pick<DomainCrud, 'get'>;
 }
 
+/** The receiving domain as a forward sends from it: its name and DKIM key (sealed; the ARC seal's). */
+export interface ForwardSender {
+  domain: string;
+  dkimSelector: string;
+  sealedDkimKey: string;
+}
+
+export interface ReceivingSettings {
+  keepContent: boolean;
+  routes: InboundRoute[];
+  /** null: the domain is gone (no routes either). */
+  sender: ForwardSender | null;
+}
+
 /**
  * What the message's receiving domain says of its mail, from one read of the domain: whether it keeps the content
- * of received mail, its routes (../../domain/domains/inbound-routes.ts) and its name (what a forward is sent
- * from). A domain gone since: kept, no routes, as before.
+ * of received mail, its routes (../../domain/domains/inbound-routes.ts) and what a forward is sent from (its name
+ * and DKIM key). A domain gone since: kept, no routes, as before.
  */
 export async function receivingSettings(
   deps: InboundRedactionDeps,
   message: Pick<InboundMessage, 'domain_id' | 'account_id'>,
-): Promise<{ keepContent: boolean; routes: InboundRoute[]; sendingDomain: string | null }> {
+): Promise<ReceivingSettings> {
   const stored = deps.domains ? await deps.domains.get(message.domain_id) : null;
-  if (!stored || stored.domain.account_id !== message.account_id) return { keepContent: true, routes: [], sendingDomain: null };
+  if (!stored || stored.domain.account_id !== message.account_id) return { keepContent: true, routes: [], sender: null };
   return {
     keepContent: stored.domain.inbound_store_content !== false,
     routes: stored.domain.inbound_routes ?? [],
-    sendingDomain: stored.domain.name,
+    sender: { domain: stored.domain.name, dkimSelector: stored.domain.dkim_selector, sealedDkimKey: stored.sealedPrivateKey },
   };
 }
 

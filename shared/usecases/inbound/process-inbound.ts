@@ -53,7 +53,13 @@ import type { CreateReceivedOutcome, ReceivedEmailRepository } from '../../adapt
 import type { InboundRawMarkerRepository } from '../../adapters/store/inbound-raw-markers';
 import { mapBounded } from '../../lib/concurrency';
 import { ingestDmarcReports, type IngestReportsDeps } from '../dmarc/ingest-reports';
-import { EMPTY_CONTENT, receivingSettings, redactedReceivedEmail, type InboundRedactionDeps } from './inbound-redaction';
+import {
+  EMPTY_CONTENT,
+  receivingSettings,
+  redactedReceivedEmail,
+  type ForwardSender,
+  type InboundRedactionDeps,
+} from './inbound-redaction';
 import { receivedAudience } from '../../domain/domains/inbound-routes';
 import { forwardReceived, type ForwardReceivedDeps } from './forward-received';
 
@@ -100,7 +106,7 @@ export async function processInbound(
   deps: ProcessInboundDeps,
   message: InboundMessage,
 ): Promise<{ outcome: CreateReceivedOutcome; email: ReceivedEmail; parsed: ParsedInbound }> {
-  const [raw, { keepContent, routes, sendingDomain }, prefix] = await Promise.all([
+  const [raw, { keepContent, routes, sender }, prefix] = await Promise.all([
     deps.blobs.get(message.raw_key),
     receivingSettings(deps, message),
     deps.receivedEmails.objectsPrefix(message.account_id, message.received_at, deps.clock.now()),
@@ -137,7 +143,7 @@ export async function processInbound(
   // The domain's routes choose who gets email.received for this account's recipients (docs/inbound.md, "Routes").
   const audience = receivedAudience(routes, message.rcpt_to, message.mail_from);
   if (audience.kind !== 'none') await publishReceived(deps, email, recorded, audience.kind === 'only' ? audience.webhookIds : undefined);
-  await forward(deps, { message, raw, parsed, routes, sendingDomain, spamStatus: verdict.status });
+  await forward(deps, { message, raw, parsed, routes, sender, authentication: checked, spamStatus: verdict.status });
   // Content not kept: the raw message goes once the record and its event are written (a retry before this still finds it).
   if (!keepContent) {
     if (!deps.blobs.delete) throw new Error('the inbound worker needs blobs.delete to drop a raw message');
@@ -158,11 +164,11 @@ export async function processInbound(
 /** The forward routes' sends (./forward-received.ts), when the domain has any that hold. */
 async function forward(
   deps: Pick<ProcessInboundDeps, 'forwarding'>,
-  facts: Omit<Parameters<typeof forwardReceived>[1], 'sendingDomain'> & { sendingDomain: string | null },
+  facts: Omit<Parameters<typeof forwardReceived>[1], 'sender'> & { sender: ForwardSender | null },
 ): Promise<void> {
-  if (facts.sendingDomain === null || !facts.routes.some((route) => route.action.type === 'forward')) return;
+  if (facts.sender === null || !facts.routes.some((route) => route.action.type === 'forward')) return;
   if (!deps.forwarding) throw new Error('the inbound worker needs the send core (forwarding) for forward routes');
-  await forwardReceived(deps.forwarding, { ...facts, sendingDomain: facts.sendingDomain });
+  await forwardReceived(deps.forwarding, { ...facts, sender: facts.sender });
 }
 
 type StoredAttachment = ParsedAttachment & { id: string };

@@ -465,6 +465,7 @@ describe('the secrets key', () => {
       'dashboard',
       'dashboard-domains',
       'domains',
+      'inbound-email',
       'links',
       'migrations',
       'send-email',
@@ -473,7 +474,7 @@ describe('the secrets key', () => {
     ]);
   });
 
-  test("domains and the dashboard's domain pages may encrypt and decrypt, and the dashboard (webhook secrets; the OpenID Connect client secret); webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group and the delivery worker only open; never GenerateDataKey, ReEncrypt or key administration", () => {
+  test("domains and the dashboard's domain pages may encrypt and decrypt, and the dashboard (webhook secrets; the OpenID Connect client secret); webhooks and migrations (imports) may only seal; the send worker seals and opens (link keys); the links group, the delivery worker and the inbound worker (a forward's ARC seal: the domain's DKIM key) only open; never GenerateDataKey, ReEncrypt or key administration", () => {
     expect(kmsActions('domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('webhooks')).toEqual(['kms:Encrypt']);
     expect(kmsActions('dashboard-domains').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
@@ -483,6 +484,7 @@ describe('the secrets key', () => {
     expect(kmsActions('send-email').sort()).toEqual(['kms:Decrypt', 'kms:Encrypt']);
     expect(kmsActions('links')).toEqual(['kms:Decrypt']);
     expect(kmsActions('webhook-delivery')).toEqual(['kms:Decrypt']);
+    expect(kmsActions('inbound-email')).toEqual(['kms:Decrypt']);
     expect(SECRETS_KEY_ACTIONS).toEqual({
       encrypt: ['kms:Encrypt'],
       decrypt: ['kms:Decrypt'],

@@ -32,7 +32,12 @@ function facts(overrides: Partial<ForwardFacts> = {}): ForwardFacts {
     raw: RAW,
     parsed: { from: 'Zoe <zoe@sender.example>', reply_to: [], subject: 'Hi' },
     routes: ROUTES,
-    sendingDomain: 'acme.example',
+    sender: { domain: 'acme.example', dkimSelector: 'ms1', sealedDkimKey: 'sealed:dom_1' },
+    authentication: {
+      spf: { result: 'pass', domain: 'sender.example' },
+      dkim: [{ result: 'pass', domain: 'sender.example', selector: 'mail', aligned: true }],
+      dmarc: { result: 'pass', domain: 'sender.example', policy: 'reject' },
+    },
     spamStatus: 'not_spam',
     ...overrides,
   };
@@ -40,14 +45,21 @@ function facts(overrides: Partial<ForwardFacts> = {}): ForwardFacts {
 
 function world(send?: (emailId: string) => Promise<{ id: string; status: string }>) {
   const sends: { principal: unknown; request: any; raw: string; emailId: string }[] = [];
+  const seals: { raw: string; seal: unknown }[] = [];
   const deps: ForwardReceivedDeps = {
     accounts: { get: async (id) => (id === 'acc_1' ? account : null) },
+    openDkimKey: async (sealed, domainId) => `PEM of ${sealed} for ${domainId}`,
+    arcSeal: async (raw, seal) => {
+      seals.push({ raw: raw.toString('utf8'), seal });
+      return Buffer.from('ARC-Seal: i=1; fake\r\n');
+    },
+    authservId: 'mx.mailservice.test',
     sendRaw: async (principal, request, raw, emailId) => {
       sends.push({ principal, request, raw: raw.toString('utf8'), emailId });
       return send ? send(emailId) : { id: emailId, status: 'queued' };
     },
   };
-  return { deps, sends };
+  return { deps, sends, seals };
 }
 
 describe('forwardReceived', () => {
@@ -73,6 +85,21 @@ describe('forwardReceived', () => {
     });
     expect(sends[0]!.raw).toContain('X-Forwarded-To: ops@example.org, cfo@example.org');
     expect(new Set(sends.map((s) => s.emailId)).size).toBe(2);
+  });
+
+  it('seals each forward (ARC) with the domain’s DKIM key over the message as sent, the seal before its fields', async () => {
+    const { deps, sends, seals } = world();
+    await forwardReceived(deps, facts());
+    expect(seals).toHaveLength(2);
+    expect(seals[0]!.seal).toEqual({
+      signingDomain: 'acme.example',
+      selector: 'ms1',
+      privateKeyPem: 'PEM of sealed:dom_1 for dom_1',
+      authResults:
+        'mx.mailservice.test; spf=pass smtp.mailfrom=sender.example;\r\n dkim=pass header.d=sender.example header.s=mail;\r\n dmarc=pass header.from=sender.example',
+    });
+    expect(sends[0]!.raw).toBe(`ARC-Seal: i=1; fake\r\n${seals[0]!.raw}`);
+    expect(seals[0]!.raw).toMatch(/^From: /);
   });
 
   it('sends under the same id when the message is processed again, and takes an email already there as sent', async () => {
