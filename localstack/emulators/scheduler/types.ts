@@ -27,10 +27,9 @@ export interface FlexibleTimeWindow {
   MaximumWindowInMinutes?: number;
 }
 
-export interface ScheduleRecord {
-  Name: string;
+/** What a CreateSchedule or UpdateSchedule sets (./validation.ts reads it from the request): a schedule's own fields. */
+export interface ScheduleFields {
   GroupName: string;
-  Arn: string;
   ScheduleExpression: string;
   ScheduleExpressionTimezone?: string;
   Description?: string;
@@ -41,10 +40,15 @@ export interface ScheduleRecord {
   Target: TargetRecord;
   FlexibleTimeWindow: FlexibleTimeWindow;
   ActionAfterCompletion: ActionAfterCompletion;
-  CreationDate: number;
-  LastModificationDate: number;
   /** Internal: when the at() expression is due (epoch ms). */
   fireAt: number;
+}
+
+export interface ScheduleRecord extends ScheduleFields {
+  Name: string;
+  Arn: string;
+  CreationDate: number;
+  LastModificationDate: number;
   /** Internal: the one-time invocation has completed (delivered, or retries exhausted). */
   fired: boolean;
   /** Internal: ClientToken of the create, so an SDK retry of the same create is not a conflict. */

@@ -4,7 +4,7 @@
  */
 import { constraint, validation } from './errors';
 import { isValidTimezone, parseScheduleExpression } from './expressions';
-import type { ActionAfterCompletion, FlexibleTimeWindow, ScheduleState, TargetRecord } from './types';
+import type { FlexibleTimeWindow, ScheduleFields, TargetRecord } from './types';
 import { parseSqsArn } from './sqs-arn';
 
 const NAME = /^[0-9a-zA-Z\-_.]+$/;
@@ -133,21 +133,9 @@ function target(v: unknown): TargetRecord {
   return out;
 }
 
-/** The user-supplied fields of CreateSchedule / UpdateSchedule. */
-export interface ScheduleInput {
-  GroupName: string;
-  ScheduleExpression: string;
-  ScheduleExpressionTimezone?: string;
-  Description?: string;
-  State: ScheduleState;
-  StartDate?: number;
-  EndDate?: number;
-  KmsKeyArn?: string;
-  Target: TargetRecord;
-  FlexibleTimeWindow: FlexibleTimeWindow;
-  ActionAfterCompletion: ActionAfterCompletion;
+/** The user-supplied fields of CreateSchedule / UpdateSchedule: the schedule's own, and the create's ClientToken. */
+export interface ScheduleInput extends ScheduleFields {
   ClientToken?: string;
-  fireAt: number;
 }
 
 export function validateScheduleInput(body: JsonObject, defaultGroup: string): ScheduleInput {
