@@ -97,6 +97,8 @@ export async function forwardReceived(deps: ForwardReceivedDeps, facts: ForwardF
   const originalFrom = parseMailbox(facts.parsed.from);
   const privateKeyPem = await deps.openDkimKey(facts.sender.sealedDkimKey, message.domain_id);
   const authResults = arcAuthenticationResults(deps.authservId, facts.authentication);
+  // The same for every route: where a reply to the forward goes.
+  const replyTo = replyToOf(facts.parsed);
   const outcomes: ForwardOutcome[] = [];
   for (const forward of forwards) {
     const built = forwardedMessage({
@@ -124,7 +126,6 @@ export async function forwardReceived(deps: ForwardReceivedDeps, facts: ForwardF
       outcomes.push(skip(forward.routeIndex, `SES would refuse it: ${refusedBySes.message}`));
       continue;
     }
-    const replyTo = replyToOf(facts.parsed);
     const request: ParsedSendRequest = {
       from: built.from,
       to: [...forward.to],
