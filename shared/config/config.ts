@@ -40,6 +40,11 @@ export const ENV = {
    */
   mtaStsApiId: 'MTA_STS_API_ID',
   /**
+   * The HTTP API that serves link domains (docs/tracking.md): each sending domain's custom
+   * domain name `links.<domain>` is mapped to its `$default` stage (the links group's routes only).
+   */
+  linksApiId: 'LINKS_API_ID',
+  /**
    * The HTTP API's own base URL (the stack's API Gateway endpoint; the local cloud's API URL), where the MCP
    * door's tools call the API (docs/mcp.md): configuration, never a host taken from a request.
    */
@@ -70,6 +75,8 @@ export interface Config {
   scheduleGroup: string;
   /** MTA_STS_API_ID: the HTTP API hosted MTA-STS policies' custom domain names map to ('' when unset: hosting is off). */
   mtaStsApiId: string;
+  /** LINKS_API_ID: the HTTP API link domains' custom domain names map to ('' when unset: link domains are off). */
+  linksApiId: string;
   schedulerRoleArn: string;
   schedulerTargetArn: string;
   sandboxDomain: string;
@@ -181,6 +188,7 @@ function deploymentSettings(
   Config,
   | 'scheduleGroup'
   | 'mtaStsApiId'
+  | 'linksApiId'
   | 'schedulerRoleArn'
   | 'schedulerTargetArn'
   | 'sandboxDomain'
@@ -197,6 +205,7 @@ function deploymentSettings(
   return {
     scheduleGroup: read(env, ENV.scheduleGroup),
     mtaStsApiId: read(env, ENV.mtaStsApiId),
+    linksApiId: read(env, ENV.linksApiId),
     schedulerRoleArn: read(env, ENV.schedulerRoleArn),
     schedulerTargetArn: read(env, ENV.schedulerTargetQueueArn),
     sandboxDomain: read(env, 'SANDBOX_DOMAIN', DEFAULT_SETTINGS.SANDBOX_DOMAIN).toLowerCase(),

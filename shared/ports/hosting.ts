@@ -1,10 +1,12 @@
 /**
- * Ports: hosting of MTA-STS policy hosts (ACM and API Gateway in AWS: shared/adapters/aws/acm-host-certificates.ts,
+ * Ports: hosting of hosted hosts, MTA-STS policy hosts and link domains (ACM and API Gateway in AWS: shared/adapters/aws/acm-host-certificates.ts,
  * apigateway-host-domains.ts, hosting-quota-usage.ts). A step the account's quotas refuse is a HostingQuotaError.
  */
 
+import type { HostedApi } from '../domain/domains/hosting/host-hosting';
+
 /**
- * Public certificates of hosted MTA-STS policy hosts (ACM in AWS: shared/adapters/aws/acm-host-certificates.ts),
+ * Public certificates of hosted hosts (ACM in AWS: shared/adapters/aws/acm-host-certificates.ts),
  * validated through a DNS record the domain's owner publishes.
  */
 export interface HostCertificates {
@@ -24,12 +26,12 @@ export interface HostCertificate {
 }
 
 /**
- * Custom domain names of hosted MTA-STS policy hosts (API Gateway in AWS:
- * shared/adapters/aws/apigateway-host-domains.ts), served by the MTA-STS API.
+ * Custom domain names of hosted hosts (API Gateway in AWS: shared/adapters/aws/apigateway-host-domains.ts),
+ * each served by the API of its kind: the MTA-STS API, or the links API (link domains).
  */
 export interface HostDomainNames {
-  /** Creates (or finds, when it exists) the custom domain name `host` with the certificate, mapped to the API; answers its target host name. */
-  ensure(host: string, certificateArn: string): Promise<{ target: string }>;
+  /** Creates (or finds, when it exists) the custom domain name `host` with the certificate, mapped to `api`; answers its target host name. */
+  ensure(host: string, certificateArn: string, api: HostedApi): Promise<{ target: string }>;
   /** Deletes the custom domain name and its mappings (already gone: fine). */
   remove(host: string): Promise<void>;
 }

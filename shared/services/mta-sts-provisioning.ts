@@ -1,6 +1,7 @@
 /**
- * The hosts of hosted MTA-STS policies: the ACM and API Gateway clients that provision their certificates
- * and custom domain names, which only the domain-health task composes (and the admin CLI's quota figure).
+ * The hosts of hosted MTA-STS policies and of link domains: the ACM and API Gateway clients that provision
+ * their certificates and custom domain names, which only the domain-health task composes (and the admin CLI's
+ * quota figure).
  */
 import { createAcmClient, createApiGatewayV2Client } from '../adapters/aws/hosting-clients';
 import { AcmHostCertificates } from '../adapters/aws/acm-host-certificates';
@@ -11,7 +12,7 @@ import type { Platform } from './platform';
 export function buildMtaStsProvisioning({ config }: Pick<Platform, 'config'>) {
   return {
     hostCertificates: new AcmHostCertificates(createAcmClient(config)),
-    hostDomains: new ApiGatewayHostDomains(createApiGatewayV2Client(config), config.mtaStsApiId),
+    hostDomains: new ApiGatewayHostDomains(createApiGatewayV2Client(config), { 'mta-sts': config.mtaStsApiId, links: config.linksApiId }),
   };
 }
 

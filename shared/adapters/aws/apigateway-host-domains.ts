@@ -1,8 +1,8 @@
 /**
  * The HostDomainNames port over API Gateway (v2) custom domain names
  * (https://docs.aws.amazon.com/apigatewayv2/latest/api-reference/domainnames.html): a REGIONAL domain name per
- * hosted MTA-STS policy host, with its ACM certificate (which must be issued) and TLS 1.2, mapped to the
- * MTA-STS HTTP API's `$default` stage. Its target (`d-....execute-api.<region>.amazonaws.com`) is what the
+ * hosted host, with its ACM certificate (which must be issued) and TLS 1.2, mapped to the `$default` stage of
+ * its kind's HTTP API: the MTA-STS API (MTA_STS_API_ID) or the links API (LINKS_API_ID). Its target (`d-....execute-api.<region>.amazonaws.com`) is what the
  * host's CNAME names. Creating is idempotent here: an existing name is read, an existing mapping kept.
  */
 import {
@@ -14,28 +14,33 @@ import {
   type ApiGatewayV2Client,
   type DomainNameConfiguration,
 } from '@aws-sdk/client-apigatewayv2';
+import type { HostedApi } from '../../domain/domains/hosting/host-hosting';
 import { HostingQuotaError, type HostDomainNames } from '../../ports/hosting';
 
 const errorName = (error: unknown) => (error as { name?: string } | null)?.name ?? '';
 
-/** The stage every mapping names: the MTA-STS API's default stage (infra/constructs/api.ts). */
+/** The stage every mapping names: the hosted APIs' default stage (infra/constructs/api.ts). */
 export const MTA_STS_STAGE = '$default';
+
+/** The setting naming each hosted API's id. */
+const API_ID_SETTINGS: Record<HostedApi, string> = { 'mta-sts': 'MTA_STS_API_ID', links: 'LINKS_API_ID' };
 
 export class ApiGatewayHostDomains implements HostDomainNames {
   constructor(
     private readonly apiGateway: ApiGatewayV2Client,
-    private readonly apiId: string,
+    private readonly apiIds: Record<HostedApi, string>,
   ) {}
 
-  async ensure(host: string, certificateArn: string): Promise<{ target: string }> {
-    if (!this.apiId) throw new Error('MTA_STS_API_ID is not set: this function cannot map hosted MTA-STS policy hosts');
+  async ensure(host: string, certificateArn: string, api: HostedApi): Promise<{ target: string }> {
+    const apiId = this.apiIds[api];
+    if (!apiId) throw new Error(`${API_ID_SETTINGS[api]} is not set: this function cannot map the hosts of the ${api} API`);
     const configuration = (await this.existing(host)) ?? (await this.create(host, certificateArn));
     const target = configuration.ApiGatewayDomainName;
     if (!target) throw new Error(`API Gateway answered no target for the custom domain name ${host}`);
     const { Items } = await this.apiGateway.send(new GetApiMappingsCommand({ DomainName: host }));
-    if (!(Items ?? []).some((mapping) => mapping.ApiId === this.apiId && mapping.Stage === MTA_STS_STAGE)) {
+    if (!(Items ?? []).some((mapping) => mapping.ApiId === apiId && mapping.Stage === MTA_STS_STAGE)) {
       try {
-        await this.apiGateway.send(new CreateApiMappingCommand({ DomainName: host, ApiId: this.apiId, Stage: MTA_STS_STAGE }));
+        await this.apiGateway.send(new CreateApiMappingCommand({ DomainName: host, ApiId: apiId, Stage: MTA_STS_STAGE }));
       } catch (error) {
         // Made meanwhile by a racing step: the same mapping.
         if (errorName(error) !== 'ConflictException') throw error;

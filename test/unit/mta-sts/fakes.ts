@@ -5,6 +5,7 @@
  */
 import type { Lookup } from '#shared/domain/domains/evaluate';
 import type { StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import type { HostedApi } from '#shared/domain/domains/hosting/host-hosting';
 import { HostingQuotaError, type HostCertificate, type HostCertificates, type HostDomainNames } from '#shared/ports/hosting';
 import type { MtaStsHostingRepository, StoredHostingState } from '#shared/adapters/store/mta-sts-hosting';
 
@@ -138,7 +139,7 @@ export class FakeDomainNames implements HostDomainNames {
   /** A deleted name keeps its certificate in use until this many removal attempts of the certificate (API Gateway lets go later). */
   constructor(private readonly certificates: FakeCertificates) {}
 
-  async ensure(host: string, certificateArn: string): Promise<{ target: string }> {
+  async ensure(host: string, certificateArn: string, _api: HostedApi = 'mta-sts'): Promise<{ target: string }> {
     this.ensures++;
     const existing = this.names.get(host);
     if (existing) return { target: existing.target };

@@ -10,7 +10,7 @@ import { deleteHosting, getHosting, putHosting, type ManageHostingDeps } from '#
 import { runDueHostingSteps, type DueHostingStepsDeps } from '#shared/usecases/domains/mta-sts/due-steps';
 import { removeHostingWithReceiving } from '#shared/usecases/domains/mta-sts/remove-with-receiving';
 import { certificateToken, takeHostingStep } from '#shared/usecases/domains/mta-sts/step';
-import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '#shared/usecases/domains/mta-sts/schedule';
+import { CERTIFICATE_STEP_MS, DAILY_STEP_MS, DNS_STEP_MS, DNS_PATIENCE_MS } from '#shared/usecases/domains/hosting/schedule';
 import { FakeCertificates, FakeDomainNames, fakeZone, InMemoryHosting } from './fakes';
 
 const T0 = Date.parse('2026-11-25T10:00:00.000Z');
