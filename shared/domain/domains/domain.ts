@@ -89,6 +89,11 @@ export const domainSchema = z.object({
   updated_at: z.string(),
   verified_at: z.string().nullable().default(null),
   last_checked_at: z.string().nullable().default(null),
+  /**
+   * The host of its link domain while that is active (`links.<domain>`: docs/tracking.md "Link domains"), which
+   * the send worker signs its tracked and unsubscribe links under; absent or null: LINKS_BASE_URL.
+   */
+  link_host: z.string().nullable().optional(),
   /** Null until the DNS records first all checked out and the domain was registered with the provider. */
   provider: providerVerificationSchema.nullable().default(null),
 });

@@ -32,16 +32,28 @@ export interface ClickLink {
   url: string;
 }
 
-/** Builds absolute URLs under the public links base (LINKS_BASE_URL). Synchronous once the signing key is loaded. */
+/**
+ * Builds absolute URLs under a public links base: the sending domain's active link domain
+ * (`https://links.<domain>`, docs/tracking.md "Link domains"), else LINKS_BASE_URL. Synchronous once the
+ * signing key is loaded.
+ */
 export interface LinkUrls {
   unsubscribeUrl(link: UnsubscribeLink): string;
   openUrl(link: OpenLink): string;
   clickUrl(link: ClickLink): string;
 }
 
-/** The port the send worker uses: loads (or, the first time, creates) the current signing key. */
+/**
+ * The port the send worker uses: loads (or, the first time, creates) the current signing key. `linkHost`: the
+ * sending domain's active link domain, whose host the URLs name; absent or null, LINKS_BASE_URL's.
+ */
 export interface LinkSigning {
-  urls(): Promise<LinkUrls>;
+  urls(linkHost?: string | null): Promise<LinkUrls>;
+}
+
+/** The links base of a link domain's host: HTTPS on the host itself (its certificate is the service's). */
+export function linkHostBaseUrl(linkHost: string): string {
+  return `https://${linkHost.toLowerCase().replace(/\.$/, '')}`;
 }
 
 /** The scope of a category's unsubscribe link: transactional mail has no category opt-out (spec rule 11). */

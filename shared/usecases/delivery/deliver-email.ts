@@ -173,8 +173,13 @@ async function sendThroughProvider(
  * composer writes CRLF only; a relayed message's bare LF or CR is made CRLF here
  * (../../domain/mime/line-endings.ts), as RFC 5322 wants.
  */
-async function messageOf(deps: DeliverEmailDeps, { email, body, mime }: StoredEmail, tracking: TrackingSettings): Promise<Buffer> {
-  const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls() : null;
+async function messageOf(
+  deps: DeliverEmailDeps,
+  { email, body, mime }: StoredEmail,
+  tracking: TrackingSettings,
+  linkHost: string | null,
+): Promise<Buffer> {
+  const urls = needsLinks(email, mime ? NO_TRACKING : tracking) ? await deps.linkSigning.urls(linkHost) : null;
   if (mime) {
     const from = parseMailbox(email.from);
     const raw = canonicalLineEndings(await rawMessageBytes(deps.blobs, mime));
@@ -211,7 +216,8 @@ async function sendClaimed(deps: DeliverEmailDeps, claimed: StoredEmail): Promis
   await deps.paceSend?.({ to: bare(email.to), cc: bare(email.cc), bcc: bare(email.bcc) });
   // Not signed here: SES signs with the domain's own key and selector (BYODKIM, registered at verify) after
   // its own changes to the message, so the one DKIM signature covers what recipients get (docs/domains.md).
-  const raw = await messageOf(deps, claimed, domain ? emailTracking(claimed.email, domain) : NO_TRACKING);
+  // Its links under the domain's own link domain once that is active (docs/tracking.md, "Link domains").
+  const raw = await messageOf(deps, claimed, domain ? emailTracking(claimed.email, domain) : NO_TRACKING, domain?.linkHost ?? null);
   // The SES tenant only for the tenant's own domain: an account-wide domain is not associated with it.
   const tenantName = email.tenant_id && domainTenantId === email.tenant_id ? email.tenant_id : undefined;
   const { providerMessageId, messageId } = await sendThroughProvider(

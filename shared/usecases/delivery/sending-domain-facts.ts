@@ -25,6 +25,8 @@ export type SendingDomainFacts =
       openTracking: boolean;
       clickTracking: boolean;
       requireTls: boolean;
+      /** The domain's active link domain (`links.<domain>`, docs/tracking.md "Link domains"); null: LINKS_BASE_URL. */
+      linkHost: string | null;
     }
   | { kind: 'not_verified' };
 
@@ -59,6 +61,7 @@ export class SendingDomainFactsCache {
       openTracking: stored.domain.open_tracking === true,
       clickTracking: stored.domain.click_tracking === true,
       requireTls: stored.domain.tls_mode === 'enforced',
+      linkHost: stored.domain.link_host ?? null,
     };
   }
 }

@@ -14,7 +14,7 @@
  * and failures are not cached.
  */
 import { randomBytes } from 'node:crypto';
-import type { LinkSigning, LinkUrls } from '../../domain/links/link-urls';
+import { linkHostBaseUrl, type LinkSigning, type LinkUrls } from '../../domain/links/link-urls';
 import {
   encodeLinkToken,
   LINK_KEY_BYTES,
@@ -68,9 +68,12 @@ export class LinkSigner implements LinkSigning {
     private readonly currentTtlMs = CURRENT_KEY_TTL_MS,
   ) {}
 
-  /** URL builders signing with the current key (created the first time). */
-  async urls(): Promise<LinkUrls> {
-    const base = this.deps.baseUrl.replace(/\/+$/, '');
+  /**
+   * URL builders signing with the current key (created the first time), under the sending domain's active link
+   * domain `linkHost` when given, else under LINKS_BASE_URL. A token verifies whichever host it came through.
+   */
+  async urls(linkHost?: string | null): Promise<LinkUrls> {
+    const base = linkHost ? linkHostBaseUrl(linkHost) : this.deps.baseUrl.replace(/\/+$/, '');
     if (base === '') throw new Error('Missing configuration: set LINKS_BASE_URL (the public base URL of the links API group)');
     const key = await this.currentKey();
     return {

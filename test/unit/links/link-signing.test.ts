@@ -49,6 +49,18 @@ describe('LinkSigner', () => {
     }
   });
 
+  it("builds URLs under a sending domain's link domain when given one, which resolve as the others", async () => {
+    const { signer: s } = signer();
+    const own = await s.urls('Links.Acme.test.');
+    const click = own.clickUrl({ accountId, emailId, url: 'https://example.com/a' });
+    expect(click).toMatch(/^https:\/\/links\.acme\.test\/t\/click\/v2\.1\./);
+    expect(own.openUrl({ accountId, emailId })).toMatch(/^https:\/\/links\.acme\.test\/t\/open\//);
+    expect(own.unsubscribeUrl(unsubscribeLink)).toMatch(/^https:\/\/links\.acme\.test\/unsubscribe\//);
+    expect(await s.resolve(tokenOf(click), 'click')).toMatchObject({ ok: true, link: { url: 'https://example.com/a' } });
+    const fallback = await s.urls(null);
+    expect(fallback.openUrl({ accountId, emailId })).not.toContain('links.acme.test');
+  });
+
   it('resolves a token of the expected kind only; forged and unknown-key tokens are refused', async () => {
     const { signer: s, keys } = signer();
     const urls = await s.urls();

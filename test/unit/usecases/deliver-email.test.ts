@@ -52,6 +52,10 @@ function fakes(
     /** The email's body: composed from these, or a relayed raw message. */
     body?: { text?: string; html?: string };
     raw?: Buffer;
+    /** The sending domain's active link domain (its facts' linkHost). */
+    linkHost?: string;
+    /** The email asks for managed unsubscribe (its links signed). */
+    unsubscribe?: boolean;
   } = {},
 ) {
   const calls: string[] = [];
@@ -62,6 +66,7 @@ function fakes(
   const stored = {
     ...email(options.from ?? 'a@acme.test'),
     tenant_id: options.emailTenant ?? null,
+    ...(options.unsubscribe ? { unsubscribe: true } : {}),
     ...(options.scheduled ? { scheduled_at: NOW.toISOString(), status: 'scheduled' as const } : {}),
   };
   const deps: DeliverEmailDeps = {
@@ -116,12 +121,13 @@ function fakes(
               openTracking: false,
               clickTracking: false,
               requireTls: false,
+              linkHost: options.linkHost ?? null,
             };
       },
     },
     linkSigning: {
-      urls: async () => {
-        calls.push('links');
+      urls: async (linkHost) => {
+        calls.push(linkHost ? `links ${linkHost}` : 'links');
         return { unsubscribeUrl: () => 'https://l.test/u', openUrl: () => 'https://l.test/o', clickUrl: () => 'https://l.test/c' };
       },
     },
@@ -149,6 +155,15 @@ describe('deliverEmail', () => {
     expect(await deliverEmail(deps, 'msg_1')).toBe('sent');
     expect(calls).toEqual(['claim', 'facts', 'ses unsigned', 'recordSent ses-1']);
     expect(events.map((e) => e.type)).toEqual(['email.sent']);
+  });
+
+  it("signs an email's links under its domain's active link domain, else under LINKS_BASE_URL", async () => {
+    const own = fakes({ unsubscribe: true, linkHost: 'links.acme.test' });
+    await deliverEmail(own.deps, 'msg_1');
+    expect(own.calls).toEqual(['claim', 'facts', 'links links.acme.test', 'ses unsigned', 'recordSent ses-1']);
+    const fallback = fakes({ unsubscribe: true });
+    await deliverEmail(fallback.deps, 'msg_1');
+    expect(fallback.calls).toEqual(['claim', 'facts', 'links', 'ses unsigned', 'recordSent ses-1']);
   });
 
   it('hands SES CRLF line endings only: a composed body with LF and CR line breaks, and a relayed message with bare LFs', async () => {

@@ -87,6 +87,7 @@ async function attempt(refusal: Error, now: number, scheduledAt: number | null =
         openTracking: false,
         clickTracking: false,
         requireTls: false,
+        linkHost: null,
       }),
     },
     linkSigning: { urls: async () => ({ unsubscribeUrl: () => '', openUrl: () => '', clickUrl: () => '' }) },

@@ -199,6 +199,7 @@ describe('the send worker on a redacted email', () => {
           openTracking: false,
           clickTracking: false,
           requireTls: false,
+          linkHost: null,
         }),
       },
       linkSigning: { urls: async () => ({ unsubscribeUrl: () => '', openUrl: () => '', clickUrl: () => '' }) },
