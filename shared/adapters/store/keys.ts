@@ -87,6 +87,10 @@ export const keys = {
   mtaStsHosting: (policyDomain: string) => ({ PK: `MTASTS#${policyDomain.toLowerCase()}`, SK: 'HOSTING' }),
   /** The due index's partition of hosted MTA-STS policies with a step to take (GSI2; a few writes per hosting while provisioned, one a day after). */
   mtaStsDue: () => 'MTASTSDUE',
+  /** A sending domain's link domain (shared/adapters/store/link-domains.ts), keyed by its host `links.<domain>` (unique: names are claimed). */
+  linkDomain: (host: string) => ({ PK: `LINKHOST#${host.toLowerCase()}`, SK: 'HOSTING' }),
+  /** The due index's partition of link domains with a step to take (GSI2). */
+  linkDomainDue: () => 'LINKHOSTDUE',
   domainName: (name: string) => ({ PK: `DOMAINNAME#${name.toLowerCase()}`, SK: 'DOMAINNAME' }),
   idempotency: (accountId: string, keyHash: string) => ({ PK: `IDEMPOTENCY#${accountId}#${keyHash}`, SK: 'IDEMPOTENCY' }),
   counter: (accountId: string, what: string) => ({ PK: `ACCOUNT#${accountId}`, SK: `COUNTER#${what}` }),

@@ -7,42 +7,28 @@
  * creation takes a place of its account's bound (counter `ACCOUNT#<id>` / `COUNTER#MTA_STS`, ./counters.ts) in
  * the same transaction, and its removal gives it back in the same transaction as the item's deletion.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { storedHostingSchema, type StoredHosting } from '../../domain/domains/mta-sts/hosting';
 import { freeSlotItem, takeSlotItem } from './counters';
-import { decodeItem } from './decode';
-import { pastDueSortKeys } from './due-work';
+import { HostedItems, hostDueKey, type StoredHostState } from './hosted-hosts';
 import { keys } from './keys';
 import { cancelledConditionIndexes, isConditionFailure, isTransactionConflict, transactWrite, type Table } from './table';
 
 /** The account's counter of hosted policies (./counters.ts). */
 const COUNTER = 'MTA_STS';
 
-export interface StoredHostingState {
-  hosting: StoredHosting;
-  /** When its next step is due; null when none is (failed). */
-  nextStepAt: string | null;
-}
+export type StoredHostingState = StoredHostState<StoredHosting>;
 
-export const hostingDueKey = (policyDomain: string, at: Date) => ({
-  GSI2PK: keys.mtaStsDue(),
-  GSI2SK: `${at.toISOString()}#${policyDomain}`,
-});
+export const hostingDueKey = (policyDomain: string, at: Date) => hostDueKey(keys.mtaStsDue(), policyDomain, at);
 
-export class MtaStsHostingRepository {
-  constructor(private readonly table: Table) {}
-
-  /** The hosting of a policy domain; `consistent` for a step about to write (the MTA-STS function reads eventually). */
-  async get(policyDomain: string, options: { consistent: boolean } = { consistent: true }): Promise<StoredHostingState | null> {
-    const { Item } = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: keys.mtaStsHosting(policyDomain), ConsistentRead: options.consistent }),
-    );
-    if (!Item) return null;
-    const sortKey = typeof Item.GSI2SK === 'string' ? Item.GSI2SK : null;
-    return {
-      hosting: decodeItem(storedHostingSchema, Item, 'MtaStsHosting'),
-      nextStepAt: sortKey ? sortKey.slice(0, sortKey.indexOf('#')) : null,
-    };
+export class MtaStsHostingRepository extends HostedItems<StoredHosting> {
+  constructor(table: Table) {
+    super(table, {
+      type: 'mta_sts_hosting',
+      schema: storedHostingSchema,
+      keyOf: (hosting) => hosting.policy_domain,
+      itemKey: (policyDomain) => keys.mtaStsHosting(policyDomain),
+      duePartition: keys.mtaStsDue(),
+    });
   }
 
   /**
@@ -66,65 +52,18 @@ export class MtaStsHostingRepository {
     }
   }
 
-  private item(hosting: StoredHosting, nextStepAt: Date | null): Record<string, unknown> {
-    return {
-      ...keys.mtaStsHosting(hosting.policy_domain),
-      ...(nextStepAt ? hostingDueKey(hosting.policy_domain, nextStepAt) : {}),
-      type: 'mta_sts_hosting',
-      ...hosting,
-    };
-  }
-
-  /**
-   * Writes `hosting` (its `version` one more than the stored one's) if the stored item is still at
-   * `hosting.version - 1`: `saved`, or `conflict` when another write came first. `nextStepAt` null takes it out
-   * of the due index. A new hosting goes through `create` (the account's bound).
-   */
-  async save(hosting: StoredHosting, nextStepAt: Date | null): Promise<'saved' | 'conflict'> {
-    const previous = hosting.version - 1;
-    if (previous === 0) throw new Error("a new hosting is stored with create (the account's bound)");
-    try {
-      await this.table.client.send(
-        new PutCommand({
-          TableName: this.table.name,
-          Item: this.item(hosting, nextStepAt),
-          ConditionExpression: '#version = :previous',
-          ExpressionAttributeNames: { '#version': 'version' },
-          ExpressionAttributeValues: { ':previous': previous },
-        }),
-      );
-      return 'saved';
-    } catch (error) {
-      if (isConditionFailure(error)) return 'conflict';
-      throw error;
-    }
-  }
-
   /**
    * Deletes the item if still at its `version`, giving its account's place back in the same transaction when it
    * took one (`plan_slot`): `deleted`, or `conflict`.
    */
-  async remove(hosting: Pick<StoredHosting, 'policy_domain' | 'version' | 'account_id' | 'plan_slot'>): Promise<'deleted' | 'conflict'> {
-    const remove = {
-      TableName: this.table.name,
-      Key: keys.mtaStsHosting(hosting.policy_domain),
-      ConditionExpression: '#version = :version',
-      ExpressionAttributeNames: { '#version': 'version' },
-      ExpressionAttributeValues: { ':version': hosting.version },
-    };
+  async remove(hosting: StoredHosting): Promise<'deleted' | 'conflict'> {
+    if (!hosting.plan_slot) return this.deleteItem(hosting);
     try {
-      if (hosting.plan_slot) await transactWrite(this.table, [{ Delete: remove }, freeSlotItem(this.table, hosting.account_id, COUNTER)]);
-      else await this.table.client.send(new DeleteCommand(remove));
+      await transactWrite(this.table, [{ Delete: this.deleteAt(hosting) }, freeSlotItem(this.table, hosting.account_id, COUNTER)]);
       return 'deleted';
     } catch (error) {
       if (isConditionFailure(error) || cancelledConditionIndexes(error).length > 0 || isTransactionConflict(error)) return 'conflict';
       throw error;
     }
-  }
-
-  /** Policy domains whose next step was due at or before `now`, oldest first, at most `limit`. */
-  async pastDue(now: Date, limit: number): Promise<string[]> {
-    const sortKeys = await pastDueSortKeys(this.table, keys.mtaStsDue(), now.getTime(), limit);
-    return sortKeys.map((sortKey) => sortKey.slice(sortKey.indexOf('#') + 1));
   }
 }

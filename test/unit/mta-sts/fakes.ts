@@ -131,7 +131,7 @@ export class FakeCertificates implements HostCertificates {
 }
 
 export class FakeDomainNames implements HostDomainNames {
-  readonly names = new Map<string, { certificateArn: string; target: string }>();
+  readonly names = new Map<string, { certificateArn: string; target: string; api: HostedApi }>();
   ensures = 0;
   quotaReached = false;
   /** Each domain name made gets a target of its own, as API Gateway's. */
@@ -139,13 +139,13 @@ export class FakeDomainNames implements HostDomainNames {
   /** A deleted name keeps its certificate in use until this many removal attempts of the certificate (API Gateway lets go later). */
   constructor(private readonly certificates: FakeCertificates) {}
 
-  async ensure(host: string, certificateArn: string, _api: HostedApi = 'mta-sts'): Promise<{ target: string }> {
+  async ensure(host: string, certificateArn: string, api: HostedApi = 'mta-sts'): Promise<{ target: string }> {
     this.ensures++;
     const existing = this.names.get(host);
     if (existing) return { target: existing.target };
     if (this.quotaReached) throw new HostingQuotaError('Regional custom domain names quota reached');
     const target = `d-${++this.made}abcdefgh.execute-api.us-east-1.amazonaws.com`;
-    this.names.set(host, { certificateArn, target });
+    this.names.set(host, { certificateArn, target, api });
     this.certificates.certificates.get(certificateArn)!.inUse = true;
     return { target };
   }

@@ -1,6 +1,7 @@
 /** The key layout of sending domains, their checks, hosted MTA-STS policies and DMARC reports (./entity-layout.ts). */
 import { healthDueKey } from '../domain-health';
 import { dueAttributes } from '../due-index';
+import { linkDomainDueKey } from '../link-domains';
 import { hostingDueKey } from '../mta-sts-hosting';
 import type { LayoutArea } from './entity-layout';
 
@@ -65,6 +66,18 @@ export const DOMAINS: LayoutArea = {
       built: (k, v) => [
         { ...k.mtaStsHosting(v['inbound.<domain>']), ...hostingDueKey(v['policy domain'], new Date(v['due ISO'])) },
         { GSI2PK: k.mtaStsDue() },
+      ],
+    },
+    {
+      item: 'link domain',
+      description:
+        "a sending domain's `links.<domain>`: the host's status, certificate ARN, validation record, custom domain name target, the last DNS check, `version`: every write conditional on it; [tracking.md](../tracking.md#link-domains)",
+      pk: 'LINKHOST#<links.<domain>>',
+      sk: 'HOSTING',
+      indexes: [{ index: 'GSI2', pk: 'LINKHOSTDUE', sk: '<due ISO>#<host>', note: 'its next step, read by the domain-health task' }],
+      built: (k, v) => [
+        { ...k.linkDomain(v['links.<domain>']), ...linkDomainDueKey(v.host, new Date(v['due ISO'])) },
+        { GSI2PK: k.linkDomainDue() },
       ],
     },
     {

@@ -38,6 +38,8 @@ export const SAMPLES = {
   'next check ISO': '2026-11-27T10:00:00.000Z',
   'inbound.<domain>': 'inbound.example.com',
   'policy domain': 'inbound.example.com',
+  'links.<domain>': 'links.example.com',
+  host: 'links.example.com',
   address: 'dmarc@example.com',
   'sha256(org_name, report_id)': 'Zm9vYmFy',
   'report key': 'Zm9vYmFy',

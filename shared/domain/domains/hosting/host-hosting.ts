@@ -104,3 +104,34 @@ export function hostRecords<Purpose extends string>(
   }
   return records;
 }
+
+/** A new attempt at the host's certificate (PUT after a failure): the step requests a new one and deletes the failed one. */
+export function newAttempt(current: Pick<HostHosting, 'attempt' | 'certificate_arn'>, message: string, now: string) {
+  return {
+    status: 'pending_certificate' as const,
+    message,
+    attempt: current.attempt + 1,
+    certificate_arn: null,
+    stale_certificate_arn: current.certificate_arn,
+    validation_record: null,
+    target: null,
+    dns: null,
+    attempt_started_at: now,
+  };
+}
+
+/** The host marked `removing` (DELETE, or its domain deleted): the task deletes its custom domain name, certificate and item. */
+export function removingOf<T extends HostHosting>(hosting: T, message: string, now: string): T {
+  return { ...hosting, status: 'removing', message, updated_at: now, version: hosting.version + 1 };
+}
+
+/** A new host's first attempt: its certificate to request (the domain-health task's next step). */
+export function firstAttempt(domain: { id: string; account_id: string }, message: string, now: string) {
+  return {
+    ...newAttempt({ attempt: 0, certificate_arn: null }, message, now),
+    domain_id: domain.id,
+    account_id: domain.account_id,
+    created_at: now,
+    updated_at: now,
+  };
+}

@@ -8,6 +8,7 @@
  * (403 plan_limit at the bound); the place is given back when its removal completes (./step.ts).
  */
 import { toPublicHosting, type PublicHosting, type StoredHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { firstAttempt, newAttempt, removingOf } from '#shared/domain/domains/hosting/host-hosting';
 import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '#shared/domain/domains/mta-sts/policy';
 import type { Domain } from '#shared/domain/domains/domain';
 import { PLANS, upgradeUrl } from '#shared/domain/accounts/plans';
@@ -15,6 +16,7 @@ import { AppError, ConflictError, NotFoundError, ValidationError } from '#shared
 import type { DomainCrud } from '#shared/adapters/store/domains/crud';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
+import { markForRemoval } from '../hosting/delete';
 import type { MtaStsHostingDeps } from './deps';
 
 export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'> {
@@ -79,21 +81,6 @@ export async function getHosting(deps: ManageHostingDeps, principal: Principal, 
   return toPublicHosting(stored.hosting, stored.nextStepAt);
 }
 
-/** A new attempt at the host's certificate: the step requests a new one (the failed one, kept as stale, is deleted by the step). */
-function newAttempt(current: StoredHosting, now: string) {
-  return {
-    status: 'pending_certificate' as const,
-    message: STARTING,
-    attempt: current.attempt + 1,
-    certificate_arn: null,
-    stale_certificate_arn: current.certificate_arn,
-    validation_record: null,
-    target: null,
-    dns: null,
-    attempt_started_at: now,
-  };
-}
-
 /** The first hosting of the policy: its certificate to request, and a place of the plan's bound taken. */
 function firstHosting(
   domain: Domain,
@@ -103,24 +90,12 @@ function firstHosting(
   version: number,
 ): StoredHosting {
   return {
+    ...firstAttempt(domain, STARTING, now),
     policy_domain: policyDomain,
-    domain_id: domain.id,
-    account_id: domain.account_id,
     mode: policy.mode,
     max_age: policy.max_age,
     policy_id: policyIdOf(now, version),
     mx: policy.mx,
-    status: 'pending_certificate',
-    message: STARTING,
-    attempt: 1,
-    certificate_arn: null,
-    stale_certificate_arn: null,
-    validation_record: null,
-    target: null,
-    dns: null,
-    attempt_started_at: now,
-    created_at: now,
-    updated_at: now,
     version,
     plan_slot: true,
   };
@@ -147,7 +122,7 @@ function configured(
     mx,
     policy_id: policyChanged ? policyIdOf(now, version) : current.policy_id,
     // A failed hosting starts over: a new attempt requests a new certificate (the failed one is deleted by the step).
-    ...(current.status === 'failed' ? newAttempt(current, now) : {}),
+    ...(current.status === 'failed' ? newAttempt(current, STARTING, now) : {}),
     updated_at: now,
     version,
   };
@@ -200,13 +175,13 @@ export async function deleteHosting(
   domainId: string,
 ): Promise<{ object: 'mta_sts_hosting'; domain_id: string; deleted: true }> {
   const { domain } = await owned(deps, principal, domainId);
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const stored = await hostingOf(deps, domain);
-    if (!stored || stored.hosting.status === 'removing') throw notHosted(domainId);
-    if (!(await startRemoval(deps, stored.hosting))) continue;
-    return { object: 'mta_sts_hosting', domain_id: domainId, deleted: true };
-  }
-  throw changedMeanwhile(domainId);
+  await markForRemoval({
+    read: () => hostingOf(deps, domain),
+    startRemoval: (hosting) => startRemoval(deps, hosting),
+    notFound: () => notHosted(domainId),
+    changedMeanwhile: () => changedMeanwhile(domainId),
+  });
+  return { object: 'mta_sts_hosting', domain_id: domainId, deleted: true };
 }
 
 /**
@@ -218,12 +193,6 @@ export async function startRemoval(
   hosting: StoredHosting,
 ): Promise<StoredHosting | null> {
   const now = deps.clock.now();
-  const removing: StoredHosting = {
-    ...hosting,
-    status: 'removing',
-    message: 'Being removed: the policy host, its certificate, then this policy.',
-    updated_at: now.toISOString(),
-    version: hosting.version + 1,
-  };
+  const removing = removingOf(hosting, 'Being removed: the policy host, its certificate, then this policy.', now.toISOString());
   return (await deps.mtaStsHosting.save(removing, now)) === 'saved' ? removing : null;
 }
