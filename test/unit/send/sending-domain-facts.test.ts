@@ -93,6 +93,7 @@ describe('SendingDomainFactsCache', () => {
       openTracking: false,
       clickTracking: false,
       requireTls: false,
+      linkHost: null,
     });
     expect(b).toBe(a);
     expect(c).toBe(a);
