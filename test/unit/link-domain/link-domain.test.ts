@@ -42,7 +42,10 @@ class InMemoryLinkDomains implements LinkDomainStore {
     this.items.delete(linkDomain.host);
     return 'deleted';
   }
+  /** Every write of a domain's link_host, in order. */
+  readonly linkHostWrites: (string | null)[] = [];
   async setLinkHost(domainId: string, host: string | null): Promise<'saved' | 'gone'> {
+    this.linkHostWrites.push(host);
     this.linkHosts.set(domainId, host);
     return 'saved';
   }
@@ -134,6 +137,31 @@ describe('link domains', () => {
     await s.step();
     expect((await s.view()).status).toBe('pending_dns');
     expect(s.linkDomains.linkHosts.get('dom_1')).toBeNull();
+  });
+
+  it('writes the domain\u2019s link_host only on entering and leaving active, not on each step while pending', async () => {
+    const s = setup();
+    await putLinkDomain(s.deps, principal(), 'dom_1');
+    for (let minute = 1; minute <= 3; minute++) {
+      s.at(T0 + minute * 60_000);
+      await s.step();
+    }
+    const validation = (await s.view()).records.find((record) => record.purpose === 'certificate_validation')!;
+    s.certificates.published.add(validation.name);
+    for (let minute = 4; minute <= 6; minute++) {
+      s.at(T0 + minute * 60_000);
+      await s.step();
+    }
+    expect((await s.view()).status).toBe('pending_dns');
+    expect(s.linkDomains.linkHostWrites).toEqual([]);
+    const cname = (await s.view()).records.find((record) => record.purpose === 'link_host')!;
+    s.zone.cname.set(HOST, [cname.value]);
+    s.at(T0 + 10 * 60_000);
+    await s.step();
+    s.zone.cname.delete(HOST);
+    s.at(T0 + 10 * 60_000 + DAILY_STEP_MS);
+    await s.step();
+    expect(s.linkDomains.linkHostWrites).toEqual([HOST, null]);
   });
 
   it('DELETE clears link_host at once, then the task removes the custom domain name, the certificate and the item', async () => {

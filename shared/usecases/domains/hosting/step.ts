@@ -33,8 +33,8 @@ export interface HostedKind<T extends HostHosting> {
   /** What the owner PUTs again to start over ("policy", "link domain"). */
   noun: string;
   hostOf(hosting: T): string;
-  /** Writes `hosting` if the stored one is at `hosting.version - 1` (nextStepAt null: nothing due). */
-  save(hosting: T, nextStepAt: Date | null): Promise<'saved' | 'conflict'>;
+  /** Writes `hosting` if the stored one (`previous`) is at `hosting.version - 1` (nextStepAt null: nothing due). */
+  save(hosting: T, nextStepAt: Date | null, previous: T): Promise<'saved' | 'conflict'>;
   /** Deletes the item if still at its version. */
   remove(hosting: T): Promise<'deleted' | 'conflict'>;
   /** The owner's records looked up: `active` when the kind's records are published (`target` the host's CNAME value). */
@@ -84,7 +84,7 @@ export async function hostStepFrom<T extends HostHosting>(
 async function save<T extends HostHosting>({ deps, kind }: Step<T>, hosting: T, changes: Partial<T>): Promise<T | null> {
   const now = deps.clock.now();
   const next = { ...hosting, ...changes, updated_at: now.toISOString(), version: hosting.version + 1 } as T;
-  return (await kind.save(next, nextStepAt(next, now))) === 'saved' ? next : null;
+  return (await kind.save(next, nextStepAt(next, now), hosting)) === 'saved' ? next : null;
 }
 
 const failed = <T extends HostHosting>(message: string): Partial<T> => ({ status: 'failed', message }) as Partial<T>;

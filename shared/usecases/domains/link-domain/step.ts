@@ -32,10 +32,16 @@ export function runDueLinkDomainSteps(
 }
 
 /** The save of a link domain, with its domain's `link_host` kept to whether it is active. */
-async function saveLinkDomain(deps: LinkDomainDeps, next: StoredLinkDomain, nextStepAt: Date | null): Promise<'saved' | 'conflict'> {
+async function saveLinkDomain(
+  deps: LinkDomainDeps,
+  next: StoredLinkDomain,
+  nextStepAt: Date | null,
+  previous: StoredLinkDomain,
+): Promise<'saved' | 'conflict'> {
   const active = (next.status as HostingStatus) === 'active';
-  // Cleared before a save that leaves active (the host may no longer reach the links API), set after one that enters it.
-  if (!active) await deps.linkDomains.setLinkHost(next.domain_id, null);
+  // Cleared before a save that leaves active (the host may no longer reach the links API), set after one that
+  // enters or stays in it; a save from one pending state to another writes nothing on the domain.
+  if (!active && (previous.status as HostingStatus) === 'active') await deps.linkDomains.setLinkHost(next.domain_id, null);
   const saved = await deps.linkDomains.save(next, nextStepAt);
   if (saved === 'saved' && active) await deps.linkDomains.setLinkHost(next.domain_id, next.host);
   return saved;
@@ -46,7 +52,7 @@ function linkDomainKind(deps: LinkDomainDeps): HostedKind<StoredLinkDomain> {
     api: 'links',
     noun: 'link domain',
     hostOf: (linkDomain) => linkDomain.host,
-    save: (linkDomain, nextStepAt) => saveLinkDomain(deps, linkDomain, nextStepAt),
+    save: (linkDomain, nextStepAt, previous) => saveLinkDomain(deps, linkDomain, nextStepAt, previous),
     remove: (linkDomain) => deps.linkDomains.remove(linkDomain),
     checkRecords: (linkDomain, target) => checkRecords(deps, linkDomain, target),
   };
