@@ -41,6 +41,11 @@ export class Api extends Construct {
    * custom domain names the domains group maps to its default stage at run time (MTA_STS_API_ID).
    */
   readonly mtaStsApi: apigw.HttpApi;
+  /**
+   * The HTTP API of link domains: the links group's routes, no execute-api endpoint; reached only through the
+   * custom domain names `links.<domain>` the domain-health task maps to it (LINKS_API_ID; docs/tracking.md).
+   */
+  readonly linksApi: apigw.HttpApi;
   /** Lambda of each API group, by group name. */
   readonly functions: Record<string, lambda.Function> = {};
 
@@ -80,18 +85,6 @@ export class Api extends Construct {
       }
     }
 
-    this.mtaStsApi = new apigw.HttpApi(this, 'MtaStsApi', {
-      description: 'mailservice hosted MTA-STS policies (custom domains only)',
-      disableExecuteApiEndpoint: true,
-    });
-    acknowledgeRule(
-      this.mtaStsApi,
-      'APIG4',
-      'RFC 8461 section 3.3: senders fetch an MTA-STS policy with a plain HTTPS GET, no credentials; the policy is public by design (it names the MX hosts, as DNS does).',
-    );
-    const mtaStsStage = this.mtaStsApi.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;
-    if (!mtaStsStage) throw new Error('The MTA-STS HTTP API has no default stage');
-    mtaStsStage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
     const mtaSts = new ServiceFunction(this, pascalCase(MTA_STS_API.name), {
       ...props,
       name: MTA_STS_API.name,
@@ -100,11 +93,46 @@ export class Api extends Construct {
       memoryMb: MTA_STS_API.memoryMb,
     }).function;
     this.functions[MTA_STS_API.name] = mtaSts;
-    const mtaStsIntegration = new HttpLambdaIntegration('MtaStsIntegration', mtaSts);
-    for (const route of MTA_STS_API.routes) {
-      const { method, path } = parseRoute(route, MTA_STS_API.name);
-      this.mtaStsApi.addRoutes({ path, methods: [method], integration: mtaStsIntegration });
+    this.mtaStsApi = this.customDomainsOnlyApi('MtaStsApi', {
+      description: 'mailservice hosted MTA-STS policies (custom domains only)',
+      public:
+        'RFC 8461 section 3.3: senders fetch an MTA-STS policy with a plain HTTPS GET, no credentials; the policy is public by design (it names the MX hosts, as DNS does).',
+      routes: MTA_STS_API.routes,
+      fn: mtaSts,
+      accessLogs,
+    });
+    // Link domains: the links group's routes (its function) behind the custom domain names links.<domain>.
+    const links = API_GROUPS.find((group) => group.name === 'links');
+    if (!links) throw new Error('The links API group is missing');
+    this.linksApi = this.customDomainsOnlyApi('LinksApi', {
+      description: "mailservice link domains' tracked links (custom domains only)",
+      public:
+        'Signed unsubscribe, open and click links (docs/tracking.md): the signed token in the path is the authority, as on the main API; these links are public by design.',
+      routes: apiRoutes(links),
+      fn: this.functions[links.name] as lambda.Function,
+      accessLogs,
+    });
+  }
+
+  /**
+   * An HTTP API with no execute-api endpoint, reached only through the custom domain names the domain-health
+   * task maps to its default stage at run time, its routes sent to `fn`, its access logs beside the main API's.
+   */
+  private customDomainsOnlyApi(
+    id: string,
+    options: { description: string; public: string; routes: string[]; fn: lambda.Function; accessLogs: logs.LogGroup },
+  ): apigw.HttpApi {
+    const api = new apigw.HttpApi(this, id, { description: options.description, disableExecuteApiEndpoint: true });
+    acknowledgeRule(api, 'APIG4', options.public);
+    const stage = api.defaultStage?.node.defaultChild as apigw.CfnStage | undefined;
+    if (!stage) throw new Error(`The HTTP API ${id} has no default stage`);
+    stage.accessLogSettings = { destinationArn: options.accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
+    const integration = new HttpLambdaIntegration(`${id}Integration`, options.fn);
+    for (const route of options.routes) {
+      const { method, path } = parseRoute(route, id);
+      api.addRoutes({ path, methods: [method], integration });
     }
+    return api;
   }
 }
 

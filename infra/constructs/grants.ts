@@ -80,31 +80,32 @@ export const ROUTE53_LIST_ACTIONS = ['route53:ListHostedZonesByName'];
  * ACM (`manageCertificates`): the public certificates of hosted MTA-STS policy hosts. RequestCertificate has
  * no resource-level permission (Resource "*", Service Authorization Reference, AWS Certificate Manager): its
  * condition keys hold it to DNS-validated, non-exportable certificates whose every name is an MTA-STS policy
- * host (MTA_STS_REQUEST_CONDITIONS); describe and delete are on the account's certificates of the region.
+ * host (HOSTED_HOST_REQUEST_CONDITIONS); describe and delete are on the account's certificates of the region.
  */
 export const ACM_REQUEST_ACTIONS = ['acm:RequestCertificate'];
 export const ACM_CERTIFICATE_ACTIONS = ['acm:DescribeCertificate', 'acm:DeleteCertificate'];
 /**
  * The host names whose certificates and custom domain names the grants allow: `mta-sts.<policy domain>`
  * (RFC 8461 section 3.3), the policy domain being a receiving subdomain `inbound.<domain>` (docs/inbound.md),
- * so `mta-sts.inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy").
+ * so `mta-sts.inbound.<domain>` (docs/deliverability.md, "Hosted MTA-STS policy"); and link domains
+ * `links.<domain>` (docs/tracking.md, "Link domains").
  */
-export const MTA_STS_HOST_PATTERN = 'mta-sts.inbound.*';
+export const HOSTED_HOST_PATTERNS = ['mta-sts.inbound.*', 'links.*'];
 /**
  * The conditions of RequestCertificate (https://docs.aws.amazon.com/acm/latest/userguide/acm-conditions.html;
  * keys and defaults as in the Service Authorization Reference):
  * - `acm:ValidationMethod` DNS: the key defaults to EMAIL when the request names no method, so only an
  *   explicit DNS validation passes;
  * - `acm:DomainNames` (multivalued: the DomainName and every SubjectAlternativeName) ForAllValues like
- *   MTA_STS_HOST_PATTERN, so not one name of the certificate may be another host (ForAnyValue would let
+ *   one of HOSTED_HOST_PATTERNS, so not one name of the certificate may be another host (ForAnyValue would let
  *   `www.<domain>` ride along with an `mta-sts.` name); and `Null` false, since ForAllValues holds for a
  *   request without the key (https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html);
  * - `acm:Export` not ENABLED: no exportable (charged, private key leaving ACM) certificate; a negated
  *   operator holds when the request does not carry the key.
  */
-export const MTA_STS_REQUEST_CONDITIONS = {
+export const HOSTED_HOST_REQUEST_CONDITIONS = {
   StringEquals: { 'acm:ValidationMethod': 'DNS' },
-  'ForAllValues:StringLike': { 'acm:DomainNames': [MTA_STS_HOST_PATTERN] },
+  'ForAllValues:StringLike': { 'acm:DomainNames': HOSTED_HOST_PATTERNS },
   Null: { 'acm:DomainNames': 'false' },
   StringNotEquals: { 'acm:Export': 'ENABLED' },
 };
@@ -347,18 +348,23 @@ export function grantAccess(
       }
       case 'certificates': {
         if (access !== 'manageCertificates') throw invalid();
-        iam.Grant.addToPrincipal({ grantee, actions: ACM_REQUEST_ACTIONS, resourceArns: ['*'], conditions: MTA_STS_REQUEST_CONDITIONS });
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: ACM_REQUEST_ACTIONS,
+          resourceArns: ['*'],
+          conditions: HOSTED_HOST_REQUEST_CONDITIONS,
+        });
         const certificates = stack.formatArn({ service: 'acm', resource: 'certificate', resourceName: '*' });
         iam.Grant.addToPrincipal({ grantee, actions: ACM_CERTIFICATE_ACTIONS, resourceArns: [certificates] });
         acknowledgeWildcardResources(
           grantee,
           ['*'],
-          `acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated, non-exportable certificates whose every name is ${MTA_STS_HOST_PATTERN} only.`,
+          `acm:RequestCertificate has no resource-level permission: AWS requires Resource "*" (Service Authorization Reference, AWS Certificate Manager); its conditions allow DNS-validated, non-exportable certificates whose every name is ${HOSTED_HOST_PATTERNS.join(' or ')} only.`,
         );
         acknowledgeWildcardResources(
           grantee,
           [certificates],
-          "Hosted MTA-STS policy hosts get a certificate each at run time (docs/deliverability.md): its id is ACM's, unknown when the stack is deployed.",
+          "Hosted MTA-STS policy hosts and link domains get a certificate each at run time (docs/deliverability.md, docs/tracking.md): its id is ACM's, unknown when the stack is deployed.",
         );
         break;
       }
@@ -366,23 +372,24 @@ export function grantAccess(
         if (access !== 'manageApiDomains') throw invalid();
         // API Gateway's ARNs name no account: arn:<partition>:apigateway:<region>::<path>.
         const path = (resource: string) => `arn:${stack.partition}:apigateway:${stack.region}::${resource}`;
-        const host = `/domainnames/${MTA_STS_HOST_PATTERN}`;
+        const hosts = HOSTED_HOST_PATTERNS.map((pattern) => `/domainnames/${pattern}`);
+        const hostResources = hosts.flatMap((host) => [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)]);
         iam.Grant.addToPrincipal({
           grantee,
           actions: API_DOMAIN_CREATE_ACTIONS,
           resourceArns: [path('/domainnames')],
           conditions: API_DOMAIN_CREATE_CONDITIONS,
         });
-        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_CREATE_ACTIONS, resourceArns: [path(`${host}/apimappings`)] });
         iam.Grant.addToPrincipal({
           grantee,
-          actions: API_DOMAIN_READ_DELETE_ACTIONS,
-          resourceArns: [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)],
+          actions: API_DOMAIN_CREATE_ACTIONS,
+          resourceArns: hosts.map((host) => path(`${host}/apimappings`)),
         });
+        iam.Grant.addToPrincipal({ grantee, actions: API_DOMAIN_READ_DELETE_ACTIONS, resourceArns: hostResources });
         acknowledgeWildcardResources(
           grantee,
-          [path(host), path(`${host}/apimappings`), path(`${host}/apimappings/*`)],
-          `Hosted MTA-STS policy hosts (mta-sts.inbound.<customer domain>) are created at run time, one per receiving domain that asks (docs/deliverability.md): the grant is the custom domain names ${MTA_STS_HOST_PATTERN} and their API mappings, nothing else of API Gateway.`,
+          hostResources,
+          `Hosted MTA-STS policy hosts (mta-sts.inbound.<customer domain>) and link domains (links.<customer domain>) are created at run time, one per domain that asks (docs/deliverability.md, docs/tracking.md): the grant is the custom domain names ${HOSTED_HOST_PATTERNS.join(' and ')} and their API mappings, nothing else of API Gateway.`,
         );
         break;
       }

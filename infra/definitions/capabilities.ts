@@ -29,6 +29,7 @@ export type Capability =
   | 'import-providers'
   | 'mta-sts-hosting'
   | 'mta-sts-provisioning'
+  | 'link-domains'
   | 'messaging'
   | 'blobs'
   | 'schedules'

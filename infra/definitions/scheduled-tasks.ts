@@ -68,7 +68,17 @@ export const SCHEDULED_TASKS: ScheduledTaskDefinition[] = [
     // raises domain.health_changed (docs/deliverability.md, "Domain health").
     name: 'domain-health',
     entry: 'functions/tasks/domain-health/handler.ts',
-    capabilities: ['platform', 'access', 'tenants', 'domains', 'deliverability', 'mta-sts-hosting', 'mta-sts-provisioning', 'messaging'],
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'deliverability',
+      'mta-sts-hosting',
+      'mta-sts-provisioning',
+      'link-domains',
+      'messaging',
+    ],
     everyMinutes: 1,
     localEveryMs: 2000,
     timeoutSeconds: 50,

@@ -103,6 +103,8 @@ export class MailserviceStack extends Stack {
         SANDBOX_DOMAIN: sandboxDomain,
         LINKS_BASE_URL: settings.LINKS_BASE_URL ?? this.api.httpApi.apiEndpoint,
         [ENV.mtaStsApiId]: this.api.mtaStsApi.apiId,
+        // Link domains' custom domain names map to this one (docs/tracking.md, "Link domains").
+        [ENV.linksApiId]: this.api.linksApi.apiId,
       },
     };
     this.workers = new Workers(this, 'Workers', functions);

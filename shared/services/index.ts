@@ -36,6 +36,7 @@
  *   ./address-validation.ts the disposable-domain list of address validation             disposable-email-domains-js
  *   ./mta-sts-hosting.ts hosted MTA-STS policies (store)
  *   ./mta-sts-provisioning.ts their hosts' certificates and domain names               ACM, API Gateway (the task only)
+ *   ./link-domains.ts   link domains links.<domain> (store; provisioned as MTA-STS hosts are)
  *
  * A module builds what its capability keeps (a repository is an object holding the table's handle);
  * what it reads of another capability it takes as an argument, so each is built once per process.
@@ -58,6 +59,7 @@ import { buildImports, type ImportServices } from './imports';
 import { buildInbound, type InboundServices } from './inbound';
 import { buildMailDomains, type MailDomainServices } from './mail-domains';
 import { buildMessaging, type MessagingServices } from './messaging';
+import { buildLinkDomains, type LinkDomainServices } from './link-domains';
 import { buildMtaStsHosting, type MtaStsHostingServices } from './mta-sts-hosting';
 import { buildMtaStsProvisioning, type MtaStsProvisioningServices } from './mta-sts-provisioning';
 import { buildOidc, type OidcServices } from './oidc';
@@ -91,6 +93,7 @@ export type {
   MailDomainServices,
   MessagingServices,
   MtaStsHostingServices,
+  LinkDomainServices,
   MtaStsProvisioningServices,
   OidcServices,
   Platform,
@@ -138,6 +141,7 @@ export type Services = Platform &
   DeliverabilityServices &
   DeliveryServices &
   MtaStsHostingServices &
+  LinkDomainServices &
   MtaStsProvisioningServices;
 
 export function buildServices(config: Config = loadConfig()): Services {
@@ -172,6 +176,7 @@ export function buildServices(config: Config = loadConfig()): Services {
     ...buildDeliverability(platform),
     ...buildDelivery(platform, stack),
     ...buildMtaStsHosting(platform),
+    ...buildLinkDomains(platform),
     ...buildMtaStsProvisioning(platform),
   };
 }

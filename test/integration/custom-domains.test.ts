@@ -6,34 +6,10 @@
  * ACM emulator's CA) reaches the `mta-sts` function; another path on that host is API Gateway's 404.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { ACMClient, DescribeCertificateCommand, RequestCertificateCommand } from '@aws-sdk/client-acm';
 import { ApiGatewayV2Client, CreateApiMappingCommand, CreateDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
+import { customDomainRequest } from './harness/custom-domains';
 import { api, stack } from './harness/stack';
-
-function httpsGet(
-  url: string,
-  name: string,
-  path: string,
-  caFile: string,
-): Promise<{ status: number; type: string | undefined; body: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: hostname, port, path, servername: name, headers: { host: name }, ca: readFileSync(caFile), agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 it('serves the MTA-STS API only on a custom domain name mapped to it, with an ACM certificate validated by DNS', async () => {
   const { info } = stack();
@@ -67,15 +43,15 @@ it('serves the MTA-STS API only on a custom domain name mapped to it, with an AC
         DomainNameConfigurations: [{ CertificateArn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' }],
       }),
     );
-    const unmapped = await httpsGet(info.custom_domains_url!, name, '/.well-known/mta-sts.txt', info.custom_domains_ca_file!);
+    const unmapped = await customDomainRequest(name, '/.well-known/mta-sts.txt');
     expect(unmapped).toMatchObject({ status: 404, body: '{"message":"Not Found"}' });
     await apigw.send(new CreateApiMappingCommand({ DomainName: name, ApiId: apiId, Stage: '$default' }));
 
-    const policy = await httpsGet(info.custom_domains_url!, name, '/.well-known/mta-sts.txt', info.custom_domains_ca_file!);
+    const policy = await customDomainRequest(name, '/.well-known/mta-sts.txt');
     // The function answered (today's placeholder: text/plain), not API Gateway's own JSON 404.
     expect(policy.type).toMatch(/^text\/plain/);
     expect(policy.body).not.toBe('{"message":"Not Found"}');
-    const other = await httpsGet(info.custom_domains_url!, name, '/emails', info.custom_domains_ca_file!);
+    const other = await customDomainRequest(name, '/emails');
     expect(other).toMatchObject({ status: 404, body: '{"message":"Not Found"}' });
   } finally {
     acm.destroy();

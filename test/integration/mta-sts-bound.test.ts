@@ -104,6 +104,7 @@ describe("the deployment's headroom (npm run admin -- mta-sts quota)", () => {
     });
     expect(report.policies_available).toBe(Math.min(report.custom_domain_names.available, report.certificates.available));
     expect(report.policies_per_account).toEqual({ free: 1, pro: 5, scale: 20, dedicated: 50 });
+    expect(report.link_domains_per_account).toEqual({ free: 1, pro: 5, scale: 20, dedicated: 50 });
 
     const raised = await headroom('--domain-name-quota', '600', '--certificate-quota', '5000');
     expect(raised.custom_domain_names.quota).toBe(600);

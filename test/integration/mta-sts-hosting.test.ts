@@ -7,11 +7,16 @@
  * owner's records making it active, a new mode served at once with a new id, a race of PUTs, DELETE and the
  * domain's deletion taking the host's AWS resources down.
  */
-import { Resolver } from 'node:dns/promises';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
-import { ApiGatewayV2Client, GetDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
+import type { ACMClient } from '@aws-sdk/client-acm';
+import type { ApiGatewayV2Client } from '@aws-sdk/client-apigatewayv2';
+import {
+  certificatesFor,
+  customDomainRequest,
+  domainNameExists,
+  hostGone as waitForHostGone,
+  hostingClients,
+  resolveHost,
+} from './harness/custom-domains';
 import { publish, publishAll, uniqueDomain } from './harness/dns';
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
@@ -56,71 +61,8 @@ function waitForHosting(account: TestAccount, domainId: string, done: (hosting: 
 
 const recordOf = (hosting: Hosting, purpose: string) => hosting.records.find((record) => record.purpose === purpose);
 
-/** The host's address as a sender finds it: through DNS (the emulator), CNAME to the custom domain name's target, then its A record. */
-async function resolveHost(host: string): Promise<string> {
-  const resolver = new Resolver();
-  resolver.setServers([stack().info.endpoints.dns]);
-  const [target] = await resolver.resolveCname(host);
-  const [address] = await resolver.resolve4(target!);
-  return address!;
-}
-
 /** GET https://<host>/.well-known/mta-sts.txt on the custom domains' endpoint: the certificate must be valid for the host (RFC 8461 section 3.3). */
-function fetchPolicy(host: string, address = '127.0.0.1'): Promise<{ status: number; type: string | undefined; body: string }> {
-  const { info } = stack();
-  const { port } = new URL(info.custom_domains_url!);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: address,
-        port,
-        path: '/.well-known/mta-sts.txt',
-        servername: host,
-        headers: { host },
-        ca: readFileSync(info.custom_domains_ca_file!),
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function awsClients() {
-  const { info } = stack();
-  const config = {
-    region: info.region,
-    credentials: { accessKeyId: info.env.AWS_ACCESS_KEY_ID!, secretAccessKey: info.env.AWS_SECRET_ACCESS_KEY! },
-    maxAttempts: 1,
-  };
-  return {
-    acm: new ACMClient({ ...config, endpoint: info.endpoints.acm }),
-    apigw: new ApiGatewayV2Client({ ...config, endpoint: info.endpoints.apigatewayv2 }),
-  };
-}
-
-/** Whether the custom domain name `host` exists in the local API Gateway. */
-async function domainNameExists(apigw: ApiGatewayV2Client, host: string): Promise<boolean> {
-  try {
-    await apigw.send(new GetDomainNameCommand({ DomainName: host }));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'NotFoundException') return false;
-    throw error;
-  }
-}
-
-async function certificatesFor(acm: ACMClient, host: string): Promise<string[]> {
-  const { CertificateSummaryList } = await acm.send(new ListCertificatesCommand({ MaxItems: 1000 }));
-  return (CertificateSummaryList ?? []).filter((summary) => summary.DomainName === host).map((summary) => summary.CertificateArn!);
-}
+const fetchPolicy = (host: string, address?: string) => customDomainRequest(host, '/.well-known/mta-sts.txt', { address });
 
 /** A receiving domain of a new account whose policy is hosted (testing), its certificate's validation record listed. */
 async function hostedDomain(): Promise<{
@@ -141,17 +83,11 @@ async function hostedDomain(): Promise<{
   return { account, domain, host: `mta-sts.inbound.${domain.name}`, validation: recordOf(listed, 'certificate_validation')! };
 }
 
-/** Waits for the task to have deleted the host's custom domain name and certificate. */
-function hostGone(acm: ACMClient, apigw: ApiGatewayV2Client, host: string, why: string): Promise<unknown> {
-  return waitFor(
-    async () => !(await domainNameExists(apigw, host)) && (await certificatesFor(acm, host)).length === 0,
-    `${host}'s custom domain name and certificate to be deleted ${why}`,
-    WAIT_MS,
-  );
-}
+const hostGone = (acm: ACMClient, apigw: ApiGatewayV2Client, host: string, why: string) =>
+  waitForHostGone({ acm, apigw }, host, why, WAIT_MS);
 
 let account: TestAccount;
-const clients = awsClients;
+const clients = hostingClients;
 
 beforeAll(async () => {
   account = await newAccount();

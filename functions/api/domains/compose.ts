@@ -9,6 +9,7 @@ import { buildDnsApply } from '#shared/services/dns-apply';
 import { buildDomains } from '#shared/services/domains';
 import { buildQueues } from '#shared/services/messaging';
 import { buildMtaStsHosting } from '#shared/services/mta-sts-hosting';
+import { buildLinkDomains } from '#shared/services/link-domains';
 import { buildSecrets } from '#shared/services/secrets';
 import { buildSes } from '#shared/services/ses';
 import { buildTenants } from '#shared/services/tenants';
@@ -28,6 +29,7 @@ export function composeDomainsGroup(platform: Platform): DomainsServices {
     ...buildQueues(platform, ['events']),
     ...buildDeliverability(platform),
     ...buildMtaStsHosting(platform),
+    ...buildLinkDomains(platform),
     // Inbound routes name webhook endpoints (checked when set).
     webhooks: buildWebhooks(platform).webhooks,
   };

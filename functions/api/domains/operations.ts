@@ -14,6 +14,8 @@ import {
   domainSchema,
   inboundRoutesViewSchema,
   mtaStsHostingDeletedSchema,
+  linkDomainSchema,
+  linkDomainDeletedSchema,
   mtaStsHostingSchema,
 } from './schemas';
 import { mtaStsInputSchema } from '#shared/domain/domains/mta-sts/policy';
@@ -169,6 +171,43 @@ export const domainOps = section('domains', 'Domains', {
     scopes: ['domains:write'],
     pathParams: { id: 'the domain id (dom_...)' },
     responses: { 200: { description: 'Deleted.', schema: mtaStsHostingDeletedSchema } },
+    errors: { 409: ['conflict'] },
+  },
+  getDomainLinkDomain: {
+    method: 'get',
+    path: '/domains/{id}/link-domain',
+    summary: "A domain's link domain",
+    description:
+      'The link domain `links.<domain>` (docs/tracking.md, "Link domains"): its status, the records to publish and what the last check found. 404 when the domain has none.',
+    auth: 'apiKey',
+    scopes: [...domainRead],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'The link domain.', schema: linkDomainSchema } },
+  },
+  putDomainLinkDomain: {
+    method: 'put',
+    path: '/domains/{id}/link-domain',
+    summary: 'Serve the tracked links of a domain from links.<domain>',
+    description:
+      "Serves the domain's click links, open pixels and unsubscribe links from `https://links.<domain>` instead of the service's link host: the service requests the host's certificate (ACM, DNS-validated) and, once it is issued, maps the host to the links API. Publish the records the answer lists as they appear (the certificate's validation CNAME first, then the host's CNAME). Once the CNAME is found the link domain is `active` and emails sent from the domain link to it; until then, and whenever the CNAME is gone at a daily check, they link to the service's host. The domain must be verified. PUT again after `failed` starts over; otherwise it checks now (after publishing a record) and answers the link domain as it stands. An account has at most its plan's number of link domains (" +
+      PLAN_NAMES.map((plan) => `${plan} ${PLANS[plan].linkDomains}`).join(', ') +
+      ': a new one past it is 403 `plan_limit`; a deleted one frees its place once its removal completes.',
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'The link domain.', schema: linkDomainSchema } },
+    errors: { 403: ['plan_limit'], 409: ['conflict'] },
+  },
+  deleteDomainLinkDomain: {
+    method: 'delete',
+    path: '/domains/{id}/link-domain',
+    summary: 'Stop serving links from links.<domain>',
+    description:
+      "The domain's emails link to the service's link host again at once; the host's custom domain name and certificate are deleted within minutes. Links in emails already sent under links.<domain> stop working once its CNAME or the link domain is gone: keep both while they matter.",
+    auth: 'apiKey',
+    scopes: ['domains:write'],
+    pathParams: { id: 'the domain id (dom_...)' },
+    responses: { 200: { description: 'Deleted.', schema: linkDomainDeletedSchema } },
     errors: { 409: ['conflict'] },
   },
   updateDomain: {

@@ -1,4 +1,4 @@
-/** Response schemas of the domains group: domains, DNS records, apply, health, DMARC figures and hosted MTA-STS. */
+/** Response schemas of the domains group: domains, DNS records, apply, health, DMARC figures, hosted MTA-STS and link domains. */
 import * as z from 'zod';
 import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '#shared/domain/domains/domain';
 import { DNS_HOSTS } from '#shared/domain/domains/dns-apply';
@@ -10,6 +10,7 @@ import type { PublicInboundRoutes } from '#shared/usecases/inbound/inbound-route
 import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 import { HOSTING_STATUSES, type PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
 import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
+import type { PublicLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 
 const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
 const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
@@ -310,6 +311,21 @@ export const inboundRoutesViewSchema = describing<PublicInboundRoutes>()(
   }),
 );
 
+/** The records a hosted host's owner publishes (hosted MTA-STS policies, link domains), each with what the last check found. */
+function hostingRecordsSchema<const Purpose extends string>(purposes: readonly [Purpose, ...Purpose[]], purpose: string, required: string) {
+  return z.array(
+    z.strictObject({
+      purpose: z.enum(purposes).describe(purpose),
+      type: z.enum(['CNAME', 'TXT']).describe('the DNS record type'),
+      name: z.string().describe('fully qualified host name'),
+      value: z.string().describe('what to publish'),
+      required: z.boolean().describe(required),
+      status: z.enum(['verified', 'pending']).describe('verified: found as given at the last check; pending: not (yet)'),
+      found: z.array(z.string()).optional().describe('values found at the last check'),
+    }),
+  );
+}
+
 /** GET and PUT /domains/{id}/mta-sts (docs/deliverability.md, "Hosted MTA-STS policy"). */
 export const mtaStsHostingSchema = describing<PublicHosting>()(
   z.strictObject({
@@ -327,23 +343,11 @@ export const mtaStsHostingSchema = describing<PublicHosting>()(
     max_age: z.number().int().describe('how long senders keep the policy, in seconds'),
     mx: z.array(z.string()).describe("the MX hosts the policy names: the service's inbound MX"),
     policy_id: z.string().describe("the policy's id, in the policy TXT record; new whenever the policy changes"),
-    records: z
-      .array(
-        z.strictObject({
-          purpose: z
-            .enum(['certificate_validation', 'policy_host', 'policy', 'tls_rpt'])
-            .describe(
-              "certificate_validation: ACM's CNAME that issues the host's certificate; policy_host: the CNAME of mta-sts.<policy domain>; policy: the TXT that announces the policy; tls_rpt: reports of TLS failures (recommended)",
-            ),
-          type: z.enum(['CNAME', 'TXT']).describe('the DNS record type'),
-          name: z.string().describe('fully qualified host name'),
-          value: z.string().describe('what to publish'),
-          required: z.boolean().describe('needed for senders to use the policy'),
-          status: z.enum(['verified', 'pending']).describe('verified: found as given at the last check; pending: not (yet)'),
-          found: z.array(z.string()).optional().describe('values found at the last check'),
-        }),
-      )
-      .describe('the records to publish, in order (policy_host appears once the certificate is issued)'),
+    records: hostingRecordsSchema(
+      ['certificate_validation', 'policy_host', 'policy', 'tls_rpt'],
+      "certificate_validation: ACM's CNAME that issues the host's certificate; policy_host: the CNAME of mta-sts.<policy domain>; policy: the TXT that announces the policy; tls_rpt: reports of TLS failures (recommended)",
+      'needed for senders to use the policy',
+    ).describe('the records to publish, in order (policy_host appears once the certificate is issued)'),
     checked_at: nullableTimestamp.describe('when the records were last looked up; null before'),
     next_check_at: nullableTimestamp.describe(
       'when the next step is taken (certificate: every minute; records: every 5 minutes for 3 days, then daily); null when failed',
@@ -360,4 +364,44 @@ export const mtaStsHostingDeletedSchema = z.strictObject({
   deleted: z
     .literal(true)
     .describe("always true: the policy is no longer served; its host's certificate and custom domain name are deleted within minutes"),
+});
+
+/** GET and PUT /domains/{id}/link-domain (docs/tracking.md, "Link domains"). */
+export const linkDomainSchema = describing<PublicLinkDomain>()(
+  z.strictObject({
+    object: z.literal('link_domain').describe('always `link_domain`'),
+    domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+    host: z.string().describe('the link domain: `links.<domain>`'),
+    base_url: z
+      .string()
+      .describe("https://links.<domain>: where the domain's tracked links, pixels and unsubscribe links point once active"),
+    status: z
+      .enum(HOSTING_STATUSES)
+      .describe(
+        "pending_certificate: publish the certificate_validation record; pending_dns: the host is served, publish link_host; active: the domain's emails link to it; failed: see message, PUT again to start over; removing: being taken down",
+      ),
+    message: z.string().nullable().describe('what happens next or what to do; null when active'),
+    records: hostingRecordsSchema(
+      ['certificate_validation', 'link_host'],
+      "certificate_validation: ACM's CNAME that issues the host's certificate; link_host: the CNAME of links.<domain>",
+      'needed for the link domain to be used',
+    ).describe('the records to publish, in order (link_host appears once the certificate is issued)'),
+    checked_at: nullableTimestamp.describe('when the link_host record was last looked up; null before'),
+    next_check_at: nullableTimestamp.describe(
+      'when the next step is taken (certificate: every minute; records: every 5 minutes for 3 days, then daily); null when failed',
+    ),
+    created_at: timestamp.describe('when the link domain was asked for'),
+    updated_at: timestamp.describe('when it last changed'),
+  }),
+);
+
+/** DELETE /domains/{id}/link-domain. */
+export const linkDomainDeletedSchema = z.strictObject({
+  object: z.literal('link_domain').describe('always `link_domain`'),
+  domain_id: idOf('dom').describe("the domain's id (dom_...)"),
+  deleted: z
+    .literal(true)
+    .describe(
+      "always true: the domain's links use the service's link host again at once; the host's certificate and custom domain name are deleted within minutes",
+    ),
 });

@@ -7,6 +7,7 @@ import type {
   DeliverabilityServices,
   DnsApplyServices,
   MtaStsHostingServices,
+  LinkDomainServices,
   MessagingServices,
   SecretServices,
   SesServices,
@@ -22,5 +23,6 @@ export type DomainsServices = Platform &
   DnsApplyServices &
   DeliverabilityServices &
   MtaStsHostingServices &
+  LinkDomainServices &
   Pick<MessagingServices, 'events'> &
   Pick<WebhookServices, 'webhooks'>;

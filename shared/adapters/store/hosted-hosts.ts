@@ -8,7 +8,8 @@ import type * as z from 'zod';
 import type { HostHosting } from '../../domain/domains/hosting/host-hosting';
 import { decodeItem } from './decode';
 import { pastDueSortKeys } from './due-work';
-import { isConditionFailure, type Table } from './table';
+import { freeSlotItem, takeSlotItem } from './counters';
+import { cancelledConditionIndexes, isConditionFailure, isTransactionConflict, transactWrite, type Table } from './table';
 
 export interface StoredHostState<T> {
   hosting: T;
@@ -93,6 +94,39 @@ export class HostedItems<T extends HostHosting> {
       return 'deleted';
     } catch (error) {
       if (isConditionFailure(error)) return 'conflict';
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a new host (version 1) if none is stored for its key and its account has fewer than `limit` of its
+   * kind (the account's `counter`, ./counters.ts), both in one transaction: `saved`; `conflict` when another
+   * write came first (the item exists, or a concurrent transaction on the same items: read again); `limit` at
+   * the bound.
+   */
+  protected async createTakingSlot(hosting: T, nextStepAt: Date, counter: string, limit: number): Promise<'saved' | 'conflict' | 'limit'> {
+    if (hosting.version !== 1) throw new Error('a new hosted host has version 1');
+    try {
+      await transactWrite(this.table, [
+        { Put: { TableName: this.table.name, Item: this.item(hosting, nextStepAt), ConditionExpression: 'attribute_not_exists(PK)' } },
+        takeSlotItem(this.table, hosting.account_id, counter, limit),
+      ]);
+      return 'saved';
+    } catch (error) {
+      const failed = cancelledConditionIndexes(error);
+      if (failed.includes(0) || isTransactionConflict(error)) return 'conflict';
+      if (failed.includes(1)) return 'limit';
+      throw error;
+    }
+  }
+
+  /** Deletes the item if still at its `version`, giving its account's place (`counter`) back in the same transaction. */
+  protected async removeFreeingSlot(hosting: T, counter: string): Promise<'deleted' | 'conflict'> {
+    try {
+      await transactWrite(this.table, [{ Delete: this.deleteAt(hosting) }, freeSlotItem(this.table, hosting.account_id, counter)]);
+      return 'deleted';
+    } catch (error) {
+      if (isConditionFailure(error) || cancelledConditionIndexes(error).length > 0 || isTransactionConflict(error)) return 'conflict';
       throw error;
     }
   }

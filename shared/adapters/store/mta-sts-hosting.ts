@@ -8,10 +8,9 @@
  * the same transaction, and its removal gives it back in the same transaction as the item's deletion.
  */
 import { storedHostingSchema, type StoredHosting } from '../../domain/domains/mta-sts/hosting';
-import { freeSlotItem, takeSlotItem } from './counters';
 import { HostedItems, hostDueKey, type StoredHostState } from './hosted-hosts';
 import { keys } from './keys';
-import { cancelledConditionIndexes, isConditionFailure, isTransactionConflict, transactWrite, type Table } from './table';
+import type { Table } from './table';
 
 /** The account's counter of hosted policies (./counters.ts). */
 const COUNTER = 'MTA_STS';
@@ -36,34 +35,16 @@ export class MtaStsHostingRepository extends HostedItems<StoredHosting> {
    * fewer than `limit` policies, both in one transaction: `saved`; `conflict` when another write came first
    * (the item exists, or a concurrent transaction on the same items: read again); `limit` at the bound.
    */
-  async create(hosting: StoredHosting, nextStepAt: Date, limit: number): Promise<'saved' | 'conflict' | 'limit'> {
-    if (hosting.version !== 1 || !hosting.plan_slot) throw new Error('a new hosting has version 1 and takes a place (plan_slot)');
-    try {
-      await transactWrite(this.table, [
-        { Put: { TableName: this.table.name, Item: this.item(hosting, nextStepAt), ConditionExpression: 'attribute_not_exists(PK)' } },
-        takeSlotItem(this.table, hosting.account_id, COUNTER, limit),
-      ]);
-      return 'saved';
-    } catch (error) {
-      const failed = cancelledConditionIndexes(error);
-      if (failed.includes(0) || isTransactionConflict(error)) return 'conflict';
-      if (failed.includes(1)) return 'limit';
-      throw error;
-    }
+  create(hosting: StoredHosting, nextStepAt: Date, limit: number): Promise<'saved' | 'conflict' | 'limit'> {
+    if (!hosting.plan_slot) throw new Error('a new hosting takes a place (plan_slot)');
+    return this.createTakingSlot(hosting, nextStepAt, COUNTER, limit);
   }
 
   /**
    * Deletes the item if still at its `version`, giving its account's place back in the same transaction when it
    * took one (`plan_slot`): `deleted`, or `conflict`.
    */
-  async remove(hosting: StoredHosting): Promise<'deleted' | 'conflict'> {
-    if (!hosting.plan_slot) return this.deleteItem(hosting);
-    try {
-      await transactWrite(this.table, [{ Delete: this.deleteAt(hosting) }, freeSlotItem(this.table, hosting.account_id, COUNTER)]);
-      return 'deleted';
-    } catch (error) {
-      if (isConditionFailure(error) || cancelledConditionIndexes(error).length > 0 || isTransactionConflict(error)) return 'conflict';
-      throw error;
-    }
+  remove(hosting: StoredHosting): Promise<'deleted' | 'conflict'> {
+    return hosting.plan_slot ? this.removeFreeingSlot(hosting, COUNTER) : this.deleteItem(hosting);
   }
 }

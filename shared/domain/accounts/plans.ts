@@ -25,6 +25,11 @@ export interface PlanLimits {
    * quotas all accounts share (120 custom domain names per Region by default), so no account takes them all.
    */
   mtaStsPolicies: number;
+  /**
+   * Link domains (`links.<domain>`, docs/tracking.md) the account may have at once: each holds a certificate and
+   * a custom domain name of the same shared quotas as a hosted MTA-STS policy.
+   */
+  linkDomains: number;
 }
 
 export const PLANS: Record<PlanName, PlanLimits> = {
@@ -36,6 +41,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     tenants: 0,
     validationsPerHour: 100,
     mtaStsPolicies: 1,
+    linkDomains: 1,
   },
   pro: {
     monthlyEmails: 50_000,
@@ -45,6 +51,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     tenants: 0,
     validationsPerHour: 2_000,
     mtaStsPolicies: 5,
+    linkDomains: 5,
   },
   scale: {
     monthlyEmails: 100_000,
@@ -54,6 +61,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     tenants: 1_000,
     validationsPerHour: 10_000,
     mtaStsPolicies: 20,
+    linkDomains: 20,
   },
   dedicated: {
     monthlyEmails: null,
@@ -63,6 +71,7 @@ export const PLANS: Record<PlanName, PlanLimits> = {
     tenants: 10_000,
     validationsPerHour: 50_000,
     mtaStsPolicies: 50,
+    linkDomains: 50,
   },
 };
 

@@ -4,6 +4,8 @@
  */
 import type { MtaStsHostingDeps } from './mta-sts/deps';
 import { removeHostingWithReceiving } from './mta-sts/remove-with-receiving';
+import type { LinkDomainDeps } from './link-domain/deps';
+import { removeLinkDomainWithDomain } from './link-domain/remove-with-domain';
 import { createHash, randomBytes } from 'node:crypto';
 import { generateDkimKey, newSelector } from '../../lib/dkim/keys';
 import { PLANS, upgradeUrl } from '../../domain/accounts/plans';
@@ -186,7 +188,7 @@ async function updateSettings(
 const DELETE_ATTEMPTS = 3;
 
 export async function deleteDomain(
-  deps: DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'>,
+  deps: DomainDeps & Pick<MtaStsHostingDeps, 'mtaStsHosting'> & Pick<LinkDomainDeps, 'linkDomains'>,
   principal: Principal,
   domainId: string,
 ): Promise<void> {
@@ -198,8 +200,9 @@ export async function deleteDomain(
     if (outcome === 'deleted') break;
     if (outcome === 'not_found' || attempt >= DELETE_ATTEMPTS) throw new NotFoundError('Domain', domainId);
   }
-  // Its hosted MTA-STS policy goes with it (the domain-health task deletes the host's AWS resources).
+  // Its hosted MTA-STS policy and its link domain go with it (the domain-health task deletes the hosts' AWS resources).
   await removeHostingWithReceiving(deps, domain);
+  await removeLinkDomainWithDomain(deps, domain);
   // The domain is gone for us either way; a leftover provider identity is harmless (we never send from it).
   if (domain.tenant_id) await unlinkTenantDomain(deps.sesTenants, domain.tenant_id, domain.name, { domain_id: domain.id });
   try {

@@ -19,7 +19,7 @@ import {
   API_DOMAIN_CREATE_ACTIONS,
   API_DOMAIN_CREATE_CONDITIONS,
   API_DOMAIN_READ_DELETE_ACTIONS,
-  MTA_STS_REQUEST_CONDITIONS,
+  HOSTED_HOST_REQUEST_CONDITIONS,
   ROUTE53_CHANGE_ACTIONS,
   ROUTE53_LIST_ACTIONS,
   ROUTE53_ZONE_ACTIONS,
@@ -318,13 +318,18 @@ describe('Route 53 (DNS apply)', () => {
   );
 });
 
-describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom domain names)', () => {
+describe('hosted MTA-STS policy hosts and link domains (ACM certificates, API Gateway custom domain names)', () => {
   const hostingActions = (name: string): string[] =>
     functionActions(s.template, s.stack, name).filter((a) => a.startsWith('acm:') || a.startsWith('apigateway:'));
   const apiGatewayArn = (path: string): unknown => ({
     'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:', { Ref: 'AWS::Region' }, `::${path}`]],
   });
-  const host = '/domainnames/mta-sts.inbound.*';
+  const hosts = ['/domainnames/mta-sts.inbound.*', '/domainnames/links.*'];
+  const hostArns = hosts.flatMap((host) => [
+    apiGatewayArn(host),
+    apiGatewayArn(`${host}/apimappings`),
+    apiGatewayArn(`${host}/apimappings/*`),
+  ]);
 
   test('only the domain-health task (which takes every provisioning step) may touch ACM or API Gateway, with exactly the six actions provisioning uses', () => {
     expect(
@@ -358,7 +363,7 @@ describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom doma
     }));
     expect(shapes).toEqual(
       expect.arrayContaining([
-        { actions: ['acm:RequestCertificate'], resources: ['*'], condition: MTA_STS_REQUEST_CONDITIONS },
+        { actions: ['acm:RequestCertificate'], resources: ['*'], condition: HOSTED_HOST_REQUEST_CONDITIONS },
         {
           actions: ['acm:DeleteCertificate', 'acm:DescribeCertificate'],
           resources: [
@@ -373,15 +378,11 @@ describe('hosted MTA-STS policy hosts (ACM certificates, API Gateway custom doma
         { actions: ['apigateway:POST'], resources: [apiGatewayArn('/domainnames')], condition: API_DOMAIN_CREATE_CONDITIONS },
       ]),
     );
-    // Unconditioned API Gateway grants: POST only on the mappings of mta-sts hosts, GET and DELETE only on those hosts and their mappings.
+    // Unconditioned API Gateway grants: POST only on the mappings of mta-sts and links hosts, GET and DELETE only on those hosts and their mappings.
     const allowedOn = (action: string) => statements.filter((st) => !st.Condition && actionsOf(st).includes(action)).flatMap(resourcesOf);
-    expect(new Set(allowedOn('apigateway:POST'))).toEqual(new Set([apiGatewayArn(`${host}/apimappings`)]));
-    expect(new Set(allowedOn('apigateway:GET'))).toEqual(
-      new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]),
-    );
-    expect(new Set(allowedOn('apigateway:DELETE'))).toEqual(
-      new Set([apiGatewayArn(host), apiGatewayArn(`${host}/apimappings`), apiGatewayArn(`${host}/apimappings/*`)]),
-    );
+    expect(new Set(allowedOn('apigateway:POST'))).toEqual(new Set(hosts.map((host) => apiGatewayArn(`${host}/apimappings`))));
+    expect(new Set(allowedOn('apigateway:GET'))).toEqual(new Set(hostArns));
+    expect(new Set(allowedOn('apigateway:DELETE'))).toEqual(new Set(hostArns));
     expect(statements.every((st) => st.Effect === 'Allow')).toBe(true);
   });
 });

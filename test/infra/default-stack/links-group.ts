@@ -21,20 +21,38 @@ describe('links API group', () => {
     expect(apiRoutes(group)).toEqual(['ANY /unsubscribe/{proxy+}', 'ANY /t/{proxy+}']);
   });
 
-  test('routes ANY /unsubscribe/{proxy+} and ANY /t/{proxy+} to the links function', () => {
+  test("routes ANY /unsubscribe/{proxy+} and ANY /t/{proxy+} to the links function, on the API and on the link domains' API", () => {
     const integrations = s.template.findResources('AWS::ApiGatewayV2::Integration') as Record<
       string,
       { Properties: { IntegrationUri: unknown } }
     >;
     const fnId = logicalId(s.stack, s.stack.api.functions.links!);
+    const apiIds = [logicalId(s.stack, s.stack.api.httpApi), logicalId(s.stack, s.stack.api.linksApi)].sort();
     for (const routeKey of ['ANY /unsubscribe/{proxy+}', 'ANY /t/{proxy+}']) {
       const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })) as {
-        Properties: { Target: { 'Fn::Join': [string, unknown[]] } };
+        Properties: { ApiId: { Ref: string }; Target: { 'Fn::Join': [string, unknown[]] } };
       }[];
-      expect(routes).toHaveLength(1);
-      const integrationId = (routes[0]!.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
-      expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
+      expect(routes.map((route) => route.Properties.ApiId.Ref).sort()).toEqual(apiIds);
+      for (const route of routes) {
+        const integrationId = (route.Properties.Target['Fn::Join'][1][1] as { Ref: string }).Ref;
+        expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri)).toContain(fnId);
+      }
     }
+  });
+
+  test("the link domains' API has no execute-api endpoint and only the links routes; the domain-health task is told its id", () => {
+    const linksApiId = logicalId(s.stack, s.stack.api.linksApi);
+    expect(s.template.toJSON().Resources[linksApiId].Properties.DisableExecuteApiEndpoint).toBe(true);
+    const routes = Object.values(s.template.findResources('AWS::ApiGatewayV2::Route')) as {
+      Properties: { ApiId: { Ref: string }; RouteKey: string };
+    }[];
+    expect(
+      routes
+        .filter((route) => route.Properties.ApiId.Ref === linksApiId)
+        .map((route) => route.Properties.RouteKey)
+        .sort(),
+    ).toEqual(['ANY /t/{proxy+}', 'ANY /unsubscribe/{proxy+}']);
+    expect(functionEnv(s.template, s.stack, 'domain-health').LINKS_API_ID).toEqual({ Ref: linksApiId });
   });
 
   test('may use the table, open (never seal) secrets and publish events, and nothing else', () => {

@@ -27,8 +27,13 @@ class InMemoryLinkDomains implements LinkDomainStore {
     const item = this.items.get(host);
     return item ? { hosting: structuredClone(item.hosting), nextStepAt: item.due?.toISOString() ?? null } : null;
   }
-  async create(linkDomain: StoredLinkDomain, due: Date): Promise<'saved' | 'conflict'> {
+  /** The accounts' counters of link domains (COUNTER#LINK_DOMAINS). */
+  readonly counts = new Map<string, number>();
+  async create(linkDomain: StoredLinkDomain, due: Date, limit: number): Promise<'saved' | 'conflict' | 'limit'> {
     if (this.items.has(linkDomain.host)) return 'conflict';
+    const count = this.counts.get(linkDomain.account_id) ?? 0;
+    if (count >= limit) return 'limit';
+    this.counts.set(linkDomain.account_id, count + 1);
     this.items.set(linkDomain.host, { hosting: structuredClone(linkDomain), due });
     return 'saved';
   }
@@ -40,6 +45,7 @@ class InMemoryLinkDomains implements LinkDomainStore {
   async remove(linkDomain: StoredLinkDomain): Promise<'deleted' | 'conflict'> {
     if (this.items.get(linkDomain.host)?.hosting.version !== linkDomain.version) return 'conflict';
     this.items.delete(linkDomain.host);
+    this.counts.set(linkDomain.account_id, (this.counts.get(linkDomain.account_id) ?? 0) - 1);
     return 'deleted';
   }
   /** Every write of a domain's link_host, in order. */
@@ -57,8 +63,8 @@ class InMemoryLinkDomains implements LinkDomainStore {
   }
 }
 
-const principal = (): Principal => ({
-  account: { id: 'acc_1', plan: 'pro' } as Principal['account'],
+const principal = (plan: Principal['account']['plan'] = 'pro'): Principal => ({
+  account: { id: 'acc_1', plan } as Principal['account'],
   credential: { kind: 'api_key', id: 'key_1', scopes: ['full'], tenant: null, allowed_domains: null },
 });
 
@@ -84,6 +90,7 @@ function setup(fields: Partial<Domain> = {}) {
     hostDomains: domainNames,
     dns: zone.dns,
     clock: { now: () => new Date(now) },
+    dashboardUrl: 'https://app.example',
   };
   const step = () => runDueLinkDomainSteps(deps, { budgetMs: 1000, log: () => {} });
   const view = () => getLinkDomain(deps, principal(), 'dom_1');
@@ -185,10 +192,35 @@ describe('link domains', () => {
     expect(s.domainNames.names.has(HOST)).toBe(false);
   });
 
-  it('an unverified domain has no link domain (400); a PUT of a live one changes nothing', async () => {
+  it('an unverified domain has no link domain (400); a PUT of a live one only makes its next step due now', async () => {
     await expect(putLinkDomain(setup({ status: 'pending' }).deps, principal(), 'dom_1')).rejects.toMatchObject({ status: 400 });
     const s = setup();
     const first = await putLinkDomain(s.deps, principal(), 'dom_1');
     expect(await putLinkDomain(s.deps, principal(), 'dom_1')).toEqual(first);
+    // Once stepped (next step a minute later), a PUT makes the next step due now, changing nothing else.
+    await s.step();
+    const stepped = await s.view();
+    expect(Date.parse(stepped.next_check_at!)).toBe(T0 + 60_000);
+    s.at(T0 + 5_000);
+    const again = await putLinkDomain(s.deps, principal(), 'dom_1');
+    expect(again).toEqual({ ...stepped, next_check_at: new Date(T0 + 5_000).toISOString() });
+  });
+
+  it("a new link domain past the plan's bound is 403 plan_limit; its place is free once a removal completes", async () => {
+    const s = setup();
+    s.linkDomains.counts.set('acc_1', 1);
+    await expect(putLinkDomain(s.deps, principal('free'), 'dom_1')).rejects.toMatchObject({
+      status: 403,
+      code: 'plan_limit',
+      details: { limit: 1, resource: 'link_domains', plan: 'free' },
+    });
+    expect(s.linkDomains.items.size).toBe(0);
+    s.linkDomains.counts.set('acc_1', 0);
+    expect(await putLinkDomain(s.deps, principal('free'), 'dom_1')).toMatchObject({ status: 'pending_certificate' });
+    expect(s.linkDomains.counts.get('acc_1')).toBe(1);
+    await deleteLinkDomain(s.deps, principal('free'), 'dom_1');
+    expect(s.linkDomains.counts.get('acc_1')).toBe(1);
+    expect(await s.step()).toMatchObject({ removed: 1 });
+    expect(s.linkDomains.counts.get('acc_1')).toBe(0);
   });
 });

@@ -52,6 +52,7 @@ it('counts every certificate (issued or pending) and every custom domain name of
     certificates: { used: 0, quota: 2500, available: 2500 },
     policies_available: 120,
     policies_per_account: { free: 1, pro: 5, scale: 20, dedicated: 50 },
+    link_domains_per_account: { free: 1, pro: 5, scale: 20, dedicated: 50 },
   });
   await domainName('mta-sts.inbound.a.example');
   await domainName('mta-sts.inbound.b.example');

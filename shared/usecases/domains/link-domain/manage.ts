@@ -1,9 +1,11 @@
 /**
  * GET, PUT and DELETE /domains/{id}/link-domain (docs/tracking.md, "Link domains"): the link domain
  * `links.<domain>` of a verified sending domain. PUT stores it with its next step due now (again after a
- * failure: a new attempt); DELETE clears the domain's `link_host` at once (its links go back to
+ * failure: a new attempt; again on a live one: checked now); DELETE clears the domain's `link_host` at once (its links go back to
  * LINKS_BASE_URL) and marks it `removing`, due now. The steps (ACM, API Gateway, DNS) are the domain-health
- * task's, within a minute (./step.ts). Writes are conditional on the version read.
+ * task's, within a minute (./step.ts). Writes are conditional on the version read. A new link domain takes a
+ * place of the account's bound (its plan's `linkDomains`) in the same transaction as its creation (403
+ * plan_limit at the bound), given back when its removal completes.
  */
 import type { Domain } from '#shared/domain/domains/domain';
 import { firstAttempt, newAttempt, removingOf } from '#shared/domain/domains/hosting/host-hosting';
@@ -13,16 +15,22 @@ import {
   type PublicLinkDomain,
   type StoredLinkDomain,
 } from '#shared/domain/domains/link-domain/link-domain';
+import { PLANS } from '#shared/domain/accounts/plans';
 import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
 import type { DomainCrud } from '#shared/adapters/store/domains/crud';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
 import { markForRemoval } from '../hosting/delete';
+import { planBoundError, type HostedKindBound } from '../hosting/plan-bound';
 import type { LinkDomainDeps } from './deps';
 
 export interface ManageLinkDomainDeps extends Pick<LinkDomainDeps, 'linkDomains' | 'clock'> {
   domains: Pick<DomainCrud, 'get'>;
+  /** Where an account upgrades its plan (a plan_limit error's `upgrade_url`). */
+  dashboardUrl: string;
 }
+
+const LINK_DOMAINS: HostedKindBound = { limit: 'linkDomains', resource: 'link_domains', one: 'link domain', many: 'link domains' };
 
 /** Writes lost to concurrent ones before the request answers 409. */
 const ATTEMPTS = 5;
@@ -66,7 +74,7 @@ function firstLinkDomain(domain: Domain, now: string): StoredLinkDomain {
   return { ...firstAttempt(domain, STARTING, now), host: linkHostOf(domain.name), domain_name: domain.name, version: 1 };
 }
 
-/** PUT: a new link domain, or a failed one started over; any other state is kept as it is. */
+/** PUT: a new link domain, or a failed one started over; any other state is kept as it is, its next step due now. */
 export async function putLinkDomain(deps: ManageLinkDomainDeps, principal: Principal, domainId: string): Promise<PublicLinkDomain> {
   const { domain } = await owned(deps, principal, domainId);
   if (domain.status !== 'verified') {
@@ -83,13 +91,18 @@ export async function putLinkDomain(deps: ManageLinkDomainDeps, principal: Princ
     }
     const now = deps.clock.now();
     const current = stored?.hosting ?? null;
-    if (current && current.status !== 'failed') return toPublicLinkDomain(current, stored!.nextStepAt);
-    const next: StoredLinkDomain = current
-      ? { ...current, ...newAttempt(current, STARTING, now.toISOString()), updated_at: now.toISOString(), version: current.version + 1 }
-      : firstLinkDomain(domain, now.toISOString());
+    // A live one is kept as it is, its next step due now (the owner has just published a record: check now).
+    const next: StoredLinkDomain = !current
+      ? firstLinkDomain(domain, now.toISOString())
+      : current.status === 'failed'
+        ? { ...current, ...newAttempt(current, STARTING, now.toISOString()), updated_at: now.toISOString(), version: current.version + 1 }
+        : { ...current, version: current.version + 1 };
     // The next step is due now: the domain-health task takes it within a minute.
-    const written = current ? await deps.linkDomains.save(next, now) : await deps.linkDomains.create(next, now);
+    const written = current
+      ? await deps.linkDomains.save(next, now)
+      : await deps.linkDomains.create(next, now, PLANS[principal.account.plan].linkDomains);
     if (written === 'saved') return toPublicLinkDomain(next, now.toISOString());
+    if (written === 'limit') throw planBoundError(principal, deps.dashboardUrl, LINK_DOMAINS);
   }
   throw changedMeanwhile(domainId);
 }

@@ -11,12 +11,13 @@ import { toPublicHosting, type PublicHosting, type StoredHosting } from '#shared
 import { firstAttempt, newAttempt, removingOf } from '#shared/domain/domains/hosting/host-hosting';
 import { DEFAULT_MAX_AGE_S, policyIdOf, type MtaStsInput } from '#shared/domain/domains/mta-sts/policy';
 import type { Domain } from '#shared/domain/domains/domain';
-import { PLANS, upgradeUrl } from '#shared/domain/accounts/plans';
-import { AppError, ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
+import { PLANS } from '#shared/domain/accounts/plans';
+import { ConflictError, NotFoundError, ValidationError } from '#shared/domain/errors';
 import type { DomainCrud } from '#shared/adapters/store/domains/crud';
 import type { Principal } from '../../access/principal';
 import { owned } from '../deps';
 import { markForRemoval } from '../hosting/delete';
+import { planBoundError, type HostedKindBound } from '../hosting/plan-bound';
 import type { MtaStsHostingDeps } from './deps';
 
 export interface ManageHostingDeps extends Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'> {
@@ -152,22 +153,17 @@ export async function putHosting(
       ? await deps.mtaStsHosting.save(next, now)
       : await deps.mtaStsHosting.create(next, now, PLANS[principal.account.plan].mtaStsPolicies);
     if (written === 'saved') return toPublicHosting(next, now.toISOString());
-    if (written === 'limit') throw atBound(principal, deps.dashboardUrl);
+    if (written === 'limit') throw planBoundError(principal, deps.dashboardUrl, POLICIES);
   }
   throw changedMeanwhile(domainId);
 }
 
-/** 403 plan_limit: the account has as many hosted policies as its plan allows (removals under way count until done). */
-function atBound(principal: Principal, dashboardUrl: string): AppError {
-  const plan = principal.account.plan;
-  const limit = PLANS[plan].mtaStsPolicies;
-  return new AppError(
-    403,
-    'plan_limit',
-    `The ${plan} plan includes ${limit} hosted MTA-STS ${limit === 1 ? 'policy' : 'policies'}; delete one (its place is free once its removal completes, within a few minutes) or upgrade to host more.`,
-    { details: { limit, resource: 'mta_sts_policies', plan }, upgradeUrl: upgradeUrl(dashboardUrl) },
-  );
-}
+const POLICIES: HostedKindBound = {
+  limit: 'mtaStsPolicies',
+  resource: 'mta_sts_policies',
+  one: 'hosted MTA-STS policy',
+  many: 'hosted MTA-STS policies',
+};
 
 export async function deleteHosting(
   deps: ManageHostingDeps,

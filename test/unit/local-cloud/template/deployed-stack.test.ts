@@ -75,23 +75,35 @@ describe('the synthesized template, read for the local cloud', () => {
       });
     }
     const routes = readRoutes(stack, functions);
-    // Two HTTP APIs: the service's (on its execute-api endpoint) and the MTA-STS one (custom domain names only).
+    // Three HTTP APIs: the service's (on its execute-api endpoint), the MTA-STS one and the link domains' one
+    // (custom domain names only).
     const apis = readApis(stack);
-    expect(apis.map((api) => [api.stages, api.executeApiEndpoint])).toEqual(
-      expect.arrayContaining([
-        [['$default'], true],
-        [['$default'], false],
-      ]),
-    );
-    expect(apis).toHaveLength(2);
-    const [main, mtaSts] = [apis.find((api) => api.executeApiEndpoint)!, apis.find((api) => !api.executeApiEndpoint)!];
+    expect(apis.map((api) => [api.stages, api.executeApiEndpoint])).toEqual([
+      [['$default'], true],
+      [['$default'], false],
+      [['$default'], false],
+    ]);
     const routesOf = (apiId: string) =>
       routes
         .filter((r) => r.apiId === apiId)
         .map((r) => `${r.routeKey} -> ${r.function.name}`)
         .sort();
+    const main = apis.find((api) => api.executeApiEndpoint)!;
     expect(routesOf(main.apiId)).toEqual(API_GROUPS.flatMap((g) => apiRoutes(g).map((r) => `${r} -> ${g.name}`)).sort());
-    expect(routesOf(mtaSts.apiId)).toEqual(MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`));
+    const links = API_GROUPS.find((g) => g.name === 'links')!;
+    expect(
+      apis
+        .filter((api) => !api.executeApiEndpoint)
+        .map((api) => routesOf(api.apiId))
+        .sort(),
+    ).toEqual(
+      [
+        MTA_STS_API.routes.map((r) => `${r} -> ${MTA_STS_API.name}`),
+        apiRoutes(links)
+          .map((r) => `${r} -> links`)
+          .sort(),
+      ].sort(),
+    );
     expect(readSchedules(stack, functions)).toEqual(
       SCHEDULED_TASKS.map((task) =>
         expect.objectContaining({ everyMs: task.everyMinutes * 60_000, function: expect.objectContaining({ name: task.name }) }),

@@ -1,0 +1,162 @@
+/**
+ * Link domains end to end on the local cloud (docs/tracking.md, "Link domains"): PUT /domains/{id}/link-domain,
+ * the domain-health task requesting the certificate of `links.<domain>` from the local ACM (under the local IAM,
+ * with the task's role from the template), its validation CNAME published, the custom domain name created and
+ * mapped to the links API, the owner's CNAME making it active; then mail from the domain carries its pixel,
+ * click and unsubscribe links under `https://links.<domain>`, and those links work over the custom domain (the
+ * host found through DNS, its certificate checked for the name). DELETE, and the domain's deletion, take the
+ * host's AWS resources down.
+ */
+import { simpleParser } from 'mailparser';
+import { customDomainRequest, hostGone, hostingClients, resolveHost } from './harness/custom-domains';
+import { publish } from './harness/dns';
+import { verifiedDomain, type VerifiedDomain } from './harness/domains';
+import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+
+type LinkDomain = {
+  host: string;
+  status: string;
+  base_url: string;
+  records: { purpose: string; type: string; name: string; value: string; status: string }[];
+};
+
+const WAIT_MS = 40_000;
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+const recordOf = (linkDomain: LinkDomain, purpose: string) => linkDomain.records.find((record) => record.purpose === purpose);
+
+/** Waits (the domain-health task takes each step every 2 s locally) for the link domain to satisfy `done`. */
+function waitForLinkDomain(account: TestAccount, domainId: string, done: (linkDomain: LinkDomain) => boolean, what: string) {
+  return waitFor(
+    async () => {
+      const response = await api('GET', `/domains/${domainId}/link-domain`, { key: account.key });
+      return response.status === 200 && done(response.body) ? (response.body as LinkDomain) : undefined;
+    },
+    `${domainId}'s link domain ${what}`,
+    WAIT_MS,
+  );
+}
+
+let account: TestAccount;
+let domain: VerifiedDomain;
+let host: string;
+const clients = hostingClients();
+
+beforeAll(async () => {
+  account = await newAccount({ plan: 'pro', paymentMethod: true });
+  domain = await verifiedDomain(account, { open_tracking: true, click_tracking: true });
+  host = `links.${domain.name}`;
+});
+
+afterAll(() => {
+  clients.acm.destroy();
+  clients.apigw.destroy();
+});
+
+describe('a link domain', () => {
+  it(
+    'is 404 until asked for; PUT stores it and the task requests its certificate, then serves it once issued',
+    async () => {
+      expect((await api('GET', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(404);
+      const put = await api('PUT', `/domains/${domain.id}/link-domain`, { key: account.key });
+      expect(put.status).toBe(200);
+      expect(put.body).toMatchObject({
+        object: 'link_domain',
+        domain_id: domain.id,
+        host,
+        base_url: `https://${host}`,
+        status: 'pending_certificate',
+      });
+      const listed = await waitForLinkDomain(
+        account,
+        domain.id,
+        (l) => recordOf(l, 'certificate_validation') !== undefined,
+        'to list its validation record',
+      );
+      const validation = recordOf(listed, 'certificate_validation')!;
+      expect(validation).toMatchObject({ type: 'CNAME', value: expect.stringMatching(/\.acm-validations\.aws$/), status: 'pending' });
+      await publish(validation.name, 'CNAME', [validation.value]);
+      // PUT again: the next step due now, not a minute later.
+      expect((await api('PUT', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(200);
+
+      const served = await waitForLinkDomain(account, domain.id, (l) => l.status === 'pending_dns', 'to be served');
+      const cname = recordOf(served, 'link_host')!;
+      expect(cname).toMatchObject({ type: 'CNAME', name: host, status: 'pending' });
+      // Served on its custom domain name already; the domain's mail does not use it until the owner's CNAME is found.
+      expect((await customDomainRequest(host, '/t/open/not-a-token')).status).toBeLessThan(500);
+      await publish(host, 'CNAME', [cname.value]);
+      expect((await api('PUT', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(200);
+      const active = await waitForLinkDomain(account, domain.id, (l) => l.status === 'active', 'to be active');
+      expect(recordOf(active, 'link_host')!.status).toBe('verified');
+    },
+    3 * WAIT_MS,
+  );
+
+  it("the domain's mail links to https://links.<domain>: the pixel, clicks and unsubscribe, each working through its DNS name", async () => {
+    const target = 'https://shop.example/offer?a=1&b=2';
+    const sent = await api('POST', '/emails', {
+      key: account.key,
+      body: {
+        from: `news@${domain.name}`,
+        to: 'reader@example.org',
+        subject: 'Linked',
+        unsubscribe: true,
+        category: 'product',
+        html: '<html><body><p><a href="https://shop.example/offer?a=1&amp;b=2">Offer</a></p></body></html>',
+      },
+    });
+    expect(sent.status).toBe(200);
+    await waitForStatus(account, sent.body.id, 'delivered');
+    const [message] = await sesMessagesFor(sent.body.id);
+    const html = (await simpleParser(Buffer.from(message!.raw, 'utf8'))).html as string;
+    const click = /href="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    const pixel = /<img[^>]+src="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
+    const unsubscribe = /^List-Unsubscribe: <([^>]+)>/m.exec(message!.raw.replace(/\r\n[ \t]+/g, ' '))![1]!;
+    expect(click.startsWith(`https://${host}/t/click/`)).toBe(true);
+    expect(pixel.startsWith(`https://${host}/t/open/`)).toBe(true);
+    expect(unsubscribe.startsWith(`https://${host}/unsubscribe/`)).toBe(true);
+    expect(html).not.toContain(stack().info.env.LINKS_BASE_URL!);
+
+    // As a reader's client: the host resolved through DNS to the custom domain name's target, TLS for its name.
+    const address = await resolveHost(host);
+    const pathOf = (url: string) => url.slice(`https://${host}`.length);
+    const redirected = await customDomainRequest(host, pathOf(click), { address, headers: { 'user-agent': BROWSER } });
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.location).toBe(target);
+    const opened = await customDomainRequest(host, pathOf(pixel), { address, headers: { 'user-agent': BROWSER } });
+    expect(opened.status).toBe(200);
+    expect(opened.type).toBe('image/gif');
+    await waitFor(async () => (await stack().services.emails.get(sent.body.id))?.email.opened_at, 'the open recorded on the email');
+    // Only the links routes are on the link domain: the API's are API Gateway's 404 there.
+    const other = await customDomainRequest(host, '/emails', { address, headers: { authorization: `Bearer ${account.key}` } });
+    expect(other.status).toBe(404);
+  });
+
+  it(
+    'DELETE answers at once; the task deletes the custom domain name and the certificate, and the item',
+    async () => {
+      const deleted = await api('DELETE', `/domains/${domain.id}/link-domain`, { key: account.key });
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual({ object: 'link_domain', domain_id: domain.id, deleted: true });
+      expect((await api('GET', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(404);
+      await hostGone(clients, host, 'after DELETE', WAIT_MS);
+      await expect(customDomainRequest(host, '/t/open/x')).rejects.toThrow();
+      expect(await stack().services.linkDomains.get(host)).toBeNull();
+    },
+    2 * WAIT_MS,
+  );
+});
+
+it(
+  "deleting a domain removes its link domain (the host's AWS resources with it)",
+  async () => {
+    const other = await verifiedDomain(account);
+    const otherHost = `links.${other.name}`;
+    expect((await api('PUT', `/domains/${other.id}/link-domain`, { key: account.key })).status).toBe(200);
+    await waitForLinkDomain(account, other.id, (l) => recordOf(l, 'certificate_validation') !== undefined, 'to request its certificate');
+    expect((await api('DELETE', `/domains/${other.id}`, { key: account.key })).status).toBe(200);
+    await hostGone(clients, otherHost, 'after the domain was deleted', WAIT_MS);
+    await waitFor(async () => (await stack().services.linkDomains.get(otherHost)) === null, `${otherHost}'s item to be deleted`, WAIT_MS);
+  },
+  3 * WAIT_MS,
+);
