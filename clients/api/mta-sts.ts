@@ -50,8 +50,3 @@ export function stopMtaSts(api: ApiClient, domainId: string): Promise<MtaStsDele
 export function mtaStsLine(hosting: MtaStsHosting): string {
   return `${hosting.policy_domain} (${hosting.domain_id}): ${hosting.status}, mode ${hosting.mode}, max_age ${hosting.max_age} s`;
 }
-
-/** A record to publish, "TYPE name value". */
-export function mtaStsRecordLine(record: MtaStsRecord): string {
-  return `${record.type} ${record.name} ${record.value}`;
-}

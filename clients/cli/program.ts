@@ -11,6 +11,7 @@ import { registerEmails } from './commands/emails';
 import { registerImports } from './commands/imports';
 import { registerInboundRoutes } from './commands/inbound-routes';
 import { registerKeys } from './commands/keys';
+import { registerLinkDomain } from './commands/link-domain';
 import { registerListen } from './commands/listen';
 import { registerMtaSts } from './commands/mta-sts';
 import { registerProfile } from './commands/profile';
@@ -40,6 +41,7 @@ export function buildProgram(io: CliIo): Command {
   const domains = registerDomains(program, io);
   registerDomainHealth(domains, io);
   registerMtaSts(domains, io);
+  registerLinkDomain(domains, io);
   registerInboundRoutes(domains, io);
   registerKeys(program, io);
   registerWebhooks(program, io);

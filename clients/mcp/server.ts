@@ -12,6 +12,7 @@ import { registerDomainTools } from './tools/domains';
 import { registerEmailTools } from './tools/emails';
 import { registerEventTools } from './tools/events';
 import { registerInboundRoutesTools } from './tools/inbound-routes';
+import { registerLinkDomainTools } from './tools/link-domain';
 import { registerMtaStsTools } from './tools/mta-sts';
 import { registerSuppressionTools } from './tools/suppressions';
 import { registerTemplateTools } from './tools/templates';
@@ -28,6 +29,7 @@ const INSTRUCTIONS = [
   'When mail from a domain is refused or lands in spam, read get_domain_health (the records to publish) and get_dmarc_figures (who sends as the domain and whether it passes DMARC).',
   'To choose what happens to mail a receiving domain gets (which webhooks hear of it, store only, or refuse it), read get_inbound_routes, then send the whole ordered list to set_inbound_routes.',
   'To make senders deliver to a receiving domain only over TLS, host its MTA-STS policy with host_mta_sts_policy (mode testing first) and publish the records get_mta_sts_policy lists, in order, as they appear.',
+  "To have a domain's tracked links, pixels and unsubscribe links on its own name (links.<domain>), set it up with set_up_link_domain and publish the records get_link_domain lists, in order, as they appear.",
   "Errors come back as tool results with isError, the API's message, code and hint: fix the named field and retry; 403 insufficient_scope means this API key may not do that.",
   'The docs:// resources explain the rules (docs://api first).',
 ].join(' ');
@@ -45,6 +47,7 @@ export function createMcpServer({ api, docs }: McpServerOptions): McpServer {
   registerDomainTools(server, api);
   registerDomainHealthTools(server, api);
   registerMtaStsTools(server, api);
+  registerLinkDomainTools(server, api);
   registerInboundRoutesTools(server, api);
   registerSuppressionTools(server, api);
   registerWebhookTools(server, api);

@@ -18,6 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '#localstack/emulators/route53';
 import { api, stack, waitFor } from '../integration/harness/stack';
 import { publish } from '../integration/harness/dns';
+import { verifiedDomain } from '../integration/harness/domains';
 import { mxTransport, receivingDomain } from '../integration/harness/inbound';
 import { FIXTURE_DOMAIN, FIXTURE_SELECTOR, source } from '../fixtures/dmarc/build';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
@@ -552,6 +553,37 @@ describe('the dashboard journey', () => {
       await page.getByText('The policy is served; publish the policy_host CNAME').waitFor();
       await page.locator('#mta-sts-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
       await screenshot(page, 'domain-mta-sts');
+    },
+    60_000,
+  );
+
+  step(
+    "sets up a domain's link domain from its page: the certificate's record listed, then the host served and its CNAME to publish",
+    async () => {
+      const linked = await verifiedDomain(user.account);
+      const linkDomain = async () => (await api('GET', `/domains/${linked.id}/link-domain`, { key: user.account.key })).body;
+      await page.goto(`${baseUrl()}/dashboard/domains/${linked.id}`);
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
+        page.getByRole('button', { name: 'Set up a link domain' }).click(),
+      ]);
+      await page.getByText(`Link domain links.${linked.name} (pending certificate)`).waitFor();
+      // The domain-health task requests the certificate and lists its validation record within seconds: published, then checked now.
+      const listed = await waitFor(
+        async () => (await linkDomain()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'),
+        'the certificate validation record',
+      );
+      await publish(listed.name, 'CNAME', [listed.value]);
+      await page.reload();
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
+        page.getByRole('button', { name: 'Check the link domain' }).click(),
+      ]);
+      await waitFor(async () => (await linkDomain()).status === 'pending_dns', 'the link domain served');
+      await page.reload();
+      await page.getByText('The link domain is served; publish the link_host CNAME').waitFor();
+      await page.locator('#link-domain-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await screenshot(page, 'domain-link-domain');
     },
     60_000,
   );

@@ -5,10 +5,11 @@
  * mapped to the links API, the owner's CNAME making it active; then mail from the domain carries its pixel,
  * click and unsubscribe links under `https://links.<domain>`, and those links work over the custom domain (the
  * host found through DNS, its certificate checked for the name). DELETE, and the domain's deletion, take the
- * host's AWS resources down.
+ * host's AWS resources down. The dashboard's domain page sets it up, shows it and stops it from its link domain section.
  */
 import { simpleParser } from 'mailparser';
 import { customDomainRequest, hostGone, hostingClients, resolveHost } from './harness/custom-domains';
+import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { publish } from './harness/dns';
 import { verifiedDomain, type VerifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
@@ -160,3 +161,57 @@ it(
   },
   3 * WAIT_MS,
 );
+
+describe("the dashboard's domain page", () => {
+  it(
+    'sets the link domain up from its section (POST with the CSRF token), shows its status and records as they appear, checks it and stops it',
+    async () => {
+      const shown = await verifiedDomain(account);
+      const session = await signIn((await newDashboardUser(account)).email);
+      const pageOf = async () => (await dashboardRequest('GET', `/dashboard/domains/${shown.id}`, { cookie: session.cookie })).text;
+      const form = (path: string, csrf = session.csrf) =>
+        dashboardRequest('POST', path, {
+          cookie: session.cookie,
+          rawBody: new URLSearchParams({ csrf_token: csrf }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      const before = await pageOf();
+      expect(before).toContain('Link domain');
+      expect(before).toContain(`<code>links.${shown.name}</code>`);
+      expect(before).toContain('Set up a link domain');
+      // Without the session's CSRF token nothing is set up.
+      expect((await form(`/dashboard/domains/${shown.id}/link-domain`, 'not-the-token')).status).toBe(403);
+      expect((await api('GET', `/domains/${shown.id}/link-domain`, { key: account.key })).status).toBe(404);
+
+      const set = await form(`/dashboard/domains/${shown.id}/link-domain`);
+      expect([set.status, set.headers.location]).toEqual([303, `/dashboard/domains/${shown.id}`]);
+      const listed = await waitForLinkDomain(
+        account,
+        shown.id,
+        (l) => recordOf(l, 'certificate_validation') !== undefined,
+        'to list its validation record',
+      );
+      const validation = recordOf(listed, 'certificate_validation')!;
+      const page = await pageOf();
+      expect(page).toContain(`<code>https://links.${shown.name}</code>`);
+      expect(page).toContain('certificate validation');
+      expect(page).toContain(`<code>${validation.name}</code>`);
+      expect(page).toContain('Check the link domain');
+      expect(page).toContain('Stop the link domain');
+      expect(page).not.toContain('Set up a link domain');
+      // Published, then checked now from the page: the host is served and its CNAME listed.
+      await publish(validation.name, 'CNAME', [validation.value]);
+      expect((await form(`/dashboard/domains/${shown.id}/link-domain`)).status).toBe(303);
+      const served = await waitForLinkDomain(account, shown.id, (l) => l.status === 'pending_dns', 'to be served');
+      const servedPage = await pageOf();
+      expect(servedPage).toContain('link host');
+      expect(servedPage).toContain(`<code class="value">${recordOf(served, 'link_host')!.value}</code>`);
+
+      expect((await form(`/dashboard/domains/${shown.id}/link-domain/delete`)).status).toBe(303);
+      expect((await api('GET', `/domains/${shown.id}/link-domain`, { key: account.key })).status).toBe(404);
+      expect(await pageOf()).toContain('Set up a link domain');
+      await hostGone(clients, `links.${shown.name}`, 'after Stop the link domain', WAIT_MS);
+    },
+    4 * WAIT_MS,
+  );
+});

@@ -2,7 +2,7 @@
  * The MCP server (docs/mcp.md) driven by the SDK's own Client against the local cloud, over both
  * transports: stdio (`node bin/mailservice-mcp.js` with MAILSERVICE_API_KEY / MAILSERVICE_BASE_URL) and
  * streamable HTTP at POST /mcp with the bearer key. Tools are listed, an email sent through send_email is
- * delivered and read back with get_email, domains are listed, a new domain's health and DMARC figures read, a receiving domain's MTA-STS policy hosted, read and stopped, a suppression added, a template rendered,
+ * delivered and read back with get_email, domains are listed, a new domain's health and DMARC figures read, a receiving domain's MTA-STS policy hosted, read and stopped, a verified domain's link domain set up, read and stopped, a suppression added, a template rendered,
  * addresses validated (from the DNS emulator's zones, with a sending key), and refusals (a key without the scope, a bad address) come back as isError results. /mcp needs a key.
  */
 import { spawnSync } from 'node:child_process';
@@ -89,6 +89,9 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
         'get_mta_sts_policy',
         'host_mta_sts_policy',
         'stop_mta_sts_policy',
+        'get_link_domain',
+        'set_up_link_domain',
+        'stop_link_domain',
       ]),
     );
     const { resources } = await client.listResources();
@@ -200,6 +203,37 @@ describe.each<Transport>(['stdio', 'http'])('the MCP server over %s', (transport
     expect(stopped.isError).toBeFalsy();
     expect(stopped.structuredContent).toEqual({ object: 'mta_sts_hosting', domain_id: id, deleted: true });
     const gone = await call(client, 'get_mta_sts_policy', { domain: id });
+    expect(gone.isError).toBe(true);
+    expect(gone.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found' } });
+  });
+
+  it("sets up a verified domain's link domain by name with set_up_link_domain (pending_certificate), reads it with get_link_domain, stops it with stop_link_domain (a 404 after); a sending key may not set one up", async () => {
+    const name = uniqueDomain();
+    const added = await api('POST', '/domains', { key: account.key, body: { name } });
+    expect(added.status).toBe(201);
+    const id: string = added.body.domain.id;
+    await publishAll(added.body.domain.records);
+    expect((await api('POST', `/domains/${id}`, { key: account.key, body: { action: 'verify' } })).body.domain.status).toBe('verified');
+    const denied = await call(sendOnly, 'set_up_link_domain', { domain: id });
+    expect(denied.structuredContent).toMatchObject({ error: { status: 403, code: 'insufficient_scope' } });
+    const asked = await call(client, 'set_up_link_domain', { domain: name });
+    expect(asked.isError).toBeFalsy();
+    expect(asked.structuredContent).toMatchObject({
+      object: 'link_domain',
+      domain_id: id,
+      host: `links.${name}`,
+      base_url: `https://links.${name}`,
+      status: 'pending_certificate',
+    });
+    expect(summaryOf(asked)).toContain(`Link domain links.${name} (${id}): pending_certificate.`);
+    const read = await call(client, 'get_link_domain', { domain: id });
+    expect(read.isError).toBeFalsy();
+    expect(read.structuredContent).toMatchObject({ object: 'link_domain', domain_id: id, host: `links.${name}` });
+    expect(summaryOf(read)).toContain(`Base URL: https://links.${name} `);
+    const stopped = await call(client, 'stop_link_domain', { domain: name });
+    expect(stopped.isError).toBeFalsy();
+    expect(stopped.structuredContent).toEqual({ object: 'link_domain', domain_id: id, deleted: true });
+    const gone = await call(client, 'get_link_domain', { domain: id });
     expect(gone.isError).toBe(true);
     expect(gone.structuredContent).toMatchObject({ error: { status: 404, code: 'not_found' } });
   });

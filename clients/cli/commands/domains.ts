@@ -1,5 +1,5 @@
 /**
- * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts, `mta-sts` in ./mta-sts.ts, `routes` in ./inbound-routes.ts): add prints the DNS records to
+ * `mailservice domains add | verify | list | get` (docs/domains.md; `health` and `dmarc` are in ./domain-health.ts, `mta-sts` in ./mta-sts.ts, `link-domain` in ./link-domain.ts, `routes` in ./inbound-routes.ts): add prints the DNS records to
  * publish as a table; verify and get take a `dom_` id or the domain's name (looked up in the list).
  */
 import type { Command } from 'commander';
@@ -68,7 +68,7 @@ export async function domainIdOf(client: ApiClient, idOrName: string): Promise<s
   return id;
 }
 
-/** Registers `domains` and answers it (its health, dmarc and mta-sts subcommands are in ./domain-health.ts and ./mta-sts.ts). */
+/** Registers `domains` and answers it (its health, dmarc, mta-sts and link-domain subcommands are in ./domain-health.ts, ./mta-sts.ts and ./link-domain.ts). */
 export function registerDomains(program: Command, io: CliIo): Command {
   const domains = program.command('domains').description('sending domains');
   domains

@@ -19,8 +19,9 @@ import {
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { CliIo } from '../io';
-import { formatFields, formatTable, printJson } from '../output';
+import { formatFields, printJson } from '../output';
 import { domainIdOf } from './domains';
+import { hostedRecordsTable } from './hosted-records';
 
 interface MtaStsOptions {
   mode?: string;
@@ -41,19 +42,7 @@ export function describeMtaSts(hosting: MtaStsHosting): string {
     ['checked', hosting.checked_at],
     ['next check', hosting.next_check_at],
   ]);
-  const records = formatTable(
-    ['purpose', 'type', 'name', 'value', 'required', 'status', 'found'],
-    hosting.records.map((record) => [
-      record.purpose,
-      record.type,
-      record.name,
-      record.value,
-      record.required ? 'yes' : 'no',
-      record.status,
-      record.found?.join(', '),
-    ]),
-  );
-  return `MTA-STS policy of ${mtaStsLine(hosting)}\n${fields}\n${records}`;
+  return `MTA-STS policy of ${mtaStsLine(hosting)}\n${fields}\n${hostedRecordsTable(hosting.records)}`;
 }
 
 /** The PUT body from the flags; null without --mode (a show, or --delete). Usage errors before any request. */

@@ -13,30 +13,22 @@ import {
   MTA_STS_MODES,
   MTA_STS_RECORD_PURPOSES,
   mtaStsLine,
-  mtaStsRecordLine,
   stopMtaSts,
   type MtaStsHosting,
 } from '../../api/mta-sts';
 import { okResult, runTool } from '../result';
 import { domainArg as domain, domainIdOf } from './domain-ref';
+import { recordLines, recordsExplained } from './hosted-records';
 
 /** What each record is for, for the tools' descriptions. */
-const RECORDS_EXPLAINED = `Records, in the order to publish them: ${Object.entries(MTA_STS_RECORD_PURPOSES)
-  .map(([purpose, what]) => `${purpose}: ${what}`)
-  .join('; ')}.`;
+const RECORDS_EXPLAINED = recordsExplained(MTA_STS_RECORD_PURPOSES);
 
 /** The status line, the policy URL and message, then each record: what it is for, whether found, what to publish. */
 export function mtaStsSummary(hosting: MtaStsHosting): string {
   const lines = [`MTA-STS policy of ${mtaStsLine(hosting)}, policy id ${hosting.policy_id}.`, `Policy URL: ${hosting.policy_url}`];
   if (hosting.message) lines.push(`Message: ${hosting.message}`);
   if (hosting.next_check_at) lines.push(`Next check: ${hosting.next_check_at}.`);
-  lines.push('Records to publish, in order:');
-  for (const record of hosting.records) {
-    const found = record.found?.length ? ` Found: ${record.found.join(', ')}.` : '';
-    lines.push(
-      `- ${record.purpose} (${record.required ? 'required' : 'recommended'}, ${record.status}): ${mtaStsRecordLine(record)}.${found}`,
-    );
-  }
+  lines.push('Records to publish, in order:', ...recordLines(hosting.records));
   return lines.join('\n');
 }
 

@@ -1,6 +1,6 @@
 /**
  * The form actions of one domain's page (./domain-page.ts): its sections' (host, change or stop the MTA-STS
- * policy; read DMARC reports; check health now) and its DNS's (verify; apply the records at Route 53 or
+ * policy; set up, check or stop the link domain; read DMARC reports; check health now) and its DNS's (verify; apply the records at Route 53 or
  * Cloudflare, then verify: the answer is the page with each record's result). Credentials typed into the
  * apply form are used for that request only and never shown again.
  */
@@ -11,6 +11,7 @@ import { parseWith } from '#shared/doors/http/request-validation';
 import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
 import { updateDomain } from '#shared/usecases/domains/manage';
 import { deleteHosting, putHosting } from '#shared/usecases/domains/mta-sts/manage';
+import { deleteLinkDomain, putLinkDomain } from '#shared/usecases/domains/link-domain/manage';
 import { checkDomainHealthNow, runStoredHealthCheck } from '#shared/usecases/domains/stored-health';
 import { verifyDomain } from '#shared/usecases/domains/verify';
 import { field, formAction, param, redirectTo } from '../dashboard/pages/forms';
@@ -93,6 +94,33 @@ export function addDomainSectionActions(routes: PageRoutes<DashboardDomainsServi
     return formAction(c, back, async () => {
       const health = await checkDomainHealthNow(services, c.get('principal'), param(c, 'id'));
       return redirectTo(c, back, { kind: 'ok', text: `Checked: ${health.summary.high} high and ${health.summary.low} low findings open.` });
+    });
+  });
+}
+
+/** The link domain: set it up (again: check it now, or start a failed one over), stop it. */
+export function addLinkDomainActions(routes: PageRoutes<DashboardDomainsServices>): void {
+  const { services } = routes;
+
+  routes.action('/domains/:id/link-domain', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      const linkDomain = await putLinkDomain(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: `Link domain ${linkDomain.host} (${linkDomain.status.replace(/_/g, ' ')}): its next step is taken within a minute; publish the records it lists as they appear.`,
+      });
+    });
+  });
+
+  routes.action('/domains/:id/link-domain/delete', (c) => {
+    const back = `/dashboard/domains/${param(c, 'id')}`;
+    return formAction(c, back, async () => {
+      await deleteLinkDomain(services, c.get('principal'), param(c, 'id'));
+      return redirectTo(c, back, {
+        kind: 'ok',
+        text: "The link domain is stopped: the domain's emails link to the service's link host again; its certificate and custom domain name are deleted within minutes.",
+      });
     });
   });
 }

@@ -2,7 +2,7 @@
  * One domain's page (./domain-pages.ts registers it): its DNS records and each record's status, the Verify
  * button, the mail provider's (SES's) verification while it is not done (../dashboard/pages/domain-provider.ts),
  * the stored health check's findings, the last 30 days of DMARC figures (./dmarc-section.ts), the hosted
- * MTA-STS policy (./mta-sts-section.ts), a receiving domain's inbound routes (./inbound-routes-section.ts) and
+ * MTA-STS policy (./mta-sts-section.ts), the link domain (./link-domain-section.ts), a receiving domain's inbound routes (./inbound-routes-section.ts) and
  * the DNS apply form; after an apply, each record's result first.
  */
 import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
@@ -17,6 +17,9 @@ import { dmarcSection } from './dmarc-section';
 import { mtaStsSection } from './mta-sts-section';
 import { hostingViewOf } from '#shared/usecases/domains/mta-sts/manage';
 import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
+import { linkDomainViewOf } from '#shared/usecases/domains/link-domain/manage';
+import type { PublicLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
+import { linkDomainSection } from './link-domain-section';
 import { toPublicInboundRoutes, type PublicInboundRoutes } from '#shared/usecases/inbound/inbound-routes';
 import { inboundRoutesSection } from './inbound-routes-section';
 
@@ -91,6 +94,7 @@ interface DomainPageParts {
   health: StoredDomainHealth;
   dmarc: DmarcFigures;
   mtaSts: PublicHosting | null;
+  linkDomain: PublicLinkDomain | null;
   /** The inbound routes of a domain that receives mail (null otherwise: no Routes section). */
   routes: PublicInboundRoutes | null;
 }
@@ -104,23 +108,28 @@ interface DomainPageOptions {
 
 /**
  * The page's parts, read together: the health check (`health`: the stored one, or one run now), DMARC figures,
- * MTA-STS; the routes are on the domain's item (no read more).
+ * MTA-STS, the link domain; the routes are on the domain's item (no read more).
  */
 export async function pageParts(
   services: DashboardDomainsServices,
   domain: Domain,
   health: (domain: Domain) => Promise<StoredDomainHealth>,
 ): Promise<DomainPageParts> {
-  const [checked, dmarc, mtaSts] = await Promise.all([health(domain), recentDmarc(services, domain), hostingViewOf(services, domain)]);
-  return { health: checked, dmarc, mtaSts, routes: domain.inbound_enabled ? toPublicInboundRoutes(domain) : null };
+  const [checked, dmarc, mtaSts, linkDomain] = await Promise.all([
+    health(domain),
+    recentDmarc(services, domain),
+    hostingViewOf(services, domain),
+    linkDomainViewOf(services, domain),
+  ]);
+  return { health: checked, dmarc, mtaSts, linkDomain, routes: domain.inbound_enabled ? toPublicInboundRoutes(domain) : null };
 }
 
-/** The page: the apply's results (after an apply), the facts, the records, health, DMARC, MTA-STS, routes and the apply form. */
+/** The page: the apply's results (after an apply), the facts, the records, health, DMARC, MTA-STS, the link domain, routes and the apply form. */
 export function domainPage(
   c: PageContext,
   domain: PublicDomain,
   apply: ApplyReport | null,
-  { health, dmarc, mtaSts, routes }: DomainPageParts,
+  { health, dmarc, mtaSts, linkDomain, routes }: DomainPageParts,
   options: DomainPageOptions = {},
 ): Response {
   const body = html`${apply ? applyResults(apply) : ''}
@@ -131,6 +140,7 @@ ${providerNotice(domain, buttonForm(c, `/dashboard/domains/${domain.id}/verify`,
 ${healthSection(c, health)}
 ${dmarcSection(dmarc, buttonForm(c, `/dashboard/domains/${domain.id}/dmarc`, 'Read DMARC reports'))}
 ${mtaStsSection(c, domain, mtaSts, domain.status === 'verified' && domain.inbound_enabled)}
+${linkDomainSection(c, domain, linkDomain, domain.status === 'verified')}
 ${inboundRoutesSection(c, domain.id, routes, options.routesDraft)}
 ${applyForm(c, domain)}`;
   return render(c, {

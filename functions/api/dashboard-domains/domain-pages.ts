@@ -8,7 +8,8 @@
  * never checked is checked on its first view; "Check now" runs runStoredHealthCheck), its findings open and
  * fixed, DNS content shown as text; and the last 30 days of the domain's DMARC aggregate reports
  * (./dmarc-section.ts, dmarcFiguresOf); the hosted MTA-STS policy of its receiving subdomain (./mta-sts-section.ts:
- * host it, change its mode, stop); a receiving domain's inbound routes (./inbound-routes-section.ts: the list,
+ * host it, change its mode, stop); its link domain links.<domain> (./link-domain-section.ts: set it up, check it,
+ * stop); a receiving domain's inbound routes (./inbound-routes-section.ts: the list,
  * and the JSON form that replaces it: ./inbound-routes-action.ts). The page's other actions are
  * ./domain-actions.ts's. Credentials typed into the apply form are used for that request only and never shown again.
  */
@@ -37,7 +38,7 @@ import { providerMarker } from '../dashboard/pages/domain-provider';
 import { sendingSection } from './sending-section';
 import { getAccountStats } from '#shared/usecases/account/account-stats';
 import { recordCreated } from '#shared/doors/http/created-ids';
-import { addDomainDnsActions, addDomainSectionActions } from './domain-actions';
+import { addDomainDnsActions, addDomainSectionActions, addLinkDomainActions } from './domain-actions';
 import { addInboundRoutesAction } from './inbound-routes-action';
 import { domainPage, pageParts } from './domain-page';
 
@@ -85,6 +86,7 @@ function addDomainListPages(routes: PageRoutes<DashboardDomainsServices>): void 
 export function addDomainPages(routes: PageRoutes<DashboardDomainsServices>): void {
   addDomainListPages(routes);
   addDomainSectionActions(routes);
+  addLinkDomainActions(routes);
   addDomainDnsActions(routes);
   addInboundRoutesAction(routes);
 }

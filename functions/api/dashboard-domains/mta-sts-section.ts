@@ -6,7 +6,8 @@
 import type { PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
 import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
 import { buttonForm, postForm, select, type PageContext } from '../dashboard/pages/forms';
-import { badge, html, table, time, type Html } from '../dashboard/pages/layout';
+import { badge, html, time, type Html } from '../dashboard/pages/layout';
+import { hostedRecordsTable } from './hosted-records';
 
 const MODE_LABELS = {
   testing: 'testing: deliver anyway, report failures',
@@ -40,14 +41,10 @@ export function mtaStsSection(
     const intro = html`<p class="hint">A hosted MTA-STS policy (RFC 8461) tells senders to deliver to the receiving subdomain only over TLS to the service's MX. The service gets the certificate of <code>mta-sts.${domain.inbound_subdomain ?? 'inbound.<domain>'}</code> and serves the policy; you publish the records it lists.</p>`;
     return html`<section aria-labelledby="mta-sts-heading">${heading}${intro}${receives ? modeForm(c, domain.id, null, 'Host an MTA-STS policy') : html`<p class="hint">Verify the domain and turn receiving on first.</p>`}</section>`;
   }
-  const rows = hosting.records.map(
-    (record) =>
-      html`<tr><td>${record.purpose.replace(/_/g, ' ')}</td><td>${record.type}</td><td><code>${record.name}</code></td><td><code class="value">${record.value}</code></td><td>${record.required ? 'yes' : 'no'}</td><td>${badge(record.status)}</td><td>${record.found?.length ? html`<span class="muted">Found: ${record.found.join(' | ')}</span>` : ''}</td></tr>`,
-  );
   return html`<section aria-labelledby="mta-sts-heading">${heading}
 <p>Status: ${badge(hosting.status)} · mode <code>${hosting.mode}</code> · max_age ${hosting.max_age} s · policy id <code>${hosting.policy_id}</code> · <code>${hosting.policy_url}</code></p>
 ${hosting.message ? html`<p class="hint">${hosting.message}</p>` : ''}
-${table(`Records of the MTA-STS policy of ${hosting.policy_domain}, in the order to publish them`, ['Purpose', 'Type', 'Name', 'Value', 'Required', 'Status', 'Found'], rows)}
+${hostedRecordsTable(`Records of the MTA-STS policy of ${hosting.policy_domain}, in the order to publish them`, hosting.records)}
 <p class="muted">Records checked ${time(hosting.checked_at)}; next step ${time(hosting.next_check_at)}.</p>
 <div class="actions">${modeForm(c, domain.id, hosting.mode, 'Save and check now')} ${buttonForm(c, `/dashboard/domains/${domain.id}/mta-sts/delete`, 'Stop hosting', { className: 'danger' })}</div></section>`;
 }

@@ -14,6 +14,7 @@ import type {
   DeliverabilityServices,
   DnsApplyServices,
   MtaStsHostingServices,
+  LinkDomainServices,
   MessagingServices,
   SecretServices,
   SesServices,
@@ -30,5 +31,6 @@ export type DashboardDomainsServices = Platform &
   DnsApplyServices &
   DeliverabilityServices &
   MtaStsHostingServices &
+  LinkDomainServices &
   Pick<MessagingServices, 'events'> &
   Pick<WebhookServices, 'webhooks'>;

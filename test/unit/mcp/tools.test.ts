@@ -13,6 +13,14 @@ import {
   MTA_STS_NOT_RECEIVING_ANSWER,
   MTA_STS_PENDING_ANSWER,
 } from '../../support/api-answers/mta-sts';
+import {
+  LINK_DOMAIN_ACTIVE_ANSWER,
+  LINK_DOMAIN_DELETED_ANSWER,
+  LINK_DOMAIN_NOT_FOUND_ANSWER,
+  LINK_DOMAIN_NOT_VERIFIED_ANSWER,
+  LINK_DOMAIN_REQUESTED_ANSWER,
+  LINK_DOMAIN_SERVED_ANSWER,
+} from '../../support/api-answers/link-domain';
 
 const EMAIL = {
   object: 'email',
@@ -105,6 +113,7 @@ describe('MCP tools', () => {
             'get_domain_health',
             'get_email',
             'get_inbound_routes',
+            'get_link_domain',
             'get_mta_sts_policy',
             'host_mta_sts_policy',
             'list_domains',
@@ -119,6 +128,8 @@ describe('MCP tools', () => {
             'send_email',
             'send_event',
             'set_inbound_routes',
+            'set_up_link_domain',
+            'stop_link_domain',
             'stop_mta_sts_policy',
             'validate_email',
             'verify_domain',
@@ -775,6 +786,119 @@ describe('MCP tools', () => {
         ]);
         const { tools } = await client.listTools();
         expect(tools.find((tool) => tool.name === 'stop_mta_sts_policy')!.annotations).toMatchObject({
+          readOnlyHint: false,
+          destructiveHint: true,
+        });
+      },
+    );
+  });
+
+  it('get_link_domain looks a name up, reads GET /domains/{id}/link-domain and sums up the status, base URL, message and each record in order', async () => {
+    const answers = [{ body: DOMAIN_LIST_ANSWER }, { body: LINK_DOMAIN_SERVED_ANSWER }, { body: LINK_DOMAIN_ACTIVE_ANSWER }];
+    await withClient(
+      () => answers.shift()!,
+      async ({ call, requests, client }) => {
+        const served = await call('get_link_domain', { domain: 'Example.com' });
+        expect(served.isError).toBeFalsy();
+        expect(requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual([
+          'GET /domains',
+          'GET /domains/dom_01/link-domain',
+        ]);
+        expect(textsOf(served)[0]).toBe(
+          [
+            'Link domain links.example.com (dom_01): pending_dns.',
+            "Base URL: https://links.example.com (the domain's tracked links, pixels and unsubscribe links point there once active).",
+            "Message: The link domain is served; publish the link_host CNAME (links.example.com to d-abc123.execute-api.eu-west-1.amazonaws.com) so that the domain's links use it.",
+            'Next check: 2026-03-01T10:15:00.000Z.',
+            'Records to publish, in order:',
+            '- certificate_validation (required, verified): CNAME _a1.links.example.com _b2.acm-validations.aws.',
+            '- link_host (required, pending): CNAME links.example.com d-abc123.execute-api.eu-west-1.amazonaws.com.',
+          ].join('\n'),
+        );
+        expect(served.structuredContent).toEqual(LINK_DOMAIN_SERVED_ANSWER);
+        const active = await call('get_link_domain', { domain: 'dom_01' });
+        expect(requests[2]!.url.pathname).toBe('/domains/dom_01/link-domain');
+        expect(textsOf(active)[0]).not.toContain('Message:');
+        expect(textsOf(active)[0]).toContain(
+          '\n- link_host (required, verified): CNAME links.example.com d-abc123.execute-api.eu-west-1.amazonaws.com. Found: d-abc123.execute-api.eu-west-1.amazonaws.com.',
+        );
+        const { tools } = await client.listTools();
+        const get = tools.find((tool) => tool.name === 'get_link_domain')!;
+        expect(get.annotations).toMatchObject({ readOnlyHint: true });
+        for (const purpose of ['certificate_validation', 'link_host']) expect(get.description).toContain(`${purpose}: `);
+      },
+    );
+  });
+
+  it('set_up_link_domain PUTs /domains/{id}/link-domain with no body and answers the link domain (none to publish yet); it writes but destroys nothing', async () => {
+    await withClient(
+      () => ({ body: LINK_DOMAIN_REQUESTED_ANSWER }),
+      async ({ call, requests, client }) => {
+        const asked = await call('set_up_link_domain', { domain: 'dom_01' });
+        expect(asked.isError).toBeFalsy();
+        expect(requests[0]!.method).toBe('PUT');
+        expect(requests[0]!.url.pathname).toBe('/domains/dom_01/link-domain');
+        expect(requests[0]!.body).toBeUndefined();
+        expect(textsOf(asked)[0]).toMatch(/^Link domain links\.example\.com \(dom_01\): pending_certificate\./);
+        expect(textsOf(asked)[0]).toContain(
+          '\nNo record to publish yet: the certificate_validation record is listed within a minute (get_link_domain).',
+        );
+        expect(asked.structuredContent).toEqual(LINK_DOMAIN_REQUESTED_ANSWER);
+        const { tools } = await client.listTools();
+        const setUp = tools.find((tool) => tool.name === 'set_up_link_domain')!;
+        expect(Object.keys(setUp.inputSchema.properties!)).toEqual(['domain']);
+        expect(setUp.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+      },
+    );
+  });
+
+  it("set_up_link_domain: the API's 400 (domain not verified) is an isError result with its message and field", async () => {
+    await withClient(
+      () => ({ status: 400, body: LINK_DOMAIN_NOT_VERIFIED_ANSWER }),
+      async ({ call }) => {
+        const refused = await call('set_up_link_domain', { domain: 'dom_01' });
+        expect(refused.isError).toBe(true);
+        expect(refused.structuredContent).toMatchObject({
+          error: { status: 400, code: 'validation_error', message: LINK_DOMAIN_NOT_VERIFIED_ANSWER.error.message },
+        });
+        expect(textsOf(refused)[0]).toContain('- domain: example.com is not verified yet');
+      },
+    );
+  });
+
+  it('stop_link_domain DELETEs /domains/{id}/link-domain (destructive); a 404 after is an isError result; an unknown name is not_found before any link domain call', async () => {
+    const answers = [
+      { body: LINK_DOMAIN_DELETED_ANSWER },
+      { status: 404, body: LINK_DOMAIN_NOT_FOUND_ANSWER },
+      { body: DOMAIN_LIST_ANSWER },
+    ];
+    await withClient(
+      () => answers.shift()!,
+      async ({ call, requests, client }) => {
+        const stopped = await call('stop_link_domain', { domain: 'dom_01' });
+        expect(stopped.isError).toBeFalsy();
+        expect(requests[0]!.method).toBe('DELETE');
+        expect(requests[0]!.url.pathname).toBe('/domains/dom_01/link-domain');
+        expect(textsOf(stopped)[0]).toBe(
+          "Stopped the link domain of dom_01: its emails link to the service's link host again; the host's certificate and custom domain name are deleted within minutes.",
+        );
+        expect(stopped.structuredContent).toEqual(LINK_DOMAIN_DELETED_ANSWER);
+        const again = await call('get_link_domain', { domain: 'dom_01' });
+        expect(again.structuredContent).toMatchObject({
+          error: { status: 404, code: 'not_found', message: 'Link domain dom_01 was not found.' },
+        });
+        const unknown = await call('stop_link_domain', { domain: 'other.example' });
+        expect(unknown.isError).toBe(true);
+        expect(unknown.structuredContent).toEqual({
+          error: { message: 'No domain named other.example in this account (list_domains shows them).', code: 'not_found' },
+        });
+        expect(requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual([
+          'DELETE /domains/dom_01/link-domain',
+          'GET /domains/dom_01/link-domain',
+          'GET /domains',
+        ]);
+        const { tools } = await client.listTools();
+        expect(tools.find((tool) => tool.name === 'stop_link_domain')!.annotations).toMatchObject({
           readOnlyHint: false,
           destructiveHint: true,
         });
