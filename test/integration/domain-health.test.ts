@@ -164,7 +164,17 @@ describe('GET /domains/{id}/health', () => {
       high: 0,
       low: 0,
       spf_lookups: 1,
-      checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'ok', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' },
+      checks: {
+        spf: 'ok',
+        dkim: 'ok',
+        dmarc: 'ok',
+        inbound_mx: 'ok',
+        mta_sts: 'ok',
+        tls_rpt: 'ok',
+        bimi: 'ok',
+        reputation: 'skipped',
+        link_domain: 'skipped',
+      },
     });
     await unpublish(`_smtp._tls.${domain.name}`, 'TXT');
     expect(await types()).toEqual(['tls_rpt_missing']);

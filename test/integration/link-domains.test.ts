@@ -85,10 +85,21 @@ describe('a link domain', () => {
       expect(cname).toMatchObject({ type: 'CNAME', name: host, status: 'pending' });
       // Served on its custom domain name already; the domain's mail does not use it until the owner's CNAME is found.
       expect((await customDomainRequest(host, '/t/open/not-a-token')).status).toBeLessThan(500);
+      // Domain health reports it until it is active.
+      const pendingHealth = await api('POST', `/domains/${domain.id}/health`, { key: account.key });
+      expect(pendingHealth.body.summary.checks.link_domain).toBe('issues');
+      expect(pendingHealth.body.findings.filter((f: { check: string }) => f.check === 'link_domain')).toEqual([
+        expect.objectContaining({ type: 'link_domain_not_active', impact: 'low', status: 'open', message: expect.stringContaining(host) }),
+      ]);
       await publish(host, 'CNAME', [cname.value]);
       expect((await api('PUT', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(200);
       const active = await waitForLinkDomain(account, domain.id, (l) => l.status === 'active', 'to be active');
       expect(recordOf(active, 'link_host')!.status).toBe('verified');
+      const activeHealth = await api('POST', `/domains/${domain.id}/health`, { key: account.key });
+      expect(activeHealth.body.summary.checks.link_domain).toBe('ok');
+      expect(
+        activeHealth.body.findings.filter((f: { check: string; status: string }) => f.check === 'link_domain' && f.status === 'open'),
+      ).toEqual([]);
     },
     3 * WAIT_MS,
   );

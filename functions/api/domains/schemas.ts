@@ -195,6 +195,9 @@ export const domainHealthSchema = describing<StoredDomainHealth>()(
             reputation: checkOutcome.describe(
               "the bounce and complaint rates of the domain's sender (its tenant, or the account) over the last 7 days (skipped under 100 emails)",
             ),
+            link_domain: checkOutcome.describe(
+              'the link domain links.<domain> (docs/tracking.md): issues while it is not active; skipped when the domain has none',
+            ),
           } satisfies Record<(typeof HEALTH_CHECKS)[number], z.ZodType>)
           .describe(
             'each check: ok, issues (findings to act on), error (a lookup failed: check again) or skipped (inbound_mx of a domain that does not receive)',

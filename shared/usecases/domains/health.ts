@@ -6,6 +6,9 @@
  * MAX_SPF_NAMES. Each query gets LOOKUP_TIMEOUT_MS and the SPF walk TOTAL_BUDGET_MS: a lookup that fails or
  * runs out of time is a `dns_error` finding of its check, never a failed request.
  */
+import type { LinkDomainRepository } from '#shared/adapters/store/link-domains';
+import { linkHostOf } from '#shared/domain/domains/link-domain/link-domain';
+import type { LinkDomainState } from '#shared/domain/domains/health/link-domain';
 import type { Domain } from '../../domain/domains/domain';
 import type { Lookup } from '../../domain/domains/evaluate';
 import { evaluateHealth, healthQueries, type HealthSummary } from '../../domain/domains/health';
@@ -35,6 +38,8 @@ export interface DomainHealthDeps {
   /** The day counters the reputation check reads (a tenant's domain: its tenant's; else the account's). */
   accountStats: Pick<AccountStatsRepository, 'read'>;
   tenantStats: Pick<TenantStatsRepository, 'read'>;
+  /** The domain's link domain, whose state the link_domain check reports (docs/tracking.md, "Link domains"). */
+  linkDomains: Pick<LinkDomainRepository, 'get'>;
   /** Test seams: the bounds above. */
   lookupTimeoutMs?: number;
   totalBudgetMs?: number;
@@ -96,7 +101,8 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
   const deadline = Date.now() + (deps.totalBudgetMs ?? TOTAL_BUDGET_MS);
   const queries = healthQueries(domain);
   const txt = (name: string) => bounded(() => deps.dns.txt(name), timeoutMs);
-  const [reputation, spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi] = await Promise.all([
+  const [link_domain, reputation, spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi] = await Promise.all([
+    linkDomainState(deps, domain),
     reputationFigures(deps, domain),
     spfAnswers(deps, queries.spf, txt(queries.spf), deadline, timeoutMs),
     txt(queries.dkim),
@@ -109,11 +115,18 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
   const checked_at = deps.clock.now().toISOString();
   const { findings, summary } = evaluateHealth(
     domain,
-    { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi, reputation },
+    { spf, dkim, dmarc, inbound_mx, mta_sts, tls_rpt, bimi, reputation, link_domain },
     deps.dnsSettings,
     checked_at,
   );
   return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at, findings, summary };
+}
+
+/** The domain's link domain as stored (another domain's of the same name, being removed, is not this one's). */
+async function linkDomainState(deps: Pick<DomainHealthDeps, 'linkDomains'>, domain: Domain): Promise<LinkDomainState | null> {
+  const stored = await deps.linkDomains.get(linkHostOf(domain.name), { consistent: false });
+  if (!stored || stored.hosting.domain_id !== domain.id) return null;
+  return { host: stored.hosting.host, status: stored.hosting.status, message: stored.hosting.message };
 }
 
 /** The last REPUTATION_WINDOW_DAYS days of the domain's sender: its tenant's day counters, or the account's (one batch read). */

@@ -57,6 +57,7 @@ export const HEALTH_ANSWER = {
       tls_rpt: 'ok',
       bimi: 'issues',
       reputation: 'skipped',
+      link_domain: 'skipped',
     },
   },
 };

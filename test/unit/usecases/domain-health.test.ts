@@ -6,7 +6,7 @@ import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain'
 import type { Principal } from '#shared/usecases/access/principal';
 import { MAX_SPF_NAMES } from '#shared/usecases/domains/health';
 import { getDomainHealth, type StoredHealthDeps } from '#shared/usecases/domains/stored-health';
-import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
+import { fakeLinkDomains, fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const principal = (account = 'acc_1'): Principal => ({
@@ -63,8 +63,9 @@ class FakeResolver {
   }
 }
 
-function deps(dns: FakeResolver, stored: Domain = domain()): StoredHealthDeps {
+function deps(dns: FakeResolver, stored: Domain = domain(), linkDomain: Parameters<typeof fakeLinkDomains>[0] = null): StoredHealthDeps {
   return {
+    ...fakeLinkDomains(linkDomain),
     domains: {
       get: async (id: string) => (id === stored.id ? ({ domain: stored, sealedPrivateKey: 'x' } as StoredDomain) : null),
     } as unknown as StoredHealthDeps['domains'],
@@ -105,9 +106,40 @@ describe('getDomainHealth', () => {
           tls_rpt: 'ok',
           bimi: 'ok',
           reputation: 'skipped',
+          link_domain: 'skipped',
         },
       },
     });
+  });
+
+  it("reports a link domain that is not active as a low finding naming its state; an active one is ok, another domain's skipped", async () => {
+    const pending = await getDomainHealth(
+      deps(new FakeResolver(GOOD), domain(), { domain_id: 'dom_1', status: 'pending_dns', message: 'Publish the link_host CNAME.' }),
+      principal(),
+      'dom_1',
+    );
+    expect(pending.findings).toEqual([
+      expect.objectContaining({
+        type: 'link_domain_not_active',
+        check: 'link_domain',
+        impact: 'low',
+        message: expect.stringContaining('links.ex.com is pending_dns'),
+      }),
+    ]);
+    expect(pending.findings[0]!.message).toContain('Publish the link_host CNAME.');
+    expect(pending.summary.checks.link_domain).toBe('issues');
+    const active = await getDomainHealth(
+      deps(new FakeResolver(GOOD), domain(), { domain_id: 'dom_1', status: 'active', message: null }),
+      principal(),
+      'dom_1',
+    );
+    expect([active.findings, active.summary.checks.link_domain]).toEqual([[], 'ok']);
+    const othersName = await getDomainHealth(
+      deps(new FakeResolver(GOOD), domain(), { domain_id: 'dom_other', status: 'pending_dns', message: null }),
+      principal(),
+      'dom_1',
+    );
+    expect([othersName.findings, othersName.summary.checks.link_domain]).toEqual([[], 'skipped']);
   });
 
   it('answers every missing record (NXDOMAIN) as a finding, high impact first', async () => {

@@ -1,3 +1,4 @@
+import type { StoredLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 /** An in-memory DomainHealthRepository: the same versions and conditions as the table's (shared/adapters/store/domain-health.ts). */
 import type { Lookup } from '#shared/domain/domains/evaluate';
 import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
@@ -98,4 +99,14 @@ export function fakeStats(
         : {}),
     }));
   return { accountStats: { read: accountDays }, tenantStats: { read: tenantDays } };
+}
+
+/** No link domain for any domain (the link_domain check skipped); `linkDomain` answers one for every host asked. */
+export function fakeLinkDomains(linkDomain: { domain_id: string; status: string; message: string | null } | null = null) {
+  return {
+    linkDomains: {
+      get: async (host: string) =>
+        linkDomain ? { hosting: { ...linkDomain, host } as unknown as StoredLinkDomain, nextStepAt: null } : null,
+    },
+  };
 }

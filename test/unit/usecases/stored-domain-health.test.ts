@@ -6,7 +6,7 @@ import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain'
 import { runDueHealthChecks, type DueHealthChecksDeps } from '#shared/usecases/domains/due-health-checks';
 import { runStoredHealthCheck, storedHealthOf } from '#shared/usecases/domains/stored-health';
 import { checkHealthWhenVerified } from '#shared/usecases/domains/health-on-verify';
-import { fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
+import { fakeLinkDomains, fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const DAY = 86_400_000;
@@ -46,6 +46,7 @@ function setup(domains: Domain[] = [domain()]) {
     } as unknown as DueHealthChecksDeps['domains'],
     domainHealth,
     ...fakeStats(),
+    ...fakeLinkDomains(),
     events: { publish: async (batch) => void events.push(...batch) },
     dns: { txt: async (name: string) => zone[name] ?? { kind: 'none' }, mx: async () => ({ kind: 'none' }) },
     clock: { now: () => new Date(now) },

@@ -2,11 +2,11 @@
  * Domain health (docs/deliverability.md, "Domain health"): what a finding is, every finding type with its
  * check family, impact and the public source that says why, and the answer of GET /domains/{id}/health.
  * Pure: the check families (./spf.ts, ./dkim.ts, ./dmarc.ts, ./inbound-mx.ts, ./mta-sts.ts, ./tls-rpt.ts,
- * ./bimi.ts) read DNS answers and answer findings; ./index.ts runs them all.
+ * ./bimi.ts) read DNS answers and answer findings, ./link-domain.ts the link domain's state; ./index.ts runs them all.
  */
 import type { Lookup } from '../evaluate';
 
-export const HEALTH_CHECKS = ['spf', 'dkim', 'dmarc', 'inbound_mx', 'mta_sts', 'tls_rpt', 'bimi', 'reputation'] as const;
+export const HEALTH_CHECKS = ['spf', 'dkim', 'dmarc', 'inbound_mx', 'mta_sts', 'tls_rpt', 'bimi', 'reputation', 'link_domain'] as const;
 export type HealthCheck = (typeof HEALTH_CHECKS)[number];
 
 export type Impact = 'high' | 'low';
@@ -26,6 +26,7 @@ const RFC8460_TXT = 'https://www.rfc-editor.org/rfc/rfc8460#section-3';
 const BIMI_DRAFT = 'https://datatracker.ietf.org/doc/draft-brand-indicators-for-message-identification/';
 const GOOGLE_SENDERS = 'https://support.google.com/a/answer/81126';
 const SES_REVIEW_FAQ = 'https://docs.aws.amazon.com/ses/latest/dg/faqs-enforcement.html';
+const LINK_BRANDING = 'https://www.twilio.com/docs/sendgrid/ui/account-and-settings/how-to-set-up-link-branding';
 
 /** Every finding type: its check family, its impact, and the public document that says why (`docs_url`). */
 export const FINDING_TYPES = {
@@ -60,6 +61,7 @@ export const FINDING_TYPES = {
   bounce_rate_elevated: { check: 'reputation', impact: 'low', docs_url: SES_REVIEW_FAQ },
   reputation_blocks: { check: 'reputation', impact: 'high', docs_url: GOOGLE_SENDERS },
   content_blocks: { check: 'reputation', impact: 'low', docs_url: GOOGLE_SENDERS },
+  link_domain_not_active: { check: 'link_domain', impact: 'low', docs_url: LINK_BRANDING },
 } as const satisfies Record<string, { check: HealthCheck | null; impact: Impact; docs_url: string }>;
 
 export type FindingType = keyof typeof FINDING_TYPES;
@@ -113,6 +115,7 @@ const CHECK_DOCS: Record<HealthCheck, string> = {
   tls_rpt: RFC8460_TXT,
   bimi: BIMI_DRAFT,
   reputation: SES_REVIEW_FAQ,
+  link_domain: LINK_BRANDING,
 };
 
 /** TXT values at a name that start with `prefix` (a version tag such as `v=DMARC1`), compared without case. */

@@ -11,6 +11,7 @@ import { evaluateDkimHealth } from './dkim';
 import { evaluateDmarcHealth } from './dmarc';
 import { HEALTH_CHECKS, type HealthCheck, type HealthFinding } from './finding';
 import { evaluateInboundMxHealth } from './inbound-mx';
+import { evaluateLinkDomainHealth, type LinkDomainState } from './link-domain';
 import { evaluateMtaStsHealth } from './mta-sts';
 import { evaluateReputationHealth, type ReputationFigures } from './reputation';
 import { evaluateSpfHealth } from './spf';
@@ -47,6 +48,8 @@ export interface HealthAnswers {
   bimi: Lookup;
   /** The sender's emails of the last days (./reputation.ts). */
   reputation: ReputationFigures;
+  /** The domain's link domain as stored (./link-domain.ts); null when it has none. */
+  link_domain: LinkDomainState | null;
 }
 
 /** ok: no finding; issues: findings to act on; error: a lookup failed, so it could not be checked; skipped: not applicable (an inbound MX of a domain that does not receive; reputation with too few emails sent). */
@@ -87,6 +90,7 @@ export function evaluateHealth(
     tls_rpt: evaluateTlsRptHealth({ domain: domain.name, lookup: answers.tls_rpt }),
     bimi: evaluateBimiHealth({ domain: domain.name, lookup: answers.bimi }),
     reputation: evaluateReputationHealth({ domain: domain.name, figures: answers.reputation }),
+    link_domain: evaluateLinkDomainHealth(answers.link_domain),
   };
   const findings = HEALTH_CHECKS.flatMap((check) => byCheck[check] ?? []).sort((a, b) =>
     a.impact === b.impact ? 0 : a.impact === 'high' ? -1 : 1,

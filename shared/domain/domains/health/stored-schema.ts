@@ -32,8 +32,12 @@ export const storedHealthSchema = modelSchema<StoredHealth>()(
       high: z.number().int(),
       low: z.number().int(),
       spf_lookups: z.number().int().nullable(),
+      // A check added after a health was stored (link_domain) reads as skipped until the next check.
       checks: z.object(
-        Object.fromEntries(HEALTH_CHECKS.map((check) => [check, outcome])) as Record<(typeof HEALTH_CHECKS)[number], typeof outcome>,
+        Object.fromEntries(HEALTH_CHECKS.map((check) => [check, outcome.default('skipped')])) as Record<
+          (typeof HEALTH_CHECKS)[number],
+          z.ZodDefault<typeof outcome>
+        >,
       ),
     }),
   }),

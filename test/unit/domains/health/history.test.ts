@@ -10,7 +10,17 @@ const summary = (open: number): HealthSummary => ({
   high: 0,
   low: 0,
   spf_lookups: 1,
-  checks: { spf: 'ok', dkim: 'ok', dmarc: 'ok', inbound_mx: 'skipped', mta_sts: 'ok', tls_rpt: 'ok', bimi: 'ok', reputation: 'skipped' },
+  checks: {
+    spf: 'ok',
+    dkim: 'ok',
+    dmarc: 'ok',
+    inbound_mx: 'skipped',
+    mta_sts: 'ok',
+    tls_rpt: 'ok',
+    bimi: 'ok',
+    reputation: 'skipped',
+    link_domain: 'skipped',
+  },
 });
 const check = (checked_at: string, findings: HealthFinding[]) => ({ checked_at, findings, summary: summary(findings.length) });
 
