@@ -8,6 +8,8 @@
  * host's AWS resources down. The dashboard's domain page sets it up, shows it and stops it from its link domain section.
  */
 import { simpleParser } from 'mailparser';
+import { firstAttempt } from '#shared/domain/domains/hosting/host-hosting';
+import type { StoredLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 import { customDomainRequest, hostGone, hostingClients, resolveHost } from './harness/custom-domains';
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
 import { publish } from './harness/dns';
@@ -225,4 +227,31 @@ describe("the dashboard's domain page", () => {
     },
     4 * WAIT_MS,
   );
+});
+
+it("the account's bound is a counter in the table: creations past it are refused, a removal gives the place back", async () => {
+  const { linkDomains } = stack().services;
+  const accountId = `acc_bound${Date.now()}`;
+  const now = new Date();
+  const linkDomainOf = (name: string): StoredLinkDomain => ({
+    ...firstAttempt({ id: `dom_${name}`, account_id: accountId }, 'starting', now.toISOString()),
+    host: `links.${name}.bound.example`,
+    domain_name: `${name}.bound.example`,
+    version: 1,
+  });
+  // A transaction that lost to a concurrent one on the counter is tried again, as PUT does.
+  const create = async (name: string) => {
+    for (;;) {
+      const outcome = await linkDomains.create(linkDomainOf(name), now, 2);
+      if (outcome !== 'conflict') return outcome;
+    }
+  };
+  // Three creations racing for a bound of 2 (different hosts): exactly two stored, the third at the bound.
+  const raced = await Promise.all(['a', 'b', 'c'].map(create));
+  expect([...raced].sort()).toEqual(['limit', 'saved', 'saved']);
+  const refused = ['a', 'b', 'c'].find((_, i) => raced[i] !== 'saved')!;
+  expect(await linkDomains.create(linkDomainOf(refused), now, 2)).toBe('limit');
+  const stored = (await linkDomains.get(linkDomainOf(['a', 'b', 'c'].find((_, i) => raced[i] === 'saved')!).host))!;
+  expect(await linkDomains.remove(stored.hosting)).toBe('deleted');
+  expect(await linkDomains.create(linkDomainOf(refused), now, 2)).toBe('saved');
 });

@@ -6,23 +6,17 @@
  */
 import type { Domain } from '#shared/domain/domains/domain';
 import { linkHostOf } from '#shared/domain/domains/link-domain/link-domain';
-import { logError } from '#shared/lib/log';
+import { removeWithItsDomain } from '../hosting/delete';
 import type { LinkDomainDeps } from './deps';
 import { startLinkDomainRemoval } from './manage';
-
-const ATTEMPTS = 3;
 
 export async function removeLinkDomainWithDomain(
   deps: Pick<LinkDomainDeps, 'linkDomains' | 'clock'>,
   domain: Pick<Domain, 'id' | 'name'>,
 ): Promise<void> {
-  try {
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const stored = await deps.linkDomains.get(linkHostOf(domain.name));
-      if (!stored || stored.hosting.domain_id !== domain.id || stored.hosting.status === 'removing') return;
-      if (await startLinkDomainRemoval(deps, stored.hosting)) return;
-    }
-  } catch (error) {
-    logError("link domain: the deleted domain's link domain was not marked for removal", error, { domain_id: domain.id });
-  }
+  await removeWithItsDomain(domain.id, {
+    read: () => deps.linkDomains.get(linkHostOf(domain.name)),
+    startRemoval: (linkDomain) => startLinkDomainRemoval(deps, linkDomain),
+    failure: "link domain: the deleted domain's link domain was not marked for removal",
+  });
 }

@@ -6,24 +6,19 @@
  * name, or in AWS).
  */
 import type { Domain } from '#shared/domain/domains/domain';
-import { logError } from '#shared/lib/log';
+import { removeWithItsDomain } from '../hosting/delete';
 import type { MtaStsHostingDeps } from './deps';
 import { startRemoval } from './manage';
-
-const ATTEMPTS = 3;
 
 export async function removeHostingWithReceiving(
   deps: Pick<MtaStsHostingDeps, 'mtaStsHosting' | 'clock'>,
   domain: Pick<Domain, 'id' | 'inbound_subdomain'>,
 ): Promise<void> {
-  if (!domain.inbound_subdomain) return;
-  try {
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const stored = await deps.mtaStsHosting.get(domain.inbound_subdomain);
-      if (!stored || stored.hosting.domain_id !== domain.id || stored.hosting.status === 'removing') return;
-      if (await startRemoval(deps, stored.hosting)) return;
-    }
-  } catch (error) {
-    logError("mta-sts: the deleted domain's hosted policy was not marked for removal", error, { domain_id: domain.id });
-  }
+  const policyDomain = domain.inbound_subdomain;
+  if (!policyDomain) return;
+  await removeWithItsDomain(domain.id, {
+    read: () => deps.mtaStsHosting.get(policyDomain),
+    startRemoval: (hosting) => startRemoval(deps, hosting),
+    failure: "mta-sts: the deleted domain's hosted policy was not marked for removal",
+  });
 }
