@@ -17,6 +17,7 @@ import { CreateHostedZoneCommand, Route53Client } from '@aws-sdk/client-route-53
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID } from '#localstack/emulators/route53';
 import { api, stack, waitFor } from '../integration/harness/stack';
+import { waitWithTask } from '../integration/harness/tasks';
 import { publish } from '../integration/harness/dns';
 import { verifiedDomain } from '../integration/harness/domains';
 import { mxTransport, receivingDomain } from '../integration/harness/inbound';
@@ -538,7 +539,8 @@ describe('the dashboard journey', () => {
       ]);
       await page.getByText('MTA-STS policy (testing) saved').waitFor();
       // The domain-health task requests the certificate and lists its validation record within seconds: published, then checked now.
-      const listed = await waitFor(
+      const listed = await waitWithTask(
+        'domain-health',
         async () => (await hosting()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'),
         'the certificate validation record',
       );
@@ -548,7 +550,7 @@ describe('the dashboard journey', () => {
         page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
         page.getByRole('button', { name: 'Save and check now' }).click(),
       ]);
-      await waitFor(async () => (await hosting()).status === 'pending_dns', 'the policy served');
+      await waitWithTask('domain-health', async () => (await hosting()).status === 'pending_dns', 'the policy served');
       await page.reload();
       await page.getByText('The policy is served; publish the policy_host CNAME').waitFor();
       await page.locator('#mta-sts-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
@@ -569,7 +571,8 @@ describe('the dashboard journey', () => {
       ]);
       await page.getByText(`Link domain links.${linked.name} (pending certificate)`).waitFor();
       // The domain-health task requests the certificate and lists its validation record within seconds: published, then checked now.
-      const listed = await waitFor(
+      const listed = await waitWithTask(
+        'domain-health',
         async () => (await linkDomain()).records.find((record: { purpose: string }) => record.purpose === 'certificate_validation'),
         'the certificate validation record',
       );
@@ -579,7 +582,7 @@ describe('the dashboard journey', () => {
         page.waitForURL(/\/dashboard\/domains\/[^/?#]+$/),
         page.getByRole('button', { name: 'Check the link domain' }).click(),
       ]);
-      await waitFor(async () => (await linkDomain()).status === 'pending_dns', 'the link domain served');
+      await waitWithTask('domain-health', async () => (await linkDomain()).status === 'pending_dns', 'the link domain served');
       await page.reload();
       await page.getByText('The link domain is served; publish the link_host CNAME').waitFor();
       await page.locator('#link-domain-heading').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));

@@ -15,6 +15,7 @@ import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard'
 import { publish } from './harness/dns';
 import { verifiedDomain, type VerifiedDomain } from './harness/domains';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
+import { waitWithTask } from './harness/tasks';
 
 type LinkDomain = {
   host: string;
@@ -28,9 +29,10 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 
 const recordOf = (linkDomain: LinkDomain, purpose: string) => linkDomain.records.find((record) => record.purpose === purpose);
 
-/** Waits (the domain-health task takes each step every 2 s locally) for the link domain to satisfy `done`. */
+/** Waits for the link domain to satisfy `done`, asking for the domain-health task's passes (it takes the steps). */
 function waitForLinkDomain(account: TestAccount, domainId: string, done: (linkDomain: LinkDomain) => boolean, what: string) {
-  return waitFor(
+  return waitWithTask(
+    'domain-health',
     async () => {
       const response = await api('GET', `/domains/${domainId}/link-domain`, { key: account.key });
       return response.status === 200 && done(response.body) ? (response.body as LinkDomain) : undefined;
@@ -170,7 +172,12 @@ it(
     await waitForLinkDomain(account, other.id, (l) => recordOf(l, 'certificate_validation') !== undefined, 'to request its certificate');
     expect((await api('DELETE', `/domains/${other.id}`, { key: account.key })).status).toBe(200);
     await hostGone(clients, otherHost, 'after the domain was deleted', WAIT_MS);
-    await waitFor(async () => (await stack().services.linkDomains.get(otherHost)) === null, `${otherHost}'s item to be deleted`, WAIT_MS);
+    await waitWithTask(
+      'domain-health',
+      async () => (await stack().services.linkDomains.get(otherHost)) === null,
+      `${otherHost}'s item to be deleted`,
+      WAIT_MS,
+    );
   },
   3 * WAIT_MS,
 );

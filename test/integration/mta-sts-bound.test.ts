@@ -10,7 +10,8 @@ import { PLANS } from '#shared/domain/accounts/plans';
 import { runAdminCli } from './harness/admin-cli';
 import { publish } from './harness/dns';
 import { receivingDomain } from './harness/inbound';
-import { api, newAccount, waitFor } from './harness/stack';
+import { api, newAccount } from './harness/stack';
+import { waitWithTask } from './harness/tasks';
 
 jest.setTimeout(120_000);
 
@@ -48,8 +49,9 @@ describe('hosted MTA-STS policies per account (pro plan)', () => {
     // Deleted: still counted while its removal runs (its certificate may still be in ACM)...
     expect((await api('DELETE', `/domains/${accepted[0]!.id}/mta-sts`, { key: account.key })).status).toBe(200);
     expect((await api('PUT', `/domains/${refused[0]!.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } })).status).toBe(403);
-    // ...and its place free once the domain-health task has removed it (every 2 s on the local cloud).
-    await waitFor(
+    // ...and its place free once the domain-health task has removed it (its passes asked for).
+    await waitWithTask(
+      'domain-health',
       async () => {
         const answer = await api('PUT', `/domains/${refused[0]!.id}/mta-sts`, { key: account.key, body: { mode: 'testing' } });
         if (answer.status === 403) return undefined;
@@ -82,14 +84,20 @@ describe("the deployment's headroom (npm run admin -- mta-sts quota)", () => {
         records: { purpose: string; name: string; value: string }[];
       };
     expect((await put()).status).toBe(200);
-    const validation = await waitFor(
+    const validation = await waitWithTask(
+      'domain-health',
       async () => (await hosting()).records.find((record) => record.purpose === 'certificate_validation'),
       'the certificate to be requested',
       60_000,
     );
     await publish(validation.name, 'CNAME', [validation.value]);
     await put();
-    await waitFor(async () => (await hosting()).status === 'pending_dns' || undefined, 'the policy to be served', 60_000);
+    await waitWithTask(
+      'domain-health',
+      async () => (await hosting()).status === 'pending_dns' || undefined,
+      'the policy to be served',
+      60_000,
+    );
 
     // This test's policy counted (other files make and delete theirs meanwhile: exact counts are the unit test's,
     // test/unit/mta-sts/quota-headroom.test.ts).

@@ -19,7 +19,8 @@ import {
 } from './harness/custom-domains';
 import { publish, publishAll, uniqueDomain } from './harness/dns';
 import { dashboardRequest, newDashboardUser, signIn } from './harness/dashboard';
-import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+import { api, newAccount, stack, type TestAccount } from './harness/stack';
+import { waitWithTask } from './harness/tasks';
 
 type Hosting = {
   status: string;
@@ -47,9 +48,10 @@ async function receivingDomain(account: TestAccount): Promise<{ id: string; name
 const hostingOf = async (account: TestAccount, domainId: string) =>
   (await api('GET', `/domains/${domainId}/mta-sts`, { key: account.key })).body as Hosting;
 
-/** Waits (the domain-health task takes each step every 2 s locally) for the hosting to reach `status`. */
+/** Waits for the hosting to reach `status`, asking for the domain-health task's passes (it takes the steps). */
 function waitForHosting(account: TestAccount, domainId: string, done: (hosting: Hosting) => boolean, what: string): Promise<Hosting> {
-  return waitFor(
+  return waitWithTask(
+    'domain-health',
     async () => {
       const hosting = await hostingOf(account, domainId);
       return done(hosting) ? hosting : undefined;

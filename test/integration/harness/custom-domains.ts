@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { ACMClient, ListCertificatesCommand } from '@aws-sdk/client-acm';
 import { ApiGatewayV2Client, GetDomainNameCommand } from '@aws-sdk/client-apigatewayv2';
-import { stack, waitFor } from './stack';
+import { stack } from './stack';
+import { waitWithTask } from './tasks';
 
 export interface CustomDomainResponse {
   status: number;
@@ -99,14 +100,15 @@ export async function certificatesFor(acm: ACMClient, host: string): Promise<str
   return (CertificateSummaryList ?? []).filter((summary) => summary.DomainName === host).map((summary) => summary.CertificateArn!);
 }
 
-/** Waits for the domain-health task to have deleted the host's custom domain name and certificate. */
+/** Waits for the domain-health task (its passes asked for) to have deleted the host's custom domain name and certificate. */
 export function hostGone(
   clients: { acm: ACMClient; apigw: ApiGatewayV2Client },
   host: string,
   why: string,
   timeoutMs = 40_000,
 ): Promise<unknown> {
-  return waitFor(
+  return waitWithTask(
+    'domain-health',
     async () => !(await domainNameExists(clients.apigw, host)) && (await certificatesFor(clients.acm, host)).length === 0,
     `${host}'s custom domain name and certificate to be deleted ${why}`,
     timeoutMs,

@@ -27,8 +27,8 @@ export default async function globalSetup(): Promise<void> {
       // The tasks every 4 s (the template's local period is 2 s), the reconciler every 15 s: its pass queries the
       // due index's 32 shards, which every 4 s was two thirds of an idle stack's DynamoDB calls (8 queries a
       // second) for the whole run. A test waiting for a recovery asks for the passes it needs (POST
-      // /_local/tasks/reconciler/run: harness/tasks.ts); the domain-health task's steps (MTA-STS hosting) are
-      // waited for on its timer.
+      // /_local/tasks/reconciler/run: harness/tasks.ts); a test waiting for the domain-health task's steps (a hosted
+      // MTA-STS policy, a link domain) asks for its passes too (waitWithTask: 52 s -> 11 s for mta-sts-hosting).
       LOCAL_TASK_PERIOD_MS: '4000,reconciler=15000',
       // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
       LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
