@@ -18,12 +18,14 @@ beforeAll(async () => {
   fauxqs = await startFauxqs({ port: 0, logger: false });
   sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 });
-/** Every poller a test started, stopped after it even when it failed (a running poller keeps Jest alive). */
+/**
+ * Every poller a test started, stopped after the file's tests even when one failed (a running poller keeps Jest
+ * alive). The tests run at once (`it.concurrent`: their waits on visibility and function timeouts overlap), each
+ * on queues of its own, so each stops its own pollers where it needs them stopped and the rest stop here.
+ */
 const running: SqsPoller[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((p) => p.stop()));
-});
 afterAll(async () => {
+  await Promise.all(running.splice(0).map((p) => p.stop()));
   sqs.destroy();
   await fauxqs.stop();
 });
@@ -119,7 +121,7 @@ async function handedOutAgain(queue: { queueUrl: string; queueArn: string }, tim
 }
 
 describe('SqsPoller', () => {
-  it('invokes the handler with SQSEvent records and deletes handled messages', async () => {
+  it.concurrent('invokes the handler with SQSEvent records and deletes handled messages', async () => {
     const { queue } = queueWithDlq(3);
     const seen: SQSEvent['Records'] = [];
     const p = poller(queue, async (event) => {
@@ -140,7 +142,7 @@ describe('SqsPoller', () => {
     expect(await depth(queue.queueUrl)).toBe(0);
   });
 
-  it('redelivers only the failed records and moves them to the DLQ after maxReceiveCount', async () => {
+  it.concurrent('redelivers only the failed records and moves them to the DLQ after maxReceiveCount', async () => {
     const { queue, dlq } = queueWithDlq(2);
     const attempts = new Map<string, number>();
     const p = poller(queue, async (event) => ({
@@ -160,7 +162,7 @@ describe('SqsPoller', () => {
     expect(await depth(queue.queueUrl)).toBe(0);
   });
 
-  it('keeps a running batch invisible past the visibility timeout (up to the function timeout), as AWS does', async () => {
+  it.concurrent('keeps a running batch invisible past the visibility timeout (up to the function timeout), as AWS does', async () => {
     // Visibility 1 s, a handler that takes 3 s, and a second receive loop ready to take the message
     // again: it must not, until the batch is done (then it is deleted) or the function timeout is over.
     const { queue, dlq } = queueWithDlq(2);
@@ -195,7 +197,7 @@ describe('SqsPoller', () => {
     expect(calls.map((call) => call.receiveCount)).toEqual(['1', '2']);
   });
 
-  it('leaves a queue whose visibility covers the function timeout as it is: a hung batch is handed out again at the visibility timeout, not later', async () => {
+  it.concurrent('leaves a queue whose visibility covers the function timeout as it is: a hung batch is handed out again at the visibility timeout, not later', async () => {
     // Visibility 4 s, function timeout 3 s (as on AWS, where the visibility must be at least the timeout):
     // nothing to extend, so the message is received again 4 s after the first receive (an extension at
     // half the visibility would have hidden it until 6 s).
@@ -205,7 +207,7 @@ describe('SqsPoller', () => {
     expect(second!.at - first!.at).toBeLessThan(5500);
   });
 
-  it('fails an invocation still running at the function timeout: the batch is not deleted, comes back, and reaches the DLQ', async () => {
+  it.concurrent('fails an invocation still running at the function timeout: the batch is not deleted, comes back, and reaches the DLQ', async () => {
     // One receive loop and a handler that never returns: without the timeout the loop would wait for it forever.
     const { queue, dlq } = queueWithDlq(2);
     const calls: string[] = [];
@@ -231,7 +233,7 @@ describe('SqsPoller', () => {
     }
   });
 
-  it('retries the whole batch when the handler throws', async () => {
+  it.concurrent('retries the whole batch when the handler throws', async () => {
     const { queue } = queueWithDlq(5);
     let calls = 0;
     const p = poller(queue, async (event) => {
@@ -248,7 +250,7 @@ describe('SqsPoller', () => {
     expect(calls).toBe(2);
   });
 
-  it('runs up to its maximum concurrency of batches at once, never more, and each message once', async () => {
+  it.concurrent('runs up to its maximum concurrency of batches at once, never more, and each message once', async () => {
     const { queue } = queueWithDlq(5);
     let active = 0;
     let most = 0;
@@ -289,7 +291,7 @@ describe('SqsPoller', () => {
     expect(seen.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`).sort());
   });
 
-  it('answers a message sent while it long-polls at once, and stops without waiting out the poll', async () => {
+  it.concurrent('answers a message sent while it long-polls at once, and stops without waiting out the poll', async () => {
     // (The bounds are a quarter of the 20 s poll: what fails is waiting it out, not a slow machine.)
     const { queue } = queueWithDlq(5);
     const handled: number[] = [];
@@ -331,7 +333,7 @@ describe('SqsPoller', () => {
     return { client, counts };
   }
 
-  it('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
+  it.concurrent('keeps one receive waiting per queue while idle, whatever its concurrency (one long poll, not one per slot)', async () => {
     const { queue } = queueWithDlq(5);
     const { client, counts } = countingClient();
     const p = new SqsPoller({
@@ -354,7 +356,7 @@ describe('SqsPoller', () => {
     expect(counts.sent).toBe(1);
   });
 
-  it('adds receivers while messages keep coming (batches of one fill every slot), and they leave once the queue is empty', async () => {
+  it.concurrent('adds receivers while messages keep coming (batches of one fill every slot), and they leave once the queue is empty', async () => {
     const { queue } = queueWithDlq(5);
     const { client, counts } = countingClient();
     let active = 0;

@@ -53,10 +53,10 @@ beforeAll(async () => {
   streams = new DynamoDBStreamsClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials });
   sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials });
 }, 60_000);
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((poller) => poller.stop()));
-});
+// The tests run at once (`it.concurrent`: their batching windows, retries and timeouts overlap), each on a table
+// of its own: every poller a test started is stopped after the file's tests, even when one failed.
 afterAll(async () => {
+  await Promise.all(running.splice(0).map((poller) => poller.stop()));
   dynamo?.destroy();
   streams?.destroy();
   sqs?.destroy();
@@ -152,7 +152,7 @@ function failureQueue() {
 }
 
 describe('StreamPoller against DynamoDB Local', () => {
-  it('invokes the handler with Lambda-shaped records of the matching INSERTs only, in order', async () => {
+  it.concurrent('invokes the handler with Lambda-shaped records of the matching INSERTs only, in order', async () => {
     const { name, streamArn } = await newTable();
     const events: DynamoDBStreamEvent[] = [];
     await putEmail(name, 'a', {
@@ -208,7 +208,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(p.status()).toBe('up');
   });
 
-  it('batches up to batchSize, and waits for the batching window', async () => {
+  it.concurrent('batches up to batchSize, and waits for the batching window', async () => {
     const { name, streamArn } = await newTable();
     for (const id of ['1', '2', '3', '4', '5', '6', '7']) await putEmail(name, id);
     const sizes: number[] = [];
@@ -226,7 +226,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(batches).toEqual([['w1', 'w2']]);
   });
 
-  it('checkpoints before the first reported failure and retries from it', async () => {
+  it.concurrent('checkpoints before the first reported failure and retries from it', async () => {
     const { name, streamArn } = await newTable();
     for (const id of ['a', 'b', 'c', 'd']) await putEmail(name, id);
     const invocations: string[][] = [];
@@ -254,7 +254,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     ]);
   });
 
-  it('an unknown batchItemFailures identifier retries the whole batch', async () => {
+  it.concurrent('an unknown batchItemFailures identifier retries the whole batch', async () => {
     const { name, streamArn } = await newTable();
     await putEmail(name, 'a');
     await putEmail(name, 'b');
@@ -270,7 +270,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     ]);
   });
 
-  it('retries a failing batch retryAttempts times, then describes it on the on-failure queue and moves on', async () => {
+  it.concurrent('retries a failing batch retryAttempts times, then describes it on the on-failure queue and moves on', async () => {
     const { name, streamArn } = await newTable();
     await putEmail(name, 'ok1');
     await putEmail(name, 'poison');
@@ -307,7 +307,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(p.stats.failedBatches).toBe(1);
   });
 
-  it('bisects a batch whose handler throws until the poison record is alone', async () => {
+  it.concurrent('bisects a batch whose handler throws until the poison record is alone', async () => {
     const { name, streamArn } = await newTable();
     for (const id of ['a', 'b', 'poison', 'c']) await putEmail(name, id);
     const queue = failureQueue();
@@ -330,7 +330,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(failure!.responseContext.functionError).toBe('Unhandled');
   });
 
-  it('treats a handler running past its timeout as a failure: the retry starts at the timeout, while the slow call still runs', async () => {
+  it.concurrent('treats a handler running past its timeout as a failure: the retry starts at the timeout, while the slow call still runs', async () => {
     const { name, streamArn } = await newTable();
     await putEmail(name, 'slow');
     // The first call never returns on its own: a poller that waited for it (and only then saw it was
@@ -363,7 +363,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     }
   });
 
-  it('resumes from the checkpoint file after a restart instead of replaying', async () => {
+  it.concurrent('resumes from the checkpoint file after a restart instead of replaying', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'stream-checkpoints-'));
     const file = join(dir, 'stream-checkpoints.json');
     try {
@@ -392,7 +392,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     }
   });
 
-  it('a new LATEST mapping skips what is already in the stream', async () => {
+  it.concurrent('a new LATEST mapping skips what is already in the stream', async () => {
     const { name, streamArn } = await newTable();
     await putEmail(name, 'old');
     const seen: string[] = [];
@@ -403,7 +403,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(seen).toEqual(['new']);
   });
 
-  it('stops promptly while idle and invokes nothing after stop', async () => {
+  it.concurrent('stops promptly while idle and invokes nothing after stop', async () => {
     const { name, streamArn } = await newTable();
     let calls = 0;
     const p = poller(streamArn, async () => void calls++);
@@ -417,7 +417,7 @@ describe('StreamPoller against DynamoDB Local', () => {
     expect(calls).toBe(0);
   });
 
-  it('reports down while the stream cannot be read', async () => {
+  it.concurrent('reports down while the stream cannot be read', async () => {
     const p = poller('arn:aws:dynamodb:ddblocal:000000000000:table/missing/stream/2020-01-01T00:00:00.000', async () => undefined, {
       discoveryIntervalMs: 50,
     });
@@ -438,7 +438,7 @@ describe('StreamPoller reading the stream as many shards (LOCAL_STREAM_SHARDS)',
     );
   const statusOf = (record: DynamoDBRecord) => `${record.dynamodb!.NewImage!.id!.S}:${record.dynamodb!.NewImage!.status!.S}`;
 
-  it("hands each lane's records as batches of their own: one key's records in one lane, in order, at most batchSize each", async () => {
+  it.concurrent("hands each lane's records as batches of their own: one key's records in one lane, in order, at most batchSize each", async () => {
     const { name, streamArn } = await newTable();
     const items = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
     for (const id of items) await putEmail(name, id);
@@ -464,7 +464,7 @@ describe('StreamPoller reading the stream as many shards (LOCAL_STREAM_SHARDS)',
     expect(events.length).toBeGreaterThanOrEqual(8);
   });
 
-  it('checkpoints the shard once every lane is done, without holding the other lanes back', async () => {
+  it.concurrent('checkpoints the shard once every lane is done, without holding the other lanes back', async () => {
     const { name, streamArn } = await newTable();
     const items = ['a', 'b', 'c', 'd', 'e', 'f'];
     const held = items.find((id) => laneOf({ PK: { S: `EMAIL#${id}` } }, 2) === 0)!;
@@ -496,7 +496,7 @@ describe('StreamPoller reading the stream as many shards (LOCAL_STREAM_SHARDS)',
     expect(saved()).toBe(last.Records!.at(-1)!.dynamodb!.SequenceNumber);
   });
 
-  it('refuses LOCAL_STREAM_SHARDS out of range, and takes none as one shard', () => {
+  it.concurrent('refuses LOCAL_STREAM_SHARDS out of range, and takes none as one shard', () => {
     expect(streamShardsFromEnv({})).toBeUndefined();
     expect(streamShardsFromEnv({ LOCAL_STREAM_SHARDS: '1000' })).toBe(1000);
     for (const bad of ['0', '-1', '1.5', 'many', '10001'])
@@ -505,7 +505,7 @@ describe('StreamPoller reading the stream as many shards (LOCAL_STREAM_SHARDS)',
 });
 
 describe('provisioning the table stream', () => {
-  it("enables the template's stream on a table from before the outbox, keeps it across restarts, replaces one of another view type", async () => {
+  it.concurrent("enables the template's stream on a table from before the outbox, keeps it across restarts, replaces one of another view type", async () => {
     // A data folder from before the outbox: the table exists without a stream.
     await createKeysOnlyTable(dynamo, TABLE.name);
     const { streamArn } = await ensureTemplateTable(dynamo, TABLE.name);
@@ -527,7 +527,7 @@ describe('provisioning the table stream', () => {
 });
 
 describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () => {
-  it('each mapping gets every record it matches, in order; one that fails and retries holds back no other; one read of the shard serves them all', async () => {
+  it.concurrent('each mapping gets every record it matches, in order; one that fails and retries holds back no other; one read of the shard serves them all', async () => {
     const { name, streamArn } = await newTable();
     let getRecords = 0;
     const counted = {
@@ -582,7 +582,7 @@ describe('StreamPollers of one stream sharing its reads (DynamoDB Local)', () =>
 });
 
 describe('StreamPoller shard lineage (scripted stream)', () => {
-  it('reads a closed parent to its end before its child, and follows a shard that closes', async () => {
+  it.concurrent('reads a closed parent to its end before its child, and follows a shard that closes', async () => {
     const stream = new ScriptedStream();
     stream.addShard('shardId-parent');
     stream.put('shardId-parent', 'p1');
@@ -614,7 +614,7 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     expect(shards['shardId-grandchild']).toEqual({ sequenceNumber: expect.any(String) });
   });
 
-  it('forgets the checkpoints of shards the stream no longer lists', async () => {
+  it.concurrent('forgets the checkpoints of shards the stream no longer lists', async () => {
     const stream = new ScriptedStream();
     stream.addShard('shardId-live');
     const checkpoints = new StreamCheckpoints();
@@ -623,7 +623,7 @@ describe('StreamPoller shard lineage (scripted stream)', () => {
     await waitUntil(() => !('shardId-trimmed' in checkpoints.shards('test-relay', 'arn:scripted')));
   });
 
-  it("reads a quiet shard at Lambda's base rate (4 times a second), and at once again while records come", async () => {
+  it.concurrent("reads a quiet shard at Lambda's base rate (4 times a second), and at once again while records come", async () => {
     const stream = new ScriptedStream();
     stream.addShard('shardId-quiet');
     const client = stream.client();
@@ -662,7 +662,7 @@ describe('Lambda event filter patterns', () => {
     dynamodb: { NewImage: image },
   });
 
-  it('matches values, prefixes, anything-but, exists, numbers; OR across patterns, AND within one', () => {
+  it.concurrent('matches values, prefixes, anything-but, exists, numbers; OR across patterns, AND within one', () => {
     const email = record({ type: { S: 'email' }, status: { S: 'queued' }, tags: { SS: ['a', 'b'] } });
     expect(matchesFilters([], email)).toBe(true);
     expect(matchesFilters(EMAILS, email)).toBe(true);
@@ -682,7 +682,7 @@ describe('Lambda event filter patterns', () => {
     expect(matchesFilters([{ dynamodb: { NewImage: { status: { S: [{ 'equals-ignore-case': 'QUEUED' }] } } } }], email)).toBe(true);
   });
 
-  it("the automation outbox's filter (the definition's) takes run inserts and modifies only", () => {
+  it.concurrent("the automation outbox's filter (the definition's) takes run inserts and modifies only", () => {
     const { filters } = STREAM_WORKERS.find((worker) => worker.name === 'automation-outbox')!;
     const run = { type: { S: 'run' }, step_state: { S: 'pending' } };
     expect(matchesFilters(filters, record(run))).toBe(true);

@@ -45,7 +45,7 @@ function schedule(
   };
 }
 
-test('a schedule due in ~1 s delivers its Input to the queue, then (DELETE) is gone', async () => {
+test.concurrent('a schedule due in ~1 s delivers its Input to the queue, then (DELETE) is gone', async () => {
   const q = newQueue();
   const { expression, dueAt } = atIn(1000);
   await client.send(new CreateScheduleCommand(schedule('due-soon', q.queueArn, expression, { ActionAfterCompletion: 'DELETE' })));
@@ -61,7 +61,7 @@ test('a schedule due in ~1 s delivers its Input to the queue, then (DELETE) is g
   });
 });
 
-test('with ActionAfterCompletion NONE the schedule stays, and an at() schedule fires only once', async () => {
+test.concurrent('with ActionAfterCompletion NONE the schedule stays, and an at() schedule fires only once', async () => {
   const q = newQueue();
   const { expression } = atIn(500);
   await client.send(new CreateScheduleCommand(schedule('keep', q.queueArn, expression)));
@@ -76,7 +76,7 @@ test('with ActionAfterCompletion NONE the schedule stays, and an at() schedule f
   expect(await receive(h.sqs, q.queueUrl, 0)).toHaveLength(0);
 });
 
-test('a target without Input receives an empty JSON object', async () => {
+test.concurrent('a target without Input receives an empty JSON object', async () => {
   const q = newQueue();
   await client.send(
     new CreateScheduleCommand({
@@ -89,7 +89,7 @@ test('a target without Input receives an empty JSON object', async () => {
   expect((await receive(h.sqs, q.queueUrl, 5)).map((m) => m.Body)).toEqual(['{}']);
 });
 
-test('updated to a later time: does not fire at the old time, fires at the new one', async () => {
+test.concurrent('updated to a later time: does not fire at the old time, fires at the new one', async () => {
   const q = newQueue();
   const first = atIn(1000);
   await client.send(new CreateScheduleCommand(schedule('moved', q.queueArn, first.expression)));
@@ -108,7 +108,7 @@ test('updated to a later time: does not fire at the old time, fires at the new o
   expect(Date.now()).toBeGreaterThanOrEqual(later.dueAt);
 });
 
-test('deleted before it is due: never fires', async () => {
+test.concurrent('deleted before it is due: never fires', async () => {
   const q = newQueue();
   const { expression, dueAt } = atIn(1000);
   await client.send(new CreateScheduleCommand(schedule('deleted', q.queueArn, expression)));
@@ -117,7 +117,7 @@ test('deleted before it is due: never fires', async () => {
   expect(await receive(h.sqs, q.queueUrl, 0)).toHaveLength(0);
 });
 
-test('an at() time already in the past fires promptly', async () => {
+test.concurrent('an at() time already in the past fires promptly', async () => {
   const q = newQueue();
   const created = Date.now();
   await client.send(new CreateScheduleCommand(schedule('past', q.queueArn, 'at(2020-01-01T00:00:00)')));
@@ -126,7 +126,7 @@ test('an at() time already in the past fires promptly', async () => {
   expect(Date.now() - created).toBeLessThan(1000);
 });
 
-test('a DISABLED schedule does not fire; enabling it later (time now past) fires it', async () => {
+test.concurrent('a DISABLED schedule does not fire; enabling it later (time now past) fires it', async () => {
   const q = newQueue();
   const { expression, dueAt } = atIn(300);
   await client.send(new CreateScheduleCommand(schedule('disabled', q.queueArn, expression, { State: 'DISABLED' })));
@@ -136,7 +136,7 @@ test('a DISABLED schedule does not fire; enabling it later (time now past) fires
   expect(await receive(h.sqs, q.queueUrl, 5)).toHaveLength(1);
 });
 
-test('at() is read in ScheduleExpressionTimezone', async () => {
+test.concurrent('at() is read in ScheduleExpressionTimezone', async () => {
   const q = newQueue();
   const dueAt = Math.ceil((Date.now() + 1000) / 1000) * 1000;
   const expression = atExpression(new Date(dueAt), 'Asia/Kolkata');
@@ -147,7 +147,7 @@ test('at() is read in ScheduleExpressionTimezone', async () => {
   expect(Date.now()).toBeLessThan(dueAt + 1500);
 });
 
-test('FIFO targets get SqsParameters.MessageGroupId', async () => {
+test.concurrent('FIFO targets get SqsParameters.MessageGroupId', async () => {
   const q = h.fx.createQueue(`${queueName('fifo')}.fifo`, { attributes: { FifoQueue: 'true', ContentBasedDeduplication: 'true' } });
   await client.send(
     new CreateScheduleCommand({
@@ -163,7 +163,7 @@ test('FIFO targets get SqsParameters.MessageGroupId', async () => {
   expect(out.Messages?.map((m) => [m.Body, m.Attributes?.MessageGroupId])).toEqual([['fifo-body', 'tenant-7']]);
 });
 
-test('many schedules due at the same moment each fire exactly once', async () => {
+test.concurrent('many schedules due at the same moment each fire exactly once', async () => {
   const q = newQueue();
   const { expression } = atIn(500);
   const n = 25;
@@ -182,7 +182,7 @@ test('many schedules due at the same moment each fire exactly once', async () =>
   expect(bodies.sort()).toEqual(Array.from({ length: n }, (_, i) => JSON.stringify({ schedule: `burst-${i}` })).sort());
 });
 
-test('a failed send is retried: the queue created after the due time still gets the message', async () => {
+test.concurrent('a failed send is retried: the queue created after the due time still gets the message', async () => {
   const name = queueName('late');
   const arn = `arn:aws:sqs:us-east-1:000000000000:${name}`;
   await client.send(new CreateScheduleCommand(schedule('retry', arn, atIn(0).expression, { ActionAfterCompletion: 'DELETE' })));
@@ -195,7 +195,7 @@ test('a failed send is retried: the queue created after the due time still gets 
   );
 });
 
-test('retries exhausted: the input goes to the DeadLetterConfig queue and the schedule completes', async () => {
+test.concurrent('retries exhausted: the input goes to the DeadLetterConfig queue and the schedule completes', async () => {
   const dlq = newQueue('dlq');
   const missing = `arn:aws:sqs:us-east-1:000000000000:${queueName('missing')}`;
   await client.send(

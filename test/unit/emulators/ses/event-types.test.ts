@@ -63,8 +63,10 @@ const bounceOf = (e: SesEventRecord) =>
     remoteMtaIp?: string;
   };
 
+// The tests of the first three groups run at once (`it.concurrent`: each waits on its own message's events);
+// the tenants' run one by one, since they pause and resume one tenant.
 describe('bounce types and sub-types', () => {
-  it.each([
+  it.concurrent.each([
     ['transient', 'Transient', 'General'],
     ['mailboxfull', 'Transient', 'MailboxFull'],
     ['messagetoolarge', 'Transient', 'MessageTooLarge'],
@@ -84,7 +86,7 @@ describe('bounce types and sub-types', () => {
     });
   });
 
-  it.each([
+  it.concurrent.each([
     [local('inactive'), 'Permanent', '5.2.1', '550-5.2.1 The email account that you tried to reach is disabled.'],
     [local('blocked'), 'Permanent', '5.7.1', 'Client host [127.0.0.1] blocked using zen.spamhaus.org'],
     [local('ratelimited'), 'Transient', '4.7.28', '421-4.7.28 Our system has detected an unusual rate of unsolicited mail'],
@@ -105,7 +107,7 @@ describe('bounce types and sub-types', () => {
     expect(hard).toMatchObject({ status: '5.1.1', diagnosticCode: 'smtp; 550 5.1.1 user unknown' });
   });
 
-  it('an Undetermined bounce carries no diagnostic code; a suppression-list one no remote MTA', async () => {
+  it.concurrent('an Undetermined bounce carries no diagnostic code; a suppression-list one no remote MTA', async () => {
     const undetermined = bounceOf((await h.eventsFor(await send([local('undetermined')]), 2))[1]!);
     expect(undetermined.bouncedRecipients[0]!.diagnosticCode).toBeUndefined();
     const suppressed = bounceOf((await h.eventsFor(await send(['suppressionlist@simulator.amazonses.com']), 2))[1]!);
@@ -115,7 +117,7 @@ describe('bounce types and sub-types', () => {
 });
 
 describe('DeliveryDelay, Reject, complaint sub-types', () => {
-  it('delay@ gives a DeliveryDelay (delayType, expirationTime, delayedRecipients) then its Delivery', async () => {
+  it.concurrent('delay@ gives a DeliveryDelay (delayType, expirationTime, delayedRecipients) then its Delivery', async () => {
     const id = await send([local('delay+mailboxfull')]);
     const events = await h.eventsFor(id, 3);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'DeliveryDelay', 'Delivery']);
@@ -132,14 +134,14 @@ describe('DeliveryDelay, Reject, complaint sub-types', () => {
     expect(Date.parse(delay.expirationTime)).toBeGreaterThan(Date.parse(delay.timestamp));
   });
 
-  it('reject@ anywhere in a message gives Send then Reject "Bad content", and no Delivery for anyone', async () => {
+  it.concurrent('reject@ anywhere in a message gives Send then Reject "Bad content", and no Delivery for anyone', async () => {
     const id = await send(['a@example.net', local('reject')]);
     const events = await h.eventsFor(id, 3, 800);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Reject']);
     expect(events[1]!.reject).toEqual({ reason: 'Bad content' });
   });
 
-  it('complaintsuppressed@ gives a Complaint with complaintSubType OnAccountSuppressionList, without a Delivery or feedback report', async () => {
+  it.concurrent('complaintsuppressed@ gives a Complaint with complaintSubType OnAccountSuppressionList, without a Delivery or feedback report', async () => {
     const id = await send([local('complaintsuppressed')]);
     const events = await h.eventsFor(id, 3, 800);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Complaint']);
@@ -155,7 +157,7 @@ describe('DeliveryDelay, Reject, complaint sub-types', () => {
 });
 
 describe('per recipient and out of order', () => {
-  it('publishes one Delivery per recipient', async () => {
+  it.concurrent('publishes one Delivery per recipient', async () => {
     const id = await send(['a@example.net', 'b@example.net']);
     const events = await h.eventsFor(id, 3);
     expect(events.map((e) => [e.eventType, (e.delivery as { recipients?: string[] } | undefined)?.recipients])).toEqual([
@@ -165,7 +167,7 @@ describe('per recipient and out of order', () => {
     ]);
   });
 
-  it('+early publishes that recipient first, earlyLeadMs before the others', async () => {
+  it.concurrent('+early publishes that recipient first, earlyLeadMs before the others', async () => {
     const id = await send(['a@example.net', 'suppressionlist+early@simulator.amazonses.com']);
     const events = await h.eventsFor(id, 3);
     expect(events.map((e) => e.eventType)).toEqual(['Send', 'Bounce', 'Delivery']);
@@ -174,7 +176,7 @@ describe('per recipient and out of order', () => {
     expect(deliveredAt - bouncedAt).toBeGreaterThanOrEqual(300);
   });
 
-  it('in `ses` order (LOCAL_SES_EVENT_ORDER=ses) every suppression-list event goes first', async () => {
+  it.concurrent('in `ses` order (LOCAL_SES_EVENT_ORDER=ses) every suppression-list event goes first', async () => {
     const other = await Harness.start({ outcomeDelayMs: 10, earlyLeadMs: 50, eventOrder: 'ses' });
     try {
       await other.client.send(new CreateConfigurationSetCommand({ ConfigurationSetName: SET }));
