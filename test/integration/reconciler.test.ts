@@ -60,6 +60,8 @@ async function rawItem(emailId: string) {
   return result.Item!;
 }
 
+// The tests run at once (`it.concurrent`), each on emails and endpoints of its own: a lease and its grace (18 s)
+// no longer hold the others back; the passes they ask for serve them all (the task runs one pass at a time).
 describe('reconciler', () => {
   let account: TestAccount;
   const receivers: HttpsReceiver[] = [];
@@ -70,7 +72,7 @@ describe('reconciler', () => {
     await Promise.all(receivers.map((receiver) => receiver.close()));
   });
 
-  it('sends an email stranded between accept and hand-off, exactly once, and takes it out of the due index', async () => {
+  it.concurrent('sends an email stranded between accept and hand-off, exactly once, and takes it out of the due index', async () => {
     const id = await acceptedScheduled(account, 'stranded');
     // What a crash between the accepting write and the queue hand-off leaves: queued, no message anywhere.
     await leaveAs(id, { status: 'queued', last_event: 'queued', created_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
@@ -85,14 +87,14 @@ describe('reconciler', () => {
     expect(item.GSI2SK).toBeUndefined();
   });
 
-  it('fires a scheduled email whose schedule firing was lost', async () => {
+  it.concurrent('fires a scheduled email whose schedule firing was lost', async () => {
     const id = await acceptedScheduled(account, 'lost firing');
     await leaveAs(id, { scheduled_at: new Date(Date.now() - 60_000).toISOString() }, 1000);
     await waitWithReconciler(async () => (await emailOf(account, id)).status === 'delivered', 'late scheduled email delivered', 20_000);
     expect(await sesMessagesFor(id)).toHaveLength(1);
   });
 
-  it('does not send again an email whose attempt may still reach the provider (lease + grace), then does once it has passed', async () => {
+  it.concurrent('does not send again an email whose attempt may still reach the provider (lease + grace), then does once it has passed', async () => {
     const id = await acceptedScheduled(account, 'dead attempt');
     // A claimed attempt that died: lease running for 3 more seconds (then the 15 s grace locally).
     const leaseUntil = Date.now() + 3000;
@@ -117,7 +119,7 @@ describe('reconciler', () => {
     expect(await sesMessagesFor(id)).toHaveLength(1);
   }, 70_000);
 
-  it('reports a sent email without provider events as delivery_delayed, then fails it as undetermined', async () => {
+  it.concurrent('reports a sent email without provider events as delivery_delayed, then fails it as undetermined', async () => {
     const hook = await startHttpsReceiver(certs());
     receivers.push(hook);
     const other = await newAccount();
@@ -159,7 +161,7 @@ describe('reconciler', () => {
     expect((await rawItem(expired)).GSI2SK).toBeUndefined();
   }, 45_000);
 
-  it("leaves an email's due time where acceptance put it through its claim and sent, and waits for a sent one found then", async () => {
+  it.concurrent("leaves an email's due time where acceptance put it through its claim and sent, and waits for a sent one found then", async () => {
     const id = await acceptedScheduled(account, 'in flight at its due time');
     const acceptedItem = await rawItem(id);
     const accepted = acceptedItem.GSI2SK as string;
@@ -185,7 +187,7 @@ describe('reconciler', () => {
     expect(await sesMessagesFor(id)).toHaveLength(0);
   });
 
-  it('delivers a webhook whose delivery was recorded but whose queue message was lost', async () => {
+  it.concurrent('delivers a webhook whose delivery was recorded but whose queue message was lost', async () => {
     const hook = await startHttpsReceiver(certs());
     receivers.push(hook);
     const owner = await newAccount();
@@ -219,6 +221,7 @@ describe('reconciler', () => {
     expect(request!.headers['webhook-id']).toBe(eventId);
   });
 
+  // After the others (a test that is not concurrent runs once the concurrent ones before it have ended).
   it('reports its passes and re-drives on /health', async () => {
     // The re-drives of the tests above, counted over the reconciler's passes. A pass reports when it ends,
     // and a re-drive's effect (a delivery made) can be seen before the pass that made it has ended.
