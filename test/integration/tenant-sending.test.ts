@@ -224,7 +224,9 @@ describe('tenant sends', () => {
     expect(refused.body.error.code).toBe('forbidden');
   });
 
-  it('does not send a scheduled email whose tenant was paused before its time: failed with the reason, email.failed', async () => {
+  // The three scheduled-send tests run at once (`it.concurrent`), each with tenants, emails and endpoints of its own:
+  // their waits for the schedules' times overlap.
+  it.concurrent('does not send a scheduled email whose tenant was paused before its time: failed with the reason, email.failed', async () => {
     const later = await createTenant(account);
     const inbox = stack().info.webhook_inbox_url!;
     const hookPath = unique('failed-hook');
@@ -262,7 +264,7 @@ describe('tenant sends', () => {
     });
   }, 120_000);
 
-  it('does not send a scheduled product email whose tenant became transactional_only before its time; its transactional email goes', async () => {
+  it.concurrent('does not send a scheduled product email whose tenant became transactional_only before its time; its transactional email goes', async () => {
     const tenant = await createTenant(account);
     const at = new Date(Date.now() + 2500).toISOString();
     const product = await send(account.key, { from: `hi@${shared}`, tenant: tenant.external_id, category: 'product', scheduled_at: at });
@@ -301,7 +303,7 @@ describe('tenant sends', () => {
     }
   });
 
-  it('cancels the scheduled emails of a tenant deleted before their time: never sent, tenant null, no event; a new tenant with the same external_id gets none of them', async () => {
+  it.concurrent('cancels the scheduled emails of a tenant deleted before their time: never sent, tenant null, no event; a new tenant with the same external_id gets none of them', async () => {
     const doomed = await createTenant(account);
     const reused = await createTenant(account);
     // Ten seconds ahead: two sends and two deletes must land before the schedules fire (3 s was too close on a
