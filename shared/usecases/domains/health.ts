@@ -7,8 +7,8 @@
  * runs out of time is a `dns_error` finding of its check, never a failed request.
  */
 import type { LinkDomainRepository } from '#shared/adapters/store/link-domains';
-import { linkHostOf } from '#shared/domain/domains/link-domain/link-domain';
 import type { LinkDomainState } from '#shared/domain/domains/health/link-domain';
+import { linkDomainOf } from './link-domain/own';
 import type { Domain } from '../../domain/domains/domain';
 import type { Lookup } from '../../domain/domains/evaluate';
 import { evaluateHealth, healthQueries, type HealthSummary } from '../../domain/domains/health';
@@ -122,11 +122,10 @@ export async function checkDomainHealth(deps: DomainHealthDeps, domain: Domain):
   return { object: 'domain_health', domain_id: domain.id, domain: domain.name, checked_at, findings, summary };
 }
 
-/** The domain's link domain as stored (another domain's of the same name, being removed, is not this one's). */
+/** The domain's own link domain as stored (./link-domain/own.ts), for the link_domain check. */
 async function linkDomainState(deps: Pick<DomainHealthDeps, 'linkDomains'>, domain: Domain): Promise<LinkDomainState | null> {
-  const stored = await deps.linkDomains.get(linkHostOf(domain.name), { consistent: false });
-  if (!stored || stored.hosting.domain_id !== domain.id) return null;
-  return { host: stored.hosting.host, status: stored.hosting.status, message: stored.hosting.message };
+  const stored = await linkDomainOf(deps, domain, { consistent: false });
+  return stored ? { host: stored.hosting.host, status: stored.hosting.status, message: stored.hosting.message } : null;
 }
 
 /** The last REPUTATION_WINDOW_DAYS days of the domain's sender: its tenant's day counters, or the account's (one batch read). */

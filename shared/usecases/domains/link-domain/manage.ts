@@ -23,6 +23,7 @@ import { owned } from '../deps';
 import { markForRemoval } from '../hosting/delete';
 import { planBoundError, type HostedKindBound } from '../hosting/plan-bound';
 import type { LinkDomainDeps } from './deps';
+import { linkDomainOf } from './own';
 
 export interface ManageLinkDomainDeps extends Pick<LinkDomainDeps, 'linkDomains' | 'clock'> {
   domains: Pick<DomainCrud, 'get'>;
@@ -49,12 +50,6 @@ function changedMeanwhile(domainId: string): ConflictError {
 }
 
 const notHosted = (domainId: string) => new NotFoundError('Link domain', domainId);
-
-/** The link domain of this domain (another domain's of the same name, being removed, is not this one's). */
-async function linkDomainOf(deps: Pick<ManageLinkDomainDeps, 'linkDomains'>, domain: Domain) {
-  const stored = await deps.linkDomains.get(linkHostOf(domain.name));
-  return stored?.hosting.domain_id === domain.id ? stored : null;
-}
 
 /** The domain's link domain as shown (the domain already read and visible); null when none (or being removed). */
 export async function linkDomainViewOf(deps: Pick<ManageLinkDomainDeps, 'linkDomains'>, domain: Domain): Promise<PublicLinkDomain | null> {
