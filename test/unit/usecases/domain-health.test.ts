@@ -6,7 +6,7 @@ import type { StoredDomain } from '#shared/adapters/store/domains/stored-domain'
 import type { Principal } from '#shared/usecases/access/principal';
 import { MAX_SPF_NAMES } from '#shared/usecases/domains/health';
 import { getDomainHealth, type StoredHealthDeps } from '#shared/usecases/domains/stored-health';
-import { fakeLinkDomains, fakeStats, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
+import { fakeLinkDomains, fakeStats, HEALTHY_CHECKS, HEALTHY_ZONE, InMemoryDomainHealth, txt } from './fake-domain-health';
 
 const settings = { returnPathHost: 'rp.svc.dev', spfInclude: 'spf.svc.dev', inboundMxHost: 'mx.svc.dev' };
 const principal = (account = 'acc_1'): Principal => ({
@@ -97,17 +97,7 @@ describe('getDomainHealth', () => {
         high: 0,
         low: 0,
         spf_lookups: 1,
-        checks: {
-          spf: 'ok',
-          dkim: 'ok',
-          dmarc: 'ok',
-          inbound_mx: 'skipped',
-          mta_sts: 'ok',
-          tls_rpt: 'ok',
-          bimi: 'ok',
-          reputation: 'skipped',
-          link_domain: 'skipped',
-        },
+        checks: HEALTHY_CHECKS,
       },
     });
   });

@@ -1,10 +1,24 @@
-import type { StoredLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 /** An in-memory DomainHealthRepository: the same versions and conditions as the table's (shared/adapters/store/domain-health.ts). */
+import type { StoredLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 import type { Lookup } from '#shared/domain/domains/evaluate';
+import type { HealthSummary } from '#shared/domain/domains/health';
 import { BOUNCE_CATEGORIES, type BounceCategory } from '#shared/domain/bounces/bounce-category';
 import { emptyCounts } from '#shared/domain/tenants/stats';
 import type { StoredHealth } from '#shared/domain/domains/health/history';
 import type { DomainHealthRepository, SaveHealthRequest } from '#shared/adapters/store/domain-health';
+
+/** Each check's outcome for a domain whose records are all as recommended: no receiving, too few emails for reputation, no link domain. */
+export const HEALTHY_CHECKS: HealthSummary['checks'] = {
+  spf: 'ok',
+  dkim: 'ok',
+  dmarc: 'ok',
+  inbound_mx: 'skipped',
+  mta_sts: 'ok',
+  tls_rpt: 'ok',
+  bimi: 'ok',
+  reputation: 'skipped',
+  link_domain: 'skipped',
+};
 
 type Stored = { health: StoredHealth | null; accountId: string; nextCheckAt: Date };
 

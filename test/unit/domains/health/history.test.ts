@@ -1,6 +1,7 @@
 import { FINDING_TYPES, finding, dnsError, type HealthFinding } from '#shared/domain/domains/health/finding';
 import type { HealthSummary } from '#shared/domain/domains/health';
 import { FIXED_KEPT_DAYS, findingKey, hasChanges, mergeHealth, type StoredHealth } from '#shared/domain/domains/health/history';
+import { HEALTHY_CHECKS } from '../../usecases/fake-domain-health';
 
 const T1 = '2026-11-20T10:00:00.000Z';
 const T2 = '2026-11-21T10:00:00.000Z';
@@ -10,17 +11,7 @@ const summary = (open: number): HealthSummary => ({
   high: 0,
   low: 0,
   spf_lookups: 1,
-  checks: {
-    spf: 'ok',
-    dkim: 'ok',
-    dmarc: 'ok',
-    inbound_mx: 'skipped',
-    mta_sts: 'ok',
-    tls_rpt: 'ok',
-    bimi: 'ok',
-    reputation: 'skipped',
-    link_domain: 'skipped',
-  },
+  checks: HEALTHY_CHECKS,
 });
 const check = (checked_at: string, findings: HealthFinding[]) => ({ checked_at, findings, summary: summary(findings.length) });
 
