@@ -117,7 +117,19 @@ export const API_GROUPS: ApiGroupDefinition[] = [
   {
     name: 'tenants',
     entry: 'functions/api/tenants/handler.ts',
-    capabilities: ['platform', 'access', 'tenants', 'domains', 'emails', 'usage', 'suppressions', 'webhooks', 'ses', 'tenant-cleanup'],
+    capabilities: [
+      'platform',
+      'access',
+      'tenants',
+      'domains',
+      'emails',
+      'usage',
+      'suppressions',
+      'webhooks',
+      'ses',
+      'tenant-cleanup',
+      'link-domains',
+    ],
     grants: [
       tableReadWrite,
       // Each tenant is an SES tenant (created with the tenant, deleted with it) using our configuration set

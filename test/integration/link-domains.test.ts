@@ -87,6 +87,19 @@ describe('a link domain', () => {
       const served = await waitForLinkDomain(account, domain.id, (l) => l.status === 'pending_dns', 'to be served');
       const cname = recordOf(served, 'link_host')!;
       expect(cname).toMatchObject({ type: 'CNAME', name: host, status: 'pending' });
+      // The domain's own records list both CNAMEs after its own (not required to verify the domain).
+      const listedOnDomain = (await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain.records;
+      expect(listedOnDomain.slice(-2)).toEqual([
+        expect.objectContaining({ purpose: 'link_certificate_validation', name: validation.name, required: false, status: 'verified' }),
+        expect.objectContaining({
+          purpose: 'link_host',
+          type: 'CNAME',
+          name: host,
+          value: cname.value,
+          required: false,
+          status: 'pending',
+        }),
+      ]);
       // Served on its custom domain name already; the domain's mail does not use it until the owner's CNAME is found.
       expect((await customDomainRequest(host, '/t/open/not-a-token')).status).toBeLessThan(500);
       // Domain health reports it until it is active.
@@ -99,6 +112,10 @@ describe('a link domain', () => {
       expect((await api('PUT', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(200);
       const active = await waitForLinkDomain(account, domain.id, (l) => l.status === 'active', 'to be active');
       expect(recordOf(active, 'link_host')!.status).toBe('verified');
+      // GET /domains lists it on the domain too.
+      const page = (await api('GET', '/domains', { key: account.key })).body.domains as { id: string; records: LinkDomain['records'] }[];
+      const onList = page.find((listed) => listed.id === domain.id)!.records.find((record) => record.purpose === 'link_host');
+      expect(onList).toMatchObject({ name: host, value: cname.value, status: 'verified' });
       const activeHealth = await api('POST', `/domains/${domain.id}/health`, { key: account.key });
       expect(activeHealth.body.summary.checks.link_domain).toBe('ok');
       expect(
@@ -155,6 +172,8 @@ describe('a link domain', () => {
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ object: 'link_domain', domain_id: domain.id, deleted: true });
       expect((await api('GET', `/domains/${domain.id}/link-domain`, { key: account.key })).status).toBe(404);
+      const records = (await api('GET', `/domains/${domain.id}`, { key: account.key })).body.domain.records as { purpose: string }[];
+      expect(records.filter((record) => record.purpose.startsWith('link_'))).toEqual([]);
       await hostGone(clients, host, 'after DELETE', WAIT_MS);
       await expect(customDomainRequest(host, '/t/open/x')).rejects.toThrow();
       expect(await stack().services.linkDomains.get(host)).toBeNull();

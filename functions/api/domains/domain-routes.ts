@@ -11,6 +11,7 @@ import { routes } from '#shared/doors/http/route';
 import { parseWith, readJson } from '#shared/doors/http/request-validation';
 import { applyDomainDns } from '#shared/usecases/domains/dns-apply';
 import { createDomain, deleteDomain, getDomain, listDomains, updateDomain } from '#shared/usecases/domains/manage';
+import { publicDomain, publicDomainPage } from '#shared/usecases/domains/public-domains';
 import { verifyDomain } from '#shared/usecases/domains/verify';
 import { domainOps } from './operations';
 import type { DomainsServices } from './services';
@@ -23,11 +24,13 @@ export function addDomainRoutes(app: Hono<ApiEnv>, services: DomainsServices): v
   });
 
   route(domainOps.listDomains, async (c, { query }) => {
-    return c.json(listPage('domains', await listDomains(services, c.get('principal'), query, query.tenant), toPublicDomain));
+    return c.json(
+      listPage('domains', await publicDomainPage(services, await listDomains(services, c.get('principal'), query, query.tenant))),
+    );
   });
 
   route(domainOps.getDomain, async (c, { params }) => {
-    return c.json({ domain: toPublicDomain(await getDomain(services, c.get('principal'), params.id)) });
+    return c.json({ domain: await publicDomain(services, await getDomain(services, c.get('principal'), params.id)) });
   });
 }
 
@@ -35,7 +38,7 @@ export function addDomainChangeRoutes(app: Hono<ApiEnv>, services: DomainsServic
   const route = routes(app);
 
   route(domainOps.updateDomain, async (c, { body, params }) => {
-    return c.json({ domain: toPublicDomain(await updateDomain(services, c.get('principal'), params.id, body)) });
+    return c.json({ domain: await publicDomain(services, await updateDomain(services, c.get('principal'), params.id, body)) });
   });
 
   route(domainOps.deleteDomain, async (c, { params }) => {
@@ -48,8 +51,8 @@ export function addDomainChangeRoutes(app: Hono<ApiEnv>, services: DomainsServic
     const { action } = parseWith(domainActionSchema, body);
     if (action === 'apply') {
       const outcome = await applyDomainDns(services, c.get('principal'), params.id, parseWith(applyDnsSchema, body));
-      return c.json({ domain: toPublicDomain(outcome.domain), apply: outcome.apply });
+      return c.json({ domain: await publicDomain(services, outcome.domain), apply: outcome.apply });
     }
-    return c.json({ domain: toPublicDomain(await verifyDomain(services, c.get('principal'), params.id)) });
+    return c.json({ domain: await publicDomain(services, await verifyDomain(services, c.get('principal'), params.id)) });
   });
 }

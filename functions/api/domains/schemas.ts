@@ -1,6 +1,6 @@
 /** Response schemas of the domains group: domains, DNS records, apply, health, DMARC figures, hosted MTA-STS and link domains. */
 import * as z from 'zod';
-import { DOMAIN_STATUSES, TLS_MODES, type toPublicDomain } from '#shared/domain/domains/domain';
+import { DOMAIN_STATUSES, RECORD_PURPOSES, TLS_MODES, type toPublicDomain } from '#shared/domain/domains/domain';
 import { DNS_HOSTS } from '#shared/domain/domains/dns-apply';
 import { FINDING_TYPE_NAMES, HEALTH_CHECKS } from '#shared/domain/domains/health/finding';
 import type { ApplyReport } from '#shared/usecases/domains/dns-apply';
@@ -10,20 +10,21 @@ import type { PublicInboundRoutes } from '#shared/usecases/inbound/inbound-route
 import { describing, idOf, nullableTimestamp, timestamp } from '#shared/doors/openapi/common-schemas';
 import { HOSTING_STATUSES, type PublicHosting } from '#shared/domain/domains/mta-sts/hosting';
 import { MTA_STS_MODES } from '#shared/domain/domains/mta-sts/policy';
-import type { PublicLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
+import { DOMAIN_LINK_RECORD_PURPOSES, type PublicLinkDomain } from '#shared/domain/domains/link-domain/link-domain';
 
-const RECORD_PURPOSES = ['ownership', 'dkim', 'return_path', 'spf', 'dmarc', 'inbound_mx'] as const;
 const RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
 
 export const dnsRecordSchema = z.strictObject({
   purpose: z
-    .enum(RECORD_PURPOSES)
-    .describe('what the record is for: ownership, DKIM key, return path (CNAME), SPF, DMARC or the inbound MX'),
+    .enum([...RECORD_PURPOSES, ...DOMAIN_LINK_RECORD_PURPOSES])
+    .describe(
+      "what the record is for: ownership, DKIM key, return path (CNAME), SPF, DMARC or the inbound MX; with a link domain (GET /domains/{id}/link-domain) also its certificate's validation CNAME (link_certificate_validation) and the links.<domain> CNAME (link_host), listed last once known",
+    ),
   type: z.enum(RECORD_TYPES).describe('the DNS record type'),
   name: z.string().describe('fully qualified host name'),
   value: z.string().describe('what to publish (for MX: the exchange host)'),
   priority: z.number().int().optional().describe('MX only'),
-  required: z.boolean().describe('required to verify (DMARC and the inbound MX are reported, not required)'),
+  required: z.boolean().describe("required to verify (DMARC, the inbound MX and the link domain's records are reported, not required)"),
   status: z
     .enum(['pending', 'verified', 'not_found', 'invalid', 'temporary_failure'])
     .describe('pending: never checked; not_found, invalid: fix it (see message); temporary_failure: the lookup failed, check again'),

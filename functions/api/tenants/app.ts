@@ -4,7 +4,6 @@
  * needs a full-access key; a key limited to a tenant may read only its own tenant and its domains.
  */
 import type { Hono } from 'hono';
-import { toPublicDomain } from '#shared/domain/domains/domain';
 import { NotFoundError } from '#shared/domain/errors';
 import { EXTERNAL_ID_PATTERN, publicTenant } from '#shared/domain/tenants/tenant';
 import { createApi } from '#shared/doors/http/create-api';
@@ -16,12 +15,14 @@ import type {
   AccessServices,
   DomainServices,
   EmailServices,
+  LinkDomainServices,
   Platform,
   SesServices,
   TenantCleanupServices,
   TenantServices,
   UsageServices,
 } from '#shared/services';
+import { publicDomain, publicDomainPage } from '#shared/usecases/domains/public-domains';
 import { giveDomainToTenant, listTenantDomains, returnDomainToAccount } from '#shared/usecases/domains/tenant-domains';
 import { getTenantStats } from '#shared/usecases/tenants/get-tenant-stats';
 import { createTenant, deleteTenant, getTenant, listTenants, updateTenant } from '#shared/usecases/tenants/tenants';
@@ -34,7 +35,8 @@ export type TenantsServices = Platform &
   TenantServices &
   DomainServices &
   EmailServices &
-  UsageServices;
+  UsageServices &
+  LinkDomainServices;
 
 export function createTenantsApp(services: TenantsServices): Hono<ApiEnv> {
   const app = createApi(services);
@@ -71,15 +73,19 @@ export function createTenantsApp(services: TenantsServices): Hono<ApiEnv> {
   });
 
   route(tenantOps.giveDomainToTenant, async (c, { body, params }) => {
-    return c.json({ domain: toPublicDomain(await giveDomainToTenant(services, c.get('principal'), ref(params.tenant), body)) });
+    return c.json({
+      domain: await publicDomain(services, await giveDomainToTenant(services, c.get('principal'), ref(params.tenant), body)),
+    });
   });
 
   route(tenantOps.listTenantDomains, async (c, { query, params }) => {
-    return c.json(listPage('domains', await listTenantDomains(services, c.get('principal'), ref(params.tenant), query), toPublicDomain));
+    const page = await listTenantDomains(services, c.get('principal'), ref(params.tenant), query);
+    return c.json(listPage('domains', await publicDomainPage(services, page)));
   });
 
   route(tenantOps.returnDomainToAccount, async (c, { params }) => {
-    return c.json({ domain: toPublicDomain(await returnDomainToAccount(services, c.get('principal'), ref(params.tenant), params.domain)) });
+    const domain = await returnDomainToAccount(services, c.get('principal'), ref(params.tenant), params.domain);
+    return c.json({ domain: await publicDomain(services, domain) });
   });
 
   return app;

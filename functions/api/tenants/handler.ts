@@ -4,6 +4,7 @@ import { buildAccess } from '#shared/services/access';
 import { buildUsage } from '#shared/services/usage';
 import { buildTenants } from '#shared/services/tenants';
 import { buildDomains } from '#shared/services/domains';
+import { buildLinkDomains } from '#shared/services/link-domains';
 import { buildEmails } from '#shared/services/emails';
 import { buildSuppressions } from '#shared/services/suppressions';
 import { buildWebhooks } from '#shared/services/webhooks';
@@ -20,6 +21,7 @@ const owned = {
   ...buildTenants(platform),
   ...buildUsage(platform),
   ...buildDomains(platform),
+  ...buildLinkDomains(platform),
   ...buildEmails(platform),
   ...buildSuppressions(platform),
   ...buildWebhooks(platform),

@@ -6,6 +6,7 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type * as z from 'zod';
 import type { HostHosting } from '../../domain/domains/hosting/host-hosting';
+import { batchGetItems } from './batch-get';
 import { decodeItem } from './decode';
 import { pastDueSortKeys } from './due-work';
 import { freeSlotItem, takeSlotItem } from './counters';
@@ -52,6 +53,19 @@ export class HostedItems<T extends HostHosting> {
       hosting: decodeItem(this.layout.schema, Item, this.layout.type),
       nextStepAt: sortKey ? sortKey.slice(0, sortKey.indexOf('#')) : null,
     };
+  }
+
+  /** The stored hosts of `hostKeys` (eventually consistent, one BatchGetItem per 100), by key; absent keys are not in the map. */
+  async getMany(hostKeys: readonly string[]): Promise<Map<string, T>> {
+    const items =
+      hostKeys.length === 0
+        ? []
+        : await batchGetItems(
+            this.table,
+            hostKeys.map((key) => this.layout.itemKey(key)),
+          );
+    const found = items.map((item) => decodeItem(this.layout.schema, item, this.layout.type));
+    return new Map(found.map((hosting) => [this.layout.keyOf(hosting), hosting]));
   }
 
   protected item(hosting: T, nextStepAt: Date | null): Record<string, unknown> {

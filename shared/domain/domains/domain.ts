@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { inboundRouteSchema } from './inbound-routes';
 import { publicDmarcReports } from './dmarc-reports';
+import { linkRecordsOfDomain, type DomainLinkRecord, type StoredLinkDomain } from './link-domain/link-domain';
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
 /**
@@ -99,14 +100,19 @@ export const domainSchema = z.object({
 });
 export type Domain = z.output<typeof domainSchema>;
 
-export function toPublicDomain(domain: Domain) {
+/**
+ * The domain as the API shows it; `linkDomain`, its stored link domain if read (./link-domain/link-domain.ts):
+ * its records are listed after the domain's own (shared/usecases/domains/public-domains.ts reads it).
+ */
+export function toPublicDomain(domain: Domain, linkDomain: StoredLinkDomain | null = null) {
+  const records: (DnsRecord | DomainLinkRecord)[] = [...domain.records, ...linkRecordsOfDomain(domain.id, linkDomain)];
   return {
     object: 'domain' as const,
     id: domain.id,
     name: domain.name,
     status: domain.status,
     tenant: domain.tenant,
-    records: domain.records,
+    records,
     open_tracking: domain.open_tracking,
     click_tracking: domain.click_tracking,
     tls_mode: domain.tls_mode,

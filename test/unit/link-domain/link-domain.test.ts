@@ -10,6 +10,7 @@ import type { Principal } from '#shared/usecases/access/principal';
 import type { LinkDomainDeps } from '#shared/usecases/domains/link-domain/deps';
 import { deleteLinkDomain, getLinkDomain, putLinkDomain } from '#shared/usecases/domains/link-domain/manage';
 import { runDueLinkDomainSteps } from '#shared/usecases/domains/link-domain/step';
+import { publicDomain, publicDomains } from '#shared/usecases/domains/public-domains';
 import { DAILY_STEP_MS } from '#shared/usecases/domains/hosting/schedule';
 import { FakeCertificates, FakeDomainNames, fakeZone } from '../mta-sts/fakes';
 
@@ -54,6 +55,16 @@ class InMemoryLinkDomains implements LinkDomainStore {
     this.linkHostWrites.push(host);
     this.linkHosts.set(domainId, host);
     return 'saved';
+  }
+  /** Each getMany's hosts, in order (GET /domains reads a page's link domains at once). */
+  readonly getManyCalls: string[][] = [];
+  async getMany(hosts: readonly string[]) {
+    this.getManyCalls.push([...hosts]);
+    const found = hosts.flatMap((host) => {
+      const item = this.items.get(host);
+      return item ? [[host, structuredClone(item.hosting)] as const] : [];
+    });
+    return new Map(found);
   }
   async pastDue(now: Date, limit: number): Promise<string[]> {
     return [...this.items.entries()]
@@ -204,6 +215,70 @@ describe('link domains', () => {
     s.at(T0 + 5_000);
     const again = await putLinkDomain(s.deps, principal(), 'dom_1');
     expect(again).toEqual({ ...stepped, next_check_at: new Date(T0 + 5_000).toISOString() });
+  });
+
+  it("the domain's records list the link domain's CNAMEs after its own as they become known, none once it is being removed", async () => {
+    const own = { purpose: 'dkim', type: 'TXT', name: 's._domainkey.ex.com', value: 'v=DKIM1', required: true, status: 'verified' };
+    const s = setup({ records: [own] } as unknown as Partial<Domain>);
+    const domain = (await s.deps.domains.get('dom_1'))!.domain;
+    const other = { ...domain, id: 'dom_2', name: 'other.example' } as Domain;
+    const recordsOf = async () => (await publicDomain(s.deps, domain)).records;
+    expect(await recordsOf()).toEqual([own]);
+
+    await putLinkDomain(s.deps, principal(), 'dom_1');
+    expect(await recordsOf()).toEqual([own]);
+    await s.step();
+    const validation = (await s.view()).records.find((record) => record.purpose === 'certificate_validation')!;
+    expect(await recordsOf()).toEqual([
+      own,
+      {
+        purpose: 'link_certificate_validation',
+        type: 'CNAME',
+        name: validation.name,
+        value: validation.value,
+        required: false,
+        status: 'pending',
+        message: expect.stringContaining(`certificate of ${HOST}`),
+      },
+    ]);
+
+    s.certificates.published.add(validation.name);
+    s.at(T0 + 60_000);
+    await s.step();
+    const cname = (await s.view()).records.find((record) => record.purpose === 'link_host')!;
+    const listed = await recordsOf();
+    expect(listed.map((record) => [record.purpose, record.status])).toEqual([
+      ['dkim', 'verified'],
+      ['link_certificate_validation', 'verified'],
+      ['link_host', 'pending'],
+    ]);
+    expect(listed[2]).toMatchObject({ type: 'CNAME', name: HOST, value: cname.value, required: false, found: [] });
+
+    s.zone.cname.set(HOST, [cname.value]);
+    s.at(T0 + 10 * 60_000);
+    await s.step();
+    expect((await recordsOf())[2]).toEqual({
+      purpose: 'link_host',
+      type: 'CNAME',
+      name: HOST,
+      value: cname.value,
+      required: false,
+      status: 'verified',
+      found: [cname.value],
+    });
+    // A page of domains: one read for all of them, each with its own link domain's records only.
+    s.linkDomains.getManyCalls.length = 0;
+    const page = await publicDomains(s.deps, [other, domain]);
+    expect(s.linkDomains.getManyCalls).toEqual([['links.other.example', HOST]]);
+    expect(page.map((shown) => [shown.id, shown.records.length])).toEqual([
+      ['dom_2', 1],
+      ['dom_1', 3],
+    ]);
+    // A stored link domain of another domain of the same name (a deleted one, still being removed) is not listed.
+    expect((await publicDomain(s.deps, { ...domain, id: 'dom_9' } as Domain)).records).toEqual([own]);
+
+    await deleteLinkDomain(s.deps, principal(), 'dom_1');
+    expect(await recordsOf()).toEqual([own]);
   });
 
   it("a new link domain past the plan's bound is 403 plan_limit; its place is free once a removal completes", async () => {

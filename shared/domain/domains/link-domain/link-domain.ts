@@ -31,6 +31,50 @@ export function linkDomainRecords(linkDomain: StoredLinkDomain): LinkDomainRecor
   return hostRecords(linkDomain, { name: linkDomain.host, purpose: 'link_host', found: linkDomain.dns?.host_cname ?? null });
 }
 
+/** The purposes of the link domain's records in its sending domain's `records` (after the domain's own). */
+export const DOMAIN_LINK_RECORD_PURPOSES = ['link_certificate_validation', 'link_host'] as const;
+
+/** A link domain's record as its sending domain's `records` list it (the shape of the domain's own records). */
+export interface DomainLinkRecord {
+  purpose: (typeof DOMAIN_LINK_RECORD_PURPOSES)[number];
+  type: 'CNAME';
+  name: string;
+  value: string;
+  /** MX records only. */
+  priority?: never;
+  /** Always false: the domain is verified without them; its links use the link domain only once both are found. */
+  required: false;
+  status: 'pending' | 'verified';
+  found?: string[];
+  message?: string;
+}
+
+/**
+ * The records of the domain's link domain as GET /domains/{id} lists them, after the domain's own: its
+ * certificate's validation CNAME, then the `links.<domain>` CNAME, each as soon as it is known (the same records
+ * as GET /domains/{id}/link-domain, under purposes of their own). None when it has no link domain, while it is
+ * being removed, or when the stored one is another domain's (a deleted domain of the same name, still being removed).
+ */
+export function linkRecordsOfDomain(domainId: string, linkDomain: StoredLinkDomain | null): DomainLinkRecord[] {
+  if (!linkDomain || linkDomain.domain_id !== domainId || linkDomain.status === 'removing') return [];
+  return linkDomainRecords(linkDomain).map((record): DomainLinkRecord => {
+    const validation = record.purpose === 'certificate_validation';
+    const pending = validation
+      ? `Publish it for the certificate of ${linkDomain.host} to be issued (GET /domains/${domainId}/link-domain shows each step).`
+      : `Publish it for the domain's tracked and unsubscribe links to use https://${linkDomain.host}.`;
+    return {
+      purpose: validation ? 'link_certificate_validation' : 'link_host',
+      type: 'CNAME',
+      name: record.name,
+      value: record.value,
+      required: false,
+      status: record.status,
+      ...(record.found ? { found: record.found } : {}),
+      ...(record.status === 'pending' ? { message: pending } : {}),
+    };
+  });
+}
+
 /** The answer of GET/PUT /domains/{id}/link-domain. */
 export function toPublicLinkDomain(linkDomain: StoredLinkDomain, nextCheckAt: string | null) {
   return {
