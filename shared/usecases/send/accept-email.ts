@@ -52,6 +52,7 @@ async function storeAndAccept(
     body: content.body,
     ...(content.mime ? { mime: content.mime } : {}),
     count: facts.recipients.addresses.length,
+    freshId: options.emailId === undefined,
     retentionDays: keepDays,
     ...(at ? { scheduleVersion: 1 } : {}),
     capped: reservations.filter((r) => r.limit !== null),

@@ -20,6 +20,12 @@ export interface AcceptRequest {
   uncapped: UsageReservation[];
   /** The idempotency record to create with the email (fails when a live one exists). */
   idempotency?: AcceptIdempotency;
+  /**
+   * True when the send core made the email's id for this send (not a caller-chosen one: SendOptions.emailId), so
+   * no email can have it: an acceptance that is the item alone is then written with its references in one
+   * BatchWriteItem, with no condition.
+   */
+  freshId?: boolean;
   /** The account's emails_days, when the caller has read the account (the send core has): no lookup then. */
   retentionDays?: number;
 }

@@ -35,13 +35,17 @@ interface Plain {
 
 const keyOf = (item: Record<string, unknown>) => `${item.PK}\u0000${item.SK}`;
 
-/** The email's item when its acceptance is that item alone (no transaction), else null. */
-async function plainItem(table: Table, bounds: RecoveryBounds, request: AcceptRequest): Promise<Plain['item'] | null> {
+/** The email's item (its `ttl` given) when its acceptance is that item alone (no transaction), else null. */
+export function plainAcceptItem(table: Table, bounds: RecoveryBounds, request: AcceptRequest, ttl: number): Plain['item'] | null {
   if (request.capped.length > 0 || request.idempotency) return null;
-  const ttl = await emailTtl(table, request.email, request.retentionDays);
   const basis = acceptBasis(request, ttl, deferredUsage(request.email.account_id, request.uncapped, request.count));
   const write = acceptWrite(table, { bounds }, request, basis, []);
   return write.items.length === 1 ? write.put.Item : null;
+}
+
+async function plainItem(table: Table, bounds: RecoveryBounds, request: AcceptRequest): Promise<Plain['item'] | null> {
+  if (request.capped.length > 0 || request.idempotency) return null;
+  return plainAcceptItem(table, bounds, request, await emailTtl(table, request.email, request.retentionDays));
 }
 
 /**

@@ -12,8 +12,9 @@ import { isConditionFailure, transactWrite, type Table } from '../table';
 import { deferredUsage, readShardCounts } from '../usage';
 import { acceptBasis, acceptWrite, refusalOf, type AcceptBasis } from './accept-write';
 import type { AcceptOutcome, AcceptRequest } from './accept-request';
-import { acceptTogether, type TogetherResult } from './accept-together';
-import { emailPut, emailTtl, writeEmailAddressRefs } from './email-item';
+import { batchWrite, putRequests } from '../batch-write';
+import { acceptTogether, plainAcceptItem, type TogetherResult } from './accept-together';
+import { emailAddressRefItems, emailPut, emailTtl, writeEmailAddressRefs } from './email-item';
 import type { EmailInternals, StoredBody } from './stored-email';
 
 /**
@@ -52,13 +53,22 @@ export class EmailAcceptance {
   /**
    * Accepts an email: the item (which the table's stream hands to the send queue: the outbox), its capped
    * usage reservations and its idempotency record, in one transaction; a single PutItem when there is
-   * nothing else to write. Capped counters are sharded: the first try takes a random shard without reading;
+   * nothing else to write, or, for an id the send core made (`freshId`), one BatchWriteItem with the item's
+   * address references. Capped counters are sharded: the first try takes a random shard without reading;
    * a refused shard makes this read that counter's shards (one BatchGet) and place the places where there
    * is room, or answer `limit_reached` when the shards together have none. Each retry follows a write by
    * another send, so the loop ends; exactly the remaining places are granted under any concurrency.
    */
   async accept(request: AcceptRequest): Promise<AcceptOutcome> {
     const ttl = await emailTtl(this.table, request.email, request.retentionDays);
+    const item = request.freshId ? plainAcceptItem(this.table, this.bounds, request, ttl) : null;
+    if (item) {
+      // An id the send core has just made exists nowhere: the item needs no condition, so it goes in the same
+      // BatchWriteItem as its references (one call where a PutItem and a BatchWriteItem were two; one round
+      // trip either way). As before, an error leaves the caller not knowing what was written (its 503).
+      await batchWrite(this.table, putRequests([...emailAddressRefItems(request.email, undefined, ttl), item]));
+      return { kind: 'accepted', reserved: [] };
+    }
     const [outcome] = await Promise.all([
       this.acceptEmail(request, ttl),
       writeEmailAddressRefs(this.table, request.email, request.idempotency, ttl),

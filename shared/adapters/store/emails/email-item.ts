@@ -62,13 +62,18 @@ export async function writeEmailAddressRefs(
   idempotency: AcceptIdempotency | undefined,
   ttl: number,
 ): Promise<void> {
+  await putAddressRefs(table, emailAddressRefItems(email, idempotency, ttl));
+}
+
+/** The items of the email's address references (and its idempotency record's), as writeEmailAddressRefs writes them. */
+export function emailAddressRefItems(email: Email, idempotency: AcceptIdempotency | undefined, ttl: number): Record<string, unknown>[] {
   const recipients = recipientsNamed(email);
-  await putAddressRefs(table, [
+  return [
     ...addressRefItems(email.account_id, recipients, 'email', keys.email(email.id), ttl),
     ...(idempotency
       ? addressRefItems(email.account_id, recipients, 'idempotency_record', idempotencyKeyOf(idempotency.accountId, idempotency.key))
       : []),
-  ]);
+  ];
 }
 
 /**
