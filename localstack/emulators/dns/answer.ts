@@ -12,12 +12,10 @@
  * - otherwise NXDOMAIN with the SOA.
  * Each zone apex also answers SOA and NS queries with synthesized records.
  */
-import { CLASS_IN, RCODE, TYPE } from './constants';
-import type { Question, ResourceRecord } from './message';
+import { RCODE } from './constants';
+import type { Question, ResourceRecord } from './dns-message';
 import { canonicalName } from './names';
-import { nameRdata, soaRdata } from './rdata';
 import type { RecordStore } from './store';
-import type { DnsRecordType } from './types';
 import type { ValidSet } from './validate';
 
 /** Longest CNAME chain followed. */
@@ -26,8 +24,6 @@ const MAX_CHAIN = 8;
 export const SYNTHETIC_NS = 'localhost';
 /** TTL (and SOA MINIMUM) of the SOA, NS and negative answers: 0, so nobody caches a "not there yet". */
 export const NEGATIVE_TTL = 0;
-
-export const TYPE_CODES: Record<DnsRecordType, number> = { A: TYPE.A, AAAA: TYPE.AAAA, CNAME: TYPE.CNAME, MX: TYPE.MX, TXT: TYPE.TXT };
 
 export interface LocalAnswer {
   rcode: number;
@@ -38,12 +34,13 @@ export interface LocalAnswer {
 }
 
 function toRecords(owner: string, valid: ValidSet): ResourceRecord[] {
-  const type = TYPE_CODES[valid.set.type];
-  return valid.rdata.map((data) => ({ name: owner, type, class: CLASS_IN, ttl: valid.set.ttl, data }));
+  const { type, ttl } = valid.set;
+  return valid.data.map((data) => ({ name: owner, type, class: 'IN', ttl, data }) as ResourceRecord);
 }
 
+/** The zone's SOA (RFC 1035 3.3.13), also the authority of negative answers (RFC 2308 3). */
 export function soaRecord(store: RecordStore, zone: string): ResourceRecord {
-  const data = soaRdata({
+  const data = {
     mname: SYNTHETIC_NS,
     rname: `hostmaster.${zone}`,
     serial: store.serial,
@@ -51,22 +48,22 @@ export function soaRecord(store: RecordStore, zone: string): ResourceRecord {
     retry: 600,
     expire: 86400,
     minimum: NEGATIVE_TTL,
-  });
-  return { name: zone, type: TYPE.SOA, class: CLASS_IN, ttl: NEGATIVE_TTL, data };
+  };
+  return { name: zone, type: 'SOA', class: 'IN', ttl: NEGATIVE_TTL, data };
 }
 
 function nsRecord(zone: string): ResourceRecord {
-  return { name: zone, type: TYPE.NS, class: CLASS_IN, ttl: NEGATIVE_TTL, data: nameRdata(SYNTHETIC_NS) };
+  return { name: zone, type: 'NS', class: 'IN', ttl: NEGATIVE_TTL, data: SYNTHETIC_NS };
 }
 
 /** Records of `qtype` at one name (no CNAME processing). */
-function recordsAt(store: RecordStore, name: string, owner: string, zone: string, qtype: number): ResourceRecord[] {
+function recordsAt(store: RecordStore, name: string, owner: string, zone: string, qtype: string): ResourceRecord[] {
   const node = store.get(name);
   const out: ResourceRecord[] = [];
-  if (name === zone && (qtype === TYPE.SOA || qtype === TYPE.ANY)) out.push({ ...soaRecord(store, zone), name: owner });
-  if (name === zone && (qtype === TYPE.NS || qtype === TYPE.ANY)) out.push({ ...nsRecord(zone), name: owner });
+  if (name === zone && (qtype === 'SOA' || qtype === 'ANY')) out.push({ ...soaRecord(store, zone), name: owner });
+  if (name === zone && (qtype === 'NS' || qtype === 'ANY')) out.push({ ...nsRecord(zone), name: owner });
   for (const valid of node?.values() ?? []) {
-    if (qtype === TYPE.ANY || TYPE_CODES[valid.set.type] === qtype) out.push(...toRecords(owner, valid));
+    if (qtype === 'ANY' || valid.set.type === qtype) out.push(...toRecords(owner, valid));
   }
   return out;
 }
@@ -84,10 +81,10 @@ export function answerLocally(store: RecordStore, question: Question): LocalAnsw
   for (;;) {
     visited.add(name);
     const cname = store.get(name)?.get('CNAME');
-    if (cname && qtype !== TYPE.CNAME) {
+    if (cname && qtype !== 'CNAME') {
       answers.push(...toRecords(owner, cname));
       const target = cname.set.values[0] ?? '';
-      if (qtype === TYPE.ANY || visited.has(target) || visited.size >= MAX_CHAIN) return { rcode: RCODE.NOERROR, answers, authorities: [] };
+      if (qtype === 'ANY' || visited.has(target) || visited.size >= MAX_CHAIN) return { rcode: RCODE.NOERROR, answers, authorities: [] };
       const targetZone = store.zoneFor(target);
       if (targetZone === undefined) return { rcode: RCODE.NOERROR, answers, authorities: [], external: target };
       name = target;

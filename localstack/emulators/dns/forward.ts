@@ -7,12 +7,11 @@
 import { randomInt } from 'node:crypto';
 import * as dgram from 'node:dgram';
 import * as net from 'node:net';
-import { CLASS_IN, OPCODE_QUERY, RCODE } from './constants';
-import { decodeMessage } from './decode';
-import { encodeMessage } from './encode';
-import type { DnsMessage } from './message';
+import { OPCODE_QUERY, RCODE } from './constants';
+import type { DnsMessage } from './dns-message';
 import { canonicalName } from './names';
 import { formatAddress, parseUpstream, type UpstreamAddress } from './upstream';
+import { decodeMessage, encodeMessage } from './wire';
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 2000;
 
@@ -52,7 +51,7 @@ export class Forwarder {
   }
 
   /** Asks the upstreams for `name`/`type` with recursion desired. */
-  resolve(name: string, type: number): Promise<DnsMessage | undefined> {
+  resolve(name: string, type: string): Promise<DnsMessage | undefined> {
     return this.forward({
       id: 0,
       qr: false,
@@ -63,7 +62,7 @@ export class Forwarder {
       ra: false,
       z: 0,
       rcode: 0,
-      questions: [{ name, type, class: CLASS_IN }],
+      questions: [{ name, type, class: 'IN' }],
       answers: [],
       authorities: [],
       additionals: [],

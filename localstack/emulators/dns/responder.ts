@@ -7,32 +7,22 @@
  * above 0 -> BADVERS; zone transfers (AXFR/IXFR) and MAILA/MAILB -> NOTIMP; a class other than IN
  * (or ANY) -> REFUSED. Names outside the local zones are forwarded when upstreams are configured
  * (SERVFAIL if none answers), else answered NXDOMAIN (non-authoritative) or REFUSED, per
- * `unknownNames`. Packets that do not decode, and responses, are dropped (undefined).
+ * `unknownNames`. Packets that do not decode, and responses, are dropped (undefined). A question whose
+ * name dns-packet cannot give back as sent (wire.ts, questionNameIsExact) gets FORMERR without it.
  */
-import { CLASS_IN, CLASSIC_UDP_SIZE, EDNS_UDP_SIZE, MAX_MESSAGE_SIZE, OPCODE_QUERY, RCODE, TYPE } from './constants';
+import type { OptAnswer } from 'dns-packet';
 import { answerLocally } from './answer';
-import { decodeMessage } from './decode';
-import { encodeResponse } from './encode';
+import { CLASSIC_UDP_SIZE, EDNS_UDP_SIZE, MAX_MESSAGE_SIZE, NOT_IMPLEMENTED_TYPES, OPCODE_QUERY, RCODE, typeName } from './constants';
+import type { DnsMessage, ResourceRecord } from './dns-message';
 import type { Forwarder } from './forward';
 import type { QueryLog } from './query-log';
-import type { DnsMessage, ResourceRecord } from './message';
 import type { RecordStore } from './store';
+import { encodeResponse } from './truncate';
+import { decodeMessage, questionNameIsExact } from './wire';
 
 export type Transport = 'udp' | 'tcp';
 export type UnknownNamePolicy = 'nxdomain' | 'refused';
 
-const CLASS_ANY = 255;
-
-const TYPE_NAMES = new Map<number, string>([
-  [TYPE.A, 'A'],
-  [TYPE.NS, 'NS'],
-  [TYPE.CNAME, 'CNAME'],
-  [TYPE.SOA, 'SOA'],
-  [TYPE.MX, 'MX'],
-  [TYPE.TXT, 'TXT'],
-  [TYPE.AAAA, 'AAAA'],
-  [TYPE.ANY, 'ANY'],
-]);
 const RCODE_NAMES = new Map<number, string>(Object.entries(RCODE).map(([k, v]) => [v, k]));
 
 export interface ResponderOptions {
@@ -63,11 +53,16 @@ export class Responder {
       return undefined;
     }
     const question = query.questions[0];
-    if (question) this.opts.queryLog?.record(question.name, TYPE_NAMES.get(question.type) ?? `TYPE${question.type}`, transport);
-    const optRecords = query.additionals.filter((rr) => rr.type === TYPE.OPT);
+    if (question) this.opts.queryLog?.record(question.name, typeName(question.type), transport);
+    if (question && !questionNameIsExact(packet, question)) query.questions = [];
+    const optRecords = query.additionals.filter(isOpt);
     const opt = optRecords[0];
     const maxSize =
-      transport === 'tcp' ? MAX_MESSAGE_SIZE : opt ? Math.min(Math.max(opt.class, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE) : CLASSIC_UDP_SIZE;
+      transport === 'tcp'
+        ? MAX_MESSAGE_SIZE
+        : opt
+          ? Math.min(Math.max(opt.udpPayloadSize, CLASSIC_UDP_SIZE), EDNS_UDP_SIZE)
+          : CLASSIC_UDP_SIZE;
     let response: DnsMessage;
     try {
       response = await this.respond(query, optRecords.length);
@@ -75,7 +70,7 @@ export class Responder {
       this.opts.log(`dns: internal error answering ${describe(query)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       response = this.reply(query, RCODE.SERVFAIL);
     }
-    if (opt) response.additionals = [...response.additionals.filter((rr) => rr.type !== TYPE.OPT), optRecord(response.rcode)];
+    if (opt) response.additionals = [...response.additionals.filter(isNotOpt), optRecord(response.rcode)];
     response.rcode &= 0xf;
     this.opts.log(
       `dns: ${transport} ${describe(query)} -> ${RCODE_NAMES.get(extendedRcode(response)) ?? extendedRcode(response)}` +
@@ -94,12 +89,12 @@ export class Responder {
     if (query.opcode !== OPCODE_QUERY) return this.reply(query, RCODE.NOTIMP);
     const question = query.questions[0];
     if (query.questions.length !== 1 || !question || optCount > 1) return this.reply(query, RCODE.FORMERR);
-    const opt = query.additionals.find((rr) => rr.type === TYPE.OPT);
-    if (opt && ((opt.ttl >>> 16) & 0xff) !== 0) return this.reply(query, RCODE.BADVERS);
+    // RFC 6891 6.1.3: a version the server does not implement gets BADVERS.
+    if ((query.additionals.find(isOpt)?.ednsVersion ?? 0) !== 0) return this.reply(query, RCODE.BADVERS);
     const qtype = question.type;
-    if (qtype === TYPE.OPT) return this.reply(query, RCODE.FORMERR);
-    if (qtype === TYPE.AXFR || qtype === TYPE.IXFR || qtype === TYPE.MAILA || qtype === TYPE.MAILB) return this.reply(query, RCODE.NOTIMP);
-    if (question.class !== CLASS_IN && question.class !== CLASS_ANY) return this.reply(query, RCODE.REFUSED);
+    if (qtype === 'OPT') return this.reply(query, RCODE.FORMERR);
+    if (NOT_IMPLEMENTED_TYPES.has(qtype)) return this.reply(query, RCODE.NOTIMP);
+    if (question.class !== 'IN' && question.class !== 'ANY') return this.reply(query, RCODE.REFUSED);
 
     const local = answerLocally(this.opts.store, question);
     const { forwarder } = this.opts;
@@ -149,23 +144,35 @@ export class Responder {
   }
 }
 
-function isNotOpt(rr: ResourceRecord): boolean {
-  return rr.type !== TYPE.OPT;
+function isOpt(rr: ResourceRecord): rr is OptAnswer {
+  return rr.type === 'OPT';
 }
 
-/** Our OPT record: advertised UDP size, and the upper bits of an extended rcode. */
-function optRecord(rcode: number): ResourceRecord {
-  return { name: '', type: TYPE.OPT, class: EDNS_UDP_SIZE, ttl: ((rcode >> 4) & 0xff) << 24, data: Buffer.alloc(0) };
+function isNotOpt(rr: ResourceRecord): boolean {
+  return !isOpt(rr);
+}
+
+/** Our OPT record (RFC 6891 6.1.2): advertised UDP size, and the upper 8 bits of an extended rcode. */
+function optRecord(rcode: number): OptAnswer {
+  return {
+    name: '.',
+    type: 'OPT',
+    udpPayloadSize: EDNS_UDP_SIZE,
+    extendedRcode: (rcode >> 4) & 0xff,
+    ednsVersion: 0,
+    flags: 0,
+    flag_do: false,
+    options: [],
+  };
 }
 
 /** Full rcode of a message: header bits plus an OPT record's extended bits. */
 function extendedRcode(msg: DnsMessage): number {
-  const opt = msg.additionals.find((rr) => rr.type === TYPE.OPT);
-  return (opt ? ((opt.ttl >>> 24) & 0xff) << 4 : 0) | msg.rcode;
+  return ((msg.additionals.find(isOpt)?.extendedRcode ?? 0) << 4) | msg.rcode;
 }
 
 function describe(query: DnsMessage): string {
   const q = query.questions[0];
   if (!q) return `query #${query.id} without a question`;
-  return `${TYPE_NAMES.get(q.type) ?? `TYPE${q.type}`} ${q.name || '.'}`;
+  return `${typeName(q.type)} ${q.name || '.'}`;
 }

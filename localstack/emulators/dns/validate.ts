@@ -1,11 +1,14 @@
 /**
  * Validation of record sets given to the control API. Returns the set in canonical form (name lower
- * case without trailing dot, ttl filled in, names inside values canonical) with the RDATA of each
- * value, or throws DnsRecordError saying what is wrong.
+ * case without trailing dot, ttl filled in, names inside values canonical) with each value's RDATA as
+ * dns-packet writes it, or throws DnsRecordError saying what is wrong.
  */
+import { isIPv4, isIPv6 } from 'node:net';
+import type { MxData } from 'dns-packet';
 import { DnsRecordError } from './errors';
 import { parseName } from './names';
-import { aaaaRdata, aRdata, mxRdata, nameRdata, txtRdata } from './rdata';
+import { rdataBytes } from './packet-codecs';
+import { txtStrings } from './txt-strings';
 import { DEFAULT_TTL, RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from './types';
 
 /** Longest TXT value accepted, in UTF-8 bytes (a 4096-bit DKIM key record is about 750). */
@@ -16,9 +19,13 @@ export const MAX_VALUES = 100;
 export const MAX_SET_BYTES = 32768;
 const MAX_TTL = 2147483647;
 
+/** dns-packet's RDATA of a value: an address or a name (A, AAAA, CNAME), the TXT strings, or MX data. */
+export type RecordData = string | Buffer[] | MxData;
+
 export interface ValidSet {
   set: DnsRecordSet & { ttl: number };
-  rdata: Buffer[];
+  /** One per value, in order. */
+  data: RecordData[];
 }
 
 export function parseRecordType(input: unknown): DnsRecordType {
@@ -29,23 +36,18 @@ export function parseRecordType(input: unknown): DnsRecordType {
   return type as DnsRecordType;
 }
 
-function parseValue(type: DnsRecordType, value: string, where: string): [string, Buffer] {
+function parseValue(type: DnsRecordType, value: string, where: string): [string, RecordData] {
   switch (type) {
     case 'A':
-      try {
-        return [value, aRdata(value)];
-      } catch {
-        throw new DnsRecordError(`${where}: '${value}' is not an IPv4 address`);
-      }
+      // dns-packet's address codec does not validate: '256.1.1.1' would be written as 0.1.1.1.
+      if (!isIPv4(value)) throw new DnsRecordError(`${where}: '${value}' is not an IPv4 address`);
+      return [value, value];
     case 'AAAA':
-      try {
-        return [value.toLowerCase(), aaaaRdata(value)];
-      } catch {
-        throw new DnsRecordError(`${where}: '${value}' is not an IPv6 address`);
-      }
+      if (!isIPv6(value) || value.includes('%')) throw new DnsRecordError(`${where}: '${value}' is not an IPv6 address`);
+      return [value.toLowerCase(), value.toLowerCase()];
     case 'CNAME': {
       const target = parseName(value, `${where} (CNAME target)`);
-      return [target, nameRdata(target)];
+      return [target, target];
     }
     case 'MX': {
       const m = /^(\d{1,5})\s+(\S+)$/.exec(value.trim());
@@ -54,12 +56,12 @@ function parseValue(type: DnsRecordType, value: string, where: string): [string,
         throw new DnsRecordError(`${where}: MX value must be "<priority 0-65535> <exchange>", e.g. "10 mx.example.com"; got '${value}'`);
       }
       const exchange = m[2] === '.' ? '' : parseName(m[2], `${where} (MX exchange)`);
-      return [`${preference} ${exchange === '' ? '.' : exchange}`, mxRdata(preference, exchange)];
+      return [`${preference} ${exchange === '' ? '.' : exchange}`, { preference, exchange: exchange === '' ? '.' : exchange }];
     }
     case 'TXT': {
       const bytes = Buffer.byteLength(value, 'utf8');
       if (bytes > MAX_TXT_BYTES) throw new DnsRecordError(`${where}: TXT value of ${bytes} bytes is longer than ${MAX_TXT_BYTES}`);
-      return [value, txtRdata(value)];
+      return [value, txtStrings(value)];
     }
   }
 }
@@ -81,21 +83,24 @@ export function validateRecordSet(input: unknown): ValidSet {
     throw new DnsRecordError(`a CNAME record set has exactly one value; got ${raw.values.length} for ${name}`);
   }
   const values: string[] = [];
-  const rdata: Buffer[] = [];
+  const data: RecordData[] = [];
   const seen = new Set<string>();
+  let total = 0;
   raw.values.forEach((value: unknown, i) => {
     const where = `${type} ${name} values[${i}]`;
     if (typeof value !== 'string') throw new DnsRecordError(`${where} must be a string`);
-    const [canonical, data] = parseValue(type, value, where);
-    const key = data.toString('hex');
+    const [canonical, parsed] = parseValue(type, value, where);
+    // Values are the same when their RDATA is: '2001:db8::1' and '2001:DB8:0::1' are one address.
+    const rdata = rdataBytes(type, parsed);
+    const key = rdata.toString('hex');
     if (seen.has(key)) throw new DnsRecordError(`${where}: duplicate of an earlier value ('${value}')`);
     seen.add(key);
+    total += rdata.length;
     values.push(canonical);
-    rdata.push(data);
+    data.push(parsed);
   });
   if (type === 'CNAME' && values[0] === name) throw new DnsRecordError(`CNAME ${name} must not point to itself`);
-  const total = rdata.reduce((sum, d) => sum + d.length, 0);
   if (total > MAX_SET_BYTES)
     throw new DnsRecordError(`${type} ${name}: the record set is ${total} bytes on the wire; at most ${MAX_SET_BYTES}`);
-  return { set: { name, type, values, ttl }, rdata };
+  return { set: { name, type, values, ttl }, data };
 }

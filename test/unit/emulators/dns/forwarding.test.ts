@@ -43,7 +43,7 @@ test('names outside the local zones are forwarded and the answer relayed', async
   expect(await resolver.resolveMx('remote.example')).toEqual([{ priority: 10, exchange: 'mx.remote.example' }]);
   expect(await errorCode(resolver.resolveTxt('_dmarc.remote.example'))).toBe('ENOTFOUND');
   expect(await errorCode(resolver.resolveTxt('remote.example'))).toBe('ENODATA');
-  const { msg } = await udpQuery(front.port, query('_SERVICE.Remote.Example', 16));
+  const { msg } = await udpQuery(front.port, query('_SERVICE.Remote.Example', 'TXT'));
   expect(msg).toMatchObject({ ra: true, rcode: 0, id: 0x1234 });
   expect(msg.questions[0]?.name).toBe('_SERVICE.Remote.Example');
 });
@@ -69,10 +69,10 @@ test('a local CNAME to an outside name is followed through the upstream', async 
   expect(await resolver.resolveTxt('rp.local.example')).toEqual([['v=spf1 include:provider.example -all']]);
   expect(await resolver.resolve4('rp.local.example')).toEqual(['192.0.2.50']);
   expect(await resolver.resolveCname('rp.local.example')).toEqual(['bounce.provider.example']);
-  const { msg } = await udpQuery(front.port, query('rp.local.example', 16));
+  const { msg } = await udpQuery(front.port, query('rp.local.example', 'TXT'));
   expect(msg.answers.map((rr) => [rr.name, rr.type])).toEqual([
-    ['rp.local.example', 5],
-    ['bounce.provider.example', 16],
+    ['rp.local.example', 'CNAME'],
+    ['bounce.provider.example', 'TXT'],
   ]);
 });
 
@@ -92,7 +92,7 @@ test("without upstream, unknownNames: 'refused' answers REFUSED (Node: EREFUSED)
   const refusing = await startDnsEmulator({ unknownNames: 'refused' });
   try {
     expect(await errorCode(resolverFor(refusing).resolveTxt('_service.remote.example'))).toBe('EREFUSED');
-    expect((await udpQuery(refusing.port, query('remote.example', 16))).msg).toMatchObject({ rcode: 5, aa: false, ra: false });
+    expect((await udpQuery(refusing.port, query('remote.example', 'TXT'))).msg).toMatchObject({ rcode: 5, aa: false, ra: false });
   } finally {
     await refusing.stop();
   }

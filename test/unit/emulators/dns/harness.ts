@@ -2,10 +2,10 @@
 import * as dgram from 'node:dgram';
 import { promises as dnsPromises } from 'node:dns';
 import * as net from 'node:net';
-import { decodeMessage } from '#localstack/emulators/dns/decode';
-import { encodeMessage } from '#localstack/emulators/dns/encode';
-import type { DnsMessage, ResourceRecord } from '#localstack/emulators/dns/message';
+import type { OptAnswer } from 'dns-packet';
 import type { DnsEmulator } from '#localstack/emulators/dns';
+import type { DnsMessage } from '#localstack/emulators/dns/dns-message';
+import { decodeMessage, encodeMessage } from '#localstack/emulators/dns/wire';
 
 /** The client the product uses: dns.promises.Resolver with the emulator as its only server. */
 export function resolverFor(emu: DnsEmulator, timeout = 1000): dnsPromises.Resolver {
@@ -24,7 +24,8 @@ export async function errorCode(p: Promise<unknown>): Promise<string | undefined
   }
 }
 
-export function query(name: string, type: number, extra: Partial<DnsMessage> = {}): DnsMessage {
+/** A query for `name` with a type as dns-packet names it ('TXT', 'MX', ... or UNKNOWN_<n>). */
+export function query(name: string, type: string, extra: Partial<DnsMessage> = {}): DnsMessage {
   return {
     id: 0x1234,
     qr: false,
@@ -35,7 +36,7 @@ export function query(name: string, type: number, extra: Partial<DnsMessage> = {
     ra: false,
     z: 0,
     rcode: 0,
-    questions: [{ name, type, class: 1 }],
+    questions: [{ name, type, class: 'IN' }],
     answers: [],
     authorities: [],
     additionals: [],
@@ -43,9 +44,9 @@ export function query(name: string, type: number, extra: Partial<DnsMessage> = {
   };
 }
 
-/** An EDNS OPT pseudo-record advertising `size` bytes. */
-export function opt(size: number, version = 0): ResourceRecord {
-  return { name: '', type: 41, class: size, ttl: (version & 0xff) << 16, data: Buffer.alloc(0) };
+/** An EDNS OPT pseudo-record (RFC 6891) advertising `size` bytes. */
+export function opt(size: number, version = 0): OptAnswer {
+  return { name: '.', type: 'OPT', udpPayloadSize: size, extendedRcode: 0, ednsVersion: version, flags: 0, flag_do: false, options: [] };
 }
 
 /** Sends raw bytes over UDP; resolves with the raw answer, or undefined after `waitMs` without one. */
@@ -135,15 +136,4 @@ export async function tcpQuery(port: number, msg: DnsMessage): Promise<DnsMessag
   const [answer] = unframe(received);
   if (!answer) throw new Error('no TCP answer');
   return answer;
-}
-
-/** Text strings of a TXT record's RDATA. */
-export function txtStrings(data: Buffer): string[] {
-  const out: string[] = [];
-  for (let pos = 0; pos < data.length; ) {
-    const len = data[pos] ?? 0;
-    out.push(data.subarray(pos + 1, pos + 1 + len).toString('utf8'));
-    pos += 1 + len;
-  }
-  return out;
 }

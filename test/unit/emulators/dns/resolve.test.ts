@@ -4,8 +4,7 @@
  */
 import type { promises as dnsPromises } from 'node:dns';
 import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
-import { decodeMessage } from '#localstack/emulators/dns/decode';
-import { encodeMessage } from '#localstack/emulators/dns/encode';
+import { decodeMessage, encodeMessage } from '#localstack/emulators/dns/wire';
 import { errorCode, opt, query, resolverFor, udpExchange, udpQuery, tcpQuery } from './harness';
 
 let emu: DnsEmulator;
@@ -123,12 +122,12 @@ describe('negative answers', () => {
   });
 
   test('negative answers are authoritative and carry the zone SOA', async () => {
-    const nx = (await udpQuery(emu.port, query('_dmarc.neg.test', 16))).msg;
+    const nx = (await udpQuery(emu.port, query('_dmarc.neg.test', 'TXT'))).msg;
     expect(nx).toMatchObject({ qr: true, aa: true, rcode: 3, answers: [] });
-    expect(nx.authorities.map((rr) => [rr.name, rr.type])).toEqual([['neg.test', 6]]);
-    const nodata = (await udpQuery(emu.port, query('_service.neg.test', 15))).msg;
+    expect(nx.authorities.map((rr) => [rr.name, rr.type])).toEqual([['neg.test', 'SOA']]);
+    const nodata = (await udpQuery(emu.port, query('_service.neg.test', 'MX'))).msg;
     expect(nodata).toMatchObject({ aa: true, rcode: 0, answers: [] });
-    expect(nodata.authorities.map((rr) => rr.type)).toEqual([6]);
+    expect(nodata.authorities.map((rr) => rr.type)).toEqual(['SOA']);
   });
 
   test('a record published after a miss is seen at once (Node does not cache; negative TTL is 0)', async () => {
@@ -141,7 +140,7 @@ describe('negative answers', () => {
 
   test('names outside every local zone get a non-authoritative NXDOMAIN by default', async () => {
     expect(await errorCode(resolver.resolveTxt('_service.elsewhere.example'))).toBe('ENOTFOUND');
-    expect((await udpQuery(emu.port, query('elsewhere.example', 16))).msg).toMatchObject({ aa: false, rcode: 3, authorities: [] });
+    expect((await udpQuery(emu.port, query('elsewhere.example', 'TXT'))).msg).toMatchObject({ aa: false, rcode: 3, authorities: [] });
   });
 });
 
@@ -154,7 +153,7 @@ describe('names', () => {
   });
 
   test('the question comes back exactly as asked (0x20 case randomization)', async () => {
-    const { msg } = await udpQuery(emu.port, query('_DmArC.cAsE.tEsT', 16));
+    const { msg } = await udpQuery(emu.port, query('_DmArC.cAsE.tEsT', 'TXT'));
     expect(msg.questions[0]?.name).toBe('_DmArC.cAsE.tEsT');
     expect(msg.answers[0]?.name).toBe('_DmArC.cAsE.tEsT');
   });
@@ -165,10 +164,10 @@ describe('CNAME at a name', () => {
     emu.setRecords({ name: 's1._domainkey.alias.test', type: 'CNAME', values: ['s1.dkim.provider.test'] });
     emu.setRecords({ name: 's1.dkim.provider.test', type: 'TXT', values: [DKIM] });
     expect((await resolver.resolveTxt('s1._domainkey.alias.test')).map((r) => r.join(''))).toEqual([DKIM]);
-    const { msg } = await udpQuery(emu.port, query('s1._domainkey.alias.test', 16, { additionals: [opt(4096)] }));
+    const { msg } = await udpQuery(emu.port, query('s1._domainkey.alias.test', 'TXT', { additionals: [opt(4096)] }));
     expect(msg.answers.map((rr) => [rr.name, rr.type])).toEqual([
-      ['s1._domainkey.alias.test', 5],
-      ['s1.dkim.provider.test', 16],
+      ['s1._domainkey.alias.test', 'CNAME'],
+      ['s1.dkim.provider.test', 'TXT'],
     ]);
   });
 
@@ -177,17 +176,17 @@ describe('CNAME at a name', () => {
     emu.setRecords({ name: 'b.chain.test', type: 'CNAME', values: ['c.chain.test'] });
     emu.setRecords({ name: 'c.chain.test', type: 'A', values: ['192.0.2.7'] });
     expect(await resolver.resolve4('a.chain.test')).toEqual(['192.0.2.7']);
-    const missing = (await udpQuery(emu.port, query('a.chain.test', 16))).msg;
+    const missing = (await udpQuery(emu.port, query('a.chain.test', 'TXT'))).msg;
     expect(missing.rcode).toBe(0); // c.chain.test exists (A), so TXT there is NODATA
-    expect(missing.answers.map((rr) => rr.type)).toEqual([5, 5]);
+    expect(missing.answers.map((rr) => rr.type)).toEqual(['CNAME', 'CNAME']);
     emu.setRecords({ name: 'dangling.chain.test', type: 'CNAME', values: ['gone.chain.test'] });
-    expect((await udpQuery(emu.port, query('dangling.chain.test', 1))).msg).toMatchObject({ rcode: 3 });
+    expect((await udpQuery(emu.port, query('dangling.chain.test', 'A'))).msg).toMatchObject({ rcode: 3 });
   });
 
   test('a loop ends the chain instead of hanging', async () => {
     emu.setRecords({ name: 'x.loop.test', type: 'CNAME', values: ['y.loop.test'] });
     emu.setRecords({ name: 'y.loop.test', type: 'CNAME', values: ['x.loop.test'] });
-    const { msg } = await udpQuery(emu.port, query('x.loop.test', 16));
+    const { msg } = await udpQuery(emu.port, query('x.loop.test', 'TXT'));
     expect(msg.answers.map((rr) => rr.name)).toEqual(['x.loop.test', 'y.loop.test']);
   });
 
@@ -202,10 +201,10 @@ describe('transport details', () => {
   test('without EDNS a UDP answer over 512 bytes is truncated with TC set; TCP gets it all', async () => {
     const values = Array.from({ length: 12 }, (_, i) => `v${i}-${'q'.repeat(50)}`);
     emu.setRecords({ name: 'tc.test', type: 'TXT', values });
-    const udp = await udpQuery(emu.port, query('tc.test', 16));
+    const udp = await udpQuery(emu.port, query('tc.test', 'TXT'));
     expect(udp.raw.length).toBeLessThanOrEqual(512);
     expect(udp.msg).toMatchObject({ tc: true, answers: [] });
-    const tcp = await tcpQuery(emu.port, query('tc.test', 16));
+    const tcp = await tcpQuery(emu.port, query('tc.test', 'TXT'));
     expect(tcp.tc).toBe(false);
     expect(tcp.answers).toHaveLength(12);
   });
@@ -213,37 +212,54 @@ describe('transport details', () => {
   test('an EDNS OPT record raises the UDP limit and gets an OPT back', async () => {
     const values = Array.from({ length: 12 }, (_, i) => `v${i}-${'q'.repeat(50)}`);
     emu.setRecords({ name: 'edns.test', type: 'TXT', values });
-    const { raw, msg } = await udpQuery(emu.port, query('edns.test', 16, { additionals: [opt(1232)] }));
+    const { raw, msg } = await udpQuery(emu.port, query('edns.test', 'TXT', { additionals: [opt(1232)] }));
     expect(raw.length).toBeGreaterThan(512);
     expect(msg.tc).toBe(false);
     expect(msg.answers).toHaveLength(12);
-    expect(msg.additionals).toEqual([{ name: '', type: 41, class: 1232, ttl: 0, data: Buffer.alloc(0) }]);
+    expect(msg.additionals).toEqual([
+      { name: '.', type: 'OPT', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] },
+    ]);
     // A client size below 512 counts as 512.
-    expect((await udpQuery(emu.port, query('edns.test', 16, { additionals: [opt(100)] }))).msg.tc).toBe(true);
+    expect((await udpQuery(emu.port, query('edns.test', 'TXT', { additionals: [opt(100)] }))).msg.tc).toBe(true);
   });
 
   test('unsupported EDNS version -> BADVERS; other opcodes and zone transfers -> NOTIMP; two questions -> FORMERR', async () => {
-    const badvers = (await udpQuery(emu.port, query('edns.test', 16, { additionals: [opt(1232, 1)] }))).msg;
+    const badvers = (await udpQuery(emu.port, query('edns.test', 'TXT', { additionals: [opt(1232, 1)] }))).msg;
     expect(badvers.rcode).toBe(0); // low bits of 16
-    expect(badvers.additionals[0]?.ttl).toBe(1 << 24); // high bits of 16
-    expect((await udpQuery(emu.port, query('edns.test', 16, { opcode: 2 }))).msg.rcode).toBe(4);
-    expect((await udpQuery(emu.port, query('edns.test', 252))).msg.rcode).toBe(4);
-    const two = query('edns.test', 16);
-    two.questions.push({ name: 'tc.test', type: 16, class: 1 });
+    expect(badvers.additionals[0]).toMatchObject({ type: 'OPT', extendedRcode: 1 }); // high bits of 16
+    expect((await udpQuery(emu.port, query('edns.test', 'TXT', { opcode: 2 }))).msg.rcode).toBe(4);
+    expect((await udpQuery(emu.port, query('edns.test', 'AXFR'))).msg.rcode).toBe(4);
+    const two = query('edns.test', 'TXT');
+    two.questions.push({ name: 'tc.test', type: 'TXT', class: 'IN' });
     expect((await udpQuery(emu.port, two)).msg).toMatchObject({ rcode: 1, questions: [] });
-    expect((await udpQuery(emu.port, query('edns.test', 16, { questions: [{ name: 'edns.test', type: 16, class: 3 }] }))).msg.rcode).toBe(
-      5,
-    );
+    expect(
+      (await udpQuery(emu.port, query('edns.test', 'TXT', { questions: [{ name: 'edns.test', type: 'TXT', class: 'CH' }] }))).msg.rcode,
+    ).toBe(5);
+  });
+
+  test('MAILB and MAILA (types dns-packet has no names for) -> NOTIMP; an unknown class -> REFUSED with the question as sent', async () => {
+    expect((await udpQuery(emu.port, query('edns.test', 'UNKNOWN_253'))).msg.rcode).toBe(4);
+    expect((await udpQuery(emu.port, query('edns.test', 'UNKNOWN_254'))).msg.rcode).toBe(4);
+    // id 7, one question: "a" TXT, class 7
+    const raw = await udpExchange(emu.port, Buffer.from('000701000001000000000000016100' + '00100007', 'hex'));
+    expect(raw && decodeMessage(raw)).toMatchObject({ id: 7, rcode: 5, questions: [{ name: 'a', type: 'TXT', class: 'UNKNOWN_7' }] });
+    expect(raw?.subarray(12, 19)).toEqual(Buffer.from('01610000100007', 'hex'));
+  });
+
+  test('a question name dns-packet cannot give back as sent (a dot inside a label) -> FORMERR without the question', async () => {
+    // id 8, one question: the labels "a.b" and "test", TXT IN
+    const raw = await udpExchange(emu.port, Buffer.from('000801000001000000000000' + '03612e62' + '0474657374' + '00' + '00100001', 'hex'));
+    expect(raw && decodeMessage(raw)).toMatchObject({ id: 8, qr: true, rcode: 1, questions: [] });
   });
 
   test('other types at a local name are NODATA', async () => {
-    const srv = (await udpQuery(emu.port, query('edns.test', 33))).msg;
+    const srv = (await udpQuery(emu.port, query('edns.test', 'SRV'))).msg;
     expect(srv).toMatchObject({ rcode: 0, aa: true, answers: [] });
   });
 
   test('responses sent to the server are dropped', async () => {
-    const response = encodeMessage({ ...query('edns.test', 16), qr: true });
+    const response = encodeMessage({ ...query('edns.test', 'TXT'), qr: true });
     expect(await udpExchange(emu.port, response, 300)).toBeUndefined();
-    expect(decodeMessage((await udpQuery(emu.port, query('edns.test', 16))).raw).rcode).toBe(0);
+    expect(decodeMessage((await udpQuery(emu.port, query('edns.test', 'TXT'))).raw).rcode).toBe(0);
   });
 });

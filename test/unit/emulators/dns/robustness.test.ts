@@ -1,7 +1,7 @@
 /** Garbage on the wire never crashes the server, and it keeps answering. */
 import * as dgram from 'node:dgram';
 import { startDnsEmulator, type DnsEmulator } from '#localstack/emulators/dns';
-import { encodeMessage } from '#localstack/emulators/dns/encode';
+import { encodeMessage } from '#localstack/emulators/dns/wire';
 import { frame, frameCount, query, resolverFor, tcpExchange, udpExchange, unframe } from './harness';
 
 let emu: DnsEmulator;
@@ -55,7 +55,7 @@ test('TCP: a malformed message closes the connection; the server keeps answering
   // A good query followed by garbage: the good one is answered, then the connection closes.
   const mixed = await tcpExchange(
     emu.port,
-    Buffer.concat([frame(encodeMessage(query('_service.robust.test', 16))), frame(Buffer.alloc(20, 0xff))]),
+    Buffer.concat([frame(encodeMessage(query('_service.robust.test', 'TXT'))), frame(Buffer.alloc(20, 0xff))]),
     2000,
   );
   expect(mixed.closedByServer).toBe(true);
@@ -64,8 +64,8 @@ test('TCP: a malformed message closes the connection; the server keeps answering
 });
 
 test('TCP: pipelined queries on one connection, and a query split across writes', async () => {
-  const q1 = encodeMessage(query('_service.robust.test', 16, { id: 1 }));
-  const q2 = encodeMessage(query('nothing.robust.test', 16, { id: 2 }));
+  const q1 = encodeMessage(query('_service.robust.test', 'TXT', { id: 1 }));
+  const q2 = encodeMessage(query('nothing.robust.test', 'TXT', { id: 2 }));
   const { received } = await tcpExchange(emu.port, Buffer.concat([frame(q1), frame(q2)]), 2000, (r) => frameCount(r) >= 2);
   const answers = unframe(received).sort((a, b) => a.id - b.id);
   expect(answers.map((a) => [a.id, a.rcode, a.answers.length])).toEqual([

@@ -1,11 +1,17 @@
-/** The wire format on its own: decoder, encoder, RDATA builders, names and zones. */
-import { decodeMessage, readName } from '#localstack/emulators/dns/decode';
-import { encodeMessage, encodeResponse } from '#localstack/emulators/dns/encode';
+/**
+ * The wire format on its own: dns-packet as the emulator uses it (wire.ts), the checks it adds
+ * (record-framing.ts, the encode guard, question names and classes), truncation, TXT splitting,
+ * RDATA as validated, names and zones.
+ */
+import type { DnsMessage } from '#localstack/emulators/dns/dns-message';
 import { DnsFormatError } from '#localstack/emulators/dns/errors';
-import { nameToWire, textToLabels, type DnsMessage } from '#localstack/emulators/dns/message';
 import { canonicalName, zoneOf } from '#localstack/emulators/dns/names';
-import { aaaaRdata, aRdata, mxRdata, txtRdata } from '#localstack/emulators/dns/rdata';
-import { opt, query, txtStrings } from './harness';
+import { rdataBytes } from '#localstack/emulators/dns/packet-codecs';
+import { encodeResponse } from '#localstack/emulators/dns/truncate';
+import { txtStrings } from '#localstack/emulators/dns/txt-strings';
+import { validateRecordSet } from '#localstack/emulators/dns/validate';
+import { decodeMessage, encodeMessage, questionNameIsExact } from '#localstack/emulators/dns/wire';
+import { opt, query } from './harness';
 
 function hex(s: string): Buffer {
   return Buffer.from(s.replace(/\s+/g, ''), 'hex');
@@ -17,10 +23,10 @@ describe('decoder', () => {
     const packet = hex('abcd 0100 0001 0000 0000 0000 07 6578616d706c65 03 636f6d 00 0010 0001');
     const msg = decodeMessage(packet);
     expect(msg).toMatchObject({ id: 0xabcd, qr: false, opcode: 0, rd: true, rcode: 0 });
-    expect(msg.questions).toEqual([{ name: 'example.com', type: 16, class: 1 }]);
+    expect(msg.questions).toEqual([{ name: 'example.com', type: 'TXT', class: 'IN' }]);
   });
 
-  test('follows compression pointers in owner names and expands them inside RDATA', () => {
+  test('follows compression pointers in owner names and inside RDATA', () => {
     const packet = hex(
       // header: response, 1 question, 2 answers
       '0001 8180 0001 0002 0000 0000' +
@@ -32,36 +38,59 @@ describe('decoder', () => {
         'c00f 000f 0001 0000003c 0007 000a 02 6d78 c00f',
     );
     const msg = decodeMessage(packet);
-    expect(msg.answers.map((a) => a.name)).toEqual(['rp.example.com', 'example.com']);
-    expect(msg.answers[0]?.data).toEqual(nameToWire('b.example.com'));
-    expect(msg.answers[1]?.data).toEqual(Buffer.concat([hex('000a'), nameToWire('mx.example.com')]));
-    // Expanded RDATA stands alone: re-encoding and decoding gives the same records.
-    expect(decodeMessage(encodeMessage(msg)).answers).toEqual(msg.answers);
+    expect(msg.answers.map((a) => [a.name, a.type])).toEqual([
+      ['rp.example.com', 'CNAME'],
+      ['example.com', 'MX'],
+    ]);
+    expect(msg.answers.map((a) => ('data' in a ? a.data : undefined))).toEqual([
+      'b.example.com',
+      { preference: 10, exchange: 'mx.example.com' },
+    ]);
+    // Expanded RDATA stands alone: re-encoding (uncompressed) and decoding gives the same records.
+    const again = encodeMessage(msg);
+    expect(again.length).toBeGreaterThan(packet.length);
+    expect(decodeMessage(again).answers).toEqual(msg.answers);
   });
 
   test.each([
+    ['empty', ''],
     ['shorter than a header', '0001 0100 0001'],
     ['question runs past the end', '0001 0100 0001 0000 0000 0000 07 6578616d'],
+    ['question without its type and class', '0001 0100 0001 0000 0000 0000 00 0001'],
+    ['label runs past the end', '0001 0100 0001 0000 0000 0000 0f c00c 0001 0001'],
     ['pointer to itself', '0001 0100 0001 0000 0000 0000 c00c 0001 0001'],
     ['forward pointer', '0001 0100 0001 0000 0000 0000 c020 0001 0001'],
     ['reserved label type', '0001 0100 0001 0000 0000 0000 41 00 0001 0001'],
     ['trailing garbage', '0001 0100 0001 0000 0000 0000 00 0001 0001 ff'],
     ['counts larger than the content', '0001 0100 0001 0005 0000 0000 00 0001 0001'],
     ['RDATA past the end', '0001 8100 0000 0001 0000 0000 00 0001 0001 00000000 0010 01020304'],
+    ['A RDATA shorter than its RDLENGTH says', '0001 8100 0000 0001 0000 0000 00 0001 0001 00000000 0002 0102 00 0001 0001 00000000 0000'],
     ['MX RDATA with bytes after the name', '0001 8100 0000 0001 0000 0000 00 000f 0001 00000000 0005 000a 00 ffff'],
+    ['MX name running past its RDLENGTH', '0001 8100 0000 0001 0000 0000 00 000f 0001 00000000 0003 000a 01 61 00'],
+    ['record cut inside its fixed fields', '0001 8100 0000 0001 0000 0000 00 0010 0001 0000'],
+    ['OPT option longer than the OPT RDATA', '0001 0100 0000 0000 0000 0001 00 0029 1000 00000000 0004 000a 0008'],
   ])('rejects a malformed message: %s', (_, packetHex) => {
     expect(() => decodeMessage(hex(packetHex))).toThrow(DnsFormatError);
   });
 
   test('a pointer loop ends with DnsFormatError', () => {
     // offset 12: label "a", then a pointer back to 12 (backwards, but it loops through itself)
-    const packet = hex('0001 0100 0001 0000 0000 0000 01 61 c00c 0001 0001');
-    expect(() => readName(packet, 12)).toThrow(DnsFormatError);
+    expect(() => decodeMessage(hex('0001 0100 0001 0000 0000 0000 01 61 c00c 0001 0001'))).toThrow(DnsFormatError);
+    // An answer's owner pointing back at the question's pointer that points at itself.
+    expect(() => decodeMessage(hex('0001 8100 0001 0001 0000 0000 01 61 c00c 0001 0001 c00e 0001 0001 00000000 0004 01020304'))).toThrow(
+      DnsFormatError,
+    );
   });
 
   test('names longer than 255 bytes are rejected', () => {
     const labels = Array.from({ length: 5 }, () => `3f${'61'.repeat(63)}`).join('');
-    expect(() => decodeMessage(hex(`0001 0100 0001 0000 0000 0000 ${labels} 00 0001 0001`))).toThrow(/longer than 255/);
+    expect(() => decodeMessage(hex(`0001 0100 0001 0000 0000 0000 ${labels} 00 0001 0001`))).toThrow(/name too long/);
+  });
+
+  test('types and classes dns-packet has no name for read as UNKNOWN_<n>', () => {
+    // MAILB (253), class 7
+    const msg = decodeMessage(hex('0001 0100 0001 0000 0000 0000 01 61 00 00fd 0007'));
+    expect(msg.questions).toEqual([{ name: 'a', type: 'UNKNOWN_253', class: 'UNKNOWN_7' }]);
   });
 
   test('fuzz: random bytes never throw anything but DnsFormatError', () => {
@@ -70,7 +99,7 @@ describe('decoder', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed / 0x7fffffff;
     };
-    const base = encodeMessage(query('_dmarc.example.com', 16, { additionals: [opt(1232)] }));
+    const base = encodeMessage(query('_dmarc.example.com', 'TXT', { additionals: [opt(1232)] }));
     for (let i = 0; i < 3000; i++) {
       const packet =
         i % 2 === 0 ? Buffer.from(Array.from({ length: Math.floor(rand() * 80) }, () => Math.floor(rand() * 256))) : Buffer.from(base);
@@ -87,80 +116,122 @@ describe('decoder', () => {
 describe('encoder', () => {
   test('header flags and counts round-trip', () => {
     const msg: DnsMessage = {
-      ...query('Example.COM', 15),
+      ...query('Example.COM', 'MX'),
       qr: true,
       aa: true,
       tc: false,
       ra: true,
       rcode: 3,
       opcode: 0,
-      answers: [{ name: 'example.com', type: 15, class: 1, ttl: 300, data: mxRdata(10, 'mx.example.com') }],
+      answers: [
+        { name: 'example.com', type: 'MX', class: 'IN', flush: false, ttl: 300, data: { preference: 10, exchange: 'mx.example.com' } },
+      ],
       additionals: [opt(1232)],
     };
     const bytes = encodeMessage(msg);
     expect(bytes.readUInt16BE(2)).toBe(0x8000 | 0x0400 | 0x0100 | 0x0080 | 3);
+    expect(bytes.readUInt16BE(10)).toBe(1);
     expect(decodeMessage(bytes)).toEqual(msg);
+    // Opcode and the Z/AD/CD bits survive too.
+    expect(decodeMessage(encodeMessage(query('a.example', 'A', { opcode: 2, z: 5 })))).toMatchObject({ opcode: 2, z: 5 });
   });
 
   test('a response over the size limit becomes header + question + OPT with TC set', () => {
     const answers = Array.from({ length: 20 }, (_, i) => ({
       name: 'big.example.com',
-      type: 16,
-      class: 1,
+      type: 'TXT' as const,
+      class: 'IN' as const,
       ttl: 60,
-      data: txtRdata(`v${i} ${'x'.repeat(40)}`),
+      data: txtStrings(`v${i} ${'x'.repeat(40)}`),
     }));
-    const msg: DnsMessage = { ...query('big.example.com', 16), qr: true, answers, additionals: [opt(512)] };
+    const msg: DnsMessage = { ...query('big.example.com', 'TXT'), qr: true, answers, additionals: [opt(512)] };
     expect(encodeResponse(msg, 65535).length).toBeGreaterThan(512);
     const truncated = decodeMessage(encodeResponse(msg, 512));
     expect(truncated.tc).toBe(true);
     expect(truncated.answers).toEqual([]);
     expect(truncated.questions).toEqual(msg.questions);
-    expect(truncated.additionals.map((rr) => rr.type)).toEqual([41]);
+    expect(truncated.additionals.map((rr) => rr.type)).toEqual(['OPT']);
     expect(decodeMessage(encodeResponse(msg, 65535)).tc).toBe(false);
   });
 
-  test('names: escapes, trailing dot, the root', () => {
-    expect(nameToWire('')).toEqual(hex('00'));
-    expect(nameToWire('a.b.')).toEqual(hex('01 61 01 62 00'));
-    expect(textToLabels('a\\.b.c').map(String)).toEqual(['a.b', 'c']);
-    expect(textToLabels('x\\032y').map(String)).toEqual(['x y']);
-    expect(() => nameToWire(`${'a'.repeat(64)}.com`)).toThrow(RangeError);
-    // A label with a dot in it survives decode -> text -> encode.
-    const packet = hex('0001 0100 0001 0000 0000 0000 03 612e62 00 0001 0001');
-    const msg = decodeMessage(packet);
-    expect(msg.questions[0]?.name).toBe('a\\046b');
-    expect(encodeMessage(msg)).toEqual(packet);
+  test('names: the root, a trailing dot, case kept', () => {
+    const at = (name: string): Buffer => encodeMessage(query(name, 'A')).subarray(12, -4);
+    expect(at('')).toEqual(hex('00'));
+    expect(at('.')).toEqual(hex('00'));
+    expect(at('a.b.')).toEqual(hex('01 61 01 62 00'));
+    expect(at('A.b')).toEqual(hex('01 41 01 62 00'));
+  });
+
+  test('a name dns-packet would write wrong throws RangeError instead', () => {
+    expect(() => encodeMessage(query(`${'a'.repeat(64)}.com`, 'A'))).toThrow(RangeError);
+    const long = Array.from({ length: 5 }, () => 'b'.repeat(63)).join('.');
+    expect(() => encodeMessage(query(long, 'A'))).toThrow(RangeError);
+  });
+
+  test('a question class dns-packet has no name for is written as it was read', () => {
+    const packet = hex('0001 0100 0001 0000 0000 0000 01 61 00 00fd 0007');
+    expect(encodeMessage(decodeMessage(packet))).toEqual(packet);
   });
 });
 
-describe('RDATA', () => {
+describe('question names', () => {
+  test('a name whose text gives back the bytes sent is exact, whatever its case', () => {
+    const packet = encodeMessage(query('_DmArC.Example.COM', 'TXT'));
+    const [question] = decodeMessage(packet).questions;
+    expect(question?.name).toBe('_DmArC.Example.COM');
+    expect(questionNameIsExact(packet, question!)).toBe(true);
+  });
+
+  test.each([
+    ['a dot inside a label', '0001 0100 0001 0000 0000 0000 03 612e62 00 0001 0001'],
+    ['bytes that are not UTF-8', '0001 0100 0001 0000 0000 0000 02 61ff 00 0001 0001'],
+    ['a pointer into the header', '0001 0100 0001 0000 0000 0000 c002 0001 0001'],
+  ])('is not exact with %s', (_, packetHex) => {
+    const packet = hex(packetHex);
+    const [question] = decodeMessage(packet).questions;
+    expect(questionNameIsExact(packet, question!)).toBe(false);
+  });
+});
+
+describe('RDATA as validated', () => {
   test('TXT up to 255 bytes is one string; longer text is split into 255-byte strings', () => {
-    expect(txtRdata('')).toEqual(hex('00'));
-    expect(txtStrings(txtRdata('hello'))).toEqual(['hello']);
+    expect(txtStrings('')).toEqual([Buffer.alloc(0)]);
+    expect(rdataBytes('TXT', txtStrings(''))).toEqual(hex('00'));
+    expect(txtStrings('hello').map(String)).toEqual(['hello']);
     const long = `v=DKIM1; k=rsa; p=${'M'.repeat(600)}`;
-    const strings = txtStrings(txtRdata(long));
+    const strings = txtStrings(long).map(String);
     expect(strings.map((s) => s.length)).toEqual([255, 255, long.length - 510]);
     expect(strings.join('')).toBe(long);
   });
 
   test('TXT splitting never cuts a multi-byte character', () => {
     const text = `${'a'.repeat(254)}é${'€'.repeat(100)}`;
-    const strings = txtStrings(txtRdata(text));
+    const strings = txtStrings(text).map(String);
     expect(strings.join('')).toBe(text);
     for (const s of strings) expect(Buffer.byteLength(s)).toBeLessThanOrEqual(255);
     expect(strings[0]).toBe('a'.repeat(254));
   });
 
   test('addresses', () => {
-    expect(aRdata('192.0.2.10')).toEqual(hex('c000020a'));
-    expect(aaaaRdata('2001:db8::1')).toEqual(hex('20010db8000000000000000000000001'));
-    expect(aaaaRdata('::')).toEqual(Buffer.alloc(16));
-    expect(aaaaRdata('::ffff:192.0.2.1')).toEqual(hex('00000000000000000000ffffc0000201'));
-    expect(aaaaRdata('fe80::1:2')).toEqual(hex('fe800000000000000000000000010002'));
-    expect(aaaaRdata('1:2:3:4:5:6:7:8')).toEqual(hex('00010002000300040005000600070008'));
-    expect(() => aRdata('256.1.1.1')).toThrow(RangeError);
-    expect(() => aaaaRdata('1::2::3')).toThrow(RangeError);
+    const rdata = (type: 'A' | 'AAAA', value: string): Buffer =>
+      rdataBytes(type, validateRecordSet({ name: 'h.test', type, values: [value] }).data[0]);
+    expect(rdata('A', '192.0.2.10')).toEqual(hex('c000020a'));
+    expect(rdata('AAAA', '2001:db8::1')).toEqual(hex('20010db8000000000000000000000001'));
+    expect(rdata('AAAA', '::')).toEqual(Buffer.alloc(16));
+    expect(rdata('AAAA', '::ffff:192.0.2.1')).toEqual(hex('00000000000000000000ffffc0000201'));
+    expect(rdata('AAAA', 'fe80::1:2')).toEqual(hex('fe800000000000000000000000010002'));
+    expect(rdata('AAAA', '1:2:3:4:5:6:7:8')).toEqual(hex('00010002000300040005000600070008'));
+    expect(() => rdata('A', '256.1.1.1')).toThrow(/not an IPv4 address/);
+    expect(() => rdata('AAAA', '1::2::3')).toThrow(/not an IPv6 address/);
+  });
+
+  test('MX, and the null MX', () => {
+    const { data } = validateRecordSet({ name: 'mx.test', type: 'MX', values: ['10 MX.Example.com.', '0 .'] });
+    expect(data).toEqual([
+      { preference: 10, exchange: 'mx.example.com' },
+      { preference: 0, exchange: '.' },
+    ]);
+    expect(rdataBytes('MX', data[1])).toEqual(hex('0000 00'));
   });
 });
 
