@@ -3,8 +3,10 @@
  *
  * The SDK (loadRestJsonErrorCode) reads the code from the `x-amzn-errortype` header first, then the
  * body's `code`, then `__type`; the message from the body's `message`. We send all of them, so
- * `err.name` is the code and `err.message` the message.
+ * `err.name` is the code and `err.message` the message. The SES v1 Query API, which the emulator does not
+ * emulate, gets its XML error document (queryErrorXml).
  */
+import { escapeHtml } from './mailbox-html';
 
 export type SesErrorCode =
   | 'BadRequestException'
@@ -72,4 +74,9 @@ export function errorResponse(err: unknown, requestId: string): ErrorResponse {
     },
     body: JSON.stringify({ __type: e.code, code: e.code, message: e.message }),
   };
+}
+
+/** The SES v1 Query API's error document (SES answers its XML API so), for an action the emulator refuses. */
+export function queryErrorXml(code: string, message: string, requestId: string): string {
+  return `<ErrorResponse xmlns="http://ses.amazonaws.com/doc/2010-12-01/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${escapeHtml(message)}</Message></Error><RequestId>${requestId}</RequestId></ErrorResponse>`;
 }

@@ -9,31 +9,14 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { DnsServers } from '../dns-servers';
 import { listenHttp } from '../http-server';
-import { AccountLimits } from './account-limits';
-import { BounceAftermath } from './bounce-aftermath';
-import { FeedbackForwarding } from './feedback-forwarding';
-import { SuppressionList } from './suppression-list';
-import { IdentityService } from './identities';
-import { MAILBOX_PAGE_LIMIT, renderMailboxHtml } from './mailbox-html';
-import { DEFAULT_PUBLISH_RETRY, EventPublisher, type PublishAuthorizer, type RetryOptions } from './publisher';
-import { createSesServer } from './server';
-import { SesService } from './service';
+import type { MessageQuery } from './message-query';
 import { owedCount } from './outbox';
-import { SesStore } from './store';
+import type { PublishAuthorizer, RetryOptions } from './publisher';
+import { createSesServer } from './server';
 import type { EventOrder } from './simulator';
-import { TenantService } from './tenants';
-import { IdentityVerifier } from './verification';
-import { selectMessages, type MessageQuery } from './message-query';
-import {
-  toLocalIdentity,
-  toLocalMessage,
-  toLocalMessageSummary,
-  toLocalTenant,
-  type LocalSesIdentity,
-  type LocalSesMessage,
-  type LocalSesMessageSummary,
-  type LocalSesTenant,
-} from './types';
+import { openSesState } from './state';
+import type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
+import * as viewer from './viewer';
 
 export type { LocalSesIdentity, LocalSesMessage, LocalSesMessageSummary, LocalSesTenant } from './types';
 export { MessageQueryError, parseMessageQuery, type MessageQuery } from './message-query';
@@ -126,69 +109,9 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     throw new Error(`SES emulator dataDir must be an absolute path, got '${opts.dataDir}'`);
   }
 
-  const store = await SesStore.open(opts.dataDir, log);
-  const publisher = new EventPublisher(
-    opts.sns,
-    log,
-    (message, entry, topic, at) => store.markPublished(message, entry, topic, at),
-    opts.publishRetry ?? DEFAULT_PUBLISH_RETRY,
-  );
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
-  const tenants = new TenantService(store, { region, accountId, log });
-  const account = new AccountLimits({ ...opts.sendQuota, sandbox: opts.sandbox });
-  // SES's suppression lists and feedback forwarding (suppression-list.ts, feedback-forwarding.ts).
-  const suppression = new SuppressionList(store, {
-    bounceRecipients: opts.bounceRecipients,
-    complaintRecipients: opts.complaintRecipients,
-  });
-  const feedback = new FeedbackForwarding(store);
-  const bounces = new BounceAftermath(suppression, feedback, Math.max(0, opts.outcomeDelayMs ?? 20));
-  const verifier = new IdentityVerifier(store, {
-    dnsResolver: opts.dnsResolver,
-    delay: opts.verificationDelay,
-    sandbox: opts.sandbox,
-    region,
-    log,
-  });
-  const service = new SesService(
-    store,
-    publisher,
-    {
-      region,
-      accountId,
-      identities: verifier,
-      outcomeDelayMs: Math.max(0, opts.outcomeDelayMs ?? 20),
-      events: { order: opts.eventOrder ?? 'outcome', earlyLeadMs: Math.max(0, opts.earlyLeadMs ?? 1000) },
-      log,
-    },
-    tenants,
-    account,
-    bounces,
-  );
-
-  const identities = new IdentityService(store, { refuseIdentities: opts.refuseIdentities, verifier, log });
-  const listMessages = (): LocalSesMessage[] => store.listMessages().map(toLocalMessage);
-  const findMessages = (query: MessageQuery): (LocalSesMessage | LocalSesMessageSummary)[] =>
-    selectMessages(store.listMessages(), query).map(query.raw ? toLocalMessage : toLocalMessageSummary);
-  const listIdentities = (): LocalSesIdentity[] => store.listIdentities().map(toLocalIdentity);
-  const listTenants = (): LocalSesTenant[] => store.listTenants().map(toLocalTenant);
-  const mailboxHtml = (): string => {
-    const all = store.listMessages();
-    return renderMailboxHtml(all.slice(0, MAILBOX_PAGE_LIMIT).map(toLocalMessage), all.length);
-  };
-  const server = createSesServer({
-    service,
-    identities,
-    tenants,
-    account,
-    suppression,
-    feedback,
-    log,
-    viewer: { findMessages, listIdentities, listTenants, mailboxHtml, rawMessage: (id) => store.getMessage(id)?.raw },
-    confirmIdentity: (address) => verifier.confirm(address) !== undefined,
-    durable: () => store.settingsDurable(),
-  });
+  const state = await openSesState(opts, log);
+  const { store, publisher, verifier } = state;
+  const server = createSesServer(state);
 
   const url = await listenHttp(server, { port: opts.port, host });
   server.on('error', (err) => log(`server error: ${err.message}`));
@@ -221,11 +144,11 @@ export async function startSesEmulator(opts: SesEmulatorOptions): Promise<SesEmu
     port,
     authorizePublish,
     confirmIdentity,
-    listMessages,
-    findMessages,
-    listIdentities,
-    listTenants,
-    mailboxHtml,
+    listMessages: () => viewer.listMessages(store),
+    findMessages: (query: MessageQuery) => viewer.findMessages(store, query),
+    listIdentities: () => viewer.listIdentities(store),
+    listTenants: () => viewer.listTenants(store),
+    mailboxHtml: () => viewer.mailboxHtml(store),
     owedEvents,
     stop,
   };

@@ -18,7 +18,7 @@ import {
   type SesMailObject,
 } from './events';
 import { sesId } from './ids';
-import { plannedEvents, type PlanOptions } from './simulator';
+import { plannedEvents, type PlannedEvent, type PlanOptions } from './simulator';
 import { MATCHING_TYPE_OF, type ConfigurationSet, type OutboxEntry, type SesEventType } from './types';
 
 /**
@@ -62,44 +62,43 @@ export function planOutbox(
     if (topics.length === 0) continue;
     const date = ev.early ? acceptedAt : outcomeDate;
     const base = { type: ev.type, topics, unpublished: [...topics], at: date.toISOString() };
-    switch (ev.type) {
-      case 'Send':
-        entries.push({ ...base, at: sendAt });
-        break;
-      case 'Reject':
-        entries.push(base);
-        break;
-      case 'Delivery':
-        entries.push({
-          ...base,
-          ...(ev.afterDelay ? { at: new Date(date.getTime() + DELIVERY_AFTER_DELAY_MS).toISOString() } : {}),
-          recipients: ev.recipients,
-        });
-        break;
-      case 'DeliveryDelay':
-        entries.push({ ...base, recipients: ev.recipients, delayType: ev.delayType });
-        break;
-      case 'Bounce':
-        entries.push({
-          ...base,
-          recipients: ev.recipients,
-          bounceType: ev.bounceType,
-          bounceSubType: ev.subType,
-          ...(ev.replies ? { replies: ev.replies } : {}),
-          feedbackId: sesId(date.getTime()),
-        });
-        break;
-      case 'Complaint':
-        entries.push({
-          ...base,
-          recipients: ev.recipients,
-          ...(ev.complaintSubType ? { complaintSubType: ev.complaintSubType } : {}),
-          feedbackId: sesId(date.getTime()),
-        });
-        break;
-    }
+    entries.push(outboxEntry(ev, base, date, sendAt));
   }
   return entries;
+}
+
+/** The entry of one planned event: `base` (its type, topics and time) with what its type carries. */
+function outboxEntry(ev: PlannedEvent, base: OutboxEntry, date: Date, sendAt: string): OutboxEntry {
+  switch (ev.type) {
+    case 'Send':
+      return { ...base, at: sendAt };
+    case 'Reject':
+      return base;
+    case 'Delivery':
+      return {
+        ...base,
+        ...(ev.afterDelay ? { at: new Date(date.getTime() + DELIVERY_AFTER_DELAY_MS).toISOString() } : {}),
+        recipients: ev.recipients,
+      };
+    case 'DeliveryDelay':
+      return { ...base, recipients: ev.recipients, delayType: ev.delayType };
+    case 'Bounce':
+      return {
+        ...base,
+        recipients: ev.recipients,
+        bounceType: ev.bounceType,
+        bounceSubType: ev.subType,
+        ...(ev.replies ? { replies: ev.replies } : {}),
+        feedbackId: sesId(date.getTime()),
+      };
+    case 'Complaint':
+      return {
+        ...base,
+        recipients: ev.recipients,
+        ...(ev.complaintSubType ? { complaintSubType: ev.complaintSubType } : {}),
+        feedbackId: sesId(date.getTime()),
+      };
+  }
 }
 
 /** The record of one owed event; the same entry always gives the same record. */

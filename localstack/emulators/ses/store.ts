@@ -114,6 +114,11 @@ export class SesStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log(`ignoring unreadable suppression.json: ${String(err)}`);
     }
+    await this.loadMessages(messagesDir);
+  }
+
+  /** The committed messages (a .json with its .eml); a temporary file or a .eml without its .json removed. */
+  private async loadMessages(messagesDir: string): Promise<void> {
     const loaded: StoredMessage[] = [];
     const names = await fsp.readdir(messagesDir);
     const committed = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length)));
