@@ -8,6 +8,7 @@
 import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { SesError, alreadyExists, badRequest, notFound } from './errors';
 import { isValidAddress } from './mime';
+import { page } from './paging';
 import type { SesStore } from './store';
 import type { EmailIdentity, IdentityDkim, OperationResult, VerificationStatus } from './types';
 import { pendingSince, verificationOf, type IdentityVerifier } from './verification';
@@ -166,18 +167,8 @@ export class IdentityService {
 
   /** Both wire forms: POST /v2/email/list-identities (current SDK) and GET /v2/email/identities (older SDKs). */
   async listEmailIdentities(nextToken: string | undefined, pageSize: number | undefined): Promise<OperationResult> {
-    const all = this.store.listIdentities();
-    let start = 0;
-    if (nextToken) {
-      const decoded = Number(Buffer.from(nextToken, 'base64').toString('utf8'));
-      if (!Number.isInteger(decoded) || decoded < 0 || decoded > all.length) throw badRequest('NextToken is invalid.');
-      start = decoded;
-    }
-    if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)) {
-      throw badRequest('PageSize must be an integer from 1 to 1000.');
-    }
-    const end = Math.min(all.length, start + (pageSize ?? 1000));
-    const shown = await Promise.all(all.slice(start, end).map((i) => this.opts.verifier.refresh(i)));
+    const { items, next } = page(this.store.listIdentities(), nextToken, pageSize);
+    const shown = await Promise.all(items.map((i) => this.opts.verifier.refresh(i)));
     return {
       body: {
         EmailIdentities: shown.map((i) => ({
@@ -186,7 +177,7 @@ export class IdentityService {
           SendingEnabled: true,
           VerificationStatus: verificationOf(i).status,
         })),
-        ...(end < all.length ? { NextToken: Buffer.from(String(end)).toString('base64') } : {}),
+        ...(next !== undefined ? { NextToken: next } : {}),
       },
     };
   }

@@ -3,7 +3,7 @@
  * POST /v2/email/list-configuration-sets {NextToken, PageSize}. Names in order, PageSize 1 to 1000
  * (default 1000), NextToken the base64 of the next index.
  */
-import { badRequest } from '../errors';
+import { page } from '../paging';
 import { bodyToken, optInt, type SesRequest } from '../request';
 import type { SesState } from '../state';
 import type { OperationResult } from '../types';
@@ -20,21 +20,10 @@ export async function listConfigurationSetsByBody(state: SesState, request: SesR
 }
 
 function listConfigurationSets(state: SesState, nextToken: string | undefined, pageSize: number | undefined): OperationResult {
-  const names = state.store.listConfigSets().map((cs) => cs.name);
-  let start = 0;
-  if (nextToken) {
-    const decoded = Number(Buffer.from(nextToken, 'base64').toString('utf8'));
-    if (!Number.isInteger(decoded) || decoded < 0 || decoded > names.length) throw badRequest('NextToken is invalid.');
-    start = decoded;
-  }
-  if (pageSize !== undefined && (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)) {
-    throw badRequest('PageSize must be an integer from 1 to 1000.');
-  }
-  const end = Math.min(names.length, start + (pageSize ?? 1000));
-  return {
-    body: {
-      ConfigurationSets: names.slice(start, end),
-      ...(end < names.length ? { NextToken: Buffer.from(String(end)).toString('base64') } : {}),
-    },
-  };
+  const { items, next } = page(
+    state.store.listConfigSets().map((cs) => cs.name),
+    nextToken,
+    pageSize,
+  );
+  return { body: { ConfigurationSets: items, ...(next !== undefined ? { NextToken: next } : {}) } };
 }
