@@ -5,9 +5,9 @@
  *   and their resource associations, the suppression lists, and every accepted message with the events it
  *   owes; in memory, and with a data directory persisted (config-sets.json, identities.json, tenants.json,
  *   suppression.json, messages/<id>.eml and .json; the store's comment says when each is durable);
- * - the services that own a part of SES's behaviour over that store: identities and their verification
- *   (./identities.ts, ./verification.ts), tenants (./tenants.ts), suppression lists and feedback
- *   forwarding (./suppression-list.ts, ./feedback-forwarding.ts, ./bounce-aftermath.ts);
+ * - the services that own a part of SES's behaviour over that store: identities' verification
+ *   (./verification.ts), suppression lists and feedback forwarding (./suppression-list.ts,
+ *   ./feedback-forwarding.ts, ./bounce-aftermath.ts);
  * - the account's quota and switches (./account-limits.ts): memory only, a restart starts a new 24 hours;
  * - the event publisher (./publisher.ts), which publishes what accepted messages owe to SNS;
  * - the settings of SendEmail's events (region, account, outcome delay and order).
@@ -15,13 +15,11 @@
 import { AccountLimits } from './account-limits';
 import { BounceAftermath } from './bounce-aftermath';
 import { FeedbackForwarding } from './feedback-forwarding';
-import { IdentityService } from './identities';
 import type { SesEmulatorOptions } from './index';
 import { DEFAULT_PUBLISH_RETRY, EventPublisher } from './publisher';
 import type { EventOrder } from './simulator';
 import { SesStore } from './store';
 import { SuppressionList } from './suppression-list';
-import { TenantService } from './tenants';
 import { IdentityVerifier } from './verification';
 
 export interface SesState {
@@ -35,8 +33,8 @@ export interface SesState {
   readonly events: { order: EventOrder; earlyLeadMs: number };
   /** SendEmail's identity checks: a verified sender, and in the sandbox verified recipients. */
   readonly verifier: IdentityVerifier;
-  readonly identities: IdentityService;
-  readonly tenants: TenantService;
+  /** CreateEmailIdentity refuses names matching this (LimitExceededException): to test failure paths. */
+  readonly refuseIdentities: RegExp | undefined;
   readonly account: AccountLimits;
   readonly suppression: SuppressionList;
   readonly feedback: FeedbackForwarding;
@@ -77,8 +75,7 @@ export async function openSesState(opts: SesEmulatorOptions, log: (msg: string) 
     outcomeDelayMs,
     events: { order: opts.eventOrder ?? 'outcome', earlyLeadMs: Math.max(0, opts.earlyLeadMs ?? 1000) },
     verifier,
-    identities: new IdentityService(store, { refuseIdentities: opts.refuseIdentities, verifier, log }),
-    tenants: new TenantService(store, { region, accountId, log }),
+    refuseIdentities: opts.refuseIdentities,
     account: new AccountLimits({ ...opts.sendQuota, sandbox: opts.sandbox }),
     suppression,
     feedback,

@@ -1,13 +1,15 @@
 /**
- * GetReputationEntity (GET
- * /v2/email/reputation/entities/{ReputationEntityType}/{ReputationEntityReference}): a tenant's sending
- * status (../tenant-status.ts).
+ * GetReputationEntity (GET /v2/email/reputation/entities/{ReputationEntityType}/{ReputationEntityReference})
+ * for a tenant's ARN: its sending status (../tenant-status.ts).
  */
 import type { SesRequest } from '../request';
 import type { SesState } from '../state';
+import { checkEntityType, reputationEntityBody } from '../tenant-status';
+import { tenantByArn } from '../tenants';
 import type { OperationResult } from '../types';
 
 export function getReputationEntity(state: SesState, request: SesRequest): OperationResult {
   const [type, reference] = request.params as [string, string];
-  return state.tenants.getReputationEntity(type, reference);
+  checkEntityType(type);
+  return { body: { ReputationEntity: reputationEntityBody(tenantByArn(state.store, reference)) } };
 }

@@ -11,6 +11,7 @@ import { envelopeRecipients, envelopeSender } from '../send-envelope';
 import { eventMailOf, storeAccepted } from '../send-accepted';
 import { messageBytes, parseSendRequest, sendingConfigSet } from '../send-request';
 import type { SesState } from '../state';
+import { checkTenantSend } from '../tenants';
 import type { OperationResult } from '../types';
 
 export async function sendEmail(state: SesState, request: SesRequest): Promise<OperationResult> {
@@ -27,7 +28,7 @@ export async function sendEmail(state: SesState, request: SesRequest): Promise<O
   const tenantName =
     body.TenantName === undefined || body.TenantName === null
       ? null
-      : state.tenants.checkSend(body.TenantName, sender.sourceAddress, configSet?.name);
+      : checkTenantSend(state, body.TenantName, sender.sourceAddress, configSet?.name);
   const recipients = envelopeRecipients([...send.to, ...send.cc, ...send.bcc], decoded);
   await state.verifier.checkSend(sender.sourceAddress, recipients);
   // Account pause, suspension, send rate and daily quota, per recipient (account-limits.ts).
