@@ -18,14 +18,12 @@
  *   Subject "Delivery Status Notification (Failure)".
  */
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { notFound } from './errors';
 import { sesId } from './ids';
 import { headerSectionEnd, parseAddressList } from './mime';
 import { sendingIdentity } from './sending-identity';
 import { BOUNCE_OF, type RecipientOutcome } from './simulator';
 import type { SesStore } from './store';
-import type { ConfigurationSet, MatchingEventType, OperationResult, StoredMessage } from './types';
-import { optBoolean, type Json } from './validate';
+import type { ConfigurationSet, MatchingEventType, StoredMessage } from './types';
 
 /** Senders of the feedback mail: SES's bounce daemon, and the address SES forwards complaints from (the emulator's choice). */
 export const FEEDBACK_BOUNCE_FROM = 'MAILER-DAEMON@amazonses.com';
@@ -58,15 +56,6 @@ export interface AcceptedSend {
 
 export class FeedbackForwarding {
   constructor(private readonly store: SesStore) {}
-
-  /** PUT /v2/email/identities/{EmailIdentity}/feedback; EmailForwardingEnabled absent counts as false (the SDK's boolean default). */
-  putFeedbackAttributes(name: string, body: Json): OperationResult {
-    const identity = this.store.getIdentity(name);
-    if (!identity) throw notFound(`Email identity <${name}> does not exist.`);
-    const enabled = optBoolean(body.EmailForwardingEnabled, 'EmailForwardingEnabled') ?? false;
-    this.store.putIdentity({ ...identity, feedbackForwarding: enabled, updatedAt: new Date().toISOString() });
-    return { body: {} };
-  }
 
   /**
    * The feedback mail one accepted send owes, into the mailbox: one message per kind (bounces,

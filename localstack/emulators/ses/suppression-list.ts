@@ -1,7 +1,9 @@
 /**
  * SES's suppression lists: the account-level list (on by default for BOUNCE and COMPLAINT) and one list
- * per tenant, which settings of a send decide which list applies and for which reasons, and the
- * operations that manage them. Throws SesError for client errors; knows nothing about HTTP.
+ * per tenant, which settings of a send decide which list applies and for which reasons, and the lists
+ * themselves as the operations that manage them read and change them (operations/put-account-suppression-attributes.ts,
+ * put-tenant-suppression-attributes.ts, put-configuration-set-suppression-options.ts, and put-, get-,
+ * delete-suppressed-destination.ts, list-suppressed-destinations.ts). Throws SesError for client errors.
  *
  * Sources (docs/local-cloud/ses.md, "Suppression list"):
  * - https://docs.aws.amazon.com/ses/latest/dg/sending-email-suppression-list.html : accounts created after
@@ -19,15 +21,14 @@
  * - https://docs.aws.amazon.com/ses/latest/dg/send-an-email-from-console.html (mailbox simulator):
  *   simulator addresses are never added to the suppression list.
  */
-import { SesError, badRequest, notFound } from './errors';
+import { badRequest, notFound } from './errors';
 import { sesId } from './ids';
-import { isValidAddress } from './mime';
 import { BOUNCE_OF, LOCAL_EVENTS_DOMAIN, SIMULATOR_DOMAIN, type RecipientOutcome } from './simulator';
 import type { SesStore } from './store';
-import { page } from './paging';
+import { requireTenant } from './tenants';
 import { SUPPRESSION_REASONS, type SuppressedEntry, type SuppressionFile, type SuppressionReason } from './suppression-file';
-import type { ConfigurationSet, OperationResult, OutboxEntry, SesTenant } from './types';
-import { isObject, optObject, optString, reqString, type Json } from './validate';
+import type { ConfigurationSet, OutboxEntry, SesTenant } from './types';
+import { isObject, optObject, optString, type Json } from './validate';
 
 export const SUPPRESSION_SCOPES = ['ACCOUNT', 'TENANT'] as const;
 export type SuppressionScope = (typeof SUPPRESSION_SCOPES)[number];
@@ -48,7 +49,7 @@ export interface LocalRecipientOutcomes {
 }
 
 const DEFAULT_ACCOUNT_REASONS: SuppressionReason[] = ['BOUNCE', 'COMPLAINT'];
-const MAX_PAGE_SIZE = 1000;
+export const MAX_PAGE_SIZE = 1000;
 
 export function parseReasons(value: unknown, field: string): SuppressionReason[] {
   if (!Array.isArray(value)) throw badRequest(`${field} must be a list of BOUNCE and COMPLAINT.`);
@@ -111,9 +112,9 @@ const isSimulatorAddress = (address: string): boolean =>
       .trim()
       .toLowerCase(),
   );
-const epochSeconds = (iso: string): number => Date.parse(iso) / 1000;
 
-function parseDate(value: string | null, field: string): number | undefined {
+/** ListSuppressedDestinations' StartDate and EndDate: epoch seconds or a date string. */
+export function parseDate(value: string | null, field: string): number | undefined {
   if (value === null || value === '') return undefined;
   const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value);
   if (!Number.isFinite(ms)) throw badRequest(`${field} '${value}' is not a timestamp.`);
@@ -128,46 +129,14 @@ export class SuppressionList {
 
   // ---------------------------------------------------------------- settings
 
-  private state(): SuppressionFile {
+  /** The lists and the account's reasons as stored, or SES's defaults (BOUNCE and COMPLAINT, empty lists). */
+  settings(): SuppressionFile {
     return this.store.getSuppression() ?? { version: 1, accountReasons: [...DEFAULT_ACCOUNT_REASONS], account: [], tenants: {} };
   }
 
   /** GetAccount's SuppressionAttributes. */
   accountAttributes(): Json {
-    return { SuppressedReasons: this.state().accountReasons };
-  }
-
-  /** PUT /v2/email/account/suppression. SuppressedReasons absent or [] turns the account-level list off. */
-  putAccountAttributes(body: Json): OperationResult {
-    const reasons =
-      body.SuppressedReasons === undefined || body.SuppressedReasons === null
-        ? []
-        : parseReasons(body.SuppressedReasons, 'SuppressedReasons');
-    this.store.putSuppression({ ...this.state(), accountReasons: reasons });
-    return { body: {} };
-  }
-
-  /** POST /v2/email/tenant/suppression. */
-  putTenantAttributes(body: Json): OperationResult {
-    const tenant = this.requireTenant(reqString(body.TenantName, 'TenantName'));
-    const suppression = parseTenantSuppression(body, '');
-    const { suppression: _old, ...rest } = tenant;
-    this.store.putTenant(suppression ? { ...rest, suppression } : rest);
-    return { body: {} };
-  }
-
-  /** PUT /v2/email/configuration-sets/{name}/suppression-options: replaces the set's SuppressionOptions. */
-  putConfigurationSetOptions(setName: string, body: Json): OperationResult {
-    const configSet = this.store.getConfigSet(setName);
-    if (!configSet) throw notFound(`Configuration set <${setName}> does not exist.`);
-    const { SuppressedReasons, SuppressionScope, ValidationOptions } = body;
-    const options = checkSuppressionOptions({
-      SuppressedReasons: SuppressedReasons ?? [],
-      ...(SuppressionScope ? { SuppressionScope } : {}),
-      ...(ValidationOptions ? { ValidationOptions } : {}),
-    });
-    this.store.putConfigSet({ ...configSet, options: { ...configSet.options, SuppressionOptions: options } });
-    return { body: {} };
+    return { SuppressedReasons: this.settings().accountReasons };
   }
 
   /**
@@ -181,7 +150,7 @@ export class SuppressionList {
       isObject(options) && Array.isArray(options.SuppressedReasons) ? (options.SuppressedReasons as SuppressionReason[]) : undefined;
     const setScope = isObject(options) ? (options.SuppressionScope as SuppressionScope | undefined) : undefined;
     const tenant = tenantName ? this.store.getTenant(tenantName) : undefined;
-    const reasons = setReasons ?? tenant?.suppression?.reasons ?? this.state().accountReasons;
+    const reasons = setReasons ?? tenant?.suppression?.reasons ?? this.settings().accountReasons;
     const scope = setScope ?? tenant?.suppression?.scope ?? 'ACCOUNT';
     return { reasons, ...(scope === 'TENANT' && tenant ? { tenant } : {}) };
   }
@@ -233,102 +202,27 @@ export class SuppressionList {
     if (added.length > 0) this.upsert(policy.tenant, added);
   }
 
-  // ---------------------------------------------------------------- *SuppressedDestination*
+  // ---------------------------------------------------------------- the lists (operations/*-suppressed-destination*.ts)
 
-  /** PUT /v2/email/suppression/addresses. */
-  putDestination(body: Json): OperationResult {
-    const address = reqString(body.EmailAddress, 'EmailAddress');
-    if (!isValidAddress(address)) throw badRequest(`EmailAddress '${address}' is not a valid email address.`);
-    const reason = reqString(body.Reason, 'Reason');
-    if (!(SUPPRESSION_REASONS as readonly string[]).includes(reason))
-      throw badRequest(`Reason '${reason}' is invalid: use BOUNCE or COMPLAINT.`);
-    const tenant = this.optTenant(body.TenantName);
-    this.upsert(tenant, [{ address, reason: reason as SuppressionReason, lastUpdateTime: new Date().toISOString() }]);
-    return { body: {} };
-  }
-
-  /** GET /v2/email/suppression/addresses/{EmailAddress}?TenantName. */
-  getDestination(address: string, tenantName: string | null): OperationResult {
-    const tenant = this.optTenant(tenantName);
-    const entry = this.require(tenant, address);
-    return {
-      body: {
-        SuppressedDestination: {
-          EmailAddress: entry.address,
-          Reason: entry.reason,
-          LastUpdateTime: epochSeconds(entry.lastUpdateTime),
-          ...(entry.messageId ? { Attributes: { MessageId: entry.messageId, FeedbackId: entry.feedbackId } } : {}),
-          ...(tenant ? { TenantName: tenant.name } : {}),
-        },
-      },
-    };
-  }
-
-  /** DELETE /v2/email/suppression/addresses/{EmailAddress}?TenantName. */
-  deleteDestination(address: string, tenantName: string | null): OperationResult {
-    const tenant = this.optTenant(tenantName);
-    this.require(tenant, address);
-    this.replace(
-      tenant,
-      this.entries(tenant).filter((e) => e.address.toLowerCase() !== address.toLowerCase()),
-    );
-    return { body: {} };
-  }
-
-  /** GET /v2/email/suppression/addresses?Reason&StartDate&EndDate&NextToken&PageSize&TenantName: sorted by address. */
-  listDestinations(query: URLSearchParams): OperationResult {
-    const tenant = this.optTenant(query.get('TenantName'));
-    const reasons = query.getAll('Reason');
-    for (const r of reasons)
-      if (!(SUPPRESSION_REASONS as readonly string[]).includes(r)) throw badRequest(`Reason '${r}' is invalid: use BOUNCE or COMPLAINT.`);
-    const start = parseDate(query.get('StartDate'), 'StartDate');
-    const end = parseDate(query.get('EndDate'), 'EndDate');
-    const matching = this.entries(tenant)
-      .filter((e) => reasons.length === 0 || reasons.includes(e.reason))
-      .filter(
-        (e) => (start === undefined || Date.parse(e.lastUpdateTime) >= start) && (end === undefined || Date.parse(e.lastUpdateTime) <= end),
-      )
-      .sort((a, b) => a.address.toLowerCase().localeCompare(b.address.toLowerCase()));
-    const rawSize = query.get('PageSize');
-    const pageSize = rawSize === null || rawSize === '' ? undefined : Number(rawSize);
-    const token = query.get('NextToken') || undefined;
-    if (token !== undefined) {
-      const offset = Number(Buffer.from(token, 'base64').toString('utf8'));
-      if (!Number.isInteger(offset) || offset < 0 || offset > matching.length)
-        throw new SesError('InvalidNextTokenException', 'The NextToken is invalid.');
-    }
-    const { items, next } = page(matching, token, pageSize, MAX_PAGE_SIZE);
-    return {
-      body: {
-        SuppressedDestinationSummaries: items.map((e) => ({
-          EmailAddress: e.address,
-          Reason: e.reason,
-          LastUpdateTime: epochSeconds(e.lastUpdateTime),
-        })),
-        ...(next ? { NextToken: next } : {}),
-      },
-    };
-  }
-
-  // ---------------------------------------------------------------- storage
-
-  private entries(tenant: SesTenant | undefined): SuppressedEntry[] {
-    const state = this.state();
+  /** The account's list, or the tenant's own. */
+  entries(tenant: SesTenant | undefined): SuppressedEntry[] {
+    const state = this.settings();
     return tenant ? (state.tenants[tenant.id] ?? []) : state.account;
   }
 
-  private replace(tenant: SesTenant | undefined, entries: SuppressedEntry[]): void {
-    const state = this.state();
+  replace(tenant: SesTenant | undefined, entries: SuppressedEntry[]): void {
+    const state = this.settings();
     this.store.putSuppression(tenant ? { ...state, tenants: { ...state.tenants, [tenant.id]: entries } } : { ...state, account: entries });
   }
 
   /** Adds or updates addresses (matched without regard to case). */
-  private upsert(tenant: SesTenant | undefined, added: SuppressedEntry[]): void {
+  upsert(tenant: SesTenant | undefined, added: SuppressedEntry[]): void {
     const keys = new Set(added.map((e) => e.address.toLowerCase()));
     this.replace(tenant, [...this.entries(tenant).filter((e) => !keys.has(e.address.toLowerCase())), ...added]);
   }
 
-  private require(tenant: SesTenant | undefined, address: string): SuppressedEntry {
+  /** The address's entry (case-insensitive); 404 NotFoundException when the list does not hold it. */
+  requireEntry(tenant: SesTenant | undefined, address: string): SuppressedEntry {
     const entry = this.entries(tenant).find((e) => e.address.toLowerCase() === address.toLowerCase());
     if (!entry)
       throw notFound(
@@ -337,15 +231,10 @@ export class SuppressionList {
     return entry;
   }
 
-  private optTenant(value: unknown): SesTenant | undefined {
+  /** The tenant a TenantName names (it must exist), or none for the account's list. */
+  optTenant(value: unknown): SesTenant | undefined {
     const name = optString(value, 'TenantName');
-    return name ? this.requireTenant(name) : undefined;
-  }
-
-  private requireTenant(name: string): SesTenant {
-    const tenant = this.store.getTenant(name);
-    if (!tenant) throw notFound(`Tenant <${name}> does not exist.`);
-    return tenant;
+    return name ? requireTenant(this.store, name) : undefined;
   }
 }
 
