@@ -1,6 +1,6 @@
 /**
  * SES v2's recipients per message (50: https://docs.aws.amazon.com/ses/latest/dg/quotas.html), which the
- * SES emulator enforces (localstack/emulators/ses/service.ts, MAX_RECIPIENTS): the product's answer is its
+ * SES emulator enforces (localstack/emulators/ses/send-envelope.ts, MAX_RECIPIENTS of message-limits.ts): the product's answer is its
  * own 400 naming the limit before anything is stored or sent, and a send of exactly 50 goes out as one
  * SES message to all 50. (The 40 MB message size: test/integration/attachment-uploads.test.ts, 413
  * payload_too_large at both the API and the SMTP relay.)

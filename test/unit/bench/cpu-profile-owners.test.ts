@@ -45,7 +45,7 @@ describe('summariseCpuProfile owners', () => {
       `${bundle}.map`,
       JSON.stringify({
         version: 3,
-        sources: ['../../../shared/usecases/send.ts', '../../../localstack/emulators/ses/service.ts'],
+        sources: ['../../../shared/usecases/send.ts', '../../../localstack/emulators/ses/send-request.ts'],
         names: [],
         mappings: 'AAAA;ACAA',
       }),
