@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnStack } from '#test/integration/harness/spawn-stack';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { descendants, rssMb } from './lib/process-tree';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -23,7 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnStack } from '#test/integration/harness/spawn-stack';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { loadConfig } from '#shared/config/config';
 import { buildServices } from '#shared/services';
 import { createAccount } from '#shared/usecases/access/accounts';

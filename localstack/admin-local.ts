@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { runAdmin, UsageError } from '#functions/cli/admin';
 import { ENV } from '#shared/config/config';
-import { readStackFile } from './cloud/stack-file';
+import { readStackFile } from './cloud/stack/stack-file';
 
 const TARGET_USAGE = `options: --aws (target AWS: needs ${ENV.tableName} and AWS credentials), --data-dir <dir> (default $DATA_DIR or .data)`;
 

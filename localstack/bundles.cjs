@@ -1,7 +1,7 @@
 /**
  * The local cloud's bundles (bin/run-bundled.js): one esbuild build of the main thread's program (./start.ts),
- * the workers thread's (./cloud/workers-thread.ts) and the relay task's (./cloud/relay-task-runtime.ts), each
- * with every function's entry in a table (./cloud/bundled-functions.ts) evaluated on first use. ./launch.cjs
+ * the workers thread's (./cloud/workers/workers-thread.ts) and the relay task's (./cloud/relay-task/relay-task-runtime.ts), each
+ * with every function's entry in a table (./cloud/lambda/bundled-functions.ts) evaluated on first use. ./launch.cjs
  * runs them (`npm start`); docs/local-cloud/bundles.md.
  */
 'use strict';
@@ -20,11 +20,11 @@ function functionEntries(dir = join(ROOT, 'functions')) {
   return entries.sort();
 }
 
-/** ./cloud/bundled-functions.ts as the bundles hold it: the table of every function's module. */
+/** ./cloud/lambda/bundled-functions.ts as the bundles hold it: the table of every function's module. */
 const functionTable = {
   name: 'function-table',
   setup(build) {
-    build.onLoad({ filter: /[\\/]localstack[\\/]cloud[\\/]bundled-functions\.ts$/ }, () => {
+    build.onLoad({ filter: /[\\/]localstack[\\/]cloud[\\/]lambda[\\/]bundled-functions\.ts$/ }, () => {
       const rows = functionEntries().map((entry) => `  ${JSON.stringify(entry)}: () => require(${JSON.stringify(`./${entry}`)}),`);
       const contents = `import { relative, resolve, sep } from 'node:path';
 const ROOT = ${JSON.stringify(ROOT)};
@@ -50,7 +50,11 @@ export function loadFunctionModule(entry) {
 function localCloudBundles() {
   return bundles(
     'local-cloud',
-    { start: 'localstack/start.ts', workers: 'localstack/cloud/workers-thread.ts', relay: 'localstack/cloud/relay-task-runtime.ts' },
+    {
+      start: 'localstack/start.ts',
+      workers: 'localstack/cloud/workers/workers-thread.ts',
+      relay: 'localstack/cloud/relay-task/relay-task-runtime.ts',
+    },
     { sourcemap: true, plugins: [functionTable] },
   );
 }

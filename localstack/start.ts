@@ -34,9 +34,9 @@
 import { startLocalCloud } from './cloud/cloud';
 import { LOCAL_CLOUD_QUOTA } from './emulators/ses/account-limits';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
-import { portFromEnv } from './cloud/free-port';
-import { npmLaunchers, watchLaunchers } from './cloud/launcher-watch';
-import { streamShardsFromEnv } from './cloud/stream-lanes';
+import { portFromEnv } from './cloud/stack/free-port';
+import { npmLaunchers, watchLaunchers } from './cloud/stack/launcher-watch';
+import { streamShardsFromEnv } from './cloud/streams/stream-lanes';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   streamShardsFromEnv(env);
   const started = Date.now();
   const log = (message: string) => console.error(`[local-cloud] ${message}`);
-  // Run by `npm start`: stop when npm (or a shell between us) is gone, however it ended (launcher-watch.ts).
+  // Run by `npm start`: stop when npm (or a shell between us) is gone, however it ended (./cloud/stack/launcher-watch.ts).
   let whenLauncherGone = (pid: number): void => {
     log(`npm start's process (or its shell, pid ${pid}) exited while starting: exiting`);
     process.exit(1); // DynamoDB Local's watchdog stops Java when our pipe to it closes

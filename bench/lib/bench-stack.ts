@@ -30,7 +30,7 @@ export async function withInMemoryStack<T>(
 ): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), `mailservice-bench-${name}-`));
   const { spawnStack } = loadProduct('test/integration/harness/spawn-stack');
-  const { readStackFile } = loadProduct('localstack/cloud/stack-file');
+  const { readStackFile } = loadProduct('localstack/cloud/stack/stack-file');
   // The template's task periods unless the bench sets its own (the test harness's stacks run the reconciler every 10 s).
   const stack = await spawnStack({
     dataDir: scratch,

@@ -26,7 +26,7 @@
  * Origin: the file of the first frame outside node_modules that called `send` on that client the first
  * time (clients are built by one component each): shared/, functions/ -> product; localstack/emulators/
  * -> emulator (calls an emulator makes on AWS's behalf, e.g. the SES emulator publishing to SNS);
- * localstack/cloud/{sqs-poller,stream-poller,workers-runtime} -> event-source (the Lambda service's
+ * localstack/cloud/{messaging/sqs-poller,streams/stream-poller,workers/workers-runtime} -> event-source (the Lambda service's
  * pollers: ReceiveMessage, DeleteMessageBatch, GetRecords, on-failure sends); other localstack/ ->
  * local-cloud (provisioning, health checks); bench/ -> bench. `tag(client, origin)` sets it explicitly.
  *
@@ -110,7 +110,10 @@ function originOfFile(file) {
   const has = (part) => path.includes(`${sep}${part}${sep}`) || path.startsWith(`${sep}${part}${sep}`);
   if (has('localstack')) {
     if (path.includes(`${sep}localstack${sep}emulators${sep}`)) return 'emulator';
-    if (/[\\/]localstack[\\/]cloud[\\/](sqs-poller|stream-poller|workers-runtime|workers-thread)\./.test(path)) return 'event-source';
+    if (
+      /[\\/]localstack[\\/]cloud[\\/](messaging[\\/]sqs-poller|streams[\\/]stream-poller|workers[\\/]workers-(runtime|thread))\./.test(path)
+    )
+      return 'event-source';
     return 'local-cloud';
   }
   if (has('bench')) return 'bench';

@@ -53,19 +53,20 @@ export function loadFrom(root: string, path: string | readonly string[]): any {
   return require(join(root, found));
 }
 
-/** Where the modules a bench reaches into have lived (issue 31 moved them), newest first. */
+/** Where the modules a bench reaches into have lived (issue 31 moved them; issue 51 the stack file), newest first. */
 export const MOVED = {
   config: ['shared/config/config', 'shared/config'],
   clients: ['shared/adapters/aws/clients', 'shared/aws/clients'],
   keys: ['shared/adapters/store/keys', 'shared/store/keys'],
   table: ['shared/adapters/store/table', 'shared/store/table'],
   accounts: ['shared/usecases/access/accounts', 'shared/usecases/accounts'],
+  stackFile: ['localstack/cloud/stack/stack-file', 'localstack/cloud/stack-file'],
 } as const;
 
 export const checkoutAt = (root: string): Checkout => ({
   root,
   spawnStack: (options) => loadFrom(root, 'test/integration/harness/spawn-stack').spawnStack(options),
-  readStackFile: (dataDir) => loadFrom(root, 'localstack/cloud/stack-file').readStackFile(dataDir),
+  readStackFile: (dataDir) => loadFrom(root, MOVED.stackFile).readStackFile(dataDir),
   queues: () => Object.values(loadFrom(root, 'infra/definitions').QUEUES),
   tableIndexes: () => loadFrom(root, 'infra/definitions').TABLE.globalSecondaryIndexes,
 });

@@ -6,7 +6,7 @@ import { MTA_STS_HOSTING_GRANTS } from './mta-sts';
 
 /**
  * A function run on a fixed schedule, not fed by a queue or stream: an EventBridge rule in AWS, a timer
- * in the local cloud (localstack/cloud/scheduled-tasks.ts).
+ * in the local cloud (localstack/cloud/workers/scheduled-tasks.ts).
  */
 export interface ScheduledTaskDefinition {
   name: string;

@@ -12,7 +12,7 @@ export interface TableDefinition {
   envVar: string;
   /**
    * DynamoDB Streams view of the table (unset: no stream). It feeds the transactional outbox and the tenant stats (old images):
-   * STREAM_WORKERS read it (Lambda event source mappings in AWS, localstack/cloud/stream-poller.ts locally).
+   * STREAM_WORKERS read it (Lambda event source mappings in AWS, localstack/cloud/streams/stream-poller.ts locally).
    */
   stream?: 'NEW_IMAGE' | 'NEW_AND_OLD_IMAGES' | 'KEYS_ONLY' | 'OLD_IMAGE';
 }

@@ -4,54 +4,55 @@
  * workers behind SQS pollers). One call to start, one to stop; nothing is left running.
  *
  * The start, in order: the template's synthesis (alongside what follows), the data stores
- * (./data-stores.ts), the emulators (./local-emulators.ts), the API server (./local-api.ts), the deploy
- * (./deploy-stack.ts) and the sandbox sender, the functions with their environment (this machine's layer
- * is listed here) and IAM (./local-functions.ts, ./local-iam.ts), the relay task and the workers thread,
- * then stack.json. Each step adds its stops to one sequence (./stop-sequence.ts), run in reverse on stop
+ * (./services/data-stores.ts), the emulators (./services/local-emulators.ts), the API server (./api/local-api.ts), the deploy
+ * (./deploy/deploy-stack.ts) and the sandbox sender, the functions with their environment (this machine's layer
+ * is listed here) and IAM (./lambda/local-functions.ts, ./api/api-functions.ts, ./iam/local-iam.ts), the relay task and the workers thread,
+ * then stack.json. Each step adds its stops to one sequence (./stack/stop-sequence.ts), run in reverse on stop
  * or when a later step fails.
  */
 import { join } from 'node:path';
 import { PutEmailIdentityFeedbackAttributesCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
 import { SETTINGS } from '#infra/definitions';
 import type { DnsEmulator } from '../emulators/dns';
-import { localClients } from './aws-clients';
+import { localClients } from './services/aws-clients';
 import { LOCAL_REGION } from './constants';
-import { restoreMessaging, startDataStores } from './data-stores';
-import { deployStack } from './deploy-stack';
-import { stackNameOf } from './stack-name';
-import { checkEventSources } from './event-source-checks';
-import { startLocalApi } from './local-api';
-import { startEmulators, startLocalOidc, type LocalEmulators } from './local-emulators';
-import { localEndpoints, type LocalEndpoints } from './local-endpoints';
-import { loadApiFunctions, localFunctions, useLocalIdentity } from './local-functions';
-import { installLocalIam } from './local-iam';
-import { localRecoveryEnv } from './recovery-settings';
-import type { LocalRelayTask } from './relay-task';
-import { launchRelayTask } from './relay-task-launch';
-import { startS3Lifecycle } from './s3-lifecycle-sweeper';
-import { startTtlSweeper, ttlTables } from './dynamodb-ttl-sweep';
-import { ensureVerifiedDomainIdentity } from './ses-verified-identity';
+import { restoreMessaging, startDataStores } from './services/data-stores';
+import { deployStack } from './deploy/deploy-stack';
+import { stackNameOf } from './stack/stack-name';
+import { checkEventSources } from './workers/event-source-checks';
+import { startLocalApi } from './api/local-api';
+import { startEmulators, startLocalOidc, type LocalEmulators } from './services/local-emulators';
+import { localEndpoints, type LocalEndpoints } from './services/local-endpoints';
+import { loadApiFunctions } from './api/api-functions';
+import { localFunctions, useLocalIdentity } from './lambda/local-functions';
+import { installLocalIam } from './iam/local-iam';
+import { localRecoveryEnv } from './stack/recovery-settings';
+import type { LocalRelayTask } from './relay-task/relay-task';
+import { launchRelayTask } from './relay-task/relay-task-launch';
+import { startS3Lifecycle } from './s3/s3-lifecycle-sweeper';
+import { startTtlSweeper, ttlTables } from './dynamodb/dynamodb-ttl-sweep';
+import { ensureVerifiedDomainIdentity } from './services/ses-verified-identity';
 import { stackEnvironment } from './stack-environment';
-import { removeStackFile, writeStackFile, type StackInfo } from './stack-file';
+import { removeStackFile, writeStackFile, type StackInfo } from './stack/stack-file';
 import { stackHealth } from './stack-health';
-import { startContext, type LocalCloudOptions, type StartContext } from './start-context';
+import { startContext, type LocalCloudOptions, type StartContext } from './stack/start-context';
 import type { LocalDeployment } from './template/deploy';
 import { rolePolicies } from './template/iam-policies';
 import { stackResources } from './template/stack-resources';
 import type { SynthesizedTemplate } from './template/synthesize';
-import { startTemplateSynthesis } from './template-source';
-import { caBundle } from './webhook-inbox';
-import { workersConfig } from './workers-config';
-import { startWorkersThread } from './workers-host';
-import { workloadEnvironments } from './workload-environment';
+import { startTemplateSynthesis } from './deploy/template-source';
+import { caBundle } from './services/webhook-inbox';
+import { workersConfig } from './workers/workers-config';
+import { startWorkersThread } from './workers/workers-host';
+import { workloadEnvironments } from './lambda/workload-environment';
 
-export type { LocalCloudOptions } from './start-context';
+export type { LocalCloudOptions } from './stack/start-context';
 
 /** stack.json of a local cloud: StackInfo plus the SMTP relay's address and the CA its certificate comes from. */
 export type LocalStackInfo = StackInfo & {
   smtp?: string;
   smtp_ca_file?: string | null;
-  mx?: string /** The relay task's process (./relay-task.ts). */;
+  mx?: string /** The relay task's process (./relay-task/relay-task.ts). */;
   smtp_pid?: number;
 };
 
@@ -61,7 +62,7 @@ export interface LocalCloud {
   stop(): Promise<void>;
 }
 
-/** What this machine changes around every function and the relay task (./function-environment.ts, layer 4). */
+/** What this machine changes around every function and the relay task (./lambda/function-environment.ts, layer 4). */
 function localEnvironment(
   ctx: StartContext,
   endpoints: LocalEndpoints,
@@ -170,10 +171,10 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     emulators.apigatewayv2.deployApis(deployment.apis);
     await verifySandboxSender(clients.ses, emulators.dns, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN);
     restoreMessaging(stores, ctx.log);
-    // The buckets' lifecycle rules, swept at start and hourly (./s3-lifecycle-sweeper.ts), after the journal restored the objects.
+    // The buckets' lifecycle rules, swept at start and hourly (./s3/s3-lifecycle-sweeper.ts), after the journal restored the objects.
     api.s3Lifecycle = startS3Lifecycle(deployment.stack, ctx.log);
     ctx.stops.add(async () => api.s3Lifecycle?.stop());
-    // The table's TTL deletions, which DynamoDB Local never makes: by the functions' clock, on a period and on demand (./dynamodb-ttl-sweep.ts).
+    // The table's TTL deletions, which DynamoDB Local never makes: by the functions' clock, on a period and on demand (./dynamodb/dynamodb-ttl-sweep.ts).
     api.ttlSweeper = startTtlSweeper({ dynamo: clients.dynamo, tables: ttlTables(deployment.stack), log: ctx.log });
     ctx.stops.add(async () => api.ttlSweeper?.stop());
 

@@ -5,7 +5,7 @@
  * (docs/local-cloud/dns.md, "One DNS for the functions and the emulators").
  *
  * The one exception: the names the local cloud publishes itself, as the operator does on AWS (the sandbox
- * sender's DKIM records, the MAIL FROM host's MX: ./cloud.ts, ./local-emulators.ts). They live in the DNS
+ * sender's DKIM records, the MAIL FROM host's MX: ./cloud.ts, ./services/local-emulators.ts). They live in the DNS
  * emulator, and are read there even with DNS_RESOLVERS set (the operator's own zones, whatever the developer's
  * DNS holds).
  */

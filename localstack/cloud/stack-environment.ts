@@ -1,12 +1,12 @@
 /**
- * stack.json's `env` (./stack-file.ts): every function's template environment at once with this machine's
+ * stack.json's `env` (./stack/stack-file.ts): every function's template environment at once with this machine's
  * local layer (not the process environment passed through: scripts and tests read it into theirs), for
  * scripts and tests acting as an administrator; and the stream workers' on-failure queues (the template's
  * *OnFailureQueueUrl outputs), for scripts reading them.
  */
 import { SECRETS_KEY, STREAM_WORKERS } from '#infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './constants';
-import { relayTaskSharedEnvironment } from './relay-task';
+import { relayTaskSharedEnvironment } from './relay-task/relay-task';
 import type { LocalDeployment } from './template/deploy';
 import type { RelayTask } from './template/relay-task';
 

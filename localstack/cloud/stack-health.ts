@@ -11,14 +11,14 @@ import { ListScheduleGroupsCommand } from '@aws-sdk/client-scheduler';
 import { ListConfigurationSetsCommand } from '@aws-sdk/client-sesv2';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { DnsEmulator } from '../emulators/dns';
-import type { LocalPages } from './api-server';
-import type { LocalClients } from './aws-clients';
-import type { FauxqsServer } from './fauxqs';
-import { addBilling, billingSnapshot, type FunctionBilling } from './lambda-billing';
-import { queueBacklog } from './queue-backlog';
-import type { LocalRelayTask } from './relay-task';
+import type { LocalPages } from './api/api-server';
+import type { LocalClients } from './services/aws-clients';
+import type { FauxqsServer } from './services/fauxqs';
+import { addBilling, billingSnapshot, type FunctionBilling } from './lambda/lambda-billing';
+import { queueBacklog } from './messaging/queue-backlog';
+import type { LocalRelayTask } from './relay-task/relay-task';
 import type { LocalDeployment } from './template/deploy';
-import type { WorkersThread } from './workers-host';
+import type { WorkersThread } from './workers/workers-host';
 
 export interface StackParts {
   clients: LocalClients;

@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { loadConfig } from '#shared/config/config';
 import { buildServices } from '#shared/services';
 import { createAccount } from '#shared/usecases/access/accounts';

@@ -288,7 +288,7 @@ describe('the import scanner', () => {
     expect(FILES.get('functions/workers/send-email/handler.ts')).toContainEqual(
       expect.objectContaining({ target: 'shared/doors/worker/for-each-record' }),
     );
-    expect(FILES.get('localstack/admin-local.ts')).toContainEqual(expect.objectContaining({ target: 'localstack/cloud/stack-file' }));
+    expect(FILES.get('localstack/admin-local.ts')).toContainEqual(expect.objectContaining({ target: 'localstack/cloud/stack/stack-file' }));
   });
 
   it('finds every import form with its line, aliased or relative, and nothing in comments or strings', () => {

@@ -2,7 +2,7 @@
  * A domain whose DNS checked out while SES was still verifying it completes by itself (docs/domains.md,
  * "Registration with the mail provider (SES)"; docs/reliability.md): the check puts it in the due index,
  * the reconciler (its passes asked for each second here: harness/tasks.ts; re-check bounds in
- * localstack/cloud/recovery-settings.ts) asks SES again and records it `verified`, with no GET /domains/{id} or verify from the test (either
+ * localstack/cloud/stack/recovery-settings.ts) asks SES again and records it `verified`, with no GET /domains/{id} or verify from the test (either
  * would complete it too). Observed in the table directly and through a send that then passes.
  * The stack's SES verifies `*.ses-verifies-later.test` no sooner than 4 s after registration, and only
  * once it sees the DKIM record (harness/global-setup.ts; docs/local-cloud/ses.md "Identity verification").

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { providerRequestLog, seedProviderAccount, setProviderFaults } from '#localstack/emulators/providers/client';
 import type { AccountSeed } from '#localstack/emulators/providers/server';
-import { readStackFile, type StackInfo } from '#localstack/cloud/stack-file';
+import { readStackFile, type StackInfo } from '#localstack/cloud/stack/stack-file';
 import { loadConfig } from '#shared/config/config';
 import { buildServices, type Services } from '#shared/services';
 import { createAccount } from '#shared/usecases/access/accounts';

@@ -15,7 +15,7 @@
 import net from 'node:net';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { certificate } from '#localstack/cloud/smtp-relay';
+import { certificate } from '#localstack/cloud/tls/smtp-relay';
 import { loadConfig } from '#shared/config/config';
 import { createMxServer, UNCLAIMED_RAW_BOUND_MS, type MxServer } from '#shared/doors/mx/mx-server';
 import { buildMessaging } from '#shared/services/messaging';

@@ -1,6 +1,6 @@
 /**
  * Each function's Timeout from the template, enforced on the local cloud's workers as Lambda enforces it
- * (localstack/cloud/lambda-timeout.ts, docs/local-cloud/template.md), through a natural slow path: a webhook
+ * (localstack/cloud/lambda/lambda-timeout.ts, docs/local-cloud/template.md), through a natural slow path: a webhook
  * receiver (this test's HTTPS server) that takes 8 s to answer, within the product's own 10 s webhook timeout.
  * - With the template's timeout (30 s) the webhook-delivery worker waits for it: one request, delivered once.
  * - With the worker's Timeout edited down to 2 s (a stack of its own, LOCAL_TEMPLATE_FILE), every invocation

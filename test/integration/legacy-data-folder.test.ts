@@ -11,8 +11,8 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createKeysOnlyTable } from '../support/template-table';
 import { BUCKETS, QUEUES, TABLE } from '#infra/definitions';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#localstack/cloud/constants';
-import { startDynamoDbLocal } from '#localstack/cloud/dynamodb';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { startDynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { STATE_FILE } from '#localstack/cloud/template/stack-state';
 import { spawnStack, type SpawnedStack } from './harness/spawn-stack';
 

@@ -1,7 +1,7 @@
 /**
  * Lambda's 6 MB synchronous response limit (docs/deploy.md, "AWS limits") on the answers that can grow,
  * through the local gateway, which refuses a handler result over 6,291,556 bytes with API Gateway's bare
- * 500 as AWS does (localstack/cloud/lambda-limits.ts). Each answer here is measured as Lambda counts it
+ * 500 as AWS does (localstack/cloud/lambda/lambda-limits.ts). Each answer here is measured as Lambda counts it
  * (shared/domain/lambda-payload.ts: the body JSON-escaped once more).
  *
  * - A received email whose bodies and attachments fit by their stored sizes but not once escaped (2.9 MB

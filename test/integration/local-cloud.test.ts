@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OWN_STACKS_DYNAMODB_ENV, spawnStack, type SpawnedStack } from './harness/spawn-stack';
 import { api, newAccount, sesMessages, stack, waitFor } from './harness/stack';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '#infra/definitions';
 import { functionEntries } from '#infra/functions';
 import type { LocalStackInfo } from '#localstack/cloud/cloud';
@@ -194,7 +194,7 @@ describe('local cloud', () => {
       own.running = await spawnStack({ dataDir: own.dataDir, inMemory: false });
       const info = readStackFile(own.dataDir)!;
       // Quiet, its four stream mappings share one read of the shard at most every 250 ms (4 a second; each
-      // reading alone, 16): /health counts the GetRecords calls (localstack/cloud/stream-shard-feed.ts).
+      // reading alone, 16): /health counts the GetRecords calls (localstack/cloud/streams/stream-shard-feed.ts).
       const streamReads = async () => (await call(own.running!.apiUrl, 'GET', '/health')).body.stream_reads as number;
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const readsBefore = await streamReads();

@@ -2,7 +2,7 @@
  * `npm start` stops the whole stack (its Node processes and DynamoDB Local's Java) when its own process,
  * npm, gets SIGTERM or SIGINT, or is killed. npm passes SIGTERM and SIGINT to its child, which used to be a
  * `sh -c` that died of the first and ignored the second without passing either on, so the stack kept
- * serving; the script now `exec`s node on localstack/launch.cjs (package.json), and localstack/cloud/launcher-watch.ts stops the
+ * serving; the script now `exec`s node on localstack/launch.cjs (package.json), and localstack/cloud/stack/launcher-watch.ts stops the
  * stack when npm dies without passing anything (SIGKILL). Run as a reader runs it: the real `npm start`
  * in a process group of its own, the signal sent to npm's pid only.
  */
@@ -217,7 +217,7 @@ async function startThenSignalNpm(signal: NodeJS.Signals, target: 'npm' | 'group
 describe('npm start stops the whole stack when its own process (or its group) is signalled', () => {
   test.concurrent('SIGTERM to npm', () => startThenSignalNpm('SIGTERM', 'npm', 'shared'), 150_000);
   test.concurrent('SIGINT to npm', () => startThenSignalNpm('SIGINT', 'npm', 'shared'), 150_000);
-  // npm gets no chance to pass anything on: the stack sees npm gone (localstack/cloud/launcher-watch.ts), and
+  // npm gets no chance to pass anything on: the stack sees npm gone (localstack/cloud/stack/launcher-watch.ts), and
   // stops its Java too.
   test.concurrent('SIGKILL to npm', () => startThenSignalNpm('SIGKILL', 'npm', 'java'), 150_000);
   test.concurrent('SIGINT to the whole group (Ctrl-C in a terminal)', () => startThenSignalNpm('SIGINT', 'group', 'java'), 150_000);

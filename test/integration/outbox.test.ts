@@ -15,8 +15,8 @@ import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } fro
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { STREAM_WORKERS } from '#infra/definitions';
-import { readStackFile, type StackInfo } from '#localstack/cloud/stack-file';
-import type { StreamBatchFailure } from '#localstack/cloud/stream-poller';
+import { readStackFile, type StackInfo } from '#localstack/cloud/stack/stack-file';
+import type { StreamBatchFailure } from '#localstack/cloud/streams/stream-poller';
 import { EVENT_RANK } from '#shared/domain/emails/outcomes';
 import { newId } from '#shared/domain/ids';
 import { keys } from '#shared/adapters/store/keys';

@@ -4,7 +4,7 @@
  * were lost, a webhook delivery whose queue message was lost) is found in the due index and moved on.
  * Each case builds the state a crash leaves in the real table, then waits for the reconciler, asking for its
  * passes (`POST /_local/tasks/reconciler/run`, one a second: ./harness/tasks.ts) rather than waiting for its
- * timer (bounds: localstack/cloud/recovery-settings.ts).
+ * timer (bounds: localstack/cloud/stack/recovery-settings.ts).
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';

@@ -1,5 +1,5 @@
 /**
- * The SMTP relay and MX task runs as ECS runs its container (localstack/cloud/relay-task.ts): a process of
+ * The SMTP relay and MX task runs as ECS runs its container (localstack/cloud/relay-task/relay-task.ts): a process of
  * its own with the task definition's environment and secrets (not a Lambda function's), its SDK calls
  * authorized as the task role, the local clock reaching it, its listeners in /health, ECS's stop (SIGTERM:
  * a message in DATA finishes with its 250, new connections are refused, the process exits 0), and gone
@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LocalStackInfo } from '#localstack/cloud/cloud';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import type { CfnTemplate } from '#localstack/cloud/template/cfn-types';
 import { deployedTemplate, grantsService, removeStatements, writeTemplate } from '../support/template-edits';
 import { waitFor } from '../support/wait';

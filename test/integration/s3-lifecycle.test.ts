@@ -1,7 +1,7 @@
 /**
  * The mail bucket's lifecycle rule from the synthesized template (infra/constructs/data.ts: `uploads/`
  * expire after 1 day, incomplete multipart uploads there are aborted after 1 day), applied by the local
- * cloud's sweep (localstack/cloud/s3-lifecycle-sweep.ts) to the real local S3, at a `now` days ahead
+ * cloud's sweep (localstack/cloud/s3/s3-lifecycle-sweep.ts) to the real local S3, at a `now` days ahead
  * (`POST /_local/s3/lifecycle-sweep`): S3 counts creation + days rounded up to the next midnight UTC.
  * Each sweep here covers this test's keys only (`within`): other files share the cloud and its bucket.
  */
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateMultipartUploadCommand, HeadObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { createS3Client } from '#shared/adapters/aws/s3-client';
 import { loadConfig } from '#shared/config/config';
-import { lifecycleDueAt } from '#localstack/cloud/s3-lifecycle-sweep';
+import { lifecycleDueAt } from '#localstack/cloud/s3/s3-lifecycle-sweep';
 import { stack } from './harness/stack';
 
 jest.setTimeout(60_000);

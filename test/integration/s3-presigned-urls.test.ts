@@ -1,5 +1,5 @@
 /**
- * Presigned URLs on the local cloud's S3, as S3 enforces them (localstack/cloud/s3-presigned-url.ts,
+ * Presigned URLs on the local cloud's S3, as S3 enforces them (localstack/cloud/s3/s3-presigned-url.ts,
  * docs/local-cloud/s3.md), made by the product's own S3BlobStore (shared/adapters/aws/s3-blob-store.ts) and used
  * over HTTP as a client uses them:
  * - within its lifetime a URL works; after X-Amz-Date + X-Amz-Expires it is refused 403 AccessDenied
@@ -17,7 +17,7 @@ import { createS3Client } from '#shared/adapters/aws/s3-client';
 import { loadConfig } from '#shared/config/config';
 import { DOWNLOAD_URL_SECONDS } from '#shared/usecases/inbound/received-emails';
 import { UPLOAD_URL_TTL_SECONDS } from '#shared/domain/emails/attachment-upload';
-import { MAX_PRESIGNED_URL_SECONDS } from '#localstack/cloud/s3-presigned-url';
+import { MAX_PRESIGNED_URL_SECONDS } from '#localstack/cloud/s3/s3-presigned-url';
 import { mxTransport, receivedIds, receivingDomain, senderDomain, waitForReceived } from './harness/inbound';
 import { api, newAccount, stack } from './harness/stack';
 

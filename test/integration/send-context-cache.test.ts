@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { serviceClock } from '#shared/adapters/clock';
 import { AccountRepository } from '#shared/adapters/store/accounts';

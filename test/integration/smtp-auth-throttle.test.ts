@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { certificate } from '#localstack/cloud/smtp-relay';
+import { certificate } from '#localstack/cloud/tls/smtp-relay';
 import { relaySettingsFromEnv } from '#shared/doors/smtp/relay-config';
 import { createRelayServer, type RelayServer } from '#shared/doors/smtp/relay-server';
 import { createSmtpCredential, ownLoopbackAddress, relay, SmtpClient, type SmtpCredential } from './harness/smtp';

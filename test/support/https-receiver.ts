@@ -13,7 +13,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { writeLocalCa, type LocalCa } from '#localstack/cloud/local-tls';
+import { writeLocalCa, type LocalCa } from '#localstack/cloud/tls/local-tls';
 
 export type TestCa = LocalCa;
 

@@ -23,7 +23,7 @@ export interface CheckedResponse {
 }
 
 /**
- * Paths that are not the API: the local cloud's own pages (localstack/cloud/api-server.ts); the
+ * Paths that are not the API: the local cloud's own pages (localstack/cloud/api/api-server.ts); the
  * provider-compatible doors (SendGrid's and Mailgun's /v3/..., Postmark's /email...: the providers' shapes,
  * docs/compat.md, checked by their own tests); the MCP endpoint (JSON-RPC, docs/mcp.md). The dashboard's HTML
  * pages are excused below.

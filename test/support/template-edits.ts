@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CfnTemplate } from '#localstack/cloud/template/cfn-types';
-import { readStackFile } from '#localstack/cloud/stack-file';
+import { readStackFile } from '#localstack/cloud/stack/stack-file';
 
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Principal?: { Service?: string } };
 

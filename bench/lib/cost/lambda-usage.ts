@@ -1,4 +1,4 @@
-/** What the local cloud's /health says Lambda would bill (localstack/cloud/lambda-billing.ts), and the difference of two readings. */
+/** What the local cloud's /health says Lambda would bill (localstack/cloud/lambda/lambda-billing.ts), and the difference of two readings. */
 
 export type LambdaUsage = Record<string, { invocations: number; billed_ms: number; memory_mb: number }>;
 

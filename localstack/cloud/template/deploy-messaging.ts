@@ -8,7 +8,7 @@
  * - AWS::SNS::Topic and AWS::SNS::Subscription (protocol sqs only: the only one we use; another throws),
  *   with RawMessageDelivery as the subscription attribute.
  * - AWS::S3::Bucket, with its LifecycleConfiguration checked here and applied by the local cloud's sweeper
- *   (./s3-lifecycle-rules.ts, ../s3-lifecycle-sweep.ts; fauxqs has no lifecycle API).
+ *   (./s3-lifecycle-rules.ts, ../s3/s3-lifecycle-sweep.ts; fauxqs has no lifecycle API).
  * Idempotent: fauxqs keeps what exists; a kept data folder's messages are restored after (messaging journal).
  */
 import type { FauxqsServer } from 'fauxqs';

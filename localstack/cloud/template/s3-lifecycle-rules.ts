@@ -1,6 +1,6 @@
 /**
  * A template bucket's lifecycle rules (AWS::S3::Bucket LifecycleConfiguration), read at deploy for the
- * local S3's sweeper (../s3-lifecycle-sweep.ts). fauxqs has no lifecycle API (no
+ * local S3's sweeper (../s3/s3-lifecycle-sweep.ts). fauxqs has no lifecycle API (no
  * PutBucketLifecycleConfiguration), so the rules stay with the local cloud. Here, beside the rest of the
  * template's reading, as the deploy checks them (./deploy-messaging.ts) before the sweeper applies them.
  *

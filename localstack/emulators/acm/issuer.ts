@@ -5,7 +5,7 @@
  * 2048 with SHA-256 as ACM issues by default (KeyAlgorithm RSA_2048,
  * https://docs.aws.amazon.com/acm/latest/userguide/acm-certificate-characteristics.html), valid 395 days
  * ("Validity period: ... 395 days" on that page). Certificates are made with `selfsigned` (pure JS, as
- * ../../cloud/local-tls.ts makes the webhook inbox's).
+ * ../../cloud/tls/local-tls.ts makes the webhook inbox's).
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,7 @@
  */
 import { apiRoutes } from '#infra/api-routes';
 import { API_GROUPS, QUEUES, TABLE, type Grant } from '#infra/definitions';
-import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
+import { compileRoutes, matchRoute } from '#localstack/cloud/api/routes';
 import {
   functionActions,
   functionEnv,

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
 import { OWN_STACKS_DYNAMODB_ENV, spawnStack, type SpawnedStack } from './spawn-stack';
 import { createTestCa } from '../../support/https-receiver';
 import { validatorsModule } from '../../support/contract-validators';

@@ -2,7 +2,7 @@
  * What integration tests use: the running stack's API (over HTTP, like any client), its emulators'
  * endpoints, and fixtures written through the service's own use cases against the real emulators.
  */
-import { readStackFile, type StackInfo } from '#localstack/cloud/stack-file';
+import { readStackFile, type StackInfo } from '#localstack/cloud/stack/stack-file';
 import type { Services } from '#shared/services';
 import { createDynamoClient } from '#shared/adapters/aws/dynamo-client';
 import { serviceClock } from '#shared/adapters/clock';

@@ -1,6 +1,6 @@
 /**
  * localstack/bundles.cjs: the local cloud's bundles hold every function the template deploys in their table
- * (localstack/cloud/bundled-functions.ts), so no function of the product is compiled by tsx at run time; an
+ * (localstack/cloud/lambda/bundled-functions.ts), so no function of the product is compiled by tsx at run time; an
  * entry the table lacks is still loaded, compiled by tsx.
  */
 import { execFile } from 'node:child_process';

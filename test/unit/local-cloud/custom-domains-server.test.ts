@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { compileRoutes } from '#localstack/cloud/routes';
-import { createCustomDomainsServer } from '#localstack/cloud/custom-domains-server';
-import type { LocalGateway } from '#localstack/cloud/api-server';
-import { writeLocalCa, type LocalCa } from '#localstack/cloud/local-tls';
+import { compileRoutes } from '#localstack/cloud/api/routes';
+import { createCustomDomainsServer } from '#localstack/cloud/api/custom-domains-server';
+import type { LocalGateway } from '#localstack/cloud/api/api-server';
+import { writeLocalCa, type LocalCa } from '#localstack/cloud/tls/local-tls';
 
 const NAME = 'mta-sts.inbound.example.com';
 const UNMAPPED = 'mta-sts.inbound.example.org';

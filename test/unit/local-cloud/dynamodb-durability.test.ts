@@ -1,7 +1,7 @@
 /**
  * DynamoDB Local on disk keeps every acknowledged write across SIGKILL.
  *
- * Without the commit barrier (localstack/cloud/dynamodb-commit-barrier.ts), DynamoDB Local answers
+ * Without the commit barrier (localstack/cloud/dynamodb/dynamodb-commit-barrier.ts), DynamoDB Local answers
  * TransactWriteItems before its COMMIT has run; killing Java the moment an answer arrives lost that
  * transaction in 4 of 6 tries. Here the JVM is SIGKILLed at that very moment (the barrier's
  * fault-injection point, when Java's answer to a transaction arrives) while eight writers are busy;
@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
-import { needsCommitBarrier } from '#localstack/cloud/dynamodb-commit-barrier';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
+import { needsCommitBarrier } from '#localstack/cloud/dynamodb/dynamodb-commit-barrier';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '#localstack/cloud/constants';
 
 const TABLE = 'durability';

@@ -4,8 +4,8 @@
  * of failing the stack (it failed imports-chain.test.ts's stack once in a whole run).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { startDynamoDbLocal } from '#localstack/cloud/dynamodb';
-import { freePort } from '#localstack/cloud/free-port';
+import { startDynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
+import { freePort } from '#localstack/cloud/stack/free-port';
 
 jest.setTimeout(90_000);
 

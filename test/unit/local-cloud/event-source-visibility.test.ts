@@ -2,7 +2,7 @@
  * What Lambda checks when it creates an SQS event source mapping: the queue's visibility timeout is at least the
  * function's timeout (https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-configure.html), with Lambda's text.
  */
-import { checkQueueVisibilityCoversTimeout } from '#localstack/cloud/event-source-permissions';
+import { checkQueueVisibilityCoversTimeout } from '#localstack/cloud/workers/event-source-permissions';
 
 const queue = 'arn:aws:sqs:us-east-1:000000000000:send';
 const fn = (timeoutSeconds: number) => ({ functionName: 'Mailservice-SendEmail', timeoutSeconds });

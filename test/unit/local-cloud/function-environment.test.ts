@@ -2,7 +2,7 @@
  * The environment a deployed function sees locally: its template's variables, Lambda's runtime variables and
  * this machine's endpoints, and of the process's own environment only what the template does not manage.
  */
-import { functionEnvironment, templateManagedNames } from '#localstack/cloud/function-environment';
+import { functionEnvironment, templateManagedNames } from '#localstack/cloud/lambda/function-environment';
 
 const runtime = {
   functionName: 'Mailservice-ApiEmails',

@@ -1,13 +1,13 @@
 /**
  * A deployed function's code is loaded on its first invocation, as Lambda loads it on a cold start, not when
- * the local cloud starts (localstack/cloud/function-context.ts `loadOnFirstInvoke`); a failed load is tried
+ * the local cloud starts (localstack/cloud/lambda/function-context.ts `loadOnFirstInvoke`); a failed load is tried
  * again on the next invocation, as Lambda runs a failed init again. The module is loaded inside the
  * function's context, so it reads the function's own environment at load.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOnFirstInvoke, type LocalFunction } from '#localstack/cloud/function-context';
+import { loadOnFirstInvoke, type LocalFunction } from '#localstack/cloud/lambda/function-context';
 
 const dir = mkdtempSync(join(tmpdir(), 'function-loading-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

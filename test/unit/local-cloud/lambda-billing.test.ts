@@ -1,5 +1,5 @@
-/** localstack/cloud/lambda-billing.ts: Lambda's duration billing (rounded up to 1 ms per invocation), per thread and added up. */
-import { addBilling, billingSnapshot, recordInvocation } from '#localstack/cloud/lambda-billing';
+/** localstack/cloud/lambda/lambda-billing.ts: Lambda's duration billing (rounded up to 1 ms per invocation), per thread and added up. */
+import { addBilling, billingSnapshot, recordInvocation } from '#localstack/cloud/lambda/lambda-billing';
 
 describe('Lambda billing of the local cloud', () => {
   it('rounds each invocation up to the millisecond, at least 1 ms', () => {

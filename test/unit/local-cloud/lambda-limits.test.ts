@@ -1,6 +1,6 @@
 /**
  * The local API gateway applies AWS's limits between API Gateway and a function
- * (localstack/cloud/lambda-limits.ts): a handler's result over Lambda's 6 MB synchronous payload is
+ * (localstack/cloud/lambda/lambda-limits.ts): a handler's result over Lambda's 6 MB synchronous payload is
  * API Gateway's `500 {"message":"Internal Server Error"}`; a handler slower than the integration
  * timeout is `503 {"message":"Service Unavailable"}`. Driven through the real gateway server with
  * handlers that answer what the test needs (the limits are the gateway's, not the product's).
@@ -8,15 +8,15 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { createApiServer, type LocalPages } from '#localstack/cloud/api-server';
-import type { ApiHandler } from '#localstack/cloud/lambda-http';
-import { compileRoutes } from '#localstack/cloud/routes';
+import { createApiServer, type LocalPages } from '#localstack/cloud/api/api-server';
+import type { ApiHandler } from '#localstack/cloud/lambda/lambda-http';
+import { compileRoutes } from '#localstack/cloud/api/routes';
 import {
   INTEGRATION_TIMEOUT_ENV,
   integrationTimeoutMs,
   LAMBDA_SYNC_RESPONSE_MAX_BYTES,
   lambdaResponsePayloadBytes,
-} from '#localstack/cloud/lambda-limits';
+} from '#localstack/cloud/lambda/lambda-limits';
 
 const pages = {} as LocalPages;
 let answer: () => Promise<APIGatewayProxyStructuredResultV2>;

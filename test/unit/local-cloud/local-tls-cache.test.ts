@@ -1,5 +1,5 @@
 /**
- * The local cloud's own CAs made once per machine (localstack/cloud/local-tls-cache.ts): every data folder
+ * The local cloud's own CAs made once per machine (localstack/cloud/tls/local-tls-cache.ts): every data folder
  * gets the cached CA's certificate and server key pair, a matching trio even when stacks start at once; a new
  * one after half its validity; never the CA's private key on disk. And the ACM emulator's CA, which signs what it
  * issues: one per checkout, its key in every data folder 0600, a folder's own CA kept.
@@ -7,7 +7,7 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cachedAcmCa, cachedLocalCa } from '#localstack/cloud/local-tls-cache';
+import { cachedAcmCa, cachedLocalCa } from '#localstack/cloud/tls/local-tls-cache';
 import { CertificateIssuer } from '#localstack/emulators/acm/issuer';
 import { temporaryDir } from '../../support/temporary-dirs';
 

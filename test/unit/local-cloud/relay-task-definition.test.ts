@@ -1,14 +1,14 @@
 /**
  * What the local cloud reads to run the relay task as ECS would: the image's ENV and CMD from its
- * Dockerfile (localstack/cloud/relay-task-image.ts), the container's Secrets resolved as ECS resolves
- * Secrets Manager references (localstack/cloud/relay-task-secrets.ts), and what ECS sets on Fargate
- * instead of Lambda's variables (localstack/cloud/function-environment.ts).
+ * Dockerfile (localstack/cloud/relay-task/relay-task-image.ts), the container's Secrets resolved as ECS resolves
+ * Secrets Manager references (localstack/cloud/relay-task/relay-task-secrets.ts), and what ECS sets on Fargate
+ * instead of Lambda's variables (localstack/cloud/lambda/function-environment.ts).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { functionEnvironment } from '#localstack/cloud/function-environment';
-import { readRelayImage } from '#localstack/cloud/relay-task-image';
-import { parseSecretReference, resolveTaskSecrets } from '#localstack/cloud/relay-task-secrets';
+import { functionEnvironment } from '#localstack/cloud/lambda/function-environment';
+import { readRelayImage } from '#localstack/cloud/relay-task/relay-task-image';
+import { parseSecretReference, resolveTaskSecrets } from '#localstack/cloud/relay-task/relay-task-secrets';
 import { PROJECT_ROOT, RELAY_DOCKERFILE } from '#infra/functions';
 import { temporaryDir } from '../../support/temporary-dirs';
 

@@ -1,5 +1,5 @@
-/** localstack/cloud/relay-task-preloads.ts: a bench's preloads reach the relay task, whose image sets NODE_OPTIONS. */
-import { requirePreloads, withLocalPreloads } from '#localstack/cloud/relay-task-preloads';
+/** localstack/cloud/relay-task/relay-task-preloads.ts: a bench's preloads reach the relay task, whose image sets NODE_OPTIONS. */
+import { requirePreloads, withLocalPreloads } from '#localstack/cloud/relay-task/relay-task-preloads';
 
 describe("the local cloud's preloads in the relay task", () => {
   it('finds each --require form and nothing else', () => {

@@ -1,14 +1,14 @@
 /**
  * What retention deploys and the local cloud enforces: one S3 lifecycle rule per retention class in the
  * synthesized template (read as the local S3's sweeper reads them), and the local DynamoDB TTL sweep's
- * rule for an expired item (localstack/cloud/dynamodb-ttl-sweep.ts) and the tables it sweeps.
+ * rule for an expired item (localstack/cloud/dynamodb/dynamodb-ttl-sweep.ts) and the tables it sweeps.
  */
 import { RETENTION_CLASSES_DAYS } from '#shared/domain/accounts/retention';
-import { ttlExpired, ttlTables } from '#localstack/cloud/dynamodb-ttl-sweep';
+import { ttlExpired, ttlTables } from '#localstack/cloud/dynamodb/dynamodb-ttl-sweep';
 import { bucketLifecycles } from '#localstack/cloud/template/s3-lifecycle-rules';
 import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
 import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
-import { sweepLifecycle, type SweepableS3Store } from '#localstack/cloud/s3-lifecycle-sweep';
+import { sweepLifecycle, type SweepableS3Store } from '#localstack/cloud/s3/s3-lifecycle-sweep';
 
 jest.setTimeout(120_000);
 

@@ -1,4 +1,4 @@
-import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
+import { compileRoutes, matchRoute } from '#localstack/cloud/api/routes';
 
 const routes = compileRoutes([
   { routeKey: 'ANY /emails', target: 'emails' },

@@ -5,7 +5,7 @@
  * local S3 is test/integration/s3-lifecycle.test.ts.
  */
 import { bucketLifecycles, lifecycleRules } from '#localstack/cloud/template/s3-lifecycle-rules';
-import { lifecycleDueAt } from '#localstack/cloud/s3-lifecycle-sweep';
+import { lifecycleDueAt } from '#localstack/cloud/s3/s3-lifecycle-sweep';
 import { DeployedStack } from '#localstack/cloud/template/deployed-stack';
 import { synthesizedTemplate } from '#localstack/cloud/template/synthesize';
 

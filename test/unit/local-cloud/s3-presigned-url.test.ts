@@ -1,5 +1,5 @@
 /**
- * The local S3's check of presigned URLs (localstack/cloud/s3-presigned-url.ts), on URLs the SDK's own
+ * The local S3's check of presigned URLs (localstack/cloud/s3/s3-presigned-url.ts), on URLs the SDK's own
  * presigner makes, at exact instants: S3's lifetime rule (X-Amz-Date + X-Amz-Expires), its 7-day bound
  * and its signature. The same check against the running local S3 is test/integration/s3-presigned-urls.test.ts.
  */
@@ -11,8 +11,8 @@ import {
   MAX_PRESIGNED_URL_SECONDS,
   responseOverrides,
   type IncomingS3Request,
-} from '#localstack/cloud/s3-presigned-url';
-import { s3ErrorXml } from '#localstack/cloud/s3-request-gate';
+} from '#localstack/cloud/s3/s3-presigned-url';
+import { s3ErrorXml } from '#localstack/cloud/s3/s3-request-gate';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const s3 = new S3Client({ region: 'us-east-1', credentials, endpoint: 'http://127.0.0.1:4566', forcePathStyle: true });

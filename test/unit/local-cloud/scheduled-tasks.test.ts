@@ -2,7 +2,7 @@
  * The local stand-in of an EventBridge rate rule: a pass still running at its function's Timeout is a failed
  * pass at the timeout (Lambda's "Task timed out after" line), and the next pass still comes.
  */
-import { localTaskPeriod, ScheduledTaskRunner } from '#localstack/cloud/scheduled-tasks';
+import { localTaskPeriod, ScheduledTaskRunner } from '#localstack/cloud/workers/scheduled-tasks';
 import { waitFor } from '../../support/wait';
 
 describe('ScheduledTaskRunner', () => {

@@ -1,13 +1,13 @@
 /**
  * SNS to SQS on the local cloud, authorized by the queue's policy as AWS does: against real fauxqs (its
- * Publish fans out to the subscribed queues), with the hooks of localstack/cloud/messaging-hooks.ts and the
- * check of localstack/cloud/service-deliveries.ts over a queue policy shaped as the template's.
+ * Publish fans out to the subscribed queues), with the hooks of localstack/cloud/messaging/messaging-hooks.ts and the
+ * check of localstack/cloud/iam/service-deliveries.ts over a queue policy shaped as the template's.
  */
 import { PublishBatchCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { authorizeSnsDeliveries, installFauxqsHooks } from '#localstack/cloud/messaging-hooks';
-import { snsDeliveryCheck } from '#localstack/cloud/service-deliveries';
-import type { IamSettings } from '#localstack/cloud/iam-setup';
+import { authorizeSnsDeliveries, installFauxqsHooks } from '#localstack/cloud/messaging/messaging-hooks';
+import { snsDeliveryCheck } from '#localstack/cloud/iam/service-deliveries';
+import type { IamSettings } from '#localstack/cloud/iam/iam-setup';
 import type { NamedPolicy, PolicyStatement } from '#localstack/iam/policy';
 import type { FauxqsServer } from 'fauxqs';
 

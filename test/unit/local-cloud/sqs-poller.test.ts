@@ -5,7 +5,7 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
-import { SqsPoller } from '#localstack/cloud/sqs-poller';
+import { SqsPoller } from '#localstack/cloud/messaging/sqs-poller';
 import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

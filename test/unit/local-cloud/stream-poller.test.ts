@@ -22,7 +22,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '#infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
 import {
   matchesFilters,
   StreamCheckpoints,
@@ -30,10 +30,10 @@ import {
   type StreamBatchFailure,
   type StreamHandler,
   type StreamPollerOptions,
-} from '#localstack/cloud/stream-poller';
+} from '#localstack/cloud/streams/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
-import { StreamShardFeed } from '#localstack/cloud/stream-shard-feed';
-import { laneOf, streamShardsFromEnv } from '#localstack/cloud/stream-lanes';
+import { StreamShardFeed } from '#localstack/cloud/streams/stream-shard-feed';
+import { laneOf, streamShardsFromEnv } from '#localstack/cloud/streams/stream-lanes';
 import { waitFor } from '../../support/wait';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

@@ -1,11 +1,11 @@
 /**
- * The stream mappings' shared read of a shard (localstack/cloud/stream-shard-feed.ts), against a scripted
+ * The stream mappings' shared read of a shard (localstack/cloud/streams/stream-shard-feed.ts), against a scripted
  * stream that counts its calls: each mapping gets exactly what reading the shard itself would give it
  * (every record after its position, in order, to the shard's end), while a quiet shard is read once per
  * interval and a record once, whoever asks.
  */
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
-import { StreamShardFeed, type FeedRead, type Position } from '#localstack/cloud/stream-shard-feed';
+import { StreamShardFeed, type FeedRead, type Position } from '#localstack/cloud/streams/stream-shard-feed';
 import { ScriptedStream } from '../../support/scripted-stream';
 
 const SHARD = 'shardId-1';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startWebhookInbox, type WebhookInbox } from '#localstack/cloud/webhook-inbox';
+import { startWebhookInbox, type WebhookInbox } from '#localstack/cloud/services/webhook-inbox';
 
 let dir: string;
 let inbox: WebhookInbox;

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
-import { writeLocalCa } from '#localstack/cloud/local-tls';
+import { writeLocalCa } from '#localstack/cloud/tls/local-tls';
 import { dkimTxtValue, generateDkimKey, type DkimKey } from '#shared/lib/dkim/keys';
 import { signDkim } from '#shared/lib/dkim/sign';
 import type { InboundMessage } from '#shared/domain/messages';

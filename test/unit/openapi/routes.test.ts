@@ -28,7 +28,7 @@ import { createTenantsApp } from '#functions/api/tenants/app';
 import { createWebhooksApp } from '#functions/api/webhooks/app';
 import { apiRoutes as gatewayRoutes } from '#infra/api-routes';
 import { API_GROUPS } from '#infra/definitions';
-import { compileRoutes, matchRoute } from '#localstack/cloud/routes';
+import { compileRoutes, matchRoute } from '#localstack/cloud/api/routes';
 import { loadConfig } from '#shared/config/config';
 import { scopesCoveringAny, type Scope } from '#shared/domain/api-keys/scopes';
 import { buildApiDocument } from '#functions/api/openapi';
@@ -75,7 +75,7 @@ const APPS: Record<string, () => Hono<any>> = {
 
 /**
  * Routes that are not API operations, each with why. (The local cloud's own routes, /health and
- * /_local/*, are not in any group's app: localstack/cloud/api-server.ts serves them, locally only.)
+ * /_local/*, are not in any group's app: localstack/cloud/api/api-server.ts serves them, locally only.)
  */
 /** The dashboard's JSON doors under /dashboard (its operations that are not the /api session doors). */
 const DASHBOARD_JSON_DOORS = Object.values(dashboardOps)

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
-import { writeLocalCa } from '#localstack/cloud/local-tls';
+import { writeLocalCa } from '#localstack/cloud/tls/local-tls';
 import type { Account } from '#shared/domain/accounts/account';
 import { hashSecret } from '#shared/domain/api-keys/secret';
 import { generateSmtpPassword } from '#shared/domain/smtp-credentials/secret';

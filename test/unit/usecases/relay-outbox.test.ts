@@ -9,7 +9,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb';
+import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
 import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '#shared/adapters/aws/sqs-send-queue';
 import {

@@ -2,8 +2,8 @@
  * A child process for the journal's kill test: fauxqs with the messaging journal on DATA_DIR, a queue
  * with a DLQ (redrive after 1 receive), a topic subscribed to the queue, a bucket. Prints `ready <port>`.
  */
-import { startFauxqsServer } from '#localstack/cloud/fauxqs';
-import { MessagingJournal } from '#localstack/cloud/messaging-journal';
+import { startFauxqsServer } from '#localstack/cloud/services/fauxqs';
+import { MessagingJournal } from '#localstack/cloud/messaging/messaging-journal';
 
 async function main() {
   const fauxqs = await startFauxqsServer({ port: 0, host: 'localhost' });

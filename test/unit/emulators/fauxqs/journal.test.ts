@@ -1,5 +1,5 @@
 /**
- * The local cloud's SQS/S3 journal (localstack/cloud/messaging-journal.ts) against real fauxqs in a child
+ * The local cloud's SQS/S3 journal (localstack/cloud/messaging/messaging-journal.ts) against real fauxqs in a child
  * process killed with SIGKILL mid-burst: every acknowledged message survives exactly once unless it was
  * deleted, a message redriven to the DLQ is only in the DLQ, delays survive, objects come back byte for
  * byte; a torn last line is ignored; a clean stop compacts. Also: fauxqs still has what the hooks wrap.
@@ -20,7 +20,7 @@ import {
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertFauxqsShape } from '#localstack/cloud/messaging-hooks';
+import { assertFauxqsShape } from '#localstack/cloud/messaging/messaging-hooks';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ROOT = resolve(__dirname, '..', '..', '..', '..');

@@ -1,0 +1,54 @@
+/**
+ * Runs the local S3's lifecycle sweep (./s3-lifecycle-sweep.ts) once at start and then every hour, by
+ * the functions' clock (../stack/local-clock.ts), as the DynamoDB TTL sweep (../dynamodb/dynamodb-ttl-sweep.ts). S3's own
+ * expiration is asynchronous too (docs/local-cloud/s3.md).
+ */
+import { functionsNow } from '../dynamodb/dynamodb-ttl-sweep';
+import { currentS3Store } from '../messaging/messaging-hooks';
+import { bucketLifecycles, type BucketLifecycle } from '../template/s3-lifecycle-rules';
+import type { DeployedStack } from '../template/deployed-stack';
+import { sweepLifecycle, type SweepableS3Store, type SweepResult } from './s3-lifecycle-sweep';
+
+export const LIFECYCLE_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface LifecycleSweeper {
+  /** One sweep now (or at `now`, of the keys starting with `within`); what it removed. */
+  sweep(now?: Date, within?: string): SweepResult;
+  stop(): void;
+}
+
+export function startLifecycleSweeper(options: {
+  store: SweepableS3Store;
+  lifecycles: BucketLifecycle[];
+  intervalMs?: number;
+  log?: (message: string) => void;
+}): LifecycleSweeper {
+  const withRules = options.lifecycles.filter((bucket) => bucket.rules.length);
+  // The functions' clock by default (PUT /_local/clock moves it), as the DynamoDB TTL sweep's: a test that moves time sees both expire.
+  const sweep = (now = functionsNow(), within = '') => {
+    const result = sweepLifecycle(options.store, withRules, now, within);
+    if (result.expired.length || result.aborted.length)
+      options.log?.(`S3 lifecycle: expired ${result.expired.length} objects, aborted ${result.aborted.length} multipart uploads`);
+    return result;
+  };
+  const safeSweep = () => {
+    try {
+      sweep();
+    } catch (error) {
+      options.log?.(`S3 lifecycle sweep failed: ${(error as Error).message}`);
+    }
+  };
+  safeSweep();
+  const timer = setInterval(safeSweep, options.intervalMs ?? LIFECYCLE_SWEEP_INTERVAL_MS);
+  timer.unref();
+  return { sweep, stop: () => clearInterval(timer) };
+}
+
+/** The deployed buckets' rules swept on fauxqs's S3 store (found by ../messaging/messaging-hooks.ts, installed by ../services/fauxqs.ts). */
+export function startS3Lifecycle(stack: DeployedStack, log?: (message: string) => void): LifecycleSweeper {
+  const lifecycles = bucketLifecycles(stack);
+  if (!lifecycles.some((bucket) => bucket.rules.length)) return { sweep: () => ({ expired: [], aborted: [] }), stop: () => undefined };
+  const store = currentS3Store() as unknown as SweepableS3Store | undefined;
+  if (!store) throw new Error("fauxqs's S3 store was not found: startFauxqsServer installs the hooks before the buckets are created");
+  return startLifecycleSweeper({ store, lifecycles, log });
+}
