@@ -16,7 +16,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { STREAM_WORKERS } from '#infra/definitions';
 import { readStackFile, type StackInfo } from '#localstack/cloud/stack/stack-file';
-import type { StreamBatchFailure } from '#localstack/cloud/streams/stream-poller';
+import type { StreamBatchFailure } from '#localstack/cloud/streams/stream-mapping';
 import { EVENT_RANK } from '#shared/domain/emails/outcomes';
 import { newId } from '#shared/domain/ids';
 import { keys } from '#shared/adapters/store/keys';

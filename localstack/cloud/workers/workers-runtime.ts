@@ -6,13 +6,14 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { StreamWorkerDefinition } from '#infra/definitions';
 import { loadOnFirstInvoke, type LocalFunction } from '../lambda/function-context';
 import { enforceIam, type IamSettings } from '../iam/iam-setup';
 import { localTaskPeriod, ScheduledTaskRunner, type TaskHandler, type TaskStatus } from './scheduled-tasks';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../constants';
 import { SqsPoller, type WorkerHandler } from '../messaging/sqs-poller';
-import { StreamCheckpoints, StreamPoller, type StreamHandler } from '../streams/stream-poller';
+import { StreamCheckpoints } from '../streams/stream-checkpoints';
+import type { MappingSettings, StreamHandler } from '../streams/stream-mapping';
+import { StreamPoller } from '../streams/stream-poller';
 import { streamShardsFromEnv } from '../streams/stream-lanes';
 import { StreamShardFeed } from '../streams/stream-shard-feed';
 import { withoutSdkLogging } from '#shared/adapters/aws/client-hooks';
@@ -28,16 +29,7 @@ export interface QueueWorkerConfig {
 }
 
 /** A stream event source mapping (its settings as the template gives them) and its function, with its on-failure destination queue. */
-export type StreamWorkerConfig = Pick<
-  StreamWorkerDefinition,
-  | 'startingPosition'
-  | 'batchSize'
-  | 'maxBatchingWindowMs'
-  | 'filters'
-  | 'retryAttempts'
-  | 'bisectBatchOnFunctionError'
-  | 'reportBatchItemFailures'
-> & { fn: LocalFunction; onFailure?: { url: string; arn: string } };
+export type StreamWorkerConfig = Omit<MappingSettings, 'timeoutSeconds'> & { fn: LocalFunction; onFailure?: { url: string; arn: string } };
 
 /** A function an EventBridge rate rule runs, and the local period (LOCAL_TASK_PERIOD_MS overrides it). */
 export interface TaskConfig {

@@ -23,14 +23,10 @@ import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '#infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
 import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
-import {
-  matchesFilters,
-  StreamCheckpoints,
-  StreamPoller,
-  type StreamBatchFailure,
-  type StreamHandler,
-  type StreamPollerOptions,
-} from '#localstack/cloud/streams/stream-poller';
+import { StreamCheckpoints } from '#localstack/cloud/streams/stream-checkpoints';
+import { matchesFilters } from '#localstack/cloud/streams/stream-filters';
+import type { StreamBatchFailure, StreamHandler, StreamPollerOptions } from '#localstack/cloud/streams/stream-mapping';
+import { StreamPoller } from '#localstack/cloud/streams/stream-poller';
 import { ScriptedStream } from '../../support/scripted-stream';
 import { StreamShardFeed } from '#localstack/cloud/streams/stream-shard-feed';
 import { laneOf, streamShardsFromEnv } from '#localstack/cloud/streams/stream-lanes';
