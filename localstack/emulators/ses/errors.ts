@@ -6,7 +6,7 @@
  * `err.name` is the code and `err.message` the message. The SES v1 Query API, which the emulator does not
  * emulate, gets its XML error document (queryErrorXml).
  */
-import { escapeHtml } from './mailbox-html';
+import { escapeHtml } from './html-escape';
 
 export type SesErrorCode =
   | 'BadRequestException'

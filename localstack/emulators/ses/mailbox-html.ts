@@ -2,29 +2,13 @@
  * A small self-contained HTML page (no external assets, no scripts) listing captured messages,
  * newest first, each with its raw source in a <details> element. All text is HTML-escaped.
  */
+import { escapeHtml } from './html-escape';
 import type { LocalSesMessage } from './types';
 
 /** Messages shown on the page; the JSON endpoint lists all. */
 export const MAILBOX_PAGE_LIMIT = 200;
 /** Raw source shown per message; longer sources are cut (the JSON endpoint has them whole). */
 export const RAW_DISPLAY_LIMIT = 256 * 1024;
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => {
-    switch (c) {
-      case '&':
-        return '&amp;';
-      case '<':
-        return '&lt;';
-      case '>':
-        return '&gt;';
-      case '"':
-        return '&quot;';
-      default:
-        return '&#39;';
-    }
-  });
-}
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5rem;color:#1d2430;background:#fafbfc}

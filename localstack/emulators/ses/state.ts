@@ -15,7 +15,7 @@
 import { AccountLimits } from './account-limits';
 import { BounceAftermath } from './bounce-aftermath';
 import { FeedbackForwarding } from './feedback-forwarding';
-import type { SesEmulatorOptions } from './index';
+import type { SesEmulatorOptions } from './options';
 import { DEFAULT_PUBLISH_RETRY, EventPublisher } from './publisher';
 import type { EventOrder } from './simulator';
 import { SesStore } from './store';

@@ -9,13 +9,13 @@
 import { badRequest, notFound } from './errors';
 import type { SesStore } from './store';
 import { sendingIdentity } from './sending-identity';
-import type { SesState } from './state';
 import { checkTenantCanSend, sendingStatusOf } from './tenant-status';
 import type { SesTenant, TenantResourceType } from './types';
 import { reqString, type Json } from './validate';
 
 /** What the tenant helpers read of the emulator's state. */
-type TenantScope = Pick<SesState, 'store' | 'region' | 'accountId'>;
+/** What the tenant rules read (the emulator's state has these: ./state.ts). */
+type TenantScope = { store: SesStore; region: string; accountId: string };
 
 /** SESv2 TenantName: up to 64 letters, digits, `-` and `_`. */
 const TENANT_NAME = /^[A-Za-z0-9_-]{1,64}$/;

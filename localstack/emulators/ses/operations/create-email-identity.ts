@@ -33,7 +33,7 @@ export async function createEmailIdentity(state: SesState, request: SesRequest):
   const dkim = identityDkim(type, optObject(body.DkimSigningAttributes, 'DkimSigningAttributes'));
 
   const now = new Date().toISOString();
-  // Verification starts now and ends later, when DNS shows the records (./verification.ts): never in this answer.
+  // Verification starts now and ends later, when DNS shows the records (../verification.ts): never in this answer.
   const identity: EmailIdentity = {
     name,
     type,

@@ -1,6 +1,6 @@
 /**
  * DeleteConfigurationSet (DELETE /v2/email/configuration-sets/{ConfigurationSetName}): the set and its
- * event destinations; it leaves every tenant it was associated with (./store.ts).
+ * event destinations; it leaves every tenant it was associated with (../store.ts).
  */
 import { notFound } from '../errors';
 import type { SesRequest } from '../request';

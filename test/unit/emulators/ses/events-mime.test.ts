@@ -6,7 +6,8 @@ import {
   buildSendEvent,
   type MailObjectInput,
 } from '#localstack/emulators/ses/events';
-import { escapeHtml, renderMailboxHtml } from '#localstack/emulators/ses/mailbox-html';
+import { escapeHtml } from '#localstack/emulators/ses/html-escape';
+import { renderMailboxHtml } from '#localstack/emulators/ses/mailbox-html';
 import { decodeHeaders, formatMailbox, parseAddressList, parseHeaderFields } from '#localstack/emulators/ses/mime';
 
 const input: MailObjectInput = {
