@@ -28,6 +28,7 @@
  * identity-based policy" (https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html).
  */
 import { randomUUID } from 'node:crypto';
+import { XMLBuilder } from 'fast-xml-parser';
 import type { Decision } from './evaluate';
 
 /** The SDK's HttpResponse, structurally (the deserializers accept any object of this shape). */
@@ -51,7 +52,8 @@ export function accessDeniedMessage(
   return `${head} because no ${kind} policy allows the ${action} action`;
 }
 
-const xmlEscape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** The XML error documents (S3, SNS, Route 53): compact, text escaped for XML's five characters, xmlns from an `@_` key. */
+const xml = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_' });
 
 function response(statusCode: number, headers: Record<string, string>, body: string): SynthesizedResponse {
   const bytes = Buffer.from(body, 'utf8');
@@ -77,7 +79,7 @@ const errorResponseXml = (namespace: string, code: string, message: string) =>
   response(
     403,
     { 'content-type': 'text/xml' },
-    `<?xml version="1.0"?>\n<ErrorResponse xmlns="${namespace}"><Error><Type>Sender</Type><Code>${code}</Code><Message>${xmlEscape(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`,
+    `<?xml version="1.0"?>\n${xml.build({ ErrorResponse: { '@_xmlns': namespace, Error: { Type: 'Sender', Code: code, Message: message }, RequestId: randomUUID() } })}`,
   );
 
 /** The AccessDenied answer of the service behind `clientName` (`DynamoDBClient`, `S3Client`...); undefined for a client this module does not know. */
@@ -93,7 +95,7 @@ export function accessDeniedResponse(clientName: string, commandName: string, me
       return response(
         403,
         { 'content-type': 'application/xml' },
-        `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${xmlEscape(message)}</Message><RequestId>${randomUUID()}</RequestId><HostId>local</HostId></Error>`,
+        `<?xml version="1.0" encoding="UTF-8"?>\n${xml.build({ Error: { Code: 'AccessDenied', Message: message, RequestId: randomUUID(), HostId: 'local' } })}`,
       );
     case 'SESv2Client':
     case 'SchedulerClient':

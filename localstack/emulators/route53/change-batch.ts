@@ -11,7 +11,7 @@ import { RECORD_TYPES, type DnsRecordSet, type DnsRecordType } from '../dns/type
 import { validateRecordSet } from '../dns/validate';
 import { dotted } from './names';
 import type { HostedZone } from './types';
-import { child, children, textOf, type XmlElement } from './xml';
+import { child, children, textOf, type XmlElement } from './request';
 
 /** The state after the batch, by `<name> <type>`: the set to write, or null to delete it. */
 export type BatchOutcome = Map<string, DnsRecordSet | null>;

@@ -7,11 +7,11 @@
  */
 import { applyBatch, planBatch } from './change-batch';
 import { recordChange } from './changes';
-import { changeInfoNode, ok, type Route53Reply } from './encode';
+import { changeInfoContent, document, ok, type Route53Reply } from './encode';
 import { Route53Fault } from './errors';
 import type { Route53State } from './state';
 import type { HostedZone } from './types';
-import { child, children, document, textOf, type XmlElement } from './xml';
+import { child, children, textOf, type XmlElement } from './request';
 
 export function changeResourceRecordSets(state: Route53State, zone: HostedZone, body: XmlElement): Route53Reply {
   const batch = child(body, 'ChangeBatch');
@@ -22,5 +22,5 @@ export function changeResourceRecordSets(state: Route53State, zone: HostedZone, 
   applyBatch(state.dns, after);
   const change = recordChange(state, textOf(batch, 'Comment') ?? null);
   state.log(`route53: ${changes.length} change(s) in ${zone.name} (${change.id})`);
-  return ok(document('ChangeResourceRecordSetsResponse', [changeInfoNode(change, 'PENDING')]));
+  return ok(document('ChangeResourceRecordSetsResponse', { ChangeInfo: changeInfoContent(change, 'PENDING') }));
 }

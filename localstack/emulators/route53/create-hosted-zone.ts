@@ -6,10 +6,10 @@
  * users can make zones with the real SDK or CLI; DNS apply never creates zones.
  */
 import { recordChange } from './changes';
-import { changeInfoNode, delegationSetNode, hostedZoneNode, type Route53Reply } from './encode';
+import { changeInfoContent, delegationSetContent, document, hostedZoneContent, type Route53Reply } from './encode';
 import { Route53Fault } from './errors';
+import { child, textOf, type XmlElement } from './request';
 import type { Route53State } from './state';
-import { child, document, textOf, type XmlElement } from './xml';
 import { addZone } from './zones';
 
 export function createHostedZone(state: Route53State, body: XmlElement): Route53Reply {
@@ -19,6 +19,10 @@ export function createHostedZone(state: Route53State, body: XmlElement): Route53
   const config = child(body, 'HostedZoneConfig');
   const zone = addZone(state, name, caller, textOf(config, 'Comment') ?? null, textOf(config, 'PrivateZone') === 'true');
   const change = recordChange(state, null);
-  const xml = document('CreateHostedZoneResponse', [hostedZoneNode(state, zone), changeInfoNode(change), delegationSetNode()]);
+  const xml = document('CreateHostedZoneResponse', {
+    HostedZone: hostedZoneContent(state, zone),
+    ChangeInfo: changeInfoContent(change),
+    DelegationSet: delegationSetContent(),
+  });
   return { status: 201, xml, headers: { location: `https://route53.amazonaws.com/2013-04-01/hostedzone/${zone.id}` } };
 }

@@ -5,10 +5,9 @@
  * not answered (changes are not kept across restarts).
  */
 import { changeById } from './changes';
-import { changeInfoNode, ok, type Route53Reply } from './encode';
+import { changeInfoContent, document, ok, type Route53Reply } from './encode';
 import type { Route53State } from './state';
-import { document } from './xml';
 
 export function getChange(state: Route53State, id: string): Route53Reply {
-  return ok(document('GetChangeResponse', [changeInfoNode(changeById(state, id))]));
+  return ok(document('GetChangeResponse', { ChangeInfo: changeInfoContent(changeById(state, id)) }));
 }

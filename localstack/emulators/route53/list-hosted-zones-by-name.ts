@@ -6,13 +6,12 @@
  * NextHostedZoneId name where the next page starts.
  */
 import { parseName } from '../dns/names';
-import { hostedZoneNode, ok, type Route53Reply } from './encode';
+import { document, hostedZoneContent, ok, type Route53Reply } from './encode';
 import { Route53Fault } from './errors';
 import { dotted, orderKey } from './names';
 import { firstPage, maxItemsOf } from './paging';
 import type { Route53State } from './state';
 import type { HostedZone } from './types';
-import { document, leaf, node } from './xml';
 import { bareZoneId } from './zones';
 
 export function listHostedZonesByName(state: Route53State, query: URLSearchParams): Route53Reply {
@@ -22,17 +21,14 @@ export function listHostedZonesByName(state: Route53State, query: URLSearchParam
   if (startId && !dnsName) throw new Route53Fault(400, 'InvalidInput', 'hostedzoneid requires dnsname.');
   const { page, next } = firstPage(zonesFrom(state.zones, startKey(dnsName), startId), maxItems);
   return ok(
-    document('ListHostedZonesByNameResponse', [
-      node(
-        'HostedZones',
-        page.map((zone) => hostedZoneNode(state, zone)),
-      ),
-      ...(dnsName !== null ? [leaf('DNSName', dnsName)] : []),
-      ...(startId ? [leaf('HostedZoneId', startId)] : []),
-      leaf('IsTruncated', next !== undefined),
-      ...(next ? [leaf('NextDNSName', dotted(next.name)), leaf('NextHostedZoneId', next.id)] : []),
-      leaf('MaxItems', maxItems),
-    ]),
+    document('ListHostedZonesByNameResponse', {
+      HostedZones: { HostedZone: page.map((zone) => hostedZoneContent(state, zone)) },
+      ...(dnsName !== null ? { DNSName: dnsName } : {}),
+      ...(startId ? { HostedZoneId: startId } : {}),
+      IsTruncated: next !== undefined,
+      ...(next ? { NextDNSName: dotted(next.name), NextHostedZoneId: next.id } : {}),
+      MaxItems: maxItems,
+    }),
   );
 }
 

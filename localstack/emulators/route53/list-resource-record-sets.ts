@@ -5,13 +5,12 @@
  * `maxitems` at a time (at most 300); NextRecordName and NextRecordType name where the next page starts.
  */
 import type { DnsRecordSet } from '../dns/types';
-import { ok, recordSetNode, type Route53Reply } from './encode';
+import { document, ok, recordSetContent, type Route53Reply } from './encode';
 import { Route53Fault } from './errors';
 import { dotted, orderKey } from './names';
 import { firstPage, maxItemsOf } from './paging';
 import type { Route53State } from './state';
 import type { HostedZone } from './types';
-import { document, leaf, node } from './xml';
 import { zoneSets } from './zone-sets';
 
 export function listResourceRecordSets(state: Route53State, zone: HostedZone, query: URLSearchParams): Route53Reply {
@@ -21,12 +20,12 @@ export function listResourceRecordSets(state: Route53State, zone: HostedZone, qu
   const maxItems = maxItemsOf(query, 300);
   const { page, next } = firstPage(setsFrom(zoneSets(state, zone), startName, startType), maxItems);
   return ok(
-    document('ListResourceRecordSetsResponse', [
-      node('ResourceRecordSets', page.map(recordSetNode)),
-      leaf('IsTruncated', next !== undefined),
-      ...(next ? [leaf('NextRecordName', dotted(next.name)), leaf('NextRecordType', next.type)] : []),
-      leaf('MaxItems', maxItems),
-    ]),
+    document('ListResourceRecordSetsResponse', {
+      ResourceRecordSets: { ResourceRecordSet: page.map(recordSetContent) },
+      IsTruncated: next !== undefined,
+      ...(next ? { NextRecordName: dotted(next.name), NextRecordType: next.type } : {}),
+      MaxItems: maxItems,
+    }),
   );
 }
 

@@ -18,8 +18,8 @@ import { listHostedZonesByName } from './list-hosted-zones-by-name';
 import { listResourceRecordSets } from './list-resource-record-sets';
 import type { Route53Reply } from './encode';
 import { Route53Fault } from './errors';
+import type { XmlElement } from './request';
 import type { Route53State } from './state';
-import type { XmlElement } from './xml';
 import { zoneById } from './zones';
 
 /** What an action may read of its request; the body is parsed when an action asks for it. */
