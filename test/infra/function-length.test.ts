@@ -2,7 +2,7 @@
  * No function of the product (shared/ and functions/, generated files aside) is longer than 60 lines
  * (issue 48): a long one is cut into named steps. The functions still over it are listed below with their
  * length today; the list only shrinks: a new long function fails, one of the list grown longer fails, and
- * one cut below the limit fails until it leaves the list.
+ * one cut below the limit fails until it leaves the list. The local cloud has lists of its own (issue 51).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -55,17 +55,58 @@ test('no product function is over 60 lines, but for the ones still listed, none 
   const files = [...sourceFiles('shared'), ...sourceFiles('functions')];
   expect(files.length).toBeGreaterThan(500);
   const long = new Map(files.flatMap((file) => [...longFunctions(file, readFileSync(join(ROOT, file), 'utf8'))]));
-  const problems = [...long].flatMap(([key, lines]) =>
-    STILL_LONG[key] === undefined
-      ? [`${key}: ${lines} lines (over ${LIMIT}: cut it into named steps)`]
-      : lines > STILL_LONG[key]!
-        ? [`${key}: ${lines} lines, longer than the ${STILL_LONG[key]} listed`]
+  expect(ratchet(long, STILL_LONG, LIMIT, 'steps')).toEqual([]);
+});
+
+/**
+ * The local cloud (localstack/) is held to the same 60 lines, and its files to 400 (issue 51). What is still over
+ * either is listed with its length today; the lists only shrink, as STILL_LONG above.
+ */
+const LOCALSTACK_STILL_LONG: Record<string, number> = {
+  'localstack/cloud/api/api-server.ts#createApiServer': 101,
+  'localstack/cloud/api/api-server.ts#handle': 97,
+  'localstack/cloud/dynamodb/dynamodb-commit-barrier.ts#startCommitBarrier': 79,
+  'localstack/cloud/relay-task/relay-task-process.ts#startRelayTaskProcess': 66,
+  'localstack/cloud/relay-task/relay-task.ts#startLocalRelayTask': 63,
+  'localstack/cloud/s3/s3-presigned-url.ts#checkPresignedRequest': 98,
+  'localstack/cloud/workers/workers-host.ts#startWorkersThread': 91,
+  'localstack/cloud/workers/workers-host.ts#(anonymous)': 76,
+  'localstack/cloud/workers/workers-host.ts#(argument of worker.on)': 67,
+  'localstack/cloud/workers/workers-runtime.ts#startWorkers': 67,
+  'localstack/emulators/dns/server.ts#serve': 61,
+  'localstack/emulators/oidc/index.ts#startOidcEmulator': 75,
+  'localstack/start.ts#main': 95,
+};
+const FILE_LIMIT = 400;
+const LOCALSTACK_STILL_BIG: Record<string, number> = {
+  'localstack/emulators/providers/seed.ts': 447,
+  'localstack/iam/operations.ts': 599,
+};
+
+/** Problems of `found` (key -> length) against a ratchet list: new ones over the limit, listed ones grown, listed ones cut. */
+function ratchet(found: Map<string, number>, listed: Record<string, number>, limit: number, what: string): string[] {
+  const problems = [...found].flatMap(([key, lines]) =>
+    listed[key] === undefined
+      ? [`${key}: ${lines} lines (over ${limit}: cut it into named ${what})`]
+      : lines > listed[key]!
+        ? [`${key}: ${lines} lines, longer than the ${listed[key]} listed`]
         : [],
   );
-  const cut = Object.keys(STILL_LONG)
-    .filter((key) => !long.has(key))
-    .map((key) => `${key}: no longer over ${LIMIT} lines, take it off STILL_LONG`);
-  expect([...problems, ...cut]).toEqual([]);
+  const cut = Object.keys(listed)
+    .filter((key) => !found.has(key))
+    .map((key) => `${key}: no longer over ${limit} lines, take it off its list`);
+  return [...problems, ...cut];
+}
+
+test('no function of the local cloud is over 60 lines, nor any of its files over 400, but for the ones listed', () => {
+  const files = sourceFiles('localstack');
+  expect(files.length).toBeGreaterThan(300);
+  const texts = new Map(files.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')]));
+  const long = new Map([...texts].flatMap(([file, text]) => [...longFunctions(file, text)]));
+  const big = new Map([...texts].map(([file, text]) => [file, text.split('\n').length] as const).filter(([, lines]) => lines > FILE_LIMIT));
+  expect([...ratchet(long, LOCALSTACK_STILL_LONG, LIMIT, 'steps'), ...ratchet(big, LOCALSTACK_STILL_BIG, FILE_LIMIT, 'modules')]).toEqual(
+    [],
+  );
 });
 
 test('the reader finds a long function by its name, whatever its form', () => {
