@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnStack } from '#test/integration/harness/spawn-stack';
 import { readStackFile } from '#localstack/cloud/stack/stack-file';
-import { descendants, rssMb } from './lib/process-tree';
+import { descendants, rssByProcess, rssMb } from './lib/process-tree';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -36,6 +36,7 @@ async function main() {
     });
     const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
     const idleRss = rssMb(descendants(stack.child.pid!));
+    const idleByProcess = rssByProcess(descendants(stack.child.pid!));
 
     const accepted: number[] = [];
     const delivered: number[] = [];
@@ -61,6 +62,7 @@ async function main() {
     const fmt = (n: number) => n.toFixed(1);
     console.log(`start-up (spawn to ready line, on-disk data): ${startup} ms`);
     console.log(`memory of the whole stack (Node + DynamoDB Local), RSS: idle ${fmt(idleRss)} MB, after ${sends} sends ${fmt(busyRss)} MB`);
+    console.log(`  idle, by process: ${idleByProcess.map((p) => `${p.name} ${fmt(p.mb)} MB`).join(', ')}`);
     console.log(
       `POST /emails -> 200 (sequential, n=${sends}): p50 ${fmt(percentile(accepted, 50))} ms, p95 ${fmt(percentile(accepted, 95))} ms`,
     );

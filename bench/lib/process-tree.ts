@@ -31,6 +31,23 @@ export function rssMb(pids: number[]): number {
   return kb / 1024;
 }
 
+/** Each process's RSS in MB with a short name (the script or jar it runs), largest first; processes under 5 MB (shells) left out. */
+export function rssByProcess(pids: number[]): { pid: number; name: string; mb: number }[] {
+  return pids
+    .flatMap((pid) => {
+      try {
+        const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        const named = args.find((arg) => /\.(c?js|ts|jar)$/.test(arg)) ?? args[0] ?? '?';
+        return [{ pid, name: named.split('/').pop()!, mb: (match ? Number(match[1]) : 0) / 1024 }];
+      } catch {
+        return []; // exited
+      }
+    })
+    .filter((process) => process.mb >= 5)
+    .sort((a, b) => b.mb - a.mb);
+}
+
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = (() => {
   try {
