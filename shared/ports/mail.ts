@@ -35,7 +35,7 @@ export interface DomainRegistration {
 export interface Mailer {
   /**
    * Returns the provider's message id and the Message-ID field recipients see (SES replaces the message's
-   * own: shared/adapters/aws/ses-message-id.ts). Throws MailerError.
+   * own: shared/domain/ses/ses-message-id.ts). Throws MailerError.
    */
   send(message: OutboundMessage): Promise<{ providerMessageId: string; messageId?: string }>;
   /**

@@ -4,7 +4,7 @@
  * identities SES needs before it sends from a domain (BYODKIM with our key, custom MAIL FROM).
  */
 import { tlsRequiredConfigurationSet } from './ses-configuration-sets';
-import { sesMessageIdOf } from './ses-message-id';
+import { sesMessageIdOf } from '../../domain/ses/ses-message-id';
 import { createPrivateKey } from 'node:crypto';
 import {
   CreateEmailIdentityCommand,

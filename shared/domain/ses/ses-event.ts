@@ -5,11 +5,14 @@
  */
 import type { DeliveryOutcome } from '../emails/outcomes';
 import { categorize, type BounceCategory } from '../bounces/bounce-category';
+import { sesMessageIdOf } from './ses-message-id';
 
 export interface ParsedSesEvent {
   emailId: string | null;
   accountId: string | null;
   providerMessageId: string;
+  /** The Message-ID recipients saw (SES's own, ./ses-message-id.ts), when the event names the region it was sent from. */
+  messageId?: string;
   /** When SES accepted the message (mail.timestamp). */
   sentAt: string;
   outcome: DeliveryOutcome | null;
@@ -87,6 +90,8 @@ function recipientFacts(recipient: Json | undefined): { status?: string; diagnos
 
 interface SesMail {
   messageId?: string;
+  /** The sending identity's ARN (`arn:aws:ses:<region>:<account>:identity/<name>`): the region SES sent from. */
+  sourceArn?: string;
   timestamp?: string;
   tags?: Record<string, string[]>;
   /** Every recipient of the message (To, Cc and Bcc). */
@@ -221,6 +226,11 @@ const READINGS: Record<string, (event: Json, mail: SesMail, stamp: Stamp) => Rea
   Reject: rejectReading,
 };
 
+/** The region of an SES ARN (`arn:aws:ses:<region>:...`), or null. */
+function regionOf(arn: unknown): string | null {
+  return typeof arn === 'string' ? (/^arn:aws[a-z-]*:ses:([a-z0-9-]+):/.exec(arn)?.[1] ?? null) : null;
+}
+
 export function parseSesEvent(body: string): ParsedSesEvent {
   const event = unwrapSns(body);
   const type = event.eventType ?? event.notificationType;
@@ -236,6 +246,7 @@ export function parseSesEvent(body: string): ParsedSesEvent {
     emailId: firstTag(mail, 'email_id'),
     accountId: firstTag(mail, 'account_id'),
     providerMessageId: mail.messageId,
+    ...(regionOf(mail.sourceArn) ? { messageId: sesMessageIdOf(mail.messageId, regionOf(mail.sourceArn)!) } : {}),
     sentAt: stamp(mail.timestamp),
     outcome,
     ...(recipients?.addresses.length ? { recipients, namesEveryRecipient: namesEveryRecipient(mail, recipients.addresses) } : {}),

@@ -43,7 +43,7 @@ const EVENT_TYPE: Record<DeliveryEvent, EventType> = {
 };
 
 /** Fields every outcome carries from the notification's mail object (not the event's own facts). */
-const MAIL_FIELDS = new Set(['sent_at', 'provider_message_id']);
+const MAIL_FIELDS = new Set(['sent_at', 'provider_message_id', 'message_id']);
 
 /**
  * Whether the email records this very event: each of its own fields (delivered_at, bounced_at, the
@@ -75,8 +75,10 @@ interface Applied {
 }
 
 /**
- * The notification's outcome, with sent_at and the provider's id where the send worker did not record them:
- * it died between SES's answer and its write, and this event is how the email learns it was sent (first value wins).
+ * The notification's outcome, with sent_at, the provider's id and the Message-ID recipients saw where the send
+ * worker did not record them: it died between SES's answer and its write, or its write is still to come (this
+ * event overtook it), and this event is how the email learns it was sent (first value wins). A send worker that
+ * then finds the email sent publishes email.sent from the record: with its Message-ID.
  */
 function outcomeOf(event: ParsedSesEvent, outcome: DeliveryOutcome): DeliveryOutcome {
   return {
@@ -85,6 +87,7 @@ function outcomeOf(event: ParsedSesEvent, outcome: DeliveryOutcome): DeliveryOut
       ...outcome.fields,
       sent_at: outcome.fields.sent_at ?? event.sentAt,
       provider_message_id: event.providerMessageId,
+      ...(event.messageId ? { message_id: event.messageId } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 /** What SES refuses, refused at our doors (shared/domain/emails/ses-content-rules.ts, shared/domain/mime/ses-content-check.ts). */
-import { sesMessageIdOf } from '#shared/adapters/aws/ses-message-id';
+import { sesMessageIdOf } from '#shared/domain/ses/ses-message-id';
 import { findHeaderProblems } from '#shared/domain/emails/headers';
 import {
   repeatedSingleHeader,
