@@ -219,88 +219,144 @@ export function configureGatewayServer<S extends Server | HttpsServer>(server: S
   return server;
 }
 
+/** A request to the local pages, with what they read of it. */
+interface PageRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  method: string;
+}
+
+/** sendJson for a page that answered: true (the request is not routed further). */
+function answered(res: ServerResponse, status: number, body: unknown): true {
+  sendJson(res, status, body);
+  return true;
+}
+
+async function healthPage({ res, url, method }: PageRequest, pages: LocalPages): Promise<boolean> {
+  if (!(method === 'GET' && url.pathname === '/health')) return false;
+  const { ok, ...health } = await pages.health();
+  return answered(res, ok ? 200 : 503, { status: ok ? 'ok' : 'starting', ...health });
+}
+
+function sesPages({ res, url, method }: PageRequest, pages: LocalPages): boolean {
+  if (method === 'GET' && url.pathname === '/_local/ses/messages') {
+    try {
+      return answered(res, 200, { messages: pages.sesMessages(parseMessageQuery(url.searchParams)) });
+    } catch (error) {
+      if (!(error instanceof MessageQueryError)) throw error;
+      return answered(res, 400, { error: { message: error.message, code: 'validation_error' } });
+    }
+  }
+  if (method === 'GET' && url.pathname === '/_local/ses/identities') return answered(res, 200, { identities: pages.sesIdentities() });
+  if (method === 'GET' && (url.pathname === '/_local/ses' || url.pathname === '/_local/ses/')) {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(pages.sesMailboxHtml());
+    return true;
+  }
+  return false;
+}
+
+function webhookInboxPage({ res, url, method }: PageRequest, pages: LocalPages): boolean {
+  if (url.pathname === '/_local/webhooks') {
+    // `?path=/hooks`: one endpoint's requests only (tests running in parallel each read and clear their own).
+    const path = url.searchParams.get('path') ?? undefined;
+    if (method === 'GET') return answered(res, 200, { requests: pages.webhookInbox.list(path) });
+    if (method === 'DELETE') return answered(res, 200, { deleted: pages.webhookInbox.clear(path) });
+  }
+  return false;
+}
+
+async function sweepPages({ req, res, url, method }: PageRequest, pages: LocalPages): Promise<boolean> {
+  if (method === 'POST' && url.pathname === '/_local/s3/lifecycle-sweep') {
+    // `{"now": "<ISO>", "within": "<key prefix>"}` sweeps as if it were then (rules count in days), only
+    // the keys under `within` when given (tests sharing one cloud); no body: a sweep now, as the hourly one.
+    const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown; within?: unknown };
+    const now = body.now === undefined ? functionsNow() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
+    if (Number.isNaN(now.getTime()) || (body.within !== undefined && typeof body.within !== 'string')) {
+      return answered(res, 400, {
+        error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' },
+      });
+    }
+    return answered(res, 200, pages.s3LifecycleSweep(now, body.within));
+  }
+  if (method === 'POST' && url.pathname === '/_local/ttl/sweep') {
+    // `{"now": "<ISO>"}` deletes what has expired by then; no body: by the functions' clock (PUT /_local/clock).
+    const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown };
+    const now = body.now === undefined ? undefined : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
+    if (now && Number.isNaN(now.getTime()))
+      return answered(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
+    return answered(res, 200, await pages.ttlSweep(now));
+  }
+  return false;
+}
+
+async function taskRunPage({ res, url, method }: PageRequest, pages: LocalPages): Promise<boolean> {
+  const task = /^\/_local\/tasks\/([a-z0-9-]+)\/run$/.exec(url.pathname);
+  if (!(method === 'POST' && task)) return false;
+  // A pass of the scheduled task now (after the one running, if any), as its rule's next firing would run it;
+  // the answer is the task's status after it: passes, last_report, totals (what /health shows).
+  const status = await pages.runTask(task[1]!);
+  if (status === null) return answered(res, 404, { error: { message: `no scheduled task named ${task[1]}`, code: 'not_found' } });
+  return answered(res, 200, status);
+}
+
+async function clockPage({ req, res, url, method }: PageRequest): Promise<boolean> {
+  if (url.pathname === '/_local/clock') {
+    try {
+      if (method === 'GET') return answered(res, 200, clockState());
+      if (method === 'PUT') return answered(res, 200, setClock(await readJsonBody(req)));
+      if (method === 'DELETE') return answered(res, 200, resetClock());
+    } catch (error) {
+      return answered(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
+    }
+  }
+  return false;
+}
+
+async function dnsPages({ req, res, url, method }: PageRequest, pages: LocalPages): Promise<boolean> {
+  if (method === 'GET' && url.pathname === '/_local/dns/queries') {
+    // `?name=example.com`: the questions for that name and the names below it (tests sharing one cloud).
+    return answered(res, 200, { queries: pages.dns.queries(url.searchParams.get('name') ?? undefined) });
+  }
+  if (url.pathname === '/_local/dns/records') {
+    try {
+      if (method === 'GET') return answered(res, 200, { records: pages.dns.list(url.searchParams.get('name') ?? undefined) });
+      if (method === 'PUT') return answered(res, 200, { record: pages.dns.set(await readJsonBody(req)) });
+      if (method === 'DELETE') {
+        const name = url.searchParams.get('name');
+        if (!name) return answered(res, 400, { error: { message: 'name is required', code: 'validation_error' } });
+        return answered(res, 200, { deleted: pages.dns.remove(name, url.searchParams.get('type') ?? undefined) });
+      }
+    } catch (error) {
+      return answered(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
+    }
+  }
+  return false;
+}
+
+/** The local pages, in the order they are tried: each answers its own paths and methods, or passes (false). */
+const LOCAL_PAGES: ((request: PageRequest, pages: LocalPages) => boolean | Promise<boolean>)[] = [
+  healthPage,
+  sesPages,
+  webhookInboxPage,
+  sweepPages,
+  taskRunPage,
+  clockPage,
+  dnsPages,
+];
+
+/** True when a local page (/health, /_local/...) answered the request; false: it is the functions'. */
+async function answerLocalPage(request: PageRequest, pages: LocalPages): Promise<boolean> {
+  for (const page of LOCAL_PAGES) if (await page(request, pages)) return true;
+  return false;
+}
+
 export function createApiServer(gateway: LocalGateway, pages: LocalPages, log: (message: string) => void): Server {
   async function handle(req: IncomingMessage, res: ServerResponse, started: bigint): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     const method = req.method ?? 'GET';
-    if (method === 'GET' && url.pathname === '/health') {
-      const { ok, ...health } = await pages.health();
-      return sendJson(res, ok ? 200 : 503, { status: ok ? 'ok' : 'starting', ...health });
-    }
-    if (method === 'GET' && url.pathname === '/_local/ses/messages') {
-      try {
-        return sendJson(res, 200, { messages: pages.sesMessages(parseMessageQuery(url.searchParams)) });
-      } catch (error) {
-        if (!(error instanceof MessageQueryError)) throw error;
-        return sendJson(res, 400, { error: { message: error.message, code: 'validation_error' } });
-      }
-    }
-    if (method === 'GET' && url.pathname === '/_local/ses/identities') return sendJson(res, 200, { identities: pages.sesIdentities() });
-    if (method === 'GET' && (url.pathname === '/_local/ses' || url.pathname === '/_local/ses/')) {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(pages.sesMailboxHtml());
-      return;
-    }
-    if (url.pathname === '/_local/webhooks') {
-      // `?path=/hooks`: one endpoint's requests only (tests running in parallel each read and clear their own).
-      const path = url.searchParams.get('path') ?? undefined;
-      if (method === 'GET') return sendJson(res, 200, { requests: pages.webhookInbox.list(path) });
-      if (method === 'DELETE') return sendJson(res, 200, { deleted: pages.webhookInbox.clear(path) });
-    }
-    if (method === 'POST' && url.pathname === '/_local/s3/lifecycle-sweep') {
-      // `{"now": "<ISO>", "within": "<key prefix>"}` sweeps as if it were then (rules count in days), only
-      // the keys under `within` when given (tests sharing one cloud); no body: a sweep now, as the hourly one.
-      const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown; within?: unknown };
-      const now = body.now === undefined ? functionsNow() : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
-      if (Number.isNaN(now.getTime()) || (body.within !== undefined && typeof body.within !== 'string')) {
-        return sendJson(res, 400, {
-          error: { message: 'body must be {"now"?: "<ISO 8601 time>", "within"?: "<key prefix>"}', code: 'validation_error' },
-        });
-      }
-      return sendJson(res, 200, pages.s3LifecycleSweep(now, body.within));
-    }
-    if (method === 'POST' && url.pathname === '/_local/ttl/sweep') {
-      // `{"now": "<ISO>"}` deletes what has expired by then; no body: by the functions' clock (PUT /_local/clock).
-      const body = ((await readJsonBody(req)) ?? {}) as { now?: unknown };
-      const now = body.now === undefined ? undefined : new Date(typeof body.now === 'string' ? body.now : Number.NaN);
-      if (now && Number.isNaN(now.getTime()))
-        return sendJson(res, 400, { error: { message: 'body must be {"now"?: "<ISO 8601 time>"}', code: 'validation_error' } });
-      return sendJson(res, 200, await pages.ttlSweep(now));
-    }
-    const task = /^\/_local\/tasks\/([a-z0-9-]+)\/run$/.exec(url.pathname);
-    if (method === 'POST' && task) {
-      // A pass of the scheduled task now (after the one running, if any), as its rule's next firing would run it;
-      // the answer is the task's status after it: passes, last_report, totals (what /health shows).
-      const status = await pages.runTask(task[1]!);
-      if (status === null) return sendJson(res, 404, { error: { message: `no scheduled task named ${task[1]}`, code: 'not_found' } });
-      return sendJson(res, 200, status);
-    }
-    if (url.pathname === '/_local/clock') {
-      try {
-        if (method === 'GET') return sendJson(res, 200, clockState());
-        if (method === 'PUT') return sendJson(res, 200, setClock(await readJsonBody(req)));
-        if (method === 'DELETE') return sendJson(res, 200, resetClock());
-      } catch (error) {
-        return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
-      }
-    }
-    if (method === 'GET' && url.pathname === '/_local/dns/queries') {
-      // `?name=example.com`: the questions for that name and the names below it (tests sharing one cloud).
-      return sendJson(res, 200, { queries: pages.dns.queries(url.searchParams.get('name') ?? undefined) });
-    }
-    if (url.pathname === '/_local/dns/records') {
-      try {
-        if (method === 'GET') return sendJson(res, 200, { records: pages.dns.list(url.searchParams.get('name') ?? undefined) });
-        if (method === 'PUT') return sendJson(res, 200, { record: pages.dns.set(await readJsonBody(req)) });
-        if (method === 'DELETE') {
-          const name = url.searchParams.get('name');
-          if (!name) return sendJson(res, 400, { error: { message: 'name is required', code: 'validation_error' } });
-          return sendJson(res, 200, { deleted: pages.dns.remove(name, url.searchParams.get('type') ?? undefined) });
-        }
-      } catch (error) {
-        return sendJson(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
-      }
-    }
+    if (await answerLocalPage({ req, res, url, method }, pages)) return;
     if (gateway.routes.length === 0) {
       // Not deployed yet: no route is known (the template is deployed after the server listens).
       setServerTiming(res, started);
