@@ -176,31 +176,76 @@ function headerValue(headers: IncomingS3Request['headers'], name: string): strin
 
 /** The check S3 makes of a presigned request: null when it may proceed, else S3's refusal. */
 export async function checkPresignedRequest(request: IncomingS3Request, options: PresignedCheckOptions): Promise<S3Refusal | null> {
-  const queryStart = request.url.indexOf('?');
-  const path = queryStart === -1 ? request.url : request.url.slice(0, queryStart);
+  const parameters = readPresignParameters(request.url);
+  if (isRefusal(parameters)) return parameters;
+  const { algorithm, amzDate, expiresText } = parameters;
+  if (algorithm !== ALGORITHM) return queryError(`X-Amz-Algorithm only supports "${ALGORITHM}"`);
+  const signingDate = parseAmzDate(amzDate);
+  if (!signingDate) return queryError("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+  const expiresSeconds = readExpires(expiresText);
+  if (typeof expiresSeconds !== 'number') return expiresSeconds;
+  const scope = readCredentialScope(parameters.credential, amzDate, options.region);
+  if (isRefusal(scope)) return scope;
+
+  // Its lifetime, before its signature: an expired URL is refused so even when it was also altered (S3 does the same).
+  const outOfLifetime = lifetimeRefusal({ signingDate, amzDate, expiresSeconds, expiresText }, options.now);
+  if (outOfLifetime) return outOfLifetime;
+  return signatureRefusal(request, parameters, scope, options);
+}
+
+/** The query parameters of query-string authentication (sigv4-query-string-auth.html), with the path they came with. */
+interface PresignParameters {
+  path: string;
+  query: Record<string, string | string[]>;
+  algorithm: string;
+  credential: string;
+  signatureProvided: string;
+  amzDate: string;
+  signedHeaderList: string;
+  expiresText: string;
+}
+
+/** The credential's scope: <access key id>/<date>/<region>/<service>/aws4_request. */
+interface CredentialScope {
+  accessKeyId: string;
+  date: string;
+  region: string;
+  service: string;
+}
+
+/** Whether a step's result is S3's refusal (its other results have no status). */
+function isRefusal<T extends object>(result: T | S3Refusal): result is S3Refusal {
+  return 'status' in result;
+}
+
+/** A query parameter given once, else undefined (missing or repeated). */
+function singleValue(query: Record<string, string | string[]>, name: string): string | undefined {
+  return typeof query[name] === 'string' ? (query[name] as string) : undefined;
+}
+
+/** The path and the presign parameters of a URL, each given once; else AuthorizationQueryParametersError. */
+function readPresignParameters(url: string): PresignParameters | S3Refusal {
+  const queryStart = url.indexOf('?');
+  const path = queryStart === -1 ? url : url.slice(0, queryStart);
   let query: Record<string, string | string[]>;
   try {
-    query = parseQuery(queryStart === -1 ? '' : request.url.slice(queryStart + 1));
+    query = parseQuery(queryStart === -1 ? '' : url.slice(queryStart + 1));
   } catch {
     return queryError('The query string is not URL-encoded');
   }
-  const single = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
-  if (REQUIRED.some((name) => single(name) === undefined)) {
+  if (REQUIRED.some((name) => singleValue(query, name) === undefined)) {
     return queryError(
       'Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.',
     );
   }
-  const [algorithm, credential, signatureProvided, amzDate, signedHeaderList, expiresText] = REQUIRED.map((name) => single(name)!) as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  if (algorithm !== ALGORITHM) return queryError(`X-Amz-Algorithm only supports "${ALGORITHM}"`);
-  const signingDate = parseAmzDate(amzDate);
-  if (!signingDate) return queryError("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+  const [algorithm, credential, signatureProvided, amzDate, signedHeaderList, expiresText] = REQUIRED.map(
+    (name) => singleValue(query, name)!,
+  ) as [string, string, string, string, string, string];
+  return { path, query, algorithm, credential, signatureProvided, amzDate, signedHeaderList, expiresText };
+}
+
+/** X-Amz-Expires in seconds, from 1 to MAX_PRESIGNED_URL_SECONDS; else AuthorizationQueryParametersError. */
+function readExpires(expiresText: string): number | S3Refusal {
   if (!/^-?\d+$/.test(expiresText)) return queryError('X-Amz-Expires should be a number');
   const expiresSeconds = Number(expiresText);
   if (expiresSeconds < 0) return queryError('X-Amz-Expires must be non-negative');
@@ -208,6 +253,11 @@ export async function checkPresignedRequest(request: IncomingS3Request, options:
   if (expiresSeconds < 1) return queryError('X-Amz-Expires must be at least 1 (second)');
   if (expiresSeconds > MAX_PRESIGNED_URL_SECONDS)
     return queryError(`X-Amz-Expires must be less than a week (in seconds) that is; ${MAX_PRESIGNED_URL_SECONDS}`);
+  return expiresSeconds;
+}
+
+/** X-Amz-Credential's scope, of X-Amz-Date's day, S3's region and service s3; else AuthorizationQueryParametersError. */
+function readCredentialScope(credential: string, amzDate: string, region: string): CredentialScope | S3Refusal {
   const scopeParts = credential.split('/');
   if (scopeParts.length !== 5 || scopeParts[4] !== 'aws4_request')
     return queryError(
@@ -215,42 +265,60 @@ export async function checkPresignedRequest(request: IncomingS3Request, options:
     );
   const [accessKeyId, scopeDate, scopeRegion, scopeService] = scopeParts as [string, string, string, string, string];
   if (scopeDate !== amzDate.slice(0, 8)) return queryError('Invalid credential date. Date is not the same as X-Amz-Date.');
-  if (scopeRegion !== options.region)
-    return queryError(`Error parsing the X-Amz-Credential parameter; the region '${scopeRegion}' is wrong; expecting '${options.region}'`);
+  if (scopeRegion !== region)
+    return queryError(`Error parsing the X-Amz-Credential parameter; the region '${scopeRegion}' is wrong; expecting '${region}'`);
   if (scopeService !== 's3')
     return queryError(`Error parsing the X-Amz-Credential parameter; incorrect service "${scopeService}". This endpoint belongs to "s3".`);
+  return { accessKeyId, date: scopeDate, region: scopeRegion, service: scopeService };
+}
 
-  // Its lifetime, before its signature: an expired URL is refused so even when it was also altered (S3 does the same).
+/** AccessDenied when `now` is before X-Amz-Date (not yet valid) or after X-Amz-Date + X-Amz-Expires (expired); else null. */
+function lifetimeRefusal(
+  lifetime: { signingDate: Date; amzDate: string; expiresSeconds: number; expiresText: string },
+  now: Date,
+): S3Refusal | null {
+  const { signingDate, amzDate, expiresSeconds, expiresText } = lifetime;
   const expiresAt = new Date(signingDate.getTime() + expiresSeconds * 1000);
-  if (signingDate.getTime() > options.now.getTime()) {
+  if (signingDate.getTime() > now.getTime()) {
     return refusal(403, 'AccessDenied', 'Request is not yet valid', [
       ['X-Amz-Date', amzDate],
       ['Expires', isoSeconds(expiresAt)],
-      ['ServerTime', isoSeconds(options.now)],
+      ['ServerTime', isoSeconds(now)],
     ]);
   }
-  if (options.now.getTime() > expiresAt.getTime()) {
+  if (now.getTime() > expiresAt.getTime()) {
     return refusal(403, 'AccessDenied', 'Request has expired', [
       ['X-Amz-Expires', expiresText],
       ['Expires', isoSeconds(expiresAt)],
-      ['ServerTime', isoSeconds(options.now)],
+      ['ServerTime', isoSeconds(now)],
     ]);
   }
+  return null;
+}
 
+/** InvalidAccessKeyId for an unknown key, SignatureDoesNotMatch when the signature recomputed differs; else null. */
+async function signatureRefusal(
+  request: IncomingS3Request,
+  parameters: PresignParameters,
+  scope: CredentialScope,
+  options: PresignedCheckOptions,
+): Promise<S3Refusal | null> {
+  const { accessKeyId } = scope;
+  const { path, query, signatureProvided, amzDate } = parameters;
   const secretAccessKey = options.secretOf(accessKeyId);
   if (secretAccessKey === undefined)
     return refusal(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [
       ['AWSAccessKeyId', accessKeyId],
     ]);
   const signedHeaders: Record<string, string> = {};
-  for (const name of signedHeaderList.split(';')) {
+  for (const name of parameters.signedHeaderList.split(';')) {
     // A signed header the request lacks signs as empty: the signatures then differ.
     signedHeaders[name] = (headerValue(request.headers, name) ?? '').replace(/\s+/g, ' ').trim();
   }
-  const payloadHash = single('X-Amz-Content-Sha256') ?? UNSIGNED_PAYLOAD;
+  const payloadHash = singleValue(query, 'X-Amz-Content-Sha256') ?? UNSIGNED_PAYLOAD;
   const verifier = new PresignedUrlVerifier(
     { accessKeyId, secretAccessKey },
-    { shortDate: scopeDate, region: scopeRegion, service: scopeService },
+    { shortDate: scope.date, region: scope.region, service: scope.service },
   );
   const expected = await verifier.expectedSignature(
     { method: request.method, protocol: 'http:', hostname: '', path, query, headers: signedHeaders } as HttpRequest,
