@@ -31,7 +31,7 @@
  * LOCAL_OIDC=1 (the local OpenID provider, and the dashboard's sign-in with it; LOCAL_OIDC_PORT its port):
  * docs/local-cloud/oidc.md. OIDC_ISSUER, OIDC_CLIENT_ID, ... name a provider of your own instead (docs/dashboard.md).
  */
-import { startLocalCloud } from './cloud/cloud';
+import { startLocalCloud, type LocalCloud, type LocalCloudOptions } from './cloud/cloud';
 import { LOCAL_CLOUD_QUOTA } from './emulators/ses/account-limits';
 import { EVENT_ORDERS, type EventOrder } from './emulators/ses/simulator';
 import { portFromEnv } from './cloud/stack/free-port';
@@ -87,28 +87,30 @@ async function main(): Promise<void> {
   };
   const ownScript = env.npm_lifecycle_script?.includes('localstack/launch.cjs') ? env.npm_lifecycle_script : undefined;
   watchLaunchers(npmLaunchers(ownScript), (pid) => whenLauncherGone(pid));
-  const cloud = await startLocalCloud({
+  const cloud = await startLocalCloud(localCloudOptions(env, log));
+  printAddresses(cloud, started);
+
+  const stop = orderlyStop(cloud, log);
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  whenLauncherGone = (pid) => void stop(`npm start's process (or its shell, pid ${pid}) exited`);
+  // The parent (a test harness) closing our stdin means it is gone: stop too.
+  if (env.STOP_ON_STDIN_CLOSE === '1') {
+    process.stdin.on('end', () => void stop('stdin closed'));
+    process.stdin.resume();
+  }
+}
+
+/** The local cloud's options as the environment sets them (the variables: this file's header). */
+function localCloudOptions(env: NodeJS.ProcessEnv, log: (message: string) => void): LocalCloudOptions {
+  return {
     port: portFromEnv(env, 'PORT', 3000),
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR || '.data',
     inMemory: env.DATA_IN_MEMORY === '1' || env.DATA_IN_MEMORY === 'true',
     dynamodbEndpoint: env.LOCAL_DYNAMODB_ENDPOINT || undefined,
     stackName: env.LOCAL_STACK_NAME || undefined,
-    ports: {
-      dynamodb: portFromEnv(env, 'DYNAMODB_PORT', 0),
-      fauxqs: portFromEnv(env, 'FAUXQS_PORT', 0),
-      ses: portFromEnv(env, 'SES_PORT', 0),
-      scheduler: portFromEnv(env, 'SCHEDULER_PORT', 0),
-      dns: portFromEnv(env, 'DNS_PORT', 0),
-      // A stable URL for the README's first webhook: 3001 next to the default API port.
-      webhookInbox: portFromEnv(env, 'WEBHOOK_INBOX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 3001 : 0),
-      // The SMTP relay: 2587 next to the default API port (587 needs root), else a free port.
-      smtp: portFromEnv(env, 'SMTP_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2587 : 0),
-      // The inbound MX listener: 2525 next to the default API port (25 needs root), else a free port.
-      mx: portFromEnv(env, 'MX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2525 : 0),
-      // API Gateway's custom domain names over HTTPS (docs/local-cloud/custom-domains.md): a free port unless set.
-      customDomains: portFromEnv(env, 'CUSTOM_DOMAINS_PORT', 0),
-    },
+    ports: localCloudPorts(env),
     smtpPortExplicit: Boolean(env.SMTP_PORT),
     mxPortExplicit: Boolean(env.MX_PORT),
     dnsResolvers: env.DNS_RESOLVERS || undefined,
@@ -130,7 +132,30 @@ async function main(): Promise<void> {
     oidc: env.LOCAL_OIDC === '1' || env.LOCAL_OIDC === 'true',
     oidcPort: portFromEnv(env, 'LOCAL_OIDC_PORT', 0),
     log,
-  });
+  };
+}
+
+/** The emulators' and listeners' ports: the environment's, else the defaults said below. */
+function localCloudPorts(env: NodeJS.ProcessEnv): NonNullable<LocalCloudOptions['ports']> {
+  return {
+    dynamodb: portFromEnv(env, 'DYNAMODB_PORT', 0),
+    fauxqs: portFromEnv(env, 'FAUXQS_PORT', 0),
+    ses: portFromEnv(env, 'SES_PORT', 0),
+    scheduler: portFromEnv(env, 'SCHEDULER_PORT', 0),
+    dns: portFromEnv(env, 'DNS_PORT', 0),
+    // A stable URL for the README's first webhook: 3001 next to the default API port.
+    webhookInbox: portFromEnv(env, 'WEBHOOK_INBOX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 3001 : 0),
+    // The SMTP relay: 2587 next to the default API port (587 needs root), else a free port.
+    smtp: portFromEnv(env, 'SMTP_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2587 : 0),
+    // The inbound MX listener: 2525 next to the default API port (25 needs root), else a free port.
+    mx: portFromEnv(env, 'MX_PORT', portFromEnv(env, 'PORT', 3000) === 3000 ? 2525 : 0),
+    // API Gateway's custom domain names over HTTPS (docs/local-cloud/custom-domains.md): a free port unless set.
+    customDomains: portFromEnv(env, 'CUSTOM_DOMAINS_PORT', 0),
+  };
+}
+
+/** Where everything is, and the ready line (`Ready in ... ms`: what scripts and tests wait for). */
+function printAddresses(cloud: LocalCloud, started: number): void {
   const { info } = cloud;
   console.log(`API:      ${cloud.apiUrl}`);
   console.log(`Mailbox:  ${cloud.apiUrl}/_local/ses`);
@@ -145,9 +170,12 @@ async function main(): Promise<void> {
     `Emulators: dynamodb ${info.endpoints.dynamodb}, sqs/sns/s3 ${info.endpoints.sqs}, ses ${info.endpoints.sesv2}, scheduler ${info.endpoints.scheduler}, dns ${info.endpoints.dns}`,
   );
   console.log(`Ready in ${Date.now() - started} ms: ${cloud.apiUrl} (template ${cloud.info.template?.hash.slice(0, 12) ?? '?'})`);
+}
 
+/** The stop of a signal or of the launcher's end: once (later ones ignored), the process exiting when done, or after 15 s. */
+function orderlyStop(cloud: LocalCloud, log: (message: string) => void): (signal: string) => Promise<void> {
   let stopping = false;
-  const stop = async (signal: string) => {
+  return async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log(`${signal}: stopping`);
@@ -160,14 +188,6 @@ async function main(): Promise<void> {
     log('stopped');
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  whenLauncherGone = (pid) => void stop(`npm start's process (or its shell, pid ${pid}) exited`);
-  // The parent (a test harness) closing our stdin means it is gone: stop too.
-  if (env.STOP_ON_STDIN_CLOSE === '1') {
-    process.stdin.on('end', () => void stop('stdin closed'));
-    process.stdin.resume();
-  }
 }
 
 main().catch((error: unknown) => {
