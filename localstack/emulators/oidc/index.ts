@@ -61,30 +61,61 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
   const server = http.createServer((req, res) => handler(req, res));
   const issuer = await listenHttp(server, { host: options.host, port: options.port });
 
+  const provider = new Provider(issuer, providerConfiguration(options, newSigningKey()));
+  provider.on('server_error', (_ctx: unknown, error: unknown) =>
+    options.log?.(`local OpenID provider: ${(error as Error).stack ?? String(error)}`),
+  );
+  handler = provider.callback();
+  options.log?.(`local OpenID provider at ${issuer} (client ${LOCAL_OIDC_CLIENT_ID})`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    issuer,
+    clientId: LOCAL_OIDC_CLIENT_ID,
+    label: LOCAL_OIDC_LABEL,
+    stop: () =>
+      (stopping ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}
+
+/** A new RS256 signing key, as a private JWK (made at each start: nothing persists). */
+function newSigningKey(): Record<string, unknown> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: `local-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' };
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: LOCAL_OIDC_CLIENT_ID,
-        token_endpoint_auth_method: 'none',
-        redirect_uris: options.redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-      ...(options.confidentialSecret
-        ? [
-            {
-              client_id: `${LOCAL_OIDC_CLIENT_ID}-confidential`,
-              client_secret: options.confidentialSecret,
-              token_endpoint_auth_method: 'client_secret_basic',
-              redirect_uris: options.redirectUris,
-              grant_types: ['authorization_code'],
-              response_types: ['code'],
-            },
-          ]
-        : []),
-    ],
+  return { ...privateKey.export({ format: 'jwk' }), kid: `local-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' };
+}
+
+/** The clients: the dashboard's public one, and the confidential one when options.confidentialSecret is set. */
+function dashboardClients(options: OidcEmulatorOptions): Record<string, unknown>[] {
+  return [
+    {
+      client_id: LOCAL_OIDC_CLIENT_ID,
+      token_endpoint_auth_method: 'none',
+      redirect_uris: options.redirectUris,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    },
+    ...(options.confidentialSecret
+      ? [
+          {
+            client_id: `${LOCAL_OIDC_CLIENT_ID}-confidential`,
+            client_secret: options.confidentialSecret,
+            token_endpoint_auth_method: 'client_secret_basic',
+            redirect_uris: options.redirectUris,
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+          },
+        ]
+      : []),
+  ];
+}
+
+/** oidc-provider's configuration: the clients, PKCE, the keys, the claims, implied consent and an HTML error page. */
+function providerConfiguration(options: OidcEmulatorOptions, signingKey: Record<string, unknown>): Record<string, unknown> {
+  return {
+    clients: dashboardClients(options),
     // PKCE for every client (oidc-provider only allows S256).
     pkce: { required: () => true },
     jwks: { keys: [signingKey] },
@@ -110,23 +141,6 @@ export async function startOidcEmulator(options: OidcEmulatorOptions): Promise<O
       ctx.type = 'html';
       ctx.body = `<!DOCTYPE html><title>Local OpenID provider: error</title><h1>${escapeHtml(out.error ?? 'error')}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
     },
-  });
-  provider.on('server_error', (_ctx: unknown, error: unknown) =>
-    options.log?.(`local OpenID provider: ${(error as Error).stack ?? String(error)}`),
-  );
-  handler = provider.callback();
-  options.log?.(`local OpenID provider at ${issuer} (client ${LOCAL_OIDC_CLIENT_ID})`);
-
-  let stopping: Promise<void> | undefined;
-  return {
-    issuer,
-    clientId: LOCAL_OIDC_CLIENT_ID,
-    label: LOCAL_OIDC_LABEL,
-    stop: () =>
-      (stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
   };
 }
 
