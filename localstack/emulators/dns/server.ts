@@ -60,6 +60,22 @@ function listenTcp(host: string, port: number): Promise<net.Server> {
 }
 
 function serve(udp: dgram.Socket, tcp: net.Server, port: number, responder: Responder, log: (msg: string) => void): DnsListeners {
+  answerUdp(udp, responder, log);
+  const connections = answerTcp(tcp, responder, log);
+
+  return {
+    port,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+      for (const socket of connections) socket.destroy();
+      await closed;
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+    },
+  };
+}
+
+/** UDP: each datagram a query, its answer sent back to the sender (none when the responder gives none). */
+function answerUdp(udp: dgram.Socket, responder: Responder, log: (msg: string) => void): void {
   udp.on('error', (err) => log(`dns: UDP socket error: ${err.message}`));
   udp.on('message', (packet, rinfo) => {
     const from = formatAddress(rinfo.address, rinfo.port);
@@ -73,7 +89,10 @@ function serve(udp: dgram.Socket, tcp: net.Server, port: number, responder: Resp
       })
       .catch((err: unknown) => log(`dns: UDP answer to ${from} failed: ${String(err)}`));
   });
+}
 
+/** TCP: each connection's length-framed queries answered on it; returns the open connections (close() ends them). */
+function answerTcp(tcp: net.Server, responder: Responder, log: (msg: string) => void): Set<net.Socket> {
   const connections = new Set<net.Socket>();
   tcp.on('error', (err) => log(`dns: TCP server error: ${err.message}`));
   tcp.on('connection', (socket) => {
@@ -90,33 +109,29 @@ function serve(udp: dgram.Socket, tcp: net.Server, port: number, responder: Resp
         if (buffered.length < 2 + size) break;
         const packet = buffered.subarray(2, 2 + size);
         buffered = buffered.subarray(2 + size);
-        responder
-          .handle(packet, 'tcp', from)
-          .then((response) => {
-            if (!response) {
-              socket.destroy();
-              return;
-            }
-            if (socket.destroyed) return;
-            const length = Buffer.alloc(2);
-            length.writeUInt16BE(response.length, 0);
-            socket.write(Buffer.concat([length, response]));
-          })
-          .catch((err: unknown) => {
-            log(`dns: TCP answer to ${from} failed: ${String(err)}`);
-            socket.destroy();
-          });
+        answerTcpQuery(socket, packet, from, responder, log);
       }
     });
   });
+  return connections;
+}
 
-  return {
-    port,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
-      for (const socket of connections) socket.destroy();
-      await closed;
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
-    },
-  };
+/** One query of a TCP connection: its answer written with its 16-bit length; no answer or a failure closes the connection. */
+function answerTcpQuery(socket: net.Socket, packet: Buffer, from: string, responder: Responder, log: (msg: string) => void): void {
+  responder
+    .handle(packet, 'tcp', from)
+    .then((response) => {
+      if (!response) {
+        socket.destroy();
+        return;
+      }
+      if (socket.destroyed) return;
+      const length = Buffer.alloc(2);
+      length.writeUInt16BE(response.length, 0);
+      socket.write(Buffer.concat([length, response]));
+    })
+    .catch((err: unknown) => {
+      log(`dns: TCP answer to ${from} failed: ${String(err)}`);
+      socket.destroy();
+    });
 }
