@@ -140,14 +140,25 @@ function startStreamPollers(config: StreamsConfig, sqs: SQSClient, log: (message
   };
 }
 
+type StreamPollers = ReturnType<typeof startStreamPollers>;
+
 export async function startWorkers(config: WorkersConfig, log: (message: string) => void): Promise<RunningWorkers> {
   // Before the handlers load: their clients get the IAM checks when built.
   if (config.iam) enforceIam(config.iam, log);
   const sqs = withoutSdkLogging(
     new SQSClient({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoint: config.sqsEndpoint, maxAttempts: 2 }),
   );
+  const pollers = queuePollers(config.workers, sqs, log);
+  const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
+  const tasks = taskRunners(config.tasks ?? [], log);
+  startPollersAndTasks(pollers, streams, tasks, log);
+  return runningWorkers(sqs, pollers, streams, tasks);
+}
+
+/** One SqsPoller per queue mapping, by its function's name (not started yet). */
+function queuePollers(workers: QueueWorkerConfig[], sqs: SQSClient, log: (message: string) => void): Map<string, SqsPoller> {
   const pollers = new Map<string, SqsPoller>();
-  for (const worker of config.workers) {
+  for (const worker of workers) {
     pollers.set(
       worker.fn.name,
       new SqsPoller({
@@ -163,9 +174,13 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       }),
     );
   }
-  const streams = config.streams ? startStreamPollers(config.streams, sqs, log) : undefined;
+  return pollers;
+}
+
+/** One ScheduledTaskRunner per scheduled function, by its name (not started yet). */
+function taskRunners(configs: TaskConfig[], log: (message: string) => void): Map<string, ScheduledTaskRunner> {
   const tasks = new Map<string, ScheduledTaskRunner>();
-  for (const task of config.tasks ?? []) {
+  for (const task of configs) {
     tasks.set(
       task.fn.name,
       new ScheduledTaskRunner({
@@ -177,6 +192,16 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
       }),
     );
   }
+  return tasks;
+}
+
+/** Starts the queue pollers (but the held ones), then the stream pollers, then the scheduled tasks. */
+function startPollersAndTasks(
+  pollers: Map<string, SqsPoller>,
+  streams: StreamPollers | undefined,
+  tasks: Map<string, ScheduledTaskRunner>,
+  log: (message: string) => void,
+): void {
   // LOCAL_HOLD_WORKERS=<name>[,<name>]: those queue workers are not started, so their messages wait in
   // the queue (a test of what a crash between hand-over and processing leaves behind; test/integration/inbound-restart.test.ts).
   const held = new Set(
@@ -191,6 +216,15 @@ export async function startWorkers(config: WorkersConfig, log: (message: string)
   }
   for (const poller of streams?.pollers.values() ?? []) poller.start();
   for (const task of tasks.values()) task.start();
+}
+
+/** The running workers, as the thread reports and stops them. */
+function runningWorkers(
+  sqs: SQSClient,
+  pollers: Map<string, SqsPoller>,
+  streams: StreamPollers | undefined,
+  tasks: Map<string, ScheduledTaskRunner>,
+): RunningWorkers {
   return {
     isRunning: (name) => pollers.get(name)?.isRunning() ?? streams?.pollers.get(name)?.isRunning() ?? false,
     streamStatus: () =>
