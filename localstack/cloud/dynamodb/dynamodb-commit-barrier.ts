@@ -39,70 +39,14 @@ export interface CommitBarrierOptions {
   onTransactionAnswered?: () => void;
 }
 
+/** Where DynamoDB Local listens now, with the barrier's keep-alive agent. */
+type Upstream = () => { host: string; port: number; agent: http.Agent };
+
 export async function startCommitBarrier(options: CommitBarrierOptions): Promise<CommitBarrier> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const upstream = () => ({ host: options.host, port: options.upstreamPort(), agent });
+  const upstream: Upstream = () => ({ host: options.host, port: options.upstreamPort(), agent });
 
-  /** Resolves once a request queued after the transaction's COMMIT has been answered. */
-  const barrier = (request: IncomingMessage) =>
-    new Promise<void>((resolve, reject) => {
-      const body = '{"Limit":1}';
-      const headers: http.OutgoingHttpHeaders = {
-        'content-type': 'application/x-amz-json-1.0',
-        'content-length': Buffer.byteLength(body),
-        'x-amz-target': 'DynamoDB_20120810.ListTables',
-        // DynamoDB Local checks the shape of the credentials, not the signature.
-        authorization: request.headers.authorization,
-        'x-amz-date': request.headers['x-amz-date'],
-      };
-      const call = http.request({ ...upstream(), method: 'POST', path: '/', headers }, (answer) => {
-        answer.resume();
-        answer.on('end', () => (answer.statusCode === 200 ? resolve() : reject(new Error(`barrier answered ${answer.statusCode}`))));
-        answer.on('error', reject);
-      });
-      call.on('error', reject);
-      call.end(body);
-    });
-
-  const forward = (request: IncomingMessage, response: ServerResponse) => {
-    const holdForCommit = needsCommitBarrier(request.headers['x-amz-target'] as string | undefined);
-    const call = http.request({ ...upstream(), method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      const status = answer.statusCode ?? 502;
-      if (!holdForCommit || status !== 200) {
-        response.writeHead(status, answer.headers);
-        answer.pipe(response);
-        return;
-      }
-      options.onTransactionAnswered?.();
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('error', (error) => response.destroy(error));
-      answer.on('end', () => {
-        barrier(request).then(
-          () => {
-            response.writeHead(status, answer.headers);
-            response.end(Buffer.concat(chunks));
-          },
-          // Not known to be committed: the client sees a broken connection, never a 200.
-          (error: Error) => response.destroy(error),
-        );
-      });
-    });
-    call.on('error', (error) => {
-      if (response.headersSent) return response.destroy(error);
-      response.writeHead(502, { 'content-type': 'application/x-amz-json-1.0' });
-      response.end(
-        JSON.stringify({
-          __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
-          message: `DynamoDB Local unreachable: ${error.message}`,
-        }),
-      );
-    });
-    request.on('aborted', () => call.destroy());
-    request.pipe(call);
-  };
-
-  const server = http.createServer(forward);
+  const server = http.createServer((request, response) => forward(request, response, upstream, options));
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -117,4 +61,65 @@ export async function startCommitBarrier(options: CommitBarrierOptions): Promise
         agent.destroy();
       }),
   };
+}
+
+/** Resolves once a request queued after the transaction's COMMIT has been answered. */
+function barrier(request: IncomingMessage, upstream: Upstream): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const body = '{"Limit":1}';
+    const headers: http.OutgoingHttpHeaders = {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(body),
+      'x-amz-target': 'DynamoDB_20120810.ListTables',
+      // DynamoDB Local checks the shape of the credentials, not the signature.
+      authorization: request.headers.authorization,
+      'x-amz-date': request.headers['x-amz-date'],
+    };
+    const call = http.request({ ...upstream(), method: 'POST', path: '/', headers }, (answer) => {
+      answer.resume();
+      answer.on('end', () => (answer.statusCode === 200 ? resolve() : reject(new Error(`barrier answered ${answer.statusCode}`))));
+      answer.on('error', reject);
+    });
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
+/** Forwards a request to DynamoDB Local unchanged; a successful transaction's answer waits for the barrier. */
+function forward(request: IncomingMessage, response: ServerResponse, upstream: Upstream, options: CommitBarrierOptions): void {
+  const holdForCommit = needsCommitBarrier(request.headers['x-amz-target'] as string | undefined);
+  const call = http.request({ ...upstream(), method: request.method, path: request.url, headers: request.headers }, (answer) => {
+    const status = answer.statusCode ?? 502;
+    if (!holdForCommit || status !== 200) {
+      response.writeHead(status, answer.headers);
+      answer.pipe(response);
+      return;
+    }
+    options.onTransactionAnswered?.();
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.on('error', (error) => response.destroy(error));
+    answer.on('end', () => {
+      barrier(request, upstream).then(
+        () => {
+          response.writeHead(status, answer.headers);
+          response.end(Buffer.concat(chunks));
+        },
+        // Not known to be committed: the client sees a broken connection, never a 200.
+        (error: Error) => response.destroy(error),
+      );
+    });
+  });
+  call.on('error', (error) => {
+    if (response.headersSent) return response.destroy(error);
+    response.writeHead(502, { 'content-type': 'application/x-amz-json-1.0' });
+    response.end(
+      JSON.stringify({
+        __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+        message: `DynamoDB Local unreachable: ${error.message}`,
+      }),
+    );
+  });
+  request.on('aborted', () => call.destroy());
+  request.pipe(call);
 }
