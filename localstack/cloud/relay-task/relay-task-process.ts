@@ -63,22 +63,8 @@ export class RelayTaskStartError extends Error {
 const OUTPUT_KEPT = 20_000;
 
 export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise<RelayTaskProcess> {
-  // Its own process group: a terminal's Ctrl-C reaches the local cloud, which stops the task in its turn
-  // (SIGTERM, as ECS does) instead of the task stopping on its own first; the IPC channel still takes it
-  // down with the local cloud (./relay-task-runtime.ts exits when the channel closes).
-  const child = spawn(process.execPath, [relayTaskEntry()], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    detached: true,
-  });
-  let output = '';
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      output = `${output}${line}\n`.slice(-OUTPUT_KEPT);
-      options.log(`smtp-relay: ${line}`);
-    });
-  }
+  const child = spawnRelayTask(options);
+  const output = followOutput(child, options.log);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
     child.once('exit', (code, signal) => resolveExit({ code, signal })),
   );
@@ -126,7 +112,32 @@ export function startRelayTaskProcess(options: RelayTaskProcessOptions): Promise
       }),
     stop: () => stopProcess(child, exited, options.stopTimeoutSeconds, () => (stopping = true)),
   };
-  return waitUntilReady(task, child, exited, options, () => output);
+  return waitUntilReady(task, child, exited, options, output);
+}
+
+/** The task's process, started with the container's environment and an IPC channel to the local cloud. */
+function spawnRelayTask(options: RelayTaskProcessOptions): ChildProcess {
+  // Its own process group: a terminal's Ctrl-C reaches the local cloud, which stops the task in its turn
+  // (SIGTERM, as ECS does) instead of the task stopping on its own first; the IPC channel still takes it
+  // down with the local cloud (./relay-task-runtime.ts exits when the channel closes).
+  return spawn(process.execPath, [relayTaskEntry()], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    detached: true,
+  });
+}
+
+/** Logs the task's stdout and stderr line by line as `smtp-relay: ...`; returns what it printed last (OUTPUT_KEPT characters). */
+function followOutput(child: ChildProcess, log: (message: string) => void): () => string {
+  let output = '';
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      output = `${output}${line}\n`.slice(-OUTPUT_KEPT);
+      log(`smtp-relay: ${line}`);
+    });
+  }
+  return () => output;
 }
 
 /** ECS's stop: SIGTERM, SIGKILL after the stop timeout; resolves when the process has exited. */
