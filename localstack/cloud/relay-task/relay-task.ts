@@ -25,7 +25,7 @@ import type { IamSettings } from '../iam/iam-setup';
 import { readRelayImage } from './relay-task-image';
 import { withLocalPreloads } from './relay-task-preloads';
 import { choosePort } from './relay-task-ports';
-import { RelayTaskStartError, startRelayTaskProcess, type RelayTaskProcess } from './relay-task-process';
+import { RelayTaskStartError, startRelayTaskProcess, type RelayTaskProcess, type RelayTaskProcessOptions } from './relay-task-process';
 import { resolveTaskSecrets } from './relay-task-secrets';
 import { certificate } from '../tls/smtp-relay';
 import type { RelayTask } from '../template/relay-task';
@@ -94,21 +94,10 @@ export function relayTaskSharedEnvironment(environment: Record<string, string>):
 const START_ATTEMPTS = 3;
 
 export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promise<LocalRelayTask> {
-  const image = readRelayImage(join(PROJECT_ROOT, RELAY_DOCKERFILE));
-  if (image.script !== BUNDLE_FILE)
-    throw new Error(`${RELAY_DOCKERFILE}: CMD runs ${image.script}, the local cloud knows the relay's bundle as ${BUNDLE_FILE}`);
-  const { key, cert, caFile } = await certificate(options.certDir);
-  const template = { ...image.env, ...options.task.environment, ...resolveTaskSecrets(options.task.secrets, { key, cert }) };
+  const { template, caFile } = await taskTemplateEnvironment(options);
   const { host, log } = options;
   for (let attempt = 1; ; attempt++) {
-    const smtpPort = await choosePort(
-      { port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port },
-      log,
-    );
-    const mxPort = await choosePort(
-      { port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port },
-      log,
-    );
+    const { smtpPort, mxPort } = await chooseTaskPorts(options);
     const env = withLocalPreloads({
       ...options.containerEnvironment(template),
       ...localTaskVariables(host, { smtp: smtpPort, mx: mxPort }),
@@ -116,20 +105,7 @@ export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promi
     let running: RelayTaskProcess;
     const started = Date.now();
     try {
-      running = await startRelayTaskProcess({
-        entry: join(PROJECT_ROOT, SMTP_RELAY.entry),
-        env,
-        cwd: PROJECT_ROOT,
-        principal: { functionName: SMTP_RELAY.name, roleArn: options.task.roleArn, policies: options.policies },
-        iam: options.iam,
-        stopTimeoutSeconds: options.task.stopTimeoutSeconds,
-        listeners: [
-          { host, port: smtpPort },
-          { host, port: mxPort },
-        ],
-        startTimeoutMs: options.startTimeoutMs ?? 60_000,
-        log,
-      });
+      running = await startRelayTaskProcess(relayTaskProcessOptions(options, env, smtpPort, mxPort));
     } catch (error) {
       const raced =
         error instanceof RelayTaskStartError && /EADDRINUSE/.test(error.output) && !options.explicit.smtp && !options.explicit.mx;
@@ -138,21 +114,76 @@ export async function startLocalRelayTask(options: LocalRelayTaskOptions): Promi
       continue;
     }
     log(`SMTP relay task (pid ${running.pid}) ready in ${Date.now() - started} ms: SMTP ${host}:${smtpPort}, MX ${host}:${mxPort}`);
-    const listenerHealth = (port: number, connections: Record<string, number>): ListenerHealth => ({
-      address: `${host}:${port}`,
-      state: running.up() ? 'up' : 'down',
-      connections: connections[String(port)] ?? 0,
-    });
-    return {
-      pid: running.pid,
-      smtp: `${host}:${smtpPort}`,
-      mx: `${host}:${mxPort}`,
-      caFile,
-      health: async () => {
-        const connections = await running.connections();
-        return { smtp: listenerHealth(smtpPort, connections), mx: listenerHealth(mxPort, connections) };
-      },
-      stop: () => running.stop(),
-    };
+    return localRelayTask(running, host, smtpPort, mxPort, caFile);
   }
+}
+
+/**
+ * The container's environment from the image and the task definition (layers 1 to 3 above: the image's ENV,
+ * the task definition's Environment, its Secrets resolved), and the local CA's file.
+ */
+async function taskTemplateEnvironment(
+  options: LocalRelayTaskOptions,
+): Promise<{ template: Record<string, string>; caFile: string | null }> {
+  const image = readRelayImage(join(PROJECT_ROOT, RELAY_DOCKERFILE));
+  if (image.script !== BUNDLE_FILE)
+    throw new Error(`${RELAY_DOCKERFILE}: CMD runs ${image.script}, the local cloud knows the relay's bundle as ${BUNDLE_FILE}`);
+  const { key, cert, caFile } = await certificate(options.certDir);
+  const template = { ...image.env, ...options.task.environment, ...resolveTaskSecrets(options.task.secrets, { key, cert }) };
+  return { template, caFile };
+}
+
+/** The SMTP relay's port, then the MX listener's (./relay-task-ports.ts). */
+async function chooseTaskPorts(options: LocalRelayTaskOptions): Promise<{ smtpPort: number; mxPort: number }> {
+  const { host, log } = options;
+  const smtpPort = await choosePort(
+    { port: options.ports.smtp, explicit: options.explicit.smtp, host, name: 'SMTP relay', variable: SMTP_ENV.port },
+    log,
+  );
+  const mxPort = await choosePort({ port: options.ports.mx, explicit: options.explicit.mx, host, name: 'MX', variable: MX_ENV.port }, log);
+  return { smtpPort, mxPort };
+}
+
+/** What the task's process is started with: the product's entry, the container's environment, the task role, its listeners. */
+function relayTaskProcessOptions(
+  options: LocalRelayTaskOptions,
+  env: Record<string, string>,
+  smtpPort: number,
+  mxPort: number,
+): RelayTaskProcessOptions {
+  const { host, log } = options;
+  return {
+    entry: join(PROJECT_ROOT, SMTP_RELAY.entry),
+    env,
+    cwd: PROJECT_ROOT,
+    principal: { functionName: SMTP_RELAY.name, roleArn: options.task.roleArn, policies: options.policies },
+    iam: options.iam,
+    stopTimeoutSeconds: options.task.stopTimeoutSeconds,
+    listeners: [
+      { host, port: smtpPort },
+      { host, port: mxPort },
+    ],
+    startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    log,
+  };
+}
+
+/** The started task, as the local cloud reports and stops it. */
+function localRelayTask(running: RelayTaskProcess, host: string, smtpPort: number, mxPort: number, caFile: string | null): LocalRelayTask {
+  const listenerHealth = (port: number, connections: Record<string, number>): ListenerHealth => ({
+    address: `${host}:${port}`,
+    state: running.up() ? 'up' : 'down',
+    connections: connections[String(port)] ?? 0,
+  });
+  return {
+    pid: running.pid,
+    smtp: `${host}:${smtpPort}`,
+    mx: `${host}:${mxPort}`,
+    caFile,
+    health: async () => {
+      const connections = await running.connections();
+      return { smtp: listenerHealth(smtpPort, connections), mx: listenerHealth(mxPort, connections) };
+    },
+    stop: () => running.stop(),
+  };
 }
