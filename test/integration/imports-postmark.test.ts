@@ -47,7 +47,7 @@ import {
   reportBothWays,
   seedProvider,
 } from './harness/imports';
-import { syntheticAddress } from '#localstack/emulators/providers/seed';
+import { syntheticAddress } from '#localstack/emulators/providers';
 import { api, newAccount, type TestAccount } from './harness/stack';
 
 /** The fixture's generated bounces imported here (the first 1,100 of its 10,000): the counts below are N + what the hand-made entries add. */

@@ -16,7 +16,7 @@ import { startDnsEmulator, type DnsEmulator } from '../../emulators/dns';
 import type { DnsServers } from '../../emulators/dns-servers';
 import { startKmsEmulator, type KmsEmulator } from '../../emulators/kms';
 import { startOidcEmulator, type OidcEmulator } from '../../emulators/oidc';
-import { DEMO_WEBHOOK_HOST, startProviderEmulator, type ProviderEmulator } from '../../emulators/providers/server';
+import { DEMO_WEBHOOK_HOST, startProviderEmulator, type ProviderEmulator } from '../../emulators/providers';
 import { ROUTE53_LOCAL_ACCESS_KEY_ID, startRoute53Emulator, type Route53Emulator } from '../../emulators/route53';
 import { startSchedulerEmulator, type SchedulerEmulator } from '../../emulators/scheduler';
 import { startSesEmulator, type SesEmulator } from '../../emulators/ses';

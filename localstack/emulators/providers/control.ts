@@ -1,7 +1,8 @@
 /**
  * The emulator's control API (same server as the fake providers, under /_control):
  *   PUT    /_control/accounts   {provider, api_key, account_api_key?, region?, data, faults?} -> 204
- *          seeds (or replaces) the account of api_key; `data` is the provider's seed (seed.ts)
+ *          seeds (or replaces) the account of api_key; `data` is the provider's seed (sendgrid-seed.ts,
+ *          postmark-seed.ts, mailgun-seed.ts)
  *   PUT    /_control/faults     {provider, api_key, faults} -> 204: new faults, request count reset
  *   DELETE /_control/accounts?provider=&api_key=                     -> 204 (404 when unknown)
  *   GET    /_control/requests?provider=&api_key=                     -> 200 {requests: [{method, path, status, region}]}

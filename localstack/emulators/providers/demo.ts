@@ -4,16 +4,9 @@
  * provider under well-known keys (DEMO_KEYS). Not used by tests.
  */
 import type { AccountSeed } from './accounts';
-import {
-  mailgunDomain,
-  postmarkServer,
-  postmarkStream,
-  postmarkTriggers,
-  sendgridWebhook,
-  type MailgunSeed,
-  type PostmarkSeed,
-  type SendgridSeed,
-} from './seed';
+import { mailgunDomain, type MailgunSeed } from './mailgun-seed';
+import { postmarkServer, postmarkStream, postmarkTriggers, type PostmarkSeed } from './postmark-seed';
+import { sendgridWebhook, type SendgridSeed } from './sendgrid-seed';
 
 /** The host of the demo accounts' webhook URLs (the local cloud publishes an A record for it). */
 export const DEMO_WEBHOOK_HOST = 'hooks.demo-customer.example';

@@ -11,7 +11,7 @@
  * and /v3/{domain}/templates/{name} (the active version with ?active=yes); /v3/domains/{domain}/webhooks;
  * /v1/webhooks (webhook_ids filter).
  */
-import type { MailgunDomainSeed, MailgunSeed, MailgunTemplate } from './seed';
+import type { MailgunDomainSeed, MailgunSeed, MailgunTemplate } from './mailgun-seed';
 import { dispatch, intParam, type Route } from './routes';
 import { json, text, type EmulatedRequest, type FakeProvider, type Reply } from './types';
 

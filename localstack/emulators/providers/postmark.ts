@@ -10,7 +10,7 @@
  * /templates (Count + Offset required, TemplateType, LayoutTemplate; TotalCount) and
  * /templates/{idOrAlias}; /webhooks (MessageStream); /domains (count + offset required) and /domains/{id}.
  */
-import type { PostmarkDomainDetails, PostmarkSeed, PostmarkTemplate } from './seed';
+import type { PostmarkDomainDetails, PostmarkSeed, PostmarkTemplate } from './postmark-seed';
 import { dispatch, paramIgnoringCase, type Route } from './routes';
 import { json, text, type EmulatedRequest, type FakeProvider, type Reply } from './types';
 

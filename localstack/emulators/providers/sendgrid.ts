@@ -10,7 +10,7 @@
  * /v3/templates/{id}; /v3/whitelabel/domains (+ /{id}); /v3/user/webhooks/event/settings/all
  * (account_status_change only with ?include=) and the legacy single-webhook GET …/event/settings.
  */
-import type { SendgridEventWebhook, SendgridSeed, SendgridTemplate } from './seed';
+import type { SendgridEventWebhook, SendgridSeed, SendgridTemplate } from './sendgrid-seed';
 import { dispatch, intParam, type Route } from './routes';
 import { json, text, type EmulatedRequest, type FakeProvider, type Reply } from './types';
 

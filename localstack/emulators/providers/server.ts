@@ -1,27 +1,20 @@
 /**
- * The provider emulator: one node:http server faking SendGrid, Postmark and Mailgun for imports
- * (POST /migrations) in the local cloud and in tests. Mounts:
+ * The provider emulator's HTTP front: one node:http server faking SendGrid, Postmark and Mailgun (started
+ * by ./index.ts). Mounts:
  *   /sendgrid, /sendgrid-eu   SendGrid global and EU hosts
  *   /postmark                 Postmark
  *   /mailgun, /mailgun-eu     Mailgun US and EU hosts
  *   /_control/…               seeding, faults and request logs (control.ts)
  * An account lives on one region's mount: its key is unknown (the provider's 401) on the other.
- * Demo accounts (demo.ts) are seeded at start so a local user can try an import at once.
  */
 import http from 'node:http';
-import type { ProviderBaseUrls } from '#shared/adapters/providers/base-urls';
-import { listenHttp } from '../http-server';
-import { AccountStore } from './accounts';
+import type { AccountStore } from './accounts';
 import { handleControl } from './control';
-import { DEMO_ACCOUNTS } from './demo';
 import { faultReply } from './faults';
 import { fakeMailgun } from './mailgun';
 import { fakePostmark } from './postmark';
 import { fakeSendgrid } from './sendgrid';
 import type { EmulatedProvider, EmulatedRegion, FakeProvider, Reply } from './types';
-
-export { DEMO_KEYS, DEMO_WEBHOOK_HOST } from './demo';
-export type { AccountSeed, Faults, RequestLogEntry } from './accounts';
 
 const MAX_CONTROL_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -39,29 +32,9 @@ const FAKES: Record<EmulatedProvider, FakeProvider<unknown>> = {
   mailgun: fakeMailgun as FakeProvider<unknown>,
 };
 
-export interface ProviderEmulatorOptions {
-  port?: number; // default 0 = ephemeral
-  host?: string; // default 127.0.0.1
-  /** Seed the demo accounts (default true). */
-  demo?: boolean;
-  log?: (msg: string) => void;
-}
-
-export interface ProviderEmulator {
-  /** Origin, e.g. http://127.0.0.1:45678 (the control API is under /_control). */
-  url: string;
-  /** Base URL per provider host, ready for PROVIDER_*_URL. */
-  urls: ProviderBaseUrls;
-  close(): Promise<void>;
-}
-
-export async function startProviderEmulator(options: ProviderEmulatorOptions = {}): Promise<ProviderEmulator> {
-  const host = options.host ?? '127.0.0.1';
-  const log = options.log ?? (() => undefined);
-  const store = new AccountStore();
-  if (options.demo ?? true) for (const seed of DEMO_ACCOUNTS) store.put(seed);
-
-  const server = http.createServer((req, res) => {
+/** The server over `store` (not listening yet): a request that throws is logged and answered 500. */
+export function createProviderServer(store: AccountStore, log: (msg: string) => void): http.Server {
+  return http.createServer((req, res) => {
     handle(store, req, res).catch((err: unknown) => {
       log(
         `provider emulator: ${req.method ?? ''} ${(req.url ?? '').split('?')[0] ?? ''} failed: ${err instanceof Error ? err.stack : String(err)}`,
@@ -69,25 +42,6 @@ export async function startProviderEmulator(options: ProviderEmulatorOptions = {
       send(res, { status: 500, text: 'Internal error in the provider emulator.' }, false);
     });
   });
-  const url = await listenHttp(server, { port: options.port, host });
-  log(`provider emulator: listening on ${url}`);
-
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    urls: {
-      sendgrid: `${url}/sendgrid`,
-      sendgridEu: `${url}/sendgrid-eu`,
-      postmark: `${url}/postmark`,
-      mailgun: `${url}/mailgun`,
-      mailgunEu: `${url}/mailgun-eu`,
-    },
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      })),
-  };
 }
 
 async function handle(store: AccountStore, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

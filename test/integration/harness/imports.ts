@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { seedProviderAccount, setProviderFaults, providerRequestLog } from '#localstack/emulators/providers/client';
-import type { AccountSeed, Faults } from '#localstack/emulators/providers/server';
+import { seedProviderAccount, setProviderFaults, providerRequestLog, type AccountSeed, type Faults } from '#localstack/emulators/providers';
 import type { PublishedDnsRecord } from '../../fixtures/providers/types';
 import { mailgunFixture } from '../../fixtures/providers/mailgun';
 import { postmarkFixture } from '../../fixtures/providers/postmark';

@@ -4,13 +4,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { seedProviderAccount } from '#localstack/emulators/providers/client';
-import { startProviderEmulator, type AccountSeed, type ProviderEmulator } from '#localstack/emulators/providers/server';
+import { seedProviderAccount, startProviderEmulator, type AccountSeed, type ProviderEmulator } from '#localstack/emulators/providers';
 import { ProviderError } from '#shared/ports/provider-source';
 import type { SourcePage } from '#shared/domain/imports/source';
 import type { ProviderBaseUrls } from '#shared/adapters/providers/base-urls';
 
-export { providerRequestLog } from '#localstack/emulators/providers/client';
+export { providerRequestLog } from '#localstack/emulators/providers';
 
 export async function startEmulator(): Promise<ProviderEmulator> {
   return startProviderEmulator({ port: 0, demo: false });

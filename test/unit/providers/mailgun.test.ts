@@ -6,8 +6,7 @@
  * failures: bad key (plain-text Forbidden), rate limit (X-RateLimit-Reset / retry-seconds), outage,
  * closed port, a path the key may not read, EU routing — never a key in a message.
  */
-import type { ProviderEmulator } from '#localstack/emulators/providers/server';
-import type { MailgunSeed, MailgunTemplate } from '#localstack/emulators/providers/seed';
+import type { MailgunSeed, MailgunTemplate, ProviderEmulator } from '#localstack/emulators/providers';
 import type { ProviderCredentials, SourceSuppression } from '#shared/domain/imports/source';
 import { MailgunSource } from '#shared/adapters/providers/mailgun';
 import { data, facts, SHARED_WEBHOOK_URL } from '../../fixtures/providers/mailgun';

@@ -5,8 +5,7 @@
  * legacy server hooks), and failures: bad server/account token, rate limit (429 without headers: 60 s),
  * outage, closed port, a path the token cannot read — with no token ever in a message.
  */
-import type { ProviderEmulator } from '#localstack/emulators/providers/server';
-import type { PostmarkSeed, PostmarkTemplate } from '#localstack/emulators/providers/seed';
+import type { PostmarkSeed, PostmarkTemplate, ProviderEmulator } from '#localstack/emulators/providers';
 import type { ProviderCredentials, SourceSuppression } from '#shared/domain/imports/source';
 import { PostmarkSource } from '#shared/adapters/providers/postmark';
 import { data, facts, INBOUND_HOOK_URL, LEGACY_HOOK_URL, SHARED_WEBHOOK_URL } from '../../fixtures/providers/postmark';

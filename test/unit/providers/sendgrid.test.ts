@@ -5,8 +5,7 @@
  * fallback), and failures: bad key, rate limit (X-RateLimit-Reset), outage, closed port, missing scope,
  * EU routing — with the key never in a message.
  */
-import type { ProviderEmulator } from '#localstack/emulators/providers/server';
-import type { SendgridSeed, SendgridTemplate } from '#localstack/emulators/providers/seed';
+import type { ProviderEmulator, SendgridSeed, SendgridTemplate } from '#localstack/emulators/providers';
 import type { ProviderCredentials, SourceSuppression } from '#shared/domain/imports/source';
 import { SendgridSource } from '#shared/adapters/providers/sendgrid';
 import { data, facts, SHARED_WEBHOOK_URL } from '../../fixtures/providers/sendgrid';
