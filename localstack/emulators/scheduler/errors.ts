@@ -1,5 +1,5 @@
 /**
- * Scheduler API errors. The server writes them in the AWS REST-JSON error format (status code,
+ * Scheduler API errors, in the AWS REST-JSON error format the server writes (`errorResponse`: status code,
  * `x-amzn-errortype` header, `{"Message": ...}` body), which the SDK maps to its exception classes,
  * so `err.name` is e.g. `ResourceNotFoundException` in callers.
  */
@@ -38,4 +38,9 @@ export const conflict = (message: string): SchedulerError => new SchedulerError(
 export function constraint(member: string, value: unknown, rule: string): SchedulerError {
   const shown = value === undefined || value === null ? 'null' : `'${String(value)}'`;
   return validation(`1 validation error detected: Value ${shown} at '${member}' failed to satisfy constraint: ${rule}`);
+}
+
+/** The REST-JSON error response of `err`: its status, the `x-amzn-errortype` header naming the exception, and the body. */
+export function errorResponse(err: SchedulerError): { status: number; headers: Record<string, string>; body: { Message: string } } {
+  return { status: err.status, headers: { 'x-amzn-errortype': err.errorName }, body: { Message: err.message } };
 }

@@ -7,23 +7,12 @@
  * See docs/local-cloud/scheduler.md for what is supported.
  */
 import { listenHttp } from '../http-server';
-import { FiringEngine } from './firing';
-import { SchedulerOperations } from './operations';
 import { createSchedulerServer } from './server';
-import { SqsTargetSender, type TargetAuthorizer } from './sqs-target';
-import { SchedulerStore } from './store';
+import type { TargetAuthorizer } from './sqs-target';
+import { openSchedulerState, type SchedulerEmulatorOptions } from './state';
 
 export { atExpression } from './expressions';
-
-export interface SchedulerEmulatorOptions {
-  port?: number; // default 0 = ephemeral
-  host?: string; // default '127.0.0.1'
-  dataDir?: string; // absolute path; undefined = memory only
-  region?: string; // default 'us-east-1'
-  accountId?: string; // default '000000000000'
-  sqs: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
-  log?: (msg: string) => void; // optional; default silent
-}
+export type { SchedulerEmulatorOptions } from './state';
 
 export interface SchedulerEmulator {
   url: string; // e.g. http://127.0.0.1:45678
@@ -36,17 +25,10 @@ export interface SchedulerEmulator {
 }
 
 export async function startSchedulerEmulator(opts: SchedulerEmulatorOptions): Promise<SchedulerEmulator> {
-  const log = opts.log ?? (() => undefined);
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
   const host = opts.host ?? '127.0.0.1';
-
-  const store = new SchedulerStore(opts.dataDir, `arn:aws:scheduler:${region}:${accountId}`);
-  await store.load(Date.now());
-  const sender = new SqsTargetSender(opts.sqs);
-  const engine = new FiringEngine({ store, sender, log });
-  const ops = new SchedulerOperations(store, engine);
-  const server = createSchedulerServer(ops, store, log);
+  const state = await openSchedulerState(opts);
+  const { store, engine, sender, log } = state;
+  const server = createSchedulerServer(state);
 
   const url = await listenHttp(server, { port: opts.port, host });
   engine.start();

@@ -4,6 +4,9 @@
  */
 import { validation } from './errors';
 
+/** The page size of ListSchedules and ListScheduleGroups when MaxResults is absent. */
+export const DEFAULT_PAGE_SIZE = 100;
+
 function encode(afterKey: string): string {
   return Buffer.from(JSON.stringify({ after: afterKey }), 'utf8').toString('base64url');
 }

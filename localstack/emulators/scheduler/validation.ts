@@ -4,7 +4,7 @@
  */
 import { constraint, validation } from './errors';
 import { isValidTimezone, parseScheduleExpression } from './expressions';
-import type { FlexibleTimeWindow, ScheduleFields, TargetRecord } from './types';
+import type { FlexibleTimeWindow, ScheduleFields, Tag, TargetRecord } from './types';
 import { parseSqsArn } from './sqs-arn';
 
 const NAME = /^[0-9a-zA-Z\-_.]+$/;
@@ -178,4 +178,22 @@ export function validateMaxResults(raw: string | null, fallback: number): number
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 100) throw constraint('maxResults', raw, 'Member must have value between 1 and 100');
   return n;
+}
+
+/** Tags of a schedule group: a list of {Key (1..128), Value (0..256)}. */
+export function validateTags(value: unknown): Tag[] {
+  if (!Array.isArray(value)) throw constraint('tags', value, 'Member must not be null');
+  return value.map((t, i) => {
+    if (
+      !isObject(t) ||
+      typeof t.Key !== 'string' ||
+      typeof t.Value !== 'string' ||
+      t.Key.length < 1 ||
+      t.Key.length > 128 ||
+      t.Value.length > 256
+    ) {
+      throw constraint(`tags.${i + 1}`, JSON.stringify(t), 'Member must have a Key (1-128 chars) and a Value (0-256 chars)');
+    }
+    return { Key: t.Key, Value: t.Value };
+  });
 }
