@@ -1,10 +1,8 @@
 /**
- * Cryptographic operations: Encrypt, Decrypt, GenerateDataKey, GenerateDataKeyWithoutPlaintext, ReEncrypt,
- * with real AES-256-GCM (ciphertext.ts) and the checks and errors of their KMS API reference pages:
+ * What the cryptographic operations share (Encrypt, Decrypt, GenerateDataKey,
+ * GenerateDataKeyWithoutPlaintext, ReEncrypt: ./operations/encrypt.ts and the others): real AES-256-GCM
+ * (ciphertext.ts) and the checks and errors of their KMS API reference pages:
  *
- * - https://docs.aws.amazon.com/kms/latest/APIReference/API_Encrypt.html: Plaintext 1..4096 bytes
- *   (ValidationException); KeyId as key id, key ARN, alias name or alias ARN; unknown -> NotFoundException;
- *   "DisabledException: The request was rejected because the specified KMS key is not enabled."
  * - https://docs.aws.amazon.com/kms/latest/APIReference/API_Decrypt.html: KeyId optional for symmetric
  *   keys ("KMS can get the KMS key from metadata that it adds to the symmetric ciphertext blob"); "If you
  *   identify a different KMS key, the Decrypt operation throws an IncorrectKeyException"; a ciphertext
@@ -14,8 +12,6 @@
  * - https://docs.aws.amazon.com/kms/latest/APIReference/API_GenerateDataKey.html: "You must specify either
  *   the KeySpec or the NumberOfBytes parameter (but not both)"; NumberOfBytes 1..1024; KeySpec AES_256 or
  *   AES_128.
- * - https://docs.aws.amazon.com/kms/latest/APIReference/API_ReEncrypt.html: Decrypt with the source key
- *   and context, then Encrypt with the destination key and context.
  * - An EncryptionAlgorithm other than SYMMETRIC_DEFAULT on a symmetric key: InvalidKeyUsageException ("The
  *   encryption algorithm ... is incompatible with the type of key material in the KMS key").
  * - DryRun: after every check, DryRunOperationException ("The request would have succeeded").
@@ -27,127 +23,77 @@
 import { randomBytes } from 'node:crypto';
 import { keyIdOfCiphertext, openBlob, sealBlob, type EncryptionContext } from './ciphertext';
 import { KmsError } from './errors';
-import { encryptionContext, grantTokens, optBool, optEnum, optInt, optKeyId, reqBlob, reqKeyId } from './input';
-import type { KeyResolver } from './key-ref';
-import type { KmsStore } from './store';
+import { encryptionContext, grantTokens, optBool, optEnum, optInt, reqKeyId } from './input';
+import type { KmsState } from './state';
 import type { JsonObject, KeyRecord } from './types';
 
 const ALGORITHMS = ['SYMMETRIC_DEFAULT', 'RSAES_OAEP_SHA_1', 'RSAES_OAEP_SHA_256', 'SM2PKE'] as const;
-type Algorithm = (typeof ALGORITHMS)[number];
+export type Algorithm = (typeof ALGORITHMS)[number];
 /** CiphertextType: "Minimum length of 1. Maximum length of 6144." */
-const MAX_CIPHERTEXT_BYTES = 6144;
-/** PlaintextType: "Minimum length of 1. Maximum length of 4096." */
-const MAX_PLAINTEXT_BYTES = 4096;
+export const MAX_CIPHERTEXT_BYTES = 6144;
 
-const b64 = (bytes: Buffer): string => bytes.toString('base64');
+export const b64 = (bytes: Buffer): string => bytes.toString('base64');
 
-export class CryptoOperations {
-  constructor(
-    private readonly store: KmsStore,
-    private readonly keys: KeyResolver,
-  ) {}
-
-  encrypt(body: JsonObject): JsonObject {
-    const keyId = reqKeyId(body);
-    const plaintext = reqBlob(body, 'Plaintext', 1, MAX_PLAINTEXT_BYTES);
-    const context = encryptionContext(body, 'EncryptionContext');
-    const algorithm = readAlgorithm(body, 'EncryptionAlgorithm');
-    grantTokens(body);
-    const key = this.usableKey(keyId, algorithm);
-    dryRun(body);
-    return { CiphertextBlob: b64(seal(key, plaintext, context)), KeyId: key.Arn, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+/**
+ * The key to encrypt with: it exists, is enabled ("DisabledException: The request was rejected because the
+ * specified KMS key is not enabled.", API_Encrypt.html), and the algorithm suits it.
+ */
+export function usableKey(state: KmsState, keyId: string, algorithm: Algorithm): KeyRecord {
+  const key = state.keys.resolve(keyId, { aliases: true });
+  if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
+  if (algorithm !== 'SYMMETRIC_DEFAULT') {
+    throw new KmsError(
+      'InvalidKeyUsageException',
+      `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
+    );
   }
+  return key;
+}
 
-  decrypt(body: JsonObject): JsonObject {
-    const blob = reqBlob(body, 'CiphertextBlob', 1, MAX_CIPHERTEXT_BYTES);
-    const context = encryptionContext(body, 'EncryptionContext');
-    const named = optKeyId(body);
-    const algorithm = readAlgorithm(body, 'EncryptionAlgorithm');
-    grantTokens(body);
-    unsupported(body, ['Recipient', 'DryRunModifiers']);
-    const { key, plaintext } = this.open(blob, named, context, algorithm);
-    dryRun(body);
-    return { KeyId: key.Arn, Plaintext: b64(plaintext), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+/** Decrypt's checks, in KMS's order: the named key, the blob's key, its state, then the ciphertext itself. */
+export function openCiphertext(
+  state: KmsState,
+  blob: Buffer,
+  named: string | undefined,
+  context: EncryptionContext,
+  algorithm: Algorithm,
+): { key: KeyRecord; plaintext: Buffer } {
+  const namedKey = named === undefined ? undefined : state.keys.resolve(named, { aliases: true });
+  const blobKeyId = keyIdOfCiphertext(blob);
+  if (namedKey && blobKeyId !== undefined && namedKey.KeyId !== blobKeyId) {
+    throw new KmsError('IncorrectKeyException', 'The key ID in the request does not identify a CMK that can perform this operation.');
   }
+  const key = blobKeyId === undefined ? undefined : state.store.key(blobKeyId);
+  if (!key) throw invalidCiphertext();
+  if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
+  if (algorithm !== 'SYMMETRIC_DEFAULT') {
+    throw new KmsError(
+      'InvalidKeyUsageException',
+      `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
+    );
+  }
+  const plaintext = openBlob(blob, Buffer.from(key.Material, 'base64'), context);
+  if (!plaintext) throw invalidCiphertext();
+  return { key, plaintext };
+}
 
-  generateDataKey(body: JsonObject, withPlaintext = true): JsonObject {
-    const keyId = reqKeyId(body);
-    const context = encryptionContext(body, 'EncryptionContext');
-    const bytes = optInt(body, 'NumberOfBytes', 1, 1024);
-    const spec = optEnum(body, 'KeySpec', ['AES_256', 'AES_128'] as const);
-    grantTokens(body);
-    unsupported(body, ['Recipient']);
-    if ((bytes === undefined) === (spec === undefined)) {
-      throw new KmsError('ValidationException', 'Please specify either number of bytes or key spec.');
-    }
-    const key = this.usableKey(keyId, 'SYMMETRIC_DEFAULT');
-    dryRun(body);
-    const dataKey = randomBytes(bytes ?? (spec === 'AES_128' ? 16 : 32));
-    const out: JsonObject = { CiphertextBlob: b64(seal(key, dataKey, context)), KeyId: key.Arn };
-    if (withPlaintext) out.Plaintext = b64(dataKey);
-    return out;
+/** GenerateDataKey and GenerateDataKeyWithoutPlaintext: a new data key sealed under the KMS key, and in plaintext when `withPlaintext`. */
+export function newDataKey(state: KmsState, body: JsonObject, withPlaintext: boolean): JsonObject {
+  const keyId = reqKeyId(body);
+  const context = encryptionContext(body, 'EncryptionContext');
+  const bytes = optInt(body, 'NumberOfBytes', 1, 1024);
+  const spec = optEnum(body, 'KeySpec', ['AES_256', 'AES_128'] as const);
+  grantTokens(body);
+  unsupported(body, ['Recipient']);
+  if ((bytes === undefined) === (spec === undefined)) {
+    throw new KmsError('ValidationException', 'Please specify either number of bytes or key spec.');
   }
-
-  reEncrypt(body: JsonObject): JsonObject {
-    const blob = reqBlob(body, 'CiphertextBlob', 1, MAX_CIPHERTEXT_BYTES);
-    const sourceContext = encryptionContext(body, 'SourceEncryptionContext');
-    const sourceKeyId = optKeyId(body, 'SourceKeyId');
-    const destinationKeyId = reqKeyId(body, 'DestinationKeyId');
-    const destinationContext = encryptionContext(body, 'DestinationEncryptionContext');
-    const sourceAlgorithm = readAlgorithm(body, 'SourceEncryptionAlgorithm');
-    const destinationAlgorithm = readAlgorithm(body, 'DestinationEncryptionAlgorithm');
-    grantTokens(body);
-    unsupported(body, ['DryRunModifiers']);
-    const source = this.open(blob, sourceKeyId, sourceContext, sourceAlgorithm);
-    const destination = this.usableKey(destinationKeyId, destinationAlgorithm);
-    dryRun(body);
-    return {
-      CiphertextBlob: b64(seal(destination, source.plaintext, destinationContext)),
-      SourceKeyId: source.key.Arn,
-      KeyId: destination.Arn,
-      SourceEncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
-      DestinationEncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
-    };
-  }
-
-  /** The key to encrypt with: it exists, is enabled, and the algorithm suits it. */
-  private usableKey(keyId: string, algorithm: Algorithm): KeyRecord {
-    const key = this.keys.resolve(keyId, { aliases: true });
-    if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
-    if (algorithm !== 'SYMMETRIC_DEFAULT') {
-      throw new KmsError(
-        'InvalidKeyUsageException',
-        `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
-      );
-    }
-    return key;
-  }
-
-  /** Decrypt's checks, in KMS's order: the named key, the blob's key, its state, then the ciphertext itself. */
-  private open(
-    blob: Buffer,
-    named: string | undefined,
-    context: EncryptionContext,
-    algorithm: Algorithm,
-  ): { key: KeyRecord; plaintext: Buffer } {
-    const namedKey = named === undefined ? undefined : this.keys.resolve(named, { aliases: true });
-    const blobKeyId = keyIdOfCiphertext(blob);
-    if (namedKey && blobKeyId !== undefined && namedKey.KeyId !== blobKeyId) {
-      throw new KmsError('IncorrectKeyException', 'The key ID in the request does not identify a CMK that can perform this operation.');
-    }
-    const key = blobKeyId === undefined ? undefined : this.store.key(blobKeyId);
-    if (!key) throw invalidCiphertext();
-    if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
-    if (algorithm !== 'SYMMETRIC_DEFAULT') {
-      throw new KmsError(
-        'InvalidKeyUsageException',
-        `Encryption algorithm ${algorithm} is not supported by ${key.Arn}, a SYMMETRIC_DEFAULT key.`,
-      );
-    }
-    const plaintext = openBlob(blob, Buffer.from(key.Material, 'base64'), context);
-    if (!plaintext) throw invalidCiphertext();
-    return { key, plaintext };
-  }
+  const key = usableKey(state, keyId, 'SYMMETRIC_DEFAULT');
+  dryRun(body);
+  const dataKey = randomBytes(bytes ?? (spec === 'AES_128' ? 16 : 32));
+  const out: JsonObject = { CiphertextBlob: b64(seal(key, dataKey, context)), KeyId: key.Arn };
+  if (withPlaintext) out.Plaintext = b64(dataKey);
+  return out;
 }
 
 function invalidCiphertext(): KmsError {
@@ -157,21 +103,21 @@ function invalidCiphertext(): KmsError {
   );
 }
 
-function seal(key: KeyRecord, plaintext: Buffer, context: EncryptionContext): Buffer {
+export function seal(key: KeyRecord, plaintext: Buffer, context: EncryptionContext): Buffer {
   return sealBlob(key.KeyId, Buffer.from(key.Material, 'base64'), plaintext, context);
 }
 
-function readAlgorithm(body: JsonObject, member: string): Algorithm {
+export function readAlgorithm(body: JsonObject, member: string): Algorithm {
   return optEnum(body, member, ALGORITHMS) ?? 'SYMMETRIC_DEFAULT';
 }
 
-function dryRun(body: JsonObject): void {
+export function dryRun(body: JsonObject): void {
   if (optBool(body, 'DryRun') === true) {
     throw new KmsError('DryRunOperationException', 'The request would have succeeded, but the DryRun option is set.');
   }
 }
 
-function unsupported(body: JsonObject, members: string[]): void {
+export function unsupported(body: JsonObject, members: string[]): void {
   for (const member of members) {
     if (body[member] !== undefined && body[member] !== null) {
       throw new KmsError('UnsupportedOperationException', `${member} is not supported by the local KMS emulator.`);

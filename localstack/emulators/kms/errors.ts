@@ -55,3 +55,12 @@ export function constraint(member: string, value: unknown, rule: string, showVal
 export function wrongType(member: string, expected: string): KmsError {
   return new KmsError('SerializationException', `${member} must be ${expected}.`);
 }
+
+/**
+ * The answer to a failed request: an AwsJsonError (a KmsError, or the protocol's SerializationException from
+ * ../aws-json.ts) with its status and `{"__type", "message"}`; anything else a 500 KMSInternalException.
+ */
+export function errorResponse(err: unknown): { status: number; payload: { __type: string; message: string } } {
+  const e = err instanceof AwsJsonError ? err : new KmsError('KMSInternalException', 'Internal error in the local KMS emulator.');
+  return { status: e.status, payload: { __type: e.errorName, message: e.message } };
+}

@@ -12,23 +12,11 @@
  * policy of a key (a resource policy), the key ARN a key id or alias names, and, through
  * `keyIdOfCiphertext`, the key a Decrypt will use.
  */
-import { AliasOperations } from './aliases';
-import { CryptoOperations } from './cryptography';
-import { KeyResolver } from './key-ref';
-import { KeyOperations } from './keys';
 import { serveKms } from './server';
-import { KmsStore } from './store';
+import { openKmsState, type KmsEmulatorOptions } from './state';
 
 export { keyIdOfCiphertext } from './ciphertext';
-
-export interface KmsEmulatorOptions {
-  port?: number; // default 0 = ephemeral
-  host?: string; // default '127.0.0.1'
-  dataDir?: string; // absolute path; undefined = memory only
-  region?: string; // default 'us-east-1'
-  accountId?: string; // default '000000000000'
-  log?: (msg: string) => void; // default silent
-}
+export type { KmsEmulatorOptions } from './state';
 
 export interface KmsEmulator {
   url: string; // e.g. http://127.0.0.1:45678, for the SDK's `endpoint` or AWS_ENDPOINT_URL_KMS
@@ -46,19 +34,10 @@ export interface KmsEmulator {
 }
 
 export async function startKmsEmulator(opts: KmsEmulatorOptions = {}): Promise<KmsEmulator> {
-  const log = opts.log ?? (() => undefined);
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
-
-  const store = new KmsStore(opts.dataDir);
-  await store.load();
-  const resolver = new KeyResolver(store, region, accountId);
-  const ops = {
-    keys: new KeyOperations(store, resolver),
-    aliases: new AliasOperations(store, resolver),
-    crypto: new CryptoOperations(store, resolver),
-  };
-  const server = await serveKms({ port: opts.port, host: opts.host }, ops, store, log);
+  const state = await openKmsState(opts);
+  const { store, keys: resolver, log } = state;
+  const { region, accountId } = resolver;
+  const server = await serveKms({ port: opts.port, host: opts.host }, state);
   log(`kms: listening on ${server.url}${opts.dataDir ? ` (data in ${opts.dataDir})` : ' (in memory)'}`);
 
   let stopping: Promise<void> | undefined;

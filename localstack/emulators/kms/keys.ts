@@ -1,7 +1,8 @@
 /**
- * Key management: CreateKey, DescribeKey, EnableKey, DisableKey, GetKeyPolicy, PutKeyPolicy,
- * EnableKeyRotation, DisableKeyRotation, GetKeyRotationStatus. Each follows its page of the KMS API
- * reference, https://docs.aws.amazon.com/kms/latest/APIReference/API_<Operation>.html.
+ * What the key management operations share (CreateKey, DescribeKey, EnableKey, DisableKey, GetKeyPolicy,
+ * PutKeyPolicy, EnableKeyRotation, DisableKeyRotation, GetKeyRotationStatus: ./operations/create-key.ts
+ * and the others). Each follows its page of the KMS API reference,
+ * https://docs.aws.amazon.com/kms/latest/APIReference/API_<Operation>.html.
  *
  * Only symmetric encryption keys (KeySpec SYMMETRIC_DEFAULT, KeyUsage ENCRYPT_DECRYPT, Origin AWS_KMS,
  * single-Region) are created: another spec, usage, origin, a custom key store or MultiRegion is refused
@@ -11,18 +12,15 @@
  * Key states: Enabled and Disabled only (no deletion, no import). A disabled key refuses cryptographic
  * operations and EnableKeyRotation with DisabledException, as those operations' Errors sections say.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { KmsError, wrongType, constraint } from './errors';
-import { optBool, optEnum, optInt, optString, reqKeyId, reqString } from './input';
-import { defaultKeyPolicy, readKeyPolicy, readPolicyName } from './key-policy';
-import type { KeyResolver } from './key-ref';
-import type { KmsStore } from './store';
+import { optBool, optEnum, optString, reqKeyId, reqString } from './input';
+import { defaultKeyPolicy, readKeyPolicy } from './key-policy';
+import type { KmsState } from './state';
 import type { JsonObject, KeyRecord, Tag } from './types';
 import { isObject } from './types';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** "If no value is specified, the default value is 365 days." (API_EnableKeyRotation.html, RotationPeriodInDays) */
-const DEFAULT_ROTATION_DAYS = 365;
+export const DEFAULT_ROTATION_DAYS = 365;
 
 const KEY_USAGES = ['SIGN_VERIFY', 'ENCRYPT_DECRYPT', 'GENERATE_VERIFY_MAC', 'KEY_AGREEMENT'] as const;
 const KEY_SPECS = [
@@ -66,112 +64,30 @@ export function keyMetadata(key: KeyRecord, accountId: string): JsonObject {
   };
 }
 
-export class KeyOperations {
-  constructor(
-    private readonly store: KmsStore,
-    private readonly keys: KeyResolver,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  createKey(body: JsonObject): JsonObject {
-    const policy = body.Policy === undefined || body.Policy === null ? defaultKeyPolicy(this.keys.accountId) : readKeyPolicy(body);
-    const description = optString(body, 'Description', 0, 8192) ?? '';
-    const usage = optEnum(body, 'KeyUsage', KEY_USAGES) ?? 'ENCRYPT_DECRYPT';
-    const spec = optEnum(body, 'KeySpec', KEY_SPECS) ?? optEnum(body, 'CustomerMasterKeySpec', KEY_SPECS) ?? 'SYMMETRIC_DEFAULT';
-    const origin = optEnum(body, 'Origin', ORIGINS) ?? 'AWS_KMS';
-    optBool(body, 'BypassPolicyLockoutSafetyCheck');
-    const tags = readTags(body);
-    if (usage !== 'ENCRYPT_DECRYPT' || spec !== 'SYMMETRIC_DEFAULT' || origin !== 'AWS_KMS') {
-      throw new KmsError(
-        'UnsupportedOperationException',
-        `The local KMS emulator creates only SYMMETRIC_DEFAULT ENCRYPT_DECRYPT keys of origin AWS_KMS (asked: ${spec} ${usage} ${origin}).`,
-      );
-    }
-    if (body.CustomKeyStoreId != null || body.XksKeyId != null || optBool(body, 'MultiRegion') === true) {
-      throw new KmsError('UnsupportedOperationException', 'The local KMS emulator has no custom key stores and no multi-Region keys.');
-    }
-    const keyId = randomUUID();
-    const key: KeyRecord = {
-      KeyId: keyId,
-      Arn: this.keys.keyArn(keyId),
-      CreationDate: this.now(),
-      Description: description,
-      Enabled: true,
-      KeyUsage: 'ENCRYPT_DECRYPT',
-      KeySpec: 'SYMMETRIC_DEFAULT',
-      Policy: policy,
-      Tags: tags,
-      RotationEnabled: false,
-      Material: randomBytes(32).toString('base64'),
-    };
-    this.store.putKey(key);
-    return { KeyMetadata: keyMetadata(key, this.keys.accountId) };
+/** CreateKey's request, read and checked: the key's policy (the default one when none), description and tags; only symmetric keys. */
+export function readNewKey(body: JsonObject, accountId: string): { policy: string; description: string; tags: Tag[] } {
+  const policy = body.Policy === undefined || body.Policy === null ? defaultKeyPolicy(accountId) : readKeyPolicy(body);
+  const description = optString(body, 'Description', 0, 8192) ?? '';
+  const usage = optEnum(body, 'KeyUsage', KEY_USAGES) ?? 'ENCRYPT_DECRYPT';
+  const spec = optEnum(body, 'KeySpec', KEY_SPECS) ?? optEnum(body, 'CustomerMasterKeySpec', KEY_SPECS) ?? 'SYMMETRIC_DEFAULT';
+  const origin = optEnum(body, 'Origin', ORIGINS) ?? 'AWS_KMS';
+  optBool(body, 'BypassPolicyLockoutSafetyCheck');
+  const tags = readTags(body);
+  if (usage !== 'ENCRYPT_DECRYPT' || spec !== 'SYMMETRIC_DEFAULT' || origin !== 'AWS_KMS') {
+    throw new KmsError(
+      'UnsupportedOperationException',
+      `The local KMS emulator creates only SYMMETRIC_DEFAULT ENCRYPT_DECRYPT keys of origin AWS_KMS (asked: ${spec} ${usage} ${origin}).`,
+    );
   }
-
-  describeKey(body: JsonObject): JsonObject {
-    const key = this.keys.resolve(reqKeyId(body), { aliases: true });
-    return { KeyMetadata: keyMetadata(key, this.keys.accountId) };
+  if (body.CustomKeyStoreId != null || body.XksKeyId != null || optBool(body, 'MultiRegion') === true) {
+    throw new KmsError('UnsupportedOperationException', 'The local KMS emulator has no custom key stores and no multi-Region keys.');
   }
+  return { policy, description, tags };
+}
 
-  enableKey(body: JsonObject): JsonObject {
-    this.manage(body).Enabled = true;
-    return {};
-  }
-
-  disableKey(body: JsonObject): JsonObject {
-    this.manage(body).Enabled = false;
-    return {};
-  }
-
-  getKeyPolicy(body: JsonObject): JsonObject {
-    const key = this.manage(body);
-    readPolicyName(body);
-    return { Policy: key.Policy, PolicyName: 'default' };
-  }
-
-  putKeyPolicy(body: JsonObject): JsonObject {
-    const key = this.manage(body);
-    readPolicyName(body);
-    optBool(body, 'BypassPolicyLockoutSafetyCheck');
-    key.Policy = readKeyPolicy(body);
-    return {};
-  }
-
-  enableKeyRotation(body: JsonObject): JsonObject {
-    const key = this.manage(body);
-    const period = optInt(body, 'RotationPeriodInDays', 90, 2560) ?? DEFAULT_ROTATION_DAYS;
-    if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
-    key.RotationEnabled = true;
-    key.RotationPeriodInDays = period;
-    key.RotationEnabledAt = this.now();
-    return {};
-  }
-
-  disableKeyRotation(body: JsonObject): JsonObject {
-    const key = this.manage(body);
-    if (!key.Enabled) throw new KmsError('DisabledException', `${key.Arn} is disabled.`);
-    key.RotationEnabled = false;
-    delete key.RotationPeriodInDays;
-    delete key.RotationEnabledAt;
-    return {};
-  }
-
-  getKeyRotationStatus(body: JsonObject): JsonObject {
-    const key = this.manage(body);
-    if (!key.RotationEnabled) return { KeyRotationEnabled: false, KeyId: key.Arn };
-    const period = key.RotationPeriodInDays ?? DEFAULT_ROTATION_DAYS;
-    return {
-      KeyRotationEnabled: true,
-      KeyId: key.Arn,
-      RotationPeriodInDays: period,
-      NextRotationDate: ((key.RotationEnabledAt ?? key.CreationDate) + period * DAY_MS) / 1000,
-    };
-  }
-
-  /** The key of a management operation: "Specify the key ID or key ARN" (no aliases). */
-  private manage(body: JsonObject): KeyRecord {
-    return this.keys.resolve(reqKeyId(body), { aliases: false });
-  }
+/** The key of a management operation: "Specify the key ID or key ARN" (no aliases). */
+export function managedKey(state: KmsState, body: JsonObject): KeyRecord {
+  return state.keys.resolve(reqKeyId(body), { aliases: false });
 }
 
 /** Tags: TagList of {TagKey (1..128), TagValue (0..256)} (API_Tag.html). Kept, not used. */
