@@ -59,29 +59,13 @@ test('no product function is over 60 lines, but for the ones still listed, none 
 });
 
 /**
- * The local cloud (localstack/) is held to the same 60 lines, and its files to 400 (issue 51). What is still over
- * either is listed with its length today; the lists only shrink, as STILL_LONG above.
+ * The local cloud (localstack/) is held to the same 60 lines, and its files to 400 (issue 51): none is over
+ * either now; the lists may only stay empty, as STILL_LONG above.
  */
-const LOCALSTACK_STILL_LONG: Record<string, number> = {
-  'localstack/cloud/api/api-server.ts#createApiServer': 101,
-  'localstack/cloud/api/api-server.ts#handle': 97,
-  'localstack/cloud/dynamodb/dynamodb-commit-barrier.ts#startCommitBarrier': 79,
-  'localstack/cloud/relay-task/relay-task-process.ts#startRelayTaskProcess': 66,
-  'localstack/cloud/relay-task/relay-task.ts#startLocalRelayTask': 63,
-  'localstack/cloud/s3/s3-presigned-url.ts#checkPresignedRequest': 98,
-  'localstack/cloud/workers/workers-host.ts#startWorkersThread': 91,
-  'localstack/cloud/workers/workers-host.ts#(anonymous)': 76,
-  'localstack/cloud/workers/workers-host.ts#(argument of worker.on)': 67,
-  'localstack/cloud/workers/workers-runtime.ts#startWorkers': 67,
-  'localstack/emulators/dns/server.ts#serve': 61,
-  'localstack/emulators/oidc/index.ts#startOidcEmulator': 75,
-  'localstack/start.ts#main': 95,
-};
+/** Empty since issue 51's cuts: a new long function of the local cloud fails. */
+const LOCALSTACK_STILL_LONG: Record<string, number> = {};
 const FILE_LIMIT = 400;
-const LOCALSTACK_STILL_BIG: Record<string, number> = {
-  'localstack/emulators/providers/seed.ts': 447,
-  'localstack/iam/operations.ts': 599,
-};
+const LOCALSTACK_STILL_BIG: Record<string, number> = {};
 
 /** Problems of `found` (key -> length) against a ratchet list: new ones over the limit, listed ones grown, listed ones cut. */
 function ratchet(found: Map<string, number>, listed: Record<string, number>, limit: number, what: string): string[] {
