@@ -1,8 +1,8 @@
 /**
- * A small client for the provider emulator's control API (control.ts), for tests and local tooling:
+ * A small client for the provider emulator's control API (control/routes.ts), for tests and local tooling:
  * seed an account, change its faults, read its request log, remove it.
  */
-import type { AccountSeed, Faults, RequestLogEntry } from './accounts';
+import type { AccountSeed, Faults, RequestLogEntry } from './state';
 import type { EmulatedProvider } from './types';
 
 export async function seedProviderAccount(emulatorUrl: string, seed: AccountSeed): Promise<void> {

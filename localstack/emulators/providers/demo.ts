@@ -3,10 +3,10 @@
  * an import (POST /migrations) without a real provider account: a small, realistic data set per
  * provider under well-known keys (DEMO_KEYS). Not used by tests.
  */
-import type { AccountSeed } from './accounts';
-import { mailgunDomain, type MailgunSeed } from './mailgun-seed';
-import { postmarkServer, postmarkStream, postmarkTriggers, type PostmarkSeed } from './postmark-seed';
-import { sendgridWebhook, type SendgridSeed } from './sendgrid-seed';
+import type { AccountSeed } from './state';
+import { mailgunDomain, type MailgunSeed } from './mailgun/seed';
+import { postmarkServer, postmarkStream, postmarkTriggers, type PostmarkSeed } from './postmark/seed';
+import { sendgridWebhook, type SendgridSeed } from './sendgrid/seed';
 
 /** The host of the demo accounts' webhook URLs (the local cloud publishes an A record for it). */
 export const DEMO_WEBHOOK_HOST = 'hooks.demo-customer.example';

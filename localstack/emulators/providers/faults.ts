@@ -3,7 +3,7 @@
  * an outage (503 on everything), a burst of 429s after N requests in the provider's own rate-limit
  * shape, and paths its key may not read (answered as that provider answers a missing permission).
  */
-import type { Account } from './accounts';
+import type { Account } from './state';
 import type { FakeProvider, Reply } from './types';
 
 export const DEFAULT_RETRY_AFTER_SECONDS = 60;

@@ -3,25 +3,27 @@
  * local cloud and in tests (docs/imports.md, "Trying it locally"). Its start and stop and its options are
  * here; this is the module the local cloud and the tests import, with:
  * - the control API's client (client.ts: seed an account, set its faults, read its request log);
- * - the seed shapes, each provider's raw objects (sendgrid-seed.ts, postmark-seed.ts, mailgun-seed.ts),
+ * - the seed shapes, each provider's raw objects (./sendgrid/seed.ts, ./postmark/seed.ts, ./mailgun/seed.ts),
  *   their builders and the volume generator (synthetic.ts);
  * - the demo accounts' keys and webhook host (demo.ts), seeded at start so a local user can try an
  *   import at once.
- * The HTTP front and its mounts are server.ts; the fakes sendgrid.ts, postmark.ts and mailgun.ts; the
- * seeded accounts accounts.ts.
+ * The HTTP front and its mounts are server.ts. Each fake is a folder (./sendgrid/, ./postmark/, ./mailgun/):
+ * provider.ts (its credential), routes.ts (its table), operations/ (one module per route), errors.ts (its
+ * error shapes). The seeded accounts, their faults and what the control API changes are in state.ts (all
+ * in memory); the control API is ./control/ (its table, operations and errors).
  */
 import type { ProviderBaseUrls } from '#shared/adapters/providers/base-urls';
 import { listenHttp } from '../http-server';
-import { AccountStore } from './accounts';
 import { DEMO_ACCOUNTS } from './demo';
 import { createProviderServer } from './server';
+import { createProviderState } from './state';
 
-export type { AccountSeed, Faults, RequestLogEntry } from './accounts';
+export type { AccountSeed, Faults, RequestLogEntry } from './state';
 export { deleteProviderAccount, providerRequestLog, seedProviderAccount, setProviderFaults } from './client';
 export { DEMO_KEYS, DEMO_WEBHOOK_HOST } from './demo';
-export * from './mailgun-seed';
-export * from './postmark-seed';
-export * from './sendgrid-seed';
+export * from './mailgun/seed';
+export * from './postmark/seed';
+export * from './sendgrid/seed';
 export { syntheticAddress, syntheticSuppressions } from './synthetic';
 export type { EmulatedProvider, EmulatedRegion } from './types';
 
@@ -44,10 +46,9 @@ export interface ProviderEmulator {
 export async function startProviderEmulator(options: ProviderEmulatorOptions = {}): Promise<ProviderEmulator> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const store = new AccountStore();
-  if (options.demo ?? true) for (const seed of DEMO_ACCOUNTS) store.put(seed);
+  const state = createProviderState((options.demo ?? true) ? DEMO_ACCOUNTS : [], log);
 
-  const server = createProviderServer(store, log);
+  const server = createProviderServer(state);
   const url = await listenHttp(server, { port: options.port, host });
   log(`provider emulator: listening on ${url}`);
 

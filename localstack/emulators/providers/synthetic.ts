@@ -1,6 +1,6 @@
 /**
  * `syntheticSuppressions`, the generator of N deterministic suppression entries for volume tests (e.g.
- * 10,000 bounces in a provider's seed: sendgrid-seed.ts, postmark-seed.ts, mailgun-seed.ts), and the
+ * 10,000 bounces in a provider's seed: sendgrid/seed.ts, postmark/seed.ts, mailgun/seed.ts), and the
  * addresses it uses.
  */
 

@@ -1,7 +1,8 @@
 /**
  * The contract between the provider emulator's HTTP front (server.ts) and each fake provider
- * (sendgrid.ts, postmark.ts, mailgun.ts): which credential a request presents, the provider's own
- * answers for a bad key, a rate limit, an outage and a missing permission, and the API routes.
+ * (sendgrid/provider.ts, postmark/provider.ts, mailgun/provider.ts): which credential a request
+ * presents, the provider's own answers for a bad key, a rate limit, an outage, a missing permission and
+ * an unknown path (each provider's errors.ts), and its table of API routes (each provider's routes.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -46,9 +47,21 @@ export interface FakeProvider<Data> {
   unavailable(): Reply;
   /** What the provider answers a key without the permission for this path. */
   forbidden(path: string): Reply;
-  handle(request: EmulatedRequest, data: Data): Reply;
+  /** The provider's GET routes, each answered by one operation (its routes.ts). */
+  routes: readonly Route<Data>[];
+  /** What the provider answers a path no route matches. */
+  notFound(): Reply;
   /** Headers the provider puts on every answer (SendGrid's X-RateLimit-*), if any. */
   decorate?(reply: Reply, nowMs: number): Reply;
+}
+
+/** One operation (a module of a provider's operations/): the request, the account's seed and the path's decoded captures in order. */
+export type Operation<Data> = (request: EmulatedRequest, data: Data, params: string[]) => Reply;
+
+/** A line of a provider's routes.ts: a GET path pattern and the operation answering it. */
+export interface Route<Data> {
+  path: RegExp;
+  operation: Operation<Data>;
 }
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, json: body, headers });

@@ -1,7 +1,7 @@
 /**
  * What a Postmark account of the provider emulator holds (PostmarkSeed), in Postmark's own wire shapes
  * (field names and types as the real API answers them; see /work/shared/research/providers/*.md), so a
- * seed is a list of raw Postmark objects the emulator (postmark.ts) serves as they are. Plus builders of
+ * seed is a list of raw Postmark objects the emulator (./routes.ts, ./operations/) serves as they are. Plus builders of
  * the objects whose most fields are the same in every account (a server, a message stream, a webhook's
  * triggers), shared by the demo accounts and the test fixtures.
  */

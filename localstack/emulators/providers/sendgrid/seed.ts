@@ -1,7 +1,7 @@
 /**
  * What a SendGrid account of the provider emulator holds (SendgridSeed), in SendGrid's own wire shapes
  * (field names and types as the real API answers them; see /work/shared/research/providers/*.md), so a
- * seed is a list of raw SendGrid objects the emulator (sendgrid.ts) serves as they are. Plus
+ * seed is a list of raw SendGrid objects the emulator (./routes.ts, ./operations/) serves as they are. Plus
  * `sendgridWebhook`, the builder of an event webhook whose most fields are the same in every account
  * (shared by the demo accounts and the test fixtures).
  */

@@ -1,7 +1,7 @@
 /**
  * What a Mailgun account of the provider emulator holds (MailgunSeed), in Mailgun's own wire shapes
  * (field names and types as the real API answers them; see /work/shared/research/providers/*.md), so a
- * seed is a list of raw Mailgun objects the emulator (mailgun.ts) serves as they are. Plus
+ * seed is a list of raw Mailgun objects the emulator (./routes.ts, ./operations/) serves as they are. Plus
  * `mailgunDomain`, the builder of a custom sending domain whose most fields are the same in every
  * account (shared by the demo accounts and the test fixtures).
  */

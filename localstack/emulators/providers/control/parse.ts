@@ -1,60 +1,17 @@
-/**
- * The emulator's control API (same server as the fake providers, under /_control):
- *   PUT    /_control/accounts   {provider, api_key, account_api_key?, region?, data, faults?} -> 204
- *          seeds (or replaces) the account of api_key; `data` is the provider's seed (sendgrid-seed.ts,
- *          postmark-seed.ts, mailgun-seed.ts)
- *   PUT    /_control/faults     {provider, api_key, faults} -> 204: new faults, request count reset
- *   DELETE /_control/accounts?provider=&api_key=                     -> 204 (404 when unknown)
- *   GET    /_control/requests?provider=&api_key=                     -> 200 {requests: [{method, path, status, region}]}
- * Errors are 400/404 `{"error": "…"}`. Keys are never echoed.
- */
-import type { AccountSeed, AccountStore, Faults } from './accounts';
-import type { EmulatedProvider, Reply } from './types';
-import { json } from './types';
+/** What the control API's operations read: the request (query and JSON body), a seed, faults, a provider, a key. */
+import type { AccountSeed, Faults } from '../state';
+import type { EmulatedProvider } from '../types';
+import { ControlError } from './errors';
+
+export interface ControlRequest {
+  query: URLSearchParams;
+  /** The JSON body of a PUT or POST (undefined when empty or for other methods). */
+  body: unknown;
+}
 
 const PROVIDERS: readonly EmulatedProvider[] = ['sendgrid', 'postmark', 'mailgun'];
 
-export class ControlError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export function handleControl(store: AccountStore, method: string, path: string, query: URLSearchParams, body: unknown): Reply {
-  try {
-    if (path === '/_control/accounts' && method === 'PUT') {
-      store.put(parseSeed(body));
-      return { status: 204 };
-    }
-    if (path === '/_control/faults' && method === 'PUT') {
-      const o = object(body, 'body');
-      const account = store.get(provider(o.provider), key(o.api_key, 'api_key'));
-      if (!account) throw new ControlError(404, 'No such account.');
-      account.seed.faults = parseFaults(o.faults);
-      account.served = 0;
-      return { status: 204 };
-    }
-    if (path === '/_control/accounts' && method === 'DELETE') {
-      const found = store.delete(provider(query.get('provider')), key(query.get('api_key'), 'api_key'));
-      if (!found) throw new ControlError(404, 'No such account.');
-      return { status: 204 };
-    }
-    if (path === '/_control/requests' && method === 'GET') {
-      const account = store.get(provider(query.get('provider')), key(query.get('api_key'), 'api_key'));
-      if (!account) throw new ControlError(404, 'No such account.');
-      return json(200, { requests: account.log });
-    }
-    throw new ControlError(404, `No control route ${method} ${path}.`);
-  } catch (err) {
-    if (err instanceof ControlError) return json(err.status, { error: err.message });
-    throw err;
-  }
-}
-
-function parseSeed(body: unknown): AccountSeed {
+export function parseSeed(body: unknown): AccountSeed {
   const o = object(body, 'body');
   const p = provider(o.provider);
   const region = o.region ?? 'us';
@@ -72,7 +29,7 @@ function parseSeed(body: unknown): AccountSeed {
   };
 }
 
-function parseFaults(value: unknown): Faults {
+export function parseFaults(value: unknown): Faults {
   if (value === undefined || value === null) return {};
   const o = object(value, 'faults');
   const count = (name: string): number | undefined => {
@@ -106,17 +63,17 @@ function withDefaults(p: EmulatedProvider, data: Record<string, unknown>): Recor
   return data;
 }
 
-function object(value: unknown, name: string): Record<string, unknown> {
+export function object(value: unknown, name: string): Record<string, unknown> {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   throw new ControlError(400, `${name} must be a JSON object.`);
 }
 
-function provider(value: unknown): EmulatedProvider {
+export function provider(value: unknown): EmulatedProvider {
   if (typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value)) return value as EmulatedProvider;
   throw new ControlError(400, `provider must be one of ${PROVIDERS.join(', ')}.`);
 }
 
-function key(value: unknown, name: string): string {
+export function key(value: unknown, name: string): string {
   if (typeof value === 'string' && value.trim() !== '' && value.length <= 512) return value;
   throw new ControlError(400, `${name} must be a non-empty string.`);
 }

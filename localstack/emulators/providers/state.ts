@@ -1,8 +1,10 @@
 /**
- * The emulator's seeded accounts, in memory: one per (provider, API key), so tests seeding different
- * keys never see each other's data. A Postmark account is also found by its account token. Each
- * account keeps its faults, a count of the requests it served (for rate-limit faults) and a log of
- * them (method, path + query, status, region — never a key).
+ * What the provider emulator keeps, all in memory (nothing is persisted: a restart starts from the demo
+ * accounts): the seeded accounts, one per (provider, API key), so tests seeding different keys never
+ * see each other's data. A Postmark account is also found by its account token. Each account keeps its
+ * faults (set through the control API, applied by faults.ts), a count of the requests it served (for
+ * rate-limit faults) and a log of them (method, path + query, status, region — never a key). The control
+ * API (control/routes.ts) seeds, changes and reads them.
  */
 import type { CredentialKind, EmulatedProvider, EmulatedRegion } from './types';
 
@@ -92,4 +94,17 @@ export class AccountStore {
 
 function mapKey(provider: EmulatedProvider, key: string): string {
   return `${provider}\u0000${key}`;
+}
+
+/** What the HTTP front (server.ts) and the control API's operations work on. */
+export interface ProviderState {
+  accounts: AccountStore;
+  log: (msg: string) => void;
+}
+
+/** A store holding `seeds` (index.ts hands it the demo accounts unless told not to). */
+export function createProviderState(seeds: readonly AccountSeed[], log: (msg: string) => void): ProviderState {
+  const accounts = new AccountStore();
+  for (const seed of seeds) accounts.put(seed);
+  return { accounts, log };
 }
