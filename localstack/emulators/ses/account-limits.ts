@@ -25,8 +25,6 @@
  * 200 per 24 hours. None of this state is persisted: a restart starts a new 24 hours (emulator's choice).
  */
 import { SesError } from './errors';
-import type { OperationResult } from './types';
-import { optBoolean, type Json } from './validate';
 
 /**
  * The local SES account's quota when none is set: finite, as every SES account's is (a production account
@@ -54,26 +52,28 @@ export interface AccountLimitOptions {
   sandbox?: boolean;
 }
 
-/** The switches `/_local/account` changes (local only: SES has no API for a suspension). */
-export interface LocalAccountSwitches {
-  suspended?: boolean;
-  sendingEnabled?: boolean;
-  maxSendRate?: number | null;
-  max24HourSend?: number | null;
-}
-
 const positive = (n: number | undefined | null): number | null => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null);
 
+/**
+ * The account's quota state, which SendEmail's admission (admitSend) and the account's operations share:
+ * GetAccount and `/_local/account` read it, PutAccountSendingAttributes and `/_local/account` change its
+ * switches (operations/get-account.ts, operations/put-account-sending-attributes.ts, operations/local-account.ts).
+ */
 export class AccountLimits {
-  private maxSendRate: number | null;
-  private max24HourSend: number | null;
-  private readonly sandbox: boolean;
-  private sendingEnabled = true;
-  private suspended = false;
+  /** Recipients per second; null: no rate limit (setMaxSendRate changes it). */
+  private rate: number | null;
+  /** Recipients per rolling 24 hours; null: no quota. */
+  max24HourSend: number | null;
+  /** The account is in the SES sandbox. */
+  readonly sandbox: boolean;
+  /** PutAccountSendingAttributes' SendingEnabled (and `/_local/account`'s sendingEnabled). */
+  sendingEnabled = true;
+  /** `/_local/account`'s suspension (local only). */
+  suspended = false;
   /** The rate's bucket as a theoretical arrival time (GCRA): empty when <= now, each recipient adds 1/rate s. */
   private tatMs = 0;
   /** Sends refused with TooManyRequestsException since the start (local only: `/_local/account`'s `throttled`). */
-  private throttled = 0;
+  private throttledSends = 0;
   /**
    * Recipients accepted in the last 24 hours: [time, count], oldest first from `sentHead` (entries before it
    * have left the window), and their sum: each send costs O(1), however many the window holds (summing the
@@ -88,13 +88,28 @@ export class AccountLimits {
     private readonly now: () => number = Date.now,
   ) {
     this.sandbox = options.sandbox ?? false;
-    this.maxSendRate = positive(options.maxSendRate) ?? (this.sandbox ? SANDBOX_QUOTA.maxSendRate : null);
+    this.rate = positive(options.maxSendRate) ?? (this.sandbox ? SANDBOX_QUOTA.maxSendRate : null);
     this.max24HourSend = positive(options.max24HourSend) ?? (this.sandbox ? SANDBOX_QUOTA.max24HourSend : null);
   }
 
   /** Whether SES's sandbox rules apply (recipient checks live with the identities). */
   inSandbox(): boolean {
     return this.sandbox;
+  }
+
+  get maxSendRate(): number | null {
+    return this.rate;
+  }
+
+  /** A new rate (null: none) starts with a full bucket. */
+  setMaxSendRate(rate: number | null): void {
+    this.rate = rate;
+    this.tatMs = 0;
+  }
+
+  /** Sends refused with TooManyRequestsException since the start. */
+  get throttled(): number {
+    return this.throttledSends;
   }
 
   /**
@@ -110,8 +125,8 @@ export class AccountLimits {
     const now = this.now();
     if (this.max24HourSend !== null && this.sentLast24Hours(now) + recipients > this.max24HourSend)
       throw this.throttle('Daily message quota exceeded.');
-    if (this.maxSendRate !== null) {
-      const rate = this.maxSendRate;
+    if (this.rate !== null) {
+      const rate = this.rate;
       const capacity = Math.max(rate, 1);
       // Tokens left = capacity - (tat - now) * rate; a send needs at least one.
       if ((this.tatMs - now) * rate > (capacity - 1) * 1000 + 1e-6) throw this.throttle('Maximum sending rate exceeded.');
@@ -122,11 +137,12 @@ export class AccountLimits {
   }
 
   private throttle(message: string): SesError {
-    this.throttled++;
+    this.throttledSends++;
     return new SesError('TooManyRequestsException', message);
   }
 
-  private sentLast24Hours(now: number): number {
+  /** The recipients accepted in the last 24 hours (GetAccount's SentLast24Hours). */
+  sentLast24Hours(now: number = this.now()): number {
     while (this.sentHead < this.sent.length && this.sent[this.sentHead]![0] <= now - DAY_MS) {
       this.sentInWindow -= this.sent[this.sentHead]![1];
       this.sentHead++;
@@ -137,61 +153,5 @@ export class AccountLimits {
       this.sentHead = 0;
     }
     return this.sentInWindow;
-  }
-
-  /** GetAccount (GET /v2/email/account): https://docs.aws.amazon.com/ses/latest/APIReference-V2/API_GetAccount.html */
-  getAccount(): OperationResult {
-    return {
-      body: {
-        DedicatedIpAutoWarmupEnabled: false,
-        EnforcementStatus: this.suspended ? 'SHUTDOWN' : 'HEALTHY',
-        ProductionAccessEnabled: !this.sandbox,
-        SendingEnabled: this.sendingEnabled && !this.suspended,
-        // -1 means unlimited for Max24HourSend (API_SendQuota); the emulator also answers -1 for an unlimited rate (its own choice).
-        SendQuota: {
-          Max24HourSend: this.max24HourSend ?? -1,
-          MaxSendRate: this.maxSendRate ?? -1,
-          SentLast24Hours: this.sentLast24Hours(this.now()),
-        },
-      },
-    };
-  }
-
-  /** PutAccountSendingAttributes (PUT /v2/email/account/sending): `SendingEnabled` (absent: unchanged). */
-  putSendingAttributes(body: Json): OperationResult {
-    const enabled = optBoolean(body.SendingEnabled, 'SendingEnabled');
-    if (enabled !== undefined) this.sendingEnabled = enabled;
-    return { body: {} };
-  }
-
-  /** `/_local/account`: local switches (suspension, pause, quota), the state after them. */
-  setLocal(body: Json): Json {
-    const bool = (key: 'suspended' | 'sendingEnabled'): boolean | undefined => optBoolean(body[key], key);
-    const quota = (key: 'maxSendRate' | 'max24HourSend'): number | null | undefined => {
-      const value = body[key];
-      if (value === undefined) return undefined;
-      if (value === null) return null;
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-        throw new SesError('BadRequestException', `${key} must be a positive number or null.`);
-      return value;
-    };
-    const switches: LocalAccountSwitches = {
-      suspended: bool('suspended'),
-      sendingEnabled: bool('sendingEnabled'),
-      maxSendRate: quota('maxSendRate'),
-      max24HourSend: quota('max24HourSend'),
-    };
-    if (switches.suspended !== undefined) this.suspended = switches.suspended;
-    if (switches.sendingEnabled !== undefined) this.sendingEnabled = switches.sendingEnabled;
-    if (switches.maxSendRate !== undefined) {
-      this.maxSendRate = switches.maxSendRate;
-      this.tatMs = 0;
-    }
-    if (switches.max24HourSend !== undefined) this.max24HourSend = switches.max24HourSend;
-    return this.localState();
-  }
-
-  localState(): Json {
-    return { suspended: this.suspended, sandbox: this.sandbox, throttled: this.throttled, ...this.getAccount().body };
   }
 }

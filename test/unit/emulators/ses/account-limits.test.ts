@@ -1,6 +1,7 @@
 /**
- * The local SES account's quota and switches (localstack/emulators/ses/account-limits.ts): the rate and
- * 24-hour quota counted per recipient, and pause and suspension, as the SDK sees them over the wire.
+ * The local SES account's quota and switches (localstack/emulators/ses/account-limits.ts, read as GetAccount
+ * answers them: localstack/emulators/ses/operations/get-account.ts): the rate and 24-hour quota counted per
+ * recipient, and pause and suspension, as the SDK sees them over the wire.
  */
 import {
   CreateEmailIdentityCommand,
@@ -11,6 +12,7 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { AccountLimits, SANDBOX_QUOTA } from '#localstack/emulators/ses/account-limits';
 import { SesError } from '#localstack/emulators/ses/errors';
+import { accountView } from '#localstack/emulators/ses/operations/get-account';
 import { Harness } from './harness';
 
 function refusal(fn: () => void): { code: string; message: string } | null {
@@ -51,7 +53,7 @@ describe('AccountLimits (a moved clock)', () => {
     now += 60_000;
     expect(refusal(() => limits.admitSend(4))).toBeNull();
     expect(refusal(() => limits.admitSend(1))).toEqual({ code: 'TooManyRequestsException', message: 'Daily message quota exceeded.' });
-    expect(limits.getAccount().body.SendQuota).toEqual({ Max24HourSend: 10, MaxSendRate: -1, SentLast24Hours: 10 });
+    expect(accountView(limits).SendQuota).toEqual({ Max24HourSend: 10, MaxSendRate: -1, SentLast24Hours: 10 });
     now += 24 * 3600_000 - 60_000; // the first send leaves the window
     expect(refusal(() => limits.admitSend(6))).toBeNull();
     expect(refusal(() => limits.admitSend(1))?.message).toBe('Daily message quota exceeded.');
@@ -67,22 +69,22 @@ describe('AccountLimits (a moved clock)', () => {
       if (refusal(() => limits.admitSend(1))) refused++;
     }
     expect(refused).toBe(0);
-    expect(limits.getAccount().body.SendQuota).toMatchObject({ SentLast24Hours: 1440 });
+    expect(accountView(limits).SendQuota).toMatchObject({ SentLast24Hours: 1440 });
     // 3,560 more at once reach the quota exactly; one more is refused.
     for (let i = 0; i < 3560; i++) if (refusal(() => limits.admitSend(1))) refused++;
     expect(refused).toBe(0);
     expect(refusal(() => limits.admitSend(1))?.message).toBe('Daily message quota exceeded.');
     now += 24 * 3600_000; // everything leaves
-    expect(limits.getAccount().body.SendQuota).toMatchObject({ SentLast24Hours: 0 });
+    expect(accountView(limits).SendQuota).toMatchObject({ SentLast24Hours: 0 });
   });
 
   it('the sandbox preset is 1/s and 200 a day, without production access', () => {
-    const account = new AccountLimits({ sandbox: true }, clock).getAccount().body;
+    const account = accountView(new AccountLimits({ sandbox: true }, clock));
     expect(account).toMatchObject({
       ProductionAccessEnabled: false,
       SendQuota: { MaxSendRate: SANDBOX_QUOTA.maxSendRate, Max24HourSend: SANDBOX_QUOTA.max24HourSend },
     });
-    expect(new AccountLimits({}, clock).getAccount().body).toMatchObject({
+    expect(accountView(new AccountLimits({}, clock))).toMatchObject({
       ProductionAccessEnabled: true,
       SendingEnabled: true,
       EnforcementStatus: 'HEALTHY',
@@ -92,7 +94,7 @@ describe('AccountLimits (a moved clock)', () => {
   it('off by default: never throttles', () => {
     const limits = new AccountLimits({}, clock);
     for (let i = 0; i < 1000; i++) limits.admitSend(50);
-    expect(limits.getAccount().body.SendQuota).toMatchObject({ SentLast24Hours: 50_000 });
+    expect(accountView(limits).SendQuota).toMatchObject({ SentLast24Hours: 50_000 });
   });
 });
 
