@@ -1,8 +1,7 @@
 /**
  * Cloudflare's v4 envelope, around every answer: `{success, errors: [{code, message, error_chain?}],
- * messages, result, result_info?}`. A failure is a CloudflareFault (HTTP status, Cloudflare's error code,
- * message, and the error chain some errors carry); a list is paged with `page` and `per_page`, its
- * `result_info` saying where it is.
+ * messages, result, result_info?}`. A success is `ok`; a failure is a CloudflareFault (./errors.ts); a list
+ * is paged with `page` and `per_page`, its `result_info` saying where it is.
  */
 
 /** An answer: HTTP status and the envelope. */
@@ -11,32 +10,10 @@ export interface CloudflareReply {
   body: unknown;
 }
 
-export class CloudflareFault extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly chain?: { code: number; message: string }[],
-  ) {
-    super(message);
-  }
-}
-
 export const ok = (result: unknown, extra: Record<string, unknown> = {}, status = 200): CloudflareReply => ({
   status,
   body: { success: true, errors: [], messages: [], result, ...extra },
 });
-
-const failed = (status: number, error: Record<string, unknown>): CloudflareReply => ({
-  status,
-  body: { success: false, errors: [error], messages: [], result: null },
-});
-
-export const faultReply = (fault: CloudflareFault): CloudflareReply =>
-  failed(fault.status, { code: fault.code, message: fault.message, ...(fault.chain ? { error_chain: fault.chain } : {}) });
-
-/** The answer to anything unexpected (the fake's own failure, which the caller logs). */
-export const internalErrorReply = (): CloudflareReply => failed(500, { code: 10001, message: 'Internal error in the Cloudflare fake' });
 
 /** One page of `list`: `per_page` (1-5000, `defaultPerPage` when absent or not a number) from `page` (from 1). */
 export function paged<T>(list: T[], query: URLSearchParams, defaultPerPage: number): CloudflareReply {

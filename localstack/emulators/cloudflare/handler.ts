@@ -1,11 +1,13 @@
 /**
  * The HTTP front of the fake Cloudflare API: each request authenticated and its JSON body read
  * (./request.ts), routed to its call (./routes.ts), and answered in Cloudflare's envelope
- * (./envelope.ts) with a `cf-ray` header; anything unexpected is 500 code 10001, and logged.
+ * (./envelope.ts, a failure's in ./errors.ts) with a `cf-ray` header; anything unexpected is 500 code 10001,
+ * and logged.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CloudflareFault, faultReply, internalErrorReply, type CloudflareReply } from './envelope';
+import type { CloudflareReply } from './envelope';
+import { CloudflareFault, faultReply, internalErrorReply } from './errors';
 import { authenticate, readJsonBody } from './request';
 import { answerRequest } from './routes';
 import type { CloudflareState } from './state';

@@ -7,7 +7,7 @@
 import { fromQuoted, zoneOfName } from '../dns/hosted';
 import { isAtOrBelow, parseName } from '../dns/names';
 import { RECORD_TYPES, type DnsRecordType } from '../dns/types';
-import { CloudflareFault } from './envelope';
+import { CloudflareFault } from './errors';
 import type { CloudflareState } from './state';
 import type { CloudflareZone } from './types';
 

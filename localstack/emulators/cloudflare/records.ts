@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { DnsRecordError } from '../dns/errors';
 import { setsOfZone, toQuoted } from '../dns/hosted';
 import type { DnsRecordSet } from '../dns/types';
-import { CloudflareFault } from './envelope';
+import { CloudflareFault } from './errors';
 import type { CloudflareState } from './state';
 import type { CloudflareZone, RecordView } from './types';
 

@@ -3,7 +3,7 @@
  * missing or malformed header is 400 code 6003 with 6111 in its error chain, an unknown token 403 code
  * 10000 "Authentication error", as Cloudflare answers) and the JSON body (an object, or nothing).
  */
-import { CloudflareFault } from './envelope';
+import { CloudflareFault } from './errors';
 
 export function authenticate(authorization: string | undefined, tokens: readonly string[]): void {
   const token = /^Bearer ([A-Za-z0-9_-]{20,})$/.exec(authorization ?? '')?.[1];

@@ -15,16 +15,9 @@
  *   DELETE /client/v4/zones/{zone}/dns_records/{id}
  */
 import { answerRoute, plainPath, resolvedPath, type PathRoute } from '../path-routes';
-import { createDnsRecord } from './create-dns-record';
-import { createZone } from './create-zone';
-import { deleteDnsRecord } from './delete-dns-record';
-import { getDnsRecord } from './get-dns-record';
-import { getZone } from './get-zone';
-import { listDnsRecords } from './list-dns-records';
-import { listZones } from './list-zones';
-import { editDnsRecord, overwriteDnsRecord } from './update-dns-record';
-import { verifyToken } from './verify-token';
-import { CloudflareFault, type CloudflareReply } from './envelope';
+import * as op from './operations';
+import type { CloudflareReply } from './envelope';
+import { CloudflareFault } from './errors';
 import { findRecord } from './records';
 import type { CloudflareState } from './state';
 import { zoneById } from './zones';
@@ -38,15 +31,15 @@ export interface CloudflareRequest {
 type Route = PathRoute<CloudflareState, CloudflareRequest, CloudflareReply>;
 
 const ROUTES: Route[] = [
-  plainPath(/^\/user\/tokens\/verify$/, { GET: () => verifyToken() }),
+  plainPath(/^\/user\/tokens\/verify$/, { GET: () => op.verifyToken() }),
   plainPath(/^\/zones$/, {
-    POST: (state, request) => createZone(state, request.body),
-    GET: (state, request) => listZones(state, request.query),
+    POST: (state, request) => op.createZone(state, request.body),
+    GET: (state, request) => op.listZones(state, request.query),
   }),
-  plainPath(/^\/zones\/([^/]+)$/, { GET: (state, _request, [id]) => getZone(state, id!) }),
+  plainPath(/^\/zones\/([^/]+)$/, { GET: (state, _request, [id]) => op.getZone(state, id!) }),
   resolvedPath(/^\/zones\/([^/]+)\/dns_records$/, (state, [zoneId]) => zoneById(state, zoneId!), {
-    GET: (state, request, zone) => listDnsRecords(state, zone, request.query),
-    POST: (state, request, zone) => createDnsRecord(state, zone, request.body),
+    GET: (state, request, zone) => op.listDnsRecords(state, zone, request.query),
+    POST: (state, request, zone) => op.createDnsRecord(state, zone, request.body),
   }),
   resolvedPath(
     /^\/zones\/([^/]+)\/dns_records\/([^/]+)$/,
@@ -55,10 +48,10 @@ const ROUTES: Route[] = [
       return { zone, id: id!, record: findRecord(state, zone, id!) };
     },
     {
-      GET: (_state, _request, { zone, record }) => getDnsRecord(zone, record),
-      DELETE: (state, _request, { id, record }) => deleteDnsRecord(state, id, record),
-      PUT: (state, request, { zone, record }) => overwriteDnsRecord(state, zone, record, request.body),
-      PATCH: (state, request, { zone, record }) => editDnsRecord(state, zone, record, request.body),
+      GET: (_state, _request, { zone, record }) => op.getDnsRecord(zone, record),
+      DELETE: (state, _request, { id, record }) => op.deleteDnsRecord(state, id, record),
+      PUT: (state, request, { zone, record }) => op.overwriteDnsRecord(state, zone, record, request.body),
+      PATCH: (state, request, { zone, record }) => op.editDnsRecord(state, zone, record, request.body),
     },
   ),
 ];

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseName } from '../dns/names';
 import { CLOUDFLARE_LOCAL_ACCOUNT } from './constants';
-import { CloudflareFault } from './envelope';
+import { CloudflareFault } from './errors';
 import type { CloudflareState } from './state';
 import type { CloudflareZone } from './types';
 

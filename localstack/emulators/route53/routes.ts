@@ -11,11 +11,7 @@
  *   GET  /2013-04-01/change/{Id}                   GetChange (PENDING until syncDelayMs has passed, then INSYNC)
  */
 import { answerRoute, plainPath, resolvedPath, type PathRoute } from '../path-routes';
-import { changeResourceRecordSets } from './change-resource-record-sets';
-import { createHostedZone } from './create-hosted-zone';
-import { getChange } from './get-change';
-import { listHostedZonesByName } from './list-hosted-zones-by-name';
-import { listResourceRecordSets } from './list-resource-record-sets';
+import * as op from './operations';
 import type { Route53Reply } from './encode';
 import { Route53Fault } from './errors';
 import type { XmlElement } from './request';
@@ -31,13 +27,13 @@ export interface Route53Request {
 type Route = PathRoute<Route53State, Route53Request, Route53Reply>;
 
 const ROUTES: Route[] = [
-  plainPath(/^\/2013-04-01\/hostedzone$/, { POST: (state, request) => createHostedZone(state, request.body()) }),
-  plainPath(/^\/2013-04-01\/hostedzonesbyname$/, { GET: (state, request) => listHostedZonesByName(state, request.query) }),
+  plainPath(/^\/2013-04-01\/hostedzone$/, { POST: (state, request) => op.createHostedZone(state, request.body()) }),
+  plainPath(/^\/2013-04-01\/hostedzonesbyname$/, { GET: (state, request) => op.listHostedZonesByName(state, request.query) }),
   resolvedPath(/^\/2013-04-01\/hostedzone\/([^/]+)\/rrset\/?$/, (state, [id]) => zoneById(state, decodeURIComponent(id!)), {
-    GET: (state, request, zone) => listResourceRecordSets(state, zone, request.query),
-    POST: (state, request, zone) => changeResourceRecordSets(state, zone, request.body()),
+    GET: (state, request, zone) => op.listResourceRecordSets(state, zone, request.query),
+    POST: (state, request, zone) => op.changeResourceRecordSets(state, zone, request.body()),
   }),
-  plainPath(/^\/2013-04-01\/change\/([^/]+)$/, { GET: (state, _request, [id]) => getChange(state, decodeURIComponent(id!)) }),
+  plainPath(/^\/2013-04-01\/change\/([^/]+)$/, { GET: (state, _request, [id]) => op.getChange(state, decodeURIComponent(id!)) }),
 ];
 
 /** The reply of the action `method` and `pathname` name; 404 UnknownOperationException when they name none. */

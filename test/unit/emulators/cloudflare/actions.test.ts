@@ -1,15 +1,15 @@
 /**
  * The fake Cloudflare API's calls made directly (each in its module of
- * localstack/emulators/cloudflare/), on a state of their own over an in-memory record store: what the HTTP
+ * localstack/emulators/cloudflare/operations/), on a state of their own over an in-memory record store: what the HTTP
  * tests (./cloudflare.test.ts) do not reach, such as a zone's and a record's details, PATCH over the
  * record's own fields, a PUT moving a record to another name, and the routing table resolving a zone
  * before it looks at the method.
  */
-import { createDnsRecord } from '#localstack/emulators/cloudflare/create-dns-record';
-import { getDnsRecord } from '#localstack/emulators/cloudflare/get-dns-record';
-import { getZone } from '#localstack/emulators/cloudflare/get-zone';
-import { editDnsRecord, overwriteDnsRecord } from '#localstack/emulators/cloudflare/update-dns-record';
-import { verifyToken } from '#localstack/emulators/cloudflare/verify-token';
+import { createDnsRecord } from '#localstack/emulators/cloudflare/operations/create-dns-record';
+import { getDnsRecord } from '#localstack/emulators/cloudflare/operations/get-dns-record';
+import { getZone } from '#localstack/emulators/cloudflare/operations/get-zone';
+import { editDnsRecord, overwriteDnsRecord } from '#localstack/emulators/cloudflare/operations/update-dns-record';
+import { verifyToken } from '#localstack/emulators/cloudflare/operations/verify-token';
 import { findRecord } from '#localstack/emulators/cloudflare/records';
 import { answerRequest } from '#localstack/emulators/cloudflare/routes';
 import { openCloudflareState, type CloudflareState } from '#localstack/emulators/cloudflare/state';

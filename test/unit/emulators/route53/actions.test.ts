@@ -1,5 +1,5 @@
 /**
- * The Route 53 emulator's actions called directly (each in its module of localstack/emulators/route53/),
+ * The Route 53 emulator's actions called directly (each in its module of localstack/emulators/route53/operations/),
  * on a state of their own over an in-memory record store: what the SDK tests (./route53.test.ts) do not
  * reach, such as the parameters one needs another, the synthesised SOA and NS, a batch replacing a TXT with a CNAME,
  * the routing table resolving a zone before it looks at the method, and the XML read (fast-xml-parser: entities,
@@ -7,14 +7,14 @@
  */
 import { RecordStore } from '#localstack/emulators/dns/store';
 import type { DnsRecordType } from '#localstack/emulators/dns/types';
-import { changeResourceRecordSets } from '#localstack/emulators/route53/change-resource-record-sets';
+import { changeResourceRecordSets } from '#localstack/emulators/route53/operations/change-resource-record-sets';
 import { recordChange } from '#localstack/emulators/route53/changes';
 import { errorDocument } from '#localstack/emulators/route53/encode';
 import { Route53Fault } from '#localstack/emulators/route53/errors';
-import { createHostedZone } from '#localstack/emulators/route53/create-hosted-zone';
-import { getChange } from '#localstack/emulators/route53/get-change';
-import { listHostedZonesByName } from '#localstack/emulators/route53/list-hosted-zones-by-name';
-import { listResourceRecordSets } from '#localstack/emulators/route53/list-resource-record-sets';
+import { createHostedZone } from '#localstack/emulators/route53/operations/create-hosted-zone';
+import { getChange } from '#localstack/emulators/route53/operations/get-change';
+import { listHostedZonesByName } from '#localstack/emulators/route53/operations/list-hosted-zones-by-name';
+import { listResourceRecordSets } from '#localstack/emulators/route53/operations/list-resource-record-sets';
 import { answerRequest } from '#localstack/emulators/route53/routes';
 import { openRoute53State, type Route53State } from '#localstack/emulators/route53/state';
 import { child, children, readXmlBody, textOf } from '#localstack/emulators/route53/request';

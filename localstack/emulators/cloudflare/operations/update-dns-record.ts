@@ -5,12 +5,13 @@
  * replaced in its set, or moved to another set when its name or type changes; its id changes with its
  * value. The result being a record that already exists is 400 code 81058.
  */
-import { setAt } from '../dns/hosted';
-import { CloudflareFault, ok, type CloudflareReply } from './envelope';
-import { recordValueOf } from './record-body';
-import { recordView, removeValue, writeThrough, type FoundRecord } from './records';
-import type { CloudflareState } from './state';
-import type { CloudflareZone } from './types';
+import { setAt } from '../../dns/hosted';
+import { ok, type CloudflareReply } from '../envelope';
+import { CloudflareFault } from '../errors';
+import { recordValueOf } from '../record-body';
+import { recordView, removeValue, writeThrough, type FoundRecord } from '../records';
+import type { CloudflareState } from '../state';
+import type { CloudflareZone } from '../types';
 
 /** PUT: the record becomes `body`. */
 export function overwriteDnsRecord(

@@ -5,14 +5,14 @@
  * `hostedzoneid`, which needs it) on, `maxitems` at a time (at most 100); NextDNSName and
  * NextHostedZoneId name where the next page starts.
  */
-import { parseName } from '../dns/names';
-import { document, hostedZoneContent, ok, type Route53Reply } from './encode';
-import { Route53Fault } from './errors';
-import { dotted, orderKey } from './names';
-import { firstPage, maxItemsOf } from './paging';
-import type { Route53State } from './state';
-import type { HostedZone } from './types';
-import { bareZoneId } from './zones';
+import { parseName } from '../../dns/names';
+import { document, hostedZoneContent, ok, type Route53Reply } from '../encode';
+import { Route53Fault } from '../errors';
+import { dotted, orderKey } from '../names';
+import { firstPage, maxItemsOf } from '../paging';
+import type { Route53State } from '../state';
+import type { HostedZone } from '../types';
+import { bareZoneId } from '../zones';
 
 export function listHostedZonesByName(state: Route53State, query: URLSearchParams): Route53Reply {
   const dnsName = query.get('dnsname');

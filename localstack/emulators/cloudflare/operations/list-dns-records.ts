@@ -3,10 +3,10 @@
  * https://developers.cloudflare.com/api/resources/dns/subresources/records/methods/list/): the zone's
  * records, filtered by `type` and by `name` (or `name.exact`), 100 a page by default.
  */
-import { paged, type CloudflareReply } from './envelope';
-import { zoneRecords } from './records';
-import type { CloudflareState } from './state';
-import type { CloudflareZone } from './types';
+import { paged, type CloudflareReply } from '../envelope';
+import { zoneRecords } from '../records';
+import type { CloudflareState } from '../state';
+import type { CloudflareZone } from '../types';
 
 export function listDnsRecords(state: CloudflareState, zone: CloudflareZone, query: URLSearchParams): CloudflareReply {
   const type = query.get('type')?.toUpperCase();

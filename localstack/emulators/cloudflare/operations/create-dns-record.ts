@@ -4,12 +4,13 @@
  * to its set in the DNS emulator. An identical record is 400 code 81058; a second CNAME at a name 81054,
  * and a CNAME next to other records (either way round) 81053, as Cloudflare refuses them.
  */
-import { setAt } from '../dns/hosted';
-import { CloudflareFault, ok, type CloudflareReply } from './envelope';
-import { recordValueOf } from './record-body';
-import { recordView, writeThrough } from './records';
-import type { CloudflareState } from './state';
-import type { CloudflareZone } from './types';
+import { setAt } from '../../dns/hosted';
+import { ok, type CloudflareReply } from '../envelope';
+import { CloudflareFault } from '../errors';
+import { recordValueOf } from '../record-body';
+import { recordView, writeThrough } from '../records';
+import type { CloudflareState } from '../state';
+import type { CloudflareZone } from '../types';
 
 export function createDnsRecord(state: CloudflareState, zone: CloudflareZone, body: Record<string, unknown>): CloudflareReply {
   const { name, type, value, ttl } = recordValueOf(state, zone, body);

@@ -5,12 +5,12 @@
  * its creation's ChangeInfo, the DelegationSet, and the zone's URL in Location. Here so tests and local
  * users can make zones with the real SDK or CLI; DNS apply never creates zones.
  */
-import { recordChange } from './changes';
-import { changeInfoContent, delegationSetContent, document, hostedZoneContent, type Route53Reply } from './encode';
-import { Route53Fault } from './errors';
-import { child, textOf, type XmlElement } from './request';
-import type { Route53State } from './state';
-import { addZone } from './zones';
+import { recordChange } from '../changes';
+import { changeInfoContent, delegationSetContent, document, hostedZoneContent, type Route53Reply } from '../encode';
+import { Route53Fault } from '../errors';
+import { child, textOf, type XmlElement } from '../request';
+import type { Route53State } from '../state';
+import { addZone } from '../zones';
 
 export function createHostedZone(state: Route53State, body: XmlElement): Route53Reply {
   const name = textOf(body, 'Name');

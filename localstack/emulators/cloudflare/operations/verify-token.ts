@@ -4,7 +4,7 @@
  * got this far is one the fake accepts, so it is active. Its id is the same for every token.
  */
 import { createHash } from 'node:crypto';
-import { ok, type CloudflareReply } from './envelope';
+import { ok, type CloudflareReply } from '../envelope';
 
 export function verifyToken(): CloudflareReply {
   return ok({ id: createHash('sha256').update('token').digest('hex').slice(0, 32), status: 'active' });

@@ -4,14 +4,14 @@
  * record sets, SOA and NS synthesised, in Route 53's order from `name` (and `type`, which needs it) on,
  * `maxitems` at a time (at most 300); NextRecordName and NextRecordType name where the next page starts.
  */
-import type { DnsRecordSet } from '../dns/types';
-import { document, ok, recordSetContent, type Route53Reply } from './encode';
-import { Route53Fault } from './errors';
-import { dotted, orderKey } from './names';
-import { firstPage, maxItemsOf } from './paging';
-import type { Route53State } from './state';
-import type { HostedZone } from './types';
-import { zoneSets } from './zone-sets';
+import type { DnsRecordSet } from '../../dns/types';
+import { document, ok, recordSetContent, type Route53Reply } from '../encode';
+import { Route53Fault } from '../errors';
+import { dotted, orderKey } from '../names';
+import { firstPage, maxItemsOf } from '../paging';
+import type { Route53State } from '../state';
+import type { HostedZone } from '../types';
+import { zoneSets } from '../zone-sets';
 
 export function listResourceRecordSets(state: Route53State, zone: HostedZone, query: URLSearchParams): Route53Reply {
   const startName = query.get('name');
