@@ -34,13 +34,15 @@ export interface LocalPages {
   /** A scheduled task's pass now and its status after it (`POST /_local/tasks/<name>/run`); null: no such task. */
   runTask(name: string): Promise<unknown | null>;
   webhookInbox: { list(path?: string): unknown[]; clear(path?: string): number };
-  dns: {
-    list(name?: string): unknown[];
-    set(body: unknown): unknown;
-    remove(name: string, type?: string): number;
-    /** The questions the DNS emulator was asked (`GET /_local/dns/queries?name=`; docs/local-cloud/dns.md). */
-    queries(name?: string): unknown[];
-  };
+  /**
+   * The DNS emulator's control API (`/_local/dns/records`, the questions asked at `GET /_local/dns/queries?name=`;
+   * docs/local-cloud/dns.md): its answer, or undefined when the method and path are not the API's.
+   */
+  dns(
+    method: string,
+    pathname: string,
+    request: { query: URLSearchParams; json(): Promise<unknown> },
+  ): Promise<{ status: number; body: unknown } | undefined>;
 }
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
@@ -315,24 +317,10 @@ async function clockPage({ req, res, url, method }: PageRequest): Promise<boolea
 }
 
 async function dnsPages({ req, res, url, method }: PageRequest, pages: LocalPages): Promise<boolean> {
-  if (method === 'GET' && url.pathname === '/_local/dns/queries') {
-    // `?name=example.com`: the questions for that name and the names below it (tests sharing one cloud).
-    return answered(res, 200, { queries: pages.dns.queries(url.searchParams.get('name') ?? undefined) });
-  }
-  if (url.pathname === '/_local/dns/records') {
-    try {
-      if (method === 'GET') return answered(res, 200, { records: pages.dns.list(url.searchParams.get('name') ?? undefined) });
-      if (method === 'PUT') return answered(res, 200, { record: pages.dns.set(await readJsonBody(req)) });
-      if (method === 'DELETE') {
-        const name = url.searchParams.get('name');
-        if (!name) return answered(res, 400, { error: { message: 'name is required', code: 'validation_error' } });
-        return answered(res, 200, { deleted: pages.dns.remove(name, url.searchParams.get('type') ?? undefined) });
-      }
-    } catch (error) {
-      return answered(res, 400, { error: { message: (error as Error).message, code: 'validation_error' } });
-    }
-  }
-  return false;
+  // The DNS emulator's control API, under /_local/dns/ (its table: ../../emulators/dns/routes.ts).
+  if (!url.pathname.startsWith('/_local/dns/')) return false;
+  const reply = await pages.dns(method, url.pathname, { query: url.searchParams, json: () => readJsonBody(req) });
+  return reply ? answered(res, reply.status, reply.body) : false;
 }
 
 /** The local pages, in the order they are tried: each answers its own paths and methods, or passes (false). */

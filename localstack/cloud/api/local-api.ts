@@ -7,7 +7,6 @@
  */
 import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import type { DnsRecordSet, DnsRecordType } from '../../emulators/dns';
 import { createApiServer, type LocalGateway, type LocalPages } from './api-server';
 import { createCustomDomainsServer } from './custom-domains-server';
 import type { LocalEmulators } from '../services/local-emulators';
@@ -61,12 +60,7 @@ function localPages(api: Omit<LocalApi, 'url' | 'customDomainsUrl'>, { ses, inbo
     ttlSweep: (now) => api.ttlSweeper?.sweep(now) ?? Promise.resolve({ deleted: {}, now: (now ?? new Date()).toISOString() }),
     runTask: (name) => api.runTask?.(name) ?? Promise.resolve(null),
     webhookInbox: { list: (path) => inbox.list(path), clear: (path) => inbox.clear(path) },
-    dns: {
-      list: (name) => dns.listRecords(name),
-      set: (body) => dns.setRecords(body as DnsRecordSet),
-      remove: (name, type) => dns.deleteRecords(name, type as DnsRecordType | undefined),
-      queries: (name) => dns.queries(name),
-    },
+    dns: (method, pathname, request) => dns.answerControl(method, pathname, request),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Local authoritative DNS server for the embedded local cloud (the "DNS emulator").
  *
- * Users publish record sets (A, AAAA, TXT, CNAME, MX) through the in-process control API; the
+ * Users publish record sets (A, AAAA, TXT, CNAME, MX) through the control API (in process, or over HTTP:
+ * ./routes.ts, ./operations/, the state in ./state.ts, the error shapes in ./errors.ts); the
  * server answers them over UDP and TCP on one loopback port, in RFC 1035 wire format, so the
  * product's domain verification (Node's dns.promises.Resolver with setServers([emulator.address]))
  * runs unmodified. Names outside the local zones are forwarded to `upstream` resolvers when given.
@@ -13,14 +14,13 @@
  */
 import * as path from 'node:path';
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, Forwarder } from './forward';
-import { parseName } from './names';
-import { QueryLog, type LoggedQuery } from './query-log';
+import type { LoggedQuery } from './query-log';
 import { Responder, type UnknownNamePolicy } from './responder';
+import { answerControlRequest } from './routes';
 import { listen } from './server';
-import { RecordStore } from './store';
-import type { DnsRecordSet, DnsRecordType } from './types';
+import { openDnsState, recordsAt, removeRecords } from './state';
+import type { ControlReply, ControlRequest, DnsRecordSet, DnsRecordType } from './types';
 import { formatAddress } from './upstream';
-import { parseRecordType } from './validate';
 
 export { DnsRecordError } from './errors';
 export { zoneOf } from './names';
@@ -58,6 +58,11 @@ export interface DnsEmulator {
   listRecords(name?: string): DnsRecordSet[];
   /** The questions asked (the last 10,000), or those for `name` and below it; oldest first. */
   queries(name?: string): LoggedQuery[];
+  /**
+   * The control API's answer to an HTTP request (its table: ./routes.ts), or undefined when the method and
+   * path are not the API's; the local cloud serves it on its API port (`/_local/dns/...`).
+   */
+  answerControl(method: string, pathname: string, request: ControlRequest): Promise<ControlReply | undefined>;
   /** Closes both listeners and ends forwarded queries. Idempotent. */
   stop(): Promise<void>;
 }
@@ -68,10 +73,9 @@ export async function startDnsEmulator(opts: DnsEmulatorOptions = {}): Promise<D
   if (opts.dataDir !== undefined && !path.isAbsolute(opts.dataDir)) {
     throw new Error(`DNS emulator dataDir must be an absolute path, got '${opts.dataDir}'`);
   }
-  const store = new RecordStore(opts.dataDir);
-  store.load();
+  const state = openDnsState(opts.dataDir);
+  const { store, queryLog } = state;
   const forwarder = new Forwarder(opts.upstream ?? [], opts.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, log);
-  const queryLog = new QueryLog();
   const responder = new Responder({ store, forwarder, unknownNames: opts.unknownNames ?? 'nxdomain', log, queryLog });
   const listeners = await listen(host, opts.port ?? 0, responder, log);
   // Listening on every interface: clients still reach it on loopback.
@@ -86,9 +90,10 @@ export async function startDnsEmulator(opts: DnsEmulatorOptions = {}): Promise<D
     port: listeners.port,
     address,
     setRecords: (set) => store.set(set),
-    deleteRecords: (name, type) => store.delete(parseName(name), type === undefined ? undefined : parseRecordType(type)),
-    listRecords: (name) => store.all(name === undefined ? undefined : parseName(name)),
+    deleteRecords: (name, type) => removeRecords(state, name, type),
+    listRecords: (name) => recordsAt(state, name),
     queries: (name) => queryLog.queries(name),
+    answerControl: (method, pathname, request) => answerControlRequest(state, method, pathname, request),
     stop: () =>
       (stopping ??= (async () => {
         forwarder.close();

@@ -20,3 +20,16 @@ export interface DnsRecordSet {
 }
 
 export const DEFAULT_TTL = 60;
+
+/** What an operation of the control API may read of its HTTP request (./routes.ts). */
+export interface ControlRequest {
+  query: URLSearchParams;
+  /** The JSON body; undefined when it is not JSON (the set is then refused as not an object). */
+  json(): Promise<unknown>;
+}
+
+/** The control API's answer: an HTTP status and the JSON body. */
+export interface ControlReply {
+  status: number;
+  body: unknown;
+}
