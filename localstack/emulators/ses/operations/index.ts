@@ -23,6 +23,7 @@ export * from './list-suppressed-destinations';
 export * from './list-tenant-resources';
 export * from './list-tenants';
 export * from './local-account';
+export * from './local-confirm-identity';
 export * from './local-reply';
 export * from './local-viewer';
 export * from './put-account-sending-attributes';

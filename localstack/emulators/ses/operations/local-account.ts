@@ -1,8 +1,7 @@
 /**
  * Local only (SES has no API for them): the account's switches and quota, GET and POST /_local/account
- * (../account-limits.ts: suspension among them); and an address identity's verification link followed,
- * POST /_local/identities/{address}/confirm (SES mails the link; the emulator sends none,
- * docs/local-cloud/ses.md "Identity verification"), for sandbox recipients and senders.
+ * (../account-limits.ts: suspension among them). An address identity's verification link followed is
+ * ./local-confirm-identity.ts.
  */
 import type { AccountLimits } from '../account-limits';
 import { SesError } from '../errors';
@@ -56,12 +55,4 @@ export async function setLocalAccount(state: SesState, request: SesRequest): Pro
   if (switches.maxSendRate !== undefined) account.setMaxSendRate(switches.maxSendRate);
   if (switches.max24HourSend !== undefined) account.max24HourSend = switches.max24HourSend;
   return localJson(localState(account));
-}
-
-export async function confirmIdentity(state: SesState, request: SesRequest): Promise<LocalReply> {
-  const address = request.params[0] ?? '';
-  if (state.verifier.confirm(address) === undefined)
-    throw new SesError('NotFoundException', `Email address identity <${address}> does not exist.`);
-  await state.store.settingsDurable();
-  return localJson({ identity: address, verified_for_sending: true });
 }
