@@ -1,6 +1,7 @@
 export * from './create-dns-record';
 export * from './create-zone';
 export * from './delete-dns-record';
+export * from './edit-dns-record';
 export * from './get-dns-record';
 export * from './get-zone';
 export * from './list-dns-records';

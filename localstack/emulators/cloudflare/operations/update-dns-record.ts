@@ -1,9 +1,8 @@
 /**
  * Overwrite DNS Record (PUT /zones/{zone}/dns_records/{id}, the whole record;
- * https://developers.cloudflare.com/api/resources/dns/subresources/records/methods/update/) and Update DNS
- * Record (PATCH, the fields given over the record's; .../records/methods/edit/). The record's value is
- * replaced in its set, or moved to another set when its name or type changes; its id changes with its
- * value. The result being a record that already exists is 400 code 81058.
+ * https://developers.cloudflare.com/api/resources/dns/subresources/records/methods/update/; PATCH is
+ * ./edit-dns-record.ts). The record's value is replaced in its set, or moved to another set when its name or
+ * type changes; its id changes with its value. The result being a record that already exists is 400 code 81058.
  */
 import { setAt } from '../../dns/hosted';
 import { ok, type CloudflareReply } from '../envelope';
@@ -40,23 +39,4 @@ export function overwriteDnsRecord(
     }
   });
   return ok(recordView(zone, setAt(state.dns, next.name, next.type)!, next.value));
-}
-
-/** PATCH: the fields of `body` over the record's own (type, name, content, priority, ttl). */
-export function editDnsRecord(
-  state: CloudflareState,
-  zone: CloudflareZone,
-  record: FoundRecord,
-  body: Record<string, unknown>,
-): CloudflareReply {
-  const { set, value } = record;
-  const view = recordView(zone, set, value);
-  return overwriteDnsRecord(state, zone, record, {
-    type: set.type,
-    name: set.name,
-    content: view.content,
-    priority: view.priority,
-    ttl: set.ttl,
-    ...body,
-  });
 }

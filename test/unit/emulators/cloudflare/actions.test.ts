@@ -8,7 +8,8 @@
 import { createDnsRecord } from '#localstack/emulators/cloudflare/operations/create-dns-record';
 import { getDnsRecord } from '#localstack/emulators/cloudflare/operations/get-dns-record';
 import { getZone } from '#localstack/emulators/cloudflare/operations/get-zone';
-import { editDnsRecord, overwriteDnsRecord } from '#localstack/emulators/cloudflare/operations/update-dns-record';
+import { editDnsRecord } from '#localstack/emulators/cloudflare/operations/edit-dns-record';
+import { overwriteDnsRecord } from '#localstack/emulators/cloudflare/operations/update-dns-record';
 import { verifyToken } from '#localstack/emulators/cloudflare/operations/verify-token';
 import { findRecord } from '#localstack/emulators/cloudflare/records';
 import { answerRequest } from '#localstack/emulators/cloudflare/routes';
