@@ -93,7 +93,7 @@ export function contextLookup(request: AuthorizationRequest): (key: string) => C
     const value = lookup(key);
     if (value !== UNKNOWN_KEY) return value;
     throw new UnsupportedRequestError(
-      `a policy condition reads "${key}", which the local cloud does not supply for ${request.action}: add it to the request's context (or absentKeys) in localstack/iam/operations.ts or localstack/iam/authorize.ts`,
+      `a policy condition reads "${key}", which the local cloud does not supply for ${request.action}: add it to the request's context (or absentKeys) in the service's module of localstack/iam/operation-map/ or in localstack/iam/authorize.ts`,
     );
   };
 }
