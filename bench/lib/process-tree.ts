@@ -18,28 +18,30 @@ export function descendants(pid: number): number[] {
   return all;
 }
 
-export function rssMb(pids: number[]): number {
-  let kb = 0;
-  for (const pid of pids) {
-    try {
-      const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      kb += match ? Number(match[1]) : 0;
-    } catch {
-      // exited
-    }
+/** A process's RSS in MB (its /proc status' VmRSS); null once it has exited. */
+function processRssMb(pid: number): number | null {
+  try {
+    const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return (match ? Number(match[1]) : 0) / 1024;
+  } catch {
+    return null; // exited
   }
-  return kb / 1024;
+}
+
+export function rssMb(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + (processRssMb(pid) ?? 0), 0);
 }
 
 /** Each process's RSS in MB with a short name (the script or jar it runs), largest first; processes under 5 MB (shells) left out. */
 export function rssByProcess(pids: number[]): { pid: number; name: string; mb: number }[] {
   return pids
     .flatMap((pid) => {
+      const mb = processRssMb(pid);
+      if (mb === null) return [];
       try {
-        const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
         const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
         const named = args.find((arg) => /\.(c?js|ts|jar)$/.test(arg)) ?? args[0] ?? '?';
-        return [{ pid, name: named.split('/').pop()!, mb: (match ? Number(match[1]) : 0) / 1024 }];
+        return [{ pid, name: named.split('/').pop()!, mb }];
       } catch {
         return []; // exited
       }

@@ -242,11 +242,12 @@ export function parseSesEvent(body: string): ParsedSesEvent {
   const stamp: Stamp = (value) => (typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : now);
   const read = Object.hasOwn(READINGS, type) ? READINGS[type]! : null;
   const { outcome, recipients, suppress, delay }: Reading = read ? read(event, mail, stamp) : { outcome: null };
+  const region = regionOf(mail.sourceArn);
   return {
     emailId: firstTag(mail, 'email_id'),
     accountId: firstTag(mail, 'account_id'),
     providerMessageId: mail.messageId,
-    ...(regionOf(mail.sourceArn) ? { messageId: sesMessageIdOf(mail.messageId, regionOf(mail.sourceArn)!) } : {}),
+    ...(region ? { messageId: sesMessageIdOf(mail.messageId, region) } : {}),
     sentAt: stamp(mail.timestamp),
     outcome,
     ...(recipients?.addresses.length ? { recipients, namesEveryRecipient: namesEveryRecipient(mail, recipients.addresses) } : {}),
