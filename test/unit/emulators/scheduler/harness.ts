@@ -99,8 +99,11 @@ export function sleep(ms: number): Promise<void> {
 
 export { errorOf } from '#test/support/error-of';
 
-/** Retries `check` until it stops throwing or `timeoutMs` passes. */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 2000): Promise<T> {
+/**
+ * Retries `check` until it stops throwing or `timeoutMs` passes. The default is generous: a passing check returns
+ * at once, and on a loaded machine (the whole suite on 2 cores) a timer-driven firing can lag several seconds.
+ */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
