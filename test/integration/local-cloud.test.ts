@@ -138,15 +138,22 @@ describe('local cloud', () => {
   describe('sharing a DynamoDB Local (LOCAL_DYNAMODB_ENDPOINT, LOCAL_STACK_NAME)', () => {
     const own = stacksOfItsOwn('mailservice-shared-dynamo-');
 
-    it('keeps its tables under its stack name, removes what a killed stack of that name left, and deletes its own on stop', async () => {
+    it('keeps its tables under its stack name in a database of its own, removes what a killed stack of that name left, and deletes its own on stop', async () => {
       const endpoint = process.env[OWN_STACKS_DYNAMODB_ENV]!;
       expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { CreateTableCommand, DynamoDBClient, ListTablesCommand } = await import('@aws-sdk/client-dynamodb');
       const { LOCAL_CREDENTIALS, LOCAL_REGION } = await import('#localstack/cloud/constants');
-      const dynamo = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
-      const tables = async (prefix: string) =>
-        ((await dynamo.send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith(prefix));
+      const { partitionKeyOf } = await import('#localstack/cloud/dynamodb/dynamodb-partition-proxy');
       const name = `Mailservice-share${Date.now().toString(36)}`;
+      // The stack's database in the shared DynamoDB Local (started without -sharedDb): the one its access key names.
+      const dynamo = new DynamoDBClient({
+        endpoint,
+        region: LOCAL_REGION,
+        credentials: { ...LOCAL_CREDENTIALS, accessKeyId: partitionKeyOf(name) },
+      });
+      const others = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+      const tables = async (client: InstanceType<typeof DynamoDBClient>, prefix: string) =>
+        ((await client.send(new ListTablesCommand({}))).TableNames ?? []).filter((table) => table.startsWith(prefix));
       // What a stack of this name killed mid-run would have left.
       await dynamo.send(
         new CreateTableCommand({
@@ -163,16 +170,21 @@ describe('local cloud', () => {
           env: { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: name },
         });
         const info = readStackFile(own.dataDir)!;
-        expect(info.endpoints.dynamodb).toBe(endpoint);
+        // Its functions reach it through the stack's partition proxy.
+        expect(info.endpoints.dynamodb).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(info.endpoints.dynamodb).not.toBe(endpoint);
         expect(info.env.TABLE_NAME).toMatch(new RegExp(`^${name}-Data`));
-        expect(await tables(`${name}-`)).toEqual([info.env.TABLE_NAME]);
+        expect(await tables(dynamo, `${name}-`)).toEqual([info.env.TABLE_NAME]);
+        // Another key's database does not hold it.
+        expect(await tables(others, `${name}-`)).toEqual([]);
         const health = await call(own.running.apiUrl, 'GET', '/health');
         expect(health.body.components.dynamodb).toBe('up');
         expect(await own.running.stop('SIGINT')).toBe(0);
         own.running = undefined;
-        expect(await tables(`${name}-`)).toEqual([]);
+        expect(await tables(dynamo, `${name}-`)).toEqual([]);
       } finally {
         dynamo.destroy();
+        others.destroy();
       }
     });
 

@@ -16,6 +16,7 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendUpstream } from './dynamodb-upstream';
 
 /** Operations DynamoDB Local acknowledges before their COMMIT has run. */
 const COMMITTED_AFTER_ANSWER = new Set(['TransactWriteItems', 'ExecuteTransaction']);
@@ -110,16 +111,5 @@ function forward(request: IncomingMessage, response: ServerResponse, upstream: U
       );
     });
   });
-  call.on('error', (error) => {
-    if (response.headersSent) return response.destroy(error);
-    response.writeHead(502, { 'content-type': 'application/x-amz-json-1.0' });
-    response.end(
-      JSON.stringify({
-        __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
-        message: `DynamoDB Local unreachable: ${error.message}`,
-      }),
-    );
-  });
-  request.on('aborted', () => call.destroy());
-  request.pipe(call);
+  sendUpstream(request, response, call);
 }

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DeleteTableCommand, DynamoDBClient, ListTablesCommand, paginateListTables } from '@aws-sdk/client-dynamodb';
 import { startCommitBarrier, type CommitBarrier } from './dynamodb-commit-barrier';
+import { partitionKeyOf, startPartitionProxy } from './dynamodb-partition-proxy';
 import { freePort } from '../stack/free-port';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../constants';
 
@@ -101,6 +102,11 @@ export interface DynamoDbLocalOptions {
   onTransactionAnswered?: () => void;
   /** Finds a free port for Java (../stack/free-port.ts); tests give one that answers a taken port first. */
   freePort?: (host: string) => Promise<number>;
+  /**
+   * false: a database for each access key and region instead of one for all (`-sharedDb`, the default): for stacks
+   * sharing this DynamoDB Local, each through its partition proxy (./dynamodb-partition-proxy.ts).
+   */
+  sharedDb?: boolean;
 }
 
 /** Starts with a port found free (../stack/free-port.ts): how many times Java is started again when another process took it first. */
@@ -110,7 +116,8 @@ const BIND_ATTEMPTS = 3;
 class JavaBindFailure extends Error {}
 
 /** Starts DynamoDB Local's JVM on `javaPort` (on disk in `dataDir`, else in memory) and waits until it answers. */
-async function startJava(javaPort: number, dataDir: string | undefined, host: string): Promise<ChildProcess> {
+async function startJava(javaPort: number, options: DynamoDbLocalOptions, host: string): Promise<ChildProcess> {
+  const { dataDir } = options;
   const jarDir = jarDirectory();
   const args = [
     ...JVM_FLAGS,
@@ -119,7 +126,7 @@ async function startJava(javaPort: number, dataDir: string | undefined, host: st
     join(jarDir, 'DynamoDBLocal.jar'),
     '-port',
     String(javaPort),
-    '-sharedDb',
+    ...(options.sharedDb === false ? [] : ['-sharedDb']),
     '-disableTelemetry',
   ];
   if (dataDir) {
@@ -158,7 +165,7 @@ async function startJavaOnPort(options: DynamoDbLocalOptions, host: string): Pro
   for (let attempt = 1; ; attempt++) {
     const port = chosen ?? (await (options.freePort ?? freePort)(host));
     try {
-      return { java: await startJava(port, options.dataDir, host), port };
+      return { java: await startJava(port, options, host), port };
     } catch (error) {
       if (!(error instanceof JavaBindFailure) || chosen !== undefined || attempt >= BIND_ATTEMPTS) throw error;
     }
@@ -207,36 +214,42 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
 
 /**
  * A DynamoDB Local another process runs (LOCAL_DYNAMODB_ENDPOINT): checked to answer, never started or
- * stopped here. At start and on stop, the tables whose names start with `tablePrefix` (this stack's: `<stack name>-`)
- * are deleted from it, so stacks that come and go leave nothing behind in it.
+ * stopped here. The stack reaches it through its partition proxy (./dynamodb-partition-proxy.ts), signed with the
+ * stack's own access key: a database of its own when that DynamoDB Local runs without `-sharedDb`. At start and on
+ * stop, the tables whose names start with `<stack name>-` are deleted from it, so stacks that come and go leave
+ * nothing behind in it.
  */
-export async function useRunningDynamoDbLocal(endpoint: string, tablePrefix: string): Promise<DynamoDbLocal> {
-  const url = new URL(endpoint);
-  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
+export async function useRunningDynamoDbLocal(endpoint: string, stackName: string, host: string): Promise<DynamoDbLocal> {
+  const proxy = await startPartitionProxy({ host, upstream: new URL(endpoint), accessKey: partitionKeyOf(stackName) });
+  const client = new DynamoDBClient({ endpoint: proxy.endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, maxAttempts: 1 });
   const deleteOurTables = async () => {
     for await (const page of paginateListTables({ client }, {})) {
       for (const name of page.TableNames ?? []) {
-        if (name.startsWith(tablePrefix)) await client.send(new DeleteTableCommand({ TableName: name }));
+        if (name.startsWith(`${stackName}-`)) await client.send(new DeleteTableCommand({ TableName: name }));
       }
     }
+  };
+  const close = async () => {
+    client.destroy();
+    await proxy.stop();
   };
   try {
     // A stack in memory starts empty: tables a stack of the same name left (it was killed) go first.
     await deleteOurTables();
   } catch (error) {
-    client.destroy();
+    await close();
     throw new Error(
       `LOCAL_DYNAMODB_ENDPOINT ${endpoint} does not answer as DynamoDB: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   return {
-    endpoint,
-    port: Number(url.port),
+    endpoint: proxy.endpoint,
+    port: proxy.port,
     stop: async () => {
       try {
         await deleteOurTables();
       } finally {
-        client.destroy();
+        await close();
       }
     },
   };

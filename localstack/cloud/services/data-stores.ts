@@ -26,7 +26,7 @@ export async function startDataStores(ctx: StartContext): Promise<DataStores> {
     throw new Error('LOCAL_DYNAMODB_ENDPOINT needs DATA_IN_MEMORY=1: a data folder keeps its own DynamoDB Local');
   const [dynamo, fauxqs] = await Promise.all([
     options.dynamodbEndpoint
-      ? useRunningDynamoDbLocal(options.dynamodbEndpoint, `${stackNameOf(options)}-`)
+      ? useRunningDynamoDbLocal(options.dynamodbEndpoint, stackNameOf(options), host)
       : startDynamoDbLocal({ port: options.ports?.dynamodb, dataDir: ctx.persistDir('dynamodb'), host }),
     startFauxqsServer({ port: options.ports?.fauxqs ?? 0, host: 'localhost' }),
   ]);

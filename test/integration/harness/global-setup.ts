@@ -56,8 +56,10 @@ export default async function globalSetup(): Promise<void> {
   // while the stack starts.
   validatorsModule();
   // One DynamoDB Local for the in-memory stacks the test files start of their own (./spawn-stack.ts), each
-  // under a stack name of its own: about 2.5 s of CPU less for each of them than a JVM of its own.
-  const ownStacksDynamo = startDynamoDbLocal({});
+  // under a stack name of its own: about 2.5 s of CPU less for each of them than a JVM of its own. A database for
+  // each (no -sharedDb; each stack signs with a key of its own): in one, every request of a stack walked the
+  // stream records of all the stacks before it (localstack/cloud/dynamodb/dynamodb-partition-proxy.ts).
+  const ownStacksDynamo = startDynamoDbLocal({ sharedDb: false });
   const [stack, dynamo] = await Promise.all([starting, ownStacksDynamo]);
   globalThis.__OWN_STACKS_DYNAMODB__ = dynamo;
   process.env[OWN_STACKS_DYNAMODB_ENV] = dynamo.endpoint;
