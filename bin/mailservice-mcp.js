@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The MCP server over stdio (docs/mcp.md): clients/mcp/stdio.ts, run from a bundle of it built on first use (bin/run-bundled.js).
-require('./run-bundled')('mcp', 'clients/mcp/stdio.ts');
+require('./run-bundled')('mcp');

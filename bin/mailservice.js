@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The CLI (docs/cli.md): clients/cli/main.ts, run from a bundle of it built on first use (bin/run-bundled.js).
-require('./run-bundled')('cli', 'clients/cli/main.ts');
+require('./run-bundled')('cli');

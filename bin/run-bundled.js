@@ -120,8 +120,15 @@ async function bundles(name, entries, options = {}) {
   return files;
 }
 
-/** Runs `entry` (a path under the repository) from its bundle, building it first when it is stale. */
-function runBundled(name, entry) {
+/** The programs run from a bundle of their own, by bundle name: their entries under the repository. */
+const PROGRAMS = {
+  cli: 'clients/cli/main.ts',
+  admin: 'localstack/admin-main.ts',
+  mcp: 'clients/mcp/stdio.ts',
+};
+
+/** Runs program `name` (PROGRAMS) from its bundle, building it first when it is stale. */
+function runBundled(name, entry = PROGRAMS[name]) {
   bundles(name, { main: entry }).then(
     (files) => require(files.main),
     (error) => {
@@ -133,5 +140,6 @@ function runBundled(name, entry) {
 
 module.exports = runBundled;
 module.exports.bundles = bundles;
+module.exports.PROGRAMS = PROGRAMS;
 module.exports.ROOT = ROOT;
 module.exports.CACHE = CACHE;

@@ -5,4 +5,4 @@
  * `npx tsx localstack/admin-main.ts` still runs it from the sources.
  */
 'use strict';
-require('../bin/run-bundled')('admin', 'localstack/admin-main.ts');
+require('../bin/run-bundled')('admin');
