@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnStack } from '#test/integration/harness/spawn-stack';
+import { npmStartNodeArgs, spawnStack } from '#test/integration/harness/spawn-stack';
 import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { descendants, rssByProcess, rssMb } from './lib/process-tree';
 
@@ -19,8 +19,8 @@ async function main() {
   const sends = Number(values.sends);
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-bench-'));
   const started = Date.now();
-  // As `npm start` runs: the template's task periods (the test harness's stacks run the reconciler every 10 s).
-  const stack = await spawnStack({ dataDir, inMemory: false, env: { LOCAL_TASK_PERIOD_MS: '' } });
+  // As `npm start` runs: its Node flags, the template's task periods (the test harness's stacks run the reconciler every 10 s).
+  const stack = await spawnStack({ dataDir, inMemory: false, nodeArgs: npmStartNodeArgs(), env: { LOCAL_TASK_PERIOD_MS: '' } });
   const startup = Date.now() - started;
   try {
     const info = readStackFile(dataDir)!;

@@ -1,5 +1,5 @@
 /**
- * `npm start` runs `npm` -> `sh -c "exec node localstack/launch.cjs"` (the shell becomes this
+ * `npm start` runs `npm` -> `sh -c "exec node [flags] localstack/launch.cjs"` (the shell becomes this
  * process). npm passes a SIGTERM or SIGINT it gets on to its child, here; but an npm
  * that is killed (SIGKILL, the OOM killer) passes nothing, and without `exec` the shell in between died of
  * SIGTERM and ignored SIGINT, passing neither on: the stack kept serving. This watch closes that gap: when

@@ -10,7 +10,7 @@
  * set their own.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
@@ -41,16 +41,29 @@ function sharedDynamoEnv(options: { inMemory: boolean; ownDynamoDb?: boolean }):
   return { LOCAL_DYNAMODB_ENDPOINT: endpoint, LOCAL_STACK_NAME: `Mailservice-${randomBytes(4).toString('hex')}` };
 }
 
+/**
+ * The Node flags `npm start` runs the local cloud with (package.json's start script, between `node` and the
+ * launcher): a bench that measures the stack as a developer runs it passes them as `nodeArgs`.
+ */
+export function npmStartNodeArgs(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const flags = /\bnode((?:\s+--?[\w-]+(?:=\S+)?)*)\s+localstack\/launch\.cjs\b/.exec(scripts.start ?? '');
+  if (!flags) throw new Error(`package.json's start script does not run localstack/launch.cjs with node: ${scripts.start}`);
+  return flags[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
 export function spawnStack(options: {
   dataDir: string;
   inMemory: boolean;
   ownDynamoDb?: boolean;
+  /** Node's flags before the launcher (`npmStartNodeArgs()` for a stack as `npm start` runs it); none by default. */
+  nodeArgs?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
   detached?: boolean;
 }): Promise<SpawnedStack> {
   // As `npm start` runs it: its bundles (localstack/launch.cjs), built by the first stack of a run.
-  const child = spawn(process.execPath, [join(ROOT, 'localstack', 'launch.cjs')], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(ROOT, 'localstack', 'launch.cjs')], {
     cwd: ROOT,
     env: {
       ...process.env,
