@@ -26,10 +26,10 @@ export const PREPARED: Record<string, () => Promise<unknown>> = {
       .synthesizing,
 };
 
-/** Builds each of PREPARED; a failure is printed, never thrown (the start builds what is missing). */
-export async function main(): Promise<void> {
+/** Builds each of `steps` (PREPARED); a failure is printed, never thrown (the start builds what is missing). */
+export async function main(steps: Record<string, () => Promise<unknown>> = PREPARED): Promise<void> {
   const started = Date.now();
-  for (const [name, prepare] of Object.entries(PREPARED)) {
+  for (const [name, prepare] of Object.entries(steps)) {
     try {
       await prepare();
     } catch (error) {

@@ -19,24 +19,22 @@ it('is what npm install runs last, and builds the local cloud, every CLI run fro
 
 it('a step that fails is printed and the others still run; the install goes on', async () => {
   const ran: string[] = [];
-  const saved = { ...PREPARED };
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
-    for (const name of Object.keys(PREPARED)) delete PREPARED[name];
-    PREPARED.first = async () => {
-      ran.push('first');
-      throw new Error('esbuild missing');
+    const steps = {
+      first: async () => {
+        ran.push('first');
+        throw new Error('esbuild missing');
+      },
+      second: async () => void ran.push('second'),
     };
-    PREPARED.second = async () => void ran.push('second');
-    await expect(main()).resolves.toBeUndefined();
+    await expect(main(steps)).resolves.toBeUndefined();
     expect(ran).toEqual(['first', 'second']);
     expect(warn).toHaveBeenCalledWith(
       expect.stringContaining('prepare: first not built (npm start builds it on first use): esbuild missing'),
     );
   } finally {
-    for (const name of Object.keys(PREPARED)) delete PREPARED[name];
-    Object.assign(PREPARED, saved);
     warn.mockRestore();
     log.mockRestore();
   }
