@@ -23,15 +23,12 @@ import { AcmState } from './state';
 import type { CertificateRecord, IssuedCertificate } from './types';
 import { CertificateValidation } from './validation';
 import type { DnsServers } from '../dns-servers';
+import { emulatorAccount, type EmulatorOptions } from '../emulator-options';
 
 export type { IssuedCertificate } from './types';
 export { coversHost } from './domain-names';
 
-export interface AcmEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** Absolute path; undefined = memory only. */
-  dataDir?: string;
+export interface AcmEmulatorOptions extends EmulatorOptions {
   /** Where the CA's certificate and key live; default dataDir, or a new temporary folder when memory only. */
   caDir?: string;
   region?: string;
@@ -45,7 +42,6 @@ export interface AcmEmulatorOptions {
   certificateQuota?: number;
   /** The clock of the 72-hour validation window and the idempotency hour; default Date.now. */
   now?: () => number;
-  log?: (msg: string) => void;
 }
 
 /** What the local cloud reads of a certificate: its names and status, after a check of DNS when pending. */
@@ -74,8 +70,7 @@ export interface AcmEmulator {
 
 export async function startAcmEmulator(options: AcmEmulatorOptions = {}): Promise<AcmEmulator> {
   const log = options.log ?? (() => undefined);
-  const region = options.region ?? 'us-east-1';
-  const accountId = options.accountId ?? '000000000000';
+  const { region, accountId } = emulatorAccount(options);
   const now = options.now ?? Date.now;
   const state = new AcmState(options.dataDir);
   const caDir = options.caDir ?? options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'acm-ca-'));

@@ -8,6 +8,7 @@
  * CreateApiMapping refuses others), and reads, for a TLS server name or Host, the API a request on a
  * custom domain name reaches and the certificate it is served with (`targetOf`).
  */
+import { emulatorAccount, type EmulatorOptions } from '../emulator-options';
 import { serveHttp } from '../http-server';
 import { DEFAULT_REGIONAL_DOMAIN_NAME_QUOTA } from './domain-names';
 import { apiGatewayHandler } from './handler';
@@ -18,20 +19,13 @@ import type { DomainNameTarget } from './types';
 export type { DomainNameTarget } from './types';
 export type { CertificateSource, DnsPublisher } from './state';
 
-export interface ApiGatewayEmulatorOptions {
-  port?: number;
-  host?: string;
-  /** Absolute path; undefined = memory only. */
-  dataDir?: string;
-  region?: string;
-  accountId?: string;
+export interface ApiGatewayEmulatorOptions extends EmulatorOptions {
   /** The ACM emulator (certificates must be ISSUED there and cover the name). */
   certificates: CertificateSource;
   /** The DNS emulator (each domain name's target is published there). */
   dns: DnsPublisher;
   /** The account's quota of regional custom domain names; default 120 (API Gateway's default). */
   domainNameQuota?: number;
-  log?: (msg: string) => void;
 }
 
 export interface DeployedApi {
@@ -57,11 +51,11 @@ export interface ApiGatewayEmulator {
 
 export async function startApiGatewayEmulator(options: ApiGatewayEmulatorOptions): Promise<ApiGatewayEmulator> {
   const log = options.log ?? (() => undefined);
-  const region = options.region ?? 'us-east-1';
+  const { region, accountId } = emulatorAccount(options);
   regionalHostedZoneId(region); // a region it knows, or no start
   const state = openApiGatewayState({
     region,
-    accountId: options.accountId ?? '000000000000',
+    accountId,
     dataDir: options.dataDir,
     certificates: options.certificates,
     dns: options.dns,

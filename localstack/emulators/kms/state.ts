@@ -9,17 +9,11 @@
  *   a key id, key ARN, alias name or alias ARN names;
  * - the clock of creation and rotation dates, and the log.
  */
+import { emulatorAccount, type EmulatorOptions } from '../emulator-options';
 import { KeyResolver } from './key-ref';
 import { KmsStore } from './store';
 
-export interface KmsEmulatorOptions {
-  port?: number; // default 0 = ephemeral
-  host?: string; // default '127.0.0.1'
-  dataDir?: string; // absolute path; undefined = memory only
-  region?: string; // default 'us-east-1'
-  accountId?: string; // default '000000000000'
-  log?: (msg: string) => void; // default silent
-}
+export type KmsEmulatorOptions = EmulatorOptions;
 
 export interface KmsState {
   readonly store: KmsStore;
@@ -32,8 +26,7 @@ export interface KmsState {
 /** Opens the store (loading what an earlier run left in the data directory) and the resolver over it. */
 export async function openKmsState(opts: KmsEmulatorOptions): Promise<KmsState> {
   const log = opts.log ?? (() => undefined);
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
+  const { region, accountId } = emulatorAccount(opts);
 
   const store = new KmsStore(opts.dataDir);
   await store.load();

@@ -11,18 +11,13 @@
  *   (`sender.authorize`) once it has deployed the roles;
  * - the options: region and account (in the ARNs the store makes), the SQS connection, the log, the clock.
  */
+import { emulatorAccount, type EmulatorOptions } from '../emulator-options';
 import { FiringEngine } from './firing';
 import { SqsTargetSender } from './sqs-target';
 import { SchedulerStore } from './store';
 
-export interface SchedulerEmulatorOptions {
-  port?: number; // default 0 = ephemeral
-  host?: string; // default '127.0.0.1'
-  dataDir?: string; // absolute path; undefined = memory only
-  region?: string; // default 'us-east-1'
-  accountId?: string; // default '000000000000'
+export interface SchedulerEmulatorOptions extends EmulatorOptions {
   sqs: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
-  log?: (msg: string) => void; // optional; default silent
 }
 
 export interface SchedulerState {
@@ -37,8 +32,7 @@ export interface SchedulerState {
 /** Opens the store (loading what an earlier run left in the data directory) and builds the sender and the firing engine over it. */
 export async function openSchedulerState(opts: SchedulerEmulatorOptions): Promise<SchedulerState> {
   const log = opts.log ?? (() => undefined);
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
+  const { region, accountId } = emulatorAccount(opts);
 
   const store = new SchedulerStore(opts.dataDir, `arn:aws:scheduler:${region}:${accountId}`);
   await store.load(Date.now());

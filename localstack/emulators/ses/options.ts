@@ -1,19 +1,10 @@
 /** What the SES emulator is started with (./index.ts, startSesEmulator; ./state.ts opens its state from them). */
 import type { DnsServers } from '../dns-servers';
+import type { EmulatorOptions } from '../emulator-options';
 import type { RetryOptions } from './publisher';
 import type { EventOrder } from './simulator';
 
-export interface SesEmulatorOptions {
-  /** Default 0 = ephemeral. */
-  port?: number;
-  /** Default '127.0.0.1'. */
-  host?: string;
-  /** Absolute path; undefined = memory only. */
-  dataDir?: string;
-  /** Default 'us-east-1'. */
-  region?: string;
-  /** Default '000000000000'. */
-  accountId?: string;
+export interface SesEmulatorOptions extends EmulatorOptions {
   sns: { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } };
   /** Delay between the Send event and the outcome events; default 20. */
   outcomeDelayMs?: number;
@@ -54,5 +45,4 @@ export interface SesEmulatorOptions {
    */
   bounceRecipients?: RegExp;
   complaintRecipients?: RegExp;
-  log?: (msg: string) => void;
 }

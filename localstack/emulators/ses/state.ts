@@ -12,6 +12,7 @@
  * - the event publisher (./publisher.ts), which publishes what accepted messages owe to SNS;
  * - the settings of SendEmail's events (region, account, outcome delay and order).
  */
+import { emulatorAccount } from '../emulator-options';
 import { AccountLimits } from './account-limits';
 import { BounceAftermath } from './bounce-aftermath';
 import { FeedbackForwarding } from './feedback-forwarding';
@@ -51,8 +52,7 @@ export async function openSesState(opts: SesEmulatorOptions, log: (msg: string) 
     (message, entry, topic, at) => store.markPublished(message, entry, topic, at),
     opts.publishRetry ?? DEFAULT_PUBLISH_RETRY,
   );
-  const region = opts.region ?? 'us-east-1';
-  const accountId = opts.accountId ?? '000000000000';
+  const { region, accountId } = emulatorAccount(opts);
   const outcomeDelayMs = Math.max(0, opts.outcomeDelayMs ?? 20);
   // SES's suppression lists and feedback forwarding (suppression-list.ts, feedback-forwarding.ts).
   const suppression = new SuppressionList(store, {
