@@ -22,6 +22,30 @@ export async function listenHttp(server: http.Server, options: { port?: number; 
 }
 
 /**
+ * A request's body up to `maxBytes`. Past it, the answer is `tooLarge` at once (the emulator can refuse before the
+ * upload ends) and the rest of the body is read and dropped.
+ */
+export function readBodyUpTo(req: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      tooLarge = true;
+      chunks.length = 0;
+      resolve({ body: Buffer.alloc(0), tooLarge: true });
+    });
+    req.on('end', () => {
+      if (!tooLarge) resolve({ body: Buffer.concat(chunks), tooLarge: false });
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
  * An HTTP server whose `handle` gets each request with its whole body; `stop` (idempotent) closes it and
  * its open connections.
  */

@@ -10,6 +10,7 @@
  * then answered by the provider's table (its routes.ts, ./route-match.ts) or the provider's 404.
  */
 import http from 'node:http';
+import { readBodyUpTo } from '../http-server';
 import { controlErrorReply, ControlError } from './control/errors';
 import { findControlRoute } from './control/routes';
 import { faultReply } from './faults';
@@ -122,23 +123,13 @@ function send(res: http.ServerResponse, reply: Reply, headOnly: boolean): void {
 }
 
 /** The JSON body, or an Error saying why it cannot be read (too large, not JSON). */
-function readJson(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_CONTROL_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (size > MAX_CONTROL_BODY_BYTES) return resolve(new Error(`Body larger than ${MAX_CONTROL_BODY_BYTES} bytes.`));
-      const text = Buffer.concat(chunks).toString('utf8');
-      try {
-        resolve(text.trim() === '' ? undefined : (JSON.parse(text) as unknown));
-      } catch {
-        resolve(new Error('Body is not valid JSON.'));
-      }
-    });
-  });
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const { body, tooLarge } = await readBodyUpTo(req, MAX_CONTROL_BODY_BYTES);
+  if (tooLarge) return new Error(`Body larger than ${MAX_CONTROL_BODY_BYTES} bytes.`);
+  const text = body.toString('utf8');
+  try {
+    return text.trim() === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return new Error('Body is not valid JSON.');
+  }
 }

@@ -4,6 +4,7 @@
  * JSON or not a JSON object are ValidationException; an empty body is `{}`.
  */
 import type http from 'node:http';
+import { readBodyUpTo } from '../http-server';
 import { validation } from './errors';
 import { isObject, type JsonObject } from './validation';
 
@@ -26,29 +27,17 @@ export function decodeParams(raw: string[]): string[] {
   });
 }
 
-export function readJson(req: http.IncomingMessage): Promise<JsonObject> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (tooLarge) return reject(validation(`Request body larger than ${MAX_BODY_BYTES} bytes.`));
-      const text = Buffer.concat(chunks).toString('utf8').trim();
-      if (text === '') return resolve({});
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        return reject(validation('Request body is not valid JSON.'));
-      }
-      if (!isObject(parsed)) return reject(validation('Request body must be a JSON object.'));
-      resolve(parsed);
-    });
-  });
+export async function readJson(req: http.IncomingMessage): Promise<JsonObject> {
+  const { body, tooLarge } = await readBodyUpTo(req, MAX_BODY_BYTES);
+  if (tooLarge) throw validation(`Request body larger than ${MAX_BODY_BYTES} bytes.`);
+  const text = body.toString('utf8').trim();
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw validation('Request body is not valid JSON.');
+  }
+  if (!isObject(parsed)) throw validation('Request body must be a JSON object.');
+  return parsed;
 }

@@ -5,6 +5,7 @@
  * (else 400 SerializationException) or a form.
  */
 import type * as http from 'node:http';
+import { readBodyUpTo } from '../http-server';
 import { SesError } from './errors';
 import { MAX_MESSAGE_BYTES } from './message-limits';
 import { isObject, type Json } from './validate';
@@ -26,27 +27,10 @@ export interface SesRequest {
 
 export class BodyTooLarge extends Error {}
 
-export function readBody(req: http.IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return; // keep draining, drop the data
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        tooLarge = true;
-        chunks.length = 0;
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-  });
+export async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const { body, tooLarge } = await readBodyUpTo(req, MAX_BODY_BYTES);
+  if (tooLarge) throw new BodyTooLarge();
+  return body;
 }
 
 export async function readJson(req: http.IncomingMessage): Promise<Json> {
