@@ -4,6 +4,7 @@
  *
  *   npm run bench:local [-- --sends 50]
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,8 @@ async function main() {
     console.log(`start-up (spawn to ready line, on-disk data): ${startup} ms`);
     console.log(`memory of the whole stack (Node + DynamoDB Local), RSS: idle ${fmt(idleRss)} MB, after ${sends} sends ${fmt(busyRss)} MB`);
     console.log(`  idle, by process: ${idleByProcess.map((p) => `${p.name} ${fmt(p.mb)} MB`).join(', ')}`);
+    const floor = await bareNodeFloor(npmStartNodeArgs());
+    console.log(`floor, same run: a bare node with npm start's flags printed its line in ${floor.ms} ms and held ${fmt(floor.mb)} MB`);
     console.log(
       `POST /emails -> 200 (sequential, n=${sends}): p50 ${fmt(percentile(accepted, 50))} ms, p95 ${fmt(percentile(accepted, 95))} ms`,
     );
@@ -73,6 +76,18 @@ async function main() {
     await stack.stop('SIGINT');
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The floor of the start-up and memory figures: a node process with the same flags that only prints a line and waits. */
+async function bareNodeFloor(nodeArgs: string[]): Promise<{ ms: number; mb: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, '-e', "process.stdout.write('ready'); setInterval(() => {}, 1000)"]);
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const ms = Math.round(performance.now() - started);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const mb = rssMb([child.pid!]);
+  child.kill();
+  return { ms, mb };
 }
 
 main().catch((error) => {
