@@ -15,8 +15,7 @@
  * docs/local-cloud/dynamodb.md.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { sendUpstream } from './dynamodb-upstream';
+import { sendUpstream, startProxyServer } from './dynamodb-upstream';
 
 /** Operations DynamoDB Local acknowledges before their COMMIT has run. */
 const COMMITTED_AFTER_ANSWER = new Set(['TransactWriteItems', 'ExecuteTransaction']);
@@ -43,25 +42,10 @@ export interface CommitBarrierOptions {
 /** Where DynamoDB Local listens now, with the barrier's keep-alive agent. */
 type Upstream = () => { host: string; port: number; agent: http.Agent };
 
-export async function startCommitBarrier(options: CommitBarrierOptions): Promise<CommitBarrier> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const upstream: Upstream = () => ({ host: options.host, port: options.upstreamPort(), agent });
-
-  const server = http.createServer((request, response) => forward(request, response, upstream, options));
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        agent.destroy();
-      }),
-  };
+export function startCommitBarrier(options: CommitBarrierOptions): Promise<CommitBarrier> {
+  return startProxyServer(options.host, options.port, (request, response, agent) =>
+    forward(request, response, () => ({ host: options.host, port: options.upstreamPort(), agent }), options),
+  );
 }
 
 /** Resolves once a request queued after the transaction's COMMIT has been answered. */

@@ -16,8 +16,7 @@
  * replaced.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { sendUpstream } from './dynamodb-upstream';
+import { sendUpstream, startProxyServer } from './dynamodb-upstream';
 
 export interface PartitionProxy {
   endpoint: string;
@@ -36,24 +35,8 @@ export function withAccessKey(authorization: string | undefined, key: string): s
 }
 
 export async function startPartitionProxy(options: { host: string; upstream: URL; accessKey: string }): Promise<PartitionProxy> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const server = http.createServer((request, response) => forward(request, response, options, agent));
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, options.host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  return {
-    endpoint: `http://${options.host}:${port}`,
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        agent.destroy();
-      }),
-  };
+  const server = await startProxyServer(options.host, 0, (request, response, agent) => forward(request, response, options, agent));
+  return { endpoint: `http://${options.host}:${server.port}`, port: server.port, stop: server.stop };
 }
 
 function forward(
