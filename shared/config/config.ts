@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS } from './settings';
 import { recoveryBoundsFromEnv, type RecoveryBounds } from '../domain/reliability/bounds';
 import { oidcSettingsFromValues, type OidcSettings } from '../domain/dashboard/oidc';
+import { PASSWORD_HASH_PARAMS, parseScryptParams, type ScryptParams } from '../domain/dashboard/password-hash';
 
 /**
  * The names of the environment variables carrying resource names/URLs: the one copy, read here and by
@@ -123,6 +124,14 @@ export interface Config {
    */
   hotLookupsCacheMs: number;
   /**
+   * PASSWORD_HASH_COST (`ln=10,r=8,p=1`): the scrypt parameters of new dashboard password hashes, instead of
+   * PASSWORD_HASH_PARAMS (shared/domain/dashboard/password-hash.ts). A knob of the test suite's stacks only,
+   * as a fast password hasher is in Django's test settings: a hash at the real parameters costs 150-300 ms of
+   * CPU, and the suite hashed and checked some 250 passwords. No template sets it, so a deployed function
+   * never has it; unreadable, the real parameters.
+   */
+  passwordHashParams: ScryptParams;
+  /**
    * The reputation brake's settings (REPUTATION_*, shared/config/settings.ts) as numbers (NaN: unreadable; the
    * brake replaces a bad value with its default: shared/domain/reputation/brake.ts).
    */
@@ -224,7 +233,7 @@ function deploymentSettings(
 /** Limits and rates an operator may tune: imports, DNS apply, SES pacing, the reputation brake, the hot lookups' cache. */
 function tuningSettings(
   env: NodeJS.ProcessEnv,
-): Pick<Config, 'imports' | 'dnsApply' | 'sesMaxSendRate' | 'sesHoldRetryMs' | 'reputation' | 'hotLookupsCacheMs'> {
+): Pick<Config, 'imports' | 'dnsApply' | 'sesMaxSendRate' | 'sesHoldRetryMs' | 'reputation' | 'hotLookupsCacheMs' | 'passwordHashParams'> {
   return {
     imports: {
       budgetMs: positiveInt(read(env, 'MIGRATION_REQUEST_BUDGET_MS'), 20_000),
@@ -245,6 +254,7 @@ function tuningSettings(
       offenderMinSent: Number(read(env, 'REPUTATION_OFFENDER_MIN_SENT', DEFAULT_SETTINGS.REPUTATION_OFFENDER_MIN_SENT)),
     },
     hotLookupsCacheMs: nonNegativeInt(read(env, 'HOT_LOOKUPS_CACHE_MS'), DEFAULT_HOT_LOOKUPS_CACHE_MS),
+    passwordHashParams: parseScryptParams(read(env, 'PASSWORD_HASH_COST')) ?? PASSWORD_HASH_PARAMS,
   };
 }
 

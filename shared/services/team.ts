@@ -6,12 +6,12 @@ import { SessionRepository } from '../adapters/store/sessions';
 import { scryptPasswords } from '../domain/dashboard/password-hash';
 import type { Platform } from './platform';
 
-export function buildTeam({ table }: Pick<Platform, 'table'>) {
+export function buildTeam({ table, config }: Pick<Platform, 'table' | 'config'>) {
   const dashboardUsers = new DashboardUserRepository(table);
   return {
     dashboardUsers,
-    /** Dashboard passwords: scrypt with today's parameters (shared/domain/dashboard/password-hash.ts). */
-    passwords: scryptPasswords(),
+    /** Dashboard passwords: scrypt with today's parameters (shared/domain/dashboard/password-hash.ts; PASSWORD_HASH_COST in test stacks). */
+    passwords: scryptPasswords(config.passwordHashParams),
     sessions: new SessionRepository(table),
     oidcFlows: new OidcFlowRepository(table),
     /** Accepting an invitation counts owners with the users'. */

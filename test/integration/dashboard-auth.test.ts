@@ -369,11 +369,14 @@ describe('sign-out and expiry', () => {
 });
 
 describe('admin user create', () => {
+  // As an operator runs it: without the suite's cheap password hash (PASSWORD_HASH_COST, set by the global
+  // setup for the stacks and the test workers), so its users are hashed with the real parameters.
+  const { PASSWORD_HASH_COST: _testCost, ...operatorEnv } = process.env;
   function admin(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolveRun, reject) => {
       const child = spawn(process.execPath, [join(ROOT, 'localstack', 'admin.cjs'), ...args], {
         cwd: ROOT,
-        env: { ...process.env, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
+        env: { ...operatorEnv, DATA_DIR: process.env.TEST_STACK_DATA_DIR },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -402,6 +405,7 @@ describe('admin user create', () => {
     });
     const signedIn = await signIn(address, created.password);
     expect(signedIn.response.body.user.id).toBe(created.user_id);
+    // The real parameters (the suite's stacks hash with PASSWORD_HASH_COST's, and check this one with its own).
     const stored = await stack().services.dashboardUsers.getByEmail(address);
     expect(stored!.password_hash).toMatch(/^\$scrypt\$ln=15,r=8,p=3\$/);
     expect(JSON.stringify(stored)).not.toContain(created.password);

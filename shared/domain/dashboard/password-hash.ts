@@ -54,13 +54,26 @@ export interface ParsedPasswordHash {
   key: Buffer;
 }
 
+const withinBounds = (params: ScryptParams) =>
+  params.ln >= 1 && params.r >= 1 && params.p >= 1 && params.ln <= MAX_PARAMS.ln && params.r <= MAX_PARAMS.r && params.p <= MAX_PARAMS.p;
+
+/**
+ * Parameters written as a PHC string writes them (`ln=15,r=8,p=3`), within the bounds a stored hash may have;
+ * null otherwise. PASSWORD_HASH_COST, a tuning knob of test stacks (shared/config/config.ts), is read with it.
+ */
+export function parseScryptParams(text: string): ScryptParams | null {
+  const match = /^ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})$/.exec(text.trim());
+  if (!match) return null;
+  const params = { ln: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
+  return withinBounds(params) ? params : null;
+}
+
 /** The PHC string's parts, or null when it is not a scrypt hash of ours (bounded parameters). */
 export function parsePasswordHash(encoded: string): ParsedPasswordHash | null {
   const match = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]{16,88})\$([A-Za-z0-9+/]{16,88})$/.exec(encoded);
   if (!match) return null;
   const params = { ln: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
-  if (params.ln < 1 || params.r < 1 || params.p < 1 || params.ln > MAX_PARAMS.ln || params.r > MAX_PARAMS.r || params.p > MAX_PARAMS.p)
-    return null;
+  if (!withinBounds(params)) return null;
   return { params, salt: Buffer.from(match[4]!, 'base64'), key: Buffer.from(match[5]!, 'base64') };
 }
 

@@ -15,6 +15,11 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Dashboard passwords hashed with scrypt's small parameters in every stack of the run, the test workers and
+  // the CLIs they start (all inherit this process's environment): at the real ones (ln=15,r=8,p=3) each hash
+  // or sign-in took 150-300 ms of CPU, 38 s of the whole suite's. PASSWORD_HASH_COST, shared/config/config.ts;
+  // the real parameters are proven by test/unit/dashboard/password-hash.test.ts and dashboard-auth's admin CLI.
+  process.env.PASSWORD_HASH_COST ??= 'ln=10,r=8,p=1';
   const dataDir = mkdtempSync(join(tmpdir(), 'mailservice-it-'));
   // A CA the stack trusts, so tests can run HTTPS webhook receivers on loopback.
   // The server certificate also covers a made-up name tests map in the DNS emulator (DNS rebinding).

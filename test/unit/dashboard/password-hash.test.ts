@@ -1,5 +1,14 @@
 /** Dashboard password hashing (shared/domain/dashboard/password-hash.ts): scrypt, parameters stored with the hash, constant-time verify, rehash when weaker. */
-import { hashPassword, needsRehash, parsePasswordHash, PASSWORD_HASH_PARAMS, verifyPassword } from '#shared/domain/dashboard/password-hash';
+import { loadConfig } from '#shared/config/config';
+import {
+  hashPassword,
+  needsRehash,
+  parsePasswordHash,
+  parseScryptParams,
+  PASSWORD_HASH_PARAMS,
+  verifyPassword,
+} from '#shared/domain/dashboard/password-hash';
+import { buildTeam } from '#shared/services/team';
 import { generatePassword, newPasswordSchema } from '#shared/domain/dashboard/password-policy';
 
 describe('password hashing', () => {
@@ -64,5 +73,31 @@ describe('password policy', () => {
     expect(a).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(newPasswordSchema.safeParse(a).success).toBe(true);
     expect(generatePassword()).not.toBe(a);
+  });
+});
+
+describe("PASSWORD_HASH_COST, the test stacks' knob (shared/config/config.ts)", () => {
+  const teamWith = (env: Record<string, string>) => {
+    const config = loadConfig({ TABLE_NAME: 't', ...env });
+    return buildTeam({ table: { client: {} as never, name: 't' }, config });
+  };
+
+  it("reads parameters written as a PHC string writes them, within a stored hash's bounds", () => {
+    expect(parseScryptParams('ln=10,r=8,p=1')).toEqual({ ln: 10, r: 8, p: 1 });
+    expect(parseScryptParams(' ln=15,r=8,p=3 ')).toEqual(PASSWORD_HASH_PARAMS);
+    for (const bad of ['', 'ln=10', 'ln=0,r=8,p=1', 'ln=21,r=8,p=1', 'ln=10,r=17,p=1', 'ln=10,r=8,p=0', 'N=1024,r=8,p=1', 'ln=10;r=8;p=1'])
+      expect(parseScryptParams(bad)).toBeNull();
+  });
+
+  it('hashes new passwords with its parameters; unset or unreadable, with the real ones', async () => {
+    const cheap = await teamWith({ PASSWORD_HASH_COST: 'ln=10,r=8,p=1' }).passwords.hash('correct horse battery staple');
+    expect(cheap.startsWith('$scrypt$ln=10,r=8,p=1$')).toBe(true);
+    expect(loadConfig({}).passwordHashParams).toEqual(PASSWORD_HASH_PARAMS);
+    expect(loadConfig({ PASSWORD_HASH_COST: 'ln=99,r=8,p=1' }).passwordHashParams).toEqual(PASSWORD_HASH_PARAMS);
+    // A stack with the knob checks a hash made at the real parameters and does not ask to weaken it.
+    const team = teamWith({ PASSWORD_HASH_COST: 'ln=10,r=8,p=1' });
+    const real = await hashPassword('correct horse battery staple');
+    expect(await team.passwords.verify('correct horse battery staple', real)).toBe(true);
+    expect(team.passwords.needsRehash(real)).toBe(false);
   });
 });
