@@ -13,6 +13,7 @@
  */
 
 const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { clearCompileCache, enableCompileCache } = require('./compile-cache');
 const { dirname, join, relative, resolve } = require('node:path');
 
 const ROOT = resolve(__dirname, '..');
@@ -96,13 +97,18 @@ async function build(name, entries, options, manifestFile, files) {
       renameSync(`${built}.map`, join(CACHE, `${body(out)}.cjs.map`));
       renameSync(built, join(CACHE, `${body(out)}.cjs`));
       const loader = `${files[out]}.${process.pid}.tmp`;
-      writeFileSync(loader, `'use strict';\nprocess.setSourceMapsEnabled(true);\nrequire(${JSON.stringify(`./${body(out)}.cjs`)});\n`);
+      const cache = `require(${JSON.stringify(join(__dirname, 'compile-cache.js'))}).enableCompileCache(${JSON.stringify(CACHE)});`;
+      writeFileSync(
+        loader,
+        `'use strict';\n${cache}\nprocess.setSourceMapsEnabled(true);\nrequire(${JSON.stringify(`./${body(out)}.cjs`)});\n`,
+      );
       renameSync(loader, files[out]);
     } else {
       renameSync(built, files[out]);
     }
   }
   rmSync(temporary, { recursive: true, force: true });
+  clearCompileCache(CACHE);
   const manifestTemporary = `${manifestFile}.${process.pid}.tmp`;
   writeFileSync(manifestTemporary, JSON.stringify({ entries, node: process.version, root: ROOT, inputs }));
   renameSync(manifestTemporary, manifestFile);
@@ -130,7 +136,10 @@ const PROGRAMS = {
 /** Runs program `name` (PROGRAMS) from its bundle, building it first when it is stale. */
 function runBundled(name, entry = PROGRAMS[name]) {
   bundles(name, { main: entry }).then(
-    (files) => require(files.main),
+    (files) => {
+      enableCompileCache(CACHE);
+      require(files.main);
+    },
     (error) => {
       console.error(`could not build ${entry}: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;
