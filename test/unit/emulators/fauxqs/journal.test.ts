@@ -21,6 +21,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertFauxqsShape } from '#localstack/cloud/messaging/messaging-hooks';
+import { bundledChild } from '../../../support/bundled-child';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -32,9 +33,9 @@ interface Child {
   restored: { messages: number; objects: number };
 }
 
-function startChild(dataDir: string): Promise<Child> {
-  // `--import tsx` in this very process (the tsx CLI would run the script in a grandchild a SIGKILL misses).
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'journal-child.ts')], {
+async function startChild(dataDir: string): Promise<Child> {
+  // A bundle of the script run by this very process (the tsx CLI would run it in a grandchild a SIGKILL misses).
+  const child = spawn(process.execPath, [await bundledChild(join(__dirname, 'journal-child.ts'))], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],

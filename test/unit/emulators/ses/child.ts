@@ -1,10 +1,12 @@
 /**
  * Runs an emulator script in a child process for kill tests: its own process group (so SIGKILL hits
- * the whole group, as when the local cloud is killed), TypeScript through `node --import tsx` (one
- * process, no tsx wrapper that could outlive a kill). The script prints `ready <port>` when serving.
+ * the whole group, as when the local cloud is killed), run from a bundle of its sources
+ * (../../../support/bundled-child.ts: one process, no tsx wrapper that could outlive a kill, no TypeScript to
+ * transform at each start). The script prints `ready <port>` when serving.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { bundledChild } from '../../../support/bundled-child';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -15,8 +17,8 @@ export interface Child {
   output(): string;
 }
 
-export function startChild(script: string, env: Record<string, string>, timeoutMs = 15_000): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+export async function startChild(script: string, env: Record<string, string>, timeoutMs = 15_000): Promise<Child> {
+  const proc = spawn(process.execPath, [await bundledChild(script)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,
