@@ -70,11 +70,11 @@ function installNode20Cache(folder) {
     unwritten.clear();
   };
   const ownCompile = Module.prototype._compile;
-  Module.prototype._compile = function compileWithCache(content, filename) {
+  Module.prototype._compile = function compileWithCache(content, filename, ...rest) {
     const mapped = process.sourceMapsEnabled && SOURCE_MAP.test(content);
     if (content.startsWith('#!') || DYNAMIC_IMPORT.test(content) || mapped) {
       counts.leftToNode++;
-      return ownCompile.call(this, content, filename);
+      return ownCompile.call(this, content, filename, ...rest);
     }
     const file = join(folder, createHash('sha1').update(filename).update('\0').update(content).digest('hex'));
     let cachedData;
@@ -106,10 +106,18 @@ let enabled = false;
 function enableCompileCache(root) {
   if (process.env.MAILSERVICE_COMPILE_CACHE === '0') return 'off';
   if (typeof Module.enableCompileCache === 'function') {
+    // Node's own reports a folder it cannot use in its result instead of throwing.
     Module.enableCompileCache(cacheFolder(root));
     return 'node';
   }
-  if (!enabled) installNode20Cache(cacheFolder(root));
+  if (!enabled) {
+    try {
+      installNode20Cache(cacheFolder(root));
+    } catch {
+      // A folder this user cannot write (a shared install): the program runs as it would without the cache.
+      return 'off';
+    }
+  }
   enabled = true;
   return 'node20';
 }

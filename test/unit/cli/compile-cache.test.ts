@@ -39,10 +39,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** One program's run: enables the cache under `root`, loads the fixture modules, prints what they gave and the counts at exit. */
-function run(env: NodeJS.ProcessEnv = {}) {
+function run(env: NodeJS.ProcessEnv = {}, cacheRoot = root) {
   const program = `
     const cache = require(${JSON.stringify(COMPILE_CACHE)});
-    const mode = cache.enableCompileCache(${JSON.stringify(root)});
+    const mode = cache.enableCompileCache(${JSON.stringify(cacheRoot)});
     const a = require(${JSON.stringify(join(dir, 'a.js'))});
     require(${JSON.stringify(join(dir, 'esm-user.js'))})().then((joinType) => {
       process.on('exit', () => console.log(JSON.stringify({ mode, a, joinType, counts: cache.compileCacheCounts() })));
@@ -98,6 +98,13 @@ test('a changed module is compiled anew, never read from its old entry; a cache 
   expect(refused.a.b).toBe('second');
   expect(refused.counts).toMatchObject({ fromCache: 0, rejected: 2, compiled: 2 });
   expect(run().counts).toMatchObject({ fromCache: 2, compiled: 0 });
+});
+
+test('a folder it cannot make leaves the program running without it', () => {
+  writeFileSync(join(dir, 'not-a-folder'), '');
+  const unusable = run({}, join(dir, 'not-a-folder', 'cache'));
+  expect(unusable.a.b).toBe('first');
+  if (!NODE_OWN) expect(unusable.mode).toBe('off');
 });
 
 test('MAILSERVICE_COMPILE_CACHE=0 turns it off; clearCompileCache removes every entry', () => {
