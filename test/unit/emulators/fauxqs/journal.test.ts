@@ -21,7 +21,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertFauxqsShape } from '#localstack/cloud/messaging/messaging-hooks';
-import { bundledChild } from '../../../support/bundled-child';
+import { bundledChild } from '#test/support/bundled-child';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const ROOT = resolve(__dirname, '..', '..', '..', '..');

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { bundledChild } from '../../../support/bundled-child';
+import { bundledChild } from '#test/support/bundled-child';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 
