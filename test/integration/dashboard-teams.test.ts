@@ -95,6 +95,10 @@ describe('invitations', () => {
     expect(accepted.body.user).toMatchObject({ email, role: 'admin', account_id: account.id });
     expect(sessionTokenOf(accepted)).toBeDefined();
     members.admin = { ...(await signIn(email)), id: accepted.body.user.id, email };
+    // Hashed by the stack's function with the suite's PASSWORD_HASH_COST (the global setup's), which reaches the
+    // functions as a tuning knob of the stack's environment (docs/dashboard.md).
+    const hashed = await stack().services.dashboardUsers.getByEmail(email);
+    expect(hashed!.password_hash.startsWith(`$scrypt$${process.env.PASSWORD_HASH_COST}$`)).toBe(true);
 
     // Single use: the same link again is refused, and no longer pending.
     const again = await dashboardRequest('POST', '/dashboard/accept-invitation', { body: { token, password: DASHBOARD_PASSWORD } });
