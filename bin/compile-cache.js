@@ -122,7 +122,13 @@ function enableCompileCache(root) {
   return 'node20';
 }
 
-/** Removes every entry under `root`, of every Node (the bundles were built again: their old entries would never be read). */
+/**
+ * Removes every entry under `root`, of every Node (the bundles were built again: their old entries would never be
+ * read). Never throws: other programs may be writing entries meanwhile (a stack's threads, CLIs run at once), and
+ * removing a folder another process writes into fails with ENOTEMPTY. So each folder is first renamed away (one
+ * atomic step: a writer's next entry then fails, which it ignores, and the next program starts a new folder),
+ * then removed; a folder that still cannot be removed is left to the next build.
+ */
 function clearCompileCache(root) {
   let names = [];
   try {
@@ -130,7 +136,30 @@ function clearCompileCache(root) {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith('v8-')) rmSync(join(root, name), { recursive: true, force: true });
+  for (const name of names) {
+    if (!name.startsWith('v8-')) continue;
+    try {
+      renameSync(join(root, name), join(root, `removed-${name}-${process.pid}-${Date.now()}`));
+    } catch {
+      // Renamed or removed by another build at the same time.
+    }
+  }
+  for (const name of readdirSafe(root)) {
+    if (!name.startsWith('removed-v8-')) continue;
+    try {
+      rmSync(join(root, name), { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Still written into by a program that opened it before the rename: the next build removes it.
+    }
+  }
+}
+
+function readdirSafe(root) {
+  try {
+    return readdirSync(root);
+  } catch {
+    return [];
+  }
 }
 
 module.exports = { enableCompileCache, clearCompileCache, compileCacheCounts: () => ({ ...counts }) };

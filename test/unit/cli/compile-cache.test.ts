@@ -116,3 +116,32 @@ test('MAILSERVICE_COMPILE_CACHE=0 turns it off; clearCompileCache removes every 
   require(COMPILE_CACHE).clearCompileCache(root);
   expect(readdirSync(root)).toEqual([]);
 });
+
+test('clearCompileCache never throws while another program writes entries into the folder it removes', async () => {
+  // A stack's threads and CLIs started together write entries while a build clears the cache: removing a folder
+  // another process writes into fails with ENOTEMPTY (the CI run of 2026-11-29 failed a CLI's build so).
+  const folder = join(root, `v8-${process.version}-${process.arch}`);
+  const writer = [
+    "const { mkdirSync, renameSync, writeFileSync } = require('node:fs');",
+    `const folder = ${JSON.stringify(folder)};`,
+    'const end = Date.now() + 1500;',
+    'for (let n = 0; Date.now() < end; n++) {',
+    "  try { mkdirSync(folder, { recursive: true }); writeFileSync(folder + '/e.tmp' + n, 'x'); renameSync(folder + '/e.tmp' + n, folder + '/e' + n); } catch {}",
+    '}',
+  ].join('\n');
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['-e', writer], { stdio: 'ignore' });
+  const exited = new Promise((done) => child.once('exit', done));
+  const { clearCompileCache } = require(COMPILE_CACHE) as { clearCompileCache: (root: string) => void };
+  let clears = 0;
+  const end = Date.now() + 1000;
+  while (Date.now() < end) {
+    clearCompileCache(root);
+    clears++;
+    await new Promise((done) => setImmediate(done));
+  }
+  await exited;
+  expect(clears).toBeGreaterThan(100);
+  clearCompileCache(root);
+  expect(readdirSync(root)).toEqual([]);
+});
