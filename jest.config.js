@@ -2,7 +2,8 @@
  * Jest: five projects (unit, integration, browser, infra, durability). `npm test` runs them all;
  * `npm run test:fast` the two that need no stack (unit, infra).
  *
- * Files run in parallel (maxWorkers below), longest first (test/support/jest-sequencer.js), the
+ * Files run in parallel (maxWorkers below), in an order planned by their wall and CPU time
+ * (test/support/jest-sequencer.js: long files early, a file that mostly waits beside busy ones), the
  * integration and browser files against one shared local cloud (the global setup) where each test works
  * in accounts of its own. The durability project (the kill test, a stack of its own) runs among them.
  * At the end the wall time and the slowest files are printed (jest-wall-time-reporter.js).
