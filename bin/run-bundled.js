@@ -13,7 +13,7 @@
  */
 
 const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { clearCompileCache, enableCompileCache } = require('./compile-cache');
+const { enableCompileCache, pruneCompileCache } = require('./compile-cache');
 const { dirname, join, relative, resolve } = require('node:path');
 
 const ROOT = resolve(__dirname, '..');
@@ -108,7 +108,7 @@ async function build(name, entries, options, manifestFile, files) {
     }
   }
   rmSync(temporary, { recursive: true, force: true });
-  clearCompileCache(CACHE);
+  pruneCompileCache(CACHE);
   const manifestTemporary = `${manifestFile}.${process.pid}.tmp`;
   writeFileSync(manifestTemporary, JSON.stringify({ entries, node: process.version, root: ROOT, inputs }));
   renameSync(manifestTemporary, manifestFile);

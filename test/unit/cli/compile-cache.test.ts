@@ -145,3 +145,19 @@ test('clearCompileCache never throws while another program writes entries into t
   clearCompileCache(root);
   expect(readdirSync(root)).toEqual([]);
 });
+
+test('pruneCompileCache keeps the entries below its bound and removes them all past it', () => {
+  run();
+  const { pruneCompileCache, MAX_CACHE_BYTES } = require(COMPILE_CACHE) as {
+    pruneCompileCache: (root: string, maxBytes?: number) => number;
+    MAX_CACHE_BYTES: number;
+  };
+  const kept = entries();
+  expect(kept.length).toBeGreaterThan(0);
+  const bytes = pruneCompileCache(root);
+  expect(bytes).toBeGreaterThan(0);
+  expect(bytes).toBeLessThan(MAX_CACHE_BYTES);
+  expect(entries()).toEqual(kept);
+  expect(pruneCompileCache(root, bytes - 1)).toBe(bytes);
+  expect(readdirSync(root)).toEqual([]);
+});

@@ -3,7 +3,7 @@
  * several commands started at once each get a whole bundle.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -36,9 +36,10 @@ test('the CLI runs from a bundle whose manifest names its sources; an unchanged 
   expect(statSync(MANIFEST).mtimeMs).toBe(built);
 });
 
-test('a changed source is built again, also by several commands started at once; the code cache is emptied then', async () => {
+test("a changed source is built again, also by several commands started at once; the code cache's entries are kept", async () => {
   await cli('--help');
-  // An entry of V8's code cache (bin/compile-cache.js) made before the build: the build removes the folder.
+  // An entry of V8's code cache (bin/compile-cache.js) made before the build: the installed packages' entries
+  // serve the new bundle too, so a build keeps them (pruneCompileCache empties the folder past its bound only).
   const entry = join(CACHE, `v8-${process.version}-${process.arch}`, `before-build-${process.pid}`);
   mkdirSync(join(entry, '..'), { recursive: true });
   writeFileSync(entry, 'stale');
@@ -52,9 +53,10 @@ test('a changed source is built again, also by several commands started at once;
     const [recordedSize, recordedTime] = manifest().inputs[SOURCE]!.split(':').map(Number);
     expect(recordedSize).toBe(size);
     expect(Math.abs(recordedTime! - changed.getTime())).toBeLessThan(1);
-    expect(existsSync(entry)).toBe(false);
+    expect(existsSync(entry)).toBe(true);
   } finally {
     utimesSync(join(ROOT, SOURCE), atime, mtime);
+    rmSync(entry, { force: true });
   }
 });
 
