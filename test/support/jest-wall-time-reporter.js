@@ -40,7 +40,7 @@ class WallTimeReporter {
     this.load = new Map();
     /** [seconds from the run's start, busy share] of every sample. */
     this.loadSamples = [];
-    this.machine = { busyMs: 0, wallMs: 0 };
+    this.machine = { busyMs: 0, stealMs: 0, wallMs: 0 };
     this.commands = new Map();
   }
 
@@ -112,6 +112,7 @@ class WallTimeReporter {
     const wallMs = now - previous.at;
     this.machine.wallMs += wallMs;
     this.machine.busyMs += busyShare * wallMs;
+    this.machine.stealMs += ((ticks.steal - previous.ticks.steal) / total) * wallMs;
     this.loadSamples.push([Math.round(process.uptime() * 10) / 10, Math.round(busyShare * 100) / 100]);
     const deltas = [];
     for (const [pid, { ms }] of table) {
@@ -159,8 +160,12 @@ class WallTimeReporter {
     } catch {
       // a read-only checkout
     }
+    const share = (ms) => Math.round((100 * ms) / this.machine.wallMs);
+    // Steal is counted busy, yet it is the host's: runs to compare should have about the same.
     const machine =
-      this.machine.wallMs > 0 ? `Machine: ${Math.round((100 * this.machine.busyMs) / this.machine.wallMs)}% busy over the run\n` : '';
+      this.machine.wallMs > 0
+        ? `Machine: ${share(this.machine.busyMs)}% busy over the run (${share(this.machine.stealMs)}% of it taken by the host: steal)\n`
+        : '';
     return `${lines.map((line) => `${line}\n`).join('')}${machine}`;
   }
 

@@ -61,12 +61,22 @@ function treeCpuMs(table, root, excluded = new Set()) {
   return total;
 }
 
-/** The machine's CPU time since boot, in clock ticks: { idle (idle and iowait), total }; null off Linux. */
+/**
+ * The machine's CPU time since boot, in clock ticks: { idle (idle and iowait), steal, total }; null off Linux.
+ * `steal` (proc(5): "time spent in other operating systems when running in a virtualized environment") is time
+ * the host gave another guest while this machine had work: counted busy in `total - idle`, yet no process of
+ * ours ran then, so a run with steal is slower for the same CPU figures.
+ */
 function machineTicks() {
   if (!onLinux) return null;
   try {
     const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    return { idle: fields[3] + (fields[4] ?? 0), total: fields.reduce((sum, value) => sum + value, 0) };
+    // user nice system idle iowait irq softirq steal guest guest_nice; guest time is already in user and nice.
+    return {
+      idle: fields[3] + (fields[4] ?? 0),
+      steal: fields[7] ?? 0,
+      total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0),
+    };
   } catch {
     return null;
   }

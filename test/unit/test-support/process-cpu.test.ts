@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 
 const { machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs } = require('../../support/process-cpu.cjs') as {
-  machineTicks: () => { idle: number; total: number } | null;
+  machineTicks: () => { idle: number; steal: number; total: number } | null;
   ownCpuMs: () => number | null;
   processCpu: (pid: number | 'self') => { ppid: number; ms: number } | null;
   processTable: () => Map<number, { ppid: number; ms: number }> | null;
@@ -90,6 +90,23 @@ if (!onLinux) {
     expect(busyMs).toBeGreaterThanOrEqual(280);
     expect(after.total).toBeGreaterThan(before.total);
   });
+
+  it("reads the host's steal from /proc/stat's eighth field, and counts the guest fields (already in user) once", () => {
+    const fields = require('node:fs')
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number) as number[];
+    const ticks = machineTicks()!;
+    // Read just after: each figure only grows, by at most a few ticks meanwhile.
+    expect(ticks.steal).toBeGreaterThanOrEqual(fields[7]!);
+    expect(ticks.steal - fields[7]!).toBeLessThan(50);
+    const withoutGuest = fields.slice(0, 8).reduce((sum, value) => sum + value, 0);
+    expect(ticks.total).toBeGreaterThanOrEqual(withoutGuest);
+    expect(ticks.total - withoutGuest).toBeLessThan(50);
+  });
 });
 
 (onLinux ? describe : () => undefined)("the run's report of the machine's load", () => {
@@ -124,6 +141,6 @@ if (!onLinux) {
         .replace(/\S*node_modules\//g, ''),
     );
     expect(report).not.toContain('y-passed');
-    expect(report).toMatch(/^Machine: \d+% busy over the run$/m);
+    expect(report).toMatch(/^Machine: \d+% busy over the run \(\d+% of it taken by the host: steal\)$/m);
   });
 });
