@@ -186,10 +186,14 @@ describe('feedback forwarding is off for our identities', () => {
     const bounced = await send(a, from, `bounce+${unique()}@simulator.amazonses.com`);
     const complained = await send(a, from, `complaint+${unique()}@simulator.amazonses.com`);
     await waitForStatus(a, bounced, 'bounced');
-    await waitFor(
-      async () => (await api('GET', `/emails/${complained}`, { key: a.key })).body.email.last_event === 'complained',
-      'the complaint',
-    );
+    // The email as last seen, named when the wait times out (it did once in a whole run: never `complained` in 30 s).
+    let seen: unknown;
+    await waitFor(async () => {
+      seen = (await api('GET', `/emails/${complained}`, { key: a.key })).body.email;
+      return (seen as { last_event?: string }).last_event === 'complained';
+    }, 'the complaint').catch((error: Error) => {
+      throw new Error(`${error.message}; the email as last seen: ${JSON.stringify(seen)}`);
+    });
     // SES puts feedback mail into the mailbox before it answers the send: by now it would be there.
     expect(await sesMessages({ to: from })).toEqual([]);
   });
