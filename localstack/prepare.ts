@@ -8,13 +8,10 @@
  * A failure here never fails the install: the start builds what is missing, as before.
  */
 import { startTemplateSynthesis } from './cloud/deploy/template-source';
+import { bundles, PROGRAMS } from '../bin/run-bundled';
 
 // Plain CommonJS modules of the repository (the bundle cache): required, as `npm start` and the CLIs do.
 const { localCloudBundles } = require('./bundles.cjs') as { localCloudBundles: () => Promise<Record<string, string>> };
-const { bundles, PROGRAMS } = require('../bin/run-bundled') as {
-  bundles: (name: string, entries: Record<string, string>) => Promise<Record<string, string>>;
-  PROGRAMS: Record<string, string>;
-};
 
 /** What is built, by name: the local cloud's bundles, each CLI's (bin/run-bundled.js `PROGRAMS`) and the template. */
 export const PREPARED: Record<string, () => Promise<unknown>> = {

@@ -12,6 +12,7 @@ import { readStackFile } from '#localstack/cloud/stack/stack-file';
 import { SCHEDULED_TASKS, STREAM_WORKERS, WORKERS } from '#infra/definitions';
 import { functionEntries } from '#infra/functions';
 import type { LocalStackInfo } from '#localstack/cloud/cloud';
+import { CACHE } from '../../bin/run-bundled';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -126,8 +127,6 @@ describe('local cloud', () => {
     const cmdline = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
     expect(cmdline(info.pid)).toMatch(/localstack\/launch\.cjs/);
     expect(cmdline(info.smtp_pid!)).toMatch(/local-cloud-relay\.cjs/);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { CACHE } = require('../../bin/run-bundled') as { CACHE: string };
     const manifest = JSON.parse(readFileSync(join(CACHE, 'local-cloud.json'), 'utf8')) as { inputs: Record<string, string> };
     const bundled = functionEntries()
       .map((fn) => fn.entry)

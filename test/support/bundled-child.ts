@@ -6,14 +6,12 @@
  * 15 times (about 0.8 s of CPU each through tsx).
  */
 import { relative, resolve } from 'node:path';
+import { bundles } from '../../bin/run-bundled';
 
 const ROOT = resolve(__dirname, '..', '..');
 
 /** The bundle's file for `script` (an absolute path under the repository), built first when stale. */
 export async function bundledChild(script: string): Promise<string> {
-  const { bundles } = require('../../bin/run-bundled') as {
-    bundles: (name: string, entries: Record<string, string>) => Promise<Record<string, string>>;
-  };
   const entry = relative(ROOT, script).split('\\').join('/');
   const name = `test-child-${entry.replace(/\.[cm]?ts$/, '').replace(/[^A-Za-z0-9]+/g, '-')}`;
   return (await bundles(name, { main: entry })).main!;

@@ -6,12 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundles, CACHE } = require('../../../bin/run-bundled') as {
-  bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>;
-  CACHE: string;
-};
+import { bundles, CACHE } from '../../../bin/run-bundled';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..', '..');

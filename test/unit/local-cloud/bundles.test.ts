@@ -7,15 +7,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { functionEntries as deployedFunctions } from '#infra/functions';
 import { SMTP_RELAY } from '#infra/definitions';
+import { bundles } from '../../../bin/run-bundled';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { functionEntries, functionTable } = require('#localstack/bundles.cjs') as {
   functionEntries: () => string[];
   functionTable: object;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundles } = require('../../../bin/run-bundled') as {
-  bundles: (name: string, entries: Record<string, string>, options?: object) => Promise<Record<string, string>>;
 };
 
 test("the table holds every deployed function's entry and the relay task's", () => {

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main, PREPARED } from '#localstack/prepare';
+import { PROGRAMS } from '../../../bin/run-bundled';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const { PROGRAMS } = require('../../../bin/run-bundled') as { PROGRAMS: Record<string, string> };
 
 it('is what npm install runs last, and builds the local cloud, every CLI run from a bundle and the template', () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
