@@ -131,13 +131,7 @@ function enableCompileCache(root) {
  * then removed; a folder that still cannot be removed is left to the next build.
  */
 function clearCompileCache(root) {
-  let names = [];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of readdirSafe(root)) {
     if (!name.startsWith('v8-')) continue;
     try {
       renameSync(join(root, name), join(root, `removed-${name}-${process.pid}-${Date.now()}`));

@@ -62,24 +62,25 @@ function treeCpuMs(table, root, excluded = new Set()) {
 }
 
 /**
- * The machine's CPU time since boot, in clock ticks: { idle (idle and iowait), steal, total }; null off Linux.
- * `steal` (proc(5): "time spent in other operating systems when running in a virtualized environment") is time
- * the host gave another guest while this machine had work: counted busy in `total - idle`, yet no process of
- * ours ran then, so a run with steal is slower for the same CPU figures.
+ * /proc/stat's `cpu` line as { idle (idle and iowait), steal, total } clock ticks. `steal` (proc(5): "time spent
+ * in other operating systems when running in a virtualized environment") is time the host gave another guest while
+ * this machine had work: counted busy in `total - idle`, yet no process of ours ran then, so a run with steal is
+ * slower for the same CPU figures. Fields: user nice system idle iowait irq softirq steal guest guest_nice; guest
+ * time is already counted in user and nice, so the total stops at steal.
  */
+function cpuTicksOf(line) {
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  return { idle: fields[3] + (fields[4] ?? 0), steal: fields[7] ?? 0, total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0) };
+}
+
+/** The machine's CPU time since boot (cpuTicksOf); null off Linux. */
 function machineTicks() {
   if (!onLinux) return null;
   try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal guest guest_nice; guest time is already in user and nice.
-    return {
-      idle: fields[3] + (fields[4] ?? 0),
-      steal: fields[7] ?? 0,
-      total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0),
-    };
+    return cpuTicksOf(readFileSync('/proc/stat', 'utf8').split('\n')[0]);
   } catch {
     return null;
   }
 }
 
-module.exports = { machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs };
+module.exports = { cpuTicksOf, machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs };

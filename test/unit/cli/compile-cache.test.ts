@@ -5,7 +5,7 @@
  * refuses is compiled anew; MAILSERVICE_COMPILE_CACHE=0 turns it off. Each run is a child `node`, as a
  * program's start is.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -129,7 +129,6 @@ test('clearCompileCache never throws while another program writes entries into t
     "  try { mkdirSync(folder, { recursive: true }); writeFileSync(folder + '/e.tmp' + n, 'x'); renameSync(folder + '/e.tmp' + n, folder + '/e' + n); } catch {}",
     '}',
   ].join('\n');
-  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, ['-e', writer], { stdio: 'ignore' });
   const exited = new Promise((done) => child.once('exit', done));
   const { clearCompileCache } = require(COMPILE_CACHE) as { clearCompileCache: (root: string) => void };
