@@ -10,7 +10,14 @@ const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..', '..');
 const MINIMUM_SECONDS = 3;
-const read = (name) => JSON.parse(readFileSync(join(ROOT, '.test-data', name), 'utf8'));
+const read = (name) => {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, '.test-data', name), 'utf8'));
+  } catch (error) {
+    console.error(`cannot read .test-data/${name} (${error.code ?? error.message}): run the whole suite (npm test) first`);
+    process.exit(2);
+  }
+};
 
 const run = process.argv[2];
 if (!run) {
