@@ -172,7 +172,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     await verifySandboxSender(clients.ses, emulators.dns, options.sandboxDomain ?? SETTINGS.SANDBOX_DOMAIN);
     restoreMessaging(stores, ctx.log);
     // The buckets' lifecycle rules, swept at start and hourly (./s3/s3-lifecycle-sweeper.ts), after the journal restored the objects.
-    api.s3Lifecycle = startS3Lifecycle(deployment.stack, ctx.log);
+    api.s3Lifecycle = startS3Lifecycle(deployment.stack, stores.fauxqs.s3, ctx.log);
     ctx.stops.add(async () => api.s3Lifecycle?.stop());
     // The table's TTL deletions, which DynamoDB Local never makes: by the functions' clock, on a period and on demand (./dynamodb/dynamodb-ttl-sweep.ts).
     api.ttlSweeper = startTtlSweeper({ dynamo: clients.dynamo, tables: ttlTables(deployment.stack), log: ctx.log });
@@ -182,7 +182,7 @@ export async function startLocalCloud(options: LocalCloudOptions): Promise<Local
     const environmentOf = workloadEnvironments(deployment, localEnv, emulators.secretsKeyFile);
     const policiesByRole = rolePolicies(deployment.stack);
     const functionOf = localFunctions(deployment, environmentOf, policiesByRole);
-    const iam = await installLocalIam(ctx, deployment, policiesByRole, emulators);
+    const iam = await installLocalIam(ctx, deployment, policiesByRole, emulators, stores.fauxqs);
     useLocalIdentity();
     loadApiFunctions(api.gateway, deployment, functionOf);
     await checkEventSources(deployment, functionOf, iam);

@@ -13,7 +13,7 @@ import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import type { DnsEmulator } from '../emulators/dns';
 import type { LocalPages } from './api/api-server';
 import type { LocalClients } from './services/aws-clients';
-import type { FauxqsServer } from './services/fauxqs';
+import type { LocalMessaging } from './messaging/local-messaging';
 import { addBilling, billingSnapshot, type FunctionBilling } from './lambda/lambda-billing';
 import { queueBacklog } from './messaging/queue-backlog';
 import type { LocalRelayTask } from './relay-task/relay-task';
@@ -23,7 +23,7 @@ import type { WorkersThread } from './workers/workers-host';
 export interface StackParts {
   clients: LocalClients;
   dns: DnsEmulator;
-  fauxqs: FauxqsServer;
+  fauxqs: LocalMessaging;
   deployment: LocalDeployment;
   workers: WorkersThread;
   relay: LocalRelayTask;

@@ -4,7 +4,7 @@
  * its physical names recorded in the data folder (none when in memory). The API already listens: its URL
  * is the stack's ApiEndpoint.
  */
-import type { FauxqsServer } from '../services/fauxqs';
+import type { LocalMessaging } from '../messaging/local-messaging';
 import type { LocalClients } from '../services/aws-clients';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../constants';
 import type { StartContext } from '../stack/start-context';
@@ -22,7 +22,7 @@ export async function deployStack(
   ctx: StartContext,
   source: TemplateSource,
   clients: LocalClients,
-  fauxqs: FauxqsServer,
+  fauxqs: LocalMessaging,
   apiUrl: string,
 ): Promise<DeployedStackResult> {
   const { options, log } = ctx;

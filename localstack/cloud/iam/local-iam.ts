@@ -11,7 +11,7 @@ import type { NamedPolicy } from '../../iam/policy';
 import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '../constants';
 import { enforceIam, iamModeFromEnv, type IamSettings } from './iam-setup';
 import type { LocalEmulators } from '../services/local-emulators';
-import { authorizeSnsDeliveries } from '../messaging/messaging-hooks';
+import type { LocalMessaging } from '../messaging/local-messaging';
 import { schedulerTargetAuthorizer, sesPublishAuthorizer, snsDeliveryCheck } from './service-deliveries';
 import type { StartContext } from '../stack/start-context';
 import type { LocalDeployment } from '../template/deploy';
@@ -45,13 +45,14 @@ export async function installLocalIam(
   deployment: LocalDeployment,
   policiesByRole: Map<string, NamedPolicy[]>,
   { ses, scheduler }: LocalEmulators,
+  messaging: LocalMessaging,
 ): Promise<LocalIam> {
   const settings = iamSettings(deployment);
   const enforcement = enforceIam(settings, ctx.log);
   if (settings.mode === 'enforce') ses.authorizePublish(sesPublishAuthorizer(settings));
   if (settings.mode === 'enforce') {
-    await authorizeSnsDeliveries(snsDeliveryCheck(settings, new Set(Object.keys(deployment.queueUrls))), ctx.log);
-    ctx.stops.add(() => authorizeSnsDeliveries(null));
+    messaging.snsDeliveries.authorize(snsDeliveryCheck(settings, new Set(Object.keys(deployment.queueUrls))), ctx.log);
+    ctx.stops.add(async () => messaging.snsDeliveries.authorize(null));
   }
   if (enforcement && settings.mode === 'enforce') {
     const policiesOfRoleArn = new Map(

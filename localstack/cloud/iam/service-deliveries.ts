@@ -11,7 +11,7 @@
  * for that topic (https://docs.aws.amazon.com/sns/latest/dg/subscribe-sqs-queue-to-sns-topic.html): without
  * it the delivery fails, is not retried (a client-side error:
  * https://docs.aws.amazon.com/sns/latest/dg/sns-message-delivery-retries.html) and the message is lost for
- * that subscription (../messaging/messaging-hooks.ts drops it).
+ * that subscription (../messaging/sns-delivery-gate.ts drops it).
  */
 import { evaluate } from '../../iam/evaluate';
 import type { PublishAuthorizer } from '../../emulators/ses/publisher';
@@ -20,7 +20,7 @@ import { principalOf } from '../lambda/function-context';
 import type { Authorizer } from '../../iam/authorize';
 import type { NamedPolicy } from '../../iam/policy';
 import type { TargetAuthorizer } from '../../emulators/scheduler/sqs-target';
-import type { SnsDeliveryCheck } from '../messaging/messaging-hooks';
+import type { SnsDeliveryCheck } from '../messaging/sns-delivery-gate';
 
 /** The scheduler's sends, as the schedule's role (`policiesOfRole`: the template's roles by ARN; an unknown role may do nothing). */
 export function schedulerTargetAuthorizer(

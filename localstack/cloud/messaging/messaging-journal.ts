@@ -6,7 +6,7 @@
  *   DATA_DIR/messaging/journal.jsonl   each change since, one JSON line with its sequence number
  *   DATA_DIR/messaging/objects/<sha>   object bytes, one file per version
  *
- * Every change fauxqs makes to a queue or bucket (messaging-hooks.ts) is appended with a synchronous
+ * Every change fauxqs makes to a queue or bucket (./messaging-tap.ts) is appended with a synchronous
  * write(2) before fauxqs answers the request that made it, so a killed process loses nothing it
  * acknowledged (the kernel keeps the page cache); an fdatasync follows within SYNC_DELAY_MS (a power
  * loss may cost that much). Receives and visibility changes are not journaled: after a restart every
@@ -34,22 +34,14 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import {
-  currentS3Store,
-  observeMessaging,
-  queueByName,
-  withoutObserving,
-  type FauxqsMessage,
-  type FauxqsObject,
-  type MessagingObserver,
-} from './messaging-hooks';
+import type { LocalMessaging } from './local-messaging';
+import type { S3Object, SqsMessage } from './fauxqs-classes';
+import type { MessagingObserver } from './messaging-tap';
 
 export interface JournaledMessage {
   id: string;
   body: string;
   attributes: Record<string, unknown>;
-  /** fauxqs's MD5 of the attributes (the SDK checks it on receive). */
-  attributesMd5?: string;
   sent: number;
   delayUntil?: number;
 }
@@ -155,6 +147,7 @@ export class MessagingJournal implements MessagingObserver {
 
   private constructor(
     private readonly dir: string,
+    private readonly messaging: LocalMessaging,
     private readonly log: (message: string) => void,
   ) {}
 
@@ -173,8 +166,8 @@ export class MessagingJournal implements MessagingObserver {
    * versions) and journals every change from now on: call it right after fauxqs starts, before anything
    * (provisioning, the emulators) can put a message on a queue.
    */
-  static async open(dir: string, log: (message: string) => void, legacySnapshot?: string): Promise<MessagingJournal> {
-    const journal = new MessagingJournal(dir, log);
+  static open(dir: string, messaging: LocalMessaging, log: (message: string) => void, legacySnapshot?: string): MessagingJournal {
+    const journal = new MessagingJournal(dir, messaging, log);
     mkdirSync(journal.objectsDir, { recursive: true });
     journal.load();
     if (legacySnapshot && existsSync(legacySnapshot)) journal.importLegacy(legacySnapshot);
@@ -183,7 +176,7 @@ export class MessagingJournal implements MessagingObserver {
       objects: [...journal.state.objects.values()],
     };
     journal.fd = openSync(journal.journalPath, 'a');
-    await observeMessaging(journal);
+    messaging.tap.observe(journal);
     return journal;
   }
 
@@ -259,26 +252,25 @@ export class MessagingJournal implements MessagingObserver {
   restore(): { messages: number; objects: number } {
     let messages = 0;
     let objects = 0;
-    withoutObserving(() => {
+    this.messaging.tap.withoutObserving(() => {
       for (const [name, queued] of this.loaded.queues) {
-        const queue = queueByName(name);
+        const queue = this.messaging.sqs.getQueueByName(name);
         if (!queue) {
           if (queued.length) this.log(`messaging journal: queue ${name} no longer exists; its ${queued.length} messages are dropped`);
           continue;
         }
         for (const m of queued) {
-          queue.enqueue(toFauxqsMessage(m));
+          queue.enqueue(this.toSqsMessage(m));
           messages++;
         }
       }
-      const s3 = currentS3Store();
       for (const record of this.loaded.objects) {
         const file = join(this.objectsDir, record.file);
-        if (!s3 || !existsSync(file)) {
+        if (!existsSync(file)) {
           this.log(`messaging journal: object ${record.bucket}/${record.key} could not be restored`);
           continue;
         }
-        s3.putObject(record.bucket, record.key, readFileSync(file), record.contentType, record.metadata);
+        this.messaging.s3.putObject(record.bucket, record.key, readFileSync(file), record.contentType, record.metadata);
         objects++;
       }
     });
@@ -302,7 +294,18 @@ export class MessagingJournal implements MessagingObserver {
     if (this.lines >= COMPACT_AFTER_LINES || this.bytes >= COMPACT_AFTER_BYTES) this.compact();
   }
 
-  enqueued(queue: string, message: FauxqsMessage): void {
+  /** A journaled message as fauxqs keeps one: its MD5s as fauxqs computes them, its id, sent time and delay kept. */
+  private toSqsMessage(m: JournaledMessage): SqsMessage {
+    const made = this.messaging.createMessage(m.body, m.attributes as SqsMessage['messageAttributes']);
+    return {
+      ...made,
+      messageId: m.id,
+      sentTimestamp: m.sent,
+      delayUntil: m.delayUntil && m.delayUntil > Date.now() ? m.delayUntil : undefined,
+    };
+  }
+
+  enqueued(queue: string, message: SqsMessage): void {
     const owner = this.state.owner.get(message.messageId);
     if (owner !== undefined && owner !== queue) {
       // A redrive to the DLQ re-enqueues the same message object there.
@@ -316,7 +319,6 @@ export class MessagingJournal implements MessagingObserver {
         id: message.messageId,
         body: message.body,
         attributes: message.messageAttributes,
-        ...(message.md5OfMessageAttributes ? { attributesMd5: message.md5OfMessageAttributes } : {}),
         sent: message.sentTimestamp,
         ...(message.delayUntil ? { delayUntil: message.delayUntil } : {}),
       },
@@ -331,7 +333,7 @@ export class MessagingJournal implements MessagingObserver {
     this.append({ op: 'purge', q: queue });
   }
 
-  objectPut(bucket: string, key: string, object: FauxqsObject): void {
+  objectPut(bucket: string, key: string, object: S3Object): void {
     const seq = this.state.seq + 1;
     const file = this.writeObjectFile(bucket, key, object.body, seq);
     this.append({ op: 'put', o: { bucket, key, file, contentType: object.contentType, metadata: object.metadata ?? {} } });
@@ -368,26 +370,12 @@ export class MessagingJournal implements MessagingObserver {
   }
 
   /** A clean stop: one last snapshot, and no more journaling. */
-  async close(): Promise<void> {
-    await observeMessaging(null);
+  close(): void {
+    this.messaging.tap.observe(null);
     clearTimeout(this.syncTimer);
     if (this.fd === undefined) return;
     this.compact();
     closeSync(this.fd);
     this.fd = undefined;
   }
-}
-
-function toFauxqsMessage(m: JournaledMessage): FauxqsMessage {
-  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-  return {
-    messageId: m.id,
-    body: m.body,
-    md5OfBody: md5(m.body),
-    messageAttributes: m.attributes,
-    ...(m.attributesMd5 ? { md5OfMessageAttributes: m.attributesMd5 } : {}),
-    sentTimestamp: m.sent,
-    approximateReceiveCount: 0,
-    ...(m.delayUntil && m.delayUntil > Date.now() ? { delayUntil: m.delayUntil } : {}),
-  };
 }

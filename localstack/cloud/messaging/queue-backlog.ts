@@ -2,7 +2,7 @@
  * Each local queue's backlog for `/health`: messages not yet deleted (ready, delayed or in flight) and
  * the age of the oldest, as CloudWatch's ApproximateAgeOfOldestMessage reports it on AWS.
  */
-import type { FauxqsServer } from 'fauxqs';
+import type { LocalMessaging } from './local-messaging';
 
 export interface QueueBacklog {
   messages: number;
@@ -10,7 +10,7 @@ export interface QueueBacklog {
 }
 
 /** `names`: the deployed queues (the template's, by physical name). */
-export function queueBacklog(fauxqs: FauxqsServer, names: readonly string[], now = Date.now()): Record<string, QueueBacklog> {
+export function queueBacklog(fauxqs: LocalMessaging, names: readonly string[], now = Date.now()): Record<string, QueueBacklog> {
   const backlog: Record<string, QueueBacklog> = {};
   for (const name of names) {
     const state = fauxqs.inspectQueue(name);

@@ -16,15 +16,18 @@
  * (./s3-lifecycle-sweeper.ts), so an object is gone within the hour after it becomes eligible: code must
  * not count on an object being gone, nor on it still being there, once it is eligible.
  *
- * The sweep works on fauxqs's S3 store directly (fauxqs has no ListMultipartUploads); deletions go through
- * its deleteObject, so the messaging journal records them (../messaging/messaging-journal.ts).
+ * The sweep works on the local S3's store through its public methods (../messaging/tracked-s3-store.ts lists
+ * the incomplete multipart uploads: fauxqs has no ListMultipartUploads); deletions go through its
+ * deleteObject, so the messaging journal records them (../messaging/messaging-journal.ts).
  */
+import type { IncompleteUpload } from '../messaging/tracked-s3-store';
 import type { BucketLifecycle } from '../template/s3-lifecycle-rules';
 
-/** What the sweep reads and changes in fauxqs 1.9.2's S3Store (dist/s3/s3Store.js). */
+/** What the sweep reads and changes of the local S3's store. */
 export interface SweepableS3Store {
-  buckets: Map<string, Map<string, { lastModified: Date }>>;
-  multipartUploads: Map<string, { uploadId: string; bucket: string; key: string; initiated: Date }>;
+  hasBucket(bucket: string): boolean;
+  listObjects(bucket: string, options: { maxKeys: number }): { objects: { key: string; lastModified: Date }[] };
+  incompleteUploads(): IncompleteUpload[];
   deleteObject(bucket: string, key: string): void;
   abortMultipartUpload(uploadId: string): void;
 }
@@ -54,15 +57,14 @@ export function sweepLifecycle(store: SweepableS3Store, lifecycles: BucketLifecy
   const due = (created: Date, days: number | undefined) => days !== undefined && lifecycleDueAt(created, days).getTime() <= now.getTime();
   const covers = (rule: { prefix: string }, key: string) => key.startsWith(within) && key.startsWith(rule.prefix);
   for (const { bucket, rules } of lifecycles) {
-    const objects = store.buckets.get(bucket);
-    if (!objects) continue;
-    for (const [key, object] of [...objects]) {
-      if (rules.some((rule) => covers(rule, key) && due(object.lastModified, rule.expirationDays))) {
+    if (!store.hasBucket(bucket)) continue;
+    for (const { key, lastModified } of store.listObjects(bucket, { maxKeys: Number.MAX_SAFE_INTEGER }).objects) {
+      if (rules.some((rule) => covers(rule, key) && due(lastModified, rule.expirationDays))) {
         store.deleteObject(bucket, key);
         result.expired.push(`${bucket}/${key}`);
       }
     }
-    for (const upload of [...store.multipartUploads.values()]) {
+    for (const upload of store.incompleteUploads()) {
       if (upload.bucket !== bucket) continue;
       if (rules.some((rule) => covers(rule, upload.key) && due(upload.initiated, rule.abortIncompleteMultipartUploadDays))) {
         store.abortMultipartUpload(upload.uploadId);

@@ -4,7 +4,6 @@
  * expiration is asynchronous too (docs/local-cloud/s3.md).
  */
 import { functionsNow } from '../dynamodb/dynamodb-ttl-sweep';
-import { currentS3Store } from '../messaging/messaging-hooks';
 import { bucketLifecycles, type BucketLifecycle } from '../template/s3-lifecycle-rules';
 import type { DeployedStack } from '../template/deployed-stack';
 import { sweepLifecycle, type SweepableS3Store, type SweepResult } from './s3-lifecycle-sweep';
@@ -44,11 +43,9 @@ export function startLifecycleSweeper(options: {
   return { sweep, stop: () => clearInterval(timer) };
 }
 
-/** The deployed buckets' rules swept on fauxqs's S3 store (found by ../messaging/messaging-hooks.ts, installed by ../services/fauxqs.ts). */
-export function startS3Lifecycle(stack: DeployedStack, log?: (message: string) => void): LifecycleSweeper {
+/** The deployed buckets' rules swept on the local S3's store (../messaging/tracked-s3-store.ts). */
+export function startS3Lifecycle(stack: DeployedStack, store: SweepableS3Store, log?: (message: string) => void): LifecycleSweeper {
   const lifecycles = bucketLifecycles(stack);
   if (!lifecycles.some((bucket) => bucket.rules.length)) return { sweep: () => ({ expired: [], aborted: [] }), stop: () => undefined };
-  const store = currentS3Store() as unknown as SweepableS3Store | undefined;
-  if (!store) throw new Error("fauxqs's S3 store was not found: startFauxqsServer installs the hooks before the buckets are created");
   return startLifecycleSweeper({ store, lifecycles, log });
 }

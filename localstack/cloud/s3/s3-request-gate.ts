@@ -1,12 +1,8 @@
 /**
  * The local S3's front door: checks every request fauxqs receives with a presigned URL's query
- * parameters (./s3-presigned-url.ts) and answers S3's refusal itself, before fauxqs routes it.
- *
- * fauxqs 1.9.2 is a Fastify app it does not expose, so the gate is a Fastify `onRequest` hook added
- * through Fastify's `fastify.initialization` diagnostics channel, which publishes each instance as it is
- * created (https://fastify.dev/docs/latest/Reference/Hooks/#diagnostics-channel-hooks). fauxqs creates
- * its app synchronously inside startFauxqs(), so the channel is listened to for exactly that call: no
- * other Fastify instance of the process is touched, and a fauxqs upgrade that changes this fails loudly.
+ * parameters (./s3-presigned-url.ts) and answers S3's refusal itself, before fauxqs routes it: a Fastify
+ * `onRequest` hook on the app fauxqs's `buildApp` returns (the local cloud builds it:
+ * ../services/fauxqs.ts; https://fastify.dev/docs/latest/Reference/Hooks/#onrequest).
  *
  * SQS and SNS requests (POST / with a JSON or form body) carry no X-Amz-Signature in their URL: for them
  * the hook is one string test on the URL and nothing else.
@@ -14,9 +10,9 @@
  * A presigned GET's `response-content-type`, `response-content-disposition`, ... query parameters set the
  * answer's headers, as S3's GetObject does (fauxqs ignores them): a second hook, `onSend`.
  */
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { FauxqsApp } from '../messaging/fauxqs-hooks';
 import {
   checkPresignedRequest,
   isPresignedRequest,
@@ -24,28 +20,6 @@ import {
   type PresignedCheckOptions,
   type S3Refusal,
 } from './s3-presigned-url';
-
-interface FastifyReplyLike {
-  code(status: number): FastifyReplyLike;
-  header(name: string, value: string): FastifyReplyLike;
-  send(body?: string): void;
-}
-
-type GateRequest = { raw: IncomingMessage & { originalUrl?: string }; method: string };
-
-/** The part of a Fastify instance the gate uses (fauxqs's Fastify types are not ours to import). */
-interface FastifyLike {
-  addHook(name: 'onRequest', hook: (request: GateRequest, reply: FastifyReplyLike, done: (error?: Error) => void) => void): unknown;
-  addHook(
-    name: 'onSend',
-    hook: (
-      request: GateRequest,
-      reply: FastifyReplyLike & { statusCode: number },
-      payload: unknown,
-      done: (error: Error | null, payload: unknown) => void,
-    ) => void,
-  ): unknown;
-}
 
 export interface S3GateOptions extends Omit<PresignedCheckOptions, 'now'> {
   /** The gate's clock (tests); default the real time, as S3 keeps it. */
@@ -66,11 +40,14 @@ export function s3ErrorXml(refusal: S3Refusal, requestId: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${elements.map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`).join('')}</Error>`;
 }
 
-function addGate(app: FastifyLike, options: S3GateOptions): void {
+/** The URL as sent: fauxqs rewrites virtual-hosted-style URLs, but the signature covers the original. */
+const sentUrl = (raw: IncomingMessage & { originalUrl?: string }) => raw.originalUrl ?? raw.url ?? '/';
+
+/** Adds the gate to fauxqs's app (before it listens). */
+export function addS3RequestGate(app: FauxqsApp, options: S3GateOptions): void {
   const now = options.now ?? (() => new Date());
   app.addHook('onRequest', (request, reply, done) => {
-    // The URL as sent: fauxqs rewrites virtual-hosted-style URLs, but the signature covers the original.
-    const url = request.raw.originalUrl ?? request.raw.url ?? '/';
+    const url = sentUrl(request.raw);
     if (!isPresignedRequest(url)) return done();
     checkPresignedRequest(
       { method: request.method, url, headers: request.raw.headers },
@@ -88,37 +65,10 @@ function addGate(app: FastifyLike, options: S3GateOptions): void {
   });
   // A presigned GET's response-* parameters (checked above: they are signed) set its answer's headers.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const url = request.raw.originalUrl ?? request.raw.url ?? '/';
+    const url = sentUrl(request.raw);
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode < 300 && isPresignedRequest(url)) {
       for (const [name, value] of responseOverrides(url)) reply.header(name, value);
     }
     done(null, payload);
   });
-}
-
-/**
- * Runs `start` (which must create fauxqs's Fastify app synchronously, as startFauxqs does) with the gate
- * added to the app it creates.
- */
-export function withS3RequestGate<T>(options: S3GateOptions, start: () => Promise<T>): Promise<T> {
-  let gated = 0;
-  // Added as the app is created, before fauxqs registers its routes: the hook covers every route.
-  const onInit = (message: unknown) => {
-    addGate((message as { fastify: FastifyLike }).fastify, options);
-    gated++;
-  };
-  subscribe('fastify.initialization', onInit);
-  let started: Promise<T>;
-  try {
-    started = start();
-  } finally {
-    unsubscribe('fastify.initialization', onInit);
-  }
-  if (gated !== 1) {
-    started.catch(() => undefined);
-    throw new Error(
-      `fauxqs created ${gated} Fastify apps during its start, expected 1: localstack/cloud/s3/s3-request-gate.ts must follow its upgrade`,
-    );
-  }
-  return started;
 }

@@ -6,14 +6,15 @@
  */
 import { join } from 'node:path';
 import { startDynamoDbLocal, useRunningDynamoDbLocal, type DynamoDbLocal } from '../dynamodb/dynamodb';
-import { startFauxqsServer, type FauxqsServer } from './fauxqs';
+import type { LocalMessaging } from '../messaging/local-messaging';
+import { startFauxqsServer } from './fauxqs';
 import { MessagingJournal } from '../messaging/messaging-journal';
 import { stackNameOf } from '../stack/stack-name';
 import type { StartContext } from '../stack/start-context';
 
 export interface DataStores {
   dynamo: DynamoDbLocal;
-  fauxqs: FauxqsServer;
+  fauxqs: LocalMessaging;
   /** Absent when in memory. */
   journal?: MessagingJournal;
   /** fauxqs's endpoint: SQS's, SNS's and S3's. */
@@ -32,9 +33,9 @@ export async function startDataStores(ctx: StartContext): Promise<DataStores> {
   ]);
   ctx.stops.add(() => dynamo.stop());
   const messagingDir = ctx.persistDir('messaging');
-  const journal = messagingDir ? await MessagingJournal.open(messagingDir, log, join(ctx.dataDir, 'messaging.json')) : undefined;
+  const journal = messagingDir ? MessagingJournal.open(messagingDir, fauxqs, log, join(ctx.dataDir, 'messaging.json')) : undefined;
   ctx.stops.add(async () => {
-    await journal?.close();
+    journal?.close();
     await fauxqs.stop();
   });
   return { dynamo, fauxqs, journal, fauxqsEndpoint: `http://${host}:${fauxqs.port}` };

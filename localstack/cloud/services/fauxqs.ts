@@ -1,22 +1,66 @@
 /**
- * fauxqs (SQS, SNS, S3) started in-process. It is ESM-only with an import-only exports map, so it is
- * loaded with a dynamic import from this CommonJS project. Its S3 refuses presigned URLs as S3 does
- * (expired, over 7 days, tampered: ../s3/s3-request-gate.ts, docs/local-cloud/s3.md).
+ * fauxqs (SQS, SNS, S3) started in-process through its public `buildApp`, with stores the local cloud
+ * builds and extends (../messaging/fauxqs-classes.ts): the messaging tap sees every change the journal keeps
+ * (../messaging/messaging-tap.ts), SNS's deliveries are checked against the queues' policies
+ * (../messaging/sns-delivery-gate.ts), and its S3 refuses presigned URLs as S3 does (expired, over 7 days,
+ * tampered: ../s3/s3-request-gate.ts, docs/local-cloud/s3.md). Nothing of fauxqs is patched.
+ *
+ * The server offers what fauxqs's own `startFauxqs` server offers the deploy (createQueue, createTopic,
+ * subscribe, createBucket, inspectQueue, stop), made the same way: queue URLs in the `sqs.<region>.<host>`
+ * form (SDK clients use the endpoint, not the URL's host), ARNs in fauxqs's account.
  */
-import type { FauxqsServer } from 'fauxqs';
-import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../constants';
-import { installFauxqsHooks } from '../messaging/messaging-hooks';
-import { withS3RequestGate } from '../s3/s3-request-gate';
+import { LOCAL_CREDENTIALS } from '../constants';
+import { fauxqsClasses, type SqsStore } from '../messaging/fauxqs-classes';
+import { addMessagingHooks } from '../messaging/fauxqs-hooks';
+import { createTapSpy, MessagingTap } from '../messaging/messaging-tap';
+import { createCheckedSqsStore, SnsDeliveryGate } from '../messaging/sns-delivery-gate';
+import { FAUXQS_ACCOUNT_ID, FAUXQS_REGION, type LocalMessaging } from '../messaging/local-messaging';
+import { createTrackedS3Store } from '../messaging/tracked-s3-store';
+import { addS3RequestGate } from '../s3/s3-request-gate';
 
-export type { FauxqsServer };
+const sqsArn = (name: string, region = FAUXQS_REGION) => `arn:aws:sqs:${region}:${FAUXQS_ACCOUNT_ID}:${name}`;
+const topicArn = (name: string, region = FAUXQS_REGION) => `arn:aws:sns:${region}:${FAUXQS_ACCOUNT_ID}:${name}`;
 
-export async function startFauxqsServer(options: { port: number; host: string }): Promise<FauxqsServer> {
-  const { startFauxqs } = await import('fauxqs');
-  // Its stores' hooks before it creates anything: the journal and the lifecycle sweep find them (../messaging/messaging-hooks.ts).
-  await installFauxqsHooks();
+export async function startFauxqsServer(options: { port: number; host: string }): Promise<LocalMessaging> {
+  const [{ buildApp }, classes] = await Promise.all([import('fauxqs'), fauxqsClasses()]);
+  const snsDeliveries = new SnsDeliveryGate();
+  const queues: { store?: SqsStore } = {};
+  const tap = new MessagingTap((name) => queues.store?.getQueueByName(name));
+  const sqs = createCheckedSqsStore(classes.SqsStore, snsDeliveries, createTapSpy(classes.MessageSpy, tap));
+  queues.store = sqs;
+  const sns = new classes.SnsStore();
+  const s3 = createTrackedS3Store(classes.S3Store, tap);
+  const app = buildApp({ logger: false, host: options.host, stores: { sqsStore: sqs, snsStore: sns, s3Store: s3 } });
+  addMessagingHooks(app, sqs, tap, snsDeliveries);
   const secretOf = (accessKeyId: string) => (accessKeyId === LOCAL_CREDENTIALS.accessKeyId ? LOCAL_CREDENTIALS.secretAccessKey : undefined);
-  // Queue URLs use the `sqs.<region>.<host>` form; SDK clients use the endpoint, not the URL's host.
-  return withS3RequestGate({ region: LOCAL_REGION, secretOf }, () =>
-    startFauxqs({ port: options.port, host: options.host, logger: false }),
-  );
+  addS3RequestGate(app, { region: FAUXQS_REGION, secretOf });
+  const address = await app.listen({ port: options.port, host: '0.0.0.0' });
+  const port = Number(new URL(address).port);
+  return {
+    port,
+    address,
+    tap,
+    sqs,
+    s3,
+    snsDeliveries,
+    createMessage: classes.SqsStore.createMessage,
+    stop: () => app.close(),
+    createQueue(name, opts) {
+      const region = opts?.region ?? FAUXQS_REGION;
+      const queueUrl = sqs.buildQueueUrl(name, String(port), `127.0.0.1:${port}`, region);
+      sqs.createQueue(name, queueUrl, sqsArn(name, region), opts?.attributes, opts?.tags);
+      return { queueUrl, queueArn: sqsArn(name, region), queueName: name };
+    },
+    inspectQueue: (name) => sqs.inspectQueue(name),
+    createTopic(name, opts) {
+      return { topicArn: sns.createTopic(name, opts?.attributes, opts?.tags, opts?.region ?? FAUXQS_REGION).arn };
+    },
+    subscribe(opts) {
+      sns.subscribe(topicArn(opts.topic, opts.region), 'sqs', sqsArn(opts.queue, opts.region), opts.attributes);
+    },
+    createBucket(name) {
+      s3.createBucket(name);
+      return { bucketName: name };
+    },
+  };
 }

@@ -53,7 +53,10 @@ function lastSegment(arn: string, what: string): string {
   return name;
 }
 
-export function deployMessaging(stack: DeployedStack, fauxqs: FauxqsServer, options: { visibilityOverrideSeconds?: number }): void {
+/** What the deploy makes in the local SQS, SNS and S3 (the local cloud's fauxqs server offers it as fauxqs's own does). */
+export type MessagingToDeploy = Pick<FauxqsServer, 'createQueue' | 'createTopic' | 'subscribe' | 'createBucket'>;
+
+export function deployMessaging(stack: DeployedStack, fauxqs: MessagingToDeploy, options: { visibilityOverrideSeconds?: number }): void {
   const queues = stack.ofType('AWS::SQS::Queue');
   // Dead-letter queues first: a redrive policy names an existing queue.
   const ordered = [

@@ -10,12 +10,11 @@ import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynam
 import type { KMSClient } from '@aws-sdk/client-kms';
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SESv2Client } from '@aws-sdk/client-sesv2';
-import type { FauxqsServer } from 'fauxqs';
 import type { CfnTemplate } from './cfn-types';
 import { DeployedStack, type StackIdentity } from './deployed-stack';
 import { deployEmail } from './deploy-email';
 import { deployKeys } from './deploy-keys';
-import { deployMessaging } from './deploy-messaging';
+import { deployMessaging, type MessagingToDeploy } from './deploy-messaging';
 import { ensureTable, type TableSpec } from './deploy-table';
 import {
   readApis,
@@ -67,7 +66,7 @@ export async function deployTemplate(input: {
   /** Where the data folder keeps its state; undefined: in memory (names by rule, nothing recorded). */
   dataDir?: string;
   clients: { dynamo: DynamoDBClient; ses: SESv2Client; scheduler: SchedulerClient; kms: KMSClient };
-  fauxqs: FauxqsServer;
+  fauxqs: MessagingToDeploy;
   visibilityOverrideSeconds?: number;
 }): Promise<LocalDeployment> {
   const { template, identity, clients } = input;

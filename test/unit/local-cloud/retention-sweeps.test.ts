@@ -39,8 +39,9 @@ describe('the retention classes in the template', () => {
     ]);
     const deleted: string[] = [];
     const store: SweepableS3Store = {
-      buckets: new Map([[mail.bucket, objects]]),
-      multipartUploads: new Map(),
+      hasBucket: (bucket) => bucket === mail.bucket,
+      listObjects: () => ({ objects: [...objects].map(([key, object]) => ({ key, ...object })) }),
+      incompleteUploads: () => [],
       deleteObject: (_b, key) => {
         deleted.push(key);
         objects.delete(key);

@@ -1,15 +1,15 @@
 /**
  * SNS to SQS on the local cloud, authorized by the queue's policy as AWS does: against real fauxqs (its
- * Publish fans out to the subscribed queues), with the hooks of localstack/cloud/messaging/messaging-hooks.ts and the
+ * Publish fans out to the subscribed queues), with the gate of localstack/cloud/messaging/sns-delivery-gate.ts and the
  * check of localstack/cloud/iam/service-deliveries.ts over a queue policy shaped as the template's.
  */
 import { PublishBatchCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { authorizeSnsDeliveries, installFauxqsHooks } from '#localstack/cloud/messaging/messaging-hooks';
+import { startFauxqsServer } from '#localstack/cloud/services/fauxqs';
+import type { LocalMessaging } from '#localstack/cloud/messaging/local-messaging';
 import { snsDeliveryCheck } from '#localstack/cloud/iam/service-deliveries';
 import type { IamSettings } from '#localstack/cloud/iam/iam-setup';
 import type { NamedPolicy, PolicyStatement } from '#localstack/iam/policy';
-import type { FauxqsServer } from 'fauxqs';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
@@ -72,20 +72,18 @@ describe('snsDeliveryCheck', () => {
 });
 
 describe('SNS deliveries to SQS through fauxqs, checked', () => {
-  let fauxqs: FauxqsServer;
+  let fauxqs: LocalMessaging;
   let sns: SNSClient;
   let sqs: SQSClient;
   const logged: string[] = [];
 
   beforeAll(async () => {
-    await installFauxqsHooks();
-    const { startFauxqs } = await import('fauxqs');
-    fauxqs = await startFauxqs({ port: 0, logger: false });
+    fauxqs = await startFauxqsServer({ port: 0, host: 'localhost' });
     sns = new SNSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials });
     sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials });
   });
   afterAll(async () => {
-    await authorizeSnsDeliveries(null);
+    fauxqs.snsDeliveries.authorize(null);
     sns.destroy();
     sqs.destroy();
     await fauxqs.stop();
@@ -105,7 +103,7 @@ describe('SNS deliveries to SQS through fauxqs, checked', () => {
       settings({ [allowed.queueArn]: snsMayDeliver(allowed.queueArn, topic.topicArn) }),
       new Set([allowed.queueArn, refused.queueArn]),
     );
-    await authorizeSnsDeliveries(check, (line) => logged.push(line));
+    fauxqs.snsDeliveries.authorize(check, (line) => logged.push(line));
 
     const published = await sns.send(new PublishCommand({ TopicArn: topic.topicArn, Message: 'one' }));
     // The publisher is not told: SNS accepted the message; only that subscription's delivery failed.
@@ -122,7 +120,7 @@ describe('SNS deliveries to SQS through fauxqs, checked', () => {
     ).toHaveLength(2);
 
     // Without a check (LOCAL_IAM=off), fauxqs delivers to both.
-    await authorizeSnsDeliveries(null);
+    fauxqs.snsDeliveries.authorize(null);
     await sns.send(new PublishCommand({ TopicArn: topic.topicArn, Message: 'three' }));
     expect(await bodies(allowed.queueUrl)).toEqual(['three']);
     expect(await bodies(refused.queueUrl)).toEqual(['three']);

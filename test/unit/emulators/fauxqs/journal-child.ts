@@ -7,7 +7,7 @@ import { MessagingJournal } from '#localstack/cloud/messaging/messaging-journal'
 
 async function main() {
   const fauxqs = await startFauxqsServer({ port: 0, host: 'localhost' });
-  const journal = await MessagingJournal.open(process.env.DATA_DIR!, (message) => console.error(message));
+  const journal = MessagingJournal.open(process.env.DATA_DIR!, fauxqs, (message) => console.error(message));
   const dlq = fauxqs.createQueue('kill-dlq');
   fauxqs.createQueue('kill-main', {
     attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ maxReceiveCount: 1, deadLetterTargetArn: dlq.queueArn }) },
@@ -18,10 +18,8 @@ async function main() {
   const restored = journal.restore();
   console.log(`ready ${fauxqs.port} ${restored.messages} ${restored.objects}`);
   process.on('SIGTERM', () => {
-    void journal
-      .close()
-      .then(() => fauxqs.stop())
-      .then(() => process.exit(0));
+    journal.close();
+    void fauxqs.stop().then(() => process.exit(0));
   });
 }
 
