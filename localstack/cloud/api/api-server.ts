@@ -126,8 +126,7 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse, started: bigi
  * A request Node's HTTP parser refuses (malformed request line or headers, headers over 16 KB) never
  * reaches a handler: answer it with the error envelope too (Node's default is an empty 400), then close.
  */
-function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+function refuseMalformed(error: NodeJS.ErrnoException, socket: Duplex, inFlight: ServerResponse | undefined): void {
   if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
@@ -213,7 +212,15 @@ export function gatewayListener(
 
 /** A gateway's server settings: malformed requests answered, idle connections kept longer than clients' pools. */
 export function configureGatewayServer<S extends Server | HttpsServer>(server: S): S {
-  server.on('clientError', refuseMalformed);
+  // The response a connection is answering now (a parse error of the next request on it must not write into it).
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    answering.set(req.socket, res);
+    res.once('close', () => {
+      if (answering.get(req.socket) === res) answering.delete(req.socket);
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseMalformed(error, socket, answering.get(socket)));
   // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
   // about to reuse; headersTimeout must exceed keepAliveTimeout.
   server.keepAliveTimeout = 65_000;
