@@ -177,9 +177,9 @@ class WallTimeReporter {
       for (const name of readdirSync(dir)) {
         for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
           if (!line) continue;
-          const { file, ms, final } = JSON.parse(line);
+          const { file, ms, final, gcMs = 0, heapMb = 0 } = JSON.parse(line);
           const known = worker.get(file);
-          if (!known || final || !known.final) worker.set(file, { ms, final });
+          if (!known || final || !known.final) worker.set(file, { ms, final, gcMs, heapMb });
         }
       }
       rmSync(dir, { recursive: true, force: true });
@@ -189,12 +189,15 @@ class WallTimeReporter {
       .map((file) => {
         const share = this.shares.get(file) ?? { sharedStack: 0, background: 0 };
         const own = worker.get(file)?.ms ?? 0;
+        const { gcMs = 0, heapMb = 0 } = worker.get(file) ?? {};
         return {
           path: relative(this.rootDir, file),
           cpu_s: Math.round((own + share.sharedStack + share.background) / 100) / 10,
           worker_s: Math.round(own / 100) / 10,
           shared_stack_s: Math.round(share.sharedStack / 100) / 10,
           background_s: Math.round(share.background / 100) / 10,
+          worker_gc_s: Math.round(gcMs / 100) / 10,
+          worker_heap_mb: heapMb,
         };
       })
       .sort((a, b) => b.cpu_s - a.cpu_s);
@@ -224,8 +227,13 @@ class WallTimeReporter {
       ? `, ${Math.round(this.totals.sharedStack / 1000)} s the shared stack, ${Math.round(this.totals.background / 1000)} s the own stacks' ` +
         `DynamoDB Local (${Math.round(this.totals.unshared / 1000)} s of these two with no file using them)`
       : '';
+    const gcHeaviest = [...files]
+      .sort((a, b) => b.worker_gc_s - a.worker_gc_s)
+      .slice(0, 3)
+      .map((file) => `${file.path} ${file.worker_gc_s} s (heap ${file.worker_heap_mb} MB at its start)`)
+      .join(', ');
     return (
-      `CPU: ${sum('worker_s')} s in the test workers (their children included)${stacks}, ` +
+      `CPU: ${sum('worker_s')} s in the test workers (their children included; ${sum('worker_gc_s')} s of it their garbage collection: most ${gcHeaviest})${stacks}, ` +
       `${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
     );
   }
