@@ -4,7 +4,7 @@
  * test) from the file's start to the next file's start in the same worker (so a stack stopped in the
  * file's last hook counts), or to its own `afterAll` for a worker's last file. Written as JSON lines to
  * JEST_FILE_CPU_DIR, which the run's reporter reads (./jest-wall-time-reporter.js: the heaviest files).
- * With it, the worker's garbage collection time over the same span (V8's `gc` performance entries), and
+ * With it, the worker's garbage collection time while the file runs (V8's `gc` performance entries), and
  * its heap at the file's start: a worker's heap that grows from file to file makes every collection dearer.
  */
 import { appendFileSync } from 'node:fs';
@@ -16,22 +16,24 @@ const { ownCpuMs } = require('./process-cpu.cjs') as { ownCpuMs: () => number | 
 interface OpenFile {
   file: string;
   startMs: number;
-  startGcMs: number;
+  gcMs: () => number;
   heapMb: number;
 }
-const slot = process as unknown as { __testFileCpu?: OpenFile; __testGcMs?: { total: number } };
+const slot = process as unknown as { __testFileCpu?: OpenFile };
 const dir = process.env.JEST_FILE_CPU_DIR;
 
-/** The worker's garbage collection so far, in ms (one observer per worker process). */
-function gcMs(): number {
-  if (!slot.__testGcMs) {
-    const gc = { total: 0 };
-    slot.__testGcMs = gc;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) gc.total += entry.duration;
-    }).observe({ entryTypes: ['gc'] });
-  }
-  return slot.__testGcMs.total;
+/**
+ * The worker's garbage collection from now on, in ms: an observer of this file's, disconnected when the file
+ * ends (perf_hooks is the worker's, shared by every file: a callback left registered would keep this file's
+ * context, and every module it loaded, alive for the rest of the worker).
+ */
+function watchGc(): { ms: () => number; stop: () => void } {
+  let total = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) total += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { ms: () => total, stop: () => observer.disconnect() };
 }
 
 function record(file: string, ms: number, final: boolean, gc: { gcMs: number; heapMb: number }): void {
@@ -45,13 +47,14 @@ function record(file: string, ms: number, final: boolean, gc: { gcMs: number; he
 const now = ownCpuMs();
 if (dir && now !== null) {
   const previous = slot.__testFileCpu;
-  const startGcMs = gcMs();
-  if (previous) record(previous.file, now - previous.startMs, true, { gcMs: startGcMs - previous.startGcMs, heapMb: previous.heapMb });
+  if (previous) record(previous.file, now - previous.startMs, true, { gcMs: previous.gcMs(), heapMb: previous.heapMb });
   const file = expect.getState().testPath ?? 'unknown';
   const heapMb = Math.round(process.memoryUsage().heapUsed / 1e6);
-  slot.__testFileCpu = { file, startMs: now, startGcMs, heapMb };
+  const gc = watchGc();
+  slot.__testFileCpu = { file, startMs: now, gcMs: gc.ms, heapMb };
   afterAll(() => {
+    gc.stop();
     const end = ownCpuMs();
-    if (end !== null) record(file, end - now, false, { gcMs: gcMs() - startGcMs, heapMb });
+    if (end !== null) record(file, end - now, false, { gcMs: gc.ms(), heapMb });
   });
 }

@@ -45,15 +45,15 @@ class CodeCacheRuntime extends JestRuntime {
           filename,
           parsingContext: context,
           ...(cachedData ? { cachedData } : { produceCachedData: true }),
-          importModuleDynamically: (specifier, _function, importAttributes, ...rest) =>
-            executor.dynamicImport(specifier, filename, context, importAttributes, rest[0]),
         });
       } catch {
         // Jest's own compile reports the error as it does (a syntax error, ESM in a CommonJS file).
         return compile(scriptSource, filename);
       }
       if (cachedData && compiled.cachedDataRejected) codeCache.delete(key);
-      else if (!cachedData && compiled.cachedData) codeCache.set(key, compiled.cachedData);
+      // A copy made here: V8's buffer belongs to the file's context (its realm), and keeping it would keep that
+      // whole context, every module the file loaded, for the rest of the worker's life.
+      else if (!cachedData && compiled.cachedData) codeCache.set(key, Buffer.from(compiled.cachedData));
       return compiled;
     };
   }
