@@ -27,13 +27,18 @@ process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, '--max-semi-space-size=32'
 // files (test/support/jest-wall-time-reporter.js). Set here, in the main process, so the workers inherit it.
 process.env.JEST_FILE_CPU_DIR ??= mkdtempSync(join(tmpdir(), 'jest-file-cpu-'));
 
+// The workers' code cache on disk (test/support/jest-code-cache-runtime.js) is emptied once past 256 MB: entries of
+// sources that changed are never read again.
+require('./bin/compile-cache').pruneCompileCache(join(__dirname, 'node_modules', '.cache', 'jest-code-cache'), 256 * 1024 * 1024);
+
 const transform = {
   '^.+\\.(ts|js|mjs)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const common = {
   transform,
-  // V8's code cache across the files of a worker (Jest compiles every module again for each file): 8 integration
-  // files in one worker took 53-56 s of CPU instead of 59-67 s (test/support/jest-code-cache-runtime.js).
+  // V8's code cache across the files and workers of a run, and across runs (Jest compiles every module again for
+  // each file): 8 integration files in one worker took 53-56 s of CPU instead of 59-67 s
+  // (test/support/jest-code-cache-runtime.js).
   runtime: '<rootDir>/test/support/jest-code-cache-runtime.js',
   testEnvironment: 'node',
   setupFilesAfterEnv: ['<rootDir>/test/support/file-cpu-setup.ts'],
