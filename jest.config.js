@@ -88,11 +88,8 @@ module.exports = {
   // (2026-11-26), the machine 92% busy on average (vmstat).
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
-  // A worker whose heap passed 800 MB after a file is replaced by a fresh one. Each file leaves some of its
-  // modules reachable, so a worker's heap grew from file to file to 1.1-1.8 GB (391 of 503 files started over
-  // 800 MB) and every collection grew dearer: a file moving 300 MB of attachments took 37 s of its worker's CPU
-  // instead of 6 s alone. With the limit: 604 s of worker CPU instead of 668-696, 10:45 instead of 11:38-11:48
-  // (2026-11-29, fresh clone; the report's CPU line shows each file's heap at its start).
+  // A worker whose heap passed 800 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep
+  // idle sockets open stays reachable until they close, and a worker's heap grew with them (docs/reference/tests.md).
   workerIdleMemoryLimit: '800MB',
   testSequencer: '<rootDir>/test/support/jest-sequencer.js',
   reporters: ['default', '<rootDir>/test/support/jest-wall-time-reporter.js'],
