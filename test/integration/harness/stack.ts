@@ -14,7 +14,11 @@ import { randomUUID } from 'node:crypto';
 import type { LocalSesMessage, LocalSesMessageSummary } from '#localstack/emulators/ses';
 import { waitFor } from '../../support/wait';
 
-let cached: { info: StackInfo; services?: Services; accounts?: AccountDeps } | undefined;
+let cached: { info: StackInfo; services?: Services; accounts?: AccountDeps; accountsClient?: { destroy(): void } } | undefined;
+
+afterAll(() => {
+  cached?.accountsClient?.destroy();
+});
 
 /**
  * The running stack: its stack file, API URL and the service's own services. The services are built on
@@ -47,6 +51,8 @@ function accountDeps(): AccountDeps {
   cached!.accounts ??= (() => {
     const config = loadConfig(process.env);
     const table = { client: createDynamoClient(config), name: config.tableName };
+    // The document client's own destroy() does nothing (lib-dynamodb); its request handler closes the sockets.
+    cached!.accountsClient = { destroy: () => (table.client.config.requestHandler as { destroy?: () => void }).destroy?.() };
     return { accounts: new AccountRepository(table), apiKeys: new ApiKeyRepository(table), clock: serviceClock };
   })();
   return cached!.accounts;
