@@ -14,11 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { LocalSesMessage, LocalSesMessageSummary } from '#localstack/emulators/ses';
 import { waitFor } from '../../support/wait';
 
-let cached: { info: StackInfo; services?: Services; accounts?: AccountDeps; accountsClient?: { destroy(): void } } | undefined;
-
-afterAll(() => {
-  cached?.accountsClient?.destroy();
-});
+let cached: { info: StackInfo; services?: Services; accounts?: AccountDeps } | undefined;
 
 /**
  * The running stack: its stack file, API URL and the service's own services. The services are built on
@@ -51,8 +47,6 @@ function accountDeps(): AccountDeps {
   cached!.accounts ??= (() => {
     const config = loadConfig(process.env);
     const table = { client: createDynamoClient(config), name: config.tableName };
-    // The document client's own destroy() does nothing (lib-dynamodb); its request handler closes the sockets.
-    cached!.accountsClient = { destroy: () => (table.client.config.requestHandler as { destroy?: () => void }).destroy?.() };
     return { accounts: new AccountRepository(table), apiKeys: new ApiKeyRepository(table), clock: serviceClock };
   })();
   return cached!.accounts;
