@@ -214,13 +214,11 @@ export function gatewayListener(
 export function configureGatewayServer<S extends Server | HttpsServer>(server: S): S {
   // The response a connection is answering now (a parse error of the next request on it must not write into it).
   const answering = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, res);
-    res.once('close', () => {
-      if (answering.get(req.socket) === res) answering.delete(req.socket);
-    });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => answering.set(req.socket, res));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const last = answering.get(socket);
+    refuseMalformed(error, socket, last && !last.writableFinished ? last : undefined);
   });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseMalformed(error, socket, answering.get(socket)));
   // Longer than clients' idle pools (many use 60 s), so the server never closes a connection a client is
   // about to reuse; headersTimeout must exceed keepAliveTimeout.
   server.keepAliveTimeout = 65_000;

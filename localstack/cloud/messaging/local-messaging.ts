@@ -9,10 +9,6 @@ import type { MessagingTap } from './messaging-tap';
 import type { SnsDeliveryGate } from './sns-delivery-gate';
 import type { TrackedS3Store } from './tracked-s3-store';
 
-/** fauxqs's region and account when a request names none (its DEFAULT_REGION and DEFAULT_ACCOUNT_ID). */
-export const FAUXQS_REGION = 'us-east-1';
-export const FAUXQS_ACCOUNT_ID = '000000000000';
-
 export interface LocalMessaging
   extends Pick<FauxqsServer, 'port' | 'address' | 'stop' | 'createQueue' | 'inspectQueue' | 'createTopic' | 'subscribe' | 'createBucket'> {
   /** What changes in the queues and buckets (the journal observes it). */

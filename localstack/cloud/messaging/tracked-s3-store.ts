@@ -3,7 +3,8 @@
  * object put or deleted is told to the messaging tap after fauxqs's own method ran (PutObject and
  * CopyObject go through putObject, DeleteObjects through deleteObject), and the incomplete multipart
  * uploads are listed for the lifecycle sweep (../s3/s3-lifecycle-sweep.ts): fauxqs has no
- * ListMultipartUploads.
+ * ListMultipartUploads. (fauxqs's emptyBucket, clearObjects and purgeAll drop uploads behind this list's back;
+ * the local cloud calls none of them.)
  */
 import type { S3Object, S3Store } from './fauxqs-classes';
 import type { MessagingTap } from './messaging-tap';
@@ -53,20 +54,6 @@ export function createTrackedS3Store(Base: new () => S3Store, tap: MessagingTap)
     override abortMultipartUpload(uploadId: string): void {
       super.abortMultipartUpload(uploadId);
       this.uploads.delete(uploadId);
-    }
-
-    // fauxqs aborts the uploads of what these empty itself.
-    override emptyBucket(name: string): void {
-      super.emptyBucket(name);
-      for (const upload of this.incompleteUploads()) if (upload.bucket === name) this.uploads.delete(upload.uploadId);
-    }
-    override purgeAll(): void {
-      super.purgeAll();
-      this.uploads.clear();
-    }
-    override clearObjects(): void {
-      super.clearObjects();
-      this.uploads.clear();
     }
 
     incompleteUploads(): IncompleteUpload[] {

@@ -28,7 +28,8 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { startFauxqsServer } from '#localstack/cloud/services/fauxqs';
-import { FAUXQS_ACCOUNT_ID, FAUXQS_REGION, type LocalMessaging } from '#localstack/cloud/messaging/local-messaging';
+import type { LocalMessaging } from '#localstack/cloud/messaging/local-messaging';
+import { LOCAL_ACCOUNT_ID, LOCAL_REGION } from '#localstack/cloud/constants';
 import type { MessagingObserver } from '#localstack/cloud/messaging/messaging-tap';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -60,7 +61,7 @@ describe('fauxqs through its extension points', () => {
     fauxqs.tap.observe(observer);
     const options = {
       endpoint: `http://127.0.0.1:${fauxqs.port}`,
-      region: FAUXQS_REGION,
+      region: LOCAL_REGION,
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     };
     sqs = new SQSClient(options);
@@ -76,24 +77,24 @@ describe('fauxqs through its extension points', () => {
     seen.length = 0;
   });
 
-  it("makes queues as fauxqs's CreateQueue does: same ARN form, account and region", async () => {
+  it("makes queues as fauxqs's CreateQueue does: same ARN form, and fauxqs's account and region are the local cloud's", async () => {
     const made = fauxqs.createQueue('ep-made');
     const created = await sqs.send(new CreateQueueCommand({ QueueName: 'ep-created' }));
     const arnOf = async (url: string) =>
       (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
-    expect(await arnOf(created.QueueUrl!)).toBe(`arn:aws:sqs:${FAUXQS_REGION}:${FAUXQS_ACCOUNT_ID}:ep-created`);
+    expect(await arnOf(created.QueueUrl!)).toBe(`arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:ep-created`);
     expect(await arnOf(made.queueUrl)).toBe(made.queueArn);
-    expect(made.queueArn).toBe(`arn:aws:sqs:${FAUXQS_REGION}:${FAUXQS_ACCOUNT_ID}:ep-made`);
+    expect(made.queueArn).toBe(`arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT_ID}:ep-made`);
   });
 
-  it('tells the observer each enqueue with its delay before the answer, each delete, a redrive to the DLQ and a purge', async () => {
+  it('tells the observer each enqueue with its delay by the time the answer comes, each delete, a redrive to the DLQ and a purge', async () => {
     const dlq = fauxqs.createQueue('ep-dlq');
     const queue = fauxqs.createQueue('ep-main', {
       attributes: { VisibilityTimeout: '0', RedrivePolicy: JSON.stringify({ maxReceiveCount: 1, deadLetterTargetArn: dlq.queueArn }) },
     });
     const before = Date.now();
     const delayed = await sqs.send(new SendMessageCommand({ QueueUrl: queue.queueUrl, MessageBody: 'later', DelaySeconds: 60 }));
-    // Already told when the answer came (the journal writes before fauxqs answers).
+    // Already told by the time the answer came back.
     expect(seen).toEqual([{ op: 'enq', queue: 'ep-main', id: delayed.MessageId, body: 'later', delayUntil: expect.any(Number) }]);
     const delayUntil = (seen[0] as { delayUntil: number }).delayUntil;
     expect(delayUntil).toBeGreaterThanOrEqual(before + 60_000);
