@@ -169,7 +169,7 @@ class WallTimeReporter {
     return `${lines.map((line) => `${line}\n`).join('')}${machine}`;
   }
 
-  /** Each file's CPU: its worker's (the final record when there is one), its shares. */
+  /** Each file's CPU: its worker's (./file-cpu-setup.ts), its shares. */
   fileCpu() {
     const dir = process.env.JEST_FILE_CPU_DIR;
     const worker = new Map();
@@ -177,9 +177,8 @@ class WallTimeReporter {
       for (const name of readdirSync(dir)) {
         for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
           if (!line) continue;
-          const { file, ms, final, gcMs = 0, heapMb = 0 } = JSON.parse(line);
-          const known = worker.get(file);
-          if (!known || final || !known.final) worker.set(file, { ms, final, gcMs, heapMb });
+          const { file, ms, gcMs = 0, heapMb = 0 } = JSON.parse(line);
+          worker.set(file, { ms, gcMs, heapMb });
         }
       }
       rmSync(dir, { recursive: true, force: true });
