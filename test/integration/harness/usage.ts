@@ -9,7 +9,7 @@ import { PLANS, SANDBOX_LIMITS, type PlanName } from '#shared/domain/accounts/pl
 import { shardCaps, type UsageScope } from '#shared/domain/accounts/limits';
 import { keys } from '#shared/adapters/store/keys';
 import { stack } from './stack';
-import { pollDelayMs } from '../../support/wait';
+import { DEFAULT_WAIT_MS, pollDelayMs } from '../../support/wait';
 
 export function documentClient() {
   const { info } = stack();
@@ -65,14 +65,18 @@ export async function usage(accountId: string, scope: string, period: 'DAY' | 'M
   return stack().services.usage.current(accountId, { scope: scope as UsageScope, period, periodValue: value, limit });
 }
 
-/** Usage once the outbox relay has counted what it was handed (uncapped counters are counted asynchronously). */
+/**
+ * Usage once the outbox relay has counted what it was handed (uncapped counters are counted asynchronously).
+ * The relay reads the one stream of the shared stack in order: in a whole run it may first relay another
+ * file's burst, so the wait is the harness's usual 30 s (5 s failed once in CI, stop 74).
+ */
 export async function settledUsage(
   accountId: string,
   scope: string,
   period: 'DAY' | 'MONTH',
   value: string,
   expected: number,
-  timeoutMs = 5000,
+  timeoutMs = DEFAULT_WAIT_MS,
 ): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
