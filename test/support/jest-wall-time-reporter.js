@@ -173,12 +173,17 @@ class WallTimeReporter {
   fileCpu() {
     const dir = process.env.JEST_FILE_CPU_DIR;
     const worker = new Map();
+    this.betweenFilesMs = 0;
     if (dir && existsSync(dir)) {
       for (const name of readdirSync(dir)) {
+        // One worker's files in the order it ran them: what it spent from one file's end to the next one's start.
+        let previousEnd = null;
         for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
           if (!line) continue;
-          const { file, ms, gcMs = 0, heapMb = 0 } = JSON.parse(line);
+          const { file, ms, startMs, endMs, gcMs = 0, heapMb = 0 } = JSON.parse(line);
           worker.set(file, { ms, gcMs, heapMb });
+          if (previousEnd !== null && startMs >= previousEnd) this.betweenFilesMs += startMs - previousEnd;
+          previousEnd = endMs ?? null;
         }
       }
       rmSync(dir, { recursive: true, force: true });
@@ -232,7 +237,8 @@ class WallTimeReporter {
       .map((file) => `${file.path} ${file.worker_gc_s} s (heap ${file.worker_heap_mb} MB at its start)`)
       .join(', ');
     return (
-      `CPU: ${sum('worker_s')} s in the test workers (their children included; ${sum('worker_gc_s')} s of it their garbage collection: most ${gcHeaviest})${stacks}, ` +
+      `CPU: ${sum('worker_s')} s in the test workers (their children included; ${sum('worker_gc_s')} s of it their garbage collection: most ${gcHeaviest}; ` +
+      `and ${Math.round(this.betweenFilesMs / 1000)} s between their files, Jest's own work for each)${stacks}, ` +
       `${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
     );
   }
