@@ -87,12 +87,12 @@ module.exports = {
   // files and 4,715 tests (about 40 of them starting stacks of their own): 14:36 on a fresh clone
   // (2026-11-26), the machine 92% busy on average (vmstat). 505 files and 5,255 tests (2026-11-29): at 3 at once
   // 10:00-11:33 on fresh clones, the machine 89-90% busy, about 66 s of it idle while three waiting files ran
-  // together; at 4 at once 10:01 and the next run's figure in docs/reference/tests.md, 94% busy, all passed.
+  // together; at 4 at once 9:39-10:01 over three runs (9:39 with the 500 MB limit below), 93-94% busy, all passed.
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(4, Math.min(6, availableParallelism() + 2)),
-  // A worker whose heap passed 800 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep
+  // A worker whose heap passed 500 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep
   // idle sockets open stays reachable until they close, and a worker's heap grew with them (docs/reference/tests.md).
-  workerIdleMemoryLimit: '800MB',
+  workerIdleMemoryLimit: '500MB',
   testSequencer: '<rootDir>/test/support/jest-sequencer.js',
   reporters: ['default', '<rootDir>/test/support/jest-wall-time-reporter.js'],
   testTimeout: 60000,
