@@ -77,7 +77,7 @@ module.exports = {
     // it mostly waits (its recovery windows), so alone at the end it kept the machine 12% busy for 54 s.
     { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'] },
   ],
-  // Four files at once on 2 cores, two more than the cores beyond that, up to six (beyond that the shared
+  // Three files at once on 2 cores, one more than the cores beyond that, up to six (beyond that the shared
   // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU: at 2
   // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 10:46-11:06 (a
   // fresh clone, and 77% busy), all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
@@ -87,9 +87,10 @@ module.exports = {
   // files and 4,715 tests (about 40 of them starting stacks of their own): 14:36 on a fresh clone
   // (2026-11-26), the machine 92% busy on average (vmstat). 505 files and 5,255 tests (2026-11-29): at 3 at once
   // 10:00-11:33 on fresh clones, the machine 89-90% busy, about 66 s of it idle while three waiting files ran
-  // together; at 4 at once 9:39-10:01 over three runs (9:39 with the 500 MB limit below), 93-94% busy, all passed.
+  // together. At 4 at once 9:39-10:01 over three runs, 93-94% busy, all passed: not the default, since issue 47
+  // asks for the suite's minutes to be found in what it does, not in more workers.
   // `--maxWorkers=N` on the command line overrides it.
-  maxWorkers: Math.max(4, Math.min(6, availableParallelism() + 2)),
+  maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   // A worker whose heap passed 500 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep
   // idle sockets open stays reachable until they close, and a worker's heap grew with them (docs/reference/tests.md).
   workerIdleMemoryLimit: '500MB',
