@@ -27,7 +27,9 @@ export interface SpawnedStack {
 const ROOT = resolve(__dirname, '..', '..', '..');
 
 /** Where the global setup's DynamoDB Local for the test files' own stacks answers (./global-setup.ts). */
-export const OWN_STACKS_DYNAMODB_ENV = 'TEST_OWN_STACKS_DYNAMODB_ENDPOINT';
+import { OWN_STACKS_DYNAMODB_ENV } from '../../support/unit-dynamodb';
+
+export { OWN_STACKS_DYNAMODB_ENV };
 
 /**
  * An in-memory stack uses the global setup's DynamoDB Local when there is one (a Jest run with the

@@ -22,7 +22,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { STREAM_WORKERS, TABLE, type FilterPattern } from '#infra/definitions';
 import { createKeysOnlyTable, ensureTemplateTable } from '../../support/template-table';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
+import { unitDynamoDb, type UnitDynamoDb } from '../../support/unit-dynamodb';
 import { StreamCheckpoints } from '#localstack/cloud/streams/stream-checkpoints';
 import { matchesFilters } from '#localstack/cloud/streams/stream-filters';
 import type { StreamBatchFailure, StreamHandler, StreamPollerOptions } from '#localstack/cloud/streams/stream-mapping';
@@ -35,7 +35,7 @@ import { waitFor } from '../../support/wait';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
-let dynamoLocal: DynamoDbLocal;
+let dynamoLocal: UnitDynamoDb;
 let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
 let fauxqs: FauxqsServer;
@@ -44,9 +44,9 @@ let tables = 0;
 const running: StreamPoller[] = [];
 
 beforeAll(async () => {
-  [dynamoLocal, fauxqs] = await Promise.all([startDynamoDbLocal({}), startFauxqs({ port: 0, logger: false })]);
-  dynamo = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials });
-  streams = new DynamoDBStreamsClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials });
+  [dynamoLocal, fauxqs] = await Promise.all([unitDynamoDb(), startFauxqs({ port: 0, logger: false })]);
+  dynamo = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: dynamoLocal.credentials });
+  streams = new DynamoDBStreamsClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: dynamoLocal.credentials });
   sqs = new SQSClient({ endpoint: fauxqs.address, region: 'us-east-1', credentials });
 }, 60_000);
 // The tests run at once (`it.concurrent`: their batching windows, retries and timeouts overlap), each on a table

@@ -9,7 +9,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
-import { startDynamoDbLocal, type DynamoDbLocal } from '#localstack/cloud/dynamodb/dynamodb';
+import { unitDynamoDb, type UnitDynamoDb } from '../../support/unit-dynamodb';
 import { createKeysOnlyTable } from '../../support/template-table';
 import { SqsSendQueue } from '#shared/adapters/aws/sqs-send-queue';
 import {
@@ -29,17 +29,13 @@ import { decodeAll, emailItem, inserted, streamRecord } from '../../support/stre
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.LOG_LEVEL = 'silent';
 
-let dynamoLocal: DynamoDbLocal;
+let dynamoLocal: UnitDynamoDb;
 let client: DynamoDBDocumentClient;
 const TABLE = 'relay-test';
 
 beforeAll(async () => {
-  dynamoLocal = await startDynamoDbLocal({});
-  const raw = new DynamoDBClient({
-    endpoint: dynamoLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  dynamoLocal = await unitDynamoDb();
+  const raw = new DynamoDBClient({ endpoint: dynamoLocal.endpoint, region: 'us-east-1', credentials: dynamoLocal.credentials });
   client = DynamoDBDocumentClient.from(raw);
   await createKeysOnlyTable(raw, TABLE);
 }, 60_000);
