@@ -169,27 +169,13 @@ class WallTimeReporter {
     return `${lines.map((line) => `${line}\n`).join('')}${machine}`;
   }
 
-  /** Each file's CPU: its worker's (./file-cpu-setup.ts), its shares. */
+  /** Each file's CPU (its worker's, ./file-cpu-setup.ts, and its shares), and what the workers spent between files. */
   fileCpu() {
     const dir = process.env.JEST_FILE_CPU_DIR;
-    const worker = new Map();
-    this.betweenFilesMs = 0;
-    if (dir && existsSync(dir)) {
-      for (const name of readdirSync(dir)) {
-        // One worker's files in the order it ran them: what it spent from one file's end to the next one's start.
-        let previousEnd = null;
-        for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
-          if (!line) continue;
-          const { file, ms, startMs, endMs, gcMs = 0, heapMb = 0 } = JSON.parse(line);
-          worker.set(file, { ms, gcMs, heapMb });
-          if (previousEnd !== null && startMs >= previousEnd) this.betweenFilesMs += startMs - previousEnd;
-          previousEnd = endMs ?? null;
-        }
-      }
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { worker, betweenFilesMs } = dir && existsSync(dir) ? workerRecords(dir) : { worker: new Map(), betweenFilesMs: 0 };
+    if (dir) rmSync(dir, { recursive: true, force: true });
     const files = new Set([...worker.keys(), ...this.shares.keys()]);
-    return [...files]
+    const rows = [...files]
       .map((file) => {
         const share = this.shares.get(file) ?? { sharedStack: 0, background: 0 };
         const own = worker.get(file)?.ms ?? 0;
@@ -205,12 +191,13 @@ class WallTimeReporter {
         };
       })
       .sort((a, b) => b.cpu_s - a.cpu_s);
+    return { files: rows, betweenFilesMs };
   }
 
   cpuReport() {
     clearInterval(this.timer);
     this.sample();
-    const files = this.fileCpu();
+    const { files, betweenFilesMs } = this.fileCpu();
     if (files.length === 0) return '';
     const sum = (field) => Math.round(files.reduce((total, file) => total + file[field], 0));
     const { user, system } = process.cpuUsage();
@@ -238,7 +225,7 @@ class WallTimeReporter {
       .join(', ');
     return (
       `CPU: ${sum('worker_s')} s in the test workers (their children included; ${sum('worker_gc_s')} s of it their garbage collection: most ${gcHeaviest}; ` +
-      `and ${Math.round(this.betweenFilesMs / 1000)} s between their files, Jest's own work for each)${stacks}, ` +
+      `besides ${Math.round(betweenFilesMs / 1000)} s between their files, Jest's own work for each)${stacks}, ` +
       `${Math.round((user + system) / 1e6)} s Jest's main process\nHeaviest files by CPU: ${heaviest}\n`
     );
   }
@@ -287,4 +274,25 @@ class WallTimeReporter {
   }
 }
 
+/**
+ * The workers' records (./file-cpu-setup.ts: one JSON line per file, a file per worker process, in the order it ran
+ * them): each file's CPU, and the CPU the workers spent from one file's end to the next one's start.
+ */
+function workerRecords(dir) {
+  const worker = new Map();
+  let betweenFilesMs = 0;
+  for (const name of readdirSync(dir)) {
+    let previousEnd = null;
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (!line) continue;
+      const { file, ms, startMs, endMs, gcMs = 0, heapMb = 0 } = JSON.parse(line);
+      worker.set(file, { ms, gcMs, heapMb });
+      if (previousEnd !== null && startMs >= previousEnd) betweenFilesMs += startMs - previousEnd;
+      previousEnd = endMs ?? null;
+    }
+  }
+  return { worker, betweenFilesMs };
+}
+
 module.exports = WallTimeReporter;
+module.exports.workerRecords = workerRecords;

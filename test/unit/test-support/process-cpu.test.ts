@@ -3,6 +3,9 @@
  * children's included, and the subtrees left out (the test workers, the shared stack).
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporaryDir } from '../../support/temporary-dirs';
 
 const { cpuTicksOf, machineTicks, ownCpuMs, processCpu, processTable, treeCpuMs } = require('../../support/process-cpu.cjs') as {
   cpuTicksOf: (line: string) => { idle: number; steal: number; total: number };
@@ -135,5 +138,23 @@ if (!onLinux) {
     );
     expect(report).not.toContain('y-passed');
     expect(report).toMatch(/^Machine: \d+% busy over the run \(\d+% of it taken by the host: steal\)$/m);
+  });
+});
+
+describe("the run's report of what the workers spent between their files", () => {
+  const { workerRecords } = require('../../support/jest-wall-time-reporter.js');
+
+  it("sums, within each worker's records, the CPU from one file's end to the next one's start, never across workers", () => {
+    const dir = temporaryDir('jest-file-cpu-test-');
+    const line = (file: string, startMs: number, endMs: number) =>
+      JSON.stringify({ file, ms: endMs - startMs, startMs, endMs, gcMs: 1, heapMb: 10 });
+    // One worker: 30 ms between its two files; another (its own process's figures): 50 ms. Read across the two,
+    // b's end to c's start would add 100 more.
+    writeFileSync(join(dir, '101.jsonl'), `${line('a.test.ts', 0, 100)}\n${line('b.test.ts', 130, 200)}\n`);
+    writeFileSync(join(dir, '102.jsonl'), `${line('c.test.ts', 300, 400)}\n${line('d.test.ts', 450, 600)}\n`);
+    const { worker, betweenFilesMs } = workerRecords(dir);
+    expect(betweenFilesMs).toBe(80);
+    expect(worker.get('b.test.ts')).toEqual({ ms: 70, gcMs: 1, heapMb: 10 });
+    expect([...worker.keys()].sort()).toEqual(['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts']);
   });
 });
