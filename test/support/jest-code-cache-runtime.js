@@ -27,7 +27,8 @@ const codeCache = new Map();
  * into place, so a reader sees a whole entry or none. A V8 of another version or flags writes its own folder;
  * jest.config.js bounds the folder's size (bin/compile-cache.js's pruneCompileCache).
  */
-const CACHE_ROOT = join(__dirname, '..', '..', 'node_modules', '.cache', 'jest-code-cache');
+// JEST_CODE_CACHE_DIR: another folder (test/unit/test-support/worker-leaks.test.ts runs Jest with one of its own).
+const CACHE_ROOT = process.env.JEST_CODE_CACHE_DIR || join(__dirname, '..', '..', 'node_modules', '.cache', 'jest-code-cache');
 const CACHE_DIR = join(
   CACHE_ROOT,
   `v8-${process.versions.v8}-${process.arch}-${createHash('sha1')
