@@ -1,7 +1,7 @@
 /**
  * A real DynamoDB Local for a unit test that needs one (streams, transactions with tokens). In a whole run it is the
  * global setup's DynamoDB Local of the files' own stacks (test/integration/harness/global-setup.ts), saving the test
- * a JVM start (about 2.5 s of CPU): that one keeps a database for each access key and region (no `-sharedDb`), so
+ * a JVM start (2.1-2.7 s of CPU, docs/local-cloud/dynamodb.md): that one keeps a database for each access key and region (no `-sharedDb`), so
  * under an access key of the test's own it sees only its own tables and streams. Without it (`npm run test:fast`, the
  * file alone) the test starts a DynamoDB Local of its own, stopped with `stop()`.
  */
