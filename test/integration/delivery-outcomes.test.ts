@@ -6,6 +6,7 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
+import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -55,13 +56,17 @@ async function deliveredEmail(account: TestAccount) {
   return send.body.id as string;
 }
 
+// The tests run at once (`it.concurrent`), each on emails of its own: the poison message's trips to the DLQ
+// overlap the others.
 describe('delivery outcomes', () => {
   let account: TestAccount;
   beforeAll(async () => {
+    // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
+    contractChecker();
     account = await newAccount({ plan: 'pro' });
   });
 
-  it('turns an address refusal after delivery (an asynchronous bounce) into bounced/hard and suppresses the address', async () => {
+  it.concurrent('turns an address refusal after delivery (an asynchronous bounce) into bounced/hard and suppresses the address', async () => {
     const id = await deliveredEmail(account);
     await publishSesEvent({
       eventType: 'Bounce',
@@ -92,7 +97,7 @@ describe('delivery outcomes', () => {
     expect(suppressed).toMatchObject({ reason: 'bounce' });
   });
 
-  it('reports a block as bounced/block without suppressing; a late delay does not move a delivered email back', async () => {
+  it.concurrent('reports a block as bounced/block without suppressing; a late delay does not move a delivered email back', async () => {
     const id = await deliveredEmail(account);
     await publishSesEvent({
       eventType: 'DeliveryDelay',
@@ -123,7 +128,7 @@ describe('delivery outcomes', () => {
     expect((await emailOf(account, id)).status).toBe('delivered');
   });
 
-  it('drops events for unknown or foreign emails and keeps the queue flowing', async () => {
+  it.concurrent('drops events for unknown or foreign emails and keeps the queue flowing', async () => {
     const other = await newAccount();
     const id = await deliveredEmail(account);
     // Unknown email id, another account's tag on our email, no tags at all, and garbage.
@@ -143,13 +148,13 @@ describe('delivery outcomes', () => {
     expect((await emailOf(account, id)).status).toBe('delivered');
   });
 
-  it('moves a poison send message to the DLQ without blocking other sends', async () => {
+  it.concurrent('moves a poison send message to the DLQ without blocking other sends', async () => {
     const { sqs } = clients();
     const before = await depth(stack().info.resources!.queues.send!.dlqName);
     await sqs.send(new SendMessageCommand({ QueueUrl: stack().info.env.SEND_QUEUE_URL, MessageBody: '{"this is": "poison"}' }));
     sqs.destroy();
     await deliveredEmail(account);
-    // Visibility is 2 s on the test stack and maxReceiveCount 5: the DLQ gets it within ~10-15 s.
+    // Visibility is 1 s on the test stack and maxReceiveCount 5: the DLQ gets it within ~5-10 s.
     await waitFor(
       async () => (await depth(stack().info.resources!.queues.send!.dlqName)) > before,
       'poison message in the DLQ',

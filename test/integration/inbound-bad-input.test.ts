@@ -318,7 +318,7 @@ describe('inbound MX: a bad-input corpus over a raw socket', () => {
     expect(health.body.components['worker:inbound-email']).toBe('up');
     expect(health.body.mx.state).toBe('up');
     // None of this account's messages failed into the DLQ (other files fail theirs on purpose: inbound-dlq.test.ts).
-    // The test stack's visibility timeout is 2 s, so a message slower than that (the attachment bomb, on a
+    // The test stack's visibility timeout is 1 s, so a message slower than that (the attachment bomb, on a
     // loaded machine) is received again while it is processed and a copy can reach the DLQ after being
     // recorded: a copy of a recorded message is a slow one, a failed one has no record.
     const sqs = createSqsClient(loadConfig(process.env));

@@ -1,7 +1,7 @@
 /**
  * The inbound worker's dead-letter path, failed on purpose: a queue message whose raw message is missing
  * from the bucket (the worker's S3 read fails, a real failure of the local S3) is retried until
- * maxReceiveCount (5; visibility 2 s on the test stack) and lands in mailservice-inbound-dlq, recording
+ * maxReceiveCount (5; visibility 1 s on the test stack) and lands in mailservice-inbound-dlq, recording
  * nothing. Once the cause is fixed (the raw message put where it names), redriving it (what SQS's DLQ
  * redrive does: from the DLQ back to the source queue) gets it recorded like any other message.
  *

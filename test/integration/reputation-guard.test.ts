@@ -70,7 +70,8 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
 
     // The deployment's volume first: 12 delivered emails of a healthy account (no bounce: no brake check).
     await sendAll(healthy, addresses('success', 12, 'h'), 'delivered');
-    // An email the offender schedules before its bounces, to fire after the pause: not sent then.
+    // An email the offender schedules before its bounces, to fire after the pause: not sent then. Half a minute ahead,
+    // so the pause surely comes first; once it has, the email's time is brought forward (below).
     const scheduled = await send(offender, 'success+later@simulator.amazonses.com', {
       scheduled_at: new Date(Date.now() + 30_000).toISOString(),
     });
@@ -130,7 +131,13 @@ describe('reputation guard (stack of its own, lowered volumes)', () => {
     });
     expect(batch.body.data[0]).toMatchObject({ status: 'failed', error: { code: 'account_paused' } });
     expect((await send(healthy, 'success+still@simulator.amazonses.com')).status).toBe(200);
-    // The email scheduled before the pause fails when it fires, saying why (the account as of the firing).
+    // The email scheduled before the pause, its time brought forward to now (the half minute ahead was only a margin
+    // for the pause to come first): it fails when it fires, saying why (the account as of the firing).
+    const brought = await harness.api('PATCH', `/emails/${scheduled.body.id}`, {
+      key: offender.account.key,
+      body: { scheduled_at: new Date(Date.now() + 1000).toISOString() },
+    });
+    expect({ status: brought.status, email: brought.body.email?.status }).toEqual({ status: 200, email: 'scheduled' });
     const fired = await harness.waitFor(
       async () => {
         const email = await harness.api('GET', `/emails/${scheduled.body.id}`, { key: offender.account.key });

@@ -8,6 +8,7 @@ import { createAwsClients } from '#shared/adapters/aws/clients';
 import { loadConfig } from '#shared/config/config';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { settledUsage, today } from './harness/usage';
+import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -29,13 +30,17 @@ function schedulerOfStack() {
 
 const emailOf = async (account: TestAccount, id: string) => (await api('GET', `/emails/${id}`, { key: account.key })).body.email;
 
+// The tests that wait for a schedule's time run at once (`it.concurrent`), each on emails of its own (the suppression
+// and the usage count on accounts of their own): their waits overlap. The quick checks run after them.
 describe('scheduled sends', () => {
   let account: TestAccount;
   beforeAll(async () => {
+    // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
+    contractChecker();
     account = await newAccount({ plan: 'pro' });
   });
 
-  it('stores the email as scheduled and sends it at the time', async () => {
+  it.concurrent('stores the email as scheduled and sends it at the time', async () => {
     const at = inMs(2000);
     const response = await schedule(account, at);
     expect(response.status).toBe(200);
@@ -53,7 +58,7 @@ describe('scheduled sends', () => {
     expect(await sesMessagesFor(response.body.id)).toHaveLength(1);
   });
 
-  it('does not send a scheduled email whose recipient was suppressed before its time: failed with the reason, email.failed', async () => {
+  it.concurrent('does not send a scheduled email whose recipient was suppressed before its time: failed with the reason, email.failed', async () => {
     const owner = await newAccount({ plan: 'pro' });
     const response = await schedule(owner, inMs(2000));
     expect(response.status).toBe(200);
@@ -74,7 +79,7 @@ describe('scheduled sends', () => {
     expect(alias.body.status).toBe('scheduled');
   });
 
-  it('reschedules: nothing goes out at the old time, it goes out at the new one', async () => {
+  it.concurrent('reschedules: nothing goes out at the old time, it goes out at the new one', async () => {
     const response = await schedule(account, inMs(1500));
     const later = inMs(4500);
     const patched = await api('PATCH', `/emails/${response.body.id}`, { key: account.key, body: { scheduled_at: later } });
@@ -87,7 +92,7 @@ describe('scheduled sends', () => {
     expect(await sesMessagesFor(response.body.id)).toHaveLength(1);
   });
 
-  it('cancels: cancelled_at set, its schedule removed, never sent, counted usage given back', async () => {
+  it.concurrent('cancels: cancelled_at set, its schedule removed, never sent, counted usage given back', async () => {
     // An account of its own: the pro plan's daily counter is uncapped and counted asynchronously by the
     // outbox relay, so counts from the other tests could still be arriving.
     const account = await newAccount({ plan: 'pro' });
@@ -139,7 +144,7 @@ describe('scheduled sends', () => {
     expect(response.body.error.details.fields.map((f: { field: string }) => f.field)).toContain('attachments');
   });
 
-  it('settles cancel racing the schedule firing: either cancelled and never sent, or sent and the cancel refused', async () => {
+  it.concurrent('settles cancel racing the schedule firing: either cancelled and never sent, or sent and the cancel refused', async () => {
     const at = inMs(2000);
     const ids = await Promise.all(Array.from({ length: 8 }, async () => (await schedule(account, at)).body.id as string));
     // Fire the cancels around the due time, a little spread out.
@@ -171,7 +176,7 @@ describe('scheduled sends', () => {
     }
   });
 
-  it('settles reschedule racing the firing: sent exactly once, never before the new time', async () => {
+  it.concurrent('settles reschedule racing the firing: sent exactly once, never before the new time', async () => {
     const at = inMs(1500);
     const ids = await Promise.all(Array.from({ length: 6 }, async () => (await schedule(account, at)).body.id as string));
     await sleep(Math.max(0, Date.parse(at) - Date.now() - 40));

@@ -341,9 +341,9 @@ describe('tenant sends', () => {
     const own = await send(account.key, {
       from: `hi@${shared}`,
       tenant: reborn.external_id,
-      scheduled_at: new Date(Date.now() + 8000).toISOString(),
+      scheduled_at: new Date(Date.now() + 3000).toISOString(),
     });
-    await api('PATCH', `/tenants/${reborn.id}`, { key: account.key, body: { status: 'paused' } });
+    expect((await api('PATCH', `/tenants/${reborn.id}`, { key: account.key, body: { status: 'paused' } })).status).toBe(200);
     await waitForStatus(account, own.body.id, 'failed', 20_000);
     const delivered = await waitFor(
       async () => (await api('GET', `/webhooks/${rebornHook.body.webhook.id}/deliveries`, { key: account.key })).body.deliveries[0],

@@ -12,6 +12,7 @@ import { api, newAccount, stack } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { inboxRequests } from './harness/webhook-inbox';
 import type { RunReport } from '../deployed/runner';
+import { contractChecker } from '../support/contract-validators';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');
@@ -29,10 +30,16 @@ async function testDeployed(...args: string[]): Promise<{ code: number; stdout: 
   }
 }
 
+// The runs go at once (`it.concurrent`), each with an account of its own: each run mostly waits on the stack's
+// pipelines, so side by side they take the longest one's time, not the sum.
 describe('npm run test:deployed against the local cloud', () => {
   jest.setTimeout(300_000);
+  // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
+  beforeAll(() => {
+    contractChecker();
+  });
 
-  it('passes every step, reports the SES questions as settled only on AWS, and leaves nothing behind', async () => {
+  it.concurrent('passes every step, reports the SES questions as settled only on AWS, and leaves nothing behind', async () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });
     const domain = await verifiedDomain(account);
     const path = `deployed-${randomUUID().slice(0, 8)}`;
@@ -81,7 +88,7 @@ describe('npm run test:deployed against the local cloud', () => {
     ).toEqual([]);
   });
 
-  it('runs with only a free account and the default sandbox sender, skipping what needs a domain, tenants or a receiver', async () => {
+  it.concurrent('runs with only a free account and the default sandbox sender, skipping what needs a domain, tenants or a receiver', async () => {
     // The sandbox sender reaches only the account email: an address of SES's simulator that is delivered.
     const email = `success+deployed-${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
     const account = await newAccount({ email });
@@ -97,7 +104,7 @@ describe('npm run test:deployed against the local cloud', () => {
     expect(result.stdout).toContain('sandbox.mailservice.dev is not a domain of the account: sending as the sandbox sender');
   });
 
-  it('skips, saying why, a create the plan has no room for (a free account with its one domain)', async () => {
+  it.concurrent('skips, saying why, a create the plan has no room for (a free account with its one domain)', async () => {
     const email = `success+deployed-${randomUUID().slice(0, 8)}@simulator.amazonses.com`;
     const account = await newAccount({ email });
     const domain = await verifiedDomain(account);
@@ -121,7 +128,7 @@ describe('npm run test:deployed against the local cloud', () => {
     expect(result.code).toBe(0);
   });
 
-  it('fails with a non-zero exit code, and says why, when a step fails (a wrong key)', async () => {
+  it.concurrent('fails with a non-zero exit code, and says why, when a step fails (a wrong key)', async () => {
     const result = await testDeployed('--url', stack().apiUrl, '--key', 'svc_wrong', '--timeout', '5');
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
@@ -131,7 +138,7 @@ describe('npm run test:deployed against the local cloud', () => {
     expect(result.stdout).toMatch(/^FAILED: 0 passed, 1 failed, \d+ skipped/m);
   });
 
-  it('refuses a usage error with exit code 2', async () => {
+  it.concurrent('refuses a usage error with exit code 2', async () => {
     const result = await testDeployed('--key', 'svc_x');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--url is required');

@@ -11,9 +11,9 @@
  * While an invocation runs (up to its timeout), its messages are kept invisible: on AWS a queue's
  * visibility timeout is at least its function's timeout (Lambda refuses the mapping otherwise), so a
  * running batch is never handed out again (docs/local-cloud/messaging.md).
- * The test stacks shorten every queue's visibility to 2 s (LOCAL_QUEUE_VISIBILITY_SECONDS) so that
- * failed messages come back quickly; without this, a batch still running after 2 s on a busy machine
- * was delivered again and again, and reached the DLQ without ever failing.
+ * The test stacks shorten every queue's visibility to a second or two (LOCAL_QUEUE_VISIBILITY_SECONDS: 1 on the
+ * suite's shared stack) so that failed messages come back quickly; without this, a batch still running past
+ * that on a busy machine was delivered again and again, and reached the DLQ without ever failing.
  */
 import { createHash } from 'node:crypto';
 import {

@@ -35,8 +35,10 @@ export default async function globalSetup(): Promise<void> {
       // /_local/tasks/reconciler/run: harness/tasks.ts); a test waiting for the domain-health task's steps (a hosted
       // MTA-STS policy, a link domain) asks for its passes too (waitWithTask: 52 s -> 11 s for mta-sts-hosting).
       LOCAL_TASK_PERIOD_MS: '4000,reconciler=15000',
-      // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds.
-      LOCAL_QUEUE_VISIBILITY_SECONDS: '2',
+      // Short visibility timeouts: redelivery and DLQ redrive are observable in seconds. One second: a failed
+      // record comes back a second later (a running batch stays invisible for its function's timeout:
+      // localstack/cloud/messaging/sqs-poller.ts), so a DLQ test's five receives take 5 s, not 10.
+      LOCAL_QUEUE_VISIBILITY_SECONDS: '1',
       WEBHOOK_CA_FILE: ca.caFile,
       // Tests only: the retry schedule shortened from 0s, 5s, 30s, 2m, 2m (same number of retries).
       WEBHOOK_RETRY_DELAYS: '0,1,1,1,1',
