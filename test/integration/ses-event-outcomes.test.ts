@@ -59,8 +59,10 @@ async function suppressed(address: string): Promise<boolean> {
   return (await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key })).body.suppressions.length > 0;
 }
 
+// The event types' emails go at once (`it.concurrent`): each test follows an email and recipient of its own, so their
+// waits for the pipeline overlap.
 describe('each event type: status, webhook, suppression', () => {
-  it.each([
+  it.concurrent.each([
     // [recipient, status, bounce_type, reason pattern, webhook]
     [local('transient'), 'bounced', 'soft', /^Transient bounce \(General\)/, 'email.bounced'],
     [local('mailboxfull'), 'bounced', 'soft', /^Transient bounce \(MailboxFull\): smtp; 552 5\.2\.2/, 'email.bounced'],
@@ -88,7 +90,7 @@ describe('each event type: status, webhook, suppression', () => {
     expect(await suppressed(to)).toBe(false);
   });
 
-  it('a DeliveryDelay is delivery_delayed while the email is not final, then its Delivery delivers it', async () => {
+  it.concurrent('a DeliveryDelay is delivery_delayed while the email is not final, then its Delivery delivers it', async () => {
     const id = await send([local('delay+mailboxfull')]);
     await waitForStatus(account, id, 'delivered');
     // Both webhooks come (each waited for: webhooks are delivered in parallel and at least once, so their

@@ -10,6 +10,7 @@ import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '..
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { DEFAULT_WAIT_MS } from '../support/wait';
 import { tableCallsOf } from './harness/table-calls';
+import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const certs = () => ({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
@@ -32,8 +33,15 @@ async function subscribe(account: TestAccount, receiver: HttpsReceiver, events?:
 
 const typesOf = (requests: ReceivedRequest[]) => requests.map((r) => JSON.parse(r.body).type as string);
 
+// The tests that wait on the pipeline and the retry schedule run at once (`it.concurrent`), each with an account and
+// a receiver of its own; the one that counts the table calls of the process runs after them, alone (Jest runs a
+// block's concurrent tests together where the first one stands).
 describe('webhook delivery', () => {
   const receivers: HttpsReceiver[] = [];
+  // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
+  beforeAll(() => {
+    contractChecker();
+  });
   const receiver = async () => {
     const started = await startHttpsReceiver(certs());
     receivers.push(started);
@@ -43,7 +51,7 @@ describe('webhook delivery', () => {
     await Promise.all(receivers.map((r) => r.close()));
   });
 
-  it('delivers signed email.sent and email.delivered that verify with the spec and Standard Webhooks', async () => {
+  it.concurrent('delivers signed email.sent and email.delivered that verify with the spec and Standard Webhooks', async () => {
     const account = await newAccount();
     const hook = await receiver();
     const { secret } = await subscribe(account, hook);
@@ -101,7 +109,7 @@ describe('webhook delivery', () => {
     expect(await services.webhookDeliveries.getWithEndpoint(id, 'not-a-delivery')).toEqual({ delivery: null, stored: null });
   });
 
-  it('delivers email.bounced for the bounce simulator, with the bounce details', async () => {
+  it.concurrent('delivers email.bounced for the bounce simulator, with the bounce details', async () => {
     const account = await newAccount({ email: `bounce+${Date.now()}@simulator.amazonses.com` });
     const hook = await receiver();
     await subscribe(account, hook, ['email.bounced']);
@@ -121,7 +129,7 @@ describe('webhook delivery', () => {
     expect(typesOf(hook.requests)).toEqual(['email.bounced']);
   });
 
-  it('retries a failing endpoint on the schedule, logs every attempt, then fails; a replay gets the full schedule again and delivers once the endpoint recovers', async () => {
+  it.concurrent('retries a failing endpoint on the schedule, logs every attempt, then fails; a replay gets the full schedule again and delivers once the endpoint recovers', async () => {
     const account = await newAccount();
     const hook = await receiver();
     hook.setResponder(() => ({ status: 503, body: 'down for maintenance' }));
@@ -179,7 +187,7 @@ describe('webhook delivery', () => {
     expect(after.attempts.at(-1)).toMatchObject({ status_code: 204 });
   });
 
-  it('does not let a dead endpoint delay other endpoints', async () => {
+  it.concurrent('does not let a dead endpoint delay other endpoints', async () => {
     const account = await newAccount();
     const dead = await receiver();
     dead.setResponder(() => ({ status: 200, delayMs: Infinity }));
@@ -200,7 +208,7 @@ describe('webhook delivery', () => {
     expect(received[5]!.receivedAt.getTime() - firstDeadAttempt).toBeLessThan(10_000);
   });
 
-  it('stops pending retries when the endpoint is disabled', async () => {
+  it.concurrent('stops pending retries when the endpoint is disabled', async () => {
     const account = await newAccount();
     const hook = await receiver();
     hook.setResponder(() => ({ status: 500 }));
