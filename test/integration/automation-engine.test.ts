@@ -50,6 +50,8 @@ async function runReaching(automationId: string, status: string, filter: (run: a
   );
 }
 
+// The tests run at once (`it.concurrent`): each has automations, event names and recipients of its own (the account,
+// its domain and its webhook inbox are shared, each test reading its own runs), so their waits on the runs overlap.
 describe('automation engine', () => {
   let account: TestAccount;
   let domain: string;
@@ -61,7 +63,7 @@ describe('automation engine', () => {
     hooks = await webhookInbox(account, ['automation.started', 'automation.step_completed', 'automation.completed', 'automation.failed']);
   });
 
-  it('starts a run on its trigger, evaluates a condition, sends with {{event.*}} filled, completes, and reports every step by webhook', async () => {
+  it.concurrent('starts a run on its trigger, evaluates a condition, sends with {{event.*}} filled, completes, and reports every step by webhook', async () => {
     const event = unique('user.created');
     const id = await automation(account, {
       name: 'Welcome',
@@ -127,7 +129,7 @@ describe('automation engine', () => {
     expect(byType('automation.completed')[0]!.data).toMatchObject({ status: 'completed', step_index: 1, step_type: 'send_email' });
   });
 
-  it('a false condition ends the run as completed without sending', async () => {
+  it.concurrent('a false condition ends the run as completed without sending', async () => {
     const event = unique('trial.started');
     const id = await automation(account, {
       name: 'Pro only',
@@ -145,7 +147,7 @@ describe('automation engine', () => {
     expect(run.history[0]).toMatchObject({ key: 'is-pro', status: 'completed', output: { result: false } });
   });
 
-  it("wait_for_event resumes on the same user's event (not another user's), then sends; cancel_on_events cancels the user's running runs", async () => {
+  it.concurrent("wait_for_event resumes on the same user's event (not another user's), then sends; cancel_on_events cancels the user's running runs", async () => {
     const start = unique('signup');
     const verified = unique('email.verified');
     const deleted = unique('account.deleted');
@@ -184,7 +186,7 @@ describe('automation engine', () => {
     expect((await postEvent(account, { name: verified, user_id: 'bob' })).body.resumed_runs).toBe(0);
   });
 
-  it('an Idempotency-Key replays the first answer and starts one run; the key with another body is 409', async () => {
+  it.concurrent('an Idempotency-Key replays the first answer and starts one run; the key with another body is 409', async () => {
     const event = unique('order.paid');
     const id = await automation(account, {
       name: 'Receipt',
@@ -210,7 +212,7 @@ describe('automation engine', () => {
     expect(conflict.body.error.code).toBe('idempotency_conflict');
   });
 
-  it('a send refused by the sending rules fails its run with automation.failed; other runs go on', async () => {
+  it.concurrent('a send refused by the sending rules fails its run with automation.failed; other runs go on', async () => {
     const event = unique('invite');
     const id = await automation(account, {
       name: 'Invite',
@@ -235,7 +237,7 @@ describe('automation engine', () => {
     expect(failures[0]!.data.error).toMatch(/suppress/i);
   });
 
-  it('exactly once per step: 20 duplicate messages of a step (and of its completion) send one email', async () => {
+  it.concurrent('exactly once per step: 20 duplicate messages of a step (and of its completion) send one email', async () => {
     const { services } = stack();
     const event = unique('dup');
     const id = await automation(account, {
@@ -271,7 +273,7 @@ describe('automation engine', () => {
     ).toEqual(['Once', 'Twice?']);
   });
 
-  it('sends racing under one caller-chosen email id store one email; the others are refused (EmailExists), storing nothing', async () => {
+  it.concurrent('sends racing under one caller-chosen email id store one email; the others are refused (EmailExists), storing nothing', async () => {
     const { services } = stack();
     // A capped plan accepts in a transaction (the email beside its usage reservations), an uncapped one with one PutItem.
     const uncapped = await newAccount({ plan: 'dedicated', paymentMethod: true });
@@ -295,7 +297,7 @@ describe('automation engine', () => {
     }
   });
 
-  it('many runs at once: 150 events start 150 runs that all complete, one email each', async () => {
+  it.concurrent('many runs at once: 150 events start 150 runs that all complete, one email each', async () => {
     const event = unique('bulk');
     const id = await automation(account, {
       name: 'Bulk',
@@ -329,7 +331,7 @@ describe('automation engine', () => {
     expect(emailIds.size).toBe(count);
   });
 
-  it('refuses dry runs for API keys, bad events and tenant keys', async () => {
+  it.concurrent('refuses dry runs for API keys, bad events and tenant keys', async () => {
     const id = await automation(
       account,
       { name: 'Dry', trigger: { event: 'x.y' }, steps: [{ key: 'c', type: 'condition', field: 'event.name', operator: 'exists' }] },
