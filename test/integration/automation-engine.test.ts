@@ -239,17 +239,20 @@ describe('automation engine', () => {
 
   it.concurrent('exactly once per step: 20 duplicate messages of a step (and of its completion) send one email', async () => {
     const { services } = stack();
+    // An account of this test's own: it lists its emails, which the other tests (running at once) would crowd.
+    const own = await newAccount({ plan: 'pro', paymentMethod: true });
+    const ownDomain = (await verifiedDomain(own)).name;
     const event = unique('dup');
-    const id = await automation(account, {
+    const id = await automation(own, {
       name: 'Dup',
       trigger: { event },
       steps: [
-        { key: 'one', type: 'send_email', from: `team@${domain}`, subject: 'Once', text: 'once' },
-        { key: 'two', type: 'send_email', from: `team@${domain}`, subject: 'Twice?', text: 'no' },
+        { key: 'one', type: 'send_email', from: `team@${ownDomain}`, subject: 'Once', text: 'once' },
+        { key: 'two', type: 'send_email', from: `team@${ownDomain}`, subject: 'Twice?', text: 'no' },
       ],
     });
     const to = `${unique('dup')}@example.com`;
-    const accepted = await postEvent(account, { name: event, email: to });
+    const accepted = await postEvent(own, { name: event, email: to });
     // Flood the queue while the outbox's own message is in flight.
     const started = await waitFor(async () => (await services.runs.list(id, { limit: 1 })).items[0], 'the run');
     const flood = Array.from({ length: 20 }, (_, i) => ({ run_id: started.id, step_index: i % 2 }));
@@ -264,7 +267,7 @@ describe('automation engine', () => {
     expect(final!.history.map((step) => step.output?.email_id)).toEqual(
       final!.history.map((step) => stepEmailId(run.id, step.key, step.started_at)),
     );
-    const emails = await api('GET', '/emails?limit=100', { key: account.key });
+    const emails = await api('GET', '/emails?limit=100', { key: own.key });
     expect(
       emails.body.emails
         .filter((email: any) => email.to.includes(to))
@@ -276,9 +279,11 @@ describe('automation engine', () => {
   it.concurrent('sends racing under one caller-chosen email id store one email; the others are refused (EmailExists), storing nothing', async () => {
     const { services } = stack();
     // A capped plan accepts in a transaction (the email beside its usage reservations), an uncapped one with one PutItem.
+    // Accounts of this test's own: it lists their emails, which the other tests (running at once) would crowd.
+    const capped = await newAccount({ plan: 'pro', paymentMethod: true });
     const uncapped = await newAccount({ plan: 'dedicated', paymentMethod: true });
     for (const [sender, from] of [
-      [account, `team@${domain}`],
+      [capped, `team@${(await verifiedDomain(capped)).name}`],
       [uncapped, `team@${(await verifiedDomain(uncapped)).name}`],
     ] as const) {
       const emailId = stepEmailId('run_01JD8Z6X4Q2T9V3N5M7K1H0G8F', unique('step'), new Date().toISOString());
