@@ -89,7 +89,7 @@ module.exports = {
   // 10:00-11:33 on fresh clones, the machine 89-90% busy, about 66 s of it idle while three waiting files ran
   // together. At 4 at once 9:39-10:01 over three runs, 93-94% busy, all passed: not the default, since issue 47
   // asks for the suite's minutes to be found in what it does, not in more workers. With the files' waits cut
-  // (docs/reference/tests.md), at 3: 9:49, 9:54 and 10:08 on fresh clones (2026-11-30).
+  // (docs/reference/tests.md), at 3: 9:49, 9:54, 10:08 and 10:18 on fresh clones (2026-11-30).
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   // A worker whose heap passed 500 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep
