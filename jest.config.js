@@ -78,18 +78,10 @@ module.exports = {
     { ...common, displayName: 'durability', testMatch: ['<rootDir>/test/durability/**/*.test.ts'] },
   ],
   // Three files at once on 2 cores, one more than the cores beyond that, up to six (beyond that the shared
-  // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU: at 2
-  // at once the machine was 65% busy and the whole suite took 13:10-13:55; at 3 at once 10:46-11:06 (a
-  // fresh clone, and 77% busy), all passed (2026-11-25, once the stream mappings shared their reads: before that the shared stack's
-  // workers thread fell behind at 3, webhooks not attempted for 40 s in 2 of 6 whole runs). With the kill test
-  // among the others and less CPU per file (the contract check's validators compiled once, the services
-  // loaded on use): 8:54 on a fresh clone, the machine then 90-100% busy until the last minute. Grown to 442
-  // files and 4,715 tests (about 40 of them starting stacks of their own): 14:36 on a fresh clone
-  // (2026-11-26), the machine 92% busy on average (vmstat). 505 files and 5,255 tests (2026-11-29): at 3 at once
-  // 10:00-11:33 on fresh clones, the machine 89-90% busy, about 66 s of it idle while three waiting files ran
-  // together. At 4 at once 9:39-10:01 over three runs, 93-94% busy, all passed: not the default, since issue 47
-  // asks for the suite's minutes to be found in what it does, not in more workers. With the files' waits cut
-  // (docs/reference/tests.md), at 3: 9:49, 9:54, 10:08 and 10:18 on fresh clones (2026-11-30).
+  // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU, so a run
+  // lasts about the sum of its files' wall times over the files at once; the figures (13:10 at 2, 9:49-10:18
+  // at 3 on fresh clones of 2026-11-30, 9:39-10:01 at 4) and why 3 stays the default (issue 47: the minutes are to
+  // be found in what the suite does, not in more workers) are in docs/reference/tests.md.
   // `--maxWorkers=N` on the command line overrides it.
   maxWorkers: Math.max(3, Math.min(6, availableParallelism() + 1)),
   // A worker whose heap passed 500 MB after a file is replaced by a fresh one: a file whose AWS SDK clients keep

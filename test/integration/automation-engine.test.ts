@@ -52,6 +52,15 @@ async function runReaching(automationId: string, status: string, filter: (run: a
 
 // The tests run at once (`it.concurrent`): each has automations, event names and recipients of its own (the account,
 // its domain and its webhook inbox are shared, each test reading its own runs), so their waits on the runs overlap.
+/**
+ * An account with a verified domain, of one test's own: for a test that lists the account's emails, which the
+ * others (running at once on the shared account) would crowd off its first page.
+ */
+async function ownSender(plan: 'pro' | 'dedicated'): Promise<{ account: TestAccount; domain: string }> {
+  const account = await newAccount({ plan, paymentMethod: true });
+  return { account, domain: (await verifiedDomain(account)).name };
+}
+
 describe('automation engine', () => {
   let account: TestAccount;
   let domain: string;
@@ -239,9 +248,7 @@ describe('automation engine', () => {
 
   it.concurrent('exactly once per step: 20 duplicate messages of a step (and of its completion) send one email', async () => {
     const { services } = stack();
-    // An account of this test's own: it lists its emails, which the other tests (running at once) would crowd.
-    const own = await newAccount({ plan: 'pro', paymentMethod: true });
-    const ownDomain = (await verifiedDomain(own)).name;
+    const { account: own, domain: ownDomain } = await ownSender('pro');
     const event = unique('dup');
     const id = await automation(own, {
       name: 'Dup',
@@ -279,12 +286,11 @@ describe('automation engine', () => {
   it.concurrent('sends racing under one caller-chosen email id store one email; the others are refused (EmailExists), storing nothing', async () => {
     const { services } = stack();
     // A capped plan accepts in a transaction (the email beside its usage reservations), an uncapped one with one PutItem.
-    // Accounts of this test's own: it lists their emails, which the other tests (running at once) would crowd.
-    const capped = await newAccount({ plan: 'pro', paymentMethod: true });
-    const uncapped = await newAccount({ plan: 'dedicated', paymentMethod: true });
+    const capped = await ownSender('pro');
+    const uncapped = await ownSender('dedicated');
     for (const [sender, from] of [
-      [capped, `team@${(await verifiedDomain(capped)).name}`],
-      [uncapped, `team@${(await verifiedDomain(uncapped)).name}`],
+      [capped.account, `team@${capped.domain}`],
+      [uncapped.account, `team@${uncapped.domain}`],
     ] as const) {
       const emailId = stepEmailId('run_01JD8Z6X4Q2T9V3N5M7K1H0G8F', unique('step'), new Date().toISOString());
       const to = `${unique('race')}@example.com`;

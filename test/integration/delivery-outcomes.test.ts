@@ -6,7 +6,6 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
-import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 
@@ -61,8 +60,6 @@ async function deliveredEmail(account: TestAccount) {
 describe('delivery outcomes', () => {
   let account: TestAccount;
   beforeAll(async () => {
-    // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
-    contractChecker();
     account = await newAccount({ plan: 'pro' });
   });
 

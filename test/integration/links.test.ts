@@ -67,13 +67,11 @@ function unsubscribeLink(account: TestAccount, emailId: string, overrides: Parti
 
 // The tracking tests' email (describe 'open and click tracking') is sent as the file starts: a reader's click counts only 10 s after delivery, and the
 // tests before the tracking ones take about that long (the tracking tests waited here for the click in full).
-let account: TestAccount;
-let received: () => Promise<ReceivedWebhook[]>;
-let emailId: string;
+let tracked: { account: TestAccount; received: () => Promise<ReceivedWebhook[]>; emailId: string };
 beforeAll(async () => {
-  account = await newAccount();
-  received = await webhookInbox(account, ['email.opened', 'email.clicked']);
-  emailId = await sent(account);
+  const account = await newAccount();
+  const received = await webhookInbox(account, ['email.opened', 'email.clicked']);
+  tracked = { account, received, emailId: await sent(account) };
 });
 
 describe('unsubscribe links (RFC 8058)', () => {
@@ -243,10 +241,14 @@ describe('forged links', () => {
 });
 
 describe('open and click tracking', () => {
+  let account: TestAccount;
+  let received: () => Promise<ReceivedWebhook[]>;
+  let emailId: string;
   let deliveredAt: string;
   const target = 'https://example.com/pricing?plan=pro&utm_source=mail#compare';
 
   beforeAll(async () => {
+    ({ account, received, emailId } = tracked);
     deliveredAt = (await waitForStatus(account, emailId, 'delivered', 20_000)).delivered_at;
   });
 

@@ -8,7 +8,6 @@ import { createAwsClients } from '#shared/adapters/aws/clients';
 import { loadConfig } from '#shared/config/config';
 import { api, newAccount, sesMessagesFor, stack, waitFor, waitForStatus, type TestAccount } from './harness/stack';
 import { settledUsage, today } from './harness/usage';
-import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -35,8 +34,6 @@ const emailOf = async (account: TestAccount, id: string) => (await api('GET', `/
 describe('scheduled sends', () => {
   let account: TestAccount;
   beforeAll(async () => {
-    // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
-    contractChecker();
     account = await newAccount({ plan: 'pro' });
   });
 

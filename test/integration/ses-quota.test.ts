@@ -145,12 +145,12 @@ describe('SES quota and account switches (stack of its own, local SES at 10/s)',
   }, 60_000);
 
   it('holds what SES throttles (429 over its rate) and sends it later, never through the DLQ', async () => {
-    // SES's own rate drops to 1/s while the workers still pace to 10/s (read from GetAccount, cached a minute).
+    // SES's own rate drops to 1/s while the workers still pace to 9/s (90% of the 10/s read from GetAccount, cached a minute).
     await localAccount({ maxSendRate: 1 });
     try {
       const throttledBefore = (await localAccount()).throttled;
-      // 10 at 1/s (the workers still pace to 9/s): SES answers most with a 429; unheld, SQS's 5 receives 1 s apart
-      // would run out before SES has taken them all.
+      // 10 at 1/s: SES answers most with a 429; unheld, SQS's 5 receives 1 s apart would run out before SES has
+      // taken them all.
       const { account, ids } = await burst(10, 'throttled');
       await harness.waitFor(async () => (await sentAt(account, ids)).length === ids.length, 'all 10 in the local SES', 90_000, 500);
       expect((await localAccount()).throttled).toBeGreaterThan(throttledBefore);

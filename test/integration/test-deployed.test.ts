@@ -12,7 +12,6 @@ import { api, newAccount, stack } from './harness/stack';
 import { verifiedDomain } from './harness/domains';
 import { inboxRequests } from './harness/webhook-inbox';
 import type { RunReport } from '../deployed/runner';
-import { contractChecker } from '../support/contract-validators';
 
 const run = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');
@@ -34,10 +33,6 @@ async function testDeployed(...args: string[]): Promise<{ code: number; stdout: 
 // pipelines, so side by side they take the longest one's time, not the sum.
 describe('npm run test:deployed against the local cloud', () => {
   jest.setTimeout(300_000);
-  // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
-  beforeAll(() => {
-    contractChecker();
-  });
 
   it.concurrent('passes every step, reports the SES questions as settled only on AWS, and leaves nothing behind', async () => {
     const account = await newAccount({ plan: 'scale', paymentMethod: true, tenants: true });

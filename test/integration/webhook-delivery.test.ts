@@ -10,7 +10,6 @@ import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '..
 import { api, newAccount, stack, waitFor, type TestAccount } from './harness/stack';
 import { DEFAULT_WAIT_MS } from '../support/wait';
 import { tableCallsOf } from './harness/table-calls';
-import { contractChecker } from '../support/contract-validators';
 
 const SANDBOX = 'sandbox.mailservice.dev';
 const certs = () => ({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
@@ -38,10 +37,6 @@ const typesOf = (requests: ReceivedRequest[]) => requests.map((r) => JSON.parse(
 // block's concurrent tests together where the first one stands).
 describe('webhook delivery', () => {
   const receivers: HttpsReceiver[] = [];
-  // The answers' contract check is loaded first: concurrent tests start where Jest refuses a module's first require.
-  beforeAll(() => {
-    contractChecker();
-  });
   const receiver = async () => {
     const started = await startHttpsReceiver(certs());
     receivers.push(started);

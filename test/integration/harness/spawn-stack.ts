@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { OWN_STACKS_DYNAMODB_ENV } from '../../support/unit-dynamodb';
 
 export interface SpawnedStack {
   apiUrl: string;
@@ -27,8 +28,6 @@ export interface SpawnedStack {
 const ROOT = resolve(__dirname, '..', '..', '..');
 
 /** Where the global setup's DynamoDB Local for the test files' own stacks answers (./global-setup.ts). */
-import { OWN_STACKS_DYNAMODB_ENV } from '../../support/unit-dynamodb';
-
 export { OWN_STACKS_DYNAMODB_ENV };
 
 /**

@@ -48,6 +48,7 @@ function entries(cacheDir: string): Map<string, number> {
   return found;
 }
 
+// One cache folder for the file's two tests, in order: the first run fills it, the second reads it.
 const cacheDir = mkdtempSync(join(tmpdir(), 'code-cache-check-'));
 afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
