@@ -9,7 +9,8 @@
  * - SES's throttling (429 "Maximum sending rate exceeded.", "Daily message quota exceeded.") and an
  *   account pause or suspension become SendHeld: the email stays queued and is tried again later, never
  *   failed, never through the DLQ. A SendingPausedException while the account sends (a configuration
- *   set's or a tenant's pause) is left as it was (the send path's own handling). An email held by the
+ *   set's or a tenant's pause) is left as it was (the send path's own handling) once a second try at once
+ *   meets it again (the account may have been resumed between SES's answer and the read). An email held by the
  *   account's state longer than MAX_HOLD_MS fails for good.
  *
  * The rate runs on real time (`now`), as SES's does: the service clock can be moved by the local cloud.
@@ -108,25 +109,36 @@ async function holdIfFar(deps: PaceDeps, slotMs: number): Promise<void> {
   if (slotMs - deps.now() > window) throw new SendHeld('rate', slotMs - window, slotMs);
 }
 
-/** The error to throw for an SES refusal: SendHeld when it is about the account's quota or state. */
-async function holdOrRethrow(deps: PaceDeps, error: unknown, ticket: HoldTicket): Promise<unknown> {
+/** What the send does after an SES refusal: held (SendHeld), tried once more, or failed with the error. */
+type Refused = { retry: true } | { retry: false; error: unknown };
+
+/**
+ * The outcome of an SES refusal: SendHeld when it is about the account's quota or state. A pause that the
+ * account no longer shows (GetAccount, read after SES's answer) is either a configuration set's or a
+ * tenant's, or the account's own, resumed between SES's answer and the read: tried once more at once
+ * (`mayRetry`), it is left to the send path only when SES answers the pause again.
+ */
+async function afterRefusal(deps: PaceDeps, error: unknown, ticket: HoldTicket, mayRetry: boolean): Promise<Refused> {
   const refusal = accountRefusalOf(error);
-  if (refusal === null) return error;
-  // A pause while the account sends is a configuration set's or a tenant's. Unknown (GetAccount failed): held, not lost.
-  if (refusal === 'paused' && (await deps.accountSendingEnabled().catch(() => false))) return error;
+  if (refusal === null) return { retry: false, error };
+  // Unknown (GetAccount failed): held, not lost.
+  if (refusal === 'paused' && (await deps.accountSendingEnabled().catch(() => false))) {
+    return mayRetry ? { retry: true } : { retry: false, error };
+  }
   const reason: HoldReason = refusal === 'paused' ? 'account_paused' : refusal === 'suspended' ? 'account_suspended' : refusal;
   const now = deps.now();
   const wait = reason !== 'throttled' && deps.accountHoldRetryMs ? deps.accountHoldRetryMs : HOLD_RETRY_MS[reason];
   const held = new SendHeld(reason, now + wait);
   if (held.byAccount && ticket.heldSince !== undefined && now - ticket.heldSince >= MAX_HOLD_MS) {
     const hours = Math.round(MAX_HOLD_MS / 3_600_000);
-    return new MailerError(
+    const failed = new MailerError(
       `Not sent: SES refused it for ${hours} hours (${reason.replace('_', ' ')}); last answer: ${(error as Error).message}`,
       true,
       { cause: error },
     );
+    return { retry: false, error: failed };
   }
-  return held;
+  return { retry: false, error: held };
 }
 
 /** Whether a send at `turn` is so late now that it would reach SES together with later turns. */
@@ -173,10 +185,13 @@ export function messagePacer(
         reserved = false;
         slot = undefined;
         if (slotMs !== null && slotMs !== undefined) await waitForTurn(deps, message, slotMs);
-        try {
-          return await inner.send(message);
-        } catch (error) {
-          throw await holdOrRethrow(deps, error, ticket);
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await inner.send(message);
+          } catch (error) {
+            const outcome = await afterRefusal(deps, error, ticket, attempt === 0);
+            if (!outcome.retry) throw outcome.error;
+          }
         }
       },
     }),

@@ -192,10 +192,27 @@ describe('messagePacer', () => {
     const paused = sesError('SendingPausedException', 'Sending paused for this account.');
     const account = fixture({ fail: paused, sendingEnabled: false });
     expect((await heldBy(messagePacer(account.deps, {}).mailer(account.inner).send(message))).reason).toBe('account_paused');
+    // A set's or a tenant's pause answers the same on the second try at once: left to the send path.
     const tenant = fixture({ fail: paused, sendingEnabled: true });
     await expect(messagePacer(tenant.deps, {}).mailer(tenant.inner).send(message)).rejects.toBe(paused);
+    expect(tenant.sent).toHaveLength(2);
     const suspended = fixture({ fail: sesError('AccountSuspendedException', 'restricted') });
     expect((await heldBy(messagePacer(suspended.deps, {}).mailer(suspended.inner).send(message))).reason).toBe('account_suspended');
+  });
+
+  it('an account pause resumed between SES’s answer and the read of the account is sent on a second try, not failed', async () => {
+    const resumed = fixture({ fail: sesError('SendingPausedException', 'Sending paused for this account.'), sendingEnabled: true });
+    const send = resumed.inner.send;
+    let calls = 0;
+    const inner = { send: async () => (++calls === 1 ? send() : { providerMessageId: 'ses-2' }) };
+    await expect(
+      messagePacer(resumed.deps, { heldSince: resumed.now() - 4000 })
+        .mailer(inner)
+        .send(message),
+    ).resolves.toEqual({
+      providerMessageId: 'ses-2',
+    });
+    expect(calls).toBe(2);
   });
 
   it('fails for good an email the account has held for MAX_HOLD_MS, never one only throttled', async () => {
