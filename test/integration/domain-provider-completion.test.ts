@@ -12,15 +12,10 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '#shared/adapters/store/keys';
 import { publish, unpublish } from './harness/dns';
 import { providerPendingDomain } from './harness/domains';
-import { api, newAccount, stack, waitForStatus, type TestAccount } from './harness/stack';
+import { api, newAccount, stack, waitForStatus } from './harness/stack';
 import { waitWithReconciler } from './harness/tasks';
 
-let account: TestAccount;
 let table: { client: DynamoDBDocumentClient; name: string };
-// One account per test: a free plan has one domain.
-beforeEach(async () => {
-  account = await newAccount();
-});
 beforeAll(() => {
   const { info } = stack();
   table = {
@@ -36,8 +31,11 @@ async function rawDomain(id: string): Promise<Record<string, any>> {
   return result.Item!;
 }
 
+// Both tests at once (`it.concurrent`), each with an account of its own (a free plan has one domain): their waits for
+// the reconciler's passes overlap.
 describe('a domain SES verifies after its check', () => {
-  it('is put in the due index by the check and becomes verified with no GET or verify: sends from it then pass', async () => {
+  it.concurrent('is put in the due index by the check and becomes verified with no GET or verify: sends from it then pass', async () => {
+    const account = await newAccount();
     const domain = await providerPendingDomain(account);
     const indexed = await rawDomain(domain.id);
     expect(indexed.GSI2SK).toMatch(new RegExp(`^\\d{4}-.+#DOMAIN#${domain.id}$`));
@@ -71,7 +69,8 @@ describe('a domain SES verifies after its check', () => {
     await waitForStatus(account, sent.body.id, 'delivered');
   });
 
-  it('stays due while SES still verifies it (asked again, its due time moving on, nothing recorded), then completes once SES sees the record', async () => {
+  it.concurrent('stays due while SES still verifies it (asked again, its due time moving on, nothing recorded), then completes once SES sees the record', async () => {
+    const account = await newAccount();
     const domain = await providerPendingDomain(account);
     // SES has not seen the DKIM record yet and now cannot: it stays PENDING.
     const dkim = domain.records.find((record) => record.purpose === 'dkim')!;

@@ -59,9 +59,52 @@ async function suppressed(address: string): Promise<boolean> {
   return (await api('GET', `/suppressions?email=${encodeURIComponent(address)}`, { key: account.key })).body.suppressions.length > 0;
 }
 
-// The event types' emails go at once (`it.concurrent`): each test follows an email and recipient of its own, so their
-// waits for the pipeline overlap.
-describe('each event type: status, webhook, suppression', () => {
+// Every test goes at once (`it.concurrent`, one group: Jest runs a describe block's concurrent tests together): each
+// follows emails and recipients of its own, so their waits for the pipeline overlap; the DynamoDB calls counted are
+// the counting test's own (tableCallsOf).
+describe('SES events', () => {
+  // No webhook when nothing changed (the longest test: first, so that it starts at once).
+  async function publishSesEvent(event: Record<string, unknown>) {
+    const { info } = stack();
+    const sns = new SNSClient({ endpoint: info.endpoints.sns, region: info.region });
+    await sns.send(new PublishCommand({ TopicArn: info.resources!.topics.sesEvents!.arn, Message: JSON.stringify(event) }));
+    sns.destroy();
+  }
+
+  it.concurrent('a DeliveryDelay (and a duplicate Delivery) after the Delivery publish nothing', async () => {
+    const id = await send(['success@simulator.amazonses.com']);
+    await waitForStatus(account, id, 'delivered');
+    await waitForWebhook(id, 'email.delivered');
+    const email = await emailOf(account, id);
+    const mail = {
+      timestamp: email.sent_at,
+      messageId: email.provider_message_id ?? `local-${id}`,
+      destination: ['success@simulator.amazonses.com'],
+      tags: { email_id: [id], account_id: [account.id] },
+    };
+    await publishSesEvent({
+      eventType: 'DeliveryDelay',
+      mail,
+      deliveryDelay: {
+        timestamp: new Date().toISOString(),
+        delayType: 'TransientCommunicationFailure',
+        delayedRecipients: [{ emailAddress: 'success@simulator.amazonses.com' }],
+      },
+    });
+    await publishSesEvent({
+      eventType: 'Delivery',
+      mail,
+      delivery: { timestamp: new Date().toISOString(), recipients: ['success@simulator.amazonses.com'] },
+    });
+    // A later email's webhook shows the worker has moved past both events.
+    const marker = await send(['success@simulator.amazonses.com']);
+    await waitForWebhook(marker, 'email.delivered');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await webhooksOf(id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
+    expect(await emailOf(account, id)).toMatchObject({ status: 'delivered', last_event: 'delivered' });
+  }, 180_000);
+
+  // Each event type: status, webhook, suppression.
   it.concurrent.each([
     // [recipient, status, bounce_type, reason pattern, webhook]
     [local('transient'), 'bounced', 'soft', /^Transient bounce \(General\)/, 'email.bounced'],
@@ -102,10 +145,9 @@ describe('each event type: status, webhook, suppression', () => {
       Date.parse((await received()).find((event) => event.data.email_id === id && event.type === type)!.created_at);
     expect(await at('email.delivery_delayed')).toBeLessThanOrEqual(await at('email.delivered'));
   });
-});
 
-describe('per recipient, whatever the order', () => {
-  it("a suppression-list bounce of B before A's Delivery ends as in the other order: bounced (not_sent), after email.delivered and email.bounced", async () => {
+  // Per recipient, whatever the order.
+  it.concurrent("a suppression-list bounce of B before A's Delivery ends as in the other order: bounced (not_sent), after email.delivered and email.bounced", async () => {
     const ordered = await send(['success@simulator.amazonses.com', 'suppressionlist@simulator.amazonses.com']);
     // `+early`: the local SES publishes B's bounce first, a second before A's Delivery (as SES does).
     const reversed = await send(['success@simulator.amazonses.com', 'suppressionlist+early@simulator.amazonses.com']);
@@ -134,15 +176,14 @@ describe('per recipient, whatever the order', () => {
     expect(message!.events.map((event) => event.type)).toEqual(['Bounce', 'Delivery']);
   }, 180_000);
 
-  it('every recipient refused ends failed; a refusal waits for the other recipients', async () => {
+  it.concurrent('every recipient refused ends failed; a refusal waits for the other recipients', async () => {
     const id = await send(['suppressionlist+early@simulator.amazonses.com', local('complaintsuppressed')]);
     const email = await waitForStatus(account, id, 'failed');
     expect(email).toMatchObject({ bounce_type: 'not_sent', delivered_at: null });
     await waitForWebhook(id, 'email.failed');
   });
-});
 
-describe('per recipient under concurrency', () => {
+  // Per recipient under concurrency.
   /** A sent email to two recipients, stored as the send path stores it (no SES events of its own). */
   /**
    * An email SES has taken (status `sent`, its provider id set), written as one item: the outbox relay hands
@@ -207,7 +248,7 @@ describe('per recipient under concurrency', () => {
       },
     });
 
-  it('a notification applied by a worker that died before publishing is published when it comes again (same event id), a later duplicate is not', async () => {
+  it.concurrent('a notification applied by a worker that died before publishing is published when it comes again (same event id), a later duplicate is not', async () => {
     const { services } = stack();
     const address = 'replay@example.net';
     const email = await sentEmail([address]);
@@ -228,7 +269,7 @@ describe('per recipient under concurrency', () => {
     expect((await webhooksOf(email.id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
   }, 180_000);
 
-  it("a one-recipient email's Delivery is one write (its outcome and its recipient together); a duplicate changes nothing", async () => {
+  it.concurrent("a one-recipient email's Delivery is one write (its outcome and its recipient together); a duplicate changes nothing", async () => {
     const { services } = stack();
     const address = 'single@example.net';
     const email = await sentEmail([address]);
@@ -245,7 +286,7 @@ describe('per recipient under concurrency', () => {
     expect((await webhooksOf(email.id)).filter((type) => type === 'email.delivered')).toHaveLength(1);
   }, 120_000);
 
-  it('an event naming every recipient after one was refused is decided by the tally, not written in one step (bounced, not delivered)', async () => {
+  it.concurrent('an event naming every recipient after one was refused is decided by the tally, not written in one step (bounced, not delivered)', async () => {
     const { services } = stack();
     const [a, b] = ['guard-a@example.net', 'guard-b@example.net'];
     const email = await sentEmail([a, b]);
@@ -260,7 +301,7 @@ describe('per recipient under concurrency', () => {
     expect(await emailOf(account, email.id)).toMatchObject({ status: 'bounced', bounce_type: 'not_sent', delivered_at: at });
   }, 120_000);
 
-  it("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
+  it.concurrent("a multi-recipient email's later Delivery events write the email once each (the tally), not once per conditional attempt", async () => {
     const { services } = stack();
     const recipients = Array.from({ length: 6 }, (_, n) => `many${n}@example.net`);
     const email = await sentEmail(recipients);
@@ -296,7 +337,7 @@ describe('per recipient under concurrency', () => {
     expect(await emailOf(account, email.id)).toMatchObject({ status: 'bounced', last_event: 'bounced', delivered_at: deliveredAt });
   }, 120_000);
 
-  it('a Delivery of A and a suppression-list bounce of B applied at the same time always end bounced (not_sent), never failed', async () => {
+  it.concurrent('a Delivery of A and a suppression-list bounce of B applied at the same time always end bounced (not_sent), never failed', async () => {
     const { services } = stack();
     const rounds = await Promise.all(
       Array.from({ length: 40 }, async (_, round) => {
@@ -318,51 +359,8 @@ describe('per recipient under concurrency', () => {
     for (const email of rounds)
       expect(email).toMatchObject({ status: 'bounced', last_event: 'bounced', bounce_type: 'not_sent', delivered_at: expect.any(String) });
   }, 180_000);
-});
 
-describe('no webhook when nothing changed', () => {
-  async function publishSesEvent(event: Record<string, unknown>) {
-    const { info } = stack();
-    const sns = new SNSClient({ endpoint: info.endpoints.sns, region: info.region });
-    await sns.send(new PublishCommand({ TopicArn: info.resources!.topics.sesEvents!.arn, Message: JSON.stringify(event) }));
-    sns.destroy();
-  }
-
-  it('a DeliveryDelay (and a duplicate Delivery) after the Delivery publish nothing', async () => {
-    const id = await send(['success@simulator.amazonses.com']);
-    await waitForStatus(account, id, 'delivered');
-    await waitForWebhook(id, 'email.delivered');
-    const email = await emailOf(account, id);
-    const mail = {
-      timestamp: email.sent_at,
-      messageId: email.provider_message_id ?? `local-${id}`,
-      destination: ['success@simulator.amazonses.com'],
-      tags: { email_id: [id], account_id: [account.id] },
-    };
-    await publishSesEvent({
-      eventType: 'DeliveryDelay',
-      mail,
-      deliveryDelay: {
-        timestamp: new Date().toISOString(),
-        delayType: 'TransientCommunicationFailure',
-        delayedRecipients: [{ emailAddress: 'success@simulator.amazonses.com' }],
-      },
-    });
-    await publishSesEvent({
-      eventType: 'Delivery',
-      mail,
-      delivery: { timestamp: new Date().toISOString(), recipients: ['success@simulator.amazonses.com'] },
-    });
-    // A later email's webhook shows the worker has moved past both events.
-    const marker = await send(['success@simulator.amazonses.com']);
-    await waitForWebhook(marker, 'email.delivered');
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect((await webhooksOf(id)).filter((type) => type !== 'email.sent')).toEqual(['email.delivered']);
-    expect(await emailOf(account, id)).toMatchObject({ status: 'delivered', last_event: 'delivered' });
-  }, 180_000);
-});
-
-describe('tenants', () => {
+  // Tenants.
   /** A verified domain owned by the tenant, with `settings` PATCHed. */
   async function tenantDomain(tenant: string, settings: Record<string, unknown> = {}): Promise<string> {
     const name = uniqueDomain();
@@ -377,7 +375,7 @@ describe('tenants', () => {
     return name;
   }
 
-  it('a TLS-enforced tenant domain sends WITH the tenant name, through the TLS-required configuration set', async () => {
+  it.concurrent('a TLS-enforced tenant domain sends WITH the tenant name, through the TLS-required configuration set', async () => {
     const tenant = await createTenant(account);
     const domain = await tenantDomain(tenant.external_id, { tls_mode: 'enforced' });
     const sent = await api('POST', '/emails', {
@@ -392,7 +390,7 @@ describe('tenants', () => {
     expect(messages[0]).toMatchObject({ tenant_name: tenant.id, configuration_set: 'mailservice-outbound-tls-required' });
   });
 
-  it("a paused (DISABLED) SES tenant's email is not sent around the pause", async () => {
+  it.concurrent("a paused (DISABLED) SES tenant's email is not sent around the pause", async () => {
     const tenant = await createTenant(account);
     const domain = await tenantDomain(tenant.external_id);
     const { Tenant } = await view.client().send(new GetTenantCommand({ TenantName: tenant.id }));
