@@ -328,6 +328,8 @@ describe('the dashboard journey', () => {
   let user: DashboardTestUser;
   let route53: Route53Client;
   let receiver: HttpsReceiver | undefined;
+  /** The webhook made early in the journey (its delivery failing meanwhile), replayed further on. */
+  let webhookId: string | undefined;
   /** The journey is one path: after a step fails, the next ones fail at once (saying which) instead of timing out. */
   let broken: string | undefined;
   const step = (name: string, fn: () => Promise<void>, timeout?: number) =>
@@ -400,6 +402,40 @@ describe('the dashboard journey', () => {
     },
     60_000,
   );
+
+  // The webhook is made early in the journey: its delivery to a failing endpoint goes through its retries (1 s apart in
+  // tests) while the domain steps run, and is replayed from its page further on.
+  step('creates a webhook on its page (the secret shown once); its first delivery goes to an endpoint that fails', async () => {
+    // A receiver that fails (503) until told otherwise: the delivery fails after its retries, so it can
+    // be replayed (only a failed or cancelled delivery can be). The stack trusts the test CA.
+    receiver = await startHttpsReceiver({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
+    receiver.setResponder(() => ({ status: 503, body: 'down for the test' }));
+    const url = `${receiver.url}/${randomUUID().slice(0, 8)}`;
+
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/webhooks$/),
+      mainNav(page).getByRole('link', { name: 'Webhooks', exact: true }).click(),
+    ]);
+    await page.getByLabel('Endpoint URL').fill(url);
+    for (const checkbox of await page.getByRole('checkbox').all()) {
+      const name = (await checkbox.getAttribute('value')) ?? '';
+      if (name === 'email.delivered') await checkbox.check();
+      else await checkbox.uncheck();
+    }
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = ((await page.locator('[aria-label="Signing secret"]').textContent()) ?? '').trim();
+    expect(secret).toMatch(/^whsec_/);
+    await screenshot(page, 'webhook-created');
+
+    const listed = await api('GET', '/webhooks', { key: user.account.key });
+    const webhook = (listed.body.webhooks as { id: string; url: string; events: string[] }[]).find((candidate) => candidate.url === url);
+    expect(webhook).toMatchObject({ events: ['email.delivered'] });
+    webhookId = webhook!.id;
+
+    // A delivery: a test event through the API (a full-access key made by the createAccount use case).
+    const sent = await api('POST', '/emails/test', { key: user.account.key, body: { event: 'email.delivered' } });
+    expect(sent.status).toBe(200);
+  });
 
   step(
     'adds a domain, applies its DNS records through the Route 53 emulator and sees it verified',
@@ -605,38 +641,9 @@ describe('the dashboard journey', () => {
   });
 
   step(
-    'creates a webhook (the secret shown once), and replays a failed delivery from its page',
+    "replays a failed delivery from the webhook's page",
     async () => {
-      // A receiver that fails (503) until told otherwise: the delivery fails after its retries, so it can
-      // be replayed (only a failed or cancelled delivery can be). The stack trusts the test CA.
-      receiver = await startHttpsReceiver({ certFile: process.env.TEST_WEBHOOK_CERT_FILE!, keyFile: process.env.TEST_WEBHOOK_KEY_FILE! });
-      receiver.setResponder(() => ({ status: 503, body: 'down for the test' }));
-      const url = `${receiver.url}/${randomUUID().slice(0, 8)}`;
-
-      await Promise.all([
-        page.waitForURL(/\/dashboard\/webhooks$/),
-        mainNav(page).getByRole('link', { name: 'Webhooks', exact: true }).click(),
-      ]);
-      await page.getByLabel('Endpoint URL').fill(url);
-      for (const checkbox of await page.getByRole('checkbox').all()) {
-        const name = (await checkbox.getAttribute('value')) ?? '';
-        if (name === 'email.delivered') await checkbox.check();
-        else await checkbox.uncheck();
-      }
-      await page.getByRole('button', { name: 'Create webhook' }).click();
-      const secret = ((await page.locator('[aria-label="Signing secret"]').textContent()) ?? '').trim();
-      expect(secret).toMatch(/^whsec_/);
-      await screenshot(page, 'webhook-created');
-
-      const listed = await api('GET', '/webhooks', { key: user.account.key });
-      const webhook = (listed.body.webhooks as { id: string; url: string; events: string[] }[]).find((candidate) => candidate.url === url);
-      expect(webhook).toMatchObject({ events: ['email.delivered'] });
-
-      // A delivery: a test event through the API (a full-access key made by the createAccount use case).
-      const sent = await api('POST', '/emails/test', { key: user.account.key, body: { event: 'email.delivered' } });
-      expect(sent.status).toBe(200);
-
-      await page.goto(`/dashboard/webhooks/${webhook!.id}`);
+      await page.goto(`/dashboard/webhooks/${webhookId}`);
       const deliveries = page.getByRole('region', { name: 'Deliveries' });
       // 1 try + 5 retries (1 s apart in tests), then failed.
       await reloadUntil(page, async () => /\bfailed\b/.test(await deliveries.innerText()), 'the delivery to fail', 40_000);
@@ -648,8 +655,8 @@ describe('the dashboard journey', () => {
       expect(await text(page, 'main')).toContain('down for the test');
       await screenshot(page, 'webhook-delivery-failed');
 
-      receiver.setResponder(() => ({ status: 204 }));
-      const before = receiver.requests.length;
+      receiver!.setResponder(() => ({ status: 204 }));
+      const before = receiver!.requests.length;
       // The page script sends Replay to the session door (CSP on): the page stays, and says so.
       const deliveryPage = page.url();
       const [door] = await Promise.all([
@@ -668,7 +675,7 @@ describe('the dashboard journey', () => {
       // The delivery's status, from the door's answer (no longer "failed").
       expect(await page.locator('#delivery-status').innerText()).not.toMatch(/failed/);
       await screenshot(page, 'webhook-delivery-replay');
-      await receiver.waitForRequests(before + 1, 15_000);
+      await receiver!.waitForRequests(before + 1, 15_000);
       await reloadUntil(page, async () => /Status\s*succeeded/.test(await text(page, 'main')), 'the replayed delivery to succeed', 20_000);
       await screenshot(page, 'webhook-delivery-replayed');
     },
