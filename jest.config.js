@@ -79,7 +79,7 @@ module.exports = {
   ],
   // Three files at once on 2 cores, one more than the cores beyond that, up to six (beyond that the shared
   // stack's one API thread is the limit). Most of a file's time is waiting on the pipelines, not CPU, so a run
-  // lasts about the sum of its files' wall times over the files at once; the figures (13:10 at 2, 9:49-10:18
+  // lasts about the sum of its files' wall times over the files at once; the figures (13:10 at 2, 9:49-10:24
   // at 3 on fresh clones of 2026-11-30, 9:39-10:01 at 4) and why 3 stays the default (issue 47: the minutes are to
   // be found in what the suite does, not in more workers) are in docs/reference/tests.md.
   // `--maxWorkers=N` on the command line overrides it.

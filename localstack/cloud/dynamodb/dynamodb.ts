@@ -78,7 +78,9 @@ async function waitUntilUp(endpoint: string, child: ChildProcess, output: () => 
 /**
  * A fast start on a small machine: the C1 compiler only (C2's compiler threads compete with everything
  * else for the CPU while the server starts, and for a development database C1's code is as fast: 4,800
- * requests took 15-18 s with C1 against 25-26 s with both on 2 busy cores) and the serial collector (no
+ * requests took 15-18 s with C1 against 25-26 s with both on 2 busy cores; under the test suite's shared stack, 40
+ * integration files in 105 s, the JVM took 48 s of CPU with C1 alone against 61 s with both, 2026-11-30: C2 does not
+ * pay for its compilations within minutes) and the serial collector (no
  * GC threads). With telemetry off as well (`-disableTelemetry`), DynamoDB Local took 2.1-2.7 s of CPU to
  * answer instead of 5.8-6.3 s, and 2.3-5.5 s instead of 18-28 s of wall time on a busy 2-core machine.
  * (An application class-data archive cannot be made: the jar's manifest puts `.` on the class path.)
