@@ -142,10 +142,10 @@ describe('webhook delivery', () => {
     // 1 try + 5 retries.
     const requests = await hook.waitForRequests(6, 30_000);
     const gaps = requests.slice(1).map((r, i) => r.receivedAt.getTime() - requests[i]!.receivedAt.getTime());
-    // The shortened 1 s delays, then the 0 s retry: sooner than any of them (on a loaded machine its own queue round
-    // trip passed 900 ms once; a retry a second later pays the same round trip after its delay).
+    // The shortened 1 s delays hold (the queue's delay: no load makes a retry come sooner). How soon the 0 s retry
+    // comes is the load's (1.1 s and 2.9 s in whole runs, against 1.0 s for a 1 s one): the schedule's delays
+    // themselves are test/unit/webhooks/retry-schedule.test.ts's.
     for (const gap of gaps.slice(1)) expect(gap).toBeGreaterThanOrEqual(900);
-    expect(gaps[0]).toBeLessThan(Math.min(...gaps.slice(1)));
     const ids = new Set(requests.map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(1); // stable across retries
     const delivery = await waitFor(async () => {
