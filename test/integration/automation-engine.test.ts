@@ -50,8 +50,6 @@ async function runReaching(automationId: string, status: string, filter: (run: a
   );
 }
 
-// The tests run at once (`it.concurrent`): each has automations, event names and recipients of its own (the account,
-// its domain and its webhook inbox are shared, each test reading its own runs), so their waits on the runs overlap.
 /**
  * An account with a verified domain, of one test's own: for a test that lists the account's emails, which the
  * others (running at once on the shared account) would crowd off its first page.
@@ -61,6 +59,8 @@ async function ownSender(plan: 'pro' | 'dedicated'): Promise<{ account: TestAcco
   return { account, domain: (await verifiedDomain(account)).name };
 }
 
+// The tests run at once (`it.concurrent`): each has automations, event names and recipients of its own (the account,
+// its domain and its webhook inbox are shared, each test reading its own runs), so their waits on the runs overlap.
 describe('automation engine', () => {
   let account: TestAccount;
   let domain: string;
